@@ -1,0 +1,151 @@
+import { z } from "zod";
+
+/**
+ * Every environment variable the service reads, with its default.
+ * `.env.example` documents the same list; keep the two in step.
+ */
+/** A whole number within bounds, read from a string, with a message that says what is accepted. */
+function wholeNumber(min: number, max: number, fallback: number) {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce
+    .number({ error: message })
+    .int({ error: message })
+    .min(min, { error: message })
+    .max(max, { error: message })
+    .default(fallback);
+}
+
+const EnvSchema = z.object({
+  /** development | test | production (default: development). production turns fallbacks into errors. */
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  /** TCP port the HTTP server listens on (default: 3000). */
+  PORT: wholeNumber(1, 65535, 3000),
+  /** Interface the HTTP server binds (default: 0.0.0.0). */
+  HOST: z.string().min(1).default("0.0.0.0"),
+  /** pino log level (default: info). */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+
+  /** Postgres connection string; unset means the embedded PGlite database in DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^postgres(ql)?:\/\/[^\s]+$/.test(v), {
+      message: "must be a postgres:// or postgresql:// connection string",
+    }),
+  /** Largest number of pooled Postgres connections (default: 10; PGlite always uses 1). */
+  DATABASE_POOL_MAX: wholeNumber(1, 200, 10),
+  /** Milliseconds to wait for a database connection before giving up (default: 5000). */
+  DATABASE_CONNECT_TIMEOUT_MS: wholeNumber(100, 120_000, 5000),
+  /** Folder of the embedded database and other local files (default: ./data). */
+  DATA_DIR: z.string().min(1).default("./data"),
+
+  /** Where paused conversation threads are kept: postgres | memory (default: postgres). */
+  CHECKPOINTER: z.enum(["postgres", "memory"]).default("postgres"),
+
+  /** Milliseconds in-flight work may take after SIGTERM before the process is stopped (default: 10000). */
+  SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000, 10_000),
+
+  /** Meta app secret that signs webhook bodies (required in production). */
+  WHATSAPP_APP_SECRET: z.string().min(1).optional(),
+  /** WhatsApp Cloud API access token (required in production). */
+  WHATSAPP_ACCESS_TOKEN: z.string().min(1).optional(),
+  /** OpenAI API key (required in production). */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+/** Settings that must be given explicitly when NODE_ENV=production. */
+const PRODUCTION_REQUIRED = [
+  "DATABASE_URL",
+  "WHATSAPP_APP_SECRET",
+  "WHATSAPP_ACCESS_TOKEN",
+  "OPENAI_API_KEY",
+] as const satisfies readonly (keyof Env)[];
+
+/** The service's resolved configuration. */
+export interface AppConfig {
+  env: Env["NODE_ENV"];
+  port: number;
+  host: string;
+  logLevel: Env["LOG_LEVEL"];
+  database:
+    | { kind: "postgres"; url: string; poolMax: number; connectTimeoutMs: number }
+    | { kind: "pglite"; dataDir: string };
+  dataDir: string;
+  checkpointer: Env["CHECKPOINTER"];
+  shutdownTimeoutMs: number;
+  whatsapp: { appSecret?: string; accessToken?: string };
+  openai: { apiKey?: string };
+}
+
+/** One variable that failed validation; `reason` never contains the variable's value. */
+export interface ConfigProblem {
+  variable: string;
+  reason: string;
+}
+
+/** Thrown when the environment does not describe a valid configuration. */
+export class ConfigError extends Error {
+  constructor(readonly problems: ConfigProblem[]) {
+    super(`Invalid configuration: ${problems.map((p) => `${p.variable} ${p.reason}`).join("; ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Empty strings in the environment mean "not set", as in most .env tooling. */
+function withoutEmpty(source: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (value !== undefined && value.trim() !== "") out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Validates the environment and returns the configuration.
+ * Throws ConfigError naming every bad or missing variable; values are never echoed,
+ * because several of them are secrets.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = EnvSchema.safeParse(withoutEmpty(source));
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({
+        variable: issue.path.join(".") || "(environment)",
+        // zod's messages describe the expected shape, not the received value.
+        reason: issue.message,
+      })),
+    );
+  }
+  const env = parsed.data;
+
+  if (env.NODE_ENV === "production") {
+    const missing = PRODUCTION_REQUIRED.filter((name) => env[name] === undefined);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        missing.map((variable) => ({ variable, reason: "is required when NODE_ENV=production" })),
+      );
+    }
+  }
+
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    logLevel: env.LOG_LEVEL,
+    database: env.DATABASE_URL
+      ? {
+          kind: "postgres",
+          url: env.DATABASE_URL,
+          poolMax: env.DATABASE_POOL_MAX,
+          connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+        }
+      : { kind: "pglite", dataDir: env.DATA_DIR },
+    dataDir: env.DATA_DIR,
+    checkpointer: env.CHECKPOINTER,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    whatsapp: { appSecret: env.WHATSAPP_APP_SECRET, accessToken: env.WHATSAPP_ACCESS_TOKEN },
+    openai: { apiKey: env.OPENAI_API_KEY },
+  };
+}

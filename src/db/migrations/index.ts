@@ -1,0 +1,8 @@
+import { usersMigration } from "./0001_users.js";
+import { extensionsMigration } from "./0002_extensions.js";
+import type { Migration } from "./types.js";
+
+export type { Migration };
+
+/** Every migration, in order. Append only. */
+export const MIGRATIONS: readonly Migration[] = [usersMigration, extensionsMigration];

@@ -1,0 +1,116 @@
+import type pg from "pg";
+import type { User, UserPatch } from "../../types/user.js";
+
+/** Storage of users. Every method takes the phone that scopes it. */
+export interface UserRepository {
+  /** The user, or null when this phone has never been seen. */
+  get(phone: string): Promise<User | null>;
+  /** The user, created with `defaults` on first contact; an existing user is returned unchanged. */
+  getOrCreate(phone: string, defaults?: UserPatch): Promise<User>;
+  /** Applies the given fields; returns the updated user, or null when there is none. */
+  update(phone: string, patch: UserPatch): Promise<User | null>;
+  /** Records the time of the user's latest inbound message (WhatsApp's 24-hour window). */
+  recordInbound(phone: string, at: Date): Promise<void>;
+}
+
+interface UserRow {
+  phone: string;
+  display_name: string | null;
+  time_zone: string;
+  language: User["language"];
+  plan_tier: User["planTier"];
+  capabilities: User["capabilities"];
+  google_connected: boolean;
+  last_inbound_at: Date | null;
+  digest_enabled: boolean;
+  digest_local_time: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS: Record<keyof UserPatch, string> = {
+  displayName: "display_name",
+  timeZone: "time_zone",
+  language: "language",
+  planTier: "plan_tier",
+  capabilities: "capabilities",
+  googleConnected: "google_connected",
+  digestEnabled: "digest_enabled",
+  digestLocalTime: "digest_local_time",
+};
+
+function toUser(row: UserRow): User {
+  return {
+    phone: row.phone,
+    displayName: row.display_name,
+    timeZone: row.time_zone,
+    language: row.language,
+    planTier: row.plan_tier,
+    capabilities: row.capabilities,
+    googleConnected: row.google_connected,
+    lastInboundAt: row.last_inbound_at?.toISOString() ?? null,
+    digestEnabled: row.digest_enabled,
+    digestLocalTime: row.digest_local_time,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** The columns a patch sets and their values, in the same order. */
+function patchColumns(patch: UserPatch): { columns: string[]; values: unknown[] } {
+  const columns: string[] = [];
+  const values: unknown[] = [];
+  for (const key of Object.keys(COLUMNS) as (keyof UserPatch)[]) {
+    const value = patch[key];
+    if (value === undefined) continue;
+    columns.push(COLUMNS[key]);
+    values.push(key === "capabilities" ? JSON.stringify(value) : value);
+  }
+  return { columns, values };
+}
+
+/** UserRepository over plain SQL on the app's pool. */
+export class PgUserRepository implements UserRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async get(phone: string): Promise<User | null> {
+    const { rows } = await this.pool.query<UserRow>("SELECT * FROM users WHERE phone = $1", [phone]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async getOrCreate(phone: string, defaults: UserPatch = {}): Promise<User> {
+    const { columns, values } = patchColumns(defaults);
+    const placeholders = columns.map((_, i) => `$${i + 2}`);
+    // ON CONFLICT DO NOTHING returns no row for an existing user; read it then.
+    const { rows } = await this.pool.query<UserRow>(
+      `INSERT INTO users (phone${columns.map((c) => `, ${c}`).join("")})
+       VALUES ($1${placeholders.map((p) => `, ${p}`).join("")})
+       ON CONFLICT (phone) DO NOTHING
+       RETURNING *`,
+      [phone, ...values],
+    );
+    if (rows[0]) return toUser(rows[0]);
+    const existing = await this.get(phone);
+    if (!existing) throw new Error(`User ${phone.length}-digit row vanished between insert and read`);
+    return existing;
+  }
+
+  async update(phone: string, patch: UserPatch): Promise<User | null> {
+    const { columns, values } = patchColumns(patch);
+    if (columns.length === 0) return this.get(phone);
+    const assignments = columns.map((c, i) => `${c} = $${i + 2}`).join(", ");
+    const { rows } = await this.pool.query<UserRow>(
+      `UPDATE users SET ${assignments}, updated_at = now() WHERE phone = $1 RETURNING *`,
+      [phone, ...values],
+    );
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async recordInbound(phone: string, at: Date): Promise<void> {
+    // Out-of-order deliveries never move the time backwards.
+    await this.pool.query(
+      `UPDATE users SET last_inbound_at = GREATEST(COALESCE(last_inbound_at, $2), $2) WHERE phone = $1`,
+      [phone, at],
+    );
+  }
+}

@@ -1,0 +1,97 @@
+import { once } from "node:events";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { Express } from "express";
+import { createApp } from "./app.js";
+import type { AppConfig } from "./config/env.js";
+import { createCheckpointer } from "./db/checkpointer.js";
+import { openDatabase, type Database } from "./db/database.js";
+import { migrate } from "./db/migrate.js";
+import { MIGRATIONS } from "./db/migrations/index.js";
+import { PgUserRepository, type UserRepository } from "./db/repositories/UserRepository.js";
+import { InFlightWork } from "./utils/InFlightWork.js";
+import type { Logger } from "./utils/logger.js";
+
+/** A started service: its address, its shared resources, and the way to stop it. */
+export interface RunningService {
+  readonly url: string;
+  readonly port: number;
+  readonly db: Database;
+  readonly checkpointer: BaseCheckpointSaver;
+  readonly users: UserRepository;
+  readonly inFlight: InFlightWork;
+  /**
+   * Stops taking requests, lets in-flight work finish within the shutdown timeout, then closes
+   * the database. Resolves true when everything finished in time. Safe to call more than once.
+   */
+  shutdown(reason: string): Promise<boolean>;
+}
+
+export interface StartOptions {
+  logger: Logger;
+  /** Further routes to mount (later features, tests). */
+  extraRoutes?: (app: Express) => void;
+}
+
+/** Opens the database, applies migrations, prepares the checkpointer and starts listening. */
+export async function startService(config: AppConfig, options: StartOptions): Promise<RunningService> {
+  const { logger } = options;
+  const db = await openDatabase(config.database, logger);
+  let server: Server | undefined;
+  try {
+    await migrate(db.pool, MIGRATIONS, logger);
+    const checkpointer = await createCheckpointer(config.checkpointer, db.pool);
+    const users = new PgUserRepository(db.pool);
+    const inFlight = new InFlightWork();
+    let shuttingDown = false;
+
+    const app = createApp({
+      logger,
+      pool: db.pool,
+      migrations: MIGRATIONS,
+      inFlight,
+      isShuttingDown: () => shuttingDown,
+      extraRoutes: options.extraRoutes,
+    });
+    const listening = app.listen(config.port, config.host);
+    server = listening;
+    await Promise.race([
+      once(listening, "listening"),
+      once(listening, "error").then(([error]) => Promise.reject(error as Error)),
+    ]);
+    const port = (listening.address() as AddressInfo).port;
+    const url = `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`;
+    logger.info({ port, database: db.target, checkpointer: config.checkpointer }, "memo listening");
+
+    let stopping: Promise<boolean> | undefined;
+    const shutdown = (reason: string): Promise<boolean> => {
+      stopping ??= (async () => {
+        shuttingDown = true;
+        logger.info({ reason, inFlight: inFlight.size }, "shutting down");
+        const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
+        listening.closeIdleConnections();
+        const drained = await inFlight.drain(config.shutdownTimeoutMs);
+        if (!drained) {
+          logger.warn(
+            { inFlight: inFlight.size, timeoutMs: config.shutdownTimeoutMs },
+            "shutdown timed out; cutting in-flight work",
+          );
+        }
+        // Whatever remains is idle keep-alive sockets, or work we have stopped waiting for.
+        listening.closeAllConnections();
+        await closed;
+        await db.close();
+        logger.info({ clean: drained }, "stopped");
+        return drained;
+      })();
+      return stopping;
+    };
+
+    return { url, port, db, checkpointer, users, inFlight, shutdown };
+  } catch (error) {
+    server?.close();
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}

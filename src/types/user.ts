@@ -1,0 +1,45 @@
+/** What each plan allows; the capability check combines it with connections (Google). */
+export interface CapabilityFlags {
+  calendar: boolean;
+  gmail: boolean;
+  database: boolean;
+  secondBrain: boolean;
+}
+
+export type Language = "he" | "en" | "other";
+export type PlanTier = "free" | "pro" | "enterprise";
+
+/** A Memo user as stored; times are ISO strings so they survive checkpoints unchanged. */
+export interface User {
+  /** Normalized phone (E.164 digits, no plus): the key everywhere. */
+  phone: string;
+  displayName: string | null;
+  /** IANA time zone, e.g. Asia/Jerusalem. */
+  timeZone: string;
+  /** null until the first message tells us. */
+  language: Language | null;
+  planTier: PlanTier;
+  capabilities: CapabilityFlags;
+  googleConnected: boolean;
+  lastInboundAt: string | null;
+  digestEnabled: boolean;
+  /** Local wall time of the morning digest, HH:mm. */
+  digestLocalTime: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Fields a caller may set when creating or updating a user. */
+export type UserPatch = Partial<
+  Pick<
+    User,
+    | "displayName"
+    | "timeZone"
+    | "language"
+    | "planTier"
+    | "capabilities"
+    | "googleConnected"
+    | "digestEnabled"
+    | "digestLocalTime"
+  >
+>;

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config/env.js";
+
+function problemsOf(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("runs with no environment at all: port 3000, embedded database in ./data, Postgres checkpointer", () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.env).toBe("development");
+    expect(config.database).toEqual({ kind: "pglite", dataDir: "./data" });
+    expect(config.checkpointer).toBe("postgres");
+    expect(config.shutdownTimeoutMs).toBe(10_000);
+  });
+
+  it("lets PORT, DATA_DIR and CHECKPOINTER override the defaults", () => {
+    const config = loadConfig({ PORT: "8080", DATA_DIR: "/tmp/memo", CHECKPOINTER: "memory" });
+    expect(config.port).toBe(8080);
+    expect(config.database).toEqual({ kind: "pglite", dataDir: "/tmp/memo" });
+    expect(config.checkpointer).toBe("memory");
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(loadConfig({ PORT: "", DATABASE_URL: " " }).database.kind).toBe("pglite");
+  });
+
+  it("uses Postgres when DATABASE_URL is set", () => {
+    const config = loadConfig({
+      DATABASE_URL: "postgresql://u:p@db.example:6543/postgres",
+      DATABASE_POOL_MAX: "4",
+    });
+    expect(config.database).toMatchObject({
+      kind: "postgres",
+      url: "postgresql://u:p@db.example:6543/postgres",
+      poolMax: 4,
+    });
+  });
+
+  it.each(["abc", "0", "65536", "80.5", "-1"])("rejects PORT=%s naming PORT", (port) => {
+    const error = problemsOf({ PORT: port });
+    expect(error.problems).toEqual([{ variable: "PORT", reason: "must be a whole number from 1 to 65535" }]);
+    expect(error.message).toContain("PORT");
+  });
+
+  it("names every bad variable at once", () => {
+    const error = problemsOf({ PORT: "x", CHECKPOINTER: "redis", SHUTDOWN_TIMEOUT_MS: "soon" });
+    expect(error.problems.map((p) => p.variable).sort()).toEqual([
+      "CHECKPOINTER",
+      "PORT",
+      "SHUTDOWN_TIMEOUT_MS",
+    ]);
+  });
+
+  it("in production, names each missing production setting instead of falling back", () => {
+    const error = problemsOf({ NODE_ENV: "production" });
+    expect(error.problems.map((p) => p.variable)).toEqual([
+      "DATABASE_URL",
+      "WHATSAPP_APP_SECRET",
+      "WHATSAPP_ACCESS_TOKEN",
+      "OPENAI_API_KEY",
+    ]);
+  });
+
+  it("in production, starts when the settings are given", () => {
+    const config = loadConfig({
+      NODE_ENV: "production",
+      DATABASE_URL: "postgresql://memo@db:5432/memo",
+      WHATSAPP_APP_SECRET: "s",
+      WHATSAPP_ACCESS_TOKEN: "t",
+      OPENAI_API_KEY: "k",
+    });
+    expect(config.database.kind).toBe("postgres");
+  });
+
+  it("never prints a secret's value in its messages", () => {
+    const secret = "sup3r-s3cret-value";
+    const error = problemsOf({
+      DATABASE_URL: `mysql://root:${secret}@host/db`,
+      WHATSAPP_APP_SECRET: secret,
+      PORT: secret,
+      LOG_LEVEL: secret,
+    });
+    expect(error.problems.map((p) => p.variable).sort()).toEqual(["DATABASE_URL", "LOG_LEVEL", "PORT"]);
+    expect(error.message).not.toContain(secret);
+    expect(JSON.stringify(error.problems)).not.toContain(secret);
+  });
+});

@@ -1,0 +1,85 @@
+import type { CapabilityName } from "./plan.js";
+
+/** How a turn was started (spec 003). */
+export type TriggerType = "user" | "cron" | "nudge" | "event";
+
+/** What the vision model found in an image (spec 003). */
+export interface ImageAnalysisResult {
+  description: string;
+  extractedData?: {
+    tasks?: string[];
+    events?: { title: string; date?: string; time?: string }[];
+    items?: string[];
+  };
+  extractedText?: string;
+}
+
+/** An analysed image, kept with the message that carried it. */
+export interface ImageContext {
+  imageId: string;
+  analysisResult: ImageAnalysisResult;
+  imageType: "structured" | "random";
+  /** Epoch milliseconds. */
+  extractedAt: number;
+}
+
+export type EntityType = "calendar_event" | "task" | "list" | "email" | "contact" | "note";
+
+/** One choice offered to the user when several entities match. */
+export interface DisambiguationCandidate {
+  id: string;
+  displayText: string;
+  [key: string]: unknown;
+}
+
+/** A snapshot of a disambiguation, kept in memory for follow-ups (expires after 5 minutes). */
+export interface DisambiguationContext {
+  type: EntityType;
+  query: string;
+  candidates: DisambiguationCandidate[];
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+}
+
+export interface RecentTaskSnapshot {
+  id: string;
+  text: string;
+  completed: boolean;
+  dueDate?: string;
+}
+
+export interface MessageMetadata {
+  disambiguationContext?: DisambiguationContext;
+  recentTasks?: RecentTaskSnapshot[];
+  imageContext?: ImageContext;
+  functionResult?: unknown;
+}
+
+/** One message of the short-term conversation window (spec 003; timestamps are epoch ms). */
+export interface ConversationMessage {
+  role: "user" | "assistant" | "system";
+  content: string;
+  /** Epoch milliseconds. */
+  timestamp: number;
+  whatsappMessageId?: string;
+  replyToMessageId?: string;
+  /** content.length / 3.5, rounded up (spec 000 §4.3). */
+  estimatedTokens: number;
+  metadata?: MessageMetadata;
+}
+
+/** A successful operation, remembered so "it" / "that" / "זה" can refer to it (spec 001). */
+export interface LatestAction {
+  /** Epoch milliseconds. */
+  createdAt: number;
+  capability: CapabilityName;
+  action: string;
+  /** Short human summary, e.g. `task "call mom"`. */
+  summary: string;
+  /** When the entity is due or happens, ISO, if it has a time. */
+  when?: string;
+  /** Ids of the entities the action touched. */
+  externalIds?: string[];
+}

@@ -15,6 +15,15 @@ function wholeNumber(min: number, max: number, fallback: number) {
     .default(fallback);
 }
 
+/** A model name as an OpenAI-compatible server spells it: any text without spaces. */
+function modelName() {
+  return z
+    .string()
+    .regex(/^\S+$/, { error: "must be a model name without spaces" })
+    .max(200, { error: "must be a model name without spaces" })
+    .optional();
+}
+
 const EnvSchema = z.object({
   /** development | test | production (default: development). production turns fallbacks into errors. */
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -51,6 +60,30 @@ const EnvSchema = z.object({
   WHATSAPP_ACCESS_TOKEN: z.string().min(1).optional(),
   /** OpenAI API key (required in production). */
   OPENAI_API_KEY: z.string().min(1).optional(),
+
+  /** Base URL of any OpenAI-compatible API, e.g. http://127.0.0.1:8080/v1 (default: unset, OpenAI itself). */
+  OPENAI_BASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), {
+      message: "must be an http:// or https:// URL",
+    }),
+  /** Model of the planner (default: gpt-4o-mini, from src/config/llm-config.ts). */
+  LLM_PLANNER_MODEL: modelName(),
+  /** Model of every resolver (default: gpt-4o-mini). */
+  LLM_RESOLVER_MODEL: modelName(),
+  /** Model of the response writer (default: gpt-4o-mini). */
+  LLM_RESPONSE_MODEL: modelName(),
+  /** Model of image analysis (default: gpt-4o). */
+  LLM_IMAGE_MODEL: modelName(),
+  /** Model tried once when a node's own model fails (default: gpt-4o). */
+  LLM_FALLBACK_MODEL: modelName().default("gpt-4o"),
+  /** How structured output is requested: jsonSchema | functionCalling | jsonMode (default: jsonSchema). */
+  LLM_STRUCTURED_OUTPUT_METHOD: z.enum(["jsonSchema", "functionCalling", "jsonMode"]).default("jsonSchema"),
+  /** Milliseconds one LLM request may take before it counts as timed out (default: 30000). */
+  LLM_TIMEOUT_MS: wholeNumber(10, 600_000, 30_000),
+  /** Retries of one LLM request on rate limits, 5xx and timeouts, before the fallback model (default: 2). */
+  LLM_MAX_RETRIES: wholeNumber(0, 10, 2),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -77,6 +110,18 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   whatsapp: { appSecret?: string; accessToken?: string };
   openai: { apiKey?: string };
+  llm: LLMSettings;
+}
+
+/** The LLM settings of the environment; `src/config/llm-config.ts` turns them into a model per node. */
+export interface LLMSettings {
+  /** OPENAI_BASE_URL: an OpenAI-compatible server instead of OpenAI. */
+  baseUrl?: string;
+  /** Model overrides by env; unset means the node's default. */
+  models: { planner?: string; resolver?: string; response?: string; image?: string; fallback: string };
+  structuredOutputMethod: Env["LLM_STRUCTURED_OUTPUT_METHOD"];
+  timeoutMs: number;
+  maxRetries: number;
 }
 
 /** One variable that failed validation; `reason` never contains the variable's value. */
@@ -147,5 +192,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     whatsapp: { appSecret: env.WHATSAPP_APP_SECRET, accessToken: env.WHATSAPP_ACCESS_TOKEN },
     openai: { apiKey: env.OPENAI_API_KEY },
+    llm: {
+      baseUrl: env.OPENAI_BASE_URL,
+      models: {
+        planner: env.LLM_PLANNER_MODEL,
+        resolver: env.LLM_RESOLVER_MODEL,
+        response: env.LLM_RESPONSE_MODEL,
+        image: env.LLM_IMAGE_MODEL,
+        fallback: env.LLM_FALLBACK_MODEL,
+      },
+      structuredOutputMethod: env.LLM_STRUCTURED_OUTPUT_METHOD,
+      timeoutMs: env.LLM_TIMEOUT_MS,
+      maxRetries: env.LLM_MAX_RETRIES,
+    },
   };
 }

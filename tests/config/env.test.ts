@@ -92,4 +92,74 @@ describe("loadConfig", () => {
     expect(error.message).not.toContain(secret);
     expect(JSON.stringify(error.problems)).not.toContain(secret);
   });
+
+  it("has LLM defaults: no base URL, node models from llm-config, gpt-4o fallback, jsonSchema, 30 s, 2 retries", () => {
+    expect(loadConfig({}).llm).toEqual({
+      baseUrl: undefined,
+      models: {
+        planner: undefined,
+        resolver: undefined,
+        response: undefined,
+        image: undefined,
+        fallback: "gpt-4o",
+      },
+      structuredOutputMethod: "jsonSchema",
+      timeoutMs: 30_000,
+      maxRetries: 2,
+    });
+  });
+
+  it("reads the LLM overrides", () => {
+    const config = loadConfig({
+      OPENAI_BASE_URL: "http://127.0.0.1:11434/v1",
+      LLM_PLANNER_MODEL: "o1",
+      LLM_RESOLVER_MODEL: "llama3.1:8b",
+      LLM_RESPONSE_MODEL: "gpt-4.1-nano",
+      LLM_IMAGE_MODEL: "gpt-4o-mini",
+      LLM_FALLBACK_MODEL: "gpt-4o-mini",
+      LLM_STRUCTURED_OUTPUT_METHOD: "functionCalling",
+      LLM_TIMEOUT_MS: "5000",
+      LLM_MAX_RETRIES: "0",
+    });
+    expect(config.llm).toEqual({
+      baseUrl: "http://127.0.0.1:11434/v1",
+      models: {
+        planner: "o1",
+        resolver: "llama3.1:8b",
+        response: "gpt-4.1-nano",
+        image: "gpt-4o-mini",
+        fallback: "gpt-4o-mini",
+      },
+      structuredOutputMethod: "functionCalling",
+      timeoutMs: 5000,
+      maxRetries: 0,
+    });
+  });
+
+  it("names each bad LLM variable without echoing its value", () => {
+    const error = problemsOf({
+      OPENAI_BASE_URL: "ftp://files.example/v1",
+      LLM_PLANNER_MODEL: "gpt 4o",
+      LLM_STRUCTURED_OUTPUT_METHOD: "xml",
+      LLM_TIMEOUT_MS: "soon",
+      LLM_MAX_RETRIES: "11",
+    });
+    expect(error.problems).toEqual(
+      expect.arrayContaining([
+        { variable: "OPENAI_BASE_URL", reason: "must be an http:// or https:// URL" },
+        { variable: "LLM_PLANNER_MODEL", reason: "must be a model name without spaces" },
+        { variable: "LLM_TIMEOUT_MS", reason: "must be a whole number from 10 to 600000" },
+        { variable: "LLM_MAX_RETRIES", reason: "must be a whole number from 0 to 10" },
+      ]),
+    );
+    expect(error.problems.map((p) => p.variable).sort()).toEqual([
+      "LLM_MAX_RETRIES",
+      "LLM_PLANNER_MODEL",
+      "LLM_STRUCTURED_OUTPUT_METHOD",
+      "LLM_TIMEOUT_MS",
+      "OPENAI_BASE_URL",
+    ]);
+    expect(error.message).not.toContain("ftp://files.example");
+    expect(error.message).not.toContain("xml");
+  });
 });

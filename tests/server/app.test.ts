@@ -35,7 +35,10 @@ describe("HTTP app", () => {
   it("is not ready while migrations are pending", async () => {
     const server = await app({}, { migrated: false });
     const res = await request(server).get("/readyz").expect(503);
-    expect(res.body).toEqual({ status: "migrations_pending", pending: ["users", "extensions"] });
+    expect(res.body).toEqual({
+      status: "migrations_pending",
+      pending: ["users", "extensions", "conversation_windows"],
+    });
   });
 
   it("is not ready when the database is gone, but stays alive", async () => {

@@ -1,8 +1,13 @@
 import { usersMigration } from "./0001_users.js";
 import { extensionsMigration } from "./0002_extensions.js";
+import { conversationWindowsMigration } from "./0003_conversation_windows.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
 
 /** Every migration, in order. Append only. */
-export const MIGRATIONS: readonly Migration[] = [usersMigration, extensionsMigration];
+export const MIGRATIONS: readonly Migration[] = [
+  usersMigration,
+  extensionsMigration,
+  conversationWindowsMigration,
+];

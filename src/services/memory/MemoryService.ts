@@ -1,0 +1,359 @@
+import { createHash } from "node:crypto";
+import type { ConversationStore, StoredWindow } from "../../db/repositories/ConversationStore.js";
+import type {
+  ConversationMessage,
+  DisambiguationContext,
+  ImageContext,
+  LatestAction,
+  MessageMetadata,
+  RecentTaskSnapshot,
+} from "../../types/conversation.js";
+import { describeError } from "../../utils/errors.js";
+import type { Logger } from "../../utils/logger.js";
+import {
+  ConversationWindow,
+  DISAMBIGUATION_EXPIRY_MS,
+  LATEST_ACTIONS_READ,
+  MAX_LATEST_ACTIONS,
+  MAX_RECENT_TASKS,
+  MAX_TOTAL_MESSAGES,
+  emptyWindow,
+  pruneWindow,
+} from "./ConversationWindow.js";
+import { enforceMemoryLimits, estimateTokens, totalTokens } from "./limits.js";
+
+export interface MemoryServiceOptions {
+  /** Epoch milliseconds now (default: `Date.now`). */
+  clock?: () => number;
+  /** Where store failures are reported (default: none; they are rethrown either way). */
+  logger?: Logger;
+}
+
+export interface AddUserMessageOptions {
+  whatsappMessageId?: string;
+  replyToMessageId?: string;
+  metadata?: MessageMetadata;
+}
+
+export interface ConversationStats {
+  messageCount: number;
+  totalTokens: number;
+  /** Epoch ms, or null without messages. */
+  oldestTimestamp: number | null;
+  /** Epoch ms, or null without messages. */
+  newestTimestamp: number | null;
+  latestActionCount: number;
+}
+
+/** A phone as it may appear in logs: a short hash, the same for every line about that user. */
+function phoneTag(phone: string): string {
+  return createHash("sha256").update(phone).digest("hex").slice(0, 12);
+}
+
+/** A JSON-only copy (what the store will hand back), so callers never share objects with the cache. */
+function jsonCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/**
+ * Short-term conversation memory per user (spec 000 §4.1): recent messages, latest actions, the
+ * disambiguation snapshot and recent tasks.
+ *
+ * Every write goes through to the ConversationStore, so a restart or another instance sees the same
+ * recent conversation (D9); the in-process ConversationWindow is only a cache in front of it. Reads
+ * are synchronous and answer from the cache, so a turn first awaits `load(phone)`; a phone never
+ * loaded reads as empty. A write to a phone not cached loads it first, so it never overwrites a
+ * stored window it has not seen. Writes for one phone are assumed to come from the turn that holds
+ * that phone (D4); within this instance they are saved in the order they were made.
+ */
+export class MemoryService {
+  private readonly cache = new ConversationWindow();
+  private readonly clock: () => number;
+  private readonly logger: Logger | undefined;
+  /** Per phone, the end of the chain of loads and writes, which run one at a time in call order. */
+  private readonly tails = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly store: ConversationStore,
+    options: MemoryServiceOptions = {},
+  ) {
+    this.clock = options.clock ?? Date.now;
+    this.logger = options.logger;
+  }
+
+  /**
+   * Re-reads one user's window from the store into the cache (at the start of every turn, so
+   * another instance's writes are seen). Drops messages older than 12 h and an expired
+   * disambiguation.
+   */
+  async load(phone: string): Promise<void> {
+    await this.serially(phone, () => this.loadNow(phone));
+  }
+
+  // ---- messages ----
+
+  /** Adds the user's message; a WhatsApp id already in the window is not added twice (redelivery, re-run turn). */
+  async addUserMessage(phone: string, content: string, options: AddUserMessageOptions = {}): Promise<void> {
+    await this.addMessage(phone, "addUserMessage", "user", content, options);
+  }
+
+  /** Adds the assistant's message; a WhatsApp id already in the window is not added twice. */
+  async addAssistantMessage(
+    phone: string,
+    content: string,
+    whatsappMessageId?: string,
+    metadata?: MessageMetadata,
+  ): Promise<void> {
+    await this.addMessage(phone, "addAssistantMessage", "assistant", content, {
+      whatsappMessageId,
+      metadata,
+    });
+  }
+
+  /** Adds a system note; at most 3 are kept, the oldest go first. */
+  async addSystemMessage(phone: string, content: string): Promise<void> {
+    await this.addMessage(phone, "addSystemMessage", "system", content, {});
+  }
+
+  /** The newest `limit` messages (default: 10), oldest first. */
+  getRecentMessages(phone: string, limit = MAX_TOTAL_MESSAGES): ConversationMessage[] {
+    if (limit <= 0) return [];
+    return jsonCopy(this.read(phone).messages.slice(-limit));
+  }
+
+  /** Whether the window holds this user message (and, when given, with this WhatsApp id). */
+  hasUserMessage(phone: string, content: string, whatsappMessageId?: string): boolean {
+    return this.read(phone).messages.some(
+      (m) =>
+        m.role === "user" &&
+        m.content === content &&
+        (whatsappMessageId === undefined || m.whatsappMessageId === whatsappMessageId),
+    );
+  }
+
+  getLastUserMessage(phone: string): ConversationMessage | null {
+    return this.findNewest(phone, (m) => m.role === "user");
+  }
+
+  /** The message, of either side, whose WhatsApp id the user replied to; null when it has left the window. */
+  getRepliedToMessage(phone: string, replyToMessageId: string): ConversationMessage | null {
+    return this.findNewest(phone, (m) => m.whatsappMessageId === replyToMessageId);
+  }
+
+  /**
+   * Sets the WhatsApp id of an already stored assistant message (the transport learns it after
+   * sending): the newest message with this content that has no id yet. A no-op when there is none.
+   */
+  async setAssistantMessageId(phone: string, content: string, whatsappMessageId: string): Promise<void> {
+    await this.update(phone, "setAssistantMessageId", (window) => {
+      const index = window.messages.findLastIndex(
+        (m) => m.role === "assistant" && m.content === content && m.whatsappMessageId === undefined,
+      );
+      if (index < 0) return null;
+      const messages = [...window.messages];
+      messages[index] = { ...messages[index]!, whatsappMessageId };
+      return { ...window, messages };
+    });
+  }
+
+  // ---- disambiguation ----
+
+  /** The disambiguation snapshot, or null when there is none or it has expired (5 minutes). */
+  getDisambiguationContext(phone: string): DisambiguationContext | null {
+    const context = this.read(phone).disambiguation;
+    return context && context.expiresAt > this.clock() ? jsonCopy(context) : null;
+  }
+
+  /** Keeps a disambiguation snapshot for follow-ups; it expires 5 minutes from now at the latest. */
+  async setDisambiguationContext(phone: string, context: DisambiguationContext): Promise<void> {
+    await this.update(phone, "setDisambiguationContext", (window, now) => ({
+      ...window,
+      disambiguation: {
+        ...jsonCopy(context),
+        expiresAt: Math.min(context.expiresAt, now + DISAMBIGUATION_EXPIRY_MS),
+      },
+    }));
+  }
+
+  async clearDisambiguationContext(phone: string): Promise<void> {
+    await this.update(phone, "clearDisambiguationContext", (window) =>
+      window.disambiguation ? { ...window, disambiguation: null } : null,
+    );
+  }
+
+  // ---- image context ----
+
+  /**
+   * The image context of the newest message carrying one in the window. Whether it is recent
+   * enough to use is the caller's call (`extractedAt`).
+   */
+  getLastImageContext(phone: string): ImageContext | null {
+    return (
+      this.findNewest(phone, (m) => m.metadata?.imageContext !== undefined)?.metadata?.imageContext ?? null
+    );
+  }
+
+  // ---- recent tasks ----
+
+  /** Adds task snapshots, replacing older snapshots of the same ids; keeps the 4 newest. */
+  async pushRecentTasks(phone: string, tasks: RecentTaskSnapshot[]): Promise<void> {
+    await this.update(phone, "pushRecentTasks", (window) => {
+      const incoming = jsonCopy(tasks);
+      const ids = new Set(incoming.map((t) => t.id));
+      const kept = window.recentTasks.filter((t) => !ids.has(t.id));
+      return { ...window, recentTasks: [...kept, ...incoming].slice(-MAX_RECENT_TASKS) };
+    });
+  }
+
+  /** Recent task snapshots, oldest first. */
+  getRecentTasks(phone: string): RecentTaskSnapshot[] {
+    return jsonCopy(this.read(phone).recentTasks);
+  }
+
+  async clearRecentTasks(phone: string): Promise<void> {
+    await this.update(phone, "clearRecentTasks", (window) =>
+      window.recentTasks.length > 0 ? { ...window, recentTasks: [] } : null,
+    );
+  }
+
+  // ---- latest actions (spec 001) ----
+
+  /** Remembers a successful action; the 10 newest are kept, first in first out. */
+  async pushLatestAction(phone: string, action: LatestAction): Promise<void> {
+    await this.update(phone, "pushLatestAction", (window) => ({
+      ...window,
+      latestActions: [...window.latestActions, jsonCopy(action)].slice(-MAX_LATEST_ACTIONS),
+    }));
+  }
+
+  /** The newest `limit` actions (default: 3), most recent first. */
+  getLatestActions(phone: string, limit = LATEST_ACTIONS_READ): LatestAction[] {
+    if (limit <= 0) return [];
+    return jsonCopy(this.read(phone).latestActions.slice(-limit).reverse());
+  }
+
+  // ---- the whole conversation ----
+
+  /** Forgets everything about the user's conversation, here and in the store. */
+  async clearConversation(phone: string): Promise<void> {
+    await this.serially(phone, async () => {
+      this.cache.set(phone, emptyWindow(), this.clock());
+      await this.reportFailure(phone, "clearConversation", () => this.store.delete(phone));
+    });
+  }
+
+  getStats(phone: string): ConversationStats {
+    const { messages, latestActions } = this.read(phone);
+    return {
+      messageCount: messages.length,
+      totalTokens: totalTokens(messages),
+      oldestTimestamp: messages[0]?.timestamp ?? null,
+      newestTimestamp: messages.at(-1)?.timestamp ?? null,
+      latestActionCount: latestActions.length,
+    };
+  }
+
+  /** Evicts cache entries idle for 12 h (the table keeps them; `load()` brings them back). */
+  cleanup(): void {
+    this.cache.evictIdle(this.clock());
+  }
+
+  // ---- internals ----
+
+  /** The cached window as it stands now (aged-out entries hidden), empty when not cached. */
+  private read(phone: string): StoredWindow {
+    const window = this.cache.get(phone);
+    return window ? pruneWindow(window, this.clock()) : emptyWindow();
+  }
+
+  private findNewest(
+    phone: string,
+    predicate: (m: ConversationMessage) => boolean,
+  ): ConversationMessage | null {
+    const found = this.read(phone).messages.findLast(predicate);
+    return found ? jsonCopy(found) : null;
+  }
+
+  private async addMessage(
+    phone: string,
+    op: string,
+    role: ConversationMessage["role"],
+    content: string,
+    options: AddUserMessageOptions,
+  ): Promise<void> {
+    await this.update(phone, op, (window, now) => {
+      const { whatsappMessageId, replyToMessageId, metadata } = options;
+      if (
+        whatsappMessageId !== undefined &&
+        window.messages.some((m) => m.role === role && m.whatsappMessageId === whatsappMessageId)
+      ) {
+        return null;
+      }
+      const message: ConversationMessage = {
+        role,
+        content,
+        timestamp: now,
+        estimatedTokens: estimateTokens(content),
+        ...(whatsappMessageId !== undefined && { whatsappMessageId }),
+        ...(replyToMessageId !== undefined && { replyToMessageId }),
+        ...(metadata !== undefined && { metadata: jsonCopy(metadata) }),
+      };
+      return { ...window, messages: enforceMemoryLimits([...window.messages, message]) };
+    });
+  }
+
+  /**
+   * Runs `task` after the phone's earlier loads and writes have finished, so a save never lands
+   * after a later one and a load never reads back a window a write is still changing.
+   */
+  private serially(phone: string, task: () => Promise<void>): Promise<void> {
+    const run = (this.tails.get(phone) ?? Promise.resolve()).then(task);
+    const tail = run.catch(() => undefined);
+    this.tails.set(phone, tail);
+    void tail.then(() => {
+      if (this.tails.get(phone) === tail) this.tails.delete(phone);
+    });
+    return run;
+  }
+
+  private async loadNow(phone: string): Promise<void> {
+    const stored = await this.reportFailure(phone, "load", () => this.store.load(phone));
+    const now = this.clock();
+    this.cache.set(phone, pruneWindow(stored ?? emptyWindow(), now), now);
+  }
+
+  /**
+   * Applies `change` to the user's current window (loaded first when not cached), caches the
+   * result and saves it. `change` returns null when there is nothing to change.
+   */
+  private update(
+    phone: string,
+    op: string,
+    change: (window: StoredWindow, now: number) => StoredWindow | null,
+  ): Promise<void> {
+    return this.serially(phone, async () => {
+      if (!this.cache.has(phone)) await this.loadNow(phone);
+      const now = this.clock();
+      const next = change(this.read(phone), now);
+      if (!next) return;
+      // Cached first: should the save fail, the next load() brings the cache back in step.
+      this.cache.set(phone, next, now);
+      await this.reportFailure(phone, op, () => this.store.save(phone, next));
+    });
+  }
+
+  /** Logs a failed store call with its context and rethrows it. */
+  private async reportFailure<T>(phone: string, op: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      // Message and code only: a database error's detail can quote the row, message text included.
+      const code = (error as { code?: unknown } | null)?.code;
+      this.logger?.error(
+        { user: phoneTag(phone), op, error: describeError(error), ...(typeof code === "string" && { code }) },
+        "conversation store failed",
+      );
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,19 @@
+export {
+  CHARS_PER_TOKEN,
+  CONVERSATION_MAX_AGE_MS,
+  DISAMBIGUATION_EXPIRY_MS,
+  LATEST_ACTIONS_READ,
+  MAX_LATEST_ACTIONS,
+  MAX_RECENT_TASKS,
+  MAX_SYSTEM_MESSAGES,
+  MAX_TOTAL_MESSAGES,
+  MAX_TOTAL_TOKENS,
+  ConversationWindow,
+} from "./ConversationWindow.js";
+export { enforceMemoryLimits, estimateTokens, totalTokens } from "./limits.js";
+export {
+  MemoryService,
+  type AddUserMessageOptions,
+  type ConversationStats,
+  type MemoryServiceOptions,
+} from "./MemoryService.js";

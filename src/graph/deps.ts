@@ -1,0 +1,21 @@
+import type { UserRepository } from "../db/repositories/UserRepository.js";
+import type { LLMService } from "../services/llm/index.js";
+import type { MemoryService } from "../services/memory/index.js";
+import type { Logger } from "../utils/logger.js";
+import type { CapabilityRegistry } from "./registry.js";
+
+/** Everything the graph's nodes use, injected so tests replace any of it. */
+export interface MemoGraphDeps {
+  users: UserRepository;
+  memory: MemoryService;
+  /** null when no LLM is configured: turns that need one get a short explanation. */
+  llm: LLMService | null;
+  capabilities: CapabilityRegistry;
+  logger: Logger;
+  /** Epoch milliseconds (default: Date.now). */
+  clock: () => number;
+  /** Ids for HITL questions (default: crypto.randomUUID). */
+  newId: () => string;
+  /** Time zone of users seen for the first time (default: Asia/Jerusalem). */
+  defaultTimeZone: string;
+}

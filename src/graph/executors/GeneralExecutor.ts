@@ -1,0 +1,66 @@
+import type { CapabilityName } from "../../types/index.js";
+import type { Executor, ResponseTemplate } from "../registry.js";
+
+/** general: the resolver already wrote the answer; executing it means handing it on. */
+export const generalExecutor: Executor = {
+  name: "GeneralExecutor",
+  capability: "general",
+  execute(_functionName, args) {
+    const answer = typeof args.answer === "string" ? args.answer : "";
+    return Promise.resolve(
+      answer ? { success: true, data: { text: answer } } : { success: false, errorCode: "EMPTY_ANSWER" },
+    );
+  },
+};
+
+/** What each capability offers, as Memo describes it. */
+const CAPABILITY_LINES: Record<"he" | "en", Partial<Record<CapabilityName, string>>> = {
+  en: {
+    database:
+      '• *Tasks & reminders*: "remind me tomorrow at 9 to call mom", "every Sunday at 8:00", nudges until it\'s done; shopping lists and checklists',
+    calendar: "• *Calendar*: add, move and look up events",
+    gmail: "• *Email*: search, read, draft and send, always with your approval",
+    "second-brain": '• *Notes*: "remember that…", and find them again later',
+    general: "• *Questions*: ask me anything, or think something through with me",
+  },
+  he: {
+    database:
+      '• *משימות ותזכורות*: "תזכיר לי מחר ב-9 להתקשר לאמא", "כל יום ראשון ב-8:00", נדנודים עד שזה נעשה; רשימות קניות וצ\'קליסטים',
+    calendar: "• *יומן*: להוסיף, להזיז ולבדוק אירועים",
+    gmail: "• *מייל*: לחפש, לקרוא, לנסח ולשלוח, תמיד באישור שלך",
+    "second-brain": '• *פתקים*: "תזכור ש…", ולמצוא אותם אחר כך',
+    general: "• *שאלות*: אפשר לשאול אותי הכל, או לחשוב איתי על משהו",
+  },
+};
+
+const INTRO = { en: "Here's what I can do for you:", he: "הנה מה שאני יכול לעשות בשבילך:" };
+const OUTRO = {
+  en: "Write to me in Hebrew or English. When something is unclear, I'll ask before acting.",
+  he: "אפשר לכתוב לי בעברית או באנגלית. כשמשהו לא ברור, אשאל לפני שאפעל.",
+};
+
+/** The description of Memo for "what can you do?", listing only capabilities that are running. */
+export function describeCapabilities(language: "he" | "en", capabilities: CapabilityName[]): string {
+  const lines = capabilities.map((c) => CAPABILITY_LINES[language][c]).filter(Boolean);
+  return [INTRO[language], ...lines, OUTRO[language]].join("\n");
+}
+
+/** meta: describes what this instance of Memo can do, in the user's language. */
+export function createMetaExecutor(capabilities: () => CapabilityName[]): Executor {
+  return {
+    name: "MetaExecutor",
+    capability: "meta",
+    execute(_functionName, _args, context) {
+      return Promise.resolve({
+        success: true,
+        data: { text: describeCapabilities(context.language, capabilities()) },
+      });
+    },
+  };
+}
+
+/** general and meta results are already the words to send. */
+export const textTemplate: ResponseTemplate = (result) => {
+  const data = result.rawData as { text?: unknown } | undefined;
+  return typeof data?.text === "string" ? data.text : null;
+};

@@ -1,0 +1,118 @@
+import type { HITLAnswer, PendingHITL } from "../../types/index.js";
+
+const YES = new Set([
+  "yes",
+  "y",
+  "yeah",
+  "yep",
+  "yup",
+  "sure",
+  "ok",
+  "okay",
+  "go ahead",
+  "do it",
+  "confirm",
+  "approve",
+  "👍",
+  "כן",
+  "כן בבקשה",
+  "בטח",
+  "בטוח",
+  "אוקיי",
+  "אוקי",
+  "סבבה",
+  "יאללה",
+  "תמשיך",
+  "נכון",
+  "מאשר",
+  "מאשרת",
+  "אישור",
+]);
+const NO = new Set([
+  "no",
+  "n",
+  "nope",
+  "nah",
+  "cancel",
+  "stop",
+  "don't",
+  "dont",
+  "👎",
+  "לא",
+  "לא תודה",
+  "בטל",
+  "ביטול",
+  "עזוב",
+  "אל תעשה",
+  "לא לא",
+]);
+const ALL = new Set(["all", "all of them", "both", "כולם", "הכל", "את כולם", "שניהם"]);
+
+/** Lower case, no surrounding punctuation or spaces, inner spaces folded. */
+export function normalizeReply(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .replace(/^[\s.,!?;:"'()\-־]+|[\s.,!?;:"'()\-־]+$/g, "");
+}
+
+/** Whether a message looks like an answer to a question (a stale reply when nothing is pending). */
+export function looksLikeAnswer(text: string): boolean {
+  const reply = normalizeReply(text);
+  return YES.has(reply) || NO.has(reply) || /^\d{1,2}$/.test(reply);
+}
+
+/** A valid answer: "yes" | "no" for yes/no questions, option ids for choices, the text for free text. */
+export type Validation = { ok: true; value: string | string[] } | { ok: false };
+
+/** The option a text names: its number (1-based), its id, or its label. */
+function optionFor(pending: PendingHITL, text: string): string | undefined {
+  if (/^\d{1,2}$/.test(text)) return pending.options[Number(text) - 1]?.id;
+  return pending.options.find((o) => o.id.toLowerCase() === text || normalizeReply(o.label) === text)?.id;
+}
+
+/**
+ * Checks a reply against what the question expects (spec 001 §5): Hebrew and English yes/no words,
+ * option numbers, ids or labels, several numbers for multi-choice, any text for free text.
+ */
+export function validateAnswer(
+  pending: PendingHITL,
+  answer: { text: string; optionId?: string },
+): Validation {
+  if (answer.optionId !== undefined) {
+    const option = pending.options.find((o) => o.id === answer.optionId);
+    if (!option) return { ok: false };
+    if (pending.expectedInput === "yes_no") {
+      return option.id === "yes" || option.id === "no" ? { ok: true, value: option.id } : { ok: false };
+    }
+    return { ok: true, value: [option.id] };
+  }
+  const text = normalizeReply(answer.text);
+  if (!text) return { ok: false };
+  switch (pending.expectedInput) {
+    case "free_text":
+      return { ok: true, value: answer.text.trim() };
+    case "yes_no": {
+      if (YES.has(text)) return { ok: true, value: "yes" };
+      if (NO.has(text)) return { ok: true, value: "no" };
+      const option = optionFor(pending, text);
+      return option === "yes" || option === "no" ? { ok: true, value: option } : { ok: false };
+    }
+    case "single_choice": {
+      const option = optionFor(pending, text);
+      return option ? { ok: true, value: [option] } : { ok: false };
+    }
+    case "multi_choice": {
+      if (ALL.has(text)) return { ok: true, value: pending.options.map((o) => o.id) };
+      const ids = text
+        .split(/\s*(?:,|\band\b|\s)\s*/)
+        .map((part) => part.replace(/^ו-?/, ""))
+        .filter(Boolean)
+        .map((part) => optionFor(pending, part));
+      if (ids.length === 0 || ids.some((id) => id === undefined)) return { ok: false };
+      return { ok: true, value: [...new Set(ids as string[])] };
+    }
+  }
+}
+
+export type { HITLAnswer };

@@ -1,0 +1,238 @@
+import { Command, type BaseCheckpointSaver } from "@langchain/langgraph";
+import type { MemoryService } from "../services/memory/index.js";
+import {
+  HITL_TTL_MS,
+  type HITLExpectedInput,
+  type HITLInterruptPayload,
+  type HITLOption,
+  type ImageContext,
+  type TriggerType,
+} from "../types/index.js";
+import type { UserRepository } from "../db/repositories/UserRepository.js";
+import { detectLanguage, replyLanguage } from "../utils/language.js";
+import type { Logger } from "../utils/logger.js";
+import { normalizePhone } from "../utils/phone.js";
+import { t } from "../utils/userMessages.js";
+import { looksLikeAnswer } from "./hitl/validateAnswer.js";
+import type { MemoGraph } from "./index.js";
+import type { ExecutionMetadata, MemoState } from "./state/MemoState.js";
+
+/** What the transport knows about an inbound message besides its text. */
+export interface InvokeOptions {
+  whatsappMessageId?: string;
+  replyToMessageId?: string;
+  /** The id of a tapped button or list row (interactive reply). */
+  optionId?: string;
+  triggerType?: TriggerType;
+  imageContext?: ImageContext;
+  audioTranscription?: string;
+}
+
+/** What Memo answers, and whether it now waits for a reply. */
+export interface MemoReply {
+  /** completed: the turn ran; waiting: a question is open; expired: an old question was dropped, then this turn ran; failed: we broke. */
+  status: "completed" | "waiting" | "expired" | "failed";
+  /** The text to send (a question includes its numbered options). */
+  text: string;
+  /** Options for buttons or a list, when a question is open. */
+  options: HITLOption[];
+  expectedInput?: HITLExpectedInput;
+  hitlId?: string;
+  traceId: string;
+}
+
+export interface MemoRuntimeDeps {
+  graph: MemoGraph;
+  checkpointer: BaseCheckpointSaver;
+  memory: MemoryService;
+  users: UserRepository;
+  logger: Logger;
+  /** Epoch milliseconds (default: Date.now). */
+  clock: () => number;
+  /** Trace ids when the message has no WhatsApp id. */
+  newId: () => string;
+}
+
+/** The question as sent: its text, and its options numbered when they are choices. */
+export function renderQuestion(payload: HITLInterruptPayload): string {
+  if (payload.options.length === 0 || payload.expectedInput === "yes_no") return payload.question;
+  return `${payload.question}\n${payload.options.map((o, i) => `${i + 1}. ${o.label}`).join("\n")}`;
+}
+
+type Interrupted = MemoState & { __interrupt__?: { value?: unknown }[] };
+
+/** Runs turns through the graph, one phone = one thread (spec 001). */
+export class MemoRuntime {
+  constructor(private readonly deps: MemoRuntimeDeps) {}
+
+  /**
+   * Handles one inbound message: resumes the open question with it, or drops a question older
+   * than HITL_TTL_MS and handles the message fresh, or answers a stray "yes"/"2" when nothing is
+   * open, or runs a new turn. After a completed turn the thread's checkpoints are deleted.
+   */
+  async invokeMemoGraph(phone: string, message: string, options: InvokeOptions = {}): Promise<MemoReply> {
+    const threadId = normalizePhone(phone);
+    const config = { configurable: { thread_id: threadId } };
+    const snapshot = await this.deps.graph.getState(config);
+    const pending = snapshot.tasks.flatMap((task) => task.interrupts).at(0)?.value as
+      HITLInterruptPayload | undefined;
+
+    if (pending) {
+      const age = this.deps.clock() - pending.createdAt;
+      if (age <= HITL_TTL_MS) {
+        const values = snapshot.values as Partial<MemoState>;
+        await this.remember(threadId, message, options);
+        return this.run(
+          new Command({
+            resume: { text: message, ...(options.optionId ? { optionId: options.optionId } : {}) },
+          }),
+          threadId,
+          values.traceId ?? "",
+        );
+      }
+      this.deps.logger.info(
+        { event: "HITL_EXPIRED", hitlId: pending.hitlId, ageMs: age, threadId },
+        "pending question expired",
+      );
+      await this.deps.checkpointer.deleteThread(threadId);
+      const fresh = await this.fresh(threadId, message, options);
+      return {
+        ...fresh,
+        status: fresh.status === "failed" ? "failed" : "expired",
+        text: `${t(pending.language, "hitlExpired")}\n\n${fresh.text}`,
+      };
+    }
+
+    // A finished thread left behind (a delete that failed) must not leak into this turn.
+    if (snapshot.config.configurable?.checkpoint_id) await this.deps.checkpointer.deleteThread(threadId);
+
+    if (
+      (looksLikeAnswer(message) || options.optionId) &&
+      !options.replyToMessageId &&
+      (options.triggerType ?? "user") === "user"
+    ) {
+      return this.staleReply(threadId, message, options);
+    }
+    return this.fresh(threadId, message, options);
+  }
+
+  private async fresh(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
+    const traceId = options.whatsappMessageId ?? this.deps.newId();
+    const input = {
+      threadId,
+      traceId,
+      input: {
+        message,
+        triggerType: options.triggerType ?? "user",
+        userPhone: threadId,
+        ...(options.whatsappMessageId ? { whatsappMessageId: options.whatsappMessageId } : {}),
+        ...(options.replyToMessageId ? { replyToMessageId: options.replyToMessageId } : {}),
+        ...(options.imageContext ? { imageContext: options.imageContext } : {}),
+        ...(options.audioTranscription ? { audioTranscription: options.audioTranscription } : {}),
+      },
+    };
+    return this.run(input, threadId, traceId, message);
+  }
+
+  private async run(input: unknown, threadId: string, traceId: string, message = ""): Promise<MemoReply> {
+    const config = { configurable: { thread_id: threadId }, durability: "exit" as const };
+    const started = performance.now();
+    try {
+      const result = (await this.deps.graph.invoke(input as never, config)) as Interrupted;
+      const interrupt = result.__interrupt__?.[0]?.value as HITLInterruptPayload | undefined;
+      this.logTurn(
+        threadId,
+        traceId,
+        interrupt ? "waiting" : "completed",
+        result.metadata,
+        performance.now() - started,
+      );
+      if (interrupt) {
+        const text = renderQuestion(interrupt);
+        await this.deps.memory.addAssistantMessage(threadId, text);
+        return {
+          status: "waiting",
+          text,
+          options: interrupt.options,
+          expectedInput: interrupt.expectedInput,
+          hitlId: interrupt.hitlId,
+          traceId,
+        };
+      }
+      await this.deps.checkpointer.deleteThread(threadId);
+      const language = replyLanguage(result.user?.language);
+      return {
+        status: "completed",
+        text: result.finalResponse ?? t(language, "internalError"),
+        options: [],
+        traceId,
+      };
+    } catch (error) {
+      this.deps.logger.error({ err: error, threadId, traceId }, "turn failed");
+      await this.deps.checkpointer
+        .deleteThread(threadId)
+        .catch((e: unknown) => this.deps.logger.error({ err: e, threadId }, "could not clear thread"));
+      return {
+        status: "failed",
+        text: t(replyLanguage(detectLanguage(message)), "internalError"),
+        options: [],
+        traceId,
+      };
+    }
+  }
+
+  /** "yes" or "2" with no question open: say so instead of guessing (spec 001 stale-reply guard). */
+  private async staleReply(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
+    const user = await this.deps.users.get(threadId);
+    const language = replyLanguage(detectLanguage(message) ?? user?.language);
+    this.deps.logger.info({ event: "HITL_STALE_REPLY", threadId }, "answer with no open question");
+    const text = t(language, "staleReply");
+    await this.remember(threadId, message, options);
+    await this.deps.memory.addAssistantMessage(threadId, text);
+    return {
+      status: "completed",
+      text,
+      options: [],
+      traceId: options.whatsappMessageId ?? this.deps.newId(),
+    };
+  }
+
+  private async remember(threadId: string, message: string, options: InvokeOptions): Promise<void> {
+    await this.deps.memory.load(threadId);
+    await this.deps.memory.addUserMessage(threadId, message, {
+      ...(options.whatsappMessageId ? { whatsappMessageId: options.whatsappMessageId } : {}),
+      ...(options.replyToMessageId ? { replyToMessageId: options.replyToMessageId } : {}),
+    });
+  }
+
+  /** One log line per turn: status, duration, and LLM calls, tokens and cost by node. */
+  private logTurn(
+    threadId: string,
+    traceId: string,
+    status: string,
+    metadata: ExecutionMetadata | undefined,
+    ms: number,
+  ): void {
+    const byNode: Record<string, { calls: number; tokens: number; costUsd: number; model: string }> = {};
+    for (const usage of metadata?.llmUsage ?? []) {
+      const entry = (byNode[usage.node] ??= { calls: 0, tokens: 0, costUsd: 0, model: usage.model });
+      entry.calls += 1;
+      entry.tokens += usage.inputTokens + usage.outputTokens;
+      entry.costUsd += usage.costUsd;
+    }
+    this.deps.logger.info(
+      {
+        event: "turn",
+        threadId,
+        traceId,
+        status,
+        ms: Math.round(ms),
+        llmCalls: metadata?.llmCalls ?? 0,
+        tokens: metadata?.totalTokens ?? 0,
+        costUsd: metadata?.totalCost ?? 0,
+        byNode,
+      },
+      "turn finished",
+    );
+  }
+}

@@ -1,0 +1,43 @@
+import { estimateTokens } from "../../services/memory/limits.js";
+import type { ConversationMessage } from "../../types/index.js";
+import type { MemoGraphDeps } from "../deps.js";
+import type { MemoState, MemoUpdate } from "../state/MemoState.js";
+import { NodeInputError } from "./instrument.js";
+
+/** Capabilities whose results are answers, not actions on things "it" could refer to. */
+const NOT_ACTIONS = new Set(["general", "meta"]);
+
+/**
+ * memory_update: the reply joins the conversation window (limits enforced there and in the
+ * state reducer), and every successful action becomes a latest action (FIFO of 10; spec 001).
+ */
+export function createMemoryUpdateNode(deps: MemoGraphDeps) {
+  return async (state: MemoState): Promise<MemoUpdate> => {
+    const phone = state.threadId;
+    if (!phone) throw new NodeInputError("memory_update", "threadId");
+    const now = deps.clock();
+
+    for (const step of state.plannerOutput?.plan ?? []) {
+      const result = state.executionResults.get(step.id);
+      if (!result?.success || NOT_ACTIONS.has(step.capability)) continue;
+      await deps.memory.pushLatestAction(phone, {
+        createdAt: now,
+        capability: step.capability,
+        action: result.latestAction?.action ?? result.functionName,
+        summary: result.latestAction?.summary ?? step.action,
+        ...(result.latestAction?.when ? { when: result.latestAction.when } : {}),
+        ...(result.latestAction?.externalIds ? { externalIds: result.latestAction.externalIds } : {}),
+      });
+    }
+
+    if (!state.finalResponse) return {};
+    await deps.memory.addAssistantMessage(phone, state.finalResponse);
+    const message: ConversationMessage = {
+      role: "assistant",
+      content: state.finalResponse,
+      timestamp: now,
+      estimatedTokens: estimateTokens(state.finalResponse),
+    };
+    return { recentMessages: [message] };
+  };
+}

@@ -1,0 +1,110 @@
+import { PLANNER_SYSTEM_PROMPT, PlannerSchema, type PlannerAnswer } from "../../prompts/PlannerPrompt.js";
+import type { LLMMessage } from "../../services/llm/index.js";
+import type { HITLResult, PlannerOutput, PlanStep } from "../../types/index.js";
+import { describeError } from "../../utils/errors.js";
+import { replyLanguage } from "../../utils/language.js";
+import { t } from "../../utils/userMessages.js";
+import type { MemoGraphDeps } from "../deps.js";
+import { llmUsageUpdate } from "../state/metadata.js";
+import type { MemoState, MemoUpdate } from "../state/MemoState.js";
+import { NodeInputError } from "./instrument.js";
+
+/** Keyword hints of which capability a message is about, for natural clarification questions. */
+const ROUTING_PATTERNS: [RegExp, string][] = [
+  [/remind|task|todo|nudge|list|תזכיר|תזכורת|משימ|רשימ|נדנד/i, "database"],
+  [/meeting|calendar|event|schedule|פגישה|יומן|אירוע/i, "calendar"],
+  [/e-?mail|inbox|gmail|מייל|דואר/i, "gmail"],
+  [/note|remember that|פתק|תרשום|תזכור ש/i, "second-brain"],
+];
+
+export function routingSuggestions(message: string): string[] {
+  return ROUTING_PATTERNS.filter(([pattern]) => pattern.test(message)).map(([, capability]) => capability);
+}
+
+/** The latest clarification the user gave for a re-plan, if the planner asked one this turn. */
+function latestClarification(state: MemoState): HITLResult | undefined {
+  return Object.values(state.hitlResults)
+    .filter((r) => r.returnTo.node === "planner")
+    .sort((a, b) => a.answeredAt - b.answeredAt)
+    .at(-1);
+}
+
+/** The per-turn message: time, memory, latest actions, then the request (and any clarification). */
+export function buildPlannerMessages(state: MemoState): LLMMessage[] {
+  const sections: string[] = [state.now.formatted];
+  if (state.longTermSummary) sections.push(`## What Memo knows about the user\n${state.longTermSummary}`);
+  if (state.latestActions.length > 0) {
+    sections.push(
+      `## Latest Actions (most recent first)\n${state.latestActions
+        .map((a) => `- ${a.capability}.${a.action}: ${a.summary}${a.when ? ` (${a.when})` : ""}`)
+        .join("\n")}`,
+    );
+  }
+  // The current message is the last of the window; show the conversation before it.
+  const history = state.recentMessages.slice(0, -1);
+  if (history.length > 0) {
+    sections.push(`## Recent conversation\n${history.map((m) => `${m.role}: ${m.content}`).join("\n")}`);
+  }
+  sections.push(`## User message\n${state.input.enhancedMessage ?? state.input.message}`);
+  const clarification = latestClarification(state);
+  if (clarification) {
+    sections.push(`## Memo asked the user to clarify, and they answered\n${clarification.raw}`);
+  }
+  return [
+    { role: "system", content: PLANNER_SYSTEM_PROMPT },
+    { role: "user", content: sections.join("\n\n") },
+  ];
+}
+
+/** Unique step ids, and dependencies only on steps that exist (the rest dropped). */
+export function normalizePlan(answer: PlannerAnswer): PlannerOutput {
+  const seen = new Set<string>();
+  const plan: PlanStep[] = answer.plan.map((step, i) => {
+    const id = seen.has(step.id) ? `${step.id}_${i + 1}` : step.id;
+    seen.add(id);
+    return { ...step, id };
+  });
+  const ids = new Set(plan.map((s) => s.id));
+  return {
+    intentType: answer.intentType,
+    confidence: answer.confidence,
+    riskLevel: answer.riskLevel,
+    needsApproval: answer.needsApproval,
+    missingFields: answer.missingFields,
+    plan: plan.map((s) => ({ ...s, dependsOn: s.dependsOn.filter((d) => ids.has(d) && d !== s.id) })),
+  };
+}
+
+/** planner: natural language → plan, by one structured LLM call (spec 002 §5.2). */
+export function createPlannerNode(deps: MemoGraphDeps) {
+  return async (state: MemoState): Promise<MemoUpdate> => {
+    if (!state.input || !state.now) throw new NodeInputError("planner", "input/now");
+    const language = replyLanguage(state.user.language);
+    if (!deps.llm) {
+      return {
+        finalResponse: t(language, "noLLM"),
+        error: { type: "validation", message: "no LLM configured", failedNode: "planner" },
+      };
+    }
+    try {
+      const { value, usage } = await deps.llm.structured(
+        "planner",
+        PlannerSchema,
+        buildPlannerMessages(state),
+        { name: "plan" },
+      );
+      return {
+        plannerOutput: normalizePlan(value),
+        clarificationQuestion: value.clarificationQuestion ?? undefined,
+        routingSuggestions: routingSuggestions(state.input.message),
+        metadata: llmUsageUpdate(usage),
+      };
+    } catch (error) {
+      deps.logger.error({ err: error, node: "planner", traceId: state.traceId }, "planner failed");
+      return {
+        finalResponse: t(language, "llmFailed"),
+        error: { type: "api_error", message: describeError(error), failedNode: "planner" },
+      };
+    }
+  };
+}

@@ -1,0 +1,128 @@
+import type { LLMService } from "../services/llm/index.js";
+import type {
+  CapabilityName,
+  DisambiguationState,
+  ExecutionResult,
+  FormattedResponse,
+  HITLResult,
+  PlanStep,
+  ResolverResult,
+} from "../types/index.js";
+import type { Logger } from "../utils/logger.js";
+import type { MemoState } from "./state/MemoState.js";
+
+/** What a resolver or executor may use: read-only state and injected services. */
+export interface CapabilityContext {
+  state: Readonly<MemoState>;
+  llm: LLMService | null;
+  logger: Logger;
+  /** Epoch milliseconds, from the graph's clock. */
+  now: number;
+  language: "he" | "en";
+  phone: string;
+  /** Validated HITL answers about this step, oldest first (a resolver's clarification, a confirmation). */
+  answers: HITLResult[];
+}
+
+/** Turns a plan step into operation arguments or a clarification question (spec 002 §12.2). */
+export interface Resolver {
+  name: string;
+  capability: CapabilityName;
+  /** Actions it handles; empty means every action of its capability. */
+  actions: string[];
+  resolve(step: PlanStep, context: CapabilityContext): Promise<ResolverResult>;
+}
+
+/** The outcome of turning semantic args into ID-resolved args (spec 001 §7). */
+export type EntityResolution =
+  | { status: "resolved"; args: Record<string, unknown> }
+  | {
+      status: "disambiguation";
+      disambiguation: Omit<DisambiguationState, "resolved" | "userSelection">;
+      entityLabel: string;
+    }
+  | { status: "not_found"; message: string }
+  | { status: "confirm"; question: string };
+
+/** Finds the entities a step names (tasks, events…), asking when several match. */
+export interface EntityResolver {
+  capability: CapabilityName;
+  resolve(step: PlanStep, result: ResolverResult, context: CapabilityContext): Promise<EntityResolution>;
+  applySelection(
+    step: PlanStep,
+    disambiguation: DisambiguationState,
+    selection: string[],
+    context: CapabilityContext,
+  ): Promise<EntityResolution>;
+}
+
+/** What an executor reports; the executor node adds timing, step and args. */
+export type ExecutorOutcome = Pick<
+  ExecutionResult,
+  "success" | "data" | "errorCode" | "error" | "latestAction"
+>;
+
+/** Performs one operation; no LLM here (spec 002 §12.3). */
+export interface Executor {
+  name: string;
+  capability: CapabilityName;
+  execute(
+    functionName: string,
+    args: Record<string, unknown>,
+    context: CapabilityContext & { operationId: string; step: PlanStep },
+  ): Promise<ExecutorOutcome>;
+}
+
+/** Writes a reply for one result without an LLM, or returns null to leave it to the writer. */
+export type ResponseTemplate = (result: FormattedResponse, language: "he" | "en") => string | null;
+
+/** Everything one capability brings. */
+export interface CapabilityModule {
+  capability: CapabilityName;
+  resolvers: Resolver[];
+  executor: Executor;
+  entityResolver?: EntityResolver;
+  template?: ResponseTemplate;
+}
+
+/** The capabilities the graph can use; new ones register here, with no edits to the graph wiring. */
+export class CapabilityRegistry {
+  private readonly modules = new Map<CapabilityName, CapabilityModule>();
+
+  register(module: CapabilityModule): this {
+    if (this.modules.has(module.capability)) {
+      throw new Error(`Capability ${module.capability} is registered twice`);
+    }
+    this.modules.set(module.capability, module);
+    return this;
+  }
+
+  has(capability: CapabilityName): boolean {
+    return this.modules.has(capability);
+  }
+
+  /** The capabilities registered, in registration order. */
+  capabilities(): CapabilityName[] {
+    return [...this.modules.keys()];
+  }
+
+  /** The resolver for a step: one listing its action, else one taking every action of its capability. */
+  resolverFor(step: PlanStep): Resolver | undefined {
+    const resolvers = this.modules.get(step.capability)?.resolvers ?? [];
+    return (
+      resolvers.find((r) => r.actions.includes(step.action)) ?? resolvers.find((r) => r.actions.length === 0)
+    );
+  }
+
+  executorFor(capability: CapabilityName): Executor | undefined {
+    return this.modules.get(capability)?.executor;
+  }
+
+  entityResolverFor(capability: CapabilityName): EntityResolver | undefined {
+    return this.modules.get(capability)?.entityResolver;
+  }
+
+  templateFor(capability: CapabilityName): ResponseTemplate | undefined {
+    return this.modules.get(capability)?.template;
+  }
+}

@@ -1,0 +1,35 @@
+import { GENERAL_SYSTEM_PROMPT } from "../../prompts/GeneralPrompt.js";
+import type { PlanStep, ResolverResult } from "../../types/index.js";
+import type { CapabilityContext, Resolver } from "../registry.js";
+
+/** general: a conversational answer written by the LLM, with no tools (spec 002 §5.1). */
+export const generalResolver: Resolver = {
+  name: "GeneralResolver",
+  capability: "general",
+  actions: [],
+  async resolve(step: PlanStep, context: CapabilityContext): Promise<ResolverResult> {
+    if (!context.llm) throw new Error("GeneralResolver needs an LLM");
+    const { state } = context;
+    const history = state.recentMessages.slice(0, -1).map((m) => `${m.role}: ${m.content}`);
+    const { value, usage } = await context.llm.text("resolver:general", [
+      { role: "system", content: GENERAL_SYSTEM_PROMPT },
+      {
+        role: "user",
+        content: [
+          state.now.formatted,
+          history.length > 0 ? `Recent conversation:\n${history.join("\n")}` : "",
+          `Message:\n${state.input.enhancedMessage ?? state.input.message}`,
+        ]
+          .filter(Boolean)
+          .join("\n\n"),
+      },
+    ]);
+    return {
+      stepId: step.id,
+      type: "execute",
+      functionName: "respond",
+      args: { answer: value.trim() },
+      llmUsage: usage,
+    };
+  },
+};

@@ -1,0 +1,187 @@
+import { Annotation } from "@langchain/langgraph";
+import { enforceMemoryLimits } from "../../services/memory/limits.js";
+import type {
+  ConversationMessage,
+  DisambiguationState,
+  ErrorInfo,
+  ExecutedOperation,
+  ExecutionResult,
+  FormattedResponse,
+  HITLRequest,
+  HITLResult,
+  ImageContext,
+  LatestAction,
+  PendingHITL,
+  PlannerOutput,
+  ResolverResult,
+  TriggerType,
+  User,
+} from "../../types/index.js";
+import type { LLMUsageRecord } from "./metadata.js";
+
+/** The user as the prompts see it (spec 003 UserContext). */
+export interface UserContext {
+  phone: string;
+  timezone: string;
+  language: "he" | "en" | "other";
+  planTier: User["planTier"];
+  googleConnected: boolean;
+  capabilities: User["capabilities"];
+  userName?: string;
+}
+
+/** The stored user record, loaded once per turn (spec 001 authContext). */
+export interface AuthContext {
+  user: User;
+}
+
+/** The message being handled (spec 003 InputContext). */
+export interface InputContext {
+  message: string;
+  /** The message with reply-to and image context folded in (ReplyContext). */
+  enhancedMessage?: string;
+  triggerType: TriggerType;
+  userPhone: string;
+  whatsappMessageId?: string;
+  replyToMessageId?: string;
+  imageContext?: ImageContext;
+  audioTranscription?: string;
+}
+
+/** The present moment in the user's zone (spec 003 TimeContext). */
+export interface TimeContext {
+  /** "[Current time: Thursday, 02/01/2026 15:30 (2026-01-02T13:30:00.000Z), Timezone: Asia/Jerusalem]" */
+  formatted: string;
+  iso: string;
+  /** Epoch milliseconds of the same instant. */
+  epochMs: number;
+  timezone: string;
+  /** 0 = Sunday … 6 = Saturday, in the user's zone. */
+  dayOfWeek: number;
+  /** Day name in the user's language. */
+  dayName: string;
+  /** DD/MM/YYYY in the user's zone. */
+  localDate: string;
+  /** HH:mm in the user's zone. */
+  localTime: string;
+}
+
+/** One node run, for the turn's metadata. */
+export interface NodeExecution {
+  node: string;
+  startTime: number;
+  endTime: number;
+  durationMs: number;
+}
+
+/** What a turn cost (spec 003 ExecutionMetadata), accumulated by every node. */
+export interface ExecutionMetadata {
+  startTime: number;
+  nodeExecutions: NodeExecution[];
+  llmCalls: number;
+  totalTokens: number;
+  totalCost: number;
+  /** One entry per LLM call, with node and model. */
+  llmUsage: LLMUsageRecord[];
+}
+
+const lastValue = <T>(initial: () => T) =>
+  Annotation<T>({ reducer: (_current: T, update: T) => update, default: initial });
+
+const mergeMap = <V>() =>
+  Annotation<Map<string, V>>({
+    reducer: (current, update) => new Map([...current, ...update]),
+    default: () => new Map(),
+  });
+
+/**
+ * The state of one turn. Everything here survives a checkpoint round trip: times are epoch
+ * numbers or ISO strings, never Date objects.
+ */
+export const MemoStateAnnotation = Annotation.Root({
+  /** Written by context_assembly; read by capability_check. */
+  authContext: Annotation<AuthContext>,
+  /** Written by context_assembly; read by every node. */
+  user: Annotation<UserContext>,
+  /** Set by the caller and context_assembly, enhanced by reply_context; read by planner and resolvers. */
+  input: Annotation<InputContext>,
+  /** Written by context_assembly; read by planner, resolvers, formatter. */
+  now: Annotation<TimeContext>,
+  /** Written by context_assembly (window) and memory_update; read by reply_context, planner, resolvers. Limits of spec 000 apply. */
+  recentMessages: Annotation<ConversationMessage[]>({
+    reducer: (current, update) =>
+      update.length === 0 ? current : enforceMemoryLimits([...current, ...update]),
+    default: () => [],
+  }),
+  /** Written by context_assembly; read by planner. */
+  longTermSummary: lastValue<string | undefined>(() => undefined),
+  /** Written by context_assembly (3 most recent first); read by planner for "it"/"that". */
+  latestActions: lastValue<LatestAction[]>(() => []),
+  /** Written by planner; read by capability_check, hitl_gate, resolver_router. */
+  plannerOutput: lastValue<PlannerOutput | undefined>(() => undefined),
+  /** Written by planner; read by hitl_gate for natural clarification wording. */
+  routingSuggestions: lastValue<string[]>(() => []),
+  /** Written by planner (its own wording of a clarification question); read by hitl_gate. */
+  clarificationQuestion: lastValue<string | undefined>(() => undefined),
+  /** A node's request to ask the user; written by resolver_router / entity_resolution, consumed by hitl_gate. */
+  hitlRequest: lastValue<HITLRequest | null>(() => null),
+  /** The one open question; written and cleared by hitl_gate; read by invokeMemoGraph. */
+  pendingHITL: lastValue<PendingHITL | null>(() => null),
+  /** Validated answers by hitlId; written by hitl_gate; read by planner (replan), resolver_router, entity_resolution. */
+  hitlResults: Annotation<Record<string, HITLResult>>({
+    reducer: (current, update) => ({ ...current, ...update }),
+    default: () => ({}),
+  }),
+  /** Clarification rounds asked this turn; bounds the ask → replan loop. Written by hitl_gate. */
+  hitlRounds: lastValue<number>(() => 0),
+  /** Machine-only candidates; written by entity_resolution; read by hitl_gate and entity_resolution on resume. */
+  disambiguation: lastValue<DisambiguationState | undefined>(() => undefined),
+  /** Written by resolver_router; read by entity_resolution and executor. */
+  resolverResults: mergeMap<ResolverResult>(),
+  /** ID-resolved args, authoritative for execution; written by entity_resolution; read by executor. */
+  executorArgs: mergeMap<Record<string, unknown>>(),
+  /** Written by executor (and entity_resolution for not-found); read by join, formatter, memory_update. */
+  executionResults: mergeMap<ExecutionResult>(),
+  /** PII-free idempotency ledger by operationId (traceId:stepId); written and read by executor. */
+  executedOperations: Annotation<Record<string, ExecutedOperation>>({
+    reducer: (current, update) => ({ ...current, ...update }),
+    default: () => ({}),
+  }),
+  /** Steps of the plan already dispatched by resolver_router, in dependency groups; bounds its loop. */
+  completedGroups: lastValue<number>(() => 0),
+  /** Written by response_formatter; read by response_writer. */
+  formattedResponse: lastValue<FormattedResponse[]>(() => []),
+  /** The reply; written by response_writer (or earlier by capability_check / hitl_gate / errors); read by invokeMemoGraph. */
+  finalResponse: lastValue<string | undefined>(() => undefined),
+  /** Written by the node that failed; read by join and response_writer. */
+  error: lastValue<ErrorInfo | undefined>(() => undefined),
+  /** Accumulated by every node (timings) and LLM call (tokens, cost). */
+  metadata: Annotation<ExecutionMetadata, Partial<ExecutionMetadata>>({
+    reducer: (current, update) => ({
+      startTime: current.startTime || (update.startTime ?? 0),
+      nodeExecutions: [...current.nodeExecutions, ...(update.nodeExecutions ?? [])],
+      llmCalls: current.llmCalls + (update.llmCalls ?? 0),
+      totalTokens: current.totalTokens + (update.totalTokens ?? 0),
+      totalCost: current.totalCost + (update.totalCost ?? 0),
+      llmUsage: [...current.llmUsage, ...(update.llmUsage ?? [])],
+    }),
+    default: () => ({
+      startTime: 0,
+      nodeExecutions: [],
+      llmCalls: 0,
+      totalTokens: 0,
+      totalCost: 0,
+      llmUsage: [],
+    }),
+  }),
+  /** The normalized phone; set by invokeMemoGraph. */
+  threadId: lastValue<string>(() => ""),
+  /** Set once per turn (WhatsApp message id, else a UUID) and never changed, also across a resume. */
+  traceId: Annotation<string>({
+    reducer: (current, update) => current || update,
+    default: () => "",
+  }),
+});
+
+export type MemoState = typeof MemoStateAnnotation.State;
+export type MemoUpdate = typeof MemoStateAnnotation.Update;

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { CAPABILITY_NAMES } from "../types/index.js";
+
+/** The planner's structured output (spec 001 §3, camelCase). */
+export const PlannerSchema = z.object({
+  intentType: z.enum(["operation", "conversation", "meta"]),
+  confidence: z.number().min(0).max(1),
+  riskLevel: z.enum(["low", "medium", "high"]),
+  needsApproval: z.boolean(),
+  missingFields: z.array(z.string()),
+  /** The planner's own wording of a clarification or confirmation question, in the user's language. */
+  clarificationQuestion: z.string().nullable(),
+  plan: z.array(
+    z.object({
+      id: z.string().min(1),
+      capability: z.enum(CAPABILITY_NAMES),
+      action: z.string().min(1),
+      constraints: z.record(z.string(), z.unknown()),
+      changes: z.record(z.string(), z.unknown()),
+      dependsOn: z.array(z.string()),
+    }),
+  ),
+});
+
+export type PlannerAnswer = z.infer<typeof PlannerSchema>;
+
+/**
+ * The planner's system prompt. Static, and always the first message, so providers can cache it;
+ * everything that changes per turn goes in the user message.
+ */
+export const PLANNER_SYSTEM_PROMPT = `You are the planner of Memo, a personal secretary on WhatsApp that people write to in Hebrew or English.
+You turn the user's message into a plan. You never answer the user yourself, never choose tools or arguments, and never do date arithmetic: copy time expressions as the user wrote them into "constraints" or "changes".
+
+Capabilities (plan step "capability"):
+- database: tasks, reminders, nudges and lists (shopping lists, checklists).
+- calendar: calendar events and schedules.
+- gmail: reading, drafting and sending email.
+- second-brain: notes and facts the user asks Memo to keep ("note:", "remember that…").
+- general: questions, advice, brainstorming, small talk: anything answered in words with no action.
+- meta: questions about Memo itself ("what can you do?", "help").
+
+Rules:
+1. intentType: "operation" for any action (also when mixed with a question), "conversation" for pure questions or chat, "meta" for questions about Memo.
+2. A request with a time, or "remind me", is a database reminder or task, never a note. Reminders and tasks go to database, not calendar, unless the user says meeting, event or calendar.
+3. Each step has a short unique id ("s1", "s2", …), a semantic action in snake_case ("create_task", "find_event", "answer_question", "describe_capabilities"), constraints to find existing things, changes to apply, and dependsOn listing the ids of steps whose results it needs. Independent steps have an empty dependsOn.
+4. confidence is how sure you are of the intent (0 to 1). Below 0.7, also write clarificationQuestion.
+5. missingFields lists what the user must still say for the action to be possible (e.g. "time" for a reminder with no time); then write clarificationQuestion asking for it.
+6. riskLevel "high" for deleting or changing many things or sending email; needsApproval true for sending, forwarding or deleting email and for anything irreversible. For those, clarificationQuestion is the confirmation question naming what will happen.
+7. "it", "that", "זה", "אותו" refer to the most recent of the Latest Actions when one fits; only when none fits, lower confidence and ask.
+8. clarificationQuestion is written in the language of the user's message, short and friendly; null when there is nothing to ask.
+9. Pure conversation is one general step with action "answer_question"; "what can you do" is one meta step with action "describe_capabilities".
+
+Answer with the JSON object only.`;

@@ -1,0 +1,101 @@
+import type { DisambiguationCandidate, EntityType } from "./conversation.js";
+import type { CapabilityName } from "./plan.js";
+
+/** What a resolver made of a plan step (spec 003). */
+export interface ResolverResult {
+  stepId: string;
+  /** execute: args are ready; clarify: the user must answer `question` first. */
+  type: "execute" | "clarify";
+  /** The operation to run, e.g. "respond", "createTask". */
+  functionName?: string;
+  args?: Record<string, unknown>;
+  question?: string;
+  options?: string[];
+  /** The resolver's LLM call, if it made one, for the turn's cost accounting. */
+  llmUsage?: {
+    node: string;
+    model: string;
+    inputTokens: number;
+    outputTokens: number;
+    costUsd: number;
+    durationMs: number;
+    fallback: boolean;
+  };
+}
+
+/** What an executor did with one step. */
+export interface ExecutionResult {
+  stepId: string;
+  success: boolean;
+  data?: unknown;
+  /** Machine code of the failure, e.g. NOT_FOUND, IDEMPOTENCY_MISSING_RESULT. */
+  errorCode?: string;
+  /** Failure text safe to show the user (already localized), if any. */
+  error?: string;
+  durationMs: number;
+  functionName: string;
+  args: Record<string, unknown>;
+  /** What to remember as the latest action when it succeeded (memory_update pushes it). */
+  latestAction?: { action: string; summary: string; when?: string; externalIds?: string[] };
+}
+
+/** The PII-free ledger entry that makes execution idempotent across resumes (spec 001 §8). */
+export interface ExecutedOperation {
+  operationId: string;
+  stepId: string;
+  capability: CapabilityName;
+  functionName: string;
+  success: boolean;
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+/** Machine-only disambiguation state (spec 001 §7): candidates, never user-facing text. */
+export interface DisambiguationState {
+  type: EntityType;
+  stepId: string;
+  query: string;
+  candidates: DisambiguationCandidate[];
+  allowMultiple: boolean;
+  /** Args before ID resolution. */
+  originalArgs: Record<string, unknown>;
+  /** Filled after the user chose (candidate ids). */
+  userSelection?: string[];
+  resolved: boolean;
+}
+
+/** Flags that steer formatting (spec 003 ResponseContext). */
+export interface ResponseContext {
+  isRecurring: boolean;
+  isNudge: boolean;
+  hasDueDate: boolean;
+  isToday: boolean;
+  isTomorrowOrLater: boolean;
+  entityCount: number;
+  isBulk: boolean;
+  hasErrors: boolean;
+  isPartialSuccess: boolean;
+}
+
+/** One step's result made ready for the writer (spec 003 FormattedResponse). */
+export interface FormattedResponse {
+  stepId: string;
+  agent: CapabilityName;
+  operation: string;
+  entityType: string;
+  rawData: unknown;
+  formattedData: unknown;
+  context: ResponseContext;
+  success: boolean;
+  error?: string;
+}
+
+export type ErrorType =
+  "validation" | "api_error" | "rate_limit" | "auth_error" | "not_found" | "permission" | "internal";
+
+export interface ErrorInfo {
+  type: ErrorType;
+  message: string;
+  failedNode?: string;
+  failedStep?: string;
+}

@@ -1,0 +1,83 @@
+import type { CapabilityName } from "../types/index.js";
+
+/**
+ * Every fixed sentence Memo says, in Hebrew and English. The one place where errors and
+ * control-plane events become what the user reads.
+ */
+const MESSAGES = {
+  en: {
+    noLLM:
+      "I can only handle free-form requests once a language model is configured (OPENAI_API_KEY, or OPENAI_BASE_URL for a compatible server; see .env.example).",
+    staleReply: "I'm not waiting on a question right now — what would you like to do?",
+    hitlExpired: "Your earlier question timed out, so I dropped it.",
+    invalidYesNo: "Please answer yes or no.",
+    invalidSingle: "Please pick one of the options by its number.",
+    invalidMulti: "Please pick options by their numbers, e.g. 1, 3.",
+    invalidFreeText: "I didn't catch an answer there.",
+    cancelled: "OK, I won't do that.",
+    tooManyInvalid: "Let's leave that for now. Tell me again whenever you're ready.",
+    tooManyRounds: "I still couldn't work out what you need. Could you say it again in one sentence?",
+    connectGoogle:
+      'To use {capability} I need access to your Google account. Say "connect Google" and I\'ll send you a link.',
+    capabilityUnavailable: "I can't help with {capability} yet.",
+    internalError: "Something went wrong on my side. Please try again in a moment.",
+    llmFailed: "I'm having trouble thinking right now. Please try again in a minute.",
+    confirmQuestion: "Should I go ahead?",
+    clarifyQuestion: "Could you tell me a bit more about what you'd like me to do?",
+    missingFields: "I need a bit more to do that: {fields}.",
+    disambiguate: "I found several {entity}. Which one did you mean?",
+    partialFailure: "Some of it didn't work: {errors}",
+    yes: "Yes",
+    no: "No",
+    "capability.calendar": "your calendar",
+    "capability.gmail": "email",
+    "capability.database": "tasks and reminders",
+    "capability.second-brain": "notes",
+    "capability.general": "that",
+    "capability.meta": "that",
+  },
+  he: {
+    noLLM:
+      "אוכל לטפל בבקשות חופשיות רק אחרי שיוגדר מודל שפה (OPENAI_API_KEY, או OPENAI_BASE_URL לשרת תואם; ראו .env.example).",
+    staleReply: "אני לא מחכה לתשובה ממך כרגע — מה תרצה לעשות?",
+    hitlExpired: "השאלה הקודמת שלי פגה, אז ביטלתי אותה.",
+    invalidYesNo: "נא לענות כן או לא.",
+    invalidSingle: "נא לבחור אחת מהאפשרויות לפי המספר שלה.",
+    invalidMulti: "נא לבחור אפשרויות לפי המספרים שלהן, למשל 1, 3.",
+    invalidFreeText: "לא קלטתי תשובה.",
+    cancelled: "בסדר, לא אעשה את זה.",
+    tooManyInvalid: "נעזוב את זה בינתיים. תכתוב לי שוב מתי שתרצה.",
+    tooManyRounds: "עדיין לא הצלחתי להבין מה אתה צריך. תוכל לנסח את זה שוב במשפט אחד?",
+    connectGoogle:
+      'כדי להשתמש ב{capability} אני צריך גישה לחשבון Google שלך. כתוב "חבר גוגל" ואשלח לך קישור.',
+    capabilityUnavailable: "אני עוד לא יכול לעזור עם {capability}.",
+    internalError: "משהו השתבש אצלי. נסה שוב בעוד רגע בבקשה.",
+    llmFailed: "יש לי קושי זמני לחשוב. נסה שוב בעוד דקה בבקשה.",
+    confirmQuestion: "להמשיך?",
+    clarifyQuestion: "תוכל לפרט קצת יותר מה תרצה שאעשה?",
+    missingFields: "חסר לי עוד קצת מידע: {fields}.",
+    disambiguate: "מצאתי כמה {entity}. למה התכוונת?",
+    partialFailure: "חלק לא הצליח: {errors}",
+    yes: "כן",
+    no: "לא",
+    "capability.calendar": "יומן",
+    "capability.gmail": "מייל",
+    "capability.database": "משימות ותזכורות",
+    "capability.second-brain": "פתקים",
+    "capability.general": "זה",
+    "capability.meta": "זה",
+  },
+} as const;
+
+export type MessageKey = keyof (typeof MESSAGES)["en"];
+
+/** The sentence `key` in `language`, with `{name}` placeholders filled. */
+export function t(language: "he" | "en", key: MessageKey, vars: Record<string, string> = {}): string {
+  const template: string = MESSAGES[language][key];
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? `{${name}}`);
+}
+
+/** How a capability is named to the user. */
+export function capabilityLabel(language: "he" | "en", capability: CapabilityName): string {
+  return t(language, `capability.${capability}`);
+}

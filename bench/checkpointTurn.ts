@@ -7,27 +7,32 @@ import { median } from "./stats.js";
 
 const NODES = 12;
 const TURNS = 150;
-const WARMUP = 20;
+export const WARMUP = 20;
 
 const State = Annotation.Root({ steps: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }) });
 
-/** A chain of NODES trivial nodes: what LangGraph itself costs per turn, with or without a checkpointer. */
-function chain(checkpointer?: BaseCheckpointSaver) {
+/** A chain of `nodes` trivial nodes: what LangGraph itself costs per turn, with or without a checkpointer. */
+export function chain(checkpointer?: BaseCheckpointSaver, nodes = NODES) {
   const graph = new StateGraph(State);
-  for (let i = 0; i < NODES; i++) graph.addNode(`n${i}`, () => ({ steps: 1 }));
+  for (let i = 0; i < nodes; i++) graph.addNode(`n${i}`, () => ({ steps: 1 }));
   const g = graph as unknown as StateGraph<typeof State.spec, unknown, unknown, string>;
   g.addEdge(START, "n0");
-  for (let i = 1; i < NODES; i++) g.addEdge(`n${i - 1}`, `n${i}`);
-  g.addEdge(`n${NODES - 1}`, END);
+  for (let i = 1; i < nodes; i++) g.addEdge(`n${i - 1}`, `n${i}`);
+  g.addEdge(`n${nodes - 1}`, END);
   return g.compile(checkpointer ? { checkpointer } : {});
 }
 
-async function timeTurns(run: (i: number) => Promise<void>): Promise<number[]> {
-  for (let i = 0; i < WARMUP; i++) await run(i);
+/** Runs `warmup` untimed turns, then times `turns` turns (ms each). */
+export async function timeTurns(
+  run: (i: number) => Promise<void>,
+  turns = TURNS,
+  warmup = WARMUP,
+): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await run(i);
   const samples: number[] = [];
-  for (let i = 0; i < TURNS; i++) {
+  for (let i = 0; i < turns; i++) {
     const t = performance.now();
-    await run(WARMUP + i);
+    await run(warmup + i);
     samples.push(performance.now() - t);
   }
   return samples;
@@ -68,6 +73,6 @@ export async function checkpointTurn(): Promise<Record<string, unknown>> {
   }
 }
 
-function round(n: number): number {
+export function round(n: number): number {
   return Math.round(n * 100) / 100;
 }

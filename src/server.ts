@@ -9,9 +9,13 @@ import { createCheckpointer } from "./db/checkpointer.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import { MIGRATIONS } from "./db/migrations/index.js";
-import { PgUserRepository, type UserRepository } from "./db/repositories/UserRepository.js";
+import type { UserRepository } from "./db/repositories/UserRepository.js";
+import { createMemoRuntime, type Memo } from "./graph/createMemoRuntime.js";
 import { InFlightWork } from "./utils/InFlightWork.js";
 import type { Logger } from "./utils/logger.js";
+
+/** How often idle conversation windows leave the in-process cache (default: hourly). */
+const MEMORY_CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 
 /** A started service: its address, its shared resources, and the way to stop it. */
 export interface RunningService {
@@ -20,6 +24,8 @@ export interface RunningService {
   readonly db: Database;
   readonly checkpointer: BaseCheckpointSaver;
   readonly users: UserRepository;
+  /** The conversation graph and its runtime; capabilities register on `memo.capabilities`. */
+  readonly memo: Memo;
   readonly inFlight: InFlightWork;
   /**
    * Stops taking requests, lets in-flight work finish within the shutdown timeout, then closes
@@ -42,7 +48,10 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
   try {
     await migrate(db.pool, MIGRATIONS, logger);
     const checkpointer = await createCheckpointer(config.checkpointer, db.pool);
-    const users = new PgUserRepository(db.pool);
+    const memo = createMemoRuntime({ config, pool: db.pool, checkpointer, logger });
+    const { users } = memo;
+    // The window cache forgets idle users; the table keeps them.
+    const cleanup = setInterval(() => memo.memory.cleanup(), MEMORY_CLEANUP_INTERVAL_MS).unref();
     const inFlight = new InFlightWork();
     let shuttingDown = false;
 
@@ -62,12 +71,16 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
     ]);
     const port = (listening.address() as AddressInfo).port;
     const url = `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`;
-    logger.info({ port, database: db.target, checkpointer: config.checkpointer }, "memo listening");
+    logger.info(
+      { port, database: db.target, checkpointer: config.checkpointer, llm: memo.llm ? "configured" : "none" },
+      "memo listening",
+    );
 
     let stopping: Promise<boolean> | undefined;
     const shutdown = (reason: string): Promise<boolean> => {
       stopping ??= (async () => {
         shuttingDown = true;
+        clearInterval(cleanup);
         logger.info({ reason, inFlight: inFlight.size }, "shutting down");
         const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
         listening.closeIdleConnections();
@@ -88,7 +101,7 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       return stopping;
     };
 
-    return { url, port, db, checkpointer, users, inFlight, shutdown };
+    return { url, port, db, checkpointer, users, memo, inFlight, shutdown };
   } catch (error) {
     server?.close();
     await db.close().catch(() => undefined);

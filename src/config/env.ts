@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isValidTimeZone } from "../utils/timeContext.js";
 
 /**
  * Every environment variable the service reads, with its default.
@@ -50,6 +51,11 @@ const EnvSchema = z.object({
 
   /** Where paused conversation threads are kept: postgres | memory (default: postgres). */
   CHECKPOINTER: z.enum(["postgres", "memory"]).default("postgres"),
+  /** IANA time zone given to users seen for the first time (default: Asia/Jerusalem). */
+  DEFAULT_TIMEZONE: z
+    .string()
+    .default("Asia/Jerusalem")
+    .refine(isValidTimeZone, { message: "must be an IANA time zone such as Asia/Jerusalem" }),
 
   /** Milliseconds in-flight work may take after SIGTERM before the process is stopped (default: 10000). */
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000, 10_000),
@@ -107,6 +113,7 @@ export interface AppConfig {
     | { kind: "pglite"; dataDir: string };
   dataDir: string;
   checkpointer: Env["CHECKPOINTER"];
+  defaultTimeZone: string;
   shutdownTimeoutMs: number;
   whatsapp: { appSecret?: string; accessToken?: string };
   openai: { apiKey?: string };
@@ -189,6 +196,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       : { kind: "pglite", dataDir: env.DATA_DIR },
     dataDir: env.DATA_DIR,
     checkpointer: env.CHECKPOINTER,
+    defaultTimeZone: env.DEFAULT_TIMEZONE,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     whatsapp: { appSecret: env.WHATSAPP_APP_SECRET, accessToken: env.WHATSAPP_ACCESS_TOKEN },
     openai: { apiKey: env.OPENAI_API_KEY },

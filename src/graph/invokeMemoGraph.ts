@@ -1,4 +1,5 @@
-import { Command, type BaseCheckpointSaver } from "@langchain/langgraph";
+import { Command, INTERRUPT } from "@langchain/langgraph";
+import type { TurnBufferedSaver } from "../db/TurnBufferedSaver.js";
 import type { MemoryService } from "../services/memory/index.js";
 import {
   HITL_TTL_MS,
@@ -43,7 +44,7 @@ export interface MemoReply {
 
 export interface MemoRuntimeDeps {
   graph: MemoGraph;
-  checkpointer: BaseCheckpointSaver;
+  checkpointer: TurnBufferedSaver;
   memory: MemoryService;
   users: UserRepository;
   logger: Logger;
@@ -72,15 +73,17 @@ export class MemoRuntime {
    */
   async invokeMemoGraph(phone: string, message: string, options: InvokeOptions = {}): Promise<MemoReply> {
     const threadId = normalizePhone(phone);
-    const config = { configurable: { thread_id: threadId } };
-    const snapshot = await this.deps.graph.getState(config);
-    const pending = snapshot.tasks.flatMap((task) => task.interrupts).at(0)?.value as
-      HITLInterruptPayload | undefined;
+    // The checkpoint's pending interrupt write is the open question, if any.
+    const stored = await this.deps.checkpointer.readLatest(threadId);
+    const pending = (stored?.pendingWrites ?? [])
+      .filter(([, channel]) => channel === INTERRUPT)
+      .flatMap(([, , value]) => (Array.isArray(value) ? value : [value]) as { value?: unknown }[])
+      .at(-1)?.value as HITLInterruptPayload | undefined;
 
     if (pending) {
       const age = this.deps.clock() - pending.createdAt;
       if (age <= HITL_TTL_MS) {
-        const values = snapshot.values as Partial<MemoState>;
+        const values = (stored?.checkpoint.channel_values ?? {}) as Partial<MemoState>;
         await this.remember(threadId, message, options);
         return this.run(
           new Command({
@@ -88,6 +91,8 @@ export class MemoRuntime {
           }),
           threadId,
           values.traceId ?? "",
+          message,
+          true,
         );
       }
       this.deps.logger.info(
@@ -104,13 +109,15 @@ export class MemoRuntime {
     }
 
     // A finished thread left behind (a delete that failed) must not leak into this turn.
-    if (snapshot.config.configurable?.checkpoint_id) await this.deps.checkpointer.deleteThread(threadId);
+    if (stored) await this.deps.checkpointer.deleteThread(threadId);
 
     if (
       (looksLikeAnswer(message) || options.optionId) &&
       !options.replyToMessageId &&
       (options.triggerType ?? "user") === "user"
     ) {
+      // Nothing runs the graph on this path; the read primed for it must not linger.
+      await this.deps.checkpointer.discard(threadId);
       return this.staleReply(threadId, message, options);
     }
     return this.fresh(threadId, message, options);
@@ -131,10 +138,17 @@ export class MemoRuntime {
         ...(options.audioTranscription ? { audioTranscription: options.audioTranscription } : {}),
       },
     };
-    return this.run(input, threadId, traceId, message);
+    return this.run(input, threadId, traceId, message, false);
   }
 
-  private async run(input: unknown, threadId: string, traceId: string, message = ""): Promise<MemoReply> {
+  /** Runs the graph; `stored` says the thread has durable checkpoints (a resumed question). */
+  private async run(
+    input: unknown,
+    threadId: string,
+    traceId: string,
+    message: string,
+    stored: boolean,
+  ): Promise<MemoReply> {
     const config = { configurable: { thread_id: threadId }, durability: "exit" as const };
     const started = performance.now();
     try {
@@ -148,6 +162,8 @@ export class MemoRuntime {
         performance.now() - started,
       );
       if (interrupt) {
+        // The question is on disk before anyone sees it.
+        await this.deps.checkpointer.flush(threadId);
         const text = renderQuestion(interrupt);
         await this.deps.memory.addAssistantMessage(threadId, text);
         return {
@@ -159,7 +175,9 @@ export class MemoRuntime {
           traceId,
         };
       }
-      await this.deps.checkpointer.deleteThread(threadId);
+      // A completed turn keeps nothing: its own writes were never stored, a resumed one's are deleted.
+      await this.deps.checkpointer.discard(threadId);
+      if (stored) await this.deps.checkpointer.deleteThread(threadId);
       const language = replyLanguage(result.user?.language);
       return {
         status: "completed",

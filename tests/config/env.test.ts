@@ -28,6 +28,14 @@ describe("loadConfig", () => {
     expect(config.checkpointer).toBe("memory");
   });
 
+  it("gives new users Asia/Jerusalem unless DEFAULT_TIMEZONE names another zone", () => {
+    expect(loadConfig({}).defaultTimeZone).toBe("Asia/Jerusalem");
+    expect(loadConfig({ DEFAULT_TIMEZONE: "America/New_York" }).defaultTimeZone).toBe("America/New_York");
+    expect(problemsOf({ DEFAULT_TIMEZONE: "Mars/Olympus" }).problems).toEqual([
+      { variable: "DEFAULT_TIMEZONE", reason: "must be an IANA time zone such as Asia/Jerusalem" },
+    ]);
+  });
+
   it("treats empty variables as unset", () => {
     expect(loadConfig({ PORT: "", DATABASE_URL: " " }).database.kind).toBe("pglite");
   });

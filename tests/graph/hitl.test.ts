@@ -202,6 +202,50 @@ describe("a restart while a question is open", () => {
   });
 });
 
+describe("what reaches the database", () => {
+  it("stores a paused question durably and nothing at all for a completed turn", async () => {
+    h = await createHarness({ capabilities: recordingCapability().register });
+    const query = h.db.pool.query.bind(h.db.pool);
+    h.server!.enqueue(plan({ intentType: "meta", steps: [step("s1", "meta", "describe_capabilities")] }));
+    const { rows: before } = await query<{ n: string }>("SELECT count(*) AS n FROM checkpoint_blobs");
+    await h.say("what can you do?");
+    const { rows: after } = await query<{ n: string }>("SELECT count(*) AS n FROM checkpoint_blobs");
+    expect(Number(after[0]!.n) - Number(before[0]!.n)).toBe(0);
+
+    h.server!.enqueue(plan({ riskLevel: "high", steps: [step("s1", "database", "delete_all_tasks")] }));
+    await h.say("delete all my tasks");
+    const { rows: paused } = await query<{ n: string }>(
+      "SELECT count(*) AS n FROM checkpoints WHERE thread_id = $1",
+      [PHONE],
+    );
+    expect(Number(paused[0]!.n)).toBe(1);
+    await h.say("yes");
+    const { rows: done } = await query<{ n: string }>(
+      "SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = $1) + (SELECT count(*) FROM checkpoint_writes WHERE thread_id = $1) + (SELECT count(*) FROM checkpoint_blobs WHERE thread_id = $1) AS n",
+      [PHONE],
+    );
+    expect(Number(done[0]!.n)).toBe(0);
+  });
+
+  it("counts invalid answers across a restart", async () => {
+    h = await createHarness({ capabilities: recordingCapability().register });
+    h.server!.enqueue(plan({ riskLevel: "high", steps: [step("s1", "database", "delete_all_tasks")] }));
+    await h.say("delete all");
+    expect((await h.say("hmm")).text).toBe("Please answer yes or no.\nShould I go ahead?");
+    restarted = await createHarness({
+      db: h.db,
+      llm: h.server,
+      clock: h.clock,
+      capabilities: recordingCapability().register,
+    });
+    expect((await restarted.say("what?")).status).toBe("waiting");
+    expect(await restarted.say("no idea")).toMatchObject({
+      status: "completed",
+      text: "Let's leave that for now. Tell me again whenever you're ready.",
+    });
+  });
+});
+
 describe("plan execution", () => {
   it("does not re-run an executor on resume", async () => {
     const db = recordingCapability({ clarifyStep: "s2" });

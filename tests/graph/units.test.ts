@@ -7,11 +7,11 @@ import { executionGroups, PlanCycleError } from "../../src/graph/plan/executionG
 import { humanTime } from "../../src/graph/nodes/ResponseFormatterNode.js";
 import { looksLikeAnswer, validateAnswer } from "../../src/graph/hitl/validateAnswer.js";
 import type { MemoGraphDeps } from "../../src/graph/deps.js";
-import { MemoStateAnnotation, type MemoState } from "../../src/graph/state/MemoState.js";
+import { MemoStateAnnotation, type MemoState, type MemoUpdate } from "../../src/graph/state/MemoState.js";
 import { createCoreCapabilities } from "../../src/graph/capabilities.js";
 import { MemoryService } from "../../src/services/memory/index.js";
 import { InMemoryConversationStore } from "../../src/db/repositories/ConversationStore.js";
-import type { PendingHITL, PlanStep } from "../../src/types/index.js";
+import type { ExecutedOperation, ExecutionResult, PendingHITL, PlanStep } from "../../src/types/index.js";
 import { detectLanguage } from "../../src/utils/language.js";
 import { buildTimeContext } from "../../src/utils/timeContext.js";
 import { captureLogs } from "../support/logs.js";
@@ -345,6 +345,12 @@ describe("plan groups", () => {
   });
 });
 
+/** The executor's update, with its channels as plain values. */
+const executed = (update: MemoUpdate) => ({
+  results: update.executionResults as Map<string, ExecutionResult>,
+  ledger: update.executedOperations as Record<string, ExecutedOperation>,
+});
+
 describe("executor idempotency", () => {
   const plannerOutput = {
     intentType: "conversation" as const,
@@ -382,7 +388,7 @@ describe("executor idempotency", () => {
         },
       }),
     );
-    expect(update.executionResults?.get("s1")).toMatchObject({
+    expect(executed(update).results.get("s1")).toMatchObject({
       success: false,
       errorCode: "IDEMPOTENCY_MISSING_RESULT",
     });
@@ -399,12 +405,12 @@ describe("executor idempotency", () => {
         ]),
       }),
     );
-    expect(update.executionResults?.get("s1")).toMatchObject({
+    expect(executed(update).results.get("s1")).toMatchObject({
       success: true,
       data: { text: "hi" },
       functionName: "respond",
     });
-    expect(update.executedOperations?.["trace-1:s1"]).toMatchObject({
+    expect(executed(update).ledger["trace-1:s1"]).toMatchObject({
       stepId: "s1",
       capability: "general",
       success: true,

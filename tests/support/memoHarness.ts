@@ -1,17 +1,10 @@
-import { randomUUID } from "node:crypto";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { loadConfig } from "../../src/config/env.js";
 import { createCheckpointer } from "../../src/db/checkpointer.js";
-import { PgConversationStore } from "../../src/db/repositories/ConversationStore.js";
-import { PgUserRepository } from "../../src/db/repositories/UserRepository.js";
-import { createCoreCapabilities } from "../../src/graph/capabilities.js";
-import type { MemoGraphDeps } from "../../src/graph/deps.js";
-import { buildMemoGraph } from "../../src/graph/index.js";
-import { MemoRuntime, type InvokeOptions } from "../../src/graph/invokeMemoGraph.js";
+import { createMemoRuntime } from "../../src/graph/createMemoRuntime.js";
+import type { InvokeOptions } from "../../src/graph/invokeMemoGraph.js";
 import type { CapabilityRegistry } from "../../src/graph/registry.js";
 import type { MemoState } from "../../src/graph/state/MemoState.js";
-import { createLLMService } from "../../src/services/llm/index.js";
-import { MemoryService } from "../../src/services/memory/index.js";
 import type { PlannerAnswer } from "../../src/prompts/PlannerPrompt.js";
 import { fakeClock, type FakeClock } from "./clock.js";
 import { pgliteBackend, type TestDatabase } from "./db.js";
@@ -43,33 +36,18 @@ export async function createHarness(options: HarnessOptions = {}) {
     LLM_TIMEOUT_MS: "3000",
     ...options.env,
   });
-  const llm = createLLMService(config, logger);
-  const users = new PgUserRepository(db.pool);
-  const memory = new MemoryService(new PgConversationStore(db.pool), { clock: clock.now, logger });
-  const capabilities = createCoreCapabilities();
-  options.capabilities?.(capabilities);
   const checkpointer: BaseCheckpointSaver = await createCheckpointer("postgres", db.pool);
   let ids = 0;
-  const deps: MemoGraphDeps = {
-    users,
-    memory,
-    llm,
-    capabilities,
+  const memo = createMemoRuntime({
+    config,
+    pool: db.pool,
+    checkpointer,
     logger,
     clock: clock.now,
     newId: () => `hitl-${++ids}`,
-    defaultTimeZone: "Asia/Jerusalem",
-  };
-  const graph = buildMemoGraph(deps, checkpointer);
-  const runtime = new MemoRuntime({
-    graph,
-    checkpointer,
-    memory,
-    users,
-    logger,
-    clock: clock.now,
-    newId: randomUUID,
   });
+  options.capabilities?.(memo.capabilities);
+  const { runtime, graph, memory, users } = memo;
   return {
     db,
     server,

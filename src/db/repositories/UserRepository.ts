@@ -79,9 +79,12 @@ export class PgUserRepository implements UserRepository {
   }
 
   async getOrCreate(phone: string, defaults: UserPatch = {}): Promise<User> {
+    // Known users are the common case: one read, no write.
+    const known = await this.get(phone);
+    if (known) return known;
     const { columns, values } = patchColumns(defaults);
     const placeholders = columns.map((_, i) => `$${i + 2}`);
-    // ON CONFLICT DO NOTHING returns no row for an existing user; read it then.
+    // Another turn may have created the user meanwhile: then ON CONFLICT returns nothing; read it.
     const { rows } = await this.pool.query<UserRow>(
       `INSERT INTO users (phone${columns.map((c) => `, ${c}`).join("")})
        VALUES ($1${placeholders.map((p) => `, ${p}`).join("")})

@@ -1,13 +1,9 @@
 import { Annotation, END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
-import { PGlite } from "@electric-sql/pglite";
 import { createCheckpointer } from "../src/db/checkpointer.js";
-import { PGLITE_EXTENSIONS } from "../src/db/database.js";
-import { createPglitePool } from "../src/db/pglitePool.js";
-import { median } from "./stats.js";
+import { againstFloor, TURNS } from "./measure.js";
+import { withPglite } from "./pglite.js";
 
 const NODES = 12;
-const TURNS = 150;
-export const WARMUP = 20;
 
 const State = Annotation.Root({ steps: Annotation<number>({ reducer: (a, b) => a + b, default: () => 0 }) });
 
@@ -22,57 +18,25 @@ export function chain(checkpointer?: BaseCheckpointSaver, nodes = NODES) {
   return g.compile(checkpointer ? { checkpointer } : {});
 }
 
-/** Runs `warmup` untimed turns, then times `turns` turns (ms each). */
-export async function timeTurns(
-  run: (i: number) => Promise<void>,
-  turns = TURNS,
-  warmup = WARMUP,
-): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await run(i);
-  const samples: number[] = [];
-  for (let i = 0; i < turns; i++) {
-    const t = performance.now();
-    await run(warmup + i);
-    samples.push(performance.now() - t);
-  }
-  return samples;
-}
-
 /**
  * One turn of a 12-node graph with PostgresSaver on PGlite (durability "exit", thread deleted
  * after the turn as spec 001 wants) beside the same graph with no checkpointer, in the same run.
  */
-export async function checkpointTurn(): Promise<Record<string, unknown>> {
-  const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  const pool = createPglitePool(pglite);
-  try {
+export function checkpointTurn(): Promise<Record<string, unknown>> {
+  return withPglite(async (pool) => {
     const saver = await createCheckpointer("postgres", pool);
     const withSaver = chain(saver);
     const floor = chain();
-    const floorSamples = await timeTurns(async () => {
-      await floor.invoke({ steps: 0 });
-    });
-    const samples = await timeTurns(async (i) => {
-      const thread = `97250${String(i).padStart(7, "0")}`;
-      await withSaver.invoke({ steps: 0 }, { configurable: { thread_id: thread }, durability: "exit" });
-      await saver.deleteThread(thread);
-    });
-    const medianMs = median(samples);
-    const floorMs = median(floorSamples);
-    return {
-      bench: "checkpoint_turn",
-      nodes: NODES,
-      turns: TURNS,
-      median_ms: round(medianMs),
-      floor_ms: round(floorMs),
-      ratio: round(medianMs / floorMs),
-    };
-  } finally {
-    await pool.end();
-    await pglite.close();
-  }
-}
-
-export function round(n: number): number {
-  return Math.round(n * 100) / 100;
+    const result = await againstFloor(
+      async (i) => {
+        const thread = `97250${String(i).padStart(7, "0")}`;
+        await withSaver.invoke({ steps: 0 }, { configurable: { thread_id: thread }, durability: "exit" });
+        await saver.deleteThread(thread);
+      },
+      async () => {
+        await floor.invoke({ steps: 0 });
+      },
+    );
+    return { bench: "checkpoint_turn", nodes: NODES, turns: TURNS, ...result };
+  });
 }

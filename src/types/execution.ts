@@ -1,3 +1,4 @@
+import type { LLMUsage } from "../services/llm/index.js";
 import type { DisambiguationCandidate, EntityType } from "./conversation.js";
 import type { CapabilityName } from "./plan.js";
 
@@ -12,15 +13,7 @@ export interface ResolverResult {
   question?: string;
   options?: string[];
   /** The resolver's LLM call, if it made one, for the turn's cost accounting. */
-  llmUsage?: {
-    node: string;
-    model: string;
-    inputTokens: number;
-    outputTokens: number;
-    costUsd: number;
-    durationMs: number;
-    fallback: boolean;
-  };
+  llmUsage?: LLMUsage;
 }
 
 /** What an executor did with one step. */

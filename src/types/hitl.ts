@@ -24,19 +24,9 @@ export interface HITLOption {
   label: string;
 }
 
-/** The one question the graph is waiting on. */
-export interface PendingHITL {
+/** The one question the graph is waiting on: a request, made concrete by hitl_gate. */
+export interface PendingHITL extends HITLRequest {
   hitlId: string;
-  kind: HITLKind;
-  source: HITLSource;
-  reason: HITLReason;
-  /** The question as first asked (without any invalid-answer prefix). */
-  question: string;
-  options: HITLOption[];
-  expectedInput: HITLExpectedInput;
-  returnTo: HITLReturnTo;
-  /** The plan step this question is about, if any. */
-  stepId?: string;
   language: "he" | "en";
   /** Epoch milliseconds. */
   createdAt: number;

@@ -1,13 +1,7 @@
-/** One LLM call as the turn's metadata records it (matches LLMUsage of the LLM service). */
-export interface LLMUsageRecord {
-  node: string;
-  model: string;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  durationMs: number;
-  fallback: boolean;
-}
+import type { LLMUsage } from "../../services/llm/index.js";
+
+/** One LLM call as the turn's metadata records it. */
+export type LLMUsageRecord = LLMUsage;
 
 /** The metadata update for one LLM call. */
 export function llmUsageUpdate(usage: LLMUsageRecord) {

@@ -27,6 +27,8 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
   private readonly buffer = new MemorySaver();
   /** The thread's latest durable checkpoint as `readLatest` just read it, for the graph's own read that follows. */
   private readonly primed = new Map<string, CheckpointTuple | undefined>();
+  /** Per thread, the checkpoints read from the durable store this turn: their writes go there too. */
+  private readonly onDisk = new Map<string, Set<string>>();
 
   constructor(readonly durable: BaseCheckpointSaver) {
     super(durable.serde);
@@ -39,9 +41,16 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
     if (threadId && !config.configurable?.checkpoint_id && this.primed.has(threadId)) {
       const tuple = this.primed.get(threadId);
       this.primed.delete(threadId);
-      return tuple;
+      return this.noteOnDisk(tuple);
     }
-    return this.durable.getTuple(config);
+    return this.noteOnDisk(await this.durable.getTuple(config));
+  }
+
+  private noteOnDisk(tuple: CheckpointTuple | undefined): CheckpointTuple | undefined {
+    const threadId = tuple?.config.configurable?.thread_id as string | undefined;
+    const id = tuple?.config.configurable?.checkpoint_id as string | undefined;
+    if (threadId && id) this.onDisk.set(threadId, (this.onDisk.get(threadId) ?? new Set()).add(id));
+    return tuple;
   }
 
   /**
@@ -49,11 +58,12 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
    * it, which follows at once in the same turn, is then answered without a second query.
    */
   async readLatest(threadId: string): Promise<CheckpointTuple | undefined> {
-    const tuple = await this.durable.getTuple({ configurable: { thread_id: threadId } });
+    const tuple = this.noteOnDisk(await this.durable.getTuple({ configurable: { thread_id: threadId } }));
     this.primed.set(threadId, tuple);
     return tuple;
   }
 
+  /** This turn's checkpoints (newest), then the stored ones. */
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     yield* this.buffer.list(config, options);
     yield* this.durable.list(config, options);
@@ -69,14 +79,16 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * Writes of a buffered checkpoint stay in the buffer. Writes against a checkpoint that is only on
-   * disk (a resumed question answered wrongly: the node asks again within the same step, so no new
-   * checkpoint is made) go straight to disk, or the answer would be lost.
+   * Writes against a checkpoint that is on disk (a resumed question answered wrongly: the node asks
+   * again within the same step, so no new checkpoint is made) go straight to disk, or the answer
+   * would be lost; writes of this turn's own checkpoints stay in the buffer. Decided by where the
+   * checkpoint came from, because LangGraph may write before its put of the same checkpoint lands.
    */
-  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
-    const buffered = await this.buffer.getTuple(config);
-    if (buffered) return this.buffer.putWrites(config, writes, taskId);
-    return this.durable.putWrites(config, writes, taskId);
+  putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+    const threadId = config.configurable?.thread_id as string | undefined;
+    const id = config.configurable?.checkpoint_id as string | undefined;
+    const target = threadId && id && this.onDisk.get(threadId)?.has(id) ? this.durable : this.buffer;
+    return target.putWrites(config, writes, taskId);
   }
 
   override getNextVersion(current: number | undefined): number {
@@ -85,7 +97,7 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
 
   /** Forgets the thread everywhere. */
   async deleteThread(threadId: string): Promise<void> {
-    this.primed.delete(threadId);
+    this.forget(threadId);
     await this.buffer.deleteThread(threadId);
     await this.durable.deleteThread(threadId);
   }
@@ -108,12 +120,18 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
       byTask.set(taskId, [...(byTask.get(taskId) ?? []), [channel, value]]);
     }
     for (const [taskId, writes] of byTask) await this.durable.putWrites(saved, writes, taskId);
+    this.forget(threadId);
     await this.buffer.deleteThread(threadId);
+  }
+
+  private forget(threadId: string): void {
+    this.primed.delete(threadId);
+    this.onDisk.delete(threadId);
   }
 
   /** Drops the thread's buffered writes (a completed turn: nothing of it needs keeping). */
   discard(threadId: string): Promise<void> {
-    this.primed.delete(threadId);
+    this.forget(threadId);
     return this.buffer.deleteThread(threadId);
   }
 }

@@ -3,6 +3,7 @@ import type { TurnBufferedSaver } from "../db/TurnBufferedSaver.js";
 import type { MemoryService } from "../services/memory/index.js";
 import {
   HITL_TTL_MS,
+  MAX_HITL_ROUNDS,
   type HITLExpectedInput,
   type HITLInterruptPayload,
   type HITLOption,
@@ -15,6 +16,8 @@ import type { Logger } from "../utils/logger.js";
 import { normalizePhone } from "../utils/phone.js";
 import { t } from "../utils/userMessages.js";
 import { looksLikeAnswer } from "./hitl/validateAnswer.js";
+import { numberedItems } from "./nodes/ReplyContextNode.js";
+import { MAX_PLAN_STEPS } from "../prompts/PlannerPrompt.js";
 import type { MemoGraph } from "./index.js";
 import type { ExecutionMetadata, MemoState } from "./state/MemoState.js";
 
@@ -60,6 +63,13 @@ export function renderQuestion(payload: HITLInterruptPayload): string {
   return `${payload.question}\n${payload.options.map((o, i) => `${i + 1}. ${o.label}`).join("\n")}`;
 }
 
+/**
+ * Graph steps one run may take. A plan has at most MAX_PLAN_STEPS steps; each costs at most three
+ * steps (router, entity resolution, executor) per pass, and the router allows a few passes per step
+ * for questions; plus the fixed steps of a turn. LangGraph's default (25) cut plans of 5 steps.
+ */
+export const RECURSION_LIMIT = 20 + 3 * MAX_PLAN_STEPS * (MAX_HITL_ROUNDS + 2);
+
 type Interrupted = MemoState & { __interrupt__?: { value?: unknown }[] };
 
 /** Runs turns through the graph, one phone = one thread (spec 001). */
@@ -70,57 +80,79 @@ export class MemoRuntime {
    * Handles one inbound message: resumes the open question with it, or drops a question older
    * than HITL_TTL_MS and handles the message fresh, or answers a stray "yes"/"2" when nothing is
    * open, or runs a new turn. After a completed turn the thread's checkpoints are deleted.
+   * Never throws for errors of ours: they come back as status "failed".
    */
   async invokeMemoGraph(phone: string, message: string, options: InvokeOptions = {}): Promise<MemoReply> {
     const threadId = normalizePhone(phone);
+    try {
+      return await this.handle(threadId, message, options);
+    } catch (error) {
+      this.deps.logger.error({ err: error, threadId }, "turn could not start");
+      await this.deps.checkpointer.discard(threadId);
+      return {
+        status: "failed",
+        text: t(replyLanguage(detectLanguage(message)), "internalError"),
+        options: [],
+        traceId: options.whatsappMessageId ?? "",
+      };
+    }
+  }
+
+  private async handle(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
     // The checkpoint's pending interrupt write is the open question, if any.
     const stored = await this.deps.checkpointer.readLatest(threadId);
     const pending = (stored?.pendingWrites ?? [])
       .filter(([, channel]) => channel === INTERRUPT)
       .flatMap(([, , value]) => (Array.isArray(value) ? value : [value]) as { value?: unknown }[])
       .at(-1)?.value as HITLInterruptPayload | undefined;
+    const answerLike =
+      (looksLikeAnswer(message) || !!options.optionId) && (options.triggerType ?? "user") === "user";
 
     if (pending) {
       const age = this.deps.clock() - pending.createdAt;
       if (age <= HITL_TTL_MS) {
         const values = (stored?.checkpoint.channel_values ?? {}) as Partial<MemoState>;
         await this.remember(threadId, message, options);
-        return this.run(
-          new Command({
-            resume: { text: message, ...(options.optionId ? { optionId: options.optionId } : {}) },
-          }),
-          threadId,
-          values.traceId ?? "",
-          message,
-          true,
-        );
+        const resume = new Command({
+          resume: { text: message, ...(options.optionId ? { optionId: options.optionId } : {}) },
+        });
+        return this.run(resume, threadId, values.traceId ?? "", message, true);
       }
       this.deps.logger.info(
         { event: "HITL_EXPIRED", hitlId: pending.hitlId, ageMs: age, threadId },
         "pending question expired",
       );
       await this.deps.checkpointer.deleteThread(threadId);
+      const expired = t(pending.language, "hitlExpired");
+      // A late "yes" must never be taken as a new instruction: the question it answered is gone.
+      if (answerLike && !options.replyToMessageId) {
+        const reply = await this.staleReply(threadId, message, options);
+        return { ...reply, status: "expired", text: `${expired}\n\n${reply.text}` };
+      }
       const fresh = await this.fresh(threadId, message, options);
       return {
         ...fresh,
         status: fresh.status === "failed" ? "failed" : "expired",
-        text: `${t(pending.language, "hitlExpired")}\n\n${fresh.text}`,
+        text: `${expired}\n\n${fresh.text}`,
       };
     }
 
     // A finished thread left behind (a delete that failed) must not leak into this turn.
     if (stored) await this.deps.checkpointer.deleteThread(threadId);
 
-    if (
-      (looksLikeAnswer(message) || options.optionId) &&
-      !options.replyToMessageId &&
-      (options.triggerType ?? "user") === "user"
-    ) {
+    if (answerLike && !options.replyToMessageId && !(await this.justSentAList(threadId))) {
       // Nothing runs the graph on this path; the read primed for it must not linger.
       await this.deps.checkpointer.discard(threadId);
       return this.staleReply(threadId, message, options);
     }
     return this.fresh(threadId, message, options);
+  }
+
+  /** Whether Memo's last message was a numbered list, so "2" picks an item of it. */
+  private async justSentAList(threadId: string): Promise<boolean> {
+    await this.deps.memory.load(threadId);
+    const last = this.deps.memory.getRecentMessages(threadId).at(-1);
+    return last?.role === "assistant" && numberedItems(last.content).size > 0;
   }
 
   private async fresh(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
@@ -149,7 +181,11 @@ export class MemoRuntime {
     message: string,
     stored: boolean,
   ): Promise<MemoReply> {
-    const config = { configurable: { thread_id: threadId }, durability: "exit" as const };
+    const config = {
+      configurable: { thread_id: threadId },
+      durability: "exit" as const,
+      recursionLimit: RECURSION_LIMIT,
+    };
     const started = performance.now();
     try {
       const result = (await this.deps.graph.invoke(input as never, config)) as Interrupted;
@@ -187,9 +223,13 @@ export class MemoRuntime {
       };
     } catch (error) {
       this.deps.logger.error({ err: error, threadId, traceId }, "turn failed");
+      // Drop what this run wrote; a question already on disk stays open, so a retry of this
+      // message (the inbox's) resumes it instead of finding nothing.
       await this.deps.checkpointer
-        .deleteThread(threadId)
-        .catch((e: unknown) => this.deps.logger.error({ err: e, threadId }, "could not clear thread"));
+        .discard(threadId)
+        .catch((e: unknown) =>
+          this.deps.logger.error({ err: e, threadId }, "could not clear the turn's buffer"),
+        );
       return {
         status: "failed",
         text: t(replyLanguage(detectLanguage(message)), "internalError"),

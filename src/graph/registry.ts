@@ -42,7 +42,8 @@ export type EntityResolution =
       entityLabel: string;
     }
   | { status: "not_found"; message: string }
-  | { status: "confirm"; question: string };
+  /** Ask first; on "yes" the executor gets exactly `args`. */
+  | { status: "confirm"; question: string; args: Record<string, unknown> };
 
 /** Finds the entities a step names (tasks, events…), asking when several match. */
 export interface EntityResolver {

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { CAPABILITY_NAMES } from "../types/index.js";
 
+/** The most steps one plan may have; a longer request is split by the user or asked about. */
+export const MAX_PLAN_STEPS = 10;
+
 /** The planner's structured output (spec 001 §3, camelCase). */
 export const PlannerSchema = z.object({
   intentType: z.enum(["operation", "conversation", "meta"]),
@@ -10,16 +13,18 @@ export const PlannerSchema = z.object({
   missingFields: z.array(z.string()),
   /** The planner's own wording of a clarification or confirmation question, in the user's language. */
   clarificationQuestion: z.string().nullable(),
-  plan: z.array(
-    z.object({
-      id: z.string().min(1),
-      capability: z.enum(CAPABILITY_NAMES),
-      action: z.string().min(1),
-      constraints: z.record(z.string(), z.unknown()),
-      changes: z.record(z.string(), z.unknown()),
-      dependsOn: z.array(z.string()),
-    }),
-  ),
+  plan: z
+    .array(
+      z.object({
+        id: z.string().min(1),
+        capability: z.enum(CAPABILITY_NAMES),
+        action: z.string().min(1),
+        constraints: z.record(z.string(), z.unknown()),
+        changes: z.record(z.string(), z.unknown()),
+        dependsOn: z.array(z.string()),
+      }),
+    )
+    .max(MAX_PLAN_STEPS),
 });
 
 export type PlannerAnswer = z.infer<typeof PlannerSchema>;
@@ -48,6 +53,6 @@ Rules:
 6. riskLevel "high" for deleting or changing many things or sending email; needsApproval true for sending, forwarding or deleting email and for anything irreversible. For those, clarificationQuestion is the confirmation question naming what will happen.
 7. "it", "that", "זה", "אותו" refer to the most recent of the Latest Actions when one fits; only when none fits, lower confidence and ask.
 8. clarificationQuestion is written in the language of the user's message, short and friendly; null when there is nothing to ask.
-9. Pure conversation is one general step with action "answer_question"; "what can you do" is one meta step with action "describe_capabilities".
+9. At most 10 steps. Pure conversation is one general step with action "answer_question"; "what can you do" is one meta step with action "describe_capabilities".
 
 Answer with the JSON object only.`;

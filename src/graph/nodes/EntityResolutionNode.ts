@@ -1,10 +1,11 @@
 import { Command } from "@langchain/langgraph";
-import type { DisambiguationState, ExecutionResult, HITLRequest, PlanStep } from "../../types/index.js";
+import type { DisambiguationState, ExecutionResult, HITLRequest } from "../../types/index.js";
 import { replyLanguage } from "../../utils/language.js";
 import { t } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { yesNoOptions } from "./HITLGateNode.js";
 import { activeGroup, answersFor } from "../plan/executionGroups.js";
+import { failedResult } from "../plan/failedResult.js";
 import type { EntityResolution } from "../registry.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
 import { capabilityContext } from "./ResolverRouterNode.js";
@@ -13,18 +14,6 @@ export const ENTITY_RESOLUTION_ENDS = ["executor", "hitl_gate"] as const;
 
 /** Disambiguation lists show at most this many candidates. */
 export const MAX_CANDIDATES = 10;
-
-function notExecuted(step: PlanStep, message: string, errorCode: string): ExecutionResult {
-  return {
-    stepId: step.id,
-    success: false,
-    errorCode,
-    error: message,
-    durationMs: 0,
-    functionName: step.action,
-    args: {},
-  };
-}
 
 /**
  * entity_resolution: turns each resolved step's semantic args into ID-resolved `executorArgs`
@@ -41,6 +30,7 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
     let disambiguation: DisambiguationState | undefined = state.disambiguation;
     let hitlRequest: HITLRequest | null = null;
 
+    const pendingExecutorArgs: Record<string, Record<string, unknown>> = {};
     for (const step of group) {
       const result = state.resolverResults.get(step.id);
       if (
@@ -50,6 +40,19 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
         state.executionResults.has(step.id)
       )
         continue;
+
+      // A step that asked for confirmation: the answer decides, with the args it was asked about.
+      const awaiting = state.pendingExecutorArgs[step.id];
+      if (awaiting) {
+        const confirmation = answersFor(state, step.id)
+          .filter((a) => a.reason === "policy_confirmation")
+          .at(-1);
+        if (confirmation?.value === "yes") executorArgs.set(step.id, awaiting);
+        else if (confirmation)
+          executionResults.set(step.id, failedResult(step, "CANCELLED", t(language, "cancelled")));
+        continue;
+      }
+
       const entityResolver = deps.capabilities.entityResolverFor(step.capability);
       if (!entityResolver) {
         executorArgs.set(step.id, result.args ?? {});
@@ -65,17 +68,7 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
         outcome = await entityResolver.applySelection(step, pending, selection, context);
         disambiguation = { ...pending, userSelection: selection, resolved: true };
       } else {
-        const confirmation = answersFor(state, step.id)
-          .filter((a) => a.reason === "policy_confirmation")
-          .at(-1);
-        if (confirmation?.value === "no") {
-          executionResults.set(step.id, notExecuted(step, t(language, "cancelled"), "CANCELLED"));
-          continue;
-        }
         outcome = await entityResolver.resolve(step, result, context);
-        if (outcome.status === "confirm" && confirmation?.value === "yes") {
-          outcome = { status: "resolved", args: result.args ?? {} };
-        }
       }
 
       switch (outcome.status) {
@@ -83,7 +76,7 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
           executorArgs.set(step.id, outcome.args);
           break;
         case "not_found":
-          executionResults.set(step.id, notExecuted(step, outcome.message, "NOT_FOUND"));
+          executionResults.set(step.id, failedResult(step, "NOT_FOUND", outcome.message));
           break;
         case "disambiguation": {
           if (hitlRequest) break; // one question at a time; this step waits for the next pass
@@ -103,6 +96,7 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
         }
         case "confirm":
           if (hitlRequest) break;
+          pendingExecutorArgs[step.id] = outcome.args;
           hitlRequest = {
             kind: "confirmation",
             source: "policy",
@@ -117,7 +111,7 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
       }
     }
 
-    const update: MemoUpdate = { executorArgs, executionResults, disambiguation };
+    const update: MemoUpdate = { executorArgs, executionResults, disambiguation, pendingExecutorArgs };
     if (hitlRequest) return new Command({ update: { ...update, hitlRequest }, goto: "hitl_gate" });
     return new Command({ update, goto: "executor" });
   };

@@ -5,7 +5,11 @@ import { t } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { activeGroup } from "../plan/executionGroups.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
-import { capabilityContext, MAX_PARALLEL_RESOLVERS } from "./ResolverRouterNode.js";
+import { failedResult } from "../plan/failedResult.js";
+import { capabilityContext } from "./ResolverRouterNode.js";
+
+/** At most this many operations of one group run at once. */
+export const MAX_PARALLEL_EXECUTORS = 3;
 
 /** The idempotency key of a step within a turn (spec 001 §8). */
 export const operationIdOf = (traceId: string, stepId: string) => `${traceId}:${stepId}`;
@@ -30,37 +34,24 @@ export function createExecutorNode(deps: MemoGraphDeps) {
           { event: "IDEMPOTENCY_MISSING_RESULT", operationId, traceId: state.traceId },
           "ledger has the operation but no result",
         );
-        executionResults.set(step.id, {
-          stepId: step.id,
-          success: false,
-          errorCode: "IDEMPOTENCY_MISSING_RESULT",
-          error: t(language, "internalError"),
-          durationMs: 0,
-          functionName: step.action,
-          args: {},
-        });
+        executionResults.set(
+          step.id,
+          failedResult(step, "IDEMPOTENCY_MISSING_RESULT", t(language, "internalError")),
+        );
       } else if (state.executorArgs.has(step.id)) {
         runnable.push(step);
       }
     }
 
-    await mapWithConcurrency(runnable, MAX_PARALLEL_RESOLVERS, async (step) => {
+    await mapWithConcurrency(runnable, MAX_PARALLEL_EXECUTORS, async (step) => {
       const operationId = operationIdOf(state.traceId, step.id);
-      const args = state.executorArgs.get(step.id) ?? state.resolverResults.get(step.id)?.args ?? {};
+      const args = state.executorArgs.get(step.id) ?? {};
       const functionName = state.resolverResults.get(step.id)?.functionName ?? step.action;
       const executor = deps.capabilities.executorFor(step.capability);
       const started = performance.now();
       let result: ExecutionResult;
       if (!executor) {
-        result = {
-          stepId: step.id,
-          success: false,
-          errorCode: "NO_EXECUTOR",
-          error: t(language, "internalError"),
-          durationMs: 0,
-          functionName,
-          args,
-        };
+        result = failedResult(step, "NO_EXECUTOR", t(language, "internalError"), { functionName, args });
       } else {
         try {
           const outcome = await executor.execute(functionName, args, {
@@ -80,15 +71,11 @@ export function createExecutorNode(deps: MemoGraphDeps) {
             { err: error, node: "executor", executor: executor.name, operationId, traceId: state.traceId },
             "executor failed",
           );
-          result = {
-            stepId: step.id,
-            success: false,
-            errorCode: "EXECUTION_FAILED",
-            error: t(language, "internalError"),
+          result = failedResult(step, "EXECUTION_FAILED", t(language, "internalError"), {
             durationMs: performance.now() - started,
             functionName,
             args,
-          };
+          });
         }
       }
       executionResults.set(step.id, result);

@@ -27,6 +27,9 @@ export const HITL_GATE_ENDS = [
   "response_writer",
 ] as const;
 
+/** How far past expiresAt the gate still takes an answer that invokeMemoGraph accepted in time. */
+const HITL_EXPIRY_GRACE_MS = 60_000;
+
 const INVALID_PREFIX: Record<HITLExpectedInput, MessageKey> = {
   yes_no: "invalidYesNo",
   single_choice: "invalidSingle",
@@ -116,7 +119,8 @@ export function createHITLGateNode(deps: MemoGraphDeps) {
           "second HITL trigger ignored",
         );
       }
-      if (deps.clock() > pending.expiresAt) {
+      // invokeMemoGraph decides expiry; this is defense in depth, with room for the turn's own time.
+      if (deps.clock() > pending.expiresAt + HITL_EXPIRY_GRACE_MS) {
         return Promise.resolve(
           new Command({
             update: { pendingHITL: null, hitlRequest: null, finalResponse: t(language, "hitlExpired") },
@@ -167,7 +171,9 @@ export function createHITLGateNode(deps: MemoGraphDeps) {
 
     const request = state.hitlRequest ?? plannerTrigger(state);
     if (!request) return Promise.resolve(new Command({ goto: "resolver_router" }));
-    if (state.hitlRounds >= MAX_HITL_ROUNDS) {
+    // Only re-plans loop back to the planner; other questions are bounded by the router's passes.
+    const replan = request.returnTo.node === "planner";
+    if (replan && state.hitlRounds >= MAX_HITL_ROUNDS) {
       return Promise.resolve(
         new Command({
           update: { hitlRequest: null, finalResponse: t(language, "tooManyRounds") },
@@ -195,7 +201,7 @@ export function createHITLGateNode(deps: MemoGraphDeps) {
     );
     return Promise.resolve(
       new Command({
-        update: { pendingHITL: created, hitlRequest: null, hitlRounds: state.hitlRounds + 1 },
+        update: { pendingHITL: created, hitlRequest: null, hitlRounds: state.hitlRounds + (replan ? 1 : 0) },
         goto: "hitl_gate",
       }),
     );

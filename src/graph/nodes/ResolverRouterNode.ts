@@ -11,6 +11,7 @@ import { replyLanguage } from "../../utils/language.js";
 import { t } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { activeGroup, answersFor, PlanCycleError } from "../plan/executionGroups.js";
+import { failedResult } from "../plan/failedResult.js";
 import type { CapabilityContext } from "../registry.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
 import { NodeInputError } from "./instrument.js";
@@ -30,18 +31,6 @@ export function capabilityContext(deps: MemoGraphDeps, state: MemoState, stepId:
     language: replyLanguage(state.user.language),
     phone: state.threadId,
     answers: answersFor(state, stepId),
-  };
-}
-
-function failed(step: PlanStep, errorCode: string, error: string): ExecutionResult {
-  return {
-    stepId: step.id,
-    success: false,
-    errorCode,
-    error,
-    durationMs: 0,
-    functionName: step.action,
-    args: {},
   };
 }
 
@@ -89,7 +78,7 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
     const runnable = group.filter((step) => {
       const failedDependency = step.dependsOn.find((d) => state.executionResults.get(d)?.success === false);
       if (failedDependency)
-        executionResults.set(step.id, failed(step, "DEPENDENCY_FAILED", t(language, "internalError")));
+        executionResults.set(step.id, failedResult(step, "DEPENDENCY_FAILED", t(language, "internalError")));
       return !failedDependency;
     });
 
@@ -106,7 +95,7 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
         if (!resolver) {
           executionResults.set(
             step.id,
-            failed(
+            failedResult(
               step,
               "NO_RESOLVER",
               t(language, "capabilityUnavailable", { capability: step.capability }),
@@ -127,30 +116,34 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
             },
             "resolver failed",
           );
-          executionResults.set(step.id, failed(step, "RESOLVER_FAILED", t(language, "llmFailed")));
+          executionResults.set(step.id, failedResult(step, "RESOLVER_FAILED", t(language, "llmFailed")));
           return [step, null];
         }
       },
     );
 
     const resolverResults = new Map<string, ResolverResult>();
+    for (const [step, result] of resolved) if (result) resolverResults.set(step.id, result);
+    // Every step of the group still waiting for an answer is asked about, one question at a time.
+    const unanswered = runnable.find(
+      (step) => (resolverResults.get(step.id) ?? state.resolverResults.get(step.id))?.type === "clarify",
+    );
+    const question = unanswered
+      ? (resolverResults.get(unanswered.id) ?? state.resolverResults.get(unanswered.id))
+      : undefined;
     let hitlRequest: HITLRequest | null = null;
-    for (const [step, result] of resolved) {
-      if (!result) continue;
-      resolverResults.set(step.id, result);
-      if (result.type === "clarify" && !hitlRequest) {
-        const options = (result.options ?? []).map((label, i) => ({ id: `opt${i + 1}`, label }));
-        hitlRequest = {
-          kind: "clarification",
-          source: "resolver",
-          reason: "resolver_clarify",
-          question: result.question ?? t(language, "clarifyQuestion"),
-          options,
-          expectedInput: options.length > 0 ? "single_choice" : "free_text",
-          returnTo: { node: "resolver_router", mode: "continue" },
-          stepId: step.id,
-        };
-      }
+    if (unanswered && question) {
+      const options = (question.options ?? []).map((label, i) => ({ id: `opt${i + 1}`, label }));
+      hitlRequest = {
+        kind: "clarification",
+        source: "resolver",
+        reason: "resolver_clarify",
+        question: question.question ?? t(language, "clarifyQuestion"),
+        options,
+        expectedInput: options.length > 0 ? "single_choice" : "free_text",
+        returnTo: { node: "resolver_router", mode: "continue" },
+        stepId: unanswered.id,
+      };
     }
     const usages = [...resolverResults.values()].flatMap((r) => (r.llmUsage ? [r.llmUsage] : []));
     const update: MemoUpdate = {

@@ -132,12 +132,17 @@ export const MemoStateAnnotation = Annotation.Root({
     reducer: (current, update) => ({ ...current, ...update }),
     default: () => ({}),
   }),
-  /** Clarification rounds asked this turn; bounds the ask → replan loop. Written by hitl_gate. */
+  /** Re-plan questions asked this turn; bounds the ask → replan loop. Written by hitl_gate. */
   hitlRounds: lastValue<number>(() => 0),
   /** Machine-only candidates; written by entity_resolution; read by hitl_gate and entity_resolution on resume. */
   disambiguation: lastValue<DisambiguationState | undefined>(() => undefined),
   /** Written by resolver_router; read by entity_resolution and executor. */
   resolverResults: mergeMap<ResolverResult>(),
+  /** ID-resolved args of steps waiting for a safety confirmation; written and read by entity_resolution. */
+  pendingExecutorArgs: Annotation<Record<string, Record<string, unknown>>>({
+    reducer: (current, update) => ({ ...current, ...update }),
+    default: () => ({}),
+  }),
   /** ID-resolved args, authoritative for execution; written by entity_resolution; read by executor. */
   executorArgs: mergeMap<Record<string, unknown>>(),
   /** Written by executor (and entity_resolution for not-found); read by join, formatter, memory_update. */

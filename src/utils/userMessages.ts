@@ -4,7 +4,7 @@ import type { CapabilityName } from "../types/index.js";
  * Every fixed sentence Memo says, in Hebrew and English. The one place where errors and
  * control-plane events become what the user reads.
  */
-const MESSAGES = {
+export const MESSAGES = {
   en: {
     noLLM:
       "I can only handle free-form requests once a language model is configured (OPENAI_API_KEY, or OPENAI_BASE_URL for a compatible server; see .env.example).",

@@ -62,6 +62,9 @@ function postgresBackend(adminUrl: string): TestBackend {
       const url = new URL(adminUrl);
       url.pathname = `/${name}`;
       const pool = new pg.Pool({ connectionString: url.toString(), max: 5 });
+      // DROP DATABASE … WITH (FORCE) at teardown can terminate a client that is still closing;
+      // the pool reports that on "error", which must be heard (as the service's own pools do).
+      pool.on("error", () => undefined);
       if (migrated) await migrate(pool, MIGRATIONS);
       return {
         kind: "postgres",

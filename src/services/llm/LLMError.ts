@@ -59,7 +59,13 @@ export function classifyFailure(error: unknown): { kind: LLMErrorKind; status?: 
     return { kind: "invalid_output" };
   }
   // LangChain rewraps the openai client's APIConnectionTimeoutError as a TimeoutError.
-  if (error.name === "TimeoutError" || error.constructor.name === "APIConnectionTimeoutError") {
+  // The call's overall budget ran out (AbortSignal.timeout).
+  if (
+    error.name === "AbortError" ||
+    error.message === "Aborted" ||
+    error.name === "TimeoutError" ||
+    error.constructor.name === "APIConnectionTimeoutError"
+  ) {
     return { kind: "timeout" };
   }
   if (status === 429 || error.name.startsWith("RateLimit") || error.name === "InsufficientQuotaError") {

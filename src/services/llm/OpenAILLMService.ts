@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { InteropZodType } from "@langchain/core/utils/types";
+import { AsyncCaller } from "@langchain/core/utils/async_caller";
 import { ChatOpenAI } from "@langchain/openai";
 import type { z } from "zod";
 import type { AppConfig } from "../../config/env.js";
@@ -53,6 +54,44 @@ function describeIssues(error: z.ZodError): string {
  * node's model, with ChatOpenAI's own retries on 429, 5xx and timeouts; if it still fails, or the
  * answer is not valid, it is tried once on the fallback model.
  */
+/**
+ * Rejects when the call's budget runs out, even while LangChain sits in a retry backoff (it looks
+ * at the signal only between attempts). The abandoned attempt's own rejection is swallowed.
+ */
+function withinBudget<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(new LLMTimeout());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      work.catch(() => undefined);
+      reject(new LLMTimeout());
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+/** The call's overall budget ran out. */
+class LLMTimeout extends Error {
+  override name = "TimeoutError";
+}
+
+/** LangChain's own retry decision (not exported, but every AsyncCaller carries it). */
+const DEFAULT_FAILED_ATTEMPT = (
+  new AsyncCaller({}) as unknown as { onFailedAttempt: (error: unknown) => unknown }
+).onFailedAttempt;
+
 export class OpenAILLMService implements LLMService {
   private readonly models = new Map<string, ChatOpenAI>();
 
@@ -78,11 +117,13 @@ export class OpenAILLMService implements LLMService {
   ): Promise<LLMResult<T>> {
     // OpenAI accepts only [A-Za-z0-9_-] in schema and function names.
     const name = options.name ?? node.replace(/[^A-Za-z0-9_-]/g, "_");
-    return this.call(node, (model) => this.structuredOnce(node, model, schema, messages, name));
+    return this.call(node, (model, signal) =>
+      this.structuredOnce(node, model, schema, messages, name, signal),
+    );
   }
 
   text(node: LLMNode, messages: LLMMessage[]): Promise<LLMResult<string>> {
-    return this.call(node, (model) => this.textOnce(node, model, messages));
+    return this.call(node, (model, signal) => this.textOnce(node, model, messages, signal));
   }
 
   private async structuredOnce<T>(
@@ -91,6 +132,7 @@ export class OpenAILLMService implements LLMService {
     schema: z.ZodType<T>,
     messages: LLMMessage[],
     name: string,
+    signal: AbortSignal,
   ): Promise<Answer<T>> {
     const method = structuredMethodFor(model, this.settings.structuredOutputMethod);
     // LangChain types structured output as a record; the value is checked against `schema` below.
@@ -98,7 +140,7 @@ export class OpenAILLMService implements LLMService {
       schema as unknown as InteropZodType<Record<string, unknown>>,
       { name, method, includeRaw: true },
     );
-    const { raw, parsed } = await runnable.invoke(toLangChain(messages));
+    const { raw, parsed } = await runnable.invoke(toLangChain(messages), { signal });
     const tokens = tokensOf(raw);
     // With includeRaw, LangChain reports an unparsable answer as parsed: null instead of throwing.
     if (parsed === null || parsed === undefined) {
@@ -120,34 +162,54 @@ export class OpenAILLMService implements LLMService {
     node: LLMNode,
     model: LLMModelConfig,
     messages: LLMMessage[],
+    signal: AbortSignal,
   ): Promise<Answer<string>> {
-    const message = await this.chat(model).invoke(toLangChain(messages));
+    const message = await this.chat(model).invoke(toLangChain(messages), { signal });
     const tokens = tokensOf(message);
     if (message.text.trim() === "") throw this.invalidOutput(node, model, tokens, "the answer is empty");
     return { value: message.text, ...tokens };
   }
 
-  /** The node's model, then the fallback model once; throws the fallback's failure. */
+  /**
+   * The node's model, then the fallback model once; throws the fallback's failure. The whole call,
+   * retries and fallback included, has one time budget (twice LLM_TIMEOUT_MS).
+   */
   private async call<T>(
     node: LLMNode,
-    attempt: (model: LLMModelConfig) => Promise<Answer<T>>,
+    attempt: (model: LLMModelConfig, signal: AbortSignal) => Promise<Answer<T>>,
   ): Promise<LLMResult<T>> {
     const primary = this.settings.nodes[node];
     const fallback = this.settings.fallbacks[node];
     const started = this.clock();
+    const signal = AbortSignal.timeout(this.settings.timeoutMs * 2);
 
     let first: LLMError;
     try {
-      return this.succeed(node, primary, await attempt(primary), started, false);
+      return this.succeed(
+        node,
+        primary,
+        await withinBudget(attempt(primary, signal), signal),
+        started,
+        false,
+      );
     } catch (error) {
       first = this.attemptFailed(node, primary, error, started);
     }
-    // The same key goes to the fallback model: an authentication failure would only repeat.
-    if (first.status === 401 || first.status === 403) throw first;
+    // A fallback would only repeat: the same model, the same key (401/403), the same bad request
+    // (400), or no time left.
+    if (fallback.model === primary.model || [400, 401, 403].includes(first.status ?? 0) || signal.aborted)
+      throw first;
 
     const fallbackStarted = this.clock();
     try {
-      return this.succeed(node, fallback, await attempt(fallback), started, true, first.usage);
+      return this.succeed(
+        node,
+        fallback,
+        await withinBudget(attempt(fallback, signal), signal),
+        started,
+        true,
+        first.usage,
+      );
     } catch (error) {
       const second = this.attemptFailed(node, fallback, error, fallbackStarted);
       throw new LLMError(
@@ -283,6 +345,11 @@ export class OpenAILLMService implements LLMService {
         timeout: this.settings.timeoutMs,
         // ChatOpenAI's own retry: exponential backoff on 429 (when a wait is hinted), 5xx and timeouts.
         maxRetries: this.settings.maxRetries,
+        // An unusable answer is not retried on the same model (each retry is paid): the fallback decides.
+        onFailedAttempt: (error: unknown) => {
+          if (classifyFailure(error).kind === "invalid_output") throw error;
+          return DEFAULT_FAILED_ATTEMPT(error);
+        },
         ...(model.supportsTemperature && model.temperature !== undefined
           ? { temperature: model.temperature }
           : {}),

@@ -1,7 +1,10 @@
 // LangGraph's checkpointer conformance suite against the turn buffer Memo's graph runs on: what a
 // turn writes must read back exactly as from PostgresSaver itself.
 import { validate } from "@langchain/langgraph-checkpoint-validation";
-import type { it as vitestIt } from "vitest";
+import { expect, type it as vitestIt } from "vitest";
+import { loadConfig } from "../../src/config/env.js";
+import { createMemoRuntime } from "../../src/graph/createMemoRuntime.js";
+import { createLogger } from "../../src/utils/logger.js";
 import { createCheckpointer } from "../../src/db/checkpointer.js";
 import { TurnBufferedSaver } from "../../src/db/TurnBufferedSaver.js";
 import { pgliteBackend, type TestDatabase } from "../support/db.js";
@@ -24,6 +27,24 @@ globals.it = new Proxy(realIt, {
     if (reason) return target.skip(`[because ${reason}] ${name as string}`, fn, timeout);
     return Reflect.apply(target, thisArg, args) as unknown;
   },
+});
+
+realIt("validates the checkpointer the graph runs on", async () => {
+  const db = await pgliteBackend.create();
+  try {
+    const durable = await createCheckpointer("postgres", db.pool);
+    const memo = createMemoRuntime({
+      config: loadConfig({}),
+      pool: db.pool,
+      checkpointer: durable,
+      logger: createLogger("silent"),
+      llm: null,
+    });
+    expect(memo.graph.checkpointer).toBeInstanceOf(TurnBufferedSaver);
+    expect((memo.graph.checkpointer as TurnBufferedSaver).durable).toBe(durable);
+  } finally {
+    await db.close();
+  }
 });
 
 const open = new Map<TurnBufferedSaver, TestDatabase>();

@@ -1,8 +1,10 @@
 // The HITL control plane and plan execution, through invokeMemoGraph.
 import { afterEach, describe, expect, it } from "vitest";
-import type { CapabilityRegistry, EntityResolver, Executor, Resolver } from "../../src/graph/registry.js";
+import { recordingCapability, twoTasksResolver } from "../support/recordingCapability.js";
 import { HITL_TTL_MS } from "../../src/types/index.js";
 import { createHarness, isPlanner, PHONE, plan, step, type Harness } from "../support/memoHarness.js";
+
+const LIST_QUESTION = { question: "Which list?", options: ["Groceries", "Work"] };
 
 let h: Harness | undefined;
 let restarted: Harness | undefined;
@@ -11,55 +13,6 @@ afterEach(async () => {
   await h?.close();
   h = restarted = undefined;
 });
-
-/** A stand-in "database" capability that records what runs. */
-function recordingCapability(
-  options: { clarifyStep?: string; delays?: Record<string, number>; entityResolver?: EntityResolver } = {},
-) {
-  const events: string[] = [];
-  const executed: { functionName: string; args: Record<string, unknown>; operationId: string }[] = [];
-  const resolver: Resolver = {
-    name: "RecordingResolver",
-    capability: "database",
-    actions: [],
-    async resolve(s, context) {
-      events.push(`resolve:${s.id}:start`);
-      await new Promise((r) => setTimeout(r, options.delays?.[s.id] ?? 0));
-      events.push(`resolve:${s.id}:end`);
-      if (s.id === options.clarifyStep && context.answers.length === 0) {
-        return { stepId: s.id, type: "clarify", question: "Which list?", options: ["Groceries", "Work"] };
-      }
-      return {
-        stepId: s.id,
-        type: "execute",
-        functionName: s.action,
-        args: { step: s.id, answers: context.answers.map((a) => a.value) },
-      };
-    },
-  };
-  const executor: Executor = {
-    name: "RecordingExecutor",
-    capability: "database",
-    execute(functionName, args, context) {
-      events.push(`execute:${context.step.id}`);
-      executed.push({ functionName, args, operationId: context.operationId });
-      return Promise.resolve({
-        success: true,
-        data: { text: `did ${functionName}` },
-        latestAction: { action: functionName, summary: `${functionName} ${context.step.id}` },
-      });
-    },
-  };
-  const register = (registry: CapabilityRegistry) =>
-    registry.register({
-      capability: "database",
-      resolvers: [resolver],
-      executor,
-      ...(options.entityResolver ? { entityResolver: options.entityResolver } : {}),
-      template: (result) => (result.rawData as { text: string }).text,
-    });
-  return { events, executed, register };
-}
 
 describe("answers to questions", () => {
   it("re-asks an invalid answer with an error prefix and the same hitlId, then acts on a valid one", async () => {
@@ -168,7 +121,7 @@ describe("expiry", () => {
 
 describe("a restart while a question is open", () => {
   it("resumes the question from the database in a new graph instance", async () => {
-    const db = recordingCapability({ clarifyStep: "s1" });
+    const db = recordingCapability({ ask: { s1: LIST_QUESTION } });
     h = await createHarness({ capabilities: db.register });
     h.server!.enqueue(plan({ steps: [step("s1", "database", "add_item")] }));
     const asked = await h.say("add milk", { whatsappMessageId: "wamid.first" });
@@ -179,7 +132,7 @@ describe("a restart while a question is open", () => {
     });
 
     // A new process: new services, checkpointer and graph on the same database.
-    const again = recordingCapability({ clarifyStep: "s1" });
+    const again = recordingCapability({ ask: { s1: LIST_QUESTION } });
     restarted = await createHarness({
       db: h.db,
       llm: h.server,
@@ -189,7 +142,12 @@ describe("a restart while a question is open", () => {
     const done = await restarted.say("1");
     expect(done).toMatchObject({ status: "completed", text: "did add_item" });
     expect(again.executed).toEqual([
-      { functionName: "add_item", args: { step: "s1", answers: [["opt1"]] }, operationId: "wamid.first:s1" },
+      {
+        step: "s1",
+        functionName: "add_item",
+        args: { step: "s1", answers: [["opt1"]] },
+        operationId: "wamid.first:s1",
+      },
     ]);
     // The trace id stayed the first message's, across the resume.
     expect(done.traceId).toBe("wamid.first");
@@ -248,7 +206,7 @@ describe("what reaches the database", () => {
 
 describe("plan execution", () => {
   it("does not re-run an executor on resume", async () => {
-    const db = recordingCapability({ clarifyStep: "s2" });
+    const db = recordingCapability({ ask: { s2: LIST_QUESTION } });
     h = await createHarness({ capabilities: db.register });
     h.server!.enqueue(
       plan({
@@ -308,27 +266,7 @@ describe("plan execution", () => {
 });
 
 describe("disambiguation", () => {
-  const twoTasks: EntityResolver = {
-    capability: "database",
-    resolve: (s, result) =>
-      Promise.resolve({
-        status: "disambiguation",
-        entityLabel: "tasks",
-        disambiguation: {
-          type: "task",
-          stepId: s.id,
-          query: "call",
-          candidates: [
-            { id: "t1", displayText: "Call mom (today 18:00)" },
-            { id: "t2", displayText: "Call the bank (tomorrow 09:00)" },
-          ],
-          allowMultiple: false,
-          originalArgs: result.args ?? {},
-        },
-      }),
-    applySelection: (_s, d, selection) =>
-      Promise.resolve({ status: "resolved", args: { ...d.originalArgs, taskId: selection[0] } }),
-  };
+  const twoTasks = twoTasksResolver();
 
   it.each([
     ["2", undefined],

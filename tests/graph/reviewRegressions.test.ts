@@ -2,16 +2,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createCheckpointer } from "../../src/db/checkpointer.js";
 import { TurnBufferedSaver } from "../../src/db/TurnBufferedSaver.js";
-import type {
-  CapabilityRegistry,
-  EntityResolution,
-  EntityResolver,
-  Executor,
-  Resolver,
-} from "../../src/graph/registry.js";
+import type { EntityResolver } from "../../src/graph/registry.js";
 import { HITL_TTL_MS } from "../../src/types/index.js";
 import { pgliteBackend } from "../support/db.js";
 import { createHarness, isPlanner, PHONE, plan, step, type Harness } from "../support/memoHarness.js";
+import { recordingCapability, twoTasksResolver } from "../support/recordingCapability.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -19,46 +14,9 @@ afterEach(async () => {
   h = undefined;
 });
 
-/** A "database" capability whose resolver asks for the steps named, and whose executor records calls. */
-function capability(
-  options: { ask?: string[]; entity?: EntityResolver; executor?: Executor["execute"] } = {},
-) {
-  const executed: { step: string; args: Record<string, unknown> }[] = [];
-  const resolver: Resolver = {
-    name: "R",
-    capability: "database",
-    actions: [],
-    resolve: (s, context) =>
-      Promise.resolve(
-        options.ask?.includes(s.id) && context.answers.length === 0
-          ? { stepId: s.id, type: "clarify", question: `Which one for ${s.id}?` }
-          : { stepId: s.id, type: "execute", functionName: s.action, args: { semantic: s.id } },
-      ),
-  };
-  const executor: Executor = {
-    name: "E",
-    capability: "database",
-    execute:
-      options.executor ??
-      ((_f, args, context) => {
-        executed.push({ step: context.step.id, args });
-        return Promise.resolve({ success: true, data: { text: `done ${context.step.id}` } });
-      }),
-  };
-  const register = (r: CapabilityRegistry) =>
-    r.register({
-      capability: "database",
-      resolvers: [resolver],
-      executor,
-      ...(options.entity ? { entityResolver: options.entity } : {}),
-      template: (result) => (result.rawData as { text: string }).text,
-    });
-  return { executed, register };
-}
-
 describe("review regressions", () => {
   it("runs a plan of five dependent steps to the end (LangGraph's default step limit cut it)", async () => {
-    const db = capability();
+    const db = recordingCapability();
     h = await createHarness({ capabilities: db.register });
     const steps = [1, 2, 3, 4, 5].map((n) =>
       step(`s${n}`, "database", `a${n}`, { dependsOn: n > 1 ? [`s${n - 1}`] : [] }),
@@ -71,49 +29,33 @@ describe("review regressions", () => {
   });
 
   it("asks about every parallel step that needs an answer, one after the other", async () => {
-    const db = capability({ ask: ["s1", "s2"] });
+    const db = recordingCapability({
+      ask: { s1: { question: "Which one for s1?" }, s2: { question: "Which one for s2?" } },
+    });
     h = await createHarness({ capabilities: db.register });
     h.server!.enqueue(plan({ steps: [step("s1", "database", "a"), step("s2", "database", "b")] }));
     expect((await h.say("do a and b")).text).toBe("Which one for s1?");
     expect((await h.say("the first")).text).toBe("Which one for s2?");
-    expect(await h.say("the second")).toMatchObject({ status: "completed", text: "done s1\n\ndone s2" });
+    expect(await h.say("the second")).toMatchObject({ status: "completed", text: "did a\n\ndid b" });
     expect(db.executed.map((e) => e.step)).toEqual(["s1", "s2"]);
   });
 
-  const confirmAfterChoice: EntityResolver = {
-    capability: "database",
-    resolve: (s, result) =>
-      Promise.resolve({
-        status: "disambiguation",
-        entityLabel: "tasks",
-        disambiguation: {
-          type: "task",
-          stepId: s.id,
-          query: "call",
-          candidates: [
-            { id: "t1", displayText: "Call mom" },
-            { id: "t2", displayText: "Call the bank" },
-          ],
-          allowMultiple: false,
-          originalArgs: result.args ?? {},
-        },
-      }),
-    applySelection: (_s, d, selection): Promise<EntityResolution> =>
-      Promise.resolve({
-        status: "confirm",
-        question: `Delete "${selection[0]}"?`,
-        args: { ...d.originalArgs, taskId: selection[0] },
-      }),
-  };
+  const confirmAfterChoice = twoTasksResolver((args, taskId) => ({
+    status: "confirm",
+    question: `Delete "${taskId}"?`,
+    args: { ...args, taskId },
+  }));
 
   it("asks for confirmation after a choice once, then executes the chosen entity", async () => {
-    const db = capability({ entity: confirmAfterChoice });
+    const db = recordingCapability({ entityResolver: confirmAfterChoice });
     h = await createHarness({ capabilities: db.register });
     h.server!.enqueue(plan({ steps: [step("s1", "database", "delete_task")] }));
     expect((await h.say("delete the call task")).text).toContain("Which one did you mean?");
     expect((await h.say("2")).text).toBe('Delete "t2"?');
-    expect(await h.say("yes")).toMatchObject({ status: "completed", text: "done s1" });
-    expect(db.executed).toEqual([{ step: "s1", args: { semantic: "s1", taskId: "t2" } }]);
+    expect(await h.say("yes")).toMatchObject({ status: "completed", text: "did delete_task" });
+    expect(db.executed.map(({ step, args }) => ({ step, args }))).toEqual([
+      { step: "s1", args: { step: "s1", answers: [], taskId: "t2" } },
+    ]);
   });
 
   const confirmOnly: EntityResolver = {
@@ -128,16 +70,18 @@ describe("review regressions", () => {
   };
 
   it("gives the executor the resolved ids it asked about, on yes", async () => {
-    const db = capability({ entity: confirmOnly });
+    const db = recordingCapability({ entityResolver: confirmOnly });
     h = await createHarness({ capabilities: db.register });
     h.server!.enqueue(plan({ steps: [step("s1", "database", "delete_all")] }));
     expect((await h.say("clear my tasks")).text).toBe("Delete all 7 tasks?");
     await h.say("כן");
-    expect(db.executed).toEqual([{ step: "s1", args: { taskIds: ["t1", "t2"] } }]);
+    expect(db.executed.map(({ step, args }) => ({ step, args }))).toEqual([
+      { step: "s1", args: { taskIds: ["t1", "t2"] } },
+    ]);
   });
 
   it("executes nothing on no", async () => {
-    const db = capability({ entity: confirmOnly });
+    const db = recordingCapability({ entityResolver: confirmOnly });
     h = await createHarness({ capabilities: db.register });
     h.server!.enqueue(plan({ steps: [step("s1", "database", "delete_all")] }));
     await h.say("clear my tasks");
@@ -146,7 +90,7 @@ describe("review regressions", () => {
   });
 
   it("never takes a late yes to an expired question as a new instruction", async () => {
-    const db = capability();
+    const db = recordingCapability();
     h = await createHarness({ capabilities: db.register });
     h.server!.enqueue(
       plan({
@@ -167,7 +111,7 @@ describe("review regressions", () => {
   });
 
   it("keeps the question open when a resumed turn fails, so a retry resumes it", async () => {
-    const db = capability();
+    const db = recordingCapability();
     h = await createHarness({ capabilities: db.register });
     h.server!.enqueue(plan({ riskLevel: "high", steps: [step("s1", "database", "delete_all")] }));
     await h.say("delete all", { whatsappMessageId: "wamid.q" });
@@ -178,7 +122,7 @@ describe("review regressions", () => {
     expect((await h.say("yes", { whatsappMessageId: "wamid.a" })).status).toBe("failed");
     expect(await h.say("yes", { whatsappMessageId: "wamid.a" })).toMatchObject({
       status: "completed",
-      text: "done s1",
+      text: "did delete_all",
     });
   });
 

@@ -1,6 +1,7 @@
 import type { TimeContext } from "../graph/state/MemoState.js";
 
-const pad = (n: number) => String(n).padStart(2, "0");
+/** Two digits: 7 → "07". */
+export const pad2 = (n: number) => String(n).padStart(2, "0");
 
 /** The wall-clock parts of an instant in an IANA zone. */
 export function zonedParts(epochMs: number, timeZone: string) {
@@ -29,6 +30,12 @@ export function zonedParts(epochMs: number, timeZone: string) {
   };
 }
 
+/** The calendar day of an instant in a zone, as a day number (days since 1970-01-01 there). */
+export function localDayNumber(epochMs: number, timeZone: string): number {
+  const p = zonedParts(epochMs, timeZone);
+  return Date.UTC(p.year, p.month - 1, p.day) / 86_400_000;
+}
+
 const HEBREW_DAYS = ["ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת"];
 
 /**
@@ -42,8 +49,8 @@ export function buildTimeContext(
 ): TimeContext {
   const p = zonedParts(epochMs, timeZone);
   const iso = new Date(epochMs).toISOString();
-  const localDate = `${pad(p.day)}/${pad(p.month)}/${p.year}`;
-  const localTime = `${pad(p.hour)}:${pad(p.minute)}`;
+  const localDate = `${pad2(p.day)}/${pad2(p.month)}/${p.year}`;
+  const localTime = `${pad2(p.hour)}:${pad2(p.minute)}`;
   return {
     formatted: `[Current time: ${p.weekday}, ${localDate} ${localTime} (${iso}), Timezone: ${timeZone}]`,
     iso,

@@ -269,6 +269,17 @@ describe("HITL gate", () => {
     expect(plannerTrigger(state({ plannerOutput }))).toBeNull();
   });
 
+  it("words an unclear request by the capabilities its words point at", () => {
+    const unsure = { ...plannerOutput, confidence: 0.4 };
+    expect(
+      plannerTrigger(state({ plannerOutput: unsure, routingSuggestions: ["database", "calendar"] }))
+        ?.question,
+    ).toBe("Is this about tasks and reminders or your calendar?");
+    expect(plannerTrigger(state({ plannerOutput: unsure, routingSuggestions: ["calendar"] }))?.question).toBe(
+      "Could you tell me a bit more about what you'd like me to do?",
+    );
+  });
+
   it("asks for confirmation once, not again after a yes", () => {
     const risky = state({ plannerOutput: { ...plannerOutput, riskLevel: "high" } });
     expect(plannerTrigger(risky)).toMatchObject({ kind: "confirmation", expectedInput: "yes_no" });

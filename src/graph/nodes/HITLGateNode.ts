@@ -11,9 +11,11 @@ import {
   type HITLRequest,
   type HITLResult,
   type PendingHITL,
+  type CapabilityName,
+  CAPABILITY_NAMES,
 } from "../../types/index.js";
 import { replyLanguage } from "../../utils/language.js";
-import { t, type MessageKey } from "../../utils/userMessages.js";
+import { capabilityLabel, t, type MessageKey } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { validateAnswer } from "../hitl/validateAnswer.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
@@ -44,6 +46,15 @@ export function yesNoOptions(language: "he" | "en"): HITLOption[] {
   ];
 }
 
+/** "Is this about tasks and reminders or calendar?" when the words point several ways; else a general ask. */
+function clarifyWording(language: "he" | "en", suggestions: string[]): string {
+  const labels = suggestions
+    .filter((c): c is CapabilityName => (CAPABILITY_NAMES as readonly string[]).includes(c))
+    .map((c) => capabilityLabel(language, c));
+  if (labels.length < 2) return t(language, "clarifyQuestion");
+  return t(language, "clarifyBetween", { options: labels.join(` ${t(language, "or")} `) });
+}
+
 /** What the planner's output asks for, if anything (spec 002 §5.2 triggers). */
 export function plannerTrigger(state: MemoState): HITLRequest | null {
   const planner = state.plannerOutput;
@@ -59,7 +70,7 @@ export function plannerTrigger(state: MemoState): HITLRequest | null {
       question:
         own ||
         (lowConfidence
-          ? t(language, "clarifyQuestion")
+          ? clarifyWording(language, state.routingSuggestions)
           : t(language, "missingFields", { fields: planner.missingFields.join(", ") })),
       options: [],
       expectedInput: "free_text",

@@ -1,5 +1,4 @@
-import { estimateTokens } from "../../services/memory/limits.js";
-import type { ConversationMessage } from "../../types/index.js";
+import type { LatestAction } from "../../types/index.js";
 import type { MemoGraphDeps } from "../deps.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
 import { NodeInputError } from "./instrument.js";
@@ -17,27 +16,27 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
     if (!phone) throw new NodeInputError("memory_update", "threadId");
     const now = deps.clock();
 
-    for (const step of state.plannerOutput?.plan ?? []) {
+    const actions = (state.plannerOutput?.plan ?? []).flatMap((step): LatestAction[] => {
       const result = state.executionResults.get(step.id);
-      if (!result?.success || NOT_ACTIONS.has(step.capability)) continue;
-      await deps.memory.pushLatestAction(phone, {
-        createdAt: now,
-        capability: step.capability,
-        action: result.latestAction?.action ?? result.functionName,
-        summary: result.latestAction?.summary ?? step.action,
-        ...(result.latestAction?.when ? { when: result.latestAction.when } : {}),
-        ...(result.latestAction?.externalIds ? { externalIds: result.latestAction.externalIds } : {}),
-      });
-    }
+      if (!result?.success || NOT_ACTIONS.has(step.capability)) return [];
+      return [
+        {
+          createdAt: now,
+          capability: step.capability,
+          action: result.latestAction?.action ?? result.functionName,
+          summary: result.latestAction?.summary ?? step.action,
+          ...(result.latestAction?.when ? { when: result.latestAction.when } : {}),
+          ...(result.latestAction?.externalIds ? { externalIds: result.latestAction.externalIds } : {}),
+        },
+      ];
+    });
+    // One write for the turn's actions, one for the reply.
+    await deps.memory.pushLatestAction(phone, ...actions);
 
     if (!state.finalResponse) return {};
     await deps.memory.addAssistantMessage(phone, state.finalResponse);
-    const message: ConversationMessage = {
-      role: "assistant",
-      content: state.finalResponse,
-      timestamp: now,
-      estimatedTokens: estimateTokens(state.finalResponse),
-    };
-    return { recentMessages: [message] };
+    // The reply as memory stored it, so state and window agree.
+    const message = deps.memory.getRecentMessages(phone).at(-1);
+    return message ? { recentMessages: [message] } : {};
   };
 }

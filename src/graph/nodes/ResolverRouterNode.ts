@@ -12,6 +12,7 @@ import { t } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { activeGroup, answersFor, PlanCycleError } from "../plan/executionGroups.js";
 import { failedResult } from "../plan/failedResult.js";
+import { llmUsageUpdate } from "../state/metadata.js";
 import type { CapabilityContext } from "../registry.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
 import { NodeInputError } from "./instrument.js";
@@ -59,9 +60,9 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
     }
     if (!group) return new Command({ goto: "join" });
     // Each pass settles a group or asks a question; more passes than that means no progress.
-    if (state.completedGroups > state.plannerOutput.plan.length * (MAX_HITL_ROUNDS + 2)) {
+    if (state.routerPasses > state.plannerOutput.plan.length * (MAX_HITL_ROUNDS + 2)) {
       deps.logger.error(
-        { node: "resolver_router", passes: state.completedGroups, traceId: state.traceId },
+        { node: "resolver_router", passes: state.routerPasses, traceId: state.traceId },
         "plan made no progress",
       );
       return new Command({
@@ -149,13 +150,8 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
     const update: MemoUpdate = {
       resolverResults,
       executionResults,
-      completedGroups: state.completedGroups + 1,
-      metadata: {
-        llmCalls: usages.length,
-        totalTokens: usages.reduce((sum, u) => sum + u.inputTokens + u.outputTokens, 0),
-        totalCost: usages.reduce((sum, u) => sum + u.costUsd, 0),
-        llmUsage: usages,
-      },
+      routerPasses: state.routerPasses + 1,
+      metadata: llmUsageUpdate(...usages),
     };
     if (hitlRequest) return new Command({ update: { ...update, hitlRequest }, goto: "hitl_gate" });
     return new Command({ update, goto: "entity_resolution" });

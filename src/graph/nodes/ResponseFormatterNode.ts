@@ -1,27 +1,24 @@
 import type { ExecutionResult, FormattedResponse, PlanStep } from "../../types/index.js";
-import { zonedParts } from "../../utils/timeContext.js";
+import { localDayNumber, pad2, zonedParts } from "../../utils/timeContext.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-const pad = (n: number) => String(n).padStart(2, "0");
 
 /** An ISO instant as local text: "today 17:00", "tomorrow 09:00", "Mon 03/02 09:00" (or Hebrew). */
 export function humanTime(iso: string, nowMs: number, timeZone: string, language: "he" | "en"): string {
   const at = zonedParts(Date.parse(iso), timeZone);
-  const today = zonedParts(nowMs, timeZone);
-  const dayIndex = (p: typeof at) => Date.UTC(p.year, p.month - 1, p.day) / 86_400_000;
-  const diff = dayIndex(at) - dayIndex(today);
-  const time = `${pad(at.hour)}:${pad(at.minute)}`;
+  const diff = localDayNumber(Date.parse(iso), timeZone) - localDayNumber(nowMs, timeZone);
+  const time = `${pad2(at.hour)}:${pad2(at.minute)}`;
   if (language === "he") {
     if (diff === 0) return `היום ב-${time}`;
     if (diff === 1) return `מחר ב-${time}`;
     if (diff === -1) return `אתמול ב-${time}`;
-    return `${pad(at.day)}/${pad(at.month)} ב-${time}`;
+    return `${pad2(at.day)}/${pad2(at.month)} ב-${time}`;
   }
   if (diff === 0) return `today at ${time}`;
   if (diff === 1) return `tomorrow at ${time}`;
   if (diff === -1) return `yesterday at ${time}`;
-  return `${at.weekday.slice(0, 3)} ${pad(at.day)}/${pad(at.month)} at ${time}`;
+  return `${at.weekday.slice(0, 3)} ${pad2(at.day)}/${pad2(at.month)} at ${time}`;
 }
 
 /** Copies data, adding a `<key>Human` text beside every ISO instant, at any depth. */
@@ -53,10 +50,6 @@ function formatOne(
       : null;
   const due = data && typeof data === "object" ? (data as { dueDate?: unknown }).dueDate : undefined;
   const dueMs = typeof due === "string" ? Date.parse(due) : NaN;
-  const dayIndex = (ms: number) => {
-    const p = zonedParts(ms, state.user.timezone);
-    return Date.UTC(p.year, p.month - 1, p.day);
-  };
   return {
     stepId: step.id,
     agent: step.capability,
@@ -79,8 +72,12 @@ function formatOne(
         (data as { recurrence?: { type?: string } }).recurrence?.type === "nudge"
       ),
       hasDueDate: !Number.isNaN(dueMs),
-      isToday: !Number.isNaN(dueMs) && dayIndex(dueMs) === dayIndex(nowMs),
-      isTomorrowOrLater: !Number.isNaN(dueMs) && dayIndex(dueMs) > dayIndex(nowMs),
+      isToday:
+        !Number.isNaN(dueMs) &&
+        localDayNumber(dueMs, state.user.timezone) === localDayNumber(nowMs, state.user.timezone),
+      isTomorrowOrLater:
+        !Number.isNaN(dueMs) &&
+        localDayNumber(dueMs, state.user.timezone) > localDayNumber(nowMs, state.user.timezone),
       entityCount: items ? items.length : result.success ? 1 : 0,
       isBulk: !!items && items.length > 1,
       hasErrors: !result.success,

@@ -17,7 +17,7 @@ import type {
   TriggerType,
   User,
 } from "../../types/index.js";
-import type { LLMUsageRecord } from "./metadata.js";
+import type { LLMUsage } from "../../services/llm/index.js";
 
 /** The user as the prompts see it (spec 003 UserContext). */
 export interface UserContext {
@@ -82,7 +82,7 @@ export interface ExecutionMetadata {
   totalTokens: number;
   totalCost: number;
   /** One entry per LLM call, with node and model. */
-  llmUsage: LLMUsageRecord[];
+  llmUsage: LLMUsage[];
 }
 
 const lastValue = <T>(initial: () => T) =>
@@ -119,7 +119,7 @@ export const MemoStateAnnotation = Annotation.Root({
   latestActions: lastValue<LatestAction[]>(() => []),
   /** Written by planner; read by capability_check, hitl_gate, resolver_router. */
   plannerOutput: lastValue<PlannerOutput | undefined>(() => undefined),
-  /** Written by planner; read by hitl_gate for natural clarification wording. */
+  /** Capabilities the message's words point at; written by planner; read by hitl_gate to word a clarification. */
   routingSuggestions: lastValue<string[]>(() => []),
   /** Written by planner (its own wording of a clarification question); read by hitl_gate. */
   clarificationQuestion: lastValue<string | undefined>(() => undefined),
@@ -152,8 +152,8 @@ export const MemoStateAnnotation = Annotation.Root({
     reducer: (current, update) => ({ ...current, ...update }),
     default: () => ({}),
   }),
-  /** Steps of the plan already dispatched by resolver_router, in dependency groups; bounds its loop. */
-  completedGroups: lastValue<number>(() => 0),
+  /** Passes of resolver_router this turn; bounds its loop. */
+  routerPasses: lastValue<number>(() => 0),
   /** Written by response_formatter; read by response_writer. */
   formattedResponse: lastValue<FormattedResponse[]>(() => []),
   /** The reply; written by response_writer (or earlier by capability_check / hitl_gate / errors); read by invokeMemoGraph. */

@@ -1,14 +1,12 @@
 import type { LLMUsage } from "../../services/llm/index.js";
+import type { ExecutionMetadata } from "./MemoState.js";
 
-/** One LLM call as the turn's metadata records it. */
-export type LLMUsageRecord = LLMUsage;
-
-/** The metadata update for one LLM call. */
-export function llmUsageUpdate(usage: LLMUsageRecord) {
+/** The metadata update for the LLM calls a node made: counts, tokens, cost, and each call. */
+export function llmUsageUpdate(...usages: LLMUsage[]): Partial<ExecutionMetadata> {
   return {
-    llmCalls: 1,
-    totalTokens: usage.inputTokens + usage.outputTokens,
-    totalCost: usage.costUsd,
-    llmUsage: [usage],
+    llmCalls: usages.length,
+    totalTokens: usages.reduce((sum, u) => sum + u.inputTokens + u.outputTokens, 0),
+    totalCost: usages.reduce((sum, u) => sum + u.costUsd, 0),
+    llmUsage: usages,
   };
 }

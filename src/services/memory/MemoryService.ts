@@ -219,10 +219,11 @@ export class MemoryService {
   // ---- latest actions (spec 001) ----
 
   /** Remembers a successful action; the 10 newest are kept, first in first out. */
-  async pushLatestAction(phone: string, action: LatestAction): Promise<void> {
+  async pushLatestAction(phone: string, ...actions: LatestAction[]): Promise<void> {
+    if (actions.length === 0) return;
     await this.update(phone, "pushLatestAction", (window) => ({
       ...window,
-      latestActions: [...window.latestActions, jsonCopy(action)].slice(-MAX_LATEST_ACTIONS),
+      latestActions: [...window.latestActions, ...actions.map((a) => jsonCopy(a))].slice(-MAX_LATEST_ACTIONS),
     }));
   }
 

@@ -52,7 +52,8 @@ export function graphOverhead(): Promise<Record<string, unknown>> {
       async (i) => {
         const reply = await runtime.invokeMemoGraph(
           `9725${String(i % USERS).padStart(8, "0")}`,
-          "what can you do?",
+          // Not a fast-path phrase: the planner (the fake LLM) runs, as in every real turn.
+          "tell me what you are good at",
         );
         if (reply.status !== "completed") throw new Error(`bench turn ended ${reply.status}`);
       },

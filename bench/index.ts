@@ -2,14 +2,18 @@
 // baseline measured in the same run, because the machines are noisy.
 import { checkpointTurn } from "./checkpointTurn.js";
 import { graphOverhead } from "./graphOverhead.js";
+import { webhookAck } from "./webhookAck.js";
 
-const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
+const BENCHES: Record<string, () => Promise<Record<string, unknown> | Record<string, unknown>[]>> = {
   checkpoint_turn: checkpointTurn,
   graph_overhead: graphOverhead,
+  webhook_ack: webhookAck,
 };
 
 const only = process.argv.slice(2);
 for (const [name, run] of Object.entries(BENCHES)) {
   if (only.length > 0 && !only.includes(name)) continue;
-  process.stdout.write(`${JSON.stringify(await run())}\n`);
+  const result = await run();
+  for (const line of Array.isArray(result) ? result : [result])
+    process.stdout.write(`${JSON.stringify(line)}\n`);
 }

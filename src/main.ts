@@ -43,6 +43,10 @@ export async function main(options: Pick<StartOptions, "extraRoutes"> = {}): Pro
   }
 
   const running = service;
+  if (running.simulatorUrl) {
+    // For the person who just ran `npm start`: where to talk to Memo.
+    process.stderr.write(`\nMemo is running. Chat with it in your browser: ${running.simulatorUrl}\n\n`);
+  }
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     signals += 1;

@@ -11,6 +11,12 @@ import { migrate } from "./db/migrate.js";
 import { MIGRATIONS } from "./db/migrations/index.js";
 import type { UserRepository } from "./db/repositories/UserRepository.js";
 import { createMemoRuntime, type Memo } from "./graph/createMemoRuntime.js";
+import {
+  createWhatsApp,
+  SIMULATOR_PATH,
+  type WhatsApp,
+  type WhatsAppOptions,
+} from "./services/whatsapp/index.js";
 import { InFlightWork } from "./utils/InFlightWork.js";
 import type { Logger } from "./utils/logger.js";
 
@@ -27,6 +33,10 @@ export interface RunningService {
   /** The conversation graph and its runtime; capabilities register on `memo.capabilities`. */
   readonly memo: Memo;
   readonly inFlight: InFlightWork;
+  /** The WhatsApp transport: webhook, inbox worker, sender, simulator. */
+  readonly whatsapp: WhatsApp;
+  /** The local simulator's page, when it is on. */
+  readonly simulatorUrl: string | undefined;
   /**
    * Stops taking requests, lets in-flight work finish within the shutdown timeout, then closes
    * the database. Resolves true when everything finished in time. Safe to call more than once.
@@ -38,6 +48,10 @@ export interface StartOptions {
   logger: Logger;
   /** Further routes to mount (later features, tests). */
   extraRoutes?: (app: Express) => void;
+  /** Test seams of the WhatsApp transport (speech-to-text, worker timings). */
+  whatsapp?: Pick<WhatsAppOptions, "transcriber" | "worker">;
+  /** Test seams of the runtime (clock, LLM). */
+  memo?: { clock?: () => number };
 }
 
 /** Opens the database, applies migrations, prepares the checkpointer and starts listening. */
@@ -48,12 +62,22 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
   try {
     await migrate(db.pool, MIGRATIONS, logger);
     const checkpointer = await createCheckpointer(config.checkpointer, db.pool);
-    const memo = createMemoRuntime({ config, pool: db.pool, checkpointer, logger });
+    const memo = createMemoRuntime({ config, pool: db.pool, checkpointer, logger, ...options.memo });
     const { users } = memo;
     // The window cache forgets idle users; the table keeps them.
     const cleanup = setInterval(() => memo.memory.cleanup(), MEMORY_CLEANUP_INTERVAL_MS).unref();
     const inFlight = new InFlightWork();
     let shuttingDown = false;
+    let url = "";
+    const whatsapp = createWhatsApp({
+      config,
+      db,
+      memo,
+      logger,
+      inFlight,
+      serviceUrl: () => url,
+      ...options.whatsapp,
+    });
 
     const app = createApp({
       logger,
@@ -61,7 +85,10 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       migrations: MIGRATIONS,
       inFlight,
       isShuttingDown: () => shuttingDown,
-      extraRoutes: options.extraRoutes,
+      extraRoutes: (app) => {
+        for (const { path, router } of whatsapp.routers) app.use(path, router);
+        options.extraRoutes?.(app);
+      },
     });
     const listening = app.listen(config.port, config.host);
     server = listening;
@@ -70,11 +97,21 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       once(listening, "error").then(([error]) => Promise.reject(error as Error)),
     ]);
     const port = (listening.address() as AddressInfo).port;
-    const url = `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`;
+    url = `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`;
+    const simulatorUrl = whatsapp.simulator ? `${url}${SIMULATOR_PATH}` : undefined;
     logger.info(
-      { port, database: db.target, checkpointer: config.checkpointer, llm: memo.llm ? "configured" : "none" },
+      {
+        port,
+        database: db.target,
+        checkpointer: config.checkpointer,
+        llm: memo.llm ? "configured" : "none",
+        whatsapp: simulatorUrl ? "simulator" : "cloud api",
+        ...(simulatorUrl ? { simulatorUrl } : {}),
+      },
       "memo listening",
     );
+    // Unfinished inbox rows from before a restart are picked up now.
+    whatsapp.worker.start();
 
     let stopping: Promise<boolean> | undefined;
     const shutdown = (reason: string): Promise<boolean> => {
@@ -84,6 +121,10 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
         logger.info({ reason, inFlight: inFlight.size }, "shutting down");
         const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
         listening.closeIdleConnections();
+        // The simulator's open event streams count as requests; end them so they do not hold the drain.
+        whatsapp.simulator?.close();
+        // No new turns start; the running ones count as in-flight work.
+        const workerStopped = whatsapp.stop();
         const drained = await inFlight.drain(config.shutdownTimeoutMs);
         if (!drained) {
           logger.warn(
@@ -94,6 +135,9 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
         // Whatever remains is idle keep-alive sockets, or work we have stopped waiting for.
         listening.closeAllConnections();
         await closed;
+        // Turns cut short stay pending in the inbox and run again after the restart.
+        if (drained) await workerStopped;
+        await whatsapp.release();
         await db.close();
         logger.info({ clean: drained }, "stopped");
         return drained;
@@ -101,7 +145,7 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       return stopping;
     };
 
-    return { url, port, db, checkpointer, users, memo, inFlight, shutdown };
+    return { url, port, db, checkpointer, users, memo, inFlight, whatsapp, simulatorUrl, shutdown };
   } catch (error) {
     server?.close();
     await db.close().catch(() => undefined);

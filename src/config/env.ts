@@ -62,8 +62,36 @@ const EnvSchema = z.object({
 
   /** Meta app secret that signs webhook bodies (required in production). */
   WHATSAPP_APP_SECRET: z.string().min(1).optional(),
-  /** WhatsApp Cloud API access token (required in production). */
+  /** WhatsApp Cloud API access token (required in production). Unset outside production turns the local simulator on. */
   WHATSAPP_ACCESS_TOKEN: z.string().min(1).optional(),
+  /** The token Meta echoes when verifying the webhook URL (required in production). */
+  WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
+  /** Id of the WhatsApp business phone number Memo sends from (required in production). */
+  WHATSAPP_PHONE_NUMBER_ID: z
+    .string()
+    .regex(/^[0-9]{1,30}$/, { error: "must be the numeric phone number id from Meta's app dashboard" })
+    .optional(),
+  /** Base URL of the Graph API (default: https://graph.facebook.com). */
+  WHATSAPP_GRAPH_URL: z
+    .string()
+    .default("https://graph.facebook.com")
+    .refine((v) => /^https?:\/\/[^\s]+$/.test(v), { message: "must be an http:// or https:// URL" }),
+  /** Graph API version (default: v23.0). */
+  WHATSAPP_API_VERSION: z
+    .string()
+    .regex(/^v[0-9]+\.[0-9]+$/, { error: "must look like v23.0" })
+    .default("v23.0"),
+  /** Milliseconds one Graph API request may take (default: 10000). */
+  WHATSAPP_TIMEOUT_MS: wholeNumber(100, 120_000, 10_000),
+  /** The local WhatsApp simulator at /dev/whatsapp: auto (on when WHATSAPP_ACCESS_TOKEN is unset) | on | off; never in production (default: auto). */
+  WHATSAPP_SIMULATOR: z.enum(["auto", "on", "off"]).default("auto"),
+
+  /** Turns of different phones run at once (default: 8). */
+  INBOX_CONCURRENCY: wholeNumber(1, 256, 8),
+  /** Hours after which an inbound message is recorded but not answered (default: 24). */
+  INBOX_MAX_AGE_HOURS: wholeNumber(1, 24 * 30, 24),
+  /** Attempts at a message's turn before the user gets an apology (default: 3). */
+  INBOX_MAX_ATTEMPTS: wholeNumber(1, 10, 3),
   /** OpenAI API key (required in production). */
   OPENAI_API_KEY: z.string().min(1).optional(),
 
@@ -82,6 +110,8 @@ const EnvSchema = z.object({
   LLM_RESPONSE_MODEL: modelName(),
   /** Model of image analysis (default: gpt-4o). */
   LLM_IMAGE_MODEL: modelName(),
+  /** Model of voice-note transcription (default: gpt-4o-mini-transcribe). */
+  LLM_TRANSCRIBE_MODEL: modelName().default("gpt-4o-mini-transcribe"),
   /** Model tried once when a node's own model fails (default: gpt-4o). */
   LLM_FALLBACK_MODEL: modelName().default("gpt-4o"),
   /** How structured output is requested: jsonSchema | functionCalling | jsonMode (default: jsonSchema). */
@@ -99,6 +129,8 @@ const PRODUCTION_REQUIRED = [
   "DATABASE_URL",
   "WHATSAPP_APP_SECRET",
   "WHATSAPP_ACCESS_TOKEN",
+  "WHATSAPP_VERIFY_TOKEN",
+  "WHATSAPP_PHONE_NUMBER_ID",
   "OPENAI_API_KEY",
 ] as const satisfies readonly (keyof Env)[];
 
@@ -115,9 +147,31 @@ export interface AppConfig {
   checkpointer: Env["CHECKPOINTER"];
   defaultTimeZone: string;
   shutdownTimeoutMs: number;
-  whatsapp: { appSecret?: string; accessToken?: string };
+  whatsapp: WhatsAppSettings;
+  inbox: InboxSettings;
   openai: { apiKey?: string };
   llm: LLMSettings;
+}
+
+/** The WhatsApp Cloud API connection, or the local simulator standing in for it. */
+export interface WhatsAppSettings {
+  appSecret?: string;
+  accessToken?: string;
+  verifyToken?: string;
+  /** The business number's id; "simulator" when the simulator stands in and none is set. */
+  phoneNumberId: string;
+  graphUrl: string;
+  apiVersion: string;
+  timeoutMs: number;
+  /** Mount /dev/whatsapp and send through it instead of graphUrl. */
+  simulator: boolean;
+}
+
+/** How inbound messages are worked off (D4). */
+export interface InboxSettings {
+  concurrency: number;
+  maxAgeMs: number;
+  maxAttempts: number;
 }
 
 /** The LLM settings of the environment; `src/config/llm-config.ts` turns them into a model per node. */
@@ -125,7 +179,14 @@ export interface LLMSettings {
   /** OPENAI_BASE_URL: an OpenAI-compatible server instead of OpenAI. */
   baseUrl?: string;
   /** Model overrides by env; unset means the node's default. */
-  models: { planner?: string; resolver?: string; response?: string; image?: string; fallback: string };
+  models: {
+    planner?: string;
+    resolver?: string;
+    response?: string;
+    image?: string;
+    transcribe: string;
+    fallback: string;
+  };
   structuredOutputMethod: Env["LLM_STRUCTURED_OUTPUT_METHOD"];
   timeoutMs: number;
   maxRetries: number;
@@ -174,12 +235,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
 
   if (env.NODE_ENV === "production") {
     const missing = PRODUCTION_REQUIRED.filter((name) => env[name] === undefined);
-    if (missing.length > 0) {
-      throw new ConfigError(
-        missing.map((variable) => ({ variable, reason: "is required when NODE_ENV=production" })),
-      );
+    const problems: ConfigProblem[] = missing.map((variable) => ({
+      variable,
+      reason: "is required when NODE_ENV=production",
+    }));
+    // The simulator accepts anyone's messages: it must never face the internet.
+    if (env.WHATSAPP_SIMULATOR === "on") {
+      problems.push({ variable: "WHATSAPP_SIMULATOR", reason: "cannot be on when NODE_ENV=production" });
     }
+    if (problems.length > 0) throw new ConfigError(problems);
   }
+  const simulator =
+    env.NODE_ENV !== "production" &&
+    (env.WHATSAPP_SIMULATOR === "on" ||
+      (env.WHATSAPP_SIMULATOR === "auto" && env.WHATSAPP_ACCESS_TOKEN === undefined));
 
   return {
     env: env.NODE_ENV,
@@ -198,7 +267,21 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     checkpointer: env.CHECKPOINTER,
     defaultTimeZone: env.DEFAULT_TIMEZONE,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-    whatsapp: { appSecret: env.WHATSAPP_APP_SECRET, accessToken: env.WHATSAPP_ACCESS_TOKEN },
+    whatsapp: {
+      appSecret: env.WHATSAPP_APP_SECRET,
+      accessToken: env.WHATSAPP_ACCESS_TOKEN,
+      verifyToken: env.WHATSAPP_VERIFY_TOKEN,
+      phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID ?? "simulator",
+      graphUrl: env.WHATSAPP_GRAPH_URL.replace(/\/+$/, ""),
+      apiVersion: env.WHATSAPP_API_VERSION,
+      timeoutMs: env.WHATSAPP_TIMEOUT_MS,
+      simulator,
+    },
+    inbox: {
+      concurrency: env.INBOX_CONCURRENCY,
+      maxAgeMs: env.INBOX_MAX_AGE_HOURS * 60 * 60 * 1000,
+      maxAttempts: env.INBOX_MAX_ATTEMPTS,
+    },
     openai: { apiKey: env.OPENAI_API_KEY },
     llm: {
       baseUrl: env.OPENAI_BASE_URL,
@@ -207,6 +290,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         resolver: env.LLM_RESOLVER_MODEL,
         response: env.LLM_RESPONSE_MODEL,
         image: env.LLM_IMAGE_MODEL,
+        transcribe: env.LLM_TRANSCRIBE_MODEL,
         fallback: env.LLM_FALLBACK_MODEL,
       },
       structuredOutputMethod: env.LLM_STRUCTURED_OUTPUT_METHOD,

@@ -49,7 +49,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     clock,
     newId: randomUUID,
   });
-  return { runtime, graph, memory, users, llm, capabilities };
+  return { runtime, graph, memory, users, llm, capabilities, clock };
 }
 
 export type Memo = ReturnType<typeof createMemoRuntime>;

@@ -38,6 +38,8 @@ export interface MemoReply {
   status: "completed" | "waiting" | "expired" | "failed";
   /** The text to send (a question includes its numbered options). */
   text: string;
+  /** A question's own words, without the numbered options (for buttons and lists). */
+  question?: string;
   /** Options for buttons or a list, when a question is open. */
   options: HITLOption[];
   expectedInput?: HITLExpectedInput;
@@ -205,6 +207,7 @@ export class MemoRuntime {
         return {
           status: "waiting",
           text,
+          question: interrupt.question,
           options: interrupt.options,
           expectedInput: interrupt.expectedInput,
           hitlId: interrupt.hitlId,

@@ -25,6 +25,8 @@ export interface User {
   digestEnabled: boolean;
   /** Local wall time of the morning digest, HH:mm. */
   digestLocalTime: string;
+  /** Zones offered by the open onboarding time-zone question, or null when none is open. */
+  timeZoneChoices: string[] | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -41,5 +43,6 @@ export type UserPatch = Partial<
     | "googleConnected"
     | "digestEnabled"
     | "digestLocalTime"
+    | "timeZoneChoices"
   >
 >;

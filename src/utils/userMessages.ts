@@ -37,6 +37,32 @@ export const MESSAGES = {
     "capability.second-brain": "notes",
     "capability.general": "that",
     "capability.meta": "that",
+    turnFailed:
+      'Sorry, I couldn\'t handle your message "{message}" because of a problem on my side. Please send it again in a few minutes.',
+    unsupportedType:
+      "I can read text, voice notes and photos, but I can't open {kind} yet. Could you write it to me instead?",
+    "kind.location": "locations",
+    "kind.document": "documents",
+    "kind.sticker": "stickers",
+    "kind.video": "videos",
+    "kind.contacts": "contact cards",
+    "kind.other": "this kind of message",
+    voiceHeard: '🎤 I heard: "{text}"',
+    voiceEmpty: "I couldn't make out any words in that voice note. Could you say it again, or type it?",
+    voiceUnavailable:
+      "I can't listen to voice notes until a speech model is configured (OPENAI_API_KEY). Could you type it instead?",
+    imageUnavailable:
+      "I can't look at images until a vision model is configured (OPENAI_API_KEY). Could you tell me what's in it?",
+    imageTasks: "*Tasks I found:*",
+    imageEvents: "*Events:*",
+    imageItems: "*Items:*",
+    imageText: "*Text:*",
+    imageOfferTasks: '"add these as tasks"',
+    imageOfferEvents: '"add the event to my calendar"',
+    imageOfferItems: '"save this as a list"',
+    imageOfferNote: '"save this as a note"',
+    imageOffer: "Want me to do something with it? Say for example {examples}.",
+    imageOfferRandom: "Tell me if you'd like me to do something with it.",
   },
   he: {
     noLLM:
@@ -70,6 +96,31 @@ export const MESSAGES = {
     "capability.second-brain": "פתקים",
     "capability.general": "זה",
     "capability.meta": "זה",
+    turnFailed: 'מצטער, לא הצלחתי לטפל בהודעה "{message}" בגלל תקלה אצלי. אפשר לשלוח אותה שוב בעוד כמה דקות?',
+    unsupportedType:
+      "אני קורא הודעות טקסט, הודעות קוליות ותמונות, אבל עוד לא {kind}. אפשר לכתוב לי את זה במקום?",
+    "kind.location": "מיקומים",
+    "kind.document": "מסמכים",
+    "kind.sticker": "מדבקות",
+    "kind.video": "סרטונים",
+    "kind.contacts": "אנשי קשר",
+    "kind.other": "הודעות מהסוג הזה",
+    voiceHeard: '🎤 שמעתי: "{text}"',
+    voiceEmpty: "לא הצלחתי לשמוע מילים בהודעה הקולית. אפשר להגיד שוב, או לכתוב?",
+    voiceUnavailable:
+      "אני לא יכול להקשיב להודעות קוליות עד שיוגדר מודל דיבור (OPENAI_API_KEY). אפשר לכתוב במקום?",
+    imageUnavailable:
+      "אני לא יכול לראות תמונות עד שיוגדר מודל ראייה (OPENAI_API_KEY). אפשר לספר לי מה יש בה?",
+    imageTasks: "*משימות שמצאתי:*",
+    imageEvents: "*אירועים:*",
+    imageItems: "*פריטים:*",
+    imageText: "*טקסט:*",
+    imageOfferTasks: '"תוסיף את אלה כמשימות"',
+    imageOfferEvents: '"תוסיף את האירוע ליומן"',
+    imageOfferItems: '"תשמור את זה כרשימה"',
+    imageOfferNote: '"תשמור את זה כפתק"',
+    imageOffer: "לעשות עם זה משהו? אפשר לכתוב למשל {examples}.",
+    imageOfferRandom: "אם תרצה שאעשה עם זה משהו, רק תגיד.",
   },
 } as const;
 

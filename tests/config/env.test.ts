@@ -73,6 +73,8 @@ describe("loadConfig", () => {
       "DATABASE_URL",
       "WHATSAPP_APP_SECRET",
       "WHATSAPP_ACCESS_TOKEN",
+      "WHATSAPP_VERIFY_TOKEN",
+      "WHATSAPP_PHONE_NUMBER_ID",
       "OPENAI_API_KEY",
     ]);
   });
@@ -83,9 +85,66 @@ describe("loadConfig", () => {
       DATABASE_URL: "postgresql://memo@db:5432/memo",
       WHATSAPP_APP_SECRET: "s",
       WHATSAPP_ACCESS_TOKEN: "t",
+      WHATSAPP_VERIFY_TOKEN: "v",
+      WHATSAPP_PHONE_NUMBER_ID: "1234567890",
       OPENAI_API_KEY: "k",
     });
     expect(config.database.kind).toBe("postgres");
+    // Production never mounts the simulator.
+    expect(config.whatsapp.simulator).toBe(false);
+  });
+
+  it("in production, refuses to turn the simulator on", () => {
+    const error = problemsOf({
+      NODE_ENV: "production",
+      DATABASE_URL: "postgresql://memo@db:5432/memo",
+      WHATSAPP_APP_SECRET: "s",
+      WHATSAPP_ACCESS_TOKEN: "t",
+      WHATSAPP_VERIFY_TOKEN: "v",
+      WHATSAPP_PHONE_NUMBER_ID: "1234567890",
+      OPENAI_API_KEY: "k",
+      WHATSAPP_SIMULATOR: "on",
+    });
+    expect(error.problems.map((p) => p.variable)).toEqual(["WHATSAPP_SIMULATOR"]);
+  });
+
+  it("turns the simulator on without an access token outside production, and off with one", () => {
+    expect(loadConfig({}).whatsapp).toMatchObject({
+      simulator: true,
+      phoneNumberId: "simulator",
+      graphUrl: "https://graph.facebook.com",
+      apiVersion: "v23.0",
+      timeoutMs: 10_000,
+    });
+    expect(loadConfig({ WHATSAPP_ACCESS_TOKEN: "t" }).whatsapp.simulator).toBe(false);
+    expect(loadConfig({ WHATSAPP_ACCESS_TOKEN: "t", WHATSAPP_SIMULATOR: "on" }).whatsapp.simulator).toBe(
+      true,
+    );
+    expect(loadConfig({ WHATSAPP_SIMULATOR: "off" }).whatsapp.simulator).toBe(false);
+    expect(loadConfig({ WHATSAPP_GRAPH_URL: "http://127.0.0.1:9999/" }).whatsapp.graphUrl).toBe(
+      "http://127.0.0.1:9999",
+    );
+  });
+
+  it("has inbox defaults and reads their overrides", () => {
+    expect(loadConfig({}).inbox).toEqual({ concurrency: 8, maxAgeMs: 24 * 3600_000, maxAttempts: 3 });
+    expect(
+      loadConfig({ INBOX_CONCURRENCY: "2", INBOX_MAX_AGE_HOURS: "48", INBOX_MAX_ATTEMPTS: "5" }).inbox,
+    ).toEqual({
+      concurrency: 2,
+      maxAgeMs: 48 * 3600_000,
+      maxAttempts: 5,
+    });
+    const error = problemsOf({
+      INBOX_CONCURRENCY: "0",
+      WHATSAPP_API_VERSION: "23",
+      WHATSAPP_PHONE_NUMBER_ID: "abc",
+    });
+    expect(error.problems.map((p) => p.variable).sort()).toEqual([
+      "INBOX_CONCURRENCY",
+      "WHATSAPP_API_VERSION",
+      "WHATSAPP_PHONE_NUMBER_ID",
+    ]);
   });
 
   it("never prints a secret's value in its messages", () => {
@@ -109,6 +168,7 @@ describe("loadConfig", () => {
         resolver: undefined,
         response: undefined,
         image: undefined,
+        transcribe: "gpt-4o-mini-transcribe",
         fallback: "gpt-4o",
       },
       structuredOutputMethod: "jsonSchema",
@@ -124,6 +184,7 @@ describe("loadConfig", () => {
       LLM_RESOLVER_MODEL: "llama3.1:8b",
       LLM_RESPONSE_MODEL: "gpt-4.1-nano",
       LLM_IMAGE_MODEL: "gpt-4o-mini",
+      LLM_TRANSCRIBE_MODEL: "whisper-1",
       LLM_FALLBACK_MODEL: "gpt-4o-mini",
       LLM_STRUCTURED_OUTPUT_METHOD: "functionCalling",
       LLM_TIMEOUT_MS: "5000",
@@ -136,6 +197,7 @@ describe("loadConfig", () => {
         resolver: "llama3.1:8b",
         response: "gpt-4.1-nano",
         image: "gpt-4o-mini",
+        transcribe: "whisper-1",
         fallback: "gpt-4o-mini",
       },
       structuredOutputMethod: "functionCalling",

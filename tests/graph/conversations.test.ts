@@ -17,14 +17,13 @@ async function checkpointRows(harness: Harness): Promise<number> {
 }
 
 describe("meta and general questions", () => {
-  it("answers 'what can you do' from the template, in English, with one LLM call (the planner)", async () => {
+  it("answers 'what can you do' from the template, in English, with no LLM call", async () => {
     h = await createHarness();
-    h.server!.enqueue(plan({ intentType: "meta", steps: [step("s1", "meta", "describe_capabilities")] }));
     const reply = await h.say("What can you do?", { whatsappMessageId: "wamid.1" });
     expect(reply.status).toBe("completed");
     expect(reply.text).toContain("Here's what I can do for you:");
     expect(reply.text).toContain("*Questions*");
-    expect(h.server!.requests).toHaveLength(1);
+    expect(h.server!.requests).toHaveLength(0);
     expect(reply.traceId).toBe("wamid.1");
     // The turn is remembered, and its checkpoints are gone.
     expect(h.memory.getRecentMessages(PHONE).map((m) => [m.role, m.content.slice(0, 20)])).toEqual([
@@ -34,12 +33,20 @@ describe("meta and general questions", () => {
     expect(await checkpointRows(h)).toBe(0);
   });
 
-  it("answers the same question in Hebrew", async () => {
-    h = await createHarness();
-    h.server!.enqueue(plan({ intentType: "meta", steps: [step("s1", "meta", "describe_capabilities")] }));
+  it("answers the same question in Hebrew, and with no LLM configured at all", async () => {
+    h = await createHarness({ llm: "none" });
     const reply = await h.say("מה אתה יודע לעשות?");
     expect(reply.text).toContain("הנה מה שאני יכול לעשות בשבילך:");
     expect((await h.users.get(PHONE))!.language).toBe("he");
+    expect((await h.say("help")).text).toContain("Here's what I can do for you:");
+  });
+
+  it("describes itself when the planner picks meta for other words", async () => {
+    h = await createHarness();
+    h.server!.enqueue(plan({ intentType: "meta", steps: [step("s1", "meta", "describe_capabilities")] }));
+    const reply = await h.say("tell me what you are good at");
+    expect(reply.text).toContain("Here's what I can do for you:");
+    expect(h.server!.requests).toHaveLength(1);
   });
 
   it("answers a general question with the LLM's words, planner first then the general resolver", async () => {

@@ -94,7 +94,7 @@ describe("expiry", () => {
     expect((await h.say("the thing")).status).toBe("waiting");
     h.clock.advance(HITL_TTL_MS + 1000);
     h.server!.enqueue(plan({ intentType: "meta", steps: [step("s1", "meta", "describe_capabilities")] }));
-    const reply = await h.say("what can you do?");
+    const reply = await h.say("tell me what you are good at");
     expect(reply.status).toBe("expired");
     expect(reply.text).toMatch(
       /^Your earlier question timed out, so I dropped it\.\n\nHere's what I can do for you:/,
@@ -166,7 +166,7 @@ describe("what reaches the database", () => {
     const query = h.db.pool.query.bind(h.db.pool);
     h.server!.enqueue(plan({ intentType: "meta", steps: [step("s1", "meta", "describe_capabilities")] }));
     const { rows: before } = await query<{ n: string }>("SELECT count(*) AS n FROM checkpoint_blobs");
-    await h.say("what can you do?");
+    await h.say("tell me what you are good at");
     const { rows: after } = await query<{ n: string }>("SELECT count(*) AS n FROM checkpoint_blobs");
     expect(Number(after[0]!.n) - Number(before[0]!.n)).toBe(0);
 
@@ -305,7 +305,7 @@ describe("LLM faults", () => {
       { status: 429 },
       plan({ intentType: "meta", steps: [step("s1", "meta", "describe_capabilities")] }),
     );
-    expect((await h.say("help")).text).toContain("Here's what I can do");
+    expect((await h.say("tell me what you are good at")).text).toContain("Here's what I can do");
   });
 
   it("falls back to another model when the answer is not valid JSON", async () => {
@@ -314,7 +314,7 @@ describe("LLM faults", () => {
       { rawContent: "{not json" },
       plan({ intentType: "meta", steps: [step("s1", "meta", "describe_capabilities")] }),
     );
-    expect((await h.say("help")).text).toContain("Here's what I can do");
+    expect((await h.say("tell me what you are good at")).text).toContain("Here's what I can do");
     expect(h.server!.requests.map((r) => r.body.model)).toEqual(["gpt-4o-mini", "gpt-4o"]);
   });
 

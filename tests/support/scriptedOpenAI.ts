@@ -81,6 +81,51 @@ const BodySchema = z.looseObject({
 });
 
 const ROUTES = new Set(["/v1/chat/completions", "/chat/completions"]);
+const TRANSCRIPTION_ROUTES = new Set(["/v1/audio/transcriptions", "/audio/transcriptions"]);
+
+/** One audio transcription request: its form fields and the uploaded file. */
+export interface RecordedTranscription {
+  model: string;
+  language?: string;
+  filename: string;
+  contentType: string;
+  bytes: Buffer;
+  at: number;
+}
+
+/** A scripted transcription: the text heard, or an error status. */
+export type ScriptedTranscription = { text: string; delayMs?: number } | { status: number };
+
+/** The parts of a multipart/form-data body: name → { value, filename, contentType }. */
+function parseMultipart(
+  body: Buffer,
+  contentType: string,
+): Map<string, { value: Buffer; filename?: string; contentType?: string }> {
+  const parts = new Map<string, { value: Buffer; filename?: string; contentType?: string }>();
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
+  if (!boundary) return parts;
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  let start = body.indexOf(delimiter);
+  while (start >= 0) {
+    const next = body.indexOf(delimiter, start + delimiter.length);
+    if (next < 0) break;
+    const part = body.subarray(start + delimiter.length + 2, next - 2);
+    const split = part.indexOf("\r\n\r\n");
+    const headers = part.subarray(0, split).toString("utf8");
+    const name = /name="([^"]*)"/i.exec(headers)?.[1];
+    if (name !== undefined) {
+      const filename = /filename="([^"]*)"/i.exec(headers)?.[1];
+      const type = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1];
+      parts.set(name, {
+        value: part.subarray(split + 4),
+        ...(filename !== undefined ? { filename } : {}),
+        ...(type ? { contentType: type } : {}),
+      });
+    }
+    start = next;
+  }
+  return parts;
+}
 
 /** What OpenAI itself sends for common error statuses. */
 function defaultError(status: number, model: string): { message: string; type: string; code: string | null } {
@@ -167,7 +212,11 @@ export class ScriptedOpenAI {
   /** Requests that found no scripted reply (answered 500) or hit an unknown path (answered 404). */
   readonly unmatched: RecordedRequest[] = [];
 
+  /** Every audio transcription request, in order of arrival. */
+  readonly transcriptions: RecordedTranscription[] = [];
+
   private readonly queue: ReplySource[] = [];
+  private readonly transcriptionQueue: ScriptedTranscription[] = [];
   private readonly matchers: Matcher[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly open = new Set<ServerResponse>();
@@ -202,8 +251,15 @@ export class ScriptedOpenAI {
     this.matchers.push({ match, reply, remaining: options.times });
   }
 
+  /** Transcriptions answered in order, once each (none queued: 500). */
+  enqueueTranscription(...replies: ScriptedTranscription[]): void {
+    this.transcriptionQueue.push(...replies);
+  }
+
   /** Forgets replies, matchers and recorded requests. */
   reset(): void {
+    this.transcriptionQueue.length = 0;
+    this.transcriptions.length = 0;
     this.queue.length = 0;
     this.matchers.length = 0;
     this.requests.length = 0;
@@ -226,6 +282,10 @@ export class ScriptedOpenAI {
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const path = (req.url ?? "/").split("?")[0] ?? "/";
+      if (TRANSCRIPTION_ROUTES.has(path)) {
+        this.transcribe(req, res, Buffer.concat(chunks));
+        return;
+      }
       let json: unknown;
       try {
         json = JSON.parse(Buffer.concat(chunks).toString("utf8"));
@@ -256,6 +316,46 @@ export class ScriptedOpenAI {
       const reply = typeof source === "function" ? source(recorded) : source;
       this.answer(res, recorded, reply);
     });
+  }
+
+  private transcribe(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+    const parts = parseMultipart(body, req.headers["content-type"] ?? "");
+    const file = parts.get("file");
+    const model = parts.get("model")?.value.toString("utf8");
+    if (req.method !== "POST" || !file || !model) {
+      this.sendError(res, 400, { message: "Scripted server: expected a multipart transcription request" });
+      return;
+    }
+    const language = parts.get("language")?.value.toString("utf8");
+    this.transcriptions.push({
+      model,
+      ...(language ? { language } : {}),
+      filename: file.filename ?? "",
+      contentType: file.contentType ?? "",
+      bytes: file.value,
+      at: Date.now(),
+    });
+    const reply = this.transcriptionQueue.shift();
+    if (!reply) {
+      this.sendError(res, 500, { message: "no scripted transcription", type: "server_error" });
+      return;
+    }
+    if ("status" in reply) {
+      this.sendError(res, reply.status, defaultError(reply.status, model));
+      return;
+    }
+    const send = () => {
+      if (res.destroyed) return;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ text: reply.text }));
+    };
+    if (reply.delayMs) {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        send();
+      }, reply.delayMs);
+      this.timers.add(timer);
+    } else send();
   }
 
   private pick(req: RecordedRequest): ReplySource | undefined {

@@ -1,6 +1,7 @@
 import { usersMigration } from "./0001_users.js";
 import { extensionsMigration } from "./0002_extensions.js";
 import { conversationWindowsMigration } from "./0003_conversation_windows.js";
+import { whatsappMigration } from "./0004_whatsapp.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -10,4 +11,5 @@ export const MIGRATIONS: readonly Migration[] = [
   usersMigration,
   extensionsMigration,
   conversationWindowsMigration,
+  whatsappMigration,
 ];

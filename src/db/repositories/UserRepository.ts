@@ -24,6 +24,7 @@ interface UserRow {
   last_inbound_at: Date | null;
   digest_enabled: boolean;
   digest_local_time: string;
+  time_zone_choices: string[] | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -37,7 +38,11 @@ const COLUMNS: Record<keyof UserPatch, string> = {
   googleConnected: "google_connected",
   digestEnabled: "digest_enabled",
   digestLocalTime: "digest_local_time",
+  timeZoneChoices: "time_zone_choices",
 };
+
+/** Columns stored as jsonb: sent as JSON text. */
+const JSON_COLUMNS = new Set<keyof UserPatch>(["capabilities", "timeZoneChoices"]);
 
 function toUser(row: UserRow): User {
   return {
@@ -51,6 +56,7 @@ function toUser(row: UserRow): User {
     lastInboundAt: row.last_inbound_at?.toISOString() ?? null,
     digestEnabled: row.digest_enabled,
     digestLocalTime: row.digest_local_time,
+    timeZoneChoices: row.time_zone_choices ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -64,7 +70,7 @@ function patchColumns(patch: UserPatch): { columns: string[]; values: unknown[] 
     const value = patch[key];
     if (value === undefined) continue;
     columns.push(COLUMNS[key]);
-    values.push(key === "capabilities" ? JSON.stringify(value) : value);
+    values.push(JSON_COLUMNS.has(key) && value !== null ? JSON.stringify(value) : value);
   }
   return { columns, values };
 }

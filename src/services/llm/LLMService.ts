@@ -1,8 +1,13 @@
 import type { z } from "zod";
 import type { LLMNode } from "../../config/llm-config.js";
 
+/** A part of a user message: text, or an image for a vision model. */
+export type LLMContentPart =
+  { type: "text"; text: string } | { type: "image"; mimeType: string; data: Buffer };
+
 /** One chat message. System messages are sent first, so the static prompt prefix can be cached. */
-export type LLMMessage = { role: "system" | "user" | "assistant"; content: string };
+export type LLMMessage =
+  { role: "system" | "user" | "assistant"; content: string } | { role: "user"; content: LLMContentPart[] };
 
 /** What one call cost; summed over both attempts when the fallback model answered. */
 export interface LLMUsage {

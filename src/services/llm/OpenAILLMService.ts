@@ -13,7 +13,7 @@ import {
 import type { Logger } from "../../utils/logger.js";
 import { costUsd } from "./cost.js";
 import { classifyFailure, LLMError } from "./LLMError.js";
-import type { LLMMessage, LLMResult, LLMService, LLMUsage } from "./LLMService.js";
+import type { LLMContentPart, LLMMessage, LLMResult, LLMService, LLMUsage } from "./LLMService.js";
 import { structuredMethodFor } from "./structuredMethod.js";
 
 /** One attempt's answer and the tokens it took. */
@@ -35,13 +35,24 @@ function toLangChain(messages: LLMMessage[]): BaseMessage[] {
     ...messages.filter((m) => m.role === "system"),
     ...messages.filter((m) => m.role !== "system"),
   ];
-  return ordered.map((m) =>
-    m.role === "system"
+  return ordered.map((m) => {
+    if (typeof m.content !== "string") return new HumanMessage({ content: m.content.map(toContentBlock) });
+    return m.role === "system"
       ? new SystemMessage(m.content)
       : m.role === "user"
         ? new HumanMessage(m.content)
-        : new AIMessage(m.content),
-  );
+        : new AIMessage(m.content);
+  });
+}
+
+/** A message part as OpenAI's chat API takes it; images travel inline as data URLs. */
+function toContentBlock(part: LLMContentPart) {
+  return part.type === "text"
+    ? { type: "text" as const, text: part.text }
+    : {
+        type: "image_url" as const,
+        image_url: { url: `data:${part.mimeType};base64,${part.data.toString("base64")}`, detail: "auto" },
+      };
 }
 
 /** What zod rejected, by field and issue code only: the values are the user's words. */

@@ -1,4 +1,4 @@
-export type { LLMMessage, LLMResult, LLMService, LLMUsage } from "./LLMService.js";
+export type { LLMContentPart, LLMMessage, LLMResult, LLMService, LLMUsage } from "./LLMService.js";
 export { LLMError, type LLMErrorContext, type LLMErrorKind } from "./LLMError.js";
 export { createLLMService, OpenAILLMService } from "./OpenAILLMService.js";
 export { costUsd } from "./cost.js";

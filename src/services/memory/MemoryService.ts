@@ -142,12 +142,16 @@ export class MemoryService {
 
   /**
    * Sets the WhatsApp id of an already stored assistant message (the transport learns it after
-   * sending): the newest message with this content that has no id yet. A no-op when there is none.
+   * sending): the newest message without an id whose content is what was sent, or its last
+   * paragraphs (a notice sent before the stored reply). A no-op when there is none.
    */
-  async setAssistantMessageId(phone: string, content: string, whatsappMessageId: string): Promise<void> {
+  async setAssistantMessageId(phone: string, sent: string, whatsappMessageId: string): Promise<void> {
     await this.update(phone, "setAssistantMessageId", (window) => {
       const index = window.messages.findLastIndex(
-        (m) => m.role === "assistant" && m.content === content && m.whatsappMessageId === undefined,
+        (m) =>
+          m.role === "assistant" &&
+          m.whatsappMessageId === undefined &&
+          (m.content === sent || sent.endsWith(`\n\n${m.content}`)),
       );
       if (index < 0) return null;
       const messages = [...window.messages];

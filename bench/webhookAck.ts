@@ -1,0 +1,226 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+import { signBody } from "../src/services/whatsapp/signature.js";
+import { freePort, runEntry, type ChildRun } from "../tests/support/process.js";
+import { round } from "./measure.js";
+
+const SECRET = "bench-app-secret";
+/** Seconds of load per series, after a warm-up. */
+const DURATION_S = 8;
+const WARMUP_S = 2;
+const CONNECTIONS = 16;
+/** About one request in ten redelivers an earlier message id. */
+const DUPLICATE_SHARE = 0.1;
+
+/** A Graph API that accepts everything at once (the worker's replies go nowhere slow). */
+async function sinkGraphApi(): Promise<{ url: string; close: () => Promise<void> }> {
+  let n = 0;
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ messages: [{ id: `wamid.BENCH${++n}` }], success: true }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Signed webhook bodies with unique message ids from many phones, ~10% of them redeliveries. */
+function bodies(): () => { raw: Buffer; signature: string } {
+  const sent: string[] = [];
+  let i = 0;
+  return () => {
+    i += 1;
+    const duplicate = sent.length > 0 && Math.random() < DUPLICATE_SHARE;
+    const id = duplicate
+      ? sent[Math.floor(Math.random() * sent.length)]!
+      : `wamid.B${i}-${randomBytes(4).toString("hex")}`;
+    if (!duplicate && sent.length < 10_000) sent.push(id);
+    const phone = `9725${String(i % 5000).padStart(8, "0")}`;
+    const raw = Buffer.from(
+      JSON.stringify({
+        object: "whatsapp_business_account",
+        entry: [
+          {
+            id: "WABA",
+            changes: [
+              {
+                field: "messages",
+                value: {
+                  messaging_product: "whatsapp",
+                  metadata: { display_phone_number: "15550001111", phone_number_id: "1234" },
+                  contacts: [{ profile: { name: "Bench" }, wa_id: phone }],
+                  messages: [
+                    {
+                      from: phone,
+                      id,
+                      timestamp: String(Math.floor(Date.now() / 1000)),
+                      type: "text",
+                      text: { body: "what can you do?" },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    return { raw, signature: signBody(raw, SECRET) };
+  };
+}
+
+async function load(url: string, seconds: number): Promise<autocannon.Result> {
+  const next = bodies();
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: "POST",
+        path: "/webhook/whatsapp",
+        setupRequest: (req) => {
+          const { raw, signature } = next();
+          return {
+            ...req,
+            body: raw,
+            headers: { "content-type": "application/json", "x-hub-signature-256": signature },
+          };
+        },
+      },
+    ],
+  });
+}
+
+async function started(run: ChildRun, pattern: RegExp): Promise<void> {
+  await run.waitFor(pattern, 60_000);
+}
+
+/** Runs the real service (built from the sources) against `env`, with the worker on and replies sunk. */
+async function measureApp(backend: "pglite" | "postgres", databaseUrl: string | undefined, graphUrl: string) {
+  const cwd = await mkdtemp(path.join(tmpdir(), "memo-bench-"));
+  const port = await freePort();
+  const run = runEntry("src/index.ts", {
+    cwd,
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      DATA_DIR: path.join(cwd, "data"),
+      WHATSAPP_APP_SECRET: SECRET,
+      WHATSAPP_ACCESS_TOKEN: "bench",
+      WHATSAPP_PHONE_NUMBER_ID: "1234",
+      WHATSAPP_GRAPH_URL: graphUrl,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+  });
+  try {
+    await run.waitFor(/memo listening/, 60_000);
+    const url = `http://127.0.0.1:${port}`;
+    await load(url, WARMUP_S);
+    return await load(url, DURATION_S);
+  } finally {
+    run.child.kill("SIGKILL");
+    await run.exited;
+    await rm(cwd, { recursive: true, force: true });
+  }
+}
+
+async function measureBare(): Promise<autocannon.Result> {
+  const port = await freePort();
+  const run = runEntry("bench/bareServer.ts", { cwd: process.cwd(), env: { PORT: String(port) } });
+  try {
+    await started(run, /bare listening/);
+    const url = `http://127.0.0.1:${port}`;
+    await load(url, WARMUP_S);
+    return await load(url, DURATION_S);
+  } finally {
+    run.child.kill("SIGTERM");
+    await run.exited;
+  }
+}
+
+/** A fresh database on the machine's Postgres (TEST_DATABASE_URL or the local default), or undefined. */
+async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  const admin = process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test";
+  const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+  } catch {
+    return undefined;
+  }
+  const name = `memo_bench_${process.pid}_${randomBytes(3).toString("hex")}`;
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+function summary(backend: string, app: autocannon.Result, bare: autocannon.Result): Record<string, unknown> {
+  const non2xx = app.non2xx + app.errors + app.timeouts;
+  return {
+    bench: "webhook_ack",
+    backend,
+    p50_ms: app.latency.p50,
+    p99_ms: app.latency.p99,
+    rps: round(app.requests.average),
+    baseline_rps: round(bare.requests.average),
+    ratio: round(app.requests.average / bare.requests.average),
+    requests: app.requests.total,
+    failed: non2xx,
+  };
+}
+
+/**
+ * Webhook acknowledgement under load: signed POSTs with unique message ids (about 10%
+ * redeliveries) from 5000 phones against the real service, as its own process with the inbox
+ * worker running (no LLM: turns answer at once; replies go to a Graph API sink), on PGlite and on
+ * the machine's Postgres; beside a bare Express endpoint measured in the same run.
+ */
+export async function webhookAck(): Promise<Record<string, unknown>[]> {
+  const sink = await sinkGraphApi();
+  const out: Record<string, unknown>[] = [];
+  try {
+    const bare = await measureBare();
+    out.push(summary("pglite", await measureApp("pglite", undefined, sink.url), bare));
+    const database = await postgresDatabase();
+    if (database) {
+      try {
+        const bareAgain = await measureBare();
+        out.push(summary("postgres", await measureApp("postgres", database.url, sink.url), bareAgain));
+      } finally {
+        await database.drop();
+      }
+    } else {
+      out.push({
+        bench: "webhook_ack",
+        backend: "postgres",
+        skipped: "no Postgres at TEST_DATABASE_URL or 127.0.0.1:5432",
+      });
+    }
+  } finally {
+    await sink.close();
+  }
+  return out;
+}

@@ -1,0 +1,146 @@
+import type pg from "pg";
+
+/** How an inbox row ended: answered, given up on, too old to answer, or kept without a turn. */
+export type InboxFinalStatus = "done" | "failed" | "expired" | "recorded";
+export type InboxStatus = "pending" | InboxFinalStatus;
+
+/** An inbound WhatsApp message as the webhook stores it. */
+export interface NewInboxMessage {
+  waMessageId: string;
+  phone: string;
+  type: string;
+  sentAt: Date;
+  /** The message object as WhatsApp sent it. */
+  payload: unknown;
+  contactName?: string;
+  /** "recorded" for messages that start no turn (reactions); default pending. */
+  status?: "pending" | "recorded";
+}
+
+export interface InboxMessage {
+  waMessageId: string;
+  seq: number;
+  phone: string;
+  type: string;
+  sentAt: Date;
+  receivedAt: Date;
+  payload: unknown;
+  contactName: string | null;
+  status: InboxStatus;
+  attempts: number;
+  lastError: string | null;
+}
+
+interface InboxRow {
+  wa_message_id: string;
+  seq: string;
+  phone: string;
+  type: string;
+  sent_at: Date;
+  received_at: Date;
+  payload: unknown;
+  contact_name: string | null;
+  status: InboxStatus;
+  attempts: number;
+  last_error: string | null;
+}
+
+function toMessage(row: InboxRow): InboxMessage {
+  return {
+    waMessageId: row.wa_message_id,
+    seq: Number(row.seq),
+    phone: row.phone,
+    type: row.type,
+    sentAt: row.sent_at,
+    receivedAt: row.received_at,
+    payload: row.payload,
+    contactName: row.contact_name,
+    status: row.status,
+    attempts: row.attempts,
+    lastError: row.last_error,
+  };
+}
+
+/** The durable inbox of D4: every inbound message, once, until its turn has run. */
+export interface InboxRepository {
+  /** Stores new messages in one statement; redeliveries (known ids) are dropped. Returns the ids stored. */
+  insert(messages: NewInboxMessage[]): Promise<string[]>;
+  /** Phones with pending messages, the longest-waiting first, leaving out `exclude`. */
+  phonesWithPending(limit: number, exclude: readonly string[]): Promise<string[]>;
+  /** The phone's next pending message in WhatsApp timestamp order (arrival order within a second). */
+  nextPending(phone: string): Promise<InboxMessage | null>;
+  /** Counts an attempt at a message's turn before it starts; returns the attempts so far. */
+  beginAttempt(waMessageId: string): Promise<number>;
+  /** Ends a pending message's life; `error` says why it failed. */
+  finish(waMessageId: string, status: InboxFinalStatus, error?: string): Promise<void>;
+  get(waMessageId: string): Promise<InboxMessage | null>;
+}
+
+export class PgInboxRepository implements InboxRepository {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async insert(messages: NewInboxMessage[]): Promise<string[]> {
+    if (messages.length === 0) return [];
+    const values: unknown[] = [];
+    const rows = messages.map((m) => {
+      values.push(m.waMessageId, m.phone, m.type, m.sentAt, JSON.stringify(m.payload));
+      values.push(m.contactName ?? null, m.status ?? "pending");
+      const base = values.length - 7;
+      return `(${[1, 2, 3, 4, 5, 6, 7].map((i) => `$${base + i}`).join(", ")})`;
+    });
+    // One statement is one transaction: the rows are durable before the webhook answers 200.
+    const { rows: stored } = await this.pool.query<{ wa_message_id: string }>(
+      `INSERT INTO inbox_messages (wa_message_id, phone, type, sent_at, payload, contact_name, status)
+       VALUES ${rows.join(", ")}
+       ON CONFLICT (wa_message_id) DO NOTHING
+       RETURNING wa_message_id`,
+      values,
+    );
+    return stored.map((r) => r.wa_message_id);
+  }
+
+  async phonesWithPending(limit: number, exclude: readonly string[]): Promise<string[]> {
+    const { rows } = await this.pool.query<{ phone: string }>(
+      `SELECT phone FROM inbox_messages
+       WHERE status = 'pending' AND NOT (phone = ANY($2::text[]))
+       GROUP BY phone
+       ORDER BY min(sent_at), min(seq)
+       LIMIT $1`,
+      [limit, exclude],
+    );
+    return rows.map((r) => r.phone);
+  }
+
+  async nextPending(phone: string): Promise<InboxMessage | null> {
+    const { rows } = await this.pool.query<InboxRow>(
+      `SELECT * FROM inbox_messages WHERE phone = $1 AND status = 'pending'
+       ORDER BY sent_at, seq LIMIT 1`,
+      [phone],
+    );
+    return rows[0] ? toMessage(rows[0]) : null;
+  }
+
+  async beginAttempt(waMessageId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ attempts: number }>(
+      `UPDATE inbox_messages SET attempts = attempts + 1 WHERE wa_message_id = $1 RETURNING attempts`,
+      [waMessageId],
+    );
+    return rows[0]?.attempts ?? 0;
+  }
+
+  async finish(waMessageId: string, status: InboxFinalStatus, error?: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE inbox_messages SET status = $2, last_error = COALESCE($3, last_error), finished_at = now()
+       WHERE wa_message_id = $1 AND status = 'pending'`,
+      [waMessageId, status, error?.slice(0, 2000) ?? null],
+    );
+  }
+
+  async get(waMessageId: string): Promise<InboxMessage | null> {
+    const { rows } = await this.pool.query<InboxRow>(
+      "SELECT * FROM inbox_messages WHERE wa_message_id = $1",
+      [waMessageId],
+    );
+    return rows[0] ? toMessage(rows[0]) : null;
+  }
+}

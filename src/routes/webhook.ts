@@ -1,0 +1,183 @@
+import express, { Router, type Request } from "express";
+import type { InboxRepository, NewInboxMessage } from "../db/repositories/InboxRepository.js";
+import type { OutboundMessageRepository } from "../db/repositories/OutboundMessageRepository.js";
+import { SIGNATURE_HEADER, sameSecret, verifySignature } from "../services/whatsapp/signature.js";
+import {
+  DELIVERY_STATUSES,
+  WebhookBodySchema,
+  readWebhookBody,
+  type DeliveryStatus,
+  type WebhookContents,
+} from "../services/whatsapp/webhookSchema.js";
+import type { Logger } from "../utils/logger.js";
+import { normalizePhone } from "../utils/phone.js";
+
+/** Largest webhook body accepted (Meta's are a few kB; batches stay far below this). */
+export const WEBHOOK_BODY_LIMIT = "3mb";
+
+export interface WebhookDeps {
+  logger: Logger;
+  /** WHATSAPP_APP_SECRET; unset (outside production only) means bodies are accepted unsigned. */
+  appSecret?: string;
+  /** WHATSAPP_VERIFY_TOKEN; unset means verification requests are refused. */
+  verifyToken?: string;
+  inbox: InboxRepository;
+  outbound: OutboundMessageRepository;
+  /** Called after new messages are stored, so the worker picks them up at once. */
+  onStored: () => void;
+}
+
+/** GET and POST /webhook/whatsapp: Meta's verification handshake and its notifications. */
+export function webhookRoutes(deps: WebhookDeps): Router {
+  const router = Router();
+  const { logger } = deps;
+  let warnedUnsigned = false;
+
+  router.get("/webhook/whatsapp", (req, res) => {
+    const mode = req.query["hub.mode"];
+    const token = req.query["hub.verify_token"];
+    const challenge = req.query["hub.challenge"];
+    if (
+      deps.verifyToken !== undefined &&
+      mode === "subscribe" &&
+      typeof token === "string" &&
+      sameSecret(token, deps.verifyToken) &&
+      typeof challenge === "string"
+    ) {
+      res.type("text/plain").send(challenge);
+      return;
+    }
+    logger.warn(
+      { event: "WEBHOOK_VERIFY_REFUSED", mode: typeof mode === "string" ? mode : undefined },
+      "webhook verification refused",
+    );
+    res.sendStatus(403);
+  });
+
+  router.post(
+    "/webhook/whatsapp",
+    // The raw bytes, whatever the content type: the signature covers them exactly.
+    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }),
+    async (req, res) => {
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      if (deps.appSecret !== undefined) {
+        if (!verifySignature(body, req.get(SIGNATURE_HEADER), deps.appSecret)) {
+          logger.warn(
+            { event: "WEBHOOK_BAD_SIGNATURE", requestId: req.id, bytes: body.length },
+            "webhook signature rejected",
+          );
+          res.status(401).json({ error: "invalid_signature", requestId: req.id });
+          return;
+        }
+      } else if (!warnedUnsigned) {
+        warnedUnsigned = true;
+        logger.warn("WHATSAPP_APP_SECRET is not set: webhook bodies are accepted without a signature check");
+      }
+
+      const contents = parse(body);
+      if (!contents) {
+        res.status(400).json({ error: "not_a_whatsapp_notification", requestId: req.id });
+        return;
+      }
+      for (const item of contents.skipped) {
+        logger.warn(
+          { event: "WEBHOOK_ITEM_SKIPPED", requestId: req.id, ...item },
+          "webhook item did not parse",
+        );
+      }
+      for (const error of contents.errors) {
+        logger.error(
+          {
+            event: "WHATSAPP_ERROR",
+            requestId: req.id,
+            code: error.code,
+            title: error.title,
+            details: error.error_data?.details,
+          },
+          "WhatsApp reported an error",
+        );
+      }
+
+      const messages = toInboxMessages(contents, logger);
+      // Stored (committed) before the 200: from here on a crash loses nothing.
+      const stored = await deps.inbox.insert(messages);
+      await applyStatuses(deps, contents, req);
+      res.sendStatus(200);
+      if (stored.length > 0) deps.onStored();
+      if (stored.length < messages.length) {
+        logger.debug(
+          { requestId: req.id, duplicates: messages.length - stored.length },
+          "redelivered messages dropped",
+        );
+      }
+    },
+  );
+  return router;
+}
+
+/** The body as a WhatsApp Business Account notification, or null. */
+function parse(body: Buffer): WebhookContents | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString("utf8"));
+  } catch {
+    return null;
+  }
+  const parsed = WebhookBodySchema.safeParse(json);
+  return parsed.success ? readWebhookBody(parsed.data) : null;
+}
+
+/** Messages start no turn when they cannot ask for anything (a reaction); they are still kept. */
+const RECORDED_ONLY = new Set(["reaction"]);
+
+function toInboxMessages(contents: WebhookContents, logger: Logger): NewInboxMessage[] {
+  const out: NewInboxMessage[] = [];
+  for (const { message, contactName } of contents.messages) {
+    let phone: string;
+    try {
+      phone = normalizePhone(message.from);
+    } catch {
+      logger.warn(
+        { event: "WEBHOOK_BAD_SENDER", type: message.type },
+        "message from a sender that is not a phone number",
+      );
+      continue;
+    }
+    out.push({
+      waMessageId: message.id,
+      phone,
+      type: message.type,
+      sentAt: new Date(Number(message.timestamp) * 1000),
+      payload: message,
+      ...(contactName ? { contactName } : {}),
+      status: RECORDED_ONLY.has(message.type) ? "recorded" : "pending",
+    });
+  }
+  return out;
+}
+
+async function applyStatuses(deps: WebhookDeps, contents: WebhookContents, req: Request): Promise<void> {
+  for (const status of contents.statuses) {
+    if (!(DELIVERY_STATUSES as readonly string[]).includes(status.status)) continue;
+    const error = status.errors?.[0];
+    if (status.status === "failed") {
+      deps.logger.warn(
+        {
+          event: "WHATSAPP_DELIVERY_FAILED",
+          requestId: req.id,
+          messageId: status.id,
+          code: error?.code,
+          title: error?.title,
+        },
+        "a message Memo sent was not delivered",
+      );
+    }
+    await deps.outbound.applyStatus({
+      waMessageId: status.id,
+      phone: status.recipient_id ?? "",
+      status: status.status as DeliveryStatus,
+      at: new Date(Number(status.timestamp) * 1000),
+      ...(error ? { errorCode: error.code, ...(error.title ? { errorTitle: error.title } : {}) } : {}),
+    });
+  }
+}

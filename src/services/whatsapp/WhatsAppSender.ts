@@ -1,0 +1,101 @@
+import type { OutboundMessageRepository } from "../../db/repositories/OutboundMessageRepository.js";
+import { MemoError } from "../../utils/errors.js";
+import type { Logger } from "../../utils/logger.js";
+import type { MemoryService } from "../memory/index.js";
+import type { GraphApiClient } from "./GraphApiClient.js";
+import { buildReplyPayloads, type OutboundPayload, type ReplyContent } from "./outboundFormat.js";
+
+/** A reply that could not be delivered after the client's own retries; the turn is not re-run for it. */
+export class DeliveryError extends MemoError {
+  /** Re-running the turn would repeat what it did; the inbox gives up on the message instead. */
+  readonly rerunnable = false;
+}
+
+export interface SendOptions {
+  /**
+   * The inbound message this answers (recorded, and quoted when `quote`). Only answers set it: a
+   * turn retried after a crash is skipped when its answer was already sent.
+   */
+  inReplyTo?: string;
+  /** Show the reply as a reply to `inReplyTo` in the chat (context.message_id). */
+  quote?: boolean;
+  /**
+   * How the conversation window learns of it: "link" (the graph already stored the text; add its
+   * WhatsApp id), "add" (store it now, with its id), "none" (a notice that is not conversation).
+   */
+  memory: "link" | "add" | "none";
+}
+
+/** What a payload shows in the chat, for the outbound record. */
+function bodyOf(payload: OutboundPayload): string {
+  return payload.type === "text" ? payload.text.body : payload.interactive.body.text;
+}
+
+/**
+ * Sends Memo's replies: fits them to WhatsApp (split text, buttons, lists), records every sent
+ * message with its id and the message it answers, and gives the conversation window the id, so a
+ * later reply-to one of Memo's messages finds it.
+ */
+export class WhatsAppSender {
+  constructor(
+    private readonly deps: {
+      /** null: no access token and no simulator; replies are logged, not sent. */
+      client: GraphApiClient | null;
+      outbound: OutboundMessageRepository;
+      memory: MemoryService;
+      logger: Logger;
+    },
+  ) {}
+
+  /** Sends one reply; returns the WhatsApp ids of its messages, in order. */
+  async send(phone: string, content: ReplyContent, options: SendOptions): Promise<string[]> {
+    const { client, outbound, memory, logger } = this.deps;
+    if (!client) {
+      logger.warn({ phone, chars: content.text.length }, "no WhatsApp access token: reply not sent");
+      if (options.memory === "add") await memory.addAssistantMessage(phone, content.text);
+      return [];
+    }
+    const payloads = buildReplyPayloads(phone, content, options.quote ? options.inReplyTo : undefined);
+    const ids: string[] = [];
+    for (const payload of payloads) {
+      let id: string;
+      try {
+        ({ id } = await client.sendMessage(payload));
+      } catch (error) {
+        throw new DeliveryError(
+          "Reply could not be delivered",
+          { sent: ids.length, of: payloads.length },
+          undefined,
+          { cause: error },
+        );
+      }
+      ids.push(id);
+      // The message is out: a failure to record it must not make the turn run (and send) again.
+      await outbound
+        .record({
+          waMessageId: id,
+          phone,
+          ...(options.inReplyTo ? { inReplyTo: options.inReplyTo } : {}),
+          kind: payload.type === "text" ? "text" : payload.interactive.type,
+          body: bodyOf(payload),
+        })
+        .catch((error: unknown) =>
+          logger.error({ err: error, messageId: id }, "could not record a sent message"),
+        );
+    }
+    const first = ids[0];
+    if (options.memory === "add") await memory.addAssistantMessage(phone, content.text, first);
+    else if (options.memory === "link" && first)
+      await memory.setAssistantMessageId(phone, content.text, first);
+    return ids;
+  }
+
+  /** Marks an inbound message read and shows "typing…" while the turn runs; failures only log. */
+  markRead(messageId: string): void {
+    this.deps.client
+      ?.markRead(messageId)
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error, messageId }, "could not mark message read"),
+      );
+  }
+}

@@ -1,0 +1,144 @@
+import type { Router } from "express";
+import type { AppConfig } from "../../config/env.js";
+import type { Database } from "../../db/database.js";
+import { PgInboxRepository } from "../../db/repositories/InboxRepository.js";
+import { PgOutboundMessageRepository } from "../../db/repositories/OutboundMessageRepository.js";
+import type { Memo } from "../../graph/createMemoRuntime.js";
+import { webhookRoutes } from "../../routes/webhook.js";
+import { createSimulator } from "../../simulator/index.js";
+import type { InFlightWork } from "../../utils/InFlightWork.js";
+import type { Logger } from "../../utils/logger.js";
+import { createTranscriber, type Transcriber } from "../media/Transcriber.js";
+import { Onboarding } from "../onboarding/Onboarding.js";
+import { GraphApiClient } from "./GraphApiClient.js";
+import { InboundProcessor } from "./InboundProcessor.js";
+import { InboxWorker } from "./InboxWorker.js";
+import { InProcessPhoneLocks, PostgresPhoneLocks } from "./PhoneLocks.js";
+import { WhatsAppSender } from "./WhatsAppSender.js";
+
+/** Where the simulator is mounted, and its Graph API stand-in under it. */
+export const SIMULATOR_PATH = "/dev/whatsapp";
+
+export interface WhatsAppOptions {
+  config: AppConfig;
+  db: Pick<Database, "kind" | "pool">;
+  memo: Memo;
+  logger: Logger;
+  inFlight?: InFlightWork;
+  /** The service's own base URL, known once it listens (the simulator posts to it). */
+  serviceUrl: () => string;
+  /** Speech-to-text instead of the configured one (tests). */
+  transcriber?: Transcriber | null;
+  /** Options of the inbox worker the tests set (fast retries, polls). */
+  worker?: { pollIntervalMs?: number; retryDelayMs?: (attempt: number) => number };
+}
+
+/**
+ * The WhatsApp transport: the webhook, the durable inbox and its worker, the outbound client and
+ * sender, onboarding, and (outside production, without an access token) the local simulator.
+ */
+export function createWhatsApp(options: WhatsAppOptions) {
+  const { config, db, memo, logger } = options;
+  const settings = config.whatsapp;
+  const clock = memo.clock;
+  const inbox = new PgInboxRepository(db.pool);
+  const outbound = new PgOutboundMessageRepository(db.pool);
+
+  const simulator = settings.simulator
+    ? createSimulator({
+        webhookUrl: () => `${options.serviceUrl()}/webhook/whatsapp`,
+        ...(settings.appSecret ? { appSecret: settings.appSecret } : {}),
+        phoneNumberId: settings.phoneNumberId,
+        publicUrl: () => `${options.serviceUrl()}${SIMULATOR_PATH}`,
+        logger,
+        clock,
+      })
+    : undefined;
+  const graphUrl = simulator
+    ? () => `${options.serviceUrl()}${SIMULATOR_PATH}/graph`
+    : () => settings.graphUrl;
+  const client =
+    simulator || settings.accessToken
+      ? new GraphApiClient({
+          baseUrl: graphUrl,
+          apiVersion: settings.apiVersion,
+          phoneNumberId: settings.phoneNumberId,
+          accessToken: settings.accessToken,
+          timeoutMs: settings.timeoutMs,
+          maxRetries: 3,
+          logger,
+        })
+      : null;
+  if (!client)
+    logger.warn("WHATSAPP_ACCESS_TOKEN is not set and the simulator is off: replies will not be sent");
+
+  const sender = new WhatsAppSender({ client, outbound, memory: memo.memory, logger });
+  const onboarding = new Onboarding({
+    users: memo.users,
+    memory: memo.memory,
+    sender,
+    logger,
+    clock,
+    defaultTimeZone: config.defaultTimeZone,
+    capabilities: () => memo.capabilities.capabilities(),
+  });
+  const processor = new InboundProcessor({
+    runtime: memo.runtime,
+    memory: memo.memory,
+    outbound,
+    sender,
+    onboarding,
+    client,
+    llm: memo.llm,
+    transcriber: options.transcriber !== undefined ? options.transcriber : createTranscriber(config, logger),
+    logger,
+    clock,
+  });
+  const locks = db.kind === "postgres" ? new PostgresPhoneLocks(db.pool, logger) : new InProcessPhoneLocks();
+  const worker = new InboxWorker({
+    inbox,
+    locks,
+    handler: processor,
+    logger,
+    ...(options.inFlight ? { inFlight: options.inFlight } : {}),
+    concurrency: config.inbox.concurrency,
+    maxAgeMs: config.inbox.maxAgeMs,
+    maxAttempts: config.inbox.maxAttempts,
+    clock,
+    ...options.worker,
+  });
+
+  const routers: { path: string; router: Router }[] = [
+    {
+      path: "/",
+      router: webhookRoutes({
+        logger,
+        ...(settings.appSecret ? { appSecret: settings.appSecret } : {}),
+        ...(settings.verifyToken ? { verifyToken: settings.verifyToken } : {}),
+        inbox,
+        outbound,
+        onStored: () => worker.kick(),
+      }),
+    },
+    ...(simulator ? [{ path: SIMULATOR_PATH, router: simulator.router }] : []),
+  ];
+
+  return {
+    routers,
+    worker,
+    inbox,
+    outbound,
+    sender,
+    client,
+    simulator,
+    /** Stops taking work; resolves when the turns running now have ended. */
+    stop: () => worker.stop(),
+    /** Lets the phone locks and the simulator go (after stop, or when giving up on it). */
+    async release(): Promise<void> {
+      simulator?.close();
+      await locks.close();
+    },
+  };
+}
+
+export type WhatsApp = ReturnType<typeof createWhatsApp>;

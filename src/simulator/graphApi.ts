@@ -1,0 +1,478 @@
+import { randomBytes } from "node:crypto";
+import express, { Router, type ErrorRequestHandler, type Response } from "express";
+import { z } from "zod";
+import type { MemoMessage, SimulatorEngine } from "./engine.js";
+import type { SimInteractive, SimMedia } from "./store.js";
+
+/**
+ * The Graph API stand-in: the endpoints Memo's WhatsApp client calls, answering as Meta does,
+ * including Meta's 400s for messages WhatsApp would refuse (so limits are caught in dev).
+ */
+
+export interface GraphApiOptions {
+  engine: SimulatorEngine;
+  phoneNumberId: string;
+  /** The simulator's public base URL, for media download URLs. */
+  publicUrl: () => string;
+}
+
+interface GraphError {
+  message: string;
+  code?: number;
+  subcode?: number;
+  details?: string;
+}
+
+/** Answers with a Graph API error body (`{error: {message, type, code, fbtrace_id, …}}`). */
+export function sendGraphError(res: Response, status: number, error: GraphError): void {
+  const code = error.code ?? 100;
+  res.status(status).json({
+    error: {
+      message: error.message,
+      type: "OAuthException",
+      code,
+      ...(error.details ? { error_data: { messaging_product: "whatsapp", details: error.details } } : {}),
+      ...(error.subcode !== undefined ? { error_subcode: error.subcode } : {}),
+      fbtrace_id: `A${randomBytes(11).toString("base64url")}`,
+    },
+  });
+}
+
+/** Meta's answer for an id that names nothing the caller may use. */
+function unknownObject(res: Response, id: string, method: "get" | "post"): void {
+  sendGraphError(res, 400, {
+    message: `Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+    code: 100,
+    subcode: 33,
+  });
+}
+
+/** Length as WhatsApp counts it: characters (code points), not UTF-16 units. */
+function length(text: string): number {
+  return Array.from(text).length;
+}
+
+/** A string of 1..max characters, failing with the wording of Meta's details. */
+function bounded(label: string, max: number, min = 1) {
+  return z.string().refine((s) => length(s) >= min && length(s) <= max, {
+    message: `${label} length invalid. Min length: ${min}, Max length: ${max}`,
+  });
+}
+
+const TextHeader = z.looseObject({ type: z.string(), text: bounded("Header text", 60).optional() });
+const Footer = z.looseObject({ text: bounded("Footer text", 60) });
+
+const ReplyButton = z.looseObject({
+  type: z.literal("reply"),
+  reply: z.looseObject({ id: bounded("Button id", 256), title: bounded("Button title", 20) }),
+});
+
+const ButtonMessage = z.looseObject({
+  type: z.literal("button"),
+  header: TextHeader.optional(),
+  body: z.looseObject({ text: bounded("Body text", 1024) }),
+  footer: Footer.optional(),
+  action: z.looseObject({
+    buttons: z
+      .array(ReplyButton)
+      .min(1, { message: "At least 1 button is required" })
+      .max(3, { message: "Too many buttons. Max: 3" })
+      .superRefine((buttons, ctx) => {
+        for (const key of ["title", "id"] as const) {
+          const seen = new Set<string>();
+          buttons.forEach((button, index) => {
+            const value = button.reply[key];
+            if (seen.has(value)) {
+              ctx.addIssue({
+                code: "custom",
+                path: [index, "reply", key],
+                message: `Button ${key}s must be unique. Duplicate: ${value}`,
+              });
+            }
+            seen.add(value);
+          });
+        }
+      }),
+  }),
+});
+
+const ListRow = z.looseObject({
+  id: bounded("Row id", 200),
+  title: bounded("Row title", 24),
+  description: bounded("Row description", 72, 0).optional(),
+});
+
+const ListMessage = z.looseObject({
+  type: z.literal("list"),
+  header: TextHeader.optional(),
+  body: z.looseObject({ text: bounded("Body text", 4096) }),
+  footer: Footer.optional(),
+  action: z
+    .looseObject({
+      button: bounded("Button label", 20),
+      sections: z
+        .array(
+          z.looseObject({
+            title: bounded("Section title", 24).optional(),
+            rows: z.array(ListRow).min(1, { message: "At least 1 row is required" }),
+          }),
+        )
+        .min(1, { message: "At least 1 section is required" })
+        .max(10, { message: "Too many sections. Max: 10" }),
+    })
+    .superRefine((action, ctx) => {
+      const rows = action.sections.flatMap((s) => s.rows);
+      if (rows.length > 10) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["sections"],
+          message: `Total row count exceed max allowed count: 10 (got ${rows.length})`,
+        });
+      }
+      const seen = new Set<string>();
+      action.sections.forEach((section, s) => {
+        if (action.sections.length > 1 && !section.title) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["sections", s, "title"],
+            message: "Section title is required when there is more than one section",
+          });
+        }
+        section.rows.forEach((row, r) => {
+          if (seen.has(row.id)) {
+            ctx.addIssue({
+              code: "custom",
+              path: ["sections", s, "rows", r, "id"],
+              message: `Row ids must be unique. Duplicate: ${row.id}`,
+            });
+          }
+          seen.add(row.id);
+        });
+      });
+    }),
+});
+
+/** Other interactive types (cta_url, flow, …): shown as their body text. */
+const OtherInteractive = z.looseObject({
+  type: z.string().min(1),
+  body: z.looseObject({ text: bounded("Body text", 4096) }).optional(),
+});
+
+const MediaObject = z
+  .looseObject({
+    id: z.string().min(1).optional(),
+    link: z.url().optional(),
+    caption: bounded("Caption", 1024).optional(),
+    filename: z.string().optional(),
+  })
+  .refine((m) => m.id !== undefined || m.link !== undefined, {
+    message: "must have either an id or a link",
+  });
+
+const SendBase = z.looseObject({
+  messaging_product: z.literal("whatsapp"),
+  recipient_type: z.literal("individual").optional(),
+  // Meta accepts formatted numbers (+1 (555) 010-0000) and answers with the digits as wa_id.
+  to: z
+    .string()
+    .transform((to) => to.replace(/[\s().+-]/g, ""))
+    .pipe(z.string().regex(/^[0-9]{6,15}$/, { message: "must be a phone number in international format" })),
+  type: z.string().default("text"),
+  context: z.looseObject({ message_id: z.string().min(1) }).optional(),
+});
+
+const MEDIA_TYPES = ["image", "audio", "video", "document", "sticker"] as const;
+
+const TYPED: Record<string, z.ZodType> = {
+  text: z.looseObject({
+    text: z.looseObject({ body: bounded("Message text", 4096), preview_url: z.boolean().optional() }),
+  }),
+  reaction: z.looseObject({
+    reaction: z.looseObject({ message_id: z.string().min(1), emoji: z.string() }),
+  }),
+  location: z.looseObject({
+    location: z.looseObject({
+      latitude: z.coerce.number().min(-90).max(90),
+      longitude: z.coerce.number().min(-180).max(180),
+      name: z.string().optional(),
+      address: z.string().optional(),
+    }),
+  }),
+  template: z.looseObject({
+    template: z.looseObject({
+      name: z.string().min(1),
+      language: z.looseObject({ code: z.string().min(1) }),
+    }),
+  }),
+  ...Object.fromEntries(MEDIA_TYPES.map((type) => [type, z.looseObject({ [type]: MediaObject })])),
+};
+
+const ReadReceipt = z.looseObject({
+  messaging_product: z.literal("whatsapp"),
+  status: z.literal("read"),
+  message_id: z.string().min(1),
+  typing_indicator: z.looseObject({ type: z.literal("text") }).optional(),
+});
+
+/** `interactive['action']['buttons'][0]['reply']['title']`, as Meta names parameters. */
+function paramName(path: readonly PropertyKey[]): string {
+  const [first, ...rest] = path.map((p) => (typeof p === "number" ? p : String(p)));
+  return `${String(first ?? "body")}${rest.map((p) => `[${typeof p === "number" ? p : `'${p}'`}]`).join("")}`;
+}
+
+/** What sits at `path` inside `data`, undefined when any step is missing. */
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let current = data;
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/** The first problem of parsing `data`, as a Graph API error (code 100, Invalid parameter). */
+function toGraphError(error: z.ZodError, data: unknown, prefix: readonly PropertyKey[] = []): GraphError {
+  const issue = error.issues[0];
+  const path = [...prefix, ...(issue?.path ?? [])];
+  if (issue && issue.code !== "custom" && valueAt(data, issue.path) === undefined) {
+    return { message: `(#100) The parameter ${paramName(path)} is required.`, code: 100 };
+  }
+  const details = `Param ${paramName(path)}: ${issue?.message ?? "invalid"}`;
+  return { message: `(#100) Invalid parameter`, code: 100, subcode: 2494010, details };
+}
+
+/** The interactive message as the page renders it. */
+function readInteractive(raw: unknown): { value: SimInteractive } | { error: GraphError } {
+  const type = (raw as { type?: unknown } | undefined)?.type;
+  if (type === "button") {
+    const parsed = ButtonMessage.safeParse(raw);
+    if (!parsed.success) return { error: toGraphError(parsed.error, raw, ["interactive"]) };
+    const m = parsed.data;
+    return {
+      value: {
+        type: "button",
+        ...(m.header?.text ? { header: m.header.text } : {}),
+        body: m.body.text,
+        ...(m.footer ? { footer: m.footer.text } : {}),
+        buttons: m.action.buttons.map((b) => ({ id: b.reply.id, title: b.reply.title })),
+      },
+    };
+  }
+  if (type === "list") {
+    const parsed = ListMessage.safeParse(raw);
+    if (!parsed.success) return { error: toGraphError(parsed.error, raw, ["interactive"]) };
+    const m = parsed.data;
+    return {
+      value: {
+        type: "list",
+        ...(m.header?.text ? { header: m.header.text } : {}),
+        body: m.body.text,
+        ...(m.footer ? { footer: m.footer.text } : {}),
+        list: {
+          button: m.action.button,
+          sections: m.action.sections.map((s) => ({
+            ...(s.title ? { title: s.title } : {}),
+            rows: s.rows.map((r) => ({
+              id: r.id,
+              title: r.title,
+              ...(r.description ? { description: r.description } : {}),
+            })),
+          })),
+        },
+      },
+    };
+  }
+  const parsed = OtherInteractive.safeParse(raw);
+  if (!parsed.success) return { error: toGraphError(parsed.error, raw, ["interactive"]) };
+  return { value: { type: parsed.data.type, body: parsed.data.body?.text ?? `[${parsed.data.type}]` } };
+}
+
+/** A send request turned into Memo's message, or the error Meta would answer. */
+function readSend(
+  body: Record<string, unknown>,
+  engine: SimulatorEngine,
+): { to: string; message: MemoMessage } | { error: GraphError } {
+  const base = SendBase.safeParse(body);
+  if (!base.success) return { error: toGraphError(base.error, body) };
+  const { type, context } = base.data;
+  const { to } = base.data;
+  const common = { type, ...(context ? { replyTo: context.message_id } : {}) };
+
+  if (type === "interactive") {
+    if (body.interactive === undefined) {
+      return { error: { message: "(#100) The parameter interactive is required.", code: 100 } };
+    }
+    const interactive = readInteractive(body.interactive);
+    if ("error" in interactive) return interactive;
+    return { to, message: { ...common, text: interactive.value.body, interactive: interactive.value } };
+  }
+  const schema = TYPED[type];
+  if (!schema) {
+    return {
+      error: {
+        message: "(#100) Invalid parameter",
+        code: 100,
+        subcode: 2494010,
+        details: `Param type: unsupported message type '${type}'`,
+      },
+    };
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) return { error: toGraphError(parsed.error, body) };
+  const data = parsed.data as Record<string, Record<string, unknown>>;
+  switch (type) {
+    case "text":
+      return { to, message: { ...common, text: String(data.text?.body) } };
+    case "reaction": {
+      const reaction = data.reaction as { message_id: string; emoji: string };
+      return {
+        to,
+        message: { ...common, reaction: { messageId: reaction.message_id, emoji: reaction.emoji } },
+      };
+    }
+    case "location": {
+      const l = data.location as { latitude: number; longitude: number; name?: string; address?: string };
+      return {
+        to,
+        message: {
+          ...common,
+          text: l.name ?? l.address ?? `📍 ${l.latitude}, ${l.longitude}`,
+          location: {
+            latitude: l.latitude,
+            longitude: l.longitude,
+            ...(l.name ? { name: l.name } : {}),
+            ...(l.address ? { address: l.address } : {}),
+          },
+        },
+      };
+    }
+    case "template": {
+      const t = data.template as { name: string; language: { code: string } };
+      return {
+        to,
+        message: {
+          ...common,
+          text: `Template "${t.name}" (${t.language.code})`,
+          template: { name: t.name, language: t.language.code },
+        },
+      };
+    }
+    default: {
+      const m = data[type] as { id?: string; link?: string; caption?: string; filename?: string };
+      let media: SimMedia | undefined;
+      if (m.id) {
+        const stored = engine.store.getMedia(m.id);
+        if (!stored) {
+          return {
+            error: {
+              message: "(#100) Invalid parameter",
+              code: 100,
+              subcode: 2494010,
+              details: `Param ${type}['id']: unknown media id ${m.id}`,
+            },
+          };
+        }
+        media = stored.info;
+      } else {
+        media = {
+          id: "",
+          mimeType: "",
+          sha256: "",
+          fileSize: 0,
+          ...(m.filename ? { filename: m.filename } : {}),
+          ...(m.link ? { link: m.link } : {}),
+        };
+      }
+      return { to, message: { ...common, ...(m.caption ? { text: m.caption } : {}), media } };
+    }
+  }
+}
+
+/** The `/graph` routes: message sends, read receipts, media lookups. */
+export function graphApiRoutes(options: GraphApiOptions): Router {
+  const { engine } = options;
+  const router = Router();
+  router.use(express.json({ limit: "5mb" }));
+
+  router.post("/:version/:phoneNumberId/messages", (req, res) => {
+    if (req.params.phoneNumberId !== options.phoneNumberId) {
+      unknownObject(res, req.params.phoneNumberId, "post");
+      return;
+    }
+    const body: unknown = req.body;
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      sendGraphError(res, 400, { message: "(#100) The parameter messaging_product is required.", code: 100 });
+      return;
+    }
+    const fields = body as Record<string, unknown>;
+    if (fields.status !== undefined) {
+      const receipt = ReadReceipt.safeParse(fields);
+      if (!receipt.success) {
+        sendGraphError(res, 400, toGraphError(receipt.error, fields));
+        return;
+      }
+      if (!engine.readByMemo(receipt.data.message_id, receipt.data.typing_indicator !== undefined)) {
+        sendGraphError(res, 400, {
+          message: "(#100) Invalid parameter",
+          code: 100,
+          subcode: 2494010,
+          details: `Param message_id: no message ${receipt.data.message_id} from a user`,
+        });
+        return;
+      }
+      res.json({ success: true });
+      return;
+    }
+    const send = readSend(fields, engine);
+    if ("error" in send) {
+      sendGraphError(res, 400, send.error);
+      return;
+    }
+    const stored = engine.sendFromMemo(send.to, send.message);
+    res.json({
+      messaging_product: "whatsapp",
+      contacts: [{ input: String(fields.to), wa_id: send.to }],
+      messages: [{ id: stored.id }],
+    });
+  });
+
+  router.get("/:version/:mediaId", (req, res) => {
+    const stored = engine.store.getMedia(req.params.mediaId);
+    if (!stored) {
+      unknownObject(res, req.params.mediaId, "get");
+      return;
+    }
+    const { info } = stored;
+    const base = options.publicUrl().replace(/\/+$/, "");
+    res.json({
+      messaging_product: "whatsapp",
+      url: `${base}/media/${info.id}?token=${stored.token}`,
+      mime_type: info.mimeType,
+      sha256: info.sha256,
+      file_size: info.fileSize,
+      id: info.id,
+    });
+  });
+
+  router.use((req, res) => {
+    sendGraphError(res, 400, {
+      message: `Unknown path components: ${req.path}`,
+      code: 2500,
+    });
+  });
+
+  const onError: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === "number" && status < 500) {
+      sendGraphError(res, status, {
+        message: "(#100) The request body could not be read as JSON",
+        code: 100,
+      });
+      return;
+    }
+    next(error);
+  };
+  router.use(onError);
+  return router;
+}

@@ -1,0 +1,93 @@
+import { Router } from "express";
+import type { Logger } from "../utils/logger.js";
+import { SimulatorEngine } from "./engine.js";
+import { graphApiRoutes } from "./graphApi.js";
+import { pageApiRoutes } from "./pageApi.js";
+import { DEFAULT_LIMITS } from "./store.js";
+
+/**
+ * A local stand-in for WhatsApp and Meta's Graph API, for development without a Meta account:
+ * a chat page whose messages reach the app as real (signed) Cloud API webhooks, and a Graph API
+ * the app sends to, whose messages appear on the page live.
+ *
+ * Mount with `app.use("/dev/whatsapp", createSimulator(...).router)` and point the app's Graph
+ * API base URL at `${publicUrl()}/graph`. Never in production: it accepts anyone's messages.
+ */
+
+export interface SimulatorOptions {
+  /** The app's webhook URL, read when posting (the port is known only after listen), e.g. http://127.0.0.1:3000/webhook/whatsapp */
+  webhookUrl: () => string;
+  /** WHATSAPP_APP_SECRET when configured: each webhook body is signed with X-Hub-Signature-256. Unset: unsigned. */
+  appSecret?: string;
+  /** The business phone number id the app sends from (metadata.phone_number_id; the only id /graph accepts). */
+  phoneNumberId: string;
+  /** The simulator's own public base URL, read lazily, e.g. http://127.0.0.1:3000/dev/whatsapp (for media URLs). */
+  publicUrl: () => string;
+  logger: Logger;
+  /** Epoch milliseconds (default: Date.now). */
+  clock?: () => number;
+  /** The business number shown to the user and sent as display_phone_number (default: 15550001234). */
+  displayPhoneNumber?: string;
+  /** The WhatsApp Business Account id of webhook entries (default: 100000000000001). */
+  businessAccountId?: string;
+  /** Milliseconds before each of the `sent` and `delivered` status webhooks (default: 150). */
+  statusDelayMs?: number;
+  /** Hours after the user's last message in which Memo may send free-form messages; 0 = no limit (default: 24). */
+  serviceWindowHours?: number;
+  /** Milliseconds "typing…" shows when no message follows (default: 25000, as on WhatsApp). */
+  typingTimeoutMs?: number;
+  /** Milliseconds the app's webhook may take to answer (default: 20000). */
+  webhookTimeoutMs?: number;
+  /** Milliseconds between SSE heartbeats (default: 15000). */
+  heartbeatMs?: number;
+  /** Messages kept per phone (default: 500). */
+  maxMessagesPerPhone?: number;
+  /** Bytes of media kept in all, oldest evicted first (default: 50 MB). */
+  maxMediaBytes?: number;
+}
+
+export interface Simulator {
+  /** Routes: `/` (page), `/events`, `/api/*`, `/media/:id`, `/graph/*`. */
+  router: Router;
+  /** Ends event streams, timers and pending webhooks. Call before draining in-flight requests. */
+  close: () => void;
+}
+
+export function createSimulator(options: SimulatorOptions): Simulator {
+  const engine = new SimulatorEngine({
+    webhookUrl: options.webhookUrl,
+    ...(options.appSecret !== undefined ? { appSecret: options.appSecret } : {}),
+    business: {
+      accountId: options.businessAccountId ?? "100000000000001",
+      displayPhoneNumber: options.displayPhoneNumber ?? "15550001234",
+      phoneNumberId: options.phoneNumberId,
+    },
+    logger: options.logger,
+    clock: options.clock ?? Date.now,
+    statusDelayMs: options.statusDelayMs ?? 150,
+    serviceWindowMs: (options.serviceWindowHours ?? 24) * 60 * 60 * 1000,
+    typingTimeoutMs: options.typingTimeoutMs ?? 25_000,
+    webhookTimeoutMs: options.webhookTimeoutMs ?? 20_000,
+    limits: {
+      messagesPerPhone: options.maxMessagesPerPhone ?? DEFAULT_LIMITS.messagesPerPhone,
+      mediaBytes: options.maxMediaBytes ?? DEFAULT_LIMITS.mediaBytes,
+    },
+  });
+  const page = pageApiRoutes({
+    engine,
+    ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
+  });
+  const router = Router();
+  router.use(
+    "/graph",
+    graphApiRoutes({ engine, phoneNumberId: options.phoneNumberId, publicUrl: options.publicUrl }),
+  );
+  router.use(page.router);
+  return {
+    router,
+    close: () => {
+      page.close();
+      engine.close();
+    },
+  };
+}

@@ -1,0 +1,116 @@
+// The simulator in real headless Chromium, against the whole service: what a new developer sees.
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/env.js";
+import { startService, type RunningService } from "../../src/server.js";
+import { captureLogs } from "../support/logs.js";
+import { plan, step } from "../support/memoHarness.js";
+import { freePort } from "../support/process.js";
+import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const available = existsSync(CHROMIUM);
+if (!available) {
+  // Printed so a skipped browser leg is never mistaken for a passing one.
+  console.warn(`simulator browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+}
+
+describe.skipIf(!available)("the simulator in Chromium", () => {
+  let dir: string;
+  let llm: ScriptedOpenAI;
+  let service: RunningService;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "memo-sim-"));
+    llm = await ScriptedOpenAI.start();
+    const config = loadConfig({
+      NODE_ENV: "test",
+      PORT: String(await freePort()),
+      HOST: "127.0.0.1",
+      DATA_DIR: dir,
+      WHATSAPP_APP_SECRET: "browser-test-secret",
+      OPENAI_BASE_URL: llm.baseUrl,
+      LLM_MAX_RETRIES: "0",
+    });
+    service = await startService(config, { logger: captureLogs().logger });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    page = await browser.newPage();
+    await page.goto(`${service.simulatorUrl!}?phone=972501234567`);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.shutdown("test over");
+    await llm?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const memoMessages = () => page.locator('[data-testid="message"][data-from="memo"]');
+  const send = async (text: string) => {
+    await page.getByTestId("composer-input").fill(text);
+    await page.getByTestId("send-button").click();
+  };
+
+  it("is served where npm start says, with the service's own webhook behind it", () => {
+    expect(service.simulatorUrl).toBe(`${service.url}/dev/whatsapp`);
+  });
+
+  it('typing "what can you do" gets Memo\'s reply in the chat, and the message is read', async () => {
+    await send("what can you do");
+    await expect.poll(() => memoMessages().count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => memoMessages().last().innerText(), { timeout: 15_000 })
+      .toContain("Here's what I can do for you");
+    const mine = page.locator('[data-testid="message"][data-from="user"]').last();
+    await expect
+      .poll(() => mine.getByTestId("ticks").getAttribute("data-status"), { timeout: 15_000 })
+      .toBe("read");
+  });
+
+  it("tapping a button of a question answers it", async () => {
+    llm.enqueue(plan({ riskLevel: "high", steps: [step("s1", "general", "answer_question")] }), {
+      text: "All right, it's done.",
+    });
+    const before = await memoMessages().count();
+    await send("clear my whole schedule");
+    await expect.poll(() => memoMessages().count(), { timeout: 15_000 }).toBe(before + 1);
+    const question = memoMessages().last();
+    const yes = question.locator('[data-testid="message-button"][data-id="yes"]');
+    await expect.poll(() => yes.count(), { timeout: 5_000 }).toBe(1);
+    await yes.click();
+    await expect
+      .poll(() => memoMessages().last().innerText(), { timeout: 15_000 })
+      .toContain("All right, it's done.");
+  });
+
+  it("shows Hebrew right to left", async () => {
+    await send("מה אתה יודע לעשות?");
+    await expect
+      .poll(() => memoMessages().last().innerText(), { timeout: 15_000 })
+      .toContain("הנה מה שאני יכול לעשות בשבילך");
+    // :dir() is the direction the browser computed for the bubble's text (dir="auto").
+    const rtl = await memoMessages()
+      .last()
+      .getByTestId("message-text")
+      .evaluate((el: unknown) => (el as { matches(selector: string): boolean }).matches(":dir(rtl)"));
+    expect(rtl).toBe(true);
+  });
+});

@@ -1,0 +1,216 @@
+// The durable inbox (D4): exactly-once turns, per-phone order, restarts, old messages, failures.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { TranscriptionError, type Transcriber } from "../../src/services/media/Transcriber.js";
+import { backends } from "../support/db.js";
+import { isPlanner } from "../support/memoHarness.js";
+import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
+import {
+  createWhatsAppHarness,
+  echoLLM,
+  textMessage,
+  webhookBody,
+  type WhatsAppHarness,
+} from "../support/whatsappHarness.js";
+
+const ALICE = "972501110001";
+
+function voiceNote(from: string, at: number) {
+  return {
+    from,
+    id: `wamid.VOICE${at}`,
+    timestamp: String(Math.floor(at / 1000)),
+    type: "audio",
+    audio: { id: "voice-1", mime_type: "audio/ogg", voice: true },
+  };
+}
+
+/** A transcriber that fails its first `failures` calls, then hears `heard`. */
+function flakyTranscriber(failures: number, heard: string) {
+  let n = 0;
+  const transcriber: Transcriber = {
+    transcribe() {
+      n += 1;
+      return n <= failures
+        ? Promise.reject(new TranscriptionError("Transcription failed"))
+        : Promise.resolve(heard);
+    },
+  };
+  return { transcriber, calls: () => n };
+}
+const BOB = "14155550123";
+
+describe.each(backends)("inbox on $name", (backend) => {
+  let server: ScriptedOpenAI;
+  let h: WhatsAppHarness | undefined;
+  beforeAll(async () => {
+    server = await ScriptedOpenAI.start();
+  });
+  afterAll(() => server.close());
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+    server.reset();
+  });
+
+  async function harness(options: Parameters<typeof createWhatsAppHarness>[0] = {}) {
+    h = await createWhatsAppHarness({ db: await backend.create(), llm: server, ...options });
+    await h.knownUser(ALICE);
+    await h.knownUser(BOB);
+    return h;
+  }
+
+  it("runs one turn and sends one reply when the same message is posted 5 times at once", async () => {
+    echoLLM(server, { delayMs: 30 });
+    const h = await harness();
+    const message = textMessage(ALICE, "only once please", h.clock.now());
+    const body = webhookBody([{ messages: [message] }]);
+    const responses = await Promise.all(Array.from({ length: 5 }, () => h.post(body)));
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    await h.graphApi.waitForSent(1);
+    await h.idle();
+    expect(h.graphApi.textsTo(ALICE)).toEqual(["echo: only once please"]);
+    expect(server.requests.filter(isPlanner)).toHaveLength(1);
+    // It is marked read (with the typing indicator) once.
+    expect(h.graphApi.reads.filter((r) => r.messageId === message.id)).toHaveLength(1);
+    const row = await h.whatsapp.inbox.get(message.id);
+    expect(row).toMatchObject({ status: "done", attempts: 1 });
+  });
+
+  it("answers five messages posted back to back in order, none lost", async () => {
+    // Later turns are faster than earlier ones: only the per-phone order keeps the replies in order.
+    let delay = 150;
+    echoLLM(server, { delayMs: () => (delay = Math.max(0, delay - 30)) });
+    const h = await harness();
+    const start = h.clock.now();
+    for (let i = 1; i <= 5; i++) await h.deliver(textMessage(ALICE, `m${i}`, start + i * 1000));
+    await h.graphApi.waitForSent(5);
+    await h.idle();
+    expect(h.graphApi.textsTo(ALICE)).toEqual(["echo: m1", "echo: m2", "echo: m3", "echo: m4", "echo: m5"]);
+  });
+
+  it("orders one phone's messages by WhatsApp timestamp, not by arrival", async () => {
+    echoLLM(server);
+    const h = await harness({ startWorker: false });
+    const start = h.clock.now();
+    const [m1, m2, m3] = [1, 2, 3].map((i) => textMessage(ALICE, `m${i}`, start + i * 1000));
+    await h.deliver(m3!, m1!);
+    await h.deliver(m2!);
+    h.whatsapp.worker.start();
+    await h.graphApi.waitForSent(3);
+    await h.idle();
+    expect(h.graphApi.textsTo(ALICE)).toEqual(["echo: m1", "echo: m2", "echo: m3"]);
+  });
+
+  it("runs different phones in parallel, each in its own order", async () => {
+    echoLLM(server, { delayMs: 100 });
+    const h = await harness();
+    const start = h.clock.now();
+    await h.deliver(
+      textMessage(ALICE, "a1", start + 1000),
+      textMessage(BOB, "b1", start + 1000),
+      textMessage(ALICE, "a2", start + 2000),
+      textMessage(BOB, "b2", start + 2000),
+    );
+    const began = Date.now();
+    await h.graphApi.waitForSent(4);
+    // Two phones × two turns of ≥ 200 ms each (planner + resolver delays): in parallel, ~2 turns' time.
+    expect(Date.now() - began).toBeLessThan(4 * 200);
+    expect(h.graphApi.textsTo(ALICE)).toEqual(["echo: a1", "echo: a2"]);
+    expect(h.graphApi.textsTo(BOB)).toEqual(["echo: b1", "echo: b2"]);
+  });
+
+  it("after a restart, answers each unfinished message once, and never one already answered", async () => {
+    echoLLM(server);
+    const first = await harness({ startWorker: false });
+    const db = first.db;
+    const start = first.clock.now();
+    const pending = textMessage(ALICE, "never started", start + 1000);
+    const interrupted = textMessage(BOB, "cut mid-turn", start + 1000);
+    const answered = textMessage(ALICE, "answered, then cut", start + 500);
+    await first.deliver(answered, pending, interrupted);
+    // The process died: one turn was cut before replying, one after its reply was sent.
+    await db.pool.query("UPDATE inbox_messages SET attempts = 1 WHERE wa_message_id = ANY($1)", [
+      [interrupted.id, answered.id],
+    ]);
+    await first.whatsapp.outbound.record({
+      waMessageId: "wamid.SENT-BEFORE-CRASH",
+      phone: ALICE,
+      inReplyTo: answered.id,
+      kind: "text",
+      body: "echo: answered, then cut",
+    });
+    await first.close(false);
+
+    const second = await createWhatsAppHarness({ db, llm: server });
+    h = second;
+    await second.graphApi.waitForSent(2);
+    await second.idle();
+    expect(second.graphApi.textsTo(ALICE)).toEqual(["echo: never started"]);
+    expect(second.graphApi.textsTo(BOB)).toEqual(["echo: cut mid-turn"]);
+    for (const m of [pending, interrupted, answered]) {
+      expect((await second.whatsapp.inbox.get(m.id))?.status).toBe("done");
+    }
+  });
+
+  it("records a message older than the limit without answering it", async () => {
+    echoLLM(server);
+    const h = await harness();
+    const old = textMessage(ALICE, "from yesterday", h.clock.now() - 25 * 60 * 60 * 1000);
+    const fresh = textMessage(ALICE, "from now", h.clock.now());
+    await h.deliver(old, fresh);
+    await h.graphApi.waitForSent(1);
+    await h.idle();
+    expect(h.graphApi.textsTo(ALICE)).toEqual(["echo: from now"]);
+    expect(await h.whatsapp.inbox.get(old.id)).toMatchObject({ status: "expired" });
+    expect(h.logs().some((l) => l.event === "INBOX_EXPIRED")).toBe(true);
+  });
+
+  it("retries a failed turn, and succeeds without the user noticing", async () => {
+    echoLLM(server);
+    const { transcriber, calls } = flakyTranscriber(1, "hello after a hiccup");
+    const h = await harness({ transcriber });
+    const message = voiceNote(ALICE, h.clock.now());
+    h.graphApi.addMedia("voice-1", Buffer.from("OggS"), "audio/ogg");
+    await h.deliver(message);
+    await h.graphApi.waitForSent(1);
+    await h.idle();
+    expect(h.graphApi.textsTo(ALICE)).toEqual(["echo: hello after a hiccup"]);
+    expect(calls()).toBe(2);
+    expect(await h.whatsapp.inbox.get(message.id)).toMatchObject({ status: "done", attempts: 2 });
+  });
+
+  it("gives up after the last attempt: a short apology, the row failed with its error, never retried again", async () => {
+    echoLLM(server);
+    const { transcriber, calls } = flakyTranscriber(Infinity, "");
+    const h = await harness({ transcriber });
+    const message = voiceNote(ALICE, h.clock.now());
+    h.graphApi.addMedia("voice-1", Buffer.from("OggS"), "audio/ogg");
+    await h.deliver(message);
+    await h.graphApi.waitForSent(1);
+    await h.idle();
+    const [apology] = h.graphApi.textsTo(ALICE);
+    expect(apology).toMatch(/^Sorry, I couldn't handle your message "🎤"/);
+    // The apology quotes the message it is about.
+    expect(h.graphApi.sent[0]!.contextId).toBe(message.id);
+    const row = await h.whatsapp.inbox.get(message.id);
+    expect(row).toMatchObject({ status: "failed", attempts: 3 });
+    expect(row?.lastError).toContain("Transcription failed");
+    expect(calls()).toBe(3);
+    // A later message is answered normally; the failed one is not tried again.
+    await h.deliver(textMessage(ALICE, "next", h.clock.now() + 1000));
+    await h.graphApi.waitForSent(2);
+    await h.idle();
+    expect(h.graphApi.textsTo(ALICE).at(-1)).toBe("echo: next");
+    expect(calls()).toBe(3);
+  });
+
+  it("apologizes in the user's language", async () => {
+    const { transcriber } = flakyTranscriber(Infinity, "");
+    const h = await harness({ transcriber });
+    await h.memo.users.update(ALICE, { language: "he" });
+    h.graphApi.addMedia("voice-1", Buffer.from("OggS"), "audio/ogg");
+    await h.deliver(voiceNote(ALICE, h.clock.now()));
+    await h.graphApi.waitForSent(1);
+    expect(h.graphApi.textsTo(ALICE)[0]).toMatch(/^מצטער, לא הצלחתי לטפל בהודעה "🎤"/);
+  });
+});

@@ -108,8 +108,23 @@ async function started(run: ChildRun, pattern: RegExp): Promise<void> {
   await run.waitFor(pattern, 60_000);
 }
 
+/** Waits until the service answers /readyz (its logs are quiet at LOG_LEVEL=warn). */
+async function healthy(url: string, run: ChildRun): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (run.child.exitCode !== null) throw new Error(`service exited: ${run.stderr()}`);
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`service did not become ready: ${run.stderr()}`);
+}
+
 /** Runs the real service (built from the sources) against `env`, with the worker on and replies sunk. */
-async function measureApp(backend: "pglite" | "postgres", databaseUrl: string | undefined, graphUrl: string) {
+async function measureApp(databaseUrl: string | undefined, graphUrl: string, worker: boolean) {
   const cwd = await mkdtemp(path.join(tmpdir(), "memo-bench-"));
   const port = await freePort();
   const run = runEntry("src/index.ts", {
@@ -123,12 +138,13 @@ async function measureApp(backend: "pglite" | "postgres", databaseUrl: string | 
       WHATSAPP_ACCESS_TOKEN: "bench",
       WHATSAPP_PHONE_NUMBER_ID: "1234",
       WHATSAPP_GRAPH_URL: graphUrl,
+      ...(worker ? {} : { INBOX_WORKER: "off" }),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
   });
   try {
-    await run.waitFor(/memo listening/, 60_000);
     const url = `http://127.0.0.1:${port}`;
+    await healthy(url, run);
     await load(url, WARMUP_S);
     return await load(url, DURATION_S);
   } finally {
@@ -177,47 +193,55 @@ async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<vo
   };
 }
 
-function summary(backend: string, app: autocannon.Result, bare: autocannon.Result): Record<string, unknown> {
-  const non2xx = app.non2xx + app.errors + app.timeouts;
+function summary(
+  backend: string,
+  worker: boolean,
+  app: autocannon.Result,
+  bare: autocannon.Result,
+): Record<string, unknown> {
   return {
     bench: "webhook_ack",
     backend,
+    worker: worker ? "on" : "off",
     p50_ms: app.latency.p50,
     p99_ms: app.latency.p99,
     rps: round(app.requests.average),
     baseline_rps: round(bare.requests.average),
     ratio: round(app.requests.average / bare.requests.average),
     requests: app.requests.total,
-    failed: non2xx,
+    failed: app.non2xx + app.errors + app.timeouts,
   };
 }
 
 /**
  * Webhook acknowledgement under load: signed POSTs with unique message ids (about 10%
- * redeliveries) from 5000 phones against the real service, as its own process with the inbox
- * worker running (no LLM: turns answer at once; replies go to a Graph API sink), on PGlite and on
- * the machine's Postgres; beside a bare Express endpoint measured in the same run.
+ * redeliveries) from 5000 phones against the real service as its own process, on PGlite and on
+ * the machine's Postgres, each beside a bare Express endpoint measured just before it. The
+ * headline runs a webhook-only instance (INBOX_WORKER=off): the acknowledgement path itself. A
+ * last run on Postgres keeps the worker on, so turns (no LLM: they answer at once, replies go to a
+ * Graph API sink) compete for the same two cores, as on a single-instance deployment.
  */
 export async function webhookAck(): Promise<Record<string, unknown>[]> {
   const sink = await sinkGraphApi();
   const out: Record<string, unknown>[] = [];
   try {
-    const bare = await measureBare();
-    out.push(summary("pglite", await measureApp("pglite", undefined, sink.url), bare));
+    out.push(summary("pglite", false, await measureApp(undefined, sink.url, false), await measureBare()));
     const database = await postgresDatabase();
-    if (database) {
-      try {
-        const bareAgain = await measureBare();
-        out.push(summary("postgres", await measureApp("postgres", database.url, sink.url), bareAgain));
-      } finally {
-        await database.drop();
-      }
-    } else {
+    if (!database) {
       out.push({
         bench: "webhook_ack",
         backend: "postgres",
         skipped: "no Postgres at TEST_DATABASE_URL or 127.0.0.1:5432",
       });
+      return out;
+    }
+    try {
+      for (const worker of [false, true]) {
+        const bare = await measureBare();
+        out.push(summary("postgres", worker, await measureApp(database.url, sink.url, worker), bare));
+      }
+    } finally {
+      await database.drop();
     }
   } finally {
     await sink.close();

@@ -97,7 +97,9 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       once(listening, "error").then(([error]) => Promise.reject(error as Error)),
     ]);
     const port = (listening.address() as AddressInfo).port;
-    url = `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`;
+    // The address this process reaches itself at (the simulator posts to its own webhook).
+    const own = ["0.0.0.0", "::", "::0"].includes(config.host) ? "127.0.0.1" : config.host;
+    url = `http://${own.includes(":") ? `[${own}]` : own}:${port}`;
     const simulatorUrl = whatsapp.simulator ? `${url}${SIMULATOR_PATH}` : undefined;
     logger.info(
       {
@@ -111,7 +113,7 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       "memo listening",
     );
     // Unfinished inbox rows from before a restart are picked up now.
-    whatsapp.worker.start();
+    if (config.inbox.worker) whatsapp.worker.start();
 
     let stopping: Promise<boolean> | undefined;
     const shutdown = (reason: string): Promise<boolean> => {
@@ -119,13 +121,21 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
         shuttingDown = true;
         clearInterval(cleanup);
         logger.info({ reason, inFlight: inFlight.size }, "shutting down");
+        const deadline = performance.now() + config.shutdownTimeoutMs;
+        // Running turns finish first, while the server still listens: with the simulator on, their
+        // replies go through this very server. No new turn starts.
+        const workerStopped = whatsapp.stop();
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          workerStopped,
+          new Promise((resolve) => (timer = setTimeout(resolve, config.shutdownTimeoutMs))),
+        ]);
+        clearTimeout(timer);
         const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
         listening.closeIdleConnections();
         // The simulator's open event streams count as requests; end them so they do not hold the drain.
         whatsapp.simulator?.close();
-        // No new turns start; the running ones count as in-flight work.
-        const workerStopped = whatsapp.stop();
-        const drained = await inFlight.drain(config.shutdownTimeoutMs);
+        const drained = await inFlight.drain(Math.max(0, deadline - performance.now()));
         if (!drained) {
           logger.warn(
             { inFlight: inFlight.size, timeoutMs: config.shutdownTimeoutMs },

@@ -86,10 +86,14 @@ const EnvSchema = z.object({
   /** The local WhatsApp simulator at /dev/whatsapp: auto (on when WHATSAPP_ACCESS_TOKEN is unset) | on | off; never in production (default: auto). */
   WHATSAPP_SIMULATOR: z.enum(["auto", "on", "off"]).default("auto"),
 
+  /** Whether this instance works off the inbox: on | off (webhook-only instances, with workers elsewhere) (default: on). */
+  INBOX_WORKER: z.enum(["on", "off"]).default("on"),
   /** Turns of different phones run at once (default: 8). */
   INBOX_CONCURRENCY: wholeNumber(1, 256, 8),
   /** Hours after which an inbound message is recorded but not answered (default: 24). */
   INBOX_MAX_AGE_HOURS: wholeNumber(1, 24 * 30, 24),
+  /** Seconds a phone's inbox lease lives unrenewed: how long a crashed instance's phones wait (default: 30). */
+  INBOX_LEASE_SECONDS: wholeNumber(2, 600, 30),
   /** Attempts at a message's turn before the user gets an apology (default: 3). */
   INBOX_MAX_ATTEMPTS: wholeNumber(1, 10, 3),
   /** OpenAI API key (required in production). */
@@ -169,9 +173,12 @@ export interface WhatsAppSettings {
 
 /** How inbound messages are worked off (D4). */
 export interface InboxSettings {
+  /** Run the inbox worker in this process. */
+  worker: boolean;
   concurrency: number;
   maxAgeMs: number;
   maxAttempts: number;
+  leaseSeconds: number;
 }
 
 /** The LLM settings of the environment; `src/config/llm-config.ts` turns them into a model per node. */
@@ -245,6 +252,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     }
     if (problems.length > 0) throw new ConfigError(problems);
   }
+  // The embedded database belongs to one process: no other instance could work off its inbox.
+  if (env.INBOX_WORKER === "off" && env.DATABASE_URL === undefined) {
+    throw new ConfigError([
+      {
+        variable: "INBOX_WORKER",
+        reason: "can be off only with DATABASE_URL (other instances run the turns)",
+      },
+    ]);
+  }
   const simulator =
     env.NODE_ENV !== "production" &&
     (env.WHATSAPP_SIMULATOR === "on" ||
@@ -278,9 +294,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       simulator,
     },
     inbox: {
+      worker: env.INBOX_WORKER === "on",
       concurrency: env.INBOX_CONCURRENCY,
       maxAgeMs: env.INBOX_MAX_AGE_HOURS * 60 * 60 * 1000,
       maxAttempts: env.INBOX_MAX_ATTEMPTS,
+      leaseSeconds: env.INBOX_LEASE_SECONDS,
     },
     openai: { apiKey: env.OPENAI_API_KEY },
     llm: {

@@ -150,6 +150,11 @@ export class MemoRuntime {
     return this.fresh(threadId, message, options);
   }
 
+  /** Drops the phone's open question, if any (it could not be delivered, so no answer can come). */
+  async dropQuestion(phone: string): Promise<void> {
+    await this.deps.checkpointer.deleteThread(normalizePhone(phone));
+  }
+
   /** Whether Memo's last message was a numbered list, so "2" picks an item of it. */
   private async justSentAList(threadId: string): Promise<boolean> {
     await this.deps.memory.load(threadId);

@@ -21,7 +21,8 @@ export interface WebhookDeps {
   appSecret?: string;
   /** WHATSAPP_VERIFY_TOKEN; unset means verification requests are refused. */
   verifyToken?: string;
-  inbox: InboxRepository;
+  /** Stores messages in the inbox (batching concurrent calls). */
+  inbox: Pick<InboxRepository, "insert">;
   outbound: OutboundMessageRepository;
   /** Called after new messages are stored, so the worker picks them up at once. */
   onStored: () => void;
@@ -101,9 +102,10 @@ export function webhookRoutes(deps: WebhookDeps): Router {
       const messages = toInboxMessages(contents, logger);
       // Stored (committed) before the 200: from here on a crash loses nothing.
       const stored = await deps.inbox.insert(messages);
+      // The messages are safe: the worker may start before the statuses are written.
+      if (stored.length > 0) deps.onStored();
       await applyStatuses(deps, contents, req);
       res.sendStatus(200);
-      if (stored.length > 0) deps.onStored();
       if (stored.length < messages.length) {
         logger.debug(
           { requestId: req.id, duplicates: messages.length - stored.length },
@@ -159,6 +161,12 @@ function toInboxMessages(contents: WebhookContents, logger: Logger): NewInboxMes
 async function applyStatuses(deps: WebhookDeps, contents: WebhookContents, req: Request): Promise<void> {
   for (const status of contents.statuses) {
     if (!(DELIVERY_STATUSES as readonly string[]).includes(status.status)) continue;
+    let phone: string;
+    try {
+      phone = normalizePhone(status.recipient_id ?? "");
+    } catch {
+      continue;
+    }
     const error = status.errors?.[0];
     if (status.status === "failed") {
       deps.logger.warn(
@@ -174,7 +182,7 @@ async function applyStatuses(deps: WebhookDeps, contents: WebhookContents, req: 
     }
     await deps.outbound.applyStatus({
       waMessageId: status.id,
-      phone: status.recipient_id ?? "",
+      phone,
       status: status.status as DeliveryStatus,
       at: new Date(Number(status.timestamp) * 1000),
       ...(error ? { errorCode: error.code, ...(error.title ? { errorTitle: error.title } : {}) } : {}),

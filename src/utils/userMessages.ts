@@ -37,6 +37,8 @@ export const MESSAGES = {
     "capability.second-brain": "notes",
     "capability.general": "that",
     "capability.meta": "that",
+    greeting: "Hi! What can I do for you?",
+    thanksReply: "You're welcome! 😊",
     turnFailed:
       'Sorry, I couldn\'t handle your message "{message}" because of a problem on my side. Please send it again in a few minutes.',
     unsupportedType:
@@ -48,6 +50,7 @@ export const MESSAGES = {
     "kind.contacts": "contact cards",
     "kind.other": "this kind of message",
     voiceHeard: '🎤 I heard: "{text}"',
+    mediaTooLarge: "That file is too big for me (over {megabytes} MB). Could you send a smaller one?",
     voiceEmpty: "I couldn't make out any words in that voice note. Could you say it again, or type it?",
     voiceUnavailable:
       "I can't listen to voice notes until a speech model is configured (OPENAI_API_KEY). Could you type it instead?",
@@ -96,6 +99,8 @@ export const MESSAGES = {
     "capability.second-brain": "פתקים",
     "capability.general": "זה",
     "capability.meta": "זה",
+    greeting: "היי! במה אפשר לעזור?",
+    thanksReply: "בשמחה! 😊",
     turnFailed: 'מצטער, לא הצלחתי לטפל בהודעה "{message}" בגלל תקלה אצלי. אפשר לשלוח אותה שוב בעוד כמה דקות?',
     unsupportedType:
       "אני קורא הודעות טקסט, הודעות קוליות ותמונות, אבל עוד לא {kind}. אפשר לכתוב לי את זה במקום?",
@@ -106,6 +111,7 @@ export const MESSAGES = {
     "kind.contacts": "אנשי קשר",
     "kind.other": "הודעות מהסוג הזה",
     voiceHeard: '🎤 שמעתי: "{text}"',
+    mediaTooLarge: "הקובץ הזה גדול מדי בשבילי (מעל {megabytes} MB). אפשר לשלוח קובץ קטן יותר?",
     voiceEmpty: "לא הצלחתי לשמוע מילים בהודעה הקולית. אפשר להגיד שוב, או לכתוב?",
     voiceUnavailable:
       "אני לא יכול להקשיב להודעות קוליות עד שיוגדר מודל דיבור (OPENAI_API_KEY). אפשר לכתוב במקום?",

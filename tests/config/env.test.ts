@@ -127,13 +127,31 @@ describe("loadConfig", () => {
   });
 
   it("has inbox defaults and reads their overrides", () => {
-    expect(loadConfig({}).inbox).toEqual({ concurrency: 8, maxAgeMs: 24 * 3600_000, maxAttempts: 3 });
+    expect(loadConfig({}).inbox).toEqual({
+      worker: true,
+      concurrency: 8,
+      maxAgeMs: 24 * 3600_000,
+      maxAttempts: 3,
+      leaseSeconds: 30,
+    });
+    expect(loadConfig({ INBOX_WORKER: "off", DATABASE_URL: "postgresql://db/memo" }).inbox.worker).toBe(
+      false,
+    );
+    // PGlite belongs to one process: nobody else could run its turns.
+    expect(problemsOf({ INBOX_WORKER: "off" }).problems.map((p) => p.variable)).toEqual(["INBOX_WORKER"]);
     expect(
-      loadConfig({ INBOX_CONCURRENCY: "2", INBOX_MAX_AGE_HOURS: "48", INBOX_MAX_ATTEMPTS: "5" }).inbox,
+      loadConfig({
+        INBOX_CONCURRENCY: "2",
+        INBOX_MAX_AGE_HOURS: "48",
+        INBOX_MAX_ATTEMPTS: "5",
+        INBOX_LEASE_SECONDS: "5",
+      }).inbox,
     ).toEqual({
+      worker: true,
       concurrency: 2,
       maxAgeMs: 48 * 3600_000,
       maxAttempts: 5,
+      leaseSeconds: 5,
     });
     const error = problemsOf({
       INBOX_CONCURRENCY: "0",

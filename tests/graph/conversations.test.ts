@@ -41,6 +41,16 @@ describe("meta and general questions", () => {
     expect((await h.say("help")).text).toContain("Here's what I can do for you:");
   });
 
+  it("answers a bare greeting or thanks from a template, with no LLM, in the user's language", async () => {
+    h = await createHarness({ llm: "none" });
+    expect((await h.say("Hi!")).text).toBe("Hi! What can I do for you?");
+    expect((await h.say("thanks memo")).text).toBe("You're welcome! 😊");
+    expect((await h.say("תודה רבה")).text).toBe("בשמחה! 😊");
+    expect((await h.say("בוקר טוב")).text).toBe("היי! במה אפשר לעזור?");
+    // Only the whole message: a greeting with a request goes to the planner.
+    expect((await h.say("hi, remind me to call mom")).text).toContain("language model is configured");
+  });
+
   it("describes itself when the planner picks meta for other words", async () => {
     h = await createHarness();
     h.server!.enqueue(plan({ intentType: "meta", steps: [step("s1", "meta", "describe_capabilities")] }));

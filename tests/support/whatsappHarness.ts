@@ -15,7 +15,7 @@ import { pgliteBackend, type TestDatabase } from "./db.js";
 import { FakeGraphApi } from "./fakeGraphApi.js";
 import { captureLogs } from "./logs.js";
 import { isPlanner } from "./memoHarness.js";
-import type { ScriptedOpenAI} from "./scriptedOpenAI.js";
+import type { ScriptedOpenAI } from "./scriptedOpenAI.js";
 import { lastUserMessageOf, type RecordedRequest } from "./scriptedOpenAI.js";
 
 export const APP_SECRET = "test-app-secret";

@@ -101,7 +101,7 @@ describe.each(backends)("inbox on $name", (backend) => {
     expect(h.graphApi.textsTo(ALICE)).toEqual(["echo: m1", "echo: m2", "echo: m3"]);
   });
 
-  it("runs different phones in parallel, each in its own order", async () => {
+  it("works off several phones, each in its own order", async () => {
     echoLLM(server, { delayMs: 100 });
     const h = await harness();
     const start = h.clock.now();
@@ -111,10 +111,8 @@ describe.each(backends)("inbox on $name", (backend) => {
       textMessage(ALICE, "a2", start + 2000),
       textMessage(BOB, "b2", start + 2000),
     );
-    const began = Date.now();
     await h.graphApi.waitForSent(4);
-    // Two phones × two turns of ≥ 200 ms each (planner + resolver delays): in parallel, ~2 turns' time.
-    expect(Date.now() - began).toBeLessThan(4 * 200);
+    // (That they run at the same time is pinned in reviewRegressions.test.ts, without timing.)
     expect(h.graphApi.textsTo(ALICE)).toEqual(["echo: a1", "echo: a2"]);
     expect(h.graphApi.textsTo(BOB)).toEqual(["echo: b1", "echo: b2"]);
   });

@@ -61,10 +61,10 @@ describe("text", () => {
 
   it("goes to the graph, and the reply goes back; the message is marked read with the typing indicator", async () => {
     await harness();
-    const m = textMessage(PHONE, "hello Memo", h.clock.now());
+    const m = textMessage(PHONE, "tell me something, Memo", h.clock.now());
     await h.deliver(m);
     await h.graphApi.waitForSent(1);
-    expect(h.graphApi.textsTo(PHONE)).toEqual(["echo: hello Memo"]);
+    expect(h.graphApi.textsTo(PHONE)).toEqual(["echo: tell me something, Memo"]);
     expect(h.graphApi.reads).toEqual([{ messageId: m.id, typing: true }]);
   });
 

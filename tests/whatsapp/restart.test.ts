@@ -80,6 +80,8 @@ describe.each(legs)("a killed process, restarted ($name)", ({ postgres }) => {
         WHATSAPP_GRAPH_URL: graph.baseUrl,
         OPENAI_BASE_URL: llm.baseUrl,
         LLM_MAX_RETRIES: "0",
+        // On Postgres the killed process's leases must expire before the phones are taken over.
+        INBOX_LEASE_SECONDS: "2",
         ...(database ? { DATABASE_URL: database.url } : {}),
       },
     });

@@ -65,26 +65,55 @@ function toMessage(row: InboxRow): InboxMessage {
 export interface InboxRepository {
   /** Stores new messages in one statement; redeliveries (known ids) are dropped. Returns the ids stored. */
   insert(messages: NewInboxMessage[]): Promise<string[]>;
-  /** Phones with pending messages, the longest-waiting first, leaving out `exclude`. */
+  /** Phones with pending messages and no live lease, the longest-waiting first, leaving out `exclude`. */
   phonesWithPending(limit: number, exclude: readonly string[]): Promise<string[]>;
   /** The phone's next pending message in WhatsApp timestamp order (arrival order within a second). */
   nextPending(phone: string): Promise<InboxMessage | null>;
-  /** Counts an attempt at a message's turn before it starts; returns the attempts so far. */
-  beginAttempt(waMessageId: string): Promise<number>;
-  /** Ends a pending message's life; `error` says why it failed. */
-  finish(waMessageId: string, status: InboxFinalStatus, error?: string): Promise<void>;
+  /**
+   * Counts an attempt at a message's turn before it starts; returns the attempts so far, or null
+   * when the lease `token` is no longer live (another worker has the phone now).
+   */
+  beginAttempt(waMessageId: string, token: string): Promise<number | null>;
+  /** Ends a pending message's life (`error` says why it failed); false when the lease is no longer live. */
+  finish(waMessageId: string, status: InboxFinalStatus, token: string, error?: string): Promise<boolean>;
   get(waMessageId: string): Promise<InboxMessage | null>;
 }
+
+/** Rows per INSERT statement. */
+const INSERT_CHUNK = 1000;
+
+/** The value with U+0000 removed from every string: Postgres text and jsonb cannot hold it. */
+export function withoutNul<T>(value: T): T {
+  if (typeof value === "string") return value.replaceAll("\u0000", "") as T;
+  if (Array.isArray(value)) return value.map(withoutNul) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
+  }
+  return value;
+}
+
+/** The fence of inbox updates: the worker's lease (token $2) on the row's phone is still live. */
+const LEASE_IS_LIVE = `EXISTS (SELECT 1 FROM inbox_phone_leases l
+  WHERE l.phone = m.phone AND l.token = $2::bigint AND l.expires_at > now())`;
 
 export class PgInboxRepository implements InboxRepository {
   constructor(private readonly pool: pg.Pool) {}
 
   async insert(messages: NewInboxMessage[]): Promise<string[]> {
+    const stored: string[] = [];
+    // Postgres takes at most 65535 parameters per statement (7 per row).
+    for (let i = 0; i < messages.length; i += INSERT_CHUNK) {
+      stored.push(...(await this.insertChunk(messages.slice(i, i + INSERT_CHUNK))));
+    }
+    return stored;
+  }
+
+  private async insertChunk(messages: NewInboxMessage[]): Promise<string[]> {
     if (messages.length === 0) return [];
     const values: unknown[] = [];
     const rows = messages.map((m) => {
-      values.push(m.waMessageId, m.phone, m.type, m.sentAt, JSON.stringify(m.payload));
-      values.push(m.contactName ?? null, m.status ?? "pending");
+      values.push(m.waMessageId, m.phone, m.type, m.sentAt, JSON.stringify(withoutNul(m.payload)));
+      values.push(m.contactName === undefined ? null : withoutNul(m.contactName), m.status ?? "pending");
       const base = values.length - 7;
       return `(${[1, 2, 3, 4, 5, 6, 7].map((i) => `$${base + i}`).join(", ")})`;
     });
@@ -101,8 +130,9 @@ export class PgInboxRepository implements InboxRepository {
 
   async phonesWithPending(limit: number, exclude: readonly string[]): Promise<string[]> {
     const { rows } = await this.pool.query<{ phone: string }>(
-      `SELECT phone FROM inbox_messages
+      `SELECT phone FROM inbox_messages m
        WHERE status = 'pending' AND NOT (phone = ANY($2::text[]))
+         AND NOT EXISTS (SELECT 1 FROM inbox_phone_leases l WHERE l.phone = m.phone AND l.expires_at > now())
        GROUP BY phone
        ORDER BY min(sent_at), min(seq)
        LIMIT $1`,
@@ -120,20 +150,28 @@ export class PgInboxRepository implements InboxRepository {
     return rows[0] ? toMessage(rows[0]) : null;
   }
 
-  async beginAttempt(waMessageId: string): Promise<number> {
+  async beginAttempt(waMessageId: string, token: string): Promise<number | null> {
     const { rows } = await this.pool.query<{ attempts: number }>(
-      `UPDATE inbox_messages SET attempts = attempts + 1 WHERE wa_message_id = $1 RETURNING attempts`,
-      [waMessageId],
+      `UPDATE inbox_messages m SET attempts = attempts + 1
+       WHERE wa_message_id = $1 AND status = 'pending' AND ${LEASE_IS_LIVE}
+       RETURNING attempts`,
+      [waMessageId, token],
     );
-    return rows[0]?.attempts ?? 0;
+    return rows[0]?.attempts ?? null;
   }
 
-  async finish(waMessageId: string, status: InboxFinalStatus, error?: string): Promise<void> {
-    await this.pool.query(
-      `UPDATE inbox_messages SET status = $2, last_error = COALESCE($3, last_error), finished_at = now()
-       WHERE wa_message_id = $1 AND status = 'pending'`,
-      [waMessageId, status, error?.slice(0, 2000) ?? null],
+  async finish(
+    waMessageId: string,
+    status: InboxFinalStatus,
+    token: string,
+    error?: string,
+  ): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE inbox_messages m SET status = $3, last_error = COALESCE($4, last_error), finished_at = now()
+       WHERE wa_message_id = $1 AND status = 'pending' AND ${LEASE_IS_LIVE}`,
+      [waMessageId, token, status, error?.slice(0, 2000) ?? null],
     );
+    return (rowCount ?? 0) > 0;
   }
 
   async get(waMessageId: string): Promise<InboxMessage | null> {

@@ -1,4 +1,5 @@
 import type { CapabilityName } from "../../types/index.js";
+import { t } from "../../utils/userMessages.js";
 import type { Executor, ResponseTemplate } from "../registry.js";
 
 /** general: the resolver already wrote the answer; executing it means handing it on. */
@@ -42,7 +43,7 @@ const OUTRO = {
 /** The description of Memo for "what can you do?", listing only capabilities that are running. */
 export function describeCapabilities(language: "he" | "en", capabilities: CapabilityName[]): string {
   const lines = capabilities.map((c) => CAPABILITY_LINES[language][c]).filter(Boolean);
-  return [INTRO[language], ...lines, OUTRO[language]].join("\n");
+  return `${[INTRO[language], ...lines].join("\n")}\n\n${OUTRO[language]}`;
 }
 
 /** meta: describes what this instance of Memo can do, in the user's language. */
@@ -50,11 +51,14 @@ export function createMetaExecutor(capabilities: () => CapabilityName[]): Execut
   return {
     name: "MetaExecutor",
     capability: "meta",
-    execute(_functionName, _args, context) {
-      return Promise.resolve({
-        success: true,
-        data: { text: describeCapabilities(context.language, capabilities()) },
-      });
+    execute(functionName, _args, context) {
+      const text =
+        functionName === "greet"
+          ? t(context.language, "greeting")
+          : functionName === "thank"
+            ? t(context.language, "thanksReply")
+            : describeCapabilities(context.language, capabilities());
+      return Promise.resolve({ success: true, data: { text } });
     },
   };
 }

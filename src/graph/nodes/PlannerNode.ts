@@ -1,4 +1,4 @@
-import { helpPlan, isHelpRequest } from "../plan/fastPath.js";
+import { fastPathAction, fastPathPlan } from "../plan/fastPath.js";
 import { PLANNER_SYSTEM_PROMPT, PlannerSchema, type PlannerAnswer } from "../../prompts/PlannerPrompt.js";
 import type { LLMMessage } from "../../services/llm/index.js";
 import type { HITLResult, PlannerOutput, PlanStep } from "../../types/index.js";
@@ -81,8 +81,9 @@ export function createPlannerNode(deps: MemoGraphDeps) {
   return async (state: MemoState): Promise<MemoUpdate> => {
     if (!state.input || !state.now) throw new NodeInputError("planner", "input/now");
     const language = replyLanguage(state.user.language);
-    // "What can you do?" needs no model: answered the same with or without one.
-    if (isHelpRequest(state.input.message)) return { plannerOutput: helpPlan() };
+    // "What can you do?", "hi", "thanks" need no model: answered the same with or without one.
+    const fast = fastPathAction(state.input.message);
+    if (fast) return { plannerOutput: fastPathPlan(fast) };
     if (!deps.llm) {
       return {
         finalResponse: t(language, "noLLM"),

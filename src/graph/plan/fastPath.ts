@@ -2,7 +2,8 @@ import type { PlannerOutput } from "../../types/index.js";
 
 /**
  * "What can you do?" in its common English and Hebrew forms, the whole message: answered from the
- * capability list with no LLM call (and so also when no LLM is configured).
+ * capability list with no LLM call (and so also when no LLM is configured). Greetings and thanks
+ * likewise get a short fixed reply.
  */
 const HELP = [
   /^(help|menu|\?|commands)$/,
@@ -15,6 +16,13 @@ const HELP = [
   /^מה (אפשר|ניתן) לעשות (איתך|פה|כאן)$/,
   /^(במה|איך) (אתה|את) (יכול|יכולה) לעזור( לי)?$/,
 ];
+
+/** A whole message that only greets: "hi", "good morning", "שלום"… */
+const GREETING =
+  /^(hi|hey|hello|hiya|yo|good (morning|afternoon|evening)|shalom|start|היי|הי|שלום|שלום לך|אהלן|הלו|בוקר טוב|ערב טוב|צהריים טובים|מה נשמע|מה קורה)( memo| ממו)?$/;
+/** A whole message that only thanks. */
+const THANKS =
+  /^(thanks|thank you|thx|ty|thanks a lot|thank you so much|תודה|תודה רבה|תודה לך|תנקס|אלוף|מעולה תודה)( memo| ממו)?$/;
 
 /** Lower case, trimmed, without surrounding punctuation or emoji. */
 function normalize(text: string): string {
@@ -32,8 +40,22 @@ export function isHelpRequest(text: string): boolean {
   return HELP.some((pattern) => pattern.test(normalized));
 }
 
-/** The plan of a help request: one meta step, certain, harmless. */
-export function helpPlan(): PlannerOutput {
+/** Whether the whole message is a greeting. */
+export function isGreeting(text: string): boolean {
+  return GREETING.test(normalize(text));
+}
+
+/** What a message is when it needs no planning: a help request, a greeting or thanks. */
+export function fastPathAction(text: string): "describe_capabilities" | "greet" | "thank" | null {
+  if (isHelpRequest(text)) return "describe_capabilities";
+  const normalized = normalize(text);
+  if (GREETING.test(normalized)) return "greet";
+  if (THANKS.test(normalized)) return "thank";
+  return null;
+}
+
+/** The plan of a message the fast path answers: one meta step, certain, harmless. */
+export function fastPathPlan(action: "describe_capabilities" | "greet" | "thank"): PlannerOutput {
   return {
     intentType: "meta",
     confidence: 1,
@@ -44,7 +66,7 @@ export function helpPlan(): PlannerOutput {
       {
         id: "A",
         capability: "meta",
-        action: "describe_capabilities",
+        action,
         constraints: {},
         changes: {},
         dependsOn: [],

@@ -1,7 +1,10 @@
 import type { PlanStep, ResolverResult } from "../../types/index.js";
 import type { Resolver } from "../registry.js";
 
-/** meta: "what can you do?" — answered from a template, with no LLM (spec 002 §5.1). */
+/** Meta actions and the executor function of each; anything else describes the capabilities. */
+const FUNCTIONS: Record<string, string> = { greet: "greet", thank: "thank" };
+
+/** meta: "what can you do?", greetings, thanks — answered from templates, with no LLM (spec 002 §5.1). */
 export const metaResolver: Resolver = {
   name: "MetaResolver",
   capability: "meta",
@@ -10,7 +13,7 @@ export const metaResolver: Resolver = {
     return Promise.resolve({
       stepId: step.id,
       type: "execute",
-      functionName: "describeCapabilities",
+      functionName: FUNCTIONS[step.action] ?? "describeCapabilities",
       args: {},
     });
   },

@@ -1,6 +1,6 @@
 import type { UserRepository } from "../../db/repositories/UserRepository.js";
 import { describeCapabilities } from "../../graph/executors/GeneralExecutor.js";
-import { isHelpRequest } from "../../graph/plan/fastPath.js";
+import { isGreeting, isHelpRequest } from "../../graph/plan/fastPath.js";
 import type { CapabilityName, User } from "../../types/index.js";
 import { detectLanguage } from "../../utils/language.js";
 import type { Logger } from "../../utils/logger.js";
@@ -13,19 +13,6 @@ import { countryOfPhone, guessTimeZone, resolveTimeZone, zoneLabel, type ZoneCho
 
 /** Option ids of the time-zone question: a tap sends the zone back. */
 const ZONE_OPTION = "tz:";
-
-/** "hi", "hello", "שלום"…: a first message that the welcome answers by itself. */
-const GREETING =
-  /^(hi|hey|hello|hiya|yo|good (morning|afternoon|evening)|shalom|start|היי|הי|שלום|שלום לך|אהלן|הלו|בוקר טוב|ערב טוב|צהריים טובים|מה נשמע|מה קורה)$/;
-
-function isGreeting(text: string): boolean {
-  return GREETING.test(
-    text
-      .toLowerCase()
-      .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, "")
-      .replace(/\s+/g, " "),
-  );
-}
 
 export interface OnboardingDeps {
   users: UserRepository;
@@ -80,11 +67,17 @@ export class Onboarding {
 
   /**
    * Welcomes a new user, and asks for their zone when their country has several. Returns true when
-   * the welcome answered the message itself (a greeting, "what can you do", no words at all).
+   * the welcome answered the message itself (a text that is a greeting or "what can you do");
+   * `text` is null for messages that are not text (voice notes, photos), which go on as usual.
    */
-  async welcome(user: User, language: "he" | "en", text: string, options: SendOptions): Promise<boolean> {
+  async welcome(
+    user: User,
+    language: "he" | "en",
+    text: string | null,
+    options: SendOptions,
+  ): Promise<boolean> {
     const { memory, sender } = this.deps;
-    const answered = text === "" || isGreeting(text) || isHelpRequest(text);
+    const answered = text !== null && (isGreeting(text) || isHelpRequest(text));
     await memory.load(user.phone);
     if (answered && text && options.inReplyTo) {
       await memory.addUserMessage(user.phone, text, { whatsappMessageId: options.inReplyTo });
@@ -100,7 +93,11 @@ export class Onboarding {
         language,
         new Date(this.deps.clock()),
       );
-      await this.askZone(user, language, guess.choices, send, "askTimeZone");
+      // The guess first: the likeliest answer is one tap away.
+      const choices = [...guess.choices].sort(
+        (a, b) => Number(b.zone === guess.zone) - Number(a.zone === guess.zone),
+      );
+      await this.askZone(user, language, choices, send, "askTimeZone");
     }
     return answered;
   }
@@ -112,7 +109,7 @@ export class Onboarding {
   async handleTimeZone(
     user: User,
     language: "he" | "en",
-    message: { text: string; optionId?: string | undefined; messageId: string },
+    message: { text: string; optionId?: string | undefined; messageId: string; questionJustAsked?: boolean },
     options: SendOptions,
   ): Promise<boolean> {
     const { users } = this.deps;
@@ -120,7 +117,9 @@ export class Onboarding {
     const tapped = message.optionId?.startsWith(ZONE_OPTION)
       ? message.optionId.slice(ZONE_OPTION.length)
       : undefined;
-    if (tapped !== undefined || user.timeZoneChoices?.length) {
+    // The question asked in this very turn (by the welcome) waits for the next message.
+    const open = !message.questionJustAsked && (user.timeZoneChoices?.length ?? 0) > 0;
+    if (tapped !== undefined || open) {
       const picked =
         tapped && isValidTimeZone(tapped)
           ? tapped
@@ -217,6 +216,7 @@ export class Onboarding {
         options: choices.map((c) => ({ id: `${ZONE_OPTION}${c.zone}`, label: c.label })),
         expectedInput: "single_choice",
         language,
+        listButton: onboardingMessage(language, "chooseButton"),
       },
       { ...options, memory: "add" },
     );

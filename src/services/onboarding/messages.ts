@@ -24,7 +24,7 @@ export const ONBOARDING_MESSAGES = {
     timeZoneUnknown:
       'I don\'t know the place "{place}". Try a city or a country, or a zone like Europe/London or UTC+2.',
     timeZoneCurrent:
-      'Your time zone is {zone} (it\'s {time} there). To change it, write e.g. "change my time zone to London".',
+      'Your time zone is {zone}; it\'s {time} there now. To change it, write e.g. "change my time zone to Tokyo".',
     timeZoneWhich: 'I found several time zones for "{place}" — which one is yours?',
   },
   he: {
@@ -35,7 +35,7 @@ export const ONBOARDING_MESSAGES = {
     timeZoneUnknown:
       'לא הצלחתי לזהות את "{place}". אפשר לכתוב שם של עיר או מדינה, או אזור זמן כמו Europe/London או UTC+2.',
     timeZoneCurrent:
-      'אזור הזמן שלך הוא {zone} (השעה שם {time}). כדי לשנות אותו, אפשר לכתוב למשל "לשנות אזור זמן ללונדון".',
+      'אזור הזמן שלך הוא {zone}, והשעה שם עכשיו {time}. כדי לשנות אותו, אפשר לכתוב למשל "שנה אזור זמן לטוקיו".',
     timeZoneWhich: 'מצאתי כמה אזורי זמן עבור "{place}" — איזה מהם שלך?',
   },
 } as const satisfies Record<"he" | "en", Record<OnboardingKey, string>>;

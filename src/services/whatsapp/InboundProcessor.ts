@@ -1,4 +1,5 @@
 import type { InboxMessage } from "../../db/repositories/InboxRepository.js";
+import type { UserRepository } from "../../db/repositories/UserRepository.js";
 import type { OutboundMessageRepository } from "../../db/repositories/OutboundMessageRepository.js";
 import type { MemoReply, MemoRuntime } from "../../graph/invokeMemoGraph.js";
 import type { ImageContext, User } from "../../types/index.js";
@@ -11,7 +12,8 @@ import { analyzeImage } from "../media/analyzeImage.js";
 import type { Transcriber } from "../media/Transcriber.js";
 import type { MemoryService } from "../memory/index.js";
 import type { Onboarding } from "../onboarding/Onboarding.js";
-import type { GraphApiClient } from "./GraphApiClient.js";
+import { WhatsAppApiError, type GraphApiClient } from "./GraphApiClient.js";
+import type { PhoneLease } from "./PhoneLocks.js";
 import type { InboxHandler } from "./InboxWorker.js";
 import type { ReplyContent } from "./outboundFormat.js";
 import { WhatsAppMessageSchema, type WhatsAppMessage } from "./webhookSchema.js";
@@ -37,6 +39,7 @@ const UNSUPPORTED: Record<string, MessageKey> = {
 
 export interface InboundProcessorDeps {
   runtime: MemoRuntime;
+  users: UserRepository;
   memory: MemoryService;
   outbound: OutboundMessageRepository;
   sender: WhatsAppSender;
@@ -76,13 +79,13 @@ export function textOf(message: WhatsAppMessage): string {
 export class InboundProcessor implements InboxHandler {
   constructor(private readonly deps: InboundProcessorDeps) {}
 
-  async process(inbox: InboxMessage): Promise<void> {
+  async process(inbox: InboxMessage, lease: PhoneLease): Promise<void> {
     const { deps } = this;
     const message = WhatsAppMessageSchema.parse(inbox.payload);
     const id = inbox.waMessageId;
     const phone = inbox.phone;
     // An earlier attempt got as far as answering, then stopped: never answer twice.
-    if (inbox.attempts > 1 && (await deps.outbound.hasReplyTo(id))) {
+    if (inbox.attempts > 1 && (await this.answered(inbox))) {
       deps.logger.info({ messageId: id }, "message was answered before an interruption; not run again");
       return;
     }
@@ -90,64 +93,86 @@ export class InboundProcessor implements InboxHandler {
 
     const text = textOf(message).trim();
     const { user, created } = await deps.onboarding.ensureUser(phone, text, inbox.contactName);
+    // WhatsApp's 24-hour window for free-form messages runs from the user's latest message.
+    await deps.users.recordInbound(phone, inbox.sentAt);
     const language = replyLanguage(detectLanguage(text) ?? user.language);
     const reply: SendOptions = {
       inReplyTo: id,
       quote: deps.clock() - inbox.sentAt.getTime() > QUOTE_AFTER_MS,
       memory: "link",
+      guard: () => lease.confirm(),
     };
     if (created) {
-      const handled = await deps.onboarding.welcome(user, language, text, {
-        ...reply,
-        quote: false,
-        memory: "add",
-      });
-      if (handled) return;
+      const welcome = { ...reply, quote: false, memory: "add" as const };
+      // Only words can be answered by the welcome alone; a voice note or photo goes on.
+      if (await deps.onboarding.welcome(user, language, message.type === "text" ? text : null, welcome))
+        return;
     }
     const optionId = message.interactive?.button_reply?.id ?? message.interactive?.list_reply?.id;
-    if (await deps.onboarding.handleTimeZone(user, language, { text, optionId, messageId: id }, reply))
-      return;
+    const timeZone = { text, optionId, messageId: id, questionJustAsked: created };
+    if (await deps.onboarding.handleTimeZone(user, language, timeZone, reply)) return;
 
     const replyTo = message.context?.id;
     const base = { whatsappMessageId: id, ...(replyTo ? { replyToMessageId: replyTo } : {}) };
-    switch (message.type) {
-      case "text":
-      case "button":
-        if (!text) return;
-        return this.answer(phone, await deps.runtime.invokeMemoGraph(phone, text, base), language, reply);
-      case "interactive":
-        return this.answer(
-          phone,
-          await deps.runtime.invokeMemoGraph(phone, text, { ...base, ...(optionId ? { optionId } : {}) }),
-          language,
-          reply,
+    try {
+      switch (message.type) {
+        case "text":
+        case "button":
+          if (!text) return;
+          return await this.answer(
+            phone,
+            await deps.runtime.invokeMemoGraph(phone, text, base),
+            language,
+            reply,
+          );
+        case "interactive":
+          if (optionId) {
+            const result = await deps.runtime.invokeMemoGraph(phone, text, { ...base, optionId });
+            return await this.answer(phone, result, language, reply);
+          }
+          break;
+        case "audio":
+          return await this.voiceNote(phone, message, user, language, base, reply);
+        case "image":
+          return await this.image(phone, message, language, base, reply);
+      }
+    } catch (error) {
+      // A file over the limit is the user's to fix: say so instead of retrying.
+      if (error instanceof WhatsAppApiError && error.kind === "too_large") {
+        const megabytes = String(
+          Math.round((message.type === "image" ? IMAGE_MAX_BYTES : AUDIO_MAX_BYTES) / 1024 / 1024),
         );
-      case "audio":
-        return this.voiceNote(phone, message, user, language, base, reply);
-      case "image":
-        return this.image(phone, message, language, base, reply);
-      default: {
-        const kind = t(language, UNSUPPORTED[message.type] ?? "kind.other");
-        deps.logger.info({ messageId: id, type: message.type }, "message type Memo cannot take");
-        await this.say(phone, t(language, "unsupportedType", { kind }), language, {
+        await this.say(phone, t(language, "mediaTooLarge", { megabytes }), language, {
           ...reply,
           memory: "none",
         });
+        return;
       }
+      throw error;
     }
+    const kind = t(language, UNSUPPORTED[message.type] ?? "kind.other");
+    deps.logger.info({ messageId: id, type: message.type }, "message type Memo cannot take");
+    await this.say(phone, t(language, "unsupportedType", { kind }), language, { ...reply, memory: "none" });
   }
 
-  async giveUp(inbox: InboxMessage, _error: string): Promise<void> {
+  answered(inbox: InboxMessage): Promise<boolean> {
+    return this.deps.outbound.hasReplyTo(inbox.waMessageId);
+  }
+
+  async giveUp(inbox: InboxMessage, _error: string, lease: PhoneLease): Promise<void> {
+    // A question that never reached the user must not take their next message as its answer.
+    await this.deps.runtime.dropQuestion(inbox.phone);
     const parsed = WhatsAppMessageSchema.safeParse(inbox.payload);
     const text = parsed.success ? textOf(parsed.data).trim() : "";
-    const user = await this.deps.onboarding.ensureUser(inbox.phone, text, inbox.contactName);
-    const language = replyLanguage(detectLanguage(text) ?? user.user.language);
+    const { user } = await this.deps.onboarding.ensureUser(inbox.phone, text, inbox.contactName);
+    const language = replyLanguage(detectLanguage(text) ?? user.language);
     const symbol = { audio: "🎤", image: "📷" }[inbox.type] ?? "📎";
     const quoted = text.length > 60 ? `${text.slice(0, 57)}…` : text || symbol;
     await this.say(inbox.phone, t(language, "turnFailed", { message: quoted }), language, {
       inReplyTo: inbox.waMessageId,
       quote: true,
       memory: "none",
+      guard: () => lease.confirm(),
     });
   }
 
@@ -188,6 +213,7 @@ export class InboundProcessor implements InboxHandler {
       // A notice, not the answer: it does not count as this message being answered.
       await this.say(phone, t(heardLanguage, "voiceHeard", { text: shown }), heardLanguage, {
         memory: "none",
+        ...(reply.guard ? { guard: reply.guard } : {}),
       });
     }
     await this.answer(phone, result, heardLanguage, { ...reply, quote: false });

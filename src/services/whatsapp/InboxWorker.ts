@@ -2,14 +2,20 @@ import type { InboxMessage, InboxRepository } from "../../db/repositories/InboxR
 import { describeError } from "../../utils/errors.js";
 import type { InFlightWork } from "../../utils/InFlightWork.js";
 import type { Logger } from "../../utils/logger.js";
-import type { PhoneLocks } from "./PhoneLocks.js";
+import { LeaseLostError, type PhoneLease, type PhoneLocks } from "./PhoneLocks.js";
 
 /** Runs the turn of one inbox message; throws when the turn failed and may be retried. */
 export interface InboxHandler {
-  process(message: InboxMessage): Promise<void>;
+  /** Runs the turn; sends only while `lease` is confirmed (else throws LeaseLostError). */
+  process(message: InboxMessage, lease: PhoneLease): Promise<void>;
+  /** Whether an earlier attempt already sent the answer (the process died right after). */
+  answered(message: InboxMessage): Promise<boolean>;
   /** After the last failed attempt: tell the user, briefly, that their message was not handled. */
-  giveUp(message: InboxMessage, error: string): Promise<void>;
+  giveUp(message: InboxMessage, error: string, lease: PhoneLease): Promise<void>;
 }
+
+/** How handling one message ended for the phone's run. */
+type Outcome = "next" | "stop";
 
 export interface InboxWorkerOptions {
   inbox: InboxRepository;
@@ -64,6 +70,8 @@ export class InboxWorker {
     this.kick();
   }
 
+  private prepared: Promise<void> | undefined;
+
   /** Looks for work now (coalesced: a look already running looks once more when it ends). */
   kick(): void {
     if (this.stopped) return;
@@ -98,6 +106,10 @@ export class InboxWorker {
     }
     this.scanning = true;
     try {
+      await (this.prepared ??= this.options.locks.prepare()).catch((error: unknown) => {
+        this.prepared = undefined;
+        throw error;
+      });
       do {
         this.rescan = false;
         const free = this.options.concurrency - this.active.size;
@@ -107,9 +119,9 @@ export class InboxWorker {
         for (const phone of phones) {
           if (this.active.size >= this.options.concurrency || this.stopped) break;
           if (this.active.has(phone)) continue;
-          if (!(await this.options.locks.tryAcquire(phone))) continue;
-          const run = this.runPhone(phone);
-          this.active.set(phone, run);
+          const lease = await this.options.locks.tryAcquire(phone);
+          if (!lease) continue;
+          this.active.set(phone, this.runPhone(lease));
         }
       } while (this.rescan);
     } catch (error) {
@@ -122,16 +134,16 @@ export class InboxWorker {
   }
 
   /** Works off one phone's pending messages in order, then lets the phone go. */
-  private async runPhone(phone: string): Promise<void> {
+  private async runPhone(lease: PhoneLease): Promise<void> {
+    const { phone } = lease;
     let healthy = true;
     try {
-      for (;;) {
-        if (this.stopped) break;
+      while (!this.stopped && lease.held()) {
         const message = await this.options.inbox.nextPending(phone);
         if (!message) break;
         const end = this.options.inFlight?.begin();
         try {
-          await this.handle(message);
+          if ((await this.handle(message, lease)) === "stop") break;
         } finally {
           end?.();
         }
@@ -141,9 +153,9 @@ export class InboxWorker {
       this.options.logger.error({ err: error, phone }, "inbox run for a phone failed");
     } finally {
       await this.options.locks
-        .release(phone)
+        .release(lease)
         .catch((error: unknown) =>
-          this.options.logger.error({ err: error, phone }, "could not release phone lock"),
+          this.options.logger.error({ err: error, phone }, "could not release phone lease"),
         );
       this.active.delete(phone);
       // A message stored while this run was ending found the phone busy: look again. After a
@@ -153,41 +165,54 @@ export class InboxWorker {
     }
   }
 
-  private async handle(message: InboxMessage): Promise<void> {
-    const { inbox, logger, maxAttempts } = this.options;
+  private async handle(message: InboxMessage, lease: PhoneLease): Promise<Outcome> {
+    const { inbox, logger, maxAttempts, handler } = this.options;
     const id = message.waMessageId;
     const ageMs = this.clock() - message.sentAt.getTime();
     if (ageMs > this.options.maxAgeMs) {
       // A redelivery after a long outage: answering it now as if fresh would surprise the user.
       logger.warn({ event: "INBOX_EXPIRED", messageId: id, ageMs }, "message too old to answer; recorded");
-      await inbox.finish(id, "expired", `not answered: ${Math.round(ageMs / 60_000)} minutes old`);
-      return;
+      const minutes = Math.round(ageMs / 60_000);
+      return (await inbox.finish(id, "expired", lease.token, `not answered: ${minutes} minutes old`))
+        ? "next"
+        : "stop";
     }
     let lastError = message.lastError ?? "the turn was interrupted (process stopped)";
     for (;;) {
-      const attempt = await inbox.beginAttempt(id);
-      if (attempt > maxAttempts) break;
+      const attempt = await inbox.beginAttempt(id, lease.token);
+      if (attempt === null) return "stop";
+      if (attempt > maxAttempts) {
+        // Attempts ran out across restarts. If the last one got its answer out before the
+        // process died, the message was handled after all.
+        if (await handler.answered(message))
+          return (await inbox.finish(id, "done", lease.token)) ? "next" : "stop";
+        break;
+      }
       try {
-        await this.options.handler.process({ ...message, attempts: attempt });
-        await inbox.finish(id, "done");
-        return;
+        await handler.process({ ...message, attempts: attempt }, lease);
+        return (await inbox.finish(id, "done", lease.token)) ? "next" : "stop";
       } catch (error) {
+        if (error instanceof LeaseLostError) return "stop";
         lastError = describeError(error);
         logger.error({ err: error, messageId: id, attempt, maxAttempts }, "turn failed");
         // Some failures must not re-run the turn (a reply that could not be delivered).
         if (attempt >= maxAttempts || (error as { rerunnable?: unknown }).rerunnable === false) break;
         await this.sleep((this.options.retryDelayMs ?? ((n) => n * n * 1000))(attempt));
+        // Shutting down: the message stays pending and runs after the restart.
+        if (this.stopped) return "stop";
       }
     }
     logger.error(
       { event: "INBOX_FAILED", messageId: id, error: lastError },
       "message given up after retries",
     );
+    // Marked failed first: if the apology cannot be sent, it is not retried on every poll.
+    if (!(await inbox.finish(id, "failed", lease.token, lastError))) return "stop";
     try {
-      await this.options.handler.giveUp(message, lastError);
+      await handler.giveUp(message, lastError, lease);
     } catch (error) {
       logger.error({ err: error, messageId: id }, "could not tell the user their message failed");
     }
-    await inbox.finish(id, "failed", lastError);
+    return "next";
   }
 }

@@ -1,108 +1,162 @@
+import { randomUUID } from "node:crypto";
 import type pg from "pg";
+import { MemoError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
 
-/**
- * One turn at a time per phone (D4). A lock is taken before a phone's inbox is worked off and
- * released after; a phone held elsewhere is skipped and picked up later.
- */
+/** The right to work off one phone's inbox (D4), held by one worker at a time. */
+export interface PhoneLease {
+  readonly phone: string;
+  /** Fencing token: inbox updates made under the lease check it, so a holder that lost it cannot. */
+  readonly token: string;
+  /** False once the lease is known to be lost (a renewal found it taken, or renewals kept failing). */
+  held(): boolean;
+  /** Asks the database whether the lease is still ours, before something that cannot be undone (a send). */
+  confirm(): Promise<boolean>;
+}
+
 export interface PhoneLocks {
-  /** Takes the phone's lock if no one holds it; never waits. */
-  tryAcquire(phone: string): Promise<boolean>;
-  release(phone: string): Promise<void>;
+  /** Gets ready to hand out leases (clears stale ones where this process owns the database). */
+  prepare(): Promise<void>;
+  /** Takes the phone's lease if no one holds a live one; never waits. */
+  tryAcquire(phone: string): Promise<PhoneLease | null>;
+  release(lease: PhoneLease): Promise<void>;
+  /** Stops renewing and lets every lease of this process go. */
   close(): Promise<void>;
 }
 
-/** For the embedded database: one process owns the data folder, so a set in memory is the lock. */
-export class InProcessPhoneLocks implements PhoneLocks {
-  private readonly held = new Set<string>();
+/** Thrown where work must stop because the phone's lease went to another worker. */
+export class LeaseLostError extends MemoError {
+  /** The new holder runs the message; running it here again would answer twice. */
+  readonly rerunnable = false;
+}
 
-  tryAcquire(phone: string): Promise<boolean> {
-    if (this.held.has(phone)) return Promise.resolve(false);
-    this.held.add(phone);
-    return Promise.resolve(true);
-  }
-
-  release(phone: string): Promise<void> {
-    this.held.delete(phone);
-    return Promise.resolve();
-  }
-
-  close(): Promise<void> {
-    this.held.clear();
-    return Promise.resolve();
-  }
+export interface PhoneLeasesOptions {
+  /** Seconds a lease lives without renewal: how long a crashed instance's phones wait (default: 30). */
+  ttlSeconds: number;
+  /**
+   * This process is the database's only user (embedded PGlite): leases left by an earlier run of
+   * it are stale and are cleared at start, instead of waiting for them to expire.
+   */
+  exclusive: boolean;
+  logger: Logger;
 }
 
 /**
- * Across processes on Postgres: session advisory locks held on one dedicated connection. If the
- * process dies, its connection closes and Postgres releases every lock at once, so another
- * instance (or this one, restarted) takes over without waiting for a lease to run out.
- * Needs a session-level connection: a direct one or Supabase's session pooler, not a
- * transaction-mode pooler (docs/WHATSAPP.md).
+ * Phone leases in Postgres (the table `inbox_phone_leases`): taken with one upsert that only wins
+ * over an expired lease, renewed every third of their lifetime while held, deleted on release. A
+ * process that dies stops renewing, and its phones are taken over when the leases expire. Works
+ * through any pooler (no session state), and holds no connection between statements.
  */
-export class PostgresPhoneLocks implements PhoneLocks {
-  private client: pg.PoolClient | undefined;
-  private connecting: Promise<pg.PoolClient> | undefined;
-  private readonly held = new Set<string>();
+export class PgPhoneLeases implements PhoneLocks {
+  /** Identifies this process's leases. */
+  private readonly owner = randomUUID();
+  private readonly leases = new Map<string, HeldLease>();
+  private heartbeat: NodeJS.Timeout | undefined;
+  /** When the last renewal succeeded (epoch ms); renewals failing past the ttl count as lost. */
+  private renewedAt = Date.now();
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly logger: Logger,
+    private readonly options: PhoneLeasesOptions,
   ) {}
 
-  async tryAcquire(phone: string): Promise<boolean> {
-    // Advisory locks are re-entrant within a session: the set keeps this process from stacking them.
-    if (this.held.has(phone)) return false;
-    const client = await this.connection();
-    const { rows } = await client.query<{ locked: boolean }>(
-      "SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked",
-      [lockKey(phone)],
-    );
-    const locked = rows[0]?.locked === true;
-    if (locked) this.held.add(phone);
-    return locked;
+  async prepare(): Promise<void> {
+    if (this.options.exclusive) await this.pool.query("DELETE FROM inbox_phone_leases");
+    this.heartbeat ??= setInterval(() => void this.renew(), (this.options.ttlSeconds * 1000) / 3).unref();
   }
 
-  async release(phone: string): Promise<void> {
-    if (!this.held.delete(phone)) return;
-    const client = this.client;
-    // A lost connection released its locks already.
-    if (!client) return;
-    await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [lockKey(phone)]);
+  async tryAcquire(phone: string): Promise<PhoneLease | null> {
+    const { rows } = await this.pool.query<{ token: string }>(
+      `INSERT INTO inbox_phone_leases AS l (phone, owner, token, expires_at)
+       VALUES ($1, $2, nextval('inbox_lease_tokens'), now() + make_interval(secs => $3))
+       ON CONFLICT (phone) DO UPDATE
+         SET owner = EXCLUDED.owner, token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+         WHERE l.expires_at < now()
+       RETURNING token`,
+      [phone, this.owner, this.options.ttlSeconds],
+    );
+    const token = rows[0]?.token;
+    if (token === undefined) return null;
+    const lease = new HeldLease(phone, String(token), (l) => this.confirm(l));
+    this.leases.set(phone, lease);
+    return lease;
+  }
+
+  private async confirm(lease: HeldLease): Promise<boolean> {
+    if (lease.lost) return false;
+    const { rows } = await this.pool.query(
+      "SELECT 1 FROM inbox_phone_leases WHERE phone = $1 AND token = $2 AND expires_at > now()",
+      [lease.phone, lease.token],
+    );
+    if (rows.length === 0) this.lose(lease, "confirm");
+    return rows.length > 0;
+  }
+
+  async release(lease: PhoneLease): Promise<void> {
+    if (this.leases.get(lease.phone) === lease) this.leases.delete(lease.phone);
+    await this.pool.query("DELETE FROM inbox_phone_leases WHERE phone = $1 AND token = $2", [
+      lease.phone,
+      lease.token,
+    ]);
   }
 
   async close(): Promise<void> {
-    this.held.clear();
-    const client = this.client ?? (await this.connecting?.catch(() => undefined));
-    this.client = undefined;
-    // Closing the session releases whatever it still holds.
-    client?.release(true);
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    this.leases.clear();
+    await this.pool.query("DELETE FROM inbox_phone_leases WHERE owner = $1", [this.owner]);
   }
 
-  private connection(): Promise<pg.PoolClient> {
-    if (this.client) return Promise.resolve(this.client);
-    this.connecting ??= this.pool.connect().then(
-      (client) => {
-        client.on("error", (error) => {
-          // Its locks are gone with it; turns in progress finish, new ones take fresh locks.
-          this.logger.error({ err: error, held: this.held.size }, "phone lock connection lost");
-          if (this.client === client) this.client = undefined;
-          this.held.clear();
-          client.release(true);
-        });
-        this.client = client;
-        this.connecting = undefined;
-        return client;
-      },
-      (error: unknown) => {
-        this.connecting = undefined;
-        throw error;
-      },
+  /** Extends every lease still held; one that is no longer ours is marked lost. */
+  private async renew(): Promise<void> {
+    const tokens = [...this.leases.values()].filter((l) => !l.lost).map((l) => l.token);
+    if (tokens.length === 0) {
+      this.renewedAt = Date.now();
+      return;
+    }
+    try {
+      const { rows } = await this.pool.query<{ phone: string }>(
+        `UPDATE inbox_phone_leases SET expires_at = now() + make_interval(secs => $3)
+         WHERE owner = $1 AND token = ANY($2::bigint[]) AND expires_at > now()
+         RETURNING phone`,
+        [this.owner, tokens, this.options.ttlSeconds],
+      );
+      this.renewedAt = Date.now();
+      const renewed = new Set(rows.map((r) => r.phone));
+      for (const lease of this.leases.values()) if (!renewed.has(lease.phone)) this.lose(lease, "renewal");
+    } catch (error) {
+      this.options.logger.error({ err: error, leases: tokens.length }, "could not renew phone leases");
+      // Without a renewal for a whole lifetime, another instance may hold them by now.
+      if (Date.now() - this.renewedAt > this.options.ttlSeconds * 1000) {
+        for (const lease of this.leases.values()) this.lose(lease, "renewals failing");
+      }
+    }
+  }
+
+  private lose(lease: HeldLease, how: string): void {
+    if (lease.lost) return;
+    lease.lost = true;
+    this.options.logger.warn(
+      { event: "INBOX_LEASE_LOST", how },
+      "a phone's inbox lease was lost; its work stops here",
     );
-    return this.connecting;
   }
 }
 
-function lockKey(phone: string): string {
-  return `memo:inbox:${phone}`;
+class HeldLease implements PhoneLease {
+  lost = false;
+
+  constructor(
+    readonly phone: string,
+    readonly token: string,
+    private readonly check: (lease: HeldLease) => Promise<boolean>,
+  ) {}
+
+  held(): boolean {
+    return !this.lost;
+  }
+
+  confirm(): Promise<boolean> {
+    return this.check(this);
+  }
 }

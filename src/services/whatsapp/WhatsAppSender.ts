@@ -3,6 +3,7 @@ import { MemoError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
 import type { MemoryService } from "../memory/index.js";
 import type { GraphApiClient } from "./GraphApiClient.js";
+import { LeaseLostError } from "./PhoneLocks.js";
 import { buildReplyPayloads, type OutboundPayload, type ReplyContent } from "./outboundFormat.js";
 
 /** A reply that could not be delivered after the client's own retries; the turn is not re-run for it. */
@@ -24,6 +25,11 @@ export interface SendOptions {
    * WhatsApp id), "add" (store it now, with its id), "none" (a notice that is not conversation).
    */
   memory: "link" | "add" | "none";
+  /**
+   * Checked before sending (the phone's lease is still this worker's): a worker that lost the
+   * phone must not answer a message the new holder answers too.
+   */
+  guard?: () => Promise<boolean>;
 }
 
 /** What a payload shows in the chat, for the outbound record. */
@@ -54,6 +60,9 @@ export class WhatsAppSender {
       logger.warn({ phone, chars: content.text.length }, "no WhatsApp access token: reply not sent");
       if (options.memory === "add") await memory.addAssistantMessage(phone, content.text);
       return [];
+    }
+    if (options.guard && !(await options.guard())) {
+      throw new LeaseLostError("Phone lease lost before sending", { inReplyTo: options.inReplyTo });
     }
     const payloads = buildReplyPayloads(phone, content, options.quote ? options.inReplyTo : undefined);
     const ids: string[] = [];

@@ -13,7 +13,8 @@ import { Onboarding } from "../onboarding/Onboarding.js";
 import { GraphApiClient } from "./GraphApiClient.js";
 import { InboundProcessor } from "./InboundProcessor.js";
 import { InboxWorker } from "./InboxWorker.js";
-import { InProcessPhoneLocks, PostgresPhoneLocks } from "./PhoneLocks.js";
+import { InboxWriter } from "./InboxWriter.js";
+import { PgPhoneLeases } from "./PhoneLocks.js";
 import { WhatsAppSender } from "./WhatsAppSender.js";
 
 /** Where the simulator is mounted, and its Graph API stand-in under it. */
@@ -84,6 +85,7 @@ export function createWhatsApp(options: WhatsAppOptions) {
   });
   const processor = new InboundProcessor({
     runtime: memo.runtime,
+    users: memo.users,
     memory: memo.memory,
     outbound,
     sender,
@@ -94,7 +96,12 @@ export function createWhatsApp(options: WhatsAppOptions) {
     logger,
     clock,
   });
-  const locks = db.kind === "postgres" ? new PostgresPhoneLocks(db.pool, logger) : new InProcessPhoneLocks();
+  // PGlite: one process owns the data folder, so leases left by its previous run are stale.
+  const locks = new PgPhoneLeases(db.pool, {
+    ttlSeconds: config.inbox.leaseSeconds,
+    exclusive: db.kind === "pglite",
+    logger,
+  });
   const worker = new InboxWorker({
     inbox,
     locks,
@@ -115,7 +122,7 @@ export function createWhatsApp(options: WhatsAppOptions) {
         logger,
         ...(settings.appSecret ? { appSecret: settings.appSecret } : {}),
         ...(settings.verifyToken ? { verifyToken: settings.verifyToken } : {}),
-        inbox,
+        inbox: new InboxWriter(inbox),
         outbound,
         onStored: () => worker.kick(),
       }),

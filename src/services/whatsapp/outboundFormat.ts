@@ -90,6 +90,8 @@ export interface ReplyContent {
   options: HITLOption[];
   expectedInput?: HITLExpectedInput;
   language: "he" | "en";
+  /** The label of a list message's button (default: "Choose" / "בחירה"). */
+  listButton?: string;
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
@@ -290,7 +292,7 @@ function payloadsFor(to: string, reply: ReplyContent): OutboundPayload[] {
       type: "list",
       body: { text: body },
       action: {
-        button: truncate(wording.button, LIST_BUTTON_LIMIT),
+        button: truncate(reply.listButton ?? wording.button, LIST_BUTTON_LIMIT),
         sections: [{ title: truncate(wording.section, SECTION_TITLE_LIMIT), rows }],
       },
     }));

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "../utils/logger.js";
+import type { SimulatorPersistence } from "./persistence.js";
 import {
   advances,
   newMessageId,
@@ -40,6 +41,8 @@ export interface EngineOptions {
   /** Milliseconds the app's webhook may take to answer. */
   webhookTimeoutMs: number;
   limits: StoreLimits;
+  /** Where conversations are kept across restarts; in memory only when unset. */
+  persistence?: SimulatorPersistence;
 }
 
 /** A user's message, checked and decoded by the page API. */
@@ -110,14 +113,13 @@ export class SimulatorEngine {
   private readonly closing = new AbortController();
   /** Status webhooks per phone, posted one after another so they arrive in order. */
   private readonly chains = new Map<string, Promise<void>>();
-  private readonly lastUserMessageAt = new Map<string, number>();
   private readonly conversationIds = new Map<string, string>();
   private readonly typingTimers = new Map<string, NodeJS.Timeout>();
   private readonly readRequested = new Set<string>();
   private readonly logger: Logger;
 
   constructor(private readonly options: EngineOptions) {
-    this.store = new SimulatorStore(options.limits);
+    this.store = new SimulatorStore(options.limits, options.persistence);
     this.logger = options.logger.child({ component: "whatsapp-simulator" });
   }
 
@@ -175,7 +177,7 @@ export class SimulatorEngine {
       status: "sent",
     };
     this.store.add(message);
-    this.lastUserMessageAt.set(phone, timestamp);
+    this.store.noteInbound(phone, timestamp);
 
     const content: InboundContent = {
       type: input.type,
@@ -225,13 +227,16 @@ export class SimulatorEngine {
     const { replyTo, ...rest } = content;
     const quoted = replyTo ? this.store.get(replyTo) : undefined;
     const timestamp = this.options.clock();
-    const lastFromUser = this.lastUserMessageAt.get(phone);
+    const lastFromUser = this.store.lastInboundAt(phone);
     const window = this.options.serviceWindowMs;
     // Outside the customer service window only templates get through (Cloud API error 131047).
+    // Only a known last message older than the window counts: with no record of the user (history
+    // deleted, or never kept) the simulator cannot tell, and refusing would break a chat Memo knows.
     const outsideWindow =
       window > 0 &&
       content.type !== "template" &&
-      (lastFromUser === undefined || timestamp - lastFromUser > window);
+      lastFromUser !== undefined &&
+      timestamp - lastFromUser > window;
     const message: SimMessage = {
       ...rest,
       id: newMessageId(),
@@ -320,12 +325,12 @@ export class SimulatorEngine {
     return this.typingTimers.has(phone);
   }
 
-  /** Stops timers and pending webhooks; later calls do nothing. */
+  /** Stops timers and pending webhooks and saves the conversations; later calls do nothing. */
   close(): void {
     this.closing.abort();
     for (const timer of this.typingTimers.values()) clearTimeout(timer);
     this.typingTimers.clear();
-    this.store.clearListeners();
+    this.store.close();
   }
 
   /** Memo's latest message in the conversation with a button or list row of this id. */

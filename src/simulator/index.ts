@@ -1,8 +1,11 @@
+import path from "node:path";
 import { Router } from "express";
 import type { Logger } from "../utils/logger.js";
 import { SimulatorEngine } from "./engine.js";
 import { graphApiRoutes } from "./graphApi.js";
+import { localOnly } from "./localOnly.js";
 import { pageApiRoutes } from "./pageApi.js";
+import { FilePersistence, type SimulatorPersistence } from "./persistence.js";
 import { DEFAULT_LIMITS } from "./store.js";
 
 /**
@@ -11,7 +14,8 @@ import { DEFAULT_LIMITS } from "./store.js";
  * the app sends to, whose messages appear on the page live.
  *
  * Mount with `app.use("/dev/whatsapp", createSimulator(...).router)` and point the app's Graph
- * API base URL at `${publicUrl()}/graph`. Never in production: it accepts anyone's messages.
+ * API base URL at `${publicUrl()}/graph`. Never in production: it accepts anyone's messages, so it
+ * answers only requests from this machine.
  */
 
 export interface SimulatorOptions {
@@ -44,6 +48,10 @@ export interface SimulatorOptions {
   maxMessagesPerPhone?: number;
   /** Bytes of media kept in all, oldest evicted first (default: 50 MB). */
   maxMediaBytes?: number;
+  /** The service's DATA_DIR: conversations and media are kept in `<dataDir>/simulator/` across restarts (default: in memory only). */
+  dataDir?: string;
+  /** Milliseconds a save to dataDir waits for more changes (default: 500). */
+  saveDelayMs?: number;
 }
 
 export interface Simulator {
@@ -54,6 +62,7 @@ export interface Simulator {
 }
 
 export function createSimulator(options: SimulatorOptions): Simulator {
+  const persistence = openPersistence(options);
   const engine = new SimulatorEngine({
     webhookUrl: options.webhookUrl,
     ...(options.appSecret !== undefined ? { appSecret: options.appSecret } : {}),
@@ -72,12 +81,15 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       messagesPerPhone: options.maxMessagesPerPhone ?? DEFAULT_LIMITS.messagesPerPhone,
       mediaBytes: options.maxMediaBytes ?? DEFAULT_LIMITS.mediaBytes,
     },
+    ...(persistence ? { persistence } : {}),
   });
   const page = pageApiRoutes({
     engine,
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
   });
   const router = Router();
+  // First: no page, stream, API or Graph API call from another machine gets through.
+  router.use(localOnly(options.logger.child({ component: "whatsapp-simulator" })));
   router.use(
     "/graph",
     graphApiRoutes({ engine, phoneNumberId: options.phoneNumberId, publicUrl: options.publicUrl }),
@@ -90,4 +102,23 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       engine.close();
     },
   };
+}
+
+/** The folder store under dataDir; undefined (in memory) without one or when it cannot be made. */
+function openPersistence(options: SimulatorOptions): SimulatorPersistence | undefined {
+  if (options.dataDir === undefined) return undefined;
+  const dir = path.join(path.resolve(options.dataDir), "simulator");
+  try {
+    return new FilePersistence({
+      dir,
+      logger: options.logger.child({ component: "whatsapp-simulator" }),
+      ...(options.saveDelayMs !== undefined ? { saveDelayMs: options.saveDelayMs } : {}),
+    });
+  } catch (error) {
+    options.logger.warn(
+      { err: error, dir },
+      "cannot use the simulator's folder; chats will not survive a restart",
+    );
+    return undefined;
+  }
 }

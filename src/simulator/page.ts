@@ -23,12 +23,15 @@ button { cursor: pointer; }
 #app { display: flex; flex-direction: column; height: 100vh; height: 100dvh; max-width: 980px; margin: 0 auto; background: var(--wall); box-shadow: 0 0 24px rgba(0,0,0,.12); position: relative; }
 .top { display: flex; align-items: center; gap: 10px; padding: 8px 12px; background: var(--header); color: var(--header-text); min-height: 56px; }
 .avatar { flex: none; width: 40px; height: 40px; border-radius: 50%; background: #25d366; color: #fff; display: grid; place-items: center; font-weight: 700; font-size: 18px; }
-.who { flex: 1; min-width: 0; }
-.who .title { font-weight: 600; font-size: 16px; }
+.who { flex: 1 1 auto; min-width: 52px; }
+.who .title { font-weight: 600; font-size: 16px; white-space: nowrap; }
 .who .sub { font-size: 12.5px; opacity: .85; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .who .sub.typing { color: #b9f6ca; opacity: 1; font-style: italic; }
-.identity { display: flex; align-items: center; gap: 6px; font-size: 13px; }
-.identity select { background: rgba(255,255,255,.15); color: #fff; border: 1px solid rgba(255,255,255,.35); border-radius: 6px; padding: 4px 6px; max-width: 46vw; }
+.who .sub.typing .sim-label { display: none; }
+.who .sub.offline { color: #ffd8d8; opacity: 1; }
+.identity { flex: 0 1 auto; min-width: 0; display: flex; align-items: center; gap: 6px; font-size: 13px; }
+.identity label { min-width: 0; display: flex; align-items: center; gap: 4px; white-space: nowrap; }
+.identity select { min-width: 0; max-width: 100%; background: rgba(255,255,255,.15); color: #fff; border: 1px solid rgba(255,255,255,.35); border-radius: 6px; padding: 4px 6px; text-overflow: ellipsis; }
 .identity select option { color: var(--text); }
 .icon-btn { flex: none; display: inline-grid; place-items: center; width: 40px; height: 40px; border: 0; border-radius: 50%; background: transparent; font-size: 20px; color: var(--muted); }
 .icon-btn:hover { background: rgba(0,0,0,.06); }
@@ -94,14 +97,21 @@ audio.media { width: 260px; max-width: 100%; height: 40px; background: transpare
 .sheet-card { width: 100%; max-width: 480px; max-height: 80%; overflow-y: auto; background: #fff; border-radius: 14px 14px 0 0; padding: 8px 0 12px; }
 @media (min-width: 700px) { .sheet { align-items: center; } .sheet-card { border-radius: 12px; } }
 .sheet-title { display: flex; align-items: center; gap: 8px; padding: 6px 12px 10px; font-weight: 600; font-size: 16px; border-bottom: 1px solid #e9edef; }
-.sheet-title span { flex: 1; }
+.sheet-title span { flex: 1; min-width: 0; text-align: start; }
 .section-title { padding: 10px 16px 4px; color: #008069; font-size: 13px; font-weight: 600; }
 .list-row { display: block; width: 100%; text-align: start; border: 0; background: transparent; padding: 10px 16px; border-bottom: 1px solid #f0f2f5; }
 .list-row:hover { background: #f5f6f6; }
 .list-row .row-title { display: block; }
 .list-row .row-desc { display: block; font-size: 13px; color: var(--muted); }
 .toast { position: absolute; left: 50%; bottom: 72px; transform: translateX(-50%); background: #323739; color: #fff; padding: 8px 14px; border-radius: 8px; font-size: 13.5px; max-width: 90%; z-index: 6; box-shadow: 0 2px 8px rgba(0,0,0,.3); }
-@media (max-width: 520px) { #messages { padding: 10px 8px 6px; } .row { max-width: 88%; } .identity .me-label { display: none; } }
+@media (max-width: 520px) {
+  #messages { padding: 10px 8px 6px; } .row { max-width: 88%; }
+  .top { gap: 8px; padding: 8px 6px 8px 10px; }
+  .avatar { width: 36px; height: 36px; font-size: 16px; }
+  .identity { gap: 2px; }
+  .identity .me-label, .who .sim-label { display: none; }
+  .identity select { font-size: 12.5px; padding: 4px 2px; }
+}
 `;
 
 const SCRIPT = String.raw`
@@ -140,13 +150,16 @@ const SCRIPT = String.raw`
 
   function validPhone(p) { return typeof p === "string" && /^[0-9]{6,15}$/.test(p); }
   function nameOf(p) { return names[p] || "Dev User"; }
+  // The phone is what identifies the chat: a long name is shortened, never the number.
+  function shortName(n) { var chars = Array.from(n); return chars.length > 20 ? chars.slice(0, 19).join("") + "…" : n; }
 
   // ---------- identity ----------
   function renderPhones() {
     phoneSelect.textContent = "";
     phones.forEach(function (p) {
       var o = document.createElement("option");
-      o.value = p; o.textContent = "+" + p + " · \u2068" + nameOf(p) + "\u2069";
+      o.value = p; o.textContent = "+" + p + " · \u2068" + shortName(nameOf(p)) + "\u2069";
+      o.title = "+" + p + " · " + nameOf(p);
       if (p === phone) o.selected = true;
       phoneSelect.appendChild(o);
     });
@@ -421,9 +434,27 @@ const SCRIPT = String.raw`
 
   function setTyping(on) {
     typing = on;
-    statusEl.textContent = on ? "typing…" : "online · simulator";
-    statusEl.classList.toggle("typing", on);
     $("typing").hidden = !on;
+    renderStatus();
+  }
+  // "connecting" until the stream's first snapshot, "online" while it stands, "offline" when the
+  // stream or a send failed; the banner says what that means for the user.
+  var connection = "connecting";
+  function setConnection(state, message) {
+    connection = state;
+    root.setAttribute("data-connected", state === "online" ? "true" : "false");
+    banner.hidden = state !== "offline";
+    if (state === "offline" && message) banner.textContent = message;
+    if (state !== "online") typing = false;
+    renderStatus();
+  }
+  function renderStatus() {
+    var sub = statusEl.parentNode;
+    var showTyping = typing && connection === "online";
+    statusEl.textContent = showTyping ? "typing…" : connection === "online" ? "online" : connection === "offline" ? "offline" : "connecting…";
+    sub.classList.toggle("typing", showTyping);
+    sub.classList.toggle("offline", connection === "offline");
+    statusEl.setAttribute("data-state", showTyping ? "typing" : connection);
   }
 
   // ---------- read acks: Memo's messages this page has shown ----------
@@ -451,15 +482,14 @@ const SCRIPT = String.raw`
     var mine = generation;
     clearTimeout(retryTimer);
     if (es) es.close();
-    root.setAttribute("data-connected", "false");
     list.textContent = ""; messages.clear(); rows.clear(); reactions.clear(); lastDay = null;
     setTyping(false);
+    if (connection !== "offline") setConnection("connecting");
     es = new EventSource(BASE + "events?phone=" + encodeURIComponent(phone));
     es.addEventListener("snapshot", function (e) {
       if (mine !== generation) return;
       retryDelay = 1000;
-      banner.hidden = true;
-      root.setAttribute("data-connected", "true");
+      setConnection("online");
       reset(JSON.parse(e.data));
       scheduleAck();
     });
@@ -476,12 +506,10 @@ const SCRIPT = String.raw`
     });
     es.onerror = function () {
       if (mine !== generation) return;
-      root.setAttribute("data-connected", "false");
-      banner.hidden = false;
-      banner.textContent = "Connection lost. Reconnecting…";
+      setConnection("offline", "Connection lost. Reconnecting…");
       // EventSource retries by itself unless the server refused the stream (404, 503).
       if (es.readyState === EventSource.CLOSED) {
-        banner.textContent = "The simulator is not answering. Retrying…";
+        setConnection("offline", "The simulator is not answering. Retrying…");
         retryTimer = setTimeout(function () { if (mine === generation) connect(); }, retryDelay);
         retryDelay = Math.min(retryDelay * 2, 10000);
       }
@@ -503,23 +531,35 @@ const SCRIPT = String.raw`
           return res.ok;
         });
       })
-      .catch(function () { toast("Could not reach the simulator. Is Memo running?"); return false; });
+      .catch(function () {
+        toast("Not sent: the simulator is not answering. Is Memo running?");
+        setConnection("offline", "Cannot reach the simulator. Reconnecting…");
+        return false;
+      });
   }
 
   function sendComposer() {
     var text = input.value;
-    if (attachment) {
-      var a = attachment;
-      setAttachment(null);
-      input.value = ""; autosize();
-      var body = { type: a.type, media: { base64: a.base64, mimeType: a.mimeType, filename: a.filename } };
+    var a = attachment;
+    var quote = replyTo;
+    var body;
+    if (a) {
+      body = { type: a.type, media: { base64: a.base64, mimeType: a.mimeType, filename: a.filename } };
       if (text.trim()) body.caption = text.trim();
-      send(body);
+    } else if (text.trim()) {
+      body = { type: "text", text: text };
+    } else {
       return;
     }
-    if (!text.trim()) return;
+    setAttachment(null);
     input.value = ""; autosize();
-    send({ type: "text", text: text });
+    send(body).then(function (ok) {
+      if (ok) return;
+      // Not sent (server down, or refused): what was typed comes back, unless something new was.
+      if (!input.value) { input.value = text; autosize(); }
+      if (a && !attachment) setAttachment(a);
+      if (quote && !replyTo) setReply(quote);
+    });
   }
   sendBtn.addEventListener("click", function () { sendComposer(); input.focus(); });
   input.addEventListener("keydown", function (e) {
@@ -661,7 +701,7 @@ const BODY = String.raw`
     <div class="avatar" aria-hidden="true">M</div>
     <div class="who">
       <div class="title">Memo</div>
-      <div class="sub" id="status" data-testid="chat-status">online · simulator</div>
+      <div class="sub"><span id="status" data-testid="chat-status" data-state="connecting">connecting…</span><span class="sim-label"> · simulator</span></div>
       <span id="typing" data-testid="typing" hidden></span>
     </div>
     <div class="identity">
@@ -694,7 +734,7 @@ const BODY = String.raw`
   </footer>
   <div id="sheet" class="sheet" hidden data-testid="list-sheet">
     <div class="sheet-card" role="dialog" aria-modal="true">
-      <div class="sheet-title"><button id="list-close" class="icon-btn" type="button" title="Close" data-testid="list-close">✕</button><span></span></div>
+      <div class="sheet-title"><button id="list-close" class="icon-btn" type="button" title="Close" data-testid="list-close">✕</button><span dir="auto" data-testid="list-title"></span></div>
       <div class="rows"></div>
     </div>
   </div>

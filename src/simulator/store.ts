@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { SimulatorPersistence, SimulatorSnapshot } from "./persistence.js";
 
 /**
- * The simulator's memory: each phone's conversation and the media exchanged, per process and
- * bounded (oldest evicted first), plus the listeners that stream a phone's changes to its pages.
+ * The simulator's memory: each phone's conversation, its last inbound time and the media
+ * exchanged, bounded (oldest evicted first) and, given a persistence, kept across restarts; plus
+ * the listeners that stream a phone's changes to its pages.
  *
  * Directions follow the app's point of view, as the Cloud API does: "in" is the user's message
  * to Memo (delivered as a webhook), "out" is Memo's message to the user (a Graph API send).
@@ -134,15 +136,22 @@ function newMediaId(): string {
   return `9${digits}`;
 }
 
-/** Conversations and media in memory, with change listeners per phone. */
+/** Conversations and media in memory (and on disk with a persistence), with change listeners per phone. */
 export class SimulatorStore {
   private readonly conversations = new Map<string, SimMessage[]>();
   private readonly byId = new Map<string, SimMessage>();
+  private readonly lastInbound = new Map<string, number>();
   private readonly media = new Map<string, StoredMedia>();
   private mediaBytes = 0;
   private readonly listeners = new Map<string, Set<(event: SimEvent) => void>>();
 
-  constructor(private readonly limits: StoreLimits = DEFAULT_LIMITS) {}
+  /** Without a persistence, everything lives as long as the process. */
+  constructor(
+    private readonly limits: StoreLimits = DEFAULT_LIMITS,
+    private readonly persistence?: SimulatorPersistence,
+  ) {
+    if (persistence) this.restore(persistence.load());
+  }
 
   /** A phone's messages, oldest first. */
   list(phone: string): SimMessage[] {
@@ -166,8 +175,20 @@ export class SimulatorStore {
       const evicted = conversation.shift();
       if (evicted) this.byId.delete(evicted.id);
     }
+    this.changed();
     this.emit(message.phone, { kind: "message", message });
     return message;
+  }
+
+  /** Records the user's latest message time (the start of the customer service window). */
+  noteInbound(phone: string, timestamp: number): void {
+    this.lastInbound.set(phone, Math.max(timestamp, this.lastInbound.get(phone) ?? 0));
+    this.changed();
+  }
+
+  /** When the user last wrote, or undefined when the simulator has no record of it. */
+  lastInboundAt(phone: string): number | undefined {
+    return this.lastInbound.get(phone);
   }
 
   /** Changes a stored message and tells its pages; undefined when it is gone. */
@@ -175,6 +196,7 @@ export class SimulatorStore {
     const message = this.byId.get(id);
     if (!message) return undefined;
     Object.assign(message, change);
+    this.changed();
     this.emit(message.phone, { kind: "message", message });
     return message;
   }
@@ -218,12 +240,9 @@ export class SimulatorStore {
     };
     this.media.set(id, { info, bytes, token });
     this.mediaBytes += bytes.length;
-    // Maps iterate in insertion order, so the first entries are the oldest.
-    for (const [oldId, old] of this.media) {
-      if (this.mediaBytes <= this.limits.mediaBytes || oldId === id) break;
-      this.media.delete(oldId);
-      this.mediaBytes -= old.bytes.length;
-    }
+    this.persistence?.writeMedia(id, bytes);
+    this.evictMedia(id);
+    this.changed();
     return info;
   }
 
@@ -232,9 +251,64 @@ export class SimulatorStore {
     return this.media.get(id);
   }
 
-  /** Drops every listener (the simulator is closing). */
-  clearListeners(): void {
+  /** Drops every listener and writes what is pending (the simulator is closing). */
+  close(): void {
     this.listeners.clear();
+    this.persistence?.close();
+  }
+
+  /** Takes back what a previous run saved, within today's limits. */
+  private restore({ snapshot, mediaBytes }: ReturnType<SimulatorPersistence["load"]>): void {
+    for (const [phone, stored] of Object.entries(snapshot.conversations)) {
+      const messages = stored.messages.slice(-this.limits.messagesPerPhone);
+      if (messages.length > 0) this.conversations.set(phone, messages);
+      for (const message of messages) this.byId.set(message.id, message);
+      // Files from before the last inbound time was saved: the newest message of the user stands in.
+      const lastInbound = stored.lastInboundAt ?? messages.findLast((m) => m.direction === "in")?.timestamp;
+      if (lastInbound !== undefined) this.lastInbound.set(phone, lastInbound);
+    }
+    for (const { info, token } of snapshot.media) {
+      const bytes = mediaBytes.get(info.id);
+      if (!bytes) continue;
+      this.media.set(info.id, { info, bytes, token });
+      this.mediaBytes += bytes.length;
+    }
+    this.evictMedia();
+  }
+
+  /** Drops the oldest media past the byte budget, never `keep` (the file just stored). */
+  private evictMedia(keep?: string): void {
+    // Maps iterate in insertion order, so the first entries are the oldest.
+    for (const [oldId, old] of this.media) {
+      if (this.mediaBytes <= this.limits.mediaBytes || oldId === keep) break;
+      this.media.delete(oldId);
+      this.mediaBytes -= old.bytes.length;
+      this.persistence?.deleteMedia(oldId);
+    }
+  }
+
+  /** Asks the persistence to save soon; the snapshot is taken when it writes. */
+  private changed(): void {
+    this.persistence?.save(() => this.snapshot());
+  }
+
+  private snapshot(): SimulatorSnapshot {
+    const phones = new Set([...this.conversations.keys(), ...this.lastInbound.keys()]);
+    return {
+      conversations: Object.fromEntries(
+        [...phones].map((phone) => {
+          const lastInboundAt = this.lastInbound.get(phone);
+          return [
+            phone,
+            {
+              messages: this.conversations.get(phone) ?? [],
+              ...(lastInboundAt !== undefined ? { lastInboundAt } : {}),
+            },
+          ];
+        }),
+      ),
+      media: [...this.media.values()].map(({ info, token }) => ({ info, token })),
+    };
   }
 
   private emit(phone: string, event: SimEvent): void {

@@ -1,13 +1,20 @@
 import { createHash, createHmac } from "node:crypto";
 import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import type { IncomingHttpHeaders, Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
+import { isLoopback } from "../../src/simulator/localOnly.js";
 import type { SimMessage } from "../../src/simulator/store.js";
+import type { Logger } from "../../src/utils/logger.js";
 import { createLogger } from "../../src/utils/logger.js";
 import { fakeClock, type FakeClock } from "../support/clock.js";
+import { captureLogs } from "../support/logs.js";
 
 const PHONE = "972501234567";
 const PHONE_NUMBER_ID = "1234567890";
@@ -47,6 +54,7 @@ interface Harness {
 }
 
 const running: { server: Server; close(): void }[] = [];
+const scratch: string[] = [];
 
 afterEach(async () => {
   for (const r of running.splice(0)) {
@@ -54,10 +62,24 @@ afterEach(async () => {
     r.server.closeAllConnections();
     await new Promise((resolve) => r.server.close(resolve));
   }
+  for (const dir of scratch.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
+/** A fresh DATA_DIR, removed after the test. */
+async function dataDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "memo-sim-data-"));
+  scratch.push(dir);
+  return dir;
+}
+
+interface HarnessSetup {
+  /** The peer address every request appears to come from (the test server listens on 127.0.0.1). */
+  remoteAddress?: string;
+  logger?: Logger;
+}
+
 /** The simulator mounted as the app mounts it, beside a fake webhook that records raw bodies. */
-async function start(options: Partial<SimulatorOptions> = {}): Promise<Harness> {
+async function start(options: Partial<SimulatorOptions> = {}, setup: HarnessSetup = {}): Promise<Harness> {
   const clock = fakeClock(START);
   const received: Received[] = [];
   const webhookAnswers = { status: 200 };
@@ -72,11 +94,19 @@ async function start(options: Partial<SimulatorOptions> = {}): Promise<Harness> 
     webhookUrl: () => `${base}/webhook/whatsapp`,
     phoneNumberId: PHONE_NUMBER_ID,
     publicUrl: () => `${base}/dev/whatsapp`,
-    logger: createLogger("silent"),
+    logger: setup.logger ?? createLogger("silent"),
     clock: clock.now,
     statusDelayMs: 2,
     ...options,
   });
+  if (setup.remoteAddress !== undefined) {
+    const remoteAddress = setup.remoteAddress;
+    app.use((req, _res, next) => {
+      // Shadows net.Socket's getter on this socket only, as a LAN client's connection would read.
+      Object.defineProperty(req.socket, "remoteAddress", { value: remoteAddress, configurable: true });
+      next();
+    });
+  }
   app.use("/dev/whatsapp", simulator.router);
   const server = app.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -102,10 +132,14 @@ const graphSend = (h: Harness, body: Json) =>
     ...body,
   });
 
-async function until<T>(find: () => T | undefined, what: string, timeoutMs = 3000): Promise<T> {
+async function until<T>(
+  find: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs = 3000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = find();
+    const found = await find();
     if (found !== undefined && found !== false) return found;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -624,6 +658,17 @@ describe("WhatsApp simulator: the Graph API stand-in", () => {
     await graphSend(h, { type: "template", template: { name: "reminder", language: { code: "en" } } });
     await until(() => statusesIn(h).find((s) => s.status === "delivered"), "the template delivered");
   });
+
+  it("delivers Memo's messages to a phone it has no record of (history deleted, or never kept)", async () => {
+    const h = await start();
+    h.clock.advance(48 * 60 * 60 * 1000);
+    await graphSend(h, { type: "text", text: { body: "Your reminder" } });
+    const statuses = await until(
+      () => (statusesIn(h).length >= 2 ? statusesIn(h) : undefined),
+      "two statuses",
+    );
+    expect(statuses.map((s) => s.status)).toEqual(["sent", "delivered"]);
+  });
 });
 
 describe("WhatsApp simulator: page and limits", () => {
@@ -638,6 +683,8 @@ describe("WhatsApp simulator: page and limits", () => {
     for (const id of ["message", "message-button", "list-open", "list-row", "ticks", "reply-action"]) {
       expect(html).toContain(`"data-testid", "${id}"`);
     }
+    // The list sheet's title follows its text's direction (Hebrew labels align right).
+    expect(html).toMatch(/<span dir="auto" data-testid="list-title">/);
     // Nothing loaded from elsewhere.
     expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//);
     expect(html).not.toMatch(/<script[^>]+src=/);
@@ -666,5 +713,140 @@ describe("WhatsApp simulator: page and limits", () => {
       ids.map(async (id) => (await fetch(`${h.sim}/graph/v23.0/${id}`)).status),
     );
     expect(statuses).toEqual([400, 200, 200]);
+  });
+});
+
+describe("WhatsApp simulator: history across restarts", () => {
+  const listOffer = {
+    type: "interactive",
+    interactive: {
+      type: "list",
+      body: { text: "Which city?" },
+      action: { button: "Choose", sections: [{ rows: [{ id: "tz-ny", title: "New York" }] }] },
+    },
+  };
+
+  it("keeps messages, statuses, media and the service window in dataDir after a restart", async () => {
+    const dir = await dataDir();
+    const before = await start({ dataDir: dir });
+    await userSends(before, { type: "text", text: "hi" });
+    await userSends(before, {
+      type: "image",
+      media: { base64: PNG.toString("base64"), mimeType: "image/png" },
+    });
+    const mediaId = (messagesIn(before).at(-1)!.image as { id: string }).id;
+    const offer = await graphSend(before, listOffer);
+    const offerId = (offer.body.messages as { id: string }[])[0]!.id;
+    await until(() => statusesIn(before).find((s) => s.status === "delivered"), "the list delivered");
+    const kept = await conversation(before);
+    before.close();
+
+    const after = await start({ dataDir: dir });
+    expect(await conversation(after)).toEqual(kept);
+    expect(kept.map((m) => [m.type, m.status])).toEqual([
+      ["text", "delivered"],
+      ["image", "delivered"],
+      ["interactive", "delivered"],
+    ]);
+    // The list from before the restart can still be tapped, and the tap quotes it.
+    await userSends(after, {
+      type: "interactive",
+      interactive: { type: "list_reply", id: "tz-ny", title: "New York" },
+    });
+    expect(messagesIn(after)[0]).toMatchObject({ context: { id: offerId } });
+    // The image is still served through the Graph API media endpoints.
+    const meta = await fetch(`${after.sim}/graph/v23.0/${mediaId}`);
+    expect(meta.status).toBe(200);
+    const download = await fetch(((await meta.json()) as { url: string }).url);
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(PNG);
+    after.close();
+
+    // The user's last message is remembered: a day later, Memo's free-form message fails as on WhatsApp.
+    const later = await start({ dataDir: dir });
+    later.clock.advance(25 * 60 * 60 * 1000);
+    await graphSend(later, { type: "text", text: { body: "Still there?" } });
+    const [failed] = await until(
+      () => (statusesIn(later).length ? statusesIn(later) : undefined),
+      "a status",
+    );
+    expect(failed).toMatchObject({ status: "failed", errors: [{ code: 131047 }] });
+  });
+
+  it("saves on its own shortly after a change, through a temp file", async () => {
+    const dir = await dataDir();
+    const h = await start({ dataDir: dir, saveDelayMs: 10 });
+    await userSends(h, { type: "text", text: "saved without close" });
+    const file = path.join(dir, "simulator", "conversations.json");
+    const saved = await until(async () => {
+      const text = await readFile(file, "utf8").catch(() => "");
+      return text.includes("saved without close") ? text : undefined;
+    }, "the saved conversation");
+    expect((JSON.parse(saved) as { conversations: Json }).conversations).toHaveProperty(PHONE);
+    expect((await readdir(path.dirname(file))).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("stays within the message and media bounds, on disk and when loading", async () => {
+    const dir = await dataDir();
+    const h = await start({ dataDir: dir, maxMediaBytes: PNG.length * 2 });
+    for (let i = 0; i < 3; i++) {
+      await userSends(h, { type: "image", media: { base64: PNG.toString("base64"), mimeType: "image/png" } });
+    }
+    await userSends(h, { type: "text", text: "last" });
+    h.close();
+    const mediaDir = path.join(dir, "simulator", "media");
+    await until(async () => ((await readdir(mediaDir)).length === 2 ? true : undefined), "two media files");
+
+    const smaller = await start({ dataDir: dir, maxMessagesPerPhone: 2 });
+    expect((await conversation(smaller)).map((m) => m.type)).toEqual(["image", "text"]);
+  });
+
+  it("starts empty, keeping the unreadable file aside, when the saved history is corrupt", async () => {
+    const dir = await dataDir();
+    const folder = path.join(dir, "simulator");
+    const first = await start({ dataDir: dir });
+    first.close();
+    await writeFile(path.join(folder, "conversations.json"), "{ not json");
+    const h = await start({ dataDir: dir });
+    expect(await conversation(h)).toEqual([]);
+    expect((await readdir(folder)).some((f) => f.startsWith("conversations.json.unreadable-"))).toBe(true);
+    await userSends(h, { type: "text", text: "hi" });
+    expect(await conversation(h)).toHaveLength(1);
+  });
+
+  it("keeps everything in memory when no dataDir is given", async () => {
+    const h = await start();
+    await userSends(h, { type: "text", text: "hi" });
+    h.close();
+    expect(existsSync(path.join(process.cwd(), "simulator"))).toBe(false);
+    const again = await start();
+    expect(await conversation(again)).toEqual([]);
+  });
+});
+
+describe("WhatsApp simulator: this machine only", () => {
+  it("refuses requests from other machines with a 403, warning once per address", async () => {
+    const { logger, lines } = captureLogs();
+    const h = await start({}, { remoteAddress: "192.168.1.20", logger });
+    const page = await fetch(`${h.sim}/`);
+    expect(page.status).toBe(403);
+    expect(await page.json()).toMatchObject({ error: "forbidden" });
+    expect((await userSends(h, { type: "text", text: "hi" })).status).toBe(403);
+    expect((await graphSend(h, { type: "text", text: { body: "x" } })).status).toBe(403);
+    expect((await fetch(`${h.sim}/api/messages?phone=${PHONE}`)).status).toBe(403);
+    expect(h.received).toHaveLength(0);
+    const warnings = lines().filter((l) => String(l.msg).includes("another machine"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 40, remoteAddress: "192.168.1.20" });
+  });
+
+  it("answers loopback peers, IPv4-mapped ones included", async () => {
+    const h = await start({}, { remoteAddress: "::ffff:127.0.0.1" });
+    expect((await userSends(h, { type: "text", text: "hi" })).status).toBe(200);
+    expect(isLoopback("127.8.9.10")).toBe(true);
+    expect(isLoopback("::1")).toBe(true);
+    expect(isLoopback("::FFFF:127.0.0.1")).toBe(true);
+    for (const address of ["10.0.0.5", "::ffff:192.168.1.20", "fe80::1", "128.0.0.1", undefined]) {
+      expect(isLoopback(address), String(address)).toBe(false);
+    }
   });
 });

@@ -51,6 +51,8 @@ export function createWhatsApp(options: WhatsAppOptions) {
         ...(settings.appSecret ? { appSecret: settings.appSecret } : {}),
         phoneNumberId: settings.phoneNumberId,
         publicUrl: () => `${options.serviceUrl()}${SIMULATOR_PATH}`,
+        // Conversations survive restarts, like the rest of the local data.
+        dataDir: config.dataDir,
         logger,
         clock,
       })

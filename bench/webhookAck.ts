@@ -5,8 +5,8 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import pg from "pg";
 import { signBody } from "../src/services/whatsapp/signature.js";
+import { createPostgresDatabase } from "../tests/support/db.js";
 import { freePort, runEntry, type ChildRun } from "../tests/support/process.js";
 import { round } from "./measure.js";
 
@@ -171,26 +171,7 @@ async function measureBare(): Promise<autocannon.Result> {
 /** A fresh database on the machine's Postgres (TEST_DATABASE_URL or the local default), or undefined. */
 async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
   const admin = process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test";
-  const client = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-  } catch {
-    return undefined;
-  }
-  const name = `memo_bench_${process.pid}_${randomBytes(3).toString("hex")}`;
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  return createPostgresDatabase(admin, "memo_bench").catch(() => undefined);
 }
 
 function summary(

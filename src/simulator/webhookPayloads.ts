@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto";
 import type { DeliveryState, SimChoice, SimLocation, SimMedia } from "./store.js";
 
 /**
@@ -208,10 +207,5 @@ export function statusPayload(business: BusinessIdentity, update: StatusUpdate) 
   });
 }
 
-/** The header Meta signs webhook bodies with. */
-export const SIGNATURE_HEADER = "X-Hub-Signature-256";
-
-/** `sha256=<hex HMAC-SHA256 of the exact bytes>`, as Meta computes it with the app secret. */
-export function signBody(body: Buffer, appSecret: string): string {
-  return `sha256=${createHmac("sha256", appSecret).update(body).digest("hex")}`;
-}
+// Signed exactly as the webhook verifies: one implementation for both sides.
+export { SIGNATURE_HEADER, signBody } from "../services/whatsapp/signature.js";

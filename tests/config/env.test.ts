@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config/env.js";
+import { PRODUCTION_ENV } from "../support/env.js";
 
 function problemsOf(env: NodeJS.ProcessEnv): ConfigError {
   try {
@@ -80,15 +81,7 @@ describe("loadConfig", () => {
   });
 
   it("in production, starts when the settings are given", () => {
-    const config = loadConfig({
-      NODE_ENV: "production",
-      DATABASE_URL: "postgresql://memo@db:5432/memo",
-      WHATSAPP_APP_SECRET: "s",
-      WHATSAPP_ACCESS_TOKEN: "t",
-      WHATSAPP_VERIFY_TOKEN: "v",
-      WHATSAPP_PHONE_NUMBER_ID: "1234567890",
-      OPENAI_API_KEY: "k",
-    });
+    const config = loadConfig(PRODUCTION_ENV);
     expect(config.database.kind).toBe("postgres");
     // Production never mounts the simulator.
     expect(config.whatsapp.simulator).toBe(false);
@@ -96,13 +89,7 @@ describe("loadConfig", () => {
 
   it("in production, refuses to turn the simulator on", () => {
     const error = problemsOf({
-      NODE_ENV: "production",
-      DATABASE_URL: "postgresql://memo@db:5432/memo",
-      WHATSAPP_APP_SECRET: "s",
-      WHATSAPP_ACCESS_TOKEN: "t",
-      WHATSAPP_VERIFY_TOKEN: "v",
-      WHATSAPP_PHONE_NUMBER_ID: "1234567890",
-      OPENAI_API_KEY: "k",
+      ...PRODUCTION_ENV,
       WHATSAPP_SIMULATOR: "on",
     });
     expect(error.problems.map((p) => p.variable)).toEqual(["WHATSAPP_SIMULATOR"]);

@@ -49,19 +49,42 @@ export const pgliteBackend: TestBackend = {
   },
 };
 
+/** A new, empty database on the server of `adminUrl`: its URL, and a way to drop it. */
+export async function createPostgresDatabase(
+  adminUrl: string,
+  prefix = "memo_test",
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      try {
+        await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await cleanup.end();
+      }
+    },
+  };
+}
+
 /** A new database on the TEST_DATABASE_URL server per suite, dropped afterwards. */
 function postgresBackend(adminUrl: string): TestBackend {
   return {
     name: "postgres",
     async create({ migrated = true } = {}) {
-      const name = `memo_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      const pool = new pg.Pool({ connectionString: url.toString(), max: 5 });
+      const database = await createPostgresDatabase(adminUrl);
+      const pool = new pg.Pool({ connectionString: database.url, max: 5 });
       // DROP DATABASE … WITH (FORCE) at teardown can terminate a client that is still closing;
       // the pool reports that on "error", which must be heard (as the service's own pools do).
       pool.on("error", () => undefined);
@@ -71,10 +94,7 @@ function postgresBackend(adminUrl: string): TestBackend {
         pool,
         async close() {
           await pool.end();
-          const cleanup = new pg.Client({ connectionString: adminUrl });
-          await cleanup.connect();
-          await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-          await cleanup.end();
+          await database.drop();
         },
       };
     },

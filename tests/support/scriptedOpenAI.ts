@@ -344,18 +344,24 @@ export class ScriptedOpenAI {
       this.sendError(res, reply.status, defaultError(reply.status, model));
       return;
     }
-    const send = () => {
+    this.later(reply.delayMs, () => {
       if (res.destroyed) return;
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ text: reply.text }));
-    };
-    if (reply.delayMs) {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        send();
-      }, reply.delayMs);
-      this.timers.add(timer);
-    } else send();
+    });
+  }
+
+  /** Runs `fn` after `delayMs` (at once when unset); close() cancels what has not run. */
+  private later(delayMs: number | undefined, fn: () => void): void {
+    if (!delayMs) {
+      fn();
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, delayMs);
+    this.timers.add(timer);
   }
 
   private pick(req: RecordedRequest): ReplySource | undefined {
@@ -371,23 +377,14 @@ export class ScriptedOpenAI {
     this.open.add(res);
     res.on("close", () => this.open.delete(res));
     if (reply.hang) return;
-    const send = () => {
+    this.later(reply.delayMs, () => {
       if (res.destroyed) return;
       if (reply.status !== undefined) {
         this.sendError(res, reply.status, { ...defaultError(reply.status, req.body.model), ...reply.error });
       } else {
         this.sendCompletion(res, req, reply);
       }
-    };
-    if (reply.delayMs) {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        send();
-      }, reply.delayMs);
-      this.timers.add(timer);
-    } else {
-      send();
-    }
+    });
   }
 
   private sendError(

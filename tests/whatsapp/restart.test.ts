@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signBody } from "../../src/services/whatsapp/signature.js";
-import { testDatabaseUrl } from "../support/db.js";
+import { createPostgresDatabase, testDatabaseUrl } from "../support/db.js";
 import { FakeGraphApi } from "../support/fakeGraphApi.js";
 import { isPlanner } from "../support/memoHarness.js";
 import { freePort, runEntry, type ChildRun } from "../support/process.js";
@@ -17,31 +17,9 @@ import {
   textMessage,
   webhookBody,
 } from "../support/whatsappHarness.js";
-import pg from "pg";
-import { randomBytes } from "node:crypto";
 
 const ALICE = "972501110001";
 const BOB = "972501110002";
-
-/** A database for the service: a fresh one on the Postgres server of the second leg, or none (PGlite). */
-async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = new pg.Client({ connectionString: testDatabaseUrl });
-  await admin.connect();
-  const name = `memo_restart_${randomBytes(4).toString("hex")}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(testDatabaseUrl!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: testDatabaseUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 const legs = [
   { name: "pglite", postgres: false },
@@ -58,7 +36,7 @@ describe.each(legs)("a killed process, restarted ($name)", ({ postgres }) => {
     dir = await mkdtemp(path.join(tmpdir(), "memo-restart-"));
     llm = await ScriptedOpenAI.start();
     graph = await FakeGraphApi.start({ accessToken: ACCESS_TOKEN });
-    database = postgres ? await postgresDatabase() : undefined;
+    database = postgres ? await createPostgresDatabase(testDatabaseUrl!, "memo_restart") : undefined;
   });
   afterAll(async () => {
     await llm.close();

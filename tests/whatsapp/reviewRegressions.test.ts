@@ -14,6 +14,7 @@ import {
   webhookBody,
   type WhatsAppHarness,
 } from "../support/whatsappHarness.js";
+import { PRODUCTION_ENV } from "../support/env.js";
 
 const ALICE = "972501110001";
 const BOB = "972501110002";
@@ -217,15 +218,7 @@ describe.each(backends)("review regressions on $name", (backend) => {
 describe("production", () => {
   it("never mounts the simulator's routes", async () => {
     const { createWhatsApp } = await import("../../src/services/whatsapp/index.js");
-    const config = loadConfig({
-      NODE_ENV: "production",
-      DATABASE_URL: "postgresql://memo@db:5432/memo",
-      WHATSAPP_APP_SECRET: "s",
-      WHATSAPP_ACCESS_TOKEN: "t",
-      WHATSAPP_VERIFY_TOKEN: "v",
-      WHATSAPP_PHONE_NUMBER_ID: "1234567890",
-      OPENAI_API_KEY: "k",
-    });
+    const config = loadConfig(PRODUCTION_ENV);
     const h = await harness({ startWorker: false });
     const whatsapp = createWhatsApp({
       config,

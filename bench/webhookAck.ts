@@ -198,15 +198,17 @@ function summary(
  * Webhook acknowledgement under load: signed POSTs with unique message ids (about 10%
  * redeliveries) from 5000 phones against the real service as its own process, on PGlite and on
  * the machine's Postgres, each beside a bare Express endpoint measured just before it. The
- * headline runs a webhook-only instance (INBOX_WORKER=off): the acknowledgement path itself. A
- * last run on Postgres keeps the worker on, so turns (no LLM: they answer at once, replies go to a
- * Graph API sink) compete for the same two cores, as on a single-instance deployment.
+ * headline runs a webhook-only instance on Postgres (INBOX_WORKER=off): the acknowledgement path
+ * itself. The other runs keep the worker on (PGlite has no other configuration), so turns (no LLM:
+ * they answer at once, replies go to a Graph API sink) compete for the same two cores, as on a
+ * single-instance deployment.
  */
 export async function webhookAck(): Promise<Record<string, unknown>[]> {
   const sink = await sinkGraphApi();
   const out: Record<string, unknown>[] = [];
   try {
-    out.push(summary("pglite", false, await measureApp(undefined, sink.url, false), await measureBare()));
+    // PGlite belongs to one process, so its only configuration is with the worker on.
+    out.push(summary("pglite", true, await measureApp(undefined, sink.url, true), await measureBare()));
     const database = await postgresDatabase();
     if (!database) {
       out.push({

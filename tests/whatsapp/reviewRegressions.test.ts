@@ -86,6 +86,16 @@ describe.skipIf(!testDatabaseUrl)("two instances on one Postgres", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(a.graphApi.textsTo(ALICE)).toEqual(["echo: one", "echo: two"]);
     expect(a.logs().some((l) => l.event === "INBOX_LEASE_LOST")).toBe(true);
+    // B ran both turns; A's turn of "one" ended without a reply.
+    const turns = (h: WhatsAppHarness) =>
+      h
+        .logs()
+        .filter((l) => l.event === "turn")
+        .map((l) => l.traceId);
+    const ids = (
+      await db.pool.query<{ id: string }>("SELECT wa_message_id AS id FROM inbox_messages ORDER BY seq")
+    ).rows;
+    expect(turns(b)).toEqual(ids.map((r) => r.id));
     const rows = await db.pool.query<{ status: string }>("SELECT status FROM inbox_messages ORDER BY seq");
     expect(rows.rows.map((r) => r.status)).toEqual(["done", "done"]);
   });

@@ -2,8 +2,7 @@ import type { Migration } from "./types.js";
 
 /**
  * WhatsApp traffic (D4): the inbox of inbound messages, keyed by WhatsApp's message id so a
- * redelivery is dropped on insert, worked off one phone at a time in message order under a
- * per-phone lease; the record of
+ * redelivery is dropped on insert, worked off one phone at a time in message order; the record of
  * what Memo sent, with its delivery status; and the one-time time-zone question of onboarding.
  */
 export const whatsappMigration: Migration = {
@@ -48,16 +47,6 @@ export const whatsappMigration: Migration = {
       status_at     timestamptz
     );
     CREATE INDEX outbound_messages_in_reply_to ON outbound_messages (in_reply_to) WHERE in_reply_to IS NOT NULL;
-
-    -- Who works off each phone's inbox now (D4): a lease renewed while held, taken over once it
-    -- expires (a crashed instance), and a token that fences out a holder that lost it.
-    CREATE SEQUENCE inbox_lease_tokens;
-    CREATE TABLE inbox_phone_leases (
-      phone      text PRIMARY KEY,
-      owner      text NOT NULL,
-      token      bigint NOT NULL,
-      expires_at timestamptz NOT NULL
-    );
 
     -- Zones offered by the onboarding question while it is open (answer by tap, number or name).
     ALTER TABLE users ADD COLUMN time_zone_choices jsonb;

@@ -2,6 +2,7 @@ import { usersMigration } from "./0001_users.js";
 import { extensionsMigration } from "./0002_extensions.js";
 import { conversationWindowsMigration } from "./0003_conversation_windows.js";
 import { whatsappMigration } from "./0004_whatsapp.js";
+import { inboxLeasesMigration } from "./0005_inbox_leases.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -12,4 +13,5 @@ export const MIGRATIONS: readonly Migration[] = [
   extensionsMigration,
   conversationWindowsMigration,
   whatsappMigration,
+  inboxLeasesMigration,
 ];

@@ -50,6 +50,10 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export class InboxWorker {
   private readonly active = new Map<string, Promise<void>>();
   private scanning = false;
+  /** The look for work under way, if any (stop waits for it). */
+  private currentScan: Promise<void> | undefined;
+  /** Ends retry back-offs early when the worker stops. */
+  private readonly sleepers = new Set<() => void>();
   private rescan = false;
   private stopped = true;
   private poll: NodeJS.Timeout | undefined;
@@ -75,13 +79,21 @@ export class InboxWorker {
   /** Looks for work now (coalesced: a look already running looks once more when it ends). */
   kick(): void {
     if (this.stopped) return;
-    void this.scan();
+    if (this.scanning) {
+      // The look under way looks once more before it ends.
+      this.rescan = true;
+      return;
+    }
+    this.currentScan = this.scan();
   }
 
   /** Stops taking new work; resolves when the turns running now have ended. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.poll);
+    this.wakeSleepers();
+    // A look under way may still be taking a lease: let it finish (it lets the lease go).
+    await this.currentScan;
     await Promise.all(this.active.values());
   }
 
@@ -89,6 +101,22 @@ export class InboxWorker {
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Waits before a retry, or less when the worker stops meanwhile. */
+  private async backOff(ms: number): Promise<void> {
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    this.sleepers.add(wake);
+    try {
+      await Promise.race([this.sleep(ms), woken]);
+    } finally {
+      this.sleepers.delete(wake);
+    }
+  }
+
+  private wakeSleepers(): void {
+    for (const wake of this.sleepers) wake();
   }
 
   private isIdle(): boolean {
@@ -99,11 +127,8 @@ export class InboxWorker {
     if (this.isIdle()) this.idleWaiters.splice(0).forEach((wake) => wake());
   }
 
+  /** Takes leases on waiting phones and starts their runs, up to `concurrency`; only one at a time (see kick). */
   private async scan(): Promise<void> {
-    if (this.scanning) {
-      this.rescan = true;
-      return;
-    }
     this.scanning = true;
     try {
       await (this.prepared ??= this.options.locks.prepare()).catch((error: unknown) => {
@@ -121,6 +146,10 @@ export class InboxWorker {
           if (this.active.has(phone)) continue;
           const lease = await this.options.locks.tryAcquire(phone);
           if (!lease) continue;
+          if (this.stopped) {
+            await this.options.locks.release(lease);
+            break;
+          }
           this.active.set(phone, this.runPhone(lease));
         }
       } while (this.rescan);
@@ -197,7 +226,7 @@ export class InboxWorker {
         logger.error({ err: error, messageId: id, attempt, maxAttempts }, "turn failed");
         // Some failures must not re-run the turn (a reply that could not be delivered).
         if (attempt >= maxAttempts || (error as { rerunnable?: unknown }).rerunnable === false) break;
-        await this.sleep((this.options.retryDelayMs ?? ((n) => n * n * 1000))(attempt));
+        await this.backOff((this.options.retryDelayMs ?? ((n) => n * n * 1000))(attempt));
         // Shutting down: the message stays pending and runs after the restart.
         if (this.stopped) return "stop";
       }

@@ -56,11 +56,12 @@ export class InboxWriter {
     try {
       stored = new Set(await this.inbox.insert(batch.flatMap((w) => w.messages)));
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]!.reject(error);
+      // One call's bad data (SQLSTATE class 22 or 23) must not fail the others': each goes in on
+      // its own. Anything else (the database is away) fails them all at once.
+      if (batch.length === 1 || !isDataError(error)) {
+        for (const waiting of batch) waiting.reject(error);
         return;
       }
-      // One call's bad rows must not fail the others': each goes in on its own.
       for (const waiting of batch) await this.write([waiting]);
       return;
     }
@@ -70,4 +71,10 @@ export class InboxWriter {
       waiting.resolve(mine);
     }
   }
+}
+
+/** A statement rejected for its data (class 22: data exception, 23: constraint violation). */
+function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^2[23]/.test(code);
 }

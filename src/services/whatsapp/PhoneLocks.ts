@@ -52,8 +52,6 @@ export class PgPhoneLeases implements PhoneLocks {
   private readonly owner = randomUUID();
   private readonly leases = new Map<string, HeldLease>();
   private heartbeat: NodeJS.Timeout | undefined;
-  /** When the last renewal succeeded (epoch ms); renewals failing past the ttl count as lost. */
-  private renewedAt = Date.now();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -107,28 +105,33 @@ export class PgPhoneLeases implements PhoneLocks {
     await this.pool.query("DELETE FROM inbox_phone_leases WHERE owner = $1", [this.owner]);
   }
 
-  /** Extends every lease still held; one that is no longer ours is marked lost. */
-  private async renew(): Promise<void> {
-    const tokens = [...this.leases.values()].filter((l) => !l.lost).map((l) => l.token);
-    if (tokens.length === 0) {
-      this.renewedAt = Date.now();
-      return;
-    }
+  /**
+   * Extends every lease still held (the heartbeat calls this every third of the ttl); one that is
+   * no longer ours is marked lost. Only the leases held when it started are judged: one taken while
+   * the renewal ran is new and live.
+   */
+  async renew(): Promise<void> {
+    const leases = [...this.leases.values()].filter((l) => !l.lost);
+    if (leases.length === 0) return;
+    const startedAt = Date.now();
     try {
-      const { rows } = await this.pool.query<{ phone: string }>(
+      const { rows } = await this.pool.query<{ token: string }>(
         `UPDATE inbox_phone_leases SET expires_at = now() + make_interval(secs => $3)
          WHERE owner = $1 AND token = ANY($2::bigint[]) AND expires_at > now()
-         RETURNING phone`,
-        [this.owner, tokens, this.options.ttlSeconds],
+         RETURNING token`,
+        [this.owner, leases.map((l) => l.token), this.options.ttlSeconds],
       );
-      this.renewedAt = Date.now();
-      const renewed = new Set(rows.map((r) => r.phone));
-      for (const lease of this.leases.values()) if (!renewed.has(lease.phone)) this.lose(lease, "renewal");
+      const renewed = new Set(rows.map((r) => String(r.token)));
+      for (const lease of leases) {
+        if (renewed.has(lease.token)) lease.renewedAt = startedAt;
+        else this.lose(lease, "renewal");
+      }
     } catch (error) {
-      this.options.logger.error({ err: error, leases: tokens.length }, "could not renew phone leases");
+      this.options.logger.error({ err: error, leases: leases.length }, "could not renew phone leases");
       // Without a renewal for a whole lifetime, another instance may hold them by now.
-      if (Date.now() - this.renewedAt > this.options.ttlSeconds * 1000) {
-        for (const lease of this.leases.values()) this.lose(lease, "renewals failing");
+      for (const lease of leases) {
+        if (Date.now() - lease.renewedAt > this.options.ttlSeconds * 1000)
+          this.lose(lease, "renewals failing");
       }
     }
   }
@@ -145,6 +148,8 @@ export class PgPhoneLeases implements PhoneLocks {
 
 class HeldLease implements PhoneLease {
   lost = false;
+  /** When the lease was last known live in the database (epoch ms). */
+  renewedAt = Date.now();
 
   constructor(
     readonly phone: string,

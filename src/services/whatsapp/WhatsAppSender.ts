@@ -61,12 +61,16 @@ export class WhatsAppSender {
       if (options.memory === "add") await memory.addAssistantMessage(phone, content.text);
       return [];
     }
-    if (options.guard && !(await options.guard())) {
-      throw new LeaseLostError("Phone lease lost before sending", { inReplyTo: options.inReplyTo });
-    }
     const payloads = buildReplyPayloads(phone, content, options.quote ? options.inReplyTo : undefined);
     const ids: string[] = [];
     for (const payload of payloads) {
+      // Checked before each message, so a reply in parts stops when the phone changes hands.
+      if (options.guard && !(await options.guard())) {
+        throw new LeaseLostError("Phone lease lost before sending", {
+          inReplyTo: options.inReplyTo,
+          sent: ids.length,
+        });
+      }
       let id: string;
       try {
         ({ id } = await client.sendMessage(payload));

@@ -6,6 +6,7 @@ import { TurnBufferedSaver } from "../db/TurnBufferedSaver.js";
 import { PgConversationStore } from "../db/repositories/ConversationStore.js";
 import { PgUserRepository } from "../db/repositories/UserRepository.js";
 import { createLLMService, type LLMService } from "../services/llm/index.js";
+import { createDatabaseCapability } from "../services/database/index.js";
 import { MemoryService } from "../services/memory/index.js";
 import type { Logger } from "../utils/logger.js";
 import { createCoreCapabilities } from "./capabilities.js";
@@ -33,7 +34,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   const users = new PgUserRepository(pool);
   const memory = new MemoryService(new PgConversationStore(pool), { clock, logger });
   const llm = options.llm !== undefined ? options.llm : createLLMService(config, logger);
-  const capabilities = createCoreCapabilities();
+  const capabilities = createCoreCapabilities().register(createDatabaseCapability(pool));
   // Turns write their checkpoints durably only when they pause on a question.
   const saver = new TurnBufferedSaver(checkpointer);
   const graph = buildMemoGraph(

@@ -28,8 +28,10 @@ export interface CapabilityContext {
 export interface Resolver {
   name: string;
   capability: CapabilityName;
-  /** Actions it handles; empty means every action of its capability. */
+  /** Actions it handles; empty means every action of its capability not claimed otherwise. */
   actions: string[];
+  /** Claims actions beyond `actions` (e.g. any action that names a list). */
+  handles?: (action: string) => boolean;
   resolve(step: PlanStep, context: CapabilityContext): Promise<ResolverResult>;
 }
 
@@ -60,7 +62,7 @@ export interface EntityResolver {
 /** What an executor reports; the executor node adds timing, step and args. */
 export type ExecutorOutcome = Pick<
   ExecutionResult,
-  "success" | "data" | "errorCode" | "error" | "latestAction"
+  "success" | "data" | "errorCode" | "error" | "latestAction" | "numbered"
 >;
 
 /** Performs one operation; no LLM here (spec 002 §12.3). */
@@ -98,6 +100,12 @@ export class CapabilityRegistry {
     return this;
   }
 
+  /** Puts `module` in place of the registered one of its capability (test doubles, alternatives). */
+  replace(module: CapabilityModule): this {
+    this.modules.set(module.capability, module);
+    return this;
+  }
+
   has(capability: CapabilityName): boolean {
     return this.modules.has(capability);
   }
@@ -111,7 +119,8 @@ export class CapabilityRegistry {
   resolverFor(step: PlanStep): Resolver | undefined {
     const resolvers = this.modules.get(step.capability)?.resolvers ?? [];
     return (
-      resolvers.find((r) => r.actions.includes(step.action)) ?? resolvers.find((r) => r.actions.length === 0)
+      resolvers.find((r) => r.actions.includes(step.action) || r.handles?.(step.action)) ??
+      resolvers.find((r) => r.actions.length === 0)
     );
   }
 

@@ -53,6 +53,7 @@ Rules:
 6. riskLevel "high" for deleting or changing many things or sending email; needsApproval true for sending, forwarding or deleting email and for anything irreversible. For those, clarificationQuestion is the confirmation question naming what will happen.
 7. "it", "that", "זה", "אותו" refer to the most recent of the Latest Actions when one fits; only when none fits, lower confidence and ask.
 8. clarificationQuestion is written in the language of the user's message, short and friendly; null when there is nothing to ask.
-9. At most 10 steps. Pure conversation is one general step with action "answer_question"; "what can you do" is one meta step with action "describe_capabilities".
+9. database actions name what they act on: tasks and reminders use "create_task", "list_tasks", "update_task", "complete_task", "delete_task", "add_subtask" (and "…_tasks" for several or all); lists use "create_list", "show_list", "show_lists", "add_list_item", "toggle_list_item", "delete_list_item", "rename_list", "delete_list". Use lists ONLY when the user says "list" or "רשימה". A short reply such as "done 2", "delete 3", "בוצע 2" right after Memo showed a numbered list is a database step on that item.
+10. At most 10 steps. Pure conversation is one general step with action "answer_question"; "what can you do" is one meta step with action "describe_capabilities".
 
 Answer with the JSON object only.`;

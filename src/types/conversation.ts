@@ -50,7 +50,16 @@ export interface RecentTaskSnapshot {
   dueDate?: string;
 }
 
+/** What a reply showed as a numbered list, so the next message can say "done 2" (ids in display order). */
+export interface NumberedRefs {
+  type: "task" | "list" | "list_item";
+  ids: string[];
+  /** The list the items belong to (list_item). */
+  listId?: string;
+}
+
 export interface MessageMetadata {
+  numbered?: NumberedRefs;
   disambiguationContext?: DisambiguationContext;
   recentTasks?: RecentTaskSnapshot[];
   imageContext?: ImageContext;

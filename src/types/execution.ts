@@ -1,5 +1,5 @@
 import type { LLMUsage } from "../services/llm/index.js";
-import type { DisambiguationCandidate, EntityType } from "./conversation.js";
+import type { DisambiguationCandidate, EntityType, NumberedRefs } from "./conversation.js";
 import type { CapabilityName } from "./plan.js";
 
 /** What a resolver made of a plan step (spec 003). */
@@ -30,6 +30,8 @@ export interface ExecutionResult {
   args: Record<string, unknown>;
   /** What to remember as the latest action when it succeeded (memory_update pushes it). */
   latestAction?: { action: string; summary: string; when?: string; externalIds?: string[] };
+  /** What the reply will show numbered (memory_update keeps it with the reply). */
+  numbered?: NumberedRefs;
 }
 
 /** The PII-free ledger entry that makes execution idempotent across resumes (spec 001 §8). */
@@ -52,6 +54,8 @@ export interface DisambiguationState {
   allowMultiple: boolean;
   /** Args before ID resolution. */
   originalArgs: Record<string, unknown>;
+  /** Which reference in originalArgs the choice fills, e.g. "taskId" or "taskIds.1". */
+  target?: string;
   /** Filled after the user chose (candidate ids). */
   userSelection?: string[];
   resolved: boolean;
@@ -79,6 +83,8 @@ export interface FormattedResponse {
   rawData: unknown;
   formattedData: unknown;
   context: ResponseContext;
+  /** How many of a listing's tasks are overdue, today, upcoming, recurring… (spec 002 §10.1). */
+  categories?: Record<string, number>;
   success: boolean;
   error?: string;
 }

@@ -5,3 +5,4 @@ export type * from "./plan.js";
 export type * from "./user.js";
 export { CAPABILITY_NAMES } from "./plan.js";
 export { CONFIDENCE_THRESHOLD, HITL_TTL_MS, MAX_HITL_ATTEMPTS, MAX_HITL_ROUNDS } from "./hitl.js";
+export type * from "./tasks.js";

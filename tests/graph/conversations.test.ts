@@ -201,7 +201,7 @@ describe("capability check", () => {
 
   it("says a capability is not available yet instead of failing", async () => {
     h = await createHarness();
-    h.server!.enqueue(plan({ steps: [step("s1", "database", "create_task")] }));
-    expect((await h.say("תוסיף משימה לקנות חלב")).text).toBe("אני עוד לא יכול לעזור עם משימות ותזכורות.");
+    h.server!.enqueue(plan({ steps: [step("s1", "second-brain", "store_note")] }));
+    expect((await h.say("תרשום פתק: הקוד של השער 1234")).text).toBe("אני עוד לא יכול לעזור עם פתקים.");
   });
 });

@@ -37,7 +37,7 @@ describe("HTTP app", () => {
     const res = await request(server).get("/readyz").expect(503);
     expect(res.body).toEqual({
       status: "migrations_pending",
-      pending: ["users", "extensions", "conversation_windows", "whatsapp", "inbox_leases"],
+      pending: ["users", "extensions", "conversation_windows", "whatsapp", "inbox_leases", "tasks_lists"],
     });
   });
 

@@ -70,7 +70,7 @@ export function recordingCapability(
     },
   };
   const register = (registry: CapabilityRegistry) =>
-    registry.register({
+    registry.replace({
       capability: "database",
       resolvers: [resolver],
       executor,

@@ -3,6 +3,7 @@ import { extensionsMigration } from "./0002_extensions.js";
 import { conversationWindowsMigration } from "./0003_conversation_windows.js";
 import { whatsappMigration } from "./0004_whatsapp.js";
 import { inboxLeasesMigration } from "./0005_inbox_leases.js";
+import { tasksListsMigration } from "./0006_tasks_lists.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly Migration[] = [
   conversationWindowsMigration,
   whatsappMigration,
   inboxLeasesMigration,
+  tasksListsMigration,
 ];

@@ -1,3 +1,4 @@
+import { decideMatch } from "../../services/resolution/fuzzyMatch.js";
 import type { HITLAnswer, PendingHITL } from "../../types/index.js";
 
 const YES = new Set([
@@ -65,10 +66,14 @@ export function looksLikeAnswer(text: string): boolean {
 /** A valid answer: "yes" | "no" for yes/no questions, option ids for choices, the text for free text. */
 export type Validation = { ok: true; value: string | string[] } | { ok: false };
 
-/** The option a text names: its number (1-based), its id, or its label. */
+/** The option a text names: its number (1-based), its id, its label, or words that fit one label only. */
 function optionFor(pending: PendingHITL, text: string): string | undefined {
   if (/^\d{1,2}$/.test(text)) return pending.options[Number(text) - 1]?.id;
-  return pending.options.find((o) => o.id.toLowerCase() === text || normalizeReply(o.label) === text)?.id;
+  const exact = pending.options.find((o) => o.id.toLowerCase() === text || normalizeReply(o.label) === text);
+  if (exact || pending.expectedInput === "yes_no") return exact?.id;
+  // "the bank" for "Call the bank (tomorrow at 09:00)": a clear fuzzy match, never a guess between two.
+  const decision = decideMatch(text, pending.options, (o) => o.label);
+  return decision.kind === "one" ? decision.match.item.id : undefined;
 }
 
 /**

@@ -34,7 +34,17 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
     await deps.memory.pushLatestAction(phone, ...actions);
 
     if (!state.finalResponse) return {};
-    await deps.memory.addAssistantMessage(phone, state.finalResponse);
+    // The reply's numbered listing (the last one, if several steps showed one), so "done 2" can name it.
+    const numbered = (state.plannerOutput?.plan ?? [])
+      .map((step) => state.executionResults.get(step.id))
+      .filter((result) => result?.success && result.numbered)
+      .at(-1)?.numbered;
+    await deps.memory.addAssistantMessage(
+      phone,
+      state.finalResponse,
+      undefined,
+      numbered ? { numbered } : undefined,
+    );
     // The reply as memory stored it, so state and window agree.
     const message = deps.memory.getRecentMessages(phone).at(-1);
     return message ? { recentMessages: [message] } : {};

@@ -35,6 +35,24 @@ function humanize(value: unknown, format: (iso: string) => string): unknown {
   return value;
 }
 
+/** The entity a single-entity result is about: `data.task`, else the data itself. */
+function entityOf(data: unknown): Record<string, unknown> | null {
+  if (!data || typeof data !== "object" || Array.isArray(data)) return null;
+  const record = data as Record<string, unknown>;
+  const inner = record.task;
+  return inner && typeof inner === "object" ? (inner as Record<string, unknown>) : record;
+}
+
+/** The entities of a listing or bulk result: an array, or `items` / `tasks` / `lists` of an object. */
+function entitiesOf(data: unknown): unknown[] | null {
+  if (Array.isArray(data)) return data as unknown[];
+  if (!data || typeof data !== "object") return null;
+  const record = data as Record<string, unknown>;
+  for (const key of ["tasks", "lists", "items"])
+    if (Array.isArray(record[key])) return record[key] as unknown[];
+  return null;
+}
+
 function formatOne(
   step: PlanStep,
   result: ExecutionResult,
@@ -42,42 +60,38 @@ function formatOne(
   language: "he" | "en",
 ): FormattedResponse {
   const nowMs = state.now.epochMs;
+  const zone = state.user.timezone;
   const data = result.data;
-  const items = Array.isArray(data)
-    ? data
-    : data && typeof data === "object" && Array.isArray((data as { items?: unknown }).items)
-      ? (data as { items: unknown[] }).items
-      : null;
-  const due = data && typeof data === "object" ? (data as { dueDate?: unknown }).dueDate : undefined;
+  const items = entitiesOf(data);
+  const entity = entityOf(data);
+  const due = entity?.dueAt ?? entity?.dueDate;
   const dueMs = typeof due === "string" ? Date.parse(due) : NaN;
+  const recurrence = entity?.recurrence as { type?: string } | null | undefined;
+  const kind = data && typeof data === "object" ? (data as { kind?: unknown }).kind : undefined;
+  const groups = (items ?? []).flatMap((item) => {
+    const group = item && typeof item === "object" ? (item as { group?: unknown }).group : undefined;
+    return typeof group === "string" ? [group] : [];
+  });
+  const categories =
+    groups.length > 0
+      ? groups.reduce<Record<string, number>>((acc, g) => ({ ...acc, [g]: (acc[g] ?? 0) + 1 }), {})
+      : undefined;
   return {
     stepId: step.id,
     agent: step.capability,
     operation: result.functionName,
-    entityType: step.capability,
+    entityType: typeof kind === "string" ? kind : step.capability,
     rawData: data,
-    formattedData: humanize(data, (iso) => humanTime(iso, nowMs, state.user.timezone, language)),
+    formattedData: humanize(data, (iso) => humanTime(iso, nowMs, zone, language)),
     success: result.success,
     ...(result.error ? { error: result.error } : {}),
+    ...(categories ? { categories } : {}),
     context: {
-      isRecurring: !!(
-        data &&
-        typeof data === "object" &&
-        "recurrence" in data &&
-        (data as { recurrence?: unknown }).recurrence
-      ),
-      isNudge: !!(
-        data &&
-        typeof data === "object" &&
-        (data as { recurrence?: { type?: string } }).recurrence?.type === "nudge"
-      ),
+      isRecurring: !!recurrence,
+      isNudge: recurrence?.type === "nudge",
       hasDueDate: !Number.isNaN(dueMs),
-      isToday:
-        !Number.isNaN(dueMs) &&
-        localDayNumber(dueMs, state.user.timezone) === localDayNumber(nowMs, state.user.timezone),
-      isTomorrowOrLater:
-        !Number.isNaN(dueMs) &&
-        localDayNumber(dueMs, state.user.timezone) > localDayNumber(nowMs, state.user.timezone),
+      isToday: !Number.isNaN(dueMs) && localDayNumber(dueMs, zone) === localDayNumber(nowMs, zone),
+      isTomorrowOrLater: !Number.isNaN(dueMs) && localDayNumber(dueMs, zone) > localDayNumber(nowMs, zone),
       entityCount: items ? items.length : result.success ? 1 : 0,
       isBulk: !!items && items.length > 1,
       hasErrors: !result.success,

@@ -1,0 +1,98 @@
+import {
+  DATABASE_TASK_SYSTEM_PROMPT,
+  TaskOperationSchema,
+  type TaskOperation,
+} from "../../prompts/DatabaseTaskPrompt.js";
+import { scheduleTask, type ScheduleProblem, type TaskTimeArgs } from "../../services/database/taskTimes.js";
+import type { PlanStep, ResolverResult } from "../../types/index.js";
+import { t, type MessageKey } from "../../utils/userMessages.js";
+import type { CapabilityContext, Resolver } from "../registry.js";
+import { buildResolverMessages } from "./resolverPrompt.js";
+import { compactArgs } from "./compactArgs.js";
+
+const PROBLEM_QUESTION: Record<ScheduleProblem, MessageKey> = {
+  unclear_time: "askWhen",
+  unclear_interval: "askInterval",
+  missing_time: "askRecurrenceTime",
+  missing_days: "askDays",
+  missing_day_of_month: "askDayOfMonth",
+};
+
+/** Time words that code cannot turn into a time, as the question to ask; null when all are clear. */
+function timeQuestion(args: TaskTimeArgs, context: CapabilityContext, anchored: boolean): string | null {
+  // An update naming only a clock time is read against the task's own day, once it is found.
+  const checked =
+    anchored && args.dueDate && /^\s*(?:at\s+|ב-?)?\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*$/i.test(args.dueDate)
+      ? { ...args, dueDate: null }
+      : args;
+  const result = scheduleTask(checked, { nowMs: context.now, timeZone: context.state.user.timezone });
+  return result.ok ? null : t(context.language, PROBLEM_QUESTION[result.problem], { phrase: result.phrase });
+}
+
+/** What must be asked before the operation can run, or null. */
+function missing(op: TaskOperation, context: CapabilityContext): string | null {
+  const { language } = context;
+  switch (op.operation) {
+    case "create":
+      return op.text?.trim() ? timeQuestion(op, context, false) : t(language, "askTaskText");
+    case "createMultiple": {
+      if (!op.tasks?.length || op.tasks.some((task) => !task.text?.trim())) return t(language, "askTaskText");
+      for (const task of op.tasks) {
+        const question = timeQuestion(task, context, false);
+        if (question) return question;
+      }
+      return null;
+    }
+    case "update": {
+      const changes = op.newText || op.category || op.dueDate || op.reminder || op.reminderRecurrence;
+      return changes ? timeQuestion(op, context, true) : t(language, "askChange");
+    }
+    case "updateMultiple":
+      if (!op.updates?.length) return t(language, "askChange");
+      for (const update of op.updates) {
+        const question = timeQuestion(update, context, true);
+        if (question) return question;
+      }
+      return null;
+    case "updateAll":
+      return op.newText || op.category || op.dueDate || op.reminder || op.reminderRecurrence
+        ? timeQuestion(op, context, true)
+        : t(language, "askChange");
+    case "addSubtask":
+      return op.subtask?.trim() ? null : t(language, "askTaskText");
+    default:
+      return null;
+  }
+}
+
+/**
+ * database (tasks and reminders): the LLM turns the plan step into one of V1's task operations
+ * (spec 002 §8.0, §8.3), validated by its zod schema; code checks that the operation is complete
+ * and that its time words can be read (D6), and asks the user when they cannot.
+ */
+export const databaseTaskResolver: Resolver = {
+  name: "DatabaseTaskResolver",
+  capability: "database",
+  actions: [],
+  async resolve(step: PlanStep, context: CapabilityContext): Promise<ResolverResult> {
+    if (!context.llm) throw new Error("DatabaseTaskResolver needs an LLM");
+    const { value, usage } = await context.llm.structured(
+      "resolver:database",
+      TaskOperationSchema,
+      buildResolverMessages(DATABASE_TASK_SYSTEM_PROMPT, step, context),
+      { name: "task_operation" },
+    );
+    const op = compactArgs<TaskOperation>(value);
+    const question = missing(op, context);
+    if (question) {
+      return { stepId: step.id, type: "clarify", question: op.question?.trim() || question, llmUsage: usage };
+    }
+    return {
+      stepId: step.id,
+      type: "execute",
+      functionName: `tasks.${op.operation}`,
+      args: op,
+      llmUsage: usage,
+    };
+  },
+};

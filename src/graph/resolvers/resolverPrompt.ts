@@ -1,0 +1,43 @@
+import type { LLMMessage } from "../../services/llm/index.js";
+import type { PlanStep } from "../../types/index.js";
+import type { CapabilityContext } from "../registry.js";
+
+/**
+ * The per-step message of a capability resolver: time, language, latest actions as "@N" handles,
+ * the conversation (numbered listings included, so "#N" can be named), the plan step, the user's
+ * message and any answers to questions asked this turn. The static system prompt goes first.
+ */
+export function buildResolverMessages(
+  system: string,
+  step: PlanStep,
+  context: CapabilityContext,
+): LLMMessage[] {
+  const { state } = context;
+  const sections = [
+    state.now.formatted,
+    `User's language: ${context.language === "he" ? "Hebrew" : "English"}`,
+  ];
+  if (state.latestActions.length > 0) {
+    sections.push(
+      `## Latest actions (most recent first; name them "@N")\n${state.latestActions
+        .map((a, i) => `@${i + 1} ${a.capability}.${a.action}: ${a.summary}${a.when ? ` (${a.when})` : ""}`)
+        .join("\n")}`,
+    );
+  }
+  const history = state.recentMessages.slice(0, -1);
+  if (history.length > 0) {
+    sections.push(`## Recent conversation\n${history.map((m) => `${m.role}: ${m.content}`).join("\n")}`);
+  }
+  sections.push(
+    `## Plan step\naction: ${step.action}\nconstraints: ${JSON.stringify(step.constraints)}\nchanges: ${JSON.stringify(step.changes)}`,
+  );
+  sections.push(`## User message\n${state.input.enhancedMessage ?? state.input.message}`);
+  const answered = context.answers.filter((a) => a.reason === "resolver_clarify");
+  if (answered.length > 0) {
+    sections.push(`## Memo asked, and the user answered\n${answered.map((a) => a.raw).join("\n")}`);
+  }
+  return [
+    { role: "system", content: system },
+    { role: "user", content: sections.join("\n\n") },
+  ];
+}

@@ -1,0 +1,118 @@
+/**
+ * Exact wall-clock arithmetic in an IANA time zone (D6), with Intl only.
+ * Nothing here reads the system time zone: every conversion names its zone.
+ */
+import { pad2, zonedParts } from "../utils/timeContext.js";
+
+/** A calendar date; month 1–12. */
+export interface LocalDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/** A wall-clock date and time, to the minute. */
+export interface LocalDateTime extends LocalDate {
+  hour: number;
+  minute: number;
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** The wall-clock fields read as if they were UTC (years below 100 included, unlike Date.UTC). */
+function wallAsUtc(local: LocalDateTime): number {
+  const d = new Date(0);
+  d.setUTCFullYear(local.year, local.month - 1, local.day);
+  d.setUTCHours(local.hour, local.minute, 0, 0);
+  return d.getTime();
+}
+
+/** The zone's offset from UTC at an instant, in ms (minute precision, as Intl reports it). */
+function offsetAt(epochMs: number, timeZone: string): number {
+  const p = zonedParts(epochMs, timeZone);
+  const minuteStart = Math.floor(epochMs / MINUTE_MS) * MINUTE_MS;
+  return wallAsUtc(p) - minuteStart;
+}
+
+function isInt(n: number, min: number, max: number): boolean {
+  return Number.isInteger(n) && n >= min && n <= max;
+}
+
+/** Whether the fields name a real calendar date (month 1–12) and a 24h time to the minute. */
+export function isValidLocalDateTime(local: LocalDateTime): boolean {
+  return (
+    Number.isInteger(local.year) &&
+    isInt(local.month, 1, 12) &&
+    isInt(local.day, 1, daysInMonth(local.year, local.month)) &&
+    isInt(local.hour, 0, 23) &&
+    isInt(local.minute, 0, 59)
+  );
+}
+
+/**
+ * The instant of a wall-clock time in `timeZone`. A time that does not exist (spring forward) is
+ * shifted forward by the gap (02:30 -> 03:30); a time that occurs twice (fall back) means its first
+ * occurrence. Throws a RangeError for an impossible date or time, or an unknown zone.
+ */
+export function localToInstant(local: LocalDateTime, timeZone: string): number {
+  if (!isValidLocalDateTime(local)) throw new RangeError(`Not a local date-time: ${JSON.stringify(local)}`);
+  const wall = wallAsUtc(local);
+  // The offsets a day either side bracket any transition near this wall time.
+  const offsetBefore = offsetAt(wall - DAY_MS, timeZone);
+  const offsetAfter = offsetAt(wall + DAY_MS, timeZone);
+  const matches = [offsetBefore, offsetAfter]
+    .map((offset) => wall - offset)
+    .filter((instant) => offsetAt(instant, timeZone) === wall - instant)
+    .sort((a, b) => a - b);
+  // No match: the time falls in a gap; reading it with the earlier offset moves it forward by the gap.
+  return matches[0] ?? wall - offsetBefore;
+}
+
+/** The wall-clock date, time and weekday (0 = Sunday) of an instant in `timeZone`. */
+export function instantToLocal(epochMs: number, timeZone: string): LocalDateTime & { dayOfWeek: number } {
+  const p = zonedParts(epochMs, timeZone);
+  return { year: p.year, month: p.month, day: p.day, hour: p.hour, minute: p.minute, dayOfWeek: p.dayOfWeek };
+}
+
+/** The date `days` whole days after (or before, if negative) `date`; pure calendar arithmetic. */
+export function addDays(date: LocalDate, days: number): LocalDate {
+  if (!Number.isInteger(days)) throw new RangeError(`Not a whole number of days: ${days}`);
+  const d = new Date(wallAsUtc({ ...date, hour: 0, minute: 0 }) + days * DAY_MS);
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+/** The same day `months` months later, clamped to the last day of a shorter month (Jan 31 + 1 → Feb 28). */
+export function addMonths(date: LocalDate, months: number): LocalDate {
+  if (!Number.isInteger(months)) throw new RangeError(`Not a whole number of months: ${months}`);
+  const index = date.year * 12 + (date.month - 1) + months;
+  const year = Math.floor(index / 12);
+  const month = index - year * 12 + 1;
+  return { year, month, day: Math.min(date.day, daysInMonth(year, month)) };
+}
+
+/** The weekday of a calendar date, 0 = Sunday … 6 = Saturday. */
+export function dayOfWeek(date: LocalDate): number {
+  return new Date(wallAsUtc({ ...date, hour: 0, minute: 0 })).getUTCDay();
+}
+
+/** The number of days in a month (month 1–12), leap years included. */
+export function daysInMonth(year: number, month: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month, 0);
+  return d.getUTCDate();
+}
+
+/** "9", "09:00", "9:30", "21:05" -> {hour, minute}; null if not a valid 24h time. */
+export function parseClock(text: string): { hour: number; minute: number } | null {
+  const match = /^\s*(\d{1,2})(?::(\d{2}))?\s*$/.exec(text);
+  if (!match) return null;
+  const hour = Number(match[1]);
+  const minute = Number(match[2] ?? 0);
+  return hour <= 23 && minute <= 59 ? { hour, minute } : null;
+}
+
+/** A 24h clock time as "HH:mm": (9, 0) → "09:00". */
+export function formatClock(hour: number, minute: number): string {
+  return `${pad2(hour)}:${pad2(minute)}`;
+}

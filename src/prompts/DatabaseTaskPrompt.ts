@@ -1,0 +1,122 @@
+import { z } from "zod";
+
+/** The operations of V1's taskOperations, exactly (spec 002 §8.2). */
+export const TASK_OPERATIONS = [
+  "create",
+  "createMultiple",
+  "get",
+  "getAll",
+  "update",
+  "updateMultiple",
+  "delete",
+  "deleteMultiple",
+  "deleteAll",
+  "updateAll",
+  "complete",
+  "completeAll",
+  "addSubtask",
+] as const;
+
+export type TaskOperationName = (typeof TASK_OPERATIONS)[number];
+
+/** V1's reminderRecurrence (spec 002 §8.3). Optional fields also take null: models often send it. */
+export const ReminderRecurrenceSchema = z.object({
+  type: z.enum(["daily", "weekly", "monthly", "nudge"]),
+  time: z.string().nullish().describe('Local "HH:mm", ONLY for daily/weekly/monthly'),
+  interval: z.string().nullish().describe('ONLY for nudge, e.g. "10 minutes"'),
+  days: z.array(z.number().int().min(0).max(6)).nullish().describe("weekly: 0 = Sunday … 6 = Saturday"),
+  dayOfMonth: z.number().int().min(1).max(31).nullish().describe("monthly: day of the month"),
+  until: z.string().nullish().describe("when it stops: the user's words or a local date YYYY-MM-DD"),
+});
+
+const taskFields = {
+  text: z.string().nullish(),
+  category: z.string().nullish(),
+  dueDate: z
+    .string()
+    .nullish()
+    .describe(
+      'When it is due: the user\'s own time words ("tomorrow at 9", "מחר ב-9") or local YYYY-MM-DDTHH:mm',
+    ),
+  reminder: z.string().nullish().describe('Remind this long before dueDate, e.g. "30 minutes"'),
+  reminderRecurrence: ReminderRecurrenceSchema.nullish(),
+  reminderDetails: z.record(z.string(), z.unknown()).nullish(),
+};
+
+/** A reference to one task: an id handle ("#2", "@1") or words of its text. */
+const taskRef = {
+  taskId: z
+    .string()
+    .nullish()
+    .describe('"#N" for item N of the list Memo showed last, "@N" for latest action N'),
+  text: z.string().nullish(),
+};
+
+/** Which tasks getAll, deleteAll, completeAll and updateAll apply to. */
+export const TaskFiltersSchema = z.object({
+  completed: z.boolean().nullish(),
+  category: z.string().nullish(),
+  due: z.enum(["overdue", "today", "tomorrow", "week", "upcoming", "none"]).nullish(),
+  query: z.string().nullish().describe("words the task text must contain"),
+});
+
+/** The database task resolver's structured output: V1's taskOperations, plus newText and subtask. */
+export const TaskOperationSchema = z.object({
+  operation: z.enum(TASK_OPERATIONS),
+  ...taskRef,
+  newText: z.string().nullish().describe("update: the task's new text"),
+  category: taskFields.category,
+  dueDate: taskFields.dueDate,
+  reminder: taskFields.reminder,
+  reminderRecurrence: taskFields.reminderRecurrence,
+  reminderDetails: taskFields.reminderDetails,
+  subtask: z.string().nullish().describe("addSubtask: the subtask's text"),
+  filters: TaskFiltersSchema.nullish(),
+  tasks: z.array(z.object(taskFields)).nullish().describe("createMultiple"),
+  taskIds: z.array(z.string()).nullish().describe("deleteMultiple: handles or task texts"),
+  updates: z
+    .array(
+      z.object({
+        ...taskRef,
+        newText: z.string().nullish(),
+        category: taskFields.category,
+        dueDate: taskFields.dueDate,
+        reminder: taskFields.reminder,
+        reminderRecurrence: taskFields.reminderRecurrence,
+      }),
+    )
+    .nullish()
+    .describe("updateMultiple"),
+  question: z.string().nullish().describe("Only when something essential is missing: the question to ask"),
+});
+
+export type TaskOperation = z.infer<typeof TaskOperationSchema>;
+export type ReminderRecurrenceArgs = z.infer<typeof ReminderRecurrenceSchema>;
+
+/** System prompt of DatabaseTaskResolver, with V1's rules (spec 002 §8.0). Static, first, cacheable. */
+export const DATABASE_TASK_SYSTEM_PROMPT = `You turn one step of Memo's plan into a task operation. Memo is a personal secretary on WhatsApp; users write in Hebrew or English.
+Answer with one JSON object: "operation" and only the fields it needs (leave the others out or null).
+
+Operations:
+- create: one task or reminder. text = what to do, without the time words. dueDate, reminder, reminderRecurrence as below.
+- createMultiple: several at once in "tasks".
+- get: one task (taskId or text). getAll: the user's tasks, narrowed by "filters" (completed, category, due: overdue|today|tomorrow|week|upcoming|none, query).
+- update: taskId or text names the task; newText, category, dueDate, reminder or reminderRecurrence are the new values.
+- updateMultiple: "updates", each naming a task (taskId or text) with its new values. updateAll: filters + the new values.
+- delete / complete: one task (taskId or text). deleteMultiple: "taskIds" (handles or task texts). deleteAll / completeAll: filters (empty = all open tasks).
+- addSubtask: taskId or text names the parent; "subtask" is the new subtask.
+
+Naming tasks:
+- "#N" in taskId means item N of the numbered list Memo showed last ("done 2" → complete, taskId "#2"; "delete 1 and 3" → deleteMultiple, taskIds ["#1", "#3"]).
+- "@N" means latest action N. "it", "that", "זה", "אותו", "אותה" refer to @1 unless the message says otherwise ("move it to 18:00" → update, taskId "@1", dueDate "18:00").
+- Otherwise put the user's own words for the task in text ("the dentist" → text "dentist"). Never invent ids.
+
+Time (never compute dates yourself):
+- dueDate is the user's own time words copied as written ("tomorrow at 9", "מחר ב-9", "in 20 minutes", "בעוד שעה", "Sunday at 18:00", "18:00") or, for an explicit calendar date, local "YYYY-MM-DDTHH:mm" / "YYYY-MM-DD".
+- A reminder is: an explicit time ("at 5", "tomorrow 9am"), a "X before" ("remind me 30 minutes before the meeting at 10" → dueDate "10:00", reminder "30 minutes"), or a date only ("on Friday", dueDate "Friday"). A task with no time words has no dueDate.
+- NUDGE vs DAILY: "every X minutes", "כל X דקות", "נדנד אותי", "תציק לי", "תחפור לי" → reminderRecurrence {type "nudge", interval "X minutes"} (default "10 minutes" if no number). "every day at X", "כל יום ב-X" → {type "daily", time "HH:mm"}. Nudges repeat until the task is done.
+- Weekly: {type "weekly", days [0-6, 0 = Sunday], time "HH:mm"} ("every Monday and Wednesday at 18:00" → days [1, 3]; "כל יום ראשון" → days [0]). Monthly: {type "monthly", dayOfMonth, time} ("every month on the 10th at 9:00", "כל 10 לחודש ב-9:00"). "until …" / "עד …" goes in until, as written.
+- A recurrence has no dueDate unless the user gave a start date.
+- Completing a reminder task deletes it; that is Memo's job: for "done", "finished", "סיימתי", "עשיתי" just use complete.
+
+Write texts in the user's language, as they would ("call mom", "להתקשר לאמא"). Ask (question) only when the operation is impossible without an answer, in the user's language.`;

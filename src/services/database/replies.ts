@@ -1,0 +1,270 @@
+import type { ResponseTemplate } from "../../graph/registry.js";
+import type { TaskRecurrence, TaskList } from "../../types/tasks.js";
+import { t } from "../../utils/userMessages.js";
+
+type Language = "he" | "en";
+
+/** A task as the formatter hands it on: the executor's view plus `<field>Human` texts of its instants. */
+interface TaskShown {
+  id: string;
+  text: string;
+  dueAt: string | null;
+  dueAtHuman?: string;
+  nextFireAtHuman?: string;
+  recurrence: (TaskRecurrence & { untilHuman?: string }) | null;
+  reminderOffsetMinutes: number | null;
+  completed: boolean;
+  subtasks: { text: string; completed: boolean }[];
+  group?: string;
+}
+
+type Shown =
+  | { kind: "task"; op: string; task: TaskShown; removed?: boolean; recurring?: boolean; subtask?: string }
+  | { kind: "tasks"; op: string; tasks: TaskShown[] }
+  | { kind: "taskList"; tasks: TaskShown[]; filtered: boolean }
+  | {
+      kind: "list";
+      op: string;
+      list: TaskList;
+      added?: string[];
+      item?: { text: string; checked: boolean };
+      previousName?: string;
+    }
+  | { kind: "lists"; op: string; lists: TaskList[] };
+
+const DAYS: Record<Language, string[]> = {
+  en: ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"],
+  he: ["ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת"],
+};
+
+/** "10 minutes", "an hour", "2 hours" / "10 דקות", "שעה", "שעתיים". */
+export function intervalText(minutes: number, language: Language): string {
+  if (language === "he") {
+    if (minutes === 1) return "דקה";
+    if (minutes === 15) return "רבע שעה";
+    if (minutes === 30) return "חצי שעה";
+    if (minutes === 60) return "שעה";
+    if (minutes === 120) return "שעתיים";
+    if (minutes % 60 === 0) return `${minutes / 60} שעות`;
+    return `${minutes} דקות`;
+  }
+  if (minutes === 1) return "minute";
+  if (minutes === 60) return "hour";
+  if (minutes % 60 === 0) return `${minutes / 60} hours`;
+  return `${minutes} minutes`;
+}
+
+/** "A, B and C" / "A, B וC". */
+function joinAnd(parts: string[], language: Language): string {
+  if (parts.length <= 1) return parts.join("");
+  const and = t(language, "rule.and");
+  const last = parts.at(-1)!;
+  return `${parts.slice(0, -1).join(", ")}${language === "he" ? ` ${and}` : ` ${and} `}${last}`;
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
+  return `${n}${suffix}`;
+}
+
+/** "every day at 08:00", "every Sunday and Wednesday at 18:00", "כל 10 לחודש ב-09:00"… */
+export function ruleText(rule: TaskRecurrence & { untilHuman?: string }, language: Language): string {
+  let text: string;
+  switch (rule.type) {
+    case "daily":
+      text = t(language, "rule.daily", { time: rule.time ?? "" });
+      break;
+    case "weekly":
+      text = t(language, "rule.weekly", {
+        days: joinAnd(
+          (rule.days ?? []).map((d) => DAYS[language][d] ?? String(d)),
+          language,
+        ),
+        time: rule.time ?? "",
+      });
+      break;
+    case "monthly":
+      text = t(language, "rule.monthly", {
+        day: language === "he" ? String(rule.dayOfMonth) : ordinal(rule.dayOfMonth ?? 1),
+        time: rule.time ?? "",
+      });
+      break;
+    case "nudge":
+      text = t(language, "rule.nudge", { interval: intervalText(rule.intervalMinutes ?? 10, language) });
+      break;
+  }
+  return rule.untilHuman ? `${text} ${t(language, "rule.until", { date: rule.untilHuman })}` : text;
+}
+
+/** When a task is due and how it repeats, e.g. "tomorrow at 09:00" or "every day at 08:00"; "" for neither. */
+function taskDetails(task: TaskShown, language: Language): string {
+  return [
+    task.dueAtHuman,
+    task.recurrence && task.recurrence.type !== "nudge" ? ruleText(task.recurrence, language) : undefined,
+    task.recurrence?.type === "nudge" ? `🔔 ${ruleText(task.recurrence, language)}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(", ");
+}
+
+/** One line of a task in a list: its text, when it is due or how it repeats. */
+function taskLine(task: TaskShown, language: Language): string {
+  const details = taskDetails(task, language);
+  return details ? `${task.text} — ${details}` : task.text;
+}
+
+function createdTask(task: TaskShown, language: Language): string {
+  const rule = task.recurrence;
+  if (rule?.type === "nudge") {
+    const interval = intervalText(rule.intervalMinutes ?? 10, language);
+    return task.dueAtHuman
+      ? t(language, "task.nudgeFrom", { when: task.dueAtHuman, interval, text: task.text })
+      : t(language, "task.nudge", { interval, text: task.text });
+  }
+  if (rule) return t(language, "task.recurring", { rule: ruleText(rule, language), text: task.text });
+  if (task.dueAtHuman && task.reminderOffsetMinutes) {
+    return t(language, "task.reminderBefore", {
+      text: task.text,
+      when: task.dueAtHuman,
+      offset: intervalText(task.reminderOffsetMinutes, language),
+    });
+  }
+  if (task.dueAtHuman) return t(language, "task.reminderSet", { when: task.dueAtHuman, text: task.text });
+  return t(language, "task.created", { text: task.text });
+}
+
+/** A task on its own: its text, time, rule and subtasks. */
+function taskDetail(task: TaskShown, language: Language): string {
+  const lines = [`*${task.text}*`];
+  if (task.dueAtHuman) lines.push(`⏰ ${task.dueAtHuman}`);
+  if (task.recurrence) lines.push(`🔁 ${ruleText(task.recurrence, language)}`);
+  if (task.subtasks.length > 0) {
+    lines.push(
+      t(language, "task.subtasks"),
+      ...task.subtasks.map((s) => `${s.completed ? "☑" : "☐"} ${s.text}`),
+    );
+  }
+  return lines.join("\n");
+}
+
+const numbered = (lines: string[]) => lines.map((line, i) => `${i + 1}. ${line}`);
+
+/** The user's tasks grouped (overdue, today, coming up, recurring, no date), numbered across groups. */
+function taskListing(tasks: TaskShown[], filtered: boolean, language: Language): string {
+  if (tasks.length === 0) return t(language, filtered ? "noMatchingTasks" : "noOpenTasks");
+  const out = [t(language, filtered ? "task.listTitleFiltered" : "task.listTitle")];
+  let group: string | undefined;
+  tasks.forEach((task, i) => {
+    if (task.group && task.group !== group) {
+      group = task.group;
+      out.push("", t(language, `group.${group}` as Parameters<typeof t>[1]));
+    }
+    out.push(`${i + 1}. ${taskLine(task, language)}`);
+  });
+  out.push("", t(language, "task.listHint"));
+  return out.join("\n");
+}
+
+function listDetail(list: TaskList, language: Language): string {
+  if (list.items.length === 0) return `*${list.name}*\n${t(language, "list.empty")}`;
+  const items = list.items.map((item) =>
+    list.isChecklist ? `${item.checked ? "☑" : "☐"} ${item.text}` : item.text,
+  );
+  return `*${list.name}*\n${numbered(items).join("\n")}`;
+}
+
+function itemCount(list: TaskList, language: Language): string {
+  return list.items.length === 1
+    ? t(language, "list.oneItem")
+    : t(language, "list.itemCount", { count: String(list.items.length) });
+}
+
+function render(data: Shown, language: Language): string {
+  switch (data.kind) {
+    case "task": {
+      const { task } = data;
+      switch (data.op) {
+        case "create":
+          return createdTask(task, language);
+        case "update":
+          return [t(language, "task.updated", { text: task.text }), taskDetails(task, language)]
+            .filter(Boolean)
+            .join(" — ");
+        case "delete":
+          return t(language, "task.deleted", { text: task.text });
+        case "complete":
+          return data.recurring && task.nextFireAtHuman
+            ? t(language, "task.completedRecurring", { text: task.text, when: task.nextFireAtHuman })
+            : t(language, "task.completed", { text: task.text });
+        case "addSubtask":
+          return t(language, "task.subtaskAdded", { text: task.text, subtask: data.subtask ?? "" });
+        default:
+          return taskDetail(task, language);
+      }
+    }
+    case "tasks": {
+      const count = String(data.tasks.length);
+      const lines = numbered(data.tasks.map((task) => taskLine(task, language))).join("\n");
+      switch (data.op) {
+        case "createMultiple":
+          return `${t(language, "task.createdMany", { count })}\n${lines}`;
+        case "completeAll":
+          return t(language, "task.completedMany", { count });
+        case "deleteMultiple":
+        case "deleteAll":
+          return t(language, "task.deletedMany", { count });
+        default:
+          return `${t(language, "task.updatedMany", { count })}\n${lines}`;
+      }
+    }
+    case "taskList":
+      return taskListing(data.tasks, data.filtered, language);
+    case "list": {
+      const { list } = data;
+      switch (data.op) {
+        case "create":
+          return list.items.length > 0
+            ? `${t(language, "list.created", { name: list.name })}\n${listDetail(list, language)}`
+            : t(language, "list.created", { name: list.name });
+        case "addItem":
+          return `${t(language, "list.itemsAdded", { name: list.name, items: (data.added ?? []).join(", ") })}\n\n${listDetail(list, language)}`;
+        case "toggleItem":
+          return t(language, data.item?.checked ? "list.itemChecked" : "list.itemUnchecked", {
+            item: data.item?.text ?? "",
+            name: list.name,
+          });
+        case "deleteItem":
+          return t(language, "list.itemDeleted", { item: data.item?.text ?? "", name: list.name });
+        case "update":
+          return data.previousName && data.previousName !== list.name
+            ? t(language, "list.renamed", { from: data.previousName, name: list.name })
+            : t(language, "list.updated", { name: list.name });
+        case "delete":
+          return t(language, "list.deleted", { name: list.name });
+        default:
+          return listDetail(list, language);
+      }
+    }
+    case "lists": {
+      const names = data.lists.map((l) => `*${l.name}*`).join(", ");
+      switch (data.op) {
+        case "createMultiple":
+          return t(language, "list.createdMany", { count: String(data.lists.length), names });
+        case "deleteMultiple":
+          return t(language, "list.deletedMany", { count: String(data.lists.length), names });
+        case "updateMultiple":
+          return t(language, "list.updatedMany", { count: String(data.lists.length) });
+        default:
+          if (data.lists.length === 0) return t(language, "noLists");
+          return `${t(language, "list.allTitle")}\n${numbered(data.lists.map((l) => `${l.name} (${itemCount(l, language)})`)).join("\n")}`;
+      }
+    }
+  }
+}
+
+/** Every database result in words, with no LLM: the reply templates of tasks, reminders and lists. */
+export const databaseTemplate: ResponseTemplate = (result, language) => {
+  const data = result.formattedData as Shown | undefined;
+  if (!data || typeof data !== "object" || !("kind" in data)) return null;
+  return render(data, language);
+};

@@ -1,0 +1,32 @@
+import type { ConversationMessage, LatestAction, NumberedRefs } from "../../types/index.js";
+
+/** A handle the resolver wrote instead of words: "#N" (item N as last shown) or "@N" (latest action N). */
+export type Handle = { kind: "number"; n: number } | { kind: "action"; n: number };
+
+/** "#2", "2", "no. 2", "מספר 2" → item 2; "@1" → latest action 1; anything else → null. */
+export function parseHandle(ref: string): Handle | null {
+  const text = ref.trim().toLowerCase();
+  const action = /^@(\d{1,2})$/.exec(text);
+  if (action) return { kind: "action", n: Number(action[1]) };
+  const numbered = /^(?:#|no\.?\s*|number\s+|מספר\s+|מס'?\s*)?(\d{1,3})$/.exec(text);
+  return numbered ? { kind: "number", n: Number(numbered[1]) } : null;
+}
+
+/** The newest numbered listing of `type` that Memo sent in the window, or null. */
+export function lastNumbered(
+  messages: readonly ConversationMessage[],
+  type: NumberedRefs["type"],
+): NumberedRefs | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const numbered = messages[i]!.metadata?.numbered;
+    if (messages[i]!.role === "assistant" && numbered?.type === type && Array.isArray(numbered.ids)) {
+      return numbered;
+    }
+  }
+  return null;
+}
+
+/** The ids a latest action touched (action 1 is the most recent), or []. */
+export function actionIds(latestActions: readonly LatestAction[], n: number): string[] {
+  return latestActions[n - 1]?.externalIds ?? [];
+}

@@ -1,0 +1,187 @@
+// Lists through invokeMemoGraph: the planner picks a list action, the list resolver (scripted)
+// names the operation, and the reply and the rows afterwards are asserted.
+import { afterEach, describe, expect, it } from "vitest";
+import { createHarness, PHONE, type Harness } from "../support/memoHarness.js";
+import { Conversation, example, isListResolver, scriptTurn, stores } from "../support/databaseScript.js";
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+async function seedList(harness: Harness, name: string, items: string[], key = `seed-${name}`) {
+  await harness.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem" });
+  return stores(harness).listRepo.create(PHONE, key, { name, items });
+}
+
+const itemsOf = async (harness: Harness, name: string) =>
+  (await stores(harness).lists()).find((l) => l.name === name)?.items.map((i) => [i.text, i.checked]);
+
+describe("lists", () => {
+  it("creates a shopping list with items, then ticks one off by its number", async () => {
+    h = await createHarness();
+    const c = new Conversation(h);
+    scriptTurn(h, "create_list", {
+      operation: "create",
+      listName: "Shopping",
+      items: ["milk", "eggs", "bread"],
+    });
+    const created = await c.say("create a shopping list with milk, eggs and bread");
+    expect(created.text).toBe("📝 Created the list *Shopping*\n*Shopping*\n1. ☐ milk\n2. ☐ eggs\n3. ☐ bread");
+    expect(h.server!.requests.filter(isListResolver)).toHaveLength(1);
+
+    scriptTurn(h, "toggle_list_item", {
+      operation: "toggleItem",
+      listName: "shopping",
+      item: "#2",
+      checked: true,
+    });
+    expect((await c.say("check 2")).text).toBe("☑️ Checked off eggs on *Shopping*");
+    expect(await itemsOf(h, "Shopping")).toEqual([
+      ["milk", false],
+      ["eggs", true],
+      ["bread", false],
+    ]);
+    example("10-shopping-list-en", "A shopping list", c);
+  });
+
+  it("adds items to 'רשימת קניות' found by its name, in Hebrew", async () => {
+    h = await createHarness();
+    await seedList(h, "קניות", ["חלב"]);
+    await seedList(h, "ציוד לטיול", ["אוהל"]);
+    const c = new Conversation(h);
+    scriptTurn(h, "add_list_item", {
+      operation: "addItem",
+      listName: "רשימת קניות",
+      items: ["עגבניות", "מלפפונים"],
+    });
+    const reply = await c.say("תוסיף לרשימת קניות עגבניות ומלפפונים");
+    expect(reply.text).toBe(
+      "➕ הוספתי ל*קניות*: עגבניות, מלפפונים\n\n*קניות*\n1. ☐ חלב\n2. ☐ עגבניות\n3. ☐ מלפפונים",
+    );
+    expect(await itemsOf(h, "קניות")).toEqual([
+      ["חלב", false],
+      ["עגבניות", false],
+      ["מלפפונים", false],
+    ]);
+    scriptTurn(h, "delete_list_item", { operation: "deleteItem", listName: "קניות", item: "מלפפון" });
+    expect((await c.say("תוריד את המלפפונים מהקניות")).text).toBe("🗑️ הסרתי את מלפפונים מ*קניות*");
+    expect(await itemsOf(h, "קניות")).toEqual([
+      ["חלב", false],
+      ["עגבניות", false],
+    ]);
+    example("11-shopping-list-he", "רשימת קניות", c);
+  });
+
+  it("shows one list, and all lists numbered; 'delete 2' after it names the second list", async () => {
+    h = await createHarness();
+    await seedList(h, "Shopping", ["milk"]);
+    await seedList(h, "Packing", []);
+    scriptTurn(h, "show_list", { operation: "get", listName: "shopping" });
+    expect((await h.say("show me the shopping list")).text).toBe("*Shopping*\n1. ☐ milk");
+    scriptTurn(h, "show_lists", { operation: "getAll" });
+    expect((await h.say("what lists do I have?")).text).toBe(
+      "*Your lists:*\n1. Shopping (1 item)\n2. Packing (0 items)",
+    );
+    scriptTurn(h, "delete_list", { operation: "delete", listId: "#2" });
+    expect((await h.say("delete 2")).text).toBe("🗑️ Deleted the list *Packing*");
+    expect((await stores(h).lists()).map((l) => l.name)).toEqual(["Shopping"]);
+  });
+
+  it("deleting a list that has items asks first; 'no' keeps it", async () => {
+    h = await createHarness();
+    await seedList(h, "Shopping", ["milk", "eggs"]);
+    scriptTurn(h, "delete_list", { operation: "delete", listName: "shopping" });
+    const asked = await h.say("delete the shopping list");
+    expect(asked).toMatchObject({
+      status: "waiting",
+      question: "Delete the list *Shopping* with its 2 items?",
+    });
+    expect((await h.say("no")).text).toBe("OK, I won't do that.");
+    expect(await stores(h).lists()).toHaveLength(1);
+  });
+
+  it("deletes several lists after confirming", async () => {
+    h = await createHarness();
+    await seedList(h, "Shopping", []);
+    await seedList(h, "Packing", []);
+    await seedList(h, "Books", ["Dune"]);
+    scriptTurn(h, "delete_list", { operation: "deleteMultiple", listIds: ["shopping", "packing"] });
+    const asked = await h.say("delete the shopping and packing lists");
+    expect(asked.question).toBe("Delete these 2 lists?\n1. Shopping\n2. Packing");
+    expect((await h.say("yes")).text).toBe("🗑️ Deleted 2 lists: *Shopping*, *Packing*");
+    expect((await stores(h).lists()).map((l) => l.name)).toEqual(["Books"]);
+  });
+
+  it("creates several lists at once, and renames one", async () => {
+    h = await createHarness();
+    scriptTurn(h, "create_list", {
+      operation: "createMultiple",
+      lists: [{ listName: "Groceries", items: ["apples"] }, { listName: "Gifts" }],
+    });
+    expect((await h.say("make a groceries list with apples and a gifts list")).text).toBe(
+      "📝 Created 2 lists: *Groceries*, *Gifts*",
+    );
+    scriptTurn(h, "rename_list", { operation: "update", listName: "gifts", newName: "Birthday gifts" });
+    expect((await h.say("rename the gifts list to Birthday gifts")).text).toBe(
+      "✏️ Renamed *Gifts* to *Birthday gifts*",
+    );
+    expect((await stores(h).lists()).map((l) => [l.name, l.items.length])).toEqual([
+      ["Groceries", 1],
+      ["Birthday gifts", 0],
+    ]);
+  });
+
+  it("updates several lists at once (Hebrew)", async () => {
+    h = await createHarness();
+    await seedList(h, "קניות", []);
+    await seedList(h, "ספרים", []);
+    scriptTurn(h, "rename_list", {
+      operation: "updateMultiple",
+      updates: [
+        { listName: "קניות", newName: "קניות לשבת" },
+        { listName: "ספרים", isChecklist: false },
+      ],
+    });
+    expect((await h.say("תשנה את קניות לקניות לשבת ואת ספרים לרשימה רגילה")).text).toBe(
+      "✏️ עדכנתי 2 רשימות.",
+    );
+    expect((await stores(h).lists()).map((l) => [l.name, l.isChecklist])).toEqual([
+      ["קניות לשבת", true],
+      ["ספרים", false],
+    ]);
+  });
+
+  it("asks which list when several could take the item and none was named", async () => {
+    h = await createHarness();
+    await seedList(h, "Shopping", []);
+    await seedList(h, "Packing", []);
+    scriptTurn(h, "add_list_item", { operation: "addItem", items: ["sunscreen"] });
+    const asked = await h.say("add sunscreen to the list");
+    expect(asked.question).toBe("I found several lists. Which one did you mean?");
+    expect(asked.options.map((o) => o.label)).toEqual(["Shopping", "Packing"]);
+    expect((await h.say("packing")).text).toBe(
+      "➕ Added to *Packing*: sunscreen\n\n*Packing*\n1. ☐ sunscreen",
+    );
+    expect(await itemsOf(h, "Shopping")).toEqual([]);
+  });
+
+  it("says so when the list does not exist, naming the closest", async () => {
+    h = await createHarness();
+    await seedList(h, "Reading list for the beach", []);
+    await seedList(h, "Packing", []);
+    scriptTurn(h, "show_list", { operation: "get", listName: "summer reading" });
+    expect((await h.say("show my summer reading list")).text).toBe(
+      'I couldn\'t find a list called "summer reading". Did you mean "Reading list for the beach"?',
+    );
+  });
+
+  it("a user can never touch another user's list by its id", async () => {
+    h = await createHarness();
+    const OTHER = "972509999999";
+    await h.users.getOrCreate(OTHER, { timeZone: "Asia/Jerusalem" });
+    const theirs = await stores(h, OTHER).listRepo.create(OTHER, "other#1", { name: "Secret", items: ["x"] });
+    await seedList(h, "Mine", []);
+    scriptTurn(h, "add_list_item", { operation: "addItem", listId: theirs.id, items: ["y"] });
+    expect((await h.say(`add y to ${theirs.id}`)).text).toBe("Which list do you mean?");
+    expect((await stores(h, OTHER).lists())[0]!.items.map((i) => i.text)).toEqual(["x"]);
+  });
+});

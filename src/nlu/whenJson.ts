@@ -1,0 +1,143 @@
+/**
+ * The JSON the `npm run when` command prints for a message: what parseTime found, with instants as
+ * UTC ISO strings, or {"error"}. The script only reads arguments and lines; everything else is here.
+ */
+import { z } from "zod";
+import { stripCommandWords } from "./commandWords.js";
+import { parseTime, type ParsedTime } from "./parseTime.js";
+import type { RecurrenceType } from "./recurrence.js";
+import { localToInstant } from "./zonedTime.js";
+
+/** The zone used when none is given (default: "Asia/Jerusalem"). */
+export const DEFAULT_WHEN_TIME_ZONE = "Asia/Jerusalem";
+
+export interface WhenInstantJson {
+  kind: "instant";
+  at: string;
+  local: string;
+  timeZone: string;
+  text: string;
+}
+
+export interface WhenRecurrenceJson {
+  type: RecurrenceType;
+  time?: string;
+  days?: number[];
+  dayOfMonth?: number;
+  /** A nudge's interval: "15 minutes". */
+  interval?: string;
+  until?: string;
+}
+
+export interface WhenRecurringJson {
+  kind: "recurring";
+  recurrence: WhenRecurrenceJson;
+  firstAt: string;
+  timeZone: string;
+  text: string;
+}
+
+export type WhenJson = WhenInstantJson | WhenRecurringJson | { error: string };
+
+/** One request: a message, its zone and its "now" (both optional: the defaults apply). */
+export const whenRequestSchema = z.object({
+  text: z.string(),
+  tz: z.string().optional(),
+  now: z.string().optional(),
+});
+
+export type WhenRequest = z.infer<typeof whenRequestSchema>;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A parse result in the command's JSON shape, with only the fields that apply. */
+export function toWhenJson(parsed: ParsedTime): WhenInstantJson | WhenRecurringJson {
+  if (parsed.kind === "instant") {
+    const { at, local, timeZone, text } = parsed;
+    return { kind: "instant", at: iso(at), local, timeZone, text };
+  }
+  const { type, time, days, dayOfMonth, intervalMinutes, until } = parsed.recurrence;
+  const recurrence: WhenRecurrenceJson = {
+    type,
+    ...(time !== undefined ? { time } : {}),
+    ...(days !== undefined ? { days } : {}),
+    ...(dayOfMonth !== undefined ? { dayOfMonth } : {}),
+    ...(intervalMinutes !== undefined
+      ? { interval: `${intervalMinutes} minute${intervalMinutes === 1 ? "" : "s"}` }
+      : {}),
+    ...(until !== undefined ? { until } : {}),
+  };
+  const { firstAt, timeZone, text } = parsed;
+  return { kind: "recurring", recurrence, firstAt: iso(firstAt), timeZone, text };
+}
+
+/** Whether the runtime knows an IANA zone by this name. */
+export function isTimeZone(timeZone: string): boolean {
+  if (timeZone.trim() === "") return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** An ISO date-time as epoch ms; without Z or an offset it is wall time in `timeZone`. Null if unreadable. */
+export function parseNow(text: string, timeZone: string): number | null {
+  const m = ISO_DATE_TIME.exec(text.trim());
+  if (!m) return null;
+  const [, year, month, day, hour, minute, second, fraction, zone] = m;
+  if (zone !== undefined) {
+    const at = Date.parse(text.trim());
+    return Number.isNaN(at) ? null : at;
+  }
+  try {
+    const local = {
+      year: Number(year),
+      month: Number(month),
+      day: Number(day),
+      hour: Number(hour),
+      minute: Number(minute),
+    };
+    return (
+      localToInstant(local, timeZone) + Number(second ?? 0) * 1000 + Math.round(Number(fraction ?? 0) * 1000)
+    );
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The command's answer for one request: the time in `text` as JSON, with the leading command words
+ * ("remind me to") left out of the text; {"error"} for a bad zone or now, or a text with no time.
+ * `clockNowMs` stands in when the request names no now.
+ */
+export function whenFor(request: WhenRequest, clockNowMs: number): WhenJson {
+  const timeZone = request.tz ?? DEFAULT_WHEN_TIME_ZONE;
+  if (!isTimeZone(timeZone)) return { error: `unknown time zone: ${JSON.stringify(timeZone)}` };
+  const nowMs = request.now === undefined ? clockNowMs : parseNow(request.now, timeZone);
+  if (nowMs === null) {
+    return { error: `now is not an ISO date-time like 2026-03-11T08:00:00Z: ${JSON.stringify(request.now)}` };
+  }
+  const parsed = parseTime(request.text, nowMs, timeZone);
+  if (!parsed) return { error: "no time found in the text" };
+  return toWhenJson({ ...parsed, text: stripCommandWords(parsed.text) });
+}
+
+/** The answer for one line of --batch input: a JSON object {"text","tz","now"}. */
+export function whenForLine(line: string, clockNowMs: number): WhenJson {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { error: "not a JSON line" };
+  }
+  const request = whenRequestSchema.safeParse(value);
+  if (!request.success) {
+    return { error: 'expected an object {"text": string, "tz"?: string, "now"?: string}' };
+  }
+  return whenFor(request.data, clockNowMs);
+}

@@ -86,6 +86,8 @@ export interface CapabilityModule {
   executor: Executor;
   entityResolver?: EntityResolver;
   template?: ResponseTemplate;
+  /** Its entity resolver asks before every risky change, so the planner's "high risk" question would be a second one (default: false). */
+  confirmsInCode?: boolean;
 }
 
 /** The capabilities the graph can use; new ones register here, with no edits to the graph wiring. */
@@ -130,6 +132,11 @@ export class CapabilityRegistry {
 
   entityResolverFor(capability: CapabilityName): EntityResolver | undefined {
     return this.modules.get(capability)?.entityResolver;
+  }
+
+  /** Whether the capability confirms risky changes itself (see CapabilityModule.confirmsInCode). */
+  confirmsInCode(capability: CapabilityName): boolean {
+    return this.modules.get(capability)?.confirmsInCode ?? false;
   }
 
   templateFor(capability: CapabilityName): ResponseTemplate | undefined {

@@ -1,5 +1,8 @@
 import type { TimeContext } from "../graph/state/MemoState.js";
 
+/** Hebrew weekday names, Sunday first. */
+const HEBREW_DAYS = ["ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת"];
+
 /** Two digits: 7 → "07". */
 export const pad2 = (n: number) => String(n).padStart(2, "0");
 
@@ -36,8 +39,6 @@ export function localDayNumber(epochMs: number, timeZone: string): number {
   return Date.UTC(p.year, p.month - 1, p.day) / 86_400_000;
 }
 
-const HEBREW_DAYS = ["ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת"];
-
 /**
  * The time context of spec 003, e.g.
  * "[Current time: Friday, 02/01/2026 15:30 (2026-01-02T13:30:00.000Z), Timezone: Asia/Jerusalem]".
@@ -61,6 +62,23 @@ export function buildTimeContext(
     localDate,
     localTime,
   };
+}
+
+/** An ISO instant as local text: "today 17:00", "tomorrow 09:00", "Mon 03/02 09:00" (or Hebrew). */
+export function humanTime(iso: string, nowMs: number, timeZone: string, language: "he" | "en"): string {
+  const at = zonedParts(Date.parse(iso), timeZone);
+  const diff = localDayNumber(Date.parse(iso), timeZone) - localDayNumber(nowMs, timeZone);
+  const time = `${pad2(at.hour)}:${pad2(at.minute)}`;
+  if (language === "he") {
+    if (diff === 0) return `היום ב-${time}`;
+    if (diff === 1) return `מחר ב-${time}`;
+    if (diff === -1) return `אתמול ב-${time}`;
+    return `יום ${HEBREW_DAYS[at.dayOfWeek] ?? ""} ${pad2(at.day)}/${pad2(at.month)} ב-${time}`;
+  }
+  if (diff === 0) return `today at ${time}`;
+  if (diff === 1) return `tomorrow at ${time}`;
+  if (diff === -1) return `yesterday at ${time}`;
+  return `${at.weekday.slice(0, 3)} ${pad2(at.day)}/${pad2(at.month)} at ${time}`;
 }
 
 /** Whether a string names a time zone this runtime knows. */

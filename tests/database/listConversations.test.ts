@@ -185,3 +185,59 @@ describe("lists", () => {
     expect((await stores(h, OTHER).lists())[0]!.items.map((i) => i.text)).toEqual(["x"]);
   });
 });
+
+describe("lists: review regressions", () => {
+  it("after removing item 1, 'delete 2' still means the second item as shown", async () => {
+    h = await createHarness();
+    await seedList(h, "Shopping", ["milk", "eggs", "bread"]);
+    scriptTurn(h, "show_list", { operation: "get", listName: "shopping" });
+    await h.say("show the shopping list");
+    scriptTurn(h, "delete_list_item", { operation: "deleteItem", listName: "shopping", item: "#1" });
+    expect((await h.say("delete 1")).text).toBe("🗑️ Removed milk from *Shopping*");
+    scriptTurn(h, "delete_list_item", { operation: "deleteItem", listName: "shopping", item: "#2" });
+    expect((await h.say("delete 2")).text).toBe("🗑️ Removed eggs from *Shopping*");
+    expect(await itemsOf(h, "Shopping")).toEqual([["bread", false]]);
+  });
+
+  it("asks which item when two match, and ticks the chosen one", async () => {
+    h = await createHarness();
+    await seedList(h, "Shopping", ["red apples", "green apples", "milk"]);
+    scriptTurn(h, "toggle_list_item", { operation: "toggleItem", listName: "shopping", item: "apples" });
+    const asked = await h.say("check apples");
+    expect(asked.question).toBe("I found several items. Which one did you mean?");
+    expect((await h.say("green")).text).toBe("☑️ Checked off green apples on *Shopping*");
+    expect(await itemsOf(h, "Shopping")).toEqual([
+      ["red apples", false],
+      ["green apples", true],
+      ["milk", false],
+    ]);
+  });
+
+  it("a re-run of a tick after a crash does not untick it", async () => {
+    h = await createHarness();
+    await seedList(h, "Shopping", ["milk"]);
+    const original = h.memory.pushLatestAction.bind(h.memory);
+    let crashes = 1;
+    h.memory.pushLatestAction = async (...args) => {
+      if (crashes-- > 0) throw new Error("process died");
+      return original(...args);
+    };
+    scriptTurn(h, "toggle_list_item", { operation: "toggleItem", listName: "shopping", item: "milk" });
+    expect((await h.say("got the milk", { whatsappMessageId: "wamid.t" })).status).toBe("failed");
+    scriptTurn(h, "toggle_list_item", { operation: "toggleItem", listName: "shopping", item: "milk" });
+    expect((await h.say("got the milk", { whatsappMessageId: "wamid.t" })).text).toBe(
+      "☑️ Checked off milk on *Shopping*",
+    );
+    expect(await itemsOf(h, "Shopping")).toEqual([["milk", true]]);
+  });
+
+  it("deleting several lists that come down to one with items still asks", async () => {
+    h = await createHarness();
+    await seedList(h, "Shopping", ["milk"]);
+    await seedList(h, "Books", []);
+    scriptTurn(h, "delete_list", { operation: "deleteMultiple", listIds: ["shopping", "the shopping list"] });
+    expect((await h.say("delete the shopping lists")).question).toBe(
+      "Delete the list *Shopping* with its one item?",
+    );
+  });
+});

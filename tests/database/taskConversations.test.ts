@@ -52,7 +52,6 @@ describe("creating reminders", () => {
     expect(resolverPrompt).toContain("Remind me tomorrow at 9 to call mom");
     expect(resolverPrompt).toContain("[Current time: Thursday, 05/03/2026 12:00");
     expect(h.server!.requests).toHaveLength(2);
-    example("01-reminder-en", "A one-time reminder, then moving it", c);
   });
 
   it("sets a one-time reminder in Hebrew and answers in Hebrew", async () => {
@@ -334,7 +333,8 @@ describe("listing and referring to tasks", () => {
     });
     // The resolver was shown the latest action it could name as @1.
     const prompt = lastUserMessageOf(h.server!.requests.filter(isTaskResolver)[1]!)!;
-    expect(prompt).toContain('@1 database.create: task "call mom"');
+    expect(prompt).toContain('@1 database.create: task "call mom" (tomorrow at 09:00)');
+    example("01-reminder-en", "A one-time reminder, then moving it", c);
   });
 
   it("updates a task found by Hebrew words to a weekday (Hebrew)", async () => {
@@ -346,7 +346,7 @@ describe("listing and referring to tasks", () => {
     });
     scriptTurn(h, "update_task", { operation: "update", text: "אמא", dueDate: "ביום ראשון ב-10" });
     expect((await h.say("תזיז את אמא ליום ראשון ב-10")).text).toBe(
-      "✏️ עדכנתי: *להתקשר לאמא* — 08/03 ב-10:00",
+      "✏️ עדכנתי: *להתקשר לאמא* — יום ראשון 08/03 ב-10:00",
     );
     expect((await stores(h).tasks())[0]!.dueAt).toBe("2026-03-08T08:00:00.000Z");
   });
@@ -536,7 +536,7 @@ describe("deleting and completing, with confirmation in code", () => {
     });
     const asked = await h.say("move all of today's tasks to tomorrow at 9");
     expect(asked.question).toBe(
-      "Change these 2 tasks?\n1. Email Dana (today at 16:00)\n2. Gym (today at 18:00)",
+      "Change these 2 tasks (⏰ tomorrow at 9)?\n1. Email Dana (today at 16:00)\n2. Gym (today at 18:00)",
     );
     const done = await h.say("yes");
     expect(done.text).toBe(
@@ -630,5 +630,283 @@ describe("routing", () => {
     h.server!.on(isListResolver, { json: { operation: "create", listName: "shopping", items: ["milk"] } });
     const reply = await h.say("remind me to buy milk and start a shopping list with milk");
     expect(reply.text).toBe("✅ Added: *buy milk*\n\n📝 Created the list *shopping*\n*shopping*\n1. ☐ milk");
+  });
+});
+
+describe("review regressions: times and moves", () => {
+  it("moving a daily reminder to 18:00 keeps it daily, at the new time", async () => {
+    h = await createHarness();
+    await seed(h, "seed#1", {
+      text: "Take vitamins",
+      timeZone: "Asia/Jerusalem",
+      recurrence: { type: "daily", time: "08:00" },
+      nextFireAt: "2026-03-06T06:00:00.000Z",
+    });
+    scriptTurn(h, "update_task", { operation: "update", text: "vitamins", dueDate: "18:00" });
+    expect((await h.say("move the vitamins to 18:00")).text).toBe(
+      "✏️ Updated: *Take vitamins* — every day at 18:00",
+    );
+    expect((await stores(h).tasks())[0]).toMatchObject({
+      recurrence: { type: "daily", time: "18:00" },
+      nextFireAt: "2026-03-05T16:00:00.000Z",
+      dueAt: null,
+    });
+  });
+
+  it("moves a task given only a date, and moves an overdue task to the next 18:00", async () => {
+    h = await createHarness();
+    await seed(h, "seed#1", {
+      text: "Submit the report",
+      timeZone: "Asia/Jerusalem",
+      dueAt: "2026-03-09T07:00:00.000Z",
+    });
+    await seed(h, "seed#2", {
+      text: "Pay electricity",
+      timeZone: "Asia/Jerusalem",
+      dueAt: "2026-03-04T08:00:00.000Z",
+    });
+    scriptTurn(h, "update_task", { operation: "update", text: "report", dueDate: "Friday" });
+    expect((await h.say("move the report to Friday")).text).toBe(
+      "✏️ Updated: *Submit the report* — tomorrow at 09:00",
+    );
+    scriptTurn(h, "update_task", { operation: "update", text: "electricity", dueDate: "to 18:00" });
+    expect((await h.say("move electricity to 18:00")).text).toBe(
+      "✏️ Updated: *Pay electricity* — today at 18:00",
+    );
+    expect((await stores(h).tasks()).map((t) => t.dueAt)).toEqual([
+      "2026-03-06T07:00:00.000Z",
+      "2026-03-05T16:00:00.000Z",
+    ]);
+  });
+
+  it("'תזיז את זה ל-18:00' right after a Hebrew create moves it (Hebrew)", async () => {
+    h = await createHarness();
+    scriptTurn(h, "create_task", { operation: "create", text: "להתקשר לאמא", dueDate: "מחר ב-9" });
+    await h.say("תזכיר לי מחר ב-9 להתקשר לאמא");
+    scriptTurn(h, "update_task", { operation: "update", taskId: "@1", dueDate: "ל-18:00" });
+    expect((await h.say("תזיז את זה ל-18:00")).text).toBe("✏️ עדכנתי: *להתקשר לאמא* — מחר ב-18:00");
+    expect((await stores(h).tasks())[0]!.dueAt).toBe("2026-03-06T16:00:00.000Z");
+  });
+
+  it("a time already past is asked about, not stored silently", async () => {
+    h = await createHarness();
+    scriptTurn(h, "create_task", { operation: "create", text: "call mom", dueDate: "today at 09:00" });
+    const asked = await h.say("remind me today at 09:00 to call mom");
+    expect(asked).toMatchObject({
+      status: "waiting",
+      text: 'That time ("today at 09:00") has already passed. When should it be?',
+    });
+    h.server!.enqueue({ json: { operation: "create", text: "call mom", dueDate: "today at 18:00" } });
+    expect((await h.say("18:00")).text).toBe("⏰ I'll remind you today at 18:00: *call mom*");
+    expect(await stores(h).tasks()).toHaveLength(1);
+  });
+
+  it("done before today's ring of a daily reminder skips today's", async () => {
+    h = await createHarness();
+    await seed(h, "seed#1", {
+      text: "Walk the dog",
+      timeZone: "Asia/Jerusalem",
+      recurrence: { type: "daily", time: "18:00" },
+      nextFireAt: "2026-03-05T16:00:00.000Z",
+    });
+    scriptTurn(h, "complete_task", { operation: "complete", text: "dog" });
+    expect((await h.say("walked the dog already")).text).toBe(
+      "✅ Done for this time: *Walk the dog*. Next reminder tomorrow at 18:00.",
+    );
+    expect((await stores(h).tasks())[0]!.nextFireAt).toBe("2026-03-06T16:00:00.000Z");
+  });
+
+  it("a lead time on a weekly reminder rings before each occurrence, and says so", async () => {
+    h = await createHarness();
+    scriptTurn(h, "create_task", {
+      operation: "create",
+      text: "team meeting",
+      reminder: "10 minutes",
+      reminderRecurrence: { type: "weekly", days: [1], time: "10:00" },
+    });
+    expect((await h.say("remind me 10 minutes before my Monday 10:00 team meeting, every week")).text).toBe(
+      "🔁 I'll remind you 10 minutes before, every Monday at 10:00: *team meeting*",
+    );
+    expect((await stores(h).tasks())[0]!.nextFireAt).toBe("2026-03-09T07:50:00.000Z");
+  });
+
+  it("too long a task gets a clear reply and nothing is stored", async () => {
+    h = await createHarness();
+    scriptTurn(h, "create_task", { operation: "create", text: "x".repeat(2500) });
+    expect((await h.say("add this very long task")).text).toBe(
+      "That's too long for me to keep (a task: up to 2,000 characters). Could you shorten it?",
+    );
+    expect(await stores(h).tasks()).toHaveLength(0);
+  });
+
+  it("a refused part of a multi-update rolls back the parts before it", async () => {
+    h = await createHarness();
+    await seed(h, "seed#1", { text: "Alpha", timeZone: "Asia/Jerusalem" });
+    await seed(h, "seed#2", { text: "Bravo", timeZone: "Asia/Jerusalem" });
+    scriptTurn(h, "update_tasks", {
+      operation: "updateMultiple",
+      updates: [
+        { text: "alpha", newText: "Alpha renamed" },
+        { text: "bravo", newText: "y".repeat(2500) },
+      ],
+    });
+    expect((await h.say("rename both")).text).toContain("That's too long for me to keep");
+    expect((await stores(h).tasks()).map((t) => t.text)).toEqual(["Alpha", "Bravo"]);
+  });
+});
+
+describe("review regressions: naming and confirmation", () => {
+  it("'delete all' with riskLevel high is asked about once, by the code's own question", async () => {
+    h = await createHarness();
+    await seed(h, "seed#1", { text: "Buy milk", timeZone: "Asia/Jerusalem" });
+    await seed(h, "seed#2", { text: "Book flights", timeZone: "Asia/Jerusalem" });
+    scriptTurn(
+      h,
+      "delete_tasks",
+      { operation: "deleteAll" },
+      { riskLevel: "high", needsApproval: true, clarificationQuestion: "Should I delete everything?" },
+    );
+    const asked = await h.say("delete all my tasks");
+    expect(asked.question).toBe("Delete these 2 tasks?\n1. Buy milk\n2. Book flights");
+    expect((await h.say("yes")).text).toBe("🗑️ Deleted 2 tasks.");
+    expect(await stores(h).tasks()).toHaveLength(0);
+  });
+
+  it("'delete all call tasks' takes every task that names a call, one task is asked in the singular", async () => {
+    h = await createHarness();
+    await seed(h, "seed#1", { text: "call", timeZone: "Asia/Jerusalem" });
+    await seed(h, "seed#2", { text: "call mom", timeZone: "Asia/Jerusalem" });
+    await seed(h, "seed#3", { text: "call the plumber about the leak", timeZone: "Asia/Jerusalem" });
+    await seed(h, "seed#4", { text: "buy milk", timeZone: "Asia/Jerusalem" });
+    scriptTurn(h, "delete_tasks", { operation: "deleteAll", filters: { query: "call" } });
+    const asked = await h.say("delete all the call tasks");
+    expect(asked.question).toBe(
+      "Delete these 3 tasks?\n1. call\n2. call mom\n3. call the plumber about the leak",
+    );
+    await h.say("no");
+    scriptTurn(h, "complete_tasks", { operation: "completeAll", filters: { query: "milk" } });
+    expect((await h.say("mark all milk tasks done")).question).toBe("Mark this task as done?\n1. buy milk");
+    expect((await h.say("yes")).text).toBe("✅ Done: *buy milk*");
+  });
+
+  it("after an update of several tasks, 'done 2' means the second task of that reply", async () => {
+    h = await createHarness();
+    await seed(h, "seed#1", { text: "A task", timeZone: "Asia/Jerusalem" });
+    await seed(h, "seed#2", { text: "B task", timeZone: "Asia/Jerusalem" });
+    await seed(h, "seed#3", { text: "C task", timeZone: "Asia/Jerusalem" });
+    scriptTurn(h, "list_tasks", { operation: "getAll" });
+    await h.say("my tasks");
+    scriptTurn(h, "update_tasks", {
+      operation: "updateMultiple",
+      updates: [
+        { text: "C task", category: "home" },
+        { text: "A task", category: "home" },
+      ],
+    });
+    expect((await h.say("put C and A under home")).text).toBe("✏️ Updated 2 tasks:\n1. C task\n2. A task");
+    scriptTurn(h, "complete_task", { operation: "complete", taskId: "#2" });
+    expect((await h.say("done 2")).text).toBe("✅ Done: *A task*");
+  });
+
+  it("asks which task for one name of a multi-delete, then confirms the whole set", async () => {
+    h = await createHarness();
+    await seed(h, "seed#1", { text: "Call mom", timeZone: "Asia/Jerusalem" });
+    await seed(h, "seed#2", { text: "Call the bank", timeZone: "Asia/Jerusalem" });
+    await seed(h, "seed#3", { text: "Buy milk", timeZone: "Asia/Jerusalem" });
+    scriptTurn(h, "delete_tasks", { operation: "deleteMultiple", taskIds: ["milk", "call"] });
+    const which = await h.say("delete milk and the call");
+    expect(which.question).toBe("I found several tasks. Which one did you mean?");
+    const confirm = await h.say("the bank");
+    expect(confirm.question).toBe("Delete these 2 tasks?\n1. Buy milk\n2. Call the bank");
+    expect((await h.say("yes")).text).toBe("🗑️ Deleted 2 tasks.");
+    expect((await stores(h).tasks()).map((t) => t.text)).toEqual(["Call mom"]);
+  });
+
+  it("asks which task inside an updateMultiple, and applies the change to the chosen one", async () => {
+    h = await createHarness();
+    await seed(h, "seed#1", { text: "Call mom", timeZone: "Asia/Jerusalem" });
+    await seed(h, "seed#2", { text: "Call the bank", timeZone: "Asia/Jerusalem" });
+    scriptTurn(h, "update_tasks", {
+      operation: "updateMultiple",
+      updates: [{ text: "call", dueDate: "today at 17:00" }],
+    });
+    expect((await h.say("the call at 5 today")).status).toBe("waiting");
+    expect((await h.say("2")).text).toBe("✏️ Updated: *Call the bank* — today at 17:00");
+    expect((await stores(h).tasks()).map((t) => t.dueAt)).toEqual([null, "2026-03-05T15:00:00.000Z"]);
+  });
+
+  it("graph-level isolation: another user's task cannot be reached by words, '#N' or '@N'", async () => {
+    h = await createHarness();
+    const OTHER = "972509999999";
+    await h.users.getOrCreate(OTHER, { timeZone: "Asia/Jerusalem" });
+    const theirs = await stores(h, OTHER).taskRepo.create(OTHER, "other#1", {
+      text: "Secret plan",
+      timeZone: "Asia/Jerusalem",
+    });
+    await seed(h, "mine#1", { text: "My task", timeZone: "Asia/Jerusalem" });
+    // A window that (by corruption or a bug) names B's id in a listing and in a latest action.
+    await h.memory.load(PHONE);
+    await h.memory.addAssistantMessage(PHONE, "1. Secret plan", undefined, {
+      numbered: { type: "task", ids: [theirs.id] },
+    });
+    await h.memory.pushLatestAction(PHONE, {
+      createdAt: h.clock.now(),
+      capability: "database",
+      action: "create",
+      summary: "task",
+      externalIds: [theirs.id],
+    });
+    scriptTurn(h, "delete_task", { operation: "delete", text: "Secret plan" });
+    expect((await h.say("delete the secret plan")).text).toContain(
+      'I couldn\'t find a task matching "Secret plan"',
+    );
+    scriptTurn(h, "complete_task", { operation: "complete", taskId: "#1" });
+    expect((await h.say("done 1")).text).toBe("There's no number 1 in the last list I showed you.");
+    scriptTurn(h, "update_task", { operation: "update", taskId: "@1", newText: "pwned" });
+    expect((await h.say("rename it to pwned")).text).toBe("Which task do you mean?");
+    expect(await stores(h, OTHER).tasks()).toEqual([theirs]);
+  });
+});
+
+describe("review regressions: re-runs after a crash", () => {
+  /** Makes the next turn fail after its executor ran (memory_update throws once). */
+  function crashOnce(harness: Harness) {
+    const original = harness.memory.pushLatestAction.bind(harness.memory);
+    let crashes = 1;
+    harness.memory.pushLatestAction = async (...args) => {
+      if (crashes-- > 0) throw new Error("process died");
+      return original(...args);
+    };
+  }
+
+  it("completing a daily reminder twice (a re-run) moves it on only once", async () => {
+    h = await createHarness();
+    await seed(h, "seed#1", {
+      text: "Take vitamins",
+      timeZone: "Asia/Jerusalem",
+      recurrence: { type: "daily", time: "08:00" },
+      nextFireAt: "2026-03-06T06:00:00.000Z",
+    });
+    crashOnce(h);
+    scriptTurn(h, "complete_task", { operation: "complete", text: "vitamins" });
+    expect((await h.say("took vitamins", { whatsappMessageId: "wamid.v" })).status).toBe("failed");
+    scriptTurn(h, "complete_task", { operation: "complete", text: "vitamins" });
+    const again = await h.say("took vitamins", { whatsappMessageId: "wamid.v" });
+    expect(again.text).toBe("✅ Done for this time: *Take vitamins*. Next reminder tomorrow at 08:00.");
+    expect((await stores(h).tasks())[0]!.nextFireAt).toBe("2026-03-06T06:00:00.000Z");
+  });
+
+  it("a confirmed 'delete all' re-run after a crash reports the same outcome", async () => {
+    h = await createHarness();
+    await seed(h, "seed#1", { text: "Buy milk", timeZone: "Asia/Jerusalem" });
+    await seed(h, "seed#2", { text: "Book flights", timeZone: "Asia/Jerusalem" });
+    scriptTurn(h, "delete_tasks", { operation: "deleteAll" });
+    await h.say("delete all my tasks", { whatsappMessageId: "wamid.q" });
+    crashOnce(h);
+    expect((await h.say("yes", { whatsappMessageId: "wamid.yes" })).status).toBe("failed");
+    expect(await stores(h).tasks()).toHaveLength(0);
+    // The inbox delivers the same "yes" again: the question is still open, the deletion is not redone.
+    const again = await h.say("yes", { whatsappMessageId: "wamid.yes" });
+    expect(again).toMatchObject({ status: "completed", text: "🗑️ Deleted 2 tasks." });
   });
 });

@@ -75,9 +75,10 @@ describe("scheduleTask", () => {
     expect(until.recurrence?.until).toBe("2026-03-10T21:59:00.000Z");
     // The next Thursday 08:00 (12 March) is after the end of 10 March: it never rings again.
     expect(until.nextFireAt).toBeNull();
-    expect(schedule({ dueDate: "2026-03-01T09:00" })).toMatchObject({
-      dueAt: "2026-03-01T07:00:00.000Z",
-      nextFireAt: null,
+    expect(scheduleTask({ dueDate: "2026-03-01T09:00" }, { nowMs: NOW, timeZone: ZONE })).toEqual({
+      ok: false,
+      problem: "past_time",
+      phrase: "2026-03-01T09:00",
     });
   });
 

@@ -4,7 +4,7 @@ import { numberedItems, createReplyContextNode } from "../../src/graph/nodes/Rep
 import { createHITLGateNode, plannerTrigger } from "../../src/graph/nodes/HITLGateNode.js";
 import { createExecutorNode } from "../../src/graph/nodes/ExecutorNode.js";
 import { executionGroups, PlanCycleError } from "../../src/graph/plan/executionGroups.js";
-import { humanTime } from "../../src/graph/nodes/ResponseFormatterNode.js";
+import { humanTime } from "../../src/utils/timeContext.js";
 import { looksLikeAnswer, validateAnswer } from "../../src/graph/hitl/validateAnswer.js";
 import type { MemoGraphDeps } from "../../src/graph/deps.js";
 import { MemoStateAnnotation, type MemoState, type MemoUpdate } from "../../src/graph/state/MemoState.js";

@@ -16,11 +16,11 @@ export const tasksListsMigration: Migration = {
       seq                  bigint GENERATED ALWAYS AS IDENTITY,
       user_phone           text NOT NULL REFERENCES users (phone) ON DELETE CASCADE,
       text                 text NOT NULL CHECK (length(text) BETWEEN 1 AND 2000),
-      category             text,
+      category             text CHECK (length(category) <= 100),
       -- When the task is due; for a one-time reminder, when it rings.
       due_at               timestamptz,
       -- "Remind me X before": the V1 'reminder' interval, as the user said it and in minutes.
-      reminder             text,
+      reminder             text CHECK (length(reminder) <= 100),
       reminder_offset_minutes integer CHECK (reminder_offset_minutes >= 0),
       -- {type daily|weekly|monthly|nudge, time "HH:mm", days [0-6], intervalMinutes, dayOfMonth, until}
       recurrence           jsonb,
@@ -65,8 +65,9 @@ export const tasksListsMigration: Migration = {
     );
     CREATE INDEX list_items_list ON list_items (list_id, position);
 
+    -- Kept for a week: a turn is re-run from the inbox within a day of its message (D4).
     CREATE TABLE database_operations (
-      user_phone   text NOT NULL,
+      user_phone   text NOT NULL REFERENCES users (phone) ON DELETE CASCADE,
       operation_id text NOT NULL,
       outcome      jsonb NOT NULL,
       created_at   timestamptz NOT NULL DEFAULT now(),

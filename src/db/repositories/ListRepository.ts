@@ -130,7 +130,10 @@ export class PgListRepository implements ListRepository {
        RETURNING *`,
       [listId, phone, texts],
     );
-    await this.db.query("UPDATE lists SET updated_at = now() WHERE id = $1", [listId]);
+    await this.db.query("UPDATE lists SET updated_at = now() WHERE user_phone = $1 AND id = $2", [
+      phone,
+      listId,
+    ]);
     return rows.sort((a, b) => a.position - b.position).map(toItem);
   }
 

@@ -3,23 +3,21 @@ import { PgListRepository, type ListRepository } from "../../db/repositories/Lis
 import { PgOperationLedger } from "../../db/repositories/OperationLedger.js";
 import { PgTaskRepository, type TaskRepository } from "../../db/repositories/TaskRepository.js";
 import { withTransaction } from "../../db/transaction.js";
-import type { ListItem, Task, TaskList, TaskPatch } from "../../types/tasks.js";
-import { localDayNumber } from "../../utils/timeContext.js";
-import { t } from "../../utils/userMessages.js";
-import { decideMatch } from "../../services/resolution/fuzzyMatch.js";
+import { groupOf, selectTasks, type DueWindow, type TaskGroup } from "../../services/database/taskFilters.js";
 import {
+  bareClock,
   nextFireAfter,
   recurrenceArgsOf,
   scheduleTask,
   type TaskSchedule,
   type TaskTimeArgs,
 } from "../../services/database/taskTimes.js";
+import type { ListItem, Task, TaskList, TaskPatch } from "../../types/tasks.js";
+import { localDayNumber } from "../../utils/timeContext.js";
+import { t, type MessageKey } from "../../utils/userMessages.js";
 import type { CapabilityContext, Executor, ExecutorOutcome } from "../registry.js";
 
 type Args = Record<string, unknown>;
-
-/** How a task is shown: display group in a listing, as the executor saw "now". */
-export type TaskGroup = "overdue" | "today" | "upcoming" | "recurring" | "undated" | "done";
 
 /** A task as results carry it to the formatter and the templates. */
 export interface TaskView {
@@ -32,6 +30,7 @@ export interface TaskView {
   reminderOffsetMinutes: number | null;
   completed: boolean;
   subtasks: Task["subtasks"];
+  /** The group it is shown in, in a listing. */
   group?: TaskGroup;
 }
 
@@ -43,10 +42,8 @@ export type DatabaseData =
   | { kind: "list"; op: string; list: TaskList; added?: string[]; item?: ListItem; previousName?: string }
   | { kind: "lists"; op: string; lists: TaskList[] };
 
-interface Stores {
-  tasks: TaskRepository;
-  lists: ListRepository;
-}
+/** The longest texts kept, as the tables' CHECKs allow (longer ones get a clear reply, not a crash). */
+export const MAX_LENGTH = { task: 2000, category: 100, list: 200, item: 500 } as const;
 
 type RunContext = CapabilityContext & { operationId: string; zone: string };
 
@@ -55,7 +52,7 @@ const READS = new Set(["tasks.get", "tasks.getAll", "lists.get", "lists.getAll"]
 
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
 const strings = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((s): s is string => !!s) : []);
-const ids = (v: unknown) => strings(v);
+const records = (v: unknown) => (Array.isArray(v) ? (v as Args[]) : []);
 
 export function taskView(task: Task, group?: TaskGroup): TaskView {
   return {
@@ -72,18 +69,32 @@ export function taskView(task: Task, group?: TaskGroup): TaskView {
   };
 }
 
-/** A user error found while executing: a failed outcome with a message in their language. */
-function failure(errorCode: string, error: string): ExecutorOutcome {
-  return { success: false, errorCode, error };
+/** A failure the user caused or can fix, in their language; the operation changes nothing. */
+class OperationRefused extends Error {
+  constructor(readonly outcome: ExecutorOutcome) {
+    super(outcome.errorCode);
+  }
+}
+
+function refuse(errorCode: string, error: string): never {
+  throw new OperationRefused({ success: false, errorCode, error });
+}
+
+/** Refuses a text longer than its column keeps. */
+function checkLength(text: string | undefined, what: keyof typeof MAX_LENGTH, language: "he" | "en"): void {
+  if (text && text.length > MAX_LENGTH[what]) {
+    refuse(
+      "TOO_LONG",
+      t(language, "tooLong", {
+        what: t(language, `what.${what}` as MessageKey),
+        max: MAX_LENGTH[what].toLocaleString("en-US"),
+      }),
+    );
+  }
 }
 
 /** The schedule fields of a task, from a computed schedule. */
-function scheduleFields(
-  schedule: TaskSchedule,
-): Pick<
-  TaskPatch,
-  "dueAt" | "reminder" | "reminderOffsetMinutes" | "recurrence" | "nextFireAt" | "reminderDetails"
-> {
+function scheduleFields(schedule: TaskSchedule): TaskPatch {
   return {
     dueAt: schedule.dueAt,
     reminder: schedule.reminder,
@@ -94,10 +105,26 @@ function scheduleFields(
   };
 }
 
+function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anchorDueAt?: string | null) {
+  const result = scheduleTask(args, {
+    nowMs: context.now,
+    timeZone,
+    ...(anchorDueAt ? { anchorDueAt } : {}),
+  });
+  if (!result.ok) {
+    refuse(
+      "UNCLEAR_TIME",
+      t(context.language, result.problem === "past_time" ? "askPast" : "askWhen", { phrase: result.phrase }),
+    );
+  }
+  return result.schedule;
+}
+
 /**
  * database: tasks, reminders and lists over their repositories (spec 002 §12.3; no LLM here).
- * Every change runs in one transaction with its ledger entry, and creates carry the operation id
- * as a unique key, so a turn re-run after a crash reports the first outcome and creates nothing new.
+ * Every change runs in one transaction with its ledger entry, and a refused operation rolls back
+ * whatever it had done; creates carry the operation id as a unique key. A turn re-run after a crash
+ * reports the first outcome and changes nothing again.
  */
 export function createDatabaseExecutor(pool: pg.Pool): Executor {
   return {
@@ -105,29 +132,34 @@ export function createDatabaseExecutor(pool: pg.Pool): Executor {
     capability: "database",
     async execute(functionName, args, context) {
       const { phone, operationId } = context;
-      const reads = READS.has(functionName);
-      if (!reads) {
+      const run: RunContext = { ...context, zone: context.state.user.timezone };
+      try {
+        if (READS.has(functionName)) {
+          return await dispatch(
+            functionName,
+            args,
+            new PgTaskRepository(pool),
+            new PgListRepository(pool),
+            run,
+          );
+        }
         const recorded = await new PgOperationLedger(pool).get(phone, operationId);
         if (recorded !== undefined) return recorded as ExecutorOutcome;
+        return await withTransaction(pool, async (client) => {
+          const outcome = await dispatch(
+            functionName,
+            args,
+            new PgTaskRepository(client),
+            new PgListRepository(client),
+            run,
+          );
+          await new PgOperationLedger(client).record(phone, operationId, outcome);
+          return outcome;
+        });
+      } catch (error) {
+        if (error instanceof OperationRefused) return error.outcome;
+        throw error;
       }
-      const run: RunContext = { ...context, zone: context.state.user.timezone };
-      if (reads)
-        return dispatch(
-          functionName,
-          args,
-          { tasks: new PgTaskRepository(pool), lists: new PgListRepository(pool) },
-          run,
-        );
-      return withTransaction(pool, async (client) => {
-        const outcome = await dispatch(
-          functionName,
-          args,
-          { tasks: new PgTaskRepository(client), lists: new PgListRepository(client) },
-          run,
-        );
-        if (outcome.success) await new PgOperationLedger(client).record(phone, operationId, outcome);
-        return outcome;
-      });
     },
   };
 }
@@ -135,38 +167,54 @@ export function createDatabaseExecutor(pool: pg.Pool): Executor {
 function dispatch(
   functionName: string,
   args: Args,
-  stores: Stores,
+  tasks: TaskRepository,
+  lists: ListRepository,
   context: RunContext,
 ): Promise<ExecutorOutcome> {
   const [kind, operation = ""] = functionName.split(".");
   return kind === "lists"
-    ? runList(operation, args, stores.lists, context)
-    : runTask(operation, args, stores.tasks, context);
+    ? runList(operation, args, lists, context)
+    : runTask(operation, args, tasks, context);
 }
 
 // ---- tasks ----
 
-function taskAction(
-  action: string,
-  task: Task | TaskView,
-  extra: string[] = [],
-): ExecutorOutcome["latestAction"] {
+function taskAction(action: string, task: TaskView): ExecutorOutcome["latestAction"] {
   return {
     action,
     summary: `task "${task.text}"`,
     ...(task.dueAt ? { when: task.dueAt } : {}),
-    externalIds: [task.id, ...extra],
+    externalIds: [task.id],
   };
 }
 
-function manyAction(action: string, tasks: TaskView[]): ExecutorOutcome["latestAction"] {
+/** A result about one task. */
+function oneTask(
+  op: string,
+  task: TaskView,
+  extra: Partial<Extract<DatabaseData, { kind: "task" }>> = {},
+): ExecutorOutcome {
   return {
-    action,
-    summary:
-      tasks.length === 1
-        ? `task "${tasks[0]!.text}"`
-        : `${tasks.length} tasks: ${tasks.map((t) => `"${t.text}"`).join(", ")}`,
-    externalIds: tasks.map((t) => t.id),
+    success: true,
+    data: { kind: "task", op, task, ...extra } satisfies DatabaseData,
+    latestAction: taskAction(op, task),
+  };
+}
+
+/** A result about several tasks; `shown` when the reply lists them numbered. */
+function manyTasks(op: string, tasks: TaskView[], shown: boolean): ExecutorOutcome {
+  return {
+    success: true,
+    data: { kind: "tasks", op, tasks } satisfies DatabaseData,
+    latestAction: {
+      action: op,
+      summary:
+        tasks.length === 1
+          ? `task "${tasks[0]!.text}"`
+          : `${tasks.length} tasks: ${tasks.map((task) => `"${task.text}"`).join(", ")}`,
+      externalIds: tasks.map((task) => task.id),
+    },
+    ...(shown ? { numbered: { type: "task" as const, ids: tasks.map((task) => task.id) } } : {}),
   };
 }
 
@@ -176,48 +224,33 @@ async function runTask(
   tasks: TaskRepository,
   context: RunContext,
 ): Promise<ExecutorOutcome> {
-  const { phone, language, zone, now, operationId } = context;
+  const { phone, language, zone, operationId } = context;
+  const whichTask = () => refuse("NOT_FOUND", t(language, "whichTask"));
   switch (operation) {
     case "create":
     case "createMultiple": {
-      const drafts =
-        operation === "create" ? [args] : Array.isArray(args.tasks) ? (args.tasks as Args[]) : [];
+      const drafts = operation === "create" ? [args] : records(args.tasks);
       const created: TaskView[] = [];
       for (const [i, draft] of drafts.entries()) {
-        const text = str(draft.text);
-        if (!text) return failure("MISSING_TEXT", t(language, "askTaskText"));
-        const schedule = scheduleTask(draft, { nowMs: now, timeZone: zone });
-        if (!schedule.ok) return failure("UNCLEAR_TIME", t(language, "askWhen", { phrase: schedule.phrase }));
+        const text = str(draft.text) ?? refuse("MISSING_TEXT", t(language, "askTaskText"));
+        checkLength(text, "task", language);
+        checkLength(str(draft.category), "category", language);
         const task = await tasks.create(phone, `${operationId}#${i}`, {
           text,
           timeZone: zone,
           ...(str(draft.category) ? { category: str(draft.category)! } : {}),
-          ...scheduleFields(schedule.schedule),
+          ...scheduleFields(schedule(draft, context, zone)),
         });
         created.push(taskView(task));
       }
-      if (created.length === 0) return failure("MISSING_TEXT", t(language, "askTaskText"));
-      if (operation === "create") {
-        return {
-          success: true,
-          data: { kind: "task", op: "create", task: created[0]! } satisfies DatabaseData,
-          latestAction: taskAction("create", created[0]!),
-        };
-      }
-      return {
-        success: true,
-        data: { kind: "tasks", op: "createMultiple", tasks: created } satisfies DatabaseData,
-        latestAction: manyAction("createMultiple", created),
-        numbered: { type: "task", ids: created.map((c) => c.id) },
-      };
+      if (created.length === 0) refuse("MISSING_TEXT", t(language, "askTaskText"));
+      return operation === "create"
+        ? oneTask("create", created[0]!)
+        : manyTasks("createMultiple", created, true);
     }
     case "get": {
-      const task = await tasks.get(phone, String(args.taskId));
-      if (!task) return failure("NOT_FOUND", t(language, "whichTask"));
-      return {
-        success: true,
-        data: { kind: "task", op: "get", task: taskView(task) } satisfies DatabaseData,
-      };
+      const task = (await tasks.get(phone, String(args.taskId))) ?? whichTask();
+      return oneTask("get", taskView(task));
     }
     case "getAll":
       return listTasks(args, tasks, context);
@@ -228,88 +261,50 @@ async function runTask(
         operation === "update"
           ? [{ taskId: String(args.taskId), change: args }]
           : operation === "updateMultiple"
-            ? (Array.isArray(args.updates) ? (args.updates as Args[]) : []).map((u) => ({
-                taskId: String(u.taskId),
-                change: u,
-              }))
-            : ids(args.taskIds).map((taskId) => ({ taskId, change: args }));
+            ? records(args.updates).map((u) => ({ taskId: String(u.taskId), change: u }))
+            : strings(args.taskIds).map((taskId) => ({ taskId, change: args }));
       const updated: TaskView[] = [];
-      for (const { taskId, change } of changes) {
-        const result = await updateTask(taskId, change, tasks, context);
-        if ("error" in result) return result.error;
-        updated.push(result.task);
-      }
-      if (operation === "update" && updated[0]) {
-        return {
-          success: true,
-          data: { kind: "task", op: "update", task: updated[0] } satisfies DatabaseData,
-          latestAction: taskAction("update", updated[0]),
-        };
-      }
-      return {
-        success: true,
-        data: { kind: "tasks", op: operation, tasks: updated } satisfies DatabaseData,
-        latestAction: manyAction(operation, updated),
-      };
+      for (const { taskId, change } of changes)
+        updated.push(await updateTask(taskId, change, tasks, context));
+      if (updated.length === 0) whichTask();
+      return operation === "update" ? oneTask("update", updated[0]!) : manyTasks(operation, updated, true);
     }
     case "delete":
     case "deleteMultiple":
     case "deleteAll": {
-      const targets = operation === "delete" ? [String(args.taskId)] : ids(args.taskIds);
+      const targets = operation === "delete" ? [String(args.taskId)] : strings(args.taskIds);
       const deleted = (await tasks.delete(phone, targets)).map((task) => taskView(task));
-      if (deleted.length === 0) return failure("NOT_FOUND", t(language, "whichTask"));
-      if (operation === "delete") {
-        return {
-          success: true,
-          data: { kind: "task", op: "delete", task: deleted[0]! } satisfies DatabaseData,
-          latestAction: taskAction("delete", deleted[0]!),
-        };
-      }
-      return {
-        success: true,
-        data: { kind: "tasks", op: operation, tasks: deleted } satisfies DatabaseData,
-        latestAction: manyAction(operation, deleted),
-      };
+      if (deleted.length === 0) whichTask();
+      return operation === "delete" ? oneTask("delete", deleted[0]!) : manyTasks(operation, deleted, false);
     }
     case "complete":
     case "completeAll": {
-      const targets = operation === "complete" ? [String(args.taskId)] : ids(args.taskIds);
+      const targets = operation === "complete" ? [String(args.taskId)] : strings(args.taskIds);
       const done: { task: TaskView; removed: boolean; recurring: boolean }[] = [];
       for (const task of await tasks.getMany(phone, targets))
         done.push(await completeTask(task, tasks, context));
-      if (done.length === 0) return failure("NOT_FOUND", t(language, "whichTask"));
+      if (done.length === 0) whichTask();
       if (operation === "complete") {
         const { task, removed, recurring } = done[0]!;
-        return {
-          success: true,
-          data: { kind: "task", op: "complete", task, removed, recurring } satisfies DatabaseData,
-          latestAction: taskAction("complete", task),
-        };
+        return oneTask("complete", task, { removed, recurring });
       }
-      const views = done.map((d) => d.task);
-      return {
-        success: true,
-        data: { kind: "tasks", op: "completeAll", tasks: views } satisfies DatabaseData,
-        latestAction: manyAction("completeAll", views),
-      };
+      return manyTasks(
+        "completeAll",
+        done.map((d) => d.task),
+        false,
+      );
     }
     case "addSubtask": {
-      const subtask = str(args.subtask) ?? str(args.newText);
-      if (!subtask) return failure("MISSING_TEXT", t(language, "askTaskText"));
-      const task = await tasks.get(phone, String(args.taskId));
-      if (!task) return failure("NOT_FOUND", t(language, "whichTask"));
+      const subtask = str(args.subtask) ?? refuse("MISSING_TEXT", t(language, "askTaskText"));
+      checkLength(subtask, "item", language);
+      const task = (await tasks.get(phone, String(args.taskId))) ?? whichTask();
       const updated = await tasks.update(phone, task.id, {
         subtasks: [...task.subtasks, { text: subtask, completed: false }],
       });
-      const view = taskView(updated ?? task);
-      return {
-        success: true,
-        data: { kind: "task", op: "addSubtask", task: view, subtask } satisfies DatabaseData,
-        latestAction: taskAction("addSubtask", view),
-      };
+      return oneTask("addSubtask", taskView(updated ?? task), { subtask });
     }
     default:
-      return failure("UNKNOWN_OPERATION", t(language, "internalError"));
+      return refuse("UNKNOWN_OPERATION", t(language, "internalError"));
   }
 }
 
@@ -318,47 +313,80 @@ async function updateTask(
   change: Args,
   tasks: TaskRepository,
   context: RunContext,
-): Promise<{ task: TaskView } | { error: ExecutorOutcome }> {
-  const { phone, language, now } = context;
-  const task = await tasks.get(phone, taskId);
-  if (!task) return { error: failure("NOT_FOUND", t(language, "whichTask")) };
+): Promise<TaskView> {
+  const { phone, language } = context;
+  const task = (await tasks.get(phone, taskId)) ?? refuse("NOT_FOUND", t(language, "whichTask"));
   const patch: TaskPatch = {};
   const newText = str(change.newText);
+  checkLength(newText, "task", language);
+  checkLength(str(change.category), "category", language);
   if (newText) patch.text = newText;
   if (str(change.category)) patch.category = str(change.category)!;
-  const timeChanged = !!(str(change.dueDate) || str(change.reminder) || change.reminderRecurrence);
-  if (timeChanged) {
-    const rule = change.reminderRecurrence as TaskTimeArgs["reminderRecurrence"];
-    const schedule = scheduleTask(
-      {
-        dueDate: str(change.dueDate) ?? task.dueAt,
+  const dueWords = str(change.dueDate);
+  const newRule = change.reminderRecurrence as TaskTimeArgs["reminderRecurrence"];
+  if (dueWords || str(change.reminder) || newRule) {
+    const rule = task.recurrence && task.recurrence.type !== "nudge" ? task.recurrence : null;
+    const clock = dueWords ? bareClock(dueWords) : null;
+    let timeArgs: TaskTimeArgs;
+    if (newRule) {
+      timeArgs = {
+        dueDate: dueWords ?? null,
         reminder: str(change.reminder) ?? task.reminder,
-        // A new due time replaces a rule; a new rule replaces the old one; otherwise the rule stays.
-        reminderRecurrence:
-          rule ?? (str(change.dueDate) || !task.recurrence ? null : recurrenceArgsOf(task.recurrence)),
-      },
-      { nowMs: now, timeZone: task.timeZone, anchorDueAt: task.dueAt },
-    );
-    if (!schedule.ok)
-      return { error: failure("UNCLEAR_TIME", t(language, "askWhen", { phrase: schedule.phrase })) };
-    Object.assign(patch, scheduleFields(schedule.schedule));
+        reminderRecurrence: newRule,
+      };
+    } else if (rule && clock && !clock.open) {
+      // "Move it to 18:00" on a daily reminder moves the repeat, it does not end it.
+      timeArgs = {
+        reminder: str(change.reminder) ?? task.reminder,
+        reminderRecurrence: {
+          ...recurrenceArgsOf(rule),
+          time: `${clock.hour}:${String(clock.minute).padStart(2, "0")}`,
+        },
+      };
+    } else if (rule && clock) {
+      const hour = clock.hour === 12 ? 12 : nearestHalf(clock.hour, rule.time ?? "09:00");
+      timeArgs = {
+        reminder: str(change.reminder) ?? task.reminder,
+        reminderRecurrence: {
+          ...recurrenceArgsOf(rule),
+          time: `${hour}:${String(clock.minute).padStart(2, "0")}`,
+        },
+      };
+    } else {
+      timeArgs = {
+        dueDate: dueWords ?? task.dueAt,
+        reminder: str(change.reminder) ?? task.reminder,
+        // A repeating reminder given a new date keeps repeating, from that date.
+        reminderRecurrence: task.recurrence ? recurrenceArgsOf(task.recurrence) : null,
+      };
+    }
+    Object.assign(patch, scheduleFields(schedule(timeArgs, context, task.timeZone, task.dueAt)));
   }
-  if (Object.keys(patch).length === 0)
-    return { error: failure("NOTHING_TO_CHANGE", t(language, "askChange")) };
-  const updated = await tasks.update(phone, task.id, patch);
-  return updated ? { task: taskView(updated) } : { error: failure("NOT_FOUND", t(language, "whichTask")) };
+  if (Object.keys(patch).length === 0) refuse("NOTHING_TO_CHANGE", t(language, "askChange"));
+  const updated =
+    (await tasks.update(phone, task.id, patch)) ?? refuse("NOT_FOUND", t(language, "whichTask"));
+  return taskView(updated);
+}
+
+/** An open hour (1–11) in the half of the day nearer a rule's "HH:mm". */
+function nearestHalf(hour: number, time: string): number {
+  const current = Number(time.slice(0, 2));
+  return Math.abs(hour - current) <= Math.abs(hour + 12 - current) ? hour : hour + 12;
 }
 
 /**
  * Done: a reminder (one-time or nudge) is deleted, as V1 did; a daily, weekly or monthly
- * reminder stays and moves to its next time; a plain task is marked completed.
+ * reminder stays and moves past today's ring if that is still to come; a plain task is marked done.
  */
 async function completeTask(task: Task, tasks: TaskRepository, context: RunContext) {
   const { phone, now } = context;
   const rule = task.recurrence;
   if (rule && rule.type !== "nudge") {
+    const pending = task.nextFireAt ? Date.parse(task.nextFireAt) : null;
+    const today = (ms: number) => localDayNumber(ms, task.timeZone) === localDayNumber(now, task.timeZone);
+    const after = pending !== null && pending > now && today(pending) ? pending : now;
     const updated = await tasks.update(phone, task.id, {
-      nextFireAt: nextFireAfter(rule, task.timeZone, now),
+      nextFireAt: nextFireAfter(rule, task.timeZone, after, task.reminderOffsetMinutes ?? 0),
     });
     return { task: taskView(updated ?? task), removed: false, recurring: true };
   }
@@ -375,49 +403,20 @@ async function completeTask(task: Task, tasks: TaskRepository, context: RunConte
 
 const GROUP_ORDER: TaskGroup[] = ["overdue", "today", "upcoming", "recurring", "undated", "done"];
 
-/** The group a task is shown in, seen from `now` in the user's zone. */
-export function groupOf(task: Task, now: number, zone: string): TaskGroup {
-  if (task.completed) return "done";
-  if (task.recurrence && task.recurrence.type !== "nudge") return "recurring";
-  if (!task.dueAt) return task.recurrence ? "today" : "undated";
-  const due = Date.parse(task.dueAt);
-  if (due < now) return "overdue";
-  return localDayNumber(due, zone) === localDayNumber(now, zone) ? "today" : "upcoming";
-}
-
-/** getAll: the user's tasks in display order (overdue, today, upcoming, recurring, undated), numbered. */
+/** getAll: the user's tasks in display order (overdue, today, coming up, recurring, no date), numbered. */
 async function listTasks(args: Args, tasks: TaskRepository, context: RunContext): Promise<ExecutorOutcome> {
   const { phone, now, zone } = context;
   const filters = (args.filters ?? {}) as Args;
   const completed = typeof filters.completed === "boolean" ? filters.completed : false;
-  let found = await tasks.list(phone, {
-    completed,
-    ...(str(filters.category) ? { category: str(filters.category)! } : {}),
-  });
+  const category = str(filters.category);
   const query = str(filters.query);
-  if (query) {
-    const decision = decideMatch(query, found, (task) => task.text);
-    found =
-      decision.kind === "one"
-        ? [decision.match.item]
-        : decision.kind === "several"
-          ? decision.matches.map((m) => m.item)
-          : [];
-  }
-  const due = str(filters.due);
-  if (due) {
-    found = found.filter((task) => {
-      const group = groupOf(task, now, zone);
-      if (due === "none") return group === "undated";
-      if (!task.dueAt) return false;
-      const diff = localDayNumber(Date.parse(task.dueAt), zone) - localDayNumber(now, zone);
-      if (due === "overdue") return group === "overdue";
-      if (due === "today") return diff === 0;
-      if (due === "tomorrow") return diff === 1;
-      if (due === "week") return diff >= 0 && diff < 7;
-      return Date.parse(task.dueAt) >= now;
-    });
-  }
+  const due = str(filters.due) as DueWindow | undefined;
+  const found = selectTasks(
+    await tasks.list(phone, { completed, ...(category ? { category } : {}) }),
+    { ...(query ? { query } : {}), ...(due ? { due } : {}) },
+    now,
+    zone,
+  );
   const views = found
     .map((task) => taskView(task, groupOf(task, now, zone)))
     .sort(
@@ -430,7 +429,7 @@ async function listTasks(args: Args, tasks: TaskRepository, context: RunContext)
     data: {
       kind: "taskList",
       tasks: views,
-      filtered: !!(query || due || str(filters.category) || completed),
+      filtered: !!(query || due || category || completed),
     } satisfies DatabaseData,
     numbered: { type: "task", ids: views.map((v) => v.id) },
   };
@@ -442,16 +441,20 @@ function listAction(action: string, list: TaskList): ExecutorOutcome["latestActi
   return { action, summary: `list "${list.name}"`, externalIds: [list.id] };
 }
 
-function listResult(
+/** A result about one list; `shown` when the reply shows its items numbered. */
+function oneList(
   op: string,
   list: TaskList,
+  shown: boolean,
   extra: Partial<Extract<DatabaseData, { kind: "list" }>> = {},
 ): ExecutorOutcome {
   return {
     success: true,
     data: { kind: "list", op, list, ...extra } satisfies DatabaseData,
     latestAction: listAction(op, list),
-    numbered: { type: "list_item", ids: list.items.map((i) => i.id), listId: list.id },
+    ...(shown && list.items.length > 0
+      ? { numbered: { type: "list_item" as const, ids: list.items.map((i) => i.id), listId: list.id } }
+      : {}),
   };
 }
 
@@ -462,25 +465,26 @@ async function runList(
   context: RunContext,
 ): Promise<ExecutorOutcome> {
   const { phone, language, operationId } = context;
-  const notFound = failure("NOT_FOUND", t(language, "whichList"));
+  const whichList = () => refuse("NOT_FOUND", t(language, "whichList"));
   switch (operation) {
     case "create":
     case "createMultiple": {
-      const drafts =
-        operation === "create" ? [args] : Array.isArray(args.lists) ? (args.lists as Args[]) : [];
+      const drafts = operation === "create" ? [args] : records(args.lists);
       const created: TaskList[] = [];
       for (const [i, draft] of drafts.entries()) {
-        const name = str(draft.listName);
-        if (!name) return failure("MISSING_NAME", t(language, "askListName"));
+        const name = str(draft.listName) ?? refuse("MISSING_NAME", t(language, "askListName"));
+        checkLength(name, "list", language);
+        const items = strings(draft.items);
+        for (const item of items) checkLength(item, "item", language);
         created.push(
           await lists.create(phone, `${operationId}#${i}`, {
             name,
             isChecklist: draft.isChecklist !== false,
-            items: strings(draft.items),
+            items,
           }),
         );
       }
-      if (operation === "create" && created[0]) return listResult("create", created[0]);
+      if (operation === "create" && created[0]) return oneList("create", created[0], true);
       return {
         success: true,
         data: { kind: "lists", op: "createMultiple", lists: created } satisfies DatabaseData,
@@ -489,13 +493,10 @@ async function runList(
           summary: created.map((l) => `list "${l.name}"`).join(", "),
           externalIds: created.map((l) => l.id),
         },
-        numbered: { type: "list", ids: created.map((l) => l.id) },
       };
     }
-    case "get": {
-      const list = await lists.get(phone, String(args.listId));
-      return list ? { ...listResult("get", list), latestAction: listAction("get", list) } : notFound;
-    }
+    case "get":
+      return oneList("get", (await lists.get(phone, String(args.listId))) ?? whichList(), true);
     case "getAll": {
       const all = await lists.list(phone);
       return {
@@ -506,20 +507,20 @@ async function runList(
     }
     case "update":
     case "updateMultiple": {
-      const changes =
-        operation === "update" ? [args] : Array.isArray(args.updates) ? (args.updates as Args[]) : [];
+      const changes = operation === "update" ? [args] : records(args.updates);
       const updated: { list: TaskList; previousName: string }[] = [];
       for (const change of changes) {
-        const before = await lists.get(phone, String(change.listId));
-        if (!before) return notFound;
+        const before = (await lists.get(phone, String(change.listId))) ?? whichList();
+        const newName = str(change.newName);
+        checkLength(newName, "list", language);
         const after = await lists.update(phone, before.id, {
-          ...(str(change.newName) ? { name: str(change.newName)! } : {}),
+          ...(newName ? { name: newName } : {}),
           ...(typeof change.isChecklist === "boolean" ? { isChecklist: change.isChecklist } : {}),
         });
         updated.push({ list: after ?? before, previousName: before.name });
       }
       if (operation === "update" && updated[0])
-        return listResult("update", updated[0].list, { previousName: updated[0].previousName });
+        return oneList("update", updated[0].list, false, { previousName: updated[0].previousName });
       return {
         success: true,
         data: {
@@ -531,15 +532,10 @@ async function runList(
     }
     case "delete":
     case "deleteMultiple": {
-      const targets = operation === "delete" ? [String(args.listId)] : ids(args.listIds);
+      const targets = operation === "delete" ? [String(args.listId)] : strings(args.listIds);
       const deleted = await lists.delete(phone, targets);
-      if (deleted.length === 0) return notFound;
-      if (operation === "delete")
-        return {
-          success: true,
-          data: { kind: "list", op: "delete", list: deleted[0]! } satisfies DatabaseData,
-          latestAction: listAction("delete", deleted[0]!),
-        };
+      if (deleted.length === 0) whichList();
+      if (operation === "delete") return oneList("delete", deleted[0]!, false);
       return {
         success: true,
         data: { kind: "lists", op: "deleteMultiple", lists: deleted } satisfies DatabaseData,
@@ -547,17 +543,17 @@ async function runList(
     }
     case "addItem": {
       const texts = [...strings(args.items), ...(str(args.item) ? [str(args.item)!] : [])];
-      if (texts.length === 0) return failure("MISSING_ITEMS", t(language, "askItems"));
-      const added = await lists.addItems(phone, String(args.listId), texts);
-      const list = added && (await lists.get(phone, String(args.listId)));
-      return list ? listResult("addItem", list, { added: texts }) : notFound;
+      if (texts.length === 0) refuse("MISSING_ITEMS", t(language, "askItems"));
+      for (const text of texts) checkLength(text, "item", language);
+      if (!(await lists.addItems(phone, String(args.listId), texts))) whichList();
+      const list = (await lists.get(phone, String(args.listId))) ?? whichList();
+      return oneList("addItem", list, true, { added: texts });
     }
     case "toggleItem":
     case "deleteItem": {
       const itemId = String(args.item);
-      const list = await lists.get(phone, String(args.listId));
-      const before = list?.items.find((i) => i.id === itemId);
-      if (!list || !before) return failure("NOT_FOUND", t(language, "whichItem"));
+      const list = (await lists.get(phone, String(args.listId))) ?? whichList();
+      const before = list.items.find((i) => i.id === itemId) ?? refuse("NOT_FOUND", t(language, "whichItem"));
       const item =
         operation === "toggleItem"
           ? await lists.toggleItem(
@@ -566,10 +562,11 @@ async function runList(
               typeof args.checked === "boolean" ? args.checked : undefined,
             )
           : (await lists.deleteItems(phone, [itemId]))[0];
-      const after = await lists.get(phone, list.id);
-      return listResult(operation, after ?? list, { item: item ?? before });
+      const after = (await lists.get(phone, list.id)) ?? list;
+      // The reply names the item only: the numbers last shown stay the ones to use.
+      return oneList(operation, after, false, { item: item ?? before });
     }
     default:
-      return failure("UNKNOWN_OPERATION", t(language, "internalError"));
+      return refuse("UNKNOWN_OPERATION", t(language, "internalError"));
   }
 }

@@ -6,13 +6,11 @@ import type { MemoGraphDeps } from "../deps.js";
 import { activeGroup } from "../plan/executionGroups.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
 import { failedResult } from "../plan/failedResult.js";
+import { operationIdOf } from "../plan/operationId.js";
 import { capabilityContext } from "./ResolverRouterNode.js";
 
 /** At most this many operations of one group run at once. */
 export const MAX_PARALLEL_EXECUTORS = 3;
-
-/** The idempotency key of a step within a turn (spec 001 §8). */
-export const operationIdOf = (traceId: string, stepId: string) => `${traceId}:${stepId}`;
 
 /**
  * executor: runs the group's steps that have ID-resolved args, through the capability's executor.

@@ -55,8 +55,14 @@ function clarifyWording(language: "he" | "en", suggestions: string[]): string {
   return t(language, "clarifyBetween", { options: labels.join(` ${t(language, "or")} `) });
 }
 
-/** What the planner's output asks for, if anything (spec 002 §5.2 triggers). */
-export function plannerTrigger(state: MemoState): HITLRequest | null {
+/**
+ * What the planner's output asks for, if anything (spec 002 §5.2 triggers). A "high risk" plan
+ * whose every step is of a capability that confirms in code is not asked about twice.
+ */
+export function plannerTrigger(
+  state: MemoState,
+  confirmsInCode: (capability: CapabilityName) => boolean = () => false,
+): HITLRequest | null {
   const planner = state.plannerOutput;
   if (!planner) return null;
   const language = replyLanguage(state.user.language);
@@ -80,7 +86,9 @@ export function plannerTrigger(state: MemoState): HITLRequest | null {
   const confirmed = Object.values(state.hitlResults).some(
     (r) => (r.reason === "high_risk" || r.reason === "needs_approval") && r.value === "yes",
   );
-  if ((planner.riskLevel === "high" || planner.needsApproval) && !confirmed) {
+  const selfConfirmed =
+    planner.plan.length > 0 && planner.plan.every((step) => confirmsInCode(step.capability));
+  if ((planner.riskLevel === "high" || planner.needsApproval) && !confirmed && !selfConfirmed) {
     return {
       kind: planner.needsApproval ? "approval" : "confirmation",
       source: "planner",
@@ -180,7 +188,9 @@ export function createHITLGateNode(deps: MemoGraphDeps) {
       );
     }
 
-    const request = state.hitlRequest ?? plannerTrigger(state);
+    const request =
+      state.hitlRequest ??
+      plannerTrigger(state, (capability) => deps.capabilities.confirmsInCode(capability));
     if (!request) return Promise.resolve(new Command({ goto: "resolver_router" }));
     // Only re-plans loop back to the planner; other questions are bounded by the router's passes.
     const replan = request.returnTo.node === "planner";

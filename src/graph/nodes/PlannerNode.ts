@@ -4,6 +4,7 @@ import type { LLMMessage } from "../../services/llm/index.js";
 import type { HITLResult, PlannerOutput, PlanStep } from "../../types/index.js";
 import { describeError } from "../../utils/errors.js";
 import { replyLanguage } from "../../utils/language.js";
+import { humanTime } from "../../utils/timeContext.js";
 import { t } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { llmUsageUpdate } from "../state/metadata.js";
@@ -32,12 +33,15 @@ function latestClarification(state: MemoState): HITLResult | undefined {
 
 /** The per-turn message: time, memory, latest actions, then the request (and any clarification). */
 export function buildPlannerMessages(state: MemoState): LLMMessage[] {
+  // Times in the user's zone and words, never a UTC instant the model might do arithmetic on (D6).
+  const when = (iso: string) =>
+    humanTime(iso, state.now.epochMs, state.user.timezone, replyLanguage(state.user.language));
   const sections: string[] = [state.now.formatted];
   if (state.longTermSummary) sections.push(`## What Memo knows about the user\n${state.longTermSummary}`);
   if (state.latestActions.length > 0) {
     sections.push(
       `## Latest Actions (most recent first)\n${state.latestActions
-        .map((a) => `- ${a.capability}.${a.action}: ${a.summary}${a.when ? ` (${a.when})` : ""}`)
+        .map((a) => `- ${a.capability}.${a.action}: ${a.summary}${a.when ? ` (${when(a.when)})` : ""}`)
         .join("\n")}`,
     );
   }

@@ -1,25 +1,8 @@
 import type { ExecutionResult, FormattedResponse, PlanStep } from "../../types/index.js";
-import { localDayNumber, pad2, zonedParts } from "../../utils/timeContext.js";
+import { humanTime, localDayNumber } from "../../utils/timeContext.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-
-/** An ISO instant as local text: "today 17:00", "tomorrow 09:00", "Mon 03/02 09:00" (or Hebrew). */
-export function humanTime(iso: string, nowMs: number, timeZone: string, language: "he" | "en"): string {
-  const at = zonedParts(Date.parse(iso), timeZone);
-  const diff = localDayNumber(Date.parse(iso), timeZone) - localDayNumber(nowMs, timeZone);
-  const time = `${pad2(at.hour)}:${pad2(at.minute)}`;
-  if (language === "he") {
-    if (diff === 0) return `היום ב-${time}`;
-    if (diff === 1) return `מחר ב-${time}`;
-    if (diff === -1) return `אתמול ב-${time}`;
-    return `${pad2(at.day)}/${pad2(at.month)} ב-${time}`;
-  }
-  if (diff === 0) return `today at ${time}`;
-  if (diff === 1) return `tomorrow at ${time}`;
-  if (diff === -1) return `yesterday at ${time}`;
-  return `${at.weekday.slice(0, 3)} ${pad2(at.day)}/${pad2(at.month)} at ${time}`;
-}
 
 /** Copies data, adding a `<key>Human` text beside every ISO instant, at any depth. */
 function humanize(value: unknown, format: (iso: string) => string): unknown {

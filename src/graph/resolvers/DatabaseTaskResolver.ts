@@ -3,7 +3,12 @@ import {
   TaskOperationSchema,
   type TaskOperation,
 } from "../../prompts/DatabaseTaskPrompt.js";
-import { scheduleTask, type ScheduleProblem, type TaskTimeArgs } from "../../services/database/taskTimes.js";
+import {
+  bareClock,
+  scheduleTask,
+  type ScheduleProblem,
+  type TaskTimeArgs,
+} from "../../services/database/taskTimes.js";
 import type { PlanStep, ResolverResult } from "../../types/index.js";
 import { t, type MessageKey } from "../../utils/userMessages.js";
 import type { CapabilityContext, Resolver } from "../registry.js";
@@ -11,6 +16,7 @@ import { buildResolverMessages } from "./resolverPrompt.js";
 import { compactArgs } from "./compactArgs.js";
 
 const PROBLEM_QUESTION: Record<ScheduleProblem, MessageKey> = {
+  past_time: "askPast",
   unclear_time: "askWhen",
   unclear_interval: "askInterval",
   missing_time: "askRecurrenceTime",
@@ -21,13 +27,15 @@ const PROBLEM_QUESTION: Record<ScheduleProblem, MessageKey> = {
 /** Time words that code cannot turn into a time, as the question to ask; null when all are clear. */
 function timeQuestion(args: TaskTimeArgs, context: CapabilityContext, anchored: boolean): string | null {
   // An update naming only a clock time is read against the task's own day, once it is found.
-  const checked =
-    anchored && args.dueDate && /^\s*(?:at\s+|ב-?)?\d{1,2}(?::\d{2})?\s*(?:am|pm)?\s*$/i.test(args.dueDate)
-      ? { ...args, dueDate: null }
-      : args;
+  const checked = anchored && args.dueDate && bareClock(args.dueDate) ? { ...args, dueDate: null } : args;
   const result = scheduleTask(checked, { nowMs: context.now, timeZone: context.state.user.timezone });
   return result.ok ? null : t(context.language, PROBLEM_QUESTION[result.problem], { phrase: result.phrase });
 }
+
+/** Whether an update names anything to change. */
+const changes = (
+  update: Pick<TaskOperation, "newText" | "category" | "dueDate" | "reminder" | "reminderRecurrence">,
+) => !!(update.newText || update.category || update.dueDate || update.reminder || update.reminderRecurrence);
 
 /** What must be asked before the operation can run, or null. */
 function missing(op: TaskOperation, context: CapabilityContext): string | null {
@@ -43,21 +51,16 @@ function missing(op: TaskOperation, context: CapabilityContext): string | null {
       }
       return null;
     }
-    case "update": {
-      const changes = op.newText || op.category || op.dueDate || op.reminder || op.reminderRecurrence;
-      return changes ? timeQuestion(op, context, true) : t(language, "askChange");
-    }
+    case "update":
+    case "updateAll":
+      return changes(op) ? timeQuestion(op, context, true) : t(language, "askChange");
     case "updateMultiple":
-      if (!op.updates?.length) return t(language, "askChange");
+      if (!op.updates?.length || !op.updates.every(changes)) return t(language, "askChange");
       for (const update of op.updates) {
         const question = timeQuestion(update, context, true);
         if (question) return question;
       }
       return null;
-    case "updateAll":
-      return op.newText || op.category || op.dueDate || op.reminder || op.reminderRecurrence
-        ? timeQuestion(op, context, true)
-        : t(language, "askChange");
     case "addSubtask":
       return op.subtask?.trim() ? null : t(language, "askTaskText");
     default:

@@ -1,5 +1,6 @@
 import type { LLMMessage } from "../../services/llm/index.js";
 import type { PlanStep } from "../../types/index.js";
+import { humanTime } from "../../utils/timeContext.js";
 import type { CapabilityContext } from "../registry.js";
 
 /**
@@ -13,6 +14,8 @@ export function buildResolverMessages(
   context: CapabilityContext,
 ): LLMMessage[] {
   const { state } = context;
+  // Times in the user's zone and words, never a UTC instant the model might do arithmetic on (D6).
+  const when = (iso: string) => humanTime(iso, context.now, state.user.timezone, context.language);
   const sections = [
     state.now.formatted,
     `User's language: ${context.language === "he" ? "Hebrew" : "English"}`,
@@ -20,7 +23,10 @@ export function buildResolverMessages(
   if (state.latestActions.length > 0) {
     sections.push(
       `## Latest actions (most recent first; name them "@N")\n${state.latestActions
-        .map((a, i) => `@${i + 1} ${a.capability}.${a.action}: ${a.summary}${a.when ? ` (${a.when})` : ""}`)
+        .map(
+          (a, i) =>
+            `@${i + 1} ${a.capability}.${a.action}: ${a.summary}${a.when ? ` (${when(a.when)})` : ""}`,
+        )
         .join("\n")}`,
     );
   }

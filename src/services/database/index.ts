@@ -22,5 +22,7 @@ export function createDatabaseCapability(pool: pg.Pool): CapabilityModule {
       new PgOperationLedger(pool),
     ),
     template: databaseTemplate,
+    // Bulk and multi-item changes are confirmed by DatabaseEntityResolver, naming what will change.
+    confirmsInCode: true,
   };
 }

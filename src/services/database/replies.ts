@@ -121,6 +121,13 @@ function createdTask(task: TaskShown, language: Language): string {
       ? t(language, "task.nudgeFrom", { when: task.dueAtHuman, interval, text: task.text })
       : t(language, "task.nudge", { interval, text: task.text });
   }
+  if (rule && task.reminderOffsetMinutes) {
+    return t(language, "task.recurringBefore", {
+      offset: intervalText(task.reminderOffsetMinutes, language),
+      rule: ruleText(rule, language),
+      text: task.text,
+    });
+  }
   if (rule) return t(language, "task.recurring", { rule: ruleText(rule, language), text: task.text });
   if (task.dueAtHuman && task.reminderOffsetMinutes) {
     return t(language, "task.reminderBefore", {
@@ -205,6 +212,17 @@ function render(data: Shown, language: Language): string {
     case "tasks": {
       const count = String(data.tasks.length);
       const lines = numbered(data.tasks.map((task) => taskLine(task, language))).join("\n");
+      const only = data.tasks.length === 1 ? data.tasks[0]! : null;
+      // One task: the same words as the single operation ("Deleted: *x*", not "Deleted 1 tasks").
+      if (only && data.op !== "createMultiple") {
+        if (data.op === "completeAll") return t(language, "task.completed", { text: only.text });
+        if (data.op === "deleteMultiple" || data.op === "deleteAll")
+          return t(language, "task.deleted", { text: only.text });
+        return [t(language, "task.updated", { text: only.text }), taskDetails(only, language)]
+          .filter(Boolean)
+          .join(" — ");
+      }
+      if (only) return createdTask(only, language);
       switch (data.op) {
         case "createMultiple":
           return `${t(language, "task.createdMany", { count })}\n${lines}`;
@@ -247,6 +265,10 @@ function render(data: Shown, language: Language): string {
     }
     case "lists": {
       const names = data.lists.map((l) => `*${l.name}*`).join(", ");
+      const only = data.lists.length === 1 ? data.lists[0]! : null;
+      if (only && data.op === "createMultiple") return t(language, "list.created", { name: only.name });
+      if (only && data.op === "deleteMultiple") return t(language, "list.deleted", { name: only.name });
+      if (only && data.op === "updateMultiple") return t(language, "list.updated", { name: only.name });
       switch (data.op) {
         case "createMultiple":
           return t(language, "list.createdMany", { count: String(data.lists.length), names });

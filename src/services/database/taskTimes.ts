@@ -24,7 +24,12 @@ export interface TaskSchedule {
 
 /** Why time words could not be turned into a schedule; `phrase` is the words in question. */
 export type ScheduleProblem =
-  "unclear_time" | "unclear_interval" | "missing_time" | "missing_days" | "missing_day_of_month";
+  | "past_time"
+  | "unclear_time"
+  | "unclear_interval"
+  | "missing_time"
+  | "missing_days"
+  | "missing_day_of_month";
 
 export type ScheduleResult =
   { ok: true; schedule: TaskSchedule } | { ok: false; problem: ScheduleProblem; phrase: string };
@@ -35,10 +40,19 @@ export const DATE_ONLY_TIME = "09:00";
 export const DEFAULT_NUDGE_MINUTES = 10;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-const BARE_CLOCK = /^\s*(?:at\s+|ב-?|בשעה\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?\s*$/i;
+const BARE_CLOCK =
+  /^\s*(?:(?:at|to|for)\s+|ב-?|בשעה\s+|ל-?(?:שעה\s+)?)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?\s*$/i;
 
-/** "18:00", "6pm", "at 9", "ב-18:00" → hours and minutes, for moving a task within its own day. */
-function bareClock(text: string): { hour: number; minute: number } | null {
+/** A clock time with nothing else: "18:00", "6pm", "at 9", "to 18:00", "ב-18:00", "ל-6". */
+export interface BareClock {
+  hour: number;
+  minute: number;
+  /** No am/pm and an hour of 1–12 not written "0x": it could be either half of the day. */
+  open: boolean;
+}
+
+/** "18:00", "6pm", "to 9", "ל-18:00" → hours and minutes, for moving a task within its own day. */
+export function bareClock(text: string): BareClock | null {
   const match = BARE_CLOCK.exec(text);
   if (!match) return null;
   let hour = Number(match[1]);
@@ -46,7 +60,21 @@ function bareClock(text: string): { hour: number; minute: number } | null {
   const meridiem = match[3]?.toLowerCase();
   if (meridiem === "pm" && hour < 12) hour += 12;
   if (meridiem === "am" && hour === 12) hour = 0;
-  return hour < 24 && minute < 60 ? { hour, minute } : null;
+  if (hour >= 24 || minute >= 60) return null;
+  return { hour, minute, open: !meridiem && hour >= 1 && hour <= 12 && !match[1]!.startsWith("0") };
+}
+
+/** The clock on the anchor's own day; an open hour takes the half of the day nearer the anchor ("6" for a 17:00 task is 18:00). */
+function onAnchorDay(clock: BareClock, anchorMs: number, timeZone: string): number {
+  const day = instantToLocal(anchorMs, timeZone);
+  const anchorMinutes = day.hour * 60 + day.minute;
+  const hours = clock.open && clock.hour < 12 ? [clock.hour, clock.hour + 12] : [clock.hour];
+  const distance = (h: number) => Math.abs(h * 60 + clock.minute - anchorMinutes);
+  const hour = hours.reduce((best, h) => (distance(h) < distance(best) ? h : best));
+  return localToInstant(
+    { year: day.year, month: day.month, day: day.day, hour, minute: clock.minute },
+    timeZone,
+  );
 }
 
 /** A recurrence's local "HH:mm" from the resolver's words ("9", "09:00", "9pm"). */
@@ -71,9 +99,11 @@ export function scheduleTask(
   const dueWords = args.dueDate?.trim();
   if (dueWords) {
     const clock = options.anchorDueAt ? bareClock(dueWords) : null;
-    if (clock && options.anchorDueAt) {
-      const day = instantToLocal(Date.parse(options.anchorDueAt), timeZone);
-      dueMs = localToInstant({ ...day, ...clock }, timeZone);
+    const anchored =
+      clock && options.anchorDueAt ? onAnchorDay(clock, Date.parse(options.anchorDueAt), timeZone) : null;
+    // Moving an overdue task to "18:00" means the next 18:00, not the one on its past day.
+    if (anchored !== null && anchored > nowMs) {
+      dueMs = anchored;
     } else {
       const resolved = resolveWhen(dueWords, nowMs, timeZone, { defaultTime: DATE_ONLY_TIME });
       if (!resolved) return { ok: false, problem: "unclear_time", phrase: dueWords };
@@ -98,14 +128,22 @@ export function scheduleTask(
     recurrence = built.recurrence;
   }
 
+  const offsetMs = (reminderOffsetMinutes ?? 0) * 60_000;
   let nextFire: number | null;
   if (recurrence?.type === "nudge") {
     nextFire = dueMs ?? nowMs + (recurrence.intervalMinutes ?? DEFAULT_NUDGE_MINUTES) * 60_000;
   } else if (recurrence) {
-    // A start date given with the rule: the first occurrence on or after it.
-    nextFire = nextOccurrence(recurrence, timeZone, Math.max(nowMs, (dueMs ?? nowMs) - 60_000));
+    // A start date given with the rule: the first occurrence on or after it; a lead time rings before each.
+    const occurrence = nextOccurrence(
+      recurrence,
+      timeZone,
+      Math.max(nowMs + offsetMs, (dueMs ?? nowMs) - 60_000),
+    );
+    nextFire = occurrence === null ? null : occurrence - offsetMs;
   } else if (dueMs !== null) {
-    nextFire = dueMs - (reminderOffsetMinutes ?? 0) * 60_000;
+    // A one-time time already past would never ring: ask rather than store it silently.
+    if (dueMs <= nowMs) return { ok: false, problem: "past_time", phrase: dueWords ?? "" };
+    nextFire = dueMs - offsetMs;
   } else {
     nextFire = null;
   }
@@ -167,9 +205,15 @@ export function recurrenceArgsOf(recurrence: TaskRecurrence): ReminderRecurrence
   };
 }
 
-/** The next ring of a recurring task after `afterMs` (a done daily reminder moves to its next day). */
-export function nextFireAfter(recurrence: TaskRecurrence, timeZone: string, afterMs: number): string | null {
+/** The next ring of a recurring task after `afterMs`, `offsetMinutes` before its occurrence. */
+export function nextFireAfter(
+  recurrence: TaskRecurrence,
+  timeZone: string,
+  afterMs: number,
+  offsetMinutes = 0,
+): string | null {
   if (recurrence.type === "nudge")
     return iso(afterMs + (recurrence.intervalMinutes ?? DEFAULT_NUDGE_MINUTES) * 60_000);
-  return iso(nextOccurrence(recurrence, timeZone, afterMs));
+  const occurrence = nextOccurrence(recurrence, timeZone, afterMs + offsetMinutes * 60_000);
+  return iso(occurrence === null ? null : occurrence - offsetMinutes * 60_000);
 }

@@ -1,13 +1,13 @@
+import type { ListRepository } from "../../db/repositories/ListRepository.js";
+import type { OperationLedger } from "../../db/repositories/OperationLedger.js";
+import { isUuid, type TaskRepository } from "../../db/repositories/TaskRepository.js";
+import type { CapabilityContext, EntityResolution, EntityResolver } from "../../graph/registry.js";
+import { operationIdOf } from "../../graph/plan/operationId.js";
 import type { DisambiguationState, PlanStep, ResolverResult } from "../../types/index.js";
 import type { ListItem, Task, TaskList } from "../../types/tasks.js";
-import type { ListRepository } from "../../db/repositories/ListRepository.js";
-import { isUuid, type TaskRepository } from "../../db/repositories/TaskRepository.js";
-import type { OperationLedger } from "../../db/repositories/OperationLedger.js";
-import type { CapabilityContext, EntityResolution, EntityResolver } from "../../graph/registry.js";
-import { humanTime } from "../../graph/nodes/ResponseFormatterNode.js";
-import { operationIdOf } from "../../graph/nodes/ExecutorNode.js";
-import { localDayNumber } from "../../utils/timeContext.js";
+import { humanTime } from "../../utils/timeContext.js";
 import { t, type MessageKey } from "../../utils/userMessages.js";
+import { selectTasks, type DueWindow } from "../database/taskFilters.js";
 import { decideMatch, type Match } from "./fuzzyMatch.js";
 import { actionIds, lastNumbered, parseHandle } from "./references.js";
 
@@ -18,7 +18,7 @@ type Args = Record<string, unknown>;
 
 /** One reference to find: where it sits in the args, and what the resolver wrote. */
 interface Reference {
-  /** "taskId", "taskIds.2", "updates.0", "listId", "item". */
+  /** "taskId", "taskIds.2", "updates.0.taskId", "listId", "item". */
   path: string;
   handle?: string;
   words?: string;
@@ -30,14 +30,25 @@ type Found<T> =
   | { status: "several"; matches: Match<T>[]; query: string }
   | { status: "missing"; message: string };
 
+type Entity = "task" | "list" | "item";
+
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+const found = <T>(item: T): Found<T> => ({ status: "found", item });
+const missing = <T>(message: string): Found<T> => ({ status: "missing", message });
+
+/** The confirmation question of each bulk task operation, for one task and for several. */
+const CONFIRM: Record<"delete" | "complete" | "update", [MessageKey, MessageKey]> = {
+  delete: ["confirmDeleteTask", "confirmDeleteTasks"],
+  complete: ["confirmCompleteTask", "confirmCompleteTasks"],
+  update: ["confirmUpdateTask", "confirmUpdateTasks"],
+};
 
 /**
  * Entity resolution for tasks and lists (spec 001 §7): handles ("#2" as last shown, "@1" the
  * latest action), ids of the user's own rows, and fuzzy matching of words in Hebrew and English.
  * One clear match resolves; several ask which (numbered, with due dates); none explains with the
- * closest names. Deleting or completing more than one thing, and every *All operation, asks for
- * confirmation here, in code, whatever the planner said.
+ * closest names. Deleting or completing more than one thing, every *All operation, and deleting a
+ * list that has items ask for confirmation here, in code, whatever the planner said.
  */
 export class DatabaseEntityResolver implements EntityResolver {
   readonly capability = "database" as const;
@@ -71,8 +82,8 @@ export class DatabaseEntityResolver implements EntityResolver {
     context: CapabilityContext,
   ): Promise<EntityResolution> {
     const chosen = selection[0];
-    if (!chosen || !disambiguation.target)
-      return { status: "not_found", message: t(context.language, "internalError") };
+    if (!chosen || !disambiguation.target) return notFound(t(context.language, "internalError"));
+    // The choice fills its reference; the others are resolved again (and may ask in turn).
     const args = fill(disambiguation.originalArgs, disambiguation.target, chosen);
     const result = context.state.resolverResults.get(step.id);
     return this.resolve(
@@ -84,7 +95,12 @@ export class DatabaseEntityResolver implements EntityResolver {
 
   // ---- tasks ----
 
-  private async resolveTask(step: PlanStep, operation: string, args: Args, context: CapabilityContext) {
+  private async resolveTask(
+    step: PlanStep,
+    operation: string,
+    args: Args,
+    context: CapabilityContext,
+  ): Promise<EntityResolution> {
     const { phone, language } = context;
     switch (operation) {
       case "create":
@@ -96,13 +112,14 @@ export class DatabaseEntityResolver implements EntityResolver {
       case "delete":
       case "complete":
       case "addSubtask": {
-        const pool =
-          operation === "get" || operation === "delete"
-            ? await this.tasks.list(phone)
-            : await this.tasks.list(phone, { completed: false });
-        const found = await this.findTask(taskReference(args, "taskId"), pool, context);
-        if (found.status !== "found") return this.unresolved(step, found, args, "taskId", "task", context);
-        return resolved({ ...withoutKey(args, "text"), taskId: found.item.id });
+        // Done tasks can still be shown or deleted; only open ones are changed or completed.
+        const pool = await this.tasks.list(
+          phone,
+          operation === "get" || operation === "delete" ? {} : { completed: false },
+        );
+        const result = await this.findTask(taskReference(args, "taskId"), pool, context);
+        if (result.status !== "found") return this.unresolved(step, result, args, "taskId", "task", context);
+        return resolved({ ...withoutKey(args, "text"), taskId: result.item.id });
       }
       case "deleteMultiple":
       case "updateMultiple": {
@@ -116,12 +133,11 @@ export class DatabaseEntityResolver implements EntityResolver {
             key === "taskIds"
               ? { path: `taskIds.${i}`, ...wordsOrHandle(ref) }
               : taskReference(ref as Args, `updates.${i}`);
-          const found = await this.findTask(reference, pool, context);
-          if (found.status !== "found")
-            return this.unresolved(step, found, args, reference.path, "task", context);
-          chosen.push(found.item);
+          const result = await this.findTask(reference, pool, context);
+          if (result.status !== "found")
+            return this.unresolved(step, result, args, reference.path, "task", context);
+          chosen.push(result.item);
         }
-        const unique = uniqueById(chosen);
         if (operation === "updateMultiple") {
           const updates = refs.map((ref, i) => ({
             ...withoutKey(ref as Args, "text"),
@@ -129,48 +145,33 @@ export class DatabaseEntityResolver implements EntityResolver {
           }));
           return resolved({ ...args, updates });
         }
+        const unique = uniqueById(chosen);
         const resolvedArgs = { ...args, taskIds: unique.map((task) => task.id) };
         return unique.length > 1
-          ? this.confirmTasks("confirmDeleteTasks", unique, resolvedArgs, context)
+          ? this.confirmTasks("delete", unique, resolvedArgs, context)
           : resolved(resolvedArgs);
       }
       case "deleteAll":
       case "completeAll":
       case "updateAll": {
         const filters = (args.filters ?? {}) as Args;
-        const completed =
-          typeof filters.completed === "boolean"
-            ? filters.completed
-            : operation === "deleteAll"
-              ? undefined
-              : false;
+        // Open tasks unless the user asked about done ones (a bulk change of done tasks is rare).
+        const completed = typeof filters.completed === "boolean" ? filters.completed : false;
+        const category = str(filters.category);
         const query = str(filters.query);
-        let matching = await this.tasks.list(phone, {
-          ...(completed === undefined ? { completed: false } : { completed }),
-          ...(str(filters.category) ? { category: str(filters.category)! } : {}),
-        });
-        if (query) {
-          const decision = decideMatch(query, matching, (task) => task.text);
-          matching =
-            decision.kind === "one"
-              ? [decision.match.item]
-              : decision.kind === "several"
-                ? decision.matches.map((m) => m.item)
-                : [];
-        }
-        matching = matching.filter((task) => dueFilter(filters.due, task, context));
+        const due = str(filters.due) as DueWindow | undefined;
+        const matching = selectTasks(
+          await this.tasks.list(phone, { completed, ...(category ? { category } : {}) }),
+          { ...(query ? { query } : {}), ...(due ? { due } : {}) },
+          context.now,
+          context.state.user.timezone,
+        );
         if (matching.length === 0)
-          return notFound(
-            t(language, query || filters.due || filters.category ? "noMatchingTasks" : "noOpenTasks"),
-          );
-        const key: MessageKey =
-          operation === "deleteAll"
-            ? "confirmDeleteTasks"
-            : operation === "completeAll"
-              ? "confirmCompleteTasks"
-              : "confirmUpdateTasks";
+          return notFound(t(language, query || due || category ? "noMatchingTasks" : "noOpenTasks"));
+        const kind =
+          operation === "deleteAll" ? "delete" : operation === "completeAll" ? "complete" : "update";
         return this.confirmTasks(
-          key,
+          kind,
           matching,
           { ...args, taskIds: matching.map((task) => task.id) },
           context,
@@ -191,26 +192,18 @@ export class DatabaseEntityResolver implements EntityResolver {
     if (handle?.kind === "number") {
       const id = lastNumbered(state.recentMessages, "task")?.ids[handle.n - 1];
       const task = id ? await this.tasks.get(phone, id) : null;
-      return task
-        ? { status: "found", item: task }
-        : { status: "missing", message: t(language, "noSuchNumber", { n: String(handle.n) }) };
+      return task ? found(task) : missing(t(language, "noSuchNumber", { n: String(handle.n) }));
     }
-    if (handle?.kind === "action") return this.taskOfAction(handle.n, context);
+    if (handle?.kind === "action") {
+      const task = (await this.tasks.getMany(phone, actionIds(state.latestActions, handle.n)))[0];
+      return task ? found(task) : missing(t(language, "whichTask"));
+    }
     if (reference.handle && isUuid(reference.handle)) {
       const task = await this.tasks.get(phone, reference.handle);
-      return task
-        ? { status: "found", item: task }
-        : { status: "missing", message: t(language, "whichTask") };
+      return task ? found(task) : missing(t(language, "whichTask"));
     }
-    const words =
-      reference.words ?? (reference.handle && !isUuid(reference.handle) ? reference.handle : undefined);
-    // Nothing named: "it", the most recent action on tasks.
-    if (!words) {
-      const n = state.latestActions.findIndex(
-        (a) => a.capability === "database" && (a.externalIds?.length ?? 0) > 0,
-      );
-      return this.taskOfAction(n + 1, context);
-    }
+    const words = reference.words ?? reference.handle;
+    if (!words) return this.latestTask(context);
     return decided(
       decideMatch(words, pool, (task) => task.text),
       words,
@@ -223,17 +216,18 @@ export class DatabaseEntityResolver implements EntityResolver {
     );
   }
 
-  private async taskOfAction(n: number, context: CapabilityContext): Promise<Found<Task>> {
-    const action = n > 0 ? context.state.latestActions[n - 1] : undefined;
-    const ids = action?.capability === "database" ? actionIds(context.state.latestActions, n) : [];
-    const task = ids[0] ? await this.tasks.get(context.phone, ids[0]) : null;
-    return task
-      ? { status: "found", item: task }
-      : { status: "missing", message: t(context.language, "whichTask") };
+  /** Nothing named ("move it"): the task of the most recent action that touched one. */
+  private async latestTask(context: CapabilityContext): Promise<Found<Task>> {
+    for (const action of context.state.latestActions) {
+      if (action.capability !== "database" || !action.externalIds?.length) continue;
+      const task = (await this.tasks.getMany(context.phone, action.externalIds))[0];
+      if (task) return found(task);
+    }
+    return missing(t(context.language, "whichTask"));
   }
 
   private confirmTasks(
-    key: MessageKey,
+    kind: keyof typeof CONFIRM,
     tasks: Task[],
     args: Args,
     context: CapabilityContext,
@@ -242,9 +236,14 @@ export class DatabaseEntityResolver implements EntityResolver {
       .slice(0, MAX_NAMED_IN_CONFIRMATION)
       .map((task, i) => `${i + 1}. ${this.taskLabel(task, context)}`);
     if (tasks.length > MAX_NAMED_IN_CONFIRMATION) names.push("…");
+    const [one, several] = CONFIRM[kind];
     return {
       status: "confirm",
-      question: t(context.language, key, { count: String(tasks.length), names: names.join("\n") }),
+      question: t(context.language, tasks.length === 1 ? one : several, {
+        count: String(tasks.length),
+        names: names.join("\n"),
+        change: changeSummary(args, context.language),
+      }),
       args,
     };
   }
@@ -258,7 +257,12 @@ export class DatabaseEntityResolver implements EntityResolver {
 
   // ---- lists ----
 
-  private async resolveList(step: PlanStep, operation: string, args: Args, context: CapabilityContext) {
+  private async resolveList(
+    step: PlanStep,
+    operation: string,
+    args: Args,
+    context: CapabilityContext,
+  ): Promise<EntityResolution> {
     const { phone, language } = context;
     if (operation === "create" || operation === "createMultiple" || operation === "getAll")
       return resolved(args);
@@ -273,10 +277,10 @@ export class DatabaseEntityResolver implements EntityResolver {
           key === "listIds"
             ? { path: `listIds.${i}`, ...wordsOrHandle(ref) }
             : listReference(ref as Args, `updates.${i}`);
-        const found = this.findList(reference, lists, context);
-        if (found.status !== "found")
-          return this.unresolved(step, found, args, reference.path, "list", context);
-        chosen.push(found.item);
+        const result = this.findList(reference, lists, context);
+        if (result.status !== "found")
+          return this.unresolved(step, result, args, reference.path, "list", context);
+        chosen.push(result.item);
       }
       if (chosen.length === 0) return notFound(t(language, "whichList"));
       if (operation === "updateMultiple") {
@@ -287,7 +291,7 @@ export class DatabaseEntityResolver implements EntityResolver {
       }
       const unique = uniqueById(chosen);
       const resolvedArgs = { ...args, listIds: unique.map((l) => l.id) };
-      if (unique.length < 2) return resolved(resolvedArgs);
+      if (unique.length === 1) return this.confirmListDelete(unique[0]!, resolvedArgs, language);
       return {
         status: "confirm",
         question: t(language, "confirmDeleteLists", {
@@ -295,20 +299,14 @@ export class DatabaseEntityResolver implements EntityResolver {
           names: unique.map((l, i) => `${i + 1}. ${l.name}`).join("\n"),
         }),
         args: resolvedArgs,
-      } satisfies EntityResolution;
+      };
     }
 
-    const found = this.findList(listReference(args, "listId"), lists, context);
-    if (found.status !== "found") return this.unresolved(step, found, args, "listId", "list", context);
-    const list = found.item;
+    const result = this.findList(listReference(args, "listId"), lists, context);
+    if (result.status !== "found") return this.unresolved(step, result, args, "listId", "list", context);
+    const list = result.item;
     const listArgs = { ...withoutKey(args, "listName"), listId: list.id };
-    if (operation === "delete" && list.items.length > 0) {
-      return {
-        status: "confirm",
-        question: t(language, "confirmDeleteList", { name: list.name, count: String(list.items.length) }),
-        args: listArgs,
-      } satisfies EntityResolution;
-    }
+    if (operation === "delete") return this.confirmListDelete(list, listArgs, language);
     if (operation !== "toggleItem" && operation !== "deleteItem") return resolved(listArgs);
 
     const item = this.findItem({ path: "item", ...wordsOrHandle(args.item) }, list, context);
@@ -316,35 +314,46 @@ export class DatabaseEntityResolver implements EntityResolver {
     return resolved({ ...listArgs, item: item.item.id });
   }
 
+  /** Deleting a list with items asks first; an empty one goes at once. */
+  private confirmListDelete(list: TaskList, args: Args, language: "he" | "en"): EntityResolution {
+    if (list.items.length === 0) return resolved(args);
+    return {
+      status: "confirm",
+      question: t(language, list.items.length === 1 ? "confirmDeleteListOne" : "confirmDeleteList", {
+        name: list.name,
+        count: String(list.items.length),
+      }),
+      args,
+    };
+  }
+
   private findList(reference: Reference, lists: TaskList[], context: CapabilityContext): Found<TaskList> {
     const { language, state } = context;
     const handle = reference.handle ? parseHandle(reference.handle) : null;
+    const byId = (id: string | undefined) => lists.find((l) => l.id === id?.toLowerCase());
     if (handle?.kind === "number") {
-      const id = lastNumbered(state.recentMessages, "list")?.ids[handle.n - 1];
-      const list = lists.find((l) => l.id === id);
-      return list
-        ? { status: "found", item: list }
-        : { status: "missing", message: t(language, "noSuchNumber", { n: String(handle.n) }) };
+      const list = byId(lastNumbered(state.recentMessages, "list")?.ids[handle.n - 1]);
+      return list ? found(list) : missing(t(language, "noSuchNumber", { n: String(handle.n) }));
     }
-    const byId = (id: string | undefined) => lists.find((l) => l.id === id);
     if (handle?.kind === "action") {
-      const list = byId(actionIds(state.latestActions, handle.n)[0]);
-      return list
-        ? { status: "found", item: list }
-        : { status: "missing", message: t(language, "whichList") };
+      const list = actionIds(state.latestActions, handle.n)
+        .map(byId)
+        .find((l) => l);
+      return list ? found(list) : missing(t(language, "whichList"));
     }
     if (reference.handle && isUuid(reference.handle)) {
-      const own = byId(reference.handle.toLowerCase());
-      return own ? { status: "found", item: own } : { status: "missing", message: t(language, "whichList") };
+      const list = byId(reference.handle);
+      return list ? found(list) : missing(t(language, "whichList"));
     }
-    const words =
-      reference.words ?? (reference.handle && !isUuid(reference.handle) ? reference.handle : undefined);
+    const words = reference.words ?? reference.handle;
     if (!words) {
-      // No name: the only list, the list of the latest action, or a question among all of them.
-      if (lists.length === 1) return { status: "found", item: lists[0]! };
-      const latest = state.latestActions[0];
-      const recent = latest?.capability === "database" ? byId(latest.externalIds?.[0]) : undefined;
-      if (recent) return { status: "found", item: recent };
+      // No name: the only list, the list of the most recent action on one, or a question among all.
+      if (lists.length === 1) return found(lists[0]!);
+      for (const action of state.latestActions) {
+        if (action.capability !== "database") continue;
+        const list = (action.externalIds ?? []).map(byId).find((l) => l);
+        if (list) return found(list);
+      }
       return { status: "several", matches: lists.map((item) => ({ item, score: 0 })), query: "" };
     }
     return decided(
@@ -360,19 +369,19 @@ export class DatabaseEntityResolver implements EntityResolver {
   }
 
   private findItem(reference: Reference, list: TaskList, context: CapabilityContext): Found<ListItem> {
-    const { language } = context;
+    const { language, state } = context;
     const handle = reference.handle ? parseHandle(reference.handle) : null;
     if (handle?.kind === "number") {
-      // Items are shown in position order, numbered from 1.
-      const item = list.items[handle.n - 1];
-      return item
-        ? { status: "found", item }
-        : { status: "missing", message: t(language, "noSuchNumber", { n: String(handle.n) }) };
+      // The number as last shown for this list; without such a listing, as the list stands.
+      const shown = lastNumbered(state.recentMessages, "list_item");
+      const id = shown?.listId === list.id ? shown.ids[handle.n - 1] : list.items[handle.n - 1]?.id;
+      const item = list.items.find((i) => i.id === id);
+      return item ? found(item) : missing(t(language, "noSuchNumber", { n: String(handle.n) }));
     }
     const own = list.items.find((i) => i.id === reference.handle?.toLowerCase());
-    if (own) return { status: "found", item: own };
+    if (own) return found(own);
     const words = reference.words ?? reference.handle;
-    if (!words) return { status: "missing", message: t(language, "whichItem") };
+    if (!words) return missing(t(language, "whichItem"));
     return decided(
       decideMatch(words, list.items, (i) => i.text),
       words,
@@ -388,37 +397,30 @@ export class DatabaseEntityResolver implements EntityResolver {
   // ---- shared ----
 
   /** A reference that did not resolve to one entity: a question among the matches, or a not-found reply. */
-  private unresolved<T extends { id: string }>(
+  private unresolved<T extends Task | TaskList | ListItem>(
     step: PlanStep,
-    found: Exclude<Found<T>, { status: "found" }>,
+    result: Exclude<Found<T>, { status: "found" }>,
     args: Args,
     target: string,
-    entity: "task" | "list" | "item",
+    entity: Entity,
     context: CapabilityContext,
   ): EntityResolution {
-    if (found.status === "missing") return notFound(found.message);
+    if (result.status === "missing") return notFound(result.message);
+    const label = (item: T) =>
+      "dueAt" in item ? this.taskLabel(item, context) : "name" in item ? item.name : item.text;
     return {
       status: "disambiguation",
       entityLabel: t(context.language, `entity.${entity}`),
       disambiguation: {
         type: entity === "task" ? "task" : "list",
         stepId: step.id,
-        query: found.query,
-        candidates: found.matches.map(({ item }) => ({
-          id: item.id,
-          displayText: this.displayOf(item, context),
-        })),
+        query: result.query,
+        candidates: result.matches.map(({ item }) => ({ id: item.id, displayText: label(item) })),
         allowMultiple: false,
         originalArgs: args,
         target,
       },
     };
-  }
-
-  private displayOf(item: { id: string }, context: CapabilityContext): string {
-    if ("dueAt" in item) return this.taskLabel(item as unknown as Task, context);
-    if ("name" in item) return String((item as unknown as TaskList).name);
-    return String((item as unknown as ListItem).text);
   }
 }
 
@@ -431,9 +433,9 @@ function decided<T>(
   query: string,
   notFoundMessage: (closest: Match<T>[]) => string,
 ): Found<T> {
-  if (decision.kind === "one") return { status: "found", item: decision.match.item };
+  if (decision.kind === "one") return found(decision.match.item);
   if (decision.kind === "several") return { status: "several", matches: decision.matches, query };
-  return { status: "missing", message: notFoundMessage(decision.closest) };
+  return missing(notFoundMessage(decision.closest));
 }
 
 function closestHint(language: "he" | "en", names: string[]): string {
@@ -442,22 +444,36 @@ function closestHint(language: "he" | "en", names: string[]): string {
     : "";
 }
 
+/** What an updateAll will set, in a few words for its confirmation: `⏰ tomorrow at 9`. */
+function changeSummary(args: Args, language: "he" | "en"): string {
+  const parts = [
+    str(args.newText) ? `✏️ ${str(args.newText)}` : "",
+    str(args.dueDate) ? `⏰ ${str(args.dueDate)}` : "",
+    args.reminderRecurrence ? "🔁" : "",
+    str(args.reminder) ? `🔔 ${str(args.reminder)}` : "",
+    str(args.category) ? `🏷️ ${str(args.category)}` : "",
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(", ") : t(language, "askChange");
+}
+
 /** A task reference in args: a handle or id in taskId, else the words in text. */
 function taskReference(args: Args, path: string): Reference {
-  const prefix = path === "taskId" ? "taskId" : `${path}.taskId`;
+  const taskId = str(args.taskId);
+  const text = str(args.text);
   return {
-    path: prefix,
-    ...(str(args.taskId) ? { handle: str(args.taskId)! } : {}),
-    ...(str(args.text) ? { words: str(args.text)! } : {}),
+    path: path === "taskId" ? "taskId" : `${path}.taskId`,
+    ...(taskId ? { handle: taskId } : {}),
+    ...(text ? { words: text } : {}),
   };
 }
 
 function listReference(args: Args, path: string): Reference {
-  const prefix = path === "listId" ? "listId" : `${path}.listId`;
+  const listId = str(args.listId);
+  const listName = str(args.listName);
   return {
-    path: prefix,
-    ...(str(args.listId) ? { handle: str(args.listId)! } : {}),
-    ...(str(args.listName) ? { words: str(args.listName)! } : {}),
+    path: path === "listId" ? "listId" : `${path}.listId`,
+    ...(listId ? { handle: listId } : {}),
+    ...(listName ? { words: listName } : {}),
   };
 }
 
@@ -494,33 +510,8 @@ function uniqueById<T extends { id: string }>(items: T[]): T[] {
 function fill(args: Args, path: string, id: string): Args {
   const copy = structuredClone(args);
   const keys = path.split(".");
-  let node: Record<string, unknown> | unknown[] = copy;
+  let node: Record<string, unknown> = copy;
   for (const key of keys.slice(0, -1)) node = node[key] as Record<string, unknown>;
-  const last = keys.at(-1)!;
-  node[last] = id;
+  node[keys.at(-1)!] = id;
   return copy;
-}
-
-/** Whether a task passes a filters.due window, in the user's zone. */
-function dueFilter(due: unknown, task: Task, context: CapabilityContext): boolean {
-  if (typeof due !== "string") return true;
-  if (due === "none") return task.dueAt === null && task.recurrence === null;
-  if (!task.dueAt) return false;
-  const at = Date.parse(task.dueAt);
-  const zone = context.state.user.timezone;
-  const diff = localDayNumber(at, zone) - localDayNumber(context.now, zone);
-  switch (due) {
-    case "overdue":
-      return at < context.now;
-    case "today":
-      return diff === 0;
-    case "tomorrow":
-      return diff === 1;
-    case "week":
-      return diff >= 0 && diff < 7;
-    case "upcoming":
-      return at >= context.now;
-    default:
-      return true;
-  }
 }

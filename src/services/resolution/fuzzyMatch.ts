@@ -4,7 +4,7 @@
  */
 
 /** Score at or above which an item is a plausible match (default: 0.55). */
-const DEFAULT_THRESHOLD = 0.55;
+export const DEFAULT_THRESHOLD = 0.55;
 /** How far below the best an item may score and still be asked about (default: 0.15). */
 const DEFAULT_MARGIN = 0.15;
 /** Below this an item is not even worth naming in a "not found" reply. */
@@ -13,7 +13,7 @@ const CLOSEST_FLOOR = 0.15;
 const CLOSEST_LIMIT = 3;
 
 /*
- * Why these numbers (the scores quoted are from the cases in tests/database/fuzzyMatch.test.ts):
+ * Why these numbers (the scores quoted are from the cases in tests/resolution/fuzzyMatch.test.ts):
  * - Threshold. A query word found in a name of two to six words scores 0.67–0.82 ("mom" on
  *   "Call mom" 0.79, "אמא" on "להתקשר לאמא" through the stripped ל 0.67). Half of a two-word query
  *   found scores about 0.5 ("shopping list" on "Packing list" 0.51, "the dentist thing" on "Dentist

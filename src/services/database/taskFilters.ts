@@ -1,0 +1,62 @@
+import type { Task } from "../../types/tasks.js";
+import { localDayNumber } from "../../utils/timeContext.js";
+import { DEFAULT_THRESHOLD, rankMatches } from "../resolution/fuzzyMatch.js";
+
+/** How a task is shown in a listing, seen from "now" in the user's zone. */
+export type TaskGroup = "overdue" | "today" | "upcoming" | "recurring" | "undated" | "done";
+
+/** The windows a filter can name (the resolver's filters.due). */
+export type DueWindow = "overdue" | "today" | "tomorrow" | "week" | "upcoming" | "none";
+
+/** What getAll, deleteAll, completeAll and updateAll select, beyond open/done and category (the repository's). */
+export interface TaskSelection {
+  due?: DueWindow;
+  /** Words the task must name (every task that matches them well enough, not just the best). */
+  query?: string;
+}
+
+/** The group a task is shown in: done, a repeating rule, no time, or by its due time. */
+export function groupOf(task: Task, now: number, zone: string): TaskGroup {
+  if (task.completed) return "done";
+  if (task.recurrence && task.recurrence.type !== "nudge") return "recurring";
+  if (!task.dueAt) return task.recurrence ? "today" : "undated";
+  const due = Date.parse(task.dueAt);
+  if (due < now) return "overdue";
+  return localDayNumber(due, zone) === localDayNumber(now, zone) ? "today" : "upcoming";
+}
+
+/** Whether a task falls in a due window; one rule for listing and for bulk changes alike. */
+export function inDueWindow(task: Task, due: DueWindow, now: number, zone: string): boolean {
+  const group = groupOf(task, now, zone);
+  if (due === "none") return group === "undated";
+  if (due === "overdue") return group === "overdue";
+  if (!task.dueAt) return false;
+  const at = Date.parse(task.dueAt);
+  const days = localDayNumber(at, zone) - localDayNumber(now, zone);
+  switch (due) {
+    case "today":
+      return days === 0;
+    case "tomorrow":
+      return days === 1;
+    case "week":
+      return days >= 0 && days < 7;
+    case "upcoming":
+      return at >= now;
+  }
+}
+
+/** The tasks a selection names, in their order. */
+export function selectTasks(tasks: Task[], selection: TaskSelection, now: number, zone: string): Task[] {
+  let selected = tasks;
+  const query = selection.query?.trim();
+  if (query) {
+    const named = new Set(
+      rankMatches(query, selected, (task) => task.text)
+        .filter((m) => m.score >= DEFAULT_THRESHOLD)
+        .map((m) => m.item.id),
+    );
+    selected = selected.filter((task) => named.has(task.id));
+  }
+  const due = selection.due;
+  return due ? selected.filter((task) => inDueWindow(task, due, now, zone)) : selected;
+}

@@ -1,11 +1,13 @@
 // `npm run bench`: every benchmark, one JSON line each on stdout. Ratios are taken against a
 // baseline measured in the same run, because the machines are noisy.
 import { checkpointTurn } from "./checkpointTurn.js";
+import { fastPath } from "./fastPath.js";
 import { graphOverhead } from "./graphOverhead.js";
 import { webhookAck } from "./webhookAck.js";
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown> | Record<string, unknown>[]>> = {
   checkpoint_turn: checkpointTurn,
+  fast_path: fastPath,
   graph_overhead: graphOverhead,
   webhook_ack: webhookAck,
 };

@@ -56,6 +56,8 @@ const EnvSchema = z.object({
     .string()
     .default("Asia/Jerusalem")
     .refine(isValidTimeZone, { message: "must be an IANA time zone such as Asia/Jerusalem" }),
+  /** Everyday commands ("my tasks", "done 2", "remind me tomorrow at 9 to…") handled in code with no LLM call: on | off (default: on). */
+  FAST_PATH: z.enum(["on", "off"]).default("on"),
 
   /** Milliseconds in-flight work may take after SIGTERM before the process is stopped (default: 10000). */
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000, 10_000),
@@ -150,6 +152,8 @@ export interface AppConfig {
   dataDir: string;
   checkpointer: Env["CHECKPOINTER"];
   defaultTimeZone: string;
+  /** Whether everyday commands skip the LLM (help and greetings always do). */
+  fastPath: boolean;
   shutdownTimeoutMs: number;
   whatsapp: WhatsAppSettings;
   inbox: InboxSettings;
@@ -282,6 +286,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir: env.DATA_DIR,
     checkpointer: env.CHECKPOINTER,
     defaultTimeZone: env.DEFAULT_TIMEZONE,
+    fastPath: env.FAST_PATH === "on",
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     whatsapp: {
       appSecret: env.WHATSAPP_APP_SECRET,

@@ -38,7 +38,17 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   // Turns write their checkpoints durably only when they pause on a question.
   const saver = new TurnBufferedSaver(checkpointer);
   const graph = buildMemoGraph(
-    { users, memory, llm, capabilities, logger, clock, newId, defaultTimeZone: config.defaultTimeZone },
+    {
+      users,
+      memory,
+      llm,
+      capabilities,
+      logger,
+      clock,
+      newId,
+      defaultTimeZone: config.defaultTimeZone,
+      fastPath: config.fastPath,
+    },
     saver,
   );
   const runtime = new MemoRuntime({

@@ -18,4 +18,6 @@ export interface MemoGraphDeps {
   newId: () => string;
   /** Time zone of users seen for the first time (default: Asia/Jerusalem). */
   defaultTimeZone: string;
+  /** Everyday commands skip the LLM planner and resolvers (default: true; help and greetings always do). */
+  fastPath?: boolean;
 }

@@ -124,6 +124,9 @@ describe("loadConfig", () => {
     expect(loadConfig({ INBOX_WORKER: "off", DATABASE_URL: "postgresql://db/memo" }).inbox.worker).toBe(
       false,
     );
+    expect(loadConfig({}).fastPath).toBe(true);
+    expect(loadConfig({ FAST_PATH: "off" }).fastPath).toBe(false);
+    expect(problemsOf({ FAST_PATH: "maybe" }).problems.map((p) => p.variable)).toEqual(["FAST_PATH"]);
     // PGlite belongs to one process: nobody else could run its turns.
     expect(problemsOf({ INBOX_WORKER: "off" }).problems.map((p) => p.variable)).toEqual(["INBOX_WORKER"]);
     expect(

@@ -21,6 +21,7 @@ export interface HarnessOptions {
   clock?: FakeClock;
   /** Registers further capabilities (test doubles of later ones). */
   capabilities?: (registry: CapabilityRegistry) => void;
+  /** Environment on top of the test defaults. FAST_PATH is off unless given: most conversation tests script the LLM path. */
   env?: Record<string, string>;
 }
 
@@ -34,6 +35,7 @@ export async function createHarness(options: HarnessOptions = {}) {
     ...(server ? { OPENAI_BASE_URL: server.baseUrl } : {}),
     LLM_MAX_RETRIES: "0",
     LLM_TIMEOUT_MS: "3000",
+    FAST_PATH: "off",
     ...options.env,
   });
   const checkpointer: BaseCheckpointSaver = await createCheckpointer("postgres", db.pool);

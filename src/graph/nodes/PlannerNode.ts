@@ -1,4 +1,4 @@
-import { fastPathAction, fastPathPlan } from "../plan/fastPath.js";
+import { fastPathTurn } from "../plan/fastPath.js";
 import { PLANNER_SYSTEM_PROMPT, PlannerSchema, type PlannerAnswer } from "../../prompts/PlannerPrompt.js";
 import type { LLMMessage } from "../../services/llm/index.js";
 import type { HITLResult, PlannerOutput, PlanStep } from "../../types/index.js";
@@ -85,9 +85,16 @@ export function createPlannerNode(deps: MemoGraphDeps) {
   return async (state: MemoState): Promise<MemoUpdate> => {
     if (!state.input || !state.now) throw new NodeInputError("planner", "input/now");
     const language = replyLanguage(state.user.language);
-    // "What can you do?", "hi", "thanks" need no model: answered the same with or without one.
-    const fast = fastPathAction(state.input.message);
-    if (fast) return { plannerOutput: fastPathPlan(fast) };
+    // "What can you do?", "hi", "my tasks", "remind me tomorrow at 9 to…" need no model: planned
+    // and resolved in code, the same with or without one.
+    const fast = fastPathTurn(
+      state.input.message,
+      state.now.epochMs,
+      state.user.timezone,
+      (c) => deps.capabilities.has(c),
+      deps.fastPath ?? true,
+    );
+    if (fast) return fast;
     if (!deps.llm) {
       return {
         finalResponse: t(language, "noLLM"),

@@ -1,4 +1,5 @@
-import type { PlannerOutput } from "../../types/index.js";
+import { recognizeCommand } from "../../nlu/commands.js";
+import type { CapabilityName, PlannerOutput, ResolverResult } from "../../types/index.js";
 
 /**
  * "What can you do?" in its common English and Hebrew forms, the whole message: answered from the
@@ -72,5 +73,54 @@ export function fastPathPlan(action: "describe_capabilities" | "greet" | "thank"
         dependsOn: [],
       },
     ],
+  };
+}
+
+/** A turn the fast path planned and resolved: the same plan and resolver result the LLMs would give. */
+export interface FastPathTurn {
+  plannerOutput: PlannerOutput;
+  /** Pre-resolved steps, so resolver_router skips their LLM call. */
+  resolverResults: Map<string, ResolverResult>;
+}
+
+/**
+ * The fast path before the planner (no LLM): help, greetings and thanks, and the unambiguous
+ * commands of src/nlu/commands.ts for capabilities that are registered. Anything else is null and
+ * goes to the LLM planner unchanged.
+ */
+export function fastPathTurn(
+  message: string,
+  nowMs: number,
+  timeZone: string,
+  registered: (capability: CapabilityName) => boolean,
+  commands = true,
+): FastPathTurn | null {
+  const meta = fastPathAction(message);
+  if (meta) return { plannerOutput: fastPathPlan(meta), resolverResults: new Map() };
+  if (!commands) return null;
+  const command = recognizeCommand(message, nowMs, timeZone);
+  if (!command || !registered(command.capability)) return null;
+  const stepId = "A";
+  return {
+    plannerOutput: {
+      intentType: "operation",
+      confidence: 1,
+      riskLevel: "low",
+      needsApproval: false,
+      missingFields: [],
+      plan: [
+        {
+          id: stepId,
+          capability: command.capability,
+          action: command.action,
+          constraints: {},
+          changes: {},
+          dependsOn: [],
+        },
+      ],
+    },
+    resolverResults: new Map([
+      [stepId, { stepId, type: "execute", functionName: command.functionName, args: command.args }],
+    ]),
   };
 }

@@ -100,8 +100,8 @@ const EN_COUNT = new Map([
   ["thirty", 30],
 ]);
 
-/** Hebrew whole-interval words: a unit on its own, or its dual form. */
-const HE_WHOLE = new Map([
+/** Hebrew whole-interval words: a unit on its own, or its dual form (minutes). */
+export const HE_WHOLE_INTERVALS = new Map([
   ["דקה", 1],
   ["דקותיים", 2],
   ["רבע שעה", 15],
@@ -128,7 +128,7 @@ export function parseIntervalMinutes(text: string): number | null {
     Number.isFinite(minutes) && minutes > 0 ? Math.round(minutes) : null;
 
   if (/^\d+$/u.test(t)) return positive(Number(t));
-  const hebrewWhole = HE_WHOLE.get(t);
+  const hebrewWhole = HE_WHOLE_INTERVALS.get(t);
   if (hebrewWhole !== undefined) return hebrewWhole;
   if (/^(?:half an hour|half hour|a half hour)$/u.test(t)) return 30;
   if (/^(?:a )?quarter (?:of an )?hour$/u.test(t)) return 15;

@@ -4,6 +4,7 @@
  * "until …" / "עד …" that ends it. Only the rule's shape is read here; its time comes from the
  * clock mentions around it.
  */
+import { HE_WHOLE_INTERVALS } from "./recurrence.js";
 import type { Scanner, Span } from "./timeMentions.js";
 import {
   EN_COUNTS,
@@ -48,17 +49,6 @@ const HE_PERIODS = new Map<string, Period>([
   ["צהריים", "noon"],
   ["ערב", "evening"],
   ["לילה", "night"],
-]);
-const HE_NUDGE_AMOUNTS = new Map([
-  ["דקה", 1],
-  ["דקותיים", 2],
-  ["רבע שעה", 15],
-  ["חצי שעה", 30],
-  ["שלושת רבעי שעה", 45],
-  ["שעה", 60],
-  ["שעה ורבע", 75],
-  ["שעה וחצי", 90],
-  ["שעתיים", 120],
 ]);
 
 /** Repeats this module cannot express (every other day, every year…): the message is not guessed at. */
@@ -117,11 +107,11 @@ const REPEATS: [RegExp, (m: RegExpMatchArray) => Shape | undefined][] = [
   ],
   [
     rx(
-      String.raw`${START}${HE_EVERY}\s+(?:(\d+|${words(HE_COUNTS.keys())})\s*-?\s*(דקות|דקה|שעות|שעה)|(${words(HE_NUDGE_AMOUNTS.keys())}))${END}`,
+      String.raw`${START}${HE_EVERY}\s+(?:(\d+|${words(HE_COUNTS.keys())})\s*-?\s*(דקות|דקה|שעות|שעה)|(${words(HE_WHOLE_INTERVALS.keys())}))${END}`,
     ),
     ([, countText, unit, amount]) => {
       if (amount)
-        return { type: "nudge", intervalMinutes: HE_NUDGE_AMOUNTS.get(amount.replace(/[\s-]+/gu, " ")) };
+        return { type: "nudge", intervalMinutes: HE_WHOLE_INTERVALS.get(amount.replace(/[\s-]+/gu, " ")) };
       const count = countOf(countText ?? "");
       return count
         ? { type: "nudge", intervalMinutes: unit?.startsWith("ש") ? count * 60 : count }

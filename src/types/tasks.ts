@@ -1,21 +1,9 @@
 /** Tasks, reminders and lists as the `database` capability stores them (times are ISO strings). */
 
-export type RecurrenceType = "daily" | "weekly" | "monthly" | "nudge";
+import type { Recurrence as TaskRecurrence } from "../nlu/recurrence.js";
 
-/** A recurring reminder's rule, computed in its task's zone (D6). */
-export interface TaskRecurrence {
-  type: RecurrenceType;
-  /** Local "HH:mm" (daily, weekly, monthly). */
-  time?: string;
-  /** 0 = Sunday … 6 = Saturday (weekly). */
-  days?: number[];
-  /** 1–31 (monthly; the last day in shorter months). */
-  dayOfMonth?: number;
-  /** Minutes between nudges (nudge). */
-  intervalMinutes?: number;
-  /** ISO instant after which it stops. */
-  until?: string;
-}
+/** A recurring reminder's rule, computed in its task's zone (D6): the time parser's own type. */
+export type { Recurrence as TaskRecurrence, RecurrenceType } from "../nlu/recurrence.js";
 
 export interface Subtask {
   text: string;

@@ -2,7 +2,14 @@
 // names the operation, and the reply and the rows afterwards are asserted.
 import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, PHONE, type Harness } from "../support/memoHarness.js";
-import { Conversation, example, isListResolver, scriptTurn, stores } from "../support/databaseScript.js";
+import {
+  Conversation,
+  crashOnce,
+  example,
+  isListResolver,
+  scriptTurn,
+  stores,
+} from "../support/databaseScript.js";
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -216,12 +223,7 @@ describe("lists: review regressions", () => {
   it("a re-run of a tick after a crash does not untick it", async () => {
     h = await createHarness();
     await seedList(h, "Shopping", ["milk"]);
-    const original = h.memory.pushLatestAction.bind(h.memory);
-    let crashes = 1;
-    h.memory.pushLatestAction = async (...args) => {
-      if (crashes-- > 0) throw new Error("process died");
-      return original(...args);
-    };
+    crashOnce(h);
     scriptTurn(h, "toggle_list_item", { operation: "toggleItem", listName: "shopping", item: "milk" });
     expect((await h.say("got the milk", { whatsappMessageId: "wamid.t" })).status).toBe("failed");
     scriptTurn(h, "toggle_list_item", { operation: "toggleItem", listName: "shopping", item: "milk" });

@@ -109,17 +109,22 @@ describe("with an LLM configured", () => {
   });
 });
 
+/** Sends a text through the webhook and returns Memo's reply once it is sent (the `n`th message out). */
+function sayThroughWebhook(harness: WhatsAppHarness) {
+  return async (text: string, n: number) => {
+    await harness.deliver(textMessage(PHONE, text, harness.clock.now()));
+    harness.clock.advance(1000);
+    await harness.graphApi.waitForSent(n);
+    await harness.idle();
+    return harness.graphApi.textsTo(PHONE).at(-1);
+  };
+}
+
 describe("without an LLM, through the WhatsApp webhook", () => {
   it("a known user builds a shopping list and a reminder; each reply is sent to WhatsApp", async () => {
     w = await createWhatsAppHarness({ llm: "none", clock: fakeClock("2026-03-05T10:00:00Z") });
     await w.knownUser(PHONE, "en");
-    const say = async (text: string, n: number) => {
-      await w!.deliver(textMessage(PHONE, text, w!.clock.now()));
-      w!.clock.advance(1000);
-      await w!.graphApi.waitForSent(n);
-      await w!.idle();
-      return w!.graphApi.textsTo(PHONE).at(-1);
-    };
+    const say = sayThroughWebhook(w);
     expect(await say("remind me tomorrow at 9am to call mom", 1)).toBe(
       "⏰ I'll remind you tomorrow at 09:00: *call mom*",
     );
@@ -132,13 +137,7 @@ describe("without an LLM, through the WhatsApp webhook", () => {
   it("the same in Hebrew", async () => {
     w = await createWhatsAppHarness({ llm: "none", clock: fakeClock("2026-03-05T10:00:00Z") });
     await w.knownUser(PHONE, "he");
-    const say = async (text: string, n: number) => {
-      await w!.deliver(textMessage(PHONE, text, w!.clock.now()));
-      w!.clock.advance(1000);
-      await w!.graphApi.waitForSent(n);
-      await w!.idle();
-      return w!.graphApi.textsTo(PHONE).at(-1);
-    };
+    const say = sayThroughWebhook(w);
     expect(await say("תזכיר לי מחר ב-9 להתקשר לאמא", 1)).toBe("⏰ אזכיר לך מחר ב-09:00: *להתקשר לאמא*");
     expect(await say("רשימה חדשה קניות", 2)).toBe("📝 יצרתי את הרשימה *קניות*");
     expect(await say("תוסיף חלב לרשימת קניות", 3)).toContain("➕ הוספתי ל*קניות*: חלב");

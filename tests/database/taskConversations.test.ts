@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, PHONE, plan, step, type Harness } from "../support/memoHarness.js";
 import {
   Conversation,
+  crashOnce,
   example,
   isListResolver,
   isTaskResolver,
@@ -574,12 +575,7 @@ describe("idempotency and isolation", () => {
     h = await createHarness();
     scriptTurn(h, "create_task", { operation: "create", text: "call mom", dueDate: "tomorrow at 9" });
     // The crash: memory_update fails after the executor committed the task.
-    const original = h.memory.pushLatestAction.bind(h.memory);
-    let crashes = 1;
-    h.memory.pushLatestAction = async (...args) => {
-      if (crashes-- > 0) throw new Error("process died");
-      return original(...args);
-    };
+    crashOnce(h);
     const first = await h.say("remind me tomorrow at 9 to call mom", { whatsappMessageId: "wamid.crash" });
     expect(first.status).toBe("failed");
     expect(await stores(h).tasks()).toHaveLength(1);
@@ -869,16 +865,6 @@ describe("review regressions: naming and confirmation", () => {
 });
 
 describe("review regressions: re-runs after a crash", () => {
-  /** Makes the next turn fail after its executor ran (memory_update throws once). */
-  function crashOnce(harness: Harness) {
-    const original = harness.memory.pushLatestAction.bind(harness.memory);
-    let crashes = 1;
-    harness.memory.pushLatestAction = async (...args) => {
-      if (crashes-- > 0) throw new Error("process died");
-      return original(...args);
-    };
-  }
-
   it("completing a daily reminder twice (a re-run) moves it on only once", async () => {
     h = await createHarness();
     await seed(h, "seed#1", {

@@ -29,6 +29,16 @@ export function scriptTurn(
   h.server!.enqueue(plan({ steps: [step("s1", "database", action)], ...planExtra }), { json: op });
 }
 
+/** Makes the next turn fail after its executor ran: memory_update throws once (a crash before the turn ends). */
+export function crashOnce(h: Harness): void {
+  const original = h.memory.pushLatestAction.bind(h.memory);
+  let crashes = 1;
+  h.memory.pushLatestAction = async (...args) => {
+    if (crashes-- > 0) throw new Error("process died");
+    return original(...args);
+  };
+}
+
 /** The test user's tasks and lists, straight from the database. */
 export function stores(h: Harness, phone = PHONE) {
   const tasks = new PgTaskRepository(h.db.pool);

@@ -3,7 +3,7 @@ import { PgListRepository, type ListRepository } from "../../db/repositories/Lis
 import { PgOperationLedger } from "../../db/repositories/OperationLedger.js";
 import { PgTaskRepository, type TaskRepository } from "../../db/repositories/TaskRepository.js";
 import { withTransaction } from "../../db/transaction.js";
-import { groupOf, selectTasks, type DueWindow, type TaskGroup } from "../../services/database/taskFilters.js";
+import { findTasks, groupOf, type TaskGroup } from "../../services/database/taskFilters.js";
 import {
   bareClock,
   nextFireAfter,
@@ -406,17 +406,7 @@ const GROUP_ORDER: TaskGroup[] = ["overdue", "today", "upcoming", "recurring", "
 /** getAll: the user's tasks in display order (overdue, today, coming up, recurring, no date), numbered. */
 async function listTasks(args: Args, tasks: TaskRepository, context: RunContext): Promise<ExecutorOutcome> {
   const { phone, now, zone } = context;
-  const filters = (args.filters ?? {}) as Args;
-  const completed = typeof filters.completed === "boolean" ? filters.completed : false;
-  const category = str(filters.category);
-  const query = str(filters.query);
-  const due = str(filters.due) as DueWindow | undefined;
-  const found = selectTasks(
-    await tasks.list(phone, { completed, ...(category ? { category } : {}) }),
-    { ...(query ? { query } : {}), ...(due ? { due } : {}) },
-    now,
-    zone,
-  );
+  const { tasks: found, narrowed } = await findTasks(tasks, phone, args.filters, now, zone);
   const views = found
     .map((task) => taskView(task, groupOf(task, now, zone)))
     .sort(
@@ -429,7 +419,7 @@ async function listTasks(args: Args, tasks: TaskRepository, context: RunContext)
     data: {
       kind: "taskList",
       tasks: views,
-      filtered: !!(query || due || category || completed),
+      filtered: narrowed,
     } satisfies DatabaseData,
     numbered: { type: "task", ids: views.map((v) => v.id) },
   };

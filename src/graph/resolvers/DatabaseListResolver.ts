@@ -6,8 +6,7 @@ import {
 import type { PlanStep, ResolverResult } from "../../types/index.js";
 import { t } from "../../utils/userMessages.js";
 import type { CapabilityContext, Resolver } from "../registry.js";
-import { compactArgs } from "./compactArgs.js";
-import { buildResolverMessages } from "./resolverPrompt.js";
+import { resolveOperation } from "./resolverPrompt.js";
 
 /** Plan actions about lists or their items ("create_list", "add_list_item", "toggle_item"), not tasks. */
 export function isListAction(action: string): boolean {
@@ -55,25 +54,17 @@ export const databaseListResolver: Resolver = {
     "delete_list",
   ],
   handles: isListAction,
-  async resolve(step: PlanStep, context: CapabilityContext): Promise<ResolverResult> {
-    if (!context.llm) throw new Error("DatabaseListResolver needs an LLM");
-    const { value, usage } = await context.llm.structured(
-      "resolver:database",
-      ListOperationSchema,
-      buildResolverMessages(DATABASE_LIST_SYSTEM_PROMPT, step, context),
-      { name: "list_operation" },
-    );
-    const op = compactArgs<ListOperation>(value);
-    const question = missing(op, context);
-    if (question) {
-      return { stepId: step.id, type: "clarify", question: op.question?.trim() || question, llmUsage: usage };
-    }
-    return {
-      stepId: step.id,
-      type: "execute",
-      functionName: `lists.${op.operation}`,
-      args: op,
-      llmUsage: usage,
-    };
-  },
+  resolve: (step: PlanStep, context: CapabilityContext): Promise<ResolverResult> =>
+    resolveOperation(
+      {
+        name: "DatabaseListResolver",
+        system: DATABASE_LIST_SYSTEM_PROMPT,
+        schema: ListOperationSchema,
+        outputName: "list_operation",
+        prefix: "lists",
+        missing,
+      },
+      step,
+      context,
+    ),
 };

@@ -12,8 +12,7 @@ import {
 import type { PlanStep, ResolverResult } from "../../types/index.js";
 import { t, type MessageKey } from "../../utils/userMessages.js";
 import type { CapabilityContext, Resolver } from "../registry.js";
-import { buildResolverMessages } from "./resolverPrompt.js";
-import { compactArgs } from "./compactArgs.js";
+import { resolveOperation } from "./resolverPrompt.js";
 
 const PROBLEM_QUESTION: Record<ScheduleProblem, MessageKey> = {
   past_time: "askPast",
@@ -77,25 +76,17 @@ export const databaseTaskResolver: Resolver = {
   name: "DatabaseTaskResolver",
   capability: "database",
   actions: [],
-  async resolve(step: PlanStep, context: CapabilityContext): Promise<ResolverResult> {
-    if (!context.llm) throw new Error("DatabaseTaskResolver needs an LLM");
-    const { value, usage } = await context.llm.structured(
-      "resolver:database",
-      TaskOperationSchema,
-      buildResolverMessages(DATABASE_TASK_SYSTEM_PROMPT, step, context),
-      { name: "task_operation" },
-    );
-    const op = compactArgs<TaskOperation>(value);
-    const question = missing(op, context);
-    if (question) {
-      return { stepId: step.id, type: "clarify", question: op.question?.trim() || question, llmUsage: usage };
-    }
-    return {
-      stepId: step.id,
-      type: "execute",
-      functionName: `tasks.${op.operation}`,
-      args: op,
-      llmUsage: usage,
-    };
-  },
+  resolve: (step: PlanStep, context: CapabilityContext): Promise<ResolverResult> =>
+    resolveOperation(
+      {
+        name: "DatabaseTaskResolver",
+        system: DATABASE_TASK_SYSTEM_PROMPT,
+        schema: TaskOperationSchema,
+        outputName: "task_operation",
+        prefix: "tasks",
+        missing,
+      },
+      step,
+      context,
+    ),
 };

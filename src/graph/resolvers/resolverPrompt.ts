@@ -1,7 +1,9 @@
+import type { z } from "zod";
 import type { LLMMessage } from "../../services/llm/index.js";
-import type { PlanStep } from "../../types/index.js";
+import type { PlanStep, ResolverResult } from "../../types/index.js";
 import { humanTime } from "../../utils/timeContext.js";
 import type { CapabilityContext } from "../registry.js";
+import { compactArgs } from "./compactArgs.js";
 
 /**
  * The per-step message of a capability resolver: time, language, latest actions as "@N" handles,
@@ -46,4 +48,49 @@ export function buildResolverMessages(
     { role: "system", content: system },
     { role: "user", content: sections.join("\n\n") },
   ];
+}
+
+/** How one operation resolver reads the LLM's answer: its prompt, schema, and what must be asked. */
+export interface OperationResolverSpec<T extends { operation: string; question?: string | null }> {
+  /** Name in errors and logs, e.g. "DatabaseTaskResolver". */
+  name: string;
+  system: string;
+  schema: z.ZodType<T>;
+  /** The structured output's name for the model, e.g. "task_operation". */
+  outputName: string;
+  /** The executor's function prefix: "tasks" gives "tasks.create". */
+  prefix: string;
+  /** The question to ask before the operation can run, or null when it can. */
+  missing: (op: T, context: CapabilityContext) => string | null;
+}
+
+/**
+ * The shared way of a capability's operation resolvers: one structured LLM call on the step,
+ * empty fields dropped, then code decides whether to ask (the model's own wording preferred)
+ * or hands the operation to entity resolution.
+ */
+export async function resolveOperation<T extends { operation: string; question?: string | null }>(
+  spec: OperationResolverSpec<T>,
+  step: PlanStep,
+  context: CapabilityContext,
+): Promise<ResolverResult> {
+  if (!context.llm) throw new Error(`${spec.name} needs an LLM`);
+  const { value, usage } = await context.llm.structured(
+    "resolver:database",
+    spec.schema,
+    buildResolverMessages(spec.system, step, context),
+    { name: spec.outputName },
+  );
+  const op = compactArgs(value);
+  const question = spec.missing(op, context);
+  if (question) {
+    return { stepId: step.id, type: "clarify", question: op.question?.trim() || question, llmUsage: usage };
+  }
+  return {
+    stepId: step.id,
+    type: "execute",
+    functionName: `${spec.prefix}.${op.operation}`,
+    args: op,
+    llmUsage: usage,
+  };
 }

@@ -1,3 +1,4 @@
+import type { TaskRepository } from "../../db/repositories/TaskRepository.js";
 import type { Task } from "../../types/tasks.js";
 import { localDayNumber } from "../../utils/timeContext.js";
 import { DEFAULT_THRESHOLD, rankMatches } from "../resolution/fuzzyMatch.js";
@@ -59,4 +60,36 @@ export function selectTasks(tasks: Task[], selection: TaskSelection, now: number
   }
   const due = selection.due;
   return due ? selected.filter((task) => inDueWindow(task, due, now, zone)) : selected;
+}
+
+/** The resolver's `filters` (open/done, category, due window, search words) as a query and a selection. */
+export function filtersOf(filters: unknown): {
+  query: { completed: boolean; category?: string };
+  selection: TaskSelection;
+  /** Whether anything narrows the set beyond "open tasks". */
+  narrowed: boolean;
+} {
+  const f = filters && typeof filters === "object" ? (filters as Record<string, unknown>) : {};
+  const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+  const completed = typeof f.completed === "boolean" ? f.completed : false;
+  const category = text(f.category);
+  const search = text(f.query);
+  const due = text(f.due) as DueWindow | undefined;
+  return {
+    query: { completed, ...(category ? { category } : {}) },
+    selection: { ...(search ? { query: search } : {}), ...(due ? { due } : {}) },
+    narrowed: !!(category || search || due || completed),
+  };
+}
+
+/** The owner's tasks that the resolver's `filters` select, in creation order. */
+export async function findTasks(
+  tasks: TaskRepository,
+  phone: string,
+  filters: unknown,
+  now: number,
+  zone: string,
+): Promise<{ tasks: Task[]; narrowed: boolean }> {
+  const { query, selection, narrowed } = filtersOf(filters);
+  return { tasks: selectTasks(await tasks.list(phone, query), selection, now, zone), narrowed };
 }

@@ -7,7 +7,7 @@ import type { DisambiguationState, PlanStep, ResolverResult } from "../../types/
 import type { ListItem, Task, TaskList } from "../../types/tasks.js";
 import { humanTime } from "../../utils/timeContext.js";
 import { t, type MessageKey } from "../../utils/userMessages.js";
-import { selectTasks, type DueWindow } from "../database/taskFilters.js";
+import { findTasks } from "../database/taskFilters.js";
 import { decideMatch, type Match } from "./fuzzyMatch.js";
 import { actionIds, lastNumbered, parseHandle } from "./references.js";
 
@@ -154,20 +154,15 @@ export class DatabaseEntityResolver implements EntityResolver {
       case "deleteAll":
       case "completeAll":
       case "updateAll": {
-        const filters = (args.filters ?? {}) as Args;
         // Open tasks unless the user asked about done ones (a bulk change of done tasks is rare).
-        const completed = typeof filters.completed === "boolean" ? filters.completed : false;
-        const category = str(filters.category);
-        const query = str(filters.query);
-        const due = str(filters.due) as DueWindow | undefined;
-        const matching = selectTasks(
-          await this.tasks.list(phone, { completed, ...(category ? { category } : {}) }),
-          { ...(query ? { query } : {}), ...(due ? { due } : {}) },
+        const { tasks: matching, narrowed } = await findTasks(
+          this.tasks,
+          phone,
+          args.filters,
           context.now,
           context.state.user.timezone,
         );
-        if (matching.length === 0)
-          return notFound(t(language, query || due || category ? "noMatchingTasks" : "noOpenTasks"));
+        if (matching.length === 0) return notFound(t(language, narrowed ? "noMatchingTasks" : "noOpenTasks"));
         const kind =
           operation === "deleteAll" ? "delete" : operation === "completeAll" ? "complete" : "update";
         return this.confirmTasks(
@@ -456,26 +451,24 @@ function changeSummary(args: Args, language: "he" | "en"): string {
   return parts.length > 0 ? parts.join(", ") : t(language, "askChange");
 }
 
-/** A task reference in args: a handle or id in taskId, else the words in text. */
-function taskReference(args: Args, path: string): Reference {
-  const taskId = str(args.taskId);
-  const text = str(args.text);
+/** A reference in args: a handle or id under `idKey`, else the words under `wordsKey`. */
+function reference(
+  args: Args,
+  path: string,
+  idKey: "taskId" | "listId",
+  wordsKey: "text" | "listName",
+): Reference {
+  const id = str(args[idKey]);
+  const words = str(args[wordsKey]);
   return {
-    path: path === "taskId" ? "taskId" : `${path}.taskId`,
-    ...(taskId ? { handle: taskId } : {}),
-    ...(text ? { words: text } : {}),
+    path: path === idKey ? idKey : `${path}.${idKey}`,
+    ...(id ? { handle: id } : {}),
+    ...(words ? { words } : {}),
   };
 }
 
-function listReference(args: Args, path: string): Reference {
-  const listId = str(args.listId);
-  const listName = str(args.listName);
-  return {
-    path: path === "listId" ? "listId" : `${path}.listId`,
-    ...(listId ? { handle: listId } : {}),
-    ...(listName ? { words: listName } : {}),
-  };
-}
+const taskReference = (args: Args, path: string) => reference(args, path, "taskId", "text");
+const listReference = (args: Args, path: string) => reference(args, path, "listId", "listName");
 
 /** An entry of taskIds/listIds/item: a handle or id when it looks like one, else words. */
 function wordsOrHandle(value: unknown): { handle?: string; words?: string } {

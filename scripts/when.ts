@@ -19,7 +19,7 @@ Options:
                  time in --tz (default: the machine's clock)
   --batch        read JSON lines {"text","tz","now"} (tz and now optional, same defaults) from
                  standard input; write one JSON answer per line in the same order, {"error"} for a
-                 bad line; blank lines are skipped; always exits 0
+                 bad line (an empty line too); always exits 0
   -h, --help     this text`;
 
 function print(result: WhenJson): void {
@@ -29,7 +29,6 @@ function print(result: WhenJson): void {
 async function runBatch(): Promise<void> {
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
-    if (line.trim() === "") continue;
     print(whenForLine(line, Date.now()));
   }
 }

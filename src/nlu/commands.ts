@@ -41,7 +41,8 @@ const command = (
 /** The resolver's time fields for a parsed time: a local date-time, or a recurrence rule (D6 stays in code). */
 function timeArgs(parsed: ParsedTime): Record<string, unknown> {
   if (parsed.kind === "instant") {
-    return { dueDate: parsed.dateOnly ? parsed.local.slice(0, 10) : parsed.local };
+    // The exact instant, not the wall time: on a fall-back night a wall time names two instants.
+    return { dueDate: parsed.dateOnly ? parsed.local.slice(0, 10) : new Date(parsed.at).toISOString() };
   }
   const { type, time, days, dayOfMonth, intervalMinutes, until } = parsed.recurrence;
   return {
@@ -56,13 +57,46 @@ function timeArgs(parsed: ParsedTime): Record<string, unknown> {
   };
 }
 
-/** "to call mom" → "call mom"; Hebrew infinitives stay ("להתקשר לאמא"). */
+/** "to call mom" → "call mom"; Hebrew infinitives stay ("להתקשר לאמא"); glue left at the ends goes. */
 function reminderText(text: string): string {
   return stripCommandWords(text)
+    .replace(/^(?:please\s+|בבקשה\s+)/iu, "")
     .replace(/^(?:to|about|that)\s+/i, "")
+    .replace(/(?:\s+(?:by|on|at|ב|עד))+$/iu, "")
     .replace(/^[\s,:\-–]+|[\s,:\-–]+$/g, "")
     .trim();
 }
+
+const wordsOf = (list: string) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${list})(?![\\p{L}\\p{N}])`, "iu");
+
+/**
+ * Words that make a message more than one plain command: a question, a pronoun that needs the
+ * conversation, a condition on the time, an amount. Such messages go to the planner, whose model
+ * reads them whole.
+ */
+const NOT_PLAIN = [
+  // Questions.
+  wordsOf("what|when|why|how|who|where|which|whether|if|מה|מתי|למה|איך|מי|איפה|כמה|האם"),
+  // Pronouns and "again": they refer to the conversation.
+  wordsOf("it|this|that|these|those|them|again|me|us|זה|זאת|אותו|אותה|אותם|אותן|שוב|אותי|אותנו"),
+  // A condition or alternative on the time.
+  wordsOf("before|after|except|or|between|around|until|till|unless|לפני|אחרי|חוץ|או|בין|בערך|עד|אלא"),
+  // Abbreviations the parser does not read, and currency.
+  wordsOf('tmrw|tmr|2moro|tomorow|tommorow|nis|shekels?|dollars?|euros?|ש"ח|שקל|שקלים|דולר|יורו'),
+  /[$₪\d]/u,
+];
+/** A second request in the same message: ", also …", ". …", "and add…", "ותוסיף…". */
+const SECOND_REQUEST =
+  /,\s*(?:also|and|plus)\s|[.;]\s+\S|\s(?:and|also)\s+(?:add|remind|delete|remove|create|show|tell|send|set)\b|(?<![\p{L}])ו(?:תוסיף|תזכיר|תמחק|תראה|תגיד|תשלח|תקבע|מה)(?![\p{L}])/iu;
+
+/** Whether words a command left over are plain enough to store as they are. */
+function plain(text: string): boolean {
+  return !NOT_PLAIN.some((pattern) => pattern.test(text)) && !SECOND_REQUEST.test(text);
+}
+
+/** An hour of 1–6 with no am/pm, minutes or part of day: in the morning or the afternoon? */
+const OPEN_SMALL_HOUR =
+  /(?<![\p{L}\p{N}:])(?:at\s+|ב-?|בשעה\s+)?[1-6](?![\p{N}:\p{L}])(?!\s*(?:am|pm|a\.m|p\.m|o'clock|בבוקר|בצהריים|אחה"צ|אחרי הצהריים|בערב|בלילה|minutes?|hours?|days?|weeks?|months?|דקות|שעות|ימים|שבועות|חודשים|דקה|שעה|ב\p{L}+))/iu;
 
 /** A task or reminder named with its time: null when the time is missing, past, or nothing is left to do. */
 function reminder(
@@ -71,16 +105,36 @@ function reminder(
   timeZone: string,
   requireTime: boolean,
 ): FastCommand | null {
+  // Numeric dates ("3/4") are not read, and "the first of the month" is not a weekday.
+  if (/\d{1,2}[./]\d{1,2}/.test(message)) return null;
   const parsed = parseTime(message, nowMs, timeZone);
   if (!parsed) {
     if (requireTime) return null;
     const text = reminderText(message);
-    return text ? command("database", "create_task", "tasks.create", { operation: "create", text }) : null;
+    return text && plain(text)
+      ? command("database", "create_task", "tasks.create", { operation: "create", text })
+      : null;
   }
   // A one-time time already past needs a question, which is the LLM path's to ask.
-  if (parsed.kind === "instant" && parsed.at <= nowMs) return null;
+  if (parsed.kind === "instant" && (parsed.at <= nowMs || /לחודש/.test(message))) return null;
+  // "at 5 tomorrow": morning or afternoon is the user's to say.
+  if (!(parsed.kind === "instant" && parsed.dateOnly) && OPEN_SMALL_HOUR.test(parsed.phrase)) return null;
+  // "every month at 10": on which day is the user's to say.
+  if (
+    parsed.kind === "recurring" &&
+    parsed.recurrence.type === "monthly" &&
+    !/\d+(?:st|nd|rd|th)|\d+\s*ל?חודש|ה-?\d+|on the \d+/iu.test(parsed.phrase)
+  )
+    return null;
   const text = reminderText(parsed.text);
-  if (!text || /[?]/.test(text)) return null;
+  if (!text || !plain(text)) return null;
+  // "add task prepare Monday's presentation": the time belongs to the task's own words.
+  const before = message.slice(0, Math.max(0, message.indexOf(parsed.phrase)));
+  if (
+    !requireTime &&
+    (/['’]s(?![\p{L}])|(?<![\p{L}])של$/u.test(text) || /(?<![\p{L}])the\s*$/iu.test(before))
+  )
+    return null;
   return command("database", "create_task", "tasks.create", {
     operation: "create",
     text,
@@ -88,23 +142,50 @@ function reminder(
   });
 }
 
-/** "milk, eggs and bread" / "חלב, ביצים ולחם" → the items. */
-function items(text: string): string[] {
-  return text
-    .split(/\s*,\s*|\s+(?:and|&)\s+|\s+ו(?=[\p{L}])/iu)
+/** "milk, eggs, and bread" / "חלב, ביצים ולחם" → the items; null when one is a pronoun or a person. */
+function items(text: string): string[] | null {
+  const list = text
+    .replace(/^(?:לי|את)\s+/u, "")
+    .split(/\s*,\s*(?:and\s+|&\s+|ו-?(?=\p{L}))?|\s+(?:and|&)\s+|\s+ו-?(?=\p{L})/iu)
     .map((item) => item.trim())
     .filter(Boolean);
+  return list.length > 0 && list.every((item) => plain(item) && !/^(?:את|לי)\s/u.test(item)) ? list : null;
+}
+
+/** Words that are not a list's name ("add milk to the list", "create a new list"). */
+const FILLER_NAMES =
+  /^(?:the|my|a|an|new|this|that|our|list|lists|it|חדשה|חדש|של|שלי|הזאת|הזו|רשימה|רשימות)$/iu;
+
+/** A list's name from the user's words, or null when it is filler or carries a second clause. */
+function listName(raw: string): string | null {
+  const name = raw
+    .trim()
+    .replace(/\s+(?:please|thanks|thank you|בבקשה|תודה|שלי)$/iu, "")
+    .trim();
+  if (!name || FILLER_NAMES.test(name) || name.split(/\s+/).length > 4) return null;
+  // "movies and add Dune", "shopping list and eggs to…", "ספרים שהמלצת עליהם", "של מסעדות".
+  if (/\slist(?![\p{L}])|\sand\s|רשימת|^של\s|\s(?:ש\p{L}+)/iu.test(name)) return null;
+  return plain(name) ? name : null;
 }
 
 /** A task reference after "done" / "delete task": "#2", "2", or a short name. */
 function taskRef(ref: string, question: boolean): Record<string, unknown> | null {
-  const number = /^#?(\d{1,3})$/.exec(ref.trim());
+  const cleaned = ref
+    .trim()
+    .replace(/^(?:number|no\.?|מספר|מס'?)\s*/iu, "")
+    .replace(/^(?:about|על|לגבי)\s+/iu, "");
+  const number = /^#?(\d{1,3})$/.exec(cleaned);
   if (number) return { taskId: `#${number[1]}` };
-  // A question, a clause or a long sentence is conversation, not the name of a task.
-  const words = ref.trim().split(/\s+/);
-  if (question || words.length > MAX_NAME_WORDS || /[?,;]/.test(ref)) return null;
-  return { text: ref.trim() };
+  // A question, a clause, a time, "all", a pronoun or a long sentence is conversation, not a name.
+  const count = cleaned.split(/\s+/).length;
+  if (question || count > MAX_NAME_WORDS || /[?,;]/.test(cleaned) || !plain(cleaned)) return null;
+  return NOT_A_NAME.test(cleaned) ? null : { text: cleaned };
 }
+
+/** Words after "done" that are about the day or everything, not one task ("done for today", "סיימתי להיום"). */
+const NOT_A_NAME = wordsOf(
+  "today|tonight|tomorrow|yesterday|all|everything|deal|work|early|I|the day|the book|the marathon|היום|להיום|הערב|מחר|אתמול|הכל|הכול|כל|לעבוד|לעבודה",
+);
 
 // ---- patterns (English, then Hebrew) ----
 
@@ -181,24 +262,25 @@ export function recognizeCommand(message: string, nowMs: number, timeZone: strin
     return ref ? command("database", "delete_task", "tasks.delete", { operation: "delete", ...ref }) : null;
   }
   if ((m = NEW_LIST.exec(text) ?? NEW_LIST_HE.exec(text))) {
-    const name = (m[1] ?? m[2])!.trim();
-    return command("database", "create_list", "lists.create", { operation: "create", listName: name });
+    const name = listName((m[1] ?? m[2])!);
+    return name
+      ? command("database", "create_list", "lists.create", { operation: "create", listName: name })
+      : null;
   }
   if ((m = ADD_TO_LIST.exec(text) ?? ADD_TO_LIST_HE.exec(text))) {
     const list = items(m[1]!);
-    return list.length > 0
+    const name = listName(m[2]!);
+    return list && name
       ? command("database", "add_list_item", "lists.addItem", {
           operation: "addItem",
-          listName: m[2]!.trim(),
+          listName: name,
           items: list,
         })
       : null;
   }
   if ((m = SHOW_LIST.exec(text) ?? SHOW_LIST_HE.exec(text))) {
-    return command("database", "show_list", "lists.get", {
-      operation: "get",
-      listName: (m[1] ?? m[2])!.trim(),
-    });
+    const name = listName((m[1] ?? m[2])!);
+    return name ? command("database", "show_list", "lists.get", { operation: "get", listName: name }) : null;
   }
   if ((m = DONE.exec(text) ?? DONE_HE.exec(text))) {
     const ref = taskRef((m[1] ?? m[2])!, question);

@@ -92,7 +92,12 @@ export function parseNow(text: string, timeZone: string): number | null {
   const [, year, month, day, hour, minute, second, fraction, zone] = m;
   if (zone !== undefined) {
     const at = Date.parse(text.trim());
-    return Number.isNaN(at) ? null : at;
+    if (Number.isNaN(at)) return null;
+    // Date.parse rolls 30 February over to 2 March: a date that does not exist is refused.
+    const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+    return date.getUTCDate() === Number(day) && date.getUTCMonth() === Number(month) - 1 && Number(hour) < 24
+      ? at
+      : null;
   }
   try {
     const local = {
@@ -129,6 +134,8 @@ export function whenFor(request: WhenRequest, clockNowMs: number): WhenJson {
 
 /** The answer for one line of --batch input: a JSON object {"text","tz","now"}. */
 export function whenForLine(line: string, clockNowMs: number): WhenJson {
+  // Every input line gets its output line, so line N of the answer is always about line N.
+  if (line.trim() === "") return { error: "empty line" };
   let value: unknown;
   try {
     value = JSON.parse(line);

@@ -91,6 +91,39 @@ describe("without an LLM, through the graph", () => {
   });
 });
 
+describe("fast path: what a bare number means, DST, and the switch", () => {
+  it("'done 2' right after a shopping list was shown ticks item 2 off that list", async () => {
+    h = await createHarness({ llm: "none", env: { FAST_PATH: "on" } });
+    await h.say("add task call mom");
+    await h.say("add task pay rent");
+    await h.say("my tasks");
+    await h.say("create list shopping");
+    await h.say("add milk, eggs to the shopping list");
+    expect((await h.say("done 2")).text).toBe("☑️ Checked off eggs on *shopping*");
+    expect((await stores(h).tasks({ completed: true })).length).toBe(0);
+  });
+
+  it("'in half an hour' on the night Israel falls back is exactly 30 minutes", async () => {
+    // 2026-10-25 01:30 local, 25 minutes before 02:00 falls back to 01:00.
+    h = await createHarness({
+      llm: "none",
+      env: { FAST_PATH: "on" },
+      clock: fakeClock("2026-10-24T22:30:00Z"),
+    });
+    expect((await h.say("תזכיר לי בעוד חצי שעה לצאת")).text).toContain("*לצאת*");
+    expect((await stores(h).tasks())[0]!.dueAt).toBe("2026-10-24T23:00:00.000Z");
+  });
+
+  it("with FAST_PATH=off, 'my tasks' goes to the planner", async () => {
+    h = await createHarness({ env: { FAST_PATH: "off" } });
+    h.server!.enqueue(plan({ steps: [step("s1", "database", "list_tasks")] }), {
+      json: { operation: "getAll" },
+    });
+    expect((await h.say("my tasks")).text).toBe("You have no open tasks. 🎉");
+    expect(h.server!.requests).toHaveLength(2);
+  });
+});
+
 describe("with an LLM configured", () => {
   it("still answers the commands in code, and sends the rest to the planner", async () => {
     h = await createHarness({ env: { FAST_PATH: "on" } });

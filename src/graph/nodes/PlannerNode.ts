@@ -5,6 +5,7 @@ import type { HITLResult, PlannerOutput, PlanStep } from "../../types/index.js";
 import { describeError } from "../../utils/errors.js";
 import { replyLanguage } from "../../utils/language.js";
 import { humanTime } from "../../utils/timeContext.js";
+import { latestNumbered } from "../../services/resolution/references.js";
 import { t } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { llmUsageUpdate } from "../state/metadata.js";
@@ -93,6 +94,7 @@ export function createPlannerNode(deps: MemoGraphDeps) {
       state.user.timezone,
       (c) => deps.capabilities.has(c),
       deps.fastPath ?? true,
+      latestNumbered(state.recentMessages),
     );
     if (fast) return fast;
     if (!deps.llm) {

@@ -1,5 +1,5 @@
 import { recognizeCommand } from "../../nlu/commands.js";
-import type { CapabilityName, PlannerOutput, ResolverResult } from "../../types/index.js";
+import type { CapabilityName, NumberedRefs, PlannerOutput, ResolverResult } from "../../types/index.js";
 
 /**
  * "What can you do?" in its common English and Hebrew forms, the whole message: answered from the
@@ -94,12 +94,25 @@ export function fastPathTurn(
   timeZone: string,
   registered: (capability: CapabilityName) => boolean,
   commands = true,
+  /** The newest numbered listing Memo showed: "done 2" after a shopping list ticks item 2. */
+  lastShown: NumberedRefs | null = null,
 ): FastPathTurn | null {
   const meta = fastPathAction(message);
   if (meta) return { plannerOutput: fastPathPlan(meta), resolverResults: new Map() };
   if (!commands) return null;
-  const command = recognizeCommand(message, nowMs, timeZone);
+  let command = recognizeCommand(message, nowMs, timeZone);
   if (!command || !registered(command.capability)) return null;
+  const number = command.functionName === "tasks.complete" ? command.args.taskId : undefined;
+  if (typeof number === "string" && lastShown && lastShown.type !== "task") {
+    // "done 2" right after a list's items were shown: the user ticks item 2 off that list.
+    if (lastShown.type !== "list_item" || !lastShown.listId) return null;
+    command = {
+      capability: "database",
+      action: "toggle_list_item",
+      functionName: "lists.toggleItem",
+      args: { operation: "toggleItem", listId: lastShown.listId, item: number, checked: true },
+    };
+  }
   const stepId = "A";
   return {
     plannerOutput: {

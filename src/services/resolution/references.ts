@@ -26,6 +26,15 @@ export function lastNumbered(
   return null;
 }
 
+/** The newest numbered listing of any kind that Memo sent in the window: what a bare "2" refers to. */
+export function latestNumbered(messages: readonly ConversationMessage[]): NumberedRefs | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const numbered = messages[i]!.metadata?.numbered;
+    if (messages[i]!.role === "assistant" && numbered && Array.isArray(numbered.ids)) return numbered;
+  }
+  return null;
+}
+
 /** The ids a latest action touched (action 1 is the most recent), or []. */
 export function actionIds(latestActions: readonly LatestAction[], n: number): string[] {
   return latestActions[n - 1]?.externalIds ?? [];

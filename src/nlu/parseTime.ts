@@ -6,9 +6,10 @@
  * Defaults: a date named without a time is at 09:00 (`dateOnly`); a repeat named without a time
  * ("every day", "כל יום ראשון") fires at 09:00, or at the part of the day it names ("every evening":
  * 20:00); an hour 1–6 said without am/pm in a repeat is afternoon ("every day at 5" is 17:00), 7–12
- * as said; "every week" / "every month" keep the weekday / day of the month of their first day
- * (today, or the day named with them); a nudge first rings one interval from now, or at the time
- * named with it; "until" a date alone means the end of that local day (23:59).
+ * as said; "every week" keeps the weekday of its first day (today, or the day named with it);
+ * "every month" with no day of the month takes the day named with it ("from April 3"), else is null;
+ * a nudge first rings one interval from now, or at the time named with it; "until" a date alone means
+ * the end of that local day (23:59), and an "until"/"עד" with no time it can resolve is null.
  */
 import { nextOccurrence, type Recurrence } from "./recurrence.js";
 import { UNTIL_MARKER, hasUnsupportedRepeat, takeRepeats, type RepeatPhrase } from "./recurrencePhrases.js";
@@ -97,6 +98,7 @@ function parseRecurring(
 ): ParsedRecurring | null {
   if (found.some((f) => f.mention.kind === "impossible")) return null;
   const until = untilChain(maskedText, found);
+  if (until === undefined) return null;
   let untilItems = until?.items ?? [];
   let timeItems = found.filter((f) => !untilItems.includes(f));
   // "every day until Friday at 9": with no time of its own, the repeat takes the time said after "until".
@@ -157,6 +159,9 @@ function planCalendar(repeat: RepeatPhrase, items: Found[], nowMs: number, timeZ
     if (!start) return null;
     firstDayMs = Math.max(nowMs, start.at);
   }
+  // "every month" with no day of the month, said or implied by a first day ("from April 3"), cannot
+  // be told: "כל חודש ב-10 בבוקר" may be the 10th or 10:00; today's date would be a guess.
+  if (repeat.type === "monthly" && repeat.dayOfMonth === undefined && startItems.length === 0) return null;
   const rule = ruleOf(repeat, time, instantToLocal(firstDayMs, timeZone));
   return rule ? { rule, after: Math.max(nowMs, firstDayMs - 1) } : null;
 }
@@ -201,9 +206,11 @@ function ruleOf(repeat: RepeatPhrase, time: string, firstDay: LocalDate): Recurr
 
 /**
  * The mentions right after "until"/"עד" (only spaces, commas and "the"/"ה-" between them), and the
- * span from the marker to the last of them.
+ * span from the marker to the last of them; undefined when "until"/"till"/"עד" is followed by no
+ * time found ("until next week", "עד שאסיים"), as the repeat's end cannot be told.
  */
-function untilChain(maskedText: string, found: Found[]): { span: Span; items: Found[] } | null {
+function untilChain(maskedText: string, found: Found[]): { span: Span; items: Found[] } | null | undefined {
+  let chain: { span: Span; items: Found[] } | null = null;
   for (const marker of maskedText.matchAll(UNTIL_MARKER)) {
     const start = marker.index ?? 0;
     let end = start + marker[0].length;
@@ -215,30 +222,39 @@ function untilChain(maskedText: string, found: Found[]): { span: Span; items: Fo
       items.push(f);
       end = f.end;
     }
-    if (items.length > 0) return { span: { start, end }, items };
+    // "through" and "ועד" are often no end at all ("go through emails", "ועד בית": a house committee).
+    if (items.length === 0 && /^(?:until|till|עד)$/u.test(marker[0])) return undefined;
+    if (items.length > 0) chain ??= { span: { start, end }, items };
   }
-  return null;
+  return chain;
 }
 
 /** A word that ties a time to the sentence: "remind me (for) tomorrow", "לסיים (עד) מחר". */
 const GLUE_BEFORE =
   /(?<![\p{L}\p{N}])(?:at|on|by|for|from|starting|beginning|until|till|ו?עד|החל\s+מ-?)\s+$/u;
-/** A Hebrew prefix written onto a number: "ב-3 באפריל", "ה-10". */
-const PREFIX_BEFORE = /(?<![\p{L}\p{N}])[ובלה]{1,3}-?$/u;
-/** A time phrase that already starts with its own glue word. */
-const STARTS_WITH_GLUE =
-  /^(?:(?:at|on|in|by|the|next|this|until|till|every|each)(?!\p{L})|ו?[בל]|כל|מדי|ו?עד)/u;
+/**
+ * A Hebrew prefix written onto a number: "ב-3 באפריל", "ה-10", or a lone letter before it ("ב 3
+ * באפריל"; a longer word such as "לה" ("to her") is left alone).
+ */
+const PREFIX_BEFORE = /(?<![\p{L}\p{N}])(?:[ובלה]{1,3}\s*-\s*|[ובלה]{1,3}|[ובלה]\s+)$/u;
+/**
+ * A time phrase that already starts with its own preposition ("at 5", "ב-5", "until Friday"); a
+ * phrase starting with "the", "next", "this" or "ה-" still takes the one before it ("by the 10th of
+ * April", "עד ה-10 באפריל").
+ */
+const STARTS_WITH_GLUE = /^(?:(?:at|on|in|by|until|till|every|each)(?!\p{L})|ו?[בל]|כל|מדי|ו?עד)/u;
 
 /** The message without the spans (and the glue words before them), and the spans' own words. */
 function cutOut(normalized: NormalizedText, spans: Span[]): { text: string; phrase: string } {
   const { text, source, from, to } = normalized;
   const widened = spans
     .map(({ start, end }) => {
-      const words = text.slice(start, end);
-      const before = text.slice(0, start);
-      const prefix = /^\d/u.test(words) ? PREFIX_BEFORE.exec(before) : null;
-      const glue = prefix ? null : STARTS_WITH_GLUE.test(words) ? null : GLUE_BEFORE.exec(before);
-      return { start: start - (prefix?.[0].length ?? glue?.[0].length ?? 0), end };
+      const prefix = /^\d/u.test(text.slice(start, end)) ? PREFIX_BEFORE.exec(text.slice(0, start)) : null;
+      const from = start - (prefix?.[0].length ?? 0);
+      const glue = STARTS_WITH_GLUE.test(text.slice(from, end))
+        ? null
+        : GLUE_BEFORE.exec(text.slice(0, from));
+      return { start: from - (glue?.[0].length ?? 0), end };
     })
     .sort((a, b) => a.start - b.start);
 

@@ -167,10 +167,14 @@ export function resolveMentions(
   }
   if (date) return result(pick(date, slots ?? [defaultSlot], false), !slots);
   if (weekday) {
+    // An hour without am/pm on a named weekday is its first reading ("on Thursday at 9" is 09:00),
+    // also when that weekday is today and 09:00 has passed: then it is next week's, as "at 9am" would
+    // be, rather than flipping to 21:00 today. ("today at 9" still takes the first reading ahead.)
+    const wanted = clock?.kind === "open" && !period && slots ? slots.slice(0, 1) : (slots ?? [defaultSlot]);
     for (let offset = weekday.strictlyAfterToday ? 1 : 0; offset <= 7; offset++) {
       const day = addDays(today, offset);
       if (dayOfWeek(day) !== weekday.day) continue;
-      const at = pick(day, slots ?? [defaultSlot], true);
+      const at = pick(day, wanted, true);
       if (at !== null) return result(at, !slots);
     }
     return null;

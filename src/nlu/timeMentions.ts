@@ -5,10 +5,14 @@
  */
 import {
   DAY_WORDS,
+  EN_COUNTS,
   EN_MONTHS,
   EN_WEEKDAYS,
   HE_AMOUNTS,
+  HE_COUNTS,
   HE_HOURS,
+  HE_MINUTES,
+  HE_MINUTES_TO,
   HE_MONTHS,
   HE_WEEKDAYS,
   MINUTE_MS,
@@ -16,6 +20,7 @@ import {
   calendar,
   countOf,
   duration,
+  words,
   type Clock,
   type Period,
   type Relative,
@@ -31,7 +36,10 @@ export type Mention =
   | { kind: "clock"; clock: Clock }
   /** `standalone`: it can name a time on its own ("in the evening", "בערב"), unlike "evening". */
   | { kind: "period"; period: Period; standalone: boolean }
-  /** Read as time but impossible ("February 30", "25:00", "in 1.5 days"). */
+  /**
+   * Read as time but impossible ("February 30", "25:00", "in 1.5 days"), or a time that cannot be
+   * told safely ("3/4", "on the 10th", "next week", "at 3-4", "at 5 or 6").
+   */
   | { kind: "impossible" };
 
 /** A range of the normalized text, end exclusive. */
@@ -92,16 +100,42 @@ function dateOf(today: LocalDate, month: number, day: number, year?: string): Lo
   return day >= 1 && day <= daysInMonth(y, month) ? { year: y, month, day } : null;
 }
 
-/** A clock time from its digits (and "וחצי"/"ורבע"); null when past 23:59. */
-function clockOf(hourText: string, minuteText: string | undefined, half?: string): Clock | null {
-  const hour = Number(hourText);
-  const minute =
-    minuteText !== undefined ? Number(minuteText) : half === "וחצי" ? 30 : half === "ורבע" ? 15 : 0;
-  if (hour > 23 || minute > 59) return null;
+/**
+ * A clock time from its digits and the Hebrew minute words after them ("ועשרים", "וחצי", "פחות
+ * רבע"); null when past 23:59 or when both digits and words give the minutes.
+ */
+function clockOf(hourText: string, minuteText: string | undefined, minuteWords?: string): Clock | null {
+  const said = Number(hourText);
+  let hour = said;
+  let minute = minuteText !== undefined ? Number(minuteText) : 0;
+  if (minuteWords !== undefined) {
+    if (minuteText !== undefined) return null;
+    const key = minuteWords.replace(/[\s-]+/gu, " ");
+    const past = HE_MINUTES.get(key);
+    const before = HE_MINUTES_TO.get(key);
+    if (past !== undefined) minute = past;
+    else if (before !== undefined) {
+      if (said < 1) return null;
+      // "אחת פחות רבע" is 12:45 (or 00:45 at night), as "one" is the hour after twelve.
+      hour = said === 1 ? 12 : said - 1;
+      minute = 60 - before;
+    } else return null;
+  }
+  if (said > 23 || minute > 59) return null;
   // "09:00" and "17" are 24h; "9" and "9:30" could be morning or evening.
-  const exact = hour === 0 || hour > 12 || (hourText.length === 2 && hourText.startsWith("0"));
+  const exact = said === 0 || said > 12 || (hourText.length === 2 && hourText.startsWith("0"));
   return { hour, minute, kind: exact ? "exact" : "open" };
 }
+
+/** Count words a clock time can be chosen against: "at 5 or six", "ב-8 או תשע" ("a", "an" are not). */
+const COUNT_WORDS = words([...EN_COUNTS.keys(), ...HE_COUNTS.keys()].filter((w) => w !== "a" && w !== "an"));
+/** A number right after a clock time: a range "at 3-4", a choice "at 5 or 6", "ב-8 ו-20", "ב-8 או תשע". */
+const OTHER_NUMBER_AFTER = new RegExp(
+  String.raw`^(?:\s*-\s*\d|\s+(?:or|and|או)\s+(?:(?:at|@)\s*|ו?(?:בשעה|ב)\s*-?\s*)?(?:\d|(?:${COUNT_WORDS})(?![\p{L}\p{N}]))|\s+ו-?\s*(?:(?:בשעה|ב)\s*-?\s*)?(?:\d|(?:${COUNT_WORDS})(?![\p{L}\p{N}])))`,
+  "u",
+);
+/** A number right before a clock time: "3-4pm", "5 or 6pm". */
+const OTHER_NUMBER_BEFORE = /(?<![\p{N}:])\d{1,2}(?::\d{2})?(?:\s*-\s*|\s+(?:or|או)\s+)$/u;
 
 /**
  * An ISO date-time: with Z or an offset, that instant; without, wall time in the zone; null when it
@@ -191,6 +225,14 @@ export function scanMentions(s: Scanner, today: LocalDate, timeZone: string, anc
   take(PATTERNS.enMonthDay, ([, month, day, year]) => monthDay(EN_MONTHS)(month, day, year), date);
   take(PATTERNS.enDayMonth, ([, day, month, year]) => monthDay(EN_MONTHS)(month, day, year), date);
   take(PATTERNS.heDayMonth, ([, day, month, year]) => monthDay(HE_MONTHS)(month, day, year), date);
+  // Dates and spans that are not resolved here, so that a clock time beside them is not read as today.
+  for (const pattern of [PATTERNS.numericDate, PATTERNS.dayOfMonthOnly, PATTERNS.vagueSpan]) {
+    take(
+      pattern,
+      () => impossible,
+      (m: Mention) => m,
+    );
+  }
 
   take(
     PATTERNS.enNoonMidnight,
@@ -240,16 +282,22 @@ export function scanMentions(s: Scanner, today: LocalDate, timeZone: string, anc
   );
   take(
     PATTERNS.heWordClock,
-    ([, word, half]) => {
+    ([, word, minuteWords]) => {
       const hour = HE_HOURS.get((word ?? "").replace(/[\s-]+/gu, " "));
-      return hour === undefined ? undefined : clockOf(String(hour), undefined, half);
+      return hour === undefined ? undefined : clockOf(String(hour), undefined, minuteWords);
     },
     clock,
   );
-  take(PATTERNS.heDigitClock, ([, h, m, half]) => clockOf(h ?? "", m, half), clock);
+  take(PATTERNS.heDigitClock, ([, h, m, minuteWords]) => clockOf(h ?? "", m, minuteWords), clock);
   take(PATTERNS.enAtClock, ([, h, m]) => clockOf(h ?? "", m), clock);
   take(PATTERNS.colonClock, ([, h, m]) => clockOf(h ?? "", m), clock);
   take(PATTERNS.periodClock, ([, h]) => clockOf(h ?? "", undefined), clock);
+  // A clock time next to another number is a range or a choice, not one time.
+  for (const f of found) {
+    if (f.mention.kind !== "clock") continue;
+    if (OTHER_NUMBER_AFTER.test(s.text.slice(f.end)) || OTHER_NUMBER_BEFORE.test(s.text.slice(0, f.start)))
+      f.mention = impossible;
+  }
 
   const periods: Found[] = [];
   const addPeriods = (pattern: RegExp, read: (m: RegExpMatchArray) => Mention) => {

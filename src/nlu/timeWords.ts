@@ -89,6 +89,26 @@ export const DAY_WORDS = new Map<string, { days: number; period?: Period }>([
   ["הערב", { days: 0, period: "evening" }], ["הלילה", { days: 0, period: "night" }],
 ]);
 
+/**
+ * Minutes said after a Hebrew hour: "שבע ועשרים" (7:20), "שמונה וחצי", "תשע ועשר דקות"; the tens
+ * are also said without "ו" ("שבע ארבעים", 7:40).
+ */
+// prettier-ignore
+export const HE_MINUTES = new Map([
+  ["וחמש", 5], ["וחמישה", 5], ["ועשר", 10], ["ועשרה", 10], ["ורבע", 15], ["ועשרים", 20], ["עשרים", 20],
+  ["ועשרים וחמש", 25], ["ועשרים וחמישה", 25], ["וחצי", 30], ["ושלושים", 30], ["שלושים", 30],
+  ["ושלושים וחמש", 35], ["ושלושים וחמישה", 35], ["וארבעים", 40], ["ארבעים", 40],
+  ["וארבעים וחמש", 45], ["וארבעים וחמישה", 45], ["וחמישים", 50], ["חמישים", 50],
+  ["וחמישים וחמש", 55], ["וחמישים וחמישה", 55],
+]);
+
+/** Minutes before a Hebrew hour: "שמונה פחות רבע" is 7:45. */
+// prettier-ignore
+export const HE_MINUTES_TO = new Map([
+  ["פחות חמש", 5], ["פחות חמישה", 5], ["פחות עשר", 10], ["פחות עשרה", 10], ["פחות רבע", 15],
+  ["פחות עשרים", 20], ["פחות עשרים וחמש", 25], ["פחות עשרים וחמישה", 25],
+]);
+
 /** "3", "three", "שלושה" → 3. */
 export function countOf(word: string): number | null {
   if (/^\d/u.test(word)) return Number(word);
@@ -104,8 +124,16 @@ export const START = String.raw`(?<![\p{L}\p{N}])`;
 export const END = String.raw`(?![\p{L}\p{N}])`;
 /** Words that make a number a count, not a clock time ("ב-3 ימים"). */
 const COUNT_UNITS = String.raw`minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|דקות|דקה|שעות|ימים|יום|שבועות|שבוע|חודשים|חודש|שנים|שנה`;
-/** After a clock time: not a date like 3/4 or 3.4, not a count, not a percentage. */
-const TIME_END = String.raw`(?![\p{L}\p{N}])(?![/.,:]\p{N})(?!\s*-?\s*[בל]?-?(?:${COUNT_UNITS})(?!\p{L}))(?!\s*%)`;
+/** Money: "ב-10 ש"ח", "at 9 dollars", "20₪". */
+const CURRENCY = String.raw`ש"ח|שח|שקלים|שקל|₪|\$|€|£|dollars?|bucks|shekels?|euros?|nis|ils|usd|eur|דולרים|דולר|יורו|אירו`;
+/** Not followed by money: "ב-10 ש"ח" is a price, not a time. */
+const NO_MONEY_NEXT = String.raw`(?!\s*(?:${CURRENCY})(?!\p{L}))`;
+/** After a clock time: not a date like 3/4 or 3.4, not a count, not a percentage, not money. */
+const TIME_END = String.raw`(?![\p{L}\p{N}])(?![/.,:]\p{N})(?!\s*-?\s*[בל]?-?(?:${COUNT_UNITS})(?!\p{L}))(?!\s*%)${NO_MONEY_NEXT}`;
+/** Amounts a decimal like 1.5 or a fraction like 3/4 is a quantity of, not a date. */
+const QUANTITY_UNITS = String.raw`${CURRENCY}|%|kg|kilos?|g|gr|grams?|l|lt|liters?|litres?|ml|km|m|cm|cups?|ק"ג|קג|קילו|גרם|ליטר|ליטרים|מ"ל|ק"מ|מטר|כוס|כוסות|אחוז`;
+/** Minutes said after a Hebrew hour, or before it ("פחות רבע"). */
+const HE_MINUTE_WORDS = String.raw`(?:\s+(${words([...HE_MINUTES.keys(), ...HE_MINUTES_TO.keys()])})(?:\s+דקות)?)?`;
 /** "ב-", "ב", "ב " and "בשעה" before a Hebrew clock time, with an optional "ו" (and). */
 const HE_AT = String.raw`ו?(?:בשעה|ב)\s*-?\s*`;
 /** Not before a plural noun: "ב-3 אנשים" is "with 3 people" ("ב-3 בצהריים" still is a time). */
@@ -148,6 +176,23 @@ export const PATTERNS = {
   heDayMonth: rx(
     String.raw`(?<![\p{N}/.:])(\d{1,2})\s*(?:[בל]\s*-?\s*)?(${words(HE_MONTHS.keys())})(?:\s+(\d{4}))?${END}`,
   ),
+  // A date in digits, "3/4", "15.4", "3/4/2026": day and month cannot be told apart safely (3/4 is
+  // 3 April here and March 4 in the US), so the message is not guessed at. Any pair of 1–2 digits
+  // counts, so "21.30" (a time written with a dot) and a bare decimal are not guessed at either; a
+  // quantity is left alone ("1.5 kg", "3/4 cup", "2.5 ש"ח").
+  numericDate: rx(
+    String.raw`(?:(?<![\p{L}\p{N}/.:])|(?<=(?<!\p{L})[ובלה]{1,3}))(?:(\d{1,2})/(\d{1,2})(?:/(?:\d{4}|\d{2}))?|(\d{1,2})\.(\d{1,2})(?:\.(?:\d{4}|\d{2}))?)(?![\p{N}])(?![/.:]\p{N})(?!\s*(?:${QUANTITY_UNITS})(?!\p{L}))`,
+  ),
+  // A day of the month without its month: "on the 10th", "the first of the month", "ב-1 לחודש",
+  // "בראשון לחודש" (not Sunday). Read as a time that cannot be told.
+  dayOfMonthOnly: rx(
+    String.raw`${START}(?:(?:on|by|until|till|from|before|after)\s+the\s+\d{1,2}(?:st|nd|rd|th)(?!\s+(?:day\s+)?of\s+(?:the|this|next|each|every)\s+month)|(?:(?:on|by|until|till|from|before|after)\s+)?(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?|first|last)\s+(?:day\s+)?of\s+(?:the|this|next)\s+month|(?:ו?עד\s+)?[ובלמה]{0,3}-?\s*(?:ה-?)?(?:\d{1,2}|ראשון|אחד|אחרון)\s+[לב]חודש(?:\s+(?:הבא|הזה|הנוכחי))?)${END}`,
+  ),
+  // A span this parser does not resolve ("next week", "end of the month", "בשבוע הבא"): a clock time
+  // beside it must not be read as today.
+  vagueSpan: rx(
+    String.raw`${START}(?:(?:next|this|coming)\s+(?:week|month|year|weekend)|(?:the\s+)?end\s+of\s+(?:the\s+|this\s+|next\s+)?(?:week|month|year|day)|(?:the|this)\s+weekend|[ובלמ]{0,2}(?:ה?שבוע\s+ה?בא|ה?חודש\s+ה?בא|ה?שנה\s+ה?באה|סוף\s+ה?(?:שבוע|חודש|שנה|יום)|סופ"ש))${END}`,
+  ),
   enNoonMidnight: rx(String.raw`${START}(?:at\s+)?(noon|midday|midnight)${END}`),
   heMidnight: rx(String.raw`${START}ו?ב?חצות(?:\s+הלילה)?${END}`),
   enDayWord: rx(
@@ -164,10 +209,10 @@ export const PATTERNS = {
   ),
   enAmPm: rx(String.raw`(?<![\p{L}\p{N}:.])(?:at\s+|@\s*)?(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?!\p{L})`),
   heWordClock: rx(
-    String.raw`${START}${HE_AT}(${words(HE_HOURS.keys())})(?:\s+(וחצי|ורבע))?${END}${NO_PLURAL_NEXT}`,
+    String.raw`${START}${HE_AT}(${words(HE_HOURS.keys())})${HE_MINUTE_WORDS}${END}${NO_PLURAL_NEXT}${NO_MONEY_NEXT}`,
   ),
   heDigitClock: rx(
-    String.raw`${START}${HE_AT}(\d{1,2})(?::(\d{2}))?(?:\s+(וחצי|ורבע))?${TIME_END}${NO_PLURAL_NEXT}`,
+    String.raw`${START}${HE_AT}(\d{1,2})(?::(\d{2}))?${HE_MINUTE_WORDS}${TIME_END}${NO_PLURAL_NEXT}`,
   ),
   enAtClock: rx(String.raw`${START}(?:at|@)\s*(\d{1,2})(?::(\d{2}))?(?:\s*o'?clock)?${TIME_END}`),
   colonClock: rx(String.raw`(?<![\p{L}\p{N}:/.])(\d{1,2}):(\d{2})${TIME_END}`),

@@ -8,6 +8,11 @@ const JERUSALEM = "Asia/Jerusalem";
 const WED_10AM = Date.parse("2026-03-11T08:00:00Z");
 
 const parse = (message: string) => parseTime(message, WED_10AM, JERUSALEM);
+/** The local wall time of a one-off reminder, or null. */
+const localOf = (message: string) => {
+  const parsed = parse(message);
+  return parsed?.kind === "instant" ? parsed.local : null;
+};
 
 describe("parseTime: the rest of the message", () => {
   it.each([
@@ -31,6 +36,28 @@ describe("parseTime: the rest of the message", () => {
     expect(parse("buy 2 milk tomorrow")?.text).toBe("buy 2 milk");
     expect(parse("call 050-1234567 at 6pm")?.text).toBe("call 050-1234567");
     expect(parse("add eggs to list 3 tonight")?.text).toBe("add eggs to list 3");
+  });
+
+  it("cuts the glue word before a phrase that starts with the, next or ה-", () => {
+    expect(parse("pay the bill by the 10th of April")).toMatchObject({
+      text: "pay the bill",
+      phrase: "by the 10th of April",
+    });
+    expect(parse("לשלם ארנונה עד ה-10 באפריל")).toMatchObject({
+      text: "לשלם ארנונה",
+      phrase: "עד ה-10 באפריל",
+    });
+    expect(parse("finish the report by next Friday")?.text).toBe("finish the report");
+    expect(parse("ב 3 באפריל לחדש דרכון")).toMatchObject({ text: "לחדש דרכון", phrase: "ב 3 באפריל" });
+    // A longer word before the number is not a prefix: "לה" is "to her".
+    expect(parse("תגיד לה 3 באפריל")?.text).toBe("תגיד לה");
+  });
+
+  it("leaves prices and quantities in the text, not as times", () => {
+    expect(parse('לקנות חלב ב-10 ש"ח מחר')).toMatchObject({ text: 'לקנות חלב ב-10 ש"ח', dateOnly: true });
+    expect(parse("sell at 9 dollars tomorrow")).toMatchObject({ text: "sell at 9 dollars", dateOnly: true });
+    expect(parse("buy 1.5 kg flour tomorrow")).toMatchObject({ text: "buy 1.5 kg flour", dateOnly: true });
+    expect(parse("לקנות 1.5 ליטר חלב מחר")?.text).toBe("לקנות 1.5 ליטר חלב");
   });
 });
 
@@ -60,6 +87,69 @@ describe("parseTime: instants", () => {
     expect(parse("tomorrow or Monday")).toBeNull();
     expect(parse("at 9 or at 10")).toBeNull();
     expect(parse("February 30")).toBeNull();
+  });
+
+  it.each([
+    // A numeric date is not read, so its clock must not be read as today either.
+    "remind me on 3/4 at 9 to pay rent",
+    "ב-3/4 ב-9",
+    "on 3.4 at 9",
+    "on 3/4/2026 at 9 dentist",
+    "tomorrow at 21.30",
+    // A day of the month without its month, or a span that is not resolved.
+    "pay rent on the 10th at 9",
+    "the first of the month at 9",
+    "בראשון לחודש",
+    "ב-1 לחודש ב-9",
+    "next week at 9",
+    "בשבוע הבא ב-9",
+    // Numbers that are not one time: money, a range, a choice.
+    'לקנות חלב ב-10 ש"ח',
+    "לקנות 2 ב-20 שקל",
+    "sell at 9 dollars",
+    "ב-10₪",
+    "at 3-4 pick up",
+    "tomorrow 3-4pm",
+    "at 5 or 6",
+    "tomorrow 5 or 6pm",
+    "לקחת כדור ב-8 ו-20",
+    "ב-8 או תשע",
+    "ב-7 ושתיים",
+  ])("is null for %j (cannot tell)", (message) => {
+    expect(parse(message)).toBeNull();
+  });
+
+  it("reads Hebrew minute words after the hour", () => {
+    // Wednesday 10:00: the morning reading has passed, so the evening one.
+    expect(parse("ב-7 ועשרים")).toMatchObject({ local: "2026-03-11T19:20", text: "" });
+    expect(parse("מחר בשבע ועשרים לצאת")).toMatchObject({ local: "2026-03-12T07:20", text: "לצאת" });
+    expect(localOf("מחר ב-8 וחמישה")).toBe("2026-03-12T08:05");
+    expect(localOf("מחר בשמונה ועשר דקות")).toBe("2026-03-12T08:10");
+    expect(localOf("מחר ב-9 ועשרים וחמש")).toBe("2026-03-12T09:25");
+    expect(localOf("מחר ב-9 ושלושים")).toBe("2026-03-12T09:30");
+    expect(localOf("מחר ב-9 ארבעים")).toBe("2026-03-12T09:40");
+    expect(localOf("מחר ב-9 וארבעים וחמש")).toBe("2026-03-12T09:45");
+    expect(localOf("מחר ב-9 וחמישים")).toBe("2026-03-12T09:50");
+    expect(localOf("מחר ב-8 פחות רבע בבוקר")).toBe("2026-03-12T07:45");
+    expect(localOf("מחר באחת פחות עשרה בצהריים")).toBe("2026-03-12T12:50");
+    expect(parse("מחר ב-8:30 ועשרים")).toBeNull(); // minutes twice
+  });
+
+  it("reads a bare hour on a named weekday the same whether or not that day is today", () => {
+    // Wednesday 10:00: "on Wednesday at 9" is next Wednesday 09:00, as "at 9am" is, not 21:00 today.
+    expect(parse("on Wednesday at 9 call Dan")).toMatchObject({
+      local: "2026-03-18T09:00",
+      text: "call Dan",
+    });
+    expect(localOf("on Wednesday at 9am call Dan")).toBe("2026-03-18T09:00");
+    expect(localOf("ביום רביעי ב-9")).toBe("2026-03-18T09:00");
+    expect(localOf("on Thursday at 9")).toBe("2026-03-12T09:00");
+    // Still ahead today, or said with a part of the day: today.
+    expect(localOf("on Wednesday at 11")).toBe("2026-03-11T11:00");
+    expect(localOf("on Wednesday at 9 in the evening")).toBe("2026-03-11T21:00");
+    expect(localOf("on Wednesday at 9pm")).toBe("2026-03-11T21:00");
+    // "today" keeps the first reading still ahead.
+    expect(localOf("today at 9")).toBe("2026-03-11T21:00");
   });
 
   it("throws a RangeError for an unknown zone", () => {
@@ -115,6 +205,23 @@ describe("parseTime: repeats", () => {
   it("ends an until-date at 23:59 local, and is null when the end is before the first time", () => {
     expect(recurring("every day at 8 until tomorrow")).toMatchObject({ until: "2026-03-12T21:59:00.000Z" });
     expect(parse("every Monday at 9 until Friday")).toBeNull(); // next Monday is after Friday
+  });
+
+  it("is null for a monthly repeat with no day of the month", () => {
+    expect(parse("כל חודש ב-10 בבוקר")).toBeNull(); // the 10th, or 10:00?
+    expect(parse("every month at 10")).toBeNull();
+    expect(parse("every month pay the gardener")).toBeNull();
+    expect(recurring("כל חודש ב-10 לבדוק מונה")).toMatchObject({ dayOfMonth: 10, time: "09:00" });
+    expect(recurring("every month starting tomorrow at 9")).toMatchObject({ dayOfMonth: 12, time: "09:00" });
+  });
+
+  it("is null when until/עד names no time it can resolve", () => {
+    expect(parse("remind me every day to run until next week")).toBeNull();
+    expect(parse("כל יום לשתות מים עד שאסיים")).toBeNull();
+    expect(parse("every day until the end of the month")).toBeNull();
+    // "through" and "ועד" are not always an end.
+    expect(recurring("every day at 8 go through emails")).toMatchObject({ type: "daily", time: "08:00" });
+    expect(recurring("ב-10 לכל חודש לשלם ועד בית")).toMatchObject({ dayOfMonth: 10 });
   });
 
   it("is null for repeats it cannot express, and for two repeats at once", () => {

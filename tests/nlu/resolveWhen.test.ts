@@ -212,6 +212,15 @@ describe("resolveWhen: weekdays (now: Wednesday 10:00)", () => {
     expect(when("next Wednesday at 11:00")).toBe("2026-03-18 11:00");
     expect(when("רביעי הבא ב-11:00")).toBe("2026-03-18 11:00");
   });
+
+  it("reads a bare hour on today's weekday as its morning reading, next week once it has passed", () => {
+    expect(when("Wednesday at 9")).toBe("2026-03-18 09:00");
+    expect(when("Wednesday at 9am")).toBe("2026-03-18 09:00");
+    expect(when("ביום רביעי ב-9")).toBe("2026-03-18 09:00");
+    expect(when("Wednesday at 11")).toBe("2026-03-11 11:00");
+    expect(when("Wednesday at 9 in the evening")).toBe("2026-03-11 21:00");
+    expect(when("today at 9")).toBe("2026-03-11 21:00");
+  });
 });
 
 describe("resolveWhen: dates", () => {
@@ -267,6 +276,12 @@ describe("resolveWhen: cannot tell", () => {
     "tomorrow or Monday", // tomorrow is Thursday: they disagree
     "in 20 minutes tomorrow",
     "at 9 or at 10",
+    "3/4 at 9",
+    "on the 10th at 9",
+    "next week at 9",
+    "at 3-4",
+    "at 5 or 6",
+    'ב-10 ש"ח',
   ])("%j → null", (expression) => {
     expect(resolveWhen(expression, WED_10AM, JERUSALEM)).toBeNull();
   });

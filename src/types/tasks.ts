@@ -31,21 +31,6 @@ export interface Task {
 }
 
 /** What a new task is made of; the owner and the creating operation are passed beside it. */
-export type NewTask = Pick<Task, "text" | "timeZone"> &
-  Partial<
-    Pick<
-      Task,
-      | "category"
-      | "dueAt"
-      | "reminder"
-      | "reminderOffsetMinutes"
-      | "recurrence"
-      | "reminderDetails"
-      | "nextFireAt"
-      | "subtasks"
-    >
-  >;
-
 /** Fields an update may change. */
 export type TaskPatch = Partial<
   Pick<
@@ -63,6 +48,9 @@ export type TaskPatch = Partial<
     | "subtasks"
   >
 >;
+
+/** What a new task is made of; the owner and the creating operation are passed beside it. */
+export type NewTask = Pick<Task, "text" | "timeZone"> & Omit<TaskPatch, "text" | "completed" | "completedAt">;
 
 export interface ListItem {
   id: string;

@@ -1,3 +1,4 @@
+import { nonEmpty } from "../../utils/args.js";
 import type pg from "pg";
 import { PgListRepository, type ListRepository } from "../../db/repositories/ListRepository.js";
 import { PgOperationLedger } from "../../db/repositories/OperationLedger.js";
@@ -50,7 +51,7 @@ type RunContext = CapabilityContext & { operationId: string; zone: string };
 /** Operations that change nothing: not recorded in the ledger, not re-read on a re-run. */
 const READS = new Set(["tasks.get", "tasks.getAll", "lists.get", "lists.getAll"]);
 
-const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+const str = nonEmpty;
 const strings = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((s): s is string => !!s) : []);
 const records = (v: unknown) => (Array.isArray(v) ? (v as Args[]) : []);
 

@@ -1,3 +1,4 @@
+import { nonEmpty } from "../../utils/args.js";
 import type { TaskRepository } from "../../db/repositories/TaskRepository.js";
 import type { Task } from "../../types/tasks.js";
 import { localDayNumber } from "../../utils/timeContext.js";
@@ -70,7 +71,7 @@ export function filtersOf(filters: unknown): {
   narrowed: boolean;
 } {
   const f = filters && typeof filters === "object" ? (filters as Record<string, unknown>) : {};
-  const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+  const text = nonEmpty;
   const completed = typeof f.completed === "boolean" ? f.completed : false;
   const category = text(f.category);
   const search = text(f.query);

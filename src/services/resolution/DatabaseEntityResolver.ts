@@ -1,3 +1,4 @@
+import { nonEmpty } from "../../utils/args.js";
 import type { ListRepository } from "../../db/repositories/ListRepository.js";
 import type { OperationLedger } from "../../db/repositories/OperationLedger.js";
 import { isUuid, type TaskRepository } from "../../db/repositories/TaskRepository.js";
@@ -32,7 +33,7 @@ type Found<T> =
 
 type Entity = "task" | "list" | "item";
 
-const str = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim() : undefined);
+const str = nonEmpty;
 const found = <T>(item: T): Found<T> => ({ status: "found", item });
 const missing = <T>(message: string): Found<T> => ({ status: "missing", message });
 

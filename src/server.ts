@@ -17,11 +17,10 @@ import {
   type WhatsApp,
   type WhatsAppOptions,
 } from "./services/whatsapp/index.js";
+import { ReminderService } from "./services/reminder/ReminderService.js";
+import { SchedulerService } from "./services/scheduler/SchedulerService.js";
 import { InFlightWork } from "./utils/InFlightWork.js";
 import type { Logger } from "./utils/logger.js";
-
-/** How often idle conversation windows leave the in-process cache (default: hourly). */
-const MEMORY_CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 
 /** A started service: its address, its shared resources, and the way to stop it. */
 export interface RunningService {
@@ -35,6 +34,9 @@ export interface RunningService {
   readonly inFlight: InFlightWork;
   /** The WhatsApp transport: webhook, inbox worker, sender, simulator. */
   readonly whatsapp: WhatsApp;
+  /** Reminders, nudges and digests; the cron jobs run them when SCHEDULER=on. */
+  readonly reminders: ReminderService;
+  readonly scheduler: SchedulerService;
   /** The local simulator's page, when it is on. */
   readonly simulatorUrl: string | undefined;
   /**
@@ -64,8 +66,6 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
     const checkpointer = await createCheckpointer(config.checkpointer, db.pool);
     const memo = createMemoRuntime({ config, pool: db.pool, checkpointer, logger, ...options.memo });
     const { users } = memo;
-    // The window cache forgets idle users; the table keeps them.
-    const cleanup = setInterval(() => memo.memory.cleanup(), MEMORY_CLEANUP_INTERVAL_MS).unref();
     const inFlight = new InFlightWork();
     let shuttingDown = false;
     let url = "";
@@ -77,6 +77,26 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       inFlight,
       serviceUrl: () => url,
       ...options.whatsapp,
+    });
+
+    const reminders = new ReminderService({
+      pool: db.pool,
+      sender: whatsapp.client ? whatsapp.sender : null,
+      memory: memo.memory,
+      llm: memo.llm,
+      logger,
+      clock: memo.clock,
+      settings: config.scheduler,
+    });
+    whatsapp.onDeliveryFailed((update) => reminders.onDeliveryFailed(update));
+    // node-cron triggers; the database decides (D8). Also the hourly window clean-up.
+    const scheduler = new SchedulerService({
+      pool: db.pool,
+      reminders,
+      memory: memo.memory,
+      logger,
+      clock: memo.clock,
+      retentionDays: config.scheduler.retentionDays,
     });
 
     const app = createApp({
@@ -114,17 +134,18 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
     );
     // Unfinished inbox rows from before a restart are picked up now.
     if (config.inbox.worker) whatsapp.worker.start();
+    // What came due while the service was down is sent now, once, marked late.
+    if (config.scheduler.enabled) scheduler.start();
 
     let stopping: Promise<boolean> | undefined;
     const shutdown = (reason: string): Promise<boolean> => {
       stopping ??= (async () => {
         shuttingDown = true;
-        clearInterval(cleanup);
         logger.info({ reason, inFlight: inFlight.size }, "shutting down");
         const deadline = performance.now() + config.shutdownTimeoutMs;
         // Running turns finish first, while the server still listens: with the simulator on, their
         // replies go through this very server. No new turn starts.
-        const workerStopped = whatsapp.stop();
+        const workerStopped = Promise.all([whatsapp.stop(), scheduler.stop()]);
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
           workerStopped,
@@ -155,7 +176,20 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       return stopping;
     };
 
-    return { url, port, db, checkpointer, users, memo, inFlight, whatsapp, simulatorUrl, shutdown };
+    return {
+      url,
+      port,
+      db,
+      checkpointer,
+      users,
+      memo,
+      inFlight,
+      whatsapp,
+      reminders,
+      scheduler,
+      simulatorUrl,
+      shutdown,
+    };
   } catch (error) {
     server?.close();
     await db.close().catch(() => undefined);

@@ -98,6 +98,50 @@ const EnvSchema = z.object({
   INBOX_LEASE_SECONDS: wholeNumber(2, 600, 30),
   /** Attempts at a message's turn before the user gets an apology (default: 3). */
   INBOX_MAX_ATTEMPTS: wholeNumber(1, 10, 3),
+
+  /** Whether this instance runs the scheduler (reminders, nudges, digests, clean-up): on | off (default: on). Several instances may all run it. */
+  SCHEDULER: z.enum(["on", "off"]).default("on"),
+  /** Local time of a new user's morning digest: an hour ("8") or HH:mm ("07:30") (default: 08:00). */
+  MORNING_DIGEST_HOUR: z
+    .string()
+    .default("08:00")
+    .transform((v, ctx) => {
+      const match = /^([01]?[0-9]|2[0-3])(?::([0-5][0-9]))?$/.exec(v.trim());
+      if (!match) {
+        ctx.addIssue({ code: "custom", message: 'must be an hour from 0 to 23 or a time such as "07:30"' });
+        return z.NEVER;
+      }
+      return `${match[1]!.padStart(2, "0")}:${match[2] ?? "00"}`;
+    }),
+  /** Let the response writer's model polish the morning digest's wording: on | off (default: off). */
+  MORNING_DIGEST_POLISH: z.enum(["on", "off"]).default("off"),
+  /** Name of the approved message template for reminders outside WhatsApp's 24-hour window; its body takes the reminder as {{1}} (default: unset, such reminders are recorded as undeliverable). */
+  WHATSAPP_REMINDER_TEMPLATE: z
+    .string()
+    .regex(/^[a-z0-9_]{1,512}$/, { error: "must be a template name: lowercase letters, digits and _" })
+    .optional(),
+  /** Name of the approved message template for morning digests outside the 24-hour window; its body takes the digest as {{1}} (default: unset). */
+  WHATSAPP_DIGEST_TEMPLATE: z
+    .string()
+    .regex(/^[a-z0-9_]{1,512}$/, { error: "must be a template name: lowercase letters, digits and _" })
+    .optional(),
+  /** Language code of the templates for Hebrew speakers (default: he). */
+  WHATSAPP_TEMPLATE_LANGUAGE_HE: z
+    .string()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: "must be a language code such as he or en_US" })
+    .default("he"),
+  /** Language code of the templates for everyone else (default: en). */
+  WHATSAPP_TEMPLATE_LANGUAGE_EN: z
+    .string()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, { error: "must be a language code such as he or en_US" })
+    .default("en"),
+  /** Most proactive messages (reminders, digests) this instance sends per second (default: 80). */
+  PROACTIVE_MAX_PER_SECOND: wholeNumber(1, 1000, 80),
+  /** Least seconds between two proactive messages to the same user (default: 6, WhatsApp's pair rate). */
+  PROACTIVE_USER_GAP_SECONDS: wholeNumber(6, 3600, 6),
+  /** Days processed inbox rows, sent-message records and reminder deliveries are kept (default: 30). */
+  RETENTION_DAYS: wholeNumber(1, 3650, 30),
+
   /** OpenAI API key (required in production). */
   OPENAI_API_KEY: z.string().min(1).optional(),
 
@@ -157,6 +201,7 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   whatsapp: WhatsAppSettings;
   inbox: InboxSettings;
+  scheduler: SchedulerSettings;
   openai: { apiKey?: string };
   llm: LLMSettings;
 }
@@ -183,6 +228,21 @@ export interface InboxSettings {
   maxAgeMs: number;
   maxAttempts: number;
   leaseSeconds: number;
+}
+
+/** Reminders, nudges, digests and clean-up (D8). */
+export interface SchedulerSettings {
+  /** Run the scheduler in this process. */
+  enabled: boolean;
+  /** A new user's digest time, HH:mm local. */
+  digestTime: string;
+  /** Polish digests with the response writer's model (when an LLM is configured). */
+  digestPolish: boolean;
+  /** Templates for messages outside the 24-hour window; absent: none configured. */
+  templates: { reminder?: string; digest?: string; languages: { he: string; en: string } };
+  maxPerSecond: number;
+  userGapMs: number;
+  retentionDays: number;
 }
 
 /** The LLM settings of the environment; `src/config/llm-config.ts` turns them into a model per node. */
@@ -304,6 +364,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       maxAgeMs: env.INBOX_MAX_AGE_HOURS * 60 * 60 * 1000,
       maxAttempts: env.INBOX_MAX_ATTEMPTS,
       leaseSeconds: env.INBOX_LEASE_SECONDS,
+    },
+    scheduler: {
+      enabled: env.SCHEDULER === "on",
+      digestTime: env.MORNING_DIGEST_HOUR,
+      digestPolish: env.MORNING_DIGEST_POLISH === "on",
+      templates: {
+        ...(env.WHATSAPP_REMINDER_TEMPLATE ? { reminder: env.WHATSAPP_REMINDER_TEMPLATE } : {}),
+        ...(env.WHATSAPP_DIGEST_TEMPLATE ? { digest: env.WHATSAPP_DIGEST_TEMPLATE } : {}),
+        languages: { he: env.WHATSAPP_TEMPLATE_LANGUAGE_HE, en: env.WHATSAPP_TEMPLATE_LANGUAGE_EN },
+      },
+      maxPerSecond: env.PROACTIVE_MAX_PER_SECOND,
+      userGapMs: env.PROACTIVE_USER_GAP_SECONDS * 1000,
+      retentionDays: env.RETENTION_DAYS,
     },
     openai: { apiKey: env.OPENAI_API_KEY },
     llm: {

@@ -26,6 +26,12 @@ export interface WebhookDeps {
   outbound: OutboundMessageRepository;
   /** Called after new messages are stored, so the worker picks them up at once. */
   onStored: () => void;
+  /** Told of each "failed" status after it is recorded (the scheduler answers 131047 with a template). */
+  onDeliveryFailed?: (update: {
+    waMessageId: string;
+    errorCode?: number;
+    errorTitle?: string;
+  }) => Promise<void>;
 }
 
 /** GET and POST /webhook/whatsapp: Meta's verification handshake and its notifications. */
@@ -187,5 +193,19 @@ async function applyStatuses(deps: WebhookDeps, contents: WebhookContents, req: 
       at: new Date(Number(status.timestamp) * 1000),
       ...(error ? { errorCode: error.code, ...(error.title ? { errorTitle: error.title } : {}) } : {}),
     });
+    if (status.status === "failed" && deps.onDeliveryFailed) {
+      await deps
+        .onDeliveryFailed({
+          waMessageId: status.id,
+          ...(error ? { errorCode: error.code, ...(error.title ? { errorTitle: error.title } : {}) } : {}),
+        })
+        // The status is recorded; what the scheduler makes of it must not fail the webhook.
+        .catch((err: unknown) =>
+          deps.logger.error(
+            { err, requestId: req.id, messageId: status.id },
+            "delivery failure handler failed",
+          ),
+        );
+    }
   }
 }

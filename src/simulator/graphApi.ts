@@ -347,12 +347,21 @@ function readSend(
       };
     }
     case "template": {
-      const t = data.template as { name: string; language: { code: string } };
+      const t = data.template as {
+        name: string;
+        language: { code: string };
+        components?: { parameters?: { text?: unknown }[] }[];
+      };
+      // What the user would read: the parameters the template's body is filled with.
+      const filled = (t.components ?? [])
+        .flatMap((c) => c.parameters ?? [])
+        .map((p) => p.text)
+        .filter((text): text is string => typeof text === "string");
       return {
         to,
         message: {
           ...common,
-          text: `Template "${t.name}" (${t.language.code})`,
+          text: `📋 Template "${t.name}" (${t.language.code})${filled.length ? `\n${filled.join("\n")}` : ""}`,
           template: { name: t.name, language: t.language.code },
         },
       };

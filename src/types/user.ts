@@ -25,6 +25,9 @@ export interface User {
   digestEnabled: boolean;
   /** Local wall time of the morning digest, HH:mm. */
   digestLocalTime: string;
+  /** Quiet hours, local HH:mm (both null: off); nudges wait until they end. */
+  quietStart: string | null;
+  quietEnd: string | null;
   /** Zones offered by the open onboarding time-zone question, or null when none is open. */
   timeZoneChoices: string[] | null;
   createdAt: string;
@@ -43,6 +46,8 @@ export type UserPatch = Partial<
     | "googleConnected"
     | "digestEnabled"
     | "digestLocalTime"
+    | "quietStart"
+    | "quietEnd"
     | "timeZoneChoices"
   >
 >;

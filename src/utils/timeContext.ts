@@ -1,7 +1,7 @@
 import type { TimeContext } from "../graph/state/MemoState.js";
 
 /** Hebrew weekday names, Sunday first. */
-const HEBREW_DAYS = ["ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת"];
+export const HEBREW_DAYS = ["ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת"];
 
 /** Two digits: 7 → "07". */
 export const pad2 = (n: number) => String(n).padStart(2, "0");

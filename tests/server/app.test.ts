@@ -37,7 +37,15 @@ describe("HTTP app", () => {
     const res = await request(server).get("/readyz").expect(503);
     expect(res.body).toEqual({
       status: "migrations_pending",
-      pending: ["users", "extensions", "conversation_windows", "whatsapp", "inbox_leases", "tasks_lists"],
+      pending: [
+        "users",
+        "extensions",
+        "conversation_windows",
+        "whatsapp",
+        "inbox_leases",
+        "tasks_lists",
+        "scheduler",
+      ],
     });
   });
 

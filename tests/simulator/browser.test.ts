@@ -1,25 +1,18 @@
 // The simulator in real headless Chromium, against the whole service: what a new developer sees.
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/env.js";
 import { startService, type RunningService } from "../../src/server.js";
+import { chromiumAvailable, launchChromium } from "../support/browser.js";
 import { captureLogs } from "../support/logs.js";
 import { plan, step } from "../support/memoHarness.js";
 import { freePort } from "../support/process.js";
 import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available) {
-  // Printed so a skipped browser leg is never mistaken for a passing one.
-  console.warn(`simulator browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
-}
-
-describe.skipIf(!available)("the simulator in Chromium", () => {
+describe.skipIf(!chromiumAvailable)("the simulator in Chromium", () => {
   let dir: string;
   let llm: ScriptedOpenAI;
   let service: RunningService;
@@ -39,19 +32,7 @@ describe.skipIf(!available)("the simulator in Chromium", () => {
       LLM_MAX_RETRIES: "0",
     });
     service = await startService(config, { logger: captureLogs().logger });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(`${service.simulatorUrl!}?phone=972501234567`);
   }, 60_000);

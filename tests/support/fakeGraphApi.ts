@@ -109,6 +109,32 @@ const ListInteractive = z.strictObject({
     }, "Row ids must be unique"),
 });
 
+/** A template send as Meta checks it: a name, a language, body parameters without line breaks. */
+const Template = z.strictObject({
+  name: z.string().regex(/^[a-z0-9_]{1,512}$/),
+  language: z.strictObject({ code: z.string().min(2) }),
+  components: z
+    .array(
+      z.strictObject({
+        type: z.literal("body"),
+        parameters: z
+          .array(
+            z.strictObject({
+              type: z.literal("text"),
+              // Meta: "Param text cannot have new-line/tab characters or more than 4 consecutive spaces".
+              text: z
+                .string()
+                .min(1)
+                .max(1024)
+                .refine((t) => !/[\n\t]| {5,}/.test(t), "Param text cannot have new-line/tab characters"),
+            }),
+          )
+          .min(1),
+      }),
+    )
+    .optional(),
+});
+
 const SendBody = z.looseObject({
   messaging_product: z.literal("whatsapp"),
   recipient_type: z.literal("individual").optional(),
@@ -117,6 +143,7 @@ const SendBody = z.looseObject({
   context: Context.optional(),
   text: TextBody.optional(),
   interactive: z.discriminatedUnion("type", [ButtonInteractive, ListInteractive]).optional(),
+  template: Template.optional(),
 });
 
 const ReadBody = z.strictObject({
@@ -426,6 +453,7 @@ export class FakeGraphApi {
 function missingPart(send: z.infer<typeof SendBody>): string | undefined {
   if (send.type === "text" && !send.text) return "text: required for type text";
   if (send.type === "interactive" && !send.interactive) return "interactive: required for type interactive";
+  if (send.type === "template" && !send.template) return "template: required for type template";
   return undefined;
 }
 
@@ -434,9 +462,18 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
 }
 
-/** The text a user reads first in a sent message: the text body, or the interactive body text. */
+/** The text a user reads first in a sent message: the text body, the interactive body text, a template's parameter. */
 function textOf(message: SentMessage): string {
-  const body = message.body as { text?: { body?: unknown }; interactive?: { body?: { text?: unknown } } };
-  const text = message.type === "interactive" ? body.interactive?.body?.text : body.text?.body;
+  const body = message.body as {
+    text?: { body?: unknown };
+    interactive?: { body?: { text?: unknown } };
+    template?: { components?: { parameters?: { text?: unknown }[] }[] };
+  };
+  const text =
+    message.type === "interactive"
+      ? body.interactive?.body?.text
+      : message.type === "template"
+        ? body.template?.components?.[0]?.parameters?.[0]?.text
+        : body.text?.body;
   return typeof text === "string" ? text : "";
 }

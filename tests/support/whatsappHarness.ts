@@ -160,6 +160,7 @@ export async function createWhatsAppHarness(options: WhatsAppHarnessOptions = {}
     memo,
     whatsapp,
     logs: lines,
+    logger,
     post,
     /** Posts messages in one webhook call and expects the 200. */
     async deliver(...messages: WaMessage[]) {

@@ -4,6 +4,7 @@ import { conversationWindowsMigration } from "./0003_conversation_windows.js";
 import { whatsappMigration } from "./0004_whatsapp.js";
 import { inboxLeasesMigration } from "./0005_inbox_leases.js";
 import { tasksListsMigration } from "./0006_tasks_lists.js";
+import { schedulerMigration } from "./0007_scheduler.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -16,4 +17,5 @@ export const MIGRATIONS: readonly Migration[] = [
   whatsappMigration,
   inboxLeasesMigration,
   tasksListsMigration,
+  schedulerMigration,
 ];

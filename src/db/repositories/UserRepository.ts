@@ -24,6 +24,8 @@ interface UserRow {
   last_inbound_at: Date | null;
   digest_enabled: boolean;
   digest_local_time: string;
+  quiet_start: string | null;
+  quiet_end: string | null;
   time_zone_choices: string[] | null;
   created_at: Date;
   updated_at: Date;
@@ -38,8 +40,13 @@ const COLUMNS: Record<keyof UserPatch, string> = {
   googleConnected: "google_connected",
   digestEnabled: "digest_enabled",
   digestLocalTime: "digest_local_time",
+  quietStart: "quiet_start",
+  quietEnd: "quiet_end",
   timeZoneChoices: "time_zone_choices",
 };
+
+/** Fields that decide when the next morning digest is due. */
+const DIGEST_FIELDS: readonly (keyof UserPatch)[] = ["timeZone", "digestLocalTime", "digestEnabled"];
 
 /** Columns stored as jsonb: sent as JSON text. */
 const JSON_COLUMNS = new Set<keyof UserPatch>(["capabilities", "timeZoneChoices"]);
@@ -56,6 +63,8 @@ function toUser(row: UserRow): User {
     lastInboundAt: row.last_inbound_at?.toISOString() ?? null,
     digestEnabled: row.digest_enabled,
     digestLocalTime: row.digest_local_time,
+    quietStart: row.quiet_start,
+    quietEnd: row.quiet_end,
     timeZoneChoices: row.time_zone_choices ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -107,9 +116,11 @@ export class PgUserRepository implements UserRepository {
   async update(phone: string, patch: UserPatch): Promise<User | null> {
     const { columns, values } = patchColumns(patch);
     if (columns.length === 0) return this.get(phone);
-    const assignments = columns.map((c, i) => `${c} = $${i + 2}`).join(", ");
+    const assignments = columns.map((c, i) => `${c} = $${i + 2}`);
+    // The scheduler recomputes the next digest instant from the new zone, time or switch.
+    if (DIGEST_FIELDS.some((key) => patch[key] !== undefined)) assignments.push("digest_next_at = NULL");
     const { rows } = await this.pool.query<UserRow>(
-      `UPDATE users SET ${assignments}, updated_at = now() WHERE phone = $1 RETURNING *`,
+      `UPDATE users SET ${assignments.join(", ")}, updated_at = now() WHERE phone = $1 RETURNING *`,
       [phone, ...values],
     );
     return rows[0] ? toUser(rows[0]) : null;

@@ -5,16 +5,15 @@ import { PgOperationLedger } from "../../db/repositories/OperationLedger.js";
 import { PgTaskRepository, type TaskRepository } from "../../db/repositories/TaskRepository.js";
 import { withTransaction } from "../../db/transaction.js";
 import { findTasks, groupOf, type TaskGroup } from "../../services/database/taskFilters.js";
+import { completeTaskRow } from "../../services/database/completeTask.js";
 import {
   bareClock,
-  nextFireAfter,
   recurrenceArgsOf,
   scheduleTask,
   type TaskSchedule,
   type TaskTimeArgs,
 } from "../../services/database/taskTimes.js";
 import type { ListItem, Task, TaskList, TaskPatch } from "../../types/tasks.js";
-import { localDayNumber } from "../../utils/timeContext.js";
 import { t, type MessageKey } from "../../utils/userMessages.js";
 import type { CapabilityContext, Executor, ExecutorOutcome } from "../registry.js";
 
@@ -375,31 +374,10 @@ function nearestHalf(hour: number, time: string): number {
   return Math.abs(hour - current) <= Math.abs(hour + 12 - current) ? hour : hour + 12;
 }
 
-/**
- * Done: a reminder (one-time or nudge) is deleted, as V1 did; a daily, weekly or monthly
- * reminder stays and moves past today's ring if that is still to come; a plain task is marked done.
- */
+/** Done, as the database service does it, seen as the executor shows tasks. */
 async function completeTask(task: Task, tasks: TaskRepository, context: RunContext) {
-  const { phone, now } = context;
-  const rule = task.recurrence;
-  if (rule && rule.type !== "nudge") {
-    const pending = task.nextFireAt ? Date.parse(task.nextFireAt) : null;
-    const today = (ms: number) => localDayNumber(ms, task.timeZone) === localDayNumber(now, task.timeZone);
-    const after = pending !== null && pending > now && today(pending) ? pending : now;
-    const updated = await tasks.update(phone, task.id, {
-      nextFireAt: nextFireAfter(rule, task.timeZone, after, task.reminderOffsetMinutes ?? 0),
-    });
-    return { task: taskView(updated ?? task), removed: false, recurring: true };
-  }
-  if (rule || task.dueAt || task.nextFireAt) {
-    await tasks.delete(phone, [task.id]);
-    return { task: taskView(task), removed: true, recurring: false };
-  }
-  const updated = await tasks.update(phone, task.id, {
-    completed: true,
-    completedAt: new Date(now).toISOString(),
-  });
-  return { task: taskView(updated ?? task), removed: false, recurring: false };
+  const done = await completeTaskRow(tasks, context.phone, task, context.now);
+  return { ...done, task: taskView(done.task) };
 }
 
 const GROUP_ORDER: TaskGroup[] = ["overdue", "today", "upcoming", "recurring", "undated", "done"];

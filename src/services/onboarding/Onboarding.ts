@@ -22,6 +22,8 @@ export interface OnboardingDeps {
   clock: () => number;
   /** Zone of a phone whose country tells nothing (DEFAULT_TIMEZONE). */
   defaultTimeZone: string;
+  /** A new user's morning digest time, HH:mm (MORNING_DIGEST_HOUR; default: the table's 08:00). */
+  digestTime?: string;
   /** The capabilities running now, for the welcome. */
   capabilities: () => CapabilityName[];
 }
@@ -49,6 +51,7 @@ export class Onboarding {
     const guess = guessTimeZone(phone, defaultTimeZone, language === "he" ? "he" : "en", new Date(clock()));
     const user = await users.getOrCreate(phone, {
       timeZone: guess.zone,
+      ...(this.deps.digestTime ? { digestLocalTime: this.deps.digestTime } : {}),
       ...(language ? { language } : {}),
       ...(contactName ? { displayName: contactName.slice(0, 100) } : {}),
       ...(guess.choices.length > 1 ? { timeZoneChoices: guess.choices.map((c) => c.zone) } : {}),

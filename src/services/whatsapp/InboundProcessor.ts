@@ -12,6 +12,7 @@ import { analyzeImage } from "../media/analyzeImage.js";
 import type { Transcriber } from "../media/Transcriber.js";
 import type { MemoryService } from "../memory/index.js";
 import type { Onboarding } from "../onboarding/Onboarding.js";
+import type { ReminderActions } from "../reminder/ReminderActions.js";
 import { WhatsAppApiError, type GraphApiClient } from "./GraphApiClient.js";
 import type { PhoneLease } from "./PhoneLocks.js";
 import type { InboxHandler } from "./InboxWorker.js";
@@ -44,6 +45,8 @@ export interface InboundProcessorDeps {
   outbound: OutboundMessageRepository;
   sender: WhatsAppSender;
   onboarding: Onboarding;
+  /** Reminder buttons and scheduler settings, answered without the graph. */
+  actions?: ReminderActions;
   /** null: no access token and no simulator (media cannot be fetched). */
   client: GraphApiClient | null;
   /** Vision model for images; null when no LLM is configured. */
@@ -111,6 +114,8 @@ export class InboundProcessor implements InboxHandler {
     const optionId = message.interactive?.button_reply?.id ?? message.interactive?.list_reply?.id;
     const timeZone = { text, optionId, messageId: id, questionJustAsked: created };
     if (await deps.onboarding.handleTimeZone(user, language, timeZone, reply)) return;
+    if (deps.actions && (await deps.actions.handle(user, language, { text, optionId, messageId: id }, reply)))
+      return;
 
     const replyTo = message.context?.id;
     const base = { whatsappMessageId: id, ...(replyTo ? { replyToMessageId: replyTo } : {}) };

@@ -4,7 +4,12 @@ import type { Logger } from "../../utils/logger.js";
 import type { MemoryService } from "../memory/index.js";
 import type { GraphApiClient } from "./GraphApiClient.js";
 import { LeaseLostError } from "./PhoneLocks.js";
-import { buildReplyPayloads, type OutboundPayload, type ReplyContent } from "./outboundFormat.js";
+import {
+  buildReplyPayloads,
+  buildTemplatePayload,
+  type OutboundPayload,
+  type ReplyContent,
+} from "./outboundFormat.js";
 
 /** A reply that could not be delivered after the client's own retries; the turn is not re-run for it. */
 export class DeliveryError extends MemoError {
@@ -30,11 +35,28 @@ export interface SendOptions {
    * phone must not answer a message the new holder answers too.
    */
   guard?: () => Promise<boolean>;
+  /**
+   * Called with each message's WhatsApp id the moment the Graph API accepts it, before anything
+   * else is written: the scheduler's ledger records the send with as small a gap as it can.
+   */
+  onAccepted?: (waMessageId: string) => Promise<void>;
 }
 
 /** What a payload shows in the chat, for the outbound record. */
 function bodyOf(payload: OutboundPayload): string {
-  return payload.type === "text" ? payload.text.body : payload.interactive.body.text;
+  switch (payload.type) {
+    case "text":
+      return payload.text.body;
+    case "interactive":
+      return payload.interactive.body.text;
+    case "template":
+      return payload.template.components[0]?.parameters[0]?.text ?? "";
+  }
+}
+
+/** The kind recorded for a payload: text, button, list or template. */
+function kindOf(payload: OutboundPayload): string {
+  return payload.type === "interactive" ? payload.interactive.type : payload.type;
 }
 
 /**
@@ -83,13 +105,14 @@ export class WhatsAppSender {
         );
       }
       ids.push(id);
+      await options.onAccepted?.(id);
       // The message is out: a failure to record it must not make the turn run (and send) again.
       await outbound
         .record({
           waMessageId: id,
           phone,
           ...(options.inReplyTo ? { inReplyTo: options.inReplyTo } : {}),
-          kind: payload.type === "text" ? "text" : payload.interactive.type,
+          kind: kindOf(payload),
           body: bodyOf(payload),
         })
         .catch((error: unknown) =>
@@ -101,6 +124,31 @@ export class WhatsAppSender {
     else if (options.memory === "link" && first)
       await memory.setAssistantMessageId(phone, content.text, first);
     return ids;
+  }
+
+  /**
+   * Sends an approved template whose one body parameter is `text` (outside the 24-hour window);
+   * returns its WhatsApp id. The window is told of `text` as Memo's message.
+   */
+  async sendTemplate(
+    phone: string,
+    template: { name: string; languageCode: string },
+    text: string,
+  ): Promise<string | null> {
+    const { client, outbound, memory, logger } = this.deps;
+    if (!client) {
+      logger.warn({ template: template.name }, "no WhatsApp access token: template not sent");
+      return null;
+    }
+    const payload = buildTemplatePayload(phone, template, text);
+    const { id } = await client.sendMessage(payload);
+    await outbound
+      .record({ waMessageId: id, phone, kind: "template", body: bodyOf(payload) })
+      .catch((error: unknown) =>
+        logger.error({ err: error, messageId: id }, "could not record a sent message"),
+      );
+    await memory.addAssistantMessage(phone, text, id);
+    return id;
   }
 
   /** Marks an inbound message read and shows "typing…" while the turn runs; failures only log. */

@@ -10,12 +10,20 @@ import type { InFlightWork } from "../../utils/InFlightWork.js";
 import type { Logger } from "../../utils/logger.js";
 import { createTranscriber, type Transcriber } from "../media/Transcriber.js";
 import { Onboarding } from "../onboarding/Onboarding.js";
+import { ReminderActions } from "../reminder/ReminderActions.js";
 import { GraphApiClient } from "./GraphApiClient.js";
 import { InboundProcessor } from "./InboundProcessor.js";
 import { InboxWorker } from "./InboxWorker.js";
 import { InboxWriter } from "./InboxWriter.js";
 import { PgPhoneLeases } from "./PhoneLocks.js";
 import { WhatsAppSender } from "./WhatsAppSender.js";
+
+/** A message Memo sent that WhatsApp reports as failed. */
+export interface DeliveryFailure {
+  waMessageId: string;
+  errorCode?: number;
+  errorTitle?: string;
+}
 
 /** Where the simulator is mounted, and its Graph API stand-in under it. */
 export const SIMULATOR_PATH = "/dev/whatsapp";
@@ -83,9 +91,21 @@ export function createWhatsApp(options: WhatsAppOptions) {
     logger,
     clock,
     defaultTimeZone: config.defaultTimeZone,
+    digestTime: config.scheduler.digestTime,
     capabilities: () => memo.capabilities.capabilities(),
   });
+  const actions = new ReminderActions({
+    pool: db.pool,
+    users: memo.users,
+    memory: memo.memory,
+    sender,
+    logger,
+    clock,
+  });
+  /** Listeners of "failed" delivery statuses (the scheduler). */
+  const failureListeners: ((update: DeliveryFailure) => Promise<void>)[] = [];
   const processor = new InboundProcessor({
+    actions,
     runtime: memo.runtime,
     users: memo.users,
     memory: memo.memory,
@@ -127,6 +147,9 @@ export function createWhatsApp(options: WhatsAppOptions) {
         inbox: new InboxWriter(inbox),
         outbound,
         onStored: () => worker.kick(),
+        onDeliveryFailed: async (update) => {
+          for (const listener of failureListeners) await listener(update);
+        },
       }),
     },
     ...(simulator ? [{ path: SIMULATOR_PATH, router: simulator.router }] : []),
@@ -140,6 +163,10 @@ export function createWhatsApp(options: WhatsAppOptions) {
     sender,
     client,
     simulator,
+    /** Hears every "failed" delivery status the webhook records. */
+    onDeliveryFailed(listener: (update: DeliveryFailure) => Promise<void>): void {
+      failureListeners.push(listener);
+    },
     /** Stops taking work; resolves when the turns running now have ended. */
     stop: () => worker.stop(),
     /** Lets the phone locks and the simulator go (after stop, or when giving up on it). */

@@ -78,8 +78,50 @@ export interface InteractivePayload extends PayloadBase {
   interactive: ButtonInteractive | ListInteractive;
 }
 
+/** An approved message template, the only thing WhatsApp lets a business send outside the 24-hour window. */
+export interface TemplatePayload extends PayloadBase {
+  type: "template";
+  template: {
+    name: string;
+    language: { code: string };
+    components: { type: "body"; parameters: { type: "text"; text: string }[] }[];
+  };
+}
+
 /** A Cloud API message body without `messaging_product` / `recipient_type` (the client adds them). */
-export type OutboundPayload = TextPayload | InteractivePayload;
+export type OutboundPayload = TextPayload | InteractivePayload | TemplatePayload;
+
+/** Longest template parameter Memo sends (a template body holds at most 1,024 characters in all). */
+export const TEMPLATE_PARAMETER_LIMIT = 900;
+
+/**
+ * A template message whose body's one parameter is `text`. Meta refuses parameters with line
+ * breaks, tabs or more than four spaces in a row, so lines are joined with " · ".
+ */
+export function buildTemplatePayload(
+  to: string,
+  template: { name: string; languageCode: string },
+  text: string,
+): TemplatePayload {
+  const flat = text
+    .split(/\r?\n/)
+    .map((line) => line.replace(/\s+/g, " ").trim())
+    .filter(Boolean)
+    .join(" · ");
+  const parameter =
+    flat.length > TEMPLATE_PARAMETER_LIMIT
+      ? `${flat.slice(0, graphemeCutBefore(flat, TEMPLATE_PARAMETER_LIMIT - 1))}${ELLIPSIS}`
+      : flat;
+  return {
+    to,
+    type: "template",
+    template: {
+      name: template.name,
+      language: { code: template.languageCode },
+      components: [{ type: "body", parameters: [{ type: "text", text: parameter || ELLIPSIS }] }],
+    },
+  };
+}
 
 /** What Memo wants to say in one reply, before it is fitted to WhatsApp. */
 export interface ReplyContent {

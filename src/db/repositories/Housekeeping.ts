@@ -1,0 +1,37 @@
+import type { Queryable } from "../transaction.js";
+
+/** Clean-up the scheduler runs: idle conversation windows, expired questions, old records. */
+export class Housekeeping {
+  constructor(private readonly db: Queryable) {}
+
+  /**
+   * Deletes conversation windows untouched since `beforeMs` (all their messages have aged out)
+   * and clears disambiguation snapshots that expired by `nowMs`. Returns the rows changed.
+   */
+  async expireConversations(
+    beforeMs: number,
+    nowMs: number,
+  ): Promise<{ windows: number; disambiguations: number }> {
+    const windows = await this.db.query("DELETE FROM conversation_windows WHERE updated_at < $1", [
+      new Date(beforeMs),
+    ]);
+    const disambiguations = await this.db.query(
+      `UPDATE conversation_windows SET state = jsonb_set(state, '{disambiguation}', 'null'::jsonb)
+        WHERE jsonb_typeof(state->'disambiguation') = 'object'
+          AND (state->'disambiguation'->>'expiresAt')::double precision < $1`,
+      [nowMs],
+    );
+    return { windows: windows.rowCount ?? 0, disambiguations: disambiguations.rowCount ?? 0 };
+  }
+
+  /** Drops answered inbox rows and sent-message records older than `beforeMs`. */
+  async pruneMessages(beforeMs: number): Promise<{ inbox: number; outbound: number }> {
+    const before = new Date(beforeMs);
+    const inbox = await this.db.query(
+      "DELETE FROM inbox_messages WHERE status <> 'pending' AND received_at < $1",
+      [before],
+    );
+    const outbound = await this.db.query("DELETE FROM outbound_messages WHERE created_at < $1", [before]);
+    return { inbox: inbox.rowCount ?? 0, outbound: outbound.rowCount ?? 0 };
+  }
+}

@@ -1,0 +1,214 @@
+import type { Task, TaskRecurrence } from "../../types/tasks.js";
+import type { Queryable } from "../transaction.js";
+
+/** A task whose reminder is due, locked for the claiming transaction. */
+export interface DueTaskRow {
+  id: string;
+  phone: string;
+  text: string;
+  dueAt: string | null;
+  nextFireAt: string;
+  recurrence: TaskRecurrence | null;
+  reminderOffsetMinutes: number | null;
+  timeZone: string;
+}
+
+/** What the scheduler needs of a user, locked while their messages are given send slots. */
+export interface ProactiveUser {
+  phone: string;
+  displayName: string | null;
+  language: "he" | "en" | "other" | null;
+  timeZone: string;
+  nextProactiveAt: number | null;
+  quietStart: string | null;
+  quietEnd: string | null;
+  digestLocalTime: string;
+  digestNextAt: number | null;
+}
+
+interface UserRow {
+  phone: string;
+  display_name: string | null;
+  language: ProactiveUser["language"];
+  time_zone: string;
+  next_proactive_at: Date | null;
+  quiet_start: string | null;
+  quiet_end: string | null;
+  digest_local_time: string;
+  digest_next_at: Date | null;
+}
+
+const USER_COLUMNS = `phone, display_name, language, time_zone, next_proactive_at, quiet_start, quiet_end,
+  digest_local_time, digest_next_at`;
+
+function toUser(row: UserRow): ProactiveUser {
+  return {
+    phone: row.phone,
+    displayName: row.display_name,
+    language: row.language,
+    timeZone: row.time_zone,
+    nextProactiveAt: row.next_proactive_at?.getTime() ?? null,
+    quietStart: row.quiet_start,
+    quietEnd: row.quiet_end,
+    digestLocalTime: row.digest_local_time,
+    digestNextAt: row.digest_next_at?.getTime() ?? null,
+  };
+}
+
+/** Open tasks of a few users, for their digests. */
+export type DigestTask = Pick<Task, "id" | "text" | "dueAt" | "nextFireAt" | "recurrence" | "completed"> & {
+  phone: string;
+};
+
+/**
+ * The scheduler's claims (D8), each meant to run inside one transaction: due rows are locked with
+ * FOR UPDATE SKIP LOCKED, so instances ticking together split them instead of sharing them.
+ */
+export class SchedulerRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /** Locks up to `limit` open tasks due to ring by `nowMs`, oldest first, skipping rows another claim holds. */
+  async lockDueTasks(nowMs: number, limit: number): Promise<DueTaskRow[]> {
+    const { rows } = await this.db.query<{
+      id: string;
+      user_phone: string;
+      text: string;
+      due_at: Date | null;
+      next_fire_at: Date;
+      recurrence: TaskRecurrence | null;
+      reminder_offset_minutes: number | null;
+      time_zone: string;
+    }>(
+      `SELECT id, user_phone, text, due_at, next_fire_at, recurrence, reminder_offset_minutes, time_zone
+         FROM tasks
+        WHERE next_fire_at <= $1 AND NOT completed
+        ORDER BY next_fire_at
+        LIMIT $2
+        FOR UPDATE SKIP LOCKED`,
+      [new Date(nowMs), limit],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      phone: r.user_phone,
+      text: r.text,
+      dueAt: r.due_at?.toISOString() ?? null,
+      nextFireAt: r.next_fire_at.toISOString(),
+      recurrence: r.recurrence,
+      reminderOffsetMinutes: r.reminder_offset_minutes,
+      timeZone: r.time_zone,
+    }));
+  }
+
+  /** Moves tasks to their next ring (null: none). */
+  async setNextFire(updates: readonly { id: string; nextFireAt: number | null }[]): Promise<void> {
+    if (updates.length === 0) return;
+    await this.db.query(
+      `UPDATE tasks SET next_fire_at = u.next_fire_at
+         FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, next_fire_at timestamptz)
+        WHERE tasks.id = u.id`,
+      [
+        JSON.stringify(
+          updates.map((u) => ({
+            id: u.id,
+            next_fire_at: u.nextFireAt === null ? null : new Date(u.nextFireAt).toISOString(),
+          })),
+        ),
+      ],
+    );
+  }
+
+  /**
+   * Locks the users' rows in phone order (so two claims never deadlock). Not SKIP LOCKED: a second
+   * instance claiming for the same user waits here and then sees the slots the first one took.
+   */
+  async lockUsers(phones: readonly string[]): Promise<Map<string, ProactiveUser>> {
+    if (phones.length === 0) return new Map();
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM users WHERE phone = ANY($1::text[]) ORDER BY phone FOR UPDATE`,
+      [[...phones]],
+    );
+    return new Map(rows.map((r) => [r.phone, toUser(r)]));
+  }
+
+  /** Records each user's next free slot for a proactive message. */
+  async setNextProactive(slots: ReadonlyMap<string, number>): Promise<void> {
+    if (slots.size === 0) return;
+    await this.db.query(
+      `UPDATE users SET next_proactive_at = s.at
+         FROM jsonb_to_recordset($1::jsonb) AS s(phone text, at timestamptz)
+        WHERE users.phone = s.phone`,
+      [JSON.stringify([...slots].map(([phone, at]) => ({ phone, at: new Date(at).toISOString() })))],
+    );
+  }
+
+  /** Locks users with the digest on whose next digest instant is unknown (new users, a changed zone or time). */
+  async lockUnscheduledDigests(limit: number): Promise<ProactiveUser[]> {
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM users
+        WHERE digest_enabled AND digest_next_at IS NULL
+        ORDER BY phone LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    return rows.map(toUser);
+  }
+
+  /** Locks users whose digest is due by `nowMs`, oldest first. */
+  async lockDueDigests(nowMs: number, limit: number): Promise<ProactiveUser[]> {
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM users
+        WHERE digest_enabled AND digest_next_at <= $1
+        ORDER BY digest_next_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [new Date(nowMs), limit],
+    );
+    return rows.map(toUser);
+  }
+
+  async setDigestNext(updates: readonly { phone: string; at: number | null }[]): Promise<void> {
+    if (updates.length === 0) return;
+    await this.db.query(
+      `UPDATE users SET digest_next_at = u.at
+         FROM jsonb_to_recordset($1::jsonb) AS u(phone text, at timestamptz)
+        WHERE users.phone = u.phone`,
+      [
+        JSON.stringify(
+          updates.map((u) => ({ phone: u.phone, at: u.at === null ? null : new Date(u.at).toISOString() })),
+        ),
+      ],
+    );
+  }
+
+  /** The open tasks of these users (for their digests). */
+  async openTasksOf(phones: readonly string[]): Promise<DigestTask[]> {
+    if (phones.length === 0) return [];
+    const { rows } = await this.db.query<{
+      id: string;
+      user_phone: string;
+      text: string;
+      due_at: Date | null;
+      next_fire_at: Date | null;
+      recurrence: TaskRecurrence | null;
+    }>(
+      `SELECT id, user_phone, text, due_at, next_fire_at, recurrence FROM tasks
+        WHERE user_phone = ANY($1::text[]) AND NOT completed ORDER BY seq`,
+      [[...phones]],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      phone: r.user_phone,
+      text: r.text,
+      dueAt: r.due_at?.toISOString() ?? null,
+      nextFireAt: r.next_fire_at?.toISOString() ?? null,
+      recurrence: r.recurrence,
+      completed: false,
+    }));
+  }
+
+  /** The earliest ring after `nowMs` and no later than `untilMs`, to wake for it on time. */
+  async nextFireBetween(nowMs: number, untilMs: number): Promise<number | null> {
+    const { rows } = await this.db.query<{ at: Date | null }>(
+      `SELECT min(next_fire_at) AS at FROM tasks WHERE next_fire_at > $1 AND next_fire_at <= $2`,
+      [new Date(nowMs), new Date(untilMs)],
+    );
+    return rows[0]?.at?.getTime() ?? null;
+  }
+}

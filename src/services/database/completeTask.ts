@@ -1,0 +1,42 @@
+import type { TaskRepository } from "../../db/repositories/TaskRepository.js";
+import type { Task } from "../../types/tasks.js";
+import { localDayNumber } from "../../utils/timeContext.js";
+import { nextFireAfter } from "./taskTimes.js";
+
+/** A task after "done": removed (a reminder), moved to its next ring (recurring), or marked done. */
+export interface CompletedTask {
+  task: Task;
+  removed: boolean;
+  recurring: boolean;
+}
+
+/**
+ * Done: a reminder (one-time or nudge) is deleted, as V1 did; a daily, weekly or monthly
+ * reminder stays and moves past today's ring if that is still to come; a plain task is marked done.
+ */
+export async function completeTaskRow(
+  tasks: TaskRepository,
+  phone: string,
+  task: Task,
+  now: number,
+): Promise<CompletedTask> {
+  const rule = task.recurrence;
+  if (rule && rule.type !== "nudge") {
+    const pending = task.nextFireAt ? Date.parse(task.nextFireAt) : null;
+    const today = (ms: number) => localDayNumber(ms, task.timeZone) === localDayNumber(now, task.timeZone);
+    const after = pending !== null && pending > now && today(pending) ? pending : now;
+    const updated = await tasks.update(phone, task.id, {
+      nextFireAt: nextFireAfter(rule, task.timeZone, after, task.reminderOffsetMinutes ?? 0),
+    });
+    return { task: updated ?? task, removed: false, recurring: true };
+  }
+  if (rule || task.dueAt || task.nextFireAt) {
+    await tasks.delete(phone, [task.id]);
+    return { task, removed: true, recurring: false };
+  }
+  const updated = await tasks.update(phone, task.id, {
+    completed: true,
+    completedAt: new Date(now).toISOString(),
+  });
+  return { task: updated ?? task, removed: false, recurring: false };
+}

@@ -1,0 +1,125 @@
+import type pg from "pg";
+import { PgTaskRepository } from "../../db/repositories/TaskRepository.js";
+import type { UserRepository } from "../../db/repositories/UserRepository.js";
+import type { User } from "../../types/index.js";
+import type { Logger } from "../../utils/logger.js";
+import { humanTime } from "../../utils/timeContext.js";
+import { t } from "../../utils/userMessages.js";
+import { completeTaskRow } from "../database/completeTask.js";
+import type { MemoryService } from "../memory/index.js";
+import type { SendOptions, WhatsAppSender } from "../whatsapp/WhatsAppSender.js";
+import { REMINDER_BUTTON, SNOOZE_MINUTES } from "./proactiveText.js";
+import { parseSettingsCommand, type SettingsCommand } from "./settingsCommand.js";
+
+export interface ReminderActionsDeps {
+  pool: pg.Pool;
+  users: UserRepository;
+  memory: MemoryService;
+  sender: WhatsAppSender;
+  logger: Logger;
+  clock: () => number;
+}
+
+/** An inbound message as these actions read it. */
+export interface ActionMessage {
+  text: string;
+  /** The id of a tapped reply button or list row. */
+  optionId?: string | undefined;
+  messageId: string;
+}
+
+/**
+ * What the user answers to the scheduler without the graph: a reminder's "Done ✅" and
+ * "Snooze 10 min" buttons, and the settings of the morning digest and quiet hours. Each is
+ * answered at once, in the user's language, and kept in the conversation window.
+ */
+export class ReminderActions {
+  constructor(private readonly deps: ReminderActionsDeps) {}
+
+  /** Answers the message when it is one of these; false leaves it to the graph. */
+  async handle(
+    user: User,
+    language: "he" | "en",
+    message: ActionMessage,
+    options: SendOptions,
+  ): Promise<boolean> {
+    const option = message.optionId ?? "";
+    let reply: string | null = null;
+    if (option.startsWith(REMINDER_BUTTON.done)) {
+      reply = await this.done(user, language, option.slice(REMINDER_BUTTON.done.length));
+    } else if (option.startsWith(REMINDER_BUTTON.snooze)) {
+      reply = await this.snooze(user, language, option.slice(REMINDER_BUTTON.snooze.length));
+    } else if (!message.optionId) {
+      const command = parseSettingsCommand(message.text);
+      if (command) reply = await this.settings(user, language, command);
+    }
+    if (reply === null) return false;
+    await this.deps.memory.load(user.phone);
+    if (message.text) {
+      await this.deps.memory.addUserMessage(user.phone, message.text, {
+        whatsappMessageId: message.messageId,
+      });
+    }
+    await this.deps.sender.send(
+      user.phone,
+      { text: reply, options: [], language },
+      { ...options, memory: "add" },
+    );
+    return true;
+  }
+
+  /** "Done ✅": completes the task (a reminder is deleted; a repeating one moves on). */
+  private async done(user: User, language: "he" | "en", taskId: string): Promise<string> {
+    const { pool, clock, logger } = this.deps;
+    const tasks = new PgTaskRepository(pool);
+    const task = await tasks.get(user.phone, taskId);
+    if (!task || task.completed) return t(language, "reminder.gone");
+    const now = clock();
+    const done = await completeTaskRow(tasks, user.phone, task, now);
+    logger.info({ event: "REMINDER_DONE_TAP", taskId, removed: done.removed }, "reminder done by button");
+    if (done.recurring && done.task.nextFireAt) {
+      return t(language, "reminder.doneRecurring", {
+        text: task.text,
+        time: humanTime(done.task.nextFireAt, now, user.timeZone, language),
+      });
+    }
+    return t(language, "reminder.done", { text: task.text });
+  }
+
+  /** "Snooze 10 min": the next ring comes ten minutes from now. */
+  private async snooze(user: User, language: "he" | "en", taskId: string): Promise<string> {
+    const { pool, clock } = this.deps;
+    const tasks = new PgTaskRepository(pool);
+    const task = await tasks.get(user.phone, taskId);
+    if (!task || task.completed) return t(language, "reminder.gone");
+    const now = clock();
+    const at = new Date(now + SNOOZE_MINUTES * 60_000).toISOString();
+    await tasks.update(user.phone, taskId, { nextFireAt: at });
+    return t(language, "reminder.snoozed", { time: humanTime(at, now, user.timeZone, language) });
+  }
+
+  private async settings(user: User, language: "he" | "en", command: SettingsCommand): Promise<string> {
+    const { users } = this.deps;
+    switch (command.kind) {
+      case "digestOff":
+        await users.update(user.phone, { digestEnabled: false });
+        return t(language, "digest.off");
+      case "digestOn":
+        await users.update(user.phone, { digestEnabled: true });
+        return t(language, "digest.on", { time: user.digestLocalTime });
+      case "digestAt":
+        await users.update(user.phone, { digestEnabled: true, digestLocalTime: command.time });
+        return t(language, "digest.moved", { time: command.time });
+      case "quietHours":
+        await users.update(user.phone, { quietStart: command.start, quietEnd: command.end });
+        return t(language, "quiet.set", { start: command.start, end: command.end });
+      case "quietOff":
+        await users.update(user.phone, { quietStart: null, quietEnd: null });
+        return t(language, "quiet.off");
+      case "quietShow":
+        return user.quietStart && user.quietEnd
+          ? t(language, "quiet.state", { start: user.quietStart, end: user.quietEnd })
+          : t(language, "quiet.none");
+    }
+  }
+}

@@ -1,0 +1,635 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
+import type pg from "pg";
+import type { SchedulerSettings } from "../../config/env.js";
+import { DeliveryLedger, type Delivery, type NewDelivery } from "../../db/repositories/DeliveryLedger.js";
+import { SchedulerRepository, type ProactiveUser } from "../../db/repositories/SchedulerRepository.js";
+import { withTransaction } from "../../db/transaction.js";
+import { nextOccurrence } from "../../nlu/recurrence.js";
+import { addDays, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
+import { digestPolishMessages } from "../../prompts/MorningBriefPrompt.js";
+import { mapWithConcurrency } from "../../utils/concurrency.js";
+import { describeError } from "../../utils/errors.js";
+import { replyLanguage } from "../../utils/language.js";
+import type { Logger } from "../../utils/logger.js";
+import type { LLMService } from "../llm/index.js";
+import type { MemoryService } from "../memory/index.js";
+import { WhatsAppApiError } from "../whatsapp/GraphApiClient.js";
+import type { WhatsAppSender } from "../whatsapp/WhatsAppSender.js";
+import { ProactivePacer } from "../scheduler/ProactivePacer.js";
+import { buildDigest, type DigestSource } from "./digest.js";
+import {
+  digestIsEmpty,
+  renderProactive,
+  type AwayContent,
+  type ProactiveContent,
+  type RingContent,
+} from "./proactiveText.js";
+import { planRing, type QuietHours } from "./ringPlan.js";
+
+/** Meta error code: the message went outside the 24-hour customer-service window. */
+export const OUTSIDE_WINDOW_CODE = 131047;
+/** WhatsApp's customer-service window, less a margin so a send does not race its end. */
+export const FREE_FORM_WINDOW_MS = 24 * 60 * 60 * 1000 - 5 * 60 * 1000;
+/** An occurrence more than this late is gathered into one "while I was away" message. */
+export const AWAY_AFTER_MS = 24 * 60 * 60 * 1000;
+/** A morning digest more than this late is no morning digest: skipped, not sent at noon. */
+export const DIGEST_STALE_MS = 3 * 60 * 60 * 1000;
+/** A claim not renewed for this long was left by a crashed instance and is taken over. */
+export const CLAIM_LEASE_MS = 5 * 60 * 1000;
+/** Send attempts of one delivery (a Graph API outage is retried on later ticks). */
+export const MAX_ATTEMPTS = 3;
+/** Wait before another attempt at a delivery whose send failed in a way worth retrying. */
+const RETRY_AFTER_MS = 60 * 1000;
+/** Rows claimed per transaction, and transactions per pass at most. */
+const CLAIM_BATCH = 500;
+const MAX_BATCHES = 40;
+/** Users whose messages are being sent at once. */
+const SEND_CONCURRENCY = 64;
+
+export interface ReminderServiceDeps {
+  pool: pg.Pool;
+  /** null: no WhatsApp client at all (nothing can be sent; deliveries fail loudly). */
+  sender: WhatsAppSender | null;
+  memory: MemoryService;
+  llm: LLMService | null;
+  logger: Logger;
+  clock: () => number;
+  /** Resolves when the clock reaches `atMs` (default: a timer); tests move a fake clock. */
+  sleepUntil?: (atMs: number) => Promise<void>;
+  settings: SchedulerSettings;
+}
+
+/** What one pass did, for logs, metrics and tests. */
+export interface PassReport {
+  claimed: number;
+  sent: number;
+  failed: number;
+  undeliverable: number;
+  skipped: number;
+  /** Deliveries taken over from a crashed or stuck instance. */
+  reclaimed: number;
+  /** Milliseconds spent claiming (the transactions), and sending. */
+  claimMs: number;
+  sendMs: number;
+}
+
+const ringKey = (taskId: string, fireAt: number) => `task:${taskId}@${new Date(fireAt).toISOString()}`;
+
+/**
+ * Reminders, nudges, overdue notices and morning digests (spec 002 §9, D8). Due rows are claimed
+ * in short transactions (FOR UPDATE SKIP LOCKED) that also record each occurrence in the delivery
+ * ledger under a unique key and move the task to its next ring; the messages are sent after the
+ * commit, each under a claim token, paced per user (in the database) and overall (in process).
+ */
+export class ReminderService {
+  private readonly ledger: DeliveryLedger;
+  private readonly pacer: ProactivePacer;
+  private readonly sleepUntil: (atMs: number) => Promise<void>;
+  /** Capabilities that add to the digest (the calendar). */
+  private readonly digestSources: DigestSource[] = [];
+  /** Phones already warned about as unreachable (no template), so the log says it once. */
+  private readonly warnedUnreachable = new Set<string>();
+  /** Set by stop(): waits end, and what is not yet sent is released for the next pass. */
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly deps: ReminderServiceDeps) {
+    this.ledger = new DeliveryLedger(deps.pool);
+    this.sleepUntil =
+      deps.sleepUntil ??
+      ((atMs) =>
+        delay(Math.max(0, atMs - deps.clock()), undefined, { signal: this.stopping.signal }).catch(
+          () => undefined,
+        ));
+    this.pacer = new ProactivePacer({
+      perSecond: deps.settings.maxPerSecond,
+      clock: deps.clock,
+      sleepUntil: this.sleepUntil,
+    });
+  }
+
+  /**
+   * Stops sending: a pass that is running hands back what it has not sent yet (released for the
+   * next pass of any instance, so a restart sends it at once rather than after the claim lease).
+   */
+  stop(): void {
+    this.stopping.abort();
+  }
+
+  /** Adds a section source to the morning digest. */
+  addDigestSource(source: DigestSource): void {
+    this.digestSources.push(source);
+  }
+
+  /**
+   * One pass: takes over deliveries a crashed instance left, claims due reminders and digests,
+   * and sends what this instance claimed. Resolves when everything claimed has been handled.
+   */
+  async runDue(): Promise<PassReport> {
+    const { clock } = this.deps;
+    const token = randomUUID();
+    const started = performance.now();
+    const reclaimed = await this.ledger.reclaim(token, clock(), CLAIM_LEASE_MS, CLAIM_BATCH * MAX_BATCHES);
+    const claimed: Delivery[] = [...reclaimed];
+    let skipped = 0;
+    for (let batch = 0; batch < MAX_BATCHES; batch++) {
+      const rings = await this.claimRings(token, CLAIM_BATCH);
+      claimed.push(...rings.deliveries);
+      if (rings.locked < CLAIM_BATCH) break;
+    }
+    for (let batch = 0; batch < MAX_BATCHES; batch++) {
+      const digests = await this.claimDigests(token, CLAIM_BATCH);
+      claimed.push(...digests.deliveries);
+      skipped += digests.skipped;
+      if (digests.locked < CLAIM_BATCH) break;
+    }
+    const claimMs = performance.now() - started;
+    const outcomes = await this.send(claimed);
+    const count = (status: string) => outcomes.filter((o) => o === status).length;
+    const report: PassReport = {
+      claimed: claimed.length,
+      sent: count("sent"),
+      failed: count("failed"),
+      undeliverable: count("undeliverable"),
+      skipped: skipped + count("skipped"),
+      reclaimed: reclaimed.length,
+      claimMs,
+      sendMs: performance.now() - started - claimMs,
+    };
+    if (report.claimed > 0 || report.skipped > 0)
+      this.deps.logger.info({ event: "SCHEDULER_PASS", ...report }, "scheduler pass");
+    return report;
+  }
+
+  /**
+   * Claims up to `limit` due task rings: plans each one (the latest missed occurrence of a
+   * repeating reminder, a nudge held by quiet hours, a gathered "while I was away" message),
+   * records them in the ledger and moves every task to its next ring, all in one transaction.
+   */
+  async claimRings(token: string, limit: number): Promise<{ locked: number; deliveries: Delivery[] }> {
+    const now = this.deps.clock();
+    const { gapMs } = { gapMs: this.deps.settings.userGapMs };
+    const planned = await withTransaction(this.deps.pool, async (client) => {
+      const repo = new SchedulerRepository(client);
+      const tasks = await repo.lockDueTasks(now, limit);
+      if (tasks.length === 0) return { locked: 0, rows: [] as NewDelivery[] };
+      const users = await repo.lockUsers([...new Set(tasks.map((t) => t.phone))].sort());
+      const nextFires: { id: string; nextFireAt: number | null }[] = [];
+      const perUser = new Map<string, NewDelivery[]>();
+      const away = new Map<string, AwayContent["items"]>();
+      const covered: NewDelivery[] = [];
+      for (const task of tasks) {
+        const user = users.get(task.phone);
+        if (!user) continue;
+        const quiet: QuietHours | null =
+          user.quietStart && user.quietEnd
+            ? { start: user.quietStart, end: user.quietEnd, timeZone: user.timeZone }
+            : null;
+        const plan = planRing(task, now, quiet);
+        nextFires.push({ id: task.id, nextFireAt: plan.nextFireAt });
+        if (!plan.ring) continue;
+        const { kind, fireAt } = plan.ring;
+        const content: RingContent = {
+          kind,
+          language: replyLanguage(user.language),
+          timeZone: user.timeZone,
+          taskId: task.id,
+          text: task.text,
+          fireAt: new Date(fireAt).toISOString(),
+          dueAt: task.dueAt,
+          ...(task.recurrence?.intervalMinutes ? { intervalMinutes: task.recurrence.intervalMinutes } : {}),
+        };
+        const row: NewDelivery = {
+          key: ringKey(task.id, fireAt),
+          phone: task.phone,
+          kind,
+          taskId: task.id,
+          occurrenceAt: fireAt,
+          content,
+          sendAfter: now,
+        };
+        if (now - fireAt > AWAY_AFTER_MS) {
+          // Long overdue: one message for all of them, never a flood.
+          const items = away.get(task.phone) ?? [];
+          items.push({ text: task.text, fireAt: content.fireAt });
+          away.set(task.phone, items);
+          covered.push({ ...row, status: "covered", partOf: awayKey(task.phone, now) });
+        } else {
+          const list = perUser.get(task.phone) ?? [];
+          list.push(row);
+          perUser.set(task.phone, list);
+        }
+      }
+      for (const [phone, items] of away) {
+        const user = users.get(phone)!;
+        const list = perUser.get(phone) ?? [];
+        list.unshift({
+          key: awayKey(phone, now),
+          phone,
+          kind: "away",
+          taskId: null,
+          occurrenceAt: now,
+          content: { kind: "away", language: replyLanguage(user.language), timeZone: user.timeZone, items },
+          sendAfter: now,
+        });
+        perUser.set(phone, list);
+      }
+      const rows = assignSlots(perUser, users, now, gapMs);
+      await repo.setNextProactive(nextSlots(rows, gapMs));
+      await repo.setNextFire(nextFires);
+      const inserted = await new DeliveryLedger(client).insert([...rows, ...covered], token, now);
+      return { locked: tasks.length, rows: rows.filter((r) => inserted.has(r.key)) };
+    });
+    return { locked: planned.locked, deliveries: planned.rows.map((r) => asDelivery(r, token)) };
+  }
+
+  /**
+   * Claims due morning digests: computes the next digest instant of users who have none yet,
+   * then gathers each due user's day into a digest (skipped when empty or hours late).
+   */
+  async claimDigests(
+    token: string,
+    limit: number,
+  ): Promise<{ locked: number; deliveries: Delivery[]; skipped: number }> {
+    const now = this.deps.clock();
+    const gapMs = this.deps.settings.userGapMs;
+    return withTransaction(this.deps.pool, async (client) => {
+      const repo = new SchedulerRepository(client);
+      const unscheduled = await repo.lockUnscheduledDigests(limit);
+      await repo.setDigestNext(unscheduled.map((u) => ({ phone: u.phone, at: nextDigestAt(u, now) })));
+      const due = await repo.lockDueDigests(now, limit);
+      if (due.length === 0) return { locked: 0, deliveries: [], skipped: 0 };
+      const tasks = await repo.openTasksOf(due.map((u) => u.phone));
+      const perUser = new Map<string, NewDelivery[]>();
+      const skippedRows: NewDelivery[] = [];
+      for (const user of due) {
+        const digestAt = user.digestNextAt!;
+        const content = buildDigest(
+          user,
+          tasks.filter((t) => t.phone === user.phone),
+          digestAt,
+        );
+        const row: NewDelivery = {
+          key: `digest:${user.phone}@${content.date}`,
+          phone: user.phone,
+          kind: "digest",
+          taskId: null,
+          occurrenceAt: digestAt,
+          content,
+          sendAfter: now,
+        };
+        // A digest may still gain a calendar section at send time; without sources an empty one is skipped now.
+        const empty = digestIsEmpty(content) && this.digestSources.length === 0;
+        if (now - digestAt > DIGEST_STALE_MS || empty) {
+          skippedRows.push({ ...row, status: "skipped", error: empty ? "nothing to report" : "too late" });
+        } else {
+          perUser.set(user.phone, [row]);
+        }
+      }
+      const users = new Map(due.map((u) => [u.phone, u]));
+      const rows = assignSlots(perUser, users, now, gapMs);
+      await repo.setNextProactive(nextSlots(rows, gapMs));
+      await repo.setDigestNext(due.map((u) => ({ phone: u.phone, at: nextDigestAt(u, now) })));
+      const inserted = await new DeliveryLedger(client).insert([...rows, ...skippedRows], token, now);
+      return {
+        locked: due.length,
+        deliveries: rows.filter((r) => inserted.has(r.key)).map((r) => asDelivery(r, token)),
+        skipped: skippedRows.filter((r) => inserted.has(r.key)).length,
+      };
+    });
+  }
+
+  /** Sends claimed deliveries: each user's in order, users side by side. Returns each one's outcome. */
+  async send(deliveries: readonly Delivery[]): Promise<string[]> {
+    const byUser = new Map<string, Delivery[]>();
+    for (const d of [...deliveries].sort(
+      (a, b) => a.sendAfter - b.sendAfter || a.occurrenceAt - b.occurrenceAt,
+    )) {
+      const list = byUser.get(d.phone) ?? [];
+      list.push(d);
+      byUser.set(d.phone, list);
+    }
+    const perUser = await mapWithConcurrency([...byUser.values()], SEND_CONCURRENCY, async (list) => {
+      const outcomes: string[] = [];
+      for (const delivery of list) outcomes.push(await this.deliver(delivery));
+      return outcomes;
+    });
+    return perUser.flat();
+  }
+
+  /** Sends one claimed delivery: free-form inside the 24-hour window, the template outside it. */
+  async deliver(delivery: Delivery): Promise<string> {
+    const { logger, clock, sender } = this.deps;
+    if (delivery.sendAfter > clock()) await this.sleepUntil(delivery.sendAfter);
+    await this.pacer.acquire();
+    if (this.stopping.signal.aborted) {
+      await this.ledger.release(delivery.key, delivery.claimToken);
+      return "released";
+    }
+    const attempt = await this.ledger.startAttempt(delivery.key, delivery.claimToken, clock());
+    // Another instance took it over (this one stalled past the lease): it is theirs to send.
+    if (!attempt) return "lost";
+    const context = {
+      event: "REMINDER_DELIVERY",
+      key: delivery.key,
+      kind: delivery.kind,
+      phone: delivery.phone,
+    };
+    if (!sender) {
+      await this.ledger.finish(delivery.key, delivery.claimToken, "failed", "no WhatsApp client configured");
+      logger.error(context, "no WhatsApp client: reminder not sent");
+      return "failed";
+    }
+    if (attempt.attempts > MAX_ATTEMPTS) {
+      await this.ledger.finish(
+        delivery.key,
+        delivery.claimToken,
+        "failed",
+        delivery.error ?? "too many attempts",
+      );
+      logger.error({ ...context, attempts: attempt.attempts }, "reminder delivery gave up");
+      return "failed";
+    }
+    const content = await this.complete(delivery.content, delivery.phone);
+    if (content.kind === "digest" && digestIsEmpty(content)) {
+      await this.ledger.finish(delivery.key, delivery.claimToken, "skipped", "nothing to report");
+      return "skipped";
+    }
+    const now = clock();
+    const inWindow = attempt.lastInboundAt !== null && now - attempt.lastInboundAt < FREE_FORM_WINDOW_MS;
+    try {
+      if (!inWindow) return await this.sendTemplate(delivery, content, context);
+      const message = await this.render(content, now);
+      await this.deps.memory.load(delivery.phone);
+      let recorded = false;
+      await sender.send(
+        delivery.phone,
+        {
+          text: message.text,
+          ...(message.buttons.length > 0
+            ? { question: message.text, expectedInput: "single_choice" as const }
+            : {}),
+          options: message.buttons,
+          language: content.language,
+        },
+        {
+          memory: "add",
+          onAccepted: async (waMessageId) => {
+            if (recorded) return;
+            recorded = true;
+            await this.ledger.markSent(delivery.key, delivery.claimToken, "text", waMessageId, clock());
+          },
+        },
+      );
+      logger.info({ ...context, via: "text", lateMs: now - delivery.occurrenceAt }, "reminder sent");
+      return "sent";
+    } catch (error) {
+      return this.failed(delivery, content, error, attempt.attempts, context);
+    }
+  }
+
+  /**
+   * A status webhook said a message failed. A free-form reminder refused for being outside the
+   * 24-hour window (131047) is sent once more as the template; other failures are recorded.
+   */
+  async onDeliveryFailed(update: {
+    waMessageId: string;
+    errorCode?: number;
+    errorTitle?: string;
+  }): Promise<void> {
+    const reason = `code ${update.errorCode ?? "?"}${update.errorTitle ? `: ${update.errorTitle}` : ""}`;
+    if (update.errorCode !== OUTSIDE_WINDOW_CODE) {
+      await this.ledger.markFailedByMessage(update.waMessageId, reason);
+      return;
+    }
+    const delivery = await this.ledger.takeFailedText(update.waMessageId);
+    if (!delivery) return;
+    const context = { event: "REMINDER_TEMPLATE_RETRY", key: delivery.key, phone: delivery.phone };
+    const content = await this.complete(delivery.content, delivery.phone);
+    try {
+      const template = this.templateFor(content);
+      if (!template || !this.deps.sender) {
+        await this.ledger.settleFailure(delivery.key, {
+          status: "undeliverable",
+          error: `${reason}; no template configured`,
+        });
+        this.warnUnreachable(delivery.phone, context);
+        return;
+      }
+      const message = await this.render(content, this.deps.clock());
+      const id = await this.deps.sender.sendTemplate(delivery.phone, template, message.text);
+      if (!id) throw new Error("template not sent");
+      await this.ledger.settleFailure(delivery.key, {
+        status: "sent",
+        via: "template",
+        waMessageId: id,
+        nowMs: this.deps.clock(),
+      });
+      this.deps.logger.info(context, "reminder resent as a template after 131047");
+    } catch (error) {
+      await this.ledger.settleFailure(delivery.key, { status: "failed", error: describeError(error) });
+      this.deps.logger.error({ ...context, err: error }, "template retry failed");
+    }
+  }
+
+  /** Drops ledger rows older than the retention period; returns how many. */
+  prune(beforeMs: number): Promise<number> {
+    return this.ledger.prune(beforeMs);
+  }
+
+  /** The ledger, for support tools and tests. */
+  get deliveries(): DeliveryLedger {
+    return this.ledger;
+  }
+
+  private async sendTemplate(
+    delivery: Delivery,
+    content: ProactiveContent,
+    context: Record<string, unknown>,
+  ): Promise<string> {
+    const template = this.templateFor(content);
+    if (!template) {
+      await this.ledger.finish(
+        delivery.key,
+        delivery.claimToken,
+        "undeliverable",
+        "outside the 24-hour window and no template configured",
+      );
+      this.warnUnreachable(delivery.phone, context);
+      return "undeliverable";
+    }
+    const message = await this.render(content, this.deps.clock());
+    const id = await this.deps.sender!.sendTemplate(delivery.phone, template, message.text);
+    if (!id) throw new Error("template not sent");
+    await this.ledger.markSent(delivery.key, delivery.claimToken, "template", id, this.deps.clock());
+    this.deps.logger.info({ ...context, via: "template" }, "reminder sent");
+    return "sent";
+  }
+
+  private async failed(
+    delivery: Delivery,
+    content: ProactiveContent,
+    error: unknown,
+    attempts: number,
+    context: Record<string, unknown>,
+  ): Promise<string> {
+    const api =
+      error instanceof WhatsAppApiError
+        ? error
+        : (error as { cause?: unknown })?.cause instanceof WhatsAppApiError
+          ? (error as { cause: WhatsAppApiError }).cause
+          : null;
+    // The window closed between our check and Meta's: the template is the way.
+    if (api?.code === OUTSIDE_WINDOW_CODE) {
+      try {
+        return await this.sendTemplate(delivery, content, context);
+      } catch (retryError) {
+        error = retryError;
+      }
+    }
+    const reason = describeError(error);
+    const retryable = api ? api.retryable : !(error instanceof WhatsAppApiError);
+    if (retryable && attempts < MAX_ATTEMPTS) {
+      const now = this.deps.clock();
+      await this.ledger.retryLater(
+        delivery.key,
+        delivery.claimToken,
+        reason,
+        CLAIM_LEASE_MS,
+        now + RETRY_AFTER_MS,
+      );
+      this.deps.logger.warn({ ...context, err: error, attempts }, "reminder send failed; will retry");
+      return "retrying";
+    }
+    await this.ledger.finish(delivery.key, delivery.claimToken, "failed", reason);
+    this.deps.logger.error({ ...context, err: error, attempts }, "reminder send failed");
+    return "failed";
+  }
+
+  /** The message text: the template text, polished for digests when that is on. */
+  private async render(content: ProactiveContent, nowMs: number) {
+    const message = renderProactive(content, nowMs);
+    const { llm, settings, logger } = this.deps;
+    if (content.kind !== "digest" || !settings.digestPolish || !llm) return message;
+    try {
+      const polished = (
+        await llm.text("responseWriter", digestPolishMessages(message.text, content.language))
+      ).value.trim();
+      // The template is the fallback for anything that does not look like a digest.
+      if (polished.length > 0 && polished.length <= 3500) return { ...message, text: polished };
+    } catch (error) {
+      logger.warn(
+        { err: error, event: "DIGEST_POLISH_FAILED" },
+        "digest polish failed; sending the template",
+      );
+    }
+    return message;
+  }
+
+  /** A digest gains the sections of the digest sources (asked now, at send time). */
+  private async complete(content: ProactiveContent, phone: string): Promise<ProactiveContent> {
+    if (content.kind !== "digest" || this.digestSources.length === 0) return content;
+    const at = Date.parse(content.digestAt);
+    const day = dayBounds(at, content.timeZone);
+    const sections = await Promise.all(
+      this.digestSources.map((source) =>
+        source
+          .sectionFor({ phone, timeZone: content.timeZone, language: content.language }, day)
+          .catch((error: unknown) => {
+            this.deps.logger.warn({ err: error, source: source.name }, "digest source failed; left out");
+            return null;
+          }),
+      ),
+    );
+    return {
+      ...content,
+      sections: [...content.sections, ...sections.filter((s) => s !== null)],
+    };
+  }
+
+  private templateFor(content: ProactiveContent): { name: string; languageCode: string } | null {
+    const { templates } = this.deps.settings;
+    const name = content.kind === "digest" ? templates.digest : templates.reminder;
+    if (!name) return null;
+    return {
+      name,
+      languageCode: content.language === "he" ? templates.languages.he : templates.languages.en,
+    };
+  }
+
+  private warnUnreachable(phone: string, context: Record<string, unknown>): void {
+    const first = !this.warnedUnreachable.has(phone);
+    this.warnedUnreachable.add(phone);
+    const log = first
+      ? this.deps.logger.warn.bind(this.deps.logger)
+      : this.deps.logger.debug.bind(this.deps.logger);
+    log(
+      { ...context, event: "REMINDER_UNDELIVERABLE" },
+      "user is outside WhatsApp's 24-hour window and no template is configured (WHATSAPP_REMINDER_TEMPLATE / WHATSAPP_DIGEST_TEMPLATE): recorded as undeliverable",
+    );
+  }
+}
+
+const awayKey = (phone: string, nowMs: number) => `away:${phone}@${new Date(nowMs).toISOString()}`;
+
+/** Gives each user's messages send slots: the user's next free slot, then one gap apart. */
+function assignSlots(
+  perUser: ReadonlyMap<string, NewDelivery[]>,
+  users: ReadonlyMap<string, ProactiveUser>,
+  nowMs: number,
+  gapMs: number,
+): NewDelivery[] {
+  const out: NewDelivery[] = [];
+  for (const [phone, rows] of perUser) {
+    const base = Math.max(nowMs, users.get(phone)?.nextProactiveAt ?? nowMs);
+    rows
+      .sort((a, b) => (a.kind === "away" ? -1 : b.kind === "away" ? 1 : a.occurrenceAt - b.occurrenceAt))
+      .forEach((row, i) => out.push({ ...row, sendAfter: base + i * gapMs }));
+  }
+  return out;
+}
+
+/** Each user's next free slot after the messages just given slots. */
+function nextSlots(rows: readonly NewDelivery[], gapMs: number): Map<string, number> {
+  const slots = new Map<string, number>();
+  for (const row of rows) {
+    const next = row.sendAfter + gapMs;
+    if (next > (slots.get(row.phone) ?? 0)) slots.set(row.phone, next);
+  }
+  return slots;
+}
+
+/** The user's next digest instant after `nowMs`: their local digest time, on the next day it is still ahead. */
+export function nextDigestAt(
+  user: Pick<ProactiveUser, "timeZone" | "digestLocalTime">,
+  nowMs: number,
+): number | null {
+  return nextOccurrence({ type: "daily", time: user.digestLocalTime }, user.timeZone, nowMs);
+}
+
+/** The local day containing `atMs`, from its midnight to the next (23 to 25 hours across DST). */
+function dayBounds(atMs: number, timeZone: string): { startMs: number; endMs: number } {
+  const { year, month, day } = instantToLocal(atMs, timeZone);
+  const midnight = (date: LocalDate) => localToInstant({ ...date, hour: 0, minute: 0 }, timeZone);
+  return { startMs: midnight({ year, month, day }), endMs: midnight(addDays({ year, month, day }, 1)) };
+}
+
+function asDelivery(row: NewDelivery, token: string): Delivery {
+  return {
+    key: row.key,
+    phone: row.phone,
+    kind: row.kind,
+    taskId: row.taskId,
+    occurrenceAt: row.occurrenceAt,
+    content: row.content,
+    sendAfter: row.sendAfter,
+    claimToken: token,
+    attempts: 0,
+    status: "sending",
+    via: null,
+    waMessageId: null,
+    error: null,
+    sentAt: null,
+    templateRetried: false,
+  };
+}

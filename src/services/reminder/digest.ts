@@ -1,0 +1,73 @@
+import type { DigestTask, ProactiveUser } from "../../db/repositories/SchedulerRepository.js";
+import { localDayNumber, zonedParts, pad2 } from "../../utils/timeContext.js";
+import { replyLanguage } from "../../utils/language.js";
+import type { DigestContent, DigestLine, DigestSection } from "./proactiveText.js";
+import { localClock } from "./proactiveText.js";
+
+/**
+ * Another capability's part of the morning digest (the calendar's events for the day, once that
+ * capability exists). Asked at send time; a source that fails is left out, never the digest.
+ */
+export interface DigestSource {
+  readonly name: string;
+  sectionFor(
+    user: { phone: string; timeZone: string; language: "he" | "en" },
+    day: { startMs: number; endMs: number },
+  ): Promise<DigestSection | null>;
+}
+
+/** The instant a task shows at in the digest: its next ring for repeating ones, else its due time. */
+function shownAt(task: DigestTask): number | null {
+  const repeating = task.recurrence !== null;
+  const iso = repeating ? (task.nextFireAt ?? task.dueAt) : (task.dueAt ?? task.nextFireAt);
+  return iso === null ? null : Date.parse(iso);
+}
+
+/**
+ * The digest of one user for the day of `digestAtMs`: what rings or is due today (from the digest
+ * on), what is overdue, and how many open tasks have no date. Pure: the caller brings the tasks.
+ */
+export function buildDigest(
+  user: ProactiveUser,
+  tasks: readonly DigestTask[],
+  digestAtMs: number,
+): DigestContent {
+  const zone = user.timeZone;
+  const today = localDayNumber(digestAtMs, zone);
+  const todayLines: { at: number; line: DigestLine }[] = [];
+  const overdue: { at: number; line: DigestLine }[] = [];
+  let undated = 0;
+  for (const task of tasks) {
+    const at = shownAt(task);
+    if (at === null) {
+      undated += 1;
+      continue;
+    }
+    const day = localDayNumber(at, zone);
+    const line = { time: localClock(at, zone), text: task.text };
+    if (task.recurrence === null && at < digestAtMs) {
+      const date = zonedParts(at, zone);
+      // Overdue from an earlier day shows its date; from earlier today, its time.
+      overdue.push({
+        at,
+        line: { text: task.text, time: day === today ? line.time : `${pad2(date.day)}/${pad2(date.month)}` },
+      });
+    } else if (day === today) {
+      todayLines.push({ at, line });
+    }
+  }
+  const byTime = (a: { at: number }, b: { at: number }) => a.at - b.at;
+  const parts = zonedParts(digestAtMs, zone);
+  return {
+    kind: "digest",
+    language: replyLanguage(user.language),
+    timeZone: zone,
+    name: user.displayName?.trim().split(/\s+/)[0]?.slice(0, 40) || null,
+    date: `${parts.year}-${pad2(parts.month)}-${pad2(parts.day)}`,
+    digestAt: new Date(digestAtMs).toISOString(),
+    today: todayLines.sort(byTime).map((x) => x.line),
+    overdue: overdue.sort(byTime).map((x) => x.line),
+    undated,
+    sections: [],
+  };
+}

@@ -1,0 +1,210 @@
+import type { HITLOption } from "../../types/index.js";
+import { HEBREW_DAYS, humanTime, pad2, zonedParts } from "../../utils/timeContext.js";
+import { t } from "../../utils/userMessages.js";
+import { intervalText } from "../database/replies.js";
+import type { RingKind } from "./ringPlan.js";
+
+/**
+ * What a proactive message says, kept as data in the delivery ledger at claim time and rendered
+ * to text when it is actually sent, so "late by" is measured at the moment it goes out.
+ */
+
+/** A message later than this after its due time says it is late, and by how much. */
+export const LATE_AFTER_MS = 2 * 60 * 1000;
+/** Minutes a "Snooze" tap moves the next ring. */
+export const SNOOZE_MINUTES = 10;
+/** Reply-button ids of a reminder: `rem:done:<task id>`, `rem:snooze:<task id>`. */
+export const REMINDER_BUTTON = { done: "rem:done:", snooze: "rem:snooze:" } as const;
+
+type Language = "he" | "en";
+
+/** One ring of one task. */
+export interface RingContent {
+  kind: RingKind;
+  language: Language;
+  /** The user's zone now (times are shown in it). */
+  timeZone: string;
+  taskId: string;
+  text: string;
+  /** When it was due to ring (ISO). */
+  fireAt: string;
+  /** The task's due time, shown when the ring comes before it. */
+  dueAt: string | null;
+  /** A nudge's interval, for its wording. */
+  intervalMinutes?: number;
+}
+
+/** Occurrences more than a day late, gathered into one message. */
+export interface AwayContent {
+  kind: "away";
+  language: Language;
+  timeZone: string;
+  items: { text: string; fireAt: string }[];
+}
+
+/** One line of the morning digest. */
+export interface DigestLine {
+  /** Local "HH:mm" shown before the text, when it has a time. */
+  time?: string;
+  text: string;
+}
+
+/** A block of the digest from another capability (the calendar's events, once it exists). */
+export interface DigestSection {
+  title: string;
+  lines: DigestLine[];
+}
+
+export interface DigestContent {
+  kind: "digest";
+  language: Language;
+  timeZone: string;
+  /** The user's first name, when known. */
+  name: string | null;
+  /** The local day it covers, YYYY-MM-DD. */
+  date: string;
+  /** The digest instant (ISO). */
+  digestAt: string;
+  today: DigestLine[];
+  overdue: DigestLine[];
+  undated: number;
+  sections: DigestSection[];
+}
+
+export type ProactiveContent = RingContent | AwayContent | DigestContent;
+
+/** The message to send: its text and, for reminders, reply buttons. */
+export interface RenderedMessage {
+  text: string;
+  buttons: HITLOption[];
+}
+
+/** "5 minutes", "2 hours 10 minutes", "3 days" (or Hebrew): how late a message is. */
+export function durationText(ms: number, language: Language): string {
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  if (minutes < 60)
+    return language === "he" ? (minutes === 1 ? "דקה" : `${minutes} דקות`) : plural(minutes, "minute");
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours >= 48) {
+    const days = Math.round(hours / 24);
+    return language === "he" ? `${days} ימים` : plural(days, "day");
+  }
+  const hourText =
+    language === "he"
+      ? hours === 1
+        ? "שעה"
+        : hours === 2
+          ? "שעתיים"
+          : `${hours} שעות`
+      : plural(hours, "hour");
+  if (rest === 0) return hourText;
+  return language === "he" ? `${hourText} ו-${rest} דקות` : `${hourText} ${plural(rest, "minute")}`;
+}
+
+function plural(n: number, unit: string): string {
+  return n === 1 ? `1 ${unit}` : `${n} ${unit}s`;
+}
+
+/** Local "HH:mm" of an instant. */
+export function localClock(ms: number, timeZone: string): string {
+  const parts = zonedParts(ms, timeZone);
+  return `${pad2(parts.hour)}:${pad2(parts.minute)}`;
+}
+
+/** The message of a ledger entry, as of `nowMs`. */
+export function renderProactive(content: ProactiveContent, nowMs: number): RenderedMessage {
+  switch (content.kind) {
+    case "away":
+      return { text: renderAway(content, nowMs), buttons: [] };
+    case "digest":
+      return { text: renderDigest(content), buttons: [] };
+    default:
+      return renderRing(content, nowMs);
+  }
+}
+
+function renderRing(content: RingContent, nowMs: number): RenderedMessage {
+  const { language: lang, timeZone } = content;
+  const when = (iso: string) => humanTime(iso, nowMs, timeZone, lang);
+  const fireAt = Date.parse(content.fireAt);
+  let text: string;
+  switch (content.kind) {
+    case "nudge":
+      text = t(lang, "reminder.nudge", {
+        text: content.text,
+        interval: intervalText(content.intervalMinutes ?? SNOOZE_MINUTES, lang),
+      });
+      break;
+    case "recurring":
+      text = t(lang, "reminder.recurring", { text: content.text });
+      break;
+    case "overdue":
+      text = t(lang, "reminder.overdue", { text: content.text, time: when(content.dueAt ?? content.fireAt) });
+      break;
+    case "reminder":
+      // Rung ahead of the due time ("an hour before"): say when it is due.
+      text =
+        content.dueAt && Date.parse(content.dueAt) > fireAt
+          ? t(lang, "reminder.ringAt", { text: content.text, time: when(content.dueAt) })
+          : t(lang, "reminder.ring", { text: content.text });
+      break;
+  }
+  const late = nowMs - fireAt;
+  if (late > LATE_AFTER_MS && content.kind !== "overdue") {
+    text += `\n${t(lang, "reminder.late", { time: when(content.fireAt), late: durationText(late, lang) })}`;
+  }
+  // A one-time reminder or a nudge can be ticked off or put off with one tap.
+  const buttons: HITLOption[] =
+    content.kind === "recurring"
+      ? []
+      : [
+          { id: `${REMINDER_BUTTON.done}${content.taskId}`, label: t(lang, "reminder.buttonDone") },
+          { id: `${REMINDER_BUTTON.snooze}${content.taskId}`, label: t(lang, "reminder.buttonSnooze") },
+        ];
+  return { text, buttons };
+}
+
+function renderAway(content: AwayContent, nowMs: number): string {
+  const { language: lang, timeZone } = content;
+  const items = [...content.items].sort((a, b) => Date.parse(a.fireAt) - Date.parse(b.fireAt));
+  return [
+    t(lang, "reminder.awayTitle"),
+    ...items.map((item) => `• ${item.text} (${humanTime(item.fireAt, nowMs, timeZone, lang)})`),
+    t(lang, "reminder.awayFooter"),
+  ].join("\n");
+}
+
+const line = (l: DigestLine) => `• ${l.time ? `${l.time} ` : ""}${l.text}`;
+
+/** The morning digest as a template in the user's language. */
+export function renderDigest(content: DigestContent): string {
+  const { language: lang } = content;
+  const at = Date.parse(content.digestAt);
+  const parts = zonedParts(at, content.timeZone);
+  const day =
+    lang === "he"
+      ? `יום ${HEBREW_DAYS[parts.dayOfWeek] ?? ""} ${pad2(parts.day)}/${pad2(parts.month)}`
+      : `${parts.weekday} ${pad2(parts.day)}/${pad2(parts.month)}`;
+  const blocks = [t(lang, "digest.greeting", { name: content.name ? ` ${content.name}` : "", day })];
+  if (content.today.length > 0) blocks.push([t(lang, "digest.today"), ...content.today.map(line)].join("\n"));
+  for (const section of content.sections) {
+    if (section.lines.length > 0) blocks.push([section.title, ...section.lines.map(line)].join("\n"));
+  }
+  if (content.overdue.length > 0)
+    blocks.push([t(lang, "digest.overdue"), ...content.overdue.map(line)].join("\n"));
+  if (content.undated === 1) blocks.push(t(lang, "digest.undatedOne"));
+  else if (content.undated > 1) blocks.push(t(lang, "digest.undated", { count: String(content.undated) }));
+  blocks.push(t(lang, "digest.footer"));
+  return blocks.join("\n\n");
+}
+
+/** Whether a digest has anything to say (an empty one is not sent). */
+export function digestIsEmpty(content: DigestContent): boolean {
+  return (
+    content.today.length === 0 &&
+    content.overdue.length === 0 &&
+    content.undated === 0 &&
+    content.sections.every((s) => s.lines.length === 0)
+  );
+}

@@ -1,0 +1,149 @@
+/**
+ * The scheduler's settings in chat, in English and Hebrew, recognised without the LLM: the morning
+ * digest off, on or at another time ("stop the morning summary", "send the digest at 7:30",
+ * "תפסיק את סיכום הבוקר", "שלח את סיכום הבוקר ב-7:30") and quiet hours ("quiet hours 22:00-07:00",
+ * "no quiet hours", "שעות שקט 22-7"). Patterns are anchored to the whole message, so a request that
+ * merely mentions a summary ("summarize my notes") is left to the planner.
+ */
+
+export type SettingsCommand =
+  | { kind: "digestOff" }
+  | { kind: "digestOn" }
+  | { kind: "digestAt"; time: string }
+  | { kind: "quietHours"; start: string; end: string }
+  | { kind: "quietOff" }
+  | { kind: "quietShow" };
+
+/** Longest message read as a settings command. */
+const MAX_LENGTH = 120;
+
+const HE_END = String.raw`(?=$|[\s,.:;!?\-–—])`;
+const EN_LEAD = String.raw`(?:(?:hi|hey|ok|okay|so|please|pls|memo|also|and|now|can\s+you|could\s+you|would\s+you|i\s+want\s+(?:you\s+)?to|i'd\s+like\s+(?:you\s+)?to)[\s,!.:]+)*`;
+const HE_LEAD = String.raw`(?:(?:היי|אוקיי|אוקי|טוב|בבקשה|ממו|גם|עכשיו|אפשר|תוכל|תוכלי|אני\s+רוצה\s+ש?|רוצה\s+ש?)${HE_END}[\s,!.:]*)*`;
+const TAIL = String.raw`(?:\s+(?:please|thanks|thank\s+you|בבקשה|תודה))?\s*[.!]*\s*$`;
+
+const EN_DIGEST = String.raw`(?:(?:the|my|your|this)\s+)?(?:daily\s+|morning\s+|daily\s+morning\s+)?(?:summary|summaries|digest|digests|brief|briefing|briefings|brief\s+messages?)`;
+const HE_DIGEST = String.raw`(?:את\s+)?(?:ה)?(?:סיכום|סיכומי|תקציר|תדריך|עדכון)(?:\s+(?:ה)?בוקר)?(?:\s+(?:ה)?יומי)?(?:\s+שלי)?`;
+/** "7", "07:30", "7.30", "7am", "19:00" — captured as one group. */
+const CLOCK = String.raw`(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?)`;
+
+const DIGEST_OFF = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:stop|disable|turn\s+off|switch\s+off|cancel|pause|mute|unsubscribe\s+from|no\s+more|don'?t\s+send(?:\s+me)?(?:\s+any(?:\s+more)?)?)\s+(?:sending\s+(?:me\s+)?)?${EN_DIGEST}(?:\s+(?:any\s*more|anymore))?${TAIL}`,
+    "iu",
+  ),
+  new RegExp(String.raw`^${EN_LEAD}${EN_DIGEST}\s+off${TAIL}`, "iu"),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:תפסיק|תפסיקי|הפסק|הפסיקי|להפסיק|בטל|בטלי|תבטל|תבטלי|לבטל|כבה|כבי|תכבה|תכבי|לכבות|די\s+עם|בלי|לא\s+צריך|לא\s+רוצה|אל\s+תשלח|אל\s+תשלחי)\s+(?:לשלוח\s+(?:לי\s+)?)?${HE_DIGEST}(?:\s+יותר)?${TAIL}`,
+    "u",
+  ),
+];
+
+const DIGEST_ON = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:start|enable|turn\s+on|switch\s+on|resume|restart|bring\s+back|send\s+me)\s+(?:sending\s+(?:me\s+)?)?${EN_DIGEST}(?:\s+again)?${TAIL}`,
+    "iu",
+  ),
+  new RegExp(String.raw`^${EN_LEAD}${EN_DIGEST}\s+on${TAIL}`, "iu"),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:תפעיל|תפעילי|הפעל|הפעילי|להפעיל|תחזיר|תחזירי|החזר|החזירי|להחזיר|תדליק|תדליקי|הדלק)\s+(?:לי\s+)?${HE_DIGEST}(?:\s+שוב)?${TAIL}`,
+    "u",
+  ),
+];
+
+const DIGEST_AT = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:(?:send|move|set|change|schedule|put|make|give)\s+(?:me\s+)?)?${EN_DIGEST}\s+(?:to\s+(?:be\s+)?(?:at\s+)?|at\s+|for\s+|to\s+come\s+at\s+)?${CLOCK}(?:\s+(?:every\s+day|each\s+day|daily|instead))?${TAIL}`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:תשלח|תשלחי|שלח|שלחי|לשלוח|תעביר|תעבירי|העבר|להעביר|תזיז|תזיזי|הזז|להזיז|קבע|קבעי|תקבע|לקבוע)\s+(?:לי\s+)?)?${HE_DIGEST}\s+(?:(?:כל\s+יום|כל\s+בוקר)\s+)?(?:ב|ל|לשעה|בשעה)[-־]?\s*(?:שעה\s+)?${CLOCK}(?:\s+(?:כל\s+יום|כל\s+בוקר|במקום))?${TAIL}`,
+    "u",
+  ),
+];
+
+const QUIET_SET = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:set\s+|make\s+)?(?:my\s+)?quiet\s+(?:hours|time)\s*(?:to\s+|are\s+|is\s+|:|=)?\s*(?:from\s+)?${CLOCK}\s*(?:-|–|—|to|until|till)\s*${CLOCK}${TAIL}`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:תגדיר|תגדירי|הגדר|להגדיר|קבע|תקבע)\s+(?:לי\s+)?)?(?:ה)?שעות\s+(?:ה)?שקט(?:\s+שלי)?\s*(?::|=|-)?\s*(?:(?:הן|יהיו)\s+)?(?:מ[-־]?\s*|בין\s+)?${CLOCK}\s*(?:-|–|—|עד|ל[-־]?|ו[-־]?)\s*(?:ל[-־]?\s*)?${CLOCK}${TAIL}`,
+    "u",
+  ),
+];
+
+const QUIET_OFF = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:(?:turn\s+off|disable|remove|cancel|clear|delete|stop)\s+(?:my\s+|the\s+)?quiet\s+(?:hours|time)|no\s+(?:more\s+)?quiet\s+(?:hours|time)|quiet\s+(?:hours|time)\s+off)${TAIL}`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:בטל|תבטל|תבטלי|לבטל|הסר|תסיר|תסירי|להסיר|כבה|תכבה|לכבות)\s+(?:את\s+)?(?:ה)?שעות\s+(?:ה)?שקט(?:\s+שלי)?|בלי\s+שעות\s+שקט)${TAIL}`,
+    "u",
+  ),
+];
+
+const QUIET_SHOW = [
+  new RegExp(String.raw`^${EN_LEAD}(?:what\s+are\s+)?my\s+quiet\s+hours\s*\??\s*$`, "iu"),
+  new RegExp(String.raw`^${HE_LEAD}(?:מה\s+)?(?:ה)?שעות\s+(?:ה)?שקט\s+שלי\s*\??\s*$`, "u"),
+];
+
+interface Clock {
+  hour: number;
+  minute: number;
+  meridiem: "am" | "pm" | null;
+}
+
+function readClock(text: string): Clock | null {
+  const match = /^(\d{1,2})(?:[:.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?$/i.exec(text.trim());
+  if (!match) return null;
+  const hour = Number(match[1]);
+  const minute = Number(match[2] ?? 0);
+  const meridiem = match[3] ? (match[3].toLowerCase().startsWith("p") ? "pm" : "am") : null;
+  if (minute > 59 || hour > 23 || (meridiem && (hour === 0 || hour > 12))) return null;
+  return { hour, minute, meridiem };
+}
+
+function to24(clock: Clock, pm: boolean): number {
+  if (clock.meridiem === "am") return clock.hour % 12;
+  if (clock.meridiem === "pm" || pm) return (clock.hour % 12) + 12;
+  return clock.hour;
+}
+
+const hhmm = (hour: number, minute: number) =>
+  `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`;
+
+/** The settings command in `text`, or null when it is not one. */
+export function parseSettingsCommand(text: string): SettingsCommand | null {
+  const message = text.trim();
+  if (!message || message.length > MAX_LENGTH) return null;
+  if (DIGEST_OFF.some((p) => p.test(message))) return { kind: "digestOff" };
+  if (DIGEST_ON.some((p) => p.test(message))) return { kind: "digestOn" };
+  if (QUIET_OFF.some((p) => p.test(message))) return { kind: "quietOff" };
+  if (QUIET_SHOW.some((p) => p.test(message))) return { kind: "quietShow" };
+  for (const pattern of DIGEST_AT) {
+    const match = pattern.exec(message);
+    const clock = match ? readClock(match[1]!) : null;
+    // A morning summary: an hour without am/pm is the morning one (and 12 is noon).
+    if (clock) return { kind: "digestAt", time: hhmm(to24(clock, false), clock.minute) };
+  }
+  for (const pattern of QUIET_SET) {
+    const match = pattern.exec(message);
+    const start = match ? readClock(match[1]!) : null;
+    const end = match ? readClock(match[2]!) : null;
+    if (!start || !end) continue;
+    // "10-7" means the night: an open start hour that is not before the end is the evening one.
+    const eveningStart =
+      start.meridiem === null &&
+      end.meridiem === null &&
+      start.hour >= 1 &&
+      start.hour <= 11 &&
+      start.hour >= end.hour;
+    const from = hhmm(to24(start, eveningStart), start.minute);
+    const to = hhmm(to24(end, false), end.minute);
+    if (from === to) return null;
+    return { kind: "quietHours", start: from, end: to };
+  }
+  return null;
+}

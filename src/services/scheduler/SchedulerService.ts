@@ -1,0 +1,123 @@
+import cron, { type ScheduledTask } from "node-cron";
+import type pg from "pg";
+import { Housekeeping } from "../../db/repositories/Housekeeping.js";
+import { SchedulerRepository } from "../../db/repositories/SchedulerRepository.js";
+import type { Logger } from "../../utils/logger.js";
+import { CONVERSATION_MAX_AGE_MS } from "../memory/ConversationWindow.js";
+import type { MemoryService } from "../memory/index.js";
+import type { PassReport, ReminderService } from "../reminder/ReminderService.js";
+
+/** Every minute: due reminders, nudges, overdue notices and digests (spec 002 §9.2). */
+export const DUE_SCHEDULE = "* * * * *";
+/** Every hour: idle conversation windows and expired disambiguation snapshots. */
+export const HOURLY_SCHEDULE = "7 * * * *";
+/** Every day: records past the retention period. */
+export const DAILY_SCHEDULE = "37 3 * * *";
+/** A ring due within this much of a pass is woken for on time, not at the next minute's tick. */
+const WAKE_AHEAD_MS = 60 * 1000;
+
+export interface SchedulerServiceDeps {
+  pool: pg.Pool;
+  reminders: ReminderService;
+  memory: MemoryService;
+  logger: Logger;
+  clock: () => number;
+  retentionDays: number;
+}
+
+/**
+ * The cron side of D8: node-cron only triggers work; what is due and who sends it is decided in
+ * the database. Passes never overlap within a process; several processes may run this together.
+ */
+export class SchedulerService {
+  private tasks: ScheduledTask[] = [];
+  private wake: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = true;
+
+  constructor(private readonly deps: SchedulerServiceDeps) {}
+
+  /** Starts the cron jobs and runs a first pass now (what came due while the service was down). */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    const job = (name: string, expression: string, run: () => Promise<unknown>) =>
+      cron.schedule(expression, () => void run(), { name, noOverlap: true });
+    this.tasks = [
+      job("memo-due", DUE_SCHEDULE, () => this.runDue()),
+      job("memo-hourly", HOURLY_SCHEDULE, () => this.runHourly()),
+      job("memo-daily", DAILY_SCHEDULE, () => this.runDaily()),
+    ];
+    void this.runDue();
+  }
+
+  /** Stops the jobs and waits for a pass that is running to finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.wake);
+    this.deps.reminders.stop();
+    await Promise.all(this.tasks.map(async (task) => task.destroy()));
+    this.tasks = [];
+    await this.running?.catch(() => undefined);
+  }
+
+  /**
+   * One due pass (reminders, nudges, digests), unless one is running; then arms a timer for a
+   * ring due before the next tick, so "in 2 minutes" rings at its second, not up to a minute late.
+   */
+  async runDue(): Promise<PassReport | null> {
+    if (this.running) return null;
+    const pass = this.guard("due", () => this.deps.reminders.runDue());
+    this.running = pass;
+    try {
+      return await pass;
+    } finally {
+      this.running = undefined;
+      if (!this.stopped) await this.armWake();
+    }
+  }
+
+  /** Hourly: the window cache and table forget idle conversations and expired questions. */
+  async runHourly(): Promise<void> {
+    await this.guard("hourly", async () => {
+      const now = this.deps.clock();
+      this.deps.memory.cleanup();
+      const expired = await new Housekeeping(this.deps.pool).expireConversations(
+        now - CONVERSATION_MAX_AGE_MS,
+        now,
+      );
+      this.deps.logger.info({ event: "SCHEDULER_HOURLY", ...expired }, "expired conversations cleared");
+    });
+  }
+
+  /** Daily: answered inbox rows, sent-message records and reminder deliveries past the retention period. */
+  async runDaily(): Promise<void> {
+    await this.guard("daily", async () => {
+      const before = this.deps.clock() - this.deps.retentionDays * 24 * 60 * 60 * 1000;
+      const messages = await new Housekeeping(this.deps.pool).pruneMessages(before);
+      const deliveries = await this.deps.reminders.prune(before);
+      this.deps.logger.info({ event: "SCHEDULER_PRUNE", ...messages, deliveries }, "old records pruned");
+    });
+  }
+
+  /** Runs a job; its errors are logged with context and never escape (a tick must not crash the process). */
+  private async guard<T>(job: string, run: () => Promise<T>): Promise<T | null> {
+    try {
+      return await run();
+    } catch (error) {
+      this.deps.logger.error({ err: error, event: "SCHEDULER_JOB_FAILED", job }, "scheduler job failed");
+      return null;
+    }
+  }
+
+  private async armWake(): Promise<void> {
+    clearTimeout(this.wake);
+    const now = this.deps.clock();
+    const next = await this.guard("wake", () =>
+      new SchedulerRepository(this.deps.pool).nextFireBetween(now, now + WAKE_AHEAD_MS),
+    );
+    if (next === null || this.stopped) return;
+    this.wake = setTimeout(() => void this.runDue(), Math.max(0, next - this.deps.clock()));
+    this.wake.unref();
+  }
+}

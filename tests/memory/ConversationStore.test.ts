@@ -206,4 +206,40 @@ describe.each(backends)("conversation memory written through to $name", (backend
     expect(other.getRepliedToMessage(b, "wamid.a")).toBeNull();
     expect(other.getRecentMessages(a).map((m) => m.content)).toEqual(["a's secret"]);
   });
+
+  it("a reminder appended by another instance never overwrites a turn, and the turn's next load sees it", async () => {
+    const phone = nextPhone();
+    const turn = service();
+    const scheduler = service();
+    await turn.load(phone);
+    await turn.addUserMessage(phone, "what's on today?", { whatsappMessageId: "wamid.t1" });
+    // The scheduler, on another instance, adds its reminder while the turn runs.
+    await scheduler.appendProactiveMessage(phone, "⏰ Reminder: stretch", "wamid.r1");
+    expect(scheduler.getRecentMessages(phone).map((m) => m.content)).toEqual([
+      "what's on today?",
+      "⏰ Reminder: stretch",
+    ]);
+    // A turn's whole-window write can drop the reminder's entry, never the turn's own messages.
+    await turn.addAssistantMessage(phone, "Nothing today.", "wamid.t2");
+    const after = service();
+    await after.load(phone);
+    expect(after.getRecentMessages(phone).map((m) => m.content)).toEqual([
+      "what's on today?",
+      "Nothing today.",
+    ]);
+
+    // Appended between turns, it is there for the next one, with its WhatsApp id for reply-to.
+    await scheduler.appendProactiveMessage(phone, "🔁 Reminder: water the plants", "wamid.r2");
+    await turn.load(phone);
+    expect(turn.getRecentMessages(phone).at(-1)?.content).toBe("🔁 Reminder: water the plants");
+    expect(turn.getRepliedToMessage(phone, "wamid.r2")?.content).toBe("🔁 Reminder: water the plants");
+  });
+
+  it("appends to a phone with no window yet", async () => {
+    const phone = nextPhone();
+    await service().appendProactiveMessage(phone, "☀️ Good morning!", "wamid.d1");
+    const reader = service();
+    await reader.load(phone);
+    expect(reader.getRecentMessages(phone).map((m) => m.content)).toEqual(["☀️ Good morning!"]);
+  });
 });

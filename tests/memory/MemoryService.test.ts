@@ -394,4 +394,7 @@ class FailingStore implements ConversationStore {
   delete(): Promise<void> {
     return Promise.reject(this.error);
   }
+  append(): Promise<void> {
+    return Promise.reject(this.error);
+  }
 }

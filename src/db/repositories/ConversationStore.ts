@@ -28,6 +28,12 @@ export interface ConversationStore {
   save(phone: string, window: StoredWindow): Promise<void>;
   /** Forgets the phone's window; a no-op when there is none. */
   delete(phone: string): Promise<void>;
+  /**
+   * Adds one message to the stored window in a single statement, whatever the window holds now:
+   * for messages Memo starts outside a turn (reminders), which must not overwrite a turn running
+   * on another instance. Limits are applied by the next write of a whole window.
+   */
+  append(phone: string, message: ConversationMessage): Promise<void>;
 }
 
 /** The same rule as the table's CHECK, so every implementation refuses the same keys. */
@@ -122,6 +128,20 @@ export class PgConversationStore implements ConversationStore {
   async delete(phone: string): Promise<void> {
     await this.pool.query("DELETE FROM conversation_windows WHERE user_phone = $1", [phone]);
   }
+
+  async append(phone: string, message: ConversationMessage): Promise<void> {
+    assertNormalizedPhone(phone);
+    const first: StoredWindow = { messages: [message], latestActions: [], disambiguation: null, recentTasks: [] };
+    await this.pool.query(
+      `INSERT INTO conversation_windows (user_phone, state) VALUES ($1, $2::jsonb)
+       ON CONFLICT (user_phone) DO UPDATE
+         SET state = jsonb_set(conversation_windows.state, '{messages}',
+               CASE WHEN jsonb_typeof(conversation_windows.state->'messages') = 'array'
+                    THEN conversation_windows.state->'messages' ELSE '[]'::jsonb END || $3::jsonb),
+             updated_at = now()`,
+      [phone, serializeWindow(first), JSON.stringify([message], jsonbSafe)],
+    );
+  }
 }
 
 /**
@@ -146,6 +166,16 @@ export class InMemoryConversationStore implements ConversationStore {
   delete(phone: string): Promise<void> {
     this.documents.delete(phone);
     return Promise.resolve();
+  }
+
+  async append(phone: string, message: ConversationMessage): Promise<void> {
+    const window = (await this.load(phone)) ?? {
+      messages: [],
+      latestActions: [],
+      disambiguation: null,
+      recentTasks: [],
+    };
+    await this.save(phone, { ...window, messages: [...window.messages, message] });
   }
 
   /** How many phones have a stored window (tests). */

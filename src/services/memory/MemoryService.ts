@@ -110,6 +110,25 @@ export class MemoryService {
     });
   }
 
+  /**
+   * Adds a message Memo started outside a turn (a reminder, a digest) straight to the stored
+   * window, in one statement, then reloads it: a turn of the same user running on another
+   * instance at that moment is never overwritten.
+   */
+  async appendProactiveMessage(phone: string, content: string, whatsappMessageId?: string): Promise<void> {
+    await this.serially(phone, async () => {
+      const message: ConversationMessage = {
+        role: "assistant",
+        content,
+        timestamp: this.clock(),
+        estimatedTokens: estimateTokens(content),
+        ...(whatsappMessageId !== undefined && { whatsappMessageId }),
+      };
+      await this.reportFailure(phone, "appendProactiveMessage", () => this.store.append(phone, message));
+      await this.loadNow(phone);
+    });
+  }
+
   /** Adds a system note; at most 3 are kept, the oldest go first. */
   async addSystemMessage(phone: string, content: string): Promise<void> {
     await this.addMessage(phone, "addSystemMessage", "system", content, {});

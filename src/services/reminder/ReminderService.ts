@@ -360,7 +360,6 @@ export class ReminderService {
     try {
       if (!inWindow) return await this.sendTemplate(delivery, content, context);
       const message = await this.render(content, now);
-      await this.deps.memory.load(delivery.phone);
       let recorded = false;
       await sender.send(
         delivery.phone,
@@ -373,7 +372,8 @@ export class ReminderService {
           language: content.language,
         },
         {
-          memory: "add",
+          // Appended in one statement: a turn of this user may be running on another instance.
+          memory: "append",
           onAccepted: async (waMessageId) => {
             if (recorded) return;
             recorded = true;

@@ -27,9 +27,10 @@ export interface SendOptions {
   quote?: boolean;
   /**
    * How the conversation window learns of it: "link" (the graph already stored the text; add its
-   * WhatsApp id), "add" (store it now, with its id), "none" (a notice that is not conversation).
+   * WhatsApp id), "add" (store it now, with its id), "append" (store it with one atomic append:
+   * messages Memo starts outside a turn), "none" (a notice that is not conversation).
    */
-  memory: "link" | "add" | "none";
+  memory: "link" | "add" | "append" | "none";
   /**
    * Checked before sending (the phone's lease is still this worker's): a worker that lost the
    * phone must not answer a message the new holder answers too.
@@ -121,6 +122,7 @@ export class WhatsAppSender {
     }
     const first = ids[0];
     if (options.memory === "add") await memory.addAssistantMessage(phone, content.text, first);
+    else if (options.memory === "append") await memory.appendProactiveMessage(phone, content.text, first);
     else if (options.memory === "link" && first)
       await memory.setAssistantMessageId(phone, content.text, first);
     return ids;
@@ -128,7 +130,8 @@ export class WhatsAppSender {
 
   /**
    * Sends an approved template whose one body parameter is `text` (outside the 24-hour window);
-   * returns its WhatsApp id. The window is told of `text` as Memo's message.
+   * returns its WhatsApp id. The window is told of `text` as Memo's message (appended: templates
+   * are only sent outside a turn).
    */
   async sendTemplate(
     phone: string,
@@ -147,7 +150,7 @@ export class WhatsAppSender {
       .catch((error: unknown) =>
         logger.error({ err: error, messageId: id }, "could not record a sent message"),
       );
-    await memory.addAssistantMessage(phone, text, id);
+    await memory.appendProactiveMessage(phone, text, id);
     return id;
   }
 

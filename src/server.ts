@@ -22,6 +22,9 @@ import { SchedulerService } from "./services/scheduler/SchedulerService.js";
 import { InFlightWork } from "./utils/InFlightWork.js";
 import type { Logger } from "./utils/logger.js";
 
+/** How often idle conversation windows leave the in-process cache (default: hourly). */
+const MEMORY_CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
+
 /** A started service: its address, its shared resources, and the way to stop it. */
 export interface RunningService {
   readonly url: string;
@@ -66,6 +69,8 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
     const checkpointer = await createCheckpointer(config.checkpointer, db.pool);
     const memo = createMemoRuntime({ config, pool: db.pool, checkpointer, logger, ...options.memo });
     const { users } = memo;
+    // The window cache forgets idle users on every instance (the scheduler's hourly job also clears the table).
+    const cleanup = setInterval(() => memo.memory.cleanup(), MEMORY_CLEANUP_INTERVAL_MS).unref();
     const inFlight = new InFlightWork();
     let shuttingDown = false;
     let url = "";
@@ -141,6 +146,7 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
     const shutdown = (reason: string): Promise<boolean> => {
       stopping ??= (async () => {
         shuttingDown = true;
+        clearInterval(cleanup);
         logger.info({ reason, inFlight: inFlight.size }, "shutting down");
         const deadline = performance.now() + config.shutdownTimeoutMs;
         // Running turns finish first, while the server still listens: with the simulator on, their

@@ -463,7 +463,7 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /** The text a user reads first in a sent message: the text body, the interactive body text, a template's parameter. */
-function textOf(message: SentMessage): string {
+export function textOf(message: SentMessage): string {
   const body = message.body as {
     text?: { body?: unknown };
     interactive?: { body?: { text?: unknown } };

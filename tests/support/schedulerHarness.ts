@@ -1,11 +1,26 @@
 import { randomUUID } from "node:crypto";
+import type pg from "pg";
 import { PgTaskRepository } from "../../src/db/repositories/TaskRepository.js";
 import { scheduleTask, type TaskTimeArgs } from "../../src/services/database/taskTimes.js";
 import { ReminderService } from "../../src/services/reminder/ReminderService.js";
 import { SchedulerService } from "../../src/services/scheduler/SchedulerService.js";
+import { GraphApiClient } from "../../src/services/whatsapp/GraphApiClient.js";
+import { WhatsAppSender } from "../../src/services/whatsapp/WhatsAppSender.js";
 import type { NewTask, Task } from "../../src/types/tasks.js";
 import { fakeClock, type FakeClock } from "./clock.js";
 import { createWhatsAppHarness, type WhatsAppHarnessOptions } from "./whatsappHarness.js";
+
+/**
+ * Empties every table but the migration records, so the tests of one file can share a database
+ * (a fresh PGlite costs a second or more) and still start from nothing.
+ */
+export async function clearDatabase(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ name: string }>(
+    `SELECT quote_ident(tablename) AS name FROM pg_tables
+      WHERE schemaname = current_schema() AND tablename NOT LIKE '%migrations'`,
+  );
+  if (rows.length > 0) await pool.query(`TRUNCATE ${rows.map((r) => r.name).join(", ")} CASCADE`);
+}
 
 /** Moves a fake clock forward to `atMs` (never back). */
 export function clockTo(clock: FakeClock, atMs: number): void {
@@ -41,6 +56,8 @@ export async function createSchedulerHarness(
     retentionDays: harness.config.scheduler.retentionDays,
   });
   const tasks = new PgTaskRepository(harness.db.pool);
+  /** Schedulers of the extra instances, stopped by close(). */
+  const instances: SchedulerService[] = [];
 
   return {
     ...harness,
@@ -95,7 +112,64 @@ export async function createSchedulerHarness(
     sentTo: (phone: string) => harness.graphApi.textsTo(phone),
     /** The delivery ledger rows of `phone`. */
     ledger: (phone: string) => reminders.deliveries.listFor(phone),
+    /**
+     * Another scheduler instance on this database and fake Graph API: a second process, or this
+     * one after a restart. `realTimers`: it waits with real timers (stoppable) instead of moving
+     * the fake clock; `clock`: its own clock (e.g. Date.now); `sender`: its own sender (null: none).
+     */
+    instance(overrides: { clock?: () => number; realTimers?: boolean; sender?: WhatsAppSender | null } = {}) {
+      const now = overrides.clock ?? clock.now;
+      const other = new ReminderService({
+        pool: harness.db.pool,
+        sender: overrides.sender === undefined ? harness.whatsapp.sender : overrides.sender,
+        memory: harness.memo.memory,
+        llm: harness.memo.llm,
+        logger: harness.logger,
+        clock: now,
+        ...(overrides.realTimers
+          ? {}
+          : { sleepUntil: (atMs: number) => Promise.resolve(clockTo(clock, atMs)) }),
+        settings: harness.config.scheduler,
+      });
+      const otherScheduler = new SchedulerService({
+        pool: harness.db.pool,
+        reminders: other,
+        memory: harness.memo.memory,
+        logger: harness.logger,
+        clock: now,
+        retentionDays: harness.config.scheduler.retentionDays,
+      });
+      instances.push(otherScheduler);
+      return { reminders: other, scheduler: otherScheduler };
+    },
+    /**
+     * A sender on the same fake Graph API whose client retries without waiting (its backoff
+     * sleeps are recorded in `sleeps`), so tests of failing sends take no real time.
+     */
+    fastRetrySender(sleeps: number[] = []): WhatsAppSender {
+      const { whatsapp } = harness.config;
+      const client = new GraphApiClient({
+        baseUrl: () => harness.graphApi.baseUrl,
+        apiVersion: whatsapp.apiVersion,
+        phoneNumberId: whatsapp.phoneNumberId,
+        accessToken: whatsapp.accessToken,
+        timeoutMs: whatsapp.timeoutMs,
+        maxRetries: 3,
+        logger: harness.logger,
+        sleep: (ms) => {
+          sleeps.push(ms);
+          return Promise.resolve();
+        },
+      });
+      return new WhatsAppSender({
+        client,
+        outbound: harness.whatsapp.outbound,
+        memory: harness.memo.memory,
+        logger: harness.logger,
+      });
+    },
     async close(closeDb = true) {
+      for (const other of instances) await other.stop();
       await scheduler.stop();
       await harness.close(closeDb);
     },

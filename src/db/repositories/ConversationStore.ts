@@ -131,7 +131,12 @@ export class PgConversationStore implements ConversationStore {
 
   async append(phone: string, message: ConversationMessage): Promise<void> {
     assertNormalizedPhone(phone);
-    const first: StoredWindow = { messages: [message], latestActions: [], disambiguation: null, recentTasks: [] };
+    const first: StoredWindow = {
+      messages: [message],
+      latestActions: [],
+      disambiguation: null,
+      recentTasks: [],
+    };
     await this.pool.query(
       `INSERT INTO conversation_windows (user_phone, state) VALUES ($1, $2::jsonb)
        ON CONFLICT (user_phone) DO UPDATE

@@ -91,7 +91,9 @@ export class ReminderService {
   /** Phones already warned about as unreachable (no template), so the log says it once. */
   private readonly warnedUnreachable = new Set<string>();
   /** Set by stop(): waits end, and what is not yet sent is released for the next pass. */
-  private readonly stopping = new AbortController();
+  private stopping = new AbortController();
+  /** When this instance last sent each user a proactive message (entries older than the gap are dropped). */
+  private readonly lastSent = new Map<string, number>();
 
   constructor(private readonly deps: ReminderServiceDeps) {
     this.ledger = new DeliveryLedger(deps.pool);
@@ -114,6 +116,11 @@ export class ReminderService {
    */
   stop(): void {
     this.stopping.abort();
+  }
+
+  /** Sends again after stop() (the scheduler started anew). */
+  resume(): void {
+    if (this.stopping.signal.aborted) this.stopping = new AbortController();
   }
 
   /** Adds a section source to the morning digest. */
@@ -177,6 +184,8 @@ export class ReminderService {
       const nextFires: { id: string; nextFireAt: number | null }[] = [];
       const perUser = new Map<string, NewDelivery[]>();
       const away = new Map<string, AwayContent["items"]>();
+      /** Each user's away message of this claim, keyed by its first task (unique across claims, even at the same instant). */
+      const awayKeys = new Map<string, string>();
       const covered: NewDelivery[] = [];
       for (const task of tasks) {
         const user = users.get(task.phone);
@@ -213,7 +222,8 @@ export class ReminderService {
           const items = away.get(task.phone) ?? [];
           items.push({ text: task.text, fireAt: content.fireAt });
           away.set(task.phone, items);
-          covered.push({ ...row, status: "covered", partOf: awayKey(task.phone, now) });
+          if (!awayKeys.has(task.phone)) awayKeys.set(task.phone, awayKey(task.phone, now, task.id));
+          covered.push({ ...row, status: "covered", partOf: awayKeys.get(task.phone)! });
         } else {
           const list = perUser.get(task.phone) ?? [];
           list.push(row);
@@ -224,7 +234,7 @@ export class ReminderService {
         const user = users.get(phone)!;
         const list = perUser.get(phone) ?? [];
         list.unshift({
-          key: awayKey(phone, now),
+          key: awayKeys.get(phone)!,
           phone,
           kind: "away",
           taskId: null,
@@ -309,9 +319,23 @@ export class ReminderService {
       list.push(d);
       byUser.set(d.phone, list);
     }
+    const { clock, settings, logger } = this.deps;
+    for (const [phone, at] of this.lastSent)
+      if (at + settings.userGapMs <= clock()) this.lastSent.delete(phone);
     const perUser = await mapWithConcurrency([...byUser.values()], SEND_CONCURRENCY, async (list) => {
       const outcomes: string[] = [];
-      for (const delivery of list) outcomes.push(await this.deliver(delivery));
+      for (const delivery of list) {
+        const outcome = await this.deliver(delivery).catch((error: unknown) => {
+          // Left claimed (the database failed, most likely): taken over after the lease, and the
+          // user's other messages still go.
+          logger.error(
+            { err: error, event: "REMINDER_DELIVERY", key: delivery.key, phone: delivery.phone },
+            "reminder delivery failed; retried after the claim lease",
+          );
+          return "error";
+        });
+        outcomes.push(outcome);
+      }
       return outcomes;
     });
     return perUser.flat();
@@ -319,8 +343,15 @@ export class ReminderService {
 
   /** Sends one claimed delivery: free-form inside the 24-hour window, the template outside it. */
   async deliver(delivery: Delivery): Promise<string> {
-    const { logger, clock, sender } = this.deps;
-    if (delivery.sendAfter > clock()) await this.sleepUntil(delivery.sendAfter);
+    const { logger, clock, sender, settings } = this.deps;
+    // The gap holds between actual sends: a message that went late (behind the overall pace)
+    // pushes the user's next one back, whatever its slot said.
+    const previous = this.lastSent.get(delivery.phone);
+    const notBefore = Math.max(
+      delivery.sendAfter,
+      previous === undefined ? 0 : previous + settings.userGapMs,
+    );
+    if (notBefore > clock()) await this.sleepUntil(notBefore);
     await this.pacer.acquire();
     if (this.stopping.signal.aborted) {
       await this.ledger.release(delivery.key, delivery.claimToken);
@@ -357,11 +388,13 @@ export class ReminderService {
     }
     const now = clock();
     const inWindow = attempt.lastInboundAt !== null && now - attempt.lastInboundAt < FREE_FORM_WINDOW_MS;
+    /** The WhatsApp id of the (first) message the Graph API accepted; recorded: in the ledger. */
+    let accepted: string | null = null;
+    let recorded = false;
     try {
       if (!inWindow) return await this.sendTemplate(delivery, content, context);
       const message = await this.render(content, now);
-      let recorded = false;
-      await sender.send(
+      const ids = await sender.send(
         delivery.phone,
         {
           text: message.text,
@@ -375,15 +408,29 @@ export class ReminderService {
           // Appended in one statement: a turn of this user may be running on another instance.
           memory: "append",
           onAccepted: async (waMessageId) => {
-            if (recorded) return;
+            if (accepted !== null) return;
+            accepted = waMessageId;
+            const at = clock();
+            this.lastSent.set(delivery.phone, at);
+            await this.ledger.markSent(delivery.key, delivery.claimToken, "text", waMessageId, at);
             recorded = true;
-            await this.ledger.markSent(delivery.key, delivery.claimToken, "text", waMessageId, clock());
           },
         },
       );
+      // A sender without a client logs and sends nothing: not a delivery.
+      if (ids.length === 0) throw new Error("reminder not sent: the WhatsApp client sent nothing");
       logger.info({ ...context, via: "text", lateMs: now - delivery.occurrenceAt }, "reminder sent");
       return "sent";
     } catch (error) {
+      // The message is out (what failed came after it: recording it, a second part, the window's
+      // append): never retried, or the user would get it twice. A ledger write that fails again
+      // leaves the row claimed: the documented resend window.
+      if (accepted !== null) {
+        if (!recorded)
+          await this.ledger.markSent(delivery.key, delivery.claimToken, "text", accepted, clock());
+        logger.warn({ ...context, err: error }, "reminder sent; what followed the send failed");
+        return "sent";
+      }
       return this.failed(delivery, content, error, attempt.attempts, context);
     }
   }
@@ -461,7 +508,9 @@ export class ReminderService {
     const message = await this.render(content, this.deps.clock());
     const id = await this.deps.sender!.sendTemplate(delivery.phone, template, message.text);
     if (!id) throw new Error("template not sent");
-    await this.ledger.markSent(delivery.key, delivery.claimToken, "template", id, this.deps.clock());
+    const at = this.deps.clock();
+    this.lastSent.set(delivery.phone, at);
+    await this.ledger.markSent(delivery.key, delivery.claimToken, "template", id, at);
     this.deps.logger.info({ ...context, via: "template" }, "reminder sent");
     return "sent";
   }
@@ -473,22 +522,20 @@ export class ReminderService {
     attempts: number,
     context: Record<string, unknown>,
   ): Promise<string> {
-    const api =
-      error instanceof WhatsAppApiError
-        ? error
-        : (error as { cause?: unknown })?.cause instanceof WhatsAppApiError
-          ? (error as { cause: WhatsAppApiError }).cause
-          : null;
+    let api = graphErrorOf(error);
     // The window closed between our check and Meta's: the template is the way.
     if (api?.code === OUTSIDE_WINDOW_CODE) {
       try {
         return await this.sendTemplate(delivery, content, context);
       } catch (retryError) {
         error = retryError;
+        api = graphErrorOf(error);
       }
     }
-    const reason = describeError(error);
-    const retryable = api ? api.retryable : !(error instanceof WhatsAppApiError);
+    // The Graph API's own words (status, Meta code), not the sender's wrapper ("could not be delivered").
+    const reason = describeError(api ?? error);
+    // Not the Graph API's refusal (no answer, a database hiccup): worth another attempt.
+    const retryable = api?.retryable ?? true;
     if (retryable && attempts < MAX_ATTEMPTS) {
       const now = this.deps.clock();
       await this.ledger.retryLater(
@@ -570,7 +617,9 @@ export class ReminderService {
   }
 }
 
-const awayKey = (phone: string, nowMs: number) => `away:${phone}@${new Date(nowMs).toISOString()}`;
+/** `away:<phone>@<claim ISO>/<first task>`: two claims at the same millisecond (two instances) never collide. */
+const awayKey = (phone: string, nowMs: number, firstTaskId: string) =>
+  `away:${phone}@${new Date(nowMs).toISOString()}/${firstTaskId}`;
 
 /** Gives each user's messages send slots: the user's next free slot, then one gap apart. */
 function assignSlots(
@@ -612,6 +661,13 @@ function dayBounds(atMs: number, timeZone: string): { startMs: number; endMs: nu
   const { year, month, day } = instantToLocal(atMs, timeZone);
   const midnight = (date: LocalDate) => localToInstant({ ...date, hour: 0, minute: 0 }, timeZone);
   return { startMs: midnight({ year, month, day }), endMs: midnight(addDays({ year, month, day }, 1)) };
+}
+
+/** The Graph API error behind a failed send: thrown as is, or as the cause of the sender's DeliveryError. */
+function graphErrorOf(error: unknown): WhatsAppApiError | null {
+  if (error instanceof WhatsAppApiError) return error;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause instanceof WhatsAppApiError ? cause : null;
 }
 
 function asDelivery(row: NewDelivery, token: string): Delivery {

@@ -38,6 +38,8 @@ export function buildDigest(
   const overdue: { at: number; line: DigestLine }[] = [];
   let undated = 0;
   for (const task of tasks) {
+    // A repeating reminder with no next ring has ended (its "until" passed): nothing to do today.
+    if (task.recurrence !== null && task.nextFireAt === null) continue;
     const at = shownAt(task);
     if (at === null) {
       undated += 1;

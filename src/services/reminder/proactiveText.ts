@@ -88,7 +88,7 @@ export function durationText(ms: number, language: Language): string {
   const rest = minutes % 60;
   if (hours >= 48) {
     const days = Math.round(hours / 24);
-    return language === "he" ? `${days} ימים` : plural(days, "day");
+    return language === "he" ? (days === 2 ? "יומיים" : `${days} ימים`) : plural(days, "day");
   }
   const hourText =
     language === "he"
@@ -99,7 +99,8 @@ export function durationText(ms: number, language: Language): string {
           : `${hours} שעות`
       : plural(hours, "hour");
   if (rest === 0) return hourText;
-  return language === "he" ? `${hourText} ו-${rest} דקות` : `${hourText} ${plural(rest, "minute")}`;
+  if (language === "he") return rest === 1 ? `${hourText} ודקה` : `${hourText} ו-${rest} דקות`;
+  return `${hourText} ${plural(rest, "minute")}`;
 }
 
 function plural(n: number, unit: string): string {
@@ -128,6 +129,10 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
   const { language: lang, timeZone } = content;
   const when = (iso: string) => humanTime(iso, nowMs, timeZone, lang);
   const fireAt = Date.parse(content.fireAt);
+  const dueAt = content.dueAt === null ? null : Date.parse(content.dueAt);
+  // An early ring ("an hour before") sent only after the due time itself: that is what it is late for.
+  const lateFrom =
+    content.kind === "reminder" && dueAt !== null && dueAt > fireAt && nowMs >= dueAt ? dueAt : fireAt;
   let text: string;
   switch (content.kind) {
     case "nudge":
@@ -143,16 +148,17 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
       text = t(lang, "reminder.overdue", { text: content.text, time: when(content.dueAt ?? content.fireAt) });
       break;
     case "reminder":
-      // Rung ahead of the due time ("an hour before"): say when it is due.
+      // Rung ahead of the due time ("an hour before") and that is still to come: say when it is due.
       text =
-        content.dueAt && Date.parse(content.dueAt) > fireAt
+        content.dueAt && dueAt !== null && dueAt > fireAt && dueAt > nowMs
           ? t(lang, "reminder.ringAt", { text: content.text, time: when(content.dueAt) })
           : t(lang, "reminder.ring", { text: content.text });
       break;
   }
-  const late = nowMs - fireAt;
+  const late = nowMs - lateFrom;
   if (late > LATE_AFTER_MS && content.kind !== "overdue") {
-    text += `\n${t(lang, "reminder.late", { time: when(content.fireAt), late: durationText(late, lang) })}`;
+    const time = when(new Date(lateFrom).toISOString());
+    text += `\n${t(lang, "reminder.late", { time, late: durationText(late, lang) })}`;
   }
   // A one-time reminder or a nudge can be ticked off or put off with one tap.
   const buttons: HITLOption[] =

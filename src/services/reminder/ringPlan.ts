@@ -85,13 +85,13 @@ export function planRing(task: DueTask, nowMs: number, quiet: QuietHours | null)
   }
 
   if (rule) {
-    // A nudge: held through quiet hours, then every interval from when it actually went.
+    // A nudge: held through quiet hours, then every interval from when it actually went, up to its end.
+    const until = rule.until === undefined ? Infinity : Date.parse(rule.until);
+    const upToEnd = (next: number | null) => (next !== null && next <= until ? next : null);
     if (quiet && inQuietHours(nowMs, quiet)) {
-      const end = quietHoursEnd(nowMs, quiet);
-      const until = rule.until === undefined ? Infinity : Date.parse(rule.until);
-      return { ring: null, skipped: 0, nextFireAt: end <= until ? end : null };
+      return { ring: null, skipped: 0, nextFireAt: upToEnd(quietHoursEnd(nowMs, quiet)) };
     }
-    return { ring: { kind: "nudge", fireAt }, skipped: 0, nextFireAt: fireAfter(task, rule, nowMs) };
+    return { ring: { kind: "nudge", fireAt }, skipped: 0, nextFireAt: upToEnd(fireAfter(task, rule, nowMs)) };
   }
 
   // One-time. With a lead time ("remind me an hour before"), the due time itself comes next,

@@ -18,33 +18,37 @@ export type SettingsCommand =
 const MAX_LENGTH = 120;
 
 const HE_END = String.raw`(?=$|[\s,.:;!?\-–—])`;
-const EN_LEAD = String.raw`(?:(?:hi|hey|ok|okay|so|please|pls|memo|also|and|now|can\s+you|could\s+you|would\s+you|i\s+want\s+(?:you\s+)?to|i'd\s+like\s+(?:you\s+)?to)[\s,!.:]+)*`;
+const EN_LEAD = String.raw`(?:(?:hi|hey|ok|okay|so|please|pls|thanks|thank\s+you|memo|also|and|now|can\s+you|could\s+you|would\s+you|i\s+want\s+(?:you\s+)?to|i'd\s+like\s+(?:you\s+)?to)[\s,!.:]+)*`;
 const HE_LEAD = String.raw`(?:(?:היי|אוקיי|אוקי|טוב|בבקשה|ממו|גם|עכשיו|אפשר|תוכל|תוכלי|אני\s+רוצה\s+ש?|רוצה\s+ש?)${HE_END}[\s,!.:]*)*`;
-const TAIL = String.raw`(?:\s+(?:please|thanks|thank\s+you|בבקשה|תודה))?\s*[.!]*\s*$`;
+/** A request may end as a question ("can you stop the morning summary?"). */
+const TAIL = String.raw`(?:\s*,?\s+(?:please|thanks|thank\s+you|בבקשה|תודה))?\s*[.!?]*\s*$`;
 
-const EN_DIGEST = String.raw`(?:(?:the|my|your|this)\s+)?(?:daily\s+|morning\s+|daily\s+morning\s+)?(?:summary|summaries|digest|digests|brief|briefing|briefings|brief\s+messages?)`;
-const HE_DIGEST = String.raw`(?:את\s+)?(?:ה)?(?:סיכום|סיכומי|תקציר|תדריך|עדכון)(?:\s+(?:ה)?בוקר)?(?:\s+(?:ה)?יומי)?(?:\s+שלי)?`;
+/** Only what is plainly this feature: a morning or daily summary, or a digest ("send me the summary" may ask for something else). */
+const EN_NAMED_DIGEST = String.raw`(?:(?:the|my|your|this)\s+)?(?:(?:daily\s+|morning\s+|daily\s+morning\s+)(?:summary|summaries|digest|digests|brief|briefing|briefings|brief\s+messages?)|digests?)`;
+/** Only a morning or daily summary ("בטל את העדכון", "תשלח לי עדכון ב-5" may be about anything). */
+const HE_DIGEST = String.raw`(?:את\s+)?(?:ה)?(?:סיכום|סיכומי|תקציר|תדריך|עדכון)(?:\s+(?:ה)?בוקר(?:\s+(?:ה)?יומי)?|\s+(?:ה)?יומי)(?:\s+שלי)?`;
 /** "7", "07:30", "7.30", "7am", "19:00" — captured as one group. */
 const CLOCK = String.raw`(\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?)`;
 
 const DIGEST_OFF = [
   new RegExp(
-    String.raw`^${EN_LEAD}(?:stop|disable|turn\s+off|switch\s+off|cancel|pause|mute|unsubscribe\s+from|no\s+more|don'?t\s+send(?:\s+me)?(?:\s+any(?:\s+more)?)?)\s+(?:sending\s+(?:me\s+)?)?${EN_DIGEST}(?:\s+(?:any\s*more|anymore))?${TAIL}`,
+    String.raw`^${EN_LEAD}(?:stop|disable|turn\s+off|switch\s+off|cancel|pause|mute|unsubscribe\s+from|no\s+more|don'?t\s+send(?:\s+me)?(?:\s+any(?:\s+more)?)?)\s+(?:sending\s+(?:me\s+)?)?${EN_NAMED_DIGEST}(?:\s+(?:any\s*more|anymore))?${TAIL}`,
     "iu",
   ),
-  new RegExp(String.raw`^${EN_LEAD}${EN_DIGEST}\s+off${TAIL}`, "iu"),
+  new RegExp(String.raw`^${EN_LEAD}${EN_NAMED_DIGEST}\s+off${TAIL}`, "iu"),
   new RegExp(
-    String.raw`^${HE_LEAD}(?:תפסיק|תפסיקי|הפסק|הפסיקי|להפסיק|בטל|בטלי|תבטל|תבטלי|לבטל|כבה|כבי|תכבה|תכבי|לכבות|די\s+עם|בלי|לא\s+צריך|לא\s+רוצה|אל\s+תשלח|אל\s+תשלחי)\s+(?:לשלוח\s+(?:לי\s+)?)?${HE_DIGEST}(?:\s+יותר)?${TAIL}`,
+    String.raw`^${HE_LEAD}(?:תפסיק|תפסיקי|הפסק|הפסיקי|להפסיק|בטל|בטלי|תבטל|תבטלי|לבטל|כבה|כבי|תכבה|תכבי|לכבות|די\s+עם|בלי|לא\s+צריך|לא\s+רוצה|אל\s+תשלח|אל\s+תשלחי)\s+(?:לי\s+)?(?:לשלוח\s+(?:לי\s+)?)?${HE_DIGEST}(?:\s+יותר)?${TAIL}`,
     "u",
   ),
 ];
 
 const DIGEST_ON = [
   new RegExp(
-    String.raw`^${EN_LEAD}(?:start|enable|turn\s+on|switch\s+on|resume|restart|bring\s+back|send\s+me)\s+(?:sending\s+(?:me\s+)?)?${EN_DIGEST}(?:\s+again)?${TAIL}`,
+    String.raw`^${EN_LEAD}(?:start|enable|turn\s+on|switch\s+on|resume|restart|bring\s+back)\s+(?:sending\s+(?:me\s+)?)?${EN_NAMED_DIGEST}(?:\s+again)?${TAIL}`,
     "iu",
   ),
-  new RegExp(String.raw`^${EN_LEAD}${EN_DIGEST}\s+on${TAIL}`, "iu"),
+  new RegExp(String.raw`^${EN_LEAD}send\s+me\s+${EN_NAMED_DIGEST}(?:\s+again)?${TAIL}`, "iu"),
+  new RegExp(String.raw`^${EN_LEAD}${EN_NAMED_DIGEST}\s+on${TAIL}`, "iu"),
   new RegExp(
     String.raw`^${HE_LEAD}(?:תפעיל|תפעילי|הפעל|הפעילי|להפעיל|תחזיר|תחזירי|החזר|החזירי|להחזיר|תדליק|תדליקי|הדלק)\s+(?:לי\s+)?${HE_DIGEST}(?:\s+שוב)?${TAIL}`,
     "u",
@@ -53,7 +57,7 @@ const DIGEST_ON = [
 
 const DIGEST_AT = [
   new RegExp(
-    String.raw`^${EN_LEAD}(?:(?:send|move|set|change|schedule|put|make|give)\s+(?:me\s+)?)?${EN_DIGEST}\s+(?:to\s+(?:be\s+)?(?:at\s+)?|at\s+|for\s+|to\s+come\s+at\s+)?${CLOCK}(?:\s+(?:every\s+day|each\s+day|daily|instead))?${TAIL}`,
+    String.raw`^${EN_LEAD}(?:(?:send|move|set|change|schedule|put|make|give)\s+(?:me\s+)?)?${EN_NAMED_DIGEST}\s+(?:to\s+(?:be\s+)?(?:at\s+)?|at\s+|for\s+|to\s+come\s+at\s+)?${CLOCK}(?:\s+(?:every\s+day|each\s+day|daily|instead))?${TAIL}`,
     "iu",
   ),
   new RegExp(
@@ -93,6 +97,8 @@ interface Clock {
   hour: number;
   minute: number;
   meridiem: "am" | "pm" | null;
+  /** Written with a leading zero ("07:00"): a 24-hour time, never the evening one. */
+  padded: boolean;
 }
 
 function readClock(text: string): Clock | null {
@@ -102,7 +108,7 @@ function readClock(text: string): Clock | null {
   const minute = Number(match[2] ?? 0);
   const meridiem = match[3] ? (match[3].toLowerCase().startsWith("p") ? "pm" : "am") : null;
   if (minute > 59 || hour > 23 || (meridiem && (hour === 0 || hour > 12))) return null;
-  return { hour, minute, meridiem };
+  return { hour, minute, meridiem, padded: match[1]!.length === 2 && match[1]!.startsWith("0") };
 }
 
 function to24(clock: Clock, pm: boolean): number {
@@ -136,11 +142,14 @@ export function parseSettingsCommand(text: string): SettingsCommand | null {
     // "10-7" means the night: an open start hour that is not before the end is the evening one.
     const eveningStart =
       start.meridiem === null &&
+      !start.padded &&
       end.meridiem === null &&
       start.hour >= 1 &&
       start.hour <= 11 &&
       start.hour >= end.hour;
-    const from = hhmm(to24(start, eveningStart), start.minute);
+    // "12-6" is midnight to six: an open 12 before a morning end is the start of the night.
+    const midnight = start.meridiem === null && !start.padded && start.hour === 12 && end.hour < 12;
+    const from = hhmm(midnight ? 0 : to24(start, eveningStart), start.minute);
     const to = hhmm(to24(end, false), end.minute);
     if (from === to) return null;
     return { kind: "quietHours", start: from, end: to };

@@ -33,6 +33,8 @@ export class SchedulerService {
   private tasks: ScheduledTask[] = [];
   private wake: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
+  /** Every job running now (stop() waits for them before the pool closes). */
+  private readonly jobs = new Set<Promise<unknown>>();
   private stopped = true;
 
   constructor(private readonly deps: SchedulerServiceDeps) {}
@@ -41,6 +43,7 @@ export class SchedulerService {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.deps.reminders.resume();
     const job = (name: string, expression: string, run: () => Promise<unknown>) =>
       cron.schedule(expression, () => void run(), { name, noOverlap: true });
     this.tasks = [
@@ -58,7 +61,7 @@ export class SchedulerService {
     this.deps.reminders.stop();
     await Promise.all(this.tasks.map(async (task) => task.destroy()));
     this.tasks = [];
-    await this.running?.catch(() => undefined);
+    await Promise.all([...this.jobs]);
   }
 
   /**
@@ -67,37 +70,56 @@ export class SchedulerService {
    */
   async runDue(): Promise<PassReport | null> {
     if (this.running) return null;
-    const pass = this.guard("due", () => this.deps.reminders.runDue());
+    const pass = this.track(async () => {
+      const report = await this.guard("due", () => this.deps.reminders.runDue());
+      if (!this.stopped) await this.armWake();
+      return report;
+    });
     this.running = pass;
     try {
       return await pass;
     } finally {
       this.running = undefined;
-      if (!this.stopped) await this.armWake();
     }
   }
 
   /** Hourly: the window cache and table forget idle conversations and expired questions. */
   async runHourly(): Promise<void> {
-    await this.guard("hourly", async () => {
-      const now = this.deps.clock();
-      this.deps.memory.cleanup();
-      const expired = await new Housekeeping(this.deps.pool).expireConversations(
-        now - CONVERSATION_MAX_AGE_MS,
-        now,
-      );
-      this.deps.logger.info({ event: "SCHEDULER_HOURLY", ...expired }, "expired conversations cleared");
-    });
+    await this.track(() =>
+      this.guard("hourly", async () => {
+        const now = this.deps.clock();
+        this.deps.memory.cleanup();
+        const expired = await new Housekeeping(this.deps.pool).expireConversations(
+          now - CONVERSATION_MAX_AGE_MS,
+          now,
+        );
+        this.deps.logger.info({ event: "SCHEDULER_HOURLY", ...expired }, "expired conversations cleared");
+      }),
+    );
   }
 
   /** Daily: answered inbox rows, sent-message records and reminder deliveries past the retention period. */
   async runDaily(): Promise<void> {
-    await this.guard("daily", async () => {
-      const before = this.deps.clock() - this.deps.retentionDays * 24 * 60 * 60 * 1000;
-      const messages = await new Housekeeping(this.deps.pool).pruneMessages(before);
-      const deliveries = await this.deps.reminders.prune(before);
-      this.deps.logger.info({ event: "SCHEDULER_PRUNE", ...messages, deliveries }, "old records pruned");
-    });
+    await this.track(() =>
+      this.guard("daily", async () => {
+        const before = this.deps.clock() - this.deps.retentionDays * 24 * 60 * 60 * 1000;
+        const messages = await new Housekeeping(this.deps.pool).pruneMessages(before);
+        const deliveries = await this.deps.reminders.prune(before);
+        this.deps.logger.info({ event: "SCHEDULER_PRUNE", ...messages, deliveries }, "old records pruned");
+      }),
+    );
+  }
+
+  /** Runs `job`, known to stop() until it settles. */
+  private track<T>(job: () => Promise<T>): Promise<T> {
+    const running = job();
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.jobs.add(settled);
+    void settled.then(() => this.jobs.delete(settled));
+    return running;
   }
 
   /** Runs a job; its errors are logged with context and never escape (a tick must not crash the process). */

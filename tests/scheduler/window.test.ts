@@ -1,0 +1,289 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { pgliteBackend, type TestDatabase } from "../support/db.js";
+import type { SentMessage } from "../support/fakeGraphApi.js";
+import { clearDatabase, createSchedulerHarness, type SchedulerHarness } from "../support/schedulerHarness.js";
+import { webhookBody } from "../support/whatsappHarness.js";
+
+/**
+ * WhatsApp's 24-hour customer-service window (issue #7): free-form reminders inside it, the
+ * configured template outside it, one template retry after a 131047 failure, and "undeliverable"
+ * (recorded and said once, never retried) when no template is configured.
+ */
+
+const HOUR = 60 * 60 * 1000;
+const PHONE = "972501234567";
+const OTHER = "972507654321";
+const START = "2026-03-02T07:00:00Z";
+/** Two minutes after START: when "in 2 minutes" rings. */
+const DUE = "2026-03-02T07:02:00Z";
+const TEMPLATES = {
+  WHATSAPP_REMINDER_TEMPLATE: "memo_reminder",
+  WHATSAPP_DIGEST_TEMPLATE: "memo_digest",
+  WHATSAPP_TEMPLATE_LANGUAGE_EN: "en_US",
+};
+
+/** One database for the file, emptied before each test. */
+let db: TestDatabase;
+let h: SchedulerHarness | undefined;
+beforeAll(async () => {
+  db = await pgliteBackend.create();
+});
+afterEach(async () => {
+  await h?.close(false);
+  h = undefined;
+});
+afterAll(async () => db?.close());
+
+async function harness(env: Record<string, string> = TEMPLATES): Promise<SchedulerHarness> {
+  await clearDatabase(db.pool);
+  h = await createSchedulerHarness({ db, start: START, env, startWorker: false });
+  return h;
+}
+
+/** The template of a sent message: its name, language code and one body parameter. */
+function templateOf(message: SentMessage) {
+  const { template } = message.body as {
+    template: { name: string; language: { code: string }; components: { parameters: { text: string }[] }[] };
+  };
+  return {
+    name: template.name,
+    language: template.language.code,
+    parameter: template.components[0]!.parameters[0]!.text,
+  };
+}
+
+/** WhatsApp telling Memo that message `id` to `phone` failed with `code`. */
+function failedStatus(h: SchedulerHarness, id: string, phone: string, code: number, title: string) {
+  return webhookBody([
+    {
+      statuses: [
+        {
+          id,
+          status: "failed",
+          timestamp: String(Math.floor(h.clock.now() / 1000)),
+          recipient_id: phone,
+          errors: [{ code, title }],
+        },
+      ],
+    },
+  ]);
+}
+
+/** Warnings that a user cannot be reached (no template), per phone. */
+const unreachableWarnings = (h: SchedulerHarness) =>
+  h
+    .logs()
+    .filter((l) => l.event === "REMINDER_UNDELIVERABLE" && l.level === 40)
+    .map((l) => l.phone);
+
+describe("inside and outside the 24-hour window", () => {
+  it("inside it: a free-form reminder with its Done and Snooze buttons", async () => {
+    const h = await harness();
+    // Wrote 23 h 50 min ago: 23 h 52 min when it rings, inside the window and its 5-minute margin.
+    await h.user(PHONE, { inbound: Date.parse(START) - 23 * HOUR - 50 * 60_000 });
+    await h.remind(PHONE, "call mom", { dueDate: "in 2 minutes" });
+    h.at(DUE);
+    await h.pass();
+
+    const [message] = h.graphApi.sent;
+    expect(message).toMatchObject({ type: "interactive", to: PHONE });
+    expect(message!.body).toMatchObject({
+      interactive: {
+        body: { text: "⏰ Reminder: call mom" },
+        action: { buttons: [{ reply: { title: "Done ✅" } }, { reply: { title: "Snooze 10 min" } }] },
+      },
+    });
+    expect(await h.ledger(PHONE)).toMatchObject([{ status: "sent", via: "text", waMessageId: message!.id }]);
+  });
+
+  it("outside it: the reminder template, with the reminder as its parameter", async () => {
+    const h = await harness();
+    // 23 h 56 min when it rings: inside 24 hours, but not by the 5-minute margin a send needs.
+    await h.user(PHONE, { inbound: Date.parse(START) - 23 * HOUR - 54 * 60_000 });
+    await h.user(OTHER, { inbound: null });
+    await h.remind(PHONE, "call mom", { dueDate: "in 2 minutes" });
+    await h.remind(OTHER, "pay rent", { dueDate: "in 2 minutes" });
+    h.at(DUE);
+    await h.pass();
+
+    const byPhone = new Map(h.graphApi.sent.map((m) => [m.to, m]));
+    expect(byPhone.get(PHONE)).toMatchObject({ type: "template" });
+    expect(templateOf(byPhone.get(PHONE)!)).toEqual({
+      name: "memo_reminder",
+      language: "en_US",
+      parameter: "⏰ Reminder: call mom",
+    });
+    expect(templateOf(byPhone.get(OTHER)!)).toMatchObject({ parameter: "⏰ Reminder: pay rent" });
+    expect(await h.ledger(PHONE)).toMatchObject([
+      { status: "sent", via: "template", waMessageId: byPhone.get(PHONE)!.id },
+    ]);
+  });
+
+  it("template parameters never hold line breaks (Meta refuses them): nudges, late reminders, digests", async () => {
+    const h = await harness();
+    await h.user(PHONE, { inbound: null });
+    await h.remind(PHONE, "drink water", { reminderRecurrence: { type: "nudge", interval: "30 minutes" } });
+    await h.remind(PHONE, "call mom", { dueDate: "in 2 minutes" });
+    await h.addTask(PHONE, { text: "buy bread" });
+    // The nudge (two lines) and the reminder, which comes late (a second line saying so).
+    h.at("2026-03-02T07:30:00Z");
+    await h.pass();
+    // The next morning's digest: several blocks of several lines.
+    h.at("2026-03-03T06:00:00Z");
+    await h.pass();
+
+    const templates = h.graphApi.sent.map((m) => ({ type: m.type, ...templateOf(m) }));
+    expect(templates.map((t) => t.name).sort()).toEqual([
+      "memo_digest",
+      "memo_reminder",
+      "memo_reminder",
+      "memo_reminder",
+    ]);
+    for (const { parameter } of templates) {
+      expect(parameter).not.toMatch(/[\n\t]| {5,}/);
+      expect(parameter).toContain(" · ");
+    }
+    expect(templates.map((t) => t.parameter)).toEqual(
+      expect.arrayContaining([
+        "🔔 drink water · I'll remind you again every 30 minutes until it's done.",
+        expect.stringMatching(/^⏰ Reminder: call mom · \(.*28 minutes late.*\)$/),
+        expect.stringMatching(/^☀️ Good morning! Here's your day, Tuesday 03\/03: · /),
+      ]),
+    );
+    expect((await h.ledger(PHONE)).map((r) => r.status)).toEqual(["sent", "sent", "sent", "sent"]);
+  });
+
+  it("the template's language follows the user's language", async () => {
+    const h = await harness();
+    await h.user(PHONE, { inbound: null, language: "he" });
+    await h.user(OTHER, { inbound: null, language: "en" });
+    await h.remind(PHONE, "להתקשר לאמא", { dueDate: "in 2 minutes" });
+    await h.remind(OTHER, "call mom", { dueDate: "in 2 minutes" });
+    h.at(DUE);
+    await h.pass();
+
+    const byPhone = new Map(h.graphApi.sent.map((m) => [m.to, templateOf(m)]));
+    expect(byPhone.get(PHONE)).toEqual({
+      name: "memo_reminder",
+      language: "he",
+      parameter: "⏰ תזכורת: להתקשר לאמא",
+    });
+    expect(byPhone.get(OTHER)).toEqual({
+      name: "memo_reminder",
+      language: "en_US",
+      parameter: "⏰ Reminder: call mom",
+    });
+  });
+});
+
+describe("the window closing under a free-form reminder (131047)", () => {
+  it("a failed status with 131047 is answered by the template, once", async () => {
+    const h = await harness();
+    await h.user(PHONE);
+    await h.remind(PHONE, "call mom", { dueDate: "in 2 minutes" });
+    h.at(DUE);
+    await h.pass();
+    const [text] = h.graphApi.sent;
+    expect(text!.type).toBe("interactive");
+
+    const status = failedStatus(h, text!.id, PHONE, 131047, "Re-engagement message");
+    expect((await h.post(status)).status).toBe(200);
+    expect(h.graphApi.sent).toHaveLength(2);
+    const template = h.graphApi.sent[1]!;
+    expect(templateOf(template)).toEqual({
+      name: "memo_reminder",
+      language: "en_US",
+      parameter: "⏰ Reminder: call mom",
+    });
+    expect(await h.ledger(PHONE)).toMatchObject([
+      { status: "sent", via: "template", waMessageId: template.id, templateRetried: true },
+    ]);
+
+    // The same status again (WhatsApp redelivers webhooks), and later passes: nothing more.
+    expect((await h.post(status)).status).toBe(200);
+    h.at(Date.parse(DUE) + HOUR);
+    await h.pass();
+    expect(h.graphApi.sent).toHaveLength(2);
+  });
+
+  it("the Graph API refusing the free-form send with 131047: the template goes at once", async () => {
+    const h = await harness();
+    await h.user(PHONE);
+    await h.remind(PHONE, "call mom", { dueDate: "in 2 minutes" });
+    h.at(DUE);
+    h.graphApi.failNext(1, { status: 400, code: 131047, message: "Re-engagement message" });
+    expect(await h.pass()).toMatchObject({ sent: 1, failed: 0 });
+    expect(h.graphApi.sent.map((m) => m.type)).toEqual(["template"]);
+    expect(await h.ledger(PHONE)).toMatchObject([{ status: "sent", via: "template", attempts: 1 }]);
+  });
+
+  it("131047 with no template configured: recorded as undeliverable, said once", async () => {
+    const h = await harness({});
+    await h.user(PHONE);
+    await h.remind(PHONE, "call mom", { dueDate: "in 2 minutes" });
+    h.at(DUE);
+    await h.pass();
+    const [text] = h.graphApi.sent;
+    await h.post(failedStatus(h, text!.id, PHONE, 131047, "Re-engagement message"));
+    await h.post(failedStatus(h, text!.id, PHONE, 131047, "Re-engagement message"));
+
+    expect(h.graphApi.sent).toHaveLength(1);
+    expect(await h.ledger(PHONE)).toMatchObject([
+      { status: "undeliverable", error: expect.stringContaining("131047") as string },
+    ]);
+    expect(unreachableWarnings(h)).toEqual([PHONE]);
+  });
+
+  it("another failure code is recorded as failed, without a template retry", async () => {
+    const h = await harness();
+    await h.user(PHONE);
+    await h.remind(PHONE, "call mom", { dueDate: "in 2 minutes" });
+    h.at(DUE);
+    await h.pass();
+    const [text] = h.graphApi.sent;
+    await h.post(failedStatus(h, text!.id, PHONE, 131026, "Message undeliverable"));
+
+    expect(h.graphApi.sent).toHaveLength(1);
+    expect(await h.ledger(PHONE)).toMatchObject([
+      { status: "failed", error: "code 131026: Message undeliverable" },
+    ]);
+  });
+});
+
+describe("outside the window with no template", () => {
+  it("each occurrence is recorded as undeliverable, nothing is sent, and it is never retried", async () => {
+    const h = await harness({});
+    await h.user(PHONE, { inbound: null });
+    await h.remind(PHONE, "stretch", { reminderRecurrence: { type: "daily", time: "09:30" } });
+    // Two days of passes, every 20 minutes.
+    for (let at = Date.parse(START); at <= Date.parse("2026-03-04T07:00:00Z"); at += 20 * 60_000) {
+      h.at(at);
+      await h.pass();
+    }
+
+    expect(h.graphApi.requests.filter((r) => r.path.endsWith("/messages"))).toEqual([]);
+    const rings = (await h.ledger(PHONE)).filter((r) => r.kind === "recurring");
+    expect(rings).toMatchObject([
+      { status: "undeliverable", attempts: 1, occurrenceAt: Date.parse("2026-03-02T07:30:00Z") },
+      { status: "undeliverable", attempts: 1, occurrenceAt: Date.parse("2026-03-03T07:30:00Z") },
+    ]);
+  });
+
+  it("the log warns once per user, however many reminders are undeliverable", async () => {
+    const h = await harness({});
+    await h.user(PHONE, { inbound: null });
+    await h.user(OTHER, { inbound: null });
+    await h.remind(PHONE, "stretch", { dueDate: "in 2 minutes" });
+    await h.remind(PHONE, "drink water", { dueDate: "in 5 minutes" });
+    await h.remind(OTHER, "pay rent", { dueDate: "in 5 minutes" });
+    h.at(DUE);
+    expect(await h.pass()).toMatchObject({ undeliverable: 1 });
+    h.at("2026-03-02T07:05:00Z");
+    expect(await h.pass()).toMatchObject({ undeliverable: 2 });
+
+    expect(unreachableWarnings(h).sort()).toEqual([PHONE, OTHER].sort());
+    // The later ones are still in the log, below warn.
+    expect(h.logs().filter((l) => l.event === "REMINDER_UNDELIVERABLE")).toHaveLength(3);
+    expect(h.graphApi.sent).toEqual([]);
+  });
+});

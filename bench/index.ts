@@ -3,12 +3,14 @@
 import { checkpointTurn } from "./checkpointTurn.js";
 import { fastPath } from "./fastPath.js";
 import { graphOverhead } from "./graphOverhead.js";
+import { schedulerTick } from "./schedulerTick.js";
 import { webhookAck } from "./webhookAck.js";
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown> | Record<string, unknown>[]>> = {
   checkpoint_turn: checkpointTurn,
   fast_path: fastPath,
   graph_overhead: graphOverhead,
+  scheduler_tick: schedulerTick,
   webhook_ack: webhookAck,
 };
 

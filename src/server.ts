@@ -87,7 +87,6 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
     const reminders = new ReminderService({
       pool: db.pool,
       sender: whatsapp.client ? whatsapp.sender : null,
-      memory: memo.memory,
       llm: memo.llm,
       logger,
       clock: memo.clock,

@@ -132,6 +132,20 @@ describe("down for days", () => {
     expect(covered.map((r) => r.status)).toEqual(["covered", "covered", "covered"]);
   });
 
+  it("an early ring missed by days is listed at its due time, and a repeating early ring says what it is ahead of", async () => {
+    await start();
+    await remind("dentist", { dueDate: "today at 15:00", reminder: "1 hour" });
+    await remind("standup", { reminderRecurrence: { type: "daily", time: "10:00" }, reminder: "15 minutes" });
+    await h.pass();
+    // The daily early ring, on time: it names the occurrence it is ahead of.
+    await backAt("2026-03-02T07:45:00Z");
+    expect(h.sentTo(PHONE)).toEqual(["🔁 Reminder: standup (today at 10:00)"]);
+
+    // Down from Monday 10:00 until Wednesday 18:00: the dentist is listed at 15:00, not 14:00.
+    await backAt("2026-03-04T16:00:00Z");
+    expect(h.sentTo(PHONE)[1]).toContain("• dentist (Mon 02/03 at 15:00)");
+  });
+
   it("a mix: the long-missed ones gathered, the recently missed ones each once and late", async () => {
     await start("2026-03-02T07:30:00Z"); // Monday 09:30 local
     const daily = await remind("vitamins", { reminderRecurrence: { type: "daily", time: "09:00" } });

@@ -154,7 +154,7 @@ describe.each(backends)("two instances on one database [$name]", (backend) => {
       // The next tick: the next minute, or a ring due before it (what the wake timer does).
       const now = clock.now();
       const nextMinute = (Math.floor(now / MINUTE) + 1) * MINUTE;
-      tick = (await repo.nextFireBetween(now, nextMinute)) ?? nextMinute;
+      tick = (await repo.nextDueBetween(now, nextMinute, CLAIM_LEASE_MS)) ?? nextMinute;
     }
 
     const { rows } = await db.pool.query<LedgerRow>(

@@ -73,6 +73,35 @@ describe("the gap between messages to one user", () => {
     expect(order.indexOf(other)).toBeLessThan(busyAt[1]!);
   });
 
+  it("a user with many at once never holds up the pass: slots more than 30 s ahead wait for later passes", async () => {
+    const h = await harness();
+    const busy = "972501000011";
+    const other = "972501000012";
+    await h.user(busy);
+    await h.user(other);
+    for (let n = 1; n <= 8; n++)
+      await h.addTask(busy, { text: `busy ${n}`, nextFireAt: at("2026-03-02T07:02:00Z") });
+    h.at("2026-03-02T07:02:00Z");
+    // Slots :00 … :42; those past :30 are handed back, not waited for.
+    expect(await h.pass()).toMatchObject({ sent: 6, deferred: 2 });
+    expect(h.clock.now()).toBeLessThanOrEqual(Date.parse("2026-03-02T07:02:31Z"));
+
+    // Another user's reminder due meanwhile goes at once, not behind the busy user's queue.
+    await h.addTask(other, { text: "other", nextFireAt: at("2026-03-02T07:02:32Z") });
+    h.at("2026-03-02T07:02:32Z");
+    expect(await h.pass()).toMatchObject({ sent: 1 });
+    expect(h.sentTo(other)).toEqual(["⏰ Reminder: other"]);
+
+    // The wake timer (or the next tick) sends the rest in their slots, each once.
+    h.at("2026-03-02T07:02:36Z");
+    expect(await h.pass()).toMatchObject({ sent: 1, reclaimed: 1 });
+    h.at("2026-03-02T07:02:42Z");
+    expect(await h.pass()).toMatchObject({ sent: 1, reclaimed: 1 });
+    await h.pass();
+    expect(h.sentTo(busy)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `⏰ Reminder: busy ${n}`));
+    for (const gap of await gapsOf(h, busy)) expect(gap).toBeGreaterThanOrEqual(6 * SECOND);
+  });
+
   it("follows PROACTIVE_USER_GAP_SECONDS", async () => {
     const h = await harness({ PROACTIVE_USER_GAP_SECONDS: "15" });
     const phone = "972501000003";
@@ -113,7 +142,12 @@ describe("the gap between messages to one user", () => {
       await h.remind(phone, "second", { dueDate: "in 2 minutes" });
     }
     h.at("2026-03-02T07:02:00Z");
-    expect(await h.pass()).toMatchObject({ sent: 16 });
+    const first = await h.pass();
+    // At one a second, the last users' second messages fall past the pass's 30 s horizon: handed
+    // back, they go on the next pass, still at least the gap after the first.
+    expect(first.sent + first.deferred).toBe(16);
+    h.at("2026-03-02T07:03:00Z");
+    expect((await h.pass()).sent).toBe(first.deferred);
     for (const phone of phones) {
       const gaps = await gapsOf(h, phone);
       expect(gaps).toHaveLength(1);
@@ -141,6 +175,10 @@ describe.each(backends)("two instances claiming one user's reminders at once [$n
       expect(slots).toEqual([0, 6, 12, 18, 24, 30].map((s) => start + s * SECOND));
 
       await Promise.all([h.reminders.send(a.deliveries), other.reminders.send(b.deliveries)]);
+      // The two share one fake clock, so each one's waits push the other's sends back: what went
+      // past the pass's horizon was handed back, and the next pass sends it.
+      h.at("2026-03-02T07:03:00Z");
+      await h.pass();
       expect(h.sentTo(phone).sort()).toEqual([1, 2, 3, 4, 5, 6].map((n) => `⏰ Reminder: task ${n}`));
     }
   });

@@ -121,7 +121,8 @@ describe("inside and outside the 24-hour window", () => {
 
   it("template parameters never hold line breaks (Meta refuses them): nudges, late reminders, digests", async () => {
     const h = await harness();
-    await h.user(PHONE, { inbound: null });
+    // The window closes at 07:15, between the nudge's first two rings.
+    await h.user(PHONE, { inbound: Date.parse(START) - 23 * HOUR - 40 * 60_000 });
     await h.remind(PHONE, "drink water", { reminderRecurrence: { type: "nudge", interval: "30 minutes" } });
     await h.remind(PHONE, "call mom", { dueDate: "in 2 minutes" });
     await h.addTask(PHONE, { text: "buy bread" });
@@ -133,12 +134,8 @@ describe("inside and outside the 24-hour window", () => {
     await h.pass();
 
     const templates = h.graphApi.sent.map((m) => ({ type: m.type, ...templateOf(m) }));
-    expect(templates.map((t) => t.name).sort()).toEqual([
-      "memo_digest",
-      "memo_reminder",
-      "memo_reminder",
-      "memo_reminder",
-    ]);
+    // The nudge went once as a template, then waited for the user to write (see below).
+    expect(templates.map((t) => t.name).sort()).toEqual(["memo_digest", "memo_reminder", "memo_reminder"]);
     for (const { parameter } of templates) {
       expect(parameter).not.toMatch(/[\n\t]| {5,}/);
       expect(parameter).toContain(" · ");
@@ -150,7 +147,28 @@ describe("inside and outside the 24-hour window", () => {
         expect.stringMatching(/^☀️ Good morning! Here's your day, Tuesday 03\/03: · /),
       ]),
     );
-    expect((await h.ledger(PHONE)).map((r) => r.status)).toEqual(["sent", "sent", "sent", "sent"]);
+    expect((await h.ledger(PHONE)).map((r) => r.status)).toEqual(["sent", "sent", "sent"]);
+  });
+
+  it("outside the window a nudge goes once, as the template, then waits for the user to write", async () => {
+    const h = await harness();
+    // The window closes at 07:15: the 07:10 nudge goes free-form, 07:20 as the template.
+    await h.user(PHONE, { inbound: Date.parse(START) - 23 * HOUR - 40 * 60_000 });
+    const nudge = await h.remind(PHONE, "drink water", {
+      reminderRecurrence: { type: "nudge", interval: "10 minutes" },
+    });
+    for (let at = Date.parse(START); at <= Date.parse(START) + 2 * HOUR; at += 5 * 60_000) {
+      h.at(at);
+      await h.pass();
+    }
+    expect(h.graphApi.sent.map((m) => m.type)).toEqual(["interactive", "template"]);
+    expect((await h.tasks.get(PHONE, nudge.id))?.nextFireAt).not.toBeNull();
+
+    // The user writes: the window opens and the nudges carry on, free-form.
+    await h.memo.users.recordInbound(PHONE, new Date(h.clock.now()));
+    h.at(Date.parse(START) + 2 * HOUR + 10 * 60_000);
+    await h.pass();
+    expect(h.graphApi.sent.map((m) => m.type)).toEqual(["interactive", "template", "interactive"]);
   });
 
   it("the template's language follows the user's language", async () => {
@@ -188,6 +206,10 @@ describe("the window closing under a free-form reminder (131047)", () => {
 
     const status = failedStatus(h, text!.id, PHONE, 131047, "Re-engagement message");
     expect((await h.post(status)).status).toBe(200);
+    // Queued, not sent from inside the webhook: the next pass sends it, paced like the rest.
+    expect(h.graphApi.sent).toHaveLength(1);
+    h.at(Date.parse(DUE) + 60_000);
+    await h.pass();
     expect(h.graphApi.sent).toHaveLength(2);
     const template = h.graphApi.sent[1]!;
     expect(templateOf(template)).toEqual({
@@ -212,9 +234,14 @@ describe("the window closing under a free-form reminder (131047)", () => {
     await h.remind(PHONE, "call mom", { dueDate: "in 2 minutes" });
     h.at(DUE);
     h.graphApi.failNext(1, { status: 400, code: 131047, message: "Re-engagement message" });
-    expect(await h.pass()).toMatchObject({ sent: 1, failed: 0 });
+    expect(await h.pass()).toMatchObject({ sent: 0, failed: 0 });
+    // The next pass (a minute later at most) sends the template.
+    h.at(Date.parse(DUE) + 60_000);
+    expect(await h.pass()).toMatchObject({ sent: 1, failed: 0, reclaimed: 1 });
     expect(h.graphApi.sent.map((m) => m.type)).toEqual(["template"]);
-    expect(await h.ledger(PHONE)).toMatchObject([{ status: "sent", via: "template", attempts: 1 }]);
+    expect(await h.ledger(PHONE)).toMatchObject([
+      { status: "sent", via: "template", attempts: 1, templateRetried: true },
+    ]);
   });
 
   it("131047 with no template configured: recorded as undeliverable, said once", async () => {
@@ -226,10 +253,13 @@ describe("the window closing under a free-form reminder (131047)", () => {
     const [text] = h.graphApi.sent;
     await h.post(failedStatus(h, text!.id, PHONE, 131047, "Re-engagement message"));
     await h.post(failedStatus(h, text!.id, PHONE, 131047, "Re-engagement message"));
+    h.at(Date.parse(DUE) + 60_000);
+    await h.pass();
+    await h.pass();
 
     expect(h.graphApi.sent).toHaveLength(1);
     expect(await h.ledger(PHONE)).toMatchObject([
-      { status: "undeliverable", error: expect.stringContaining("131047") as string },
+      { status: "undeliverable", error: expect.stringContaining("no template") as string },
     ]);
     expect(unreachableWarnings(h)).toEqual([PHONE]);
   });

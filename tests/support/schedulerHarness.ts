@@ -39,7 +39,6 @@ export async function createSchedulerHarness(
   const reminders = new ReminderService({
     pool: harness.db.pool,
     sender: harness.whatsapp.sender,
-    memory: harness.memo.memory,
     llm: harness.memo.llm,
     logger: harness.logger,
     clock: clock.now,
@@ -122,7 +121,6 @@ export async function createSchedulerHarness(
       const other = new ReminderService({
         pool: harness.db.pool,
         sender: overrides.sender === undefined ? harness.whatsapp.sender : overrides.sender,
-        memory: harness.memo.memory,
         llm: harness.memo.llm,
         logger: harness.logger,
         clock: now,

@@ -11,7 +11,7 @@ export const schedulerMigration: Migration = {
   name: "scheduler",
   sql: `
     CREATE TABLE reminder_deliveries (
-      -- task:<id>@<occurrence ISO> | digest:<phone>@<local date> | away:<phone>@<claim ISO>
+      -- task:<id>@<occurrence ISO> | digest:<phone>@<local date> | away:<phone>@<claim ISO>/<first task id>
       key            text PRIMARY KEY,
       user_phone     text NOT NULL,
       kind           text NOT NULL

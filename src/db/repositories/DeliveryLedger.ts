@@ -131,7 +131,7 @@ export class DeliveryLedger {
     const { rows } = await this.db.query<DeliveryRow>(
       `UPDATE reminder_deliveries SET claim_token = $1, claimed_at = $2
         WHERE key IN (SELECT key FROM reminder_deliveries
-                       WHERE status = 'sending' AND claimed_at < $3
+                       WHERE status = 'sending' AND claimed_at <= $3
                        ORDER BY send_after LIMIT $4 FOR UPDATE SKIP LOCKED)
         RETURNING *`,
       [claimToken, new Date(nowMs), new Date(nowMs - leaseMs), limit],
@@ -207,40 +207,41 @@ export class DeliveryLedger {
   }
 
   /**
-   * The free-form delivery behind a WhatsApp message that failed with `errorCode`, marked as
-   * answered (so a status webhook delivered twice, or to two instances, acts once); null when
-   * there is none or it was answered already.
+   * Queues a free-form delivery that WhatsApp refused as outside the 24-hour window (131047) to
+   * go once more, as the template, on the next pass: matched by the refused message's id (a
+   * status webhook, from any instance) or by its claim (the refusal came at send time). Once per
+   * delivery: returns its key, or null when there is none to queue or it was queued before.
    */
-  async takeFailedText(waMessageId: string): Promise<Delivery | null> {
-    const { rows } = await this.db.query<DeliveryRow>(
-      `UPDATE reminder_deliveries SET template_retried = true
-        WHERE wa_message_id = $1 AND via = 'text' AND NOT template_retried
-        RETURNING *`,
-      [waMessageId],
+  async requeueAsTemplate(
+    match: { waMessageId: string } | { key: string; claimToken: string },
+    reason: string,
+  ): Promise<string | null> {
+    const where =
+      "waMessageId" in match
+        ? "wa_message_id = $2 AND via = 'text' AND status = 'sent'"
+        : "key = $2 AND claim_token = $3 AND status = 'sending'";
+    const params = "waMessageId" in match ? [match.waMessageId] : [match.key, match.claimToken];
+    const { rows } = await this.db.query<{ key: string }>(
+      `UPDATE reminder_deliveries
+          SET status = 'sending', template_retried = true, claim_token = NULL, claimed_at = 'epoch',
+              attempts = 0, error = $1, content = content || '{"viaTemplate": true}'::jsonb
+        WHERE ${where} AND NOT template_retried
+        RETURNING key`,
+      [reason.slice(0, ERROR_LIMIT), ...params],
     );
-    return rows[0] ? toDelivery(rows[0]) : null;
+    return rows[0]?.key ?? null;
   }
 
-  /** Records what became of a delivery after its message failed: resent as a template, or not. */
-  async settleFailure(
-    key: string,
-    outcome:
-      | { status: "sent"; via: "template"; waMessageId: string; nowMs: number }
-      | { status: "failed" | "undeliverable"; error: string },
-  ): Promise<void> {
-    if (outcome.status === "sent") {
-      await this.db.query(
-        `UPDATE reminder_deliveries SET via = 'template', wa_message_id = $2, sent_at = $3, error = NULL
-          WHERE key = $1`,
-        [key, outcome.waMessageId, new Date(outcome.nowMs)],
-      );
-      return;
-    }
-    await this.db.query(`UPDATE reminder_deliveries SET status = $2, error = $3 WHERE key = $1`, [
-      key,
-      outcome.status,
-      outcome.error.slice(0, ERROR_LIMIT),
-    ]);
+  /**
+   * Hands a claimed delivery back until its send slot comes (`sendAfterMs`): any pass from then
+   * on takes it over, so a pass never waits long for one user's later messages.
+   */
+  async defer(key: string, claimToken: string, sendAfterMs: number, leaseMs: number): Promise<void> {
+    await this.db.query(
+      `UPDATE reminder_deliveries SET send_after = $3, claimed_at = $4
+        WHERE key = $1 AND claim_token = $2 AND status = 'sending'`,
+      [key, claimToken, new Date(sendAfterMs), new Date(sendAfterMs - leaseMs)],
+    );
   }
 
   /** A failed status for a message that was not a free-form reminder (a template): recorded. */

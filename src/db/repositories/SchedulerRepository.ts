@@ -24,6 +24,8 @@ export interface ProactiveUser {
   quietEnd: string | null;
   digestLocalTime: string;
   digestNextAt: number | null;
+  /** The user's latest inbound message (WhatsApp's 24-hour window runs from it). */
+  lastInboundAt: number | null;
 }
 
 interface UserRow {
@@ -36,10 +38,11 @@ interface UserRow {
   quiet_end: string | null;
   digest_local_time: string;
   digest_next_at: Date | null;
+  last_inbound_at: Date | null;
 }
 
 const USER_COLUMNS = `phone, display_name, language, time_zone, next_proactive_at, quiet_start, quiet_end,
-  digest_local_time, digest_next_at`;
+  digest_local_time, digest_next_at, last_inbound_at`;
 
 function toUser(row: UserRow): ProactiveUser {
   return {
@@ -52,6 +55,7 @@ function toUser(row: UserRow): ProactiveUser {
     quietEnd: row.quiet_end,
     digestLocalTime: row.digest_local_time,
     digestNextAt: row.digest_next_at?.getTime() ?? null,
+    lastInboundAt: row.last_inbound_at?.getTime() ?? null,
   };
 }
 
@@ -120,11 +124,12 @@ export class SchedulerRepository {
   /**
    * Locks the users' rows in phone order (so two claims never deadlock). Not SKIP LOCKED: a second
    * instance claiming for the same user waits here and then sees the slots the first one took.
+   * NO KEY UPDATE: inserts of the user's tasks and lists (foreign keys) are not held up.
    */
   async lockUsers(phones: readonly string[]): Promise<Map<string, ProactiveUser>> {
     if (phones.length === 0) return new Map();
     const { rows } = await this.db.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM users WHERE phone = ANY($1::text[]) ORDER BY phone FOR UPDATE`,
+      `SELECT ${USER_COLUMNS} FROM users WHERE phone = ANY($1::text[]) ORDER BY phone FOR NO KEY UPDATE`,
       [[...phones]],
     );
     return new Map(rows.map((r) => [r.phone, toUser(r)]));
@@ -203,11 +208,25 @@ export class SchedulerRepository {
     }));
   }
 
-  /** The earliest ring after `nowMs` and no later than `untilMs`, to wake for it on time. */
-  async nextFireBetween(nowMs: number, untilMs: number): Promise<number | null> {
+  /**
+   * The earliest instant after `nowMs` and no later than `untilMs` at which something becomes
+   * due: a task's ring, or a delivery handed back until its send slot (it is taken over once its
+   * claim is `leaseMs` old), to wake for it on time.
+   */
+  async nextDueBetween(nowMs: number, untilMs: number, leaseMs: number): Promise<number | null> {
     const { rows } = await this.db.query<{ at: Date | null }>(
-      `SELECT min(next_fire_at) AS at FROM tasks WHERE next_fire_at > $1 AND next_fire_at <= $2`,
-      [new Date(nowMs), new Date(untilMs)],
+      `SELECT least(
+         (SELECT min(next_fire_at) FROM tasks WHERE next_fire_at > $1 AND next_fire_at <= $2),
+         (SELECT min(claimed_at) FROM reminder_deliveries
+           WHERE status = 'sending' AND claimed_at > $3 AND claimed_at <= $4) + $5::interval
+       ) AS at`,
+      [
+        new Date(nowMs),
+        new Date(untilMs),
+        new Date(nowMs - leaseMs),
+        new Date(untilMs - leaseMs),
+        `${leaseMs} milliseconds`,
+      ],
     );
     return rows[0]?.at?.getTime() ?? null;
   }

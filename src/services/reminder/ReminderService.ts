@@ -1,9 +1,14 @@
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
 import type pg from "pg";
 import type { SchedulerSettings } from "../../config/env.js";
 import { DeliveryLedger, type Delivery, type NewDelivery } from "../../db/repositories/DeliveryLedger.js";
-import { SchedulerRepository, type ProactiveUser } from "../../db/repositories/SchedulerRepository.js";
+import {
+  SchedulerRepository,
+  type DigestTask,
+  type ProactiveUser,
+} from "../../db/repositories/SchedulerRepository.js";
 import { withTransaction } from "../../db/transaction.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
 import { addDays, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
@@ -13,9 +18,9 @@ import { describeError } from "../../utils/errors.js";
 import { replyLanguage } from "../../utils/language.js";
 import type { Logger } from "../../utils/logger.js";
 import type { LLMService } from "../llm/index.js";
-import type { MemoryService } from "../memory/index.js";
 import { WhatsAppApiError } from "../whatsapp/GraphApiClient.js";
 import type { WhatsAppSender } from "../whatsapp/WhatsAppSender.js";
+import { DEFAULT_NUDGE_MINUTES } from "../database/taskTimes.js";
 import { ProactivePacer } from "../scheduler/ProactivePacer.js";
 import { buildDigest, type DigestSource } from "./digest.js";
 import {
@@ -25,7 +30,7 @@ import {
   type ProactiveContent,
   type RingContent,
 } from "./proactiveText.js";
-import { planRing, type QuietHours } from "./ringPlan.js";
+import { planRing, type QuietHours, type RingPlan } from "./ringPlan.js";
 
 /** Meta error code: the message went outside the 24-hour customer-service window. */
 export const OUTSIDE_WINDOW_CODE = 131047;
@@ -39,6 +44,8 @@ export const DIGEST_STALE_MS = 3 * 60 * 60 * 1000;
 export const CLAIM_LEASE_MS = 5 * 60 * 1000;
 /** Send attempts of one delivery (a Graph API outage is retried on later ticks). */
 export const MAX_ATTEMPTS = 3;
+/** A send slot further ahead than this is left to a later pass (deferred), not waited for. */
+export const DEFER_AFTER_MS = 30 * 1000;
 /** Wait before another attempt at a delivery whose send failed in a way worth retrying. */
 const RETRY_AFTER_MS = 60 * 1000;
 /** Rows claimed per transaction, and transactions per pass at most. */
@@ -51,7 +58,6 @@ export interface ReminderServiceDeps {
   pool: pg.Pool;
   /** null: no WhatsApp client at all (nothing can be sent; deliveries fail loudly). */
   sender: WhatsAppSender | null;
-  memory: MemoryService;
   llm: LLMService | null;
   logger: Logger;
   clock: () => number;
@@ -67,8 +73,10 @@ export interface PassReport {
   failed: number;
   undeliverable: number;
   skipped: number;
-  /** Deliveries taken over from a crashed or stuck instance. */
+  /** Deliveries taken over from a crashed or stuck instance (or handed back earlier to wait for their slot). */
   reclaimed: number;
+  /** Deliveries whose send slot was too far ahead: handed back for a later pass. */
+  deferred: number;
   /** Milliseconds spent claiming (the transactions), and sending. */
   claimMs: number;
   sendMs: number;
@@ -91,7 +99,7 @@ export class ReminderService {
   /** Phones already warned about as unreachable (no template), so the log says it once. */
   private readonly warnedUnreachable = new Set<string>();
   /** Set by stop(): waits end, and what is not yet sent is released for the next pass. */
-  private stopping = new AbortController();
+  private stopping = stopController();
   /** When this instance last sent each user a proactive message (entries older than the gap are dropped). */
   private readonly lastSent = new Map<string, number>();
 
@@ -120,7 +128,7 @@ export class ReminderService {
 
   /** Sends again after stop() (the scheduler started anew). */
   resume(): void {
-    if (this.stopping.signal.aborted) this.stopping = new AbortController();
+    if (this.stopping.signal.aborted) this.stopping = stopController();
   }
 
   /** Adds a section source to the morning digest. */
@@ -160,6 +168,7 @@ export class ReminderService {
       undeliverable: count("undeliverable"),
       skipped: skipped + count("skipped"),
       reclaimed: reclaimed.length,
+      deferred: count("deferred"),
       claimMs,
       sendMs: performance.now() - started - claimMs,
     };
@@ -194,10 +203,25 @@ export class ReminderService {
           user.quietStart && user.quietEnd
             ? { start: user.quietStart, end: user.quietEnd, timeZone: user.timeZone }
             : null;
-        const plan = planRing(task, now, quiet);
+        let plan: RingPlan;
+        try {
+          plan = planRing(task, now, quiet);
+        } catch (error) {
+          // One unreadable task (a zone this runtime lacks) must not hold up everyone's reminders.
+          this.deps.logger.error(
+            { err: error, event: "REMINDER_UNPLANNABLE", taskId: task.id, phone: task.phone },
+            "task cannot be scheduled; its reminder is stopped",
+          );
+          nextFires.push({ id: task.id, nextFireAt: null });
+          continue;
+        }
         nextFires.push({ id: task.id, nextFireAt: plan.nextFireAt });
         if (!plan.ring) continue;
         const { kind, fireAt } = plan.ring;
+        // Outside WhatsApp's window a nudge goes once (as the template) and then waits for the
+        // user to write: never a paid template, or an undeliverable row, every few minutes.
+        if (kind === "nudge" && outsideWindowSince(user, fireAt - nudgeIntervalMs(task))) continue;
+        const offsetMs = (task.reminderOffsetMinutes ?? 0) * 60_000;
         const content: RingContent = {
           kind,
           language: replyLanguage(user.language),
@@ -205,7 +229,9 @@ export class ReminderService {
           taskId: task.id,
           text: task.text,
           fireAt: new Date(fireAt).toISOString(),
-          dueAt: task.dueAt,
+          // A repeating reminder rung ahead ("30 minutes before") shows the time it is ahead of.
+          dueAt:
+            kind === "recurring" && offsetMs > 0 ? new Date(fireAt + offsetMs).toISOString() : task.dueAt,
           ...(task.recurrence?.intervalMinutes ? { intervalMinutes: task.recurrence.intervalMinutes } : {}),
         };
         const row: NewDelivery = {
@@ -220,7 +246,9 @@ export class ReminderService {
         if (now - fireAt > AWAY_AFTER_MS) {
           // Long overdue: one message for all of them, never a flood.
           const items = away.get(task.phone) ?? [];
-          items.push({ text: task.text, fireAt: content.fireAt });
+          // Listed at the time it was due (an early ring's due time, not the ring's).
+          const dueAt = content.dueAt && Date.parse(content.dueAt) > fireAt ? content.dueAt : content.fireAt;
+          items.push({ text: task.text, fireAt: dueAt });
           away.set(task.phone, items);
           if (!awayKeys.has(task.phone)) awayKeys.set(task.phone, awayKey(task.phone, now, task.id));
           covered.push({ ...row, status: "covered", partOf: awayKeys.get(task.phone)! });
@@ -266,19 +294,20 @@ export class ReminderService {
     return withTransaction(this.deps.pool, async (client) => {
       const repo = new SchedulerRepository(client);
       const unscheduled = await repo.lockUnscheduledDigests(limit);
-      await repo.setDigestNext(unscheduled.map((u) => ({ phone: u.phone, at: nextDigestAt(u, now) })));
+      await repo.setDigestNext(unscheduled.map((u) => ({ phone: u.phone, at: this.nextDigest(u, now) })));
       const due = await repo.lockDueDigests(now, limit);
-      if (due.length === 0) return { locked: 0, deliveries: [], skipped: 0 };
-      const tasks = await repo.openTasksOf(due.map((u) => u.phone));
+      // A full batch of either kind: the pass claims again (many users scheduled at once after the migration).
+      const locked = Math.max(due.length, unscheduled.length);
+      if (due.length === 0) return { locked, deliveries: [], skipped: 0 };
+      const tasksOf = new Map<string, DigestTask[]>();
+      for (const task of await repo.openTasksOf(due.map((u) => u.phone))) {
+        tasksOf.set(task.phone, [...(tasksOf.get(task.phone) ?? []), task]);
+      }
       const perUser = new Map<string, NewDelivery[]>();
       const skippedRows: NewDelivery[] = [];
       for (const user of due) {
         const digestAt = user.digestNextAt!;
-        const content = buildDigest(
-          user,
-          tasks.filter((t) => t.phone === user.phone),
-          digestAt,
-        );
+        const content = buildDigest(user, tasksOf.get(user.phone) ?? [], digestAt);
         const row: NewDelivery = {
           key: `digest:${user.phone}@${content.date}`,
           phone: user.phone,
@@ -299,10 +328,10 @@ export class ReminderService {
       const users = new Map(due.map((u) => [u.phone, u]));
       const rows = assignSlots(perUser, users, now, gapMs);
       await repo.setNextProactive(nextSlots(rows, gapMs));
-      await repo.setDigestNext(due.map((u) => ({ phone: u.phone, at: nextDigestAt(u, now) })));
+      await repo.setDigestNext(due.map((u) => ({ phone: u.phone, at: this.nextDigest(u, now) })));
       const inserted = await new DeliveryLedger(client).insert([...rows, ...skippedRows], token, now);
       return {
-        locked: due.length,
+        locked,
         deliveries: rows.filter((r) => inserted.has(r.key)).map((r) => asDelivery(r, token)),
         skipped: skippedRows.filter((r) => inserted.has(r.key)).length,
       };
@@ -322,10 +351,12 @@ export class ReminderService {
     const { clock, settings, logger } = this.deps;
     for (const [phone, at] of this.lastSent)
       if (at + settings.userGapMs <= clock()) this.lastSent.delete(phone);
+    // What is due by then goes in this pass; later slots are handed back (deferred).
+    const horizon = clock() + DEFER_AFTER_MS;
     const perUser = await mapWithConcurrency([...byUser.values()], SEND_CONCURRENCY, async (list) => {
       const outcomes: string[] = [];
       for (const delivery of list) {
-        const outcome = await this.deliver(delivery).catch((error: unknown) => {
+        const outcome = await this.deliver(delivery, horizon).catch((error: unknown) => {
           // Left claimed (the database failed, most likely): taken over after the lease, and the
           // user's other messages still go.
           logger.error(
@@ -342,7 +373,7 @@ export class ReminderService {
   }
 
   /** Sends one claimed delivery: free-form inside the 24-hour window, the template outside it. */
-  async deliver(delivery: Delivery): Promise<string> {
+  async deliver(delivery: Delivery, horizon = this.deps.clock() + DEFER_AFTER_MS): Promise<string> {
     const { logger, clock, sender, settings } = this.deps;
     // The gap holds between actual sends: a message that went late (behind the overall pace)
     // pushes the user's next one back, whatever its slot said.
@@ -351,15 +382,18 @@ export class ReminderService {
       delivery.sendAfter,
       previous === undefined ? 0 : previous + settings.userGapMs,
     );
+    // A slot beyond the pass's horizon (a user with many messages at once) is left to a later
+    // pass, so a pass stays short and one busy user never holds up everyone else's reminders.
+    if (notBefore > horizon) {
+      await this.ledger.defer(delivery.key, delivery.claimToken, notBefore, CLAIM_LEASE_MS);
+      return "deferred";
+    }
     if (notBefore > clock()) await this.sleepUntil(notBefore);
     await this.pacer.acquire();
     if (this.stopping.signal.aborted) {
       await this.ledger.release(delivery.key, delivery.claimToken);
       return "released";
     }
-    const attempt = await this.ledger.startAttempt(delivery.key, delivery.claimToken, clock());
-    // Another instance took it over (this one stalled past the lease): it is theirs to send.
-    if (!attempt) return "lost";
     const context = {
       event: "REMINDER_DELIVERY",
       key: delivery.key,
@@ -371,6 +405,17 @@ export class ReminderService {
       logger.error(context, "no WhatsApp client: reminder not sent");
       return "failed";
     }
+    // Everything slow (other capabilities' digest sections, the optional polish) happens before
+    // the claim is renewed, so the renewal is followed by the send itself.
+    const content = await this.complete(delivery.content, delivery.phone);
+    if (content.kind === "digest" && digestIsEmpty(content)) {
+      await this.ledger.finish(delivery.key, delivery.claimToken, "skipped", "nothing to report");
+      return "skipped";
+    }
+    const message = await this.render(content, clock());
+    const attempt = await this.ledger.startAttempt(delivery.key, delivery.claimToken, clock());
+    // Another instance took it over (this one stalled past the lease): it is theirs to send.
+    if (!attempt) return "lost";
     if (attempt.attempts > MAX_ATTEMPTS) {
       await this.ledger.finish(
         delivery.key,
@@ -381,63 +426,73 @@ export class ReminderService {
       logger.error({ ...context, attempts: attempt.attempts }, "reminder delivery gave up");
       return "failed";
     }
-    const content = await this.complete(delivery.content, delivery.phone);
-    if (content.kind === "digest" && digestIsEmpty(content)) {
-      await this.ledger.finish(delivery.key, delivery.claimToken, "skipped", "nothing to report");
-      return "skipped";
-    }
     const now = clock();
-    const inWindow = attempt.lastInboundAt !== null && now - attempt.lastInboundAt < FREE_FORM_WINDOW_MS;
-    /** The WhatsApp id of the (first) message the Graph API accepted; recorded: in the ledger. */
+    const inWindow =
+      !content.viaTemplate &&
+      attempt.lastInboundAt !== null &&
+      now - attempt.lastInboundAt < FREE_FORM_WINDOW_MS;
+    const via = inWindow ? "text" : "template";
+    const template = this.templateFor(content);
+    if (via === "template" && !template) {
+      await this.ledger.finish(
+        delivery.key,
+        delivery.claimToken,
+        "undeliverable",
+        "outside the 24-hour window and no template configured",
+      );
+      this.warnUnreachable(delivery.phone, context);
+      return "undeliverable";
+    }
+    /** The WhatsApp id of the (first) message the Graph API accepted, once it has. */
     let accepted: string | null = null;
     let recorded = false;
+    const onAccepted = async (waMessageId: string) => {
+      if (accepted !== null) return;
+      accepted = waMessageId;
+      const at = clock();
+      this.lastSent.set(delivery.phone, at);
+      await this.ledger.markSent(delivery.key, delivery.claimToken, via, waMessageId, at);
+      recorded = true;
+    };
     try {
-      if (!inWindow) return await this.sendTemplate(delivery, content, context);
-      const message = await this.render(content, now);
-      const ids = await sender.send(
-        delivery.phone,
-        {
-          text: message.text,
-          ...(message.buttons.length > 0
-            ? { question: message.text, expectedInput: "single_choice" as const }
-            : {}),
-          options: message.buttons,
-          language: content.language,
-        },
-        {
-          // Appended in one statement: a turn of this user may be running on another instance.
-          memory: "append",
-          onAccepted: async (waMessageId) => {
-            if (accepted !== null) return;
-            accepted = waMessageId;
-            const at = clock();
-            this.lastSent.set(delivery.phone, at);
-            await this.ledger.markSent(delivery.key, delivery.claimToken, "text", waMessageId, at);
-            recorded = true;
+      if (via === "template") {
+        await sender.sendTemplate(delivery.phone, template!, message.text, { onAccepted });
+      } else {
+        await sender.send(
+          delivery.phone,
+          {
+            text: message.text,
+            ...(message.buttons.length > 0
+              ? { question: message.text, expectedInput: "single_choice" as const }
+              : {}),
+            options: message.buttons,
+            language: content.language,
           },
-        },
-      );
+          // Appended in one statement: a turn of this user may be running on another instance.
+          { memory: "append", onAccepted },
+        );
+      }
       // A sender without a client logs and sends nothing: not a delivery.
-      if (ids.length === 0) throw new Error("reminder not sent: the WhatsApp client sent nothing");
-      logger.info({ ...context, via: "text", lateMs: now - delivery.occurrenceAt }, "reminder sent");
+      if (accepted === null) throw new Error("reminder not sent: the WhatsApp client sent nothing");
+      logger.info({ ...context, via, lateMs: now - delivery.occurrenceAt }, "reminder sent");
       return "sent";
     } catch (error) {
       // The message is out (what failed came after it: recording it, a second part, the window's
       // append): never retried, or the user would get it twice. A ledger write that fails again
       // leaves the row claimed: the documented resend window.
       if (accepted !== null) {
-        if (!recorded)
-          await this.ledger.markSent(delivery.key, delivery.claimToken, "text", accepted, clock());
+        if (!recorded) await this.ledger.markSent(delivery.key, delivery.claimToken, via, accepted, clock());
         logger.warn({ ...context, err: error }, "reminder sent; what followed the send failed");
         return "sent";
       }
-      return this.failed(delivery, content, error, attempt.attempts, context);
+      return this.failed(delivery, error, attempt.attempts, context);
     }
   }
 
   /**
    * A status webhook said a message failed. A free-form reminder refused for being outside the
-   * 24-hour window (131047) is sent once more as the template; other failures are recorded.
+   * 24-hour window (131047) is queued once more, to go as the template on the next pass (paced,
+   * and off the webhook's request); other failures are recorded.
    */
   async onDeliveryFailed(update: {
     waMessageId: string;
@@ -449,33 +504,21 @@ export class ReminderService {
       await this.ledger.markFailedByMessage(update.waMessageId, reason);
       return;
     }
-    const delivery = await this.ledger.takeFailedText(update.waMessageId);
-    if (!delivery) return;
-    const context = { event: "REMINDER_TEMPLATE_RETRY", key: delivery.key, phone: delivery.phone };
-    const content = await this.complete(delivery.content, delivery.phone);
+    const key = await this.ledger.requeueAsTemplate({ waMessageId: update.waMessageId }, reason);
+    if (key)
+      this.deps.logger.info({ event: "REMINDER_TEMPLATE_RETRY", key }, "131047: queued again as a template");
+  }
+
+  /** The user's next digest instant; null (no digest) for a zone or time this runtime cannot read. */
+  private nextDigest(user: ProactiveUser, nowMs: number): number | null {
     try {
-      const template = this.templateFor(content);
-      if (!template || !this.deps.sender) {
-        await this.ledger.settleFailure(delivery.key, {
-          status: "undeliverable",
-          error: `${reason}; no template configured`,
-        });
-        this.warnUnreachable(delivery.phone, context);
-        return;
-      }
-      const message = await this.render(content, this.deps.clock());
-      const id = await this.deps.sender.sendTemplate(delivery.phone, template, message.text);
-      if (!id) throw new Error("template not sent");
-      await this.ledger.settleFailure(delivery.key, {
-        status: "sent",
-        via: "template",
-        waMessageId: id,
-        nowMs: this.deps.clock(),
-      });
-      this.deps.logger.info(context, "reminder resent as a template after 131047");
+      return nextDigestAt(user, nowMs);
     } catch (error) {
-      await this.ledger.settleFailure(delivery.key, { status: "failed", error: describeError(error) });
-      this.deps.logger.error({ ...context, err: error }, "template retry failed");
+      this.deps.logger.error(
+        { err: error, event: "DIGEST_UNPLANNABLE", phone: user.phone, timeZone: user.timeZone },
+        "morning digest cannot be scheduled for this user",
+      );
+      return null;
     }
   }
 
@@ -489,48 +532,20 @@ export class ReminderService {
     return this.ledger;
   }
 
-  private async sendTemplate(
-    delivery: Delivery,
-    content: ProactiveContent,
-    context: Record<string, unknown>,
-  ): Promise<string> {
-    const template = this.templateFor(content);
-    if (!template) {
-      await this.ledger.finish(
-        delivery.key,
-        delivery.claimToken,
-        "undeliverable",
-        "outside the 24-hour window and no template configured",
-      );
-      this.warnUnreachable(delivery.phone, context);
-      return "undeliverable";
-    }
-    const message = await this.render(content, this.deps.clock());
-    const id = await this.deps.sender!.sendTemplate(delivery.phone, template, message.text);
-    if (!id) throw new Error("template not sent");
-    const at = this.deps.clock();
-    this.lastSent.set(delivery.phone, at);
-    await this.ledger.markSent(delivery.key, delivery.claimToken, "template", id, at);
-    this.deps.logger.info({ ...context, via: "template" }, "reminder sent");
-    return "sent";
-  }
-
   private async failed(
     delivery: Delivery,
-    content: ProactiveContent,
     error: unknown,
     attempts: number,
     context: Record<string, unknown>,
   ): Promise<string> {
-    let api = graphErrorOf(error);
-    // The window closed between our check and Meta's: the template is the way.
-    if (api?.code === OUTSIDE_WINDOW_CODE) {
-      try {
-        return await this.sendTemplate(delivery, content, context);
-      } catch (retryError) {
-        error = retryError;
-        api = graphErrorOf(error);
-      }
+    const api = graphErrorOf(error);
+    // The window closed between our check and Meta's: the template goes on the next pass.
+    if (api?.code === OUTSIDE_WINDOW_CODE && !delivery.content.viaTemplate) {
+      const key = await this.ledger.requeueAsTemplate(
+        { key: delivery.key, claimToken: delivery.claimToken },
+        describeError(api),
+      );
+      if (key) return "retrying";
     }
     // The Graph API's own words (status, Meta code), not the sender's wrapper ("could not be delivered").
     const reason = describeError(api ?? error);
@@ -618,6 +633,23 @@ export class ReminderService {
 }
 
 /** `away:<phone>@<claim ISO>/<first task>`: two claims at the same millisecond (two instances) never collide. */
+/** The stop signal every waiting send listens to (up to SEND_CONCURRENCY at once: no listener limit). */
+function stopController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
+/** A nudge's interval in milliseconds. */
+function nudgeIntervalMs(task: { recurrence: { intervalMinutes?: number } | null }): number {
+  return (task.recurrence?.intervalMinutes ?? DEFAULT_NUDGE_MINUTES) * 60_000;
+}
+
+/** Whether the user had not written for the window's length by `atMs` (or never wrote). */
+function outsideWindowSince(user: Pick<ProactiveUser, "lastInboundAt">, atMs: number): boolean {
+  return user.lastInboundAt === null || atMs - user.lastInboundAt >= FREE_FORM_WINDOW_MS;
+}
+
 const awayKey = (phone: string, nowMs: number, firstTaskId: string) =>
   `away:${phone}@${new Date(nowMs).toISOString()}/${firstTaskId}`;
 

@@ -71,7 +71,8 @@ export interface DigestContent {
   sections: DigestSection[];
 }
 
-export type ProactiveContent = RingContent | AwayContent | DigestContent;
+/** What a delivery says; `viaTemplate`: WhatsApp refused it free-form (131047), so it goes as the template. */
+export type ProactiveContent = (RingContent | AwayContent | DigestContent) & { viaTemplate?: boolean };
 
 /** The message to send: its text and, for reminders, reply buttons. */
 export interface RenderedMessage {
@@ -142,7 +143,11 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
       });
       break;
     case "recurring":
-      text = t(lang, "reminder.recurring", { text: content.text });
+      // Rung ahead of each occurrence ("30 minutes before"): say when it is.
+      text =
+        dueAt !== null && dueAt > fireAt
+          ? t(lang, "reminder.recurringAt", { text: content.text, time: when(content.dueAt!) })
+          : t(lang, "reminder.recurring", { text: content.text });
       break;
     case "overdue":
       text = t(lang, "reminder.overdue", { text: content.text, time: when(content.dueAt ?? content.fireAt) });

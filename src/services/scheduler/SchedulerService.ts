@@ -5,7 +5,7 @@ import { SchedulerRepository } from "../../db/repositories/SchedulerRepository.j
 import type { Logger } from "../../utils/logger.js";
 import { CONVERSATION_MAX_AGE_MS } from "../memory/ConversationWindow.js";
 import type { MemoryService } from "../memory/index.js";
-import type { PassReport, ReminderService } from "../reminder/ReminderService.js";
+import { CLAIM_LEASE_MS, type PassReport, type ReminderService } from "../reminder/ReminderService.js";
 
 /** Every minute: due reminders, nudges, overdue notices and digests (spec 002 §9.2). */
 export const DUE_SCHEDULE = "* * * * *";
@@ -136,7 +136,7 @@ export class SchedulerService {
     clearTimeout(this.wake);
     const now = this.deps.clock();
     const next = await this.guard("wake", () =>
-      new SchedulerRepository(this.deps.pool).nextFireBetween(now, now + WAKE_AHEAD_MS),
+      new SchedulerRepository(this.deps.pool).nextDueBetween(now, now + WAKE_AHEAD_MS, CLAIM_LEASE_MS),
     );
     if (next === null || this.stopped) return;
     this.wake = setTimeout(() => void this.runDue(), Math.max(0, next - this.deps.clock()));

@@ -137,6 +137,7 @@ export class WhatsAppSender {
     phone: string,
     template: { name: string; languageCode: string },
     text: string,
+    options: Pick<SendOptions, "onAccepted"> = {},
   ): Promise<string | null> {
     const { client, outbound, memory, logger } = this.deps;
     if (!client) {
@@ -145,12 +146,19 @@ export class WhatsAppSender {
     }
     const payload = buildTemplatePayload(phone, template, text);
     const { id } = await client.sendMessage(payload);
+    // Recorded first, before anything else can fail: a template that went must not go again.
+    await options.onAccepted?.(id);
     await outbound
       .record({ waMessageId: id, phone, kind: "template", body: bodyOf(payload) })
       .catch((error: unknown) =>
         logger.error({ err: error, messageId: id }, "could not record a sent message"),
       );
-    await memory.appendProactiveMessage(phone, text, id);
+    // The window is context only: its failure is logged, never a reason to send again.
+    await memory
+      .appendProactiveMessage(phone, text, id)
+      .catch((error: unknown) =>
+        logger.error({ err: error, messageId: id }, "could not add a template to the conversation window"),
+      );
     return id;
   }
 

@@ -1,7 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TaskTimeArgs } from "../../src/services/database/taskTimes.js";
-import { pgliteBackend, type TestDatabase } from "../support/db.js";
-import { createSchedulerHarness, type SchedulerHarness } from "../support/schedulerHarness.js";
+import {
+  createSchedulerHarness,
+  sharedDatabase,
+  type SchedulerHarness,
+} from "../support/schedulerHarness.js";
 
 /**
  * What the user sees after Memo was down: late reminders say they are late and by how much, each
@@ -11,24 +14,12 @@ import { createSchedulerHarness, type SchedulerHarness } from "../support/schedu
 
 const PHONE = "972501110002";
 const TZ = "Asia/Jerusalem";
-const TABLES =
-  "users, tasks, reminder_deliveries, inbox_messages, inbox_phone_leases, outbound_messages, conversation_windows";
-
-let db: TestDatabase;
 let h: SchedulerHarness;
-
-beforeAll(async () => {
-  db = await pgliteBackend.create();
-});
-afterEach(async () => {
-  await h?.close(false);
-  await db.pool.query(`TRUNCATE ${TABLES} CASCADE`);
-});
-afterAll(async () => db?.close());
+const shared = sharedDatabase(() => h);
 
 /** Monday 2 March 2026, 09:00 in Jerusalem (+02:00). */
 async function start(iso = "2026-03-02T07:00:00Z"): Promise<void> {
-  h = await createSchedulerHarness({ db, start: iso });
+  h = await createSchedulerHarness({ db: shared.db, start: iso });
   await h.user(PHONE, { timeZone: TZ });
   await h.memo.users.update(PHONE, { digestEnabled: false });
 }

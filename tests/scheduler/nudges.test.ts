@@ -1,8 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TaskTimeArgs } from "../../src/services/database/taskTimes.js";
-import { pgliteBackend, type TestDatabase } from "../support/db.js";
 import type { SentMessage } from "../support/fakeGraphApi.js";
-import { createSchedulerHarness, type SchedulerHarness } from "../support/schedulerHarness.js";
+import {
+  createSchedulerHarness,
+  sharedDatabase,
+  type SchedulerHarness,
+} from "../support/schedulerHarness.js";
 import { textMessage, waId, type WaMessage } from "../support/whatsappHarness.js";
 
 /**
@@ -13,24 +16,12 @@ import { textMessage, waId, type WaMessage } from "../support/whatsappHarness.js
 
 const PHONE = "972501110003";
 const TZ = "Asia/Jerusalem";
-const TABLES =
-  "users, tasks, reminder_deliveries, inbox_messages, inbox_phone_leases, outbound_messages, conversation_windows";
-
-let db: TestDatabase;
 let h: SchedulerHarness;
-
-beforeAll(async () => {
-  db = await pgliteBackend.create();
-});
-afterEach(async () => {
-  await h?.close(false);
-  await db.pool.query(`TRUNCATE ${TABLES} CASCADE`);
-});
-afterAll(async () => db?.close());
+const shared = sharedDatabase(() => h);
 
 /** Monday 2 March 2026, 09:00 in Jerusalem, unless `iso` says otherwise. */
 async function start(options: { language?: "he" | "en"; iso?: string } = {}): Promise<void> {
-  h = await createSchedulerHarness({ db, start: options.iso ?? "2026-03-02T07:00:00Z" });
+  h = await createSchedulerHarness({ db: shared.db, start: options.iso ?? "2026-03-02T07:00:00Z" });
   await h.user(PHONE, { timeZone: TZ, language: options.language ?? "en" });
   await h.memo.users.update(PHONE, { digestEnabled: false });
 }

@@ -1,7 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TaskTimeArgs } from "../../src/services/database/taskTimes.js";
-import { pgliteBackend, type TestDatabase } from "../support/db.js";
-import { createSchedulerHarness, type SchedulerHarness } from "../support/schedulerHarness.js";
+import {
+  createSchedulerHarness,
+  sharedDatabase,
+  type SchedulerHarness,
+} from "../support/schedulerHarness.js";
 
 /**
  * Recurring reminders and nudges, driven through the scheduler's passes across the 2026 daylight
@@ -9,24 +12,12 @@ import { createSchedulerHarness, type SchedulerHarness } from "../support/schedu
  */
 
 const PHONE = "972501110001";
-const TABLES =
-  "users, tasks, reminder_deliveries, inbox_messages, inbox_phone_leases, outbound_messages, conversation_windows";
-
-let db: TestDatabase;
 let h: SchedulerHarness;
-
-beforeAll(async () => {
-  db = await pgliteBackend.create();
-});
-afterEach(async () => {
-  await h?.close(false);
-  await db.pool.query(`TRUNCATE ${TABLES} CASCADE`);
-});
-afterAll(async () => db?.close());
+const shared = sharedDatabase(() => h);
 
 /** A user in `timeZone` with the morning digest off (only the reminder under test speaks). */
 async function start(iso: string, timeZone: string): Promise<void> {
-  h = await createSchedulerHarness({ db, start: iso });
+  h = await createSchedulerHarness({ db: shared.db, start: iso });
   await h.user(PHONE, { timeZone });
   await h.memo.users.update(PHONE, { digestEnabled: false });
 }

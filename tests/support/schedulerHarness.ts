@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { PgTaskRepository } from "../../src/db/repositories/TaskRepository.js";
@@ -7,6 +8,7 @@ import { SchedulerService } from "../../src/services/scheduler/SchedulerService.
 import { GraphApiClient } from "../../src/services/whatsapp/GraphApiClient.js";
 import { WhatsAppSender } from "../../src/services/whatsapp/WhatsAppSender.js";
 import type { NewTask, Task } from "../../src/types/tasks.js";
+import { pgliteBackend, type TestDatabase } from "./db.js";
 import { fakeClock, type FakeClock } from "./clock.js";
 import { createWhatsAppHarness, type WhatsAppHarnessOptions } from "./whatsappHarness.js";
 
@@ -20,6 +22,30 @@ export async function clearDatabase(pool: pg.Pool): Promise<void> {
       WHERE schemaname = current_schema() AND tablename NOT LIKE '%migrations'`,
   );
   if (rows.length > 0) await pool.query(`TRUNCATE ${rows.map((r) => r.name).join(", ")} CASCADE`);
+}
+
+/**
+ * One PGlite database for a whole test file (a fresh one costs 1–3 s), emptied after each test
+ * once the test's harness (`current()`) is closed. Call at the top of the file.
+ */
+export function sharedDatabase(current: () => { close(closeDb?: boolean): Promise<void> } | undefined): {
+  readonly db: TestDatabase;
+} {
+  let db: TestDatabase | undefined;
+  beforeAll(async () => {
+    db = await pgliteBackend.create();
+  });
+  afterEach(async () => {
+    await current()?.close(false);
+    if (db) await clearDatabase(db.pool);
+  });
+  afterAll(async () => db?.close());
+  return {
+    get db() {
+      if (!db) throw new Error("sharedDatabase: used outside a test");
+      return db;
+    },
+  };
 }
 
 /** Moves a fake clock forward to `atMs` (never back). */

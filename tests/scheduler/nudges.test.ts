@@ -241,3 +241,21 @@ describe("reminder buttons", () => {
     expect((await h.tasks.get(OTHER, theirs))?.nextFireAt).toBe("2026-03-02T08:00:00.000Z");
   });
 });
+
+describe("a ring claimed before the task was done", () => {
+  it("is not sent once the task is gone (a deferred ring after a Done tap)", async () => {
+    await start();
+    const task = await h.remind(PHONE, "drink water", {
+      reminderRecurrence: { type: "nudge", interval: "10 minutes" },
+    });
+    h.at(Date.parse(task.nextFireAt!));
+    const { deliveries } = await h.reminders.claimRings("5b0e8c4e-0b7e-4a8e-9d7e-0c4b5a1f2e3d", 10);
+    expect(deliveries).toHaveLength(1);
+    await h.tasks.delete(PHONE, [task.id]);
+    expect(await h.reminders.send(deliveries)).toEqual(["skipped"]);
+    expect(h.sentTo(PHONE)).toEqual([]);
+    expect(await h.ledger(PHONE)).toMatchObject([
+      { status: "skipped", error: "the task was done or deleted" },
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 import cron from "node-cron";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { pgliteBackend, type TestDatabase } from "../support/db.js";
 import { clearDatabase, createSchedulerHarness, type SchedulerHarness } from "../support/schedulerHarness.js";
 
@@ -234,6 +234,17 @@ describe("the daily clean-up", () => {
     expect(await ids("SELECT wa_message_id AS id FROM outbound_messages")).toEqual(["recent-out"]);
     expect(await ids("SELECT key AS id FROM reminder_deliveries")).toEqual(["old-sending", "recent-sent"]);
     expect(logsOf(h, "SCHEDULER_PRUNE")).toMatchObject([{ inbox: 1, outbound: 1, deliveries: 2 }]);
+  });
+});
+
+describe("passes asked for while one runs", () => {
+  it("are not dropped: one more pass follows at once", async () => {
+    const h = await harness();
+    const passes = vi.spyOn(h.reminders, "runDue");
+    const [first, second] = await Promise.all([h.scheduler.runDue(), h.scheduler.runDue()]);
+    expect(first).not.toBeNull();
+    expect(second).toBeNull();
+    expect(passes).toHaveBeenCalledTimes(2);
   });
 });
 

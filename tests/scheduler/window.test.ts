@@ -280,6 +280,39 @@ describe("the window closing under a free-form reminder (131047)", () => {
   });
 });
 
+describe("nudges that start outside the window", () => {
+  it("ring once as the template, even when the user last wrote days before, then wait", async () => {
+    const h = await harness();
+    // Written on Saturday; the nudge starts on Monday 09:10 local, long after the window closed.
+    await h.user(PHONE, { inbound: Date.parse(START) - 2 * 24 * HOUR });
+    await h.addTask(PHONE, {
+      text: "call the bank",
+      recurrence: { type: "nudge", intervalMinutes: 30 },
+      nextFireAt: "2026-03-02T07:10:00.000Z",
+    });
+    for (let at = Date.parse(START); at <= Date.parse(START) + 3 * HOUR; at += 10 * 60_000) {
+      h.at(at);
+      await h.pass();
+    }
+    expect(h.graphApi.sent.map((m) => templateOf(m).parameter)).toEqual([
+      "🔔 call the bank · I'll remind you again every 30 minutes until it's done.",
+    ]);
+  });
+
+  it("a 131047 for a message that cannot be queued again (a template) is still recorded as failed", async () => {
+    const h = await harness();
+    await h.user(PHONE, { inbound: null });
+    await h.remind(PHONE, "call mom", { dueDate: "in 2 minutes" });
+    h.at(DUE);
+    await h.pass();
+    const [template] = h.graphApi.sent;
+    await h.post(failedStatus(h, template!.id, PHONE, 131047, "Re-engagement message"));
+    expect(await h.ledger(PHONE)).toMatchObject([
+      { status: "failed", via: "template", error: "code 131047: Re-engagement message" },
+    ]);
+  });
+});
+
 describe("outside the window with no template", () => {
   it("each occurrence is recorded as undeliverable, nothing is sent, and it is never retried", async () => {
     const h = await harness({});

@@ -147,15 +147,29 @@ export class DeliveryLedger {
     key: string,
     claimToken: string,
     nowMs: number,
-  ): Promise<{ attempts: number; lastInboundAt: number | null } | null> {
-    const { rows } = await this.db.query<{ attempts: number; last_inbound_at: Date | null }>(
+  ): Promise<{ attempts: number; lastInboundAt: number | null; taskGone: boolean } | null> {
+    const { rows } = await this.db.query<{
+      attempts: number;
+      last_inbound_at: Date | null;
+      task_gone: boolean;
+    }>(
       `UPDATE reminder_deliveries d SET claimed_at = $3, attempts = d.attempts + 1
         WHERE d.key = $1 AND d.claim_token = $2 AND d.status = 'sending'
-        RETURNING d.attempts, (SELECT u.last_inbound_at FROM users u WHERE u.phone = d.user_phone)`,
+        RETURNING d.attempts,
+          (SELECT u.last_inbound_at FROM users u WHERE u.phone = d.user_phone),
+          (d.task_id IS NOT NULL AND NOT EXISTS
+            (SELECT 1 FROM tasks t WHERE t.id = d.task_id AND NOT t.completed)) AS task_gone`,
       [key, claimToken, new Date(nowMs)],
     );
     const row = rows[0];
-    return row ? { attempts: row.attempts, lastInboundAt: row.last_inbound_at?.getTime() ?? null } : null;
+    return row
+      ? {
+          attempts: row.attempts,
+          lastInboundAt: row.last_inbound_at?.getTime() ?? null,
+          // Done or deleted since it was claimed (a deferred ring after a "Done" tap): not sent.
+          taskGone: row.task_gone,
+        }
+      : null;
   }
 
   /** The Graph API accepted it: one statement, so the window in which a crash resends is one round trip. */
@@ -236,12 +250,26 @@ export class DeliveryLedger {
    * Hands a claimed delivery back until its send slot comes (`sendAfterMs`): any pass from then
    * on takes it over, so a pass never waits long for one user's later messages.
    */
-  async defer(key: string, claimToken: string, sendAfterMs: number, leaseMs: number): Promise<void> {
-    await this.db.query(
+  async defer(
+    key: string,
+    claimToken: string,
+    sendAfterMs: number,
+    leaseMs: number,
+    userGapMs: number,
+  ): Promise<void> {
+    const { rows } = await this.db.query<{ user_phone: string }>(
       `UPDATE reminder_deliveries SET send_after = $3, claimed_at = $4
-        WHERE key = $1 AND claim_token = $2 AND status = 'sending'`,
+        WHERE key = $1 AND claim_token = $2 AND status = 'sending'
+        RETURNING user_phone`,
       [key, claimToken, new Date(sendAfterMs), new Date(sendAfterMs - leaseMs)],
     );
+    // The user's next free slot moves past it, so no instance gives them a message too close.
+    if (rows[0]) {
+      await this.db.query(
+        `UPDATE users SET next_proactive_at = greatest(next_proactive_at, $2) WHERE phone = $1`,
+        [rows[0].user_phone, new Date(sendAfterMs + userGapMs)],
+      );
+    }
   }
 
   /** A failed status for a message that was not a free-form reminder (a template): recorded. */

@@ -151,7 +151,7 @@ export class SchedulerRepository {
     const { rows } = await this.db.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM users
         WHERE digest_enabled AND digest_next_at IS NULL
-        ORDER BY phone LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        ORDER BY phone LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`,
       [limit],
     );
     return rows.map(toUser);
@@ -162,12 +162,13 @@ export class SchedulerRepository {
     const { rows } = await this.db.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM users
         WHERE digest_enabled AND digest_next_at <= $1
-        ORDER BY digest_next_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        ORDER BY digest_next_at LIMIT $2 FOR NO KEY UPDATE SKIP LOCKED`,
       [new Date(nowMs), limit],
     );
     return rows.map(toUser);
   }
 
+  /** Sets next digest instants; null (none can be computed) is stored as never, until the zone or time changes. */
   async setDigestNext(updates: readonly { phone: string; at: number | null }[]): Promise<void> {
     if (updates.length === 0) return;
     await this.db.query(
@@ -176,10 +177,29 @@ export class SchedulerRepository {
         WHERE users.phone = u.phone`,
       [
         JSON.stringify(
-          updates.map((u) => ({ phone: u.phone, at: u.at === null ? null : new Date(u.at).toISOString() })),
+          updates.map((u) => ({
+            phone: u.phone,
+            at: u.at === null ? "infinity" : new Date(u.at).toISOString(),
+          })),
         ),
       ],
     );
+  }
+
+  /**
+   * Of these nudge tasks, those that already rang outside their user's 24-hour window since the
+   * user last wrote (as a template, or recorded undeliverable): they wait for the user to write.
+   */
+  async nudgesHeldOutsideWindow(taskIds: readonly string[]): Promise<Set<string>> {
+    if (taskIds.length === 0) return new Set();
+    const { rows } = await this.db.query<{ task_id: string }>(
+      `SELECT DISTINCT d.task_id FROM reminder_deliveries d JOIN users u ON u.phone = d.user_phone
+        WHERE d.task_id = ANY($1::uuid[]) AND d.kind = 'nudge'
+          AND (u.last_inbound_at IS NULL OR d.occurrence_at > u.last_inbound_at)
+          AND d.via IS DISTINCT FROM 'text'`,
+      [[...taskIds]],
+    );
+    return new Set(rows.map((r) => r.task_id));
   }
 
   /** The open tasks of these users (for their digests). */

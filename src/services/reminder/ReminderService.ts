@@ -20,7 +20,6 @@ import type { Logger } from "../../utils/logger.js";
 import type { LLMService } from "../llm/index.js";
 import { WhatsAppApiError } from "../whatsapp/GraphApiClient.js";
 import type { WhatsAppSender } from "../whatsapp/WhatsAppSender.js";
-import { DEFAULT_NUDGE_MINUTES } from "../database/taskTimes.js";
 import { ProactivePacer } from "../scheduler/ProactivePacer.js";
 import { buildDigest, type DigestSource } from "./digest.js";
 import {
@@ -144,16 +143,22 @@ export class ReminderService {
     const { clock } = this.deps;
     const token = randomUUID();
     const started = performance.now();
-    const reclaimed = await this.ledger.reclaim(token, clock(), CLAIM_LEASE_MS, CLAIM_BATCH * MAX_BATCHES);
+    // No more than the overall pace can send within the pass's horizon: the rest stays due for
+    // the next pass (or another instance), so a pass stays short.
+    const budget = Math.max(
+      CLAIM_BATCH,
+      Math.floor((this.deps.settings.maxPerSecond * DEFER_AFTER_MS) / 1000),
+    );
+    const reclaimed = await this.ledger.reclaim(token, clock(), CLAIM_LEASE_MS, budget);
     const claimed: Delivery[] = [...reclaimed];
     let skipped = 0;
-    for (let batch = 0; batch < MAX_BATCHES; batch++) {
-      const rings = await this.claimRings(token, CLAIM_BATCH);
+    for (let batch = 0; batch < MAX_BATCHES && claimed.length < budget; batch++) {
+      const rings = await this.claimRings(token, Math.min(CLAIM_BATCH, budget - claimed.length));
       claimed.push(...rings.deliveries);
       if (rings.locked < CLAIM_BATCH) break;
     }
-    for (let batch = 0; batch < MAX_BATCHES; batch++) {
-      const digests = await this.claimDigests(token, CLAIM_BATCH);
+    for (let batch = 0; batch < MAX_BATCHES && claimed.length < budget; batch++) {
+      const digests = await this.claimDigests(token, Math.min(CLAIM_BATCH, budget - claimed.length));
       claimed.push(...digests.deliveries);
       skipped += digests.skipped;
       if (digests.locked < CLAIM_BATCH) break;
@@ -190,6 +195,12 @@ export class ReminderService {
       const tasks = await repo.lockDueTasks(now, limit);
       if (tasks.length === 0) return { locked: 0, rows: [] as NewDelivery[] };
       const users = await repo.lockUsers([...new Set(tasks.map((t) => t.phone))].sort());
+      // Nudges of users outside WhatsApp's window that already rang there once since they last wrote.
+      const held = await repo.nudgesHeldOutsideWindow(
+        tasks
+          .filter((t) => t.recurrence?.type === "nudge" && outsideWindowSince(users.get(t.phone), now))
+          .map((t) => t.id),
+      );
       const nextFires: { id: string; nextFireAt: number | null }[] = [];
       const perUser = new Map<string, NewDelivery[]>();
       const away = new Map<string, AwayContent["items"]>();
@@ -220,7 +231,7 @@ export class ReminderService {
         const { kind, fireAt } = plan.ring;
         // Outside WhatsApp's window a nudge goes once (as the template) and then waits for the
         // user to write: never a paid template, or an undeliverable row, every few minutes.
-        if (kind === "nudge" && outsideWindowSince(user, fireAt - nudgeIntervalMs(task))) continue;
+        if (kind === "nudge" && held.has(task.id)) continue;
         const offsetMs = (task.reminderOffsetMinutes ?? 0) * 60_000;
         const content: RingContent = {
           kind,
@@ -384,8 +395,14 @@ export class ReminderService {
     );
     // A slot beyond the pass's horizon (a user with many messages at once) is left to a later
     // pass, so a pass stays short and one busy user never holds up everyone else's reminders.
-    if (notBefore > horizon) {
-      await this.ledger.defer(delivery.key, delivery.claimToken, notBefore, CLAIM_LEASE_MS);
+    if (Math.max(notBefore, this.pacer.nextSlotAt()) > horizon) {
+      await this.ledger.defer(
+        delivery.key,
+        delivery.claimToken,
+        Math.max(notBefore, clock()),
+        CLAIM_LEASE_MS,
+        settings.userGapMs,
+      );
       return "deferred";
     }
     if (notBefore > clock()) await this.sleepUntil(notBefore);
@@ -416,6 +433,10 @@ export class ReminderService {
     const attempt = await this.ledger.startAttempt(delivery.key, delivery.claimToken, clock());
     // Another instance took it over (this one stalled past the lease): it is theirs to send.
     if (!attempt) return "lost";
+    if (attempt.taskGone) {
+      await this.ledger.finish(delivery.key, delivery.claimToken, "skipped", "the task was done or deleted");
+      return "skipped";
+    }
     if (attempt.attempts > MAX_ATTEMPTS) {
       await this.ledger.finish(
         delivery.key,
@@ -505,6 +526,8 @@ export class ReminderService {
       return;
     }
     const key = await this.ledger.requeueAsTemplate({ waMessageId: update.waMessageId }, reason);
+    // Already retried once, a template itself, or not (yet) recorded as sent: at least on record.
+    if (!key) await this.ledger.markFailedByMessage(update.waMessageId, reason);
     if (key)
       this.deps.logger.info({ event: "REMINDER_TEMPLATE_RETRY", key }, "131047: queued again as a template");
   }
@@ -640,14 +663,9 @@ function stopController(): AbortController {
   return controller;
 }
 
-/** A nudge's interval in milliseconds. */
-function nudgeIntervalMs(task: { recurrence: { intervalMinutes?: number } | null }): number {
-  return (task.recurrence?.intervalMinutes ?? DEFAULT_NUDGE_MINUTES) * 60_000;
-}
-
 /** Whether the user had not written for the window's length by `atMs` (or never wrote). */
-function outsideWindowSince(user: Pick<ProactiveUser, "lastInboundAt">, atMs: number): boolean {
-  return user.lastInboundAt === null || atMs - user.lastInboundAt >= FREE_FORM_WINDOW_MS;
+function outsideWindowSince(user: Pick<ProactiveUser, "lastInboundAt"> | undefined, atMs: number): boolean {
+  return !!user && (user.lastInboundAt === null || atMs - user.lastInboundAt >= FREE_FORM_WINDOW_MS);
 }
 
 const awayKey = (phone: string, nowMs: number, firstTaskId: string) =>

@@ -16,6 +16,11 @@ export class ProactivePacer {
     },
   ) {}
 
+  /** When the next send could start (now, or the next free slot). */
+  nextSlotAt(): number {
+    return Math.max(this.options.clock(), this.nextSlot);
+  }
+
   /** Waits for this send's turn. */
   async acquire(): Promise<void> {
     const { perSecond, clock, sleepUntil } = this.options;

@@ -36,6 +36,10 @@ export class SchedulerService {
   /** Every job running now (stop() waits for them before the pool closes). */
   private readonly jobs = new Set<Promise<unknown>>();
   private stopped = true;
+  /** A pass was asked for while one ran: another follows it at once. */
+  private again = false;
+  /** stop() was called: no further pass follows. */
+  private halted = false;
 
   constructor(private readonly deps: SchedulerServiceDeps) {}
 
@@ -43,6 +47,7 @@ export class SchedulerService {
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.halted = false;
     this.deps.reminders.resume();
     const job = (name: string, expression: string, run: () => Promise<unknown>) =>
       cron.schedule(expression, () => void run(), { name, noOverlap: true });
@@ -57,6 +62,7 @@ export class SchedulerService {
   /** Stops the jobs and waits for a pass that is running to finish. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.halted = true;
     clearTimeout(this.wake);
     this.deps.reminders.stop();
     await Promise.all(this.tasks.map(async (task) => task.destroy()));
@@ -69,9 +75,17 @@ export class SchedulerService {
    * ring due before the next tick, so "in 2 minutes" rings at its second, not up to a minute late.
    */
   async runDue(): Promise<PassReport | null> {
-    if (this.running) return null;
+    if (this.running) {
+      // Something came due while a pass runs (a wake, a tick): one more pass right after it.
+      this.again = true;
+      return null;
+    }
     const pass = this.track(async () => {
-      const report = await this.guard("due", () => this.deps.reminders.runDue());
+      let report: PassReport | null;
+      do {
+        this.again = false;
+        report = await this.guard("due", () => this.deps.reminders.runDue());
+      } while (this.again && !this.halted);
       if (!this.stopped) await this.armWake();
       return report;
     });

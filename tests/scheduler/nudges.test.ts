@@ -106,7 +106,9 @@ describe("a nudge", () => {
     expect(await passAt("2026-03-02T07:30:00Z")).toEqual([NUDGE("finish the report", "30 minutes")]);
 
     h.at("2026-03-02T07:33:20Z");
-    expect(await tap(buttonsOf(lastSent())[1]!)).toBe("⏰ OK, I'll remind you again today at 09:43.");
+    expect(await tap(buttonsOf(lastSent())[1]!)).toBe(
+      "⏰ OK, I'll remind you again today at 09:43: finish the report",
+    );
     expect((await h.tasks.get(PHONE, id))?.nextFireAt).toBe("2026-03-02T07:43:20.000Z");
     expect(await passAt("2026-03-02T07:43:19Z")).toEqual([]);
     expect(await passAt("2026-03-02T07:43:20Z")).toEqual([NUDGE("finish the report", "30 minutes")]);
@@ -125,7 +127,7 @@ describe("a nudge", () => {
     expect([done?.title, snooze?.title]).toEqual(["בוצע ✅", "דחה ב-10 דק׳"]);
 
     h.at("2026-03-02T07:13:00Z");
-    expect(await tap(snooze!)).toBe("⏰ בסדר, אזכיר לך שוב היום ב-09:23.");
+    expect(await tap(snooze!)).toBe("⏰ בסדר, אזכיר לך שוב היום ב-09:23: לשתות מים");
     expect(await passAt("2026-03-02T07:23:00Z")).toEqual([
       "🔔 לשתות מים\nאזכיר שוב כל 10 דקות עד שזה ייעשה.",
     ]);
@@ -184,7 +186,9 @@ describe("reminder buttons", () => {
       { id: `rem:snooze:${id}`, title: "Snooze 10 min" },
     ]);
     h.at("2026-03-02T08:02:00Z");
-    expect(await tap(buttonsOf(lastSent())[1]!)).toBe("⏰ OK, I'll remind you again today at 10:12.");
+    expect(await tap(buttonsOf(lastSent())[1]!)).toBe(
+      "⏰ OK, I'll remind you again today at 10:12: call the bank",
+    );
     expect(await passAt("2026-03-02T08:11:59Z")).toEqual([]);
     expect(await passAt("2026-03-02T08:12:00Z")).toEqual(["⏰ Reminder: call the bank"]);
     expect(buttonsOf(lastSent()).map((b) => b.title)).toEqual(["Done ✅", "Snooze 10 min"]);
@@ -257,5 +261,53 @@ describe("a ring claimed before the task was done", () => {
     expect(await h.ledger(PHONE)).toMatchObject([
       { status: "skipped", error: "the task was done or deleted" },
     ]);
+  });
+});
+
+describe('"done" typed after a reminder', () => {
+  /** Moves the clock to the task's next ring (plus `laterMs`) and runs a pass. */
+  const ringOf = async (id: string, laterMs = 0) => {
+    h.at(Date.parse((await h.tasks.get(PHONE, id))!.nextFireAt!) + laterMs);
+    await h.pass();
+  };
+
+  it("completes the reminder that just rang, in either language, with no LLM", async () => {
+    await start();
+    const id = await remind("check the oven", {
+      reminderRecurrence: { type: "nudge", interval: "10 minutes" },
+    });
+    await ringOf(id);
+    expect(await say("done")).toBe("✅ Done: check the oven");
+    expect(await h.tasks.get(PHONE, id)).toBeNull();
+    h.at(h.clock.now() + 30 * 60_000);
+    await h.pass();
+    expect(h.sentTo(PHONE).filter((t) => t.startsWith("🔔"))).toHaveLength(1);
+
+    const water = await remind("לשתות מים", { dueDate: "in 5 minutes" });
+    await ringOf(water);
+    expect(await say("סיימתי!")).toBe("✅ בוצע: לשתות מים");
+  });
+
+  it("as a reply to an older reminder, completes that one", async () => {
+    await start();
+    const bank = await remind("call the bank", { dueDate: "in 5 minutes" });
+    const table = await remind("book the table", { dueDate: "in 10 minutes" });
+    await ringOf(bank);
+    const bankMessage = lastSent();
+    await ringOf(table, 3 * 60 * 60_000);
+    const reply = await send(textMessage(PHONE, "done", h.clock.now(), { replyTo: bankMessage.id }));
+    expect(reply).toBe("✅ Done: call the bank");
+    expect(await h.tasks.get(PHONE, table)).not.toBeNull();
+  });
+
+  it("with no reminder rung recently, is left to the conversation", async () => {
+    await start();
+    const rent = await remind("pay rent", { dueDate: "in 5 minutes" });
+    await ringOf(rent);
+    // Three hours later, "done" is not about that reminder any more.
+    h.at(h.clock.now() + 3 * 60 * 60_000);
+    const reply = await say("done");
+    expect(reply).not.toContain("pay rent");
+    expect(await h.tasks.get(PHONE, rent)).not.toBeNull();
   });
 });

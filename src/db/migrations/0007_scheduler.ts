@@ -48,6 +48,8 @@ export const schedulerMigration: Migration = {
     CREATE INDEX reminder_deliveries_wa_message ON reminder_deliveries (wa_message_id) WHERE wa_message_id IS NOT NULL;
     CREATE INDEX reminder_deliveries_created ON reminder_deliveries (created_at);
     -- A task's recent deliveries (whether a nudge already went outside the 24-hour window).
+    -- A user's latest reminder (a typed "done" after it).
+    CREATE INDEX reminder_deliveries_user ON reminder_deliveries (user_phone, sent_at);
     CREATE INDEX reminder_deliveries_task ON reminder_deliveries (task_id, occurrence_at) WHERE task_id IS NOT NULL;
 
     -- When this user's next morning digest is due; NULL: to be computed from their zone and time.

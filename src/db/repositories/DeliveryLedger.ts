@@ -281,6 +281,25 @@ export class DeliveryLedger {
     );
   }
 
+  /**
+   * The task of the user's latest ring (reminder, nudge, repeating, overdue) sent since `sinceMs` (or of
+   * the one with this WhatsApp id, whenever it went), for a typed "done"; null when none.
+   */
+  async lastRungTask(
+    phone: string,
+    match: { sinceMs: number; waMessageId?: string },
+  ): Promise<string | null> {
+    const { rows } = await this.db.query<{ task_id: string }>(
+      `SELECT task_id FROM reminder_deliveries
+        WHERE user_phone = $1 AND status = 'sent' AND task_id IS NOT NULL
+          AND kind IN ('reminder', 'nudge', 'overdue', 'recurring')
+          AND (CASE WHEN $3::text IS NULL THEN sent_at >= $2 ELSE wa_message_id = $3 END)
+        ORDER BY sent_at DESC LIMIT 1`,
+      [phone, new Date(match.sinceMs), match.waMessageId ?? null],
+    );
+    return rows[0]?.task_id ?? null;
+  }
+
   async get(key: string): Promise<Delivery | null> {
     const { rows } = await this.db.query<DeliveryRow>("SELECT * FROM reminder_deliveries WHERE key = $1", [
       key,

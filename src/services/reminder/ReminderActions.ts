@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { DeliveryLedger } from "../../db/repositories/DeliveryLedger.js";
 import { PgTaskRepository } from "../../db/repositories/TaskRepository.js";
 import type { UserRepository } from "../../db/repositories/UserRepository.js";
 import type { User } from "../../types/index.js";
@@ -20,9 +21,17 @@ export interface ReminderActionsDeps {
   clock: () => number;
 }
 
+/** A message that says only "done" (in English or Hebrew), with a little politeness around it. */
+const BARE_DONE =
+  /^(?:(?:ok|okay|yes|yep|great|thanks)[\s,!.]*)?(?:done|all done|it'?s done|did it|finished)[\s!.✅👍]*$|^(?:(?:אוקיי|אוקי|כן|תודה)[\s,!.]*)?(?:בוצע|סיימתי|עשיתי|גמרתי|זהו|נעשה)[\s!.✅👍]*$/iu;
+/** A typed "done" means the reminder that rang within this long (a quoted reminder: any time). */
+const TYPED_DONE_WINDOW_MS = 2 * 60 * 60 * 1000;
+
 /** An inbound message as these actions read it. */
 export interface ActionMessage {
   text: string;
+  /** The message it replies to (quotes), when it does. */
+  replyTo?: string | undefined;
   /** The id of a tapped reply button or list row. */
   optionId?: string | undefined;
   messageId: string;
@@ -52,6 +61,7 @@ export class ReminderActions {
     } else if (!message.optionId) {
       const command = parseSettingsCommand(message.text);
       if (command) reply = await this.settings(user, language, command);
+      else if (BARE_DONE.test(message.text.trim())) reply = await this.doneTyped(user, language, message);
     }
     if (reply === null) return false;
     await this.deps.memory.load(user.phone);
@@ -86,6 +96,19 @@ export class ReminderActions {
     return t(language, "reminder.done", { text: task.text });
   }
 
+  /**
+   * "done" typed after a reminder (or as a reply to one): that reminder's task is done. Null when
+   * no reminder rang recently (or the one quoted is not a reminder): the graph answers instead.
+   */
+  private async doneTyped(user: User, language: "he" | "en", message: ActionMessage): Promise<string | null> {
+    const { pool, clock } = this.deps;
+    const taskId = await new DeliveryLedger(pool).lastRungTask(user.phone, {
+      sinceMs: clock() - TYPED_DONE_WINDOW_MS,
+      ...(message.replyTo ? { waMessageId: message.replyTo } : {}),
+    });
+    return taskId ? this.done(user, language, taskId) : null;
+  }
+
   /** "Snooze 10 min": the next ring comes ten minutes from now. */
   private async snooze(user: User, language: "he" | "en", taskId: string): Promise<string> {
     const { pool, clock } = this.deps;
@@ -95,7 +118,10 @@ export class ReminderActions {
     const now = clock();
     const at = new Date(now + SNOOZE_MINUTES * 60_000).toISOString();
     await tasks.update(user.phone, taskId, { nextFireAt: at });
-    return t(language, "reminder.snoozed", { time: humanTime(at, now, user.timeZone, language) });
+    return t(language, "reminder.snoozed", {
+      time: humanTime(at, now, user.timeZone, language),
+      text: task.text,
+    });
   }
 
   private async settings(user: User, language: "he" | "en", command: SettingsCommand): Promise<string> {

@@ -114,8 +114,8 @@ export class InboundProcessor implements InboxHandler {
     const optionId = message.interactive?.button_reply?.id ?? message.interactive?.list_reply?.id;
     const timeZone = { text, optionId, messageId: id, questionJustAsked: created };
     if (await deps.onboarding.handleTimeZone(user, language, timeZone, reply)) return;
-    if (deps.actions && (await deps.actions.handle(user, language, { text, optionId, messageId: id }, reply)))
-      return;
+    const action = { text, optionId, messageId: id, replyTo: message.context?.id };
+    if (deps.actions && (await deps.actions.handle(user, language, action, reply))) return;
 
     const replyTo = message.context?.id;
     const base = { whatsappMessageId: id, ...(replyTo ? { replyToMessageId: replyTo } : {}) };

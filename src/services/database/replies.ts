@@ -168,7 +168,8 @@ function taskListing(tasks: TaskShown[], filtered: boolean, language: Language):
     }
     out.push(`${i + 1}. ${taskLine(task, language)}`);
   });
-  out.push("", t(language, "task.listHint"));
+  // The example names a number the list has.
+  out.push("", t(language, "task.listHint", { n: String(Math.min(2, tasks.length)) }));
   return out.join("\n");
 }
 

@@ -170,6 +170,38 @@ const EnvSchema = z.object({
   LLM_TIMEOUT_MS: wholeNumber(10, 600_000, 30_000),
   /** Retries of one LLM request on rate limits, 5xx and timeouts, before the fallback model (default: 2). */
   LLM_MAX_RETRIES: wholeNumber(0, 10, 2),
+
+  /** The address users reach this service at, for links sent in chat (Google connect, calendar feed), e.g. https://memo.example.com (default: the service's own local address). */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    .transform((v) => v.replace(/\/+$/, ""))
+    .optional(),
+  /** OAuth client id of the Google Cloud project (default: unset, Google cannot be connected; the built-in calendar serves calendar requests). */
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  /** OAuth client secret of the Google Cloud project. */
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  /** The OAuth redirect URL registered in Google Cloud (default: PUBLIC_URL + /auth/google/callback). */
+  GOOGLE_REDIRECT_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  /** Google's consent page (default: https://accounts.google.com/o/oauth2/v2/auth; tests point it elsewhere). */
+  GOOGLE_AUTH_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    .default("https://accounts.google.com/o/oauth2/v2/auth"),
+  /** Google's token endpoint (default: https://oauth2.googleapis.com/token). */
+  GOOGLE_TOKEN_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    .default("https://oauth2.googleapis.com/token"),
+  /** Root URL of the Google APIs, Calendar v3 and Gmail v1 (default: https://www.googleapis.com/; tests point it at local stand-ins). */
+  GOOGLE_API_ROOT_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    .transform((v) => (v.endsWith("/") ? v : `${v}/`))
+    .default("https://www.googleapis.com/"),
+  /** 32-byte key (64 hex characters or base64) that encrypts Google tokens at rest and signs links (required in production; elsewhere a key is generated and kept in the database). */
+  TOKEN_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => /^[0-9a-fA-F]{64}$/.test(v) || Buffer.from(v, "base64").length === 32, {
+      error: "must be 32 bytes: 64 hex characters or base64",
+    })
+    .optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -182,6 +214,7 @@ const PRODUCTION_REQUIRED = [
   "WHATSAPP_VERIFY_TOKEN",
   "WHATSAPP_PHONE_NUMBER_ID",
   "OPENAI_API_KEY",
+  "TOKEN_ENCRYPTION_KEY",
 ] as const satisfies readonly (keyof Env)[];
 
 /** The service's resolved configuration. */
@@ -204,6 +237,19 @@ export interface AppConfig {
   scheduler: SchedulerSettings;
   openai: { apiKey?: string };
   llm: LLMSettings;
+  google: GoogleSettings;
+  /** PUBLIC_URL, when given: where links sent in chat point (else the service's own address). */
+  publicUrl?: string;
+  /** TOKEN_ENCRYPTION_KEY as 32 bytes, when given. */
+  tokenKey?: Buffer;
+}
+
+/** The Google connection (OAuth) and the API endpoints; `oauth` is absent when no client is configured. */
+export interface GoogleSettings {
+  oauth?: { clientId: string; clientSecret: string; redirectUrl?: string };
+  authUrl: string;
+  tokenUrl: string;
+  apiRootUrl: string;
 }
 
 /** The WhatsApp Cloud API connection, or the local simulator standing in for it. */
@@ -316,6 +362,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     }
     if (problems.length > 0) throw new ConfigError(problems);
   }
+  if ((env.GOOGLE_CLIENT_ID === undefined) !== (env.GOOGLE_CLIENT_SECRET === undefined)) {
+    throw new ConfigError([
+      {
+        variable: env.GOOGLE_CLIENT_ID === undefined ? "GOOGLE_CLIENT_ID" : "GOOGLE_CLIENT_SECRET",
+        reason: "is required with GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET both set or both unset",
+      },
+    ]);
+  }
   // The embedded database belongs to one process: no other instance could work off its inbox.
   if (env.INBOX_WORKER === "off" && env.DATABASE_URL === undefined) {
     throw new ConfigError([
@@ -393,5 +447,26 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: env.LLM_TIMEOUT_MS,
       maxRetries: env.LLM_MAX_RETRIES,
     },
+    google: {
+      ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? {
+            oauth: {
+              clientId: env.GOOGLE_CLIENT_ID,
+              clientSecret: env.GOOGLE_CLIENT_SECRET,
+              ...(env.GOOGLE_REDIRECT_URL ? { redirectUrl: env.GOOGLE_REDIRECT_URL } : {}),
+            },
+          }
+        : {}),
+      authUrl: env.GOOGLE_AUTH_URL,
+      tokenUrl: env.GOOGLE_TOKEN_URL,
+      apiRootUrl: env.GOOGLE_API_ROOT_URL,
+    },
+    ...(env.PUBLIC_URL ? { publicUrl: env.PUBLIC_URL } : {}),
+    ...(env.TOKEN_ENCRYPTION_KEY ? { tokenKey: keyBytes(env.TOKEN_ENCRYPTION_KEY) } : {}),
   };
+}
+
+/** TOKEN_ENCRYPTION_KEY's 32 bytes, from hex or base64. */
+function keyBytes(value: string): Buffer {
+  return /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
 }

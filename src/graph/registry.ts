@@ -45,7 +45,12 @@ export type EntityResolution =
     }
   | { status: "not_found"; message: string }
   /** Ask first; on "yes" the executor gets exactly `args`. */
-  | { status: "confirm"; question: string; args: Record<string, unknown> };
+  | { status: "confirm"; question: string; args: Record<string, unknown> }
+  /**
+   * Ask approve / edit / cancel; on "approve" the executor gets exactly `args`; on "edit" the user
+   * says what to change and `EntityResolver.revise` makes new args, asked about again.
+   */
+  | { status: "approve"; question: string; args: Record<string, unknown> };
 
 /** Finds the entities a step names (tasks, events…), asking when several match. */
 export interface EntityResolver {
@@ -55,6 +60,13 @@ export interface EntityResolver {
     step: PlanStep,
     disambiguation: DisambiguationState,
     selection: string[],
+    context: CapabilityContext,
+  ): Promise<EntityResolution>;
+  /** Applies the user's change ("make it shorter", "add Dana in cc") to args it asked approval for. */
+  revise?(
+    step: PlanStep,
+    args: Record<string, unknown>,
+    change: string,
     context: CapabilityContext,
   ): Promise<EntityResolution>;
 }

@@ -10,7 +10,11 @@ export type HITLReason =
   | "needs_approval"
   | "disambiguation"
   | "resolver_clarify"
-  | "policy_confirmation";
+  | "policy_confirmation"
+  /** Approve / edit / cancel before an irreversible action (sending email). */
+  | "policy_approval"
+  /** The user chose "edit": what to change, in their words. */
+  | "approval_edit";
 
 /** Where the graph goes once the answer is valid. */
 export type HITLReturnTo =

@@ -77,6 +77,28 @@ describe("loadConfig", () => {
       "WHATSAPP_VERIFY_TOKEN",
       "WHATSAPP_PHONE_NUMBER_ID",
       "OPENAI_API_KEY",
+      "TOKEN_ENCRYPTION_KEY",
+    ]);
+  });
+
+  it("reads TOKEN_ENCRYPTION_KEY as 32 bytes, hex or base64, and refuses other lengths", () => {
+    const hex = "ab".repeat(32);
+    expect(loadConfig({ TOKEN_ENCRYPTION_KEY: hex }).tokenKey).toEqual(Buffer.from(hex, "hex"));
+    const b64 = Buffer.alloc(32, 7).toString("base64");
+    expect(loadConfig({ TOKEN_ENCRYPTION_KEY: b64 }).tokenKey).toEqual(Buffer.alloc(32, 7));
+    expect(problemsOf({ TOKEN_ENCRYPTION_KEY: "short" }).problems.map((p) => p.variable)).toEqual([
+      "TOKEN_ENCRYPTION_KEY",
+    ]);
+  });
+
+  it("needs the Google client id and secret together", () => {
+    expect(loadConfig({}).google.oauth).toBeUndefined();
+    expect(loadConfig({ GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s" }).google.oauth).toEqual({
+      clientId: "id",
+      clientSecret: "s",
+    });
+    expect(problemsOf({ GOOGLE_CLIENT_ID: "id" }).problems.map((p) => p.variable)).toEqual([
+      "GOOGLE_CLIENT_SECRET",
     ]);
   });
 

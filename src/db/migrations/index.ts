@@ -5,6 +5,8 @@ import { whatsappMigration } from "./0004_whatsapp.js";
 import { inboxLeasesMigration } from "./0005_inbox_leases.js";
 import { tasksListsMigration } from "./0006_tasks_lists.js";
 import { schedulerMigration } from "./0007_scheduler.js";
+import { googleMigration } from "./0008_google.js";
+import { calendarMigration } from "./0009_calendar.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -18,4 +20,6 @@ export const MIGRATIONS: readonly Migration[] = [
   inboxLeasesMigration,
   tasksListsMigration,
   schedulerMigration,
+  googleMigration,
+  calendarMigration,
 ];

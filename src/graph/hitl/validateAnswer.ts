@@ -47,6 +47,20 @@ const NO = new Set([
   "אל תעשה",
   "לא לא",
 ]);
+/** Words that pick an approval question's options (approve / edit / cancel) besides their labels. */
+const APPROVAL_WORDS: Record<string, string> = {
+  send: "approve",
+  "send it": "approve",
+  שלח: "approve",
+  תשלח: "approve",
+  "שלח את זה": "approve",
+  change: "edit",
+  ערוך: "edit",
+  תערוך: "edit",
+  לערוך: "edit",
+  תשנה: "edit",
+  שנה: "edit",
+};
 const ALL = new Set(["all", "all of them", "both", "כולם", "הכל", "את כולם", "שניהם"]);
 
 /** Lower case, no surrounding punctuation or spaces, inner spaces folded. */
@@ -104,6 +118,10 @@ export function validateAnswer(
       return option === "yes" || option === "no" ? { ok: true, value: option } : { ok: false };
     }
     case "single_choice": {
+      if (pending.reason === "policy_approval") {
+        const word = YES.has(text) ? "approve" : NO.has(text) ? "cancel" : APPROVAL_WORDS[text];
+        if (word && pending.options.some((o) => o.id === word)) return { ok: true, value: [word] };
+      }
       const option = optionFor(pending, text);
       return option ? { ok: true, value: [option] } : { ok: false };
     }

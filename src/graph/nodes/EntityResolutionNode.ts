@@ -1,5 +1,5 @@
 import { Command } from "@langchain/langgraph";
-import type { DisambiguationState, ExecutionResult, HITLRequest } from "../../types/index.js";
+import type { DisambiguationState, ExecutionResult, HITLOption, HITLRequest } from "../../types/index.js";
 import { replyLanguage } from "../../utils/language.js";
 import { t } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
@@ -14,6 +14,31 @@ export const ENTITY_RESOLUTION_ENDS = ["executor", "hitl_gate"] as const;
 
 /** Disambiguation lists show at most this many candidates. */
 export const MAX_CANDIDATES = 10;
+
+/** "Edit" rounds of one approval question before Memo leaves the action undone. */
+export const MAX_APPROVAL_EDITS = 5;
+
+export function approvalOptions(language: "he" | "en"): HITLOption[] {
+  return [
+    { id: "approve", label: t(language, "approve") },
+    { id: "edit", label: t(language, "edit") },
+    { id: "cancel", label: t(language, "cancel") },
+  ];
+}
+
+/** The approval question of a step: approve / edit / cancel, answered back at entity_resolution. */
+function approvalRequest(question: string, stepId: string, language: "he" | "en"): HITLRequest {
+  return {
+    kind: "approval",
+    source: "policy",
+    reason: "policy_approval",
+    question,
+    options: approvalOptions(language),
+    expectedInput: "single_choice",
+    returnTo: { node: "entity_resolution", mode: "apply_selection" },
+    stepId,
+  };
+}
 
 /**
  * entity_resolution: turns each resolved step's semantic args into ID-resolved `executorArgs`
@@ -41,27 +66,61 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
       )
         continue;
 
-      // A step that asked for confirmation: the answer decides, with the args it was asked about.
+      const entityResolver = deps.capabilities.entityResolverFor(step.capability);
+      // A step that asked for confirmation or approval: the answer decides, with the args it was asked about.
       const awaiting = state.pendingExecutorArgs[step.id];
+      let outcome: EntityResolution | undefined;
       if (awaiting) {
-        const confirmation = answersFor(state, step.id)
-          .filter((a) => a.reason === "policy_confirmation")
+        const answers = answersFor(state, step.id);
+        const answer = answers
+          .filter((a) => ["policy_confirmation", "policy_approval", "approval_edit"].includes(a.reason))
           .at(-1);
-        if (confirmation?.value === "yes") executorArgs.set(step.id, awaiting);
-        else if (confirmation)
+        if (!answer) continue;
+        const choice = Array.isArray(answer.value) ? answer.value[0] : answer.value;
+        if (answer.reason === "approval_edit") {
+          if (!entityResolver?.revise) continue;
+          outcome = await entityResolver.revise(
+            step,
+            awaiting,
+            String(answer.value),
+            capabilityContext(deps, state, step.id),
+          );
+        } else if (choice === "yes" || choice === "approve") {
+          executorArgs.set(step.id, awaiting);
+          continue;
+        } else if (choice === "edit") {
+          if (hitlRequest) continue;
+          const edits = answers.filter((a) => a.reason === "approval_edit").length;
+          if (edits >= MAX_APPROVAL_EDITS) {
+            executionResults.set(step.id, failedResult(step, "CANCELLED", t(language, "tooManyEdits")));
+            continue;
+          }
+          hitlRequest = {
+            kind: "clarification",
+            source: "policy",
+            reason: "approval_edit",
+            question: t(language, "askEdit"),
+            options: [],
+            expectedInput: "free_text",
+            returnTo: { node: "entity_resolution", mode: "apply_selection" },
+            stepId: step.id,
+          };
+          continue;
+        } else {
           executionResults.set(step.id, failedResult(step, "CANCELLED", t(language, "cancelled")));
-        continue;
+          continue;
+        }
       }
 
-      const entityResolver = deps.capabilities.entityResolverFor(step.capability);
       if (!entityResolver) {
         executorArgs.set(step.id, result.args ?? {});
         continue;
       }
       const context = capabilityContext(deps, state, step.id);
       const pending = state.disambiguation;
-      let outcome: EntityResolution;
-      if (pending && pending.stepId === step.id && !pending.resolved) {
+      if (outcome) {
+        // revised above
+      } else if (pending && pending.stepId === step.id && !pending.resolved) {
         const answer = context.answers.filter((a) => a.reason === "disambiguation").at(-1);
         if (!answer) continue;
         const selection = Array.isArray(answer.value) ? answer.value : [answer.value];
@@ -107,6 +166,11 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
             returnTo: { node: "entity_resolution", mode: "apply_selection" },
             stepId: step.id,
           };
+          break;
+        case "approve":
+          if (hitlRequest) break;
+          pendingExecutorArgs[step.id] = outcome.args;
+          hitlRequest = approvalRequest(outcome.question, step.id, language);
           break;
       }
     }

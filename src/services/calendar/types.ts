@@ -1,0 +1,101 @@
+/**
+ * The calendar contract every provider keeps: Google Calendar for connected users, the built-in
+ * calendar (Postgres) for everyone else. One contract test suite runs against both.
+ *
+ * Times (D6): a timed event's `start`/`end` are ISO instants in UTC ("2026-03-05T08:00:00.000Z");
+ * an all-day event's are dates ("2026-03-05"), `end` exclusive (the day after the last day), as
+ * Google stores them. `timeZone` is the IANA zone the event lives in; recurrences are expanded in it.
+ */
+
+/** A recurrence rule. Weekly takes day numbers (0 = Sunday … 6 = Saturday), monthly days of the month. */
+export interface CalendarRecurrence {
+  frequency: "daily" | "weekly" | "monthly";
+  /** Every N days / weeks / months (default 1). */
+  interval?: number;
+  /** weekly: the days it happens on. */
+  days?: number[];
+  /** monthly: the days of the month it happens on (a month without that day is skipped, as in RFC 5545). */
+  daysOfMonth?: number[];
+  /** The last local date an occurrence may start on, YYYY-MM-DD, inclusive. */
+  until?: string;
+  /** At most this many occurrences. */
+  count?: number;
+}
+
+/** One event, or one occurrence of a recurring series. */
+export interface CalendarEvent {
+  /** The event's id; for an occurrence of a series, the occurrence's own id. */
+  id: string;
+  /** The series an occurrence belongs to; null for a single event. */
+  seriesId: string | null;
+  summary: string;
+  description: string | null;
+  location: string | null;
+  allDay: boolean;
+  start: string;
+  end: string;
+  timeZone: string;
+  /** The series' rule (on occurrences and on the series itself); null for a single event. */
+  recurrence: CalendarRecurrence | null;
+  /** The event's own reminder (a calendar notification), distinct from Memo's reminders. */
+  reminderMinutesBefore: number | null;
+}
+
+/** What a new event is made of. */
+export interface EventInput {
+  summary: string;
+  description?: string | null;
+  location?: string | null;
+  allDay: boolean;
+  start: string;
+  end: string;
+  timeZone: string;
+  recurrence?: CalendarRecurrence | null;
+  reminderMinutesBefore?: number | null;
+}
+
+/** The fields an update changes; absent fields stay as they are. */
+export type EventPatch = Partial<EventInput>;
+
+/** A half-open range of instants [from, to), ISO. */
+export interface TimeRange {
+  from: string;
+  to: string;
+}
+
+/** "instance": only this occurrence; "series": the whole series it belongs to. */
+export type EventScope = "instance" | "series";
+
+/** One user's calendar. Every method acts for that user only. */
+export interface CalendarProvider {
+  readonly kind: "google" | "builtin";
+  /** Events and occurrences overlapping the range, series expanded, ordered by start; `query` filters by text. */
+  listEvents(range: TimeRange, options?: { query?: string }): Promise<CalendarEvent[]>;
+  /** An event or occurrence by id; null when it does not exist (or is not this user's). */
+  getEvent(id: string): Promise<CalendarEvent | null>;
+  /** Creates an event or series; the same operationId twice creates it once (a re-run turn). */
+  createEvent(input: EventInput, operationId: string): Promise<CalendarEvent>;
+  updateEvent(id: string, patch: EventPatch, scope: EventScope): Promise<CalendarEvent>;
+  deleteEvent(id: string, scope: EventScope): Promise<void>;
+  /** Ends a series so that no occurrence starts after `lastDate` (YYYY-MM-DD, in the series' zone). */
+  truncateSeries(seriesId: string, lastDate: string): Promise<CalendarEvent>;
+  /** The occurrences of one series within the range. */
+  listInstances(seriesId: string, range: TimeRange): Promise<CalendarEvent[]>;
+}
+
+/** Picks each user's calendar. */
+export interface CalendarProviders {
+  /** Google when the user connected it; the built-in calendar otherwise. Throws GoogleConnectionLostError when Google was connected and access is lost. */
+  forUser(phone: string): Promise<CalendarProvider>;
+}
+
+/** A request the provider refused because of what was asked (not found, bad range): the user can fix it. */
+export class CalendarRequestError extends Error {
+  constructor(
+    readonly code: "not_found" | "invalid",
+    message: string,
+  ) {
+    super(message);
+    this.name = "CalendarRequestError";
+  }
+}

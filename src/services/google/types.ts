@@ -1,0 +1,33 @@
+import type { OAuth2Client } from "google-auth-library";
+
+/**
+ * Google access for one user. A request that Google refuses because the refresh token was revoked
+ * or expired throws GoogleConnectionLostError: the connection is marked lost and the user is told
+ * (once) how to reconnect.
+ */
+export interface GoogleAccounts {
+  /** Whether Google OAuth is configured at all (GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET). */
+  readonly configured: boolean;
+  /** "connected", "lost" (was connected, access refused since), or "none". */
+  status(phone: string): Promise<"connected" | "lost" | "none">;
+  /** An authorized client for the user (tokens refresh by themselves and are stored again); null unless connected. */
+  clientFor(phone: string): Promise<OAuth2Client | null>;
+  /** Records that Google refused the user's tokens; returns true the first time (say so to the user then). */
+  markLost(phone: string): Promise<boolean>;
+  /** The Google APIs' root URL (GOOGLE_API_ROOT_URL; tests point it at local stand-ins). */
+  readonly apiRootUrl: string;
+}
+
+/** Google refused the user's tokens (revoked or expired refresh token). */
+export class GoogleConnectionLostError extends Error {
+  constructor(readonly phone: string) {
+    super("Google access was lost");
+    this.name = "GoogleConnectionLostError";
+  }
+}
+
+/** Whether an error from a Google client means the refresh token is no longer valid. */
+export function isInvalidGrant(error: unknown): boolean {
+  const e = error as { response?: { data?: { error?: unknown } }; message?: unknown } | null;
+  return e?.response?.data?.error === "invalid_grant" || /invalid_grant/.test(String(e?.message ?? ""));
+}

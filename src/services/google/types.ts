@@ -29,5 +29,6 @@ export class GoogleConnectionLostError extends Error {
 /** Whether an error from a Google client means the refresh token is no longer valid. */
 export function isInvalidGrant(error: unknown): boolean {
   const e = error as { response?: { data?: { error?: unknown } }; message?: unknown } | null;
-  return e?.response?.data?.error === "invalid_grant" || /invalid_grant/.test(String(e?.message ?? ""));
+  const message = typeof e?.message === "string" ? e.message : "";
+  return e?.response?.data?.error === "invalid_grant" || message.includes("invalid_grant");
 }

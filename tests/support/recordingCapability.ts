@@ -22,6 +22,8 @@ export function recordingCapability(
     ask?: Record<string, ScriptedQuestion>;
     delays?: Record<string, number>;
     entityResolver?: EntityResolver;
+    /** The entity resolver asks before risky changes, so the planner's question is skipped. */
+    confirmsInCode?: boolean;
   } = {},
 ) {
   const events: string[] = [];
@@ -75,6 +77,7 @@ export function recordingCapability(
       resolvers: [resolver],
       executor,
       ...(options.entityResolver ? { entityResolver: options.entityResolver } : {}),
+      ...(options.confirmsInCode ? { confirmsInCode: true } : {}),
       template: (result) => (result.rawData as { text: string }).text,
     });
   return { events, executed, register };

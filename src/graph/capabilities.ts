@@ -1,10 +1,17 @@
+import type { GoogleConnector } from "../services/google/types.js";
 import { createMetaExecutor, generalExecutor, textTemplate } from "./executors/GeneralExecutor.js";
 import { CapabilityRegistry } from "./registry.js";
 import { generalResolver } from "./resolvers/GeneralResolver.js";
 import { metaResolver } from "./resolvers/MetaResolver.js";
 
+/** What the core capabilities are built with. */
+export interface CoreCapabilityOptions {
+  /** "connect Google" / "disconnect Google" in chat (default: none, Memo says Google is not set up). */
+  google?: GoogleConnector;
+}
+
 /** A registry with the capabilities every Memo has: general conversation and meta. Others register on it. */
-export function createCoreCapabilities(): CapabilityRegistry {
+export function createCoreCapabilities(options: CoreCapabilityOptions = {}): CapabilityRegistry {
   const registry = new CapabilityRegistry();
   registry.register({
     capability: "general",
@@ -15,7 +22,7 @@ export function createCoreCapabilities(): CapabilityRegistry {
   registry.register({
     capability: "meta",
     resolvers: [metaResolver],
-    executor: createMetaExecutor(() => registry.capabilities()),
+    executor: createMetaExecutor(() => registry.capabilities(), options.google),
     template: textTemplate,
   });
   return registry;

@@ -1,4 +1,5 @@
 import type { UserRepository } from "../db/repositories/UserRepository.js";
+import type { GoogleConnector } from "../services/google/types.js";
 import type { LLMService } from "../services/llm/index.js";
 import type { MemoryService } from "../services/memory/index.js";
 import type { Logger } from "../utils/logger.js";
@@ -20,4 +21,6 @@ export interface MemoGraphDeps {
   defaultTimeZone: string;
   /** Everyday commands skip the LLM planner and resolvers (default: true; help and greetings always do). */
   fastPath?: boolean;
+  /** The user's Google connection: the capability check offers a connect link (default: none, Google is not set up). */
+  google?: GoogleConnector;
 }

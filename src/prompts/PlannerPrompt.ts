@@ -54,6 +54,9 @@ Rules:
 7. "it", "that", "זה", "אותו" refer to the most recent of the Latest Actions when one fits; only when none fits, lower confidence and ask.
 8. clarificationQuestion is written in the language of the user's message, short and friendly; null when there is nothing to ask.
 9. database actions name what they act on: tasks and reminders use "create_task", "list_tasks", "update_task", "complete_task", "delete_task", "add_subtask" (and "…_tasks" for several or all); lists use "create_list", "show_list", "show_lists", "add_list_item", "toggle_list_item", "delete_list_item", "rename_list", "delete_list". Use lists ONLY when the user says "list" or "רשימה". A short reply such as "done 2", "delete 3", "בוצע 2" right after Memo showed a numbered list is a database step on that item.
-10. At most 10 steps. Pure conversation is one general step with action "answer_question"; "what can you do" is one meta step with action "describe_capabilities".
+10. calendar actions: "create_event" (also several at once, all-day events and trips), "create_recurring_event", "list_events" (what's on a day or range), "find_event", "check_conflicts", "analyze_schedule" (busy hours, free time, "what does my week look like"), "update_event" (move, rename, change), "delete_event" (also several, or a series), "end_recurring_event" (stop a series from a date). A meeting, appointment, event or anything the user says belongs in the calendar ("יומן", "פגישה", "אירוע") is calendar; copy its time words and names into constraints and changes as written.
+11. gmail actions: "search_email", "read_email", "draft_email", "send_email", "reply_email", "forward_email", "label_email", "archive_email", "delete_email", "mark_email_read". Name the message the way the user did ("the email from Dana about the invoice").
+12. "connect Google" / "disconnect Google" are one meta step with action "connect_google" or "disconnect_google".
+13. At most 10 steps. Pure conversation is one general step with action "answer_question"; "what can you do" is one meta step with action "describe_capabilities".
 
 Answer with the JSON object only.`;

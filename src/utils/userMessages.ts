@@ -187,6 +187,21 @@ export const MESSAGES = {
     "list.allTitle": "*Your lists:*",
     "list.itemCount": "{count} items",
     "list.oneItem": "1 item",
+    "google.connected": "Google is connected ✅ I can now use your calendar and Gmail.",
+    "google.link": "Open this link to connect your Google account (it works once, for 15 minutes):\n{url}",
+    "google.connectWithLink":
+      "To use {capability} I need access to your Google account. Connect it here (the link works once, for 15 minutes):\n{url}",
+    "google.notConfigured":
+      "Google isn't set up on this Memo server (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET; see docs/GOOGLE.md), so I can't connect your account. Calendar requests still work with Memo's built-in calendar.",
+    "google.alreadyConnected":
+      'Your Google account is already connected ✅ To connect a different one, say "disconnect Google" first.',
+    "google.disconnected":
+      'Google is disconnected: I deleted your Google tokens. Say "connect Google" to connect again.',
+    "google.notConnected": "Your Google account wasn't connected, so there was nothing to disconnect.",
+    "google.lost":
+      "I lost access to your Google account (the permission was revoked or expired). To use {capability} again, reconnect here (the link works once, for 15 minutes):\n{url}",
+    "google.lostNoLink":
+      'I lost access to your Google account (the permission was revoked or expired). Say "connect Google" to reconnect.',
   },
   he: {
     noLLM:
@@ -369,6 +384,19 @@ export const MESSAGES = {
     "list.allTitle": "*הרשימות שלך:*",
     "list.itemCount": "{count} פריטים",
     "list.oneItem": "פריט אחד",
+    "google.connected": "גוגל מחובר ✅ עכשיו אני יכול להשתמש ביומן וב-Gmail שלך.",
+    "google.link": "פתח את הקישור הזה כדי לחבר את חשבון הגוגל שלך (הוא עובד פעם אחת, ל-15 דקות):\n{url}",
+    "google.connectWithLink":
+      "כדי להשתמש ב{capability} אני צריך גישה לחשבון הגוגל שלך. אפשר לחבר אותו כאן (הקישור עובד פעם אחת, ל-15 דקות):\n{url}",
+    "google.notConfigured":
+      "גוגל לא מוגדר בשרת הממו הזה (GOOGLE_CLIENT_ID ו-GOOGLE_CLIENT_SECRET; ראו docs/GOOGLE.md), אז אי אפשר לחבר את החשבון שלך. בקשות יומן עדיין עובדות עם היומן המובנה של ממו.",
+    "google.alreadyConnected": 'חשבון הגוגל שלך כבר מחובר ✅ כדי לחבר חשבון אחר, כתוב קודם "נתק גוגל".',
+    "google.disconnected": 'גוגל נותק: מחקתי את הגישה לחשבון הגוגל שלך. כתוב "חבר גוגל" כדי לחבר שוב.',
+    "google.notConnected": "חשבון הגוגל שלך לא היה מחובר, אז לא היה מה לנתק.",
+    "google.lost":
+      "איבדתי את הגישה לחשבון הגוגל שלך (ההרשאה בוטלה או פגה). כדי להשתמש שוב ב{capability}, אפשר לחבר מחדש כאן (הקישור עובד פעם אחת, ל-15 דקות):\n{url}",
+    "google.lostNoLink":
+      'איבדתי את הגישה לחשבון הגוגל שלך (ההרשאה בוטלה או פגה). כתוב "חבר גוגל" כדי לחבר מחדש.',
   },
 } as const;
 

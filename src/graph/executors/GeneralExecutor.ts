@@ -1,3 +1,4 @@
+import type { GoogleConnector } from "../../services/google/types.js";
 import type { CapabilityName } from "../../types/index.js";
 import { t } from "../../utils/userMessages.js";
 import type { Executor, ResponseTemplate } from "../registry.js";
@@ -46,19 +47,46 @@ export function describeCapabilities(language: "he" | "en", capabilities: Capabi
   return `${[INTRO[language], ...lines].join("\n")}\n\n${OUTRO[language]}`;
 }
 
-/** meta: describes what this instance of Memo can do, in the user's language. */
-export function createMetaExecutor(capabilities: () => CapabilityName[]): Executor {
+/** "connect Google": the link, or why there is none. */
+async function connectGoogle(
+  google: GoogleConnector | undefined,
+  phone: string,
+  language: "he" | "en",
+): Promise<string> {
+  if (!google) return t(language, "google.notConfigured");
+  if ((await google.status(phone)) === "connected") return t(language, "google.alreadyConnected");
+  const url = await google.connectLink(phone);
+  return url ? t(language, "google.link", { url }) : t(language, "google.notConfigured");
+}
+
+/** "disconnect Google": tokens deleted, or there were none. */
+async function disconnectGoogle(
+  google: GoogleConnector | undefined,
+  phone: string,
+  language: "he" | "en",
+): Promise<string> {
+  const removed = google ? await google.disconnect(phone) : false;
+  return t(language, removed ? "google.disconnected" : "google.notConnected");
+}
+
+/**
+ * meta: describes what this instance of Memo can do, greets, thanks, and connects or disconnects
+ * the user's Google account through `google` (absent: Google is not set up on this server).
+ */
+export function createMetaExecutor(capabilities: () => CapabilityName[], google?: GoogleConnector): Executor {
   return {
     name: "MetaExecutor",
     capability: "meta",
-    execute(functionName, _args, context) {
-      const text =
-        functionName === "greet"
-          ? t(context.language, "greeting")
-          : functionName === "thank"
-            ? t(context.language, "thanksReply")
-            : describeCapabilities(context.language, capabilities());
-      return Promise.resolve({ success: true, data: { text } });
+    async execute(functionName, _args, context) {
+      const { language, phone } = context;
+      let text: string;
+      if (functionName === "meta.connect_google") text = await connectGoogle(google, phone, language);
+      else if (functionName === "meta.disconnect_google")
+        text = await disconnectGoogle(google, phone, language);
+      else if (functionName === "greet") text = t(language, "greeting");
+      else if (functionName === "thank") text = t(language, "thanksReply");
+      else text = describeCapabilities(language, capabilities());
+      return { success: true, data: { text } };
     },
   };
 }

@@ -27,9 +27,37 @@ export function blockReason(
   return null;
 }
 
+/**
+ * The "connect Google" reply of a blocked step: with a connect link right away when one can be
+ * made, saying access was lost when it was, else the plain "say connect Google" text.
+ */
+async function connectGoogleReply(
+  deps: MemoGraphDeps,
+  phone: string,
+  language: "he" | "en",
+  capability: string,
+  traceId: string | undefined,
+): Promise<string> {
+  if (!deps.google) return t(language, "connectGoogle", { capability });
+  try {
+    const status = await deps.google.status(phone);
+    const url = await deps.google.connectLink(phone);
+    if (status === "lost") {
+      return url ? t(language, "google.lost", { capability, url }) : t(language, "google.lostNoLink");
+    }
+    return url
+      ? t(language, "google.connectWithLink", { capability, url })
+      : t(language, "connectGoogle", { capability });
+  } catch (error) {
+    // No link this time; the fixed text still tells the user what to do.
+    deps.logger.error({ err: error, node: "capability_check", traceId }, "connect link failed");
+    return t(language, "connectGoogle", { capability });
+  }
+}
+
 /** capability_check: stops the turn, with the fixed message, when a step needs what the user lacks (spec 001 §4). */
 export function createCapabilityCheckNode(deps: MemoGraphDeps) {
-  return (state: MemoState): Promise<MemoUpdate> => {
+  return async (state: MemoState): Promise<MemoUpdate> => {
     if (!state.plannerOutput) throw new NodeInputError("capability_check", "plannerOutput");
     const language = replyLanguage(state.user.language);
     for (const step of state.plannerOutput.plan) {
@@ -40,18 +68,19 @@ export function createCapabilityCheckNode(deps: MemoGraphDeps) {
         "step blocked",
       );
       const label = capabilityLabel(language, step.capability);
-      return Promise.resolve({
-        finalResponse: t(language, reason === "connect_google" ? "connectGoogle" : "capabilityUnavailable", {
-          capability: label,
-        }),
+      return {
+        finalResponse:
+          reason === "connect_google"
+            ? await connectGoogleReply(deps, state.user.phone, language, label, state.traceId)
+            : t(language, "capabilityUnavailable", { capability: label }),
         error: {
           type: "permission",
           message: `${step.capability}: ${reason}`,
           failedNode: "capability_check",
           failedStep: step.id,
         },
-      });
+      };
     }
-    return Promise.resolve({});
+    return {};
   };
 }

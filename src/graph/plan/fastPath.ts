@@ -1,4 +1,5 @@
 import { recognizeCommand } from "../../nlu/commands.js";
+import { recognizeGoogleCommand, type GoogleCommand } from "../../nlu/googleCommands.js";
 import type { CapabilityName, NumberedRefs, PlannerOutput, ResolverResult } from "../../types/index.js";
 
 /**
@@ -56,7 +57,9 @@ export function fastPathAction(text: string): "describe_capabilities" | "greet" 
 }
 
 /** The plan of a message the fast path answers: one meta step, certain, harmless. */
-export function fastPathPlan(action: "describe_capabilities" | "greet" | "thank"): PlannerOutput {
+export function fastPathPlan(
+  action: "describe_capabilities" | "greet" | "thank" | GoogleCommand,
+): PlannerOutput {
   return {
     intentType: "meta",
     confidence: 1,
@@ -99,6 +102,17 @@ export function fastPathTurn(
 ): FastPathTurn | null {
   const meta = fastPathAction(message);
   if (meta) return { plannerOutput: fastPathPlan(meta), resolverResults: new Map() };
+  // "connect Google" / "disconnect Google" are account plumbing, never worth a model call: like
+  // help and greetings they are answered even with FAST_PATH=off, resolved here to meta.<action>.
+  const google = recognizeGoogleCommand(message);
+  if (google) {
+    return {
+      plannerOutput: fastPathPlan(google),
+      resolverResults: new Map([
+        ["A", { stepId: "A", type: "execute", functionName: `meta.${google}`, args: {} }],
+      ]),
+    };
+  }
   if (!commands) return null;
   let command = recognizeCommand(message, nowMs, timeZone);
   if (!command || !registered(command.capability)) return null;

@@ -2,7 +2,12 @@ import type { PlanStep, ResolverResult } from "../../types/index.js";
 import type { Resolver } from "../registry.js";
 
 /** Meta actions and the executor function of each; anything else describes the capabilities. */
-const FUNCTIONS: Record<string, string> = { greet: "greet", thank: "thank" };
+const FUNCTIONS: Record<string, string> = {
+  greet: "greet",
+  thank: "thank",
+  connect_google: "meta.connect_google",
+  disconnect_google: "meta.disconnect_google",
+};
 
 /** meta: "what can you do?", greetings, thanks — answered from templates, with no LLM (spec 002 §5.1). */
 export const metaResolver: Resolver = {

@@ -32,3 +32,13 @@ export function isInvalidGrant(error: unknown): boolean {
   const message = typeof e?.message === "string" ? e.message : "";
   return e?.response?.data?.error === "invalid_grant" || message.includes("invalid_grant");
 }
+
+/** What chat needs of the Google connection: "connect Google", "disconnect Google", and the status. */
+export interface GoogleConnector {
+  /** A short-lived, single-use link that starts Google's consent for this user; null when Google OAuth is not configured. */
+  connectLink(phone: string): Promise<string | null>;
+  /** Deletes the user's tokens (and revokes them at Google when it answers); false when there were none. */
+  disconnect(phone: string): Promise<boolean>;
+  /** "connected", "lost" (was connected, access refused since), or "none". */
+  status(phone: string): Promise<"connected" | "lost" | "none">;
+}

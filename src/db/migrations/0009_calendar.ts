@@ -4,8 +4,9 @@ import type { Migration } from "./types.js";
  * The built-in calendar, for users without Google (and for everyone until they connect it).
  * A timed event stores its instants and the zone it was made in; an all-day event stores dates
  * (`end_date` exclusive, as Google does). A recurring series stores its rule (D6: expanded in code,
- * in `time_zone`), `exdates` (occurrence starts removed from the series, ISO) and `overrides`
- * (occurrences changed on their own: original start ISO → the changed fields). A row made by an
+ * in `time_zone`), `exdates` (occurrences removed from the series, by their original local date
+ * YYYY-MM-DD) and `overrides` (occurrences changed on their own: original local date → the changed
+ * fields). A row made by an
  * operation carries that operation's id, unique per owner, so a re-run turn creates nothing twice.
  */
 export const calendarMigration: Migration = {
@@ -27,6 +28,7 @@ export const calendarMigration: Migration = {
       time_zone                text NOT NULL,
       -- {frequency daily|weekly|monthly, interval, days [0-6], daysOfMonth [1-31], until "YYYY-MM-DD", count}
       recurrence               jsonb,
+      -- ["YYYY-MM-DD", ...] and {"YYYY-MM-DD": {summary, start, end, ...}}: dates local to time_zone.
       exdates                  jsonb NOT NULL DEFAULT '[]'::jsonb,
       overrides                jsonb NOT NULL DEFAULT '{}'::jsonb,
       reminder_minutes_before  integer CHECK (reminder_minutes_before BETWEEN 0 AND 40320),

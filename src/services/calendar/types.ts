@@ -24,9 +24,9 @@ export interface CalendarRecurrence {
 
 /** One event, or one occurrence of a recurring series. */
 export interface CalendarEvent {
-  /** The event's id; for an occurrence of a series, the occurrence's own id. */
+  /** The event's id; for an occurrence of a series, the occurrence's own id (getEvent/updateEvent/deleteEvent take it). */
   id: string;
-  /** The series an occurrence belongs to; null for a single event. */
+  /** The series an occurrence belongs to (a series read as itself has its own id here); null for a single event. */
   seriesId: string | null;
   summary: string;
   description: string | null;
@@ -75,7 +75,15 @@ export interface CalendarProvider {
   getEvent(id: string): Promise<CalendarEvent | null>;
   /** Creates an event or series; the same operationId twice creates it once (a re-run turn). */
   createEvent(input: EventInput, operationId: string): Promise<CalendarEvent>;
+  /**
+   * Changes an event. On an occurrence id: "instance" changes that occurrence alone; "series" changes
+   * the whole series, and a new start/end in the patch is that occurrence's new time, so every
+   * occurrence moves the same way (same day shift, same new local time; weekly days shift along).
+   * On a series' own id, scope is ignored and start/end set the series' first occurrence.
+   * Returns the occurrence ("instance") or the series ("series").
+   */
   updateEvent(id: string, patch: EventPatch, scope: EventScope): Promise<CalendarEvent>;
+  /** Deletes an event; on an occurrence id, "instance" removes that occurrence, "series" the whole series. */
   deleteEvent(id: string, scope: EventScope): Promise<void>;
   /** Ends a series so that no occurrence starts after `lastDate` (YYYY-MM-DD, in the series' zone). */
   truncateSeries(seriesId: string, lastDate: string): Promise<CalendarEvent>;

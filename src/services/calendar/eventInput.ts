@@ -1,0 +1,268 @@
+/**
+ * Checks and normal forms of what providers are asked to store, shared by every provider so that
+ * they accept and refuse the same things.
+ */
+import { addDays, instantToLocal, localToInstant } from "../../nlu/zonedTime.js";
+import {
+  daysBetween,
+  firstOccurrence,
+  formatDate,
+  lastOccurrence,
+  localDateOf,
+  parseDate,
+  startOfDay,
+} from "./recurrenceExpansion.js";
+import { CalendarRequestError, type CalendarRecurrence, type EventInput, type EventPatch } from "./types.js";
+
+/** An event input with every field present. */
+export type CompleteEventInput = Required<EventInput>;
+
+const invalid = (message: string) => new CalendarRequestError("invalid", message);
+
+/** Whether `timeZone` is an IANA zone this runtime knows. */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function checkRecurrence(rule: CalendarRecurrence): CalendarRecurrence {
+  if (!["daily", "weekly", "monthly"].includes(rule.frequency)) {
+    throw invalid(`unknown recurrence frequency "${String(rule.frequency)}"`);
+  }
+  const out: CalendarRecurrence = { frequency: rule.frequency };
+  if (rule.interval !== undefined && rule.interval !== 1) {
+    if (!Number.isInteger(rule.interval) || rule.interval < 1 || rule.interval > 999) {
+      throw invalid("recurrence interval must be a whole number from 1");
+    }
+    out.interval = rule.interval;
+  }
+  if (rule.frequency === "weekly" && rule.days?.length) {
+    if (!rule.days.every((d) => Number.isInteger(d) && d >= 0 && d <= 6)) {
+      throw invalid("weekly days are 0 (Sunday) to 6 (Saturday)");
+    }
+    out.days = [...new Set(rule.days)].sort((a, b) => a - b);
+  }
+  if (rule.frequency === "monthly" && rule.daysOfMonth?.length) {
+    if (!rule.daysOfMonth.every((d) => Number.isInteger(d) && d >= 1 && d <= 31)) {
+      throw invalid("days of the month are 1 to 31");
+    }
+    out.daysOfMonth = [...new Set(rule.daysOfMonth)].sort((a, b) => a - b);
+  }
+  if (rule.until !== undefined && rule.until !== null) {
+    if (!parseDate(rule.until))
+      throw invalid(`recurrence until must be a date YYYY-MM-DD, not "${rule.until}"`);
+    out.until = rule.until;
+  }
+  if (rule.count !== undefined && rule.count !== null) {
+    if (!Number.isInteger(rule.count) || rule.count < 1 || rule.count > 5000) {
+      throw invalid("recurrence count must be a whole number from 1");
+    }
+    out.count = rule.count;
+  }
+  return out;
+}
+
+/** Checks the fields of an event (a summary, a real zone, dates or instants in order); throws CalendarRequestError("invalid"). */
+export function checkEventInput(input: EventInput): CompleteEventInput {
+  const summary = typeof input.summary === "string" ? input.summary.trim() : "";
+  if (summary.length === 0) throw invalid("an event needs a summary");
+  if (summary.length > 500) throw invalid("the summary is too long");
+  if ((input.description?.length ?? 0) > 8000) throw invalid("the description is too long");
+  if ((input.location?.length ?? 0) > 500) throw invalid("the location is too long");
+  if (typeof input.timeZone !== "string" || !isTimeZone(input.timeZone)) {
+    throw invalid(`unknown time zone "${String(input.timeZone)}"`);
+  }
+  let start: string;
+  let end: string;
+  if (input.allDay) {
+    const first = parseDate(input.start);
+    const after = parseDate(input.end);
+    if (!first || !after) throw invalid("an all-day event's start and end are dates YYYY-MM-DD");
+    if (daysBetween(first, after) < 1) throw invalid("an all-day event ends at least a day after it starts");
+    start = input.start;
+    end = input.end;
+  } else {
+    const startMs = Date.parse(input.start);
+    const endMs = Date.parse(input.end);
+    // A bare date is not an instant here: it would silently mean UTC midnight.
+    if (
+      !Number.isFinite(startMs) ||
+      !Number.isFinite(endMs) ||
+      parseDate(input.start) ||
+      parseDate(input.end)
+    ) {
+      throw invalid("a timed event's start and end are ISO instants");
+    }
+    if (endMs < startMs) throw invalid("the event ends before it starts");
+    start = new Date(startMs).toISOString();
+    end = new Date(endMs).toISOString();
+  }
+  const reminder = input.reminderMinutesBefore ?? null;
+  if (reminder !== null && (!Number.isInteger(reminder) || reminder < 0 || reminder > 40320)) {
+    throw invalid("an event reminder is 0 to 40320 minutes before");
+  }
+  return {
+    summary,
+    description: input.description?.trim() || null,
+    location: input.location?.trim() || null,
+    allDay: Boolean(input.allDay),
+    start,
+    end,
+    timeZone: input.timeZone,
+    recurrence: input.recurrence ? checkRecurrence(input.recurrence) : null,
+    reminderMinutesBefore: reminder,
+  };
+}
+
+/**
+ * A checked event in its normal form: a series starts on its first occurrence (a weekly Monday rule
+ * given a Sunday start begins the next day), and a rule with both `count` and `until` keeps only
+ * `until` (RFC 5545 allows one of them), set to the earlier end. Throws when the rule has no occurrence.
+ */
+export function normalizeEventInput(input: EventInput): CompleteEventInput {
+  const event = checkEventInput(input);
+  if (!event.recurrence) return event;
+  let rule = event.recurrence;
+  const timing = { ...event, recurrence: rule };
+  const first = firstOccurrence(timing);
+  if (!first) throw invalid("the recurrence has no occurrence");
+  if (rule.count !== undefined && rule.until !== undefined) {
+    const { until, ...countOnly } = rule;
+    const { count: _count, ...untilOnly } = rule;
+    const byCount = lastOccurrence({ ...timing, recurrence: countOnly });
+    rule = { ...untilOnly, until: byCount && byCount.date < until ? byCount.date : until };
+  }
+  return { ...event, start: first.start, end: first.end, recurrence: rule };
+}
+
+/** The event with the patch applied (absent fields unchanged); switching allDay needs a new start and end. */
+export function applyPatch(event: CompleteEventInput, patch: EventPatch): CompleteEventInput {
+  if (patch.allDay !== undefined && patch.allDay !== event.allDay && (!patch.start || !patch.end)) {
+    throw invalid("changing between all-day and timed needs a new start and end");
+  }
+  const next: CompleteEventInput = { ...event };
+  for (const key of Object.keys(patch) as (keyof EventPatch)[]) {
+    if (patch[key] !== undefined) (next as Record<string, unknown>)[key] = patch[key];
+  }
+  // A new start alone keeps the event's length.
+  if (patch.start !== undefined && patch.end === undefined && next.allDay === event.allDay) {
+    next.end = shiftedEnd(event, patch.start);
+  }
+  return next;
+}
+
+/** The end that keeps `event`'s length when it starts at `start` instead. */
+function shiftedEnd(event: CompleteEventInput, start: string): string {
+  if (event.allDay) {
+    const from = parseDate(start);
+    const first = parseDate(event.start);
+    const after = parseDate(event.end);
+    if (!from || !first || !after) return event.end;
+    return formatDate(addDays(from, daysBetween(first, after)));
+  }
+  const startMs = Date.parse(start);
+  if (!Number.isFinite(startMs)) return event.end;
+  return new Date(startMs + Date.parse(event.end) - Date.parse(event.start)).toISOString();
+}
+
+/**
+ * A series moved the way one of its occurrences is being moved: `patch.start` / `patch.end` are the
+ * occurrence's new times; the series' first occurrence moves by the same number of days to the same
+ * new wall time (in the series' zone), weekly days and monthly days move along, and the result keeps
+ * the new length. Returns the patch to apply to the series, and the day shift (for exception keys).
+ */
+export function seriesPatchFromOccurrence(
+  series: CompleteEventInput,
+  occurrence: { date: string; start: string; end: string },
+  patch: EventPatch,
+): { patch: EventPatch; dayShift: number } {
+  if (patch.start === undefined && patch.end === undefined) return { patch, dayShift: 0 };
+  const allDay = patch.allDay ?? series.allDay;
+  const zone = patch.timeZone ?? series.timeZone;
+  const occurrenceStart = patch.start ?? occurrence.start;
+  const occurrenceEnd =
+    patch.end ?? shiftedEnd({ ...series, start: occurrence.start, end: occurrence.end }, occurrenceStart);
+  const newDate = allDay ? parseDate(occurrenceStart) : localDateOf(Date.parse(occurrenceStart), zone);
+  const oldDate = parseDate(occurrence.date);
+  const firstDate = series.allDay
+    ? parseDate(series.start)
+    : localDateOf(Date.parse(series.start), series.timeZone);
+  if (!newDate || !oldDate || !firstDate) throw invalid("the new start is not a date or an instant");
+  const dayShift = daysBetween(oldDate, newDate);
+  const movedFirst = addDays(firstDate, dayShift);
+
+  let start: string;
+  let end: string;
+  if (allDay) {
+    const length = daysBetween(parseDate(occurrenceStart)!, parseDate(occurrenceEnd) ?? newDate);
+    start = formatDate(movedFirst);
+    end = formatDate(addDays(movedFirst, length));
+  } else {
+    const newStartMs = Date.parse(occurrenceStart);
+    const wall = instantToLocal(newStartMs, zone);
+    const startMs =
+      localToInstant({ ...movedFirst, hour: wall.hour, minute: wall.minute }, zone) +
+      (((newStartMs % 60_000) + 60_000) % 60_000);
+    start = new Date(startMs).toISOString();
+    end = new Date(startMs + Date.parse(occurrenceEnd) - newStartMs).toISOString();
+  }
+
+  const out: EventPatch = { ...patch, start, end };
+  const rule = patch.recurrence ?? series.recurrence;
+  if (rule && patch.recurrence === undefined && dayShift !== 0) {
+    if (rule.days?.length)
+      out.recurrence = { ...rule, days: rule.days.map((d) => (((d + dayShift) % 7) + 7) % 7) };
+    if (rule.daysOfMonth?.length) {
+      const moved = rule.daysOfMonth.map((d) => d + dayShift);
+      if (moved.every((d) => d >= 1 && d <= 31)) out.recurrence = { ...rule, daysOfMonth: moved };
+    }
+  }
+  return { patch: out, dayShift };
+}
+
+/** A span as instants: all-day dates are local midnights in the event's zone. */
+export function spanOf(event: { allDay: boolean; start: string; end: string; timeZone: string }): {
+  startMs: number;
+  endMs: number;
+} {
+  if (event.allDay)
+    return { startMs: startOfDay(event.start, event.timeZone), endMs: startOfDay(event.end, event.timeZone) };
+  return { startMs: Date.parse(event.start), endMs: Date.parse(event.end) };
+}
+
+/** A range's bounds as epoch ms; throws CalendarRequestError("invalid") for a malformed or reversed range. */
+export function rangeBounds(range: { from: string; to: string }): { fromMs: number; toMs: number } {
+  const fromMs = Date.parse(range.from);
+  const toMs = Date.parse(range.to);
+  if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs < fromMs) {
+    throw invalid(`not a time range: ${range.from} – ${range.to}`);
+  }
+  return { fromMs, toMs };
+}
+
+/** Lower case, NFKC, Hebrew points and cantillation removed: text for matching. */
+export function foldText(text: string): string {
+  return text
+    .normalize("NFKC")
+    .replace(/[\u0591-\u05C7]/gu, "")
+    .toLocaleLowerCase()
+    .replace(/\s+/gu, " ")
+    .trim();
+}
+
+/** Whether every word of `query` occurs in the summary, description or location (case-insensitive). */
+export function matchesQuery(
+  event: { summary: string; description: string | null; location: string | null },
+  query: string | undefined,
+): boolean {
+  const words = foldText(query ?? "")
+    .split(" ")
+    .filter(Boolean);
+  if (words.length === 0) return true;
+  const haystack = foldText([event.summary, event.description ?? "", event.location ?? ""].join("\n"));
+  return words.every((word) => haystack.includes(word));
+}

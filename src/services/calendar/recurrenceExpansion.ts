@@ -1,0 +1,240 @@
+/**
+ * Calendar recurrences expanded in code, in the series' own zone (D6): every occurrence keeps the
+ * series' local wall time across DST changes (a 09:00 weekly meeting is at 09:00 local both sides of
+ * the change); a wall time that does not exist is moved forward by the gap, a repeated one means its
+ * first occurrence (localToInstant). Pure: no clock, no storage.
+ */
+import {
+  addDays,
+  addMonths,
+  dayOfWeek,
+  daysInMonth,
+  instantToLocal,
+  localToInstant,
+  type LocalDate,
+} from "../../nlu/zonedTime.js";
+import type { CalendarRecurrence } from "./types.js";
+
+/** The timing of a series: its first occurrence and its rule. */
+export interface SeriesTiming {
+  allDay: boolean;
+  /** An ISO instant (timed) or a date YYYY-MM-DD (all-day). */
+  start: string;
+  /** An ISO instant (timed) or a date, exclusive (all-day). */
+  end: string;
+  timeZone: string;
+  recurrence: CalendarRecurrence;
+}
+
+/** One occurrence of a series, before any per-occurrence change. */
+export interface Occurrence {
+  /** The occurrence's local start date in the series' zone, YYYY-MM-DD: its key (ids, exdates, overrides). */
+  date: string;
+  /** ISO instant (timed) or date (all-day). */
+  start: string;
+  end: string;
+  /** The occurrence's span as instants, epoch ms (all-day: local midnights in the series' zone). */
+  startMs: number;
+  endMs: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Periods in a row without an occurrence after which a rule is taken to have no more (Feb 30 every 12 months). */
+const MAX_EMPTY_PERIODS = 60;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** "2026-03-05" → {year, month, day}; null if not a real date. */
+export function parseDate(text: string): LocalDate | null {
+  const match = DATE.exec(text);
+  if (!match) return null;
+  const date = { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
+  if (date.month < 1 || date.month > 12 || date.day < 1 || date.day > daysInMonth(date.year, date.month)) {
+    return null;
+  }
+  return date;
+}
+
+/** {year, month, day} → "2026-03-05". */
+export function formatDate(date: LocalDate): string {
+  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+  return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;
+}
+
+/** A date string known to be valid (throws otherwise: a programming error, inputs are validated first). */
+function date(text: string): LocalDate {
+  const parsed = parseDate(text);
+  if (!parsed) throw new RangeError(`Not a date: ${text}`);
+  return parsed;
+}
+
+/** Whole days from `a` to `b`. */
+export function daysBetween(a: LocalDate, b: LocalDate): number {
+  return Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / DAY_MS);
+}
+
+const compareDates = (a: LocalDate, b: LocalDate) => daysBetween(b, a);
+
+/** Local midnight of a date in a zone, epoch ms (a midnight in a DST gap moves forward, per D6). */
+export function startOfDay(day: string | LocalDate, timeZone: string): number {
+  const d = typeof day === "string" ? date(day) : day;
+  return localToInstant({ ...d, hour: 0, minute: 0 }, timeZone);
+}
+
+/** The local date of an instant in a zone. */
+export function localDateOf(epochMs: number, timeZone: string): LocalDate {
+  const { year, month, day } = instantToLocal(epochMs, timeZone);
+  return { year, month, day };
+}
+
+/**
+ * The dates a rule yields from `first` on, in order, before `until` and `count` apply: daily every
+ * `interval` days; weekly on `days` (default: first's weekday) every `interval` weeks, weeks starting
+ * on Sunday; monthly on `daysOfMonth` (default: first's day) every `interval` months, a month without
+ * the day skipped. `skipTo` jumps ahead (only valid when nothing counts the skipped occurrences).
+ */
+function* ruleDates(rule: CalendarRecurrence, first: LocalDate, skipTo?: LocalDate): Generator<LocalDate> {
+  const interval = rule.interval ?? 1;
+  const ahead = skipTo ? Math.max(0, daysBetween(first, skipTo)) : 0;
+  switch (rule.frequency) {
+    case "daily": {
+      for (let k = Math.floor(ahead / interval); ; k++) yield addDays(first, k * interval);
+    }
+    case "weekly": {
+      const days = [...new Set(rule.days?.length ? rule.days : [dayOfWeek(first)])].sort((a, b) => a - b);
+      const weekStart = addDays(first, -dayOfWeek(first));
+      for (let w = Math.floor(ahead / (7 * interval)); ; w++) {
+        const base = addDays(weekStart, w * 7 * interval);
+        for (const day of days) {
+          const candidate = addDays(base, day);
+          if (compareDates(candidate, first) >= 0) yield candidate;
+        }
+      }
+    }
+    case "monthly": {
+      const wanted = [...new Set(rule.daysOfMonth?.length ? rule.daysOfMonth : [first.day])].sort(
+        (a, b) => a - b,
+      );
+      const firstMonth = { year: first.year, month: first.month, day: 1 };
+      const monthsAhead = skipTo
+        ? Math.max(0, (skipTo.year - first.year) * 12 + skipTo.month - first.month)
+        : 0;
+      let empty = 0;
+      for (let m = Math.floor(monthsAhead / interval); empty < MAX_EMPTY_PERIODS; m++) {
+        const { year, month } = addMonths(firstMonth, m * interval);
+        let found = false;
+        for (const day of wanted) {
+          if (day > daysInMonth(year, month)) continue;
+          const candidate = { year, month, day };
+          if (compareDates(candidate, first) < 0) continue;
+          found = true;
+          yield candidate;
+        }
+        empty = found ? 0 : empty + 1;
+      }
+      return;
+    }
+  }
+}
+
+/** The series' occurrence dates in order, `until` and `count` applied. */
+function* seriesDates(rule: CalendarRecurrence, first: LocalDate, skipTo?: LocalDate): Generator<LocalDate> {
+  const until = rule.until === undefined ? null : date(rule.until);
+  let n = 0;
+  // COUNT counts from the first occurrence, so nothing may be skipped when it is set.
+  for (const candidate of ruleDates(rule, first, rule.count === undefined ? skipTo : undefined)) {
+    if (until && compareDates(candidate, until) > 0) return;
+    if (rule.count !== undefined && n >= rule.count) return;
+    n++;
+    yield candidate;
+  }
+}
+
+/** How an occurrence on a date is placed: its start and end. */
+function placer(series: SeriesTiming): { first: LocalDate; place: (d: LocalDate) => Occurrence } {
+  const zone = series.timeZone;
+  if (series.allDay) {
+    const first = date(series.start);
+    const days = daysBetween(first, date(series.end));
+    return {
+      first,
+      place: (d) => {
+        const end = addDays(d, days);
+        return {
+          date: formatDate(d),
+          start: formatDate(d),
+          end: formatDate(end),
+          startMs: startOfDay(d, zone),
+          endMs: startOfDay(end, zone),
+        };
+      },
+    };
+  }
+  const startMs = Date.parse(series.start);
+  const durationMs = Date.parse(series.end) - startMs;
+  const local = instantToLocal(startMs, zone);
+  // Seconds and milliseconds below the minute ride along unchanged.
+  const subMinute = ((startMs % 60_000) + 60_000) % 60_000;
+  return {
+    first: { year: local.year, month: local.month, day: local.day },
+    place: (d) => {
+      const at = localToInstant({ ...d, hour: local.hour, minute: local.minute }, zone) + subMinute;
+      return {
+        date: formatDate(d),
+        start: new Date(at).toISOString(),
+        end: new Date(at + durationMs).toISOString(),
+        startMs: at,
+        endMs: at + durationMs,
+      };
+    },
+  };
+}
+
+/** Whether a span [startMs, endMs) overlaps the range [fromMs, toMs); a zero-length span counts at its instant. */
+export function overlaps(startMs: number, endMs: number, fromMs: number, toMs: number): boolean {
+  return startMs < toMs && (endMs > fromMs || (endMs === startMs && startMs >= fromMs));
+}
+
+/** The occurrences of a series overlapping [fromMs, toMs), in order. */
+export function expandSeries(series: SeriesTiming, fromMs: number, toMs: number): Occurrence[] {
+  const { first, place } = placer(series);
+  const span = place(first);
+  // Start from a little before the earliest date whose occurrence could still reach the range.
+  const skipTo = localDateOf(fromMs - (span.endMs - span.startMs) - 2 * DAY_MS, series.timeZone);
+  const found: Occurrence[] = [];
+  for (const d of seriesDates(series.recurrence, first, skipTo)) {
+    const occurrence = place(d);
+    if (occurrence.startMs >= toMs) break;
+    if (overlaps(occurrence.startMs, occurrence.endMs, fromMs, toMs)) found.push(occurrence);
+  }
+  return found;
+}
+
+/** The occurrence of the series on a local date (YYYY-MM-DD), or null when the series has none that day. */
+export function occurrenceOn(series: SeriesTiming, day: string): Occurrence | null {
+  const target = parseDate(day);
+  if (!target) return null;
+  const { first, place } = placer(series);
+  for (const d of seriesDates(series.recurrence, first, addDays(target, -1))) {
+    const order = compareDates(d, target);
+    if (order === 0) return place(d);
+    if (order > 0) return null;
+  }
+  return null;
+}
+
+/** The series' first occurrence (which may fall after `start` when start's date does not match the rule), or null if it has none. */
+export function firstOccurrence(series: SeriesTiming): Occurrence | null {
+  const { first, place } = placer(series);
+  for (const d of seriesDates(series.recurrence, first)) return place(d);
+  return null;
+}
+
+/** The series' last occurrence when it ends (until or count), else null. */
+export function lastOccurrence(series: SeriesTiming): Occurrence | null {
+  if (series.recurrence.until === undefined && series.recurrence.count === undefined) return null;
+  const { first, place } = placer(series);
+  let last: LocalDate | null = null;
+  for (const d of seriesDates(series.recurrence, first)) last = d;
+  return last ? place(last) : null;
+}

@@ -1,0 +1,20 @@
+import { BuiltinCalendar } from "../../../src/services/calendar/BuiltinCalendar.js";
+import { backends } from "../../support/db.js";
+import { calendarProviderContract } from "./calendarContract.js";
+
+/** The built-in calendar keeps the contract on every database backend of this run. */
+for (const backend of backends) {
+  calendarProviderContract(`BuiltinCalendar on ${backend.name}`, {
+    sharedStore: true,
+    async open() {
+      const db = await backend.create();
+      return {
+        async providerFor(phone) {
+          await db.pool.query("INSERT INTO users (phone) VALUES ($1) ON CONFLICT DO NOTHING", [phone]);
+          return new BuiltinCalendar(db.pool, phone);
+        },
+        close: () => db.close(),
+      };
+    },
+  });
+}

@@ -27,6 +27,11 @@ declare module "express-serve-static-core" {
 /** Accepts a caller's request id only when it is short and plain, so it cannot forge log lines. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** A calendar feed's address is its credential: the phone and signature never reach a log. */
+function loggedPath(path: string): string {
+  return path.startsWith("/calendar/") ? "/calendar/[redacted]" : path;
+}
+
 function requestContext(deps: AppDeps): RequestHandler {
   return (req, res, next) => {
     const given = req.get("x-request-id");
@@ -41,7 +46,7 @@ function requestContext(deps: AppDeps): RequestHandler {
         {
           requestId: req.id,
           method: req.method,
-          path: req.path,
+          path: loggedPath(req.path),
           status: res.statusCode,
           ms: Math.round(performance.now() - started),
         },
@@ -59,7 +64,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
         ? (error as { status: number }).status
         : 500;
     if (status >= 500) {
-      logger.error({ err: error, requestId: req.id, method: req.method, path: req.path }, "request failed");
+      logger.error({ err: error, requestId: req.id, method: req.method, path: loggedPath(req.path) }, "request failed");
     }
     if (res.headersSent) {
       res.end();

@@ -45,6 +45,8 @@ describe("HTTP app", () => {
         "inbox_leases",
         "tasks_lists",
         "scheduler",
+        "google",
+        "calendar",
       ],
     });
   });

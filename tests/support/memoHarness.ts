@@ -1,7 +1,7 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { loadConfig } from "../../src/config/env.js";
 import { createCheckpointer } from "../../src/db/checkpointer.js";
-import { createMemoRuntime } from "../../src/graph/createMemoRuntime.js";
+import { createMemoRuntime, type MemoRuntimeOptions } from "../../src/graph/createMemoRuntime.js";
 import type { InvokeOptions } from "../../src/graph/invokeMemoGraph.js";
 import type { CapabilityRegistry } from "../../src/graph/registry.js";
 import type { MemoState } from "../../src/graph/state/MemoState.js";
@@ -21,6 +21,8 @@ export interface HarnessOptions {
   clock?: FakeClock;
   /** Registers further capabilities (test doubles of later ones). */
   capabilities?: (registry: CapabilityRegistry) => void;
+  /** Users' Google connections (default: none). */
+  google?: MemoRuntimeOptions["google"];
   /** Environment on top of the test defaults. FAST_PATH is off unless given: most conversation tests script the LLM path. */
   env?: Record<string, string>;
 }
@@ -47,6 +49,7 @@ export async function createHarness(options: HarnessOptions = {}) {
     logger,
     clock: clock.now,
     newId: () => `hitl-${++ids}`,
+    ...(options.google ? { google: options.google } : {}),
   });
   options.capabilities?.(memo.capabilities);
   const { runtime, graph, memory, users } = memo;

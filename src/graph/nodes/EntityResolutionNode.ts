@@ -26,14 +26,19 @@ export function approvalOptions(language: "he" | "en"): HITLOption[] {
   ];
 }
 
-/** The approval question of a step: approve / edit / cancel, answered back at entity_resolution. */
-function approvalRequest(question: string, stepId: string, language: "he" | "en"): HITLRequest {
+/** The approval question of a step: approve / edit / cancel (edit only when the resolver can revise), answered back at entity_resolution. */
+function approvalRequest(
+  question: string,
+  stepId: string,
+  language: "he" | "en",
+  canEdit: boolean,
+): HITLRequest {
   return {
     kind: "approval",
     source: "policy",
     reason: "policy_approval",
     question,
-    options: approvalOptions(language),
+    options: approvalOptions(language).filter((o) => canEdit || o.id !== "edit"),
     expectedInput: "single_choice",
     returnTo: { node: "entity_resolution", mode: "apply_selection" },
     stepId,
@@ -78,7 +83,10 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
         if (!answer) continue;
         const choice = Array.isArray(answer.value) ? answer.value[0] : answer.value;
         if (answer.reason === "approval_edit") {
-          if (!entityResolver?.revise) continue;
+          if (!entityResolver?.revise) {
+            executionResults.set(step.id, failedResult(step, "CANCELLED", t(language, "cancelled")));
+            continue;
+          }
           outcome = await entityResolver.revise(
             step,
             awaiting,
@@ -88,7 +96,7 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
         } else if (choice === "yes" || choice === "approve") {
           executorArgs.set(step.id, awaiting);
           continue;
-        } else if (choice === "edit") {
+        } else if (choice === "edit" && entityResolver?.revise) {
           if (hitlRequest) continue;
           const edits = answers.filter((a) => a.reason === "approval_edit").length;
           if (edits >= MAX_APPROVAL_EDITS) {
@@ -170,7 +178,7 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
         case "approve":
           if (hitlRequest) break;
           pendingExecutorArgs[step.id] = outcome.args;
-          hitlRequest = approvalRequest(outcome.question, step.id, language);
+          hitlRequest = approvalRequest(outcome.question, step.id, language, !!entityResolver.revise);
           break;
       }
     }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { LLMNode } from "../../config/llm-config.js";
 import type { LLMMessage } from "../../services/llm/index.js";
 import type { PlanStep, ResolverResult } from "../../types/index.js";
 import { humanTime } from "../../utils/timeContext.js";
@@ -58,6 +59,8 @@ export interface OperationResolverSpec<T extends { operation: string; question?:
   schema: z.ZodType<T>;
   /** The structured output's name for the model, e.g. "task_operation". */
   outputName: string;
+  /** The LLM node the call is made and counted as (default: "resolver:database"). */
+  node?: LLMNode;
   /** The executor's function prefix: "tasks" gives "tasks.create". */
   prefix: string;
   /** The question to ask before the operation can run, or null when it can. */
@@ -76,7 +79,7 @@ export async function resolveOperation<T extends { operation: string; question?:
 ): Promise<ResolverResult> {
   if (!context.llm) throw new Error(`${spec.name} needs an LLM`);
   const { value, usage } = await context.llm.structured(
-    "resolver:database",
+    spec.node ?? "resolver:database",
     spec.schema,
     buildResolverMessages(spec.system, step, context),
     { name: spec.outputName },

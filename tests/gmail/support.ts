@@ -1,0 +1,51 @@
+import { createGmailCapability } from "../../src/services/gmail/index.js";
+import type { GmailOperation } from "../../src/prompts/GmailPrompt.js";
+import { pgliteBackend } from "../support/db.js";
+import { FakeGmail } from "../support/fakeGmail.js";
+import { captureLogs } from "../support/logs.js";
+import { createHarness, PHONE, plan, step, type Harness } from "../support/memoHarness.js";
+import { systemPromptOf, type RecordedRequest } from "../support/scriptedOpenAI.js";
+
+/** Whether a recorded LLM request was GmailResolver's, the draft reviser's, or the thread summarizer's. */
+export const isGmailResolver = (req: RecordedRequest) =>
+  (systemPromptOf(req) ?? "").includes("into an email operation");
+export const isReviser = (req: RecordedRequest) =>
+  (systemPromptOf(req) ?? "").includes("You revise an email draft");
+export const isSummarizer = (req: RecordedRequest) =>
+  (systemPromptOf(req) ?? "").includes("You summarize an email conversation");
+
+/** Memo with the gmail capability over the Gmail stand-in; the user is connected to Google unless said. */
+export async function gmailHarness(options: { connected?: boolean } = {}) {
+  const gmail = await FakeGmail.start();
+  const db = await pgliteBackend.create();
+  const capabilityLogs = captureLogs();
+  const h = await createHarness({
+    db,
+    capabilities: (registry) =>
+      registry.register(
+        createGmailCapability({ google: gmail.accounts(), pool: db.pool, logger: capabilityLogs.logger }),
+      ),
+  });
+  await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem" });
+  await h.users.update(PHONE, { googleConnected: options.connected ?? true });
+  return {
+    h,
+    gmail,
+    /** Every log line, Memo's and the capability's. */
+    logs: () => [...h.logs(), ...capabilityLogs.lines()],
+    async close() {
+      await h.close();
+      await gmail.close();
+    },
+  };
+}
+
+/** Scripts one gmail turn: the planner picks `action` on gmail (planner flags in `planExtra`), then the resolver answers `op`. */
+export function scriptGmailTurn(
+  h: Harness,
+  action: string,
+  op: Partial<GmailOperation>,
+  planExtra: Parameters<typeof plan>[0] = {},
+): void {
+  h.server!.enqueue(plan({ steps: [step("s1", "gmail", action)], ...planExtra }), { json: op });
+}

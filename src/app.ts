@@ -64,7 +64,10 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
         ? (error as { status: number }).status
         : 500;
     if (status >= 500) {
-      logger.error({ err: error, requestId: req.id, method: req.method, path: loggedPath(req.path) }, "request failed");
+      logger.error(
+        { err: error, requestId: req.id, method: req.method, path: loggedPath(req.path) },
+        "request failed",
+      );
     }
     if (res.headersSent) {
       res.end();

@@ -17,6 +17,11 @@ import {
   type WhatsApp,
   type WhatsAppOptions,
 } from "./services/whatsapp/index.js";
+import { calendarFeedRoutes } from "./routes/calendarFeed.js";
+import { googleAuthRoutes } from "./routes/googleAuth.js";
+import { calendarDigestSource } from "./services/calendar/index.js";
+import { createGoogleAccounts, GOOGLE_AUTH_PATH } from "./services/google/GoogleAccountService.js";
+import { loadSecretKey } from "./services/google/secrets.js";
 import { ReminderService } from "./services/reminder/ReminderService.js";
 import { SchedulerService } from "./services/scheduler/SchedulerService.js";
 import { InFlightWork } from "./utils/InFlightWork.js";
@@ -67,13 +72,23 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
   try {
     await migrate(db.pool, MIGRATIONS, logger);
     const checkpointer = await createCheckpointer(config.checkpointer, db.pool);
-    const memo = createMemoRuntime({ config, pool: db.pool, checkpointer, logger, ...options.memo });
+    let url = "";
+    // Encrypts Google tokens and signs links; generated and kept in the database outside production.
+    const secret = await loadSecretKey(db.pool, config, logger);
+    const google = createGoogleAccounts({
+      pool: db.pool,
+      config,
+      logger,
+      ...(options.memo?.clock ? { clock: options.memo.clock } : {}),
+      secret,
+      serviceUrl: () => url,
+    });
+    const memo = createMemoRuntime({ config, pool: db.pool, checkpointer, logger, google, ...options.memo });
     const { users } = memo;
     // The window cache forgets idle users on every instance (the scheduler's hourly job also clears the table).
     const cleanup = setInterval(() => memo.memory.cleanup(), MEMORY_CLEANUP_INTERVAL_MS).unref();
     const inFlight = new InFlightWork();
     let shuttingDown = false;
-    let url = "";
     const whatsapp = createWhatsApp({
       config,
       db,
@@ -93,6 +108,8 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       settings: config.scheduler,
     });
     whatsapp.onDeliveryFailed((update) => reminders.onDeliveryFailed(update));
+    // Today's events join the morning digest.
+    reminders.addDigestSource(calendarDigestSource(memo.calendars));
     // node-cron triggers; the database decides (D8). Also the hourly window clean-up.
     const scheduler = new SchedulerService({
       pool: db.pool,
@@ -111,6 +128,19 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       isShuttingDown: () => shuttingDown,
       extraRoutes: (app) => {
         for (const { path, router } of whatsapp.routers) app.use(path, router);
+        app.use(
+          GOOGLE_AUTH_PATH,
+          googleAuthRoutes({
+            accounts: google,
+            logger,
+            // "Google is connected" in the chat, once the callback stored the tokens.
+            notify: async (phone, text, language) => {
+              await whatsapp.sender.send(phone, { text, options: [], language }, { memory: "append" });
+            },
+          }),
+        );
+        // The built-in calendar as a private iCalendar feed any calendar app can subscribe to.
+        app.use(calendarFeedRoutes({ pool: db.pool, secret, logger }));
         options.extraRoutes?.(app);
       },
     });

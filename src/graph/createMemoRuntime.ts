@@ -6,8 +6,12 @@ import { TurnBufferedSaver } from "../db/TurnBufferedSaver.js";
 import { PgConversationStore } from "../db/repositories/ConversationStore.js";
 import { PgUserRepository } from "../db/repositories/UserRepository.js";
 import { createLLMService, type LLMService } from "../services/llm/index.js";
+import { createCalendarProviders } from "../services/calendar/CalendarProviderSelector.js";
+import { createCalendarCapability } from "../services/calendar/index.js";
 import { createDatabaseCapability } from "../services/database/index.js";
+import { createGmailCapability } from "../services/gmail/index.js";
 import { MemoryService } from "../services/memory/index.js";
+import type { GoogleAccounts, GoogleConnector } from "../services/google/types.js";
 import type { Logger } from "../utils/logger.js";
 import { createCoreCapabilities } from "./capabilities.js";
 import { buildMemoGraph } from "./index.js";
@@ -24,6 +28,8 @@ export interface MemoRuntimeOptions {
   newId?: () => string;
   /** The LLM to use instead of the configured one (benchmarks, tests). */
   llm?: LLMService | null;
+  /** Users' Google connections: "connect Google" in chat, Google Calendar and Gmail (default: none, the built-in calendar serves everyone). */
+  google?: GoogleAccounts & GoogleConnector;
 }
 
 /** Composes Memo: storage, memory, the LLM (or none), the capability registry, the graph and its runtime. */
@@ -34,7 +40,14 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   const users = new PgUserRepository(pool);
   const memory = new MemoryService(new PgConversationStore(pool), { clock, logger });
   const llm = options.llm !== undefined ? options.llm : createLLMService(config, logger);
-  const capabilities = createCoreCapabilities().register(createDatabaseCapability(pool));
+  const google = options.google;
+  // Each user's calendar: Google Calendar once connected, the built-in one (Postgres) otherwise.
+  const calendars = createCalendarProviders({ pool, google: google ?? null, logger });
+  const capabilities = createCoreCapabilities(google ? { google } : {})
+    .register(createDatabaseCapability(pool))
+    .register(createCalendarCapability({ providers: calendars, logger }));
+  // Gmail has no built-in stand-in: without a Google OAuth client nobody could connect it.
+  if (google?.configured) capabilities.register(createGmailCapability({ google, pool, logger }));
   // Turns write their checkpoints durably only when they pause on a question.
   const saver = new TurnBufferedSaver(checkpointer);
   const graph = buildMemoGraph(
@@ -48,6 +61,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
       newId,
       defaultTimeZone: config.defaultTimeZone,
       fastPath: config.fastPath,
+      ...(google ? { google } : {}),
     },
     saver,
   );
@@ -60,7 +74,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     clock,
     newId: randomUUID,
   });
-  return { runtime, graph, memory, users, llm, capabilities, clock };
+  return { runtime, graph, memory, users, llm, capabilities, calendars, clock };
 }
 
 export type Memo = ReturnType<typeof createMemoRuntime>;

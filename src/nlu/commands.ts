@@ -1,6 +1,8 @@
 import type { CapabilityName } from "../types/index.js";
 import { stripCommandWords } from "./commandWords.js";
 import { parseTime, type ParsedTime } from "./parseTime.js";
+import { addDays, dayOfWeek, instantToLocal, type LocalDate } from "./zonedTime.js";
+import { pad2 } from "../utils/timeContext.js";
 
 /**
  * A message recognized as a command, as the LLM path would have planned and resolved it: the plan
@@ -230,6 +232,39 @@ const MY_LISTS_HE = rx(
   String.raw`(?:תראה\s+לי\s+(?:את\s+)?)?(?:ה)?רשימות\s+(?:שלי)?|(?:מה\s+)?הרשימות\s+שלי`,
 );
 
+// ---- calendar ----
+
+const DAY = String.raw`(today|tomorrow|this\s+week)`;
+const DAY_HE = String.raw`(היום|מחר|השבוע)`;
+const MY_CALENDAR = rx(
+  String.raw`(?:(?:show|open|check)\s+(?:me\s+)?)?(?:my|the)\s+(?:calendar|schedule|agenda)(?:\s+(?:for\s+)?${DAY})?|` +
+    String.raw`what(?:'s|’s|s|\s+is)\s+(?:on\s+|in\s+)?my\s+(?:calendar|schedule|agenda)(?:\s+(?:for\s+)?${DAY})?|` +
+    String.raw`${DAY}(?:'s|’s)?\s+(?:calendar|schedule|agenda)|(?:calendar|schedule|agenda)(?:\s+(?:for\s+)?${DAY})?`,
+);
+const MY_CALENDAR_HE = rx(
+  String.raw`(?:מה\s+)?(?:יש\s+(?:לי\s+)?)?(?:תראה\s+לי\s+(?:את\s+)?)?(?:ב|ה)?יומן(?:\s+שלי)?(?:\s+(?:ל|של\s+)?${DAY_HE})?|` +
+    String.raw`(?:מה\s+)?(?:יש\s+לי\s+)?(?:ל)?${DAY_HE}\s+ביומן`,
+);
+
+const dateText = (d: LocalDate) => `${d.year}-${pad2(d.month)}-${pad2(d.day)}`;
+
+/** "my calendar tomorrow" → calendar getEvents on that local day (dates computed here, D6); no day: the next 7 days. */
+function calendarDay(day: string, nowMs: number, timeZone: string): FastCommand {
+  const now = instantToLocal(nowMs, timeZone);
+  const today: LocalDate = { year: now.year, month: now.month, day: now.day };
+  const word = day.toLowerCase().replace(/\s+/g, " ");
+  const range =
+    word === "today" || word === "היום"
+      ? { timeMin: dateText(today) }
+      : word === "tomorrow" || word === "מחר"
+        ? { timeMin: dateText(addDays(today, 1)) }
+        : word === "this week" || word === "השבוע"
+          ? // Through Saturday: the week as the calendar shows it (Sunday first).
+            { timeMin: dateText(today), timeMax: dateText(addDays(today, 6 - dayOfWeek(today))) }
+          : {};
+  return command("calendar", "list_events", "calendar.getEvents", { operation: "getEvents", ...range });
+}
+
 /**
  * The command a whole message is, or null when it is anything else (the LLM planner's). Only
  * unambiguous forms are taken: a reminder must name a time that is still ahead, "done <text>" a
@@ -253,6 +288,9 @@ export function recognizeCommand(message: string, nowMs: number, timeZone: strin
       operation: "getAll",
       ...(due ? { filters: { due } } : {}),
     });
+  }
+  if ((m = MY_CALENDAR.exec(text) ?? MY_CALENDAR_HE.exec(text))) {
+    return calendarDay(m.slice(1).find((g) => g !== undefined) ?? "", nowMs, timeZone);
   }
   if (MY_LISTS.test(text) || MY_LISTS_HE.test(text)) {
     return command("database", "show_lists", "lists.getAll", { operation: "getAll" });

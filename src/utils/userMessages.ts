@@ -35,7 +35,8 @@ export const MESSAGES = {
     edit: "Edit",
     cancel: "Cancel",
     askEdit: "What should I change?",
-    tooManyEdits: "That's a lot of changes; I've left it unsent. Tell me again from the start when you're ready.",
+    tooManyEdits:
+      "That's a lot of changes; I've left it unsent. Tell me again from the start when you're ready.",
     "capability.calendar": "your calendar",
     "capability.gmail": "email",
     "capability.database": "tasks and reminders",

@@ -18,10 +18,10 @@ export async function loadSecretKey(
 ): Promise<Buffer> {
   if (config.tokenKey) return config.tokenKey;
   if (config.env === "production") throw new Error("TOKEN_ENCRYPTION_KEY is required in production");
-  await pool.query(
-    "INSERT INTO local_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
-    [LOCAL_KEY, randomBytes(32)],
-  );
+  await pool.query("INSERT INTO local_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [
+    LOCAL_KEY,
+    randomBytes(32),
+  ]);
   const { rows } = await pool.query<{ value: Buffer }>("SELECT value FROM local_secrets WHERE name = $1", [
     LOCAL_KEY,
   ]);

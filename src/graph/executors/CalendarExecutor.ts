@@ -1,0 +1,257 @@
+import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
+import { dayIndex } from "../../services/calendar/eventTimes.js";
+import {
+  formatDate,
+  localDateOf,
+  parseDate,
+  startOfDay,
+} from "../../services/calendar/recurrenceExpansion.js";
+import { ct, eventView, type CalendarData, type EventView } from "../../services/calendar/replies.js";
+import { analyzeSchedule } from "../../services/calendar/scheduleAnalysis.js";
+import {
+  CalendarRequestError,
+  type CalendarEvent,
+  type CalendarProvider,
+  type CalendarProviders,
+  type EventInput,
+  type EventScope,
+  type TimeRange,
+} from "../../services/calendar/types.js";
+import { GoogleConnectionLostError } from "../../services/google/types.js";
+import { DEFAULT_THRESHOLD, rankMatches } from "../../services/resolution/fuzzyMatch.js";
+import { nonEmpty } from "../../utils/args.js";
+import type { Logger } from "../../utils/logger.js";
+import type { CapabilityContext, Executor, ExecutorOutcome } from "../registry.js";
+
+type Args = Record<string, unknown>;
+type Frame = { zone: string; today: string };
+type RunContext = CapabilityContext & { operationId: string; frame: Frame };
+
+const str = nonEmpty;
+const strings = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((s): s is string => !!s) : []);
+
+/** A request the executor cannot run as given (a programming slip upstream, or args from an old turn). */
+class MalformedArgs extends Error {}
+
+function rangeOf(value: unknown): TimeRange {
+  const range = value as Partial<TimeRange> | undefined;
+  if (typeof range?.from !== "string" || typeof range.to !== "string") throw new MalformedArgs("range");
+  return { from: range.from, to: range.to };
+}
+
+function eventAction(action: string, events: EventView[]): ExecutorOutcome["latestAction"] {
+  const first = events[0]!;
+  return {
+    action,
+    summary:
+      events.length === 1
+        ? `event "${first.summary}"`
+        : `${events.length} events: ${events.map((e) => `"${e.summary}"`).join(", ")}`,
+    ...(!first.allDay ? { when: first.start } : {}),
+    externalIds: events.map((e) => e.id),
+  };
+}
+
+const success = (data: CalendarData, latestAction?: ExecutorOutcome["latestAction"]): ExecutorOutcome => ({
+  success: true,
+  data,
+  ...(latestAction ? { latestAction } : {}),
+});
+
+/**
+ * calendar: runs the entity-resolved operation on the user's calendar, `providers.forUser(phone)`
+ * (Google when connected, the built-in one otherwise). No LLM here (spec 002 §12.3). Creates pass
+ * the operation id, so a re-run turn creates nothing twice; a re-run delete that finds the event
+ * already gone reports it deleted. Google access lost → the reconnect message, in the user's language.
+ */
+export function createCalendarExecutor(providers: CalendarProviders, logger?: Logger): Executor {
+  return {
+    name: "CalendarExecutor",
+    capability: "calendar",
+    async execute(functionName, args, context) {
+      const zone = context.state.user.timezone;
+      const run: RunContext = {
+        ...context,
+        frame: { zone, today: formatDate(localDateOf(context.now, zone)) },
+      };
+      const operation = functionName.split(".")[1] ?? "";
+      try {
+        const provider = await providers.forUser(context.phone);
+        return await dispatch(operation, args, provider, run);
+      } catch (error) {
+        if (error instanceof GoogleConnectionLostError) {
+          return {
+            success: false,
+            errorCode: "GOOGLE_CONNECTION_LOST",
+            error: ct(context.language, "googleLost"),
+          };
+        }
+        if (error instanceof CalendarRequestError) {
+          logger?.info({ code: error.code, operation, err: error.message }, "calendar request refused");
+          return error.code === "not_found"
+            ? { success: false, errorCode: "NOT_FOUND", error: ct(context.language, "notFoundAny") }
+            : {
+                success: false,
+                errorCode: "INVALID",
+                error: ct(context.language, "invalid", { reason: error.message }),
+              };
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+async function dispatch(
+  operation: string,
+  args: Args,
+  provider: CalendarProvider,
+  context: RunContext,
+): Promise<ExecutorOutcome> {
+  const { frame } = context;
+  switch (operation) {
+    case "create":
+    case "createMultiple":
+    case "createRecurring":
+    case "createMultipleRecurring": {
+      const inputs = Array.isArray(args.inputs) ? (args.inputs as EventInput[]) : [];
+      if (inputs.length === 0) throw new MalformedArgs("inputs");
+      const created: EventView[] = [];
+      for (const [i, input] of inputs.entries()) {
+        // One key per event of the operation: the provider creates each once, however often this runs.
+        const key = inputs.length === 1 ? context.operationId : `${context.operationId}#${i}`;
+        created.push(eventView(await provider.createEvent(input, key)));
+      }
+      return success({ kind: "created", events: created, ...frame }, eventAction(operation, created));
+    }
+    case "update": {
+      const id = str(args.eventId);
+      if (!id) throw new MalformedArgs("eventId");
+      const scope = (args.scope === "series" ? "series" : "instance") satisfies EventScope;
+      const updated = eventView(await provider.updateEvent(id, args.patch ?? {}, scope));
+      return success({ kind: "updated", event: updated, scope, ...frame }, eventAction("update", [updated]));
+    }
+    case "delete":
+    case "deleteBySummary": {
+      const targets = Array.isArray(args.targets)
+        ? (args.targets as { id: string; scope: EventScope }[])
+        : [];
+      if (targets.length === 0) throw new MalformedArgs("targets");
+      for (const target of targets) {
+        try {
+          await provider.deleteEvent(target.id, target.scope);
+        } catch (error) {
+          // Already gone (a re-run of this turn, or deleted meanwhile): the outcome the user wanted.
+          if (!(error instanceof CalendarRequestError && error.code === "not_found")) throw error;
+        }
+      }
+      const events = Array.isArray(args.events) ? (args.events as EventView[]) : [];
+      const scope = targets.length === 1 ? targets[0]!.scope : "instance";
+      return success({ kind: "deleted", events, scope, ...frame });
+    }
+    case "truncateRecurring": {
+      const seriesId = str(args.seriesId);
+      const lastDate = str(args.lastDate);
+      if (!seriesId || !lastDate) throw new MalformedArgs("seriesId");
+      const event = eventView(await provider.truncateSeries(seriesId, lastDate));
+      return success(
+        { kind: "truncated", event, lastDate, ...frame },
+        eventAction("truncateRecurring", [event]),
+      );
+    }
+    case "get": {
+      const found: EventView[] = [];
+      for (const id of strings(args.eventIds)) {
+        const event = await provider.getEvent(id);
+        if (event) found.push(eventView(event));
+      }
+      if (found.length === 0)
+        return { success: false, errorCode: "NOT_FOUND", error: ct(context.language, "notFoundAny") };
+      const range = daysOf(found, frame.zone);
+      return success(
+        { kind: "listing", op: "get", events: found, range, ...frame },
+        eventAction("get", found),
+      );
+    }
+    case "getEvents": {
+      const range = rangeOf(args.range);
+      const query = str(args.query);
+      const events = filterEvents(await provider.listEvents(range), args, frame.zone).map(eventView);
+      return success({
+        kind: "listing",
+        op: "getEvents",
+        events,
+        range,
+        ...(query ? { query } : {}),
+        ...frame,
+      });
+    }
+    case "getRecurringInstances": {
+      const seriesId = str(args.seriesId);
+      if (!seriesId) throw new MalformedArgs("seriesId");
+      const range = rangeOf(args.range);
+      const series = await provider.getEvent(seriesId);
+      const events = (await provider.listInstances(seriesId, range)).map(eventView);
+      return success({
+        kind: "listing",
+        op: "getRecurringInstances",
+        events,
+        range,
+        ...(series ? { series: eventView(series) } : {}),
+        ...frame,
+      });
+    }
+    case "checkConflicts": {
+      const range = rangeOf(args.range);
+      const fromMs = Date.parse(range.from);
+      const toMs = Date.parse(range.to);
+      const events = (await provider.listEvents(range))
+        .filter((e) => !e.allDay && Date.parse(e.start) < toMs && Date.parse(e.end) > fromMs)
+        .map(eventView);
+      return success({ kind: "conflicts", events, range, ...frame });
+    }
+    case "analyzeSchedule": {
+      const range = rangeOf(args.range);
+      const events = filterEvents(await provider.listEvents(range), args, frame.zone);
+      const analysis = analyzeSchedule(events, range, { timeZone: frame.zone, nowMs: context.now });
+      return success({ kind: "schedule", analysis, range, ...frame });
+    }
+    default:
+      throw new MalformedArgs(`operation ${operation}`);
+  }
+}
+
+/** The local date an event starts on in the user's zone (an all-day event's own date). */
+function startDay(event: Pick<CalendarEvent, "allDay" | "start">, zone: string): LocalDate {
+  return event.allDay
+    ? (parseDate(event.start) ?? localDateOf(Date.parse(event.start), zone))
+    : localDateOf(Date.parse(event.start), zone);
+}
+
+/** Events narrowed by title words (fuzzy), titles to leave out and weekdays to leave out. */
+function filterEvents(events: CalendarEvent[], args: Args, zone: string): CalendarEvent[] {
+  const query = str(args.query);
+  const excludeSummaries = strings(args.excludeSummaries);
+  const excludeDays = new Set(
+    strings(args.excludeDays)
+      .map(dayIndex)
+      .filter((d): d is number => d !== null),
+  );
+  const score = (words: string, summary: string) => rankMatches(words, [summary], (s) => s)[0]!.score;
+  return events.filter((event) => {
+    if (query && score(query, event.summary) < DEFAULT_THRESHOLD) return false;
+    if (excludeSummaries.some((words) => score(words, event.summary) >= DEFAULT_THRESHOLD)) return false;
+    return !excludeDays.has(dayOfWeek(startDay(event, zone)));
+  });
+}
+
+/** The whole local days a handful of events start on, for a listing's heading. */
+function daysOf(events: EventView[], zone: string): TimeRange {
+  const days = events.map((e) => formatDate(startDay(e, zone))).sort();
+  const first = parseDate(days[0]!)!;
+  const last = parseDate(days.at(-1)!)!;
+  return {
+    from: new Date(startOfDay(first, zone)).toISOString(),
+    to: new Date(startOfDay(addDays(last, 1), zone)).toISOString(),
+  };
+}

@@ -1,0 +1,48 @@
+import { createCalendarExecutor } from "../../graph/executors/CalendarExecutor.js";
+import type { CapabilityModule } from "../../graph/registry.js";
+import { calendarFindResolver } from "../../graph/resolvers/CalendarFindResolver.js";
+import { calendarMutateResolver } from "../../graph/resolvers/CalendarMutateResolver.js";
+import type { Logger } from "../../utils/logger.js";
+import type { DigestSource } from "../reminder/digest.js";
+import { CalendarEntityResolver } from "../resolution/CalendarEntityResolver.js";
+import { calendarTemplate, ct, digestLines } from "./replies.js";
+import type { CalendarProviders } from "./types.js";
+
+export interface CalendarCapabilityOptions {
+  /** Each user's calendar: Google when connected, the built-in one otherwise. */
+  providers: CalendarProviders;
+  logger?: Logger;
+}
+
+/** The `calendar` capability: events on the user's Google Calendar or on Memo's built-in calendar. */
+export function createCalendarCapability({ providers, logger }: CalendarCapabilityOptions): CapabilityModule {
+  return {
+    capability: "calendar",
+    // Find claims the read actions; Mutate takes every other calendar action.
+    resolvers: [calendarFindResolver, calendarMutateResolver],
+    executor: createCalendarExecutor(providers, logger),
+    entityResolver: new CalendarEntityResolver(providers),
+    template: calendarTemplate,
+    // Conflicts, series deletions and bulk deletions are confirmed by CalendarEntityResolver, naming them.
+    confirmsInCode: true,
+  };
+}
+
+/** Today's events as a section of the morning digest, in the user's language and zone; null when there are none. */
+export function calendarDigestSource(providers: CalendarProviders): DigestSource {
+  return {
+    name: "calendar",
+    async sectionFor(user, day) {
+      const provider = await providers.forUser(user.phone);
+      const events = await provider.listEvents({
+        from: new Date(day.startMs).toISOString(),
+        to: new Date(day.endMs).toISOString(),
+      });
+      if (events.length === 0) return null;
+      return {
+        title: ct(user.language, "digestTitle"),
+        lines: digestLines(events, user.timeZone, user.language),
+      };
+    },
+  };
+}

@@ -1,0 +1,117 @@
+// The same conversations for a user who connected Google: the calendar capability on GoogleCalendar
+// against the local Calendar v3 stand-in, asserting what Memo sends to Google and what the user
+// reads. "Now" is Thursday 5 March 2026, 12:00 in Asia/Jerusalem (UTC+2).
+import { OAuth2Client } from "google-auth-library";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GoogleCalendar } from "../../../src/services/calendar/GoogleCalendar.js";
+import type { CalendarProviders } from "../../../src/services/calendar/types.js";
+import type { GoogleAccounts } from "../../../src/services/google/types.js";
+import { FakeGoogleCalendar } from "../../support/fakeGoogleCalendar.js";
+import { PHONE } from "../../support/memoHarness.js";
+import { calendarHarness, jlm, scriptTurn, seed, ZONE, type CalendarHarness } from "./calendarScript.js";
+
+let h: CalendarHarness;
+let google: FakeGoogleCalendar;
+
+/** Every user connected to the stand-in, each with a token of their own. */
+function googleProviders(stand: FakeGoogleCalendar): CalendarProviders {
+  const accounts: GoogleAccounts = {
+    configured: true,
+    apiRootUrl: stand.rootUrl,
+    status: () => Promise.resolve("connected"),
+    clientFor: (phone) => {
+      const client = new OAuth2Client();
+      client.setCredentials({ access_token: `token-${phone}` });
+      return Promise.resolve(client);
+    },
+    markLost: () => Promise.resolve(true),
+  };
+  return { forUser: (phone) => Promise.resolve(new GoogleCalendar({ google: accounts, phone })) };
+}
+
+beforeEach(async () => {
+  google = await FakeGoogleCalendar.start({ timeZone: ZONE });
+});
+afterEach(async () => {
+  await h?.close();
+  await google?.close();
+});
+
+describe("with Google Calendar", () => {
+  it("creates a weekly event as an RRULE on the user's Google calendar", async () => {
+    h = await calendarHarness({ providers: googleProviders(google) });
+    scriptTurn(h, "create_recurring_event", {
+      operation: "createRecurring",
+      summary: "Yoga",
+      days: ["Monday", "Wednesday"],
+      startTime: "19:00",
+      endTime: "20:00",
+    });
+    const reply = await h.say("Yoga every Monday and Wednesday 19:00-20:00");
+    expect(reply.text).toBe(
+      "🔁 Added to your calendar: *Yoga* — every Monday and Wednesday at 19:00–20:00, from Mon 09/03",
+    );
+    const insert = google.requests.find((r) => r.method === "POST" && r.path.endsWith("/events"));
+    expect(insert?.body).toMatchObject({
+      summary: "Yoga",
+      start: { dateTime: jlm(9, "19:00"), timeZone: ZONE },
+      recurrence: [expect.stringMatching(/^RRULE:FREQ=WEEKLY;BYDAY=MO,WE/)],
+    });
+    expect(await h.db.pool.query("SELECT 1 FROM calendar_events")).toMatchObject({ rowCount: 0 });
+  });
+
+  it("asks which meeting with Dana, then moves the chosen one on Google", async () => {
+    h = await calendarHarness({ providers: googleProviders(google) });
+    const monday = await seed(h, "mon", {
+      summary: "Meeting with Dana",
+      start: jlm(9, "10:00"),
+      end: jlm(9, "11:00"),
+    });
+    const tuesday = await seed(h, "tue", {
+      summary: "Meeting with Dana",
+      start: jlm(10, "15:00"),
+      end: jlm(10, "16:00"),
+    });
+    scriptTurn(h, "update_event", {
+      operation: "update",
+      searchCriteria: { summary: "meeting with Dana" },
+      updateFields: { start: "18:00" },
+    });
+    const asked = await h.say("move the meeting with Dana to 18:00");
+    expect(asked.options.map((o) => o.label)).toEqual([
+      "Meeting with Dana (Mon 09/03 10:00–11:00)",
+      "Meeting with Dana (Tue 10/03 15:00–16:00)",
+    ]);
+    const done = await h.say("2");
+    expect(done.text).toBe("✏️ Updated *Meeting with Dana* — Tue 10/03 18:00–19:00");
+    const patches = google.requests.filter((r) => r.method === "PATCH" || r.method === "PUT");
+    expect(patches).toHaveLength(1);
+    expect(patches[0]!.path).toContain(tuesday.id);
+    const calendar = await h.providers.forUser(PHONE);
+    expect((await calendar.getEvent(monday.id))?.start).toBe(jlm(9, "10:00"));
+    expect((await calendar.getEvent(tuesday.id))?.start).toBe(jlm(10, "18:00"));
+  });
+
+  it("deletes a series on Google only after the user confirms (Hebrew)", async () => {
+    h = await calendarHarness({ providers: googleProviders(google) });
+    const series = await seed(h, "yoga", {
+      summary: "יוגה",
+      start: jlm(9, "19:00"),
+      end: jlm(9, "20:00"),
+      recurrence: { frequency: "weekly", days: [1, 3] },
+    });
+    scriptTurn(h, "delete_event", {
+      operation: "delete",
+      searchCriteria: { summary: "יוגה" },
+      isRecurring: true,
+    });
+    const asked = await h.say("תמחק את כל שיעורי היוגה");
+    expect(asked.text).toContain("למחוק את כל הסדרה *יוגה*");
+    expect(google.requests.filter((r) => r.method === "DELETE")).toHaveLength(0);
+    expect((await h.say("כן")).text).toBe("🗑️ מחקתי את הסדרה *יוגה* (כל יום שני ורביעי ב-19:00–20:00).");
+    const deletes = google.requests.filter((r) => r.method === "DELETE");
+    expect(deletes.map((r) => r.path)).toEqual([expect.stringContaining(series.id)]);
+    const calendar = await h.providers.forUser(PHONE);
+    expect(await calendar.listEvents({ from: jlm(8, "00:00"), to: jlm(22, "00:00") })).toEqual([]);
+  });
+});

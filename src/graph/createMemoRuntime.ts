@@ -4,6 +4,7 @@ import type pg from "pg";
 import type { AppConfig } from "../config/env.js";
 import { TurnBufferedSaver } from "../db/TurnBufferedSaver.js";
 import { PgConversationStore } from "../db/repositories/ConversationStore.js";
+import { PgOperationLedger } from "../db/repositories/OperationLedger.js";
 import { PgUserRepository } from "../db/repositories/UserRepository.js";
 import { createLLMService, type LLMService } from "../services/llm/index.js";
 import { createCalendarProviders } from "../services/calendar/CalendarProviderSelector.js";
@@ -45,7 +46,9 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   const calendars = createCalendarProviders({ pool, google: google ?? null, logger });
   const capabilities = createCoreCapabilities(google ? { google } : {})
     .register(createDatabaseCapability(pool))
-    .register(createCalendarCapability({ providers: calendars, logger }));
+    .register(
+      createCalendarCapability({ providers: calendars, logger, ledger: new PgOperationLedger(pool) }),
+    );
   // Gmail has no built-in stand-in: without a Google OAuth client nobody could connect it.
   if (google?.configured) capabilities.register(createGmailCapability({ google, pool, logger }));
   // Turns write their checkpoints durably only when they pause on a question.

@@ -20,6 +20,7 @@ import {
 import { GoogleConnectionLostError } from "../../services/google/types.js";
 import { DEFAULT_THRESHOLD, rankMatches } from "../../services/resolution/fuzzyMatch.js";
 import { nonEmpty } from "../../utils/args.js";
+import type { OperationLedger } from "../../db/repositories/OperationLedger.js";
 import type { Logger } from "../../utils/logger.js";
 import type { CapabilityContext, Executor, ExecutorOutcome } from "../registry.js";
 
@@ -29,6 +30,9 @@ type RunContext = CapabilityContext & { operationId: string; frame: Frame };
 
 const str = nonEmpty;
 const strings = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((s): s is string => !!s) : []);
+
+/** Operations that change nothing: not recorded in the ledger, not re-read on a re-run. */
+const READS = new Set(["get", "getEvents", "checkConflicts", "getRecurringInstances", "analyzeSchedule"]);
 
 /** A request the executor cannot run as given (a programming slip upstream, or args from an old turn). */
 class MalformedArgs extends Error {}
@@ -64,7 +68,12 @@ const success = (data: CalendarData, latestAction?: ExecutorOutcome["latestActio
  * the operation id, so a re-run turn creates nothing twice; a re-run delete that finds the event
  * already gone reports it deleted. Google access lost → the reconnect message, in the user's language.
  */
-export function createCalendarExecutor(providers: CalendarProviders, logger?: Logger): Executor {
+export function createCalendarExecutor(
+  providers: CalendarProviders,
+  logger?: Logger,
+  /** Outcomes of changes already made, so a re-run turn reports them instead of acting again (default: none). */
+  ledger?: OperationLedger,
+): Executor {
   return {
     name: "CalendarExecutor",
     capability: "calendar",
@@ -75,9 +84,18 @@ export function createCalendarExecutor(providers: CalendarProviders, logger?: Lo
         frame: { zone, today: formatDate(localDateOf(context.now, zone)) },
       };
       const operation = functionName.split(".")[1] ?? "";
+      const recorded = READS.has(operation)
+        ? undefined
+        : await ledger?.get(context.phone, context.operationId);
+      // A re-run of a turn whose change already happened: the same reply, nothing done twice.
+      if (recorded !== undefined) return recorded as ExecutorOutcome;
       try {
         const provider = await providers.forUser(context.phone);
-        return await dispatch(operation, args, provider, run);
+        const outcome = await dispatch(operation, args, provider, run);
+        if (outcome.success && !READS.has(operation)) {
+          await ledger?.record(context.phone, context.operationId, outcome);
+        }
+        return outcome;
       } catch (error) {
         if (error instanceof GoogleConnectionLostError) {
           return {

@@ -1,3 +1,4 @@
+import type { OperationLedger } from "../../db/repositories/OperationLedger.js";
 import { createCalendarExecutor } from "../../graph/executors/CalendarExecutor.js";
 import type { CapabilityModule } from "../../graph/registry.js";
 import { calendarFindResolver } from "../../graph/resolvers/CalendarFindResolver.js";
@@ -11,17 +12,23 @@ import type { CalendarProviders } from "./types.js";
 export interface CalendarCapabilityOptions {
   /** Each user's calendar: Google when connected, the built-in one otherwise. */
   providers: CalendarProviders;
+  /** Outcomes of changes made, so a turn re-run after a crash repeats none (default: none). */
+  ledger?: OperationLedger;
   logger?: Logger;
 }
 
 /** The `calendar` capability: events on the user's Google Calendar or on Memo's built-in calendar. */
-export function createCalendarCapability({ providers, logger }: CalendarCapabilityOptions): CapabilityModule {
+export function createCalendarCapability({
+  providers,
+  logger,
+  ledger,
+}: CalendarCapabilityOptions): CapabilityModule {
   return {
     capability: "calendar",
     // Find claims the read actions; Mutate takes every other calendar action.
     resolvers: [calendarFindResolver, calendarMutateResolver],
-    executor: createCalendarExecutor(providers, logger),
-    entityResolver: new CalendarEntityResolver(providers),
+    executor: createCalendarExecutor(providers, logger, ledger),
+    entityResolver: new CalendarEntityResolver(providers, ledger),
     template: calendarTemplate,
     // Conflicts, series deletions and bulk deletions are confirmed by CalendarEntityResolver, naming them.
     confirmsInCode: true,

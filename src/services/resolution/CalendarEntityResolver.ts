@@ -1,3 +1,5 @@
+import type { OperationLedger } from "../../db/repositories/OperationLedger.js";
+import { operationIdOf } from "../../graph/plan/operationId.js";
 import type { CapabilityContext, EntityResolution, EntityResolver } from "../../graph/registry.js";
 import type { DAY_NAMES } from "../../prompts/CalendarFindPrompt.js";
 import type {
@@ -108,7 +110,11 @@ function excluded(summary: string, excludes: string[]): boolean {
 export class CalendarEntityResolver implements EntityResolver {
   readonly capability = "calendar" as const;
 
-  constructor(private readonly providers: CalendarProviders) {}
+  constructor(
+    private readonly providers: CalendarProviders,
+    /** Changes already made: a re-run turn goes straight to the executor, which reports them (default: none). */
+    private readonly ledger?: OperationLedger,
+  ) {}
 
   async resolve(
     step: PlanStep,
@@ -116,6 +122,12 @@ export class CalendarEntityResolver implements EntityResolver {
     context: CapabilityContext,
   ): Promise<EntityResolution> {
     const operation = (result.functionName ?? "").split(".")[1] ?? "";
+    if (
+      this.ledger &&
+      (await this.ledger.get(context.phone, operationIdOf(context.state.traceId, step.id))) !== undefined
+    ) {
+      return { status: "resolved", args: result.args ?? {} };
+    }
     try {
       const provider = await this.providers.forUser(context.phone);
       return await this.resolveOperation(step, operation, result.args ?? {}, provider, context);

@@ -1,3 +1,4 @@
+import { PgOperationLedger } from "../../../src/db/repositories/OperationLedger.js";
 import type { CalendarFindOperation } from "../../../src/prompts/CalendarFindPrompt.js";
 import type { CalendarMutateOperation } from "../../../src/prompts/CalendarMutatePrompt.js";
 import { createCalendarProviders } from "../../../src/services/calendar/CalendarProviderSelector.js";
@@ -40,7 +41,7 @@ export async function calendarHarness(
     ...options,
     db,
     capabilities: (registry) => {
-      registry.replace(createCalendarCapability({ providers }));
+      registry.replace(createCalendarCapability({ providers, ledger: new PgOperationLedger(db.pool) }));
       options.capabilities?.(registry);
     },
   });

@@ -2,6 +2,7 @@
 // disambiguation through the HITL plane, confirmations asked in code, what is stored afterwards.
 // "Now" is Thursday 5 March 2026, 12:00 in Asia/Jerusalem (UTC+2).
 import { afterEach, describe, expect, it } from "vitest";
+import { crashOnce } from "../../support/databaseScript.js";
 import { PHONE } from "../../support/memoHarness.js";
 import {
   calendarHarness,
@@ -168,6 +169,20 @@ describe("deleting", () => {
     const calendar = await h.providers.forUser(PHONE);
     const week = await calendar.listEvents({ from: jlm(8, "00:00"), to: jlm(15, "00:00") });
     expect(week.map((e) => e.start)).toEqual([jlm(9, "19:00")]);
+  });
+
+  it("a delete re-run after a crash says deleted again, not 'not found' (the ledger has its outcome)", async () => {
+    await yoga("Yoga");
+    crashOnce(h);
+    scriptTurn(h, "delete_event", { operation: "delete", searchCriteria: { summary: "dentist" } });
+    expect((await h.say("delete the dentist", { whatsappMessageId: "wamid.del" })).status).toBe("failed");
+    expect((await storedEvents(h)).map((e) => e.summary)).toEqual(["Yoga"]);
+    scriptTurn(h, "delete_event", { operation: "delete", searchCriteria: { summary: "dentist" } });
+    const again = await h.say("delete the dentist", { whatsappMessageId: "wamid.del" });
+    expect(again).toMatchObject({
+      status: "completed",
+      text: "🗑️ Deleted *Dentist* (tomorrow 09:00–10:00).",
+    });
   });
 
   it("deletes a single event without asking", async () => {

@@ -17,7 +17,7 @@ import {
   type WhatsApp,
   type WhatsAppOptions,
 } from "./services/whatsapp/index.js";
-import { calendarFeedRoutes } from "./routes/calendarFeed.js";
+import { calendarFeedRoutes, calendarFeedUrl } from "./routes/calendarFeed.js";
 import { googleAuthRoutes } from "./routes/googleAuth.js";
 import { calendarDigestSource } from "./services/calendar/index.js";
 import { createGoogleAccounts, GOOGLE_AUTH_PATH } from "./services/google/GoogleAccountService.js";
@@ -83,7 +83,15 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       secret,
       serviceUrl: () => url,
     });
-    const memo = createMemoRuntime({ config, pool: db.pool, checkpointer, logger, google, ...options.memo });
+    const memo = createMemoRuntime({
+      config,
+      pool: db.pool,
+      checkpointer,
+      logger,
+      google,
+      calendarFeedLink: (phone) => calendarFeedUrl(config.publicUrl ?? url, phone, secret),
+      ...options.memo,
+    });
     const { users } = memo;
     // The window cache forgets idle users on every instance (the scheduler's hourly job also clears the table).
     const cleanup = setInterval(() => memo.memory.cleanup(), MEMORY_CLEANUP_INTERVAL_MS).unref();

@@ -8,6 +8,8 @@ import { metaResolver } from "./resolvers/MetaResolver.js";
 export interface CoreCapabilityOptions {
   /** "connect Google" / "disconnect Google" in chat (default: none, Memo says Google is not set up). */
   google?: GoogleConnector;
+  /** The user's private iCalendar feed link (default: none, Memo says it cannot make one). */
+  calendarFeedLink?: (phone: string) => string;
 }
 
 /** A registry with the capabilities every Memo has: general conversation and meta. Others register on it. */
@@ -22,7 +24,7 @@ export function createCoreCapabilities(options: CoreCapabilityOptions = {}): Cap
   registry.register({
     capability: "meta",
     resolvers: [metaResolver],
-    executor: createMetaExecutor(() => registry.capabilities(), options.google),
+    executor: createMetaExecutor(() => registry.capabilities(), options.google, options.calendarFeedLink),
     template: textTemplate,
   });
   return registry;

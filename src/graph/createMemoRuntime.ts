@@ -31,6 +31,8 @@ export interface MemoRuntimeOptions {
   llm?: LLMService | null;
   /** Users' Google connections: "connect Google" in chat, Google Calendar and Gmail (default: none, the built-in calendar serves everyone). */
   google?: GoogleAccounts & GoogleConnector;
+  /** The user's private iCalendar feed link (default: none). */
+  calendarFeedLink?: (phone: string) => string;
 }
 
 /** Composes Memo: storage, memory, the LLM (or none), the capability registry, the graph and its runtime. */
@@ -44,7 +46,10 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   const google = options.google;
   // Each user's calendar: Google Calendar once connected, the built-in one (Postgres) otherwise.
   const calendars = createCalendarProviders({ pool, google: google ?? null, logger });
-  const capabilities = createCoreCapabilities(google ? { google } : {})
+  const capabilities = createCoreCapabilities({
+    ...(google ? { google } : {}),
+    ...(options.calendarFeedLink ? { calendarFeedLink: options.calendarFeedLink } : {}),
+  })
     .register(createDatabaseCapability(pool))
     .register(
       createCalendarCapability({ providers: calendars, logger, ledger: new PgOperationLedger(pool) }),

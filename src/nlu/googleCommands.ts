@@ -1,5 +1,5 @@
-/** What a "connect Google" / "disconnect Google" message asks for (a meta action of the same name). */
-export type GoogleCommand = "connect_google" | "disconnect_google";
+/** What a "connect Google" / "disconnect Google" / "calendar link" message asks for (a meta action of the same name). */
+export type GoogleCommand = "connect_google" | "disconnect_google" | "calendar_feed";
 
 /** Polite openings that change nothing: "please", "can you", "אני רוצה"… */
 const EN_LEAD = String.raw`(?:(?:please|pls|can you|could you|would you|i want to|i wanna|i'd like to|i would like to|let's|lets|help me) )*`;
@@ -31,6 +31,15 @@ const DISCONNECT = [
   whole(HE_LEAD, HE_DISCONNECT, HE_OBJECT, HE_TAIL),
 ];
 
+/** "calendar link", "subscribe to my calendar", "how do I see my calendar on my phone", "קישור ליומן"… */
+const CALENDAR_FEED = [
+  /^(?:(?:please|can you|could you) )*(?:(?:send|give) me )?(?:(?:my|the|a) )?(?:calendar|ical|ics) (?:link|feed|url|subscription)$/u,
+  /^(?:how (?:do|can) i |i want to |can i |let me )?(?:subscribe to|sync|see|add|get|view) (?:my|the) (?:memo )?calendar (?:on|in|to|with) (?:my )?(?:phone|iphone|android|computer|google calendar|outlook|apple calendar|calendar app)$/u,
+  /^(?:how (?:do|can) i |i want to |can i )?subscribe to (?:my|the) (?:memo )?calendar$/u,
+  /^(?:(?:שלח|תשלח|תן|תביא) לי )?(?:את )?(?:ה)?(?:קישור|לינק) ל?(?:ה)?יומן(?: שלי)?$/u,
+  /^(?:איך )?(?:אני )?(?:לסנכרן|לראות|להוסיף|סנכרן|תסנכרן) (?:את )?(?:ה)?יומן(?: שלי)? (?:ב|ל)(?:ה)?(?:טלפון|אייפון|מחשב|יומן גוגל|אאוטלוק)$/u,
+];
+
 /** Lower case, spaces folded, Hebrew geresh as an apostrophe, no surrounding punctuation or emoji. */
 function normalize(text: string): string {
   return text
@@ -50,5 +59,6 @@ export function recognizeGoogleCommand(text: string): GoogleCommand | null {
   const normalized = normalize(text);
   if (DISCONNECT.some((pattern) => pattern.test(normalized))) return "disconnect_google";
   if (CONNECT.some((pattern) => pattern.test(normalized))) return "connect_google";
+  if (CALENDAR_FEED.some((pattern) => pattern.test(normalized))) return "calendar_feed";
   return null;
 }

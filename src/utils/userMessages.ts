@@ -203,6 +203,11 @@ export const MESSAGES = {
       "I lost access to your Google account (the permission was revoked or expired). To use {capability} again, reconnect here (the link works once, for 15 minutes):\n{url}",
     "google.lostNoLink":
       'I lost access to your Google account (the permission was revoked or expired). Say "connect Google" to reconnect.',
+    "calendar.feedLink":
+      "Here is your private calendar link; keep it to yourself, anyone with it can see your events:\n{url}\nAdd it as a calendar from a URL: Google Calendar (Other calendars → From URL), Apple Calendar (New Calendar Subscription) or Outlook (Subscribe from web). It shows the events I keep for you and refreshes by itself.",
+    "calendar.feedGoogle":
+      "Your calendar is your Google Calendar, so the events I add are already on your phone and computer wherever you use Google Calendar.",
+    "calendar.feedUnavailable": "I can't make a calendar link on this server.",
   },
   he: {
     noLLM:
@@ -398,6 +403,11 @@ export const MESSAGES = {
       "איבדתי את הגישה לחשבון הגוגל שלך (ההרשאה בוטלה או פגה). כדי להשתמש שוב ב{capability}, אפשר לחבר מחדש כאן (הקישור עובד פעם אחת, ל-15 דקות):\n{url}",
     "google.lostNoLink":
       'איבדתי את הגישה לחשבון הגוגל שלך (ההרשאה בוטלה או פגה). כתוב "חבר גוגל" כדי לחבר מחדש.',
+    "calendar.feedLink":
+      "זה הקישור הפרטי ליומן שלך; שמור אותו לעצמך, כל מי שיש לו אותו יכול לראות את האירועים שלך:\n{url}\nהוסף אותו כיומן מכתובת URL: ביומן Google (יומנים אחרים ← מכתובת URL), ביומן של Apple (מינוי ליומן חדש) או ב-Outlook (הירשם מהאינטרנט). הוא מציג את האירועים שאני שומר בשבילך ומתעדכן לבד.",
+    "calendar.feedGoogle":
+      "היומן שלך הוא יומן Google, כך שהאירועים שאני מוסיף כבר מופיעים בטלפון ובמחשב בכל מקום שבו אתה משתמש ביומן Google.",
+    "calendar.feedUnavailable": "אני לא יכול ליצור קישור ליומן בשרת הזה.",
   },
 } as const;
 

@@ -95,9 +95,13 @@ describe.skipIf(!chromiumAvailable)("the built-in calendar in the simulator, wit
     );
     expect(rows.map((r) => r.summary)).toEqual(["Dentist", "Call with Noa"]);
 
-    // The private feed any calendar app can subscribe to has both events.
+    // The private feed any calendar app can subscribe to, offered in the chat, has both events.
+    await type("calendar link");
+    await memoSays("private calendar link");
+    const offered = /(http\S+\.ics)/.exec(await memoMessages().last().innerText())?.[1];
     const secret = await loadSecretKey(service.db.pool, { env: "test" }, logs.logger);
-    const feed = await fetch(calendarFeedUrl(service.url, PHONE, secret));
+    expect(offered).toBe(calendarFeedUrl(service.url, PHONE, secret));
+    const feed = await fetch(offered!);
     expect(feed.status).toBe(200);
     expect(feed.headers.get("content-type")).toContain("text/calendar");
     const ics = await feed.text();

@@ -69,11 +69,29 @@ async function disconnectGoogle(
   return t(language, removed ? "google.disconnected" : "google.notConnected");
 }
 
+/** "calendar link": Google users already have their calendar everywhere; others get the private feed. */
+async function calendarFeed(
+  google: GoogleConnector | undefined,
+  link: ((phone: string) => string) | undefined,
+  phone: string,
+  language: "he" | "en",
+): Promise<string> {
+  if (google && (await google.status(phone)) === "connected") return t(language, "calendar.feedGoogle");
+  return link
+    ? t(language, "calendar.feedLink", { url: link(phone) })
+    : t(language, "calendar.feedUnavailable");
+}
+
 /**
  * meta: describes what this instance of Memo can do, greets, thanks, and connects or disconnects
  * the user's Google account through `google` (absent: Google is not set up on this server).
  */
-export function createMetaExecutor(capabilities: () => CapabilityName[], google?: GoogleConnector): Executor {
+export function createMetaExecutor(
+  capabilities: () => CapabilityName[],
+  google?: GoogleConnector,
+  /** The user's private iCalendar feed of the built-in calendar (absent: no feed on this server). */
+  calendarFeedLink?: (phone: string) => string,
+): Executor {
   return {
     name: "MetaExecutor",
     capability: "meta",
@@ -83,6 +101,8 @@ export function createMetaExecutor(capabilities: () => CapabilityName[], google?
       if (functionName === "meta.connect_google") text = await connectGoogle(google, phone, language);
       else if (functionName === "meta.disconnect_google")
         text = await disconnectGoogle(google, phone, language);
+      else if (functionName === "meta.calendar_feed")
+        text = await calendarFeed(google, calendarFeedLink, phone, language);
       else if (functionName === "greet") text = t(language, "greeting");
       else if (functionName === "thank") text = t(language, "thanksReply");
       else text = describeCapabilities(language, capabilities());

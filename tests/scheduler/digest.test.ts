@@ -125,6 +125,27 @@ describe("when the digest comes", () => {
     expect(digest!.sentAt! - reminder!.sentAt!).toBeGreaterThanOrEqual(6_000);
   });
 
+  it("today's calendar events come in the digest, in the user's zone, with the day's tasks", async () => {
+    await start("2026-03-02T00:00:00Z", KOLKATA);
+    await undated("plan the trip");
+    const calendar = await h.memo.calendars.forUser(PHONE);
+    const event = (summary: string, start: string, end: string) =>
+      calendar.createEvent({ summary, allDay: false, start, end, timeZone: KOLKATA }, `seed:${summary}`);
+    await event("Standup", "2026-03-02T04:30:00Z", "2026-03-02T04:45:00Z"); // 10:00 local
+    await event("Tomorrow's review", "2026-03-03T04:30:00Z", "2026-03-03T05:30:00Z");
+    await calendar.createEvent(
+      { summary: "Holi", allDay: true, start: "2026-03-02", end: "2026-03-03", timeZone: KOLKATA },
+      "seed:holi",
+    );
+    expect(await passAt("2026-03-02T00:00:00Z")).toEqual([]);
+    const [digest] = await passAt("2026-03-02T02:30:00Z");
+    expect(digest).toContain("Holi");
+    expect(digest).toContain("10:00");
+    expect(digest).toContain("Standup");
+    expect(digest).not.toContain("Tomorrow's review");
+    expect(digest).toContain("Plus 1 open task with no date.");
+  });
+
   it("an empty digest is not sent", async () => {
     await start("2026-03-02T00:00:00Z", KOLKATA);
     await passAt("2026-03-02T00:00:00Z");

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { PgTaskRepository } from "../../src/db/repositories/TaskRepository.js";
 import { scheduleTask, type TaskTimeArgs } from "../../src/services/database/taskTimes.js";
+import { calendarDigestSource } from "../../src/services/calendar/index.js";
 import { ReminderService } from "../../src/services/reminder/ReminderService.js";
 import { SchedulerService } from "../../src/services/scheduler/SchedulerService.js";
 import { GraphApiClient } from "../../src/services/whatsapp/GraphApiClient.js";
@@ -72,6 +73,8 @@ export async function createSchedulerHarness(
     settings: harness.config.scheduler,
   });
   harness.whatsapp.onDeliveryFailed((update) => reminders.onDeliveryFailed(update));
+  // As the server does: today's calendar events join the digest.
+  reminders.addDigestSource(calendarDigestSource(harness.memo.calendars));
   const scheduler = new SchedulerService({
     pool: harness.db.pool,
     reminders,

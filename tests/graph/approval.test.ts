@@ -90,6 +90,22 @@ describe("approval before an irreversible action", () => {
     expect(db.executed.map((e) => e.args)).toEqual([{ body: "Hi Dana + add that I'll be late" }]);
   });
 
+  it.each([
+    "do not approve",
+    "don't approve",
+    "i dont approve",
+    "not approved",
+    "no, don't send",
+    "לא אישור",
+    "בלי אישור",
+    "approve?? no",
+  ])("%s is asked again, never taken as approval", async (reply) => {
+    const { db } = await start();
+    const again = await h!.say(reply);
+    expect(again.status).toBe("waiting");
+    expect(db.executed).toHaveLength(0);
+  });
+
   it("in Hebrew: the options are localized and שלח approves", async () => {
     const { db, asked } = await start("he");
     expect(asked.options?.map((o) => o.label)).toEqual(["אישור", "עריכה", "ביטול"]);

@@ -90,6 +90,27 @@ function optionFor(pending: PendingHITL, text: string): string | undefined {
   return decision.kind === "one" ? decision.match.item.id : undefined;
 }
 
+/** A negation anywhere in a reply: "do not approve" must never read as approval. */
+const NEGATION = /(?:^|\s)(?:not|no|don'?t|dont|never|do not|לא|אל|בלי|אין)(?:\s|$)|n't(?:\s|$)/u;
+
+/**
+ * The answer to an approve / edit / cancel question: a button, the option's number or exact label,
+ * or a listed word. Never a fuzzy match (approving sends email), and a reply with a negation in it
+ * is taken as approval of nothing: "don't approve" is asked again, a plain "no" cancels.
+ */
+function approvalChoice(pending: PendingHITL, text: string): Validation {
+  const has = (id: string) => pending.options.some((o) => o.id === id);
+  const word = YES.has(text) ? "approve" : NO.has(text) ? "cancel" : APPROVAL_WORDS[text];
+  if (word && has(word)) return { ok: true, value: [word] };
+  if (NEGATION.test(text)) return { ok: false };
+  if (/^\d{1,2}$/.test(text)) {
+    const id = pending.options[Number(text) - 1]?.id;
+    return id ? { ok: true, value: [id] } : { ok: false };
+  }
+  const exact = pending.options.find((o) => o.id === text || normalizeReply(o.label) === text);
+  return exact ? { ok: true, value: [exact.id] } : { ok: false };
+}
+
 /**
  * Checks a reply against what the question expects (spec 001 §5): Hebrew and English yes/no words,
  * option numbers, ids or labels, several numbers for multi-choice, any text for free text.
@@ -118,10 +139,7 @@ export function validateAnswer(
       return option === "yes" || option === "no" ? { ok: true, value: option } : { ok: false };
     }
     case "single_choice": {
-      if (pending.reason === "policy_approval") {
-        const word = YES.has(text) ? "approve" : NO.has(text) ? "cancel" : APPROVAL_WORDS[text];
-        if (word && pending.options.some((o) => o.id === word)) return { ok: true, value: [word] };
-      }
+      if (pending.reason === "policy_approval") return approvalChoice(pending, text);
       const option = optionFor(pending, text);
       return option ? { ok: true, value: [option] } : { ok: false };
     }

@@ -175,7 +175,10 @@ describe("readRange", () => {
       range: { from: "2026-03-04T22:00:00.000Z", to: "2026-03-07T22:00:00.000Z" },
     });
     expect(readRange(null, null, at)).toMatchObject({
-      range: { from: "2026-03-05T10:00:00.000Z", to: "2026-03-12T10:00:00.000Z" },
+      range: {
+        from: "2026-03-05T10:00:00.000Z",
+        to: "2026-03-12T22:00:00.000Z" /* the end of Thursday 12/3, local */,
+      },
     });
     expect(readRange("whenever", null, at)).toMatchObject({ ok: false, problem: "unclear_time" });
   });

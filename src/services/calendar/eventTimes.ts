@@ -355,7 +355,8 @@ export function patchTimes(
 
 /**
  * The range of a lookup: a day named alone is that whole day; a period's last date is included;
- * nothing named is the next DEFAULT_RANGE_DAYS days from now.
+ * nothing named is from now through the whole DEFAULT_RANGE_DAYS-th day after today (the day a
+ * listing's heading names, so an event that evening is not left out).
  */
 export function readRange(
   timeMin: string | null | undefined,
@@ -389,7 +390,10 @@ export function readRange(
     if (!to.ok) return to;
     toMs = to.ms;
   }
-  toMs ??= fromMs + (options.defaultDays ?? DEFAULT_RANGE_DAYS) * 86_400_000;
+  toMs ??= startOfDay(
+    addDays(localDateOf(fromMs, timeZone), (options.defaultDays ?? DEFAULT_RANGE_DAYS) + 1),
+    timeZone,
+  );
   if (toMs <= fromMs) return problem("end_before_start", maxWords);
   return { ok: true, range: { from: iso(fromMs), to: iso(toMs) } };
 }

@@ -54,6 +54,15 @@ interface StoredEvent {
   exceptions: Map<string, GoogleEvent>;
 }
 
+/** What the stand-in does instead of answering Calendar requests (of one method, when named). */
+export interface CalendarFault {
+  method?: string;
+  /** Answer this HTTP status (503: Google is down for a moment). */
+  status?: number;
+  /** Answer nothing for this many milliseconds (a hanging Google). */
+  delayMs?: number;
+}
+
 class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -113,6 +122,7 @@ export class FakeGoogleCalendar {
   private readonly refreshTokens = new Map<string, string>();
   private readonly revoked = new Set<string>();
   private readonly calendars = new Map<string, Map<string, StoredEvent>>();
+  private fault: CalendarFault | null = null;
 
   private constructor(
     private readonly server: Server,
@@ -158,6 +168,11 @@ export class FakeGoogleCalendar {
     );
   }
 
+  /** From now on, Calendar requests (of `fault.method`, when given) get the fault; null: answered again. */
+  setFault(fault: CalendarFault | null): void {
+    this.fault = fault;
+  }
+
   /** Requests to the Calendar API (the token endpoint left out), optionally of one method. */
   calendarRequests(method?: string): RecordedCalendarRequest[] {
     return this.requests.filter((r) => r.path.startsWith("/calendar/") && (!method || r.method === method));
@@ -187,6 +202,25 @@ export class FakeGoogleCalendar {
       authorization: req.headers.authorization,
       body,
     });
+    const fault = this.fault;
+    if (url.pathname.startsWith("/calendar/") && fault && (!fault.method || fault.method === req.method)) {
+      if (fault.delayMs) {
+        await new Promise<void>((resolve) => setTimeout(resolve, fault.delayMs).unref());
+        if (res.destroyed) return;
+      }
+      if (fault.status) {
+        res.writeHead(fault.status, { "content-type": "application/json; charset=UTF-8" }).end(
+          JSON.stringify({
+            error: {
+              code: fault.status,
+              message: "The service is currently unavailable.",
+              errors: [{ domain: "global", reason: "backendError", message: "Backend Error" }],
+            },
+          }),
+        );
+        return;
+      }
+    }
     try {
       if (url.pathname === "/token" && req.method === "POST") {
         this.token(res, body as Record<string, string>);

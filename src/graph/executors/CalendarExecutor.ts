@@ -6,7 +6,13 @@ import {
   parseDate,
   startOfDay,
 } from "../../services/calendar/recurrenceExpansion.js";
-import { ct, eventView, type CalendarData, type EventView } from "../../services/calendar/replies.js";
+import {
+  ct,
+  eventView,
+  refusalText,
+  type CalendarData,
+  type EventView,
+} from "../../services/calendar/replies.js";
 import { analyzeSchedule } from "../../services/calendar/scheduleAnalysis.js";
 import {
   CalendarRequestError,
@@ -105,14 +111,20 @@ export function createCalendarExecutor(
           };
         }
         if (error instanceof CalendarRequestError) {
-          logger?.info({ code: error.code, operation, err: error.message }, "calendar request refused");
-          return error.code === "not_found"
-            ? { success: false, errorCode: "NOT_FOUND", error: ct(context.language, "notFoundAny") }
-            : {
-                success: false,
-                errorCode: "INVALID",
-                error: ct(context.language, "invalid", { reason: error.message }),
-              };
+          // The message names no event (an unanswered request carries only Google's status).
+          if (error.code === "unavailable") {
+            logger?.warn(
+              { event: "CALENDAR_UNAVAILABLE", code: error.code, operation, err: error.message },
+              "the calendar did not answer",
+            );
+          } else {
+            logger?.info({ code: error.code, operation, err: error.message }, "calendar request refused");
+          }
+          return {
+            success: false,
+            errorCode: error.code.toUpperCase(),
+            error: refusalText(error, context.language),
+          };
         }
         throw error;
       }

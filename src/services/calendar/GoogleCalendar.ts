@@ -12,11 +12,12 @@ import {
   type CompleteEventInput,
 } from "./eventInput.js";
 import { formatDate, localDateOf, overlaps, parseDate } from "./recurrenceExpansion.js";
-import { parseRRule, toRRule } from "./rrule.js";
+import { isRuleLine, parseRRule, toRRule, weekStartOf } from "./rrule.js";
 import {
   CalendarRequestError,
   type CalendarEvent,
   type CalendarProvider,
+  type CalendarRecurrence,
   type EventInput,
   type EventPatch,
   type EventScope,
@@ -24,6 +25,9 @@ import {
 } from "./types.js";
 
 type GoogleEvent = calendar_v3.Schema$Event;
+
+/** Milliseconds a request to Google Calendar may take before it counts as unanswered. */
+export const GOOGLE_CALENDAR_TIMEOUT_MS = 15_000;
 
 /** Options of a user's Google Calendar. */
 export interface GoogleCalendarOptions {
@@ -36,6 +40,8 @@ export interface GoogleCalendarOptions {
   pageSize?: number;
   /** Pages read at most per listing (default: 20). */
   maxPages?: number;
+  /** Milliseconds one request may take (default: GOOGLE_CALENDAR_TIMEOUT_MS, 15 000). */
+  timeoutMs?: number;
 }
 
 const BASE32HEX = "0123456789abcdefghijklmnopqrstuv";
@@ -71,10 +77,15 @@ function statusOf(error: unknown): number | undefined {
   return undefined;
 }
 
+/** Whether an error is a failed HTTP request (gaxios keeps the request in `config`), not a slip of code. */
+function isRequestError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && "config" in error;
+}
+
 const notFound = (id: string) => new CalendarRequestError("not_found", `no event ${id}`);
 const invalid = (message: string) => new CalendarRequestError("invalid", message);
 
-/** A CalendarEvent's fields as the body Google takes (every field present, so a patch replaces them all). */
+/** A new event's fields as the body Google takes (a patch sends only what changed: changedFields). */
 function toGoogleBody(event: CompleteEventInput): GoogleEvent {
   const when = (value: string): calendar_v3.Schema$EventDateTime =>
     // The other form is cleared explicitly: Google merges a patched `start` into the old one.
@@ -106,28 +117,83 @@ function withoutNulls<T extends object>(body: T): T {
   return Object.fromEntries(entries) as T;
 }
 
+/** Whether two rules say the same thing. */
+function sameRule(a: CalendarRecurrence | null, b: CalendarRecurrence | null): boolean {
+  const key = (r: CalendarRecurrence | null) =>
+    r && JSON.stringify([r.frequency, r.interval ?? 1, r.days ?? [], r.daysOfMonth ?? [], r.until, r.count]);
+  return key(a) === key(b);
+}
+
 /**
- * Only the fields a patch names: an instance that changes its title alone keeps following its
- * series' time (a changed start or end pins both).
+ * A series' recurrence lines with its RRULE line replaced by `event`'s rule: EXDATE and RDATE lines
+ * stay, and so does the rule's week start. Null when `event` no longer recurs.
  */
-function changedFields(body: GoogleEvent, patch: EventPatch): GoogleEvent {
+function recurrenceWith(lines: string[] | null | undefined, event: CompleteEventInput): string[] | null {
+  if (!event.recurrence) return null;
+  const rule = toRRule(event.recurrence, event, weekStartOf(lines));
+  const at = lines?.findIndex(isRuleLine) ?? -1;
+  if (!lines || at < 0) return [rule, ...(lines ?? [])];
+  return lines.map((line, i) => (i === at ? rule : line));
+}
+
+/** Google's reminders with the popup one at `minutes` (other overrides kept); null: the calendar's defaults. */
+function remindersWith(
+  reminders: GoogleEvent["reminders"],
+  minutes: number | null,
+): calendar_v3.Schema$Event["reminders"] {
+  // The overrides are emptied: a patch merges objects, and Google refuses defaults and overrides together.
+  if (minutes === null) return { useDefault: true, overrides: [] };
+  const others = reminders?.useDefault
+    ? []
+    : (reminders?.overrides ?? []).filter((o) => o.method !== "popup");
+  return { useDefault: false, overrides: [...others, { method: "popup", minutes }] };
+}
+
+/**
+ * The patch that turns Google's event `original` (read as `before`) into `after`: only what `patch`
+ * changes, so that what Memo cannot read (a rule it cannot say, EXDATE lines, other reminders) stays
+ * as Google has it. An instance that changes its title alone keeps following its series' time (a
+ * changed start or end pins both); a rule that changes moves the start along when it must.
+ */
+function changedFields(
+  original: GoogleEvent,
+  before: CompleteEventInput,
+  after: CompleteEventInput,
+  patch: EventPatch,
+): GoogleEvent {
+  const body = toGoogleBody(after);
   const out: GoogleEvent = {};
   if (patch.summary !== undefined) out.summary = body.summary;
   if (patch.description !== undefined) out.description = body.description;
   if (patch.location !== undefined) out.location = body.location;
-  if (patch.reminderMinutesBefore !== undefined) out.reminders = body.reminders;
-  if (patch.start !== undefined || patch.end !== undefined || patch.allDay !== undefined) {
+  if (
+    patch.reminderMinutesBefore !== undefined &&
+    after.reminderMinutesBefore !== before.reminderMinutesBefore
+  )
+    out.reminders = remindersWith(original.reminders, after.reminderMinutesBefore);
+  const ruleChanged = !sameRule(before.recurrence, after.recurrence);
+  if (ruleChanged) out.recurrence = recurrenceWith(original.recurrence, after);
+  const timeNamed = [patch.start, patch.end, patch.allDay, patch.timeZone].some((v) => v !== undefined);
+  if (timeNamed || (ruleChanged && (after.start !== before.start || after.end !== before.end))) {
     out.start = body.start;
     out.end = body.end;
   }
   return out;
 }
 
+/** Whether a series has a rule Memo cannot read (yearly, "first Monday"…): read, it is null. */
+const unreadableRule = (event: GoogleEvent, input: CompleteEventInput) =>
+  !input.recurrence && (event.recurrence ?? []).some(isRuleLine);
+
+const cannotChangeRule = () =>
+  invalid("this series repeats in a way Memo can't change; change its rule in Google Calendar");
+
 /**
  * One user's Google Calendar (Calendar API v3, their primary calendar). Occurrences are Google's
  * own instances ("<series id>_<start>"); a series reads back with seriesId = its own id, as the
  * built-in calendar does. Google refusing the user's tokens marks the connection lost and throws
- * GoogleConnectionLostError; an unknown or deleted event is CalendarRequestError("not_found").
+ * GoogleConnectionLostError; an unknown or deleted event is CalendarRequestError("not_found");
+ * Google not answering (an outage, a timeout) is CalendarRequestError("unavailable").
  */
 export class GoogleCalendar implements CalendarProvider {
   readonly kind = "google" as const;
@@ -195,13 +261,15 @@ export class GoogleCalendar implements CalendarProvider {
     if (seriesId && scope === "instance") {
       if (patch.recurrence !== undefined)
         throw invalid("a rule changes the whole series, not one occurrence");
-      const next = checkEventInput(applyPatch(await this.inputOf(current), { ...patch, recurrence: null }));
-      return this.patched(id, changedFields(toGoogleBody(next), patch));
+      const before = await this.inputOf(current);
+      const next = checkEventInput(applyPatch(before, { ...patch, recurrence: null }));
+      return this.patched(id, changedFields(current, before, next, patch));
     }
     if (seriesId) {
       const master = await this.fetch(seriesId);
       if (!master) throw notFound(id);
       const base = await this.inputOf(master);
+      if (patch.recurrence !== undefined && unreadableRule(master, base)) throw cannotChangeRule();
       const original = current.originalStartTime ?? current.start;
       const occurrence = await this.inputOf(current);
       const date =
@@ -211,12 +279,13 @@ export class GoogleCalendar implements CalendarProvider {
         { date, start: occurrence.start, end: occurrence.end },
         patch,
       );
-      return this.patched(seriesId, toGoogleBody(normalizeEventInput(applyPatch(base, seriesPatch))));
+      const next = normalizeEventInput(applyPatch(base, seriesPatch));
+      return this.patched(seriesId, changedFields(master, base, next, seriesPatch));
     }
-    return this.patched(
-      id,
-      toGoogleBody(normalizeEventInput(applyPatch(await this.inputOf(current), patch))),
-    );
+    const before = await this.inputOf(current);
+    if (patch.recurrence !== undefined && unreadableRule(current, before)) throw cannotChangeRule();
+    const next = normalizeEventInput(applyPatch(before, patch));
+    return this.patched(id, changedFields(current, before, next, patch));
   }
 
   async deleteEvent(id: string, scope: EventScope): Promise<void> {
@@ -232,6 +301,7 @@ export class GoogleCalendar implements CalendarProvider {
     const master = found?.recurringEventId ? await this.fetch(found.recurringEventId) : found;
     if (!master?.id) throw notFound(seriesId);
     const base = await this.inputOf(master);
+    if (unreadableRule(master, base)) throw cannotChangeRule();
     if (!base.recurrence) throw invalid("only a recurring series can be ended");
     const until =
       base.recurrence.until && base.recurrence.until < lastDate ? base.recurrence.until : lastDate;
@@ -242,7 +312,7 @@ export class GoogleCalendar implements CalendarProvider {
       if (error instanceof CalendarRequestError) throw invalid("the series would have no occurrence left");
       throw error;
     }
-    return this.patched(master.id, { recurrence: toGoogleBody(next).recurrence ?? null });
+    return this.patched(master.id, { recurrence: recurrenceWith(master.recurrence, next) });
   }
 
   async listInstances(seriesId: string, range: TimeRange): Promise<CalendarEvent[]> {
@@ -270,13 +340,22 @@ export class GoogleCalendar implements CalendarProvider {
     if (this.api) return this.api;
     const auth = await this.options.google.clientFor(this.options.phone);
     if (!auth) throw new GoogleConnectionLostError(this.options.phone);
-    this.api = calendar({ version: "v3", auth, rootUrl: this.options.google.apiRootUrl });
+    this.api = calendar({
+      version: "v3",
+      auth,
+      rootUrl: this.options.google.apiRootUrl,
+      // A hanging request ends, and is not tried again: the user hears "try again" instead of waiting.
+      // (An answered 5xx to a read is still retried by gaxios, each try under the same limit.)
+      timeout: this.options.timeoutMs ?? GOOGLE_CALENDAR_TIMEOUT_MS,
+      retryConfig: { noResponseRetries: 0 },
+    });
     return this.api;
   }
 
   /**
    * Runs a request, turning Google's answers into the contract's errors: a refused refresh token
-   * (invalid_grant) marks the connection lost; 404 and 410 are "not found"; 400 is "invalid".
+   * (invalid_grant) marks the connection lost; 404 and 410 are "not found"; 400 is "invalid"; any
+   * other answer (403, 429, 5xx) or none at all (a timeout, a network error) is "unavailable".
    */
   private async call<T>(work: (api: calendar_v3.Calendar) => Promise<T>, id?: string): Promise<T> {
     const api = await this.client();
@@ -296,6 +375,13 @@ export class GoogleCalendar implements CalendarProvider {
       if (status === 400) {
         throw invalid(
           `Google refused the request: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      // Only the status goes on: gaxios' error carries the request, the event's title and place included.
+      if (status !== undefined || isRequestError(error)) {
+        throw new CalendarRequestError(
+          "unavailable",
+          status !== undefined ? `Google Calendar answered ${status}` : "Google Calendar did not answer",
         );
       }
       throw error;

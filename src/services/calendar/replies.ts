@@ -3,7 +3,13 @@ import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
 import { HEBREW_DAYS, pad2, zonedParts } from "../../utils/timeContext.js";
 import { daysBetween, formatDate, parseDate } from "./recurrenceExpansion.js";
 import type { ScheduleAnalysis } from "./scheduleAnalysis.js";
-import type { CalendarEvent, CalendarRecurrence, EventScope, TimeRange } from "./types.js";
+import type {
+  CalendarEvent,
+  CalendarRecurrence,
+  CalendarRequestError,
+  EventScope,
+  TimeRange,
+} from "./types.js";
 
 type Language = "he" | "en";
 
@@ -89,6 +95,7 @@ const MESSAGES = {
     googleLost:
       "I've lost access to your Google Calendar (the permission was revoked or has expired). Say \"connect Google\" and I'll send you a new link.",
     invalid: "Your calendar refused that: {reason}.",
+    unavailable: "Google Calendar isn't answering right now, please try again in a minute.",
     digestTitle: "📅 In your calendar today:",
   },
   he: {
@@ -165,6 +172,7 @@ const MESSAGES = {
     confirmDeleteOne: "למחוק את *{summary}* ({when})?",
     googleLost: 'איבדתי את הגישה ליומן Google שלך (ההרשאה בוטלה או פגה). כתוב "חבר גוגל" ואשלח לך קישור חדש.',
     invalid: "היומן סירב: {reason}.",
+    unavailable: "יומן Google לא עונה כרגע, נסה שוב בעוד דקה.",
     digestTitle: "📅 ביומן היום:",
   },
 } as const;
@@ -175,6 +183,13 @@ export type CalendarMessageKey = keyof (typeof MESSAGES)["en"];
 export function ct(language: Language, key: CalendarMessageKey, vars: Record<string, string> = {}): string {
   const template: string = MESSAGES[language][key];
   return template.replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? `{${name}}`);
+}
+
+/** What the user reads when the calendar refused a request or did not answer. */
+export function refusalText(error: CalendarRequestError, language: Language): string {
+  if (error.code === "not_found") return ct(language, "notFoundAny");
+  if (error.code === "unavailable") return ct(language, "unavailable");
+  return ct(language, "invalid", { reason: error.message });
 }
 
 // ---- what the executor hands the templates ----

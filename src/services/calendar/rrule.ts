@@ -10,6 +10,35 @@ import type { CalendarRecurrence } from "./types.js";
 /** RFC 5545 day codes, 0 = Sunday … 6 = Saturday (D6 numbering). */
 const DAY_CODES = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"] as const;
 
+/** An RFC 5545 day code ("SU" … "SA"). */
+export type DayCode = (typeof DAY_CODES)[number];
+
+const isDayCode = (code: string): code is DayCode => (DAY_CODES as readonly string[]).includes(code);
+
+/** Whether a recurrence line is an RRULE line (not EXDATE, RDATE…). */
+export const isRuleLine = (line: string) => /^RRULE:/i.test(line.trim());
+
+/** The fields of an RRULE line, keys and values upper-cased. */
+function ruleFields(line: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const part of line.trim().slice("RRULE:".length).split(";")) {
+    const [key, value] = part.split("=");
+    if (key && value !== undefined) fields.set(key.toUpperCase(), value.toUpperCase());
+  }
+  return fields;
+}
+
+/**
+ * The week start (WKST) a series' first RRULE line names: a day code, null when it names none
+ * (RFC 5545's default, Monday, applies), undefined when there is no RRULE line.
+ */
+export function weekStartOf(lines: readonly string[] | null | undefined): DayCode | null | undefined {
+  const line = lines?.find(isRuleLine);
+  if (!line) return undefined;
+  const code = ruleFields(line).get("WKST");
+  return code && isDayCode(code) ? code : null;
+}
+
 /** An instant in RFC 5545's UTC form: 20260305T080000Z. */
 export function utcStamp(epochMs: number): string {
   return new Date(epochMs)
@@ -25,18 +54,29 @@ export const basicDate = (date: string) => date.replaceAll("-", "");
  * The RRULE of a recurrence ("RRULE:FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=…"). `until` (a local date,
  * inclusive) becomes a date for an all-day series and, for a timed one, the last second of that
  * local day in the series' zone, in UTC (RFC 5545 wants UTC when DTSTART has a zone).
+ * `weekStart` is the WKST of the rule this one replaces (weekStartOf), written back as it was;
+ * undefined for a new rule, which says WKST=SU when every-N-weeks needs one (D6).
  */
-export function toRRule(rule: CalendarRecurrence, series: { allDay: boolean; timeZone: string }): string {
+export function toRRule(
+  rule: CalendarRecurrence,
+  series: { allDay: boolean; timeZone: string },
+  weekStart?: DayCode | null,
+): string {
   const parts = [`FREQ=${rule.frequency.toUpperCase()}`];
   const interval = rule.interval ?? 1;
   if (interval > 1) parts.push(`INTERVAL=${interval}`);
   if (rule.frequency === "weekly" && rule.days?.length) {
     parts.push(`BYDAY=${rule.days.map((d) => DAY_CODES[d]).join(",")}`);
-    // Which weeks "every other week" means depends on where a week starts: Sunday here (D6).
-    if (interval > 1) parts.push("WKST=SU");
   }
   if (rule.frequency === "monthly" && rule.daysOfMonth?.length) {
     parts.push(`BYMONTHDAY=${rule.daysOfMonth.join(",")}`);
+  }
+  if (weekStart !== undefined) {
+    // A rule rewritten keeps its own week start: moving it would move which weeks "every other week" means.
+    if (weekStart) parts.push(`WKST=${weekStart}`);
+  } else if (rule.frequency === "weekly" && rule.days?.length && interval > 1) {
+    // Which weeks "every other week" means depends on where a week starts: Sunday here (D6).
+    parts.push("WKST=SU");
   }
   if (rule.until !== undefined) {
     const until = parseDate(rule.until);
@@ -58,13 +98,9 @@ export function parseRRule(
   lines: readonly string[] | null | undefined,
   timeZone: string,
 ): CalendarRecurrence | null {
-  const line = lines?.find((l) => /^RRULE:/i.test(l.trim()));
+  const line = lines?.find(isRuleLine);
   if (!line) return null;
-  const fields = new Map<string, string>();
-  for (const part of line.trim().slice("RRULE:".length).split(";")) {
-    const [key, value] = part.split("=");
-    if (key && value !== undefined) fields.set(key.toUpperCase(), value.toUpperCase());
-  }
+  const fields = ruleFields(line);
   const frequency = { DAILY: "daily", WEEKLY: "weekly", MONTHLY: "monthly" }[fields.get("FREQ") ?? ""] as
     CalendarRecurrence["frequency"] | undefined;
   if (!frequency) return null;
@@ -72,6 +108,9 @@ export function parseRRule(
   for (const key of ["BYSETPOS", "BYMONTH", "BYYEARDAY", "BYWEEKNO", "BYHOUR", "BYMINUTE", "BYSECOND"]) {
     if (fields.has(key)) return null;
   }
+  // WKST changes nothing CalendarRecurrence says (weekStartOf reads it, toRRule writes it back).
+  const weekStart = fields.get("WKST");
+  if (weekStart !== undefined && !isDayCode(weekStart)) return null;
   const rule: CalendarRecurrence = { frequency };
   const interval = Number(fields.get("INTERVAL") ?? 1);
   if (!Number.isInteger(interval) || interval < 1) return null;
@@ -80,7 +119,7 @@ export function parseRRule(
   const byDay = fields.get("BYDAY");
   if (byDay) {
     if (frequency !== "weekly") return null;
-    const days = byDay.split(",").map((code) => DAY_CODES.indexOf(code as (typeof DAY_CODES)[number]));
+    const days = byDay.split(",").map((code) => DAY_CODES.indexOf(code as DayCode));
     // "1MO" (ordinal days) and unknown codes are beyond what the rule can say.
     if (days.some((d) => d < 0)) return null;
     rule.days = [...new Set(days)].sort((a, b) => a - b);

@@ -97,10 +97,13 @@ export interface CalendarProviders {
   forUser(phone: string): Promise<CalendarProvider>;
 }
 
-/** A request the provider refused because of what was asked (not found, bad range): the user can fix it. */
+/**
+ * A request the provider refused because of what was asked (not found, bad range): the user can fix
+ * it; or "unavailable": the calendar did not answer (an outage, a timeout), the user can try again.
+ */
 export class CalendarRequestError extends Error {
   constructor(
-    readonly code: "not_found" | "invalid",
+    readonly code: "not_found" | "invalid" | "unavailable",
     message: string,
   ) {
     super(message);

@@ -22,7 +22,16 @@ import {
 } from "../calendar/eventTimes.js";
 import { addDays, dayOfWeek } from "../../nlu/zonedTime.js";
 import { formatDate, localDateOf, parseDate, startOfDay } from "../calendar/recurrenceExpansion.js";
-import { ct, eventView, frameAt, rangeText, ruleText, timeQuestion, whenText } from "../calendar/replies.js";
+import {
+  ct,
+  eventView,
+  frameAt,
+  rangeText,
+  refusalText,
+  ruleText,
+  timeQuestion,
+  whenText,
+} from "../calendar/replies.js";
 import {
   CalendarRequestError,
   type CalendarEvent,
@@ -54,7 +63,10 @@ type Found =
 
 /** What a step says about which events it means. */
 interface Criteria {
+  /** A handle the resolver wrote ("@1"), never an id: ids do not come from the user's words (spec 002 §8.0). */
   eventId?: string;
+  /** The event the user chose from Memo's own numbered question (disambiguation). */
+  chosenId?: string;
   summary?: string;
   timeMin?: string;
   timeMax?: string;
@@ -116,10 +128,16 @@ export class CalendarEntityResolver implements EntityResolver {
     private readonly ledger?: OperationLedger,
   ) {}
 
-  async resolve(
+  resolve(step: PlanStep, result: ResolverResult, context: CapabilityContext): Promise<EntityResolution> {
+    return this.resolveStep(step, result, context);
+  }
+
+  /** Resolves a step; `chosenId` is the event the user picked from a disambiguation question. */
+  private async resolveStep(
     step: PlanStep,
     result: ResolverResult,
     context: CapabilityContext,
+    chosenId?: string,
   ): Promise<EntityResolution> {
     const operation = (result.functionName ?? "").split(".")[1] ?? "";
     if (
@@ -130,16 +148,10 @@ export class CalendarEntityResolver implements EntityResolver {
     }
     try {
       const provider = await this.providers.forUser(context.phone);
-      return await this.resolveOperation(step, operation, result.args ?? {}, provider, context);
+      return await this.resolveOperation(step, operation, result.args ?? {}, provider, context, chosenId);
     } catch (error) {
       if (error instanceof GoogleConnectionLostError) return notFound(ct(context.language, "googleLost"));
-      if (error instanceof CalendarRequestError) {
-        return notFound(
-          error.code === "not_found"
-            ? ct(context.language, "notFoundAny")
-            : ct(context.language, "invalid", { reason: error.message }),
-        );
-      }
+      if (error instanceof CalendarRequestError) return notFound(refusalText(error, context.language));
       throw error;
     }
   }
@@ -151,14 +163,16 @@ export class CalendarEntityResolver implements EntityResolver {
     context: CapabilityContext,
   ): Promise<EntityResolution> {
     const chosen = selection[0];
-    if (!chosen) return notFound(ct(context.language, "askWhichEvent"));
-    // The choice is an event id of the user's own calendar: resolution starts again from it.
-    const args = { ...disambiguation.originalArgs, eventId: chosen };
+    // Only an event Memo itself offered: the choice is an id of the user's own calendar.
+    if (!chosen || !disambiguation.candidates.some((c) => c.id === chosen))
+      return notFound(ct(context.language, "askWhichEvent"));
+    const args = disambiguation.originalArgs;
     const result = context.state.resolverResults.get(step.id);
-    return this.resolve(
+    return this.resolveStep(
       step,
       { stepId: step.id, type: "execute", functionName: result?.functionName ?? "", args },
       context,
+      chosen,
     );
   }
 
@@ -168,8 +182,10 @@ export class CalendarEntityResolver implements EntityResolver {
     args: Args,
     provider: CalendarProvider,
     context: CapabilityContext,
+    chosenId: string | undefined,
   ): Promise<EntityResolution> {
     const { language } = context;
+    const criteriaOf = (a: Args) => readCriteria(a, chosenId);
     switch (operation) {
       case "create":
       case "createMultiple":
@@ -219,9 +235,9 @@ export class CalendarEntityResolver implements EntityResolver {
         return resolved({ operation, seriesId: series.seriesId, range: range.range });
       }
       case "update":
-        return this.resolveUpdate(step, args, provider, context);
+        return this.resolveUpdate(step, args, provider, context, criteriaOf(args));
       case "delete":
-        return this.resolveDelete(step, args, provider, context);
+        return this.resolveDelete(step, args, provider, context, criteriaOf(args));
       case "deleteBySummary":
         return this.resolveDeleteMany(args, provider, context);
       case "truncateRecurring": {
@@ -308,9 +324,10 @@ export class CalendarEntityResolver implements EntityResolver {
     args: Args,
     provider: CalendarProvider,
     context: CapabilityContext,
+    criteria: Criteria,
   ): Promise<EntityResolution> {
     if (args.patch && typeof args.eventId === "string") return resolved(args);
-    const found = await this.find(criteriaOf(args), provider, context, false);
+    const found = await this.find(criteria, provider, context, false);
     if (found.status !== "found") return this.unresolved(step, found, args, context);
     const { event, dateNamed } = found;
     const fields = (args.updateFields ?? {}) as UpdateFields;
@@ -355,9 +372,10 @@ export class CalendarEntityResolver implements EntityResolver {
     args: Args,
     provider: CalendarProvider,
     context: CapabilityContext,
+    criteria: Criteria,
   ): Promise<EntityResolution> {
     if (Array.isArray(args.targets)) return resolved(args);
-    const found = await this.find(criteriaOf(args), provider, context, false);
+    const found = await this.find(criteria, provider, context, false);
     if (found.status !== "found") return this.unresolved(step, found, args, context);
     const { event, dateNamed } = found;
     const scope = scopeOf(event, args.isRecurring, dateNamed);
@@ -388,7 +406,7 @@ export class CalendarEntityResolver implements EntityResolver {
   ): Promise<EntityResolution> {
     if (Array.isArray(args.targets)) return resolved(args);
     const { language } = context;
-    const criteria = criteriaOf(args);
+    const criteria = readCriteria(args);
     const window = this.window(criteria, context);
     if (!window.ok) return notFound(ct(language, "askRange", { phrase: window.phrase }));
     let events = this.filter(await provider.listEvents(window.range), criteria, context);
@@ -468,7 +486,7 @@ export class CalendarEntityResolver implements EntityResolver {
   }
 
   /**
-   * The event a step means: a handle ("@1") or an id Memo itself chose, else title words within the
+   * The event a step means: the one chosen from Memo's question, or a handle ("@1"), else title words within the
    * window (several occurrences of one series count as its next one, unless a day was named), else
    * with nothing named, the event of the latest calendar action.
    */
@@ -480,11 +498,13 @@ export class CalendarEntityResolver implements EntityResolver {
   ): Promise<Found> {
     const { language } = context;
     const dateNamed = !!(criteria.timeMin || criteria.timeMax || criteria.dayOfWeek);
-    const ref = criteria.eventId;
-    if (ref) {
-      const handle = parseHandle(ref);
-      const ids =
-        handle?.kind === "action" ? actionIds(context.state.latestActions, handle.n) : handle ? [] : [ref];
+    const handle = criteria.eventId ? parseHandle(criteria.eventId) : null;
+    const ids = criteria.chosenId
+      ? [criteria.chosenId]
+      : handle?.kind === "action"
+        ? actionIds(context.state.latestActions, handle.n)
+        : [];
+    if (ids.length > 0) {
       for (const id of ids) {
         const event = await provider.getEvent(id);
         if (event) return { status: "found", event, dateNamed };
@@ -570,13 +590,18 @@ export class CalendarEntityResolver implements EntityResolver {
   }
 }
 
-/** What a step's args say about which events it means: eventId, searchCriteria, or the top-level fields. */
-function criteriaOf(args: Args): Criteria {
+/**
+ * What a step's args say about which events it means: the event chosen in a disambiguation question,
+ * a handle in eventId, searchCriteria, or the top-level fields. Anything else in eventId is not
+ * trusted as an id (the model may have copied it from the user's words): it counts as title words.
+ */
+function readCriteria(args: Args, chosenId?: string): Criteria {
   const search = (args.searchCriteria ?? {}) as SearchCriteria;
   const pick = (key: keyof SearchCriteria) => str(search[key]) ?? str(args[key]);
   const criteria: Criteria = {};
+  if (chosenId) criteria.chosenId = chosenId;
   const eventId = str(args.eventId);
-  if (eventId) criteria.eventId = eventId;
+  if (eventId && parseHandle(eventId)) criteria.eventId = eventId;
   for (const key of ["summary", "timeMin", "timeMax", "startTime"] as const) {
     const value = pick(key);
     if (value) criteria[key] = value;
@@ -587,6 +612,7 @@ function criteriaOf(args: Args): Criteria {
   if (excludeSummaries.length) criteria.excludeSummaries = excludeSummaries;
   const excludeDays = strings(args.excludeDays);
   if (excludeDays.length) criteria.excludeDays = excludeDays;
+  if (eventId && !criteria.eventId && !criteria.summary) criteria.summary = eventId;
   return criteria;
 }
 

@@ -228,3 +228,18 @@ describe("deleting", () => {
     });
   });
 });
+
+describe("an event id in the resolver's answer", () => {
+  it("is not trusted as an id (ids never come from the user's words): it is looked for as words", async () => {
+    h = await calendarHarness();
+    const dentist = await seed(h, "dentist", {
+      summary: "Dentist",
+      start: jlm(9, "10:00"),
+      end: jlm(9, "11:00"),
+    });
+    scriptTurn(h, "delete_event", { operation: "delete", eventId: dentist.id });
+    const reply = await h.say(`delete event ${dentist.id}`);
+    expect(reply.text).toContain(`I couldn't find "${dentist.id}" in your calendar.`);
+    expect((await storedEvents(h)).map((e) => e.summary)).toEqual(["Dentist"]);
+  });
+});

@@ -3,7 +3,7 @@
 // reads. "Now" is Thursday 5 March 2026, 12:00 in Asia/Jerusalem (UTC+2).
 import { OAuth2Client } from "google-auth-library";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GoogleCalendar } from "../../../src/services/calendar/GoogleCalendar.js";
+import { GoogleCalendar, type GoogleCalendarOptions } from "../../../src/services/calendar/GoogleCalendar.js";
 import type { CalendarProviders } from "../../../src/services/calendar/types.js";
 import type { GoogleAccounts } from "../../../src/services/google/types.js";
 import { FakeGoogleCalendar } from "../../support/fakeGoogleCalendar.js";
@@ -13,8 +13,11 @@ import { calendarHarness, jlm, scriptTurn, seed, ZONE, type CalendarHarness } fr
 let h: CalendarHarness;
 let google: FakeGoogleCalendar;
 
-/** Every user connected to the stand-in, each with a token of their own. */
-function googleProviders(stand: FakeGoogleCalendar): CalendarProviders {
+/** Every user connected to the stand-in, each with a token of their own (and `options`, such as a timeout). */
+function googleProviders(
+  stand: FakeGoogleCalendar,
+  options: Partial<GoogleCalendarOptions> = {},
+): CalendarProviders {
   const accounts: GoogleAccounts = {
     configured: true,
     apiRootUrl: stand.rootUrl,
@@ -26,7 +29,9 @@ function googleProviders(stand: FakeGoogleCalendar): CalendarProviders {
     },
     markLost: () => Promise.resolve(true),
   };
-  return { forUser: (phone) => Promise.resolve(new GoogleCalendar({ google: accounts, phone })) };
+  return {
+    forUser: (phone) => Promise.resolve(new GoogleCalendar({ google: accounts, phone, ...options })),
+  };
 }
 
 beforeEach(async () => {
@@ -113,5 +118,34 @@ describe("with Google Calendar", () => {
     expect(deletes.map((r) => r.path)).toEqual([expect.stringContaining(series.id)]);
     const calendar = await h.providers.forUser(PHONE);
     expect(await calendar.listEvents({ from: jlm(8, "00:00"), to: jlm(22, "00:00") })).toEqual([]);
+  });
+});
+
+describe("when Google Calendar does not answer", () => {
+  it("says so when Google fails the change with 503, and logs no event details", async () => {
+    h = await calendarHarness({ providers: googleProviders(google) });
+    await seed(h, "surgery", { summary: "Knee surgery", start: jlm(9, "10:00"), end: jlm(9, "11:00") });
+    google.setFault({ method: "PATCH", status: 503 });
+    scriptTurn(h, "update_event", {
+      operation: "update",
+      searchCriteria: { summary: "knee surgery" },
+      updateFields: { location: "Assuta Ramat HaHayal" },
+    });
+    const reply = await h.say("the surgery is at Assuta");
+    expect(reply.text).toBe("Google Calendar isn't answering right now, please try again in a minute.");
+    expect(google.calendarRequests("PATCH")).toHaveLength(1);
+    const logged = JSON.stringify(h.logs());
+    expect(logged).not.toContain("Knee surgery");
+    expect(logged).not.toContain("Assuta Ramat HaHayal");
+  });
+
+  it("says so in Hebrew when Google leaves the lookup hanging past the timeout", async () => {
+    h = await calendarHarness({ providers: googleProviders(google, { timeoutMs: 200 }) });
+    await seed(h, "dentist", { summary: "רופא שיניים", start: jlm(9, "10:00"), end: jlm(9, "11:00") });
+    google.setFault({ method: "GET", delayMs: 5_000 });
+    scriptTurn(h, "delete_event", { operation: "delete", searchCriteria: { summary: "רופא שיניים" } });
+    const reply = await h.say("תמחק את רופא השיניים");
+    expect(reply.text).toBe("יומן Google לא עונה כרגע, נסה שוב בעוד דקה.");
+    expect(google.calendarRequests("DELETE")).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
+import type { calendar_v3 } from "@googleapis/calendar";
 import { OAuth2Client } from "google-auth-library";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GoogleCalendar, googleEventId } from "../../../src/services/calendar/GoogleCalendar.js";
 import { CalendarRequestError } from "../../../src/services/calendar/types.js";
 import { GoogleConnectionLostError, type GoogleAccounts } from "../../../src/services/google/types.js";
@@ -253,5 +254,189 @@ describe("GoogleCalendar: a revoked refresh token", () => {
     expect(accounts.lost).toEqual(["972501234569"]);
     // Nothing reached the Calendar API without a valid token.
     expect(google.calendarRequests().length).toBe(before);
+  });
+});
+
+/** An event made outside Memo (Google's own UI, another app), inserted straight into `phone`'s calendar. */
+async function insertRaw(
+  google: FakeGoogleCalendar,
+  phone: string,
+  body: calendar_v3.Schema$Event,
+): Promise<calendar_v3.Schema$Event> {
+  const client = new OAuth2Client();
+  client.setCredentials({ access_token: `token-${phone}` });
+  const { data } = await client.request<calendar_v3.Schema$Event>({
+    url: `${google.rootUrl}calendar/v3/calendars/primary/events`,
+    method: "POST",
+    data: body,
+  });
+  return data;
+}
+
+describe("GoogleCalendar: editing a series keeps what Memo cannot say", () => {
+  let google: FakeGoogleCalendar;
+  let accounts: ReturnType<typeof fakeAccounts>;
+  let users = 0;
+  /** A user of their own for each test, so calendars do not mix. */
+  const nextPhone = () => `97250555${String(++users).padStart(4, "0")}`;
+  const lastPatch = () => google.calendarRequests("PATCH").at(-1);
+
+  beforeAll(async () => {
+    google = await FakeGoogleCalendar.start({ timeZone: ZONE });
+    accounts = fakeAccounts(google);
+  });
+  afterAll(async () => google?.close());
+
+  it("changes a yearly birthday's place without touching its rule or its reminders", async () => {
+    const phone = nextPhone();
+    const birthday = await insertRaw(google, phone, {
+      summary: "Mom birthday",
+      start: { date: "2020-05-10" },
+      end: { date: "2020-05-11" },
+      recurrence: ["RRULE:FREQ=YEARLY"],
+      reminders: {
+        useDefault: false,
+        overrides: [
+          { method: "email", minutes: 1440 },
+          { method: "popup", minutes: 60 },
+        ],
+      },
+    });
+    await new GoogleCalendar({ google: accounts, phone }).updateEvent(
+      birthday.id!,
+      { location: "Haifa" },
+      "series",
+    );
+    expect(lastPatch()?.body).toEqual({ location: "Haifa" });
+    expect(google.storedEvents(`token-${phone}`)[0]).toMatchObject({
+      location: "Haifa",
+      recurrence: ["RRULE:FREQ=YEARLY"],
+      reminders: { overrides: [{ method: "email" }, { method: "popup", minutes: 60 }] },
+    });
+  });
+
+  it("renames a whole series from one of its occurrences with the title alone", async () => {
+    const phone = nextPhone();
+    const calendar = new GoogleCalendar({ google: accounts, phone });
+    await insertRaw(google, phone, {
+      summary: "Choir",
+      start: { dateTime: "2026-04-06T20:00:00+03:00", timeZone: ZONE },
+      end: { dateTime: "2026-04-06T22:00:00+03:00", timeZone: ZONE },
+      recurrence: ["RRULE:FREQ=WEEKLY;BYDAY=MO", "EXDATE;TZID=Asia/Jerusalem:20260413T200000"],
+    });
+    const [occurrence] = await calendar.listEvents({
+      from: jlm("2026-04-20 00:00"),
+      to: jlm("2026-04-21 00:00"),
+    });
+    await calendar.updateEvent(occurrence!.id, { summary: "Choir rehearsal" }, "series");
+    expect(lastPatch()?.body).toEqual({ summary: "Choir rehearsal" });
+  });
+
+  it("replaces only the RRULE line when the rule changes, keeping EXDATE", async () => {
+    const phone = nextPhone();
+    const choir = await insertRaw(google, phone, {
+      summary: "Choir",
+      start: { dateTime: "2026-04-06T20:00:00+03:00", timeZone: ZONE },
+      end: { dateTime: "2026-04-06T22:00:00+03:00", timeZone: ZONE },
+      recurrence: ["RRULE:FREQ=WEEKLY;BYDAY=MO", "EXDATE;TZID=Asia/Jerusalem:20260413T200000"],
+      reminders: { useDefault: false, overrides: [{ method: "email", minutes: 30 }] },
+    });
+    await new GoogleCalendar({ google: accounts, phone }).updateEvent(
+      choir.id!,
+      { recurrence: { frequency: "weekly", days: [1], count: 5 } },
+      "series",
+    );
+    expect(lastPatch()?.body).toEqual({
+      recurrence: ["RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=5", "EXDATE;TZID=Asia/Jerusalem:20260413T200000"],
+    });
+  });
+
+  it("refuses to change a rule it cannot read, and sends nothing", async () => {
+    const phone = nextPhone();
+    const meeting = await insertRaw(google, phone, {
+      summary: "Board meeting",
+      start: { dateTime: "2026-04-06T10:00:00+03:00", timeZone: ZONE },
+      end: { dateTime: "2026-04-06T11:00:00+03:00", timeZone: ZONE },
+      recurrence: ["RRULE:FREQ=MONTHLY;BYDAY=1MO"],
+    });
+    const patches = google.calendarRequests("PATCH").length;
+    const error = await new GoogleCalendar({ google: accounts, phone })
+      .updateEvent(meeting.id!, { recurrence: { frequency: "weekly", days: [1] } }, "series")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CalendarRequestError);
+    expect((error as CalendarRequestError).code).toBe("invalid");
+    expect(google.calendarRequests("PATCH")).toHaveLength(patches);
+    expect(google.storedEvents(`token-${phone}`)[0]?.recurrence).toEqual(["RRULE:FREQ=MONTHLY;BYDAY=1MO"]);
+  });
+
+  it("ends an every-other-week series made in Google keeping its week start and its EXDATE", async () => {
+    const phone = nextPhone();
+    const calendar = new GoogleCalendar({ google: accounts, phone });
+    const exdate = "EXDATE;TZID=Asia/Jerusalem:20260414T090000";
+    const implicit = await insertRaw(google, phone, {
+      summary: "Pilates",
+      start: { dateTime: "2026-04-07T09:00:00+03:00", timeZone: ZONE },
+      end: { dateTime: "2026-04-07T10:00:00+03:00", timeZone: ZONE },
+      // No WKST: Google's (and RFC 5545's) default week start, Monday.
+      recurrence: ["RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=SU,TU", exdate],
+    });
+    await calendar.truncateSeries(implicit.id!, "2026-05-31");
+    expect(lastPatch()?.body).toEqual({
+      recurrence: ["RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=SU,TU;UNTIL=20260531T205959Z", exdate],
+    });
+    const explicit = await insertRaw(google, phone, {
+      summary: "Swim",
+      start: { dateTime: "2026-04-07T07:00:00+03:00", timeZone: ZONE },
+      end: { dateTime: "2026-04-07T08:00:00+03:00", timeZone: ZONE },
+      recurrence: ["RRULE:FREQ=WEEKLY;WKST=MO;INTERVAL=2;BYDAY=SU,TU"],
+    });
+    await calendar.truncateSeries(explicit.id!, "2026-05-31");
+    expect(lastPatch()?.body).toEqual({
+      recurrence: ["RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=SU,TU;WKST=MO;UNTIL=20260531T205959Z"],
+    });
+  });
+});
+
+describe("GoogleCalendar: Google not answering", () => {
+  let google: FakeGoogleCalendar;
+  const phone = "972501239999";
+  beforeAll(async () => {
+    google = await FakeGoogleCalendar.start({ timeZone: ZONE });
+  });
+  afterEach(() => google.setFault(null));
+  afterAll(async () => google?.close());
+
+  it("turns a 503 into CalendarRequestError('unavailable') naming only the status", async () => {
+    const calendar = new GoogleCalendar({ google: fakeAccounts(google), phone });
+    const event = await calendar.createEvent(
+      {
+        summary: "Secret surgery",
+        allDay: false,
+        start: jlm("2026-04-10 10:00"),
+        end: jlm("2026-04-10 11:00"),
+        timeZone: ZONE,
+      },
+      "op-surgery",
+    );
+    google.setFault({ method: "PATCH", status: 503 });
+    const error = await calendar
+      .updateEvent(event.id, { location: "Hidden clinic" }, "instance")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CalendarRequestError);
+    expect((error as CalendarRequestError).code).toBe("unavailable");
+    expect((error as CalendarRequestError).message).toBe("Google Calendar answered 503");
+    expect(JSON.stringify(error)).not.toMatch(/Secret surgery|Hidden clinic/);
+  });
+
+  it("gives up on a request Google leaves hanging after the timeout", async () => {
+    const calendar = new GoogleCalendar({ google: fakeAccounts(google), phone, timeoutMs: 200 });
+    google.setFault({ method: "GET", delayMs: 5_000 });
+    const started = Date.now();
+    const error = await calendar
+      .listEvents({ from: jlm("2026-04-01 00:00"), to: jlm("2026-04-02 00:00") })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CalendarRequestError);
+    expect((error as CalendarRequestError).code).toBe("unavailable");
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });

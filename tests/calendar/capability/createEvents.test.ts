@@ -268,7 +268,7 @@ describe("a conflict on create", () => {
     scriptTurn(h, "create_event", { operation: "create", summary: "רופא שיניים", start: "מחר ב-14:30" });
     const asked = await h.say("רופא שיניים מחר ב-14:30");
     expect(asked.text).toContain(
-      "⚠️ זה חופף ל*פגישה עם דנה* (מחר 14:00–15:00). להוסיף את *רופא שיניים* (מחר 14:30–15:30) בכל זאת?",
+      "⚠️ זה חופף ל: *פגישה עם דנה* (מחר 14:00–15:00). להוסיף את *רופא שיניים* (מחר 14:30–15:30) בכל זאת?",
     );
     expect((await h.say("כן")).text).toBe("📅 הוספתי ליומן: *רופא שיניים* — מחר 14:30–15:30");
     expect(await storedEvents(h)).toHaveLength(2);

@@ -39,7 +39,7 @@ describe("Google access lost", () => {
     const reply = await h.say("my calendar today");
     expect(reply).toMatchObject({
       status: "completed",
-      text: "I've lost access to your Google Calendar (the permission was revoked or has expired). Say \"connect Google\" and I'll send you a new link.",
+      text: 'I\'ve lost access to your Google Calendar (the permission was revoked or has expired). Say "connect Google" and I\'ll send you a new link, or "disconnect Google" to use my own calendar instead.',
     });
     expect(providers.asked).toBeGreaterThan(0);
   });
@@ -50,7 +50,7 @@ describe("Google access lost", () => {
     scriptTurn(h, "create_event", { operation: "create", summary: "פגישה עם דנה", start: "מחר ב-14:00" });
     const reply = await h.say("תקבע פגישה עם דנה מחר ב-14:00");
     expect(reply.text).toBe(
-      'איבדתי את הגישה ליומן Google שלך (ההרשאה בוטלה או פגה). כתוב "חבר גוגל" ואשלח לך קישור חדש.',
+      'איבדתי את הגישה ליומן Google שלך (ההרשאה בוטלה או פגה). כתוב "חבר גוגל" ואשלח לך קישור חדש, או "נתק גוגל" כדי להשתמש ביומן שלי במקום.',
     );
     expect(h.server!.requests.filter(isMutateResolver)).toHaveLength(1);
     const { rows } = await h.db.pool.query("SELECT 1 FROM calendar_events");

@@ -208,6 +208,13 @@ export const MESSAGES = {
     "calendar.feedGoogle":
       "Your calendar is your Google Calendar, so the events I add are already on your phone and computer wherever you use Google Calendar.",
     "calendar.feedUnavailable": "I can't make a calendar link on this server.",
+    "google.connectedAs": "Google is connected ✅ ({email}) I can now use your calendar and Gmail.",
+    "google.connectedWithoutGmail":
+      'Google is connected{account}, but you didn\'t allow Gmail, so I can\'t use your email. To allow it, say "disconnect Google", then "connect Google", and tick Gmail on Google\'s page.',
+    "google.connectedWithoutCalendar":
+      'Google is connected{account}, but you didn\'t allow your calendar, so I can\'t use Google Calendar. To allow it, say "disconnect Google", then "connect Google", and tick the calendar on Google\'s page.',
+    "google.connectedWithoutBoth":
+      'Google is connected{account}, but you didn\'t allow your calendar or Gmail, so I can\'t use them. To allow them, say "disconnect Google", then "connect Google", and tick both on Google\'s page.',
   },
   he: {
     noLLM:
@@ -408,6 +415,13 @@ export const MESSAGES = {
     "calendar.feedGoogle":
       "היומן שלך הוא יומן Google, כך שהאירועים שאני מוסיף כבר מופיעים בטלפון ובמחשב בכל מקום שבו אתה משתמש ביומן Google.",
     "calendar.feedUnavailable": "אני לא יכול ליצור קישור ליומן בשרת הזה.",
+    "google.connectedAs": "גוגל מחובר ✅ ({email}) עכשיו אני יכול להשתמש ביומן וב-Gmail שלך.",
+    "google.connectedWithoutGmail":
+      'גוגל מחובר{account}, אבל לא אישרת גישה ל-Gmail, אז אין לי גישה למייל שלך. כדי לאשר, כתוב "נתק גוגל", אחר כך "חבר גוגל", וסמן את Gmail בדף של גוגל.',
+    "google.connectedWithoutCalendar":
+      'גוגל מחובר{account}, אבל לא אישרת גישה ליומן, אז אין לי גישה ליומן גוגל שלך. כדי לאשר, כתוב "נתק גוגל", אחר כך "חבר גוגל", וסמן את היומן בדף של גוגל.',
+    "google.connectedWithoutBoth":
+      'גוגל מחובר{account}, אבל לא אישרת גישה ליומן ול-Gmail, אז אין לי גישה אליהם. כדי לאשר, כתוב "נתק גוגל", אחר כך "חבר גוגל", וסמן את היומן ואת Gmail בדף של גוגל.',
   },
 } as const;
 

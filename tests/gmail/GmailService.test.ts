@@ -9,7 +9,7 @@ import {
   encodeHeaderWords,
   isEmailAddress,
 } from "../../src/services/gmail/mime.js";
-import { GoogleConnectionLostError } from "../../src/services/google/types.js";
+import { GOOGLE_TIMEOUT_MS, GoogleConnectionLostError } from "../../src/services/google/types.js";
 import { FakeGmail, ME } from "../support/fakeGmail.js";
 import { captureLogs } from "../support/logs.js";
 
@@ -167,6 +167,55 @@ describe("GmailService over the Gmail v1 stand-in", () => {
     await box.trash([m.id]);
     expect(gmail.messages.get(m.id)!.labelIds).toContain("TRASH");
     expect(gmail.changes()).not.toContain(expect.stringMatching(/DELETE/));
+  });
+
+  it("never moves mail to Trash or Spam, or in or out of Sent or Drafts, through labels", async () => {
+    const m = gmail.add({ from: "a@example.com", subject: "x" });
+    const box = await service().mailbox();
+    for (const change of [
+      { add: ["TRASH"] },
+      { add: ["trash"] },
+      { add: ["Spam"] },
+      { add: ["Receipts", "SENT"] },
+      { add: ["DRAFT"] },
+      { remove: ["SENT"] },
+      { remove: ["draft"] },
+    ]) {
+      await expect(box.modifyLabels([m.id], change), JSON.stringify(change)).rejects.toMatchObject({
+        status: 400,
+        reason: "protected_label",
+      });
+    }
+    expect(gmail.changes()).toEqual([]);
+    expect(gmail.labels.some((l) => l.name === "Receipts")).toBe(false);
+    // Taking mail out of Spam or Trash is a restore, not a deletion: allowed.
+    const spam = gmail.add({ from: "b@example.com", subject: "y", labelIds: ["SPAM"] });
+    expect(await box.modifyLabels([spam.id], { remove: ["spam"], add: ["inbox"] })).toEqual({
+      added: ["INBOX"],
+      removed: ["SPAM"],
+    });
+    expect(gmail.messages.get(spam.id)!.labelIds).toEqual(["INBOX"]);
+  });
+
+  it("a 403 for a missing scope is 'no_permission'; a Gmail that hangs past the timeout is 'timeout'", async () => {
+    expect(GOOGLE_TIMEOUT_MS).toBe(15_000);
+    gmail.insufficientScope = true;
+    await expect((await service().mailbox()).search("x")).rejects.toMatchObject({
+      status: 403,
+      reason: "no_permission",
+    });
+    gmail.insufficientScope = false;
+    gmail.delayMs = 10_000;
+    const { logger } = captureLogs();
+    const box = await new GmailService(gmail.accounts(), logger, { timeoutMs: 150 }).forUser(PHONE);
+    const started = Date.now();
+    await expect(box.send({ to: [ME], subject: "s", body: "b" })).rejects.toMatchObject({
+      status: null,
+      reason: "timeout",
+    });
+    // A send is a POST: never retried, so it gives up after one timeout.
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(gmail.requests.filter((r) => r.path.endsWith("/messages/send"))).toHaveLength(1);
   });
 
   it("a revoked token marks the connection lost and throws GoogleConnectionLostError", async () => {

@@ -349,6 +349,35 @@ describe("sending with approval", () => {
     expect(gmail.sent).toHaveLength(0);
   });
 
+  it("a bare 'cancel' at 'What should I change?' cancels: nothing is sent, no model is asked", async () => {
+    g = await gmailHarness();
+    const { h, gmail } = g;
+    scriptGmailTurn(h, "send_email", DRAFT);
+    await h.say("email dana@example.com that I'll be late");
+    expect((await h.say("edit")).text).toBe("What should I change?");
+    expect(await h.say("cancel")).toMatchObject({ status: "completed", text: "OK, I won't send it." });
+    expect(h.server!.requests.filter(isReviser)).toHaveLength(0);
+    expect(gmail.sent).toHaveLength(0);
+    // Nothing is left waiting: "approve" now is not an answer to the old question.
+    expect((await h.say("approve")).text).not.toMatch(/^✅ Sent/);
+    expect(gmail.sent).toHaveLength(0);
+  });
+
+  it("in Hebrew: ביטול at the edit prompt cancels the email", async () => {
+    g = await gmailHarness();
+    const { h, gmail } = g;
+    scriptGmailTurn(h, "send_email", {
+      operation: "send",
+      to: ["dana@example.com"],
+      subject: "פגישה",
+      body: "נתראה ב-10",
+    });
+    await h.say("שלח לדנה dana@example.com מייל שנתראה ב-10");
+    expect((await h.say("עריכה")).text).toBe("מה לשנות?");
+    expect(await h.say("ביטול")).toMatchObject({ status: "completed", text: "בסדר, לא אשלח אותו." });
+    expect(gmail.sent).toHaveLength(0);
+  });
+
   it("a draft (compose) is saved without asking and is not sent", async () => {
     g = await gmailHarness();
     scriptGmailTurn(g.h, "draft_email", { ...DRAFT, operation: "compose" });
@@ -492,6 +521,80 @@ describe("replying, forwarding, deleting", () => {
     scriptGmailTurn(h, "archive_email", { operation: "archive", email: { handle: "@1" } });
     expect((await h.say("archive it")).text).toBe("📦 Archived: *News* — Weekly");
     expect(gmail.messages.get(news.id)!.labelIds).toEqual(["Label_6"]);
+  });
+});
+
+describe("labels never trash", () => {
+  const REFUSED =
+    "I can't put emails in Trash or Spam, or in or out of Sent or Drafts, with a label. To delete emails, say \"delete …\" and I'll ask you first.";
+
+  it.each([
+    { addLabels: ["TRASH"] },
+    { addLabels: ["Trash"] },
+    { addLabels: ["spam"] },
+    { addLabels: ["Reading", "SPAM"] },
+    { addLabels: ["Sent"] },
+    { removeLabels: ["DRAFT"] },
+  ])("'label as trash' (%o) changes nothing and points to delete", async (labels) => {
+    g = await gmailHarness();
+    const { h, gmail } = g;
+    const news = gmail.add({ from: "News <news@example.com>", subject: "Weekly" });
+    scriptGmailTurn(h, "label_email", { operation: "label", email: { from: "News" }, ...labels });
+    expect(await h.say("label the newsletter as trash")).toMatchObject({
+      status: "completed",
+      text: REFUSED,
+    });
+    expect(gmail.changes()).toEqual([]);
+    expect(gmail.messages.get(news.id)!.labelIds).toEqual(["INBOX", "UNREAD"]);
+  });
+
+  it("in Hebrew", async () => {
+    g = await gmailHarness();
+    const { h, gmail } = g;
+    gmail.add({ from: "חדשות <news@example.com>", subject: "עדכון" });
+    scriptGmailTurn(h, "label_email", { operation: "label", email: { from: "חדשות" }, addLabels: ["TRASH"] });
+    expect((await h.say("תסמן את המייל מחדשות כאשפה")).text).toBe(
+      'אני לא יכול להעביר מיילים לאשפה או לספאם, או להוסיף ולהסיר את "נשלחו" ו"טיוטות", בעזרת תוויות. כדי למחוק מיילים, כתבו "תמחק …" ואשאל אותך קודם.',
+    );
+    expect(gmail.changes()).toEqual([]);
+  });
+});
+
+describe("Gmail refusing or not answering", () => {
+  it("a 403 for a missing Gmail scope says how to allow Gmail (searching, and finding an email in Hebrew)", async () => {
+    g = await gmailHarness();
+    g.gmail.insufficientScope = true;
+    scriptGmailTurn(g.h, "search_email", { operation: "search", query: "is:unread" });
+    expect((await g.h.say("any unread email?")).text).toBe(
+      'I don\'t have permission to use your Gmail: it wasn\'t allowed when Google was connected. To allow it, say "disconnect Google", then "connect Google", and tick Gmail on Google\'s page.',
+    );
+    scriptGmailTurn(g.h, "reply_email", { operation: "reply", email: { from: "דנה" }, body: "תודה" });
+    expect((await g.h.say("תענה לדנה תודה")).text).toBe(
+      'אין לי הרשאה להשתמש ב-Gmail שלך: היא לא אושרה כשחיברת את גוגל. כדי לאשר, כתבו "נתק גוגל", אחר כך "חבר גוגל", וסמנו את Gmail בדף של גוגל.',
+    );
+    expect(g.gmail.lost).toEqual([]);
+  });
+
+  it("a Gmail that hangs: the turn ends with 'not answering'; a send says to check Sent, not to retry", async () => {
+    g = await gmailHarness({ timeoutMs: 200 });
+    const { h, gmail } = g;
+    gmail.delayMs = 10_000;
+    scriptGmailTurn(h, "search_email", { operation: "search", query: "is:unread" });
+    const started = Date.now();
+    expect(await h.say("any unread email?")).toMatchObject({
+      status: "completed",
+      text: "Gmail isn't answering right now. Please try again in a minute.",
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    gmail.delayMs = 0;
+    scriptGmailTurn(h, "send_email", DRAFT);
+    await h.say("email dana@example.com that I'll be late");
+    gmail.delayMs = 10_000;
+    expect(await h.say("approve")).toMatchObject({
+      status: "completed",
+      text: "Gmail didn't answer in time, so I can't tell whether it was sent. Please check your Sent folder before asking again.",
+    });
   });
 });
 

@@ -14,8 +14,11 @@ export const isReviser = (req: RecordedRequest) =>
 export const isSummarizer = (req: RecordedRequest) =>
   (systemPromptOf(req) ?? "").includes("You summarize an email conversation");
 
-/** Memo with the gmail capability over the Gmail stand-in; the user is connected to Google unless said. */
-export async function gmailHarness(options: { connected?: boolean } = {}) {
+/**
+ * Memo with the gmail capability over the Gmail stand-in; the user is connected to Google unless
+ * said. `timeoutMs`: how long a Gmail request may take (default: GOOGLE_TIMEOUT_MS).
+ */
+export async function gmailHarness(options: { connected?: boolean; timeoutMs?: number } = {}) {
   const gmail = await FakeGmail.start();
   const db = await pgliteBackend.create();
   const capabilityLogs = captureLogs();
@@ -23,7 +26,12 @@ export async function gmailHarness(options: { connected?: boolean } = {}) {
     db,
     capabilities: (registry) =>
       registry.register(
-        createGmailCapability({ google: gmail.accounts(), pool: db.pool, logger: capabilityLogs.logger }),
+        createGmailCapability({
+          google: gmail.accounts(),
+          pool: db.pool,
+          logger: capabilityLogs.logger,
+          ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        }),
       ),
   });
   await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem" });

@@ -79,6 +79,35 @@ describe("GmailExecutor sends at most once", () => {
     expect(sends).toBe(1);
   });
 
+  it("a send that timed out is not definite: it says to check Sent, and a re-run does not send again", async () => {
+    const ledger = memoryLedger();
+    let sends = 0;
+    const mailbox = {
+      send: () => {
+        sends += 1;
+        return Promise.reject(new GmailRequestError(null, "timeout"));
+      },
+    } as unknown as Mailbox;
+    const executor = createGmailExecutor(
+      { forUser: () => Promise.resolve(mailbox) },
+      ledger,
+      captureLogs().logger,
+    );
+    const args = { operation: "send", draft: DRAFT };
+    expect(await executor.execute("gmail.send", args, context("trace:s1"))).toEqual({
+      success: false,
+      errorCode: "GMAIL_TIMEOUT",
+      error:
+        "Gmail didn't answer in time, so I can't tell whether it was sent. Please check your Sent folder before asking again.",
+    });
+    expect(ledger.entries.has("972501234567|trace:s1")).toBe(false);
+    expect(await executor.execute("gmail.send", args, context("trace:s1"))).toMatchObject({
+      success: false,
+      errorCode: "MAYBE_SENT",
+    });
+    expect(sends).toBe(1);
+  });
+
   it("a definite refusal (4xx) is recorded: a re-run reports it without sending", async () => {
     const ledger = memoryLedger();
     let sends = 0;

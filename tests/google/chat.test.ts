@@ -168,7 +168,10 @@ describe("connect and disconnect Google in chat", () => {
     expect((await completeLink(bed, linkIn(reply.text))).status).toBe(200);
     expect(await bed.googleConnected(PHONE_A)).toBe(true);
     expect(bed.notified).toEqual([
-      { phone: PHONE_A, text: "Google is connected ✅ I can now use your calendar and Gmail." },
+      {
+        phone: PHONE_A,
+        text: "Google is connected ✅ (user@example.com) I can now use your calendar and Gmail.",
+      },
     ]);
 
     expect((await say(PHONE_A, "connect my google account")).text).toBe(
@@ -195,7 +198,7 @@ describe("connect and disconnect Google in chat", () => {
 
     expect((await completeLink(bed, linkIn(reply.text))).status).toBe(200);
     expect(bed.notified.map((n) => n.text)).toEqual([
-      "גוגל מחובר ✅ עכשיו אני יכול להשתמש ביומן וב-Gmail שלך.",
+      "גוגל מחובר ✅ (user@example.com) עכשיו אני יכול להשתמש ביומן וב-Gmail שלך.",
     ]);
     expect((await say(PHONE_B, "חבר גוגל")).text).toBe(
       'חשבון הגוגל שלך כבר מחובר ✅ כדי לחבר חשבון אחר, כתוב קודם "נתק גוגל".',

@@ -11,6 +11,8 @@ import { isInvalidGrant } from "../../src/services/google/types.js";
 import { backends } from "../support/db.js";
 import { captureLogs } from "../support/logs.js";
 import {
+  backFromGoogle,
+  browserCookie,
   connectThroughBrowser,
   consent,
   openLink,
@@ -58,13 +60,27 @@ describe.each(backends)("Google connection on $name", (backend) => {
     expect(consentUrl.searchParams.get("scope")!.split(" ")).toEqual([...GOOGLE_SCOPES]);
     expect(consentUrl.searchParams.get("state")).toBeTruthy();
 
+    // The browser is bound to the link: /start sets an HttpOnly cookie scoped to the OAuth routes.
+    const cookie = start.headers["set-cookie"] as unknown as string[];
+    expect(cookie).toHaveLength(1);
+    expect(cookie[0]).toMatch(/^memo_google_consent=[A-Za-z0-9_-]{43};/);
+    expect(cookie[0]).toMatch(/; Max-Age=900;/);
+    expect(cookie[0]).toMatch(/; Path=\/auth\/google;/);
+    expect(cookie[0]).toMatch(/; HttpOnly;/);
+    expect(cookie[0]).toMatch(/; Secure;/);
+    expect(cookie[0]).toMatch(/; SameSite=Lax$/);
+
     const callbackUrl = await consent(bed, start.headers.location!);
     const code = new URL(callbackUrl).searchParams.get("code")!;
-    const callback = await request(bed.app).get(bed.local(callbackUrl));
+    const callback = await backFromGoogle(bed, callbackUrl, browserCookie(start));
     expect(callback.status).toBe(200);
     expect(callback.text).toContain("You can go back to WhatsApp.");
+    // The chat names the account that was connected, so a wrong one is noticed at once.
     expect(bed.notified).toEqual([
-      { phone: PHONE_A, text: "Google is connected ✅ I can now use your calendar and Gmail." },
+      {
+        phone: PHONE_A,
+        text: "Google is connected ✅ (user@example.com) I can now use your calendar and Gmail.",
+      },
     ]);
 
     const [access] = bed.google.accessTokens();
@@ -96,7 +112,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
     expect(callback.status).toBe(200);
     expect(callback.text).toContain("אפשר לחזור לוואטסאפ.");
     expect(bed.notified).toEqual([
-      { phone: PHONE_B, text: "גוגל מחובר ✅ עכשיו אני יכול להשתמש ביומן וב-Gmail שלך." },
+      { phone: PHONE_B, text: "גוגל מחובר ✅ (user@example.com) עכשיו אני יכול להשתמש ביומן וב-Gmail שלך." },
     ]);
   });
 
@@ -105,12 +121,12 @@ describe.each(backends)("Google connection on $name", (backend) => {
     const link = (await bed.accounts.connectLink(PHONE_A))!;
     const start = await openLink(bed, link);
     const callbackUrl = await consent(bed, start.headers.location!);
-    expect((await request(bed.app).get(bed.local(callbackUrl))).status).toBe(200);
+    expect((await backFromGoogle(bed, callbackUrl, browserCookie(start))).status).toBe(200);
 
     const again = await openLink(bed, link);
     expect(again.status).toBe(410);
     expect(again.text).toContain("This link was already used");
-    const replay = await request(bed.app).get(bed.local(callbackUrl));
+    const replay = await backFromGoogle(bed, callbackUrl, browserCookie(start));
     expect(replay.status).toBe(410);
     expect(bed.notified).toHaveLength(1);
   });
@@ -121,7 +137,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
     const first = new URL(await consent(bed, start.headers.location!));
     const second = new URL(await consent(bed, start.headers.location!));
     const statuses = await Promise.all(
-      [first, second].map(async (u) => (await request(bed.app).get(`${u.pathname}${u.search}`)).status),
+      [first, second].map(async (u) => (await backFromGoogle(bed, u.href, browserCookie(start))).status),
     );
     expect(statuses.sort()).toEqual([200, 410]);
     expect(bed.notified).toHaveLength(1);
@@ -143,22 +159,80 @@ describe.each(backends)("Google connection on $name", (backend) => {
     const callback = new URL(await consent(bed, start.headers.location!));
     const state = callback.searchParams.get("state")!;
     callback.searchParams.set("state", state.replace(PHONE_A, PHONE_B));
-    const tampered = await request(bed.app).get(`${callback.pathname}${callback.search}`);
+    const cookie = browserCookie(start);
+    const tampered = await backFromGoogle(bed, callback.href, cookie);
     expect(tampered.status).toBe(400);
     // A state signed for A, reusing B's own fresh nonce, does not verify either.
     const bLink = new URL((await bed.accounts.connectLink(PHONE_B))!).searchParams.get("t")!;
     const bNonce = bLink.split(".")[1]!;
     const [, , signature] = state.split(".");
     callback.searchParams.set("state", `${PHONE_B}.${bNonce}.${signature}`);
-    expect((await request(bed.app).get(`${callback.pathname}${callback.search}`)).status).toBe(400);
+    expect((await backFromGoogle(bed, callback.href, cookie)).status).toBe(400);
 
     expect(await connectionRow(PHONE_B)).toBeUndefined();
     expect(await bed.googleConnected(PHONE_B)).toBe(false);
     expect(bed.notified).toEqual([]);
     // A's own state still works: nothing was consumed by the forgeries.
     callback.searchParams.set("state", state);
-    expect((await request(bed.app).get(`${callback.pathname}${callback.search}`)).status).toBe(200);
+    expect((await backFromGoogle(bed, callback.href, cookie)).status).toBe(200);
     expect(await bed.googleConnected(PHONE_A)).toBe(true);
+  });
+
+  it("refuses a callback from a browser that did not open the link: nothing stored, the link not used up", async () => {
+    bed = await startGoogleTestbed(backend);
+    // The attacker opens their own link and sends the victim Google's consent URL it redirects to.
+    const attackerStart = await openLink(bed, (await bed.accounts.connectLink(PHONE_A))!);
+    const callbackUrl = await consent(bed, attackerStart.headers.location!);
+    // The victim's browser comes back from Google without the attacker's cookie.
+    const refused = await backFromGoogle(bed, callbackUrl);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("This link was opened in another browser");
+    expect(refused.text).toContain("Nothing was connected.");
+    // A cookie for another link (another nonce) does not fit either, nor a forged value of the right shape.
+    const otherStart = await openLink(bed, (await bed.accounts.connectLink(PHONE_A))!);
+    expect((await backFromGoogle(bed, callbackUrl, browserCookie(otherStart))).status).toBe(400);
+    expect((await backFromGoogle(bed, callbackUrl, `memo_google_consent=${"A".repeat(43)}`)).status).toBe(
+      400,
+    );
+    expect(await connectionRow(PHONE_A)).toBeUndefined();
+    expect(await bed.googleConnected(PHONE_A)).toBe(false);
+    expect(bed.notified).toEqual([]);
+    expect(bed.logs().filter((l) => l.event === "GOOGLE_CALLBACK_REFUSED")).toHaveLength(3);
+    // The browser that opened the link still finishes it: nothing was consumed by the refusals.
+    expect((await backFromGoogle(bed, callbackUrl, browserCookie(attackerStart))).status).toBe(200);
+    expect(await bed.googleConnected(PHONE_A)).toBe(true);
+  });
+
+  it("connects what was granted and says in chat which access was left unticked", async () => {
+    bed = await startGoogleTestbed(backend);
+    const gmailScope = "https://www.googleapis.com/auth/gmail.modify";
+    const calendarScope = "https://www.googleapis.com/auth/calendar";
+    bed.google.withhold = [gmailScope];
+    expect((await connectThroughBrowser(bed, PHONE_A)).status).toBe(200);
+    expect((await connectionRow(PHONE_A))!.scopes).not.toContain(gmailScope);
+    expect(await bed.googleConnected(PHONE_A)).toBe(true);
+    expect(bed.notified.at(-1)).toEqual({
+      phone: PHONE_A,
+      text:
+        "Google is connected (user@example.com), but you didn't allow Gmail, so I can't use your email. " +
+        'To allow it, say "disconnect Google", then "connect Google", and tick Gmail on Google\'s page.',
+    });
+
+    bed.google.withhold = [gmailScope, calendarScope];
+    await connectThroughBrowser(bed, PHONE_B);
+    expect(bed.notified.at(-1)).toEqual({
+      phone: PHONE_B,
+      text:
+        "גוגל מחובר (user@example.com), אבל לא אישרת גישה ליומן ול-Gmail, אז אין לי גישה אליהם. " +
+        'כדי לאשר, כתוב "נתק גוגל", אחר כך "חבר גוגל", וסמן את היומן ואת Gmail בדף של גוגל.',
+    });
+
+    bed.google.withhold = [calendarScope];
+    await connectThroughBrowser(bed, PHONE_A);
+    expect(bed.notified.at(-1)!.text).toBe(
+      "Google is connected (user@example.com), but you didn't allow your calendar, so I can't use Google Calendar. " +
+        'To allow it, say "disconnect Google", then "connect Google", and tick the calendar on Google\'s page.',
+    );
   });
 
   it("refuses an expired link, and a consent finished too late", async () => {
@@ -173,7 +247,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
     const start = await openLink(bed, fresh);
     const callbackUrl = await consent(bed, start.headers.location!);
     bed.clock.advance(16 * MINUTE);
-    const callback = await request(bed.app).get(bed.local(callbackUrl));
+    const callback = await backFromGoogle(bed, callbackUrl, browserCookie(start));
     expect(callback.status).toBe(410);
     expect(await connectionRow(PHONE_A)).toBeUndefined();
     expect(bed.notified).toEqual([]);
@@ -184,14 +258,18 @@ describe.each(backends)("Google connection on $name", (backend) => {
     const link = (await bed.accounts.connectLink(PHONE_A))!;
     bed.google.decline = "access_denied";
     const start = await openLink(bed, link);
-    const declined = await request(bed.app).get(bed.local(await consent(bed, start.headers.location!)));
+    const declined = await backFromGoogle(bed, await consent(bed, start.headers.location!));
     expect(declined.status).toBe(400);
     expect(declined.text).toContain("Access was not granted");
     expect(await connectionRow(PHONE_A)).toBeUndefined();
 
     bed.google.decline = undefined;
     const retry = await openLink(bed, link);
-    const callback = await request(bed.app).get(bed.local(await consent(bed, retry.headers.location!)));
+    const callback = await backFromGoogle(
+      bed,
+      await consent(bed, retry.headers.location!),
+      browserCookie(retry),
+    );
     expect(callback.status).toBe(200);
   });
 
@@ -208,6 +286,18 @@ describe.each(backends)("Google connection on $name", (backend) => {
       expect(res.type).toBe("text/html");
       expect(res.text).toContain("This link is not valid");
     }
+  });
+
+  it("gives up on a token endpoint that hangs: a 'could not be connected' page, nothing stored", async () => {
+    bed = await startGoogleTestbed(backend, { timeoutMs: 100 });
+    bed.google.tokenDelayMs = 3_000;
+    const started = Date.now();
+    const res = await connectThroughBrowser(bed, PHONE_A);
+    expect(res.status).toBe(502);
+    expect(res.text).toContain("Google could not be connected");
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(await connectionRow(PHONE_A)).toBeUndefined();
+    expect(bed.notified).toEqual([]);
   });
 
   it("refreshes an expiring access token and stores the new one, keeping the refresh token", async () => {

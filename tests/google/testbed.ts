@@ -20,7 +20,14 @@ export const PHONE_B = "972502222222";
 /** The Google connection on real storage, the OAuth routes in the app, and a stand-in Google. */
 export async function startGoogleTestbed(
   backend: TestBackend,
-  options: { db?: TestDatabase; clock?: FakeClock; secret?: Buffer; fake?: FakeGoogleOAuth } = {},
+  options: {
+    db?: TestDatabase;
+    clock?: FakeClock;
+    secret?: Buffer;
+    fake?: FakeGoogleOAuth;
+    /** Milliseconds a request to Google may take (default: GOOGLE_TIMEOUT_MS). */
+    timeoutMs?: number;
+  } = {},
 ) {
   const db = options.db ?? (await backend.create());
   const google = options.fake ?? (await FakeGoogleOAuth.start());
@@ -28,7 +35,14 @@ export async function startGoogleTestbed(
   const secret = options.secret ?? randomBytes(32);
   const { logger, lines } = captureLogs();
   const config: AppConfig = loadConfig({ ...google.env(), PUBLIC_URL });
-  const accounts = createGoogleAccounts({ pool: db.pool, config, logger, clock: clock.now, secret });
+  const accounts = createGoogleAccounts({
+    pool: db.pool,
+    config,
+    logger,
+    clock: clock.now,
+    secret,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
   const notified: { phone: string; text: string }[] = [];
   const app: Express = createApp({
     logger,
@@ -111,12 +125,24 @@ export async function consent(bed: GoogleTestbed, startLocation: string): Promis
   return res.headers.get("location")!;
 }
 
+/** The browser-binding cookie /start set, as a Cookie header ("name=value"); undefined when none. */
+export function browserCookie(start: { headers: Record<string, unknown> }): string | undefined {
+  const set = start.headers["set-cookie"];
+  const first = Array.isArray(set) ? (set as string[])[0] : undefined;
+  return first?.split(";")[0];
+}
+
+/** Google's redirect back to the app, from a browser that carries `cookie` (none: another browser). */
+export function backFromGoogle(bed: GoogleTestbed, callbackUrl: string, cookie?: string) {
+  const req = request(bed.app).get(bed.local(callbackUrl));
+  return cookie ? req.set("Cookie", cookie) : req;
+}
+
 /** The browser journey from a connect link: /start, consent, callback. Returns the callback's response. */
 export async function completeLink(bed: GoogleTestbed, link: string) {
   const start = await openLink(bed, link);
   if (start.status !== 302) throw new Error(`start answered ${start.status}`);
-  const callback = await consent(bed, start.headers.location!);
-  return request(bed.app).get(bed.local(callback));
+  return backFromGoogle(bed, await consent(bed, start.headers.location!), browserCookie(start));
 }
 
 /** The whole browser journey for `phone`: a new link, consent, callback. Returns the callback's response. */

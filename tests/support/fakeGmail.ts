@@ -121,6 +121,11 @@ export class FakeGmail {
   readonly lost: string[] = [];
   /** Answer every Gmail request with this status instead (e.g. 500). */
   failWith: number | null = null;
+  /** Refuse every Gmail request as Google does when the grant lacks the Gmail scope (403). */
+  insufficientScope = false;
+  /** Milliseconds every Gmail request waits before it is answered (a Google that hangs). */
+  delayMs = 0;
+  private readonly timers = new Set<NodeJS.Timeout>();
   private nextId = 1;
   private revoked = false;
 
@@ -143,6 +148,7 @@ export class FakeGmail {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     this.server.closeAllConnections();
     await closed;
@@ -224,11 +230,20 @@ export class FakeGmail {
         body,
         authorization: req.headers.authorization,
       });
-      try {
-        this.route(req.method ?? "GET", url, body, req, res);
-      } catch (error) {
-        this.json(res, 500, { error: { code: 500, message: String(error) } });
-      }
+      const answer = () => {
+        try {
+          this.route(req.method ?? "GET", url, body, req, res);
+        } catch (error) {
+          this.json(res, 500, { error: { code: 500, message: String(error) } });
+        }
+      };
+      if (this.delayMs > 0 && url.pathname !== "/token") {
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          answer();
+        }, this.delayMs);
+        this.timers.add(timer);
+      } else answer();
     });
   }
 
@@ -254,6 +269,34 @@ export class FakeGmail {
     }
     if (this.failWith)
       return this.json(res, this.failWith, { error: { code: this.failWith, message: "failed" } });
+    if (this.insufficientScope) {
+      // Google's answer when the user unticked Gmail at consent: the token lacks the scope.
+      res.setHeader(
+        "www-authenticate",
+        'Bearer realm="https://accounts.google.com/", error="insufficient_scope", scope="https://www.googleapis.com/auth/gmail.modify"',
+      );
+      return this.json(res, 403, {
+        error: {
+          code: 403,
+          message: "Request had insufficient authentication scopes.",
+          errors: [
+            { message: "Insufficient Permission", domain: "global", reason: "insufficientPermissions" },
+          ],
+          status: "PERMISSION_DENIED",
+          details: [
+            {
+              "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+              reason: "ACCESS_TOKEN_SCOPE_INSUFFICIENT",
+              domain: "googleapis.com",
+              metadata: {
+                service: "gmail.googleapis.com",
+                method: "caribou.api.proto.MailboxService.ListMessages",
+              },
+            },
+          ],
+        },
+      });
+    }
     const path = url.pathname.slice(prefix.length).split("/");
     const data = (body ?? {}) as Record<string, unknown>;
     const [collection, id, action] = path;

@@ -6,8 +6,9 @@ import type { AddressInfo } from "node:net";
  * A stand-in for Google's OAuth endpoints on 127.0.0.1, for tests: the real google-auth-library
  * client talks to it over HTTP.
  *
- * - GET  /auth    the consent page: consents at once (or declines, see `decline`) and redirects to
- *                 the request's redirect_uri with a fresh code and the state, as Google does.
+ * - GET  /auth    the consent page: consents at once (or declines, see `decline`; unticks the scopes
+ *                 in `withhold`) and redirects to the request's redirect_uri with a fresh code and
+ *                 the state, as Google does.
  * - POST /token   authorization_code (single-use codes, checked client and redirect_uri) and
  *                 refresh_token grants; a revoked or unknown refresh token gets invalid_grant.
  * - POST /revoke  revokes a refresh token (and the access tokens of its grant) or an access token.
@@ -51,8 +52,13 @@ export class FakeGoogleOAuth {
   readonly revoked: string[] = [];
   /** When set, /auth declines with this error (e.g. "access_denied") instead of consenting. */
   decline: string | undefined;
+  /** Scopes the user unticks on the consent page (granular consent): the grant leaves them out. */
+  withhold: string[] = [];
   /** When true, /revoke fails (400), as when Google is unreachable or the token is unknown to it. */
   failRevoke = false;
+  /** Milliseconds /token waits before it answers (a Google that hangs). */
+  tokenDelayMs = 0;
+  private readonly timers = new Set<NodeJS.Timeout>();
   /** Seconds each access token issued from now on lives. */
   expiresIn: number;
   private readonly email: string;
@@ -122,7 +128,12 @@ export class FakeGoogleOAuth {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve, reject) => this.server.close((e) => (e ? reject(e) : resolve())));
+    for (const timer of this.timers) clearTimeout(timer);
+    const closed = new Promise<void>((resolve, reject) =>
+      this.server.close((e) => (e ? reject(e) : resolve())),
+    );
+    this.server.closeAllConnections();
+    return closed;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -143,7 +154,8 @@ export class FakeGoogleOAuth {
       if (this.decline) {
         redirect.searchParams.set("error", this.decline);
       } else {
-        redirect.searchParams.set("code", this.issueCode(query.redirect_uri!, query.scope ?? ""));
+        const granted = (query.scope ?? "").split(" ").filter((s) => s && !this.withhold.includes(s));
+        redirect.searchParams.set("code", this.issueCode(query.redirect_uri!, granted.join(" ")));
       }
       if (query.state) redirect.searchParams.set("state", query.state);
       res.writeHead(302, { location: redirect.toString() }).end();
@@ -151,6 +163,15 @@ export class FakeGoogleOAuth {
     }
 
     if (req.method === "POST" && url.pathname === "/token") {
+      if (this.tokenDelayMs > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            this.timers.delete(timer);
+            resolve();
+          }, this.tokenDelayMs);
+          this.timers.add(timer);
+        });
+      }
       if (form.client_id !== this.clientId || form.client_secret !== this.clientSecret) {
         return json(401, { error: "invalid_client", error_description: "The OAuth client was not found." });
       }

@@ -2,9 +2,10 @@ import type { OperationLedger } from "../../db/repositories/OperationLedger.js";
 import {
   GmailRequestError,
   type EmailSummary,
+  type GmailFailure,
   type OutgoingEmail,
 } from "../../services/gmail/GmailService.js";
-import { gt } from "../../services/gmail/replies.js";
+import { failureText, gt } from "../../services/gmail/replies.js";
 import { summarizeThread } from "../../services/gmail/summarize.js";
 import { GoogleConnectionLostError } from "../../services/google/types.js";
 import type { GmailExecutorArgs, MailboxSource } from "../../services/resolution/GmailEntityResolver.js";
@@ -38,6 +39,14 @@ export type GmailData =
       added?: string[];
       removed?: string[];
     };
+
+/** The executor's error code for each kind of Gmail failure (others: GMAIL_FAILED). */
+const ERROR_CODES: Partial<Record<GmailFailure, string>> = {
+  not_found: "NOT_FOUND",
+  no_permission: "GMAIL_NO_PERMISSION",
+  timeout: "GMAIL_TIMEOUT",
+  protected_label: "LABEL_NOT_ALLOWED",
+};
 
 /** Operations that change nothing: not recorded in the ledger. */
 const READS = new Set(["search", "read"]);
@@ -93,7 +102,7 @@ export function createGmailExecutor(
         await ledger.record(phone, operationId, outcome);
         return outcome;
       } catch (error) {
-        const refused = refusal(error, language);
+        const refused = refusal(error, language, SENDS.has(operation));
         if (!refused) throw error;
         // A definite refusal changed nothing: recorded, so a re-run says the same and does not retry.
         if (!READS.has(operation) && refused.definite)
@@ -104,10 +113,14 @@ export function createGmailExecutor(
   };
 }
 
-/** Lost access and Gmail refusals as what the user reads; `definite` when nothing can have happened. */
+/**
+ * Lost access and Gmail refusals as what the user reads; `definite` when nothing can have happened.
+ * A timeout is never definite: Gmail may have acted (sent) before the answer was given up on.
+ */
 function refusal(
   error: unknown,
   language: "he" | "en",
+  sending: boolean,
 ): { outcome: ExecutorOutcome; definite: boolean } | null {
   if (error instanceof GoogleConnectionLostError) {
     return {
@@ -116,12 +129,11 @@ function refusal(
     };
   }
   if (error instanceof GmailRequestError) {
-    const notFound = error.status === 404;
     return {
       outcome: {
         success: false,
-        errorCode: notFound ? "NOT_FOUND" : "GMAIL_FAILED",
-        error: gt(language, notFound ? "notFoundAny" : "failed"),
+        errorCode: ERROR_CODES[error.reason] ?? "GMAIL_FAILED",
+        error: failureText(language, error.reason, sending),
       },
       // A 5xx or a lost connection may have happened after Gmail acted.
       definite: error.status !== null && error.status < 500,

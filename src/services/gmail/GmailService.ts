@@ -1,7 +1,12 @@
 import { gmail, type gmail_v1 } from "@googleapis/gmail";
 import { mapWithConcurrency } from "../../utils/concurrency.js";
 import type { Logger } from "../../utils/logger.js";
-import { GoogleConnectionLostError, isInvalidGrant, type GoogleAccounts } from "../google/types.js";
+import {
+  GOOGLE_TIMEOUT_MS,
+  GoogleConnectionLostError,
+  isInvalidGrant,
+  type GoogleAccounts,
+} from "../google/types.js";
 import { bodyText, decodeHtmlSnippet, displayName, headerOf, splitAddresses } from "./messageText.js";
 import { addressOf, rawMessage } from "./mime.js";
 
@@ -51,11 +56,18 @@ export interface OutgoingEmail {
   references?: string;
 }
 
+/**
+ * Why a Gmail request failed: not found; the grant lacks the Gmail scope (unticked at consent);
+ * no answer within the timeout; a label Memo never applies (Trash, Spam, Sent, Drafts); other.
+ */
+export type GmailFailure =
+  "not_found" | "no_permission" | "timeout" | "protected_label" | "no_draft" | "failed";
+
 /** Gmail refused a request for a reason other than lost access (not found, bad request…). */
 export class GmailRequestError extends Error {
   constructor(
     readonly status: number | null,
-    readonly reason: string,
+    readonly reason: GmailFailure,
   ) {
     super(`Gmail request failed (${status ?? "no status"}: ${reason})`);
     this.name = "GmailRequestError";
@@ -66,6 +78,14 @@ export class GmailRequestError extends Error {
 export const DEFAULT_SEARCH_RESULTS = 10;
 /** And never more than this many. */
 export const MAX_SEARCH_RESULTS = 25;
+
+/**
+ * System labels a label change never adds: Trash and Spam move mail out of sight (deleting goes
+ * through "delete", which asks first), Sent and Drafts are Gmail's own record.
+ */
+const NEVER_ADDED = new Set(["TRASH", "SPAM", "SENT", "DRAFT"]);
+/** And those it never removes (taking mail out of Trash or Spam is a restore: allowed). */
+const NEVER_REMOVED = new Set(["SENT", "DRAFT"]);
 
 /** System labels a user may name ("star it", "mark as important"), by lower-case name. */
 const SYSTEM_LABELS: Record<string, string> = {
@@ -147,6 +167,8 @@ export class Mailbox {
   /**
    * Adds and removes labels by name. A label to add that does not exist yet is created (the user
    * asked for it by name); one to remove that does not exist is skipped. Returns the names applied.
+   * Adding Trash, Spam, Sent or Drafts, or removing Sent or Drafts, is refused before anything
+   * changes (GmailRequestError "protected_label").
    */
   async modifyLabels(
     ids: string[],
@@ -163,6 +185,12 @@ export class Mailbox {
       const system = SYSTEM_LABELS[key];
       return byName.get(key) ?? (system ? { id: system, name: system } : undefined);
     };
+    // Checked on the label each name resolves to (its id), before any label is created or applied.
+    const protectedIn = (names: string[] | undefined, never: Set<string>) =>
+      (names ?? []).some((name) => never.has(find(name)?.id ?? name.trim().toUpperCase()));
+    if (protectedIn(change.add, NEVER_ADDED) || protectedIn(change.remove, NEVER_REMOVED)) {
+      throw new GmailRequestError(400, "protected_label");
+    }
     const addIds: string[] = [];
     const added: string[] = [];
     for (const name of change.add ?? []) {
@@ -241,24 +269,56 @@ export class Mailbox {
       const status = (error as { status?: unknown; response?: { status?: unknown } } | null)?.response
         ?.status;
       const code = typeof status === "number" ? status : null;
-      this.logger.warn({ capability: "gmail", request: what, status: code }, "Gmail request failed");
-      throw new GmailRequestError(code, code === 404 ? "not_found" : "failed");
+      const reason = failureOf(error, code);
+      this.logger.warn({ capability: "gmail", request: what, status: code, reason }, "Gmail request failed");
+      throw new GmailRequestError(code, reason);
     }
   }
 }
 
+/** What a failed request's error says: its status, Google's reasons, or gaxios' timeout code. */
+function failureOf(error: unknown, status: number | null): GmailFailure {
+  const e = error as {
+    code?: unknown;
+    error?: { name?: unknown };
+    response?: { data?: { error?: { errors?: { reason?: unknown }[]; details?: { reason?: unknown }[] } } };
+  } | null;
+  // gaxios gives up through AbortSignal.timeout: the fetch it uses fails with a TimeoutError or an
+  // AbortError. Memo passes no abort signal of its own, so an abort is always the timeout.
+  const aborted = [e?.code, e?.error?.name].some((n) => n === "TimeoutError" || n === "AbortError");
+  if (status === null && aborted) return "timeout";
+  if (status === 404) return "not_found";
+  if (status === 403) {
+    // The token lacks the Gmail scope: the user unticked Gmail on Google's consent page.
+    const body = e?.response?.data?.error;
+    const reasons = [...(body?.errors ?? []), ...(body?.details ?? [])].map((r) => r.reason);
+    if (reasons.includes("insufficientPermissions") || reasons.includes("ACCESS_TOKEN_SCOPE_INSUFFICIENT")) {
+      return "no_permission";
+    }
+  }
+  return "failed";
+}
+
 /** Gmail for each user, through their Google connection (GoogleAccounts). */
 export class GmailService {
+  private readonly timeoutMs: number;
+
   constructor(
     private readonly google: GoogleAccounts,
     private readonly logger: Logger,
-  ) {}
+    /** timeoutMs: how long one Gmail request may take (default: GOOGLE_TIMEOUT_MS). */
+    options: { timeoutMs?: number } = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? GOOGLE_TIMEOUT_MS;
+  }
 
   /** The user's mailbox; GoogleConnectionLostError when there is no usable connection. */
   async forUser(phone: string): Promise<Mailbox> {
     const auth = await this.google.clientFor(phone);
     if (!auth) throw new GoogleConnectionLostError(phone);
-    const api = gmail({ version: "v1", auth, rootUrl: this.google.apiRootUrl });
+    // googleapis-common passes `timeout` on to gaxios with every request (gaxios has none by default);
+    // reads that time out are retried up to twice by googleapis, sends and changes (POST) never.
+    const api = gmail({ version: "v1", auth, rootUrl: this.google.apiRootUrl, timeout: this.timeoutMs });
     return new Mailbox(api, phone, this.google, this.logger);
   }
 }

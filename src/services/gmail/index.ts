@@ -16,8 +16,12 @@ export function createGmailCapability(options: {
   google: GoogleAccounts;
   pool: pg.Pool;
   logger: Logger;
+  /** Milliseconds one Gmail request may take (default: GOOGLE_TIMEOUT_MS). */
+  timeoutMs?: number;
 }): CapabilityModule {
-  const gmail = new GmailService(options.google, options.logger);
+  const gmail = new GmailService(options.google, options.logger, {
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
   const ledger = new PgOperationLedger(options.pool);
   return {
     capability: "gmail",

@@ -1,4 +1,5 @@
 import type { ResponseTemplate } from "../../graph/registry.js";
+import type { GmailFailure } from "./GmailService.js";
 
 type Language = "he" | "en";
 
@@ -23,6 +24,14 @@ const GMAIL_MESSAGES = {
     maybeSent:
       "I may already have sent this before something went wrong on my side; please check your Sent folder before asking again.",
     revisedRecipientsKept: "(I couldn't find an address for {names}, so I kept the recipients as they were.)",
+    timeout: "Gmail isn't answering right now. Please try again in a minute.",
+    sendTimedOut:
+      "Gmail didn't answer in time, so I can't tell whether it was sent. Please check your Sent folder before asking again.",
+    noPermission:
+      'I don\'t have permission to use your Gmail: it wasn\'t allowed when Google was connected. To allow it, say "disconnect Google", then "connect Google", and tick Gmail on Google\'s page.',
+    labelProtected:
+      "I can't put emails in Trash or Spam, or in or out of Sent or Drafts, with a label. To delete emails, say \"delete …\" and I'll ask you first.",
+    wontSend: "OK, I won't send it.",
     // Approval questions: what will be sent, then approve / edit / cancel.
     approveSend: "📧 Send this email?",
     approveReply: "↩️ Send this reply?",
@@ -74,6 +83,14 @@ const GMAIL_MESSAGES = {
     maybeSent:
       "ייתכן שכבר שלחתי את זה לפני שמשהו השתבש אצלי; כדאי לבדוק בתיקיית 'דואר יוצא' לפני שמבקשים שוב.",
     revisedRecipientsKept: "(לא מצאתי כתובת של {names}, אז השארתי את הנמענים כמו שהיו.)",
+    timeout: "Gmail לא עונה כרגע. נסו שוב בעוד דקה.",
+    sendTimedOut:
+      "Gmail לא ענה בזמן, אז אני לא יודע אם זה נשלח. כדאי לבדוק בתיקיית 'דואר יוצא' לפני שמבקשים שוב.",
+    noPermission:
+      'אין לי הרשאה להשתמש ב-Gmail שלך: היא לא אושרה כשחיברת את גוגל. כדי לאשר, כתבו "נתק גוגל", אחר כך "חבר גוגל", וסמנו את Gmail בדף של גוגל.',
+    labelProtected:
+      'אני לא יכול להעביר מיילים לאשפה או לספאם, או להוסיף ולהסיר את "נשלחו" ו"טיוטות", בעזרת תוויות. כדי למחוק מיילים, כתבו "תמחק …" ואשאל אותך קודם.',
+    wontSend: "בסדר, לא אשלח אותו.",
     approveSend: "📧 לשלוח את המייל הזה?",
     approveReply: "↩️ לשלוח את התשובה הזאת?",
     approveForward: "➡️ להעביר את המייל הזה?",
@@ -112,6 +129,23 @@ export type GmailMessageKey = keyof (typeof GMAIL_MESSAGES)["en"];
 export function gt(language: Language, key: GmailMessageKey, vars: Record<string, string> = {}): string {
   const template: string = GMAIL_MESSAGES[language][key];
   return template.replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? `{${name}}`);
+}
+
+/** What the user reads when Gmail refused a request or did not answer; `sending`: it was a send. */
+export function failureText(language: Language, reason: GmailFailure, sending = false): string {
+  switch (reason) {
+    case "not_found":
+      return gt(language, "notFoundAny");
+    case "no_permission":
+      return gt(language, "noPermission");
+    case "protected_label":
+      return gt(language, "labelProtected");
+    case "timeout":
+      // A send that timed out may still have gone: never invite the user to simply send it again.
+      return gt(language, sending ? "sendTimedOut" : "timeout");
+    default:
+      return gt(language, "failed");
+  }
 }
 
 /** The most characters of a body shown in one WhatsApp message (WhatsApp allows 4096 in all). */

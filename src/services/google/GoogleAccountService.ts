@@ -4,33 +4,50 @@ import type pg from "pg";
 import { z } from "zod";
 import type { AppConfig } from "../../config/env.js";
 import type { Logger } from "../../utils/logger.js";
-import { readLinkToken, readState, signLinkToken, signState } from "./linkTokens.js";
+import {
+  readLinkToken,
+  readState,
+  signBrowser,
+  signLinkToken,
+  signState,
+  verifyBrowser,
+} from "./linkTokens.js";
 import { deriveKey } from "./secrets.js";
 import { TokenCipher } from "./tokenCrypto.js";
-import type { GoogleAccounts, GoogleConnector } from "./types.js";
+import { GOOGLE_TIMEOUT_MS, type GoogleAccounts, type GoogleConnector } from "./types.js";
+
+/** The scope each of Memo's Google features needs: what a consent without it leaves unusable. */
+const FEATURE_SCOPES = {
+  calendar: "https://www.googleapis.com/auth/calendar",
+  gmail: "https://www.googleapis.com/auth/gmail.modify",
+} as const;
+
+/** A Google feature Memo uses, by the scope it needs. */
+export type GoogleFeature = keyof typeof FEATURE_SCOPES;
 
 /**
  * What Memo asks Google for. `gmail.modify` alone covers search, read, drafts, send, labels, archive
  * and moving to Trash (it is a superset of `gmail.send`); permanent deletion would need full mail
  * access, which Memo never asks for. `openid email` only tell Memo which account was connected.
  */
-export const GOOGLE_SCOPES = [
-  "openid",
-  "email",
-  "https://www.googleapis.com/auth/calendar",
-  "https://www.googleapis.com/auth/gmail.modify",
-] as const;
+export const GOOGLE_SCOPES = ["openid", "email", FEATURE_SCOPES.calendar, FEATURE_SCOPES.gmail] as const;
 
 /** Where the OAuth routes are mounted. */
 export const GOOGLE_AUTH_PATH = "/auth/google";
 
 /** Milliseconds a "connect Google" link stays valid, and the consent it starts (default: 15 minutes). */
-const LINK_TTL_MS = 15 * 60 * 1000;
+export const LINK_TTL_MS = 15 * 60 * 1000;
 /** Milliseconds revoking at Google may take when disconnecting before it is given up (default: 5000). */
 const REVOKE_TIMEOUT_MS = 5000;
 
-/** Why a link or a callback was refused. */
-export type LinkRefusal = "invalid" | "expired" | "used";
+/** Why a link or a callback was refused ("browser": the callback came from a browser that did not open the link). */
+export type LinkRefusal = "invalid" | "expired" | "used" | "browser";
+
+/** What a completed connection gave: the account's address when Google said, and the features left unticked. */
+export interface ConnectionOutcome {
+  email: string | null;
+  missing: GoogleFeature[];
+}
 
 /** The token set Memo keeps for a user (encrypted): what the OAuth2 client needs to work and refresh. */
 const StoredTokens = z.object({
@@ -58,6 +75,8 @@ export interface GoogleAccountOptions {
   secret: Buffer;
   /** The service's own address, for links when PUBLIC_URL is not set (default: http://localhost:PORT). */
   serviceUrl?: () => string;
+  /** Milliseconds a request to Google's token endpoints may take (default: GOOGLE_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 /** Only the fields worth keeping: never the id token (it is only read once, for the email). */
@@ -81,7 +100,9 @@ function emailOf(idToken: string | null | undefined): string | null {
   if (!payload) return null;
   try {
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { email?: unknown };
-    return typeof claims.email === "string" ? claims.email : null;
+    // It is shown in chat: only something shaped like an address, never free text.
+    const email = claims.email;
+    return typeof email === "string" && email.length <= 254 && /^[^\s@]+@[^\s@]+$/.test(email) ? email : null;
   } catch {
     return null;
   }
@@ -101,6 +122,7 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
   private readonly cipher: TokenCipher;
   private readonly linkKey: Buffer;
   private readonly serviceUrl: () => string;
+  private readonly timeoutMs: number;
 
   constructor(options: GoogleAccountOptions) {
     this.pool = options.pool;
@@ -110,6 +132,7 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
     this.cipher = new TokenCipher(options.secret);
     this.linkKey = deriveKey(options.secret, "google-link");
     this.serviceUrl = options.serviceUrl ?? (() => `http://localhost:${options.config.port}`);
+    this.timeoutMs = options.timeoutMs ?? GOOGLE_TIMEOUT_MS;
     this.configured = options.config.google.oauth !== undefined;
     this.apiRootUrl = options.config.google.apiRootUrl;
   }
@@ -143,6 +166,9 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
       // believed valid (revoked access tokens): a revoked refresh token then surfaces as invalid_grant.
       eagerRefreshThresholdMillis: 5 * 60 * 1000,
       forceRefreshOnFailure: true,
+      // Every request this client makes (code exchange, refresh, revoke, and the API calls it
+      // authorizes) gives up after the timeout instead of hanging the user's turn.
+      transporterOptions: { timeout: this.timeoutMs },
     });
   }
 
@@ -257,9 +283,11 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
 
   /**
    * Checks a connect link (signature, expiry, nonce unused) and returns Google's consent URL, whose
-   * state binds the callback to this link's phone and nonce. The consent then has its own 15 minutes.
+   * state binds the callback to this link's phone and nonce, and `browser`, the value the browser
+   * that opened the link must bring back to the callback (a cookie). The consent then has its own
+   * 15 minutes.
    */
-  async beginConsent(token: string): Promise<{ url: string } | { refused: LinkRefusal }> {
+  async beginConsent(token: string): Promise<{ url: string; browser: string } | { refused: LinkRefusal }> {
     if (!this.configured) return { refused: "invalid" };
     const claims = readLinkToken(this.linkKey, token);
     if (!claims) return { refused: "invalid" };
@@ -280,18 +308,25 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
       scope: [...GOOGLE_SCOPES],
       state: signState(this.linkKey, { phone: claims.phone, nonce: claims.nonce }),
     });
-    return { url };
+    return { url, browser: signBrowser(this.linkKey, claims.nonce) };
   }
 
   /**
    * Consumes the link named by a callback's state, atomically: of two callbacks with one state, only
-   * one gets the phone. Returns the phone and the user's language, or why it was refused.
+   * one gets the phone. `browser` is the binding cookie the callback came with: without the one
+   * /start gave for this link's nonce, the callback is refused and the link is left unused (login
+   * CSRF: someone else's consent URL, finished in the victim's browser, must not connect the
+   * victim's Google account to the other person's phone). Returns the phone and the user's
+   * language, or why it was refused.
    */
   async consumeState(
     state: string,
+    browser: string | undefined,
   ): Promise<{ phone: string; language: "he" | "en" | "other" | null } | { refused: LinkRefusal }> {
     const claims = readState(this.linkKey, state);
     if (!claims) return { refused: "invalid" };
+    // Checked before anything is consumed: a refused callback leaves the link usable by its owner.
+    if (!verifyBrowser(this.linkKey, claims.nonce, browser)) return { refused: "browser" };
     const now = new Date(this.clock());
     const { rows } = await this.pool.query<{ language: "he" | "en" | "other" | null }>(
       `UPDATE google_link_nonces n SET used_at = $3
@@ -315,8 +350,12 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
     return rows[0].used_at ? "used" : "expired";
   }
 
-  /** Exchanges Google's code for tokens and stores them (encrypted); the user is connected from then on. */
-  async completeConnection(phone: string, code: string): Promise<void> {
+  /**
+   * Exchanges Google's code for tokens and stores them (encrypted); the user is connected from then
+   * on. Returns the account's address and the features whose scope the user left unticked (what was
+   * granted is stored all the same: it is usable).
+   */
+  async completeConnection(phone: string, code: string): Promise<ConnectionOutcome> {
     const { tokens } = await this.oauthClient().getToken(code);
     if (!tokens.access_token) throw new Error("Google's token response has no access token");
     if (!tokens.refresh_token) {
@@ -326,6 +365,11 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
       );
     }
     const scopes = (tokens.scope ?? "").split(" ").filter(Boolean);
+    // Google always reports what was granted; a response without `scope` is not taken as "nothing".
+    const missing = tokens.scope
+      ? (Object.keys(FEATURE_SCOPES) as GoogleFeature[]).filter((f) => !scopes.includes(FEATURE_SCOPES[f]))
+      : [];
+    const email = emailOf(tokens.id_token);
     const now = new Date(this.clock());
     // One statement: tokens stored and the flag on together; reconnecting starts a fresh connection
     // (new created_at, so clients made before it never overwrite its tokens).
@@ -341,9 +385,10 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
          RETURNING user_phone
        )
        UPDATE users SET google_connected = true, updated_at = now() WHERE phone = (SELECT user_phone FROM saved)`,
-      [phone, this.cipher.encrypt(phone, keep(tokens)), scopes, emailOf(tokens.id_token), now],
+      [phone, this.cipher.encrypt(phone, keep(tokens)), scopes, email, now],
     );
-    this.logger.info({ event: "GOOGLE_CONNECTED", scopes }, "Google account connected");
+    this.logger.info({ event: "GOOGLE_CONNECTED", scopes, missing }, "Google account connected");
+    return { email, missing };
   }
 
   async disconnect(phone: string): Promise<boolean> {

@@ -50,3 +50,20 @@ export function readState(key: Buffer, state: string): StateClaims | null {
   if (!verify(key, `state:${phone}.${nonce}`, signature)) return null;
   return { phone, nonce };
 }
+
+/**
+ * The value of the cookie that binds a link's consent to the browser that opened the link: an HMAC
+ * of the nonce, so it names no phone and cannot be made without the key.
+ */
+export function signBrowser(key: Buffer, nonce: string): string {
+  // The "browser:" prefix keeps it apart from links and states signed with the same key.
+  return sign(key, `browser:${nonce}`);
+}
+
+/** Whether `value` (the cookie the callback came with) is this nonce's browser binding. */
+export function verifyBrowser(key: Buffer, nonce: string, value: string | undefined): boolean {
+  // No cookie (another browser, or cookies blocked) never matches.
+  if (!value) return false;
+  // Constant-time compare against the HMAC recomputed from the state's nonce.
+  return verify(key, `browser:${nonce}`, value);
+}

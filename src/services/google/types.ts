@@ -1,6 +1,13 @@
 import type { OAuth2Client } from "google-auth-library";
 
 /**
+ * Milliseconds one request to Google (an API call, a token exchange or refresh) may take before it
+ * is given up (default: 15 000). gaxios has no timeout of its own, and a request that hangs would
+ * hold the user's turn, and their inbox lock, for as long as it hangs.
+ */
+export const GOOGLE_TIMEOUT_MS = 15_000;
+
+/**
  * Google access for one user. A request that Google refuses because the refresh token was revoked
  * or expired throws GoogleConnectionLostError: the connection is marked lost and the user is told
  * (once) how to reconnect.

@@ -14,8 +14,9 @@ import {
   type OutgoingEmail,
 } from "../gmail/GmailService.js";
 import { addressOf, isEmailAddress } from "../gmail/mime.js";
-import { approvalQuestion, emailLabel, gt } from "../gmail/replies.js";
+import { approvalQuestion, emailLabel, failureText, gt } from "../gmail/replies.js";
 import { GoogleConnectionLostError } from "../google/types.js";
+import { t } from "../../utils/userMessages.js";
 import { parseHandle } from "./references.js";
 
 type Args = Record<string, unknown>;
@@ -60,6 +61,18 @@ type Found =
 type RecipientProblem =
   | { status: "several"; index: number; field: "to" | "cc"; name: string; addresses: string[] }
   | { status: "missing"; name: string };
+
+/**
+ * Gmail's own folders by the names users give them (English and Hebrew Gmail): a label change never
+ * puts mail in Trash or Spam (deleting goes through "delete", which asks first) and never touches
+ * Sent or Drafts. Said here before any search; Mailbox.modifyLabels enforces it by label id.
+ */
+const NEVER_ADDED = /^(?:trash|bin|spam|sent|drafts?|אשפה|ספאם|דואר יוצא|נשלחו|טיוטות|טיוטה)$/i;
+const NEVER_REMOVED = /^(?:sent|drafts?|דואר יוצא|נשלחו|טיוטות|טיוטה)$/i;
+
+/** A bare "cancel" / "no" typed where Memo asked what to change: the user wants nothing sent. */
+const CANCEL_WORDS =
+  /^(?:cancel|no|nope|stop|abort|never ?mind|forget it|don['’]?t send(?: it)?|ביטול|בטל|תבטל|לא|עזוב|עזבי|לא משנה|אל תשלח)$/i;
 
 const strings = (v: unknown) =>
   Array.isArray(v) ? v.flatMap((s) => (typeof s === "string" && s.trim() ? [s.trim()] : [])) : [];
@@ -157,6 +170,11 @@ export class GmailEntityResolver implements EntityResolver {
     change: string,
     context: CapabilityContext,
   ): Promise<EntityResolution> {
+    // "cancel" at "What should I change?" ends the step with nothing sent; it never becomes the text.
+    if (CANCEL_WORDS.test(change.trim().replace(/[.!,\s]+$/u, ""))) {
+      const draft = (args as unknown as GmailExecutorArgs).draft;
+      return notFound(draft ? gt(context.language, "wontSend") : t(context.language, "cancelled"));
+    }
     return this.guarded(context, (mailbox) =>
       this.reviseDraft(args as unknown as GmailExecutorArgs, change, mailbox, context),
     );
@@ -171,9 +189,7 @@ export class GmailEntityResolver implements EntityResolver {
       return await work(await this.mailboxes.forUser(context.phone));
     } catch (error) {
       if (error instanceof GoogleConnectionLostError) return notFound(gt(context.language, "googleLost"));
-      if (error instanceof GmailRequestError) {
-        return notFound(gt(context.language, error.status === 404 ? "notFoundAny" : "failed"));
-      }
+      if (error instanceof GmailRequestError) return notFound(failureText(context.language, error.reason));
       throw error;
     }
   }
@@ -211,6 +227,13 @@ export class GmailEntityResolver implements EntityResolver {
         : { status: "approve", question: approvalQuestion("send", draft, language), args: { ...out } };
     }
     if (!ON_EMAILS.has(operation)) return notFound(gt(language, "failed"));
+    if (
+      operation === "label" &&
+      (strings(args.addLabels).some((l) => NEVER_ADDED.test(l)) ||
+        strings(args.removeLabels).some((l) => NEVER_REMOVED.test(l)))
+    ) {
+      return notFound(gt(language, "labelProtected"));
+    }
 
     const found = await this.findEmails(args, operation, mailbox, context);
     if (found.status === "missing") return notFound(found.message);

@@ -1,6 +1,11 @@
 import { createHash } from "node:crypto";
 import { calendar, type calendar_v3 } from "@googleapis/calendar";
-import { GoogleConnectionLostError, isInvalidGrant, type GoogleAccounts } from "../google/types.js";
+import {
+  GOOGLE_TIMEOUT_MS,
+  GoogleConnectionLostError,
+  isInvalidGrant,
+  type GoogleAccounts,
+} from "../google/types.js";
 import type { Logger } from "../../utils/logger.js";
 import {
   applyPatch,
@@ -26,9 +31,6 @@ import {
 
 type GoogleEvent = calendar_v3.Schema$Event;
 
-/** Milliseconds a request to Google Calendar may take before it counts as unanswered. */
-export const GOOGLE_CALENDAR_TIMEOUT_MS = 15_000;
-
 /** Options of a user's Google Calendar. */
 export interface GoogleCalendarOptions {
   google: GoogleAccounts;
@@ -40,7 +42,7 @@ export interface GoogleCalendarOptions {
   pageSize?: number;
   /** Pages read at most per listing (default: 20). */
   maxPages?: number;
-  /** Milliseconds one request may take (default: GOOGLE_CALENDAR_TIMEOUT_MS, 15 000). */
+  /** Milliseconds one request may take (default: GOOGLE_TIMEOUT_MS, 15 000). */
   timeoutMs?: number;
 }
 
@@ -346,7 +348,7 @@ export class GoogleCalendar implements CalendarProvider {
       rootUrl: this.options.google.apiRootUrl,
       // A hanging request ends, and is not tried again: the user hears "try again" instead of waiting.
       // (An answered 5xx to a read is still retried by gaxios, each try under the same limit.)
-      timeout: this.options.timeoutMs ?? GOOGLE_CALENDAR_TIMEOUT_MS,
+      timeout: this.options.timeoutMs ?? GOOGLE_TIMEOUT_MS,
       retryConfig: { noResponseRetries: 0 },
     });
     return this.api;

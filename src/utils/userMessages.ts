@@ -215,6 +215,10 @@ export const MESSAGES = {
       'Google is connected{account}, but you didn\'t allow your calendar, so I can\'t use Google Calendar. To allow it, say "disconnect Google", then "connect Google", and tick the calendar on Google\'s page.',
     "google.connectedWithoutBoth":
       'Google is connected{account}, but you didn\'t allow your calendar or Gmail, so I can\'t use them. To allow them, say "disconnect Google", then "connect Google", and tick both on Google\'s page.',
+    "google.builtInEvents":
+      "You have {count} events in my own calendar; they stay there and come back if you disconnect Google, but they won't show in Google Calendar.",
+    "google.builtInEventsOne":
+      "You have 1 event in my own calendar; it stays there and comes back if you disconnect Google, but it won't show in Google Calendar.",
   },
   he: {
     noLLM:
@@ -422,6 +426,10 @@ export const MESSAGES = {
       'גוגל מחובר{account}, אבל לא אישרת גישה ליומן, אז אין לי גישה ליומן גוגל שלך. כדי לאשר, כתוב "נתק גוגל", אחר כך "חבר גוגל", וסמן את היומן בדף של גוגל.',
     "google.connectedWithoutBoth":
       'גוגל מחובר{account}, אבל לא אישרת גישה ליומן ול-Gmail, אז אין לי גישה אליהם. כדי לאשר, כתוב "נתק גוגל", אחר כך "חבר גוגל", וסמן את היומן ואת Gmail בדף של גוגל.',
+    "google.builtInEvents":
+      "יש לך {count} אירועים ביומן שלי; הם נשארים שם וחוזרים אם תנתק את גוגל, אבל הם לא יופיעו ביומן גוגל.",
+    "google.builtInEventsOne":
+      "יש לך אירוע אחד ביומן שלי; הוא נשאר שם וחוזר אם תנתק את גוגל, אבל הוא לא יופיע ביומן גוגל.",
   },
 } as const;
 

@@ -23,7 +23,7 @@ import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
 import {
   completeLink,
   connectThroughBrowser,
-  openLink,
+  continueLink,
   PHONE_A,
   PHONE_B,
   startGoogleTestbed,
@@ -245,7 +245,7 @@ describe("capability check: Gmail without Google", () => {
     expect(reply.text).toMatch(
       /^To use email I need access to your Google account\. Connect it here \(the link works once, for 15 minutes\):\nhttps:\/\/memo\.test\/auth\/google\/start\?t=/,
     );
-    expect((await openLink(bed, linkIn(reply.text))).status).toBe(302);
+    expect((await continueLink(bed, linkIn(reply.text))).status).toBe(302);
 
     server.enqueue(plan({ steps: [step("s1", "gmail", "search_email")] }));
     expect((await say(PHONE_B, "יש מייל חדש מדנה?")).text).toMatch(

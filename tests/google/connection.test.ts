@@ -15,6 +15,7 @@ import {
   browserCookie,
   connectThroughBrowser,
   consent,
+  continueLink,
   openLink,
   PHONE_A,
   PHONE_B,
@@ -45,7 +46,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
     const link = await bed.accounts.connectLink(PHONE_A);
     expect(link).toMatch(new RegExp(`^${PUBLIC_URL}/auth/google/start\\?t=`));
 
-    const start = await openLink(bed, link!);
+    const start = await continueLink(bed, link!);
     expect(start.status).toBe(302);
     const consentUrl = new URL(start.headers.location!);
     expect(`${consentUrl.origin}${consentUrl.pathname}`).toBe(`${bed.google.baseUrl}/auth`);
@@ -119,7 +120,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
   it("refuses a link used once already, and a replayed callback", async () => {
     bed = await startGoogleTestbed(backend);
     const link = (await bed.accounts.connectLink(PHONE_A))!;
-    const start = await openLink(bed, link);
+    const start = await continueLink(bed, link);
     const callbackUrl = await consent(bed, start.headers.location!);
     expect((await backFromGoogle(bed, callbackUrl, browserCookie(start))).status).toBe(200);
 
@@ -133,7 +134,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
 
   it("lets only one of two simultaneous callbacks with the same state through", async () => {
     bed = await startGoogleTestbed(backend);
-    const start = await openLink(bed, (await bed.accounts.connectLink(PHONE_A))!);
+    const start = await continueLink(bed, (await bed.accounts.connectLink(PHONE_A))!);
     const first = new URL(await consent(bed, start.headers.location!));
     const second = new URL(await consent(bed, start.headers.location!));
     const statuses = await Promise.all(
@@ -155,7 +156,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
     expect(forged.text).toContain("This link is not valid");
 
     // A's consent, with the state edited to name B on the way back.
-    const start = await openLink(bed, link);
+    const start = await continueLink(bed, link);
     const callback = new URL(await consent(bed, start.headers.location!));
     const state = callback.searchParams.get("state")!;
     callback.searchParams.set("state", state.replace(PHONE_A, PHONE_B));
@@ -181,7 +182,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
   it("refuses a callback from a browser that did not open the link: nothing stored, the link not used up", async () => {
     bed = await startGoogleTestbed(backend);
     // The attacker opens their own link and sends the victim Google's consent URL it redirects to.
-    const attackerStart = await openLink(bed, (await bed.accounts.connectLink(PHONE_A))!);
+    const attackerStart = await continueLink(bed, (await bed.accounts.connectLink(PHONE_A))!);
     const callbackUrl = await consent(bed, attackerStart.headers.location!);
     // The victim's browser comes back from Google without the attacker's cookie.
     const refused = await backFromGoogle(bed, callbackUrl);
@@ -189,7 +190,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
     expect(refused.text).toContain("This link was opened in another browser");
     expect(refused.text).toContain("Nothing was connected.");
     // A cookie for another link (another nonce) does not fit either, nor a forged value of the right shape.
-    const otherStart = await openLink(bed, (await bed.accounts.connectLink(PHONE_A))!);
+    const otherStart = await continueLink(bed, (await bed.accounts.connectLink(PHONE_A))!);
     expect((await backFromGoogle(bed, callbackUrl, browserCookie(otherStart))).status).toBe(400);
     expect((await backFromGoogle(bed, callbackUrl, `memo_google_consent=${"A".repeat(43)}`)).status).toBe(
       400,
@@ -244,7 +245,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
     expect(late.text).toContain("This link has expired");
 
     const fresh = (await bed.accounts.connectLink(PHONE_A))!;
-    const start = await openLink(bed, fresh);
+    const start = await continueLink(bed, fresh);
     const callbackUrl = await consent(bed, start.headers.location!);
     bed.clock.advance(16 * MINUTE);
     const callback = await backFromGoogle(bed, callbackUrl, browserCookie(start));
@@ -257,14 +258,14 @@ describe.each(backends)("Google connection on $name", (backend) => {
     bed = await startGoogleTestbed(backend);
     const link = (await bed.accounts.connectLink(PHONE_A))!;
     bed.google.decline = "access_denied";
-    const start = await openLink(bed, link);
+    const start = await continueLink(bed, link);
     const declined = await backFromGoogle(bed, await consent(bed, start.headers.location!));
     expect(declined.status).toBe(400);
     expect(declined.text).toContain("Access was not granted");
     expect(await connectionRow(PHONE_A)).toBeUndefined();
 
     bed.google.decline = undefined;
-    const retry = await openLink(bed, link);
+    const retry = await continueLink(bed, link);
     const callback = await backFromGoogle(
       bed,
       await consent(bed, retry.headers.location!),

@@ -113,9 +113,27 @@ export async function startGoogleTestbed(
 
 export type GoogleTestbed = Awaited<ReturnType<typeof startGoogleTestbed>>;
 
-/** Opens a connect link: the app's answer to /start. */
+/** Opens a connect link: the app's answer to GET /start (the page that shows whose number it connects). */
 export function openLink(bed: GoogleTestbed, link: string) {
   return request(bed.app).get(bed.local(link));
+}
+
+/**
+ * Presses Continue on a link's confirmation page: POST /start with the link's token, as the page's
+ * form sends it, with `headers` (default: a current browser's "Sec-Fetch-Site: same-origin").
+ * Answers with the redirect to Google's consent.
+ */
+export function continueLink(
+  bed: GoogleTestbed,
+  link: string,
+  headers: Record<string, string> = { "Sec-Fetch-Site": "same-origin" },
+) {
+  const url = new URL(link);
+  return request(bed.app)
+    .post(url.pathname)
+    .type("form")
+    .set(headers)
+    .send({ t: url.searchParams.get("t")! });
 }
 
 /** Follows /start's redirect through the stand-in consent page: the callback URL Google sends the browser to. */
@@ -138,10 +156,12 @@ export function backFromGoogle(bed: GoogleTestbed, callbackUrl: string, cookie?:
   return cookie ? req.set("Cookie", cookie) : req;
 }
 
-/** The browser journey from a connect link: /start, consent, callback. Returns the callback's response. */
+/** The browser journey from a connect link: the confirmation page, Continue, consent, callback. Returns the callback's response. */
 export async function completeLink(bed: GoogleTestbed, link: string) {
-  const start = await openLink(bed, link);
-  if (start.status !== 302) throw new Error(`start answered ${start.status}`);
+  const page = await openLink(bed, link);
+  if (page.status !== 200) throw new Error(`GET start answered ${page.status}`);
+  const start = await continueLink(bed, link);
+  if (start.status !== 302) throw new Error(`POST start answered ${start.status}`);
   return backFromGoogle(bed, await consent(bed, start.headers.location!), browserCookie(start));
 }
 

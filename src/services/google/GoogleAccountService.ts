@@ -43,11 +43,19 @@ const REVOKE_TIMEOUT_MS = 5000;
 /** Why a link or a callback was refused ("browser": the callback came from a browser that did not open the link). */
 export type LinkRefusal = "invalid" | "expired" | "used" | "browser";
 
-/** What a completed connection gave: the account's address when Google said, and the features left unticked. */
+/**
+ * What a completed connection gave: the account's address when Google said, the features left
+ * unticked, and how many upcoming or recurring events the user keeps in the built-in calendar (they
+ * stay there, out of Google Calendar's sight, and are used again after disconnecting).
+ */
 export interface ConnectionOutcome {
   email: string | null;
   missing: GoogleFeature[];
+  builtInEvents: number;
 }
+
+/** The user's language, as stored in users.language. */
+type StoredLanguage = "he" | "en" | "other" | null;
 
 /** The token set Memo keeps for a user (encrypted): what the OAuth2 client needs to work and refresh. */
 const StoredTokens = z.object({
@@ -73,7 +81,11 @@ export interface GoogleAccountOptions {
   clock?: () => number;
   /** The service's 32-byte secret (loadSecretKey). */
   secret: Buffer;
-  /** The service's own address, for links when PUBLIC_URL is not set (default: http://localhost:PORT). */
+  /**
+   * The service's own address, for links and the redirect URL when PUBLIC_URL is not set (default:
+   * http://127.0.0.1:PORT; server.ts passes the listening address, http://127.0.0.1:PORT unless HOST
+   * names a specific address).
+   */
   serviceUrl?: () => string;
   /** Milliseconds a request to Google's token endpoints may take (default: GOOGLE_TIMEOUT_MS). */
   timeoutMs?: number;
@@ -131,7 +143,7 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
     this.clock = options.clock ?? Date.now;
     this.cipher = new TokenCipher(options.secret);
     this.linkKey = deriveKey(options.secret, "google-link");
-    this.serviceUrl = options.serviceUrl ?? (() => `http://localhost:${options.config.port}`);
+    this.serviceUrl = options.serviceUrl ?? (() => `http://127.0.0.1:${options.config.port}`);
     this.timeoutMs = options.timeoutMs ?? GOOGLE_TIMEOUT_MS;
     this.configured = options.config.google.oauth !== undefined;
     this.apiRootUrl = options.config.google.apiRootUrl;
@@ -282,6 +294,36 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
   }
 
   /**
+   * Checks a connect link (signature, expiry, nonce unused) without changing anything, and returns
+   * whose it is and their language, for the page that asks the user to confirm the number. Read-only,
+   * so a link preview that fetches the link neither uses it up nor extends it.
+   */
+  async inspectLink(
+    token: string,
+  ): Promise<{ phone: string; language: StoredLanguage } | { refused: LinkRefusal }> {
+    if (!this.configured) return { refused: "invalid" };
+    const claims = readLinkToken(this.linkKey, token);
+    if (!claims) return { refused: "invalid" };
+    const now = this.clock();
+    if (claims.expiresAt <= now) return { refused: "expired" };
+    const { rows } = await this.pool.query<{
+      used_at: Date | null;
+      expires_at: Date;
+      language: StoredLanguage;
+    }>(
+      `SELECT n.used_at, n.expires_at, u.language
+       FROM google_link_nonces n JOIN users u ON u.phone = n.user_phone
+       WHERE n.nonce = $1 AND n.user_phone = $2`,
+      [claims.nonce, claims.phone],
+    );
+    const row = rows[0];
+    if (!row) return { refused: "invalid" };
+    if (row.used_at) return { refused: "used" };
+    if (row.expires_at.getTime() <= now) return { refused: "expired" };
+    return { phone: claims.phone, language: row.language };
+  }
+
+  /**
    * Checks a connect link (signature, expiry, nonce unused) and returns Google's consent URL, whose
    * state binds the callback to this link's phone and nonce, and `browser`, the value the browser
    * that opened the link must bring back to the callback (a cookie). The consent then has its own
@@ -314,7 +356,7 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
   /**
    * Consumes the link named by a callback's state, atomically: of two callbacks with one state, only
    * one gets the phone. `browser` is the binding cookie the callback came with: without the one
-   * /start gave for this link's nonce, the callback is refused and the link is left unused (login
+   * POST /start gave for this link's nonce, the callback is refused and the link is left unused (login
    * CSRF: someone else's consent URL, finished in the victim's browser, must not connect the
    * victim's Google account to the other person's phone). Returns the phone and the user's
    * language, or why it was refused.
@@ -322,13 +364,13 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
   async consumeState(
     state: string,
     browser: string | undefined,
-  ): Promise<{ phone: string; language: "he" | "en" | "other" | null } | { refused: LinkRefusal }> {
+  ): Promise<{ phone: string; language: StoredLanguage } | { refused: LinkRefusal }> {
     const claims = readState(this.linkKey, state);
     if (!claims) return { refused: "invalid" };
     // Checked before anything is consumed: a refused callback leaves the link usable by its owner.
     if (!verifyBrowser(this.linkKey, claims.nonce, browser)) return { refused: "browser" };
     const now = new Date(this.clock());
-    const { rows } = await this.pool.query<{ language: "he" | "en" | "other" | null }>(
+    const { rows } = await this.pool.query<{ language: StoredLanguage }>(
       `UPDATE google_link_nonces n SET used_at = $3
        FROM users u
        WHERE n.nonce = $1 AND n.user_phone = $2 AND u.phone = n.user_phone
@@ -388,7 +430,33 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
       [phone, this.cipher.encrypt(phone, keep(tokens)), scopes, email, now],
     );
     this.logger.info({ event: "GOOGLE_CONNECTED", scopes, missing }, "Google account connected");
-    return { email, missing };
+    return { email, missing, builtInEvents: await this.builtInEvents(phone) };
+  }
+
+  /**
+   * How many of the user's built-in calendar events are still ahead: timed events not yet over (one
+   * under way counts too), all-day events ending after today (end_date is exclusive, and "today" is
+   * taken in the event's own time zone), and every recurring event. 0 when counting fails: the
+   * connection is stored by then, and the count only adds a sentence to the confirmation.
+   */
+  private async builtInEvents(phone: string): Promise<number> {
+    try {
+      const { rows } = await this.pool.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM calendar_events
+         WHERE user_phone = $1
+           AND (recurrence IS NOT NULL
+             OR (NOT all_day AND COALESCE(end_at, start_at) >= $2)
+             OR (all_day AND end_date > ($2::timestamptz AT TIME ZONE time_zone)::date))`,
+        [phone, new Date(this.clock())],
+      );
+      return rows[0]?.count ?? 0;
+    } catch (error) {
+      this.logger.warn(
+        { err: error, event: "GOOGLE_BUILT_IN_EVENTS_UNCOUNTED" },
+        "counting built-in events failed",
+      );
+      return 0;
+    }
   }
 
   async disconnect(phone: string): Promise<boolean> {

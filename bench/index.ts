@@ -1,15 +1,19 @@
 // `npm run bench`: every benchmark, one JSON line each on stdout. Ratios are taken against a
 // baseline measured in the same run, because the machines are noisy.
 import { checkpointTurn } from "./checkpointTurn.js";
+import { contextBuild } from "./contextBuild.js";
 import { fastPath } from "./fastPath.js";
 import { graphOverhead } from "./graphOverhead.js";
+import { notesSearch } from "./notesSearch.js";
 import { schedulerTick } from "./schedulerTick.js";
 import { webhookAck } from "./webhookAck.js";
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown> | Record<string, unknown>[]>> = {
   checkpoint_turn: checkpointTurn,
+  context_build: contextBuild,
   fast_path: fastPath,
   graph_overhead: graphOverhead,
+  notes_search: notesSearch,
   scheduler_tick: schedulerTick,
   webhook_ack: webhookAck,
 };

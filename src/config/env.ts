@@ -162,6 +162,15 @@ const EnvSchema = z.object({
   LLM_IMAGE_MODEL: modelName(),
   /** Model of voice-note transcription (default: gpt-4o-mini-transcribe). */
   LLM_TRANSCRIBE_MODEL: modelName().default("gpt-4o-mini-transcribe"),
+  /** How conversation summaries and remembered facts are made: llm (when one is configured) or rules, with no LLM cost (default: llm). */
+  MEMORY_MODE: z.enum(["llm", "rules"]).default("llm"),
+  /** Model of conversation summaries and remembered facts (default: gpt-4o-mini). */
+  LLM_MEMORY_MODEL: modelName(),
+  /** Embedding model of note search, used when OPENAI_API_KEY is set; "off" searches notes by words only (default: text-embedding-3-small, 1536 dimensions). */
+  EMBEDDINGS_MODEL: z
+    .string()
+    .regex(/^[A-Za-z0-9._:/-]{1,100}$/, "must be a model name or off")
+    .default("text-embedding-3-small"),
   /** Model tried once when a node's own model fails (default: gpt-4o). */
   LLM_FALLBACK_MODEL: modelName().default("gpt-4o"),
   /** How structured output is requested: jsonSchema | functionCalling | jsonMode (default: jsonSchema). */
@@ -236,6 +245,10 @@ export interface AppConfig {
   inbox: InboxSettings;
   scheduler: SchedulerSettings;
   openai: { apiKey?: string };
+  /** MEMORY_MODE: summaries and remembered facts by the LLM (when there is one) or by rules. */
+  memoryMode: "llm" | "rules";
+  /** Note embeddings (EMBEDDINGS_MODEL with OPENAI_API_KEY); null: notes are searched by words only. */
+  embeddings: EmbeddingSettings | null;
   llm: LLMSettings;
   google: GoogleSettings;
   /** PUBLIC_URL, when given: where links sent in chat point (else the service's own address). */
@@ -291,6 +304,14 @@ export interface SchedulerSettings {
   retentionDays: number;
 }
 
+/** The embedding model of note search. */
+export interface EmbeddingSettings {
+  model: string;
+  apiKey: string;
+  /** OPENAI_BASE_URL, when set. */
+  baseUrl?: string;
+}
+
 /** The LLM settings of the environment; `src/config/llm-config.ts` turns them into a model per node. */
 export interface LLMSettings {
   /** OPENAI_BASE_URL: an OpenAI-compatible server instead of OpenAI. */
@@ -301,6 +322,7 @@ export interface LLMSettings {
     resolver?: string;
     response?: string;
     image?: string;
+    memory?: string;
     transcribe: string;
     fallback: string;
   };
@@ -433,6 +455,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       retentionDays: env.RETENTION_DAYS,
     },
     openai: { apiKey: env.OPENAI_API_KEY },
+    memoryMode: env.MEMORY_MODE,
+    // Note embeddings need an OpenAI(-compatible) key; without one, notes are searched by words.
+    embeddings:
+      env.OPENAI_API_KEY && env.EMBEDDINGS_MODEL !== "off"
+        ? {
+            model: env.EMBEDDINGS_MODEL,
+            apiKey: env.OPENAI_API_KEY,
+            ...(env.OPENAI_BASE_URL ? { baseUrl: env.OPENAI_BASE_URL } : {}),
+          }
+        : null,
     llm: {
       baseUrl: env.OPENAI_BASE_URL,
       models: {
@@ -440,6 +472,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         resolver: env.LLM_RESOLVER_MODEL,
         response: env.LLM_RESPONSE_MODEL,
         image: env.LLM_IMAGE_MODEL,
+        memory: env.LLM_MEMORY_MODEL,
         transcribe: env.LLM_TRANSCRIBE_MODEL,
         fallback: env.LLM_FALLBACK_MODEL,
       },

@@ -9,7 +9,8 @@ export type LLMNode =
   | "resolver:database"
   | "resolver:gmail"
   | "resolver:second-brain"
-  | "resolver:general";
+  | "resolver:general"
+  | "memory";
 
 export const LLM_NODES: readonly LLMNode[] = [
   "planner",
@@ -20,6 +21,7 @@ export const LLM_NODES: readonly LLMNode[] = [
   "resolver:gmail",
   "resolver:second-brain",
   "resolver:general",
+  "memory",
 ];
 
 /** How structured output is asked of the model (the `method` of `withStructuredOutput`). */
@@ -121,6 +123,8 @@ export const DEFAULT_LLM_NODES: Readonly<Record<LLMNode, LLMNodeDefault>> = {
   "resolver:gmail": { model: "gpt-4o-mini", temperature: 0 },
   "resolver:second-brain": { model: "gpt-4o-mini", temperature: 0 },
   "resolver:general": { model: "gpt-4o-mini", temperature: 0 },
+  // Conversation summaries and remembered facts, in the background: cheap, deterministic.
+  memory: { model: "gpt-4o-mini", temperature: 0 },
 };
 
 /** The env variable that overrides each node's model. */
@@ -133,6 +137,7 @@ const OVERRIDE_OF: Record<LLMNode, keyof Omit<LLMSettings["models"], "fallback">
   "resolver:gmail": "resolver",
   "resolver:second-brain": "resolver",
   "resolver:general": "resolver",
+  memory: "memory",
 };
 
 /** Capabilities assumed for a model the table does not know (any OpenAI-compatible server); it costs 0. */

@@ -23,7 +23,7 @@ export interface ImageContext {
   extractedAt: number;
 }
 
-export type EntityType = "calendar_event" | "task" | "list" | "email" | "contact" | "note";
+export type EntityType = "calendar_event" | "task" | "list" | "email" | "contact" | "note" | "memory";
 
 /** One choice offered to the user when several entities match. */
 export interface DisambiguationCandidate {
@@ -52,7 +52,7 @@ export interface RecentTaskSnapshot {
 
 /** What a reply showed as a numbered list, so the next message can say "done 2" (ids in display order). */
 export interface NumberedRefs {
-  type: "task" | "list" | "list_item";
+  type: "task" | "list" | "list_item" | "note" | "memory";
   ids: string[];
   /** The list the items belong to (list_item). */
   listId?: string;
@@ -60,6 +60,8 @@ export interface NumberedRefs {
 
 export interface MessageMetadata {
   numbered?: NumberedRefs;
+  /** A "what do you remember" / "forget…" exchange: kept in the window, never in long-term history. */
+  memoryCommand?: boolean;
   disambiguationContext?: DisambiguationContext;
   recentTasks?: RecentTaskSnapshot[];
   imageContext?: ImageContext;

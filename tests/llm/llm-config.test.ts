@@ -16,6 +16,7 @@ describe("resolveLLMConfig", () => {
       ["resolver:gmail", "gpt-4o-mini"],
       ["resolver:second-brain", "gpt-4o-mini"],
       ["resolver:general", "gpt-4o-mini"],
+      ["memory", "gpt-4o-mini"],
     ]);
     expect(config.fallbacks.planner.model).toBe("gpt-4o");
     expect(config).toMatchObject({ structuredOutputMethod: "jsonSchema", timeoutMs: 30_000, maxRetries: 2 });

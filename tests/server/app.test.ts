@@ -47,6 +47,7 @@ describe("HTTP app", () => {
         "scheduler",
         "google",
         "calendar",
+        "memory",
       ],
     });
   });

@@ -7,6 +7,7 @@ import { tasksListsMigration } from "./0006_tasks_lists.js";
 import { schedulerMigration } from "./0007_scheduler.js";
 import { googleMigration } from "./0008_google.js";
 import { calendarMigration } from "./0009_calendar.js";
+import { memoryMigration } from "./0010_memory.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   schedulerMigration,
   googleMigration,
   calendarMigration,
+  memoryMigration,
 ];

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { ConversationHistory } from "../../db/repositories/ConversationHistory.js";
 import type { ConversationStore, StoredWindow } from "../../db/repositories/ConversationStore.js";
 import type {
   ConversationMessage,
@@ -27,6 +28,13 @@ export interface MemoryServiceOptions {
   clock?: () => number;
   /** Where store failures are reported (default: none; they are rethrown either way). */
   logger?: Logger;
+  /**
+   * The whole-conversation history (default: none). Every user, assistant and proactive message
+   * that joins the window is also appended there, after the window is saved; system notes and
+   * "what do you remember" / "forget" exchanges (`metadata.memoryCommand`) are not. A failed append
+   * is logged and the turn goes on: the window keeps the message, only long-term memory misses it.
+   */
+  history?: ConversationHistory;
 }
 
 export interface AddUserMessageOptions {
@@ -46,7 +54,7 @@ export interface ConversationStats {
 }
 
 /** A phone as it may appear in logs: a short hash, the same for every line about that user. */
-function phoneTag(phone: string): string {
+export function phoneTag(phone: string): string {
   return createHash("sha256").update(phone).digest("hex").slice(0, 12);
 }
 
@@ -70,6 +78,7 @@ export class MemoryService {
   private readonly cache = new ConversationWindow();
   private readonly clock: () => number;
   private readonly logger: Logger | undefined;
+  private readonly history: ConversationHistory | undefined;
   /** Per phone, the end of the chain of loads and writes, which run one at a time in call order. */
   private readonly tails = new Map<string, Promise<void>>();
 
@@ -79,6 +88,7 @@ export class MemoryService {
   ) {
     this.clock = options.clock ?? Date.now;
     this.logger = options.logger;
+    this.history = options.history;
   }
 
   /**
@@ -125,6 +135,7 @@ export class MemoryService {
         ...(whatsappMessageId !== undefined && { whatsappMessageId }),
       };
       await this.reportFailure(phone, "appendProactiveMessage", () => this.store.append(phone, message));
+      await this.appendToHistory(phone, message);
       await this.loadNow(phone);
     });
   }
@@ -250,6 +261,20 @@ export class MemoryService {
     }));
   }
 
+  /**
+   * Removes the latest actions `match` selects, here and in the store ("forget that I…": an action
+   * whose summary quotes what is forgotten). Returns how many were removed.
+   */
+  async dropLatestActions(phone: string, match: (action: LatestAction) => boolean): Promise<number> {
+    let dropped = 0;
+    await this.update(phone, "dropLatestActions", (window) => {
+      const latestActions = window.latestActions.filter((a) => !match(jsonCopy(a)));
+      dropped = window.latestActions.length - latestActions.length;
+      return dropped > 0 ? { ...window, latestActions } : null;
+    });
+    return dropped;
+  }
+
   /** The newest `limit` actions (default: 3), most recent first. */
   getLatestActions(phone: string, limit = LATEST_ACTIONS_READ): LatestAction[] {
     if (limit <= 0) return [];
@@ -264,6 +289,20 @@ export class MemoryService {
       this.cache.set(phone, emptyWindow(), this.clock());
       await this.reportFailure(phone, "clearConversation", () => this.store.delete(phone));
     });
+  }
+
+  /**
+   * Removes the messages `match` selects from the window, here and in the store ("forget that
+   * I…"); the history is the caller's to change. Returns how many were removed.
+   */
+  async dropMessages(phone: string, match: (message: ConversationMessage) => boolean): Promise<number> {
+    let dropped = 0;
+    await this.update(phone, "dropMessages", (window) => {
+      const messages = window.messages.filter((m) => !match(jsonCopy(m)));
+      dropped = window.messages.length - messages.length;
+      return dropped > 0 ? { ...window, messages } : null;
+    });
+    return dropped;
   }
 
   getStats(phone: string): ConversationStats {
@@ -305,25 +344,59 @@ export class MemoryService {
     content: string,
     options: AddUserMessageOptions,
   ): Promise<void> {
-    await this.update(phone, op, (window, now) => {
-      const { whatsappMessageId, replyToMessageId, metadata } = options;
-      if (
-        whatsappMessageId !== undefined &&
-        window.messages.some((m) => m.role === role && m.whatsappMessageId === whatsappMessageId)
-      ) {
-        return null;
-      }
-      const message: ConversationMessage = {
-        role,
-        content,
-        timestamp: now,
-        estimatedTokens: estimateTokens(content),
-        ...(whatsappMessageId !== undefined && { whatsappMessageId }),
-        ...(replyToMessageId !== undefined && { replyToMessageId }),
-        ...(metadata !== undefined && { metadata: jsonCopy(metadata) }),
-      };
-      return { ...window, messages: enforceMemoryLimits([...window.messages, message]) };
-    });
+    let added: ConversationMessage | null = null;
+    await this.update(
+      phone,
+      op,
+      (window, now) => {
+        const { whatsappMessageId, replyToMessageId, metadata } = options;
+        if (
+          whatsappMessageId !== undefined &&
+          window.messages.some((m) => m.role === role && m.whatsappMessageId === whatsappMessageId)
+        ) {
+          return null;
+        }
+        const message: ConversationMessage = {
+          role,
+          content,
+          timestamp: now,
+          estimatedTokens: estimateTokens(content),
+          ...(whatsappMessageId !== undefined && { whatsappMessageId }),
+          ...(replyToMessageId !== undefined && { replyToMessageId }),
+          ...(metadata !== undefined && { metadata: jsonCopy(metadata) }),
+        };
+        added = message;
+        return { ...window, messages: enforceMemoryLimits([...window.messages, message]) };
+      },
+      () => (added ? this.appendToHistory(phone, added) : Promise.resolve()),
+    );
+  }
+
+  /**
+   * Appends a message that joined the window to the history (when there is one). Runs in the
+   * phone's chain, so history ids follow the window's order. Never throws: see `history`.
+   */
+  private async appendToHistory(phone: string, message: ConversationMessage): Promise<void> {
+    if (!this.history || message.role === "system" || message.metadata?.memoryCommand) return;
+    try {
+      await this.history.append(phone, {
+        role: message.role,
+        content: message.content,
+        createdAt: message.timestamp,
+        ...(message.whatsappMessageId !== undefined && { whatsappMessageId: message.whatsappMessageId }),
+      });
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      this.logger?.error(
+        {
+          user: phoneTag(phone),
+          op: "appendHistory",
+          error: describeError(error),
+          ...(typeof code === "string" && { code }),
+        },
+        "conversation history failed",
+      );
+    }
   }
 
   /**
@@ -354,6 +427,7 @@ export class MemoryService {
     phone: string,
     op: string,
     change: (window: StoredWindow, now: number) => StoredWindow | null,
+    afterSave?: () => Promise<void>,
   ): Promise<void> {
     return this.serially(phone, async () => {
       if (!this.cache.has(phone)) await this.loadNow(phone);
@@ -363,6 +437,7 @@ export class MemoryService {
       // Cached first: should the save fail, the next load() brings the cache back in step.
       this.cache.set(phone, next, now);
       await this.reportFailure(phone, op, () => this.store.save(phone, next));
+      await afterSave?.();
     });
   }
 

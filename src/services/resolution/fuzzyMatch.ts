@@ -47,7 +47,7 @@ const STOP_WORDS = new Set(
   ].map(normalizeForMatch),
 );
 /** One-letter Hebrew prefixes: and, the, in, to, from, that, as. */
-const HEBREW_PREFIXES = new Set(["ו", "ה", "ב", "ל", "מ", "ש", "כ"]);
+export const HEBREW_PREFIXES = new Set(["ו", "ה", "ב", "ל", "מ", "ש", "כ"]);
 
 /** Lower case; Hebrew niqqud and cantillation (U+0591–U+05C7) removed; final letters ך ם ן ף ץ → כ מ נ פ צ; Latin diacritics removed (NFKD); geresh/gershayim, quotes, maqaf, hyphens and all punctuation → space; whitespace collapsed, trimmed. */
 export function normalizeForMatch(text: string): string {
@@ -221,7 +221,7 @@ function tokenOverlap(
 }
 
 /** A word without a plural ending: Hebrew ים / ות (normalized "ימ"), English s / es. */
-function singular(word: string): string {
+export function singular(word: string): string {
   if (/^[\u05d0-\u05ea]{4,}$/.test(word)) return word.replace(/(ימ|ות)$/, "");
   if (/^[a-z]{4,}$/.test(word)) return word.replace(/(?<=[sxz]|ch|sh)es$|s$/, "");
   return word;

@@ -1,0 +1,440 @@
+/**
+ * Lasting facts about the user, taken from what they said (spec 004 "Fact Extraction"): by the LLM
+ * when one is configured, otherwise by English and Hebrew patterns. No I/O here.
+ */
+import { z } from "zod";
+import type { HistoryMessage } from "../../db/repositories/ConversationHistory.js";
+import { DEFAULT_IMPORTANCE, MEMORY_TYPES, type MemoryType } from "../../db/repositories/MemoryRepository.js";
+import type { LLMMessage } from "../llm/LLMService.js";
+import {
+  isCommand,
+  isMemoryCommand,
+  isNoteCommand,
+  isQuestion,
+  isSmallTalk,
+  sentencesOf,
+} from "./memoryText.js";
+
+/** A fact found in one message. */
+/**
+ * Credentials are never remembered by themselves: a fact is shown to the planner (and so sent to
+ * the model) on every turn. The user keeps them as notes, found only when asked for.
+ */
+export const SECRET =
+  /\b(?:password|passcode|passwd|pin|pin code|cvv|cvc|otp|api key|secret|card number|account number|ssn|social security)\b|סיסמ|קוד (?:סודי|גישה|כניסה|אישי)|מספר (?:כרטיס|חשבון)|(?<![\p{L}])(?:פין|קוד)(?![\p{L}])/iu;
+
+export interface ExtractedFact {
+  type: MemoryType;
+  /** Third person where the language allows ("Prefers morning meetings", "מעדיף פגישות בבוקר"). */
+  content: string;
+  /** 0..1. */
+  importance: number;
+  /** The conversation message it came from. */
+  sourceMessageId: number;
+}
+
+/** A fact's content is cut at this many characters. */
+const CONTENT_MAX_CHARS = 200;
+
+/**
+ * Whether facts may come from this message: the user's, and neither a request about Memo's memory
+ * itself nor a note command ("note: my bank PIN is 4412" is the second brain's note, not a fact
+ * shown to the planner every turn).
+ */
+function isExtractable(message: HistoryMessage): boolean {
+  return (
+    message.role === "user" &&
+    !isMemoryCommand(message.content) &&
+    !isNoteCommand(message.content) &&
+    // Credentials go to the model only when the user asks for them (as notes), never every turn.
+    !SECRET.test(message.content)
+  );
+}
+
+/** The user messages facts may come from (see `isExtractable`). */
+export function extractable(messages: readonly HistoryMessage[]): HistoryMessage[] {
+  return messages.filter(isExtractable);
+}
+
+// ---- rules ----
+
+/** Lead-ins that introduce a statement without changing it ("remember that…", "תזכור ש…"). */
+const EN_LEAD_IN =
+  /^(?:(?:and|but|also|oh|well|actually|btw|by the way|fyi|so),?\s+)*(?:(?:please\s+)?(?:remember|note|keep in mind|know|just so you know)(?:\s+that)?[,:]?\s+|for the record[,:]?\s+)?/i;
+const HE_LEAD_IN =
+  /^(?:(?:ו?אגב|לידיעתך|רק שתדע|רק שתדעי|בקיצור),?\s+)*(?:(?:תזכור|תזכרי|תרשום|תרשמי|חשוב לי שתדע|חשוב לי שתדעי)\s+(?:ש)?)?/u;
+
+type Rule = (sentence: string) => Omit<ExtractedFact, "sourceMessageId" | "importance"> | null;
+
+const THIRD_PERSON: Record<string, string> = {
+  prefer: "Prefers",
+  like: "Likes",
+  love: "Loves",
+  hate: "Hates",
+  dislike: "Dislikes",
+  enjoy: "Enjoys",
+  adore: "Adores",
+  want: "Wants",
+  need: "Needs",
+  "can't stand": "Can't stand",
+  "cannot stand": "Can't stand",
+};
+
+const RELATIONS_EN = new Set(
+  [
+    ...["wife", "husband", "partner", "girlfriend", "boyfriend", "son", "daughter", "kid", "kids", "child"],
+    ...["children", "mother", "mom", "mum", "father", "dad", "brother", "sister", "boss", "manager"],
+    ...[
+      "friend",
+      "best friend",
+      "doctor",
+      "dentist",
+      "assistant",
+      "dog",
+      "cat",
+      "grandmother",
+      "grandfather",
+    ],
+    ...["grandma", "grandpa", "aunt", "uncle", "cousin", "colleague", "lawyer", "accountant", "therapist"],
+  ].map((w) => w.toLowerCase()),
+);
+const RELATIONS_HE = new Set(
+  [
+    ...["אישה", "אשה", "בעל", "בן", "בת", "בן זוג", "בת זוג", "אמא", "אבא", "אח", "אחות", "בוס", "מנהל"],
+    ...["מנהלת", "חבר", "חברה", "רופא", "רופאה", "רופא השיניים", "שותף", "שותפה", "ילדים", "כלב", "חתול"],
+    ...["סבא", "סבתא", "דוד", "דודה", "עורך הדין", "רואה החשבון", "מטפל", "מטפלת"],
+  ].map((w) => w),
+);
+
+/** Trailing punctuation and spaces off, inner spaces collapsed. */
+function tidy(text: string): string {
+  return text
+    .replace(/\s+/g, " ")
+    .replace(/[\s.!,;:…]+$/u, "")
+    .trim();
+}
+
+function fact(
+  type: MemoryType,
+  content: string,
+): Omit<ExtractedFact, "sourceMessageId" | "importance"> | null {
+  const text = tidy(content);
+  if (text.replace(/[^\p{L}\p{N}]/gu, "").length < 3) return null;
+  const cut = text.length > CONTENT_MAX_CHARS ? `${text.slice(0, CONTENT_MAX_CHARS - 1)}…` : text;
+  return { type, content: cut.charAt(0).toUpperCase() + cut.slice(1) };
+}
+
+/** An object that is a request in disguise ("I need you to…", "I want to add a task"). */
+function isRequestObject(object: string): boolean {
+  return /^(?:you|u|a reminder|reminders?|memo|me to)\b/i.test(object) || isCommand(object);
+}
+
+const ENGLISH_RULES: Rule[] = [
+  // My favorite X is Y.
+  (s) => {
+    const m = /^my\s+(?:favou?rite|preferred)\s+(.+?)\s+(?:is|are)\s+(.+)$/i.exec(s);
+    return m ? fact("preference", `Favorite ${m[1]} is ${m[2]}`) : null;
+  },
+  // I (really) prefer / like / love / hate … X; I don't like X.
+  (s) => {
+    const m =
+      /^i\s+(?:(?:really|usually|always|generally|definitely|much|truly|absolutely|also)\s+)*(don'?t\s+|do\s+not\s+)?(prefer|like|love|hate|dislike|enjoy|adore|can'?t stand|cannot stand|want|need)s?\s+(.+)$/i.exec(
+        s,
+      );
+    if (!m) return null;
+    const verb = m[2]!.toLowerCase().replace("cant", "can't");
+    const object = m[3]!;
+    if ((verb === "want" || verb === "need") && (/^to\b/i.test(object) || isRequestObject(object)))
+      return null;
+    if (/^(?:it|that|this|them)\b/i.test(object)) return null;
+    const negated = m[1] !== undefined;
+    const said = negated ? `Doesn't ${verb}` : (THIRD_PERSON[verb] ?? verb);
+    return fact("preference", `${said} ${object}`);
+  },
+  // I decided / chose / went with / settled on X.
+  (s) => {
+    const m =
+      /^(?:i|we)\s+(?:(?:have|'ve|just|finally|already|also)\s+)*(decided|chose|picked|selected|went with|settled on|opted for)\s+(.+)$/i.exec(
+        s.replace(/^(i|we)'ve\s+/i, "$1 have "),
+      );
+    if (!m) return null;
+    const verb = m[1]!.toLowerCase();
+    const said =
+      verb === "decided"
+        ? "Decided"
+        : verb === "went with"
+          ? "Went with"
+          : verb === "settled on"
+            ? "Settled on"
+            : verb === "opted for"
+              ? "Opted for"
+              : "Chose";
+    return fact("decision", `${said} ${m[2]}`);
+  },
+  // I'm allergic to X.
+  (s) => {
+    const m = /^i(?:'m|\s+am)\s+(?:(?:very|severely|badly|also)\s+)*allergic\s+to\s+(.+)$/i.exec(s);
+    return m ? fact("constraint", `Allergic to ${m[1]}`) : null;
+  },
+  // I'm vegetarian / vegan / kosher …; I keep kosher / Shabbat.
+  (s) => {
+    const m =
+      /^i(?:'m|\s+am)\s+(?:a\s+)?(vegetarian|vegan|kosher|gluten[- ]free|lactose[- ]intolerant|diabetic|pregnant|celiac|coeliac|sober)\b(.*)$/i.exec(
+        s,
+      );
+    if (m) return fact("constraint", `Is ${m[1]}${m[2]}`);
+    const keep = /^i\s+keep\s+(kosher|shabbat|shabbos|sabbath|halal)\b(.*)$/i.exec(s);
+    return keep ? fact("constraint", `Keeps ${keep[1]}${keep[2]}`) : null;
+  },
+  // I must (not) / can't / never / don't eat X.
+  (s) => {
+    const m =
+      /^i\s+(must\s+not|mustn'?t|must|can'?t|cannot|can\s+not|never|don'?t\s+(?:eat|drink|drive|fly|work|travel)|do\s+not\s+(?:eat|drink|drive|fly|work|travel))\s+(.+)$/i.exec(
+        s,
+      );
+    if (!m || isRequestObject(m[2]!)) return null;
+    const said = m[1]!
+      .toLowerCase()
+      .replace(/^must\s+not$|^mustn'?t$/, "Must not")
+      .replace(/^must$/, "Must")
+      .replace(/^can'?t$|^cannot$|^can\s+not$/, "Can't")
+      .replace(/^never$/, "Never")
+      .replace(/^don'?t\s+|^do\s+not\s+/, "Doesn't ");
+    return fact("constraint", `${said} ${m[2]}`);
+  },
+  // My goal / aim / plan is (to) X.
+  (s) => {
+    const m =
+      /^my\s+(?:main\s+|big\s+)?(?:goal|aim|objective|target|dream|plan)\s+(?:for\s+.+?\s+)?is\s+(to\s+)?(.+)$/i.exec(
+        s,
+      );
+    if (!m) return null;
+    return fact("goal", m[1] ? `Aims to ${m[2]}` : `Goal: ${m[2]}`);
+  },
+  // I plan / aim / intend / hope to X.
+  (s) => {
+    const m =
+      /^i(?:'m|\s+am)?\s+(?:(?:also|really)\s+)*(plan|planning|aim|aiming|intend|intending|hope|hoping)\s+to\s+(.+)$/i.exec(
+        s,
+      );
+    if (!m || isRequestObject(m[2]!)) return null;
+    const root = m[1]!.toLowerCase().replace(/ning$|ing$/, "");
+    const said =
+      { plan: "Plans", aim: "Aims", intend: "Intends", hop: "Hopes", hope: "Hopes" }[root] ?? "Plans";
+    return fact("goal", `${said} to ${m[2]}`);
+  },
+  // I work at / for / as X; I live in X; I'm from X; I moved to X.
+  (s) => {
+    const work = /^i\s+(?:(?:currently|now|also)\s+)*work\s+(at|for|as|in)\s+(.+)$/i.exec(s);
+    if (work) return fact("fact", `Works ${work[1]!.toLowerCase()} ${work[2]}`);
+    const live = /^i\s+(?:(?:currently|now|also)\s+)*live\s+(in|at|near|on)\s+(.+)$/i.exec(s);
+    if (live) return fact("fact", `Lives ${live[1]!.toLowerCase()} ${live[2]}`);
+    const from = /^i(?:'m|\s+am)\s+(?:originally\s+)?from\s+(.+)$/i.exec(s);
+    if (from) return fact("fact", `Is from ${from[1]}`);
+    const moved = /^i\s+(?:just\s+|recently\s+)?moved\s+to\s+(.+)$/i.exec(s);
+    return moved ? fact("fact", `Moved to ${moved[1]}`) : null;
+  },
+  // I have two kids / a dog.
+  (s) => {
+    const m = /^i\s+have\s+((?:a|an|one|two|three|four|five|\d+)\s+.+)$/i.exec(s);
+    return m &&
+      !isRequestObject(m[1]!) &&
+      !/\b(?:meeting|appointment|question|call|task|reminder)s?\b/i.test(m[1]!)
+      ? fact("fact", `Has ${m[1]}`)
+      : null;
+  },
+  // My X is Y (my wife is Dana, my birthday is May 3, my name is Dan).
+  (s) => {
+    const m = /^my\s+(.+?)(?:'s\s+name)?\s+(?:is|are)\s+(?:called\s+|named\s+)?(.+)$/i.exec(s);
+    if (!m) return null;
+    const what = m[1]!.toLowerCase();
+    if (what.split(" ").length > 4) return null;
+    return fact(RELATIONS_EN.has(what) ? "entity" : "fact", `User's ${m[1]} is ${m[2]}`);
+  },
+  // Dana is my wife.
+  (s) => {
+    const m = /^(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)?)\s+is\s+my\s+(.+)$/u.exec(s);
+    return m && RELATIONS_EN.has(m[2]!.toLowerCase())
+      ? fact("entity", `${m[1]} is the user's ${m[2]}`)
+      : null;
+  },
+];
+
+const HE_VERBS_PREFERENCE = "מעדיף|מעדיפה|אוהב|אוהבת|שונא|שונאת|רוצה|צריך|צריכה";
+
+const HEBREW_RULES: Rule[] = [
+  // (אני) (לא) מעדיף / אוהב / שונא / רוצה / צריך X.
+  (s) => {
+    const m = new RegExp(
+      `^אני\\s+(?:(?:ממש|מאוד|בדרך כלל|תמיד|גם|בהחלט)\\s+)*(לא\\s+)?(${HE_VERBS_PREFERENCE})\\s+(.+)$`,
+      "u",
+    ).exec(s);
+    if (!m) return null;
+    const verb = m[2]!;
+    const object = m[3]!;
+    // רוצה / צריך followed by an infinitive or "that you…" is a to-do or a request, not a preference.
+    if (
+      /^(?:רוצה|צריך|צריכה)$/u.test(verb) &&
+      (/^ל/u.test(object) || /^ש/u.test(object) || isCommand(object))
+    )
+      return null;
+    if (/^(?:את זה|אותו|אותה|אותם|אותך)$/u.test(object)) return null;
+    return fact("preference", `${m[1] ?? ""}${verb} ${object}`);
+  },
+  // X האהוב/ה עליי הוא Y.
+  (s) => {
+    const m =
+      /^(?:ה)?(\S+(?:\s+\S+)?)\s+(?:האהוב|האהובה|המועדף|המועדפת)\s+(?:עלי|עליי|שלי)\s+(?:הוא|היא|זה|זו)?\s*(.+)$/u.exec(
+        s,
+      );
+    return m ? fact("preference", `${m[1]} אהוב: ${m[2]}`) : null;
+  },
+  // החלטתי / בחרתי / הלכתי על X.
+  (s) => {
+    const m =
+      /^(?:אני\s+|אנחנו\s+)?(?:כבר\s+|סוף סוף\s+)?(החלטתי|החלטנו|בחרתי|בחרנו|הלכתי על|הלכנו על)\s+(.+)$/u.exec(
+        s,
+      );
+    if (!m) return null;
+    return fact("decision", `${m[1]!.startsWith("החלט") ? "החלטה" : "בחירה"}: ${m[2]}`);
+  },
+  // אני אלרגי/ת ל X; יש לי אלרגיה ל X.
+  (s) => {
+    const m = /^(?:אני\s+)?(?:גם\s+)?(אלרגי|אלרגית)\s+(ל.+)$/u.exec(s);
+    if (m) return fact("constraint", `${m[1]} ${m[2]}`);
+    const has = /^יש לי\s+(?:גם\s+)?אלרגיה\s+(ל.+)$/u.exec(s);
+    return has ? fact("constraint", `אלרגיה ${has[1]}`) : null;
+  },
+  // אסור לי X; אני חייב/ת X; אני לא יכול/ה X.
+  (s) => {
+    const forbidden = /^אסור לי\s+(.+)$/u.exec(s);
+    if (forbidden) return fact("constraint", `אסור: ${forbidden[1]}`);
+    const m = /^אני\s+(חייב|חייבת|לא יכול|לא יכולה|אף פעם לא)\s+(.+)$/u.exec(s);
+    return m && !isCommand(m[2]!) ? fact("constraint", `${m[1]} ${m[2]}`) : null;
+  },
+  // אני צמחוני/ת, טבעוני/ת, שומר/ת כשרות …
+  (s) => {
+    const m =
+      /^אני\s+(צמחוני|צמחונית|טבעוני|טבעונית|שומר כשרות|שומרת כשרות|שומר שבת|שומרת שבת|סוכרתי|סוכרתית|בהריון|צליאק|צליאקית)(.*)$/u.exec(
+        s,
+      );
+    return m ? fact("constraint", `${m[1]}${m[2]}`) : null;
+  },
+  // המטרה שלי (היא) X; אני מתכנן/ת / שואף/ת X.
+  (s) => {
+    const goal = /^(?:ה)?מטרה\s+(?:העיקרית\s+)?שלי\s+(?:היא\s+|זה\s+)?(.+)$/u.exec(s);
+    if (goal) return fact("goal", `מטרה: ${goal[1]}`);
+    const m = /^אני\s+(מתכנן|מתכננת|שואף|שואפת|מקווה)\s+(.+)$/u.exec(s);
+    return m && !isCommand(m[2]!) ? fact("goal", `${m[1]} ${m[2]}`) : null;
+  },
+  // אני גר/ה ב X; אני עובד/ת ב / כ / אצל X.
+  (s) => {
+    const live = /^אני\s+(?:כרגע\s+|עכשיו\s+)?(גר|גרה)\s+(ב.+)$/u.exec(s);
+    if (live) return fact("fact", `${live[1]} ${live[2]}`);
+    const work = /^אני\s+(?:כרגע\s+|עכשיו\s+)?(עובד|עובדת)\s+((?:ב|כ|אצל\s).+)$/u.exec(s);
+    return work ? fact("fact", `${work[1]} ${work[2]}`) : null;
+  },
+  // קוראים לי X; השם שלי (הוא) X.
+  (s) => {
+    const m = /^(?:קוראים לי|השם שלי(?:\s+הוא)?|שמי)\s+(.+)$/u.exec(s);
+    return m ? fact("fact", `שם: ${m[1]}`) : null;
+  },
+  // ה-X שלי (הוא/היא) Y; אשתי/בעלי … היא/הוא Y.
+  (s) => {
+    const m = /^(?:ה)?(\S+(?:\s+\S+)?)\s+שלי\s+(?:הוא|היא|זה|זו|הם|הן)\s+(.+)$/u.exec(s);
+    if (!m) return null;
+    const what = m[1]!;
+    return fact(RELATIONS_HE.has(what) ? "entity" : "fact", `${what}: ${m[2]}`);
+  },
+];
+
+/** The sentence without niqqud and without lead-ins ("remember that…", "תזכור ש…"). */
+function bareSentence(sentence: string): string {
+  const plain = sentence
+    .normalize("NFKD")
+    .replace(/[\u0591-\u05bd\u05bf-\u05c7]/g, "")
+    .normalize("NFC");
+  return plain.replace(EN_LEAD_IN, "").replace(HE_LEAD_IN, "").trim();
+}
+
+/** Facts the patterns find in one user message (questions, requests, notes and small talk give none). */
+export function extractFactsByRules(message: HistoryMessage): ExtractedFact[] {
+  if (!isExtractable(message)) return [];
+  const found: ExtractedFact[] = [];
+  for (const raw of sentencesOf(message.content)) {
+    if (isQuestion(raw)) continue;
+    const sentence = bareSentence(raw).replace(/[.!…]+$/u, "");
+    if (sentence === "" || isQuestion(sentence) || isCommand(sentence) || isSmallTalk(sentence)) continue;
+    const rules = /[\u05d0-\u05ea]/u.test(sentence) ? HEBREW_RULES : ENGLISH_RULES;
+    for (const rule of rules) {
+      const result = rule(sentence);
+      if (result) {
+        found.push({ ...result, importance: DEFAULT_IMPORTANCE[result.type], sourceMessageId: message.id });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+// ---- LLM ----
+
+/** What the LLM answers: the facts, each naming the message (its number in the list) it came from. */
+export const factExtractionSchema = z.object({
+  facts: z.array(
+    z.object({
+      message: z.number().int().describe("The number of the message the fact comes from"),
+      type: z.enum(MEMORY_TYPES),
+      content: z
+        .string()
+        .describe(
+          "The fact in the third person, short, in the user's language, e.g. 'Prefers morning meetings'",
+        ),
+      importance: z
+        .number()
+        .describe("0 to 1: goal 0.8, decision 0.7, preference 0.6, constraint 0.6, fact 0.5, entity 0.5"),
+    }),
+  ),
+});
+
+/** System prompt of fact extraction (LLM node "memory"). */
+export const FACTS_PROMPT = `You pick out lasting facts about a user from the messages they sent Memo, their WhatsApp assistant.
+Take only what the user states about themselves or the people and things in their life, worth remembering for weeks:
+- preference: what they prefer, like, love, hate, want or need in general ("Prefers morning meetings")
+- decision: a choice they made ("Decided to move to Haifa in June")
+- goal: an objective or plan ("Wants to run a marathon this year")
+- constraint: a limitation or requirement ("Allergic to peanuts", "Can't meet on Fridays")
+- fact: a fact about them ("Works at Acme as a designer", "Lives in Tel Aviv")
+- entity: a person, pet or thing in their life ("Wife is Dana", "Dentist is Dr. Cohen")
+Never take anything from questions, from requests to Memo (reminders, tasks, events, notes, emails) or from small talk, and nothing one-off ("is tired today").
+Write each fact in the third person, short, in the language the user wrote in. Give the number of the message it comes from.
+Answer with an empty list when there is nothing lasting.`;
+
+/** The messages of one extraction call: the user's messages, numbered from 1. */
+export function factMessages(messages: readonly HistoryMessage[]): LLMMessage[] {
+  return [
+    { role: "system", content: FACTS_PROMPT },
+    {
+      role: "user",
+      content: `Messages from the user:\n${messages.map((m, i) => `${i + 1}. ${m.content}`).join("\n")}`,
+    },
+  ];
+}
+
+/** The LLM's answer as facts: numbers mapped back to messages, unknown numbers and empty contents dropped. */
+export function factsFromAnswer(
+  answer: z.infer<typeof factExtractionSchema>,
+  messages: readonly HistoryMessage[],
+): ExtractedFact[] {
+  const facts: ExtractedFact[] = [];
+  for (const item of answer.facts) {
+    const source = messages[item.message - 1];
+    const shaped = fact(item.type, item.content);
+    if (!source || !shaped) continue;
+    const importance = Number.isFinite(item.importance)
+      ? Math.min(1, Math.max(0, item.importance))
+      : DEFAULT_IMPORTANCE[item.type];
+    facts.push({ ...shaped, importance, sourceMessageId: source.id });
+  }
+  return facts;
+}

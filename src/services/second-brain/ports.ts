@@ -1,0 +1,71 @@
+/**
+ * What the second-brain capability (resolver, entity resolver, executor) needs from storage: the
+ * user's notes and their remembered facts. Narrow on purpose; the services behind them live in
+ * SecondBrainService (notes) and LongTermMemory (facts, summary, forgetting).
+ */
+
+/** One note of the user. */
+export interface StoredNote {
+  id: string;
+  content: string;
+  category: string | null;
+  tags: string[];
+  /** ISO instants. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A note found by a search, best first. */
+export interface NoteMatch {
+  note: StoredNote;
+  /** Higher is better; only comparable within one search. */
+  score: number;
+}
+
+export interface NotesPort {
+  /** Stores a note; the same `operationId` twice stores it once (a re-run turn). */
+  store(
+    phone: string,
+    input: {
+      content: string;
+      category?: string;
+      tags?: string[];
+      sourceMessageId?: number;
+      operationId: string;
+    },
+  ): Promise<StoredNote>;
+  getMany(phone: string, ids: readonly string[]): Promise<StoredNote[]>;
+  /** Newest first. */
+  list(
+    phone: string,
+    page: { limit: number; offset?: number },
+  ): Promise<{ notes: StoredNote[]; total: number }>;
+  update(phone: string, id: string, patch: { content: string }): Promise<StoredNote | null>;
+  /** The notes deleted (ids of other users' notes, or already deleted ones, are skipped). */
+  delete(phone: string, ids: readonly string[]): Promise<StoredNote[]>;
+  search(phone: string, query: string, options: { limit: number }): Promise<NoteMatch[]>;
+}
+
+/** One remembered fact (004 long-term memory). */
+export interface RememberedFact {
+  id: string;
+  type: string;
+  content: string;
+  /** "archived": faded by consolidation (old, rarely relevant), still kept and erasable. */
+  status?: string;
+}
+
+export interface MemoryPort {
+  /** Every fact kept, active first (archived ones too: the user sees everything Memo keeps). */
+  listFacts(phone: string): Promise<RememberedFact[]>;
+  /** Facts the user's words name, best first, with a 0..1 score. */
+  findFacts(phone: string, words: string): Promise<(RememberedFact & { score: number })[]>;
+  /** Forgets facts, the notes of their messages and the messages; the summary is made again without them. */
+  forget(phone: string, factIds: string[]): Promise<{ facts: string[]; notes: number }>;
+  /** Erases facts, notes, summary and conversation history. */
+  forgetEverything(phone: string): Promise<unknown>;
+  /** How much "forget everything" would erase. */
+  counts(phone: string): Promise<{ facts: number; notes: number; hasSummary: boolean }>;
+  /** The conversation-history id of the user's message with this WhatsApp id (the newest user message without one). */
+  sourceMessageId(phone: string, whatsappMessageId: string | undefined): Promise<number | undefined>;
+}

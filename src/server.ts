@@ -24,6 +24,7 @@ import { createGoogleAccounts, GOOGLE_AUTH_PATH } from "./services/google/Google
 import { loadSecretKey } from "./services/google/secrets.js";
 import { ReminderService } from "./services/reminder/ReminderService.js";
 import { SchedulerService } from "./services/scheduler/SchedulerService.js";
+import { createMemoryJobs } from "./services/memory/memoryJobs.js";
 import { InFlightWork } from "./utils/InFlightWork.js";
 import type { Logger } from "./utils/logger.js";
 
@@ -126,7 +127,10 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       logger,
       clock: memo.clock,
       retentionDays: config.scheduler.retentionDays,
+      memoryJobs: createMemoryJobs(memo.longTerm, memo.notes),
     });
+    // Notes stored while no embedding model was configured (or under another one) get theirs now.
+    memo.notes.backfill.kick();
 
     const app = createApp({
       logger,
@@ -188,7 +192,11 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
         const deadline = performance.now() + config.shutdownTimeoutMs;
         // Running turns finish first, while the server still listens: with the simulator on, their
         // replies go through this very server. No new turn starts.
-        const workerStopped = Promise.all([whatsapp.stop(), scheduler.stop()]);
+        memo.notes.backfill.stop();
+        const workerStopped = Promise.all([whatsapp.stop(), scheduler.stop()]).then(() =>
+          // Summaries and facts of the last turns are worked out before the pool closes.
+          memo.longTerm.idle(),
+        );
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([
           workerStopped,

@@ -3,7 +3,9 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type pg from "pg";
 import type { AppConfig } from "../config/env.js";
 import { TurnBufferedSaver } from "../db/TurnBufferedSaver.js";
+import { PgConversationHistory } from "../db/repositories/ConversationHistory.js";
 import { PgConversationStore } from "../db/repositories/ConversationStore.js";
+import { PgNoteRepository } from "../db/repositories/NoteRepository.js";
 import { PgOperationLedger } from "../db/repositories/OperationLedger.js";
 import { PgUserRepository } from "../db/repositories/UserRepository.js";
 import { createLLMService, type LLMService } from "../services/llm/index.js";
@@ -12,6 +14,10 @@ import { createCalendarCapability } from "../services/calendar/index.js";
 import { createDatabaseCapability } from "../services/database/index.js";
 import { createGmailCapability } from "../services/gmail/index.js";
 import { MemoryService } from "../services/memory/index.js";
+import { LongTermMemory } from "../services/memory/LongTermMemory.js";
+import { createSecondBrainCapability } from "../services/second-brain/capability.js";
+import { createOpenAIEmbedder, type Embedder } from "../services/second-brain/embeddings.js";
+import { SecondBrainService } from "../services/second-brain/SecondBrainService.js";
 import type { GoogleAccounts, GoogleConnector } from "../services/google/types.js";
 import type { Logger } from "../utils/logger.js";
 import { createCoreCapabilities } from "./capabilities.js";
@@ -33,6 +39,10 @@ export interface MemoRuntimeOptions {
   google?: GoogleAccounts & GoogleConnector;
   /** The user's private iCalendar feed link (default: none). */
   calendarFeedLink?: (phone: string) => string;
+  /** Note embeddings instead of the configured model (tests: a local one; null: words only). */
+  embedder?: Embedder | null;
+  /** "rules": summaries and remembered facts without the LLM even when one is configured (default: MEMORY_MODE). */
+  memoryMode?: "llm" | "rules";
 }
 
 /** Composes Memo: storage, memory, the LLM (or none), the capability registry, the graph and its runtime. */
@@ -41,8 +51,28 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   const clock = options.clock ?? Date.now;
   const newId = options.newId ?? randomUUID;
   const users = new PgUserRepository(pool);
-  const memory = new MemoryService(new PgConversationStore(pool), { clock, logger });
+  // The window (short-term) in front of its table; every message also joins the long-term history.
+  const memory = new MemoryService(new PgConversationStore(pool), {
+    clock,
+    logger,
+    history: new PgConversationHistory(pool),
+  });
   const llm = options.llm !== undefined ? options.llm : createLLMService(config, logger);
+  const longTerm = new LongTermMemory({
+    pool,
+    llm,
+    memory,
+    logger,
+    clock,
+    mode: options.memoryMode ?? config.memoryMode,
+  });
+  const embedder =
+    options.embedder !== undefined
+      ? options.embedder
+      : config.embeddings
+        ? createOpenAIEmbedder(config.embeddings)
+        : null;
+  const notes = new SecondBrainService({ notes: new PgNoteRepository(pool), embedder, logger, clock });
   const google = options.google;
   // Each user's calendar: Google Calendar once connected, the built-in one (Postgres) otherwise.
   const calendars = createCalendarProviders({ pool, google: google ?? null, logger });
@@ -51,6 +81,9 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     ...(options.calendarFeedLink ? { calendarFeedLink: options.calendarFeedLink } : {}),
   })
     .register(createDatabaseCapability(pool))
+    .register(
+      createSecondBrainCapability({ notes, memory: longTerm, ledger: new PgOperationLedger(pool), logger }),
+    )
     .register(
       createCalendarCapability({ providers: calendars, logger, ledger: new PgOperationLedger(pool) }),
     );
@@ -69,6 +102,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
       newId,
       defaultTimeZone: config.defaultTimeZone,
       fastPath: config.fastPath,
+      longTerm,
       ...(google ? { google } : {}),
     },
     saver,
@@ -82,7 +116,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     clock,
     newId: randomUUID,
   });
-  return { runtime, graph, memory, users, llm, capabilities, calendars, clock };
+  return { runtime, graph, memory, longTerm, notes, users, llm, capabilities, calendars, clock };
 }
 
 export type Memo = ReturnType<typeof createMemoRuntime>;

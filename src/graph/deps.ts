@@ -2,6 +2,16 @@ import type { UserRepository } from "../db/repositories/UserRepository.js";
 import type { GoogleConnector } from "../services/google/types.js";
 import type { LLMService } from "../services/llm/index.js";
 import type { MemoryService } from "../services/memory/index.js";
+
+/** Long-term memory as the graph uses it: context for the planner, background work after a turn. */
+export interface LongTermContext {
+  /** The rolling summary and the most relevant remembered facts, within their token budgets. */
+  contextFor(phone: string, message: string): Promise<{ text: string | undefined }>;
+  /** Starts the background work after a turn (summary, facts); never throws, never waits. */
+  schedule(phone: string, windowSize: number): unknown;
+  /** What the rules will remember of a message (no model): a no-LLM turn says so. */
+  factsInMessage(message: string): string[];
+}
 import type { Logger } from "../utils/logger.js";
 import type { CapabilityRegistry } from "./registry.js";
 
@@ -21,6 +31,8 @@ export interface MemoGraphDeps {
   defaultTimeZone: string;
   /** Everyday commands skip the LLM planner and resolvers (default: true; help and greetings always do). */
   fastPath?: boolean;
+  /** Long-term memory (default: none, the planner sees only the recent window). */
+  longTerm?: LongTermContext;
   /** The user's Google connection: the capability check offers a connect link (default: none, Google is not set up). */
   google?: GoogleConnector;
 }

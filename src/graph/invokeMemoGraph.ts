@@ -18,6 +18,7 @@ import { t } from "../utils/userMessages.js";
 import { looksLikeAnswer } from "./hitl/validateAnswer.js";
 import { numberedItems } from "./nodes/ReplyContextNode.js";
 import { MAX_PLAN_STEPS } from "../prompts/PlannerPrompt.js";
+import { MEMORY_ACTIONS } from "../nlu/noteCommands.js";
 import type { MemoGraph } from "./index.js";
 import type { ExecutionMetadata, MemoState } from "./state/MemoState.js";
 
@@ -208,7 +209,16 @@ export class MemoRuntime {
         // The question is on disk before anyone sees it.
         await this.deps.checkpointer.flush(threadId);
         const text = renderQuestion(interrupt);
-        await this.deps.memory.addAssistantMessage(threadId, text);
+        // "Which of these should I forget?" names what is to be forgotten: never in long-term history.
+        const memoryCommand = (result.plannerOutput?.plan ?? []).some(
+          (step) => step.capability === "second-brain" && MEMORY_ACTIONS.has(step.action),
+        );
+        await this.deps.memory.addAssistantMessage(
+          threadId,
+          text,
+          undefined,
+          memoryCommand ? { memoryCommand } : undefined,
+        );
         return {
           status: "waiting",
           text,

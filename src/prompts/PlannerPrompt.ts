@@ -40,7 +40,7 @@ Capabilities (plan step "capability"):
 - database: tasks, reminders, nudges and lists (shopping lists, checklists).
 - calendar: calendar events and schedules.
 - gmail: reading, drafting and sending email.
-- second-brain: notes and facts the user asks Memo to keep ("note:", "remember that…").
+- second-brain: notes the user asks Memo to keep and find again ("note:", "remember that…"), and what Memo remembers about the user.
 - general: questions, advice, brainstorming, small talk: anything answered in words with no action.
 - meta: questions about Memo itself ("what can you do?", "help").
 
@@ -57,6 +57,7 @@ Rules:
 10. calendar actions: "create_event" (also several at once, all-day events and trips), "create_recurring_event", "list_events" (what's on a day or range), "find_event", "check_conflicts", "analyze_schedule" (busy hours, free time, "what does my week look like"), "update_event" (move, rename, change), "delete_event" (also several, or a series), "end_recurring_event" (stop a series from a date). A meeting, appointment, event or anything the user says belongs in the calendar ("יומן", "פגישה", "אירוע") is calendar; copy its time words and names into constraints and changes as written (the event's title words as "summary", its day as "when", new values in changes; never ids). "Remind me X before" on an event is that event's own reminder, one calendar step, not a database reminder. Changing or deleting a repeating event ("all the yoga classes", "every Monday") is one calendar step that says "every" / "all" in its constraints.
 11. gmail actions: "search_email", "read_email", "draft_email", "send_email", "reply_email", "forward_email", "label_email", "archive_email", "delete_email", "mark_email_read". Put the user's words for which email ("from Dana", "about the invoice") in constraints and what to write in changes; never an id. Writing to someone by email ("email Dana that…", "שלח מייל ל…") is gmail, never a database task; "draft" / "טיוטה" is draft_email (saved, not sent). Memo shows every email before sending, replying, forwarding or deleting it and asks approve / edit / cancel itself: for those set needsApproval true and clarificationQuestion null. Likewise Memo itself confirms calendar conflicts and deleting a series or several events.
 12. "connect Google" / "disconnect Google" are one meta step with action "connect_google" or "disconnect_google"; asking for a link to see Memo's calendar in another calendar app is one meta step "calendar_feed".
-13. At most 10 steps. Pure conversation is one general step with action "answer_question"; "what can you do" is one meta step with action "describe_capabilities".
+13. second-brain actions: "store_note", "search_notes" (also a question about something the user noted: "what's the wifi password?", "מה הקוד של הלוקר?"), "summarize_notes", "list_notes", "update_note", "delete_note"; "list_memories" ("what do you remember about me?"), "forget_memory" ("forget that I…", "תשכח ש…"; copy the words of what to forget into constraints), "forget_everything". Something the user only tells about themselves in conversation ("I prefer morning meetings") needs no note: Memo remembers it by itself; answer with one general step.
+14. At most 10 steps. Pure conversation is one general step with action "answer_question"; "what can you do" is one meta step with action "describe_capabilities".
 
 Answer with the JSON object only.`;

@@ -7,7 +7,9 @@ import type { CapabilityName } from "../types/index.js";
 export const MESSAGES = {
   en: {
     noLLM:
-      'Without a language model I understand commands like these:\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\nEverything else needs a language model to be configured (OPENAI_API_KEY, or OPENAI_BASE_URL for a compatible server; see .env.example).',
+      'Without a language model I understand commands like these:\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes"\n• "what do you remember about me?", "forget that …"\nEverything else needs a language model to be configured (OPENAI_API_KEY, or OPENAI_BASE_URL for a compatible server; see .env.example).',
+    rememberedNoLLM:
+      '🧠 Got it, I\'ll keep that in mind: {facts}. (Say "what do you remember about me?" to see everything, "forget that …" to undo.)',
     staleReply: "I'm not waiting on a question right now — what would you like to do?",
     hitlExpired: "Your earlier question timed out, so I dropped it.",
     invalidYesNo: "Please answer yes or no.",
@@ -222,7 +224,9 @@ export const MESSAGES = {
   },
   he: {
     noLLM:
-      'בלי מודל שפה אני מבין פקודות כמו:\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\nלכל השאר צריך להגדיר מודל שפה (OPENAI_API_KEY, או OPENAI_BASE_URL לשרת תואם; ראו .env.example).',
+      'בלי מודל שפה אני מבין פקודות כמו:\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי"\n• "מה אתה זוכר עליי?", "תשכח ש…"\nלכל השאר צריך להגדיר מודל שפה (OPENAI_API_KEY, או OPENAI_BASE_URL לשרת תואם; ראו .env.example).',
+    rememberedNoLLM:
+      "🧠 הבנתי, אזכור: {facts}. (אפשר לשאול „מה אתה זוכר עליי?” כדי לראות הכל, או „תשכח ש…” כדי לבטל.)",
     staleReply: "אני לא מחכה לתשובה ממך כרגע — מה תרצה לעשות?",
     hitlExpired: "השאלה הקודמת שלי פגה, אז ביטלתי אותה.",
     invalidYesNo: "נא לענות כן או לא.",

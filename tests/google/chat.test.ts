@@ -91,6 +91,7 @@ async function memoWith(bed: GoogleTestbed, google: GoogleConnector | undefined,
     LLM_MAX_RETRIES: "0",
     LLM_TIMEOUT_MS: "3000",
     FAST_PATH: "off",
+    MEMORY_MODE: "rules",
   });
   const users = new PgUserRepository(pool);
   const memory = new MemoryService(new PgConversationStore(pool), { clock: bed.clock.now, logger });

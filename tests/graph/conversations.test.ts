@@ -201,8 +201,13 @@ describe("capability check", () => {
     );
   });
 
-  it("says a capability is not available yet instead of failing", async () => {
+  it("says a capability is not available instead of failing", async () => {
     h = await createHarness();
+    // The user's plan does not include notes.
+    await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem" });
+    await h.users.update(PHONE, {
+      capabilities: { calendar: true, gmail: true, database: true, secondBrain: false },
+    });
     h.server!.enqueue(plan({ steps: [step("s1", "second-brain", "store_note")] }));
     expect((await h.say("תרשום פתק: הקוד של השער 1234")).text).toBe("אני עוד לא יכול לעזור עם פתקים.");
   });

@@ -279,3 +279,68 @@ describe("errors", () => {
     expect(h.sentTo(PHONE)).toEqual(["⏰ Reminder: stretch"]);
   });
 });
+
+describe("long-term memory jobs", () => {
+  it("hourly: a user's unfinished summary and facts are caught up (an instance stopped before its background work)", async () => {
+    const h = await harness();
+    await h.user(PHONE);
+    const start = h.clock.now() - 2 * HOUR;
+    const lines = [
+      "I prefer morning meetings",
+      "ok",
+      "my sister Dana lives in Haifa",
+      "thanks",
+      ...Array.from({ length: 16 }, (_, i) => `message number ${i} about the garden`),
+    ];
+    for (const [i, content] of lines.entries()) {
+      await h.db.pool.query(
+        "INSERT INTO conversation_messages (user_phone, role, content, created_at) VALUES ($1, $2, $3, $4)",
+        [PHONE, i % 2 === 0 ? "user" : "assistant", content, new Date(start + i * MINUTE)],
+      );
+    }
+
+    await h.scheduler.runHourly();
+
+    const { rows: facts } = await h.db.pool.query<{ content: string }>(
+      "SELECT content FROM memories WHERE user_phone = $1",
+      [PHONE],
+    );
+    expect(facts.map((f) => f.content).join(" | ")).toMatch(/morning meetings/i);
+    const { rows: profile } = await h.db.pool.query<{ summary: string }>(
+      "SELECT summary FROM memory_profiles WHERE user_phone = $1",
+      [PHONE],
+    );
+    expect(profile[0]!.summary).toMatch(/morning meetings/i);
+    expect(logsOf(h, "MEMORY_SWEEP")).toMatchObject([{ users: 1 }]);
+  });
+
+  it("daily: decay is recomputed and old low-value facts are archived (004 consolidation)", async () => {
+    const h = await harness();
+    await h.user(PHONE);
+    const now = h.clock.now();
+    const fact = async (content: string, importance: number, ageDays: number) =>
+      h.db.pool.query(
+        `INSERT INTO memories (user_phone, type, content, search_text, importance, created_at, last_accessed_at)
+         VALUES ($1, 'fact', $2, $2, $3, $4, $4)`,
+        [PHONE, content, importance, new Date(now - ageDays * DAY)],
+      );
+    await fact("Has a blue bicycle", 0.5, 90);
+    await fact("Goal: run a marathon", 0.8, 90);
+    await fact("Likes jazz", 0.5, 2);
+
+    await h.scheduler.runDaily();
+
+    const { rows } = await h.db.pool.query<{ content: string; status: string; decay_factor: number }>(
+      "SELECT content, status, decay_factor FROM memories WHERE user_phone = $1 ORDER BY content",
+      [PHONE],
+    );
+    expect(rows.map((r) => [r.content, r.status])).toEqual([
+      ["Goal: run a marathon", "archived"],
+      ["Has a blue bicycle", "archived"],
+      ["Likes jazz", "active"],
+    ]);
+    // 90 days unaccessed: 0.5^3 = 0.125.
+    expect(rows[1]!.decay_factor).toBeCloseTo(0.125, 3);
+    expect(logsOf(h, "MEMORY_CONSOLIDATION")).toMatchObject([{ archived: 2 }]);
+  });
+});

@@ -29,6 +29,8 @@ describe.skipIf(!chromiumAvailable)("the simulator in Chromium", () => {
       DATA_DIR: dir,
       WHATSAPP_APP_SECRET: "browser-test-secret",
       OPENAI_BASE_URL: llm.baseUrl,
+      // Summaries and facts by rules: the scripted replies are for the turns.
+      MEMORY_MODE: "rules",
       LLM_MAX_RETRIES: "0",
     });
     service = await startService(config, { logger: captureLogs().logger });

@@ -40,6 +40,8 @@ describe.skipIf(!chromiumAvailable)("the built-in calendar in the simulator, wit
       HOST: "127.0.0.1",
       DATA_DIR: dir,
       OPENAI_BASE_URL: llm.baseUrl,
+      // Summaries and facts by rules: the scripted replies are for the turns.
+      MEMORY_MODE: "rules",
       LLM_MAX_RETRIES: "0",
     });
     service = await startService(config, { logger: logs.logger, memo: { clock: clock.now } });

@@ -23,6 +23,10 @@ export interface HarnessOptions {
   capabilities?: (registry: CapabilityRegistry) => void;
   /** Users' Google connections (default: none). */
   google?: MemoRuntimeOptions["google"];
+  /** Summaries and remembered facts by "llm" (scripted) or "rules" (default: rules, so scripts hold only the turn's own calls). */
+  memoryMode?: "llm" | "rules";
+  /** Note embeddings (default: none, notes are searched by words). */
+  embedder?: MemoRuntimeOptions["embedder"];
   /** Environment on top of the test defaults. FAST_PATH is off unless given: most conversation tests script the LLM path. */
   env?: Record<string, string>;
 }
@@ -49,16 +53,20 @@ export async function createHarness(options: HarnessOptions = {}) {
     logger,
     clock: clock.now,
     newId: () => `hitl-${++ids}`,
+    memoryMode: options.memoryMode ?? "rules",
+    embedder: options.embedder ?? null,
     ...(options.google ? { google: options.google } : {}),
   });
   options.capabilities?.(memo.capabilities);
-  const { runtime, graph, memory, users } = memo;
+  const { runtime, graph, memory, users, longTerm, notes } = memo;
   return {
     db,
     server,
     clock,
     users,
     memory,
+    longTerm,
+    notes,
     checkpointer,
     graph,
     runtime,
@@ -70,6 +78,8 @@ export async function createHarness(options: HarnessOptions = {}) {
     pausedState: async () =>
       (await graph.getState({ configurable: { thread_id: PHONE } })).values as Partial<MemoState>,
     async close(closeDb = true) {
+      // Background memory work of the last turns finishes before the database goes.
+      await longTerm.idle();
       if (server && options.llm === undefined) await server.close();
       if (closeDb) await db.close();
     },

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
+import { createMemoryJobs } from "../../src/services/memory/memoryJobs.js";
 import { PgTaskRepository } from "../../src/db/repositories/TaskRepository.js";
 import { scheduleTask, type TaskTimeArgs } from "../../src/services/database/taskTimes.js";
 import { calendarDigestSource } from "../../src/services/calendar/index.js";
@@ -82,6 +83,7 @@ export async function createSchedulerHarness(
     logger: harness.logger,
     clock: clock.now,
     retentionDays: harness.config.scheduler.retentionDays,
+    memoryJobs: createMemoryJobs(harness.memo.longTerm, harness.memo.notes),
   });
   const tasks = new PgTaskRepository(harness.db.pool);
   /** Schedulers of the extra instances, stopped by close(). */

@@ -111,7 +111,16 @@ export async function createWhatsAppHarness(options: WhatsAppHarnessOptions = {}
     ...options.env,
   });
   const checkpointer = await createCheckpointer("postgres", db.pool);
-  const memo = createMemoRuntime({ config, pool: db.pool, checkpointer, logger, clock: clock.now });
+  // Summaries and facts by rules: scripted LLM replies stay for the turns that are scripted.
+  const memo = createMemoRuntime({
+    config,
+    pool: db.pool,
+    checkpointer,
+    logger,
+    clock: clock.now,
+    memoryMode: "rules",
+    embedder: null,
+  });
   options.capabilities?.(memo.capabilities);
   const inFlight = new InFlightWork();
   const whatsapp = createWhatsApp({
@@ -177,6 +186,7 @@ export async function createWhatsAppHarness(options: WhatsAppHarnessOptions = {}
     async close(closeDb = true) {
       await whatsapp.stop();
       await whatsapp.release();
+      await memo.longTerm.idle();
       if (!options.graphApi) await graphApi.close();
       if (closeDb) await db.close();
     },

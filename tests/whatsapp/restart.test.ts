@@ -57,6 +57,8 @@ describe.each(legs)("a killed process, restarted ($name)", ({ postgres }) => {
         WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
         WHATSAPP_GRAPH_URL: graph.baseUrl,
         OPENAI_BASE_URL: llm.baseUrl,
+        // Summaries and facts by rules: the scripted replies are for the turns.
+        MEMORY_MODE: "rules",
         LLM_MAX_RETRIES: "0",
         // On Postgres the killed process's leases must expire before the phones are taken over.
         INBOX_LEASE_SECONDS: "2",

@@ -22,7 +22,8 @@ const CAPABILITY_LINES: Record<"he" | "en", Partial<Record<CapabilityName, strin
       '• *Tasks & reminders*: "remind me tomorrow at 9 to call mom", "every Sunday at 8:00", nudges until it\'s done; shopping lists and checklists',
     calendar: "• *Calendar*: add, move and look up events",
     gmail: "• *Email*: search, read, draft and send, always with your approval",
-    "second-brain": '• *Notes*: "remember that…", and find them again later',
+    "second-brain":
+      '• *Notes & memory*: "note: …", "what\'s my wifi password?"; I remember what you tell me about yourself ("what do you remember about me?", "forget that…")',
     general: "• *Questions*: ask me anything, or think something through with me",
   },
   he: {
@@ -30,7 +31,8 @@ const CAPABILITY_LINES: Record<"he" | "en", Partial<Record<CapabilityName, strin
       '• *משימות ותזכורות*: "תזכיר לי מחר ב-9 להתקשר לאמא", "כל יום ראשון ב-8:00", נדנודים עד שזה נעשה; רשימות קניות וצ\'קליסטים',
     calendar: "• *יומן*: להוסיף, להזיז ולבדוק אירועים",
     gmail: "• *מייל*: לחפש, לקרוא, לנסח ולשלוח, תמיד באישור שלך",
-    "second-brain": '• *פתקים*: "תזכור ש…", ולמצוא אותם אחר כך',
+    "second-brain":
+      '• *פתקים וזיכרון*: "פתק: …", "מה הסיסמה של הוויפי?"; אני זוכר מה שאתה מספר לי על עצמך ("מה אתה זוכר עליי?", "תשכח ש…")',
     general: "• *שאלות*: אפשר לשאול אותי הכל, או לחשוב איתי על משהו",
   },
 };

@@ -46,7 +46,26 @@ const NO = new Set([
   "עזוב",
   "אל תעשה",
   "לא לא",
+  "never mind",
+  "nevermind",
+  "forget it",
+  "לא משנה",
 ]);
+
+/**
+ * Whether an answer to a "which one?" question drops it ("cancel", "never mind", "ביטול"): the
+ * user must always be able to leave a question, not only by giving three wrong answers.
+ */
+export function cancelsChoice(
+  pending: Pick<PendingHITL, "expectedInput" | "reason">,
+  answer: { text: string; optionId?: string },
+): boolean {
+  if (answer.optionId !== undefined) return false;
+  if (pending.expectedInput !== "single_choice" && pending.expectedInput !== "multi_choice") return false;
+  // An approval question has its own cancel option.
+  if (pending.reason === "policy_approval") return false;
+  return NO.has(normalizeReply(answer.text));
+}
 /** Words that pick an approval question's options (approve / edit / cancel) besides their labels. */
 const APPROVAL_WORDS: Record<string, string> = {
   send: "approve",

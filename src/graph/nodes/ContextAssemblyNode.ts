@@ -1,3 +1,5 @@
+import { recognizeMemoryCommand } from "../../nlu/noteCommands.js";
+import { describeError } from "../../utils/errors.js";
 import { detectLanguage } from "../../utils/language.js";
 import { buildTimeContext } from "../../utils/timeContext.js";
 import type { MemoGraphDeps } from "../deps.js";
@@ -6,6 +8,25 @@ import { NodeInputError } from "./instrument.js";
 
 /** How many latest actions the planner sees (spec 001). */
 const LATEST_ACTIONS_FOR_PLANNER = 3;
+
+/** The long-term memory for the planner; a failure is logged and the turn goes on without it. */
+async function longTermContext(
+  deps: MemoGraphDeps,
+  phone: string,
+  message: string,
+  traceId: string | undefined,
+): Promise<string | undefined> {
+  if (!deps.longTerm) return undefined;
+  try {
+    return (await deps.longTerm.contextFor(phone, message)).text;
+  } catch (error) {
+    deps.logger.error(
+      { node: "context_assembly", traceId, error: describeError(error) },
+      "long-term memory could not be read",
+    );
+    return undefined;
+  }
+}
 
 /**
  * context_assembly: loads the user (created on first contact), adds the message to memory first,
@@ -28,12 +49,19 @@ export function createContextAssemblyNode(deps: MemoGraphDeps) {
 
     await deps.memory.load(phone);
     if (input.triggerType === "user") {
+      // "forget that I…" repeats what is to be forgotten: it stays out of long-term history.
+      const memoryCommand = recognizeMemoryCommand(input.message) !== null;
+      const metadata = {
+        ...(input.imageContext ? { imageContext: input.imageContext } : {}),
+        ...(memoryCommand ? { memoryCommand } : {}),
+      };
       await deps.memory.addUserMessage(phone, input.message, {
         ...(input.whatsappMessageId ? { whatsappMessageId: input.whatsappMessageId } : {}),
         ...(input.replyToMessageId ? { replyToMessageId: input.replyToMessageId } : {}),
-        ...(input.imageContext ? { metadata: { imageContext: input.imageContext } } : {}),
+        ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
       });
     }
+    const longTermSummary = await longTermContext(deps, phone, input.message, state.traceId);
 
     const language = detected ?? user.language ?? "en";
     const now = deps.clock();
@@ -51,7 +79,7 @@ export function createContextAssemblyNode(deps: MemoGraphDeps) {
       now: buildTimeContext(now, user.timeZone, language),
       recentMessages: deps.memory.getRecentMessages(phone),
       latestActions: deps.memory.getLatestActions(phone, LATEST_ACTIONS_FOR_PLANNER),
-      longTermSummary: undefined,
+      longTermSummary,
       metadata: { startTime: now },
     };
   };

@@ -17,7 +17,7 @@ import {
 import { replyLanguage } from "../../utils/language.js";
 import { capabilityLabel, t, type MessageKey } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
-import { validateAnswer } from "../hitl/validateAnswer.js";
+import { cancelsChoice, validateAnswer } from "../hitl/validateAnswer.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
 
 /** Where hitl_gate can send the graph. */
@@ -150,6 +150,14 @@ export function createHITLGateNode(deps: MemoGraphDeps) {
       for (let attempt = 0; attempt < MAX_HITL_ATTEMPTS; attempt++) {
         // On resume, earlier interrupt() calls return their recorded answers in order.
         const answer = interrupt<HITLInterruptPayload, HITLAnswer>(payloadFor(pending, attempt));
+        if (cancelsChoice(pending, answer)) {
+          return Promise.resolve(
+            new Command({
+              update: { pendingHITL: null, hitlRequest: null, finalResponse: t(language, "cancelled") },
+              goto: "response_writer",
+            }),
+          );
+        }
         const validation = validateAnswer(pending, answer);
         if (!validation.ok) continue;
         const result: HITLResult = {

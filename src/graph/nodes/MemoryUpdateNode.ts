@@ -1,3 +1,4 @@
+import { MEMORY_ACTIONS } from "../../nlu/noteCommands.js";
 import type { LatestAction } from "../../types/index.js";
 import type { MemoGraphDeps } from "../deps.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
@@ -39,12 +40,18 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
       .map((step) => state.executionResults.get(step.id))
       .filter((result) => result?.success && result.numbered)
       .at(-1)?.numbered;
+    const memoryCommand = (state.plannerOutput?.plan ?? []).some(
+      (step) => step.capability === "second-brain" && MEMORY_ACTIONS.has(step.action),
+    );
+    const metadata = { ...(numbered ? { numbered } : {}), ...(memoryCommand ? { memoryCommand } : {}) };
     await deps.memory.addAssistantMessage(
       phone,
       state.finalResponse,
       undefined,
-      numbered ? { numbered } : undefined,
+      Object.keys(metadata).length > 0 ? metadata : undefined,
     );
+    // Summaries and remembered facts are worked out after the reply, in the background.
+    deps.longTerm?.schedule(phone, deps.memory.getRecentMessages(phone).length);
     // The reply as memory stored it, so state and window agree.
     const message = deps.memory.getRecentMessages(phone).at(-1);
     return message ? { recentMessages: [message] } : {};

@@ -1,3 +1,4 @@
+import { isReminderRequest } from "../../nlu/noteCommands.js";
 import { fastPathTurn } from "../plan/fastPath.js";
 import { PLANNER_SYSTEM_PROMPT, PlannerSchema, type PlannerAnswer } from "../../prompts/PlannerPrompt.js";
 import type { LLMMessage } from "../../services/llm/index.js";
@@ -47,7 +48,8 @@ export function buildPlannerMessages(state: MemoState): LLMMessage[] {
     );
   }
   // The current message is the last of the window; show the conversation before it.
-  const history = state.recentMessages.slice(0, -1);
+  // "forget that…" and its reply repeat what was forgotten: never shown to a model.
+  const history = state.recentMessages.slice(0, -1).filter((m) => !m.metadata?.memoryCommand);
   if (history.length > 0) {
     sections.push(`## Recent conversation\n${history.map((m) => `${m.role}: ${m.content}`).join("\n")}`);
   }
@@ -81,6 +83,29 @@ export function normalizePlan(answer: PlannerAnswer): PlannerOutput {
   };
 }
 
+/**
+ * Planner rule 2, kept in code: a note the user asked for with a time or "remind me" in it is a
+ * reminder (a database task), never a note that would sit silently when the time comes.
+ */
+export function enforceNoteRule(
+  plan: PlannerOutput,
+  message: string,
+  nowMs: number,
+  timeZone: string,
+): PlannerOutput {
+  const storesNote = (step: PlanStep) =>
+    step.capability === "second-brain" &&
+    /store|save|add|create|note$/.test(step.action) &&
+    !/search|find|list|delete|update|forget|summar/.test(step.action);
+  if (!plan.plan.some(storesNote) || !isReminderRequest(message, nowMs, timeZone)) return plan;
+  return {
+    ...plan,
+    plan: plan.plan.map((step) =>
+      storesNote(step) ? { ...step, capability: "database", action: "create_task" } : step,
+    ),
+  };
+}
+
 /** planner: natural language → plan, by one structured LLM call (spec 002 §5.2). */
 export function createPlannerNode(deps: MemoGraphDeps) {
   return async (state: MemoState): Promise<MemoUpdate> => {
@@ -98,6 +123,15 @@ export function createPlannerNode(deps: MemoGraphDeps) {
     );
     if (fast) return fast;
     if (!deps.llm) {
+      // "I prefer morning meetings" needs no model to be remembered: say so instead of "I can't".
+      const remembered = deps.longTerm?.factsInMessage(state.input.message) ?? [];
+      if (remembered.length > 0) {
+        return {
+          finalResponse: t(language, "rememberedNoLLM", {
+            facts: remembered.map((f) => `“${f}”`).join(", "),
+          }),
+        };
+      }
       return {
         finalResponse: t(language, "noLLM"),
         error: { type: "validation", message: "no LLM configured", failedNode: "planner" },
@@ -111,7 +145,12 @@ export function createPlannerNode(deps: MemoGraphDeps) {
         { name: "plan" },
       );
       return {
-        plannerOutput: normalizePlan(value),
+        plannerOutput: enforceNoteRule(
+          normalizePlan(value),
+          state.input.enhancedMessage ?? state.input.message,
+          state.now.epochMs,
+          state.user.timezone,
+        ),
         clarificationQuestion: value.clarificationQuestion ?? undefined,
         routingSuggestions: routingSuggestions(state.input.message),
         metadata: llmUsageUpdate(usage),

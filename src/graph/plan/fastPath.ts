@@ -1,5 +1,6 @@
 import { recognizeCommand } from "../../nlu/commands.js";
 import { recognizeGoogleCommand, type GoogleCommand } from "../../nlu/googleCommands.js";
+import { recognizeMemoryCommand, recognizeNoteCommand, type NoteCommand } from "../../nlu/noteCommands.js";
 import type { CapabilityName, NumberedRefs, PlannerOutput, ResolverResult } from "../../types/index.js";
 
 /**
@@ -86,6 +87,33 @@ export interface FastPathTurn {
   resolverResults: Map<string, ResolverResult>;
 }
 
+/** A second-brain command as the turn's one step, already resolved. */
+function secondBrainTurn(command: NoteCommand): FastPathTurn {
+  const stepId = "A";
+  return {
+    plannerOutput: {
+      intentType: "operation",
+      confidence: 1,
+      riskLevel: command.action === "forget_everything" ? "high" : "low",
+      needsApproval: false,
+      missingFields: [],
+      plan: [
+        {
+          id: stepId,
+          capability: "second-brain",
+          action: command.action,
+          constraints: {},
+          changes: {},
+          dependsOn: [],
+        },
+      ],
+    },
+    resolverResults: new Map([
+      [stepId, { stepId, type: "execute", functionName: command.functionName, args: { ...command.args } }],
+    ]),
+  };
+}
+
 /**
  * The fast path before the planner (no LLM): help, greetings and thanks, and the unambiguous
  * commands of src/nlu/commands.ts for capabilities that are registered. Anything else is null and
@@ -113,7 +141,12 @@ export function fastPathTurn(
       ]),
     };
   }
+  // "What do you remember about me?" and "forget…" are privacy requests: never left to a model.
+  const memory = registered("second-brain") ? recognizeMemoryCommand(message) : null;
+  if (memory) return secondBrainTurn(memory);
   if (!commands) return null;
+  const note = registered("second-brain") ? recognizeNoteCommand(message, nowMs, timeZone) : null;
+  if (note) return secondBrainTurn(note);
   let command = recognizeCommand(message, nowMs, timeZone);
   if (!command || !registered(command.capability)) return null;
   const number = command.functionName === "tasks.complete" ? command.args.taskId : undefined;

@@ -10,7 +10,11 @@ export const generalResolver: Resolver = {
   async resolve(step: PlanStep, context: CapabilityContext): Promise<ResolverResult> {
     if (!context.llm) throw new Error("GeneralResolver needs an LLM");
     const { state } = context;
-    const history = state.recentMessages.slice(0, -1).map((m) => `${m.role}: ${m.content}`);
+    // "forget that…" and its reply repeat what was forgotten: never shown to a model.
+    const history = state.recentMessages
+      .slice(0, -1)
+      .filter((m) => !m.metadata?.memoryCommand)
+      .map((m) => `${m.role}: ${m.content}`);
     const { value, usage } = await context.llm.text("resolver:general", [
       { role: "system", content: GENERAL_SYSTEM_PROMPT },
       {

@@ -33,7 +33,8 @@ export function buildResolverMessages(
         .join("\n")}`,
     );
   }
-  const history = state.recentMessages.slice(0, -1);
+  // "forget that…" and its reply repeat what was forgotten: never shown to a model.
+  const history = state.recentMessages.slice(0, -1).filter((m) => !m.metadata?.memoryCommand);
   if (history.length > 0) {
     sections.push(`## Recent conversation\n${history.map((m) => `${m.role}: ${m.content}`).join("\n")}`);
   }

@@ -16,6 +16,14 @@ export const DAILY_SCHEDULE = "37 3 * * *";
 /** A ring due within this much of a pass is woken for on time, not at the next minute's tick. */
 const WAKE_AHEAD_MS = 60 * 1000;
 
+/** Long-term memory's periodic work (spec 004 §Memory Consolidation). */
+export interface MemoryJobs {
+  /** Hourly: summaries and facts a turn left unfinished, notes still without an embedding. */
+  sweep(): Promise<Record<string, number>>;
+  /** Daily: decay of remembered facts, low-value old ones archived. */
+  consolidate(now: number): Promise<Record<string, number>>;
+}
+
 export interface SchedulerServiceDeps {
   pool: pg.Pool;
   reminders: ReminderService;
@@ -23,6 +31,8 @@ export interface SchedulerServiceDeps {
   logger: Logger;
   clock: () => number;
   retentionDays: number;
+  /** Long-term memory's periodic work (default: none). */
+  memoryJobs?: MemoryJobs;
 }
 
 /**
@@ -97,7 +107,7 @@ export class SchedulerService {
     }
   }
 
-  /** Hourly: the window cache and table forget idle conversations and expired questions. */
+  /** Hourly: the window cache and table forget idle conversations and expired questions; long-term memory catches up. */
   async runHourly(): Promise<void> {
     await this.track(() =>
       this.guard("hourly", async () => {
@@ -110,9 +120,18 @@ export class SchedulerService {
         this.deps.logger.info({ event: "SCHEDULER_HOURLY", ...expired }, "expired conversations cleared");
       }),
     );
+    const { memoryJobs } = this.deps;
+    if (memoryJobs) {
+      await this.track(() =>
+        this.guard("memory-sweep", async () => {
+          const swept = await memoryJobs.sweep();
+          this.deps.logger.info({ event: "MEMORY_SWEEP", ...swept }, "long-term memory caught up");
+        }),
+      );
+    }
   }
 
-  /** Daily: answered inbox rows, sent-message records and reminder deliveries past the retention period. */
+  /** Daily: answered inbox rows, sent-message records and reminder deliveries past the retention period; memory consolidation. */
   async runDaily(): Promise<void> {
     await this.track(() =>
       this.guard("daily", async () => {
@@ -122,6 +141,18 @@ export class SchedulerService {
         this.deps.logger.info({ event: "SCHEDULER_PRUNE", ...messages, deliveries }, "old records pruned");
       }),
     );
+    const { memoryJobs } = this.deps;
+    if (memoryJobs) {
+      await this.track(() =>
+        this.guard("memory-consolidation", async () => {
+          const consolidated = await memoryJobs.consolidate(this.deps.clock());
+          this.deps.logger.info(
+            { event: "MEMORY_CONSOLIDATION", ...consolidated },
+            "remembered facts consolidated",
+          );
+        }),
+      );
+    }
   }
 
   /** Runs `job`, known to stop() until it settles. */

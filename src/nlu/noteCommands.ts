@@ -1,0 +1,258 @@
+import { parseTime } from "./parseTime.js";
+
+/**
+ * Second-brain messages that need no model: what Memo remembers about the user, forgetting, and
+ * plain note commands ("note: …", "my notes", "search notes for …"), in English and Hebrew. Only
+ * whole messages count; anything else goes to the planner.
+ */
+export type NoteCommand =
+  | { action: "list_memories"; functionName: "memory.list"; args: Record<string, never> }
+  | { action: "forget_everything"; functionName: "memory.forgetAll"; args: Record<string, never> }
+  | { action: "forget_memory"; functionName: "memory.forget"; args: { query: string } }
+  | {
+      action: "store_note";
+      functionName: "notes.store";
+      /** `namesTime`: the note mentions a time; the reply says how to get a reminder instead. */
+      args: { operation: "store"; content: string; namesTime?: true };
+    }
+  | { action: "list_notes"; functionName: "notes.getAll"; args: { operation: "getAll" } }
+  | {
+      action: "delete_note";
+      functionName: "notes.delete";
+      args: { operation: "delete"; noteRef: string } | { operation: "delete"; query: string };
+    }
+  | { action: "search_notes"; functionName: "notes.search"; args: { operation: "search"; query: string } };
+
+/** Lower case for matching, spaces folded, Hebrew geresh as an apostrophe, no closing punctuation or emoji. */
+function tidy(text: string): string {
+  return text
+    .replace(/[׳’`]/g, "'")
+    .replace(/\s+/g, " ")
+    .replace(/^[\s\p{P}\p{S}]+|[\s.!?,;…\p{Extended_Pictographic}\uFE0F]+$/gu, "")
+    .trim();
+}
+
+const EN_LEAD = String.raw`(?:(?:please|pls|memo|hey memo|can you|could you|would you)[, ]+)*`;
+const HE_LEAD = String.raw`(?:(?:בבקשה|ממו|אפשר|תוכל)[, ]+)*`;
+
+/** "What do you remember about me?", "מה אתה זוכר עליי?"… */
+const LIST_MEMORIES = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:what (?:do|did) you (?:remember|know|recall|keep)(?: about me| of me)?|what have you (?:remembered|learned|learnt)(?: about me)?|what did you learn about me|(?:show|list|tell)(?: me)? (?:my|your) memor(?:y|ies)(?: of me| about me)?|my memories)$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:מה (?:אתה|את) (?:זוכר|זוכרת|יודע|יודעת) (?:עליי|עלי|עליו)|מה (?:זכרת|שמרת|למדת) (?:עליי|עלי)|הזיכרונות שלי|(?:תראה|תראי) (?:לי )?מה (?:אתה זוכר|את זוכרת) (?:עליי|עלי))$`,
+    "u",
+  ),
+];
+
+/** "Forget everything", "תשכח הכל"… */
+const FORGET_EVERYTHING = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:forget (?:everything|all)(?: (?:about|of) me| you know(?: about me)?| you remember(?: about me)?)?|(?:erase|delete|wipe|clear) (?:all )?(?:your|my) memor(?:y|ies)(?: of me| about me)?|(?:erase|delete|wipe) everything you (?:know|remember) about me)$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:תשכח|תשכחי|שכח|שכחי)(?: את)? (?:הכל|הכול|כל מה ש(?:אתה|את) (?:יודע|יודעת|זוכר|זוכרת)(?: עליי| עלי)?)(?: עליי| עלי)?|(?:תמחק|תמחקי|מחק|מחקי) את כל (?:הזיכרון|הזכרון|מה ש(?:אתה|את) (?:יודע|יודעת|זוכר|זוכרת)(?: עליי| עלי)?))$`,
+    "u",
+  ),
+];
+
+/**
+ * "Forget that I like coffee", "forget I'm vegetarian", "תשכח שאני אוהב קפה": only a clause about
+ * the user or what they said. "Forget that meeting" or "forget about the dentist" (a plan, a task)
+ * is not taken here: the planner reads those whole.
+ */
+const EN_CLAUSE = String.raw`(?:i|i'm|i am|i've|i have|i'd|i was|i used to|my|me|we|we're|we are|our|what i (?:said|told you))\b`;
+const HE_CLAUSE = String.raw`(?:אני|אמרתי|סיפרתי|יש לי|אין לי|הייתי|היה לי|אנחנו|יש לנו|הבן שלי|הבת שלי|אשתי|בעלי|אמא שלי|אבא שלי)(?![\p{L}\p{N}])`;
+const FORGET_THAT = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:forget|don't remember|do not remember|stop remembering) (?:that |about (?:the fact )?that )?(${EN_CLAUSE}.+)$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:תשכח|תשכחי|שכח|שכחי)(?: את זה)? (?:ש|על זה ש|מזה ש|מה ש)(${HE_CLAUSE}.*)$`,
+    "u",
+  ),
+];
+/** "forget 2", "forget #2", "תשכח את 2": item 2 of what Memo listed it remembers. */
+const FORGET_NUMBER = [
+  new RegExp(String.raw`^${EN_LEAD}forget (?:#|no\.? ?|number |item )?(\d{1,2})$`, "iu"),
+  new RegExp(String.raw`^${HE_LEAD}(?:תשכח|תשכחי|שכח|שכחי)(?: את)? (?:מספר |#)?(\d{1,2})$`, "u"),
+];
+
+/**
+ * "note: …", "note that …", "remember that …", "פתק: …", "תזכור ש…" — what follows is the note. A
+ * bare "note" needs a colon or a dash ("note 2", "note this down" are not notes).
+ */
+const STORE = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:(?:new |quick )?note(?: to self)?\s*[:\-–]|note to self|(?:add|save|take|make|write)(?: down)? (?:a |this )?note(?: that)?\s*[:\-–]?|(?:note|remember) that)\s*(.+)$`,
+    "isu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:פתק|הערה)(?: חדש| חדשה)?\s*[:\-–]|(?:תרשום|רשום|תרשמי|רשמי|שמור|תשמור|תשמרי)(?: לי)? (?:פתק|הערה)(?:\s*[:\-–]| ש)?|(?:תרשום|רשום|תרשמי|רשמי)(?: לי)?\s*:|(?:תזכור|תזכרי|זכור|זכרי) (?:ש|את זה ש|את זה:))\s*(.+)$`,
+    "su",
+  ),
+];
+
+/** What a note is not: a question, or a word that only points ("this", "2"). */
+const NOT_NOTE_CONTENT = /\?|^(?:\d{1,3}|this|that|it|this down|it down|down|זה|את זה)$/iu;
+
+/** "my notes", "show my notes", "הפתקים שלי"… */
+const LIST_NOTES = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:(?:show|list|open|see)(?: me)? (?:all )?(?:my |the )?notes|(?:all )?my notes|notes)$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:תראה|תראי|הראה|הצג|תציג)(?: לי)? (?:את )?(?:כל )?הפתקים(?: שלי)?|(?:כל )?הפתקים שלי|פתקים)$`,
+    "u",
+  ),
+];
+
+/** "search notes for X", "notes about X", "חפש בפתקים X"… — X is the query. */
+const SEARCH_NOTES = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:search|look|find)(?: in| through)? (?:my |the )?notes (?:for|about|on|with) (.+)$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:find|show)(?: me)? (?:a |the |my )?notes? (?:about|on|with|for) (.+)$`,
+    "iu",
+  ),
+  new RegExp(String.raw`^${EN_LEAD}(?:my )?notes (?:about|on) (.+)$`, "iu"),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:חפש|תחפש|חפשי|תחפשי|מצא|תמצא|תמצאי)(?: לי)? (?:ב|את ה|בתוך ה)?פתקים?(?: שלי)? (?:על |של |עם |ל)?(.+)$`,
+    "u",
+  ),
+  new RegExp(String.raw`^${HE_LEAD}(?:ה)?פתקים(?: שלי)? (?:על|לגבי|בנושא) (.+)$`, "u"),
+];
+
+/** "delete note 2", "תמחק פתק 2": note 2 of the last notes listing. */
+const DELETE_NOTE_NUMBER = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:delete|remove|erase) (?:the )?note (?:#|no\.? ?|number )?(\d{1,3})$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:תמחק|מחק|תמחקי|מחקי|הסר|תסיר|תסירי) (?:את )?(?:ה)?פתק (?:מספר |#)?(\d{1,3})$`,
+    "u",
+  ),
+];
+/** "delete the note about Dana", "תמחק את הפתק על דנה": the note those words name. */
+const DELETE_NOTE_ABOUT = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:delete|remove|erase) (?:the |my )?note (?:about|on|with|that says) (.+)$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:תמחק|מחק|תמחקי|מחקי|הסר|תסיר|תסירי) (?:את )?(?:ה)?פתק (?:על|של|עם|לגבי) (.+)$`,
+    "u",
+  ),
+];
+
+/** A reminder in note's clothing: the planner's rule 2 makes it a task, so it is left to the planner. */
+/** The plan actions that name remembered things: their exchanges stay out of long-term history. */
+export const MEMORY_ACTIONS: ReadonlySet<string> = new Set([
+  "list_memories",
+  "forget_memory",
+  "forget_everything",
+]);
+
+const REMIND = /remind|reminder|תזכיר|תזכורת|נדנד/iu;
+
+/**
+ * Whether a request is a reminder or task rather than a note (planner rule 2): it says "remind",
+ * or it names a time without being an explicit note ("note: the shop opens at 9" stays a note;
+ * "remember to call the bank tomorrow at 9" is a task).
+ */
+export function isReminderRequest(text: string, nowMs: number, timeZone: string): boolean {
+  if (REMIND.test(text)) return true;
+  if (noteContent(text) !== null) return false;
+  return parseTime(text, nowMs, timeZone) !== null;
+}
+
+/** The note an explicit note command keeps ("note: X" → X), or null. */
+function noteContent(message: string): string | null {
+  const content = captured(
+    STORE,
+    message
+      .replace(/\s+/g, " ")
+      .trim()
+      .replace(/^[\s\p{P}\p{S}]+/u, ""),
+  );
+  if (!content || NOT_NOTE_CONTENT.test(content.trim())) return null;
+  return content;
+}
+
+function captured(patterns: RegExp[], text: string): string | null {
+  for (const pattern of patterns) {
+    const match = pattern.exec(text);
+    if (match) return (match[1] ?? "").trim();
+  }
+  return null;
+}
+
+/**
+ * The memory commands (what Memo remembers, forget…, forget everything): recognized always, even
+ * with the fast path off, like "connect Google" — privacy requests never depend on a model.
+ */
+export function recognizeMemoryCommand(message: string): NoteCommand | null {
+  const text = tidy(message);
+  if (LIST_MEMORIES.some((p) => p.test(text)))
+    return { action: "list_memories", functionName: "memory.list", args: {} };
+  if (FORGET_EVERYTHING.some((p) => p.test(text))) {
+    return { action: "forget_everything", functionName: "memory.forgetAll", args: {} };
+  }
+  const forget = captured(FORGET_THAT, text);
+  if (forget) return { action: "forget_memory", functionName: "memory.forget", args: { query: forget } };
+  const number = captured(FORGET_NUMBER, text);
+  if (number)
+    return { action: "forget_memory", functionName: "memory.forget", args: { query: `#${number}` } };
+  return null;
+}
+
+/**
+ * Plain note commands, when the fast path is on. A note that says "remind" goes to the planner,
+ * which makes it a reminder (planner rule 2); one that only mentions a time is kept as the user
+ * asked, and the reply says how to get a reminder instead.
+ */
+export function recognizeNoteCommand(message: string, nowMs: number, timeZone: string): NoteCommand | null {
+  const text = tidy(message);
+  if (LIST_NOTES.some((p) => p.test(text))) {
+    return { action: "list_notes", functionName: "notes.getAll", args: { operation: "getAll" } };
+  }
+  const number = captured(DELETE_NOTE_NUMBER, text);
+  if (number) {
+    return {
+      action: "delete_note",
+      functionName: "notes.delete",
+      args: { operation: "delete", noteRef: `#${number}` },
+    };
+  }
+  const about = captured(DELETE_NOTE_ABOUT, text);
+  if (about) {
+    return {
+      action: "delete_note",
+      functionName: "notes.delete",
+      args: { operation: "delete", query: about },
+    };
+  }
+  const query = captured(SEARCH_NOTES, text);
+  if (query) {
+    return { action: "search_notes", functionName: "notes.search", args: { operation: "search", query } };
+  }
+  // The note keeps the user's own text (closing punctuation included), only the command words go.
+  const content = noteContent(message);
+  if (!content) return null;
+  // "note: remind me…" asks for a reminder: the planner makes it one.
+  if (REMIND.test(content)) return null;
+  const namesTime = parseTime(content, nowMs, timeZone) !== null;
+  return {
+    action: "store_note",
+    functionName: "notes.store",
+    args: { operation: "store", content, ...(namesTime ? { namesTime: true as const } : {}) },
+  };
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+
+/** The note operations of the second brain (spec 002 §8.2, with "getAll" to list every note). */
+export const NOTE_OPERATIONS = ["store", "search", "update", "delete", "summarize", "getAll"] as const;
+
+export type NoteOperationName = (typeof NOTE_OPERATIONS)[number];
+
+/** SecondBrainResolver's structured output. Optional fields also take null: models often send it. */
+export const NoteOperationSchema = z.object({
+  operation: z.enum(NOTE_OPERATIONS),
+  content: z
+    .string()
+    .nullish()
+    .describe("store: the note's text as the user wants it kept, in their language and words"),
+  category: z
+    .string()
+    .nullish()
+    .describe("store: one short category word when obvious (wifi, recipe, health…)"),
+  tags: z.array(z.string()).nullish().describe("store: up to 5 short keywords that help find it later"),
+  query: z
+    .string()
+    .nullish()
+    .describe("search, summarize: what to look for; update, delete: the user's words naming the note"),
+  noteRef: z
+    .string()
+    .nullish()
+    .describe('update, delete: "#N" for note N of the list Memo showed last, "@N" for latest action N'),
+  newContent: z.string().nullish().describe("update: the note's whole new text"),
+  question: z.string().nullish().describe("Only when something essential is missing: the question to ask"),
+});
+
+export type NoteOperation = z.infer<typeof NoteOperationSchema>;
+
+/** System prompt of SecondBrainResolver. Static, first, cacheable. */
+export const SECOND_BRAIN_SYSTEM_PROMPT = `You turn one step of Memo's plan into a note operation. Memo is a personal secretary on WhatsApp; users write in Hebrew or English. Notes are the user's second brain: things they ask Memo to keep and find again (a wifi password, a recipe, gift ideas, a doctor's number).
+Answer with one JSON object: "operation" and only the fields it needs (leave the others out or null).
+
+Operations:
+- store: keep a new note. "content" is what to keep, complete and in the user's own words and language, without the command words ("note:", "remember that", "תרשום", "תזכור ש"). Add "category" and "tags" only when obvious.
+- search: find notes. "query" is the topic or the question's key words ("wifi password", "מתכון עוגה").
+- summarize: sum up what the notes say about a topic ("query"), or all notes when no topic.
+- getAll: list every note.
+- update: change a note. Name it by "noteRef" when the user points at a listed note ("#2") or the latest action ("@1", "it"), else by "query" with the user's words; "newContent" is the whole new text.
+- delete: remove a note, named as for update.
+
+Rules:
+1. Never invent ids: notes are named by "#N", "@N" or the user's words, and code finds them.
+2. A request with a time, a date or "remind me" is not a note; such steps do not reach you, but if one does, ask (question) whether they want a reminder.
+3. A question about what the user noted ("what's the wifi password?", "מה הקוד של הלוקר?") is search with the key words as query.
+4. Ask (question, in the user's language) only when something essential is missing: store with nothing to keep, update without the new text.`;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { InvalidPhoneError } from "./errors.js";
 
 /**
@@ -16,4 +17,9 @@ export function normalizePhone(raw: string): string {
     throw new InvalidPhoneError("Not a phone number", { length: raw.length });
   }
   return digits;
+}
+
+/** A phone as it may appear in logs: a short hash, the same for every line about that user. */
+export function phoneTag(phone: string): string {
+  return createHash("sha256").update(phone).digest("hex").slice(0, 12);
 }

@@ -439,10 +439,14 @@ export const MESSAGES = {
 
 export type MessageKey = keyof (typeof MESSAGES)["en"];
 
+/** `template` with its `{name}` placeholders filled from `vars` (unknown names stay as written). */
+export function fillTemplate(template: string, vars: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? `{${name}}`);
+}
+
 /** The sentence `key` in `language`, with `{name}` placeholders filled. */
 export function t(language: "he" | "en", key: MessageKey, vars: Record<string, string> = {}): string {
-  const template: string = MESSAGES[language][key];
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? `{${name}}`);
+  return fillTemplate(MESSAGES[language][key], vars);
 }
 
 /** How a capability is named to the user. */

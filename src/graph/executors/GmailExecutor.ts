@@ -26,10 +26,10 @@ export interface EmailView {
   unread?: boolean;
 }
 
-/** What a gmail operation returns as data (the templates' input). */
-export type GmailData =
-  | { kind: "emails"; emails: EmailView[] }
-  | { kind: "email"; email: EmailView; thread?: { count: number; summary: string } }
+/** What a gmail operation returns as data (the templates' input); `E`: how an email is shown. */
+export type GmailData<E = EmailView> =
+  | { kind: "emails"; emails: E[] }
+  | { kind: "email"; email: E; thread?: { count: number; summary: string } }
   | { kind: "sent"; op: "send" | "reply" | "forward"; to: string[]; subject: string }
   | { kind: "drafted"; to: string[]; subject: string }
   | {

@@ -1,3 +1,4 @@
+import { fillTemplate } from "../../utils/userMessages.js";
 import type { ResponseTemplate } from "../../graph/registry.js";
 import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
 import { HEBREW_DAYS, pad2, zonedParts } from "../../utils/timeContext.js";
@@ -182,8 +183,7 @@ export type CalendarMessageKey = keyof (typeof MESSAGES)["en"];
 
 /** The calendar sentence `key` in `language`, with `{name}` placeholders filled. */
 export function ct(language: Language, key: CalendarMessageKey, vars: Record<string, string> = {}): string {
-  const template: string = MESSAGES[language][key];
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? `{${name}}`);
+  return fillTemplate(MESSAGES[language][key], vars);
 }
 
 /** What the user reads when the calendar refused a request or did not answer. */

@@ -1,3 +1,5 @@
+import type { GmailData } from "../../graph/executors/GmailExecutor.js";
+import { fillTemplate } from "../../utils/userMessages.js";
 import type { ResponseTemplate } from "../../graph/registry.js";
 import type { GmailFailure } from "./GmailService.js";
 
@@ -127,8 +129,7 @@ export type GmailMessageKey = keyof (typeof GMAIL_MESSAGES)["en"];
 
 /** The gmail sentence `key` in `language`, with `{name}` placeholders filled. */
 export function gt(language: Language, key: GmailMessageKey, vars: Record<string, string> = {}): string {
-  const template: string = GMAIL_MESSAGES[language][key];
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? `{${name}}`);
+  return fillTemplate(GMAIL_MESSAGES[language][key], vars);
 }
 
 /** What the user reads when Gmail refused a request or did not answer; `sending`: it was a send. */
@@ -231,18 +232,7 @@ interface EmailShown {
 }
 
 /** What gmail results carry to the template, after the formatter added `dateHuman`. */
-type Shown =
-  | { kind: "emails"; emails: EmailShown[] }
-  | { kind: "email"; email: EmailShown; thread?: { count: number; summary: string } }
-  | { kind: "sent"; op: "send" | "reply" | "forward"; to: string[]; subject: string }
-  | { kind: "drafted"; to: string[]; subject: string }
-  | {
-      kind: "changed";
-      op: "archive" | "delete" | "markRead" | "label";
-      emails: { from: string; subject: string }[];
-      added?: string[];
-      removed?: string[];
-    };
+type Shown = GmailData<EmailShown>;
 
 function searchReply(emails: EmailShown[], language: Language): string {
   if (emails.length === 0) return gt(language, "foundNone");

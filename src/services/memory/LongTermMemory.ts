@@ -25,7 +25,8 @@ import {
 } from "./factExtraction.js";
 import { CONTEXT_MAX_FACTS, formatMemoryContext, type MemoryContext } from "./memoryContext.js";
 import { echoesFact, isMemoryCommand, mentionsFact, withoutNoteCommand } from "./memoryText.js";
-import { phoneTag, type MemoryService } from "./MemoryService.js";
+import { phoneTag } from "../../utils/phone.js";
+import type { MemoryService } from "./MemoryService.js";
 import {
   SUMMARY_MAX_TOKENS,
   extractiveLines,

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { ConversationHistory } from "../../db/repositories/ConversationHistory.js";
 import type { ConversationStore, StoredWindow } from "../../db/repositories/ConversationStore.js";
 import type {
@@ -11,6 +10,7 @@ import type {
 } from "../../types/conversation.js";
 import { describeError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
+import { phoneTag } from "../../utils/phone.js";
 import {
   ConversationWindow,
   DISAMBIGUATION_EXPIRY_MS,
@@ -51,11 +51,6 @@ export interface ConversationStats {
   /** Epoch ms, or null without messages. */
   newestTimestamp: number | null;
   latestActionCount: number;
-}
-
-/** A phone as it may appear in logs: a short hash, the same for every line about that user. */
-export function phoneTag(phone: string): string {
-  return createHash("sha256").update(phone).digest("hex").slice(0, 12);
 }
 
 /** A JSON-only copy (what the store will hand back), so callers never share objects with the cache. */

@@ -1,3 +1,4 @@
+import { fillTemplate } from "../../utils/userMessages.js";
 /** The fixed sentences of onboarding and of time-zone changes. */
 export type OnboardingKey =
   | "welcome"
@@ -46,6 +47,5 @@ export function onboardingMessage(
   key: OnboardingKey,
   vars: Record<string, string> = {},
 ): string {
-  const template: string = ONBOARDING_MESSAGES[language][key];
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? `{${name}}`);
+  return fillTemplate(ONBOARDING_MESSAGES[language][key], vars);
 }

@@ -166,11 +166,11 @@ export class SecondBrainEntityResolver implements EntityResolver {
     const found = (await this.memory.findFacts(phone, query)).filter((f) => f.score >= FACT_THRESHOLD);
     if (found.length === 0) {
       // Not a remembered fact, but maybe a note ("remember that I'm pregnant" is kept as a note).
-      const [note] = chooseNote(query, await this.notes.search(phone, query, { limit: CANDIDATES }));
-      if (
-        note &&
-        decideMatch(query, [note], (n) => n.content, { threshold: NOTE_THRESHOLD }).kind === "one"
-      ) {
+      // Only a note the words clearly name: forgetting asks about one note, never a list.
+      const candidates = await this.notes.search(phone, query, { limit: CANDIDATES });
+      const decision = decideMatch(query, candidates, (m) => m.note.content, { threshold: NOTE_THRESHOLD });
+      if (decision.kind === "one") {
+        const { note } = decision.match.item;
         return {
           status: "confirm",
           question: st(language, "forgetNote", { quote: quoteOf(note.content) }),

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type {
   NewNote,
   Note,
@@ -8,6 +7,7 @@ import type {
 } from "../../db/repositories/NoteRepository.js";
 import { MemoError, describeError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
+import { phoneTag } from "../../utils/phone.js";
 import { EmbeddingBackfill } from "./EmbeddingBackfill.js";
 import { DEFAULT_MIN_SIMILARITY, checkEmbeddings, type Embedder } from "./embeddings.js";
 import { queryTerms } from "./searchText.js";
@@ -72,11 +72,6 @@ export interface SecondBrainServiceOptions {
 
 /** A note's content, category or tags are not acceptable (empty, too long). */
 export class NoteValidationError extends MemoError {}
-
-/** A phone as it may appear in logs: a short hash, the same for every line about that user. */
-function userTag(phone: string): string {
-  return createHash("sha256").update(phone).digest("hex").slice(0, 12);
-}
 
 /** The query's embedding did not come in time. */
 class QueryEmbeddingTimeout extends MemoError {}
@@ -226,7 +221,7 @@ export class SecondBrainService {
       return vectors[0]!;
     } catch (error) {
       this.logger.warn(
-        { user: userTag(phone), model: embedder.model, error: describeError(error) },
+        { user: phoneTag(phone), model: embedder.model, error: describeError(error) },
         "note search query not embedded; searching by words only",
       );
       return null;

@@ -1,3 +1,4 @@
+import { fillTemplate } from "../../utils/userMessages.js";
 import type { ResponseTemplate } from "../../graph/registry.js";
 
 type Language = "he" | "en";
@@ -102,8 +103,7 @@ export function st(
   key: SecondBrainMessageKey,
   vars: Record<string, string> = {},
 ): string {
-  const template: string = SECOND_BRAIN_MESSAGES[language][key];
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? `{${name}}`);
+  return fillTemplate(SECOND_BRAIN_MESSAGES[language][key], vars);
 }
 
 /** The longest quote of a note shown in a reply. */

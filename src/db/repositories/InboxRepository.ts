@@ -82,14 +82,30 @@ export interface InboxRepository {
 /** Rows per INSERT statement. */
 const INSERT_CHUNK = 1000;
 
-/** The value with U+0000 removed from every string: Postgres text and jsonb cannot hold it. */
-export function withoutNul<T>(value: T): T {
-  if (typeof value === "string") return value.replaceAll("\u0000", "") as T;
-  if (Array.isArray(value)) return value.map(withoutNul) as T;
-  if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [withoutNul(k), withoutNul(v)])) as T;
-  }
-  return value;
+/** A UTF-16 surrogate without its other half: valid in JavaScript, refused by Postgres jsonb. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Nesting kept in a stored payload; deeper parts (no WhatsApp field is near it) become null. */
+const MAX_PAYLOAD_DEPTH = 32;
+
+/** A string Postgres text and jsonb can hold: no U+0000, lone surrogates as U+FFFD. */
+function storable(text: string): string {
+  return text.replaceAll("\u0000", "").replace(LONE_SURROGATE, "\uFFFD");
+}
+
+/**
+ * The value as Postgres can store it: U+0000 removed from every string and key, lone surrogates
+ * replaced, and nesting cut at MAX_PAYLOAD_DEPTH (a body nested thousands deep must not overflow
+ * the stack, nor make the database refuse the whole batch it came in).
+ */
+export function storablePayload<T>(value: T, depth = 0): T {
+  if (typeof value === "string") return storable(value) as T;
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= MAX_PAYLOAD_DEPTH) return null as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => storablePayload(v, depth + 1)) as T;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [storable(k), storablePayload(v, depth + 1)]),
+  ) as T;
 }
 
 /** The fence of inbox updates: the worker's lease (token $2) on the row's phone is still live. */
@@ -112,8 +128,8 @@ export class PgInboxRepository implements InboxRepository {
     if (messages.length === 0) return [];
     const values: unknown[] = [];
     const rows = messages.map((m) => {
-      values.push(m.waMessageId, m.phone, m.type, m.sentAt, JSON.stringify(withoutNul(m.payload)));
-      values.push(m.contactName === undefined ? null : withoutNul(m.contactName), m.status ?? "pending");
+      values.push(m.waMessageId, m.phone, m.type, m.sentAt, JSON.stringify(storablePayload(m.payload)));
+      values.push(m.contactName === undefined ? null : storablePayload(m.contactName), m.status ?? "pending");
       const base = values.length - 7;
       return `(${[1, 2, 3, 4, 5, 6, 7].map((i) => `$${base + i}`).join(", ")})`;
     });

@@ -1,5 +1,11 @@
 import type { CapabilityName } from "../types/index.js";
 
+/** Commands Memo understands without a language model (the fast path), as shown to users. */
+const FAST_COMMANDS_EN =
+  '\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes"\n• "what do you remember about me?", "forget that …"';
+const FAST_COMMANDS_HE =
+  '\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי"\n• "מה אתה זוכר עליי?", "תשכח ש…"';
+
 /**
  * Every fixed sentence Memo says, in Hebrew and English. The one place where errors and
  * control-plane events become what the user reads.
@@ -7,7 +13,9 @@ import type { CapabilityName } from "../types/index.js";
 export const MESSAGES = {
   en: {
     noLLM:
-      'Without a language model I understand commands like these:\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes"\n• "what do you remember about me?", "forget that …"\nEverything else needs a language model to be configured (OPENAI_API_KEY, or OPENAI_BASE_URL for a compatible server; see .env.example).',
+      "Without a language model I understand commands like these:" +
+      FAST_COMMANDS_EN +
+      "\nEverything else needs a language model to be configured (OPENAI_API_KEY, or OPENAI_BASE_URL for a compatible server; see .env.example).",
     rememberedNoLLM:
       '🧠 Got it, I\'ll keep that in mind: {facts}. (Say "what do you remember about me?" to see everything, "forget that …" to undo.)',
     staleReply: "I'm not waiting on a question right now — what would you like to do?",
@@ -17,6 +25,7 @@ export const MESSAGES = {
     invalidMulti: "Please pick options by their numbers, e.g. 1, 3.",
     invalidFreeText: "I didn't catch an answer there.",
     cancelled: "OK, I won't do that.",
+    confirmDeleteSeveral: "That deletes {count} things at once:\n{names}\nShould I go ahead?",
     tooManyInvalid: "Let's leave that for now. Tell me again whenever you're ready.",
     tooManyRounds: "I still couldn't work out what you need. Could you say it again in one sentence?",
     connectGoogle:
@@ -24,6 +33,10 @@ export const MESSAGES = {
     capabilityUnavailable: "I can't help with {capability} yet.",
     internalError: "Something went wrong on my side. Please try again in a moment.",
     llmFailed: "I'm having trouble thinking right now. Please try again in a minute.",
+    budgetReached:
+      "You've used up today's allowance for requests I need my language model for, so until midnight I can only do quick commands like these:" +
+      FAST_COMMANDS_EN +
+      "\nEverything else works again tomorrow.",
     confirmQuestion: "Should I go ahead?",
     clarifyQuestion: "Could you tell me a bit more about what you'd like me to do?",
     clarifyBetween: "Is this about {options}?",
@@ -224,7 +237,9 @@ export const MESSAGES = {
   },
   he: {
     noLLM:
-      'בלי מודל שפה אני מבין פקודות כמו:\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי"\n• "מה אתה זוכר עליי?", "תשכח ש…"\nלכל השאר צריך להגדיר מודל שפה (OPENAI_API_KEY, או OPENAI_BASE_URL לשרת תואם; ראו .env.example).',
+      "בלי מודל שפה אני מבין פקודות כמו:" +
+      FAST_COMMANDS_HE +
+      "\nלכל השאר צריך להגדיר מודל שפה (OPENAI_API_KEY, או OPENAI_BASE_URL לשרת תואם; ראו .env.example).",
     rememberedNoLLM:
       "🧠 הבנתי, אזכור: {facts}. (אפשר לשאול „מה אתה זוכר עליי?” כדי לראות הכל, או „תשכח ש…” כדי לבטל.)",
     staleReply: "אני לא מחכה לתשובה ממך כרגע — מה תרצה לעשות?",
@@ -234,6 +249,7 @@ export const MESSAGES = {
     invalidMulti: "נא לבחור אפשרויות לפי המספרים שלהן, למשל 1, 3.",
     invalidFreeText: "לא קלטתי תשובה.",
     cancelled: "בסדר, לא אעשה את זה.",
+    confirmDeleteSeveral: "זה מוחק {count} דברים בבת אחת:\n{names}\nלהמשיך?",
     tooManyInvalid: "נעזוב את זה בינתיים. תכתוב לי שוב מתי שתרצה.",
     tooManyRounds: "עדיין לא הצלחתי להבין מה אתה צריך. תוכל לנסח את זה שוב במשפט אחד?",
     connectGoogle:
@@ -241,6 +257,10 @@ export const MESSAGES = {
     capabilityUnavailable: "אני עוד לא יכול לעזור עם {capability}.",
     internalError: "משהו השתבש אצלי. נסה שוב בעוד רגע בבקשה.",
     llmFailed: "יש לי קושי זמני לחשוב. נסה שוב בעוד דקה בבקשה.",
+    budgetReached:
+      "הגעת למכסה היומית של בקשות שדורשות ממני את מודל השפה, אז עד חצות אני יכול לעשות רק פקודות מהירות כמו:" +
+      FAST_COMMANDS_HE +
+      "\nכל השאר יחזור לעבוד מחר.",
     confirmQuestion: "להמשיך?",
     clarifyQuestion: "תוכל לפרט קצת יותר מה תרצה שאעשה?",
     clarifyBetween: "זה קשור ל{options}?",

@@ -1,5 +1,11 @@
 import { Command } from "@langchain/langgraph";
-import type { DisambiguationState, ExecutionResult, HITLOption, HITLRequest } from "../../types/index.js";
+import type {
+  DisambiguationState,
+  ExecutionResult,
+  HITLOption,
+  HITLRequest,
+  PlanStep,
+} from "../../types/index.js";
 import { replyLanguage } from "../../utils/language.js";
 import { t } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
@@ -11,6 +17,27 @@ import type { MemoState, MemoUpdate } from "../state/MemoState.js";
 import { capabilityContext } from "./ResolverRouterNode.js";
 
 export const ENTITY_RESOLUTION_ENDS = ["executor", "hitl_gate"] as const;
+
+/** Actions that remove something (tasks, lists, events, notes, facts, emails). */
+const DELETES = /delete|remove|trash|forget|clear/i;
+
+/** Marks the args of a step held for a question asked about several steps at once. */
+const ASKED_WITH = "__askedWith";
+
+/** The question id (in place of a step id) of "this plan deletes several things". */
+const BULK_DELETES = "plan:deletes";
+
+/** What a step is about, for a question: the resolver's words for it, the planner's, or its action. */
+function labelOf(state: MemoState, step: PlanStep): string {
+  const sources = [state.resolverResults.get(step.id)?.args, step.constraints, step.changes];
+  for (const args of sources) {
+    for (const key of ["text", "title", "name", "target", "content", "query", "subject"]) {
+      const value = args?.[key];
+      if (typeof value === "string" && value.trim() !== "") return value.trim().slice(0, 80);
+    }
+  }
+  return step.action.replace(/_/g, " ");
+}
 
 /** Disambiguation lists show at most this many candidates. */
 export const MAX_CANDIDATES = 10;
@@ -61,6 +88,8 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
     let hitlRequest: HITLRequest | null = null;
 
     const pendingExecutorArgs: Record<string, Record<string, unknown>> = {};
+    // Steps resolved in this pass without a question (not those just confirmed or approved).
+    const freshlyResolved = new Set<string>();
     for (const step of group) {
       const result = state.resolverResults.get(step.id);
       if (
@@ -76,7 +105,9 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
       const awaiting = state.pendingExecutorArgs[step.id];
       let outcome: EntityResolution | undefined;
       if (awaiting) {
-        const answers = answersFor(state, step.id);
+        // Steps asked about together share the first one's answer.
+        const askedWith = typeof awaiting[ASKED_WITH] === "string" ? awaiting[ASKED_WITH] : step.id;
+        const answers = answersFor(state, askedWith);
         const answer = answers
           .filter((a) => ["policy_confirmation", "policy_approval", "approval_edit"].includes(a.reason))
           .at(-1);
@@ -94,7 +125,8 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
             capabilityContext(deps, state, step.id),
           );
         } else if (choice === "yes" || choice === "approve") {
-          executorArgs.set(step.id, awaiting);
+          const { [ASKED_WITH]: _asked, ...args } = awaiting;
+          executorArgs.set(step.id, args);
           continue;
         } else if (choice === "edit" && entityResolver?.revise) {
           if (hitlRequest) continue;
@@ -141,6 +173,7 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
       switch (outcome.status) {
         case "resolved":
           executorArgs.set(step.id, outcome.args);
+          freshlyResolved.add(step.id);
           break;
         case "not_found":
           executionResults.set(step.id, failedResult(step, "NOT_FOUND", outcome.message));
@@ -180,6 +213,52 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
           pendingExecutorArgs[step.id] = outcome.args;
           hitlRequest = approvalRequest(outcome.question, step.id, language, !!entityResolver.revise);
           break;
+      }
+    }
+
+    // A plan of several delete steps deletes several things: asked once, in code, before the first
+    // of them runs, like a single step that deletes several. Holds across groups (steps chained by
+    // dependsOn) and around other questions: no delete of such a plan runs unconfirmed.
+    const planDeletes = (state.plannerOutput?.plan ?? []).filter((step) => DELETES.test(step.action));
+    if (planDeletes.length > 1) {
+      const answer = answersFor(state, BULK_DELETES)
+        .filter((a) => a.reason === "policy_confirmation")
+        .at(-1);
+      const decision = Array.isArray(answer?.value) ? answer.value[0] : answer?.value;
+      const fresh = group.filter((step) => freshlyResolved.has(step.id) && DELETES.test(step.action));
+      if (decision === "no") {
+        for (const step of fresh) {
+          executorArgs.delete(step.id);
+          executionResults.set(step.id, failedResult(step, "CANCELLED", t(language, "cancelled")));
+        }
+      } else if (decision !== "yes") {
+        for (const step of fresh) {
+          pendingExecutorArgs[step.id] = { ...executorArgs.get(step.id), [ASKED_WITH]: BULK_DELETES };
+          executorArgs.delete(step.id);
+        }
+        const held = group.some(
+          (step) =>
+            pendingExecutorArgs[step.id]?.[ASKED_WITH] === BULK_DELETES ||
+            (state.pendingExecutorArgs[step.id]?.[ASKED_WITH] === BULK_DELETES &&
+              !state.executorArgs.has(step.id) &&
+              !state.executionResults.has(step.id)),
+        );
+        if (held && !hitlRequest) {
+          const names = planDeletes.map((step) => `• ${labelOf(state, step)}`);
+          hitlRequest = {
+            kind: "confirmation",
+            source: "policy",
+            reason: "policy_confirmation",
+            question: t(language, "confirmDeleteSeveral", {
+              count: String(planDeletes.length),
+              names: names.join("\n"),
+            }),
+            options: yesNoOptions(language),
+            expectedInput: "yes_no",
+            returnTo: { node: "entity_resolution", mode: "apply_selection" },
+            stepId: BULK_DELETES,
+          };
+        }
       }
     }
 

@@ -2,8 +2,10 @@
 // baseline measured in the same run, because the machines are noisy.
 import { checkpointTurn } from "./checkpointTurn.js";
 import { contextBuild } from "./contextBuild.js";
+import { endToEnd } from "./endToEnd.js";
 import { fastPath } from "./fastPath.js";
 import { graphOverhead } from "./graphOverhead.js";
+import { llmCalls } from "./llmCalls.js";
 import { notesSearch } from "./notesSearch.js";
 import { schedulerTick } from "./schedulerTick.js";
 import { webhookAck } from "./webhookAck.js";
@@ -11,8 +13,10 @@ import { webhookAck } from "./webhookAck.js";
 const BENCHES: Record<string, () => Promise<Record<string, unknown> | Record<string, unknown>[]>> = {
   checkpoint_turn: checkpointTurn,
   context_build: contextBuild,
+  end_to_end: endToEnd,
   fast_path: fastPath,
   graph_overhead: graphOverhead,
+  llm_calls: llmCalls,
   notes_search: notesSearch,
   scheduler_tick: schedulerTick,
   webhook_ack: webhookAck,

@@ -9,10 +9,10 @@ import { ReminderService, type PassReport } from "../src/services/reminder/Remin
 import { GraphApiClient } from "../src/services/whatsapp/GraphApiClient.js";
 import { WhatsAppSender } from "../src/services/whatsapp/WhatsAppSender.js";
 import { createLogger } from "../src/utils/logger.js";
-import { createPostgresDatabase } from "../tests/support/db.js";
 import { FakeGraphApi } from "../tests/support/fakeGraphApi.js";
 import { round } from "./measure.js";
 import { withPglite } from "./pglite.js";
+import { NO_POSTGRES, postgresDatabase } from "./postgres.js";
 import { median, percentile } from "./stats.js";
 
 const TASKS = 100_000;
@@ -246,15 +246,6 @@ async function measure(backend: "pglite" | "postgres", pool: pg.Pool): Promise<R
   }
 }
 
-/** A scratch database on the machine's Postgres (BENCH_/TEST_DATABASE_URL or the local default), or undefined. */
-async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  const admin =
-    process.env.BENCH_DATABASE_URL ||
-    process.env.TEST_DATABASE_URL ||
-    "postgresql://postgres@127.0.0.1:5432/test";
-  return createPostgresDatabase(admin, "memo_bench").catch(() => undefined);
-}
-
 /**
  * One scheduler tick at scale: 100,000 tasks of 10,000 users, 1,000 of them due (one per user,
  * due over the minute before the tick); one ReminderService.runDue() with the real clock and the
@@ -272,7 +263,7 @@ export async function schedulerTick(): Promise<Record<string, unknown>[]> {
     out.push({
       bench: "scheduler_tick",
       backend: "postgres",
-      skipped: "no Postgres at BENCH_DATABASE_URL, TEST_DATABASE_URL or 127.0.0.1:5432",
+      skipped: NO_POSTGRES,
     });
     return out;
   }

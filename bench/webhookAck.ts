@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { signBody } from "../src/services/whatsapp/signature.js";
-import { createPostgresDatabase } from "../tests/support/db.js";
 import { freePort, runEntry, type ChildRun } from "../tests/support/process.js";
 import { round } from "./measure.js";
+import { NO_POSTGRES, postgresDatabase } from "./postgres.js";
 
 const SECRET = "bench-app-secret";
 /** Seconds of load per series, after a warm-up. */
@@ -109,7 +109,7 @@ async function started(run: ChildRun, pattern: RegExp): Promise<void> {
 }
 
 /** Waits until the service answers /readyz (its logs are quiet at LOG_LEVEL=warn). */
-async function healthy(url: string, run: ChildRun): Promise<void> {
+export async function healthy(url: string, run: ChildRun): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (run.child.exitCode !== null) throw new Error(`service exited: ${run.stderr()}`);
@@ -168,12 +168,6 @@ async function measureBare(): Promise<autocannon.Result> {
   }
 }
 
-/** A fresh database on the machine's Postgres (TEST_DATABASE_URL or the local default), or undefined. */
-async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  const admin = process.env.TEST_DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/test";
-  return createPostgresDatabase(admin, "memo_bench").catch(() => undefined);
-}
-
 function summary(
   backend: string,
   worker: boolean,
@@ -214,7 +208,7 @@ export async function webhookAck(): Promise<Record<string, unknown>[]> {
       out.push({
         bench: "webhook_ack",
         backend: "postgres",
-        skipped: "no Postgres at TEST_DATABASE_URL or 127.0.0.1:5432",
+        skipped: NO_POSTGRES,
       });
       return out;
     }

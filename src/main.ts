@@ -26,7 +26,7 @@ export async function main(options: Pick<StartOptions, "extraRoutes"> = {}): Pro
     throw error;
   }
 
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, { redact: config.logRedact });
   // Errors we cause are logged with context and never take the process down.
   process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled promise rejection"));
   process.on("uncaughtException", (error) => logger.error({ err: error }, "uncaught exception"));

@@ -18,14 +18,20 @@ import {
   type WhatsAppOptions,
 } from "./services/whatsapp/index.js";
 import { calendarFeedRoutes, calendarFeedUrl } from "./routes/calendarFeed.js";
+import { metricsRoutes } from "./routes/metrics.js";
+import { resolveLLMConfig } from "./config/llm-config.js";
+import { Metrics } from "./services/metrics/Metrics.js";
 import { googleAuthRoutes } from "./routes/googleAuth.js";
 import { calendarDigestSource } from "./services/calendar/index.js";
 import { createGoogleAccounts, GOOGLE_AUTH_PATH } from "./services/google/GoogleAccountService.js";
-import { loadSecretKey } from "./services/google/secrets.js";
+import { deriveKey, loadSecretKey } from "./services/google/secrets.js";
+import { setPhoneTagKey } from "./utils/phone.js";
 import { ReminderService } from "./services/reminder/ReminderService.js";
 import { SchedulerService } from "./services/scheduler/SchedulerService.js";
 import { createMemoryJobs } from "./services/memory/memoryJobs.js";
 import { InFlightWork } from "./utils/InFlightWork.js";
+import { createTracing } from "./services/tracing/Tracing.js";
+import { tracedLLMService } from "./services/tracing/tracedLLMService.js";
 import type { Logger } from "./utils/logger.js";
 
 /** How often idle conversation windows leave the in-process cache (default: hourly). */
@@ -46,6 +52,8 @@ export interface RunningService {
   /** Reminders, nudges and digests; the cron jobs run them when SCHEDULER=on. */
   readonly reminders: ReminderService;
   readonly scheduler: SchedulerService;
+  /** This service's Prometheus metrics (GET /metrics), on a registry of its own. */
+  readonly metrics: Metrics;
   /** The local simulator's page, when it is on. */
   readonly simulatorUrl: string | undefined;
   /**
@@ -76,6 +84,8 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
     let url = "";
     // Encrypts Google tokens and signs links; generated and kept in the database outside production.
     const secret = await loadSecretKey(db.pool, config, logger);
+    // Phone tags in logs and traces are keyed by the shared secret: the same tag on every instance.
+    setPhoneTagKey(deriveKey(secret, "phone-tag"));
     const google = createGoogleAccounts({
       pool: db.pool,
       config,
@@ -84,13 +94,23 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       secret,
       serviceUrl: () => url,
     });
+    // One registry per service: turns, LLM calls, the webhook, the inbox, reminders, sends.
+    const models = resolveLLMConfig(config.llm).nodes;
+    const metrics = new Metrics({ pool: db.pool, logger, modelOf: (node) => models[node].model });
+    if (!config.metricsToken && config.env === "production")
+      logger.warn("METRICS_TOKEN is not set: GET /metrics is open; keep it off the public internet");
+    // LangSmith traces of every turn (LANGSMITH_TRACING=true); LangChain's own tracing is off regardless.
+    const tracing = createTracing(config.tracing, logger);
     const memo = createMemoRuntime({
+      tracing,
       config,
       pool: db.pool,
       checkpointer,
       logger,
       google,
       calendarFeedLink: (phone) => calendarFeedUrl(config.publicUrl ?? url, phone, secret),
+      llmObservers: [metrics.llmObserver],
+      metrics,
       ...options.memo,
     });
     const { users } = memo;
@@ -105,16 +125,19 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       logger,
       inFlight,
       serviceUrl: () => url,
+      metrics,
       ...options.whatsapp,
     });
 
     const reminders = new ReminderService({
       pool: db.pool,
       sender: whatsapp.client ? whatsapp.sender : null,
-      llm: memo.llm,
+      // The digest polish is traced as a turn of its own (trigger cron).
+      llm: tracing && memo.llm ? tracedLLMService(memo.llm, tracing) : memo.llm,
       logger,
       clock: memo.clock,
       settings: config.scheduler,
+      metrics,
     });
     whatsapp.onDeliveryFailed((update) => reminders.onDeliveryFailed(update));
     // Today's events join the morning digest.
@@ -140,6 +163,7 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       isShuttingDown: () => shuttingDown,
       extraRoutes: (app) => {
         for (const { path, router } of whatsapp.routers) app.use(path, router);
+        app.use(metricsRoutes({ metrics, ...(config.metricsToken ? { token: config.metricsToken } : {}) }));
         app.use(
           GOOGLE_AUTH_PATH,
           googleAuthRoutes({
@@ -219,6 +243,8 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
         await closed;
         // Turns cut short stay pending in the inbox and run again after the restart.
         if (drained) await workerStopped;
+        // The last turns' traces reach LangSmith, within what is left of the shutdown timeout.
+        if (tracing) await tracing.flush(Math.max(0, deadline - performance.now()));
         await whatsapp.release();
         await db.close();
         logger.info({ clean: drained }, "stopped");
@@ -238,6 +264,7 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       whatsapp,
       reminders,
       scheduler,
+      metrics,
       simulatorUrl,
       shutdown,
     };

@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   /** pino log level (default: info). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Log phone numbers as keyed tags and leave out message bodies and email content: on | off, for local debugging only (credentials are always left out) (default: on). */
+  LOG_REDACT: z.enum(["on", "off"]).default("on"),
 
   /** Postgres connection string; unset means the embedded PGlite database in DATA_DIR. */
   DATABASE_URL: z
@@ -61,6 +63,8 @@ const EnvSchema = z.object({
 
   /** Milliseconds in-flight work may take after SIGTERM before the process is stopped (default: 10000). */
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000, 10_000),
+  /** Bearer token GET /metrics requires (`Authorization: Bearer <token>`), at least 16 characters (default: unset, /metrics is open: keep it off the public internet). */
+  METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
 
   /** Meta app secret that signs webhook bodies (required in production). */
   WHATSAPP_APP_SECRET: z.string().min(1).optional(),
@@ -179,6 +183,12 @@ const EnvSchema = z.object({
   LLM_TIMEOUT_MS: wholeNumber(10, 600_000, 30_000),
   /** Retries of one LLM request on rate limits, 5xx and timeouts, before the fallback model (default: 2). */
   LLM_MAX_RETRIES: wholeNumber(0, 10, 2),
+  /** USD one user's LLM calls may cost per day (their local day); past it Memo answers only fast-path commands and says why. 0 means no limit (default: 2). */
+  LLM_DAILY_BUDGET_USD: z.coerce
+    .number({ error: "must be an amount in USD such as 2 or 0.5 (0: no limit)" })
+    .min(0, { error: "must be an amount in USD such as 2 or 0.5 (0: no limit)" })
+    .max(10_000, { error: "must be an amount in USD such as 2 or 0.5 (0: no limit)" })
+    .default(2),
 
   /** The address users reach this service at, for links sent in chat (Google connect, calendar feed), e.g. https://memo.example.com (default: the service's own local address). */
   PUBLIC_URL: z
@@ -211,6 +221,20 @@ const EnvSchema = z.object({
       error: "must be 32 bytes: 64 hex characters or base64",
     })
     .optional(),
+
+  /** Send a trace of every turn to LangSmith: true | false (default: false, nothing is traced and no client exists). */
+  LANGSMITH_TRACING: z.enum(["true", "false"]).default("false"),
+  /** LangSmith API key (required with LANGSMITH_TRACING=true). */
+  LANGSMITH_API_KEY: z.string().min(1).optional(),
+  /** LangSmith project the traces go to (default: memo). */
+  LANGSMITH_PROJECT: z.string().min(1).max(200).default("memo"),
+  /** LangSmith API URL (default: https://api.smith.langchain.com; e.g. https://eu.api.smith.langchain.com or a self-hosted one). */
+  LANGSMITH_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    .transform((v) => v.replace(/\/+$/, ""))
+    .default("https://api.smith.langchain.com"),
+  /** Send message bodies, LLM prompts and answers in traces: true | false; phone numbers are always sent as keyed tags (default: false). */
+  LANGSMITH_INCLUDE_CONTENT: z.enum(["true", "false"]).default("false"),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -232,6 +256,8 @@ export interface AppConfig {
   port: number;
   host: string;
   logLevel: Env["LOG_LEVEL"];
+  /** Phone numbers tagged and bodies left out of the logs (LOG_REDACT, default on). */
+  logRedact: boolean;
   database:
     | { kind: "postgres"; url: string; poolMax: number; connectTimeoutMs: number }
     | { kind: "pglite"; dataDir: string };
@@ -241,6 +267,8 @@ export interface AppConfig {
   /** Whether everyday commands skip the LLM (help and greetings always do). */
   fastPath: boolean;
   shutdownTimeoutMs: number;
+  /** METRICS_TOKEN: the bearer token GET /metrics requires; absent: /metrics is open. */
+  metricsToken?: string;
   whatsapp: WhatsAppSettings;
   inbox: InboxSettings;
   scheduler: SchedulerSettings;
@@ -255,6 +283,18 @@ export interface AppConfig {
   publicUrl?: string;
   /** TOKEN_ENCRYPTION_KEY as 32 bytes, when given. */
   tokenKey?: Buffer;
+  /** LangSmith tracing (LANGSMITH_TRACING=true); null: off. */
+  tracing: TracingSettings | null;
+}
+
+/** Where turns are traced in LangSmith, and how much of them. */
+export interface TracingSettings {
+  apiKey: string;
+  /** LANGSMITH_ENDPOINT, without a trailing slash. */
+  endpoint: string;
+  project: string;
+  /** Message bodies and prompts included (LANGSMITH_INCLUDE_CONTENT); phone numbers never are. */
+  includeContent: boolean;
 }
 
 /** The Google connection (OAuth) and the API endpoints; `oauth` is absent when no client is configured. */
@@ -329,6 +369,8 @@ export interface LLMSettings {
   structuredOutputMethod: Env["LLM_STRUCTURED_OUTPUT_METHOD"];
   timeoutMs: number;
   maxRetries: number;
+  /** USD a user's LLM calls may cost per local day; 0: no limit (LLM_DAILY_BUDGET_USD). */
+  dailyBudgetUsd: number;
 }
 
 /** One variable that failed validation; `reason` never contains the variable's value. */
@@ -392,6 +434,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       },
     ]);
   }
+  if (env.LANGSMITH_TRACING === "true" && env.LANGSMITH_API_KEY === undefined) {
+    throw new ConfigError([
+      { variable: "LANGSMITH_API_KEY", reason: "is required when LANGSMITH_TRACING=true" },
+    ]);
+  }
   // The embedded database belongs to one process: no other instance could work off its inbox.
   if (env.INBOX_WORKER === "off" && env.DATABASE_URL === undefined) {
     throw new ConfigError([
@@ -411,6 +458,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     port: env.PORT,
     host: env.HOST,
     logLevel: env.LOG_LEVEL,
+    logRedact: env.LOG_REDACT === "on",
     database: env.DATABASE_URL
       ? {
           kind: "postgres",
@@ -424,6 +472,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     defaultTimeZone: env.DEFAULT_TIMEZONE,
     fastPath: env.FAST_PATH === "on",
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
     whatsapp: {
       appSecret: env.WHATSAPP_APP_SECRET,
       accessToken: env.WHATSAPP_ACCESS_TOKEN,
@@ -479,6 +528,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       structuredOutputMethod: env.LLM_STRUCTURED_OUTPUT_METHOD,
       timeoutMs: env.LLM_TIMEOUT_MS,
       maxRetries: env.LLM_MAX_RETRIES,
+      dailyBudgetUsd: env.LLM_DAILY_BUDGET_USD,
     },
     google: {
       ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
@@ -496,6 +546,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     ...(env.PUBLIC_URL ? { publicUrl: env.PUBLIC_URL } : {}),
     ...(env.TOKEN_ENCRYPTION_KEY ? { tokenKey: keyBytes(env.TOKEN_ENCRYPTION_KEY) } : {}),
+    tracing:
+      env.LANGSMITH_TRACING === "true" && env.LANGSMITH_API_KEY
+        ? {
+            apiKey: env.LANGSMITH_API_KEY,
+            endpoint: env.LANGSMITH_ENDPOINT,
+            project: env.LANGSMITH_PROJECT,
+            includeContent: env.LANGSMITH_INCLUDE_CONTENT === "true",
+          }
+        : null,
   };
 }
 

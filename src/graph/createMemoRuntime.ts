@@ -9,6 +9,8 @@ import { PgNoteRepository } from "../db/repositories/NoteRepository.js";
 import { PgOperationLedger } from "../db/repositories/OperationLedger.js";
 import { PgUserRepository } from "../db/repositories/UserRepository.js";
 import { createLLMService, type LLMService } from "../services/llm/index.js";
+import { LLMBudget } from "../services/llm/LLMBudget.js";
+import { ObservedLLMService, type LLMObserver } from "../services/llm/ObservedLLMService.js";
 import { createCalendarProviders } from "../services/calendar/CalendarProviderSelector.js";
 import { createCalendarCapability } from "../services/calendar/index.js";
 import { createDatabaseCapability } from "../services/database/index.js";
@@ -23,6 +25,8 @@ import type { Logger } from "../utils/logger.js";
 import { createCoreCapabilities } from "./capabilities.js";
 import { buildMemoGraph } from "./index.js";
 import { MemoRuntime } from "./invokeMemoGraph.js";
+import type { Tracing } from "../services/tracing/Tracing.js";
+import type { RuntimeMetrics } from "../services/metrics/Metrics.js";
 
 export interface MemoRuntimeOptions {
   config: AppConfig;
@@ -43,6 +47,14 @@ export interface MemoRuntimeOptions {
   embedder?: Embedder | null;
   /** "rules": summaries and remembered facts without the LLM even when one is configured (default: MEMORY_MODE). */
   memoryMode?: "llm" | "rules";
+  /** Told of every LLM call (metrics, the cost ledger) (default: none). */
+  llmObservers?: LLMObserver[];
+  /** LangSmith tracing of every turn (default: none). */
+  tracing?: Tracing | null;
+  /** Counts turns and questions (default: none). */
+  metrics?: RuntimeMetrics;
+  /** The LangSmith thread of a phone's turns (default: the user's own; the replay gives its own). */
+  traceThreadId?: (phone: string) => string;
 }
 
 /** Composes Memo: storage, memory, the LLM (or none), the capability registry, the graph and its runtime. */
@@ -57,7 +69,13 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     logger,
     history: new PgConversationHistory(pool),
   });
-  const llm = options.llm !== undefined ? options.llm : createLLMService(config, logger);
+  const configured = options.llm !== undefined ? options.llm : createLLMService(config, logger);
+  // Each user's LLM spend per day, and the gate that stops their calls once it reaches the budget.
+  const budget = new LLMBudget({ pool, logger, clock, dailyUsd: config.llm.dailyBudgetUsd });
+  // Every call is seen by the observers (metrics, the cost ledger) whichever node makes it.
+  const llm =
+    configured &&
+    new ObservedLLMService(configured, [budget.observer, ...(options.llmObservers ?? [])], budget.gate);
   const longTerm = new LongTermMemory({
     pool,
     llm,
@@ -103,6 +121,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
       defaultTimeZone: config.defaultTimeZone,
       fastPath: config.fastPath,
       longTerm,
+      budget,
       ...(google ? { google } : {}),
     },
     saver,
@@ -115,8 +134,11 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     logger,
     clock,
     newId: randomUUID,
+    ...(options.tracing ? { tracing: options.tracing } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.traceThreadId ? { traceThreadId: options.traceThreadId } : {}),
   });
-  return { runtime, graph, memory, longTerm, notes, users, llm, capabilities, calendars, clock };
+  return { runtime, graph, memory, longTerm, notes, users, llm, budget, capabilities, calendars, clock };
 }
 
 export type Memo = ReturnType<typeof createMemoRuntime>;

@@ -12,6 +12,7 @@ export interface LongTermContext {
   /** What the rules will remember of a message (no model): a no-LLM turn says so. */
   factsInMessage(message: string): string[];
 }
+import type { LLMBudget } from "../services/llm/LLMBudget.js";
 import type { Logger } from "../utils/logger.js";
 import type { CapabilityRegistry } from "./registry.js";
 
@@ -35,4 +36,6 @@ export interface MemoGraphDeps {
   longTerm?: LongTermContext;
   /** The user's Google connection: the capability check offers a connect link (default: none, Google is not set up). */
   google?: GoogleConnector;
+  /** The per-user daily LLM budget: once spent, the planner answers only fast-path commands (default: none, no limit). */
+  budget?: Pick<LLMBudget, "admit" | "dailyUsd">;
 }

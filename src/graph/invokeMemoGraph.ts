@@ -14,12 +14,15 @@ import type { UserRepository } from "../db/repositories/UserRepository.js";
 import { detectLanguage, replyLanguage } from "../utils/language.js";
 import type { Logger } from "../utils/logger.js";
 import { normalizePhone } from "../utils/phone.js";
+import { currentTurn, withTurn } from "../utils/turnContext.js";
 import { t } from "../utils/userMessages.js";
 import { looksLikeAnswer } from "./hitl/validateAnswer.js";
 import { numberedItems } from "./nodes/ReplyContextNode.js";
 import { MAX_PLAN_STEPS } from "../prompts/PlannerPrompt.js";
 import { MEMORY_ACTIONS } from "../nlu/noteCommands.js";
 import type { MemoGraph } from "./index.js";
+import type { Tracing } from "../services/tracing/Tracing.js";
+import type { RuntimeMetrics } from "../services/metrics/Metrics.js";
 import type { ExecutionMetadata, MemoState } from "./state/MemoState.js";
 
 /** What the transport knows about an inbound message besides its text. */
@@ -58,6 +61,12 @@ export interface MemoRuntimeDeps {
   clock: () => number;
   /** Trace ids when the message has no WhatsApp id. */
   newId: () => string;
+  /** LangSmith tracing of each turn (default: none, no callbacks at all). */
+  tracing?: Tracing | null;
+  /** Counts turns and questions (default: none). */
+  metrics?: RuntimeMetrics;
+  /** The LangSmith thread of a phone's turns (default: the user's own, from their keyed tag). */
+  traceThreadId?: (phone: string) => string;
 }
 
 /** The question as sent: its text, and its options numbered when they are choices. */
@@ -86,7 +95,23 @@ export class MemoRuntime {
    * Never throws for errors of ours: they come back as status "failed".
    */
   async invokeMemoGraph(phone: string, message: string, options: InvokeOptions = {}): Promise<MemoReply> {
+    const started = performance.now();
+    const reply = await this.turn(phone, message, options);
+    const seconds = (performance.now() - started) / 1000;
+    this.deps.metrics?.turnFinished(reply.status, options.triggerType ?? "user", seconds);
+    return reply;
+  }
+
+  private async turn(phone: string, message: string, options: InvokeOptions): Promise<MemoReply> {
     const threadId = normalizePhone(phone);
+    // Called outside the inbox (tests, replays, the chat script): the turn gets its own context,
+    // so its log lines, LLM costs and trace are still the user's.
+    const context = currentTurn();
+    if (context?.phone !== threadId) {
+      const traceId = options.whatsappMessageId ?? this.deps.newId();
+      const turn = { traceId, phone: threadId, trigger: options.triggerType ?? ("user" as const) };
+      return withTurn(turn, () => this.turn(phone, message, options));
+    }
     try {
       return await this.handle(threadId, message, options);
     } catch (error) {
@@ -116,15 +141,23 @@ export class MemoRuntime {
       if (age <= HITL_TTL_MS) {
         const values = (stored?.checkpoint.channel_values ?? {}) as Partial<MemoState>;
         await this.remember(threadId, message, options);
+        // The turn that asked was admitted to the LLM budget; its answer finishes it, whatever it costs.
+        const turn = currentTurn();
+        if (turn) turn.llmAdmitted = true;
         const resume = new Command({
           resume: { text: message, ...(options.optionId ? { optionId: options.optionId } : {}) },
         });
-        return this.run(resume, threadId, values.traceId ?? "", message, true);
+        const reply = await this.run(resume, threadId, values.traceId ?? "", message, true);
+        // Settled, unless the turn failed (the question stays open) or it was asked again (invalid answer).
+        if (reply.status !== "failed" && reply.hitlId !== pending.hitlId)
+          this.deps.metrics?.questionAnswered();
+        return reply;
       }
       this.deps.logger.info(
         { event: "HITL_EXPIRED", hitlId: pending.hitlId, ageMs: age, threadId },
         "pending question expired",
       );
+      this.deps.metrics?.questionExpired();
       await this.deps.checkpointer.deleteThread(threadId);
       const expired = t(pending.language, "hitlExpired");
       // A late "yes" must never be taken as a new instruction: the question it answered is gone.
@@ -164,7 +197,7 @@ export class MemoRuntime {
   }
 
   private async fresh(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
-    const traceId = options.whatsappMessageId ?? this.deps.newId();
+    const traceId = options.whatsappMessageId ?? currentTurn()?.traceId ?? this.deps.newId();
     const input = {
       threadId,
       traceId,
@@ -178,7 +211,7 @@ export class MemoRuntime {
         ...(options.audioTranscription ? { audioTranscription: options.audioTranscription } : {}),
       },
     };
-    return this.run(input, threadId, traceId, message, false);
+    return this.run(input, threadId, traceId, message, false, input.input.triggerType);
   }
 
   /** Runs the graph; `stored` says the thread has durable checkpoints (a resumed question). */
@@ -188,8 +221,17 @@ export class MemoRuntime {
     traceId: string,
     message: string,
     stored: boolean,
+    trigger: TriggerType = "user",
   ): Promise<MemoReply> {
+    const { tracing, traceThreadId } = this.deps;
     const config = {
+      // One memo-turn trace in LangSmith, in the user's thread (nothing at all when tracing is off).
+      ...tracing?.turnConfig({
+        phone: threadId,
+        traceId,
+        trigger,
+        ...(traceThreadId ? { threadId: traceThreadId(threadId) } : {}),
+      }),
       configurable: { thread_id: threadId },
       durability: "exit" as const,
       recursionLimit: RECURSION_LIMIT,
@@ -219,6 +261,8 @@ export class MemoRuntime {
           undefined,
           memoryCommand ? { memoryCommand } : undefined,
         );
+        // A re-ask of the same question (after an invalid answer) is not a new one.
+        if (interrupt.attempt === 0) this.deps.metrics?.questionOpened();
         return {
           status: "waiting",
           text,

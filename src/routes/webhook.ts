@@ -1,6 +1,7 @@
-import express, { Router, type Request } from "express";
+import express, { Router, type Request, type RequestHandler } from "express";
 import type { InboxRepository, NewInboxMessage } from "../db/repositories/InboxRepository.js";
 import type { OutboundMessageRepository } from "../db/repositories/OutboundMessageRepository.js";
+import type { WebhookMetrics } from "../services/metrics/Metrics.js";
 import { SIGNATURE_HEADER, sameSecret, verifySignature } from "../services/whatsapp/signature.js";
 import {
   DELIVERY_STATUSES,
@@ -32,6 +33,8 @@ export interface WebhookDeps {
     errorCode?: number;
     errorTitle?: string;
   }) => Promise<void>;
+  /** Acknowledgement latency and failed delivery statuses (default: not counted). */
+  metrics?: WebhookMetrics;
 }
 
 /** GET and POST /webhook/whatsapp: Meta's verification handshake and its notifications. */
@@ -63,6 +66,7 @@ export function webhookRoutes(deps: WebhookDeps): Router {
 
   router.post(
     "/webhook/whatsapp",
+    acknowledgementTimer(deps.metrics),
     // The raw bytes, whatever the content type: the signature covers them exactly.
     express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT }),
     async (req, res) => {
@@ -123,6 +127,20 @@ export function webhookRoutes(deps: WebhookDeps): Router {
   return router;
 }
 
+/**
+ * Times each POST from its arrival (before the body is read) to its response being handed to the
+ * network: Meta retries a webhook that is slow to answer, so this is what must stay low.
+ */
+function acknowledgementTimer(metrics: WebhookMetrics | undefined): RequestHandler {
+  return (_req, res, next) => {
+    if (metrics) {
+      const started = performance.now();
+      res.on("finish", () => metrics.webhookAnswered(res.statusCode, (performance.now() - started) / 1000));
+    }
+    next();
+  };
+}
+
 /** The body as a WhatsApp Business Account notification, or null. */
 function parse(body: Buffer): WebhookContents | null {
   let json: unknown;
@@ -175,6 +193,7 @@ async function applyStatuses(deps: WebhookDeps, contents: WebhookContents, req: 
     }
     const error = status.errors?.[0];
     if (status.status === "failed") {
+      deps.metrics?.deliveryFailed(error?.code);
       deps.logger.warn(
         {
           event: "WHATSAPP_DELIVERY_FAILED",

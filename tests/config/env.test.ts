@@ -204,6 +204,7 @@ describe("loadConfig", () => {
       structuredOutputMethod: "jsonSchema",
       timeoutMs: 30_000,
       maxRetries: 2,
+      dailyBudgetUsd: 2,
     });
   });
 
@@ -219,6 +220,7 @@ describe("loadConfig", () => {
       LLM_STRUCTURED_OUTPUT_METHOD: "functionCalling",
       LLM_TIMEOUT_MS: "5000",
       LLM_MAX_RETRIES: "0",
+      LLM_DAILY_BUDGET_USD: "0.25",
     });
     expect(config.llm).toEqual({
       baseUrl: "http://127.0.0.1:11434/v1",
@@ -233,6 +235,7 @@ describe("loadConfig", () => {
       structuredOutputMethod: "functionCalling",
       timeoutMs: 5000,
       maxRetries: 0,
+      dailyBudgetUsd: 0.25,
     });
   });
 
@@ -243,9 +246,14 @@ describe("loadConfig", () => {
       LLM_STRUCTURED_OUTPUT_METHOD: "xml",
       LLM_TIMEOUT_MS: "soon",
       LLM_MAX_RETRIES: "11",
+      LLM_DAILY_BUDGET_USD: "-1",
     });
     expect(error.problems).toEqual(
       expect.arrayContaining([
+        {
+          variable: "LLM_DAILY_BUDGET_USD",
+          reason: "must be an amount in USD such as 2 or 0.5 (0: no limit)",
+        },
         { variable: "OPENAI_BASE_URL", reason: "must be an http:// or https:// URL" },
         { variable: "LLM_PLANNER_MODEL", reason: "must be a model name without spaces" },
         { variable: "LLM_TIMEOUT_MS", reason: "must be a whole number from 10 to 600000" },
@@ -253,6 +261,7 @@ describe("loadConfig", () => {
       ]),
     );
     expect(error.problems.map((p) => p.variable).sort()).toEqual([
+      "LLM_DAILY_BUDGET_USD",
       "LLM_MAX_RETRIES",
       "LLM_PLANNER_MODEL",
       "LLM_STRUCTURED_OUTPUT_METHOD",

@@ -1,3 +1,4 @@
+import { phoneTag } from "../../src/utils/phone.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { pgliteBackend, type TestDatabase } from "../support/db.js";
 import type { SentMessage } from "../support/fakeGraphApi.js";
@@ -261,7 +262,7 @@ describe("the window closing under a free-form reminder (131047)", () => {
     expect(await h.ledger(PHONE)).toMatchObject([
       { status: "undeliverable", error: expect.stringContaining("no template") as string },
     ]);
-    expect(unreachableWarnings(h)).toEqual([PHONE]);
+    expect(unreachableWarnings(h)).toEqual([phoneTag(PHONE)]);
   });
 
   it("another failure code is recorded as failed, without a template retry", async () => {
@@ -344,7 +345,8 @@ describe("outside the window with no template", () => {
     h.at("2026-03-02T07:05:00Z");
     expect(await h.pass()).toMatchObject({ undeliverable: 2 });
 
-    expect(unreachableWarnings(h).sort()).toEqual([PHONE, OTHER].sort());
+    // Logs carry the phone's tag, never the number.
+    expect(unreachableWarnings(h).sort()).toEqual([phoneTag(PHONE), phoneTag(OTHER)].sort());
     // The later ones are still in the log, below warn.
     expect(h.logs().filter((l) => l.event === "REMINDER_UNDELIVERABLE")).toHaveLength(3);
     expect(h.graphApi.sent).toEqual([]);

@@ -48,6 +48,7 @@ describe("HTTP app", () => {
         "google",
         "calendar",
         "memory",
+        "llm_usage",
       ],
     });
   });

@@ -36,8 +36,11 @@ export interface ChildRun {
  * Runs a TypeScript entry (relative to the repo) as a real process, in `cwd`, with exactly the
  * environment given plus PATH/HOME (so nothing of the developer's shell leaks in).
  */
-export function runEntry(entry: string, options: { cwd: string; env?: Record<string, string> }): ChildRun {
-  return runNode(["--import", TSX_LOADER, path.join(ROOT, entry)], options);
+export function runEntry(
+  entry: string,
+  options: { cwd: string; env?: Record<string, string>; args?: string[] },
+): ChildRun {
+  return runNode(["--import", TSX_LOADER, path.join(ROOT, entry), ...(options.args ?? [])], options);
 }
 
 /** Runs `node <args>` as in runEntry. */

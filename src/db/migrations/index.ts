@@ -8,6 +8,7 @@ import { schedulerMigration } from "./0007_scheduler.js";
 import { googleMigration } from "./0008_google.js";
 import { calendarMigration } from "./0009_calendar.js";
 import { memoryMigration } from "./0010_memory.js";
+import { llmUsageMigration } from "./0011_llm_usage.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   googleMigration,
   calendarMigration,
   memoryMigration,
+  llmUsageMigration,
 ];

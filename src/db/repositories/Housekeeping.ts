@@ -24,14 +24,18 @@ export class Housekeeping {
     return { windows: windows.rowCount ?? 0, disambiguations: disambiguations.rowCount ?? 0 };
   }
 
-  /** Drops answered inbox rows and sent-message records older than `beforeMs`. */
-  async pruneMessages(beforeMs: number): Promise<{ inbox: number; outbound: number }> {
+  /** Drops answered inbox rows, sent-message records and daily LLM usage older than `beforeMs`. */
+  async pruneMessages(beforeMs: number): Promise<{ inbox: number; outbound: number; usage: number }> {
     const before = new Date(beforeMs);
     const inbox = await this.db.query(
       "DELETE FROM inbox_messages WHERE status <> 'pending' AND received_at < $1",
       [before],
     );
     const outbound = await this.db.query("DELETE FROM outbound_messages WHERE created_at < $1", [before]);
-    return { inbox: inbox.rowCount ?? 0, outbound: outbound.rowCount ?? 0 };
+    // A day ends at the latest 14 hours after UTC's; a day more is kept rather than cut early.
+    const usage = await this.db.query("DELETE FROM llm_usage_daily WHERE day < ($1::timestamptz)::date - 1", [
+      before,
+    ]);
+    return { inbox: inbox.rowCount ?? 0, outbound: outbound.rowCount ?? 0, usage: usage.rowCount ?? 0 };
   }
 }

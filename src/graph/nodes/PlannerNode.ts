@@ -137,6 +137,17 @@ export function createPlannerNode(deps: MemoGraphDeps) {
         error: { type: "validation", message: "no LLM configured", failedNode: "planner" },
       };
     }
+    // The user's LLM allowance for today is spent: fast-path commands (above) still work.
+    if (deps.budget && !(await deps.budget.admit(state.input.userPhone))) {
+      deps.logger.warn(
+        { event: "LLM_BUDGET_REACHED", node: "planner", dailyUsd: deps.budget.dailyUsd },
+        "daily LLM budget reached; answering fast-path commands only",
+      );
+      return {
+        finalResponse: t(language, "budgetReached"),
+        error: { type: "validation", message: "daily LLM budget reached", failedNode: "planner" },
+      };
+    }
     try {
       const { value, usage } = await deps.llm.structured(
         "planner",

@@ -5,9 +5,11 @@ import type { LLMUsage } from "./LLMService.js";
 /**
  * Why an LLM call failed: `timeout` (LLM_TIMEOUT_MS passed), `rate_limited` (429 after retries),
  * `invalid_output` (not JSON, or not what the schema allows), `api_error` (any other failure),
- * `not_configured` (no OPENAI_API_KEY nor OPENAI_BASE_URL).
+ * `not_configured` (no OPENAI_API_KEY nor OPENAI_BASE_URL), `over_budget` (the user's daily LLM
+ * budget is spent; the call was never made).
  */
-export type LLMErrorKind = "timeout" | "rate_limited" | "invalid_output" | "api_error" | "not_configured";
+export type LLMErrorKind =
+  "timeout" | "rate_limited" | "invalid_output" | "api_error" | "not_configured" | "over_budget";
 
 /** Where it failed; never the prompt or the answer, which hold the user's words. */
 export interface LLMErrorContext {

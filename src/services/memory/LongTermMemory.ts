@@ -13,9 +13,11 @@ import {
 import { withTransaction } from "../../db/transaction.js";
 import { describeError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
+import { LLMError } from "../llm/LLMError.js";
 import type { LLMService } from "../llm/LLMService.js";
 import { MAX_TOTAL_MESSAGES } from "./ConversationWindow.js";
 import {
+  mayHoldFacts,
   extractFactsByRules,
   extractable,
   factExtractionSchema,
@@ -417,18 +419,25 @@ export class LongTermMemory {
 
   /** The facts in these user messages: by the LLM (one call), or by rules without one or when it fails. */
   private async factsIn(phone: string, messages: HistoryMessage[]): Promise<ExtractedFact[]> {
-    if (messages.length === 0) return [];
+    // Questions, commands and small talk are not sent: most turns then cost no memory call.
+    const candidates = messages.filter(mayHoldFacts);
+    if (candidates.length === 0) return [];
     if (this.llm) {
       try {
-        const { value } = await this.llm.structured("memory", factExtractionSchema, factMessages(messages), {
-          name: "remembered_facts",
-        });
-        return factsFromAnswer(value, messages);
+        const { value } = await this.llm.structured(
+          "memory",
+          factExtractionSchema,
+          factMessages(candidates),
+          {
+            name: "remembered_facts",
+          },
+        );
+        return factsFromAnswer(value, candidates);
       } catch (error) {
         this.fail(phone, "factsLLM", error);
       }
     }
-    return messages.flatMap(extractFactsByRules);
+    return candidates.flatMap(extractFactsByRules);
   }
 
   // ---- chat commands ----
@@ -674,6 +683,11 @@ export class LongTermMemory {
 
   /** Logs a failure with the user's hash, the step and the error (never message text). */
   private fail(phone: string, step: string, error: unknown): void {
+    // The user's daily LLM budget is spent: the rules stand in, as designed; nothing broke.
+    if (error instanceof LLMError && error.kind === "over_budget") {
+      this.logger?.debug({ user: phoneTag(phone), step }, "memory by rules: daily LLM budget spent");
+      return;
+    }
     const code = (error as { code?: unknown } | null)?.code;
     this.logger?.error(
       { user: phoneTag(phone), step, error: describeError(error), ...(typeof code === "string" && { code }) },

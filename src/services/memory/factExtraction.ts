@@ -2,6 +2,7 @@
  * Lasting facts about the user, taken from what they said (spec 004 "Fact Extraction"): by the LLM
  * when one is configured, otherwise by English and Hebrew patterns. No I/O here.
  */
+import { recognizeCommand } from "../../nlu/commands.js";
 import { z } from "zod";
 import type { HistoryMessage } from "../../db/repositories/ConversationHistory.js";
 import { DEFAULT_IMPORTANCE, MEMORY_TYPES, type MemoryType } from "../../db/repositories/MemoryRepository.js";
@@ -355,6 +356,29 @@ function bareSentence(sentence: string): string {
     .replace(/[\u0591-\u05bd\u05bf-\u05c7]/g, "")
     .normalize("NFC");
   return plain.replace(EN_LEAD_IN, "").replace(HE_LEAD_IN, "").trim();
+}
+
+/** Words of a statement about oneself, in English and Hebrew. */
+const FIRST_PERSON =
+  /\b(?:i'?m|i am|i'?ve|i have|i'?d|i like|i love|i hate|i prefer|i don'?t|i work|i live|my|mine|we'?re|our)\b|(?:^|[\s,.!?])(?:אני|שלי|שלנו|אנחנו)(?=$|[\s,.!?])/iu;
+
+/**
+ * Whether a message may tell something about the user: not when each of its sentences is a
+ * question, a request to Memo or small talk ("thanks!", "my tasks", "done 2"). The model is asked
+ * only about messages that may (a paid call after nearly every turn otherwise).
+ */
+export function mayHoldFacts(message: HistoryMessage): boolean {
+  if (!isExtractable(message)) return false;
+  // Everyday commands ("my tasks", "done 2", "remind me at 9 to …") say nothing about the user.
+  if (recognizeCommand(message.content, message.createdAt, "UTC")) return false;
+  // A request that says something about the user ("remind me to buy bread, I'm celiac", "lunch
+  // with my wife Dana") is asked about; a bare command ("my tasks", "done 2") is not.
+  if (FIRST_PERSON.test(message.content) && message.content.trim().split(/\s+/).length > 3) return true;
+  return sentencesOf(message.content).some((raw) => {
+    if (isQuestion(raw)) return false;
+    const sentence = bareSentence(raw).replace(/[.!…]+$/u, "");
+    return !(sentence === "" || isQuestion(sentence) || isCommand(sentence) || isSmallTalk(sentence));
+  });
 }
 
 /** Facts the patterns find in one user message (questions, requests, notes and small talk give none). */

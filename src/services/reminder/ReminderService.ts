@@ -1,3 +1,4 @@
+import { withTurn } from "../../utils/turnContext.js";
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
@@ -18,12 +19,14 @@ import { describeError } from "../../utils/errors.js";
 import { replyLanguage } from "../../utils/language.js";
 import type { Logger } from "../../utils/logger.js";
 import type { LLMService } from "../llm/index.js";
+import type { ReminderMetrics } from "../metrics/Metrics.js";
 import { WhatsAppApiError } from "../whatsapp/GraphApiClient.js";
 import type { WhatsAppSender } from "../whatsapp/WhatsAppSender.js";
 import { ProactivePacer } from "../scheduler/ProactivePacer.js";
 import { buildDigest, type DigestSource } from "./digest.js";
 import {
   digestIsEmpty,
+  LATE_AFTER_MS,
   renderProactive,
   type AwayContent,
   type ProactiveContent,
@@ -63,6 +66,8 @@ export interface ReminderServiceDeps {
   /** Resolves when the clock reaches `atMs` (default: a timer); tests move a fake clock. */
   sleepUntil?: (atMs: number) => Promise<void>;
   settings: SchedulerSettings;
+  /** Counts deliveries by kind and outcome, and the late ones (default: not counted). */
+  metrics?: ReminderMetrics;
 }
 
 /** What one pass did, for logs, metrics and tests. */
@@ -367,15 +372,26 @@ export class ReminderService {
     const perUser = await mapWithConcurrency([...byUser.values()], SEND_CONCURRENCY, async (list) => {
       const outcomes: string[] = [];
       for (const delivery of list) {
-        const outcome = await this.deliver(delivery, horizon).catch((error: unknown) => {
-          // Left claimed (the database failed, most likely): taken over after the lease, and the
-          // user's other messages still go.
-          logger.error(
-            { err: error, event: "REMINDER_DELIVERY", key: delivery.key, phone: delivery.phone },
-            "reminder delivery failed; retried after the claim lease",
-          );
-          return "error";
-        });
+        // Log lines, LLM calls (a polished digest) and traces of this send carry its key and user.
+        const turn = {
+          traceId: delivery.key,
+          phone: delivery.phone,
+          trigger: delivery.kind === "nudge" ? ("nudge" as const) : ("cron" as const),
+        };
+        const outcome = await withTurn(turn, () => this.deliver(delivery, horizon)).catch(
+          (error: unknown) => {
+            // Left claimed (the database failed, most likely): taken over after the lease, and the
+            // user's other messages still go.
+            logger.error(
+              { err: error, event: "REMINDER_DELIVERY", key: delivery.key, phone: delivery.phone },
+              "reminder delivery failed; retried after the claim lease",
+            );
+            return "error";
+          },
+        );
+        // Late: gathered after downtime, or sent past the point where its text says "late".
+        const late = delivery.kind === "away" || clock() - delivery.occurrenceAt > LATE_AFTER_MS;
+        this.deps.metrics?.reminderHandled(delivery.kind, outcome, late);
         outcomes.push(outcome);
       }
       return outcomes;

@@ -2,6 +2,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { z } from "zod";
 import { MemoError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
+import type { SendMetrics } from "../metrics/Metrics.js";
 import type { OutboundPayload } from "./outboundFormat.js";
 
 export interface GraphApiClientOptions {
@@ -22,6 +23,8 @@ export interface GraphApiClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** HTTP client (default: the global fetch). */
   fetch?: typeof fetch;
+  /** Counts sends that failed for good, by Meta's error code (default: not counted). */
+  metrics?: SendMetrics;
 }
 
 /**
@@ -179,8 +182,20 @@ export class GraphApiClient {
   /** POST /{v}/{phoneNumberId}/messages with `payload`; returns the new message's wamid. */
   async sendMessage(payload: OutboundPayload): Promise<{ id: string }> {
     const body = { messaging_product: "whatsapp", recipient_type: "individual", ...payload };
-    const answer = await this.callJson("sendMessage", "POST", this.messagesPath(), SendResponseSchema, body);
-    return { id: answer.messages[0]!.id };
+    try {
+      const answer = await this.callJson(
+        "sendMessage",
+        "POST",
+        this.messagesPath(),
+        SendResponseSchema,
+        body,
+      );
+      return { id: answer.messages[0]!.id };
+    } catch (error) {
+      // Once per message, after the retries: what operators alert on (190 token, 131047 window...).
+      if (error instanceof WhatsAppApiError) this.options.metrics?.sendFailed(error);
+      throw error;
+    }
   }
 
   /** Marks an inbound message read and, unless `typing` is false (default: true), shows "typing…". */

@@ -1,3 +1,4 @@
+import { withTurn } from "../../utils/turnContext.js";
 import type { InboxMessage, InboxRepository } from "../../db/repositories/InboxRepository.js";
 import { describeError } from "../../utils/errors.js";
 import type { InFlightWork } from "../../utils/InFlightWork.js";
@@ -172,7 +173,9 @@ export class InboxWorker {
         if (!message) break;
         const end = this.options.inFlight?.begin();
         try {
-          if ((await this.handle(message, lease)) === "stop") break;
+          // Every log line, LLM call and trace of this message's turn carries its id and user.
+          const turn = { traceId: message.waMessageId, phone, trigger: "user" as const };
+          if ((await withTurn(turn, () => this.handle(message, lease))) === "stop") break;
         } finally {
           end?.();
         }

@@ -9,6 +9,7 @@ import { createSimulator } from "../../simulator/index.js";
 import type { InFlightWork } from "../../utils/InFlightWork.js";
 import type { Logger } from "../../utils/logger.js";
 import { createTranscriber, type Transcriber } from "../media/Transcriber.js";
+import type { SendMetrics, WebhookMetrics } from "../metrics/Metrics.js";
 import { Onboarding } from "../onboarding/Onboarding.js";
 import { ReminderActions } from "../reminder/ReminderActions.js";
 import { GraphApiClient } from "./GraphApiClient.js";
@@ -40,6 +41,8 @@ export interface WhatsAppOptions {
   transcriber?: Transcriber | null;
   /** Options of the inbox worker the tests set (fast retries, polls). */
   worker?: { pollIntervalMs?: number; retryDelayMs?: (attempt: number) => number };
+  /** Webhook latency, failed deliveries and failed sends (default: not counted). */
+  metrics?: WebhookMetrics & SendMetrics;
 }
 
 /**
@@ -78,6 +81,7 @@ export function createWhatsApp(options: WhatsAppOptions) {
           timeoutMs: settings.timeoutMs,
           maxRetries: 3,
           logger,
+          ...(options.metrics ? { metrics: options.metrics } : {}),
         })
       : null;
   if (!client)
@@ -147,6 +151,7 @@ export function createWhatsApp(options: WhatsAppOptions) {
         inbox: new InboxWriter(inbox),
         outbound,
         onStored: () => worker.kick(),
+        ...(options.metrics ? { metrics: options.metrics } : {}),
         onDeliveryFailed: async (update) => {
           for (const listener of failureListeners) await listener(update);
         },

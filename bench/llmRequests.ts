@@ -1,0 +1,74 @@
+// What one request to the scripted LLM server was for, and how many tokens it carried: shared by
+// the end_to_end and llm_calls benches, which count calls per turn from the server's requests.
+import { CALENDAR_FIND_SYSTEM_PROMPT } from "../src/prompts/CalendarFindPrompt.js";
+import { CALENDAR_MUTATE_SYSTEM_PROMPT } from "../src/prompts/CalendarMutatePrompt.js";
+import { DATABASE_LIST_SYSTEM_PROMPT } from "../src/prompts/DatabaseListPrompt.js";
+import { DATABASE_TASK_SYSTEM_PROMPT } from "../src/prompts/DatabaseTaskPrompt.js";
+import { GENERAL_SYSTEM_PROMPT } from "../src/prompts/GeneralPrompt.js";
+import { GMAIL_SYSTEM_PROMPT } from "../src/prompts/GmailPrompt.js";
+import { PLANNER_SYSTEM_PROMPT } from "../src/prompts/PlannerPrompt.js";
+import { RESPONSE_WRITER_SYSTEM_PROMPT } from "../src/prompts/ResponseWriterPrompt.js";
+import { SECOND_BRAIN_SYSTEM_PROMPT } from "../src/prompts/SecondBrainPrompt.js";
+import { FACTS_PROMPT } from "../src/services/memory/factExtraction.js";
+import { FORGET_PROMPT, SUMMARY_PROMPT } from "../src/services/memory/summary.js";
+import { systemPromptOf, textOf, type RecordedRequest } from "../tests/support/scriptedOpenAI.js";
+
+/** The node an LLM request came from; "memory:*" run in the background after the reply. */
+export type CallKind =
+  | "planner"
+  | "resolver:tasks"
+  | "resolver:lists"
+  | "resolver:calendar_find"
+  | "resolver:calendar_mutate"
+  | "resolver:notes"
+  | "resolver:gmail"
+  | "resolver:general"
+  | "notes:answer"
+  | "notes:summary"
+  | "response_writer"
+  | "memory:facts"
+  | "memory:summary"
+  | "memory:forget"
+  | "other";
+
+const firstLine = (prompt: string) => prompt.split("\n", 1)[0]!;
+
+/** Each kind by the first line of its system prompt (the prompts in src/ are the source of truth). */
+const KINDS: [string, CallKind][] = [
+  [firstLine(PLANNER_SYSTEM_PROMPT), "planner"],
+  [firstLine(DATABASE_TASK_SYSTEM_PROMPT), "resolver:tasks"],
+  [firstLine(DATABASE_LIST_SYSTEM_PROMPT), "resolver:lists"],
+  [firstLine(CALENDAR_FIND_SYSTEM_PROMPT), "resolver:calendar_find"],
+  [firstLine(CALENDAR_MUTATE_SYSTEM_PROMPT), "resolver:calendar_mutate"],
+  [firstLine(SECOND_BRAIN_SYSTEM_PROMPT), "resolver:notes"],
+  [firstLine(GMAIL_SYSTEM_PROMPT), "resolver:gmail"],
+  [firstLine(GENERAL_SYSTEM_PROMPT), "resolver:general"],
+  [firstLine(RESPONSE_WRITER_SYSTEM_PROMPT), "response_writer"],
+  [firstLine(FACTS_PROMPT), "memory:facts"],
+  [firstLine(SUMMARY_PROMPT), "memory:summary"],
+  [firstLine(FORGET_PROMPT), "memory:forget"],
+  // answer.ts keeps these two private; their opening words are stable enough to match.
+  ["You answer the user's question using only their own notes", "notes:answer"],
+  ["You sum up the user's own notes", "notes:summary"],
+];
+
+export function callKind(req: RecordedRequest): CallKind {
+  const system = systemPromptOf(req) ?? "";
+  return KINDS.find(([opening]) => system.startsWith(opening))?.[1] ?? "other";
+}
+
+/** Whether the call is part of the turn (before the reply), not the background memory work after it. */
+export const inTurn = (kind: CallKind) => !kind.startsWith("memory:");
+
+/** Tokens as the scripted server estimates them: one per 4 characters, rounded up. */
+export const roughTokens = (text: string): number => Math.ceil(text.length / 4);
+
+/**
+ * A request's input tokens, estimated: the messages' text plus the structured-output schema it
+ * declared (OpenAI counts the response_format schema or the tool definition as input too).
+ */
+export function inputTokens(req: RecordedRequest): { messages: number; schema: number } {
+  const messages = roughTokens(req.body.messages.map((m) => textOf(m.content)).join("\n"));
+  const declared = req.body.response_format ?? req.body.tools;
+  return { messages, schema: declared === undefined ? 0 : roughTokens(JSON.stringify(declared)) };
+}

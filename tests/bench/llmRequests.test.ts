@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { callKind, inputTokens, inTurn } from "../../bench/llmRequests.js";
+import { DATABASE_LIST_SYSTEM_PROMPT } from "../../src/prompts/DatabaseListPrompt.js";
+import { GENERAL_SYSTEM_PROMPT } from "../../src/prompts/GeneralPrompt.js";
+import { PLANNER_SYSTEM_PROMPT } from "../../src/prompts/PlannerPrompt.js";
+import { RESPONSE_WRITER_SYSTEM_PROMPT } from "../../src/prompts/ResponseWriterPrompt.js";
+import { FACTS_PROMPT } from "../../src/services/memory/factExtraction.js";
+import type { ChatCompletionBody, RecordedRequest } from "../support/scriptedOpenAI.js";
+
+function request(system: string, user = "hello", extra: Partial<ChatCompletionBody> = {}): RecordedRequest {
+  return {
+    path: "/v1/chat/completions",
+    at: 0,
+    body: {
+      model: "gpt-4o-mini",
+      messages: [
+        { role: "system", content: system },
+        { role: "user", content: user },
+      ],
+      ...extra,
+    },
+  };
+}
+
+describe("bench LLM request accounting", () => {
+  it("tells each node's call by its system prompt, the two 'You are Memo' prompts apart", () => {
+    expect(callKind(request(PLANNER_SYSTEM_PROMPT))).toBe("planner");
+    expect(callKind(request(DATABASE_LIST_SYSTEM_PROMPT))).toBe("resolver:lists");
+    expect(callKind(request(GENERAL_SYSTEM_PROMPT))).toBe("resolver:general");
+    expect(callKind(request(RESPONSE_WRITER_SYSTEM_PROMPT))).toBe("response_writer");
+    expect(callKind(request(FACTS_PROMPT))).toBe("memory:facts");
+    expect(callKind(request("You are a pirate."))).toBe("other");
+  });
+
+  it("counts background memory work apart from the turn", () => {
+    expect(inTurn("planner")).toBe(true);
+    expect(inTurn("notes:answer")).toBe(true);
+    expect(inTurn("memory:facts")).toBe(false);
+    expect(inTurn("memory:summary")).toBe(false);
+  });
+
+  it("estimates input tokens at 4 characters each, the declared schema counted apart", () => {
+    const schema = { type: "json_schema", json_schema: { name: "x", schema: { type: "object" } } };
+    const tokens = inputTokens(request("a".repeat(40), "b".repeat(19), { response_format: schema }));
+    // 40 + newline + 19 = 60 characters.
+    expect(tokens.messages).toBe(15);
+    expect(tokens.schema).toBe(Math.ceil(JSON.stringify(schema).length / 4));
+    expect(inputTokens(request("a", "b")).schema).toBe(0);
+  });
+});

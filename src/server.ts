@@ -218,8 +218,8 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
         // replies go through this very server. No new turn starts.
         memo.notes.backfill.stop();
         const workerStopped = Promise.all([whatsapp.stop(), scheduler.stop()]).then(() =>
-          // Summaries and facts of the last turns are worked out before the pool closes.
-          memo.longTerm.idle(),
+          // Summaries and facts of the last turns, and their cost records, are written before the pool closes.
+          memo.longTerm.idle().then(() => memo.budget.idle()),
         );
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([

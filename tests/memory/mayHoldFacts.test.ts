@@ -17,17 +17,23 @@ describe("mayHoldFacts", () => {
     "I prefer morning meetings",
     "remind me to buy gluten-free bread, I'm celiac",
     "I'm vegan, can you suggest dinner?",
-    "schedule lunch with my wife Dana on Friday",
     "אני צמחוני",
     "תזכיר לי לקנות לחם בלי גלוטן, אני צליאק",
   ])("asks about %j", (text) => {
     expect(mayHoldFacts(message(text))).toBe(true);
   });
 
-  it.each(["thanks!", "my tasks", "done 2", "what's on today?", "תודה", "המשימות שלי", "מה יש לי היום?"])(
-    "does not ask about %j",
-    (text) => {
-      expect(mayHoldFacts(message(text))).toBe(false);
-    },
-  );
+  it.each([
+    "thanks!",
+    "my tasks",
+    "done 2",
+    "add 3 apples to my shopping list",
+    "what's on my calendar tomorrow?",
+    "what's on today?",
+    "תודה",
+    "המשימות שלי",
+    "מה יש לי היום?",
+  ])("does not ask about %j", (text) => {
+    expect(mayHoldFacts(message(text))).toBe(false);
+  });
 });

@@ -35,6 +35,8 @@ export interface LLMBudgetOptions {
  */
 export class LLMBudget {
   private readonly spend = new Map<string, Spend>();
+  /** Ledger writes still running (awaited by `idle` before the pool closes). */
+  private readonly writes = new Set<Promise<void>>();
   private readonly clock: () => number;
 
   constructor(private readonly options: LLMBudgetOptions) {
@@ -58,7 +60,7 @@ export class LLMBudget {
     const { usage } = call;
     const cached = this.spend.get(phone);
     if (cached) cached.costUsd += usage.costUsd;
-    this.options.pool
+    const write = this.options.pool
       .query<{ day: string; cost_usd: number }>(
         `INSERT INTO llm_usage_daily AS d (user_phone, day, calls, input_tokens, output_tokens, cost_usd)
          SELECT phone, ($2::timestamptz AT TIME ZONE time_zone)::date, 1, $3, $4, $5 FROM users WHERE phone = $1
@@ -80,8 +82,15 @@ export class LLMBudget {
           { err: error, user: phoneTag(phone), node: usage.node },
           "could not record LLM usage",
         ),
-      );
+      )
+      .finally(() => this.writes.delete(write));
+    this.writes.add(write);
   };
+
+  /** Resolves once every usage record started so far is written (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
+  }
 
   /** What the user's calls cost today (their local day), in USD. */
   async spentToday(phone: string): Promise<number> {

@@ -360,7 +360,7 @@ function bareSentence(sentence: string): string {
 
 /** Words of a statement about oneself, in English and Hebrew. */
 const FIRST_PERSON =
-  /\b(?:i'?m|i am|i'?ve|i have|i'?d|i like|i love|i hate|i prefer|i don'?t|i work|i live|my|mine|we'?re|our)\b|(?:^|[\s,.!?])(?:אני|שלי|שלנו|אנחנו)(?=$|[\s,.!?])/iu;
+  /\b(?:i'?m|i am|i'?ve|i have|i'?d|i like|i love|i hate|i prefer|i don'?t|i work|i live|we'?re|we are)\b|(?:^|[\s,.!?])(?:אני|אנחנו)(?=$|[\s,.!?])/iu;
 
 /**
  * Whether a message may tell something about the user: not when each of its sentences is a
@@ -371,8 +371,8 @@ export function mayHoldFacts(message: HistoryMessage): boolean {
   if (!isExtractable(message)) return false;
   // Everyday commands ("my tasks", "done 2", "remind me at 9 to …") say nothing about the user.
   if (recognizeCommand(message.content, message.createdAt, "UTC")) return false;
-  // A request that says something about the user ("remind me to buy bread, I'm celiac", "lunch
-  // with my wife Dana") is asked about; a bare command ("my tasks", "done 2") is not.
+  // A request that says something about the user ("remind me to buy bread, I'm celiac") is asked
+  // about. "my" alone is not enough: "add apples to my shopping list" is a command, nothing more.
   if (FIRST_PERSON.test(message.content) && message.content.trim().split(/\s+/).length > 3) return true;
   return sentencesOf(message.content).some((raw) => {
     if (isQuestion(raw)) return false;

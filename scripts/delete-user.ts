@@ -6,9 +6,8 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../src/config/env.js";
 import { openDatabase } from "../src/db/database.js";
 import { createGoogleAccounts } from "../src/services/google/GoogleAccountService.js";
-import { deriveKey } from "../src/services/google/secrets.js";
+import { deriveKey, storedSecretKey } from "../src/services/google/secrets.js";
 import { countUserData, eraseUserData } from "../src/services/privacy/eraseUser.js";
-import { storedSecret } from "../src/services/replay/ReplaySource.js";
 import { describeError } from "../src/utils/errors.js";
 import { createLogger } from "../src/utils/logger.js";
 import { normalizePhone, phoneTag, setPhoneTagKey } from "../src/utils/phone.js";
@@ -61,7 +60,7 @@ async function main(): Promise<void> {
   const db = await openDatabase(config.database, logger);
   try {
     // Only read until --yes: no migration, no generated key (a dry run must change nothing).
-    const secret = config.tokenKey ?? (await storedSecret(db.pool));
+    const secret = config.tokenKey ?? (await storedSecretKey(db.pool));
     if (secret) setPhoneTagKey(deriveKey(secret, "phone-tag"));
     // The tag is what their log lines carry; their LangSmith traces are in the thread named after it.
     const tag = secret ? phoneTag(phone) : null;

@@ -180,7 +180,8 @@ async function main(): Promise<void> {
   // Loaded once the arguments are known good: a mistyped flag is answered at once.
   const { ConfigError, loadConfig } = await import("../src/config/env.js");
   const { deriveKey } = await import("../src/services/google/secrets.js");
-  const { readOnlySnapshot, storedSecret } = await import("../src/services/replay/ReplaySource.js");
+  const { readOnlySnapshot } = await import("../src/services/replay/ReplaySource.js");
+  const { storedSecretKey } = await import("../src/services/google/secrets.js");
   const { replayUser, UnknownUserError } = await import("../src/services/replay/replayUser.js");
   const { createTracing } = await import("../src/services/tracing/Tracing.js");
   const { createLogger } = await import("../src/utils/logger.js");
@@ -198,7 +199,7 @@ async function main(): Promise<void> {
   let unknownUser: string | undefined;
   try {
     // Tags as the service makes them (its key), so the user's thread id printed is the real one.
-    const secret = config.tokenKey ?? (await readOnlySnapshot(source.pool, storedSecret));
+    const secret = config.tokenKey ?? (await readOnlySnapshot(source.pool, storedSecretKey));
     if (secret) setPhoneTagKey(deriveKey(secret, "phone-tag"));
     const tracing = createTracing(config.tracing, logger, { metadata: { replay: true } });
     const stamp = new Date().toISOString().replace(/[-:]|\.\d+/g, "");

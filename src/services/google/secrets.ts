@@ -22,14 +22,27 @@ export async function loadSecretKey(
     LOCAL_KEY,
     randomBytes(32),
   ]);
-  const { rows } = await pool.query<{ value: Buffer }>("SELECT value FROM local_secrets WHERE name = $1", [
-    LOCAL_KEY,
-  ]);
+  const stored = (await storedSecretKey(pool))!;
   logger.warn(
     { event: "LOCAL_TOKEN_KEY" },
     "TOKEN_ENCRYPTION_KEY is not set: using a key generated and stored in the database (fine for development, never for production)",
   );
-  return Buffer.from(rows[0]!.value);
+  return stored;
+}
+
+/**
+ * The key the service generated for itself outside production, read without writing (tools
+ * that must change nothing: replay, a deletion dry run). Null when there is none, or no table yet.
+ */
+export async function storedSecretKey(pool: Pick<pg.Pool, "query">): Promise<Buffer | null> {
+  const table = await pool.query<{ found: boolean }>(
+    "SELECT to_regclass('local_secrets') IS NOT NULL AS found",
+  );
+  if (!table.rows[0]?.found) return null;
+  const { rows } = await pool.query<{ value: Buffer }>("SELECT value FROM local_secrets WHERE name = $1", [
+    LOCAL_KEY,
+  ]);
+  return rows[0] ? Buffer.from(rows[0].value) : null;
 }
 
 /** A key for one purpose ("tokens", "google-link", "calendar-feed"), derived from the secret with HKDF-SHA256. */

@@ -62,18 +62,6 @@ export async function userExists(db: Queryable, phone: string): Promise<boolean>
   return rows.length > 0;
 }
 
-/**
- * The key the service generated for itself outside production (`local_secrets`), read without
- * writing: phone tags made with it match the service's logs and traces. Null when there is none.
- */
-export async function storedSecret(db: Queryable): Promise<Buffer | null> {
-  if (!(await tableExists(db, "local_secrets"))) return null;
-  const { rows } = await db.query<{ value: Buffer }>(
-    "SELECT value FROM local_secrets WHERE name = 'token_encryption_key'",
-  );
-  return rows[0] ? Buffer.from(rows[0].value) : null;
-}
-
 interface InboxRow {
   id: string;
   type: string;

@@ -8,6 +8,7 @@ import { graphOverhead } from "./graphOverhead.js";
 import { llmCalls } from "./llmCalls.js";
 import { notesSearch } from "./notesSearch.js";
 import { schedulerTick } from "./schedulerTick.js";
+import { timeCorpus } from "./timeCorpus.js";
 import { webhookAck } from "./webhookAck.js";
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown> | Record<string, unknown>[]>> = {
@@ -19,6 +20,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown> | Record<str
   llm_calls: llmCalls,
   notes_search: notesSearch,
   scheduler_tick: schedulerTick,
+  time_corpus: timeCorpus,
   webhook_ack: webhookAck,
 };
 

@@ -1,6 +1,6 @@
 import type { CapabilityName } from "../types/index.js";
 import { stripCommandWords } from "./commandWords.js";
-import { parseTime, type ParsedTime } from "./parseTime.js";
+import { readTime, type ParsedTime, type UnclearTime } from "./parseTime.js";
 import { addDays, dayOfWeek, instantToLocal, type LocalDate } from "./zonedTime.js";
 import { pad2 } from "../utils/timeContext.js";
 
@@ -16,6 +16,17 @@ export interface FastCommand {
   functionName: string;
   /** The resolver's arguments, in the shape of TaskOperationSchema / ListOperationSchema. */
   args: Record<string, unknown>;
+  /** A time was named but not completely (D10): Memo asks, and `args` lack the time. */
+  timeQuestion?: TimeQuestion;
+}
+
+/** What to ask about a time named in a command, and what each answer button stands for. */
+export interface TimeQuestion {
+  reading: UnclearTime;
+  /** ambiguous_hour: per option, its local clock time ("05:00") and its time arguments. */
+  choices?: { clock: string; args: Record<string, unknown> }[];
+  /** The local day "YYYY-MM-DD" the question is about, when one was named. */
+  day?: string;
 }
 
 /** Words of at most this many are taken as a task's name in "done <text>"; longer is free-form. */
@@ -41,12 +52,12 @@ const command = (
 ): FastCommand => ({ capability, action, functionName, args });
 
 /** The resolver's time fields for a parsed time: a local date-time, or a recurrence rule (D6 stays in code). */
-function timeArgs(parsed: ParsedTime): Record<string, unknown> {
+export function timeArgs(parsed: ParsedTime): Record<string, unknown> {
   if (parsed.kind === "instant") {
     // The exact instant, not the wall time: on a fall-back night a wall time names two instants.
     return { dueDate: parsed.dateOnly ? parsed.local.slice(0, 10) : new Date(parsed.at).toISOString() };
   }
-  const { type, time, days, dayOfMonth, intervalMinutes, until } = parsed.recurrence;
+  const { type, time, days, dayOfMonth, intervalMinutes, rule, start, until } = parsed.recurrence;
   return {
     reminderRecurrence: {
       type,
@@ -54,6 +65,9 @@ function timeArgs(parsed: ParsedTime): Record<string, unknown> {
       ...(days ? { days } : {}),
       ...(dayOfMonth ? { dayOfMonth } : {}),
       ...(intervalMinutes ? { interval: `${intervalMinutes} minutes` } : {}),
+      // An RFC 5545 rule is handed on as it is (recurrenceArgsOf's shape), not read again.
+      ...(rule ? { rule } : {}),
+      ...(start ? { start } : {}),
       ...(until ? { until } : {}),
     },
   };
@@ -96,20 +110,14 @@ function plain(text: string): boolean {
   return !NOT_PLAIN.some((pattern) => pattern.test(text)) && !SECOND_REQUEST.test(text);
 }
 
-/** An hour of 1–6 with no am/pm, minutes or part of day: in the morning or the afternoon? */
-const OPEN_SMALL_HOUR =
-  /(?<![\p{L}\p{N}:])(?:at\s+|ב-?|בשעה\s+)?[1-6](?![\p{N}:\p{L}])(?!\s*(?:am|pm|a\.m|p\.m|o'clock|בבוקר|בצהריים|אחה"צ|אחרי הצהריים|בערב|בלילה|minutes?|hours?|days?|weeks?|months?|דקות|שעות|ימים|שבועות|חודשים|דקה|שעה|ב\p{L}+))/iu;
-
-/** A task or reminder named with its time: null when the time is missing, past, or nothing is left to do. */
+/** A task or reminder named with its time: null when the time is missing or nothing is left to do. */
 function reminder(
   message: string,
   nowMs: number,
   timeZone: string,
   requireTime: boolean,
 ): FastCommand | null {
-  // Numeric dates ("3/4") are not read, and "the first of the month" is not a weekday.
-  if (/\d{1,2}[./]\d{1,2}/.test(message)) return null;
-  const parsed = parseTime(message, nowMs, timeZone);
+  const parsed = readTime(message, nowMs, timeZone);
   if (!parsed) {
     if (requireTime) return null;
     const text = reminderText(message);
@@ -117,10 +125,7 @@ function reminder(
       ? command("database", "create_task", "tasks.create", { operation: "create", text })
       : null;
   }
-  // A one-time time already past needs a question, which is the LLM path's to ask.
-  if (parsed.kind === "instant" && (parsed.at <= nowMs || /לחודש/.test(message))) return null;
-  // "at 5 tomorrow": morning or afternoon is the user's to say.
-  if (!(parsed.kind === "instant" && parsed.dateOnly) && OPEN_SMALL_HOUR.test(parsed.phrase)) return null;
+  if (parsed.kind === "unclear") return timeQuestionCommand(parsed, requireTime, nowMs, timeZone);
   // "every month at 10": on which day is the user's to say.
   if (
     parsed.kind === "recurring" &&
@@ -142,6 +147,41 @@ function reminder(
     text,
     ...timeArgs(parsed),
   });
+}
+
+/**
+ * A reminder whose time was named but not completely: the task without its time and the question
+ * to ask (D10). A task due "today" once 09:00 has passed is simply due today: only a reminder
+ * would never ring. Null when the words left are not plain (the planner reads those).
+ */
+function timeQuestionCommand(
+  reading: UnclearTime,
+  requireTime: boolean,
+  nowMs: number,
+  timeZone: string,
+): FastCommand | null {
+  let rest = reading.text;
+  for (const words of reading.unread) rest = rest.replace(words, " ");
+  const text = reminderText(rest.replace(/\s+/gu, " ").trim());
+  if (!text || !plain(text)) return null;
+  const args = { operation: "create", text };
+  const passed = reading.passed;
+  if (reading.reason === "past" && passed?.dateOnly && !requireTime) {
+    const today = instantToLocal(nowMs, timeZone);
+    if (passed.local.startsWith(`${today.year}-${pad2(today.month)}-${pad2(today.day)}`))
+      return command("database", "create_task", "tasks.create", { ...args, ...timeArgs(passed) });
+  }
+  const choices = reading.choices?.map((choice) => {
+    const at = choice.kind === "instant" ? choice.at : choice.firstAt;
+    const local = instantToLocal(at, timeZone);
+    return { clock: `${pad2(local.hour)}:${pad2(local.minute)}`, args: timeArgs(choice) };
+  });
+  const first = reading.choices?.[0];
+  const day = first?.kind === "instant" ? first.local.slice(0, 10) : undefined;
+  return {
+    ...command("database", "create_task", "tasks.create", args),
+    timeQuestion: { reading, ...(choices ? { choices } : {}), ...(day ? { day } : {}) },
+  };
 }
 
 /** "milk, eggs, and bread" / "חלב, ביצים ולחם" → the items; null when one is a pronoun or a person. */

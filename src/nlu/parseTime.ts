@@ -5,18 +5,22 @@
  *
  * Defaults: a date named without a time is at 09:00 (`dateOnly`); a repeat named without a time
  * ("every day", "כל יום ראשון") fires at 09:00, or at the part of the day it names ("every evening":
- * 20:00); an hour 1–6 said without am/pm in a repeat is afternoon ("every day at 5" is 17:00), 7–12
- * as said; "every week" keeps the weekday of its first day (today, or the day named with it);
- * "every month" with no day of the month takes the day named with it ("from April 3"), else is null;
+ * 20:00); an hour 1–6 said without am/pm in a repeat is asked ("every day at 5": 05:00 or 17:00?),
+ * 7–12 as said; "every week" keeps the weekday of its first day (today, or the day named with it);
+ * "every month" / "every year" with no day takes the date named with it ("from April 3", "every
+ * year on March 3"), else is asked; "every weekday" / "every weekend" follow the user's week;
  * a nudge first rings one interval from now, or at the time named with it; "until" a date alone means
  * the end of that local day (23:59), and an "until"/"עד" with no time it can resolve is null.
  */
-import { nextOccurrence, type Recurrence } from "./recurrence.js";
+import { MAX_NUDGE_MINUTES, nextOccurrence, type Recurrence } from "./recurrence.js";
+import { MAX_INTERVAL, formatRule, type Frequency, type RuleDay, type RuleParts } from "./recurrenceRule.js";
 import { UNTIL_MARKER, hasUnsupportedRepeat, takeRepeats, type RepeatPhrase } from "./recurrencePhrases.js";
-import { PERIOD_DEFAULT, resolveMentions, slotsOf } from "./resolveWhen.js";
+import { PERIOD_DEFAULT, resolveMentions, resolveMentionsFully, slotsOf } from "./resolveWhen.js";
 import { Scanner, scanMentions, type Found, type Span } from "./timeMentions.js";
+import { unreadTimeWords } from "./unreadTime.js";
 import { MINUTE_MS, normalizeText, type NormalizedText, type Period } from "./timeWords.js";
 import { dayOfWeek, formatClock, instantToLocal, type LocalDate } from "./zonedTime.js";
+import { userWeek } from "./week.js";
 import { pad2 } from "../utils/timeContext.js";
 
 /** One moment. */
@@ -33,6 +37,8 @@ export interface ParsedInstant {
   text: string;
   /** The time words found, as written. */
   phrase: string;
+  /** The zone the words named, when not the user's ("8am PST"): the reply shows both times. */
+  saidIn?: { zone: string; label: string };
 }
 
 /** A repeating reminder. */
@@ -50,6 +56,39 @@ export interface ParsedRecurring {
 
 export type ParsedTime = ParsedInstant | ParsedRecurring;
 
+/**
+ * Why a message that names a time cannot be turned into one without asking (D10):
+ * - `unread`: a time-bearing word was not understood, or the words contradict each other;
+ * - `ambiguous_hour`: an hour 1–6 with no am/pm or part of the day ("tomorrow at 5");
+ * - `past`: a one-off time that is not ahead of now ("this morning at 3" said at noon, "now");
+ * - `too_far`: beyond the horizon (MAX_HORIZON_DAYS) or a number too large to be a time;
+ * - `unsupported`: a repeat that cannot be expressed exactly (never approximated).
+ */
+export type UnclearReason = "unread" | "ambiguous_hour" | "past" | "too_far" | "unsupported";
+
+/** A time named but not understood well enough to store: Memo asks. */
+export interface UnclearTime {
+  kind: "unclear";
+  reason: UnclearReason;
+  timeZone: string;
+  /** The message without the time words that were read, whitespace tidied. */
+  text: string;
+  /** The time words that were read, as written (empty when none was). */
+  phrase: string;
+  /** The time-bearing words left unread, as written. */
+  unread: string[];
+  /** `ambiguous_hour`: the morning reading, then the afternoon one. */
+  choices?: [ParsedTime, ParsedTime];
+  /** `past`: the time the words named, already behind now (a date named alone may still be today). */
+  passed?: ParsedInstant;
+}
+
+/** What a message says about time: a complete answer, or why Memo must ask. */
+export type TimeReading = ParsedTime | UnclearTime;
+
+/** The furthest ahead a time may be: 10 years. Beyond it, or with a number too large, Memo asks. */
+export const MAX_HORIZON_DAYS = 3653;
+
 /** The wall time of a date named alone, and of a repeat named without a time. */
 const DEFAULT_CLOCK = { hour: 9, minute: 0 };
 /** "until April 3": the end of that day. */
@@ -58,47 +97,160 @@ const START_OF_DAY = { hour: 0, minute: 0 };
 
 /**
  * The time expression in `message`, resolved against `nowMs` in `timeZone` (an IANA zone; a
- * RangeError if unknown); null when the message names no time, or names one that is impossible,
- * contradictory or a repeat that cannot be expressed ("every other day").
+ * RangeError if unknown): a complete answer, `unclear` with the reason Memo must ask (D10), or null
+ * when the message names no time at all.
+ */
+export function readTime(
+  message: string,
+  nowMs: number,
+  timeZone: string,
+  options: ReadTimeOptions = {},
+): TimeReading | null {
+  const normalized = normalizeText(message);
+  let scan = scanText(normalized.text, nowMs, timeZone);
+  // "tomorrow 10am EST": the day words are days in the zone named, so they are read again there.
+  const zone = scan.found.find((f) => f.mention.kind === "zone")?.mention;
+  if (zone?.kind === "zone" && zone.zone !== timeZone) scan = scanText(normalized.text, nowMs, zone.zone);
+  const { scanner, repeats, found } = scan;
+  const unread = unreadTimeWords(scanner.text);
+  const context: ReadContext = {
+    normalized,
+    nowMs,
+    timeZone,
+    found,
+    repeats,
+    unread,
+    defaultClock: options.defaultClock ?? DEFAULT_CLOCK,
+  };
+  if (hasUnsupportedRepeat(normalized.text)) return unclear(context, "unsupported");
+  if (repeats.length === 0 && found.length === 0 && unread.length === 0) return null;
+  if (found.some((f) => f.mention.kind === "too_far")) return unclear(context, "too_far");
+  if (unread.length > 0 || repeats.length > 1) return unclear(context, "unread");
+  const [repeat] = repeats;
+  if (repeat) return parseRecurring(repeat, scanner.text, context);
+  return readInstant(context);
+}
+
+export interface ReadTimeOptions {
+  /** The wall time of a date named alone (default: 09:00). */
+  defaultClock?: { hour: number; minute: number };
+}
+
+/** The repeats and mentions of normalized text, day words anchored on today in `timeZone`. */
+function scanText(text: string, nowMs: number, timeZone: string) {
+  const now = instantToLocal(nowMs, timeZone);
+  const today: LocalDate = { year: now.year, month: now.month, day: now.day };
+  const scanner = new Scanner(text);
+  const repeats = takeRepeats(scanner);
+  const found = scanMentions(scanner, today, timeZone, repeats);
+  return { scanner, repeats, found };
+}
+
+/**
+ * The time expression in `message` when it is complete (see readTime), else null: callers that
+ * cannot ask take "not understood" and "no time" alike.
  */
 export function parseTime(message: string, nowMs: number, timeZone: string): ParsedTime | null {
-  const normalized = normalizeText(message);
-  const now = instantToLocal(nowMs, timeZone);
-  if (hasUnsupportedRepeat(normalized.text)) return null;
-  const today: LocalDate = { year: now.year, month: now.month, day: now.day };
-  const scanner = new Scanner(normalized.text);
-  const repeats = takeRepeats(scanner);
-  if (repeats.length > 1) return null;
-  const found = scanMentions(scanner, today, timeZone, repeats);
-  const [repeat] = repeats;
-  if (repeat) return parseRecurring(repeat, found, scanner.text, normalized, nowMs, timeZone);
+  const reading = readTime(message, nowMs, timeZone);
+  return reading && reading.kind !== "unclear" ? reading : null;
+}
 
-  const resolved = resolveMentions(found, nowMs, timeZone, DEFAULT_CLOCK);
-  if (!resolved) return null;
-  const local = instantToLocal(resolved.at, timeZone);
+/** What readTime found in one message, handed to the readers of instants and repeats. */
+interface ReadContext {
+  normalized: NormalizedText;
+  nowMs: number;
+  timeZone: string;
+  found: Found[];
+  repeats: RepeatPhrase[];
+  /** Time-bearing words left after every mention was taken, as spans of the normalized text. */
+  unread: Span[];
+  /** The wall time of a date named alone. */
+  defaultClock: { hour: number; minute: number };
+}
+
+/** An unclear answer: the message minus what was read, and the unread words as written. */
+function unclear(
+  context: ReadContext,
+  reason: UnclearReason,
+  choices?: [ParsedTime, ParsedTime],
+): UnclearTime {
+  const { normalized, found, repeats, unread, timeZone } = context;
+  const read = [...repeats, ...found.filter((f) => f.mention.kind !== "impossible")];
   return {
-    kind: "instant",
-    at: resolved.at,
-    local: `${local.year}-${pad2(local.month)}-${pad2(local.day)}T${formatClock(local.hour, local.minute)}`,
+    kind: "unclear",
+    reason,
     timeZone,
-    dateOnly: resolved.dateOnly,
-    ...cutOut(normalized, found),
+    ...cutOut(normalized, read),
+    unread: unread.map((span) => sourceOf(normalized, span)),
+    ...(choices ? { choices } : {}),
   };
+}
+
+/** The words of a span of the normalized text, as the user wrote them. */
+function sourceOf(normalized: NormalizedText, { start, end }: Span): string {
+  return tidy(
+    normalized.source.slice(normalized.from[start] ?? 0, normalized.to[end - 1] ?? normalized.source.length),
+  );
+}
+
+/** Whether an instant lies beyond the horizon from now. */
+export function beyondHorizon(at: number, nowMs: number): boolean {
+  return at - nowMs > MAX_HORIZON_DAYS * 86_400_000;
+}
+
+/** A one-off time from the mentions found: complete and ahead, or why Memo must ask. */
+function readInstant(context: ReadContext): TimeReading {
+  const { found, nowMs, timeZone, normalized } = context;
+  const resolution = resolveMentionsFully(found, nowMs, timeZone, context.defaultClock);
+  if (resolution.kind === "unread") return unclear(context, "unread");
+  if (resolution.kind === "too_far") return unclear(context, "too_far");
+  const saidIn = resolution.zone ? { saidIn: resolution.zone } : {};
+  const instant = (at: number, dateOnly: boolean): ParsedInstant => {
+    const local = instantToLocal(at, timeZone);
+    return {
+      kind: "instant",
+      at,
+      local: `${local.year}-${pad2(local.month)}-${pad2(local.day)}T${formatClock(local.hour, local.minute)}`,
+      timeZone,
+      dateOnly,
+      ...cutOut(normalized, found),
+      ...saidIn,
+    };
+  };
+  if (resolution.kind === "ambiguous") {
+    const [morning, afternoon] = resolution.choices;
+    if (beyondHorizon(afternoon, nowMs)) return unclear(context, "too_far");
+    return unclear(context, "ambiguous_hour", [instant(morning, false), instant(afternoon, false)]);
+  }
+  const reading = instant(resolution.at, resolution.dateOnly);
+  if (beyondHorizon(resolution.at, nowMs)) return unclear(context, "too_far");
+  if (resolution.at <= nowMs) return { ...unclear(context, "past"), passed: reading };
+  return reading;
 }
 
 const isClockLike = (f: Found) => f.mention.kind === "clock" || f.mention.kind === "period";
 
-function parseRecurring(
-  repeat: RepeatPhrase,
-  found: Found[],
-  maskedText: string,
-  normalized: NormalizedText,
-  nowMs: number,
-  timeZone: string,
-): ParsedRecurring | null {
-  if (found.some((f) => f.mention.kind === "impossible")) return null;
+/**
+ * A repeat from its phrase and the mentions around it (its time, first day and end): complete, or why
+ * Memo must ask. An interval beyond ten years is `too_far`; a repeat that cannot be expressed exactly
+ * (in another zone, on 29 February) is `unsupported`; an hour 1–6 said with no am/pm or part of the day
+ * is `ambiguous_hour`, with both complete readings to choose from.
+ */
+function parseRecurring(repeat: RepeatPhrase, maskedText: string, context: ReadContext): TimeReading {
+  const { found, nowMs, timeZone, normalized } = context;
+  if (found.some((f) => f.mention.kind === "too_far") || intervalTooLong(repeat))
+    return unclear(context, "too_far");
+  // A rule is kept in the user's zone; one said in another zone's wall time cannot be stored exactly.
+  if (found.some((f) => f.mention.kind === "zone")) return unclear(context, "unsupported");
+  if (
+    found.some((f) => f.mention.kind === "impossible") ||
+    repeat.interval === 0 ||
+    repeat.dayOfMonth === 0
+  ) {
+    return unclear(context, "unread");
+  }
   const until = untilChain(maskedText, found);
-  if (until === undefined) return null;
+  if (until === undefined) return unclear(context, "unread");
   let untilItems = until?.items ?? [];
   let timeItems = found.filter((f) => !untilItems.includes(f));
   // "every day until Friday at 9": with no time of its own, the repeat takes the time said after "until".
@@ -110,24 +262,45 @@ function parseRecurring(
   let untilMs: number | undefined;
   if (untilItems.length > 0) {
     const end = resolveMentions(untilItems, nowMs, timeZone, END_OF_DAY);
-    if (!end) return null;
+    if (!end) return unclear(context, "unread");
     untilMs = end.at;
   }
-  const plan =
+  const plans =
     repeat.type === "nudge"
       ? planNudge(repeat, timeItems, nowMs, timeZone)
-      : planCalendar(repeat, timeItems, nowMs, timeZone);
-  if (!plan) return null;
-  const recurrence: Recurrence = {
-    ...plan.rule,
-    ...(untilMs === undefined ? {} : { until: new Date(untilMs).toISOString() }),
-  };
-  const firstAt = nextOccurrence(recurrence, timeZone, plan.after);
-  if (firstAt === null) return null;
+      : planCalendar(repeat, timeItems, normalized.text, nowMs, timeZone);
+  if (typeof plans === "string") return unclear(context, plans);
 
   const spans: Span[] = [repeat, ...found, ...(until ? [until.span] : [])];
-  return { kind: "recurring", recurrence, firstAt, timeZone, ...cutOut(normalized, spans) };
+  const readings: ParsedRecurring[] = [];
+  for (const plan of plans) {
+    const recurrence: Recurrence = {
+      ...plan.rule,
+      ...(untilMs === undefined ? {} : { until: new Date(untilMs).toISOString() }),
+    };
+    const firstAt = nextOccurrence(recurrence, timeZone, plan.after);
+    if (firstAt === null) return unclear(context, "unread");
+    if (beyondHorizon(firstAt, nowMs)) return unclear(context, "too_far");
+    readings.push({ kind: "recurring", recurrence, firstAt, timeZone, ...cutOut(normalized, spans) });
+  }
+  const [reading, other] = readings;
+  if (reading && other) return unclear(context, "ambiguous_hour", [reading, other]);
+  return reading ?? unclear(context, "unread");
 }
+
+/** Whether a repeat waits longer than ten years between occurrences ("every 99999999 minutes"). */
+function intervalTooLong(repeat: RepeatPhrase): boolean {
+  if (repeat.type === "nudge") return (repeat.intervalMinutes ?? 0) > MAX_NUDGE_MINUTES;
+  const frequency = FREQUENCY_OF[repeat.type];
+  return (repeat.interval ?? 1) > MAX_INTERVAL[frequency];
+}
+
+const FREQUENCY_OF: Record<Exclude<RepeatPhrase["type"], "nudge">, Frequency> = {
+  daily: "DAILY",
+  weekly: "WEEKLY",
+  monthly: "MONTHLY",
+  yearly: "YEARLY",
+};
 
 /** A rule, and the instant its first occurrence comes strictly after. */
 interface Plan {
@@ -135,39 +308,89 @@ interface Plan {
   after: number;
 }
 
-/** A nudge rings one interval from now, or first at the time named with it ("from 5pm"). */
-function planNudge(repeat: RepeatPhrase, items: Found[], nowMs: number, timeZone: string): Plan | null {
+/**
+ * A nudge rings one interval from now, or first at the time named with it ("from 5pm"); a bare hour
+ * 1–6 named with it that both halves of the day leave open gives two plans (morning, afternoon).
+ */
+function planNudge(
+  repeat: RepeatPhrase,
+  items: Found[],
+  nowMs: number,
+  timeZone: string,
+): Plan[] | UnclearReason {
   const interval = repeat.intervalMinutes;
-  if (interval === undefined || interval <= 0) return null;
-  let after = nowMs;
-  if (items.length > 0) {
-    const named = resolveMentions(items, nowMs, timeZone, DEFAULT_CLOCK);
-    if (!named) return null;
-    if (named.at > nowMs) after = named.at - interval * MINUTE_MS;
-  }
-  return { rule: { type: "nudge", intervalMinutes: interval }, after };
+  if (interval === undefined || interval <= 0) return "unread";
+  const rule: Recurrence = { type: "nudge", intervalMinutes: interval };
+  const from = (at: number): Plan => ({ rule, after: at > nowMs ? at - interval * MINUTE_MS : nowMs });
+  if (items.length === 0) return [{ rule, after: nowMs }];
+  const named = resolveMentionsFully(items, nowMs, timeZone, DEFAULT_CLOCK);
+  if (named.kind === "at") return [from(named.at)];
+  if (named.kind === "ambiguous") return named.choices.map(from);
+  return named.kind === "too_far" ? "too_far" : "unread";
 }
 
-/** A daily, weekly or monthly rule; a day named with it ("from tomorrow") is the first day it may fire. */
-function planCalendar(repeat: RepeatPhrase, items: Found[], nowMs: number, timeZone: string): Plan | null {
-  const time = repeatTime(repeat, items);
-  if (!time) return null;
+/** Words that make a day or date the first day of a repeat: "starting Monday", "from April 3", "החל מה-3". */
+const START_GLUE_BEFORE =
+  /(?<![\p{L}\p{N}])(?:from|starting|beginning|start(?:ing)?\s+(?:on|from)|as\s+of|effective|החל|מה?-?)\s*$/u;
+/** A Hebrew first day with "מ" written onto it: "ממחר", "מהיום", "מיום ראשון". */
+const START_GLUE_IN = /^ו?מ-?(?=מחר|היום|יום|ה)/u;
+
+/**
+ * A calendar rule (daily, weekly, monthly, yearly); a day named with it ("from tomorrow", "on March
+ * 3") is the first day it may fire. Two plans when the hour is 1–6 with no am/pm or part of the day.
+ * A day named beside a rule that already says its days must be its start ("every day starting
+ * Friday"); otherwise ("every day except Friday") the words are not all read.
+ */
+function planCalendar(
+  repeat: RepeatPhrase,
+  items: Found[],
+  text: string,
+  nowMs: number,
+  timeZone: string,
+): Plan[] | UnclearReason {
+  const times = repeatTimes(repeat, items);
+  if (!times) return "unread";
   const startItems = items.filter((f) => !isClockLike(f));
+  const takesDayFromStart =
+    (repeat.type === "weekly" && !repeat.days?.length && !repeat.weekPart) ||
+    (repeat.type === "monthly" && repeat.dayOfMonth === undefined && !repeat.nthDays) ||
+    repeat.type === "yearly";
+  // The first of them after "from"/"starting"/"החל מ", the others right after it ("from Friday, April 3").
+  const isStart = (f: Found, i: number) => {
+    const previous = startItems[i - 1];
+    if (previous && /^[\s,]*$/u.test(text.slice(previous.end, f.start))) return true;
+    return START_GLUE_BEFORE.test(text.slice(0, f.start)) || START_GLUE_IN.test(text.slice(f.start, f.end));
+  };
+  if (!takesDayFromStart && !startItems.every(isStart)) return "unread";
   let firstDayMs = nowMs;
   if (startItems.length > 0) {
     const start = resolveMentions(startItems, nowMs, timeZone, START_OF_DAY);
-    if (!start) return null;
+    if (!start) return "unread";
     firstDayMs = Math.max(nowMs, start.at);
   }
-  // "every month" with no day of the month, said or implied by a first day ("from April 3"), cannot
+  // "every month" / "every year" with no day, said or implied by a first day ("from April 3"), cannot
   // be told: "כל חודש ב-10 בבוקר" may be the 10th or 10:00; today's date would be a guess.
-  if (repeat.type === "monthly" && repeat.dayOfMonth === undefined && startItems.length === 0) return null;
-  const rule = ruleOf(repeat, time, instantToLocal(firstDayMs, timeZone));
-  return rule ? { rule, after: Math.max(nowMs, firstDayMs - 1) } : null;
+  const needsDate =
+    (repeat.type === "monthly" && repeat.dayOfMonth === undefined && !repeat.nthDays) ||
+    repeat.type === "yearly";
+  if (needsDate && startItems.length === 0) return "unread";
+  const firstDay = instantToLocal(firstDayMs, timeZone);
+  const after = Math.max(nowMs, firstDayMs - 1);
+  const plans: Plan[] = [];
+  for (const time of times) {
+    const rule = ruleOf(repeat, time, firstDay, timeZone, after);
+    if (typeof rule === "string") return rule;
+    plans.push({ rule, after });
+  }
+  return plans;
 }
 
-/** The repeat's local "HH:mm" from the clock time and part of the day around it. */
-function repeatTime(repeat: RepeatPhrase, items: Found[]): string | null {
+/**
+ * The repeat's local "HH:mm" from the clock time and part of the day around it: one time, or for an
+ * hour 1–6 said with no am/pm nor part of the day, its morning and afternoon readings (no "today if
+ * still ahead" can choose between them in a repeat); 7–12 are as said.
+ */
+function repeatTimes(repeat: RepeatPhrase, items: Found[]): string[] | null {
   const clocks = items.flatMap((f) => (f.mention.kind === "clock" ? [f.mention.clock] : []));
   const periods = new Set<Period>(repeat.period ? [repeat.period] : []);
   for (const f of items) if (f.mention.kind === "period") periods.add(f.mention.period);
@@ -176,32 +399,87 @@ function repeatTime(repeat: RepeatPhrase, items: Found[]): string | null {
   const [period] = periods;
   if (!clock) {
     const slot = period ? PERIOD_DEFAULT[period] : DEFAULT_CLOCK;
-    return formatClock(slot.hour, slot.minute);
+    return [formatClock(slot.hour, slot.minute)];
   }
+  const slotTimes = (p: Period | undefined) => slotsOf(clock, p).map((s) => formatClock(s.hour, s.minute));
   if (clock.kind === "open" && !period) {
-    // With no "today if still ahead" to choose by, a bare 1–6 is the afternoon, 7–12 as said.
-    return formatClock(clock.hour <= 6 ? clock.hour + 12 : clock.hour, clock.minute);
+    const said = clock.said ?? clock.hour;
+    if (said >= 1 && said <= 6) return [...slotTimes("morning"), ...slotTimes("afternoon")];
+    return [formatClock(clock.hour, clock.minute)];
   }
-  const [slot] = slotsOf(clock, period);
-  return slot ? formatClock(slot.hour, slot.minute) : null;
+  return slotTimes(period).slice(0, 1);
 }
 
-/** The rule, with "every week" / "every month" taking the weekday or day of `firstDay`. */
-function ruleOf(repeat: RepeatPhrase, time: string, firstDay: LocalDate): Recurrence | null {
+/**
+ * The rule at `time`: V1's shape for what V1 says (every day, named weekdays, a day of the month),
+ * an RFC 5545 rule for the rest (D10), anchored on the date of its first occurrence after `after`.
+ * "every week" / "every month" / "every year" take the weekday, day or date of `firstDay`;
+ * "every weekday" / "every weekend" the days of the user's week (userWeek).
+ */
+function ruleOf(
+  repeat: RepeatPhrase,
+  time: string,
+  firstDay: LocalDate,
+  timeZone: string,
+  after: number,
+): Recurrence | UnclearReason {
+  const interval = repeat.interval ?? 1;
+  const week = userWeek(timeZone);
+  let parts: RuleParts;
   switch (repeat.type) {
     case "daily":
-      return { type: "daily", time };
+      if (interval === 1) return { type: "daily", time };
+      parts = { freq: "DAILY", interval };
+      break;
     case "weekly": {
-      const days = repeat.days?.length ? repeat.days : [dayOfWeek(firstDay)];
-      return { type: "weekly", time, days };
+      const days = repeat.weekPart
+        ? [...week[repeat.weekPart]].sort((a, b) => a - b)
+        : repeat.days?.length
+          ? repeat.days
+          : [dayOfWeek(firstDay)];
+      if (interval === 1 && !repeat.weekPart) return { type: "weekly", time, days };
+      // Which weeks "every other week" means depends on where the user's week starts.
+      parts = {
+        freq: "WEEKLY",
+        interval,
+        byDay: days.map((day) => ({ day })),
+        ...(interval > 1 ? { weekStart: week.firstDay } : {}),
+      };
+      break;
     }
     case "monthly": {
-      const dayOfMonth = repeat.dayOfMonth ?? firstDay.day;
-      return dayOfMonth >= 1 && dayOfMonth <= 31 ? { type: "monthly", time, dayOfMonth } : null;
+      const day = repeat.nthDays ? undefined : (repeat.dayOfMonth ?? firstDay.day);
+      if (interval === 1 && day !== undefined && day >= 1) return { type: "monthly", time, dayOfMonth: day };
+      parts = { freq: "MONTHLY", interval, ...monthDayParts(repeat.nthDays, day) };
+      break;
     }
+    case "yearly":
+      // "every year on 29 February" would ring once in four years, or on a day not said: asked.
+      if (firstDay.month === 2 && firstDay.day === 29) return "unsupported";
+      parts = { freq: "YEARLY", interval, byMonth: [firstDay.month], byMonthDay: [firstDay.day] };
+      break;
     default:
-      return null;
+      return "unread";
   }
+  // The series starts on the day of its first occurrence, so "every other Tuesday" counts from the
+  // coming Tuesday: found with the same rule taken every period.
+  const probe = rruleOf({ ...parts, interval: 1 }, time, firstDay);
+  const first = nextOccurrence(probe, timeZone, after);
+  if (first === null) return "unread";
+  return rruleOf(parts, time, instantToLocal(first, timeZone));
+}
+
+/** BYDAY for ordinal weekdays; BYMONTHDAY for a day (-1 the last; past the 28th, the month's last if shorter, as V1). */
+function monthDayParts(nthDays: RuleDay[] | undefined, day: number | undefined): Partial<RuleParts> {
+  if (nthDays) return { byDay: nthDays };
+  if (day === undefined || day <= 28) return { byMonthDay: [day ?? 1] };
+  return { byMonthDay: Array.from({ length: day - 27 }, (_, i) => 28 + i), bySetPos: [-1] };
+}
+
+/** An RFC 5545 recurrence anchored on `start`. */
+function rruleOf(parts: RuleParts, time: string, start: LocalDate): Recurrence {
+  const date = `${String(start.year).padStart(4, "0")}-${pad2(start.month)}-${pad2(start.day)}`;
+  return { type: "rrule", rule: formatRule(parts), time, start: date };
 }
 
 /**

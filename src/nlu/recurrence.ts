@@ -1,23 +1,23 @@
 /**
- * Recurring reminders: the next fire time, recomputed in the rule's zone after each fire (D6),
- * and the nudge intervals users type.
+ * Recurring reminders: the next fire time, recomputed in the rule's zone after each fire (D6), and
+ * the nudge intervals users type. A rule is one of V1's shapes (daily, weekly, monthly, nudge), still
+ * read as they were stored, or an RFC 5545 rule (`rrule`, D10) for everything beyond them; both are
+ * expanded by the same code (recurrenceRule.ts), V1's shapes as the RFC 5545 rules they are.
  */
 import {
-  addDays,
-  addMonths,
-  dayOfWeek,
-  daysInMonth,
-  instantToLocal,
-  localToInstant,
-  parseClock,
-  type LocalDate,
-} from "./zonedTime.js";
+  MAX_REPEAT_DAYS,
+  formatRule,
+  nextRuleOccurrence,
+  parseRule,
+  type RuleParts,
+} from "./recurrenceRule.js";
+import { daysInMonth, parseClock, type LocalDate } from "./zonedTime.js";
 
-export type RecurrenceType = "daily" | "weekly" | "monthly" | "nudge";
+export type RecurrenceType = "daily" | "weekly" | "monthly" | "nudge" | "rrule";
 
 export interface Recurrence {
   type: RecurrenceType;
-  /** Local "HH:mm" (daily, weekly, monthly). */
+  /** Local "HH:mm" (daily, weekly, monthly, rrule). */
   time?: string;
   /** 0 = Sunday … 6 = Saturday (weekly). */
   days?: number[];
@@ -25,13 +25,27 @@ export interface Recurrence {
   dayOfMonth?: number;
   /** Minutes between nudges (nudge). */
   intervalMinutes?: number;
+  /**
+   * rrule: the RFC 5545 rule without DTSTART, UNTIL or COUNT, e.g. "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU"
+   * (see recurrenceRule.ts for the parts read).
+   */
+  rule?: string;
+  /**
+   * rrule: the local date "YYYY-MM-DD" the series is anchored on, its first possible day: INTERVAL
+   * counts from it, and the parts a rule leaves out (a yearly rule's month and day) are taken from it.
+   */
+  start?: string;
   /** ISO instant; no occurrence after it. */
   until?: string;
 }
 
+/** The longest interval between nudges: ten years of minutes (a longer one is no reminder, D10). */
+export const MAX_NUDGE_MINUTES = MAX_REPEAT_DAYS * 24 * 60;
+
 /**
  * The first occurrence strictly after `afterMs`, computed in the zone's wall time (never "+24h");
- * a nudge is afterMs + interval exactly; null once past `until` or if the rule is incomplete.
+ * a nudge is afterMs + interval exactly; null once past `until`, or if the rule is incomplete or
+ * cannot occur (an RFC 5545 rule that does not parse, an interval beyond ten years).
  */
 export function nextOccurrence(rule: Recurrence, timeZone: string, afterMs: number): number | null {
   const until = rule.until === undefined ? Infinity : Date.parse(rule.until);
@@ -43,48 +57,75 @@ export function nextOccurrence(rule: Recurrence, timeZone: string, afterMs: numb
 function firstAfter(rule: Recurrence, timeZone: string, afterMs: number): number | null {
   if (rule.type === "nudge") {
     const interval = rule.intervalMinutes;
-    return interval !== undefined && Number.isFinite(interval) && interval > 0
+    return interval !== undefined &&
+      Number.isFinite(interval) &&
+      interval > 0 &&
+      interval <= MAX_NUDGE_MINUTES
       ? afterMs + interval * 60_000
       : null;
   }
   const clock = rule.time === undefined ? null : parseClock(rule.time);
-  if (!clock) return null;
-  const now = instantToLocal(afterMs, timeZone);
-  const today: LocalDate = { year: now.year, month: now.month, day: now.day };
-  const at = (date: LocalDate) => localToInstant({ ...date, ...clock }, timeZone);
+  const series = rfc5545Of(rule);
+  if (!clock || !series) return null;
+  return nextRuleOccurrence(series.parts, series.start, clock, timeZone, afterMs);
+}
 
-  // Each loop looks one period ahead: enough, since every period has an occurrence.
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** "2026-03-10" → a real calendar date, else null. */
+export function parseLocalDate(text: string | undefined): LocalDate | null {
+  const match = text === undefined ? null : DATE.exec(text);
+  if (!match) return null;
+  const date = { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
+  const valid =
+    date.month >= 1 && date.month <= 12 && date.day >= 1 && date.day <= daysInMonth(date.year, date.month);
+  return valid ? date : null;
+}
+
+/**
+ * Any calendar rule (not a nudge) as RFC 5545 parts and its series start (null when its phase does
+ * not matter); null when it is incomplete or not one Memo expands. V1's shapes convert exactly:
+ * weekly days are BYDAY, and a monthly day past the 28th is the last of the days 28…N the month has
+ * (BYMONTHDAY=28,…,N;BYSETPOS=-1), so "the 31st" is the 30th in April as V1 has it.
+ */
+export function rfc5545Of(rule: Recurrence): { parts: RuleParts; start: LocalDate | null } | null {
   switch (rule.type) {
     case "daily":
-      for (let offset = 0; offset <= 2; offset++) {
-        const instant = at(addDays(today, offset));
-        if (instant > afterMs) return instant;
-      }
-      return null;
+      return { parts: { freq: "DAILY", interval: 1 }, start: null };
     case "weekly": {
       const days = rule.days ?? [];
       if (days.length === 0 || !days.every((d) => Number.isInteger(d) && d >= 0 && d <= 6)) return null;
-      for (let offset = 0; offset <= 8; offset++) {
-        const date = addDays(today, offset);
-        if (!days.includes(dayOfWeek(date))) continue;
-        const instant = at(date);
-        if (instant > afterMs) return instant;
-      }
-      return null;
+      const byDay = [...new Set(days)].sort((a, b) => a - b).map((day) => ({ day }));
+      return { parts: { freq: "WEEKLY", interval: 1, byDay }, start: null };
     }
     case "monthly": {
       const wanted = rule.dayOfMonth;
       if (wanted === undefined || !Number.isInteger(wanted) || wanted < 1 || wanted > 31) return null;
-      for (let offset = 0; offset <= 2; offset++) {
-        const { year, month } = addMonths({ ...today, day: 1 }, offset);
-        const instant = at({ year, month, day: Math.min(wanted, daysInMonth(year, month)) });
-        if (instant > afterMs) return instant;
-      }
-      return null;
+      const parts: RuleParts =
+        wanted <= 28
+          ? { freq: "MONTHLY", interval: 1, byMonthDay: [wanted] }
+          : {
+              freq: "MONTHLY",
+              interval: 1,
+              byMonthDay: Array.from({ length: wanted - 27 }, (_, i) => 28 + i),
+              bySetPos: [-1],
+            };
+      return { parts, start: null };
+    }
+    case "rrule": {
+      const parts = rule.rule === undefined ? null : parseRule(rule.rule);
+      const start = parseLocalDate(rule.start);
+      return parts && start ? { parts, start } : null;
     }
     default:
       return null;
   }
+}
+
+/** The RFC 5545 text of any calendar rule ("FREQ=DAILY"), or null for a nudge or an incomplete rule. */
+export function rfc5545Text(rule: Recurrence): string | null {
+  const series = rfc5545Of(rule);
+  return series ? formatRule(series.parts) : null;
 }
 
 const EN_COUNT = new Map([

@@ -1,18 +1,17 @@
 /**
  * Turns time mentions into one instant, in code and in the user's zone (D6). Hebrew and English.
- * resolveWhen takes a phrase the resolver LLM named ("tomorrow at 9", "בעוד שעתיים",
- * "2026-04-03T09:00"); parseTime uses resolveMentions on the mentions it found in a whole message.
- * The mentions are combined into one instant, or null when they are missing or disagree.
+ * readTime (parseTime.ts) combines the mentions it found in a whole message here, and so does
+ * resolveWhen (whenPhrase.ts) for a phrase the resolver LLM named. The mentions are combined into
+ * one instant, two readings to ask between, or a reason they cannot be.
  */
-import { Scanner, scanMentions, type Found } from "./timeMentions.js";
-import { MINUTE_MS, normalizeText, type Clock, type Period, type Relative } from "./timeWords.js";
+import type { Found } from "./timeMentions.js";
+import { MINUTE_MS, type Clock, type Period, type Relative } from "./timeWords.js";
 import {
   addDays,
   addMonths,
   dayOfWeek,
   instantToLocal,
   localToInstant,
-  parseClock,
   type LocalDate,
 } from "./zonedTime.js";
 
@@ -74,8 +73,10 @@ export function slotsOf(clock: Clock, period: Period | undefined): Slot[] {
       if (hour === 12) return at(0, 1);
       return hour <= 4 ? at(hour, 1) : at(hour + 12);
     default:
-      // No am/pm: either reading; the caller takes the first still ahead.
-      return hour === 12 ? at(12) : [...at(hour), ...at(hour + 12)];
+      // No am/pm: either reading; the caller takes the first still ahead. "A quarter to one" is
+      // 12:45 or 00:45.
+      if (hour === 12) return clock.said === 1 ? [...at(0), ...at(12)] : at(12);
+      return [...at(hour), ...at(hour + 12)];
   }
 }
 
@@ -109,40 +110,67 @@ function gather(found: Found[]) {
 }
 
 /**
- * Combines mentions into one instant (D6); `defaultClock` is the wall time of a date named alone.
- * Null when nothing names a time, a mention is impossible, or the mentions disagree.
+ * What mentions combine to: one instant; two readings of an hour said without am/pm ("tomorrow at
+ * 5": morning first); or a reason the words cannot give a time.
  */
-export function resolveMentions(
+export type Resolution =
+  | { kind: "at"; at: number; dateOnly: boolean; zone?: { zone: string; label: string } }
+  | { kind: "ambiguous"; choices: [number, number]; zone?: { zone: string; label: string } }
+  | { kind: "too_far" }
+  | { kind: "unread" };
+
+/** An hour of 1–6 said with no am/pm nor part of the day is asked about (D10); 7–12 are as said. */
+const LAST_AMBIGUOUS_HOUR = 6;
+
+/**
+ * Combines mentions into one instant (D6); `defaultClock` is the wall time of a date named alone.
+ * An explicit zone ("8am PST") makes every wall time and day word that zone's.
+ */
+export function resolveMentionsFully(
   found: Found[],
   nowMs: number,
-  timeZone: string,
+  userZone: string,
   defaultClock: { hour: number; minute: number },
-): ResolvedWhen | null {
+): Resolution {
+  const unread: Resolution = { kind: "unread" };
   const instant = found.find((f) => f.mention.kind === "instant")?.mention;
-  if (instant?.kind === "instant") return { at: instant.at, dateOnly: false };
-  if (found.some((f) => f.mention.kind === "impossible")) return null;
+  if (found.some((f) => f.mention.kind === "too_far")) return { kind: "too_far" };
+  if (instant?.kind === "instant")
+    return found.length === 1 ? { kind: "at", at: instant.at, dateOnly: false } : unread;
+  if (found.some((f) => f.mention.kind === "impossible")) return unread;
+  if (found.some((f) => f.mention.kind === "now"))
+    return found.length === 1 ? { kind: "at", at: nowMs, dateOnly: false } : unread;
+  const zones = found.flatMap((f) => (f.mention.kind === "zone" ? [f.mention] : []));
+  if (zones.length > 1) return unread;
+  const zoneMention = zones[0];
+  const zoneInfo = zoneMention ? { zone: zoneMention.zone, label: zoneMention.label } : undefined;
+  const timeZone = zoneMention?.zone ?? userZone;
+  const withZone = <T extends Resolution>(r: T): T =>
+    zoneInfo && r.kind !== "unread" ? { ...r, zone: zoneInfo } : r;
 
   const now = instantToLocal(nowMs, timeZone);
   const today: LocalDate = { year: now.year, month: now.month, day: now.day };
   const said = gather(found);
   const { relatives, weekdays, clocks, dates } = said;
-  if (relatives.length > 1 || clocks.length > 1 || dates.length > 1 || weekdays.length > 1) return null;
-  if (said.periods.length > 1) return null;
+  if (relatives.length > 1 || clocks.length > 1 || dates.length > 1 || weekdays.length > 1) return unread;
+  if (said.periods.length > 1) return unread;
 
   const relative = relatives[0];
   const clock = clocks[0];
   const weekday = weekdays[0];
   const period = said.periods[0] ?? said.impliedPeriods[0];
   const date = dates[0];
+  // A zone belongs to a clock time: "tomorrow PST" or a zone with "in 2 hours" says nothing more.
+  if (zoneMention && (!clock || relative)) return unread;
 
   if (relative?.kind === "duration") {
     const alone = !clock && !date && !weekday && !period;
-    return alone ? { at: nowMs + relative.ms, dateOnly: false } : null;
+    return alone ? { kind: "at", at: nowMs + relative.ms, dateOnly: false } : unread;
   }
-  if (relative && (date || weekday)) return null;
-  if (weekday && date && dayOfWeek(date) !== weekday.day) return null;
+  if (relative && (date || weekday)) return unread;
+  if (weekday && date && dayOfWeek(date) !== weekday.day) return unread;
   const standalonePeriod = said.standalonePeriod || said.impliedPeriods.length > 0;
-  if (!relative && !date && !weekday && !clock && !standalonePeriod) return null;
+  if (!relative && !date && !weekday && !clock && !standalonePeriod) return unread;
 
   // The wall times asked for; none means only a date was named.
   const slots = clock ? slotsOf(clock, period) : period ? [PERIOD_DEFAULT[period]] : null;
@@ -150,55 +178,78 @@ export function resolveMentions(
     wanted.map((s) =>
       localToInstant({ ...addDays(day, s.dayOffset), hour: s.hour, minute: s.minute }, timeZone),
     );
-  /** The first wall time still ahead on `day`, else (unless `aheadOnly`) the last one. */
-  const pick = (day: LocalDate, wanted: Slot[], aheadOnly: boolean): number | null => {
+  /** An hour 1–6 with no am/pm or part of the day: both readings count, and both ahead means asking. */
+  const ambiguous = clock?.kind === "open" && !period && (clock.said ?? clock.hour) <= LAST_AMBIGUOUS_HOUR;
+  /**
+   * The reading on `day`: with an ambiguous hour, the one still ahead if only one is, else both
+   * (asked); otherwise the first still ahead, else (unless `aheadOnly`) the last one.
+   */
+  const pick = (day: LocalDate, wanted: Slot[], aheadOnly: boolean): Resolution | null => {
     const times = timesOn(day, wanted);
-    return times.find((t) => t > nowMs) ?? (aheadOnly ? null : (times.at(-1) ?? null));
+    const ahead = times.filter((t) => t > nowMs);
+    if (ambiguous && times.length === 2) {
+      if (ahead.length === 2) return { kind: "ambiguous", choices: [times[0]!, times[1]!] };
+      if (ahead.length === 1) return { kind: "at", at: ahead[0]!, dateOnly: false };
+      return aheadOnly ? null : { kind: "at", at: times[1]!, dateOnly: false };
+    }
+    const at = ahead[0] ?? (aheadOnly ? undefined : times.at(-1));
+    return at === undefined ? null : { kind: "at", at, dateOnly: !slots };
   };
-  const result = (at: number | null, dateOnly: boolean) => (at === null ? null : { at, dateOnly });
   const defaultSlot: Slot = { dayOffset: 0, ...defaultClock };
 
   if (relative) {
     const target = addMonths(addDays(today, relative.days), relative.months);
-    if (slots) return result(pick(target, slots, false), false);
+    if (slots) return withZone(pick(target, slots, false) ?? unread);
     // Days, weeks and months keep the wall time, to the millisecond (D6).
     const sameWallTime = localToInstant({ ...target, hour: now.hour, minute: now.minute }, timeZone);
-    return result(sameWallTime + (((nowMs % MINUTE_MS) + MINUTE_MS) % MINUTE_MS), false);
+    return {
+      kind: "at",
+      at: sameWallTime + (((nowMs % MINUTE_MS) + MINUTE_MS) % MINUTE_MS),
+      dateOnly: false,
+    };
   }
-  if (date) return result(pick(date, slots ?? [defaultSlot], false), !slots);
+  if (date) return withZone(pick(date, slots ?? [defaultSlot], false) ?? unread);
   if (weekday) {
-    // An hour without am/pm on a named weekday is its first reading ("on Thursday at 9" is 09:00),
-    // also when that weekday is today and 09:00 has passed: then it is next week's, as "at 9am" would
-    // be, rather than flipping to 21:00 today. ("today at 9" still takes the first reading ahead.)
-    const wanted = clock?.kind === "open" && !period && slots ? slots.slice(0, 1) : (slots ?? [defaultSlot]);
-    for (let offset = weekday.strictlyAfterToday ? 1 : 0; offset <= 7; offset++) {
-      const day = addDays(today, offset);
-      if (dayOfWeek(day) !== weekday.day) continue;
-      const at = pick(day, wanted, true);
-      if (at !== null) return result(at, !slots);
+    // An hour 7–12 without am/pm on a named weekday is its first reading ("on Thursday at 9" is
+    // 09:00), also when that weekday is today and 09:00 has passed: then it is next week's.
+    const wanted =
+      clock?.kind === "open" && !period && !ambiguous && slots ? slots.slice(0, 1) : (slots ?? [defaultSlot]);
+    const days = [0, 7].map((extra) => {
+      const first = weekday.strictlyAfterToday ? 1 : 0;
+      const offset = first + ((weekday.day - dayOfWeek(addDays(today, first)) + 7) % 7) + extra;
+      return addDays(today, offset);
+    });
+    if (ambiguous && slots?.length === 2) {
+      // "on Friday at 3": both readings are asked about, each on the first Friday it is still ahead
+      // (said on a Friday at 10:00, the afternoon one is today's and the morning one next week's).
+      const first = (slot: Slot) =>
+        days.map((day) => timesOn(day, [slot])[0]!).find((t) => t > nowMs) ?? null;
+      const [morning, afternoon] = [first(slots[0]!), first(slots[1]!)];
+      return morning !== null && afternoon !== null
+        ? withZone({ kind: "ambiguous", choices: [morning, afternoon] })
+        : unread;
     }
-    return null;
+    for (const day of days) {
+      const reading = pick(day, wanted, true);
+      if (reading) return withZone(reading);
+    }
+    return unread;
   }
-  if (!slots) return null;
+  if (!slots) return unread;
   // A bare time: today if still ahead, else tomorrow.
-  return result(pick(today, slots, true) ?? pick(addDays(today, 1), slots, false), false);
+  return withZone(pick(today, slots, true) ?? pick(addDays(today, 1), slots, false) ?? unread);
 }
 
 /**
- * One function turning what the resolver LLM named (a local date-time or the user's own phrase) into
- * an instant, in code (D6). Returns null when it cannot tell. A named day whose time has passed is
- * kept ("today at 8" at 10:00), so the caller can say so.
+ * Combines mentions into one instant (D6), or null when they do not give exactly one (missing,
+ * impossible, contradictory, beyond the horizon, or an hour that could be morning or afternoon).
  */
-export function resolveWhen(
-  expression: string,
+export function resolveMentions(
+  found: Found[],
   nowMs: number,
   timeZone: string,
-  options: ResolveWhenOptions = {},
+  defaultClock: { hour: number; minute: number },
 ): ResolvedWhen | null {
-  const defaultClock = parseClock(options.defaultTime ?? "09:00");
-  if (!defaultClock) throw new RangeError(`defaultTime is not "HH:mm": ${options.defaultTime}`);
-  const now = instantToLocal(nowMs, timeZone);
-  const scanner = new Scanner(normalizeText(expression).text);
-  const found = scanMentions(scanner, { year: now.year, month: now.month, day: now.day }, timeZone);
-  return resolveMentions(found, nowMs, timeZone, defaultClock);
+  const resolution = resolveMentionsFully(found, nowMs, timeZone, defaultClock);
+  return resolution.kind === "at" ? { at: resolution.at, dateOnly: resolution.dateOnly } : null;
 }

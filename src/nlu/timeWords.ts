@@ -11,6 +11,8 @@ export interface Clock {
   hour: number;
   minute: number;
   kind: "exact" | "am" | "pm" | "open" | "midnight";
+  /** The hour the words named when it differs from `hour`: 8 in "a quarter to 8" (7:45). */
+  said?: number;
 }
 
 /** An offset from now: an exact duration (minutes, hours) or calendar steps that keep the wall time. */
@@ -30,12 +32,64 @@ export function calendar(days: number, months: number): Relative {
 // Vocabulary
 // ---------------------------------------------------------------------------------------------
 
-// prettier-ignore
-export const EN_COUNTS = new Map([
-  ["a", 1], ["an", 1], ["one", 1], ["two", 2], ["three", 3], ["four", 4], ["five", 5], ["six", 6],
-  ["seven", 7], ["eight", 8], ["nine", 9], ["ten", 10], ["eleven", 11], ["twelve", 12], ["fifteen", 15],
-  ["twenty", 20], ["thirty", 30], ["forty", 40], ["forty-five", 45], ["fifty", 50],
+const EN_UNITS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+const EN_TEENS = [
+  "ten",
+  "eleven",
+  "twelve",
+  "thirteen",
+  "fourteen",
+  "fifteen",
+  "sixteen",
+  "seventeen",
+  "eighteen",
+  "nineteen",
+];
+const EN_TENS = ["twenty", "thirty", "forty", "fifty"];
+
+/** English numbers 1–59 in words ("seven", "forty-five", "twenty one"), and "a"/"an" as one. */
+export const EN_COUNTS = new Map<string, number>([
+  ["a", 1],
+  ["an", 1],
 ]);
+EN_UNITS.forEach((w, i) => EN_COUNTS.set(w, i + 1));
+EN_TEENS.forEach((w, i) => EN_COUNTS.set(w, i + 10));
+EN_TENS.forEach((tens, t) => {
+  EN_COUNTS.set(tens, (t + 2) * 10);
+  EN_UNITS.forEach((unit, u) => {
+    EN_COUNTS.set(`${tens}-${unit}`, (t + 2) * 10 + u + 1);
+    EN_COUNTS.set(`${tens} ${unit}`, (t + 2) * 10 + u + 1);
+  });
+});
+
+/** English amounts that are not numbers: "a couple of hours" is 2, "a few minutes" 3 (documented). */
+// prettier-ignore
+export const EN_AMOUNT_WORDS = new Map([["a couple of", 2], ["a couple", 2], ["couple of", 2], ["a few", 3], ["few", 3]]);
+
+const EN_ORDINAL_UNITS = [
+  "first",
+  "second",
+  "third",
+  "fourth",
+  "fifth",
+  "sixth",
+  "seventh",
+  "eighth",
+  "ninth",
+];
+/** Days of the month as ordinal words: "the fourth of July", "the twenty-first". */
+export const EN_ORDINAL_DAYS = new Map<string, number>();
+EN_ORDINAL_UNITS.forEach((w, i) => EN_ORDINAL_DAYS.set(w, i + 1));
+// prettier-ignore
+["tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth"].forEach((w, i) => EN_ORDINAL_DAYS.set(w, i + 10));
+EN_ORDINAL_DAYS.set("twentieth", 20).set("thirtieth", 30);
+EN_ORDINAL_UNITS.forEach((w, i) => {
+  EN_ORDINAL_DAYS.set(`twenty-${w}`, 21 + i).set(`twenty ${w}`, 21 + i);
+});
+EN_ORDINAL_DAYS.set("thirty-first", 31).set("thirty first", 31);
+
+/** The hours of an English clock in words: "seven", "twelve". */
+export const EN_HOUR_WORDS = new Map([...EN_UNITS, "ten", "eleven", "twelve"].map((w, i) => [w, i + 1]));
 
 /** Hebrew hours on the clock (feminine, as hours are said): "בשמונה", "באחת עשרה". */
 // prettier-ignore
@@ -44,13 +98,42 @@ export const HE_HOURS = new Map([
   ["שמונה", 8], ["תשע", 9], ["עשר", 10], ["אחת עשרה", 11], ["שתים עשרה", 12], ["שתיים עשרה", 12],
 ]);
 
-/** Hebrew counts of units, both genders: "חמש דקות", "שלושה ימים". */
 // prettier-ignore
-export const HE_COUNTS = new Map([
-  ...HE_HOURS,
-  ["אחד", 1], ["שתי", 2], ["שני", 2], ["שלושה", 3], ["ארבעה", 4], ["חמישה", 5], ["שישה", 6], ["שבעה", 7],
-  ["תשעה", 9], ["עשרה", 10], ["עשרים", 20], ["שלושים", 30], ["ארבעים", 40], ["חמישים", 50],
+const HE_UNITS_F = ["אחת", "שתיים", "שלוש", "ארבע", "חמש", "שש", "שבע", "שמונה", "תשע"];
+// prettier-ignore
+const HE_UNITS_M = ["אחד", "שניים", "שלושה", "ארבעה", "חמישה", "שישה", "שבעה", "שמונה", "תשעה"];
+// prettier-ignore
+const HE_TEENS = [
+  ["אחת עשרה", "אחד עשר"], ["שתים עשרה", "שנים עשר"], ["שלוש עשרה", "שלושה עשר"], ["ארבע עשרה", "ארבעה עשר"],
+  ["חמש עשרה", "חמישה עשר"], ["שש עשרה", "שישה עשר"], ["שבע עשרה", "שבעה עשר"], ["שמונה עשרה", "שמונה עשר"],
+  ["תשע עשרה", "תשעה עשר"],
+];
+const HE_TENS = ["עשרים", "שלושים", "ארבעים", "חמישים"];
+
+/** Hebrew numbers 1–59 in words, both genders and their spelling variants ("שתיים", "שניים", "שתי"). */
+export const HE_NUMBERS = new Map<string, number>([
+  ["שתים", 2],
+  ["שנים", 2],
+  ["שתי", 2],
+  ["שני", 2],
+  ["עשר", 10],
+  ["עשרה", 10],
+  ["שתיים עשרה", 12],
+  ["שניים עשר", 12],
 ]);
+HE_UNITS_F.forEach((w, i) => HE_NUMBERS.set(w, i + 1));
+HE_UNITS_M.forEach((w, i) => HE_NUMBERS.set(w, i + 1));
+HE_TEENS.forEach((pair, i) => pair.forEach((w) => HE_NUMBERS.set(w, i + 11)));
+HE_TENS.forEach((tens, t) => {
+  HE_NUMBERS.set(tens, (t + 2) * 10);
+  [...HE_UNITS_F, ...HE_UNITS_M, "שתים", "שנים"].forEach((unit) => {
+    const value = (HE_UNITS_F.indexOf(unit) + 1 || HE_UNITS_M.indexOf(unit) + 1 || 2) + (t + 2) * 10;
+    HE_NUMBERS.set(`${tens} ו${unit}`, value);
+  });
+});
+
+/** Hebrew counts of units, both genders: "חמש דקות", "שלושה ימים". */
+export const HE_COUNTS = HE_NUMBERS;
 
 /** Hebrew amounts said in one word or phrase: "שעתיים", "רבע שעה", "שבועיים". */
 // prettier-ignore
@@ -59,7 +142,7 @@ export const HE_AMOUNTS = new Map<string, Relative>([
   ["שלושת רבעי שעה", duration(45)], ["שעה", duration(60)], ["שעה ורבע", duration(75)],
   ["שעה וחצי", duration(90)], ["שעתיים", duration(120)],
   ["יום", calendar(1, 0)], ["יומיים", calendar(2, 0)], ["שבוע", calendar(7, 0)], ["שבועיים", calendar(14, 0)],
-  ["חודש", calendar(0, 1)], ["חודשיים", calendar(0, 2)],
+  ["חודש", calendar(0, 1)], ["חודשיים", calendar(0, 2)], ["שנה", calendar(0, 12)], ["שנתיים", calendar(0, 24)],
 ]);
 
 // prettier-ignore
@@ -87,27 +170,34 @@ export const DAY_WORDS = new Map<string, { days: number; period?: Period }>([
   ["this afternoon", { days: 0, period: "afternoon" }], ["this evening", { days: 0, period: "evening" }],
   ["מחרתיים", { days: 2 }], ["מחר", { days: 1 }], ["היום", { days: 0 }], ["הבוקר", { days: 0, period: "morning" }],
   ["הערב", { days: 0, period: "evening" }], ["הלילה", { days: 0, period: "night" }],
+  // Days behind: read so that Memo can say the time has passed rather than not understood.
+  ["yesterday", { days: -1 }], ["day before yesterday", { days: -2 }], ["אתמול", { days: -1 }], ["שלשום", { days: -2 }],
 ]);
 
 /**
- * Minutes said after a Hebrew hour: "שבע ועשרים" (7:20), "שמונה וחצי", "תשע ועשר דקות"; the tens
- * are also said without "ו" ("שבע ארבעים", 7:40).
+ * Minutes said after a Hebrew hour: "שבע ועשרים" (7:20), "שמונה וחצי", "תשע ועשר דקות", "שמונה
+ * ועשרים וחמש"; the tens are also said without "ו" ("שבע ארבעים", 7:40).
  */
-// prettier-ignore
-export const HE_MINUTES = new Map([
-  ["וחמש", 5], ["וחמישה", 5], ["ועשר", 10], ["ועשרה", 10], ["ורבע", 15], ["ועשרים", 20], ["עשרים", 20],
-  ["ועשרים וחמש", 25], ["ועשרים וחמישה", 25], ["וחצי", 30], ["ושלושים", 30], ["שלושים", 30],
-  ["ושלושים וחמש", 35], ["ושלושים וחמישה", 35], ["וארבעים", 40], ["ארבעים", 40],
-  ["וארבעים וחמש", 45], ["וארבעים וחמישה", 45], ["וחמישים", 50], ["חמישים", 50],
-  ["וחמישים וחמש", 55], ["וחמישים וחמישה", 55],
+export const HE_MINUTES = new Map<string, number>([
+  ["ורבע", 15],
+  ["וחצי", 30],
 ]);
+for (const [word, value] of HE_NUMBERS) {
+  // "ב-7 ושתיים" may be 7:02 or "7 and 2": a lone unit below 20 counts only in fives ("וחמש", "ועשר").
+  if (word === "שתי" || word === "שני" || (value < 20 && value % 5 !== 0)) continue;
+  HE_MINUTES.set(`ו${word}`, value);
+  if (value >= 20) HE_MINUTES.set(word, value);
+}
 
-/** Minutes before a Hebrew hour: "שמונה פחות רבע" is 7:45. */
-// prettier-ignore
-export const HE_MINUTES_TO = new Map([
-  ["פחות חמש", 5], ["פחות חמישה", 5], ["פחות עשר", 10], ["פחות עשרה", 10], ["פחות רבע", 15],
-  ["פחות עשרים", 20], ["פחות עשרים וחמש", 25], ["פחות עשרים וחמישה", 25],
-]);
+/** Every minute word after an hour said in words, units included ("שמונה ושתיים", 8:02). */
+export const HE_ALL_MINUTES = new Map<string, number>(HE_MINUTES);
+for (const [word, value] of HE_NUMBERS)
+  if (word !== "שתי" && word !== "שני") HE_ALL_MINUTES.set(`ו${word}`, value);
+
+/** Minutes before a Hebrew hour: "שמונה פחות רבע" is 7:45, "פחות עשרים וחמש" 25 minutes before. */
+export const HE_MINUTES_TO = new Map<string, number>([["פחות רבע", 15]]);
+for (const [word, value] of HE_NUMBERS)
+  if (value < 30 && word !== "שתי" && word !== "שני") HE_MINUTES_TO.set(`פחות ${word}`, value);
 
 /** "3", "three", "שלושה" → 3. */
 export function countOf(word: string): number | null {
@@ -129,11 +219,13 @@ const CURRENCY = String.raw`ש"ח|שח|שקלים|שקל|₪|\$|€|£|dollars?|
 /** Not followed by money: "ב-10 ש"ח" is a price, not a time. */
 const NO_MONEY_NEXT = String.raw`(?!\s*(?:${CURRENCY})(?!\p{L}))`;
 /** After a clock time: not a date like 3/4 or 3.4, not a count, not a percentage, not money. */
-const TIME_END = String.raw`(?![\p{L}\p{N}])(?![/.,:]\p{N})(?!\s*-?\s*[בל]?-?(?:${COUNT_UNITS})(?!\p{L}))(?!\s*%)${NO_MONEY_NEXT}`;
+const TIME_END = String.raw`(?![\p{L}\p{N}])(?![/.,:]\p{N})(?:(?<=:\d\d)|(?!\s*-?\s*[בל]?-?(?:${COUNT_UNITS})(?!\p{L})))(?!\s*%)${NO_MONEY_NEXT}`;
 /** Amounts a decimal like 1.5 or a fraction like 3/4 is a quantity of, not a date. */
 const QUANTITY_UNITS = String.raw`${CURRENCY}|%|kg|kilos?|g|gr|grams?|l|lt|liters?|litres?|ml|km|m|cm|cups?|ק"ג|קג|קילו|גרם|ליטר|ליטרים|מ"ל|ק"מ|מטר|כוס|כוסות|אחוז`;
 /** Minutes said after a Hebrew hour, or before it ("פחות רבע"). */
 const HE_MINUTE_WORDS = String.raw`(?:\s+(${words([...HE_MINUTES.keys(), ...HE_MINUTES_TO.keys()])})(?:\s+דקות)?)?`;
+/** After an hour said in words any minute may follow ("בשמונה ושתיים" is 8:02; "ב-8 ושתיים" is not). */
+const HE_WORD_MINUTE_WORDS = String.raw`(?:\s+(${words([...HE_ALL_MINUTES.keys(), ...HE_MINUTES_TO.keys()])})(?:\s+דקות)?)?`;
 /** "ב-", "ב", "ב " and "בשעה" before a Hebrew clock time, with an optional "ו" (and). */
 const HE_AT = String.raw`ו?(?:בשעה|ב)\s*-?\s*`;
 /** Not before a plural noun: "ב-3 אנשים" is "with 3 people" ("ב-3 בצהריים" still is a time). */
@@ -150,8 +242,8 @@ export function words(list: Iterable<string>): string {
 /** A global Unicode pattern. */
 export const rx = (source: string) => new RegExp(source, "gu");
 
-const EN_UNIT = String.raw`minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?`;
-const HE_UNIT = String.raw`דקות|דקה|שעות|שעה|ימים|יום|שבועות|שבוע|חודשים|חודש`;
+const EN_UNIT = String.raw`minutes?|mins?|hours?|hrs?|h|days?|weeks?|months?|years?|yrs?`;
+const HE_UNIT = String.raw`דקות|דקה|שעות|שעה|ימים|יום|שבועות|שבוע|חודשים|חודש|שנים|שנה`;
 
 /** The mention patterns, in the order the scanner tries them. */
 export const PATTERNS = {
@@ -159,19 +251,83 @@ export const PATTERNS = {
     String.raw`(?<![\p{N}-])(\d{4})-(\d{2})-(\d{2})[t ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(z|[+-]\d{2}(?::?\d{2})?)?(?![\p{N}:])`,
   ),
   isoDate: rx(String.raw`(?<![\p{N}-])(\d{4})-(\d{2})-(\d{2})(?![\p{N}-])`),
+  // "in 20 minutes", "in a couple of hours", "in 5 more minutes", "2 hours from now", "3 days hence",
+  // "in an hour and a half", "in 1/4 hour".
   enRelative: rx(
-    String.raw`${START}in\s+(?:(\d+(?:\.\d+)?)\s*|(${words(EN_COUNTS.keys())})\s+)(${EN_UNIT})(\s+and\s+a\s+half)?${END}`,
+    String.raw`${START}(?:(in)\s+)?(?:(\d+(?:\.\d+)?|1/4|1/2|3/4)\s*|(${words(EN_AMOUNT_WORDS.keys())}|${words(EN_COUNTS.keys())})\s+)(\s*and\s+a\s+half\s+)?(?:more\s+)?(${EN_UNIT})(\s+and\s+a\s+half)?(\s+(?:from\s+now|hence|later))?${END}`,
   ),
-  enHalfHour: rx(String.raw`${START}in\s+(?:half\s+an?|a\s+half)\s+hour${END}`),
+  enHalfHour: rx(String.raw`${START}in\s+(?:half\s+an?|a\s+half)\s+hour(?:\s+(?:from\s+now|hence))?${END}`),
   enQuarterHour: rx(String.raw`${START}in\s+(?:a\s+)?quarter\s+(?:of\s+an?\s+)?hour${END}`),
+  enThreeQuarterHour: rx(String.raw`${START}in\s+three\s+quarters\s+of\s+an?\s+hour${END}`),
   heRelative: rx(
-    String.raw`${START}ו?ב?עוד\s+(?:(\d+(?:\.\d+)?|${words(HE_COUNTS.keys())})\s*-?\s*(${HE_UNIT})(\s+וחצי)?|(${words(HE_AMOUNTS.keys())}))${END}`,
+    String.raw`${START}ו?ב?עוד\s+(?:(\d+(?:\.\d+)?|כמה|${words(HE_COUNTS.keys())})\s*-?\s*(${HE_UNIT})(\s+וחצי)?|(${words(HE_AMOUNTS.keys())}))${END}`,
+  ),
+  /** "half past 7", "a quarter to 8", "ten past 3", "20 minutes to 9", "quarter to noon", optional am/pm. */
+  enMinutesAround: rx(
+    String.raw`${START}(?:(?:at|@|by|around)\s+)?(?:(half)|(?:a\s+)?(quarter)|(\d{1,2}|${words(EN_COUNTS.keys())}))\s+(?:minutes?\s+)?(past|after|to|till|til|before|of)\s+(\d{1,2}|${words(EN_HOUR_WORDS.keys())}|noon|midnight)(?:\s*o'?clock)?(?:\s*([ap])\.?m\.?)?${END}`,
+  ),
+  /** "ten thirty", "seven fifteen", "at seven", "eleven o'clock", "nine am", "at seven oh five". */
+  enSpelledClock: rx(
+    String.raw`${START}(?:(at|@|by)\s+)?(${words(EN_HOUR_WORDS.keys())})(?:\s+(?:(oh\s+(?:${words(EN_HOUR_WORDS.keys())})|${words([...EN_COUNTS.keys()].filter((w) => (EN_COUNTS.get(w) ?? 0) >= 10))})))?(\s*o'?clock)?(?:\s*([ap])\.?m\.?)?${END}`,
+  ),
+  /** "at 1530", "at 0800", "by 2130". */
+  militaryClock: rx(String.raw`${START}(?:at|@|by)\s*([01]\d|2[0-3])([0-5]\d)(?:\s*(?:hrs|hours|h))?${END}`),
+  /** "15h30", "19h". */
+  hClock: rx(String.raw`${START}(?:(?:at|@|by)\s*)?([01]?\d|2[0-3])h([0-5]\d)?${END}`),
+  /** "at 3 15", "3 15 pm". */
+  spacedClock: rx(
+    String.raw`${START}(?:(?:at|@)\s*(\d{1,2})\s+([0-5]\d)(?:\s*([ap])\.?m\.?)?|(\d{1,2})\s+([0-5]\d)\s*([ap])\.?m\.?)${END}`,
+  ),
+  /** "the first Monday of March", "the last Friday of the month", "the 2nd Tuesday of next month". */
+  enNthWeekday: rx(
+    String.raw`${START}(?:on\s+)?(?:the\s+)?(first|1st|second|2nd|third|3rd|fourth|4th|last)\s+(${words(EN_WEEKDAYS)})\s+(?:of|in)\s+(?:(the|this|next)\s+month|(${words(EN_MONTHS.keys())})(?:\s+(\d{4}))?)${END}`,
+  ),
+  /** "on the 15th", "by the 3rd", "the 1st of next month", "the last day of the month". */
+  enOrdinalDay: rx(
+    String.raw`${START}(?:(?:on|by|for)\s+)?the\s+(?:(\d{1,2})(?:st|nd|rd|th)|(first|last))(?:\s+(?:day\s+)?of\s+(?:(the|this|next)\s+month))?${END}`,
+  ),
+  /** "ב-15 לחודש", "ה-1 לחודש הבא", "בראשון לחודש", "ביום האחרון של החודש". */
+  heOrdinalDay: rx(
+    String.raw`${START}(?:ו?עד\s+)?[ובלמה]{0,3}-?\s*(?:ה-?)?(\d{1,2}|ראשון|אחד|אחרון)\s+[לב]חודש(?:\s+(הבא|הזה|הנוכחי))?${END}|${START}ו?ב?יום\s+ה?אחרון\s+של\s+ה?חודש(?:\s+(הבא|הזה))?${END}`,
+  ),
+  /** "next week", "this weekend", "end of the month", "end of the week", "next month" and Hebrew. */
+  enCalendarWord: rx(
+    String.raw`${START}(?:(?:by|on|for|at|over)\s+)?(?:(next|this|the|coming)\s+(week|weekend|month)|(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month))${END}`,
+  ),
+  heCalendarWord: rx(
+    String.raw`${START}(?:ו?עד\s+)?[ובלמ]{0,2}(?:(ה?שבוע\s+ה?בא|ה?חודש\s+ה?בא)|(סוף\s+ה?שבוע(?:\s+ה?(?:זה|קרוב))?|סופ"ש|סופש)|(סוף\s+ה?חודש(?:\s+ה?זה)?))${END}`,
+  ),
+  /** "ביום שני הראשון של יוני", "ביום ראשון האחרון של החודש (הבא)". */
+  heNthWeekday: rx(
+    String.raw`${START}ו?ב?יום\s+(${words(HE_WEEKDAYS)})\s+ה(ראשון|שני|שלישי|רביעי|אחרון)\s+(?:של|ב)\s*(?:(ה?חודש(?:\s+ה?זה)?)|(ה?חודש\s+ה?בא)|(${words(HE_MONTHS.keys())})(?:\s+(\d{4}))?)${END}`,
+  ),
+  /** "July 18" in Hebrew order: "יולי 18", "ביולי 18 2027". */
+  heMonthDay: rx(
+    String.raw`${START}(?:ו?ב-?)?(${words(HE_MONTHS.keys())})\s+(\d{1,2})(?:\s+(\d{4}))?(?![\p{L}\p{N}:/.])`,
+  ),
+  /** "רבע לשמונה", "ברבע ל-8", "עשרים אחרי שלוש", "עשרה לחמש", "חמש דקות לשש", "בעשרים לתשע". */
+  heMinutesAround: rx(
+    String.raw`${START}ו?(?:בשעה\s+|ב-?\s*)?(רבע|חצי|\d{1,2}|${words(HE_NUMBERS.keys())})\s*(דקות\s+)?(?:(ל)\s*-?\s*|(אחרי)\s+)(\d{1,2}|${words(HE_HOURS.keys())})${END}(?!\s*(?:דקות|שעות|ימים|אנשים))`,
+  ),
+  /** A Hebrew hour word with its minutes and no "ב": "שמונה ועשרים", "שלוש וחצי בצהריים". */
+  heWordClockBare: rx(
+    String.raw`${START}(${words(HE_HOURS.keys())})\s+(${words(HE_ALL_MINUTES.keys())})(?:\s+דקות)?${END}`,
+  ),
+  /** "יום א'", "ביום ב'", "יום ה" (the letters of the Hebrew week, with geresh or apostrophe). */
+  heWeekdayLetter: rx(String.raw`${START}[ובל]{0,2}יום\s+([אבגדהוז])'?(?![\p{L}\p{N}])`),
+  /** English weekday abbreviations: "Mon", "Tue.", "Thurs", "Fri"; "Sun", "Sat", "Wed" only with a dot or a time. */
+  enWeekdayShort: rx(
+    String.raw`${START}(?:on\s+)?(?:(next|this|coming)\s+)?(?:(mon|tues?|thu|thur|thurs|fri)\.?|(sun|sat|wed|weds)(?:\.|(?=\s*(?:,\s*)?(?:at\s|@|\d))))(?![\p{L}\p{N}])`,
+  ),
+  /** An explicit zone after a time: "8am PST", "8:00 GMT", "3pm London time", "at 9 New York time", "שעון ישראל". */
+  zone: rx(
+    String.raw`${START}(?:(utc|gmt)(?:\s*([+-])\s*(\d{1,2}))?|(pst|pdt|pt|est|edt|et|cst|cdt|ct|mst|mdt|mt|bst|cet|cest|ist|idt|jst)|(?:in\s+)?(london|paris|berlin|new\s+york|nyc|ny|los\s+angeles|la|california|chicago|tokyo|india|israel|jerusalem|tel\s+aviv|uk|eastern|pacific|central|mountain)\s+time|(?:לפי\s+)?שעון\s+(ישראל|ניו\s+יורק|לונדון|הודו|אירופה|פריז|ברלין|טוקיו|לוס\s+אנג'לס|קליפורניה|שיקגו))${END}`,
   ),
   enMonthDay: rx(
     String.raw`${START}(?:on\s+)?(${words(EN_MONTHS.keys())})\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?(?![\p{L}\p{N}:/.])`,
   ),
   enDayMonth: rx(
-    String.raw`${START}(?:on\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(${words(EN_MONTHS.keys())})\.?(?:,?\s+(\d{4}))?${END}`,
+    String.raw`${START}(?:on\s+)?(?:the\s+)?(\d{1,2}|${words(EN_ORDINAL_DAYS.keys())})(?:st|nd|rd|th)?\s+(?:of\s+)?(${words(EN_MONTHS.keys())})\.?(?:,?\s+(\d{4}))?${END}`,
   ),
   heDayMonth: rx(
     String.raw`(?<![\p{N}/.:])(\d{1,2})\s*(?:[בל]\s*-?\s*)?(${words(HE_MONTHS.keys())})(?:\s+(\d{4}))?${END}`,
@@ -196,9 +352,15 @@ export const PATTERNS = {
   enNoonMidnight: rx(String.raw`${START}(?:at\s+)?(noon|midday|midnight)${END}`),
   heMidnight: rx(String.raw`${START}ו?ב?חצות(?:\s+הלילה)?${END}`),
   enDayWord: rx(
-    String.raw`${START}(?:the\s+)?(day\s+after\s+tomorrow|tomorrow|today|tonight|this\s+(?:morning|afternoon|evening))${END}`,
+    String.raw`${START}(?:the\s+)?(day\s+after\s+tomorrow|day\s+before\s+yesterday|tomorrow|today|tonight|yesterday|this\s+(?:morning|afternoon|evening))${END}`,
   ),
-  heDayWord: rx(String.raw`${START}[ולמ]{0,2}(מחרתיים|מחר|היום|הבוקר|הערב|הלילה)${END}`),
+  heDayWord: rx(String.raw`${START}[ולמ]{0,2}(מחרתיים|מחר|היום|הבוקר|הערב|הלילה|אתמול|שלשום)${END}`),
+  /** "now", "right now", "עכשיו": read so that Memo says it must be later, not "not understood". */
+  now: rx(String.raw`${START}(?:right\s+)?(?:now|עכשיו|כעת)${END}`),
+  /** "at 9.30": a clock time written with a dot, after "at" (a bare "9.30" stays a possible date). */
+  enAtDotClock: rx(String.raw`${START}(?:at|@|by)\s*(\d{1,2})\.(\d{2})${END}`),
+  /** "3 o'clock", "at 3 oclock". */
+  oclock: rx(String.raw`${START}(?:(?:at|@|by)\s+)?(\d{1,2})\s*o'?clock${END}`),
   enWeekday: rx(
     String.raw`${START}(?:on\s+)?(?:(next|this|this\s+coming|coming)\s+)?(${words(EN_WEEKDAYS)})${END}`,
   ),
@@ -207,9 +369,12 @@ export const PATTERNS = {
   heWeekday: rx(
     String.raw`${START}([ובל]{0,2})(?:(יום)\s+)?(${words(HE_WEEKDAYS)})(?:\s+(הבא|הקרוב|הזה))?${END}(?=(?:\s+(\p{L}+))?)`,
   ),
-  enAmPm: rx(String.raw`(?<![\p{L}\p{N}:.])(?:at\s+|@\s*)?(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?!\p{L})`),
+  // "9am", "9:30 pm", "3:15p", "3p", "330 pm", "3.15pm"; a lone "a"/"p" only written onto the number.
+  enAmPm: rx(
+    String.raw`(?<![\p{L}\p{N}:.])(?:(?:at|by)\s+|@\s*)?(\d{1,2})(?:[:.]?(\d{2}))?(?:\s*([ap])\.?m\.?|([ap]))(?!\p{L})`,
+  ),
   heWordClock: rx(
-    String.raw`${START}${HE_AT}(${words(HE_HOURS.keys())})${HE_MINUTE_WORDS}${END}${NO_PLURAL_NEXT}${NO_MONEY_NEXT}`,
+    String.raw`${START}${HE_AT}(${words(HE_HOURS.keys())})${HE_WORD_MINUTE_WORDS}${END}${NO_PLURAL_NEXT}${NO_MONEY_NEXT}`,
   ),
   heDigitClock: rx(
     String.raw`${START}${HE_AT}(\d{1,2})(?::(\d{2}))?${HE_MINUTE_WORDS}${TIME_END}${NO_PLURAL_NEXT}`,

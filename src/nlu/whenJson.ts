@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { stripCommandWords } from "./commandWords.js";
-import { parseTime, type ParsedTime } from "./parseTime.js";
+import { readTime, type ParsedTime, type UnclearReason } from "./parseTime.js";
 import type { RecurrenceType } from "./recurrence.js";
 import { localToInstant } from "./zonedTime.js";
 
@@ -21,11 +21,15 @@ export interface WhenInstantJson {
 
 export interface WhenRecurrenceJson {
   type: RecurrenceType;
+  /** type "rrule": the RFC 5545 rule, "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU". */
+  rule?: string;
   time?: string;
   days?: number[];
   dayOfMonth?: number;
   /** A nudge's interval: "15 minutes". */
   interval?: string;
+  /** type "rrule": the local date "YYYY-MM-DD" the series is anchored on. */
+  start?: string;
   until?: string;
 }
 
@@ -37,7 +41,21 @@ export interface WhenRecurringJson {
   text: string;
 }
 
-export type WhenJson = WhenInstantJson | WhenRecurringJson | { error: string };
+/** A time named but not complete: what Memo would ask about (D10), never a guess. */
+export interface WhenUnclearJson {
+  kind: "unclear";
+  reason: UnclearReason;
+  /** The time words that were read. */
+  phrase: string;
+  /** The time-bearing words left unread. */
+  unread: string[];
+  /** `ambiguous_hour`: the morning and afternoon readings the question offers. */
+  choices?: (WhenInstantJson | WhenRecurringJson)[];
+  timeZone: string;
+  text: string;
+}
+
+export type WhenJson = WhenInstantJson | WhenRecurringJson | WhenUnclearJson | { error: string };
 
 /** One request: a message, its zone and its "now" (both optional: the defaults apply). */
 export const whenRequestSchema = z.object({
@@ -56,15 +74,17 @@ export function toWhenJson(parsed: ParsedTime): WhenInstantJson | WhenRecurringJ
     const { at, local, timeZone, text } = parsed;
     return { kind: "instant", at: iso(at), local, timeZone, text };
   }
-  const { type, time, days, dayOfMonth, intervalMinutes, until } = parsed.recurrence;
+  const { type, time, days, dayOfMonth, intervalMinutes, rule, start, until } = parsed.recurrence;
   const recurrence: WhenRecurrenceJson = {
     type,
+    ...(rule !== undefined ? { rule } : {}),
     ...(time !== undefined ? { time } : {}),
     ...(days !== undefined ? { days } : {}),
     ...(dayOfMonth !== undefined ? { dayOfMonth } : {}),
     ...(intervalMinutes !== undefined
       ? { interval: `${intervalMinutes} minute${intervalMinutes === 1 ? "" : "s"}` }
       : {}),
+    ...(start !== undefined ? { start } : {}),
     ...(until !== undefined ? { until } : {}),
   };
   const { firstAt, timeZone, text } = parsed;
@@ -127,9 +147,20 @@ export function whenFor(request: WhenRequest, clockNowMs: number): WhenJson {
   if (nowMs === null) {
     return { error: `now is not an ISO date-time like 2026-03-11T08:00:00Z: ${JSON.stringify(request.now)}` };
   }
-  const parsed = parseTime(request.text, nowMs, timeZone);
+  const parsed = readTime(request.text, nowMs, timeZone);
   if (!parsed) return { error: "no time found in the text" };
-  return toWhenJson({ ...parsed, text: stripCommandWords(parsed.text) });
+  const text = stripCommandWords(parsed.text);
+  if (parsed.kind !== "unclear") return toWhenJson({ ...parsed, text });
+  const { reason, phrase, unread, choices } = parsed;
+  return {
+    kind: "unclear",
+    reason,
+    phrase,
+    unread,
+    ...(choices ? { choices: choices.map((c) => toWhenJson({ ...c, text })) } : {}),
+    timeZone,
+    text,
+  };
 }
 
 /** The answer for one line of --batch input: a JSON object {"text","tz","now"}. */

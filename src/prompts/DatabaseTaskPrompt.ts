@@ -27,6 +27,12 @@ export const ReminderRecurrenceSchema = z.object({
   days: z.array(z.number().int().min(0).max(6)).nullish().describe("weekly: 0 = Sunday … 6 = Saturday"),
   dayOfMonth: z.number().int().min(1).max(31).nullish().describe("monthly: day of the month"),
   until: z.string().nullish().describe("when it stops: the user's words or a local date YYYY-MM-DD"),
+  phrase: z
+    .string()
+    .nullish()
+    .describe(
+      'The user\'s own repeat words with their time, as written: "every other Tuesday at 8", "כל יום חול ב-7"',
+    ),
 });
 
 const taskFields = {
@@ -91,7 +97,16 @@ export const TaskOperationSchema = z.object({
 });
 
 export type TaskOperation = z.infer<typeof TaskOperationSchema>;
-export type ReminderRecurrenceArgs = z.infer<typeof ReminderRecurrenceSchema>;
+/**
+ * reminderRecurrence as code hands it on: the model's fields, or (from a stored or parsed rule, never
+ * from the model, whose output the schema strips of them) an RFC 5545 rule kept exactly as it is.
+ */
+export type ReminderRecurrenceArgs = Omit<z.infer<typeof ReminderRecurrenceSchema>, "type"> & {
+  type: z.infer<typeof ReminderRecurrenceSchema>["type"] | "rrule";
+  /** type "rrule": the rule and its series start, as Recurrence stores them. */
+  rule?: string;
+  start?: string;
+};
 
 /** System prompt of DatabaseTaskResolver, with V1's rules (spec 002 §8.0). Static, first, cacheable. */
 export const DATABASE_TASK_SYSTEM_PROMPT = `You turn one step of Memo's plan into a task operation. Memo is a personal secretary on WhatsApp; users write in Hebrew or English.
@@ -116,6 +131,7 @@ Time (never compute dates yourself):
 - A reminder is: an explicit time ("at 5", "tomorrow 9am"), a "X before" ("remind me 30 minutes before the meeting at 10" → dueDate "10:00", reminder "30 minutes"), or a date only ("on Friday", dueDate "Friday"). A task with no time words has no dueDate.
 - NUDGE vs DAILY: "every X minutes", "כל X דקות", "נדנד אותי", "תציק לי", "תחפור לי" → reminderRecurrence {type "nudge", interval "X minutes"} (default "10 minutes" if no number). "every day at X", "כל יום ב-X" → {type "daily", time "HH:mm"}. Nudges repeat until the task is done.
 - Weekly: {type "weekly", days [0-6, 0 = Sunday], time "HH:mm"} ("every Monday and Wednesday at 18:00" → days [1, 3]; "כל יום ראשון" → days [0]). Monthly: {type "monthly", dayOfMonth, time} ("every month on the 10th at 9:00", "כל 10 לחודש ב-9:00"). "until …" / "עד …" goes in until, as written.
+- Every repeat also gets phrase: the user's repeat words with their time and end, copied as written ("every other Tuesday at 8", "כל יום חול ב-7", "the last day of every month"); code reads the rule from them. For a repeat the four types cannot say (every weekday or weekend, every other day, every 2 weeks, the first Sunday or last day of the month, every year on a date), phrase is all that counts: give the nearest type and no other fields.
 - A recurrence has no dueDate unless the user gave a start date.
 - Completing a reminder task deletes it; that is Memo's job: for "done", "finished", "סיימתי", "עשיתי" just use complete.
 

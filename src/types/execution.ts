@@ -14,6 +14,25 @@ export interface ResolverResult {
   options?: string[];
   /** The resolver's LLM call, if it made one, for the turn's cost accounting. */
   llmUsage?: LLMUsage;
+  /** clarify about a time: the answer is read in code, with no second LLM call (D10). */
+  resume?: TimeAnswerResume;
+}
+
+/**
+ * A question about a time that code completes once the user answers: the operation without its
+ * time, the time words already understood, and (for "morning or afternoon?") each option's time.
+ */
+export interface TimeAnswerResume {
+  kind: "time";
+  functionName: string;
+  /** The operation's arguments without its time. */
+  args: Record<string, unknown>;
+  /** The time words understood so far ("tomorrow"), read again together with the answer. */
+  understood: string;
+  /** The local day "YYYY-MM-DD" the question was about, for an answer that names only a clock time. */
+  day?: string;
+  /** One set of time arguments per option, in option order ("morning or afternoon?"). */
+  choices?: Record<string, unknown>[];
 }
 
 /** What an executor did with one step. */

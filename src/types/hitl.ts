@@ -84,6 +84,11 @@ export interface HITLRequest {
   expectedInput: HITLExpectedInput;
   returnTo: HITLReturnTo;
   stepId?: string;
+  /**
+   * Any reply is an answer, besides the options offered ("5 in the morning or the afternoon?"
+   * takes "3pm" too), and "cancel" leaves the question. Set by questions that code reads (D10).
+   */
+  freeTextAllowed?: boolean;
 }
 
 /** Milliseconds a pending question stays open (5 minutes, spec 001). */

@@ -40,9 +40,11 @@ describe("the fast-path corpus", () => {
   );
 
   it.each(CORPUS.filter((e) => e.expect === "planner").map((e) => [e.text]))(
-    "leaves %s to the planner",
+    "leaves %s to the planner, or only asks about its time (D10)",
     (text) => {
-      expect(recognizeCommand(text, NOW, ZONE)).toBeNull();
+      const command = recognizeCommand(text, NOW, ZONE);
+      // Never acted on: either the planner reads it, or Memo asks about the time it named.
+      if (command) expect(command.timeQuestion?.reading.kind).toBe("unclear");
     },
   );
 });
@@ -66,8 +68,10 @@ describe("reminder arguments", () => {
     });
   });
 
-  it("leaves a time already past, and a reminder with nothing to do, to the planner", () => {
-    expect(recognizeCommand("remind me today at 9am to call mom", NOW, ZONE)).toBeNull();
+  it("asks about a time already past, and leaves a reminder with nothing to do to the planner", () => {
+    const past = recognizeCommand("remind me today at 9am to call mom", NOW, ZONE);
+    expect(past?.timeQuestion?.reading.reason).toBe("past");
+    expect(past?.args).toEqual({ operation: "create", text: "call mom" });
     expect(recognizeCommand("remind me tomorrow at 9", NOW, ZONE)).toBeNull();
   });
 });

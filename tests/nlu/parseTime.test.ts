@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { stripCommandWords } from "../../src/nlu/commandWords.js";
-import { parseTime, type ParsedTime } from "../../src/nlu/parseTime.js";
+import { nextOccurrence } from "../../src/nlu/recurrence.js";
+import { parseTime, readTime, type ParsedTime } from "../../src/nlu/parseTime.js";
 import { isTimeZone, parseNow, toWhenJson, whenFor, whenForLine } from "../../src/nlu/whenJson.js";
 
 const JERUSALEM = "Asia/Jerusalem";
@@ -95,14 +96,7 @@ describe("parseTime: instants", () => {
     "ב-3/4 ב-9",
     "on 3.4 at 9",
     "on 3/4/2026 at 9 dentist",
-    "tomorrow at 21.30",
-    // A day of the month without its month, or a span that is not resolved.
-    "pay rent on the 10th at 9",
-    "the first of the month at 9",
-    "בראשון לחודש",
-    "ב-1 לחודש ב-9",
-    "next week at 9",
-    "בשבוע הבא ב-9",
+    "tomorrow 21.30",
     // Numbers that are not one time: money, a range, a choice.
     'לקנות חלב ב-10 ש"ח',
     "לקנות 2 ב-20 שקל",
@@ -117,6 +111,17 @@ describe("parseTime: instants", () => {
     "ב-7 ושתיים",
   ])("is null for %j (cannot tell)", (message) => {
     expect(parse(message)).toBeNull();
+  });
+
+  it("reads a day of the month and the calendar words, each with its documented day (D10)", () => {
+    // Wednesday 11 March 2026, 10:00 in Jerusalem; the Israeli week starts on Sunday.
+    expect(localOf("pay rent on the 10th at 9")).toBe("2026-04-10T09:00");
+    expect(localOf("the first of the month at 9")).toBe("2026-04-01T09:00");
+    expect(localOf("בראשון לחודש")).toBe("2026-04-01T09:00");
+    expect(localOf("ב-1 לחודש ב-9")).toBe("2026-04-01T09:00");
+    expect(localOf("next week at 9")).toBe("2026-03-15T09:00");
+    expect(localOf("בשבוע הבא ב-9")).toBe("2026-03-15T09:00");
+    expect(localOf("tomorrow at 21.30")).toBe("2026-03-12T21:30");
   });
 
   it("reads Hebrew minute words after the hour", () => {
@@ -175,10 +180,25 @@ describe("parseTime: repeats", () => {
     expect(recurring("כל ערב")).toMatchObject({ type: "daily", time: "20:00" });
   });
 
-  it("reads a bare hour 1–6 as afternoon and 7–12 as said", () => {
-    expect(recurring("every day at 3")).toMatchObject({ time: "15:00" });
+  it("asks about a bare hour 1–6 (morning or afternoon, each a complete reading) and reads 7–12 as said", () => {
+    for (const message of ["every day at 3", "כל יום ב-3", "כל יום בשלוש"]) {
+      const reading = readTime(message, WED_10AM, JERUSALEM);
+      expect(reading, message).toMatchObject({ kind: "unclear", reason: "ambiguous_hour" });
+      const choices = reading?.kind === "unclear" ? reading.choices : undefined;
+      expect(choices?.map((c) => (c.kind === "recurring" ? c.recurrence : null))).toEqual([
+        { type: "daily", time: "03:00" },
+        { type: "daily", time: "15:00" },
+      ]);
+      // Each choice can be stored as it is: its first occurrence is already computed.
+      expect(
+        choices?.map((c) => (c.kind === "recurring" ? new Date(c.firstAt).toISOString() : null)),
+      ).toEqual(["2026-03-12T01:00:00.000Z", "2026-03-11T13:00:00.000Z"]);
+    }
+    expect(parse("every day at 3")).toBeNull();
     expect(recurring("every day at 7")).toMatchObject({ time: "07:00" });
+    expect(recurring("every day at 12")).toMatchObject({ time: "12:00" });
     expect(recurring("every day at 3am")).toMatchObject({ time: "03:00" });
+    expect(recurring("every day at 3 in the afternoon")).toMatchObject({ time: "15:00" });
     expect(recurring("כל יום בשש בבוקר")).toMatchObject({ time: "06:00" });
   });
 
@@ -216,24 +236,359 @@ describe("parseTime: repeats", () => {
   });
 
   it("is null when until/עד names no time it can resolve", () => {
-    expect(parse("remind me every day to run until next week")).toBeNull();
     expect(parse("כל יום לשתות מים עד שאסיים")).toBeNull();
-    expect(parse("every day until the end of the month")).toBeNull();
+    // The end of the month is a day now (D10): its last minute ends the repeat.
+    expect(recurring("every day until the end of the month")).toMatchObject({
+      type: "daily",
+      time: "09:00",
+      until: "2026-03-31T20:59:00.000Z",
+    });
     // "through" and "ועד" are not always an end.
     expect(recurring("every day at 8 go through emails")).toMatchObject({ type: "daily", time: "08:00" });
     expect(recurring("ב-10 לכל חודש לשלם ועד בית")).toMatchObject({ dayOfMonth: 10 });
   });
 
-  it("is null for repeats it cannot express, and for two repeats at once", () => {
+  it("is null for repeats it cannot express exactly, and for two repeats at once", () => {
     for (const message of [
-      "every other day",
-      "every 3 days",
-      "every year",
-      "כל שבועיים",
-      "every day every Monday",
+      "every few days",
+      "twice a week",
+      "פעמיים בשבוע",
+      "כל כמה ימים",
+      "every other weekday",
     ]) {
       expect(parse(message), message).toBeNull();
+      expect(readTime(message, WED_10AM, JERUSALEM), message).toMatchObject({
+        kind: "unclear",
+        reason: "unsupported",
+      });
     }
+    // "every year" with no date, and "every day every Monday", cannot be told.
+    for (const message of ["every year", "every day every Monday"]) {
+      expect(readTime(message, WED_10AM, JERUSALEM), message).toMatchObject({
+        kind: "unclear",
+        reason: "unread",
+      });
+    }
+    // What used to be refused is now read (every other day, every 3 days, every two weeks).
+    expect(recurring("every other day")).toMatchObject({ type: "rrule", rule: "FREQ=DAILY;INTERVAL=2" });
+    expect(recurring("every 3 days")).toMatchObject({ type: "rrule", rule: "FREQ=DAILY;INTERVAL=3" });
+    expect(recurring("כל שבועיים")).toMatchObject({
+      type: "rrule",
+      rule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE;WKST=SU",
+    });
+  });
+});
+
+describe("parseTime: repeats beyond V1, as RFC 5545 rules (D10)", () => {
+  /** "Sun 2026-03-29 07:00": an instant on the wall clock of `timeZone` (Intl, not the code under test). */
+  const wall = (ms: number, timeZone: string) => {
+    const p = Object.fromEntries(
+      new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        weekday: "short",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+      })
+        .formatToParts(ms)
+        .map((part) => [part.type, part.value]),
+    );
+    return `${p.weekday} ${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
+  };
+  const recurring = (message: string) => {
+    const parsed = parse(message);
+    if (parsed?.kind !== "recurring") throw new Error(`not recurring: ${message}`);
+    return parsed.recurrence;
+  };
+  /** The rule read and its first three occurrences, as wall times in the zone. */
+  const occurrences = (message: string, nowIso: string, timeZone: string) => {
+    const parsed = parseTime(message, Date.parse(nowIso), timeZone);
+    if (parsed?.kind !== "recurring") throw new Error(`not recurring: ${message}`);
+    const times = [parsed.firstAt];
+    for (let i = 0; i < 2; i++) times.push(nextOccurrence(parsed.recurrence, timeZone, times.at(-1)!) ?? NaN);
+    return { rule: parsed.recurrence.rule, first: times.map((t) => wall(t, timeZone)) };
+  };
+
+  // Thursday 26 March 2026, 10:00 in Jerusalem: the clocks go forward on Friday 27 March.
+  const JERUSALEM_SPRING = "2026-03-26T08:00:00Z";
+  it.each([
+    [
+      "every weekday at 7",
+      "FREQ=WEEKLY;BYDAY=SU,MO,TU,WE,TH",
+      ["Sun 2026-03-29 07:00", "Mon 2026-03-30 07:00", "Tue 2026-03-31 07:00"],
+    ],
+    [
+      "כל יום חול ב-7",
+      "FREQ=WEEKLY;BYDAY=SU,MO,TU,WE,TH",
+      ["Sun 2026-03-29 07:00", "Mon 2026-03-30 07:00", "Tue 2026-03-31 07:00"],
+    ],
+    [
+      "every weekend at 10",
+      "FREQ=WEEKLY;BYDAY=FR,SA",
+      ["Fri 2026-03-27 10:00", "Sat 2026-03-28 10:00", "Fri 2026-04-03 10:00"],
+    ],
+    [
+      'כל סופ"ש ב-10',
+      "FREQ=WEEKLY;BYDAY=FR,SA",
+      ["Fri 2026-03-27 10:00", "Sat 2026-03-28 10:00", "Fri 2026-04-03 10:00"],
+    ],
+    [
+      "כל סוף שבוע בעשר בבוקר",
+      "FREQ=WEEKLY;BYDAY=FR,SA",
+      ["Fri 2026-03-27 10:00", "Sat 2026-03-28 10:00", "Fri 2026-04-03 10:00"],
+    ],
+    [
+      "every other day at 8",
+      "FREQ=DAILY;INTERVAL=2",
+      ["Fri 2026-03-27 08:00", "Sun 2026-03-29 08:00", "Tue 2026-03-31 08:00"],
+    ],
+    [
+      "כל יומיים ב-8",
+      "FREQ=DAILY;INTERVAL=2",
+      ["Fri 2026-03-27 08:00", "Sun 2026-03-29 08:00", "Tue 2026-03-31 08:00"],
+    ],
+    [
+      "every other day at 2:30am",
+      "FREQ=DAILY;INTERVAL=2",
+      ["Fri 2026-03-27 03:30", "Sun 2026-03-29 02:30", "Tue 2026-03-31 02:30"],
+    ],
+    [
+      "every 2 weeks on Tuesday at 8",
+      "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;WKST=SU",
+      ["Tue 2026-03-31 08:00", "Tue 2026-04-14 08:00", "Tue 2026-04-28 08:00"],
+    ],
+    [
+      "every other Tuesday at 8",
+      "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;WKST=SU",
+      ["Tue 2026-03-31 08:00", "Tue 2026-04-14 08:00", "Tue 2026-04-28 08:00"],
+    ],
+    [
+      "כל שבועיים ביום שלישי ב-8",
+      "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU;WKST=SU",
+      ["Tue 2026-03-31 08:00", "Tue 2026-04-14 08:00", "Tue 2026-04-28 08:00"],
+    ],
+    [
+      "the first Sunday of every month at 9",
+      "FREQ=MONTHLY;BYDAY=1SU",
+      ["Sun 2026-04-05 09:00", "Sun 2026-05-03 09:00", "Sun 2026-06-07 09:00"],
+    ],
+    [
+      "ביום ראשון הראשון של כל חודש ב-9",
+      "FREQ=MONTHLY;BYDAY=1SU",
+      ["Sun 2026-04-05 09:00", "Sun 2026-05-03 09:00", "Sun 2026-06-07 09:00"],
+    ],
+    [
+      "on the last Friday of every month at 14:00",
+      "FREQ=MONTHLY;BYDAY=-1FR",
+      ["Fri 2026-03-27 14:00", "Fri 2026-04-24 14:00", "Fri 2026-05-29 14:00"],
+    ],
+    [
+      "on the last day of every month at 20:00",
+      "FREQ=MONTHLY;BYMONTHDAY=-1",
+      ["Tue 2026-03-31 20:00", "Thu 2026-04-30 20:00", "Sun 2026-05-31 20:00"],
+    ],
+    [
+      "ביום האחרון של כל חודש ב-20:00",
+      "FREQ=MONTHLY;BYMONTHDAY=-1",
+      ["Tue 2026-03-31 20:00", "Thu 2026-04-30 20:00", "Sun 2026-05-31 20:00"],
+    ],
+    [
+      "every year on March 3 at 9",
+      "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3",
+      ["Wed 2027-03-03 09:00", "Fri 2028-03-03 09:00", "Sat 2029-03-03 09:00"],
+    ],
+    [
+      "every March 3 at 9",
+      "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3",
+      ["Wed 2027-03-03 09:00", "Fri 2028-03-03 09:00", "Sat 2029-03-03 09:00"],
+    ],
+    [
+      "כל שנה ב-3 במרץ ב-9",
+      "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3",
+      ["Wed 2027-03-03 09:00", "Fri 2028-03-03 09:00", "Sat 2029-03-03 09:00"],
+    ],
+    [
+      "פעם בשנה ב-3 במרץ ב-9",
+      "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3",
+      ["Wed 2027-03-03 09:00", "Fri 2028-03-03 09:00", "Sat 2029-03-03 09:00"],
+    ],
+  ])("Jerusalem, spring forward: %j", (message, rule, first) => {
+    expect(occurrences(message, JERUSALEM_SPRING, JERUSALEM)).toEqual({ rule, first });
+  });
+
+  // Saturday 24 October 2026, 10:00 in Jerusalem: the clocks go back on Sunday 25 October.
+  const JERUSALEM_AUTUMN = "2026-10-24T07:00:00Z";
+  it.each([
+    ["every weekday at 7", ["Sun 2026-10-25 07:00", "Mon 2026-10-26 07:00", "Tue 2026-10-27 07:00"]],
+    ["every other day at 01:30", ["Sun 2026-10-25 01:30", "Tue 2026-10-27 01:30", "Thu 2026-10-29 01:30"]],
+    ["כל שבועיים ביום ראשון ב-9", ["Sun 2026-10-25 09:00", "Sun 2026-11-08 09:00", "Sun 2026-11-22 09:00"]],
+    [
+      "the last Sunday of every month at 18:00",
+      ["Sun 2026-10-25 18:00", "Sun 2026-11-29 18:00", "Sun 2026-12-27 18:00"],
+    ],
+  ])("Jerusalem, fall back: %j", (message, first) => {
+    expect(occurrences(message, JERUSALEM_AUTUMN, JERUSALEM).first).toEqual(first);
+  });
+
+  it("takes the first 01:30 of the night the clocks go back", () => {
+    const parsed = parseTime("every other day at 01:30", Date.parse(JERUSALEM_AUTUMN), JERUSALEM);
+    expect(parsed?.kind === "recurring" && new Date(parsed.firstAt).toISOString()).toBe(
+      "2026-10-24T22:30:00.000Z",
+    );
+  });
+
+  // Friday 6 March 2026, noon in New York: the clocks go forward on Sunday 8 March.
+  const NEW_YORK_SPRING = "2026-03-06T17:00:00Z";
+  it.each([
+    [
+      "every weekday at 7",
+      "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+      ["Mon 2026-03-09 07:00", "Tue 2026-03-10 07:00", "Wed 2026-03-11 07:00"],
+    ],
+    [
+      "כל יום חול ב-7",
+      "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+      ["Mon 2026-03-09 07:00", "Tue 2026-03-10 07:00", "Wed 2026-03-11 07:00"],
+    ],
+    [
+      "every weekend at 10",
+      "FREQ=WEEKLY;BYDAY=SU,SA",
+      ["Sat 2026-03-07 10:00", "Sun 2026-03-08 10:00", "Sat 2026-03-14 10:00"],
+    ],
+    [
+      'כל סופ"ש ב-10',
+      "FREQ=WEEKLY;BYDAY=SU,SA",
+      ["Sat 2026-03-07 10:00", "Sun 2026-03-08 10:00", "Sat 2026-03-14 10:00"],
+    ],
+    [
+      "every other day at 2:30am starting Sunday",
+      "FREQ=DAILY;INTERVAL=2",
+      ["Sun 2026-03-08 03:30", "Tue 2026-03-10 02:30", "Thu 2026-03-12 02:30"],
+    ],
+    [
+      "every 2 weeks on Sunday at 9",
+      "FREQ=WEEKLY;INTERVAL=2;BYDAY=SU;WKST=MO",
+      ["Sun 2026-03-08 09:00", "Sun 2026-03-22 09:00", "Sun 2026-04-05 09:00"],
+    ],
+    [
+      "ביום ראשון הראשון של כל חודש ב-9",
+      "FREQ=MONTHLY;BYDAY=1SU",
+      ["Sun 2026-04-05 09:00", "Sun 2026-05-03 09:00", "Sun 2026-06-07 09:00"],
+    ],
+    [
+      "the last day of every month at 20:00",
+      "FREQ=MONTHLY;BYMONTHDAY=-1",
+      ["Tue 2026-03-31 20:00", "Thu 2026-04-30 20:00", "Sun 2026-05-31 20:00"],
+    ],
+    [
+      "every year on March 8 at 2:30am",
+      "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=8",
+      ["Sun 2026-03-08 03:30", "Mon 2027-03-08 02:30", "Wed 2028-03-08 02:30"],
+    ],
+  ])("New York, spring forward: %j", (message, rule, first) => {
+    expect(occurrences(message, NEW_YORK_SPRING, "America/New_York")).toEqual({ rule, first });
+  });
+
+  // Friday 30 October 2026, noon in New York: the clocks go back on Sunday 1 November.
+  const NEW_YORK_AUTUMN = "2026-10-30T16:00:00Z";
+  it.each([
+    ["every weekend at 1:30am", ["Sat 2026-10-31 01:30", "Sun 2026-11-01 01:30", "Sat 2026-11-07 01:30"]],
+    ["every weekday at 7", ["Mon 2026-11-02 07:00", "Tue 2026-11-03 07:00", "Wed 2026-11-04 07:00"]],
+    ["every other Sunday at 9", ["Sun 2026-11-01 09:00", "Sun 2026-11-15 09:00", "Sun 2026-11-29 09:00"]],
+    ["כל יומיים ב-8 בערב", ["Fri 2026-10-30 20:00", "Sun 2026-11-01 20:00", "Tue 2026-11-03 20:00"]],
+  ])("New York, fall back: %j", (message, first) => {
+    expect(occurrences(message, NEW_YORK_AUTUMN, "America/New_York").first).toEqual(first);
+  });
+
+  // Monday 15 June 2026, 10:00 in Kolkata (no DST).
+  const KOLKATA_JUNE = "2026-06-15T04:30:00Z";
+  it.each([
+    ["every weekday at 7", ["Tue 2026-06-16 07:00", "Wed 2026-06-17 07:00", "Thu 2026-06-18 07:00"]],
+    ["כל סוף שבוע", ["Sat 2026-06-20 09:00", "Sun 2026-06-21 09:00", "Sat 2026-06-27 09:00"]],
+    ["every 3 days at 21:00", ["Mon 2026-06-15 21:00", "Thu 2026-06-18 21:00", "Sun 2026-06-21 21:00"]],
+    ["כל 3 שבועות ביום שני ב-8", ["Mon 2026-06-22 08:00", "Mon 2026-07-13 08:00", "Mon 2026-08-03 08:00"]],
+    [
+      "every other month on the 31st at 9",
+      ["Tue 2026-06-30 09:00", "Mon 2026-08-31 09:00", "Sat 2026-10-31 09:00"],
+    ],
+    [
+      "the second Tuesday of every month at 18:00",
+      ["Tue 2026-07-14 18:00", "Tue 2026-08-11 18:00", "Tue 2026-09-08 18:00"],
+    ],
+    ["בסוף כל חודש ב-20:00", ["Tue 2026-06-30 20:00", "Fri 2026-07-31 20:00", "Mon 2026-08-31 20:00"]],
+    ["annually on June 15 at 9", ["Tue 2027-06-15 09:00", "Thu 2028-06-15 09:00", "Fri 2029-06-15 09:00"]],
+    ["כל שנתיים ב-20 ביוני", ["Sat 2026-06-20 09:00", "Tue 2028-06-20 09:00", "Thu 2030-06-20 09:00"]],
+  ])("Kolkata: %j", (message, first) => {
+    expect(occurrences(message, KOLKATA_JUNE, "Asia/Kolkata").first).toEqual(first);
+  });
+
+  it("cuts the repeat words out of the message", () => {
+    expect(parse("every weekday at 7 standup")).toMatchObject({
+      text: "standup",
+      phrase: "every weekday at 7",
+    });
+    expect(parse("כל יום חול ב-7 לקום לעבודה")).toMatchObject({
+      text: "לקום לעבודה",
+      phrase: "כל יום חול ב-7",
+    });
+    expect(parse("call grandma every other Sunday at 11")).toMatchObject({ text: "call grandma" });
+    expect(parse("happy birthday to Dana every year on March 3")).toMatchObject({
+      text: "happy birthday to Dana",
+    });
+  });
+
+  it("asks about a bare hour 1–6 in the new forms too, each choice complete", () => {
+    const reading = readTime("every weekday at 6", WED_10AM, JERUSALEM);
+    expect(reading).toMatchObject({ kind: "unclear", reason: "ambiguous_hour" });
+    const choices = reading?.kind === "unclear" ? (reading.choices ?? []) : [];
+    expect(choices.map((c) => c.kind === "recurring" && [c.recurrence.rule, c.recurrence.time])).toEqual([
+      ["FREQ=WEEKLY;BYDAY=SU,MO,TU,WE,TH", "06:00"],
+      ["FREQ=WEEKLY;BYDAY=SU,MO,TU,WE,TH", "18:00"],
+    ]);
+    expect(readTime("כל יומיים בחמש", WED_10AM, JERUSALEM)).toMatchObject({ reason: "ambiguous_hour" });
+  });
+
+  it("refuses an interval beyond ten years, or a date that would skip years, and never throws", () => {
+    for (const message of [
+      "every 99999999 minutes",
+      "every 99999999999999999999 minutes",
+      "every 4000 days",
+      "every 11 years on March 3",
+      "כל 600 שבועות",
+    ]) {
+      expect(readTime(message, WED_10AM, JERUSALEM), message).toMatchObject({
+        kind: "unclear",
+        reason: "too_far",
+      });
+    }
+    // 29 February: once in four years, or on a day not said (asked in 2028, the next year that has it).
+    expect(
+      readTime("every year on February 29", Date.parse("2028-01-10T08:00:00Z"), JERUSALEM),
+    ).toMatchObject({
+      reason: "unsupported",
+    });
+    expect(readTime("every weekday at 9 London time", WED_10AM, JERUSALEM)).toMatchObject({
+      reason: "unsupported",
+    });
+    expect(recurring("every 10 years on March 3")).toMatchObject({
+      rule: "FREQ=YEARLY;INTERVAL=10;BYMONTH=3;BYMONTHDAY=3",
+    });
+  });
+
+  it("keeps the V1 shapes for what V1 says", () => {
+    expect(recurring("every 1 day at 8")).toMatchObject({ type: "daily", time: "08:00" });
+    expect(recurring("every Monday and Thursday at 9")).toMatchObject({ type: "weekly", days: [1, 4] });
+    expect(recurring("every month on the 10th at 9:00")).toMatchObject({ type: "monthly", dayOfMonth: 10 });
+  });
+
+  it("ends a new form at its until", () => {
+    expect(recurring("every weekday at 7 until April 3")).toMatchObject({
+      rule: "FREQ=WEEKLY;BYDAY=SU,MO,TU,WE,TH",
+      until: "2026-04-03T20:59:00.000Z",
+    });
   });
 });
 

@@ -325,3 +325,70 @@ describe("Asia/Kolkata (+05:30, no daylight saving)", () => {
     await silentAt("2026-03-17T10:30:00Z", "2026-03-19T10:30:00Z");
   });
 });
+
+describe("'every weekday at 7' follows the user's week, read from the user's own words (D10)", () => {
+  it("rings Monday–Friday at 07:00 for a New York user, across the spring forward", async () => {
+    const TZ = "America/New_York";
+    await start("2026-03-05T17:00:00Z", TZ); // Thursday noon
+    const id = await reminder(
+      "standup",
+      { reminderRecurrence: { type: "weekly", phrase: "every weekday at 7" } },
+      TZ,
+    );
+    expect((await h.tasks.get(PHONE, id))?.recurrence).toMatchObject({
+      type: "rrule",
+      rule: "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+      time: "07:00",
+    });
+    expect(await rings(id, TZ, 7)).toEqual([
+      "Fri 2026-03-06 07:00",
+      "Mon 2026-03-09 07:00",
+      "Tue 2026-03-10 07:00",
+      "Wed 2026-03-11 07:00",
+      "Thu 2026-03-12 07:00",
+      "Fri 2026-03-13 07:00",
+      "Mon 2026-03-16 07:00",
+    ]);
+    // 07:00 is 12:00Z before the change and 11:00Z after it: never "+24 hours".
+    const utc = (await h.ledger(PHONE)).map((r) => new Date(r.occurrenceAt).toISOString().slice(11, 16));
+    expect(utc).toEqual(["12:00", "11:00", "11:00", "11:00", "11:00", "11:00", "11:00"]);
+  });
+
+  it("rings Sunday–Thursday at 07:00 for a Jerusalem user, across the spring forward, in Hebrew too", async () => {
+    const TZ = "Asia/Jerusalem";
+    await start("2026-03-25T08:00:00Z", TZ); // Wednesday 10:00
+    const id = await reminder(
+      "לקום לעבודה",
+      { reminderRecurrence: { type: "weekly", phrase: "כל יום חול ב-7" } },
+      TZ,
+    );
+    expect(await rings(id, TZ, 7)).toEqual([
+      "Thu 2026-03-26 07:00",
+      "Sun 2026-03-29 07:00",
+      "Mon 2026-03-30 07:00",
+      "Tue 2026-03-31 07:00",
+      "Wed 2026-04-01 07:00",
+      "Thu 2026-04-02 07:00",
+      "Sun 2026-04-05 07:00",
+    ]);
+    const utc = (await h.ledger(PHONE)).map((r) => new Date(r.occurrenceAt).toISOString().slice(11, 16));
+    expect(utc).toEqual(["05:00", "04:00", "04:00", "04:00", "04:00", "04:00", "04:00"]);
+    // Friday and Saturday stay quiet.
+    await silentAt("2026-04-03T04:00:00Z", "2026-04-04T04:00:00Z");
+  });
+
+  it("the same words with an English user in Jerusalem: the week follows the zone, not the language", async () => {
+    const TZ = "Asia/Jerusalem";
+    await start("2026-10-22T08:00:00Z", TZ); // Thursday 11:00, fall back on Sunday 25 October
+    const id = await reminder(
+      "standup",
+      { reminderRecurrence: { type: "weekly", phrase: "every weekday at 7" } },
+      TZ,
+    );
+    expect(await rings(id, TZ, 3)).toEqual([
+      "Sun 2026-10-25 07:00",
+      "Mon 2026-10-26 07:00",
+      "Tue 2026-10-27 07:00",
+    ]);
+  });
+});

@@ -57,15 +57,30 @@ const NO = new Set([
  * user must always be able to leave a question, not only by giving three wrong answers.
  */
 export function cancelsChoice(
-  pending: Pick<PendingHITL, "expectedInput" | "reason">,
+  pending: Pick<PendingHITL, "expectedInput" | "reason" | "freeTextAllowed">,
   answer: { text: string; optionId?: string },
 ): boolean {
   if (answer.optionId !== undefined) return false;
+  // A question read in code takes any words, but "cancel" still leaves it ("no" may be an answer).
+  if (pending.freeTextAllowed) return CANCEL.has(normalizeReply(answer.text));
   if (pending.expectedInput !== "single_choice" && pending.expectedInput !== "multi_choice") return false;
   // An approval question has its own cancel option.
   if (pending.reason === "policy_approval") return false;
   return NO.has(normalizeReply(answer.text));
 }
+/** Words that leave a question whose answer may be any words. */
+const CANCEL = new Set([
+  "cancel",
+  "stop",
+  "never mind",
+  "nevermind",
+  "forget it",
+  "בטל",
+  "ביטול",
+  "עזוב",
+  "לא משנה",
+]);
+
 /** Words that pick an approval question's options (approve / edit / cancel) besides their labels. */
 const APPROVAL_WORDS: Record<string, string> = {
   send: "approve",
@@ -160,7 +175,8 @@ export function validateAnswer(
     case "single_choice": {
       if (pending.reason === "policy_approval") return approvalChoice(pending, text);
       const option = optionFor(pending, text);
-      return option ? { ok: true, value: [option] } : { ok: false };
+      if (option) return { ok: true, value: [option] };
+      return pending.freeTextAllowed ? { ok: true, value: answer.text.trim() } : { ok: false };
     }
     case "multi_choice": {
       if (ALL.has(text)) return { ok: true, value: pending.options.map((o) => o.id) };

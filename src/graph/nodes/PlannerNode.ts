@@ -120,6 +120,7 @@ export function createPlannerNode(deps: MemoGraphDeps) {
       (c) => deps.capabilities.has(c),
       deps.fastPath ?? true,
       latestNumbered(state.recentMessages),
+      { language, askUnread: !deps.llm },
     );
     if (fast) return fast;
     if (!deps.llm) {

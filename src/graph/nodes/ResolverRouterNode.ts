@@ -12,6 +12,7 @@ import { t } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { activeGroup, answersFor, PlanCycleError } from "../plan/executionGroups.js";
 import { failedResult } from "../plan/failedResult.js";
+import { resolveTimeAnswer } from "../plan/timeAnswer.js";
 import { llmUsageUpdate } from "../state/metadata.js";
 import type { CapabilityContext } from "../registry.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
@@ -105,6 +106,22 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
           return [step, null];
         }
         try {
+          // A question about a time is answered in code, whichever path asked it (D10).
+          const previous = state.resolverResults.get(step.id);
+          if (previous?.resume) {
+            const { now, language: lang, state: s } = capabilityContext(deps, state, step.id);
+            const answers = answersFor(state, step.id);
+            return [
+              step,
+              resolveTimeAnswer(
+                { ...previous, resume: previous.resume },
+                answers,
+                now,
+                s.user.timezone,
+                lang,
+              ),
+            ];
+          }
           return [step, await resolver.resolve(step, capabilityContext(deps, state, step.id))];
         } catch (error) {
           deps.logger.error(
@@ -144,6 +161,7 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
         expectedInput: options.length > 0 ? "single_choice" : "free_text",
         returnTo: { node: "resolver_router", mode: "continue" },
         stepId: unanswered.id,
+        ...(question.resume ? { freeTextAllowed: true } : {}),
       };
     }
     const usages = [...resolverResults.values()].flatMap((r) => (r.llmUsage ? [r.llmUsage] : []));

@@ -2,6 +2,7 @@ import { recognizeCommand } from "../../nlu/commands.js";
 import { recognizeGoogleCommand, type GoogleCommand } from "../../nlu/googleCommands.js";
 import { recognizeMemoryCommand, recognizeNoteCommand, type NoteCommand } from "../../nlu/noteCommands.js";
 import type { CapabilityName, NumberedRefs, PlannerOutput, ResolverResult } from "../../types/index.js";
+import { timeQuestionResult } from "./timeAnswer.js";
 
 /**
  * "What can you do?" in its common English and Hebrew forms, the whole message: answered from the
@@ -80,6 +81,17 @@ export function fastPathPlan(
   };
 }
 
+export interface FastPathOptions {
+  /** The language questions are asked in (default: "en"). */
+  language?: "he" | "en";
+  /**
+   * Whether a reminder whose time words were not all understood is asked about here (default:
+   * true). With a model, the planner reads such a message whole instead; its times meet the same
+   * parser (D10).
+   */
+  askUnread?: boolean;
+}
+
 /** A turn the fast path planned and resolved: the same plan and resolver result the LLMs would give. */
 export interface FastPathTurn {
   plannerOutput: PlannerOutput;
@@ -127,6 +139,7 @@ export function fastPathTurn(
   commands = true,
   /** The newest numbered listing Memo showed: "done 2" after a shopping list ticks item 2. */
   lastShown: NumberedRefs | null = null,
+  options: FastPathOptions = {},
 ): FastPathTurn | null {
   const meta = fastPathAction(message);
   if (meta) return { plannerOutput: fastPathPlan(meta), resolverResults: new Map() };
@@ -161,6 +174,13 @@ export function fastPathTurn(
     };
   }
   const stepId = "A";
+  const question = command.timeQuestion;
+  // Asking about an hour, a past or too distant time needs no model; words not understood go to
+  // the model when there is one.
+  if (question && question.reading.reason === "unread" && options.askUnread === false) return null;
+  const resolved: ResolverResult = question
+    ? timeQuestionResult(stepId, command.functionName, command.args, question, options.language ?? "en")
+    : { stepId, type: "execute", functionName: command.functionName, args: command.args };
   return {
     plannerOutput: {
       intentType: "operation",
@@ -179,8 +199,6 @@ export function fastPathTurn(
         },
       ],
     },
-    resolverResults: new Map([
-      [stepId, { stepId, type: "execute", functionName: command.functionName, args: command.args }],
-    ]),
+    resolverResults: new Map([[stepId, resolved]]),
   };
 }

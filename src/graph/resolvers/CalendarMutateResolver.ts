@@ -12,7 +12,7 @@ import {
   type TimeOptions,
 } from "../../services/calendar/eventTimes.js";
 import { ct, frameAt, timeQuestion } from "../../services/calendar/replies.js";
-import { resolveWhen } from "../../nlu/resolveWhen.js";
+import { resolveWhen } from "../../nlu/whenPhrase.js";
 import type { PlanStep, ResolverResult } from "../../types/index.js";
 import type { CapabilityContext, Resolver } from "../registry.js";
 import { resolveOperation } from "./resolverPrompt.js";

@@ -12,11 +12,15 @@ import {
 import type { PlanStep, ResolverResult } from "../../types/index.js";
 import { t, type MessageKey } from "../../utils/userMessages.js";
 import type { CapabilityContext, Resolver } from "../registry.js";
-import { resolveOperation } from "./resolverPrompt.js";
+import { resolveOperation, type CodeQuestion } from "./resolverPrompt.js";
+import { readWhen } from "../../nlu/whenPhrase.js";
+import { formatClock, instantToLocal } from "../../nlu/zonedTime.js";
 
 const PROBLEM_QUESTION: Record<ScheduleProblem, MessageKey> = {
   past_time: "askPast",
   unclear_time: "askWhen",
+  ambiguous_hour: "askHalfOfDay",
+  unsupported_repeat: "askRepeat",
   unclear_interval: "askInterval",
   missing_time: "askRecurrenceTime",
   missing_days: "askDays",
@@ -31,17 +35,55 @@ function timeQuestion(args: TaskTimeArgs, context: CapabilityContext, anchored: 
   return result.ok ? null : t(context.language, PROBLEM_QUESTION[result.problem], { phrase: result.phrase });
 }
 
+/**
+ * "tomorrow at 5" from the model: morning or afternoon, asked with two buttons and answered in
+ * code like the fast path's question (D10), so the reply needs no second model call.
+ */
+function halfOfDayQuestion(op: TaskOperation, context: CapabilityContext): CodeQuestion | null {
+  const words = op.dueDate?.trim();
+  if (!words) return null;
+  const timeZone = context.state.user.timezone;
+  const reading = readWhen(words, context.now, timeZone);
+  if (reading.kind !== "unclear" || reading.reason !== "ambiguous_hour" || !reading.choices) return null;
+  const { dueDate: _dueDate, ...rest } = op;
+  const clock = (at: number) => {
+    const local = instantToLocal(at, timeZone);
+    return formatClock(local.hour, local.minute);
+  };
+  return {
+    question: t(context.language, "askHalfOfDay", { phrase: words }),
+    options: reading.choices.map((at, i) =>
+      t(context.language, i === 0 ? "choice.morning" : "choice.afternoon", { time: clock(at) }),
+    ),
+    resume: {
+      kind: "time",
+      functionName: `tasks.${op.operation}`,
+      args: rest,
+      understood: words,
+      day: localDay(reading.choices[0], timeZone),
+      choices: reading.choices.map((at) => ({ dueDate: new Date(at).toISOString() })),
+    },
+  };
+}
+
+/** The local date "YYYY-MM-DD" of an instant. */
+function localDay(at: number, timeZone: string): string {
+  const local = instantToLocal(at, timeZone);
+  return `${local.year}-${String(local.month).padStart(2, "0")}-${String(local.day).padStart(2, "0")}`;
+}
+
 /** Whether an update names anything to change. */
 const changes = (
   update: Pick<TaskOperation, "newText" | "category" | "dueDate" | "reminder" | "reminderRecurrence">,
 ) => !!(update.newText || update.category || update.dueDate || update.reminder || update.reminderRecurrence);
 
 /** What must be asked before the operation can run, or null. */
-function missing(op: TaskOperation, context: CapabilityContext): string | null {
+function missing(op: TaskOperation, context: CapabilityContext): string | CodeQuestion | null {
   const { language } = context;
   switch (op.operation) {
     case "create":
-      return op.text?.trim() ? timeQuestion(op, context, false) : t(language, "askTaskText");
+      if (!op.text?.trim()) return t(language, "askTaskText");
+      return halfOfDayQuestion(op, context) ?? timeQuestion(op, context, false);
     case "createMultiple": {
       if (!op.tasks?.length || op.tasks.some((task) => !task.text?.trim())) return t(language, "askTaskText");
       for (const task of op.tasks) {

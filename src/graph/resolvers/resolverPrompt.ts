@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import type { LLMNode } from "../../config/llm-config.js";
-import type { LLMMessage } from "../../services/llm/index.js";
-import type { PlanStep, ResolverResult } from "../../types/index.js";
+import type { LLMMessage, LLMUsage } from "../../services/llm/index.js";
+import type { PlanStep, ResolverResult, TimeAnswerResume } from "../../types/index.js";
+import { t } from "../../utils/userMessages.js";
 import { humanTime } from "../../utils/timeContext.js";
 import type { CapabilityContext } from "../registry.js";
 import { compactArgs } from "./compactArgs.js";
@@ -64,9 +65,35 @@ export interface OperationResolverSpec<T extends { operation: string; question?:
   node?: LLMNode;
   /** The executor's function prefix: "tasks" gives "tasks.create". */
   prefix: string;
-  /** The question to ask before the operation can run, or null when it can. */
-  missing: (op: T, context: CapabilityContext) => string | null;
+  /** The question to ask before the operation can run (text, or a question read in code), or null when it can. */
+  missing: (op: T, context: CapabilityContext) => string | CodeQuestion | null;
 }
+
+/** A question whose answer code reads itself (D10), with the options it offers. */
+export interface CodeQuestion {
+  question: string;
+  options?: string[];
+  resume: TimeAnswerResume;
+}
+
+/**
+ * An instant the model computed ("2026-03-06T07:00:00Z", "…+02:00"): D6 lets a model hand over
+ * words or a local wall time only, so such an answer is refused, never stored as it is.
+ */
+const MODEL_INSTANT =
+  /\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:z|[+-]\d{2}(?::?\d{2})?)(?![\p{L}\p{N}])/iu;
+
+/** Whether any string inside a value carries an instant with Z or an offset. */
+export function carriesModelInstant(value: unknown): boolean {
+  if (typeof value === "string") return MODEL_INSTANT.test(value);
+  if (Array.isArray(value)) return value.some(carriesModelInstant);
+  if (value && typeof value === "object") return Object.values(value).some(carriesModelInstant);
+  return false;
+}
+
+/** The note sent back to a model that handed over an instant: once, then the user is asked. */
+const LOCAL_TIMES_ONLY =
+  'Your answer contained an instant with Z or a UTC offset. Never compute instants: give times as the user\'s own words or a local wall time without a zone (for example "tomorrow at 9" or "2026-03-06T09:00"). Answer again.';
 
 /**
  * The shared way of a capability's operation resolvers: one structured LLM call on the step,
@@ -79,14 +106,40 @@ export async function resolveOperation<T extends { operation: string; question?:
   context: CapabilityContext,
 ): Promise<ResolverResult> {
   if (!context.llm) throw new Error(`${spec.name} needs an LLM`);
-  const { value, usage } = await context.llm.structured(
-    spec.node ?? "resolver:database",
-    spec.schema,
-    buildResolverMessages(spec.system, step, context),
-    { name: spec.outputName },
-  );
+  const messages = buildResolverMessages(spec.system, step, context);
+  const node = spec.node ?? "resolver:database";
+  let { value, usage } = await context.llm.structured(node, spec.schema, messages, { name: spec.outputName });
+  if (carriesModelInstant(value)) {
+    // D6 in code: asked once more for words or a wall time; a second instant is not used at all.
+    context.logger.warn({ resolver: spec.name, step: step.id }, "model handed over an instant; asked again");
+    const retry = await context.llm.structured(
+      node,
+      spec.schema,
+      [...messages, { role: "user", content: LOCAL_TIMES_ONLY }],
+      {
+        name: spec.outputName,
+      },
+    );
+    value = retry.value;
+    usage = sumUsage(usage, retry.usage);
+    if (carriesModelInstant(value)) {
+      context.logger.warn(
+        { resolver: spec.name, step: step.id },
+        "model handed over an instant twice; the user is asked",
+      );
+      return {
+        stepId: step.id,
+        type: "clarify",
+        question: t(context.language, "askTimeAgain"),
+        llmUsage: usage,
+      };
+    }
+  }
   const op = compactArgs(value);
   const question = spec.missing(op, context);
+  if (question && typeof question !== "string") {
+    return { stepId: step.id, type: "clarify", ...question, llmUsage: usage };
+  }
   if (question) {
     return { stepId: step.id, type: "clarify", question: op.question?.trim() || question, llmUsage: usage };
   }
@@ -96,5 +149,16 @@ export async function resolveOperation<T extends { operation: string; question?:
     functionName: `${spec.prefix}.${op.operation}`,
     args: op,
     llmUsage: usage,
+  };
+}
+
+/** Two calls' usage as one: tokens, cost and time added, the second call's model. */
+function sumUsage(a: LLMUsage, b: LLMUsage): LLMUsage {
+  return {
+    ...b,
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    costUsd: a.costUsd + b.costUsd,
+    durationMs: a.durationMs + b.durationMs,
   };
 }

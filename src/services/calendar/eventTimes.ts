@@ -9,7 +9,7 @@ import type {
   RecurringFields,
   UpdateFields,
 } from "../../prompts/CalendarMutatePrompt.js";
-import { resolveWhen } from "../../nlu/resolveWhen.js";
+import { resolveWhen } from "../../nlu/whenPhrase.js";
 import {
   addDays,
   dayOfWeek,

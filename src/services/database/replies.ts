@@ -1,6 +1,7 @@
 import type { ResponseTemplate } from "../../graph/registry.js";
 import type { TaskRecurrence, TaskList } from "../../types/tasks.js";
 import { t } from "../../utils/userMessages.js";
+import { rruleText } from "./rruleText.js";
 
 type Language = "he" | "en";
 
@@ -67,7 +68,7 @@ function ordinal(n: number): string {
   return `${n}${suffix}`;
 }
 
-/** "every day at 08:00", "every Sunday and Wednesday at 18:00", "כל 10 לחודש ב-09:00"… */
+/** "every day at 08:00", "every Sunday and Wednesday at 18:00", "כל 10 לחודש ב-09:00", "every weekday (Sun–Thu) at 07:00"… */
 export function ruleText(rule: TaskRecurrence & { untilHuman?: string }, language: Language): string {
   let text: string;
   switch (rule.type) {
@@ -91,6 +92,9 @@ export function ruleText(rule: TaskRecurrence & { untilHuman?: string }, languag
       break;
     case "nudge":
       text = t(language, "rule.nudge", { interval: intervalText(rule.intervalMinutes ?? 10, language) });
+      break;
+    case "rrule":
+      text = rruleText(rule, language);
       break;
   }
   return rule.untilHuman ? `${text} ${t(language, "rule.until", { date: rule.untilHuman })}` : text;

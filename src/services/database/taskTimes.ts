@@ -1,6 +1,7 @@
 import type { ReminderRecurrenceArgs } from "../../prompts/DatabaseTaskPrompt.js";
-import { nextOccurrence, parseIntervalMinutes } from "../../nlu/recurrence.js";
-import { resolveWhen } from "../../nlu/resolveWhen.js";
+import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
+import { nextOccurrence, parseIntervalMinutes, rfc5545Of } from "../../nlu/recurrence.js";
+import { resolveWhen } from "../../nlu/whenPhrase.js";
 import { formatClock, instantToLocal, localToInstant, parseClock } from "../../nlu/zonedTime.js";
 import type { TaskRecurrence } from "../../types/tasks.js";
 
@@ -26,6 +27,10 @@ export interface TaskSchedule {
 export type ScheduleProblem =
   | "past_time"
   | "unclear_time"
+  /** An hour 1–6 with no am/pm in a repeat ("every day at 5"): morning or afternoon? */
+  | "ambiguous_hour"
+  /** A repeat that cannot be expressed exactly ("every few days", "twice a week"). */
+  | "unsupported_repeat"
   | "unclear_interval"
   | "missing_time"
   | "missing_days"
@@ -121,23 +126,26 @@ export function scheduleTask(
   }
 
   let recurrence: TaskRecurrence | null = null;
+  // The first occurrence the user's own repeat words named ("every day at 8 starting Friday").
+  let firstAt: number | null = null;
   const rule = args.reminderRecurrence;
   if (rule) {
     const built = buildRecurrence(rule, nowMs, timeZone);
     if (!built.ok) return built;
     recurrence = built.recurrence;
+    firstAt = built.firstAt ?? null;
   }
 
   const offsetMs = (reminderOffsetMinutes ?? 0) * 60_000;
   let nextFire: number | null;
   if (recurrence?.type === "nudge") {
-    nextFire = dueMs ?? nowMs + (recurrence.intervalMinutes ?? DEFAULT_NUDGE_MINUTES) * 60_000;
+    nextFire = dueMs ?? firstAt ?? nowMs + (recurrence.intervalMinutes ?? DEFAULT_NUDGE_MINUTES) * 60_000;
   } else if (recurrence) {
     // A start date given with the rule: the first occurrence on or after it; a lead time rings before each.
     const occurrence = nextOccurrence(
       recurrence,
       timeZone,
-      Math.max(nowMs + offsetMs, (dueMs ?? nowMs) - 60_000),
+      Math.max(nowMs + offsetMs, (dueMs ?? nowMs) - 60_000, (firstAt ?? nowMs) - 1),
     );
     nextFire = occurrence === null ? null : occurrence - offsetMs;
   } else if (dueMs !== null) {
@@ -162,11 +170,17 @@ export function scheduleTask(
   };
 }
 
-function buildRecurrence(
-  rule: ReminderRecurrenceArgs,
-  nowMs: number,
-  timeZone: string,
-): { ok: true; recurrence: TaskRecurrence } | { ok: false; problem: ScheduleProblem; phrase: string } {
+type BuiltRecurrence =
+  | { ok: true; recurrence: TaskRecurrence; firstAt?: number }
+  | { ok: false; problem: ScheduleProblem; phrase: string };
+
+/**
+ * The rule of the resolver's recurrence fields. The user's own repeat words (`phrase`) are read in
+ * code (readTime, D6) and win over the V1 fields; a clock time the resolver gave apart from them
+ * ("time": "08:00" with "every other Tuesday") is added when the words name none. Without words, the
+ * V1 fields as before; a stored RFC 5545 rule (`rule`, `start`) is kept as it is.
+ */
+function buildRecurrence(rule: ReminderRecurrenceArgs, nowMs: number, timeZone: string): BuiltRecurrence {
   let until: string | undefined;
   if (rule.until?.trim()) {
     const end = resolveWhen(rule.until, nowMs, timeZone, { defaultTime: "23:59" });
@@ -174,6 +188,8 @@ function buildRecurrence(
     until = new Date(end.at).toISOString();
   }
   const base = until ? { until } : {};
+  const phrase = rule.phrase?.trim();
+  if (phrase) return recurrenceOfWords(phrase, rule, nowMs, timeZone, until);
   if (rule.type === "nudge") {
     const minutes = rule.interval?.trim() ? parseIntervalMinutes(rule.interval) : DEFAULT_NUDGE_MINUTES;
     if (minutes === null || minutes <= 0)
@@ -189,8 +205,51 @@ function buildRecurrence(
     if (days.length === 0) return { ok: false, problem: "missing_days", phrase: "" };
     return { ok: true, recurrence: { type: "weekly", time, days, ...base } };
   }
+  if (rule.type === "rrule") {
+    const recurrence: TaskRecurrence = {
+      type: "rrule",
+      rule: rule.rule ?? "",
+      time,
+      start: rule.start ?? "",
+      ...base,
+    };
+    // A rule that cannot be expanded is not stored (it would never ring).
+    if (rfc5545Of(recurrence) === null)
+      return { ok: false, problem: "unsupported_repeat", phrase: rule.rule ?? "" };
+    return { ok: true, recurrence };
+  }
   if (!rule.dayOfMonth) return { ok: false, problem: "missing_day_of_month", phrase: "" };
   return { ok: true, recurrence: { type: "monthly", time, dayOfMonth: rule.dayOfMonth, ...base } };
+}
+
+/** Why readTime could not read repeat words, as the question the resolver asks. */
+const UNCLEAR_PROBLEM: Partial<Record<UnclearReason, ScheduleProblem>> = {
+  ambiguous_hour: "ambiguous_hour",
+  unsupported: "unsupported_repeat",
+};
+
+/** The rule the user's repeat words say, read in code; `until` (from the resolver's own field) applies when the words name no end. */
+function recurrenceOfWords(
+  phrase: string,
+  rule: ReminderRecurrenceArgs,
+  nowMs: number,
+  timeZone: string,
+  until: string | undefined,
+): BuiltRecurrence {
+  let reading = readTime(phrase, nowMs, timeZone);
+  const time = rule.type !== "nudge" && rule.time ? clockOf(rule.time) : null;
+  if (time) {
+    // Two clock times would make the words unclear: the separate time counts only where the words name none.
+    const withTime = readTime(`${phrase} at ${time}`, nowMs, timeZone);
+    if (withTime?.kind === "recurring") reading = withTime;
+  }
+  if (reading?.kind !== "recurring") {
+    const problem = (reading?.kind === "unclear" && UNCLEAR_PROBLEM[reading.reason]) || "unclear_time";
+    return { ok: false, problem, phrase };
+  }
+  const recurrence: TaskRecurrence = { ...reading.recurrence };
+  if (recurrence.until === undefined && until !== undefined) recurrence.until = until;
+  return { ok: true, recurrence, firstAt: reading.firstAt };
 }
 
 /** A stored recurrence as resolver words again, so an update that keeps it can be rescheduled. */
@@ -201,6 +260,8 @@ export function recurrenceArgsOf(recurrence: TaskRecurrence): ReminderRecurrence
     ...(recurrence.days ? { days: recurrence.days } : {}),
     ...(recurrence.dayOfMonth ? { dayOfMonth: recurrence.dayOfMonth } : {}),
     ...(recurrence.intervalMinutes ? { interval: `${recurrence.intervalMinutes} minutes` } : {}),
+    ...(recurrence.rule ? { rule: recurrence.rule } : {}),
+    ...(recurrence.start ? { start: recurrence.start } : {}),
     ...(recurrence.until ? { until: recurrence.until } : {}),
   };
 }

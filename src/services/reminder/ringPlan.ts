@@ -8,7 +8,7 @@ import { nextFireAfter } from "../database/taskTimes.js";
  * the task, the user's quiet hours and "now": which occurrence rings, and when the task rings next.
  */
 
-/** reminder: one-time; nudge: repeats until done; recurring: daily/weekly/monthly; overdue: due time passed after an early reminder. */
+/** reminder: one-time; nudge: repeats until done; recurring: any calendar rule (daily … RFC 5545); overdue: due time passed after an early reminder. */
 export type RingKind = "reminder" | "nudge" | "recurring" | "overdue";
 
 /** The fields of a task the scheduler reads. */
@@ -39,7 +39,12 @@ export interface RingPlan {
   nextFireAt: number | null;
 }
 
-/** How far back a recurring reminder's missed occurrences are looked for (longer than any period). */
+/**
+ * How far back a recurring reminder's missed occurrences are looked for: longer than a month, so the
+ * latest missed occurrence of a daily, weekly or monthly rule is found. A rule with longer periods
+ * (every other month, yearly) is passed over only within it: after a longer outage it rings the
+ * occurrence it was due for.
+ */
 const CATCH_UP_WINDOW_MS = 40 * 24 * 60 * 60 * 1000;
 
 /** Whether `atMs` falls in the quiet hours, in the user's local time. */

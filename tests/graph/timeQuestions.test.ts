@@ -1,0 +1,133 @@
+// Times that are never silently wrong (D10), as a user sees them through the graph with no LLM:
+// the Hebrew quarter-to reminder rings at 07:45; "tomorrow at 5" asks morning or afternoon with two
+// buttons and stores the answer; words not understood, a past time and an absurd one are asked
+// about, never stored as a guess.
+import { afterEach, describe, expect, it } from "vitest";
+import { createHarness, plan, step, type Harness } from "../support/memoHarness.js";
+import { isTaskResolver, scriptTurn, stores } from "../support/databaseScript.js";
+import { lastUserMessageOf } from "../support/scriptedOpenAI.js";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Thursday 5 March 2026, 12:00 in Jerusalem (the harness clock). */
+const harness = () => createHarness({ llm: "none", env: { FAST_PATH: "on" } });
+const openTasks = async (hh: Harness) =>
+  (await stores(hh).tasks({ completed: false })).map((t) => [t.text, t.nextFireAt]);
+
+describe("time questions through the graph, without an LLM", () => {
+  it("reads the Hebrew quarter-to and rings at 07:45, with the time words out of the title", async () => {
+    h = await harness();
+    const reply = await h.say("תזכיר לי מחר ברבע לשמונה לצאת מהבית");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).toContain("07:45");
+    expect(reply.text).toContain("לצאת מהבית");
+    expect(reply.text).not.toContain("רבע");
+    // 07:45 on Friday 6 March in Jerusalem is 05:45 UTC.
+    expect(await openTasks(h)).toEqual([["לצאת מהבית", "2026-03-06T05:45:00.000Z"]]);
+  });
+
+  it("asks morning or afternoon for 'tomorrow at 5' with two buttons, and stores the one tapped", async () => {
+    h = await harness();
+    const question = await h.say("remind me tomorrow at 5 to call the bank");
+    expect(question.status).toBe("waiting");
+    expect(question.question).toBe('"tomorrow at 5": in the morning or in the afternoon?');
+    expect(question.options.map((o) => o.label)).toEqual(["05:00 morning", "17:00 afternoon"]);
+    expect(await openTasks(h)).toEqual([]);
+    const answer = await h.say("17:00 afternoon", { optionId: question.options[1]!.id });
+    expect(answer.status).toBe("completed");
+    expect(answer.text).toBe("⏰ I'll remind you tomorrow at 17:00: *call the bank*");
+    expect(await openTasks(h)).toEqual([["call the bank", "2026-03-06T15:00:00.000Z"]]);
+  });
+
+  it("takes a typed answer to the Hebrew question ('בבוקר'), and a clock time typed instead", async () => {
+    h = await harness();
+    const question = await h.say("תזכיר לי מחר בחמש להתקשר לבנק");
+    expect(question.status).toBe("waiting");
+    expect(question.options.map((o) => o.label)).toEqual(["05:00 בבוקר", "17:00 אחה״צ"]);
+    expect((await h.say("בבוקר")).status).toBe("completed");
+    const second = await h.say("remind me on Friday at 3 to water the plants");
+    expect(second.status).toBe("waiting");
+    expect((await h.say("3pm")).status).toBe("completed");
+    expect(await openTasks(h)).toEqual([
+      ["להתקשר לבנק", "2026-03-06T03:00:00.000Z"],
+      ["water the plants", "2026-03-06T13:00:00.000Z"],
+    ]);
+  });
+
+  it("asks about words it did not understand, and completes the time from the answer", async () => {
+    h = await harness();
+    const question = await h.say("remind me tomorrow at the usual time to take the pills");
+    expect(question.status).toBe("waiting");
+    expect(question.question).toBe(
+      'I understood "tomorrow", but not "at the usual time". When exactly should it be?',
+    );
+    expect(await openTasks(h)).toEqual([]);
+    const answer = await h.say("at 8:15");
+    expect(answer.status).toBe("completed");
+    expect(await openTasks(h)).toEqual([["take the pills", "2026-03-06T06:15:00.000Z"]]);
+  });
+
+  it("never stores a past, a 'now' or an absurd time: it asks, and a later turn still works", async () => {
+    h = await harness();
+    const past = await h.say("remind me yesterday at 5pm to pick up the package");
+    expect(past.status).toBe("waiting");
+    expect(past.question).toBe('That time ("yesterday at 5pm") has already passed. When should it be?');
+    expect((await h.say("cancel")).status).toBe("completed");
+    const absurd = await h.say("remind me in 99999999 days to x");
+    expect(absurd.question).toBe(
+      "That's further ahead than I keep reminders (up to 10 years). When should it be?",
+    );
+    expect((await h.say("in 2 hours")).status).toBe("completed");
+    expect(await openTasks(h)).toEqual([["x", "2026-03-05T12:00:00.000Z"]]);
+    const hebrew = await h.say("תזכיר לי בעוד 999999999999 שעות לשתות");
+    expect(hebrew.question).toBe("זה רחוק יותר ממה שאני שומר תזכורות (עד 10 שנים). מתי זה צריך להיות?");
+  });
+});
+
+describe("time questions on the LLM path (scripted model)", () => {
+  it("asks morning or afternoon with two buttons for the model's 'tomorrow at 5', answered with no second model call", async () => {
+    h = await createHarness({ env: { FAST_PATH: "off" } });
+    scriptTurn(h, "create_task", { operation: "create", text: "call the bank", dueDate: "tomorrow at 5" });
+    const question = await h.say("remind me tomorrow at 5 to call the bank");
+    expect(question.status).toBe("waiting");
+    expect(question.options.map((o) => o.label)).toEqual(["05:00 morning", "17:00 afternoon"]);
+    const calls = h.server!.requests.length;
+    const answer = await h.say("17:00 afternoon", { optionId: question.options[1]!.id });
+    expect(answer.text).toBe("⏰ I'll remind you tomorrow at 17:00: *call the bank*");
+    expect(h.server!.requests.length).toBe(calls);
+    expect(await openTasks(h)).toEqual([["call the bank", "2026-03-06T15:00:00.000Z"]]);
+  });
+
+  it("refuses an instant with Z or an offset from the model: asks it once more, and uses its words", async () => {
+    h = await createHarness({ env: { FAST_PATH: "off" } });
+    h.server!.enqueue(
+      plan({ steps: [step("s1", "database", "create_task")] }),
+      { json: { operation: "create", text: "call mom", dueDate: "2026-03-06T07:00:00Z" } },
+      { json: { operation: "create", text: "call mom", dueDate: "tomorrow at 9" } },
+    );
+    const reply = await h.say("remind me tomorrow at 9 to call mom");
+    expect(reply.text).toBe("⏰ I'll remind you tomorrow at 09:00: *call mom*");
+    const resolverCalls = h.server!.requests.filter(isTaskResolver);
+    expect(resolverCalls).toHaveLength(2);
+    expect(lastUserMessageOf(resolverCalls[1]!)).toContain("Never compute instants");
+  });
+
+  it("asks the user when the model hands over an instant twice, and stores nothing from it", async () => {
+    h = await createHarness({ env: { FAST_PATH: "off" } });
+    h.server!.enqueue(
+      plan({ steps: [step("s1", "database", "create_task")] }),
+      { json: { operation: "create", text: "call mom", dueDate: "2026-03-06T09:00:00+02:00" } },
+      { json: { operation: "create", text: "call mom", dueDate: "2026-03-06T07:00:00.000Z" } },
+    );
+    const reply = await h.say("remind me tomorrow at 9 to call mom");
+    expect(reply.status).toBe("waiting");
+    expect(reply.question).toBe(
+      'I couldn\'t pin down the time. Could you say it again, for example "tomorrow at 9"?',
+    );
+    expect(await openTasks(h)).toEqual([]);
+  });
+});

@@ -55,7 +55,10 @@ const command = (
 export function timeArgs(parsed: ParsedTime): Record<string, unknown> {
   if (parsed.kind === "instant") {
     // The exact instant, not the wall time: on a fall-back night a wall time names two instants.
-    return { dueDate: parsed.dateOnly ? parsed.local.slice(0, 10) : new Date(parsed.at).toISOString() };
+    return {
+      dueDate: parsed.dateOnly ? parsed.local.slice(0, 10) : new Date(parsed.at).toISOString(),
+      ...(parsed.saidIn ? { saidIn: parsed.saidIn } : {}),
+    };
   }
   const { type, time, days, dayOfMonth, intervalMinutes, rule, start, until } = parsed.recurrence;
   return {
@@ -171,17 +174,22 @@ function timeQuestionCommand(
     if (passed.local.startsWith(`${today.year}-${pad2(today.month)}-${pad2(today.day)}`))
       return command("database", "create_task", "tasks.create", { ...args, ...timeArgs(passed) });
   }
+  return {
+    ...command("database", "create_task", "tasks.create", args),
+    timeQuestion: timeQuestionOf(reading, timeZone),
+  };
+}
+
+/** What to ask about an unclear reading: its options' clock times and time arguments, and its day. */
+export function timeQuestionOf(reading: UnclearTime, timeZone: string): TimeQuestion {
   const choices = reading.choices?.map((choice) => {
     const at = choice.kind === "instant" ? choice.at : choice.firstAt;
     const local = instantToLocal(at, timeZone);
     return { clock: `${pad2(local.hour)}:${pad2(local.minute)}`, args: timeArgs(choice) };
   });
   const first = reading.choices?.[0];
-  const day = first?.kind === "instant" ? first.local.slice(0, 10) : undefined;
-  return {
-    ...command("database", "create_task", "tasks.create", args),
-    timeQuestion: { reading, ...(choices ? { choices } : {}), ...(day ? { day } : {}) },
-  };
+  const day = first?.kind === "instant" ? first.local.slice(0, 10) : reading.day;
+  return { reading, ...(choices ? { choices } : {}), ...(day ? { day } : {}) };
 }
 
 /** "milk, eggs, and bread" / "חלב, ביצים ולחם" → the items; null when one is a pronoun or a person. */

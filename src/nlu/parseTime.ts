@@ -81,10 +81,15 @@ export interface UnclearTime {
   choices?: [ParsedTime, ParsedTime];
   /** `past`: the time the words named, already behind now (a date named alone may still be today). */
   passed?: ParsedInstant;
+  /** The local day "YYYY-MM-DD" the day words named, for an answer that names only a clock time. */
+  day?: string;
 }
 
 /** What a message says about time: a complete answer, or why Memo must ask. */
 export type TimeReading = ParsedTime | UnclearTime;
+
+/** Messages longer than this are not read for times (see readTime). */
+export const MAX_READ_LENGTH = 2000;
 
 /** The furthest ahead a time may be: 10 years. Beyond it, or with a number too large, Memo asks. */
 export const MAX_HORIZON_DAYS = 3653;
@@ -107,6 +112,13 @@ export function readTime(
   options: ReadTimeOptions = {},
 ): TimeReading | null {
   const normalized = normalizeText(message);
+  // A message this long is not read for a time word by word (the patterns' cost grows with it):
+  // when it names a time, Memo asks for it on its own.
+  if (normalized.text.length > MAX_READ_LENGTH) {
+    return /\d|[\p{L}]/u.test(normalized.text)
+      ? { kind: "unclear", reason: "unread", timeZone, text: message, phrase: "", unread: [] }
+      : null;
+  }
   let scan = scanText(normalized.text, nowMs, timeZone);
   // "tomorrow 10am EST": the day words are days in the zone named, so they are read again there.
   const zone = scan.found.find((f) => f.mention.kind === "zone")?.mention;
@@ -174,16 +186,41 @@ function unclear(
   reason: UnclearReason,
   choices?: [ParsedTime, ParsedTime],
 ): UnclearTime {
-  const { normalized, found, repeats, unread, timeZone } = context;
+  const { normalized, found, repeats, unread, timeZone, nowMs } = context;
+  // Words read as time but not understood ("at 5 or 6", "February 30") are unread too: out of the
+  // text, and named in the question.
+  const impossible = found.filter((f) => f.mention.kind === "impossible");
   const read = [...repeats, ...found.filter((f) => f.mention.kind !== "impossible")];
+  const unreadSpans = [...unread, ...impossible].sort((a, b) => a.start - b.start);
+  const { text } = cutOut(normalized, [...read, ...impossible]);
+  const { phrase } = cutOut(normalized, read);
+  const day = repeats.length === 0 ? dayNamed(found, nowMs, timeZone) : undefined;
   return {
     kind: "unclear",
     reason,
     timeZone,
-    ...cutOut(normalized, read),
-    unread: unread.map((span) => sourceOf(normalized, span)),
+    text,
+    phrase,
+    unread: unreadSpans.map((span) => sourceOf(normalized, span)),
     ...(choices ? { choices } : {}),
+    ...(day ? { day } : {}),
   };
+}
+
+/** The local day "YYYY-MM-DD" the day words alone name ("tomorrow", "on Friday"), if they name one. */
+function dayNamed(found: Found[], nowMs: number, timeZone: string): string | undefined {
+  const days = found.filter(
+    (f) =>
+      f.mention.kind === "date" ||
+      f.mention.kind === "weekday" ||
+      (f.mention.kind === "relative" && f.mention.relative.kind === "calendar"),
+  );
+  if (days.length === 0) return undefined;
+  // A day's start, so that "today" still names today when its 09:00 has passed.
+  const resolution = resolveMentionsFully(days, nowMs, timeZone, { hour: 23, minute: 59 });
+  if (resolution.kind !== "at") return undefined;
+  const local = instantToLocal(resolution.at, timeZone);
+  return `${local.year}-${pad2(local.month)}-${pad2(local.day)}`;
 }
 
 /** The words of a span of the normalized text, as the user wrote them. */
@@ -359,7 +396,10 @@ function planCalendar(
   const isStart = (f: Found, i: number) => {
     const previous = startItems[i - 1];
     if (previous && /^[\s,]*$/u.test(text.slice(previous.end, f.start))) return true;
-    return START_GLUE_BEFORE.test(text.slice(0, f.start)) || START_GLUE_IN.test(text.slice(f.start, f.end));
+    return (
+      START_GLUE_BEFORE.test(text.slice(Math.max(0, f.start - 40), f.start)) ||
+      START_GLUE_IN.test(text.slice(f.start, f.end))
+    );
   };
   if (!takesDayFromStart && !startItems.every(isStart)) return "unread";
   let firstDayMs = nowMs;
@@ -507,6 +547,9 @@ function untilChain(maskedText: string, found: Found[]): { span: Span; items: Fo
   return chain;
 }
 
+/** How far before a time span its glue words may start ("starting from", "ו-"): characters. */
+const LOOK_BACK = 24;
+
 /** A word that ties a time to the sentence: "remind me (for) tomorrow", "לסיים (עד) מחר". */
 const GLUE_BEFORE =
   /(?<![\p{L}\p{N}])(?:at|on|by|for|from|starting|beginning|until|till|ו?עד|החל\s+מ-?)\s+$/u;
@@ -527,11 +570,13 @@ function cutOut(normalized: NormalizedText, spans: Span[]): { text: string; phra
   const { text, source, from, to } = normalized;
   const widened = spans
     .map(({ start, end }) => {
-      const prefix = /^\d/u.test(text.slice(start, end)) ? PREFIX_BEFORE.exec(text.slice(0, start)) : null;
+      // Only the few characters before a span can be its glue (a whole-text slice made long messages slow).
+      const before = text.slice(Math.max(0, start - LOOK_BACK), start);
+      const prefix = /^\d/u.test(text.slice(start, end)) ? PREFIX_BEFORE.exec(before) : null;
       const from = start - (prefix?.[0].length ?? 0);
       const glue = STARTS_WITH_GLUE.test(text.slice(from, end))
         ? null
-        : GLUE_BEFORE.exec(text.slice(0, from));
+        : GLUE_BEFORE.exec(text.slice(Math.max(0, from - LOOK_BACK), from));
       return { start: from - (glue?.[0].length ?? 0), end };
     })
     .sort((a, b) => a.start - b.start);

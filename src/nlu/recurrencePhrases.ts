@@ -10,6 +10,7 @@ import { HE_WHOLE_INTERVALS } from "./recurrence.js";
 import type { RuleDay } from "./recurrenceRule.js";
 import type { Scanner, Span } from "./timeMentions.js";
 import {
+  EN_NTH_DAYS,
   EN_COUNTS,
   EN_MONTHS,
   EN_WEEKDAYS,
@@ -68,17 +69,7 @@ const HE_PERIODS = new Map<string, Period>([
   ["לילה", "night"],
 ]);
 
-const EN_NTH = new Map([
-  ["first", 1],
-  ["1st", 1],
-  ["second", 2],
-  ["2nd", 2],
-  ["third", 3],
-  ["3rd", 3],
-  ["fourth", 4],
-  ["4th", 4],
-  ["last", -1],
-]);
+const EN_NTH = EN_NTH_DAYS;
 const HE_NTH = new Map([
   ["ראשון", 1],
   ["שני", 2],

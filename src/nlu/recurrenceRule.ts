@@ -258,6 +258,56 @@ function floating(date: LocalDate, clock: { hour: number; minute: number }): Dat
   return d;
 }
 
+/** The wall date of a floating Date. */
+const dateOf = (wall: Date): LocalDate => ({
+  year: wall.getUTCFullYear(),
+  month: wall.getUTCMonth() + 1,
+  day: wall.getUTCDate(),
+});
+
+const MIDNIGHT = { hour: 0, minute: 0 };
+
+/**
+ * The dates of a rule whose series starts on `start` (its first possible day; null for a rule whose
+ * phase does not matter, INTERVAL 1 with explicit parts, which is then anchored on `from`), from
+ * `from` on, in order: each is passed to `visit` until it returns false. Nothing when the rule
+ * cannot occur (an infeasible rule); at most MAX_STEPS dates from `from`'s period are looked at.
+ * The one expander of rules: reminders (nextRuleOccurrence) and calendar series place each date at
+ * their own wall time with localToInstant.
+ */
+export function eachRuleDate(
+  rule: RuleParts,
+  start: LocalDate | null,
+  from: LocalDate,
+  visit: (date: LocalDate) => boolean,
+): void {
+  const anchor = start ?? from;
+  const parts = explicitParts(rule, anchor);
+  if (!feasible(parts, anchor)) return;
+  const dtstart = nearStart(parts, anchor, from);
+  const options: Partial<Options> = {
+    freq: RRULE_FREQUENCY[parts.freq],
+    interval: parts.interval,
+    dtstart: floating(dtstart, MIDNIGHT),
+  };
+  if (parts.byDay) {
+    options.byweekday = parts.byDay.map(({ day, nth }): Weekday => {
+      const weekday = RRULE_DAYS[day]!;
+      return nth === undefined ? weekday : weekday.nth(nth);
+    });
+  }
+  if (parts.byMonthDay) options.bymonthday = parts.byMonthDay;
+  if (parts.byMonth) options.bymonth = parts.byMonth;
+  if (parts.bySetPos) options.bysetpos = parts.bySetPos;
+  if (parts.weekStart !== undefined) options.wkst = RRULE_DAYS[parts.weekStart]!;
+
+  const fromWall = floating(from, MIDNIGHT).getTime();
+  new RRule(options, true).all((wall, count) => {
+    if (wall.getTime() >= fromWall && !visit(dateOf(wall))) return false;
+    return count < MAX_STEPS;
+  });
+}
+
 /**
  * The first occurrence strictly after `afterMs` of a rule whose series starts on `start` (its first
  * possible day; null for a rule whose phase does not matter, INTERVAL 1 with explicit parts) at the
@@ -273,46 +323,11 @@ export function nextRuleOccurrence(
   const after = instantToLocal(afterMs, timeZone);
   // Two days back covers any zone's offset change between the search point and an occurrence.
   const from = addDays({ year: after.year, month: after.month, day: after.day }, -2);
-  const anchor = start ?? from;
-  const parts = explicitParts(rule, anchor);
-  if (!feasible(parts, anchor)) return null;
-  const dtstart = nearStart(parts, anchor, from);
-  const options: Partial<Options> = {
-    freq: RRULE_FREQUENCY[parts.freq],
-    interval: parts.interval,
-    dtstart: floating(dtstart, clock),
-  };
-  if (parts.byDay) {
-    options.byweekday = parts.byDay.map(({ day, nth }): Weekday => {
-      const weekday = RRULE_DAYS[day]!;
-      return nth === undefined ? weekday : weekday.nth(nth);
-    });
-  }
-  if (parts.byMonthDay) options.bymonthday = parts.byMonthDay;
-  if (parts.byMonth) options.bymonth = parts.byMonth;
-  if (parts.bySetPos) options.bysetpos = parts.bySetPos;
-  if (parts.weekStart !== undefined) options.wkst = RRULE_DAYS[parts.weekStart]!;
-
-  const earliestWall = floating(after, after).getTime() - 2 * DAY_MS;
   let found: number | null = null;
-  new RRule(options, true).all((wall, count) => {
-    if (wall.getTime() >= earliestWall) {
-      const at = localToInstant(
-        {
-          year: wall.getUTCFullYear(),
-          month: wall.getUTCMonth() + 1,
-          day: wall.getUTCDate(),
-          hour: wall.getUTCHours(),
-          minute: wall.getUTCMinutes(),
-        },
-        timeZone,
-      );
-      if (at > afterMs) {
-        found = at;
-        return false;
-      }
-    }
-    return count < MAX_STEPS;
+  eachRuleDate(rule, start, from, (date) => {
+    const at = localToInstant({ ...date, ...clock }, timeZone);
+    if (at > afterMs) found = at;
+    return found === null;
   });
   return found;
 }

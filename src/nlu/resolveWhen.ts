@@ -43,6 +43,16 @@ export const PERIOD_DEFAULT: Record<Period, Slot> = {
   night: { dayOffset: 0, hour: 20, minute: 0 },
 };
 
+/** The hours each part of the day spans, for telling a clock time that contradicts it. */
+const span = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => (from + i) % 24);
+const PERIOD_HOURS: Record<Period, number[]> = {
+  morning: span(4, 12),
+  noon: span(11, 14),
+  afternoon: span(12, 18),
+  evening: span(16, 23),
+  night: [...span(19, 23), ...span(0, 5)],
+};
+
 /** The wall times a clock time can mean on the named day, earliest first. */
 export function slotsOf(clock: Clock, period: Period | undefined): Slot[] {
   const { hour, minute } = clock;
@@ -172,6 +182,14 @@ export function resolveMentionsFully(
   const standalonePeriod = said.standalonePeriod || said.impliedPeriods.length > 0;
   if (!relative && !date && !weekday && !clock && !standalonePeriod) return unread;
 
+  // "tomorrow evening at 8am", "ב-21 בבוקר": the hour and the part of the day disagree (D10).
+  if (
+    clock &&
+    period &&
+    clock.kind !== "open" &&
+    !PERIOD_HOURS[period].includes(slotsOf(clock, undefined)[0]?.hour ?? -1)
+  )
+    return unread;
   // The wall times asked for; none means only a date was named.
   const slots = clock ? slotsOf(clock, period) : period ? [PERIOD_DEFAULT[period]] : null;
   const timesOn = (day: LocalDate, wanted: Slot[]) =>

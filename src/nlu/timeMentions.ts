@@ -9,6 +9,7 @@ import {
   EN_AMOUNT_WORDS,
   EN_COUNTS,
   EN_HOUR_WORDS,
+  EN_NTH_DAYS,
   EN_ORDINAL_DAYS,
   EN_MONTHS,
   EN_WEEKDAYS,
@@ -441,16 +442,24 @@ export function scanMentions(s: Scanner, today: LocalDate, timeZone: string, anc
   take(PATTERNS.heDigitClock, ([, h, m, minuteWords]) => clockOf(h ?? "", m, minuteWords), clock);
   take(PATTERNS.enAtClock, ([, h, m]) => clockOf(h ?? "", m), clock);
   take(PATTERNS.colonClock, ([, h, m]) => clockOf(h ?? "", m), clock);
-  take(PATTERNS.periodClock, ([, h]) => clockOf(h ?? "", undefined), clock);
+  take(
+    PATTERNS.periodClock,
+    ([, h]) => clockOf(String(EN_HOUR_WORDS.get(h ?? "") ?? HE_HOURS.get(normalWords(h)) ?? h), undefined),
+    clock,
+  );
   takeNumbersByDays(s, found);
   // A clock time next to another number is a range or a choice, not one time.
   for (const f of found) {
     if (f.mention.kind === "relative" && /^\s+(?:or|או)\s/u.test(s.text.slice(f.end))) f.mention = impossible;
     if (f.mention.kind !== "clock") continue;
-    if (OTHER_NUMBER_AFTER.test(s.text.slice(f.end)) || OTHER_NUMBER_BEFORE.test(s.text.slice(0, f.start)))
+    if (
+      OTHER_NUMBER_AFTER.test(s.text.slice(f.end)) ||
+      OTHER_NUMBER_BEFORE.test(s.text.slice(Math.max(0, f.start - 24), f.start))
+    )
       f.mention = impossible;
   }
 
+  const beforePeriods = s.text;
   const periods: Found[] = [];
   const addPeriods = (pattern: RegExp, read: (m: RegExpMatchArray) => Mention) => {
     for (const { start, end, value } of s.take(pattern, read)) periods.push({ start, end, mention: value });
@@ -467,6 +476,8 @@ export function scanMentions(s: Scanner, today: LocalDate, timeZone: string, anc
   for (const p of periods) {
     const standalone = p.mention.kind === "period" && p.mention.standalone;
     if (standalone || neighbours.some((n) => adjacent(n, p, s.text))) found.push(p);
+    // A part of the day not taken stays in the text, where it counts as unread ("by evening").
+    else s.text = s.text.slice(0, p.start) + beforePeriods.slice(p.start, p.end) + s.text.slice(p.end);
   }
   return found.sort((a, b) => a.start - b.start);
 }
@@ -614,17 +625,6 @@ const ZONES = new Map([
   ["שיקגו", "America/Chicago"],
 ]);
 
-const ORDINAL_WORDS = new Map([
-  ["first", 1],
-  ["1st", 1],
-  ["second", 2],
-  ["2nd", 2],
-  ["third", 3],
-  ["3rd", 3],
-  ["fourth", 4],
-  ["4th", 4],
-]);
-
 /** "the first Monday of March": that date this year, or next year once past. */
 function nthWeekdayOf(
   [, nth, dayName, which, monthName, year]: RegExpMatchArray,
@@ -638,7 +638,7 @@ function nthWeekdayOf(
         if (dayOfWeek({ year: y, month: m, day: d }) === weekdayIndex) return { year: y, month: m, day: d };
       return null;
     }
-    const n = ORDINAL_WORDS.get(nth ?? "") ?? 0;
+    const n = EN_NTH_DAYS.get(nth ?? "") ?? 0;
     for (let d = 1; d <= 7; d++) {
       if (dayOfWeek({ year: y, month: m, day: d }) === weekdayIndex) {
         const day = d + (n - 1) * 7;
@@ -765,7 +765,7 @@ function takeNumbersByDays(s: Scanner, found: Found[]): void {
     const dayAfter = days.some((d) => d.start >= span.end && adjacent(d, span, s.text));
     const dayBefore = days.some((d) => d.end <= span.start && adjacent(d, span, s.text));
     // "9 tomorrow", "at 9 tomorrow" but not "list 3 tonight"; "tomorrow 9" but not "tomorrow 5 apples".
-    const before = s.text.slice(0, span.start);
+    const before = s.text.slice(Math.max(0, span.start - 24), span.start);
     const opensClause = /(?:^|[,.;:!?]|(?<![\p{L}\p{N}])(?:at|by|@|ב|and|ו|me|us|לי|אותי|לנו))\s*$/u.test(
       before,
     );

@@ -88,6 +88,12 @@ EN_ORDINAL_UNITS.forEach((w, i) => {
 });
 EN_ORDINAL_DAYS.set("thirty-first", 31).set("thirty first", 31);
 
+/** "the first/second/third/fourth/last Monday" of a month: which one (-1 is the last). */
+// prettier-ignore
+export const EN_NTH_DAYS = new Map([
+  ["first", 1], ["1st", 1], ["second", 2], ["2nd", 2], ["third", 3], ["3rd", 3], ["fourth", 4], ["4th", 4], ["last", -1],
+]);
+
 /** The hours of an English clock in words: "seven", "twelve". */
 export const EN_HOUR_WORDS = new Map([...EN_UNITS, "ten", "eleven", "twelve"].map((w, i) => [w, i + 1]));
 
@@ -383,12 +389,13 @@ export const PATTERNS = {
   colonClock: rx(String.raw`(?<![\p{L}\p{N}:/.])(\d{1,2}):(\d{2})${TIME_END}`),
   // A bare hour is a time only next to a part of the day: "9 in the evening", "8 בערב".
   periodClock: rx(
-    String.raw`(?<![\p{L}\p{N}:/.])(\d{1,2})(?=\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|ו?(?:בבוקר|בצהר|אחה|אחר|בערב|בלילה)))`,
+    String.raw`(?<![\p{L}\p{N}:/.])(\d{1,2}|${words([...HE_HOURS.keys(), ...EN_HOUR_WORDS.keys()])})(?=\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|ו?(?:בבוקר|בצהר|אחה|אחר|בערב|בלילה)))`,
   ),
   heAfternoon: rx(String.raw`${START}ו?ב?(?:אחה"?צ|אחרי?\s+ה?צהרי?ים)${END}`),
   heNoon: rx(String.raw`${START}ו?(ב)?ה?צהרי?ים${END}`),
   heMorning: rx(String.raw`${START}ו?(ב)?בוקר${END}`),
-  heEvening: rx(String.raw`${START}ו?(ב)?ערב${END}`),
+  // "ערב חג", "ערב שבת": the eve of a day, not the evening.
+  heEvening: rx(String.raw`${START}ו?(ב)?ערב${END}(?!\s+(?:חג|שבת|פסח|ראש|יום|כיפור|סוכות|שבועות))`),
   heNight: rx(String.raw`${START}ו?(ב)?לילה${END}`),
   enPeriod: rx(String.raw`${START}(in\s+the\s+)?(morning|afternoon|evening)${END}`),
   enNight: rx(String.raw`${START}(at\s+)?night${END}`),

@@ -12,7 +12,7 @@ const E = String.raw`(?![\p{L}\p{N}])`;
 
 /** A number said in digits or words (up to fifty-nine), the thing a time word next to it counts. */
 const EN_NUMBER = String.raw`(?:\d+(?:[.,:]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|a\s+couple|couple|a\s+few|few|several|half|quarter)`;
-const HE_NUMBER = String.raw`(?:\d+|אחת|אחד|שתיים|שתים|שניים|שנים|שתי|שני|שלוש|שלושה|ארבע|ארבעה|חמש|חמישה|שש|שישה|שבע|שבעה|שמונה|תשע|תשעה|עשר|עשרה|עשרים|שלושים|ארבעים|חמישים|רבע|חצי|כמה)`;
+const HE_NUMBER = String.raw`(?:\d+|אחת|אחד|שתיים|שתים|שניים|שנים|שתי|שני|שלוש|שלושה|ארבע|ארבעה|חמש|חמישה|שש|שישה|שבע|שבעה|שמונה|תשע|תשעה|עשר|עשרה|עשרים|שלושים|ארבעים|חמישים|רבע|חצי|כמה|מספר)`;
 const EN_UNIT = String.raw`(?:seconds?|secs?|minutes?|mins?|m|hours?|hrs?|hr|h|days?|weeks?|wks?|months?|years?|yrs?|fortnights?|o'?clock|am|pm|a\.m\.?|p\.m\.?|a|p)`;
 const HE_UNIT = String.raw`(?:שניות|שנייה|דקות|דקה|שעות|שעה|ימים|יום|שבועות|שבוע|חודשים|חודש|שנים|שנה)`;
 const EN_MONTHS_FULL = String.raw`january|february|april|june|july|august|september|october|november|december`;
@@ -22,6 +22,7 @@ const EN_WEEKDAY_SHORT = String.raw`mon|tues?|wed|weds|thu|thur|thurs|fri|sat|su
 const EN_ZONES = String.raw`utc|gmt|pst|pdt|pt|est|edt|et|cst|cdt|ct|mst|mdt|mt|bst|cet|cest|ist|idt|jst|\p{L}+\s+time`;
 
 /** Hebrew hours as words, the target of "רבע ל…", "עשרים אחרי …". */
+const HE_HOUR_WORD = String.raw`(?:אחת\s+עשרה|שתים\s+עשרה|שתיים\s+עשרה|אחת|שתיים|שתים|שלוש|ארבע|חמש|שש|שבע|שמונה|תשע|עשר)`;
 const HE_HOUR = String.raw`(?:\d{1,2}|אחת|שתיים|שתים|שלוש|ארבע|חמש|שש|שבע|שמונה|תשע|עשר|אחת\s+עשרה|שתים\s+עשרה|שתיים\s+עשרה)`;
 /** After a Hebrew number: a plural noun makes it a count of things, not a time ("ב-3 אנשים"). */
 const NO_HE_PLURAL = String.raw`(?!\s+[^\sבלו\d]\p{L}*(?:ים|ות)(?![\p{L}\p{N}]))`;
@@ -47,7 +48,7 @@ const PATTERNS: RegExp[] = [
   ),
   // Parts of the day, unless in a greeting ("good morning") or an event's name ("movie night").
   new RegExp(
-    String.raw`(?<!(?:good|date|movie|game|poker|quiz|pizza|family|girls|boys|opening|party)\s)${S}(?:morning|afternoon|evening|night|dawn|dusk|sunrise|sunset|lunchtime|bedtime)${E}`,
+    String.raw`(?<!(?:good|date|movie|game|poker|quiz|pizza|family|girls|boys|opening|party)\s)${S}(?:morning|afternoon|evening|night|dawn|dusk|sunrise|sunset|lunchtime|bedtime)s?${E}`,
     "giu",
   ),
   // A number next to a unit or clock word: "5 minutes", "in 3 days", "3pm", "8 o'clock", "15h30", "3p".
@@ -56,7 +57,7 @@ const PATTERNS: RegExp[] = [
   // A clock shape: "9:30", "at 1530", "at 9", "@9", "by 5pm".
   new RegExp(String.raw`(?<![\p{L}\p{N}:])\d{1,2}:\d{2}${E}`, "gu"),
   new RegExp(
-    String.raw`${S}(?:at|@)\s*(?:\d+|${EN_NUMBER}${E})(?!\s*(?:dollars?|bucks|euros?|shekels?|nis|usd|%|\$|€|£|₪))`,
+    String.raw`${S}(?:at|@)\s*(?!\d[\d-]*-\d{3})(?:\d+|${EN_NUMBER}${E})(?!\s*(?:dollars?|bucks|euros?|shekels?|nis|usd|%|\$|€|£|₪))`,
     "giu",
   ),
   new RegExp(
@@ -89,13 +90,29 @@ const PATTERNS: RegExp[] = [
     "giu",
   ),
 
+  // A number, an hour word or a weekday name right beside words that were read ("מחר שמונה",
+  // "רביעי ב-10", "tomorrow seven"): part of the time, not understood.
+  new RegExp(
+    String.raw`(?<=\|\s*)(?:${HE_HOUR_WORD}|${words(HE_WEEKDAYS)}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|week|weeks)${E}|(?<![\p{L}\p{N}])(?:${HE_HOUR_WORD}|${words(HE_WEEKDAYS)}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?=\s*\|)`,
+    "giu",
+  ),
+  // Offsets from a named day, repeat limits, halves: "a week from Friday", "Friday week", "the
+  // Friday after next", "for a week", "twice", "במשך שבוע", "ויום", "and a half".
+  new RegExp(
+    String.raw`${S}(?:(?:a|an|one|\d+)\s+(?:days?|weeks?|months?|hours?)\s+(?:from|after|before|later)|after\s+next|(?:${words(EN_WEEKDAYS)})\s+week|the\s+day\s+(?:after|before)|for\s+(?:a|an|one|the\s+next|\d+)\s+(?:days?|weeks?|months?|years?)|twice|thrice|(?:\d+|two|three|four|five)\s+times|and\s+a\s+half|from\s+\d{1,2}\s+(?:to|till|until)\s+\d{1,2})${E}`,
+    "giu",
+  ),
+  new RegExp(
+    String.raw`(?<![\p{L}\p{N}])(?:במשך|למשך|פעמיים|(?:אחרי|לפני)\s+(?:יום|ה?שבת)|ו(?:יום|שעה|דקה|שבוע|חודש))${E}`,
+    "gu",
+  ),
   // Hebrew day words and parts of the day (not in greetings or meals: "בוקר טוב", "ארוחת ערב").
   new RegExp(
     String.raw`(?<![\p{L}\p{N}])[ולמבה]{0,3}(?:היום|מחרתיים|מחר|אתמול|שלשום|הערב|הלילה|הבוקר|עכשיו|כעת|סופ"ש|סופש|אחה"צ|אחהצ|חצות|שבוע\s+ה?בא|חודש\s+ה?בא|שנה\s+ה?באה|סוף\s+ה?(?:שבוע|חודש|שנה|יום)|תחילת\s+ה?(?:שבוע|חודש|שנה))${E}`,
     "gu",
   ),
   new RegExp(
-    String.raw`(?<!ארוחת\s+)(?<![\p{L}\p{N}])[ולמבה]{0,3}(?:צהריים|צהרים|בוקר|ערב|לילה)${E}(?!\s+(?:טוב|טובים|שלום|חג))`,
+    String.raw`(?<!ארוחת\s+)(?<![\p{L}\p{N}])[ולמבה]{0,3}(?:צהריים|צהרים|בוקר|ערב|לילה)${E}(?!\s+(?:טוב|טובים|שלום))`,
     "gu",
   ),
   // Hebrew weekdays: "יום שני", "ביום ג׳", "בשבת"; "שני" and "ראשון" alone are numbers.
@@ -104,7 +121,7 @@ const PATTERNS: RegExp[] = [
     "gu",
   ),
   new RegExp(
-    String.raw`(?<![\p{L}\p{N}])ו?[במ]?שבת${E}(?!\s+שלום)|(?<![\p{L}\p{N}])ו?ב(?:שלישי|רביעי|חמישי|שישי)${E}`,
+    String.raw`(?<![\p{L}\p{N}])ו?[במ]שבת${E}(?!\s+שלום)|(?<![\p{L}\p{N}])ו?ב(?:שלישי|רביעי|חמישי|שישי)${E}`,
     "gu",
   ),
   // Hebrew months: with "ב" or next to a number ("יוני" and "יולי" are also names: only by a number).
@@ -147,13 +164,20 @@ const PATTERNS: RegExp[] = [
 
 /** The spans of `maskedText` (the scanner's text after every mention was masked) that still name time. */
 export function unreadTimeWords(maskedText: string): Span[] {
-  const spans: Span[] = [];
+  const found: Span[] = [];
   for (const pattern of PATTERNS) {
     for (const m of maskedText.matchAll(pattern)) {
       const start = m.index ?? 0;
-      const end = start + m[0].length;
-      if (end > start && !spans.some((s) => s.start < end && start < s.end)) spans.push({ start, end });
+      if (m[0].length > 0) found.push({ start, end: start + m[0].length });
     }
   }
-  return spans.sort((a, b) => a.start - b.start);
+  // Overlapping and neighbouring words are one phrase: "בעוד מספר דקות", "בשעה הרגילה".
+  const spans: Span[] = [];
+  for (const span of found.sort((a, b) => a.start - b.start)) {
+    const last = spans.at(-1);
+    if (last && /^[\s,]*$/u.test(maskedText.slice(last.end, Math.max(last.end, span.start))))
+      last.end = Math.max(last.end, span.end);
+    else spans.push({ ...span });
+  }
+  return spans;
 }

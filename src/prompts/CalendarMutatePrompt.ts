@@ -44,6 +44,12 @@ const eventFields = {
 /** One repeating event to create. */
 const recurringFields = {
   summary: eventFields.summary,
+  repeatPhrase: z
+    .string()
+    .nullish()
+    .describe(
+      'The user\'s own repeat words with their time and end, as written: "every weekday at 7", "the first Sunday of every month at 10am", "כל יום חול ב-7"',
+    ),
   frequency: z.enum(["daily", "weekly", "monthly"]).nullish(),
   days: z
     .array(z.string())
@@ -90,6 +96,7 @@ export const CalendarMutateSchema = z.object({
   // create
   ...eventFields,
   // createRecurring
+  repeatPhrase: recurringFields.repeatPhrase,
   frequency: recurringFields.frequency,
   days: recurringFields.days,
   interval: recurringFields.interval,
@@ -125,7 +132,7 @@ Answer with one JSON object: "operation" and only the fields it needs (leave the
 Operations:
 - create: one event. summary, start, and end or durationMinutes (none: one hour), location, description, reminderMinutesBefore.
 - createMultiple: several events at once in "events", each like create.
-- createRecurring: a repeating event: summary, frequency, days, startTime, endTime (or durationMinutes), startDate, until or count.
+- createRecurring: a repeating event: summary, repeatPhrase, frequency, days, startTime, endTime (or durationMinutes), startDate, until or count.
 - createMultipleRecurring: several repeating events in "recurringEvents", each like createRecurring.
 - update: searchCriteria finds the event, updateFields holds ONLY the new values ("move the meeting with Dana to 18:00" → searchCriteria {summary "meeting with Dana"}, updateFields {start "18:00"}). Never put new values in searchCriteria or old ones in updateFields.
 - delete: one event (searchCriteria). deleteBySummary: every event matching searchCriteria in its range ("clear my calendar tomorrow", "delete all the meetings with Dana this week"), with excludeSummaries / excludeDays for those to keep ("except the dentist" → excludeSummaries ["dentist"]).
@@ -142,6 +149,6 @@ Time (never compute instants; code reads these in the user's time zone):
 - A time that is only a length ("for two hours") goes in durationMinutes.
 - All-day and multi-day events (a trip, a holiday, a day off, "all day"): allDay true, start = the first day "YYYY-MM-DD", end = the day AFTER the last day ("trip to Eilat Friday to Sunday" with Friday 2026-03-06 → start "2026-03-06", end "2026-03-09"; a single day → end = the next day).
 - Event reminders: "remind me 30 minutes before" inside an event request is reminderMinutesBefore 30, the event's own notification; a "remind me" request with no event is not yours.
-- Recurring: weekly "days" are day NAMES in English ("every Monday and Wednesday" / "כל שני ורביעי" → frequency "weekly", days ["Monday", "Wednesday"]); monthly "days" are days of the month as STRINGS ("every 10th of the month" → frequency "monthly", days ["10"]); daily has no days. startTime / endTime are local "HH:mm". "until June" → until the last day, e.g. "2026-06-30"; "for 8 weeks" → count 8.
+- Recurring: repeatPhrase is the user's repeat words with their time and end, copied as written ("every weekday at 7", "the last day of every month", "כל יום חול ב-7"); code reads the rule from them. For a repeat the fields below cannot say (every weekday or weekend, every other day, every 2 weeks, the first Sunday or last day of the month, every year on a date), repeatPhrase is all that counts. Weekly "days" are day NAMES in English ("every Monday and Wednesday" / "כל שני ורביעי" → frequency "weekly", days ["Monday", "Wednesday"]); monthly "days" are days of the month as STRINGS ("every 10th of the month" → frequency "monthly", days ["10"]); daily has no days. startTime / endTime are local "HH:mm". "until June" → until the last day, e.g. "2026-06-30"; "for 8 weeks" → count 8.
 
 Write titles in the user's language, as they would ("Meeting with Dana", "פגישה עם דנה"). Ask (question) only when the change is impossible without an answer, in the user's language.`;

@@ -33,6 +33,8 @@ export interface TimeAnswerResume {
   day?: string;
   /** One set of time arguments per option, in option order ("morning or afternoon?"). */
   choices?: Record<string, unknown>[];
+  /** Each option's local clock time "HH:mm", so a typed "5pm" picks the 17:00 option. */
+  clocks?: string[];
 }
 
 /** What an executor did with one step. */

@@ -82,16 +82,18 @@ export function humanTime(iso: string, nowMs: number, timeZone: string, language
   const at = zonedParts(Date.parse(iso), timeZone);
   const diff = localDayNumber(Date.parse(iso), timeZone) - localDayNumber(nowMs, timeZone);
   const time = `${pad2(at.hour)}:${pad2(at.minute)}`;
+  // A day more than ~10 months away, or behind by more than a week, names its year ("26/11/2036").
+  const year = diff > 300 || diff < -7 ? `/${at.year}` : "";
   if (language === "he") {
     if (diff === 0) return `היום ב-${time}`;
     if (diff === 1) return `מחר ב-${time}`;
     if (diff === -1) return `אתמול ב-${time}`;
-    return `יום ${HEBREW_DAYS[at.dayOfWeek] ?? ""} ${pad2(at.day)}/${pad2(at.month)} ב-${time}`;
+    return `יום ${HEBREW_DAYS[at.dayOfWeek] ?? ""} ${pad2(at.day)}/${pad2(at.month)}${year} ב-${time}`;
   }
   if (diff === 0) return `today at ${time}`;
   if (diff === 1) return `tomorrow at ${time}`;
   if (diff === -1) return `yesterday at ${time}`;
-  return `${at.weekday.slice(0, 3)} ${pad2(at.day)}/${pad2(at.month)} at ${time}`;
+  return `${at.weekday.slice(0, 3)} ${pad2(at.day)}/${pad2(at.month)}${year} at ${time}`;
 }
 
 /** Whether a string names a time zone this runtime knows. */

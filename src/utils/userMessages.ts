@@ -154,6 +154,10 @@ export const MESSAGES = {
       'I couldn\'t read the time in "{unread}". When exactly should it be? (for example "tomorrow at 7:45")',
     askTooFar: "That's further ahead than I keep reminders (up to 10 years). When should it be?",
     askTimeAgain: 'I couldn\'t pin down the time. Could you say it again, for example "tomorrow at 9"?',
+    askTimeAgainOrCancel: 'I still need a time, for example "at 17:30" or "tomorrow at 9" (or "cancel").',
+    askTimeClash: 'The time words "{phrase}" don\'t fit together. When exactly should it be?',
+    askRepeatAny:
+      'I can\'t set that repeat exactly. How should it repeat? (for example "every weekday at 7", "every other Tuesday at 8")',
     askNotNow: 'When should I remind you? (for example "in 10 minutes" or "at 18:00")',
     "choice.morning": "{time} morning",
     "choice.afternoon": "{time} afternoon",
@@ -398,6 +402,10 @@ export const MESSAGES = {
     askTimeUnreadAlone: 'לא הצלחתי להבין את הזמן ב"{unread}". מתי בדיוק? (למשל "מחר ב-7:45")',
     askTooFar: "זה רחוק יותר ממה שאני שומר תזכורות (עד 10 שנים). מתי זה צריך להיות?",
     askTimeAgain: 'לא הצלחתי להבין את השעה. אפשר לכתוב אותה שוב, למשל "מחר ב-9"?',
+    askTimeAgainOrCancel: 'אני עדיין צריך שעה, למשל "ב-17:30" או "מחר ב-9" (או "ביטול").',
+    askTimeClash: 'המילים "{phrase}" סותרות זו את זו. מתי בדיוק?',
+    askRepeatAny:
+      'אני לא יכול לקבוע חזרה כזאת בדיוק. איך לחזור על זה? (למשל "כל יום חול ב-7", "כל שבועיים ביום שלישי ב-8")',
     askNotNow: 'מתי להזכיר לך? (למשל "בעוד 10 דקות" או "ב-18:00")',
     "choice.morning": "{time} בבוקר",
     "choice.afternoon": "{time} אחה״צ",

@@ -121,6 +121,106 @@ describe("recurringEventTimes", () => {
   });
 });
 
+describe("recurringEventTimes from the user's repeat words (readTime, as reminders)", () => {
+  it("reads the rule from the words and overrules the V1 fields", () => {
+    expect(
+      recurringEventTimes(
+        {
+          repeatPhrase: "every other day at 8pm",
+          frequency: "weekly",
+          days: ["Monday"],
+          durationMinutes: 30,
+        },
+        at,
+      ),
+    ).toEqual({
+      ok: true,
+      times: {
+        allDay: false,
+        start: "2026-03-05T18:00:00.000Z",
+        end: "2026-03-05T18:30:00.000Z",
+        timeZone: ZONE,
+        recurrence: { frequency: "daily", interval: 2 },
+      },
+    });
+    expect(recurringEventTimes({ repeatPhrase: "the last day of every month at 18:00" }, at)).toMatchObject({
+      times: {
+        start: "2026-03-31T15:00:00.000Z",
+        recurrence: { frequency: "monthly", rule: "FREQ=MONTHLY;BYMONTHDAY=-1" },
+      },
+    });
+  });
+
+  it("takes the resolver's startTime only when the words name no time", () => {
+    expect(
+      recurringEventTimes(
+        { repeatPhrase: "every 2 weeks on Tuesday", startTime: "18:00", endTime: "19:30" },
+        at,
+      ),
+    ).toMatchObject({
+      times: {
+        start: "2026-03-10T16:00:00.000Z",
+        end: "2026-03-10T17:30:00.000Z",
+        recurrence: { frequency: "weekly", interval: 2, days: [2] },
+      },
+    });
+    expect(recurringEventTimes({ repeatPhrase: "every Sunday at 9", startTime: "09:00" }, at)).toMatchObject({
+      times: { start: "2026-03-08T07:00:00.000Z" },
+    });
+  });
+
+  it("makes an all-day series of words with no time, and asks the time otherwise", () => {
+    expect(recurringEventTimes({ repeatPhrase: "every year on March 3", allDay: true }, at)).toMatchObject({
+      times: {
+        allDay: true,
+        start: "2027-03-03",
+        end: "2027-03-04",
+        recurrence: { frequency: "yearly", rule: "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3" },
+      },
+    });
+    expect(recurringEventTimes({ repeatPhrase: "every weekday" }, at)).toMatchObject({
+      ok: false,
+      problem: "missing_time",
+      phrase: "every weekday",
+    });
+  });
+
+  it("keeps the words' end, else the resolver's until, and starts on or after startDate", () => {
+    expect(
+      recurringEventTimes({ repeatPhrase: "every weekday at 7 until April 3", until: "2026-12-31" }, at),
+    ).toMatchObject({
+      times: { recurrence: { frequency: "weekly", days: [0, 1, 2, 3, 4], until: "2026-04-03" } },
+    });
+    expect(
+      recurringEventTimes(
+        { repeatPhrase: "every other Tuesday at 8am", startDate: "2026-03-20", until: "2026-06-30" },
+        at,
+      ),
+    ).toMatchObject({
+      times: {
+        start: "2026-03-24T06:00:00.000Z",
+        recurrence: { frequency: "weekly", interval: 2, days: [2], until: "2026-06-30" },
+      },
+    });
+  });
+
+  it("asks instead of guessing: an hour 1–6, a repeat it cannot say, words it cannot read", () => {
+    expect(recurringEventTimes({ repeatPhrase: "every day at 5" }, at)).toMatchObject({
+      problem: "ambiguous_hour",
+      phrase: "every day at 5",
+    });
+    expect(recurringEventTimes({ repeatPhrase: "every few days at 9am" }, at)).toMatchObject({
+      problem: "unsupported_repeat",
+    });
+    expect(recurringEventTimes({ repeatPhrase: "every 10 minutes" }, at)).toMatchObject({
+      problem: "unsupported_repeat",
+    });
+    expect(recurringEventTimes({ repeatPhrase: "every day at the usual time" }, at)).toMatchObject({
+      problem: "unclear_time",
+    });
+  });
+});
+
 describe("patchTimes (an update read against the event)", () => {
   const meeting = {
     allDay: false,

@@ -2,7 +2,10 @@ import { randomBytes } from "node:crypto";
 import express from "express";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PgCalendarEventRepository } from "../../src/db/repositories/CalendarEventRepository.js";
+import {
+  PgCalendarEventRepository,
+  type StoredCalendarEvent,
+} from "../../src/db/repositories/CalendarEventRepository.js";
 import { calendarFeedRoutes, calendarFeedUrl } from "../../src/routes/calendarFeed.js";
 import { BuiltinCalendar } from "../../src/services/calendar/BuiltinCalendar.js";
 import { escapeText, foldLine, renderIcsFeed } from "../../src/services/calendar/icsFeed.js";
@@ -260,5 +263,53 @@ describe("the built-in calendar feed", () => {
     });
     const calendar = parseIcs(text);
     expect(calendar.children).toEqual([]);
+  });
+});
+
+describe("the feed's rules are the reminders' rules", () => {
+  const series = (
+    fields: Partial<StoredCalendarEvent> & Pick<StoredCalendarEvent, "id" | "summary" | "start" | "end">,
+  ): StoredCalendarEvent => ({
+    description: null,
+    location: null,
+    allDay: false,
+    timeZone: ZONE,
+    recurrence: null,
+    reminderMinutesBefore: null,
+    exdates: [],
+    overrides: {},
+    ...fields,
+  });
+
+  it("writes a first-Sunday series with its EXDATE and a yearly all-day one as RRULE lines", () => {
+    const text = renderIcsFeed(
+      [
+        series({
+          id: "00000000-0000-4000-8000-000000000001",
+          summary: "Family brunch",
+          start: jlm("2026-04-05 10:00"),
+          end: jlm("2026-04-05 12:00"),
+          recurrence: { frequency: "monthly", rule: "FREQ=MONTHLY;BYDAY=1SU", until: "2026-12-31" },
+          exdates: ["2026-05-03"],
+          overrides: { "2026-06-07": { summary: "Family brunch at Grandma's" } },
+        }),
+        series({
+          id: "00000000-0000-4000-8000-000000000002",
+          summary: "Mom birthday",
+          allDay: true,
+          start: "2026-05-10",
+          end: "2026-05-11",
+          recurrence: { frequency: "yearly", rule: "FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=10" },
+        }),
+      ],
+      { now: Date.parse("2026-03-20T10:00:00Z") },
+    );
+    const events = parseIcs(text).children.filter((c) => c.type === "VEVENT");
+    const [brunch, moved, birthday] = events;
+    expect(prop(brunch!, "RRULE")?.value).toBe("FREQ=MONTHLY;BYDAY=1SU;UNTIL=20261231T215959Z");
+    expect(prop(brunch!, "EXDATE")).toMatchObject({ params: { TZID: ZONE }, value: "20260503T100000" });
+    expect(prop(moved!, "RECURRENCE-ID")).toMatchObject({ value: "20260607T100000" });
+    expect(prop(birthday!, "RRULE")?.value).toBe("FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=10");
+    expect(prop(birthday!, "DTSTART")).toMatchObject({ params: { VALUE: "DATE" }, value: "20260510" });
   });
 });

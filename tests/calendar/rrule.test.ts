@@ -33,3 +33,68 @@ describe("RRULE week start (WKST)", () => {
     expect(parseRRule(["RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=SU;WKST=XX"], ZONE)).toBeNull();
   });
 });
+
+describe("RRULE lines read by the reminders' strict reader (D10)", () => {
+  const read = (line: string) => parseRRule([line], ZONE);
+
+  it("reads what V1 said as V1's fields, and the rest as the rule itself", () => {
+    expect(read("RRULE:FREQ=WEEKLY;BYDAY=MO,WE")).toEqual({ frequency: "weekly", days: [1, 3] });
+    expect(read("RRULE:FREQ=MONTHLY;BYMONTHDAY=10;COUNT=4")).toEqual({
+      frequency: "monthly",
+      daysOfMonth: [10],
+      count: 4,
+    });
+    expect(read("RRULE:FREQ=DAILY;INTERVAL=2")).toEqual({ frequency: "daily", interval: 2 });
+    expect(read("RRULE:FREQ=YEARLY")).toEqual({ frequency: "yearly", rule: "FREQ=YEARLY" });
+    expect(read("RRULE:FREQ=YEARLY;BYMONTHDAY=3;BYMONTH=3;UNTIL=20300303")).toEqual({
+      frequency: "yearly",
+      rule: "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3",
+      until: "2030-03-03",
+    });
+    expect(read("RRULE:FREQ=MONTHLY;BYDAY=1SU")).toEqual({
+      frequency: "monthly",
+      rule: "FREQ=MONTHLY;BYDAY=1SU",
+    });
+    expect(read("RRULE:FREQ=MONTHLY;BYMONTHDAY=-1")).toEqual({
+      frequency: "monthly",
+      rule: "FREQ=MONTHLY;BYMONTHDAY=-1",
+    });
+    expect(read("RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1")).toEqual({
+      frequency: "monthly",
+      rule: "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
+    });
+    // Every other week on two days counts weeks from Monday unless it says otherwise: not V1's Sunday weeks.
+    expect(read("RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH")).toEqual({
+      frequency: "weekly",
+      rule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH",
+    });
+  });
+
+  it("writes each rule back as the same line", () => {
+    for (const line of [
+      "RRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3",
+      "RRULE:FREQ=YEARLY;INTERVAL=2;BYMONTH=6;BYMONTHDAY=20;COUNT=5",
+      "RRULE:FREQ=MONTHLY;BYDAY=1SU;UNTIL=20261231T215959Z",
+      "RRULE:FREQ=MONTHLY;INTERVAL=3;BYDAY=-1FR",
+      "RRULE:FREQ=MONTHLY;BYMONTHDAY=28,29,30,31;BYSETPOS=-1",
+      "RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=MO",
+      "RRULE:FREQ=DAILY;INTERVAL=3",
+    ]) {
+      const lines = [line];
+      expect(toRRule(parseRRule(lines, ZONE)!, timed, weekStartOf(lines))).toBe(line);
+    }
+  });
+
+  it("reads as null what the strict reader refuses, so Memo never rewrites it", () => {
+    for (const line of [
+      "RRULE:FREQ=MONTHLY;BYDAY=5MO",
+      "RRULE:FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO",
+      "RRULE:FREQ=HOURLY;INTERVAL=2",
+      "RRULE:FREQ=DAILY;BYHOUR=9,17",
+      "RRULE:FREQ=YEARLY;INTERVAL=11",
+      "RRULE:FREQ=WEEKLY;UNTIL=soon",
+    ]) {
+      expect(read(line)).toBeNull();
+    }
+  });
+});

@@ -92,7 +92,7 @@ describe("scheduleTask: the user's repeat words", () => {
       schedule({ reminderRecurrence: { type: "daily", phrase: "every 99999999 minutes" } }),
     ).toMatchObject({
       ok: false,
-      problem: "unclear_time",
+      problem: "too_far",
     });
     expect(
       schedule({ reminderRecurrence: { type: "daily", phrase: "whenever I feel like it" } }),

@@ -88,6 +88,28 @@ describe("time questions through the graph, without an LLM", () => {
   });
 });
 
+describe("a time named in another zone", () => {
+  it("converts '8am PST' to the user's zone and says both times, fast path and LLM path", async () => {
+    h = await harness();
+    // Friday 6 March 08:00 in Los Angeles (PST, UTC-8) is 16:00 UTC, 18:00 in Jerusalem.
+    const reply = await h.say("remind me tomorrow at 8am PST to call Dan");
+    expect(reply.text).toBe("⏰ I'll remind you tomorrow at 18:00 your time (08:00 PST): *call Dan*");
+    expect(await openTasks(h)).toEqual([["call Dan", "2026-03-06T16:00:00.000Z"]]);
+    await h.close();
+    h = await createHarness({ env: { FAST_PATH: "off" } });
+    scriptTurn(h, "create_task", {
+      operation: "create",
+      text: "call Dana",
+      dueDate: "מחר ב-15:00 שעון לונדון",
+    });
+    const hebrew = await h.say("תזכיר לי מחר ב-15:00 שעון לונדון להתקשר לדנה");
+    // 15:00 in London (GMT) is 17:00 in Jerusalem.
+    expect(hebrew.text).toContain("17:00");
+    expect(hebrew.text).toContain("15:00 שעון לונדון");
+    expect(await openTasks(h)).toEqual([["call Dana", "2026-03-06T15:00:00.000Z"]]);
+  });
+});
+
 describe("time questions on the LLM path (scripted model)", () => {
   it("asks morning or afternoon with two buttons for the model's 'tomorrow at 5', answered with no second model call", async () => {
     h = await createHarness({ env: { FAST_PATH: "off" } });
@@ -129,5 +151,40 @@ describe("time questions on the LLM path (scripted model)", () => {
       'I couldn\'t pin down the time. Could you say it again, for example "tomorrow at 9"?',
     );
     expect(await openTasks(h)).toEqual([]);
+  });
+});
+
+describe("answers to a time question that are not a time, or only half of one", () => {
+  it("asks again on 'banana', keeps the day for '5:30', keeps the repeat for '5pm', and gives up after three", async () => {
+    h = await harness();
+    const question = await h.say("remind me tomorrow at 5 to call the bank");
+    const banana = await h.say("banana");
+    expect(banana.status).toBe("waiting");
+    expect(banana.question).toBe(
+      'I still need a time, for example "at 17:30" or "tomorrow at 9" (or "cancel").',
+    );
+    expect(question.options).toHaveLength(2);
+    // "5:30" is still morning or afternoon, and still tomorrow.
+    const again = await h.say("5:30");
+    expect(again.status).toBe("waiting");
+    expect(again.options.map((o) => o.label)).toEqual(["05:30 morning", "17:30 afternoon"]);
+    expect((await h.say("afternoon")).text).toBe("⏰ I'll remind you tomorrow at 17:30: *call the bank*");
+
+    const repeat = await h.say("remind me every day at 5 to take the pills");
+    expect(repeat.status).toBe("waiting");
+    expect((await h.say("5pm")).status).toBe("completed");
+    const tasks = await stores(h).tasks({ completed: false });
+    expect(tasks.find((t) => t.text === "take the pills")?.recurrence).toMatchObject({
+      type: "daily",
+      time: "17:00",
+    });
+
+    await h.say("remind me tomorrow at 4 to water the plants");
+    await h.say("ok");
+    await h.say("no idea");
+    const gaveUp = await h.say("whatever");
+    expect(gaveUp.status).toBe("completed");
+    expect(gaveUp.text).toBe("Let's leave that for now. Tell me again whenever you're ready.");
+    expect((await stores(h).tasks()).map((t) => t.text)).not.toContain("water the plants");
   });
 });

@@ -93,6 +93,11 @@ describe("time context", () => {
     expect(humanTime("2026-03-05T15:00:00Z", NOW, "Asia/Jerusalem", "en")).toBe("today at 17:00");
     expect(humanTime("2026-03-06T07:00:00Z", NOW, "Asia/Jerusalem", "he")).toBe("מחר ב-09:00");
     expect(humanTime("2026-03-09T07:00:00Z", NOW, "Asia/Jerusalem", "en")).toBe("Mon 09/03 at 09:00");
+    // A reminder years ahead names its year, so "in 10 years" does not read like next week.
+    expect(humanTime("2036-03-05T07:00:00Z", NOW, "Asia/Jerusalem", "en")).toBe("Wed 05/03/2036 at 09:00");
+    expect(humanTime("2027-03-05T07:00:00Z", NOW, "Asia/Jerusalem", "he")).toBe(
+      "יום שישי 05/03/2027 ב-09:00",
+    );
   });
 });
 

@@ -12,6 +12,7 @@ import {
   scheduleTask,
   type TaskSchedule,
   type TaskTimeArgs,
+  type SaidIn,
 } from "../../services/database/taskTimes.js";
 import type { ListItem, Task, TaskList, TaskPatch } from "../../types/tasks.js";
 import { t, type MessageKey } from "../../utils/userMessages.js";
@@ -30,6 +31,8 @@ export interface TaskView {
   reminderOffsetMinutes: number | null;
   completed: boolean;
   subtasks: Task["subtasks"];
+  /** The zone its time was named in, when not the user's ("8am PST"). */
+  saidIn?: SaidIn;
   /** The group it is shown in, in a listing. */
   group?: TaskGroup;
 }
@@ -65,8 +68,17 @@ export function taskView(task: Task, group?: TaskGroup): TaskView {
     reminderOffsetMinutes: task.reminderOffsetMinutes,
     completed: task.completed,
     subtasks: task.subtasks,
+    ...(saidInOf(task) ? { saidIn: saidInOf(task)! } : {}),
     ...(group ? { group } : {}),
   };
+}
+
+/** The zone a task's time was named in, from its stored reminder details. */
+function saidInOf(task: Task): SaidIn | null {
+  const said = task.reminderDetails?.saidIn as Partial<SaidIn> | undefined;
+  return typeof said?.zone === "string" && typeof said.label === "string"
+    ? { zone: said.zone, label: said.label }
+    : null;
 }
 
 /** A failure the user caused or can fix, in their language; the operation changes nothing. */
@@ -101,7 +113,13 @@ function scheduleFields(schedule: TaskSchedule): TaskPatch {
     reminderOffsetMinutes: schedule.reminderOffsetMinutes,
     recurrence: schedule.recurrence,
     nextFireAt: schedule.nextFireAt,
-    reminderDetails: schedule.dateOnly ? { dateOnly: true } : null,
+    reminderDetails:
+      schedule.dateOnly || schedule.saidIn
+        ? {
+            ...(schedule.dateOnly ? { dateOnly: true } : {}),
+            ...(schedule.saidIn ? { saidIn: schedule.saidIn } : {}),
+          }
+        : null,
   };
 }
 

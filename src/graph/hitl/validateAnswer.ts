@@ -118,7 +118,8 @@ export type Validation = { ok: true; value: string | string[] } | { ok: false };
 function optionFor(pending: PendingHITL, text: string): string | undefined {
   if (/^\d{1,2}$/.test(text)) return pending.options[Number(text) - 1]?.id;
   const exact = pending.options.find((o) => o.id.toLowerCase() === text || normalizeReply(o.label) === text);
-  if (exact || pending.expectedInput === "yes_no") return exact?.id;
+  // A question read in code takes any words: only an exact label picks a button ("4 אחה״צ" is 16:00).
+  if (exact || pending.expectedInput === "yes_no" || pending.freeTextAllowed) return exact?.id;
   // "the bank" for "Call the bank (tomorrow at 09:00)": a clear fuzzy match, never a guess between two.
   const decision = decideMatch(text, pending.options, (o) => o.label);
   return decision.kind === "one" ? decision.match.item.id : undefined;

@@ -12,7 +12,7 @@ import { t } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { activeGroup, answersFor, PlanCycleError } from "../plan/executionGroups.js";
 import { failedResult } from "../plan/failedResult.js";
-import { resolveTimeAnswer } from "../plan/timeAnswer.js";
+import { resolveTimeAnswer, TimeQuestionAbandoned } from "../plan/timeAnswer.js";
 import { llmUsageUpdate } from "../state/metadata.js";
 import type { CapabilityContext } from "../registry.js";
 import type { MemoState, MemoUpdate } from "../state/MemoState.js";
@@ -124,6 +124,10 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
           }
           return [step, await resolver.resolve(step, capabilityContext(deps, state, step.id))];
         } catch (error) {
+          if (error instanceof TimeQuestionAbandoned) {
+            executionResults.set(step.id, failedResult(step, "NO_TIME_GIVEN", t(language, "tooManyInvalid")));
+            return [step, null];
+          }
           deps.logger.error(
             {
               err: error,
@@ -144,7 +148,9 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
     for (const [step, result] of resolved) if (result) resolverResults.set(step.id, result);
     // Every step of the group still waiting for an answer is asked about, one question at a time.
     const unanswered = runnable.find(
-      (step) => (resolverResults.get(step.id) ?? state.resolverResults.get(step.id))?.type === "clarify",
+      (step) =>
+        !executionResults.has(step.id) &&
+        (resolverResults.get(step.id) ?? state.resolverResults.get(step.id))?.type === "clarify",
     );
     const question = unanswered
       ? (resolverResults.get(unanswered.id) ?? state.resolverResults.get(unanswered.id))

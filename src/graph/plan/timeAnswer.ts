@@ -4,8 +4,9 @@
  * has passed". The answer is read with the same parser, together with the words already
  * understood, so the operation runs with no LLM call, on the fast path and the LLM path alike.
  */
-import { timeArgs, type TimeQuestion } from "../../nlu/commands.js";
-import { readTime } from "../../nlu/parseTime.js";
+import { timeArgs, timeQuestionOf, type TimeQuestion } from "../../nlu/commands.js";
+import { readTime, type ParsedTime } from "../../nlu/parseTime.js";
+import { instantToLocal } from "../../nlu/zonedTime.js";
 import type { HITLResult, ResolverResult, TimeAnswerResume } from "../../types/index.js";
 import { t } from "../../utils/userMessages.js";
 
@@ -23,11 +24,14 @@ export function timeQuestionText(question: TimeQuestion, language: Language): st
         : t(language, "askPast", { phrase });
     case "too_far":
       return t(language, "askTooFar");
-    case "unsupported":
-      return t(language, "askRepeat", { phrase: phrase || unread.join(" ") });
+    case "unsupported": {
+      const words = phrase || unread.join(" ");
+      return words ? t(language, "askRepeat", { phrase: words }) : t(language, "askRepeatAny");
+    }
     default:
+      if (unread.length === 0) return t(language, "askTimeClash", { phrase });
       return phrase
-        ? t(language, "askTimeUnread", { phrase, unread: unread.join(", ") || phrase })
+        ? t(language, "askTimeUnread", { phrase, unread: unread.join(", ") })
         : t(language, "askTimeUnreadAlone", { unread: unread.join(", ") });
   }
 }
@@ -41,13 +45,15 @@ export function timeQuestionResult(
   language: Language,
 ): ResolverResult {
   const choices = question.choices;
+  // A time that passed or lies too far is the problem itself: the answer replaces it whole.
+  const replaced = question.reading.reason === "past" || question.reading.reason === "too_far";
   const resume: TimeAnswerResume = {
     kind: "time",
     functionName,
     args,
-    understood: question.reading.phrase,
-    ...(question.day ? { day: question.day } : {}),
-    ...(choices ? { choices: choices.map((c) => c.args) } : {}),
+    understood: replaced ? "" : question.reading.phrase,
+    ...(question.day && !replaced ? { day: question.day } : {}),
+    ...(choices ? { choices: choices.map((c) => c.args), clocks: choices.map((c) => c.clock) } : {}),
   };
   return {
     stepId,
@@ -68,10 +74,30 @@ const MORNING = /^(?:1|morning|in the morning|am|a\.m\.?|בבוקר|בוקר|ל�
 const AFTERNOON =
   /^(?:2|afternoon|in the afternoon|evening|in the evening|pm|p\.m\.?|אחה"צ|אחה״צ|אחר הצהריים|אחרי הצהריים|בצהריים|בערב|ערב)$/iu;
 
+/** Answers that give no time before Memo stops asking (the question's own attempts are separate). */
+export const MAX_TIME_ANSWERS = 3;
+
+/** The question could not be answered in MAX_TIME_ANSWERS replies: the turn ends, nothing stored. */
+export class TimeQuestionAbandoned extends Error {
+  constructor() {
+    super("no time in the answers to a time question");
+    this.name = "TimeQuestionAbandoned";
+  }
+}
+
+/** "HH:mm" of a complete reading's first time. */
+function clockOf(reading: ParsedTime): string {
+  const local = instantToLocal(reading.kind === "instant" ? reading.at : reading.firstAt, reading.timeZone);
+  return `${String(local.hour).padStart(2, "0")}:${String(local.minute).padStart(2, "0")}`;
+}
+
 /**
- * The operation once the user answered a time question: the option tapped, "morning" /
- * "afternoon", or a time in words read with what was understood before ("tomorrow" + "7:45"), else
- * the answer alone. A reply that still gives no complete time asks again.
+ * The operation once the user answered a time question (D10): the option tapped, "morning" /
+ * "afternoon", a clock time equal to one of the options ("5pm" for 17:00), or a time in words
+ * read with the words understood before ("tomorrow" + "7:45"), then on the day they named. The
+ * answer alone counts only where nothing was understood before it (no day, no repeat). A reply
+ * that still gives no complete time asks again (with new options when it is an hour again); after
+ * MAX_TIME_ANSWERS replies without a time the question ends.
  */
 export function resolveTimeAnswer(
   previous: ResolverResult & { resume: TimeAnswerResume },
@@ -94,19 +120,64 @@ export function resolveTimeAnswer(
   const chosen = option ? resume.choices?.[Number(option[1]) - 1] : undefined;
   if (chosen) return done(chosen);
   const raw = answer.raw.trim().replace(/[.!?]+$/u, "");
-  if (resume.choices?.length === 2) {
-    if (MORNING.test(raw)) return done(resume.choices[0]!);
-    if (AFTERNOON.test(raw)) return done(resume.choices[1]!);
+  const choices = resume.choices;
+  if (choices?.length === 2) {
+    if (MORNING.test(raw)) return done(choices[0]!);
+    if (AFTERNOON.test(raw)) return done(choices[1]!);
   }
-  for (const candidate of [`${resume.understood} ${raw}`, resume.day ? `${resume.day} ${raw}` : null, raw]) {
+  const alone = readTime(raw, nowMs, timeZone);
+  const askAgain = (question: string, next?: TimeQuestion): ResolverResult => {
+    if (answers.length >= MAX_TIME_ANSWERS) throw new TimeQuestionAbandoned();
+    if (!next) return { ...previous, question };
+    const again = timeQuestionResult(previous.stepId, resume.functionName, resume.args, next, language);
+    // The words understood at first stay the base the next answer is read with.
+    return {
+      ...again,
+      resume: {
+        ...again.resume!,
+        understood: resume.understood,
+        ...(resume.day && !next.day ? { day: resume.day } : {}),
+      },
+    };
+  };
+  // Not a time at all ("banana", "ok"): asked again, never a date alone at 09:00.
+  if (!alone) return askAgain(t(language, "askTimeAgainOrCancel"));
+  // "5pm" for the options 05:00 / 17:00: the option whose clock it names.
+  if (choices && choices.length > 0 && alone.kind !== "unclear") {
+    const index = resumeClocks(resume).indexOf(clockOf(alone));
+    if (index >= 0 && choices[index]) return done(choices[index]);
+  }
+  const candidates = [`${resume.understood} ${raw}`, resume.day ? `${resume.day} ${raw}` : null];
+  for (const candidate of candidates) {
     if (!candidate) continue;
     const reading = readTime(candidate, nowMs, timeZone);
-    if (reading && reading.kind !== "unclear") return done(timeArgs(reading));
+    if (!reading) continue;
+    if (reading.kind !== "unclear") return done(timeArgs(reading));
+    // An hour again, or a time past: asked about, with the day kept.
+    if (reading.reason !== "unread") return askAgain("", timeQuestionOf(reading, timeZone));
   }
+  // The answer alone, where nothing else was understood (or it names its own day or repeat).
+  const understoodNothing = !resume.day && !/\S/u.test(resume.understood);
+  if (alone.kind !== "unclear" && (understoodNothing || namesItsOwnDay(raw, nowMs, timeZone)))
+    return done(timeArgs(alone));
+  if (alone.kind === "unclear") return askAgain("", timeQuestionOf(alone, timeZone));
+  return askAgain(t(language, "askTimeAgainOrCancel"));
+}
+
+/** The clock time of each option, from the stored time arguments ("HH:mm" or an instant). */
+function resumeClocks(resume: TimeAnswerResume): string[] {
+  return resume.clocks ?? [];
+}
+
+/** Whether an answer names a day or a repeat of its own ("Friday at 8", "every day at 17:00"). */
+function namesItsOwnDay(raw: string, nowMs: number, timeZone: string): boolean {
   const reading = readTime(raw, nowMs, timeZone);
-  const question =
-    reading?.kind === "unclear"
-      ? timeQuestionText({ reading }, language)
-      : t(language, "askTimeUnreadAlone", { unread: raw });
-  return { ...previous, question };
+  if (!reading || reading.kind === "unclear") return false;
+  if (reading.kind === "recurring") return true;
+  return /\p{L}{3,}/u.test(
+    reading.phrase.replace(
+      /(?:am|pm|at|ב|בשעה|o'?clock|בבוקר|בערב|בצהריים|אחה"?צ|in the|morning|afternoon|evening)/giu,
+      "",
+    ),
+  );
 }

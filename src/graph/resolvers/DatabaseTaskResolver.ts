@@ -21,6 +21,7 @@ const PROBLEM_QUESTION: Record<ScheduleProblem, MessageKey> = {
   unclear_time: "askWhen",
   ambiguous_hour: "askHalfOfDay",
   unsupported_repeat: "askRepeat",
+  too_far: "askTooFar",
   unclear_interval: "askInterval",
   missing_time: "askRecurrenceTime",
   missing_days: "askDays",

@@ -81,13 +81,25 @@ export interface CodeQuestion {
  * words or a local wall time only, so such an answer is refused, never stored as it is.
  */
 const MODEL_INSTANT =
-  /\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:z|[+-]\d{2}(?::?\d{2})?)(?![\p{L}\p{N}])/iu;
+  /(?:\d{4}-\d{2}-\d{2}[t ])?\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:z|[+-]\d{2}:?\d{2})(?![\p{L}\p{N}])/iu;
+/** Fields that carry the user's own words (a task's title may hold any text), not a time. */
+const WORDS_FIELDS = new Set([
+  "text",
+  "newText",
+  "title",
+  "content",
+  "body",
+  "description",
+  "query",
+  "question",
+]);
 
 /** Whether any string inside a value carries an instant with Z or an offset. */
 export function carriesModelInstant(value: unknown): boolean {
   if (typeof value === "string") return MODEL_INSTANT.test(value);
   if (Array.isArray(value)) return value.some(carriesModelInstant);
-  if (value && typeof value === "object") return Object.values(value).some(carriesModelInstant);
+  if (value && typeof value === "object")
+    return Object.entries(value).some(([key, v]) => !WORDS_FIELDS.has(key) && carriesModelInstant(v));
   return false;
 }
 

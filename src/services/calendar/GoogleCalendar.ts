@@ -122,7 +122,16 @@ function withoutNulls<T extends object>(body: T): T {
 /** Whether two rules say the same thing. */
 function sameRule(a: CalendarRecurrence | null, b: CalendarRecurrence | null): boolean {
   const key = (r: CalendarRecurrence | null) =>
-    r && JSON.stringify([r.frequency, r.interval ?? 1, r.days ?? [], r.daysOfMonth ?? [], r.until, r.count]);
+    r &&
+    JSON.stringify([
+      r.frequency,
+      r.interval ?? 1,
+      r.days ?? [],
+      r.daysOfMonth ?? [],
+      r.rule,
+      r.until,
+      r.count,
+    ]);
   return key(a) === key(b);
 }
 
@@ -183,7 +192,10 @@ function changedFields(
   return out;
 }
 
-/** Whether a series has a rule Memo cannot read (yearly, "first Monday"…): read, it is null. */
+/**
+ * Whether a series has a rule the strict reader refuses (BYWEEKNO, hourly, a fifth Monday…): read, it
+ * is null, and Memo never rewrites it.
+ */
 const unreadableRule = (event: GoogleEvent, input: CompleteEventInput) =>
   !input.recurrence && (event.recurrence ?? []).some(isRuleLine);
 

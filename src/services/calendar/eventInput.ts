@@ -2,7 +2,9 @@
  * Checks and normal forms of what providers are asked to store, shared by every provider so that
  * they accept and refuse the same things.
  */
+import { MAX_INTERVAL, parseRule, type RuleParts } from "../../nlu/recurrenceRule.js";
 import { addDays, instantToLocal, localToInstant } from "../../nlu/zonedTime.js";
+import { partsOf, recurrenceOfParts, shiftedRecurrence } from "./calendarRule.js";
 import {
   daysBetween,
   firstOccurrence,
@@ -29,29 +31,48 @@ export function isTimeZone(timeZone: string): boolean {
   }
 }
 
+const FREQUENCIES = ["daily", "weekly", "monthly", "yearly"];
+
+/**
+ * A rule checked and in its normal form (calendarRule.ts): V1's fields, or an RFC 5545 `rule` the
+ * strict reader accepts (the same rules reminders keep); throws CalendarRequestError("invalid").
+ */
 function checkRecurrence(rule: CalendarRecurrence): CalendarRecurrence {
-  if (!["daily", "weekly", "monthly"].includes(rule.frequency)) {
-    throw invalid(`unknown recurrence frequency "${String(rule.frequency)}"`);
-  }
-  const out: CalendarRecurrence = { frequency: rule.frequency };
-  if (rule.interval !== undefined && rule.interval !== 1) {
-    if (!Number.isInteger(rule.interval) || rule.interval < 1 || rule.interval > 999) {
-      throw invalid("recurrence interval must be a whole number from 1");
+  let parts: RuleParts | null;
+  if (rule.rule !== undefined && rule.rule !== null) {
+    parts = typeof rule.rule === "string" ? parseRule(rule.rule) : null;
+    if (!parts) throw invalid(`not a recurrence rule Memo keeps: "${String(rule.rule)}"`);
+  } else {
+    if (!FREQUENCIES.includes(rule.frequency)) {
+      throw invalid(`unknown recurrence frequency "${String(rule.frequency)}"`);
     }
-    out.interval = rule.interval;
-  }
-  if (rule.frequency === "weekly" && rule.days?.length) {
-    if (!rule.days.every((d) => Number.isInteger(d) && d >= 0 && d <= 6)) {
-      throw invalid("weekly days are 0 (Sunday) to 6 (Saturday)");
+    const v1: CalendarRecurrence = { frequency: rule.frequency };
+    if (rule.interval !== undefined && rule.interval !== 1) {
+      if (!Number.isInteger(rule.interval) || rule.interval < 1 || rule.interval > 999) {
+        throw invalid("recurrence interval must be a whole number from 1");
+      }
+      v1.interval = rule.interval;
     }
-    out.days = [...new Set(rule.days)].sort((a, b) => a - b);
-  }
-  if (rule.frequency === "monthly" && rule.daysOfMonth?.length) {
-    if (!rule.daysOfMonth.every((d) => Number.isInteger(d) && d >= 1 && d <= 31)) {
-      throw invalid("days of the month are 1 to 31");
+    if (rule.frequency === "weekly" && rule.days?.length) {
+      if (!rule.days.every((d) => Number.isInteger(d) && d >= 0 && d <= 6)) {
+        throw invalid("weekly days are 0 (Sunday) to 6 (Saturday)");
+      }
+      v1.days = rule.days;
     }
-    out.daysOfMonth = [...new Set(rule.daysOfMonth)].sort((a, b) => a - b);
+    if (rule.frequency === "monthly" && rule.daysOfMonth?.length) {
+      if (!rule.daysOfMonth.every((d) => Number.isInteger(d) && d >= 1 && d <= 31)) {
+        throw invalid("days of the month are 1 to 31");
+      }
+      v1.daysOfMonth = rule.daysOfMonth;
+    }
+    parts = partsOf(v1);
+    // Ten years at most between occurrences (D10), as for reminders.
+    if (!parts) throw invalid("the recurrence repeats less often than once in ten years");
   }
+  if (parts.interval > MAX_INTERVAL[parts.freq]) {
+    throw invalid("the recurrence repeats less often than once in ten years");
+  }
+  const out = recurrenceOfParts(parts);
   if (rule.until !== undefined && rule.until !== null) {
     if (!parseDate(rule.until))
       throw invalid(`recurrence until must be a date YYYY-MM-DD, not "${rule.until}"`);
@@ -214,12 +235,11 @@ export function seriesPatchFromOccurrence(
   const out: EventPatch = { ...patch, start, end };
   const rule = patch.recurrence ?? series.recurrence;
   if (rule && patch.recurrence === undefined && dayShift !== 0) {
-    if (rule.days?.length)
-      out.recurrence = { ...rule, days: rule.days.map((d) => (((d + dayShift) % 7) + 7) % 7) };
-    if (rule.daysOfMonth?.length) {
-      const moved = rule.daysOfMonth.map((d) => d + dayShift);
-      if (moved.every((d) => d >= 1 && d <= 31)) out.recurrence = { ...rule, daysOfMonth: moved };
-    }
+    // Weekly days, days of the month and a yearly date move along with the occurrence.
+    const moved = shiftedRecurrence(rule, dayShift, newDate);
+    if (moved) out.recurrence = moved;
+    else if (rule.rule !== undefined)
+      throw invalid("this series repeats in a way that cannot move to that day");
   }
   return { patch: out, dayShift };
 }

@@ -9,6 +9,8 @@ import type {
   RecurringFields,
   UpdateFields,
 } from "../../prompts/CalendarMutatePrompt.js";
+import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
+import { nextOccurrence, type Recurrence } from "../../nlu/recurrence.js";
 import { resolveWhen } from "../../nlu/whenPhrase.js";
 import {
   addDays,
@@ -19,6 +21,7 @@ import {
   type LocalDate,
 } from "../../nlu/zonedTime.js";
 import { bareClock } from "../database/taskTimes.js";
+import { recurrenceOfReminder } from "./calendarRule.js";
 import { daysBetween, formatDate, localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
 import type { CalendarEvent, CalendarRecurrence, EventInput, EventPatch, TimeRange } from "./types.js";
 
@@ -48,7 +51,11 @@ export type EventTimeProblem =
   | "past_time"
   | "end_before_start"
   | "missing_days"
-  | "unclear_days";
+  | "unclear_days"
+  /** An hour 1–6 with no am/pm in a repeat ("every weekday at 5"): morning or afternoon? */
+  | "ambiguous_hour"
+  /** A repeat that cannot be expressed exactly ("every few days", "twice a week"). */
+  | "unsupported_repeat";
 
 export type Problem = { ok: false; problem: EventTimeProblem; phrase: string };
 export type Result<T> = ({ ok: true } & T) | Problem;
@@ -215,15 +222,127 @@ function ruleOf(args: RecurringFields, firstDay: LocalDate): Result<{ rule: Cale
   return { ok: true, rule: { ...base, daysOfMonth: [...new Set(numbers)].sort((a, b) => a - b) } };
 }
 
+type SeriesTimes = Result<{ times: EventTimes & { recurrence: CalendarRecurrence } }>;
+
+/** Why readTime could not read repeat words, as the problem the resolver asks about. */
+const UNCLEAR_PROBLEM: Partial<Record<UnclearReason, EventTimeProblem>> = {
+  ambiguous_hour: "ambiguous_hour",
+  unsupported: "unsupported_repeat",
+};
+
+/** A wall time no repeat words say, to tell whether they name a time of their own. */
+const PROBE_CLOCK = "13:37";
+
 /**
- * The first occurrence and rule of a new series. The series starts on `startDate` (default today;
- * tomorrow when today's start time has passed), the provider moves it to the rule's first day.
+ * The user's repeat words read in code (readTime, D6/D10), the same reading reminders get: "every
+ * weekday at 7", "the first Sunday of every month at 10am", "כל יום חול ב-7". A clock time the
+ * resolver gave apart from them (startTime) counts only where the words name none; words with no
+ * time make an all-day series when the event is all-day, else Memo asks the time. The series
+ * starts on the rule's first occurrence (on or after startDate, when the resolver named one).
  */
-export function recurringEventTimes(
+function seriesFromWords(phrase: string, args: RecurringFields, options: TimeOptions): SeriesTimes {
+  const { nowMs, timeZone } = options;
+  const read = (words: string) => {
+    const reading = readTime(words, nowMs, timeZone);
+    return reading?.kind === "recurring" && reading.recurrence.type !== "nudge" ? reading : null;
+  };
+  const startWords = clean(args.startTime);
+  const given = startWords ? clockOf(startWords) : null;
+  if (startWords && !given) return problem("unclear_time", startWords);
+  // The words name a time of their own unless a time said before them is read as theirs (said
+  // before: one said after an "until" would be the end's).
+  const timeNamed = read(`at ${PROBE_CLOCK} ${phrase}`)?.recurrence.time !== PROBE_CLOCK;
+  const givenClock = given && !timeNamed ? `${pad(given.hour)}:${pad(given.minute)}` : null;
+  let reading = givenClock ? read(`at ${givenClock} ${phrase}`) : null;
+  if (!reading) {
+    const alone = readTime(phrase, nowMs, timeZone);
+    if (alone?.kind !== "recurring" || alone.recurrence.type === "nudge") {
+      const reason = alone?.kind === "unclear" ? UNCLEAR_PROBLEM[alone.reason] : undefined;
+      return problem(alone?.kind === "recurring" ? "unsupported_repeat" : (reason ?? "unclear_time"), phrase);
+    }
+    reading = alone;
+  }
+  const allDay = !!args.allDay && !timeNamed && !given;
+  if (!allDay && !timeNamed && !given) return problem("missing_time", phrase);
+
+  let recurrence: Recurrence = reading.recurrence;
+  let firstAt = reading.firstAt;
+  const startDateWords = clean(args.startDate);
+  if (startDateWords) {
+    const named = readDate(startDateWords, options);
+    if (!named) return problem("unclear_time", startDateWords);
+    if (daysBetween(localDateOf(firstAt, timeZone), named) > 0) {
+      // The rule's first occurrence on or after that day, in the rule's own rhythm.
+      const later = nextOccurrence(recurrence, timeZone, startOfDay(named, timeZone) - 1);
+      if (later === null) return problem("unclear_time", startDateWords);
+      firstAt = later;
+    }
+  }
+  const first = localDateOf(firstAt, timeZone);
+  if (recurrence.type === "rrule") recurrence = { ...recurrence, start: formatDate(first) };
+  const rule = recurrenceOfReminder(recurrence, timeZone);
+  if (!rule) return problem("unsupported_repeat", phrase);
+  const untilWords = clean(args.until);
+  if (rule.until === undefined && untilWords) {
+    const until = readDate(untilWords, options);
+    if (!until) return problem("unclear_time", untilWords);
+    if (daysBetween(first, until) < 0) return problem("end_before_start", untilWords);
+    rule.until = formatDate(until);
+  }
+  if (args.count) rule.count = args.count;
+  if (allDay) {
+    return {
+      ok: true,
+      times: {
+        allDay: true,
+        start: formatDate(first),
+        end: formatDate(addDays(first, 1)),
+        timeZone,
+        recurrence: rule,
+      },
+    };
+  }
+  const clock = parseClock(recurrence.time ?? "");
+  if (!clock) return problem("unclear_time", phrase);
+  return seriesAt(first, clock, rule, args, options);
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** A timed series' first occurrence on `first` at `clock`, its end from endTime or its length. */
+function seriesAt(
+  first: LocalDate,
+  clock: { hour: number; minute: number },
+  rule: CalendarRecurrence,
   args: RecurringFields,
   options: TimeOptions,
-): Result<{ times: EventTimes & { recurrence: CalendarRecurrence } }> {
+): SeriesTimes {
+  const { timeZone } = options;
+  const startMs = localToInstant({ ...first, ...clock }, timeZone);
+  const endWords = clean(args.endTime);
+  let endMs = startMs + (args.durationMinutes ?? DEFAULT_DURATION_MINUTES) * MINUTE_MS;
+  if (endWords) {
+    const endClock = clockOf(endWords);
+    if (!endClock) return problem("unclear_time", endWords);
+    endMs = localToInstant({ ...first, ...endClock }, timeZone);
+    if (endMs <= startMs) endMs = localToInstant({ ...addDays(first, 1), ...endClock }, timeZone);
+  }
+  return {
+    ok: true,
+    times: { allDay: false, start: iso(startMs), end: iso(endMs), timeZone, recurrence: rule },
+  };
+}
+
+/**
+ * The first occurrence and rule of a new series. The user's repeat words (repeatPhrase), when given,
+ * are read in code and win over the other rule fields; otherwise V1's fields: the series starts on
+ * `startDate` (default today; tomorrow when today's start time has passed), the provider moves it
+ * to the rule's first day.
+ */
+export function recurringEventTimes(args: RecurringFields, options: TimeOptions): SeriesTimes {
   const { nowMs, timeZone } = options;
+  const phrase = clean(args.repeatPhrase);
+  if (phrase) return seriesFromWords(phrase, args, options);
   const startWords = clean(args.startTime);
   const clock = startWords ? clockOf(startWords) : null;
   if (startWords && !clock) return problem("unclear_time", startWords);
@@ -263,19 +382,7 @@ export function recurringEventTimes(
       },
     };
   }
-  const startMs = localToInstant({ ...first, ...clock }, timeZone);
-  const endWords = clean(args.endTime);
-  let endMs = startMs + (args.durationMinutes ?? DEFAULT_DURATION_MINUTES) * MINUTE_MS;
-  if (endWords) {
-    const endClock = clockOf(endWords);
-    if (!endClock) return problem("unclear_time", endWords);
-    endMs = localToInstant({ ...first, ...endClock }, timeZone);
-    if (endMs <= startMs) endMs = localToInstant({ ...addDays(first, 1), ...endClock }, timeZone);
-  }
-  return {
-    ok: true,
-    times: { allDay: false, start: iso(startMs), end: iso(endMs), timeZone, recurrence: rule },
-  };
+  return seriesAt(first, clock, rule, args, options);
 }
 
 /**

@@ -1,18 +1,13 @@
 /**
- * Calendar recurrences expanded in code, in the series' own zone (D6): every occurrence keeps the
- * series' local wall time across DST changes (a 09:00 weekly meeting is at 09:00 local both sides of
- * the change); a wall time that does not exist is moved forward by the gap, a repeated one means its
- * first occurrence (localToInstant). Pure: no clock, no storage.
+ * Calendar recurrences expanded in code, in the series' own zone (D6), by the expander reminders
+ * use (eachRuleDate in src/nlu/recurrenceRule.ts, the `rrule` package in floating local time): every
+ * occurrence keeps the series' local wall time across DST changes (a 09:00 weekly meeting is at 09:00
+ * local both sides of the change); a wall time that does not exist is moved forward by the gap, a
+ * repeated one means its first occurrence (localToInstant). Pure: no clock, no storage.
  */
-import {
-  addDays,
-  addMonths,
-  dayOfWeek,
-  daysInMonth,
-  instantToLocal,
-  localToInstant,
-  type LocalDate,
-} from "../../nlu/zonedTime.js";
+import { eachRuleDate } from "../../nlu/recurrenceRule.js";
+import { addDays, daysInMonth, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
+import { partsOf } from "./calendarRule.js";
 import type { CalendarRecurrence } from "./types.js";
 
 /** The timing of a series: its first occurrence and its rule. */
@@ -39,8 +34,6 @@ export interface Occurrence {
 }
 
 const DAY_MS = 86_400_000;
-/** Periods in a row without an occurrence after which a rule is taken to have no more (Feb 30 every 12 months). */
-const MAX_EMPTY_PERIODS = 60;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -88,66 +81,29 @@ export function localDateOf(epochMs: number, timeZone: string): LocalDate {
 }
 
 /**
- * The dates a rule yields from `first` on, in order, before `until` and `count` apply: daily every
- * `interval` days; weekly on `days` (default: first's weekday) every `interval` weeks, weeks starting
- * on Sunday; monthly on `daysOfMonth` (default: first's day) every `interval` months, a month without
- * the day skipped. `skipTo` jumps ahead (only valid when nothing counts the skipped occurrences).
+ * The series' occurrence dates in order, from `from` on (null: from the first), `until` and `count`
+ * applied, each passed to `visit` until it returns false. `first` is the series' start (DTSTART): the
+ * rule's INTERVAL counts from it and the parts it leaves out are its. A rule that is not one Memo
+ * expands, or that can never occur, has none.
  */
-function* ruleDates(rule: CalendarRecurrence, first: LocalDate, skipTo?: LocalDate): Generator<LocalDate> {
-  const interval = rule.interval ?? 1;
-  const ahead = skipTo ? Math.max(0, daysBetween(first, skipTo)) : 0;
-  switch (rule.frequency) {
-    case "daily": {
-      for (let k = Math.floor(ahead / interval); ; k++) yield addDays(first, k * interval);
-    }
-    case "weekly": {
-      const days = [...new Set(rule.days?.length ? rule.days : [dayOfWeek(first)])].sort((a, b) => a - b);
-      const weekStart = addDays(first, -dayOfWeek(first));
-      for (let w = Math.floor(ahead / (7 * interval)); ; w++) {
-        const base = addDays(weekStart, w * 7 * interval);
-        for (const day of days) {
-          const candidate = addDays(base, day);
-          if (compareDates(candidate, first) >= 0) yield candidate;
-        }
-      }
-    }
-    case "monthly": {
-      const wanted = [...new Set(rule.daysOfMonth?.length ? rule.daysOfMonth : [first.day])].sort(
-        (a, b) => a - b,
-      );
-      const firstMonth = { year: first.year, month: first.month, day: 1 };
-      const monthsAhead = skipTo
-        ? Math.max(0, (skipTo.year - first.year) * 12 + skipTo.month - first.month)
-        : 0;
-      let empty = 0;
-      for (let m = Math.floor(monthsAhead / interval); empty < MAX_EMPTY_PERIODS; m++) {
-        const { year, month } = addMonths(firstMonth, m * interval);
-        let found = false;
-        for (const day of wanted) {
-          if (day > daysInMonth(year, month)) continue;
-          const candidate = { year, month, day };
-          if (compareDates(candidate, first) < 0) continue;
-          found = true;
-          yield candidate;
-        }
-        empty = found ? 0 : empty + 1;
-      }
-      return;
-    }
-  }
-}
-
-/** The series' occurrence dates in order, `until` and `count` applied. */
-function* seriesDates(rule: CalendarRecurrence, first: LocalDate, skipTo?: LocalDate): Generator<LocalDate> {
+function eachSeriesDate(
+  rule: CalendarRecurrence,
+  first: LocalDate,
+  from: LocalDate | null,
+  visit: (d: LocalDate) => boolean,
+): void {
+  const parts = partsOf(rule);
+  if (!parts) return;
   const until = rule.until === undefined ? null : date(rule.until);
-  let n = 0;
   // COUNT counts from the first occurrence, so nothing may be skipped when it is set.
-  for (const candidate of ruleDates(rule, first, rule.count === undefined ? skipTo : undefined)) {
-    if (until && compareDates(candidate, until) > 0) return;
-    if (rule.count !== undefined && n >= rule.count) return;
+  const start = rule.count === undefined && from && compareDates(from, first) > 0 ? from : first;
+  let n = 0;
+  eachRuleDate(parts, first, start, (d) => {
+    if (until && compareDates(d, until) > 0) return false;
+    if (rule.count !== undefined && n >= rule.count) return false;
     n++;
-    yield candidate;
-  }
+    return visit(d);
+  });
 }
 
 /** How an occurrence on a date is placed: its start and end. */
@@ -200,13 +156,14 @@ export function expandSeries(series: SeriesTiming, fromMs: number, toMs: number)
   const { first, place } = placer(series);
   const span = place(first);
   // Start from a little before the earliest date whose occurrence could still reach the range.
-  const skipTo = localDateOf(fromMs - (span.endMs - span.startMs) - 2 * DAY_MS, series.timeZone);
+  const from = localDateOf(fromMs - (span.endMs - span.startMs) - 2 * DAY_MS, series.timeZone);
   const found: Occurrence[] = [];
-  for (const d of seriesDates(series.recurrence, first, skipTo)) {
+  eachSeriesDate(series.recurrence, first, from, (d) => {
     const occurrence = place(d);
-    if (occurrence.startMs >= toMs) break;
+    if (occurrence.startMs >= toMs) return false;
     if (overlaps(occurrence.startMs, occurrence.endMs, fromMs, toMs)) found.push(occurrence);
-  }
+    return true;
+  });
   return found;
 }
 
@@ -215,19 +172,24 @@ export function occurrenceOn(series: SeriesTiming, day: string): Occurrence | nu
   const target = parseDate(day);
   if (!target) return null;
   const { first, place } = placer(series);
-  for (const d of seriesDates(series.recurrence, first, addDays(target, -1))) {
+  let found: Occurrence | null = null;
+  eachSeriesDate(series.recurrence, first, target, (d) => {
     const order = compareDates(d, target);
-    if (order === 0) return place(d);
-    if (order > 0) return null;
-  }
-  return null;
+    if (order === 0) found = place(d);
+    return order < 0;
+  });
+  return found;
 }
 
 /** The series' first occurrence (which may fall after `start` when start's date does not match the rule), or null if it has none. */
 export function firstOccurrence(series: SeriesTiming): Occurrence | null {
   const { first, place } = placer(series);
-  for (const d of seriesDates(series.recurrence, first)) return place(d);
-  return null;
+  let found: Occurrence | null = null;
+  eachSeriesDate(series.recurrence, first, null, (d) => {
+    found = place(d);
+    return false;
+  });
+  return found;
 }
 
 /** The series' last occurrence when it ends (until or count), else null. */
@@ -235,6 +197,9 @@ export function lastOccurrence(series: SeriesTiming): Occurrence | null {
   if (series.recurrence.until === undefined && series.recurrence.count === undefined) return null;
   const { first, place } = placer(series);
   let last: LocalDate | null = null;
-  for (const d of seriesDates(series.recurrence, first)) last = d;
+  eachSeriesDate(series.recurrence, first, null, (d) => {
+    last = d;
+    return true;
+  });
   return last ? place(last) : null;
 }

@@ -1,7 +1,10 @@
-import { fillTemplate } from "../../utils/userMessages.js";
+import { fillTemplate, t } from "../../utils/userMessages.js";
 import type { ResponseTemplate } from "../../graph/registry.js";
+import { formatRule } from "../../nlu/recurrenceRule.js";
 import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
 import { HEBREW_DAYS, pad2, zonedParts } from "../../utils/timeContext.js";
+import { rruleWords } from "../database/rruleText.js";
+import { partsOf } from "./calendarRule.js";
 import { daysBetween, formatDate, parseDate } from "./recurrenceExpansion.js";
 import type { ScheduleAnalysis } from "./scheduleAnalysis.js";
 import type {
@@ -62,6 +65,7 @@ const MESSAGES = {
     everyNWeeks: "every {n} weeks on {days}",
     everyMonth: "every month on the {days}",
     everyNMonths: "every {n} months on the {days}",
+    everyYear: "every year",
     at: "at {time}",
     until: "until {date}",
     times: "{count} times",
@@ -142,6 +146,7 @@ const MESSAGES = {
     everyNWeeks: "כל {n} שבועות ביום {days}",
     everyMonth: "כל {days} לחודש",
     everyNMonths: "כל {n} חודשים ב-{days} לחודש",
+    everyYear: "כל שנה",
     at: "ב-{time}",
     until: "עד {date}",
     times: "{count} פעמים",
@@ -356,7 +361,29 @@ function ordinal(n: number): string {
   return `${n}${suffix}`;
 }
 
-/** "every Monday and Wednesday at 19:00–20:00 until Tue 30/06" / "כל יום שני ורביעי ב-19:00–20:00". */
+/** Day sets that are a working week or a weekend (Sun–Thu, Mon–Fri, Fri–Sat, Sat–Sun): said as reminders say them. */
+const WEEK_PARTS = ["0,1,2,3,4", "1,2,3,4,5", "5,6", "0,6"];
+
+/**
+ * The words of a rule beyond V1's plain ones, as reminders say it (rruleText): "every weekday
+ * (Sun–Thu)", "on the first Sunday of every month", "every year on March 3", "every other day"; null
+ * for V1's own daily, weekly and monthly rules, which keep their calendar wording.
+ */
+function rfc5545Words(rule: CalendarRecurrence, time: string | null, language: Language): string | null {
+  const weekPart =
+    rule.rule === undefined &&
+    rule.frequency === "weekly" &&
+    WEEK_PARTS.includes([...new Set(rule.days ?? [])].sort((a, b) => a - b).join(","));
+  if (rule.rule === undefined && !weekPart) return null;
+  const parts = partsOf(rule);
+  return parts ? rruleWords(formatRule(parts), time, language) : null;
+}
+
+/**
+ * "every Monday and Wednesday at 19:00–20:00 until Tue 30/06" / "כל יום שני ורביעי ב-19:00–20:00";
+ * a weekday, nth-weekday, last-day or yearly rule in reminders' words ("every weekday (Mon–Fri) at
+ * 07:00–08:00", "on the first Sunday of every month at 10:00–11:00").
+ */
 export function ruleText(
   rule: CalendarRecurrence,
   event: Pick<EventView, "allDay" | "start" | "end">,
@@ -365,25 +392,30 @@ export function ruleText(
 ): string {
   const n = String(rule.interval ?? 1);
   const repeat = (rule.interval ?? 1) > 1;
-  let text: string;
-  switch (rule.frequency) {
-    case "daily":
-      text = ct(language, repeat ? "everyNDays" : "everyDay", { n });
-      break;
-    case "weekly": {
-      const names = (rule.days ?? []).map(
-        (d) => (language === "he" ? HEBREW_DAYS[d] : EN_DAYS[d]) ?? String(d),
-      );
-      text = ct(language, repeat ? "everyNWeeks" : "everyWeek", { n, days: joinAnd(names, language) });
-      break;
+  const time = event.allDay ? null : clockSpan(event as EventView, frame.zone);
+  let text = rfc5545Words(rule, time, language);
+  if (text === null) {
+    switch (rule.frequency) {
+      case "daily":
+        text = ct(language, repeat ? "everyNDays" : "everyDay", { n });
+        break;
+      case "weekly": {
+        const names = (rule.days ?? []).map(
+          (d) => (language === "he" ? HEBREW_DAYS[d] : EN_DAYS[d]) ?? String(d),
+        );
+        text = ct(language, repeat ? "everyNWeeks" : "everyWeek", { n, days: joinAnd(names, language) });
+        break;
+      }
+      case "monthly": {
+        const days = (rule.daysOfMonth ?? []).map((d) => (language === "he" ? String(d) : ordinal(d)));
+        text = ct(language, repeat ? "everyNMonths" : "everyMonth", { n, days: joinAnd(days, language) });
+        break;
+      }
+      default:
+        text = ct(language, "everyYear");
     }
-    case "monthly": {
-      const days = (rule.daysOfMonth ?? []).map((d) => (language === "he" ? String(d) : ordinal(d)));
-      text = ct(language, repeat ? "everyNMonths" : "everyMonth", { n, days: joinAnd(days, language) });
-      break;
-    }
+    if (time !== null) text += ` ${ct(language, "at", { time })}`;
   }
-  if (!event.allDay) text += ` ${ct(language, "at", { time: clockSpan(event as EventView, frame.zone) })}`;
   if (rule.until)
     text += ` ${ct(language, "until", { date: dayText(parseDate(rule.until)!, frame.today, language) })}`;
   if (rule.count) text += ` (${ct(language, "times", { count: String(rule.count) })})`;
@@ -661,6 +693,11 @@ export function timeQuestion(
     case "missing_days":
     case "unclear_days":
       return ct(language, "askDays", { phrase });
+    // Repeat words readTime could not settle: the questions reminders ask.
+    case "ambiguous_hour":
+      return t(language, "askHalfOfDay", { phrase });
+    case "unsupported_repeat":
+      return t(language, "askRepeat", { phrase });
     default:
       return phrase ? ct(language, "askEventTime", { phrase }) : ct(language, "askStart");
   }

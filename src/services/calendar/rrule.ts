@@ -1,9 +1,12 @@
 /**
- * CalendarRecurrence ↔ RFC 5545 RRULE text, as Google Calendar and iCalendar feeds carry it.
- * Only what CalendarRecurrence can say is written; a rule it cannot say (yearly, "first Monday")
- * reads back as null.
+ * CalendarRecurrence ↔ RFC 5545 RRULE text, as Google Calendar and iCalendar feeds carry it. Rules are
+ * read by the strict reader reminders use (parseRule, src/nlu/recurrenceRule.ts): yearly rules, nth
+ * weekdays ("BYDAY=1SU"), BYSETPOS, INTERVAL, the last day of the month (BYMONTHDAY=-1)…; a rule it
+ * refuses (BYWEEKNO, hourly, a fifth Monday…) reads back as null, and Memo never rewrites it.
  */
+import { formatRule, parseRule } from "../../nlu/recurrenceRule.js";
 import { addDays } from "../../nlu/zonedTime.js";
+import { recurrenceOfParts } from "./calendarRule.js";
 import { formatDate, localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
 import type { CalendarRecurrence } from "./types.js";
 
@@ -50,18 +53,8 @@ export function utcStamp(epochMs: number): string {
 /** "2026-03-05" → "20260305". */
 export const basicDate = (date: string) => date.replaceAll("-", "");
 
-/**
- * The RRULE of a recurrence ("RRULE:FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=…"). `until` (a local date,
- * inclusive) becomes a date for an all-day series and, for a timed one, the last second of that
- * local day in the series' zone, in UTC (RFC 5545 wants UTC when DTSTART has a zone).
- * `weekStart` is the WKST of the rule this one replaces (weekStartOf), written back as it was;
- * undefined for a new rule, which says WKST=SU when every-N-weeks needs one (D6).
- */
-export function toRRule(
-  rule: CalendarRecurrence,
-  series: { allDay: boolean; timeZone: string },
-  weekStart?: DayCode | null,
-): string {
+/** The RRULE parts of V1's fields; `weekStart` as toRRule takes it. */
+function v1Parts(rule: CalendarRecurrence, weekStart: DayCode | null | undefined): string[] {
   const parts = [`FREQ=${rule.frequency.toUpperCase()}`];
   const interval = rule.interval ?? 1;
   if (interval > 1) parts.push(`INTERVAL=${interval}`);
@@ -78,6 +71,34 @@ export function toRRule(
     // Which weeks "every other week" means depends on where a week starts: Sunday here (D6).
     parts.push("WKST=SU");
   }
+  return parts;
+}
+
+/**
+ * A rule's text (CalendarRecurrence.rule) in the normal order, its own WKST kept: the rule says
+ * exactly which weeks it means (none is RFC 5545's Monday), so a replaced rule's week start does not
+ * apply to it.
+ */
+function ruleLine(text: string): string {
+  const parts = parseRule(text);
+  if (!parts) throw new RangeError(`Not a rule Memo writes: ${text}`);
+  return formatRule(parts);
+}
+
+/**
+ * The RRULE of a recurrence ("RRULE:FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=…"). `until` (a local date,
+ * inclusive) becomes a date for an all-day series and, for a timed one, the last second of that
+ * local day in the series' zone, in UTC (RFC 5545 wants UTC when DTSTART has a zone).
+ * `weekStart` is the WKST of the rule this one replaces (weekStartOf), written back as it was;
+ * undefined for a new rule, which says WKST=SU when a V1 every-N-weeks rule needs one (D6). A
+ * `rule` keeps its own WKST.
+ */
+export function toRRule(
+  rule: CalendarRecurrence,
+  series: { allDay: boolean; timeZone: string },
+  weekStart?: DayCode | null,
+): string {
+  const parts = rule.rule !== undefined ? [ruleLine(rule.rule)] : v1Parts(rule, weekStart);
   if (rule.until !== undefined) {
     const until = parseDate(rule.until);
     if (!until) throw new RangeError(`Not a date: ${rule.until}`);
@@ -92,7 +113,8 @@ export function toRRule(
 
 /**
  * The recurrence of a series' RRULE lines (the first RRULE line; EXDATE and RDATE lines are ignored),
- * read in the series' zone; null when there is none or it says more than CalendarRecurrence can.
+ * read in the series' zone, in CalendarRecurrence's normal form (V1's fields when they say it, else
+ * `rule`); null when there is none or the strict reader refuses it.
  */
 export function parseRRule(
   lines: readonly string[] | null | undefined,
@@ -101,53 +123,34 @@ export function parseRRule(
   const line = lines?.find(isRuleLine);
   if (!line) return null;
   const fields = ruleFields(line);
-  const frequency = { DAILY: "daily", WEEKLY: "weekly", MONTHLY: "monthly" }[fields.get("FREQ") ?? ""] as
-    CalendarRecurrence["frequency"] | undefined;
-  if (!frequency) return null;
-  // Rules CalendarRecurrence cannot say.
-  for (const key of ["BYSETPOS", "BYMONTH", "BYYEARDAY", "BYWEEKNO", "BYHOUR", "BYMINUTE", "BYSECOND"]) {
-    if (fields.has(key)) return null;
-  }
-  // WKST changes nothing CalendarRecurrence says (weekStartOf reads it, toRRule writes it back).
-  const weekStart = fields.get("WKST");
-  if (weekStart !== undefined && !isDayCode(weekStart)) return null;
-  const rule: CalendarRecurrence = { frequency };
-  const interval = Number(fields.get("INTERVAL") ?? 1);
-  if (!Number.isInteger(interval) || interval < 1) return null;
-  if (interval > 1) rule.interval = interval;
-
-  const byDay = fields.get("BYDAY");
-  if (byDay) {
-    if (frequency !== "weekly") return null;
-    const days = byDay.split(",").map((code) => DAY_CODES.indexOf(code as DayCode));
-    // "1MO" (ordinal days) and unknown codes are beyond what the rule can say.
-    if (days.some((d) => d < 0)) return null;
-    rule.days = [...new Set(days)].sort((a, b) => a - b);
-  }
-  const byMonthDay = fields.get("BYMONTHDAY");
-  if (byMonthDay) {
-    if (frequency !== "monthly") return null;
-    const days = byMonthDay.split(",").map(Number);
-    if (!days.every((d) => Number.isInteger(d) && d >= 1 && d <= 31)) return null;
-    rule.daysOfMonth = [...new Set(days)].sort((a, b) => a - b);
-  }
+  // UNTIL and COUNT are kept beside the rule; the rest is the rule itself.
+  const rest = line
+    .trim()
+    .slice("RRULE:".length)
+    .split(";")
+    .map((part) => part.trim())
+    .filter((part) => part !== "" && !/^(?:UNTIL|COUNT)=/i.test(part));
+  const parts = parseRule(rest.join(";"));
+  if (!parts) return null;
+  const bounds: Pick<CalendarRecurrence, "until" | "count"> = {};
   const until = fields.get("UNTIL");
-  if (until) {
+  if (until !== undefined) {
     const match = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?$/.exec(until);
     if (!match) return null;
     const [, y, mo, d, h, mi, s, z] = match;
     if (h !== undefined && z === "Z") {
       // A UTC instant: the local date it falls on in the series' zone.
-      rule.until = formatDate(localDateOf(Date.UTC(+y!, +mo! - 1, +d!, +h, +mi!, +s!), timeZone));
+      bounds.until = formatDate(localDateOf(Date.UTC(+y!, +mo! - 1, +d!, +h, +mi!, +s!), timeZone));
     } else {
-      rule.until = `${y}-${mo}-${d}`;
+      bounds.until = `${y}-${mo}-${d}`;
     }
+    if (!parseDate(bounds.until)) return null;
   }
   const count = fields.get("COUNT");
-  if (count) {
+  if (count !== undefined) {
     const n = Number(count);
-    if (!Number.isInteger(n) || n < 1) return null;
-    rule.count = n;
+    if (!/^\d+$/.test(count) || !Number.isInteger(n) || n < 1) return null;
+    bounds.count = n;
   }
-  return rule;
+  return recurrenceOfParts(parts, bounds);
 }

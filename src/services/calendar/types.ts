@@ -7,15 +7,27 @@
  * Google stores them. `timeZone` is the IANA zone the event lives in; recurrences are expanded in it.
  */
 
-/** A recurrence rule. Weekly takes day numbers (0 = Sunday … 6 = Saturday), monthly days of the month. */
+/**
+ * A recurrence rule: the same RFC 5545 rules reminders keep (D10, src/nlu/recurrenceRule.ts), said in
+ * V1's fields when they can (daily; weekly on days 0 = Sunday … 6 = Saturday; monthly on days of the
+ * month) and as `rule` text otherwise (calendarRule.ts gives each rule this one normal form).
+ */
 export interface CalendarRecurrence {
-  frequency: "daily" | "weekly" | "monthly";
+  frequency: "daily" | "weekly" | "monthly" | "yearly";
   /** Every N days / weeks / months (default 1). */
   interval?: number;
-  /** weekly: the days it happens on. */
+  /** weekly: the days it happens on (V1's weeks start on Sunday for "every N weeks"). */
   days?: number[];
   /** monthly: the days of the month it happens on (a month without that day is skipped, as in RFC 5545). */
   daysOfMonth?: number[];
+  /**
+   * A rule V1's fields cannot say, as RFC 5545 text without DTSTART, UNTIL or COUNT: "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
+   * is V1's, but "FREQ=MONTHLY;BYDAY=1SU", "FREQ=MONTHLY;BYMONTHDAY=-1", "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3"
+   * and "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=MO" are rules. When set, it is the whole rule (frequency
+   * repeats its FREQ; interval, days and daysOfMonth are absent). The series' first occurrence is its
+   * DTSTART: INTERVAL counts from it, and parts the rule leaves out (a yearly rule's date) are its.
+   */
+  rule?: string;
   /** The last local date an occurrence may start on, YYYY-MM-DD, inclusive. */
   until?: string;
   /** At most this many occurrences. */

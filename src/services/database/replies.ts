@@ -1,3 +1,4 @@
+import { formatClock, instantToLocal } from "../../nlu/zonedTime.js";
 import type { ResponseTemplate } from "../../graph/registry.js";
 import type { TaskRecurrence, TaskList } from "../../types/tasks.js";
 import { t } from "../../utils/userMessages.js";
@@ -14,6 +15,8 @@ interface TaskShown {
   nextFireAtHuman?: string;
   recurrence: (TaskRecurrence & { untilHuman?: string }) | null;
   reminderOffsetMinutes: number | null;
+  /** The zone the time was named in ("8am PST"), shown beside the user's own time. */
+  saidIn?: { zone: string; label: string };
   completed: boolean;
   subtasks: { text: string; completed: boolean }[];
   group?: string;
@@ -117,6 +120,29 @@ function taskLine(task: TaskShown, language: Language): string {
   return details ? `${task.text} — ${details}` : task.text;
 }
 
+/**
+ * "tomorrow at 18:00 your time (08:00 PST)" when the time was named in another zone: both times,
+ * so a conversion is never silent (D10).
+ */
+function whenSaid(task: TaskShown, when: string, language: Language): string {
+  const saidIn = task.saidIn;
+  if (!task.dueAt || !saidIn) return when;
+  let local;
+  try {
+    local = instantToLocal(Date.parse(task.dueAt), saidIn.zone);
+  } catch {
+    return when;
+  }
+  const label =
+    saidIn.label.length <= 5
+      ? saidIn.label.toUpperCase()
+      : saidIn.label.replace(/(?<![\p{L}])\p{Ll}/gu, (c) => c.toUpperCase());
+  return t(language, "time.otherZone", {
+    local: when,
+    said: `${formatClock(local.hour, local.minute)} ${label}`,
+  });
+}
+
 function createdTask(task: TaskShown, language: Language): string {
   const rule = task.recurrence;
   if (rule?.type === "nudge") {
@@ -140,7 +166,11 @@ function createdTask(task: TaskShown, language: Language): string {
       offset: intervalText(task.reminderOffsetMinutes, language),
     });
   }
-  if (task.dueAtHuman) return t(language, "task.reminderSet", { when: task.dueAtHuman, text: task.text });
+  if (task.dueAtHuman)
+    return t(language, "task.reminderSet", {
+      when: whenSaid(task, task.dueAtHuman, language),
+      text: task.text,
+    });
   return t(language, "task.created", { text: task.text });
 }
 

@@ -196,3 +196,21 @@ export function rruleText(rule: TaskRecurrence, language: Language): string {
     }
   }
 }
+
+/** Stands for the time in a sentence whose time is then left out. */
+const NO_TIME = "{no-time}";
+
+/**
+ * An RFC 5545 rule in words at `time` (any words: a calendar series says "07:00–08:00"), or with no
+ * time at all when `time` is null (an all-day calendar series: "every year on March 3",
+ * "כל שנה ב-3 במרץ"). The same wording as reminders (rruleText).
+ */
+export function rruleWords(rule: string, time: string | null, language: Language): string {
+  if (time !== null) return rruleText({ type: "rrule", rule, time }, language);
+  const text = rruleText({ type: "rrule", rule, time: NO_TIME }, language);
+  // Every sentence ends "at {time}" / "ב-{time}".
+  for (const ending of [` at ${NO_TIME}`, ` ב-${NO_TIME}`, NO_TIME]) {
+    if (text.endsWith(ending)) return text.slice(0, -ending.length).trim();
+  }
+  return text.replaceAll(NO_TIME, "").trim();
+}

@@ -1,7 +1,7 @@
 import type { ReminderRecurrenceArgs } from "../../prompts/DatabaseTaskPrompt.js";
 import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
 import { nextOccurrence, parseIntervalMinutes, rfc5545Of } from "../../nlu/recurrence.js";
-import { resolveWhen } from "../../nlu/whenPhrase.js";
+import { readWhen, resolveWhen } from "../../nlu/whenPhrase.js";
 import { formatClock, instantToLocal, localToInstant, parseClock } from "../../nlu/zonedTime.js";
 import type { TaskRecurrence } from "../../types/tasks.js";
 
@@ -10,6 +10,16 @@ export interface TaskTimeArgs {
   dueDate?: string | null;
   reminder?: string | null;
   reminderRecurrence?: ReminderRecurrenceArgs | null;
+  /** Set in code only (the fast path): the zone the user named with the time ("8am PST"). */
+  saidIn?: SaidIn | null;
+}
+
+/** A zone the user named with a time, not their own: the confirmation shows both times. */
+export interface SaidIn {
+  /** IANA zone. */
+  zone: string;
+  /** The words said ("pst", "london time"). */
+  label: string;
 }
 
 /** When a task is due and when its reminder rings, as stored. */
@@ -17,6 +27,8 @@ export interface TaskSchedule {
   dueAt: string | null;
   /** Only a date was named; the due time is DATE_ONLY_TIME. */
   dateOnly: boolean;
+  /** The time was said in another zone than the user's. */
+  saidIn?: SaidIn;
   reminder: string | null;
   reminderOffsetMinutes: number | null;
   recurrence: TaskRecurrence | null;
@@ -31,6 +43,8 @@ export type ScheduleProblem =
   | "ambiguous_hour"
   /** A repeat that cannot be expressed exactly ("every few days", "twice a week"). */
   | "unsupported_repeat"
+  /** Beyond the ten-year horizon, or a number too large to be a time. */
+  | "too_far"
   | "unclear_interval"
   | "missing_time"
   | "missing_days"
@@ -101,6 +115,7 @@ export function scheduleTask(
   const { nowMs, timeZone } = options;
   let dueMs: number | null = null;
   let dateOnly = false;
+  let saidIn: SaidIn | undefined = args.saidIn ?? undefined;
   const dueWords = args.dueDate?.trim();
   if (dueWords) {
     const clock = options.anchorDueAt ? bareClock(dueWords) : null;
@@ -110,10 +125,13 @@ export function scheduleTask(
     if (anchored !== null && anchored > nowMs) {
       dueMs = anchored;
     } else {
-      const resolved = resolveWhen(dueWords, nowMs, timeZone, { defaultTime: DATE_ONLY_TIME });
-      if (!resolved) return { ok: false, problem: "unclear_time", phrase: dueWords };
-      dueMs = resolved.at;
-      dateOnly = resolved.dateOnly;
+      const reading = readWhen(dueWords, nowMs, timeZone, { defaultTime: DATE_ONLY_TIME });
+      if (reading.kind !== "at") {
+        return { ok: false, problem: UNCLEAR_PROBLEM[reading.reason] ?? "unclear_time", phrase: dueWords };
+      }
+      dueMs = reading.at;
+      dateOnly = reading.dateOnly;
+      saidIn = reading.saidIn ?? saidIn;
     }
   }
 
@@ -162,6 +180,7 @@ export function scheduleTask(
     schedule: {
       dueAt: iso(dueMs),
       dateOnly,
+      ...(saidIn && dueMs !== null ? { saidIn } : {}),
       reminder: reminderWords ?? null,
       reminderOffsetMinutes,
       recurrence,
@@ -226,6 +245,7 @@ function buildRecurrence(rule: ReminderRecurrenceArgs, nowMs: number, timeZone: 
 const UNCLEAR_PROBLEM: Partial<Record<UnclearReason, ScheduleProblem>> = {
   ambiguous_hour: "ambiguous_hour",
   unsupported: "unsupported_repeat",
+  too_far: "too_far",
 };
 
 /** The rule the user's repeat words say, read in code; `until` (from the resolver's own field) applies when the words name no end. */

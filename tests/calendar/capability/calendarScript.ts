@@ -28,10 +28,10 @@ export type CalendarHarness = Harness & { providers: CalendarProviders };
 
 /**
  * Memo with the calendar capability on the built-in calendar (no Google), or on `providers` when
- * given (a fake that loses Google access). The test user exists, in Asia/Jerusalem.
+ * given (a fake that loses Google access). The test user exists, in Asia/Jerusalem (or `timeZone`).
  */
 export async function calendarHarness(
-  options: HarnessOptions & { providers?: CalendarProviders } = {},
+  options: HarnessOptions & { providers?: CalendarProviders; timeZone?: string } = {},
 ): Promise<CalendarHarness> {
   const db = options.db ?? (await pgliteBackend.create());
   const providers =
@@ -45,7 +45,7 @@ export async function calendarHarness(
       options.capabilities?.(registry);
     },
   });
-  await h.users.getOrCreate(PHONE, { timeZone: ZONE });
+  await h.users.getOrCreate(PHONE, { timeZone: options.timeZone ?? ZONE });
   return Object.assign(h, { providers });
 }
 

@@ -198,6 +198,68 @@ export function calendarProviderContract(name: string, target: CalendarContractT
       expect(await calendar.getEvent(events[2]!.id)).toEqual(events[2]);
     });
 
+    it("keeps the reminders' rules: the first Sunday of each month, a yearly date, moved along", async () => {
+      const brunch = await calendar.createEvent(
+        timed("Brunch", "2026-03-20 10:00", "2026-03-20 11:00", {
+          recurrence: { frequency: "monthly", rule: "FREQ=MONTHLY;BYDAY=1SU" },
+        }),
+        opId(),
+      );
+      // The series starts on the rule's first day: Sunday 5 April, 10:00 local (summer time since 27 March).
+      expect(brunch).toMatchObject({
+        start: "2026-04-05T07:00:00.000Z",
+        recurrence: { frequency: "monthly", rule: "FREQ=MONTHLY;BYDAY=1SU" },
+      });
+      const months = range("2026-03-01 00:00", "2026-07-01 00:00");
+      const occurrences = await calendar.listEvents(months);
+      expect(starts(occurrences)).toEqual(["2026-04-05 10:00", "2026-05-03 10:00", "2026-06-07 10:00"]);
+      // Moved through one occurrence to the Monday after: the first Monday of each month from then on.
+      await calendar.updateEvent(
+        occurrences[1]!.id,
+        { start: jlm("2026-05-04 10:00"), end: jlm("2026-05-04 11:00") },
+        "series",
+      );
+      expect(starts(await calendar.listEvents(months))).toEqual([
+        "2026-04-06 10:00",
+        "2026-05-04 10:00",
+        "2026-06-01 10:00",
+      ]);
+      expect((await calendar.getEvent(brunch.id))?.recurrence).toEqual({
+        frequency: "monthly",
+        rule: "FREQ=MONTHLY;BYDAY=1MO",
+      });
+
+      const birthday = await calendar.createEvent(
+        {
+          summary: "Birthday",
+          allDay: true,
+          start: "2026-05-10",
+          end: "2026-05-11",
+          timeZone: ZONE,
+          recurrence: { frequency: "yearly", rule: "FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=10", count: 3 },
+        },
+        opId(),
+      );
+      const years = range("2026-01-01 00:00", "2031-01-01 00:00");
+      expect(starts(await calendar.listInstances(birthday.id, years))).toEqual([
+        "2026-05-10",
+        "2027-05-10",
+        "2028-05-10",
+      ]);
+      const [first] = await calendar.listInstances(birthday.id, years);
+      await calendar.updateEvent(first!.id, { start: "2026-05-12", end: "2026-05-13" }, "series");
+      expect((await calendar.getEvent(birthday.id))?.recurrence).toEqual({
+        frequency: "yearly",
+        rule: "FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=12",
+        count: 3,
+      });
+      expect(starts(await calendar.listInstances(birthday.id, years))).toEqual([
+        "2026-05-12",
+        "2027-05-12",
+        "2028-05-12",
+      ]);
+    });
+
     it("honours a series' count and until", async () => {
       await calendar.createEvent(
         timed("Physio", "2026-05-04 17:00", "2026-05-04 18:00", {

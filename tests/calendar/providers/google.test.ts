@@ -122,6 +122,55 @@ describe("GoogleCalendar: what Memo sends to Google", () => {
     });
   });
 
+  it("writes a yearly and an nth-weekday rule as their RRULE text and reads them back equal", async () => {
+    const calendar = calendarFor();
+    const birthday = { frequency: "yearly", rule: "FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=10" } as const;
+    const brunch = { frequency: "monthly", rule: "FREQ=MONTHLY;BYDAY=1SU", until: "2026-12-31" } as const;
+    const cases = [
+      {
+        input: { summary: "Mom birthday", allDay: true, start: "2026-05-10", end: "2026-05-11" },
+        recurrence: birthday,
+        line: "RRULE:FREQ=YEARLY;BYMONTH=5;BYMONTHDAY=10",
+      },
+      {
+        input: {
+          summary: "Family brunch",
+          allDay: false,
+          start: jlm("2026-04-05 10:00"),
+          end: jlm("2026-04-05 12:00"),
+        },
+        recurrence: brunch,
+        // UNTIL: the last second of 31 December in Jerusalem (+02), in UTC.
+        line: "RRULE:FREQ=MONTHLY;BYDAY=1SU;UNTIL=20261231T215959Z",
+      },
+    ];
+    for (const [i, { input, recurrence, line }] of cases.entries()) {
+      const before = google.requests.length;
+      const created = await calendar.createEvent(
+        { ...input, timeZone: ZONE, recurrence: { ...recurrence } },
+        `op-rule-${i}`,
+      );
+      const insert = google.requests.slice(before).find((r) => r.method === "POST")!;
+      expect((insert.body as { recurrence?: unknown }).recurrence).toEqual([line]);
+      expect(created.recurrence).toEqual(recurrence);
+      expect((await calendar.getEvent(created.id))?.recurrence).toEqual(recurrence);
+    }
+    const brunches = await calendar.listEvents(
+      { from: jlm("2026-04-01 00:00"), to: jlm("2026-07-01 00:00") },
+      { query: "brunch" },
+    );
+    expect(brunches.map((e) => [e.start, e.recurrence])).toEqual([
+      [jlm("2026-04-05 10:00"), brunch],
+      [jlm("2026-05-03 10:00"), brunch],
+      [jlm("2026-06-07 10:00"), brunch],
+    ]);
+    const birthdays = await calendar.listEvents(
+      { from: jlm("2026-01-01 00:00"), to: jlm("2029-01-01 00:00") },
+      { query: "birthday" },
+    );
+    expect(birthdays.map((e) => e.start)).toEqual(["2026-05-10", "2027-05-10", "2028-05-10"]);
+  });
+
   it("reads back a series made in Google's own UI, with BYDAY and a UTC UNTIL", async () => {
     // Inserted by "someone else" straight into the stand-in's calendar of a user of its own.
     const other = "972501234570";
@@ -353,11 +402,12 @@ describe("GoogleCalendar: editing a series keeps what Memo cannot say", () => {
 
   it("refuses to change a rule it cannot read, and sends nothing", async () => {
     const phone = nextPhone();
+    // A fifth Monday is not in every month: the strict reader (the reminders' one) refuses it.
     const meeting = await insertRaw(google, phone, {
       summary: "Board meeting",
-      start: { dateTime: "2026-04-06T10:00:00+03:00", timeZone: ZONE },
-      end: { dateTime: "2026-04-06T11:00:00+03:00", timeZone: ZONE },
-      recurrence: ["RRULE:FREQ=MONTHLY;BYDAY=1MO"],
+      start: { dateTime: "2026-03-30T10:00:00+03:00", timeZone: ZONE },
+      end: { dateTime: "2026-03-30T11:00:00+03:00", timeZone: ZONE },
+      recurrence: ["RRULE:FREQ=MONTHLY;BYDAY=5MO"],
     });
     const patches = google.calendarRequests("PATCH").length;
     const error = await new GoogleCalendar({ google: accounts, phone })
@@ -366,7 +416,39 @@ describe("GoogleCalendar: editing a series keeps what Memo cannot say", () => {
     expect(error).toBeInstanceOf(CalendarRequestError);
     expect((error as CalendarRequestError).code).toBe("invalid");
     expect(google.calendarRequests("PATCH")).toHaveLength(patches);
-    expect(google.storedEvents(`token-${phone}`)[0]?.recurrence).toEqual(["RRULE:FREQ=MONTHLY;BYDAY=1MO"]);
+    expect(google.storedEvents(`token-${phone}`)[0]?.recurrence).toEqual(["RRULE:FREQ=MONTHLY;BYDAY=5MO"]);
+    // Other changes still go through, the rule left as Google has it.
+    await new GoogleCalendar({ google: accounts, phone }).updateEvent(
+      meeting.id!,
+      { location: "Room 4" },
+      "series",
+    );
+    expect(lastPatch()?.body).toEqual({ location: "Room 4" });
+    expect(google.storedEvents(`token-${phone}`)[0]?.recurrence).toEqual(["RRULE:FREQ=MONTHLY;BYDAY=5MO"]);
+  });
+
+  it("reads a first-Monday rule made in Google and changes it, keeping its EXDATE", async () => {
+    const phone = nextPhone();
+    const exdate = "EXDATE;TZID=Asia/Jerusalem:20260504T100000";
+    const meeting = await insertRaw(google, phone, {
+      summary: "Board meeting",
+      start: { dateTime: "2026-04-06T10:00:00+03:00", timeZone: ZONE },
+      end: { dateTime: "2026-04-06T11:00:00+03:00", timeZone: ZONE },
+      recurrence: ["RRULE:FREQ=MONTHLY;BYDAY=1MO", exdate],
+    });
+    const calendar = new GoogleCalendar({ google: accounts, phone });
+    expect((await calendar.getEvent(meeting.id!))?.recurrence).toEqual({
+      frequency: "monthly",
+      rule: "FREQ=MONTHLY;BYDAY=1MO",
+    });
+    await calendar.updateEvent(
+      meeting.id!,
+      { recurrence: { frequency: "monthly", rule: "FREQ=MONTHLY;BYDAY=-1MO" } },
+      "series",
+    );
+    expect(lastPatch()?.body).toMatchObject({
+      recurrence: ["RRULE:FREQ=MONTHLY;BYDAY=-1MO", exdate],
+    });
   });
 
   it("ends an every-other-week series made in Google keeping its week start and its EXDATE", async () => {

@@ -5,6 +5,7 @@ import {
   sharedDatabase,
   type SchedulerHarness,
 } from "../support/schedulerHarness.js";
+import { textMessage } from "../support/whatsappHarness.js";
 
 /**
  * Recurring reminders and nudges, driven through the scheduler's passes across the 2026 daylight
@@ -390,5 +391,19 @@ describe("'every weekday at 7' follows the user's week, read from the user's own
       "Mon 2026-10-26 07:00",
       "Tue 2026-10-27 07:00",
     ]);
+  });
+});
+
+describe("a reminder said in words rings at the time meant (D10)", () => {
+  it("'מחר ברבע לשמונה' through the webhook, with no model, rings at 07:45 the next morning", async () => {
+    const TZ = "Asia/Jerusalem";
+    await start("2026-03-05T10:00:00Z", TZ); // Thursday 12:00
+    await h.memo.users.update(PHONE, { language: "he" });
+    await h.deliver(textMessage(PHONE, "תזכיר לי מחר ברבע לשמונה לצאת מהבית", h.clock.now()));
+    await h.idle();
+    const [task] = await h.tasks.list(PHONE, { completed: false });
+    expect(task?.text).toBe("לצאת מהבית");
+    expect(await rings(task!.id, TZ, 1)).toEqual(["Fri 2026-03-06 07:45"]);
+    expect(h.sentTo(PHONE).at(-1)).toContain("לצאת מהבית");
   });
 });

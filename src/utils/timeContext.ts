@@ -82,8 +82,8 @@ export function humanTime(iso: string, nowMs: number, timeZone: string, language
   const at = zonedParts(Date.parse(iso), timeZone);
   const diff = localDayNumber(Date.parse(iso), timeZone) - localDayNumber(nowMs, timeZone);
   const time = `${pad2(at.hour)}:${pad2(at.minute)}`;
-  // A day more than ~10 months away, or behind by more than a week, names its year ("26/11/2036").
-  const year = diff > 300 || diff < -7 ? `/${at.year}` : "";
+  // A day more than ~10 months away, ahead or behind, names its year ("26/11/2036").
+  const year = Math.abs(diff) > 300 ? `/${at.year}` : "";
   if (language === "he") {
     if (diff === 0) return `היום ב-${time}`;
     if (diff === 1) return `מחר ב-${time}`;

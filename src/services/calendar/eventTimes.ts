@@ -282,29 +282,49 @@ function seriesFromWords(phrase: string, args: RecurringFields, options: TimeOpt
   if (recurrence.type === "rrule") recurrence = { ...recurrence, start: formatDate(first) };
   const rule = recurrenceOfReminder(recurrence, timeZone);
   if (!rule) return problem("unsupported_repeat", phrase);
+  if (rule.until === undefined) {
+    const ended = withEnd(rule, first, args, options);
+    if (ended) return ended;
+  } else if (args.count) rule.count = args.count;
+  if (allDay) return allDaySeries(first, rule, timeZone);
+  const clock = parseClock(recurrence.time ?? "");
+  if (!clock) return problem("unclear_time", phrase);
+  return seriesAt(first, clock, rule, args, options);
+}
+
+/**
+ * The series' end from the "until" words and its count (both optional), set on `rule`; a problem
+ * when the end cannot be read or comes before the first day, else null.
+ */
+function withEnd(
+  rule: CalendarRecurrence,
+  first: LocalDate,
+  args: RecurringFields,
+  options: TimeOptions,
+): SeriesTimes | null {
   const untilWords = clean(args.until);
-  if (rule.until === undefined && untilWords) {
+  if (untilWords) {
     const until = readDate(untilWords, options);
     if (!until) return problem("unclear_time", untilWords);
     if (daysBetween(first, until) < 0) return problem("end_before_start", untilWords);
     rule.until = formatDate(until);
   }
   if (args.count) rule.count = args.count;
-  if (allDay) {
-    return {
-      ok: true,
-      times: {
-        allDay: true,
-        start: formatDate(first),
-        end: formatDate(addDays(first, 1)),
-        timeZone,
-        recurrence: rule,
-      },
-    };
-  }
-  const clock = parseClock(recurrence.time ?? "");
-  if (!clock) return problem("unclear_time", phrase);
-  return seriesAt(first, clock, rule, args, options);
+  return null;
+}
+
+/** An all-day series from `first`: each occurrence is that one day. */
+function allDaySeries(first: LocalDate, rule: CalendarRecurrence, timeZone: string): SeriesTimes {
+  return {
+    ok: true,
+    times: {
+      allDay: true,
+      start: formatDate(first),
+      end: formatDate(addDays(first, 1)),
+      timeZone,
+      recurrence: rule,
+    },
+  };
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -361,27 +381,9 @@ export function recurringEventTimes(args: RecurringFields, options: TimeOptions)
   const built = ruleOf(args, first);
   if (!built.ok) return built;
   const rule = built.rule;
-  const untilWords = clean(args.until);
-  if (untilWords) {
-    const until = readDate(untilWords, options);
-    if (!until) return problem("unclear_time", untilWords);
-    if (daysBetween(first, until) < 0) return problem("end_before_start", untilWords);
-    rule.until = formatDate(until);
-  }
-  if (args.count) rule.count = args.count;
-
-  if (!clock) {
-    return {
-      ok: true,
-      times: {
-        allDay: true,
-        start: formatDate(first),
-        end: formatDate(addDays(first, 1)),
-        timeZone,
-        recurrence: rule,
-      },
-    };
-  }
+  const ended = withEnd(rule, first, args, options);
+  if (ended) return ended;
+  if (!clock) return allDaySeries(first, rule, timeZone);
   return seriesAt(first, clock, rule, args, options);
 }
 

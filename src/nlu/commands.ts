@@ -1,7 +1,7 @@
 import type { CapabilityName } from "../types/index.js";
 import { stripCommandWords } from "./commandWords.js";
 import { readTime, type ParsedTime, type UnclearTime } from "./parseTime.js";
-import { addDays, dayOfWeek, instantToLocal, type LocalDate } from "./zonedTime.js";
+import { addDays, dayOfWeek, formatClock, instantToLocal, type LocalDate } from "./zonedTime.js";
 import { pad2 } from "../utils/timeContext.js";
 
 /**
@@ -185,7 +185,7 @@ export function timeQuestionOf(reading: UnclearTime, timeZone: string): TimeQues
   const choices = reading.choices?.map((choice) => {
     const at = choice.kind === "instant" ? choice.at : choice.firstAt;
     const local = instantToLocal(at, timeZone);
-    return { clock: `${pad2(local.hour)}:${pad2(local.minute)}`, args: timeArgs(choice) };
+    return { clock: formatClock(local.hour, local.minute), args: timeArgs(choice) };
   });
   const first = reading.choices?.[0];
   const day = first?.kind === "instant" ? first.local.slice(0, 10) : reading.day;

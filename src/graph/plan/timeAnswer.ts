@@ -6,7 +6,7 @@
  */
 import { timeArgs, timeQuestionOf, type TimeQuestion } from "../../nlu/commands.js";
 import { readTime, type ParsedTime } from "../../nlu/parseTime.js";
-import { instantToLocal } from "../../nlu/zonedTime.js";
+import { formatClock, instantToLocal } from "../../nlu/zonedTime.js";
 import type { HITLResult, ResolverResult, TimeAnswerResume } from "../../types/index.js";
 import { t } from "../../utils/userMessages.js";
 
@@ -88,7 +88,7 @@ export class TimeQuestionAbandoned extends Error {
 /** "HH:mm" of a complete reading's first time. */
 function clockOf(reading: ParsedTime): string {
   const local = instantToLocal(reading.kind === "instant" ? reading.at : reading.firstAt, reading.timeZone);
-  return `${String(local.hour).padStart(2, "0")}:${String(local.minute).padStart(2, "0")}`;
+  return formatClock(local.hour, local.minute);
 }
 
 /**
@@ -144,7 +144,7 @@ export function resolveTimeAnswer(
   if (!alone) return askAgain(t(language, "askTimeAgainOrCancel"));
   // "5pm" for the options 05:00 / 17:00: the option whose clock it names.
   if (choices && choices.length > 0 && alone.kind !== "unclear") {
-    const index = resumeClocks(resume).indexOf(clockOf(alone));
+    const index = (resume.clocks ?? []).indexOf(clockOf(alone));
     if (index >= 0 && choices[index]) return done(choices[index]);
   }
   const candidates = [`${resume.understood} ${raw}`, resume.day ? `${resume.day} ${raw}` : null];
@@ -158,21 +158,13 @@ export function resolveTimeAnswer(
   }
   // The answer alone, where nothing else was understood (or it names its own day or repeat).
   const understoodNothing = !resume.day && !/\S/u.test(resume.understood);
-  if (alone.kind !== "unclear" && (understoodNothing || namesItsOwnDay(raw, nowMs, timeZone)))
-    return done(timeArgs(alone));
+  if (alone.kind !== "unclear" && (understoodNothing || namesItsOwnDay(alone))) return done(timeArgs(alone));
   if (alone.kind === "unclear") return askAgain("", timeQuestionOf(alone, timeZone));
   return askAgain(t(language, "askTimeAgainOrCancel"));
 }
 
-/** The clock time of each option, from the stored time arguments ("HH:mm" or an instant). */
-function resumeClocks(resume: TimeAnswerResume): string[] {
-  return resume.clocks ?? [];
-}
-
 /** Whether an answer names a day or a repeat of its own ("Friday at 8", "every day at 17:00"). */
-function namesItsOwnDay(raw: string, nowMs: number, timeZone: string): boolean {
-  const reading = readTime(raw, nowMs, timeZone);
-  if (!reading || reading.kind === "unclear") return false;
+function namesItsOwnDay(reading: ParsedTime): boolean {
   if (reading.kind === "recurring") return true;
   return /\p{L}{3,}/u.test(
     reading.phrase.replace(

@@ -13,8 +13,9 @@ import type { PlanStep, ResolverResult } from "../../types/index.js";
 import { t, type MessageKey } from "../../utils/userMessages.js";
 import type { CapabilityContext, Resolver } from "../registry.js";
 import { resolveOperation, type CodeQuestion } from "./resolverPrompt.js";
-import { readWhen } from "../../nlu/whenPhrase.js";
-import { formatClock, instantToLocal } from "../../nlu/zonedTime.js";
+import { timeQuestionOf } from "../../nlu/commands.js";
+import { readTime } from "../../nlu/parseTime.js";
+import { timeQuestionResult } from "../plan/timeAnswer.js";
 
 const PROBLEM_QUESTION: Record<ScheduleProblem, MessageKey> = {
   past_time: "askPast",
@@ -44,33 +45,17 @@ function halfOfDayQuestion(op: TaskOperation, context: CapabilityContext): CodeQ
   const words = op.dueDate?.trim();
   if (!words) return null;
   const timeZone = context.state.user.timezone;
-  const reading = readWhen(words, context.now, timeZone);
-  if (reading.kind !== "unclear" || reading.reason !== "ambiguous_hour" || !reading.choices) return null;
+  const reading = readTime(words, context.now, timeZone);
+  if (reading?.kind !== "unclear" || reading.reason !== "ambiguous_hour") return null;
   const { dueDate: _dueDate, ...rest } = op;
-  const clock = (at: number) => {
-    const local = instantToLocal(at, timeZone);
-    return formatClock(local.hour, local.minute);
-  };
-  return {
-    question: t(context.language, "askHalfOfDay", { phrase: words }),
-    options: reading.choices.map((at, i) =>
-      t(context.language, i === 0 ? "choice.morning" : "choice.afternoon", { time: clock(at) }),
-    ),
-    resume: {
-      kind: "time",
-      functionName: `tasks.${op.operation}`,
-      args: rest,
-      understood: words,
-      day: localDay(reading.choices[0], timeZone),
-      choices: reading.choices.map((at) => ({ dueDate: new Date(at).toISOString() })),
-    },
-  };
-}
-
-/** The local date "YYYY-MM-DD" of an instant. */
-function localDay(at: number, timeZone: string): string {
-  const local = instantToLocal(at, timeZone);
-  return `${local.year}-${String(local.month).padStart(2, "0")}-${String(local.day).padStart(2, "0")}`;
+  const asked = timeQuestionResult(
+    "",
+    `tasks.${op.operation}`,
+    rest,
+    timeQuestionOf(reading, timeZone),
+    context.language,
+  );
+  return { question: asked.question ?? "", options: asked.options ?? [], resume: asked.resume! };
 }
 
 /** Whether an update names anything to change. */

@@ -11,6 +11,8 @@ if (!process.env.TEST_DATABASE_URL) {
 export default defineConfig({
   test: {
     include: ["tests/reliability/**/*.test.ts"],
+    // The PGlite template the embedded instances start from (crashBurst.test.ts).
+    globalSetup: ["tests/support/globalSetup.ts"],
     env: { TZ: "UTC", RELIABILITY_SCALE: "full" },
     // Each file runs several Memo processes: one file at a time, so they do not starve each other.
     fileParallelism: false,

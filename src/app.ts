@@ -85,7 +85,12 @@ export function createApp(deps: AppDeps): Express {
   app.set("trust proxy", true);
   app.use(requestContext(deps));
   app.use(
-    healthRoutes({ pool: deps.pool, migrations: deps.migrations, isShuttingDown: deps.isShuttingDown }),
+    healthRoutes({
+      pool: deps.pool,
+      migrations: deps.migrations,
+      isShuttingDown: deps.isShuttingDown,
+      logger: deps.logger,
+    }),
   );
   deps.extraRoutes?.(app);
   app.use((req, res) => {

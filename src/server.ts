@@ -151,6 +151,7 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       clock: memo.clock,
       retentionDays: config.scheduler.retentionDays,
       memoryJobs: createMemoryJobs(memo.longTerm, memo.notes),
+      undoWindowMs: config.undoWindowMinutes * 60_000,
     });
     // Notes stored while no embedding model was configured (or under another one) get theirs now.
     memo.notes.backfill.kick();

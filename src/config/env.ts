@@ -60,6 +60,8 @@ const EnvSchema = z.object({
     .refine(isValidTimeZone, { message: "must be an IANA time zone such as Asia/Jerusalem" }),
   /** Everyday commands ("my tasks", "done 2", "remind me tomorrow at 9 to…") handled in code with no LLM call: on | off (default: on). */
   FAST_PATH: z.enum(["on", "off"]).default("on"),
+  /** Minutes within which "undo" / "בטל" takes back a change (delete, done, edit, move, forget a note) (default: 10). */
+  UNDO_WINDOW_MINUTES: wholeNumber(1, 1440, 10),
 
   /** Milliseconds in-flight work may take after SIGTERM before the process is stopped (default: 10000). */
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 600_000, 10_000),
@@ -89,8 +91,20 @@ const EnvSchema = z.object({
     .default("v23.0"),
   /** Milliseconds one Graph API request may take (default: 10000). */
   WHATSAPP_TIMEOUT_MS: wholeNumber(100, 120_000, 10_000),
+  /** Sends to WhatsApp under way at once in this process: a crash repeats at most this many replies (default: 1). */
+  WHATSAPP_SEND_CONCURRENCY: wholeNumber(1, 64, 1),
   /** The local WhatsApp simulator at /dev/whatsapp: auto (on when WHATSAPP_ACCESS_TOKEN is unset) | on | off; never in production (default: auto). */
   WHATSAPP_SIMULATOR: z.enum(["auto", "on", "off"]).default("auto"),
+  /** Comma-separated host names the simulator answers to besides localhost, 127.0.0.1 and [::1] (default: none). */
+  SIMULATOR_ALLOWED_HOSTS: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
 
   /** Whether this instance works off the inbox: on | off (webhook-only instances, with workers elsewhere) (default: on). */
   INBOX_WORKER: z.enum(["on", "off"]).default("on"),
@@ -266,6 +280,8 @@ export interface AppConfig {
   defaultTimeZone: string;
   /** Whether everyday commands skip the LLM (help and greetings always do). */
   fastPath: boolean;
+  /** Minutes within which "undo" takes back a change (UNDO_WINDOW_MINUTES). */
+  undoWindowMinutes: number;
   shutdownTimeoutMs: number;
   /** METRICS_TOKEN: the bearer token GET /metrics requires; absent: /metrics is open. */
   metricsToken?: string;
@@ -315,8 +331,12 @@ export interface WhatsAppSettings {
   graphUrl: string;
   apiVersion: string;
   timeoutMs: number;
+  /** Sends under way at once; a crash repeats at most this many replies (see docs/WHATSAPP.md). */
+  sendConcurrency: number;
   /** Mount /dev/whatsapp and send through it instead of graphUrl. */
   simulator: boolean;
+  /** Host names the simulator answers to besides the loopback ones (lower case). */
+  simulatorAllowedHosts: string[];
 }
 
 /** How inbound messages are worked off (D4). */
@@ -471,6 +491,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     checkpointer: env.CHECKPOINTER,
     defaultTimeZone: env.DEFAULT_TIMEZONE,
     fastPath: env.FAST_PATH === "on",
+    undoWindowMinutes: env.UNDO_WINDOW_MINUTES,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
     whatsapp: {
@@ -481,7 +502,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       graphUrl: env.WHATSAPP_GRAPH_URL.replace(/\/+$/, ""),
       apiVersion: env.WHATSAPP_API_VERSION,
       timeoutMs: env.WHATSAPP_TIMEOUT_MS,
+      sendConcurrency: env.WHATSAPP_SEND_CONCURRENCY,
       simulator,
+      simulatorAllowedHosts: env.SIMULATOR_ALLOWED_HOSTS,
     },
     inbox: {
       worker: env.INBOX_WORKER === "on",

@@ -1,4 +1,5 @@
 import type { GoogleConnector } from "../services/google/types.js";
+import type { UndoService } from "../services/undo/UndoJournal.js";
 import { createMetaExecutor, generalExecutor, textTemplate } from "./executors/GeneralExecutor.js";
 import { CapabilityRegistry } from "./registry.js";
 import { generalResolver } from "./resolvers/GeneralResolver.js";
@@ -10,6 +11,10 @@ export interface CoreCapabilityOptions {
   google?: GoogleConnector;
   /** The user's private iCalendar feed link (default: none, Memo says it cannot make one). */
   calendarFeedLink?: (phone: string) => string;
+  /** "undo" / "בטל": takes back the user's latest change (default: none, nothing to undo). */
+  undo?: UndoService;
+  /** Whether a language model is configured (default: true); without one, help lists the commands. */
+  withModel?: boolean;
 }
 
 /** A registry with the capabilities every Memo has: general conversation and meta. Others register on it. */
@@ -24,7 +29,13 @@ export function createCoreCapabilities(options: CoreCapabilityOptions = {}): Cap
   registry.register({
     capability: "meta",
     resolvers: [metaResolver],
-    executor: createMetaExecutor(() => registry.capabilities(), options.google, options.calendarFeedLink),
+    executor: createMetaExecutor(
+      () => registry.capabilities(),
+      options.google,
+      options.calendarFeedLink,
+      options.undo,
+      options.withModel ?? true,
+    ),
     template: textTemplate,
   });
   return registry;

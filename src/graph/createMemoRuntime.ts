@@ -18,6 +18,8 @@ import { createGmailCapability } from "../services/gmail/index.js";
 import { MemoryService } from "../services/memory/index.js";
 import { LongTermMemory } from "../services/memory/LongTermMemory.js";
 import { createSecondBrainCapability } from "../services/second-brain/capability.js";
+import type { CapabilityRegistry } from "./registry.js";
+import { UndoService, type ExternalRestorer } from "../services/undo/UndoJournal.js";
 import { createOpenAIEmbedder, type Embedder } from "../services/second-brain/embeddings.js";
 import { SecondBrainService } from "../services/second-brain/SecondBrainService.js";
 import type { GoogleAccounts, GoogleConnector } from "../services/google/types.js";
@@ -94,19 +96,54 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   const google = options.google;
   // Each user's calendar: Google Calendar once connected, the built-in one (Postgres) otherwise.
   const calendars = createCalendarProviders({ pool, google: google ?? null, logger });
-  const capabilities = createCoreCapabilities({
+  // "undo" / "בטל": every change is journaled with what it touched, for UNDO_WINDOW_MINUTES.
+  const undoWindowMs = config.undoWindowMinutes * 60_000;
+  const undoSettings = { db: pool, windowMs: undoWindowMs };
+  const undo: UndoService = new UndoService({
+    pool,
+    windowMs: undoWindowMs,
+    logger,
+    // The capability that journaled the change puts it back (the calendar, for Google events).
+    external: async (phone, change): Promise<boolean> => {
+      try {
+        const restore: ExternalRestorer | undefined = capabilities.undoExternalFor("calendar");
+        return restore ? await restore(phone, change) : false;
+      } catch (error) {
+        logger.warn(
+          { event: "UNDO_EXTERNAL_FAILED", err: String(error) },
+          "could not restore a Google event",
+        );
+        return false;
+      }
+    },
+  });
+  const capabilities: CapabilityRegistry = createCoreCapabilities({
     ...(google ? { google } : {}),
     ...(options.calendarFeedLink ? { calendarFeedLink: options.calendarFeedLink } : {}),
+    undo,
+    withModel: !!llm,
   })
-    .register(createDatabaseCapability(pool))
+    .register(createDatabaseCapability(pool, undoWindowMs))
     .register(
-      createSecondBrainCapability({ notes, memory: longTerm, ledger: new PgOperationLedger(pool), logger }),
+      createSecondBrainCapability({
+        notes,
+        memory: longTerm,
+        ledger: new PgOperationLedger(pool),
+        logger,
+        undo: undoSettings,
+      }),
     )
     .register(
-      createCalendarCapability({ providers: calendars, logger, ledger: new PgOperationLedger(pool) }),
+      createCalendarCapability({
+        providers: calendars,
+        logger,
+        ledger: new PgOperationLedger(pool),
+        undo: undoSettings,
+      }),
     );
   // Gmail has no built-in stand-in: without a Google OAuth client nobody could connect it.
-  if (google?.configured) capabilities.register(createGmailCapability({ google, pool, logger }));
+  if (google?.configured)
+    capabilities.register(createGmailCapability({ google, pool, logger, undo: undoSettings }));
   // Turns write their checkpoints durably only when they pause on a question.
   const saver = new TurnBufferedSaver(checkpointer);
   const graph = buildMemoGraph(
@@ -122,6 +159,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
       fastPath: config.fastPath,
       longTerm,
       budget,
+      undo,
       ...(google ? { google } : {}),
     },
     saver,

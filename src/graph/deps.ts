@@ -14,6 +14,7 @@ export interface LongTermContext {
 }
 import type { LLMBudget } from "../services/llm/LLMBudget.js";
 import type { Logger } from "../utils/logger.js";
+import type { UndoService } from "../services/undo/UndoJournal.js";
 import type { CapabilityRegistry } from "./registry.js";
 
 /** Everything the graph's nodes use, injected so tests replace any of it. */
@@ -38,4 +39,6 @@ export interface MemoGraphDeps {
   google?: GoogleConnector;
   /** The per-user daily LLM budget: once spent, the planner answers only fast-path commands (default: none, no limit). */
   budget?: Pick<LLMBudget, "admit" | "dailyUsd">;
+  /** Whether an "undo" quoting a message names the latest change (default: none, nothing is journaled). */
+  undo?: Pick<UndoService, "quotesLatest">;
 }

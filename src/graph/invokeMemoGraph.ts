@@ -1,6 +1,7 @@
 import { Command, INTERRUPT } from "@langchain/langgraph";
 import type { TurnBufferedSaver } from "../db/TurnBufferedSaver.js";
 import type { MemoryService } from "../services/memory/index.js";
+import { MAX_MESSAGE_CHARS, capText } from "../services/memory/limits.js";
 import {
   HITL_TTL_MS,
   MAX_HITL_ROUNDS,
@@ -16,10 +17,11 @@ import type { Logger } from "../utils/logger.js";
 import { normalizePhone } from "../utils/phone.js";
 import { currentTurn, withTurn } from "../utils/turnContext.js";
 import { t } from "../utils/userMessages.js";
-import { looksLikeAnswer } from "./hitl/validateAnswer.js";
+import { leavesQuestion, looksLikeAnswer } from "./hitl/validateAnswer.js";
+import { isUndoCommand, recognizeCommand } from "../nlu/commands.js";
 import { numberedItems } from "./nodes/ReplyContextNode.js";
 import { MAX_PLAN_STEPS } from "../prompts/PlannerPrompt.js";
-import { MEMORY_ACTIONS } from "../nlu/noteCommands.js";
+import { MEMORY_ACTIONS, recognizeMemoryCommand, recognizeNoteCommand } from "../nlu/noteCommands.js";
 import type { MemoGraph } from "./index.js";
 import type { Tracing } from "../services/tracing/Tracing.js";
 import type { RuntimeMetrics } from "../services/metrics/Metrics.js";
@@ -96,10 +98,15 @@ export class MemoRuntime {
    */
   async invokeMemoGraph(phone: string, message: string, options: InvokeOptions = {}): Promise<MemoReply> {
     const started = performance.now();
-    const reply = await this.turn(phone, message, options);
+    // What reaches a model (and the stored history) is bounded; the reply says what was read.
+    const read = capText(message, MAX_MESSAGE_CHARS);
+    const reply = await this.turn(phone, read.text, options);
     const seconds = (performance.now() - started) / 1000;
     this.deps.metrics?.turnFinished(reply.status, options.triggerType ?? "user", seconds);
-    return reply;
+    if (!read.cut) return reply;
+    const chars = MAX_MESSAGE_CHARS.toLocaleString("en-US");
+    const note = t(replyLanguage(detectLanguage(message)), "messageCut", { chars });
+    return { ...reply, text: reply.text ? `${note}\n\n${reply.text}` : note };
   }
 
   private async turn(phone: string, message: string, options: InvokeOptions): Promise<MemoReply> {
@@ -140,6 +147,18 @@ export class MemoRuntime {
       const age = this.deps.clock() - pending.createdAt;
       if (age <= HITL_TTL_MS) {
         const values = (stored?.checkpoint.channel_values ?? {}) as Partial<MemoState>;
+        const answer = { text: message, ...(options.optionId ? { optionId: options.optionId } : {}) };
+        if (leavesQuestion(pending, answer, (text) => this.isCommand(text))) {
+          // A new command, not the answer: the question is left (nothing was done for it) and the
+          // command runs, rather than being lost as a bad answer or read as one.
+          this.deps.logger.info(
+            { event: "HITL_LEFT_FOR_COMMAND", hitlId: pending.hitlId, threadId },
+            "a new command instead of an answer",
+          );
+          await this.deps.checkpointer.deleteThread(threadId);
+          const fresh = await this.fresh(threadId, message, options);
+          return { ...fresh, text: `${t(pending.language, "hitlLeft")}\n\n${fresh.text}` };
+        }
         await this.remember(threadId, message, options);
         // The turn that asked was admitted to the LLM budget; its answer finishes it, whatever it costs.
         const turn = currentTurn();
@@ -176,12 +195,29 @@ export class MemoRuntime {
     // A finished thread left behind (a delete that failed) must not leak into this turn.
     if (stored) await this.deps.checkpointer.deleteThread(threadId);
 
-    if (answerLike && !options.replyToMessageId && !(await this.justSentAList(threadId))) {
+    // "בטל" answers a question as "cancel"; with none open (nor one just expired, above) it is "undo".
+    if (
+      answerLike &&
+      !isUndoCommand(message) &&
+      !options.replyToMessageId &&
+      !(await this.justSentAList(threadId))
+    ) {
       // Nothing runs the graph on this path; the read primed for it must not linger.
       await this.deps.checkpointer.discard(threadId);
       return this.staleReply(threadId, message, options);
     }
     return this.fresh(threadId, message, options);
+  }
+
+  /** Whether the message is a whole command of Memo's no-model grammar (never "בטל", a question's cancel). */
+  private isCommand(message: string): boolean {
+    if (isUndoCommand(message)) return false;
+    const now = this.deps.clock();
+    return (
+      recognizeCommand(message, now, "UTC") !== null ||
+      recognizeNoteCommand(message, now, "UTC") !== null ||
+      recognizeMemoryCommand(message) !== null
+    );
   }
 
   /** Drops the phone's open question, if any (it could not be delivered, so no answer can come). */

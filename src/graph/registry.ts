@@ -1,4 +1,5 @@
 import type { LLMService } from "../services/llm/index.js";
+import type { ExternalRestorer } from "../services/undo/UndoJournal.js";
 import type {
   CapabilityName,
   DisambiguationState,
@@ -62,6 +63,16 @@ export interface EntityResolver {
     selection: string[],
     context: CapabilityContext,
   ): Promise<EntityResolution>;
+  /**
+   * The yes/no question naming the action and the exact entity of a step resolved to `args` ("Delete
+   * the task “Buy milk”?"), asked when the planner marked the plan risky; null when the step changes
+   * nothing the user would want to be asked about (reading, creating). Without it no step is asked.
+   */
+  confirmation?(
+    step: PlanStep,
+    args: Record<string, unknown>,
+    context: CapabilityContext,
+  ): Promise<string | null>;
   /** Applies the user's change ("make it shorter", "add Dana in cc") to args it asked approval for. */
   revise?(
     step: PlanStep,
@@ -98,8 +109,14 @@ export interface CapabilityModule {
   executor: Executor;
   entityResolver?: EntityResolver;
   template?: ResponseTemplate;
-  /** Its entity resolver asks before every risky change, so the planner's "high risk" question would be a second one (default: false). */
+  /**
+   * Its entity resolver asks before risky changes, naming what it changes (its own questions, and
+   * `confirmation` for each step of a plan the planner marked risky), so the planner's generic
+   * "high risk" question would be a second one (default: false).
+   */
   confirmsInCode?: boolean;
+  /** Puts back, on "undo", a change its executor journaled outside the database (a Google Calendar event). */
+  undoExternal?: ExternalRestorer;
 }
 
 /** The capabilities the graph can use; new ones register here, with no edits to the graph wiring. */
@@ -153,5 +170,9 @@ export class CapabilityRegistry {
 
   templateFor(capability: CapabilityName): ResponseTemplate | undefined {
     return this.modules.get(capability)?.template;
+  }
+
+  undoExternalFor(capability: CapabilityName): ExternalRestorer | undefined {
+    return this.modules.get(capability)?.undoExternal;
   }
 }

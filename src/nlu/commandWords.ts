@@ -14,7 +14,7 @@ const COMMAND = new RegExp(
     String.raw`(?:remind|nudge|ping)\s+me(?:\s+(?:to|that|about|of))?`,
     String.raw`|(?:set|add|create)\s+(?:a\s+)?reminder(?:\s+(?:to|for|that|about))?`,
     String.raw`|(?:תזכיר|תזכירי|להזכיר)\s+לי(?:\s+${HE_LINK})?`,
-    String.raw`|(?:נדנד|תנדנד|נדנדי|תנדנדי)\s+(?:אותי|לי)(?:\s+${HE_LINK})?`,
+    String.raw`|(?:נדנד|תנדנד|נדנדי|תנדנדי|תציק|תציקי|תחפור|תחפרי)\s+(?:אותי|לי)(?:\s+${HE_LINK})?`,
     String.raw`|(?:תגדיר|תקבע|קבע)\s+(?:לי\s+)?תזכורת(?:\s+${HE_LINK})?`,
     String.raw`)`,
     String.raw`(?![\p{L}\p{N}])[\s,:\-]*`,

@@ -1,6 +1,6 @@
 import type { CapabilityName } from "../types/index.js";
 import { stripCommandWords } from "./commandWords.js";
-import { readTime, type ParsedTime, type UnclearTime } from "./parseTime.js";
+import { readTime, type ParsedTime, type TimeReading, type UnclearTime } from "./parseTime.js";
 import { addDays, dayOfWeek, formatClock, instantToLocal, type LocalDate } from "./zonedTime.js";
 import { pad2 } from "../utils/timeContext.js";
 
@@ -204,7 +204,15 @@ function items(text: string): string[] | null {
 
 /** Words that are not a list's name ("add milk to the list", "create a new list"). */
 const FILLER_NAMES =
-  /^(?:the|my|a|an|new|this|that|our|list|lists|it|חדשה|חדש|של|שלי|הזאת|הזו|רשימה|רשימות)$/iu;
+  /^(?:the|my|a|an|new|this|that|our|list|lists|it|חדשה|חדש|של|שלי|הזאת|הזו|(?:ה)?רשימה|(?:ה)?רשימות)$/iu;
+
+/** Whether words naming a list are only filler ("the", "my list", "it", "הרשימה"): no name at all. */
+export function isFillerListName(words: string): boolean {
+  return words
+    .trim()
+    .split(/\s+/u)
+    .every((word) => FILLER_NAMES.test(word));
+}
 
 /** A list's name from the user's words, or null when it is filler or carries a second clause. */
 function listName(raw: string): string | null {
@@ -212,7 +220,7 @@ function listName(raw: string): string | null {
     .trim()
     .replace(/\s+(?:please|thanks|thank you|בבקשה|תודה|שלי)$/iu, "")
     .trim();
-  if (!name || FILLER_NAMES.test(name) || name.split(/\s+/).length > 4) return null;
+  if (!name || isFillerListName(name) || name.split(/\s+/).length > 4) return null;
   // "movies and add Dune", "shopping list and eggs to…", "ספרים שהמלצת עליהם", "של מסעדות".
   if (/\slist(?![\p{L}])|\sand\s|רשימת|^של\s|\s(?:ש\p{L}+)/iu.test(name)) return null;
   return plain(name) ? name : null;
@@ -239,10 +247,12 @@ const NOT_A_NAME = wordsOf(
 
 // ---- patterns (English, then Hebrew) ----
 
-const REMIND = rx(
-  String.raw`(?:(?:please|pls)\s+)?(?:remind\s+me|nudge\s+me|ping\s+me|set\s+(?:a\s+)?reminder)${E}.*`,
-);
-const REMIND_HE = rx(String.raw`(?:תזכיר|תזכירי)\s+לי${E}.*|(?:נדנד|תנדנד|תציק|תחפור)\s+(?:אותי|לי)${E}.*`);
+/** The Hebrew nudge verbs: "נדנד לי", "תציק לי", "תחפור לי" (the nudge words of docs/TASKS.md). */
+const NUDGE_HE = String.raw`(?:נדנד|תנדנד|נדנדי|תנדנדי|תציק|תציקי|תחפור|תחפרי)`;
+const REMIND_WORDS = String.raw`(?:(?:please|pls)\s+)?(?:remind\s+me|nudge\s+me|ping\s+me|set\s+(?:a\s+)?reminder)`;
+const REMIND_WORDS_HE = String.raw`(?:תזכיר|תזכירי)\s+לי|${NUDGE_HE}\s+(?:אותי|לי)`;
+const REMIND = rx(String.raw`${REMIND_WORDS}${E}.*`);
+const REMIND_HE = rx(String.raw`(?:${REMIND_WORDS_HE})${E}.*`);
 const ADD_TASK = rx(String.raw`(?:add|new|create)\s+(?:a\s+)?task[:\s]+(.+)`);
 const ADD_TASK_HE = rx(String.raw`(?:תוסיף|הוסף|תוסיפי|צור|תיצור)\s+משימה[:\s]+(.+)|משימה\s+חדשה[:\s]+(.+)`);
 const MY_TASKS = rx(
@@ -275,10 +285,116 @@ const SHOW_LIST = rx(
 const SHOW_LIST_HE = rx(
   String.raw`(?:תראה|הראה|תראי)\s+(?:לי\s+)?(?:את\s+)?(?:ה)?(?:רשימת|רשימה)\s+(?:ה)?(.+)|מה\s+(?:יש\s+)?ב(?:רשימת|רשימה)\s+(?:ה)?(.+)`,
 );
+/** "clear the checked items from shopping", "remove done items from the shopping list". */
+const CLEAR_CHECKED = rx(
+  String.raw`(?:clear|remove|delete)\s+(?:all\s+)?(?:the\s+)?(?:checked|ticked|done|completed|crossed[\s-]off)\s+(?:items\s+|ones\s+)?(?:off|from)\s+(?:my\s+|the\s+)?(?:list\s+)?(.+?)(?:\s+list)?`,
+);
+const CLEAR_CHECKED_HE = rx(
+  String.raw`(?:מחק|תמחק|תמחקי|נקה|תנקה|תנקי|הסר|תסיר|תסירי|הורד|תוריד)\s+(?:את\s+)?(?:כל\s+)?(?:ה)?פריטים\s+(?:ה)?(?:מסומנים|שסומנו|שבוצעו)\s+מ(?:ה)?(?:רשימת|רשימה)\s+(?:ה)?(.+)`,
+);
+/** "clear the shopping list", "clear list shopping", "empty my shopping list", "remove all items from shopping". */
+const CLEAR_LIST = rx(
+  String.raw`(?:clear|empty)\s+(?:out\s+)?(?:my\s+|the\s+)?(.+?)\s+list|(?:clear|empty)\s+(?:out\s+)?(?:the\s+)?list\s+(.+)|` +
+    String.raw`(?:remove|delete|clear)\s+(?:all(?:\s+the)?|every(?:thing)?)\s+(?:items\s+)?(?:from|off)\s+(?:my\s+|the\s+)?(?:list\s+)?(.+?)(?:\s+list)?`,
+);
+const CLEAR_LIST_HE = rx(
+  String.raw`(?:נקה|תנקה|תנקי|רוקן|תרוקן|תרוקני)\s+(?:לי\s+)?(?:את\s+)?(?:ה)?(?:רשימת|רשימה)\s+(?:ה)?(.+)|` +
+    String.raw`(?:מחק|תמחק|תמחקי|הסר|תסיר|תסירי|הורד|תוריד)\s+(?:את\s+)?(?:כל\s+(?:ה)?פריטים|הכל|הכול)\s+מ(?:ה)?(?:רשימת|רשימה)\s+(?:ה)?(.+)`,
+);
 const MY_LISTS = rx(String.raw`(?:(?:show|what\s+are)\s+)?(?:me\s+)?my\s+lists|lists`);
 const MY_LISTS_HE = rx(
   String.raw`(?:תראה\s+לי\s+(?:את\s+)?)?(?:ה)?רשימות\s+(?:שלי)?|(?:מה\s+)?הרשימות\s+שלי`,
 );
+
+// ---- a time first; nudges ----
+
+/**
+ * "in 10 minutes remind me to call mom", "מחר ב-9 תזכיר לי להתקשר לבנק": the time first, then the
+ * request. Only time words may come before it ("at 5 we met, remind me…" is not taken), and not a
+ * day alone: "בראשון לחודש תזכיר לי לשלם" may mean every month, which the planner reads.
+ */
+const TIME_FIRST = rx(String.raw`(.+?)[\s,]+((?:${REMIND_WORDS}|${REMIND_WORDS_HE})${E}.*)`);
+
+function timeFirst(text: string, nowMs: number, timeZone: string): boolean {
+  const m = TIME_FIRST.exec(text);
+  const before = m ? readTime(m[1]!, nowMs, timeZone) : null;
+  if (!before || /[\p{L}\p{N}]/u.test(before.text)) return false;
+  return !(before.kind === "instant" && before.dateOnly);
+}
+
+/** "nudge me", "keep nudging me", "נדנד לי", "תציק לי": a reminder that repeats until it is done. */
+const NUDGE_VERB = String.raw`(?:(?:please|pls)\s+)?(?:keep\s+)?(?:nudge|nudging)(?:\s+me)?|${NUDGE_HE}(?:\s+(?:לי|אותי))?`;
+const NUDGE_FIRST = rx(String.raw`(?:${NUDGE_VERB})${E}.*`);
+/** The verb with "me" / "לי" / "אותי": the user asks to be nudged. */
+const NUDGE_ME_FIRST = rx(
+  String.raw`(?:(?:please|pls)\s+)?(?:keep\s+)?(?:nudge|nudging)\s+me${E}.*|${NUDGE_HE}\s+(?:לי|אותי)${E}.*`,
+);
+const NUDGE_ONLY = rx(NUDGE_VERB);
+/** "remind me to X and nudge me (every 10 minutes)", "תזכיר לי X ותנדנד לי (כל 10 דקות)". */
+const AND_NUDGE = rx(
+  String.raw`(.+?)[\s,]+(?:and\s+(?:keep\s+)?(?:nudge|nudging)\s+me|ו-?${NUDGE_HE}\s+(?:לי|אותי))${E}(.*)`,
+);
+/** "until done", "until it's done", "עד שזה ייעשה": what every nudge does anyway. */
+const UNTIL_DONE = new RegExp(
+  String.raw`(?<![\p{L}])(?:until|till)\s+(?:(?:it's|it\s+is|i'm|i\s+am)\s+)?(?:done|finished|completed?)${E}|` +
+    String.raw`(?<![\p{L}])(?:until|till)\s+i\s+(?:do|finish)\s+it${E}|` +
+    String.raw`(?<![\p{L}])עד\s+ש(?:זה\s+)?(?:ייעשה|יבוצע|אסיים|אגמור|אעשה(?:\s+את\s+זה)?)${E}`,
+  "giu",
+);
+
+/**
+ * A nudge asked for in words: "nudge me every 10 minutes to drink water", "נדנד לי לשתות מים"
+ * (every DEFAULT_NUDGE_MINUTES), "remind me to X and nudge me until done". With nothing to nudge
+ * about ("nudge every 10 minutes") it goes on the task of the latest action ("it"), which entity
+ * resolution finds or asks about. Undefined when the message asks for no nudge; null when it is
+ * one the planner should read.
+ */
+function nudge(text: string, nowMs: number, timeZone: string): FastCommand | null | undefined {
+  const joined = AND_NUDGE.exec(text);
+  const reminderFirst = (said: string) =>
+    REMIND.test(said) || REMIND_HE.test(said) || timeFirst(said, nowMs, timeZone);
+  const untilDone = text.replace(UNTIL_DONE, " ") !== text;
+  const asked =
+    joined && reminderFirst(joined[1]!)
+      ? `${joined[1]} ${joined[2]}`
+      : NUDGE_FIRST.test(text) || (untilDone && reminderFirst(text))
+        ? text
+        : null;
+  if (asked === null) return undefined;
+  const words = asked.replace(UNTIL_DONE, " ").replace(/\s+/gu, " ").trim();
+  const parsed = readTime(words, nowMs, timeZone);
+  const left = (parsed ? parsed.text : words).trim();
+  if (!left || NUDGE_ONLY.test(left)) return parsed ? nudgeLatestTask(parsed, timeZone) : null;
+  // "nudge Dana about the invoice", "נדנד לדנה": without "me" / "לי" the nudge may be for someone
+  // else; only "nudge every 10 minutes" (a time and nothing more, handled above) is taken.
+  if (asked === text && NUDGE_FIRST.test(text) && !NUDGE_ME_FIRST.test(text)) return null;
+  if (!parsed) {
+    const what = reminderText(words);
+    return what && plain(what)
+      ? command("database", "create_task", "tasks.create", {
+          operation: "create",
+          text: what,
+          reminderRecurrence: { type: "nudge" },
+        })
+      : null;
+  }
+  // "nudge me tomorrow at 9 to…" stays a reminder at 9, as before; "remind me at 9 to X and nudge
+  // me" (a start and a nudge) is the planner's.
+  const isNudge =
+    parsed.kind === "recurring" ? parsed.recurrence.type === "nudge" : parsed.kind === "unclear";
+  if (!isNudge && !NUDGE_FIRST.test(text)) return null;
+  return reminder(words, nowMs, timeZone, true);
+}
+
+/** "nudge every 10 minutes" alone: the nudge for the latest task; past the horizon, the 10-year question. */
+function nudgeLatestTask(parsed: TimeReading, timeZone: string): FastCommand | null {
+  const update = command("database", "update_task", "tasks.update", { operation: "update" });
+  if (parsed.kind === "unclear")
+    return parsed.reason === "too_far" ? { ...update, timeQuestion: timeQuestionOf(parsed, timeZone) } : null;
+  return parsed.kind === "recurring" && parsed.recurrence.type === "nudge"
+    ? { ...update, args: { ...update.args, ...timeArgs(parsed) } }
+    : null;
+}
 
 // ---- calendar ----
 
@@ -324,7 +440,10 @@ export function recognizeCommand(message: string, nowMs: number, timeZone: strin
   if (!text || text.length > 300) return null;
   let m: RegExpExecArray | null;
 
-  if (REMIND.test(text) || REMIND_HE.test(text)) return reminder(text, nowMs, timeZone, true);
+  const nudged = nudge(text, nowMs, timeZone);
+  if (nudged !== undefined) return nudged;
+  if (REMIND.test(text) || REMIND_HE.test(text) || timeFirst(text, nowMs, timeZone))
+    return reminder(text, nowMs, timeZone, true);
   if ((m = ADD_TASK.exec(text) ?? ADD_TASK_HE.exec(text)))
     return reminder(m[1] ?? m[2]!, nowMs, timeZone, false);
 
@@ -346,6 +465,18 @@ export function recognizeCommand(message: string, nowMs: number, timeZone: strin
   if ((m = DELETE_TASK.exec(text) ?? DELETE_TASK_HE.exec(text))) {
     const ref = taskRef(m[1]!, question);
     return ref ? command("database", "delete_task", "tasks.delete", { operation: "delete", ...ref }) : null;
+  }
+  // Emptying a list keeps it ("delete the shopping list" deletes it); the checked-only form first.
+  const checkedOnly = CLEAR_CHECKED.exec(text) ?? CLEAR_CHECKED_HE.exec(text);
+  if ((m = checkedOnly ?? CLEAR_LIST.exec(text) ?? CLEAR_LIST_HE.exec(text))) {
+    const name = listName(m.slice(1).find((g) => g !== undefined) ?? "");
+    return name
+      ? command("database", "clear_list", "lists.clear", {
+          operation: "clear",
+          listName: name,
+          ...(checkedOnly ? { onlyChecked: true } : {}),
+        })
+      : null;
   }
   if ((m = NEW_LIST.exec(text) ?? NEW_LIST_HE.exec(text))) {
     const name = listName((m[1] ?? m[2])!);
@@ -375,4 +506,30 @@ export function recognizeCommand(message: string, nowMs: number, timeZone: strin
       : null;
   }
   return null;
+}
+
+// ---- undo ----
+
+/**
+ * "undo", "undo that", "בטל", "תבטל את זה", "תחזיר"…: the whole message takes back the latest
+ * change. "cancel" / "ביטול" are not undo: alone they answer an open question (which is routed
+ * before any command) and otherwise go on as today.
+ */
+const UNDO = rx(
+  String.raw`(?:(?:please|pls)\s+)?(?:undo|undelete|revert)(?:\s+(?:that|it|this|the\s+last(?:\s+(?:one|change|action))?|last(?:\s+(?:one|change|action))?))?(?:\s+(?:please|pls))?`,
+);
+const UNDO_HE = rx(
+  String.raw`(?:בבקשה\s+)?(?:בטל|תבטל|תבטלי|תחזיר|תחזירי|החזר)(?:\s+(?:את\s+)?(?:זה|הפעולה\s+האחרונה|האחרון))?(?:\s+בבקשה)?`,
+);
+
+/** Whether the whole message asks to undo the latest change. */
+export function isUndoCommand(message: string): boolean {
+  const text = tidy(message);
+  return UNDO.test(text) || UNDO_HE.test(text);
+}
+
+/** An undo said with "בטל" / "תבטל", which is also how one says "cancel" (unlike "undo", "תחזיר"). */
+export function isCancelWordUndo(message: string): boolean {
+  const text = tidy(message);
+  return UNDO_HE.test(text) && /^(?:בבקשה\s+)?(?:בטל|תבטל|תבטלי)(?:\s|$)/.test(text);
 }

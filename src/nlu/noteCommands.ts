@@ -75,6 +75,13 @@ const FORGET_THAT = [
     String.raw`^${HE_LEAD}(?:תשכח|תשכחי|שכח|שכחי)(?: את זה)? (?:ש|על זה ש|מזה ש|מה ש)(${HE_CLAUSE}.*)$`,
     "u",
   ),
+  // "forget that the wifi password is hunter2": a statement (X is Y) the user told Memo to keep,
+  // as "remember that …" / "note: …" keeps it. "Forget that meeting" says no "is": the planner's.
+  new RegExp(String.raw`^${EN_LEAD}forget that (\S+(?: \S+)*? (?:is|are|was|were) \S.*)$`, "iu"),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:תשכח|תשכחי|שכח|שכחי) ש(\p{L}+(?: \S+)*? (?:הוא|היא|הם|הן|זה|זו) \S.*)$`,
+    "u",
+  ),
 ];
 /** "forget 2", "forget #2", "תשכח את 2": item 2 of what Memo listed it remembers. */
 const FORGET_NUMBER = [
@@ -112,10 +119,10 @@ const LIST_NOTES = [
   ),
 ];
 
-/** "search notes for X", "notes about X", "חפש בפתקים X"… — X is the query. */
+/** "search notes for X", "search notes X", "notes about X", "חפש בפתקים X"… — X is the query. */
 const SEARCH_NOTES = [
   new RegExp(
-    String.raw`^${EN_LEAD}(?:search|look|find)(?: in| through)? (?:my |the )?notes (?:for|about|on|with) (.+)$`,
+    String.raw`^${EN_LEAD}(?:search|look|find)(?: in| through)? (?:my |the )?notes(?: for| about| on| with)? (.+)$`,
     "iu",
   ),
   new RegExp(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The operations of V1's listOperations, exactly (spec 002 §8.2). */
+/** The operations of V1's listOperations (spec 002 §8.2), and "clear" (empty a list). */
 export const LIST_OPERATIONS = [
   "create",
   "createMultiple",
@@ -13,6 +13,7 @@ export const LIST_OPERATIONS = [
   "addItem",
   "toggleItem",
   "deleteItem",
+  "clear",
 ] as const;
 
 export type ListOperationName = (typeof LIST_OPERATIONS)[number];
@@ -31,6 +32,7 @@ export const ListOperationSchema = z.object({
   items: z.array(z.string()).nullish().describe("create / addItem: the items to add"),
   item: z.string().nullish().describe('toggleItem / deleteItem: "#N" for item N as shown, or its words'),
   checked: z.boolean().nullish().describe("toggleItem: true to check, false to uncheck, absent to flip"),
+  onlyChecked: z.boolean().nullish().describe("clear: true to remove only the checked (ticked, done) items"),
   lists: z
     .array(
       z.object({
@@ -65,6 +67,7 @@ Operations:
 - addItem: listName (or listId) and the new "items" ("add milk and eggs to the shopping list" → items ["milk", "eggs"]).
 - toggleItem: listName and "item" to tick or untick; checked true/false when the user says which.
 - deleteItem: listName and "item" to remove.
+- clear: listName; removes every item and keeps the list ("clear / empty the shopping list", "remove all items from shopping", "נקה את רשימת הקניות"). onlyChecked true removes only the checked items ("remove the done items from shopping", "מחק את הפריטים המסומנים"). Deleting the list itself is delete.
 
 Naming: "#N" in listId is list N of the numbered lists Memo showed last; "#N" in item is item N of the list Memo showed last ("check 2" → toggleItem, item "#2", checked true). "it", "that", "זה" mean the list of the latest action. Otherwise use the user's words for names and items, in their language, without "list"/"רשימת" in listName unless it is part of the name ("רשימת קניות" → listName "קניות"). Never invent ids.
 Ask (question) only when the operation is impossible without an answer, in the user's language.`;

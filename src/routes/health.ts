@@ -2,7 +2,7 @@ import { Router } from "express";
 import type pg from "pg";
 import { pendingMigrations } from "../db/migrate.js";
 import type { Migration } from "../db/migrations/index.js";
-import { describeError } from "../utils/errors.js";
+import type { Logger } from "../utils/logger.js";
 
 /** What /readyz needs to know. */
 export interface ReadinessDeps {
@@ -12,6 +12,8 @@ export interface ReadinessDeps {
   isShuttingDown: () => boolean;
   /** Milliseconds the database may take to answer before the instance counts as not ready (default: 2000). */
   timeoutMs?: number;
+  /** Where the database's error goes: /readyz answers anyone, so its body holds a status word only. */
+  logger: Logger;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -25,6 +27,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 /** GET /healthz: the process is alive. GET /readyz: the database answers and its schema is current. */
 export function healthRoutes(deps: ReadinessDeps): Router {
   const router = Router();
+  /** The last database error logged: a probe every few seconds logs an outage once, not per probe. */
+  let lastLogged: string | undefined;
   router.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
@@ -43,9 +47,16 @@ export function healthRoutes(deps: ReadinessDeps): Router {
         res.status(503).json({ status: "migrations_pending", pending: pending.map((m) => m.name) });
         return;
       }
+      lastLogged = undefined;
       res.json({ status: "ready" });
     } catch (error) {
-      res.status(503).json({ status: "database_unavailable", error: describeError(error) });
+      // The error names the database, its host or its state: for the operator's logs only.
+      const detail = error instanceof Error ? error.message : String(error);
+      if (detail !== lastLogged) {
+        lastLogged = detail;
+        deps.logger.warn({ err: error, event: "READINESS_FAILED" }, "not ready: the database did not answer");
+      }
+      res.status(503).json({ status: "database_unavailable" });
     }
   });
   return router;

@@ -22,6 +22,11 @@ export interface WebhookDeps {
   appSecret?: string;
   /** WHATSAPP_VERIFY_TOKEN; unset means verification requests are refused. */
   verifyToken?: string;
+  /**
+   * WHATSAPP_PHONE_NUMBER_ID: changes for any other business number (metadata.phone_number_id)
+   * are ignored and counted (default: every change is read).
+   */
+  phoneNumberId?: string;
   /** Stores messages in the inbox (batching concurrent calls). */
   inbox: Pick<InboxRepository, "insert">;
   outbound: OutboundMessageRepository;
@@ -35,6 +40,8 @@ export interface WebhookDeps {
   }) => Promise<void>;
   /** Acknowledgement latency and failed delivery statuses (default: not counted). */
   metrics?: WebhookMetrics;
+  /** Epoch milliseconds now, against which message timestamps are checked (default: `Date.now`). */
+  clock?: () => number;
 }
 
 /** GET and POST /webhook/whatsapp: Meta's verification handshake and its notifications. */
@@ -42,6 +49,8 @@ export function webhookRoutes(deps: WebhookDeps): Router {
   const router = Router();
   const { logger } = deps;
   let warnedUnsigned = false;
+  /** Other business numbers already warned about (bounded: a body names whatever it likes). */
+  const warnedForeign = new Set<string>();
 
   router.get("/webhook/whatsapp", (req, res) => {
     const mode = req.query["hub.mode"];
@@ -85,10 +94,22 @@ export function webhookRoutes(deps: WebhookDeps): Router {
         logger.warn("WHATSAPP_APP_SECRET is not set: webhook bodies are accepted without a signature check");
       }
 
-      const contents = parse(body);
+      const contents = parse(body, deps.phoneNumberId);
       if (!contents) {
         res.status(400).json({ error: "not_a_whatsapp_notification", requestId: req.id });
         return;
+      }
+      if (contents.foreign.length > 0) {
+        deps.metrics?.foreignEntriesIgnored(contents.foreign.length);
+        for (const { phoneNumberId } of contents.foreign) {
+          const id = phoneNumberId ?? "(none)";
+          if (warnedForeign.has(id) || warnedForeign.size >= 100) continue;
+          warnedForeign.add(id);
+          logger.warn(
+            { event: "WEBHOOK_FOREIGN_NUMBER", requestId: req.id, phoneNumberId: id },
+            "webhook for another business number ignored (WHATSAPP_PHONE_NUMBER_ID differs)",
+          );
+        }
       }
       for (const item of contents.skipped) {
         logger.warn(
@@ -109,7 +130,7 @@ export function webhookRoutes(deps: WebhookDeps): Router {
         );
       }
 
-      const messages = toInboxMessages(contents, logger);
+      const messages = toInboxMessages(contents, logger, (deps.clock ?? Date.now)());
       // Stored (committed) before the 200: from here on a crash loses nothing.
       const stored = await deps.inbox.insert(messages);
       // The messages are safe: the worker may start before the statuses are written.
@@ -142,7 +163,7 @@ function acknowledgementTimer(metrics: WebhookMetrics | undefined): RequestHandl
 }
 
 /** The body as a WhatsApp Business Account notification, or null. */
-function parse(body: Buffer): WebhookContents | null {
+function parse(body: Buffer, phoneNumberId: string | undefined): WebhookContents | null {
   let json: unknown;
   try {
     json = JSON.parse(body.toString("utf8"));
@@ -150,13 +171,26 @@ function parse(body: Buffer): WebhookContents | null {
     return null;
   }
   const parsed = WebhookBodySchema.safeParse(json);
-  return parsed.success ? readWebhookBody(parsed.data) : null;
+  return parsed.success ? readWebhookBody(parsed.data, phoneNumberId) : null;
 }
 
 /** Messages start no turn when they cannot ask for anything (a reaction); they are still kept. */
 const RECORDED_ONLY = new Set(["reaction"]);
 
-function toInboxMessages(contents: WebhookContents, logger: Logger): NewInboxMessage[] {
+/** How far ahead of our clock a message's timestamp may be and still be believed (default: 5 minutes). */
+export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * When a message was sent, as the inbox keeps it: its timestamp, unless that is further in the
+ * future than clock skew explains; then now. A future time would hold the 24-hour window open for
+ * years and sort the message after everything the user sends later.
+ */
+function sentAtOf(timestamp: string, nowMs: number): Date {
+  const sentMs = Number(timestamp) * 1000;
+  return new Date(sentMs > nowMs + MAX_CLOCK_SKEW_MS ? nowMs : sentMs);
+}
+
+function toInboxMessages(contents: WebhookContents, logger: Logger, nowMs: number): NewInboxMessage[] {
   const out: NewInboxMessage[] = [];
   for (const { message, contactName } of contents.messages) {
     let phone: string;
@@ -173,7 +207,7 @@ function toInboxMessages(contents: WebhookContents, logger: Logger): NewInboxMes
       waMessageId: message.id,
       phone,
       type: message.type,
-      sentAt: new Date(Number(message.timestamp) * 1000),
+      sentAt: sentAtOf(message.timestamp, nowMs),
       payload: message,
       ...(contactName ? { contactName } : {}),
       status: RECORDED_ONLY.has(message.type) ? "recorded" : "pending",

@@ -15,7 +15,8 @@ import { DEFAULT_LIMITS } from "./store.js";
  *
  * Mount with `app.use("/dev/whatsapp", createSimulator(...).router)` and point the app's Graph
  * API base URL at `${publicUrl()}/graph`. Never in production: it accepts anyone's messages, so it
- * answers only requests from this machine.
+ * answers only requests from this machine, addressed to it by a loopback name, and not sent by
+ * another site's page.
  */
 
 export interface SimulatorOptions {
@@ -52,6 +53,8 @@ export interface SimulatorOptions {
   dataDir?: string;
   /** Milliseconds a save to dataDir waits for more changes (default: 500). */
   saveDelayMs?: number;
+  /** Host names it answers to besides localhost, 127.0.0.1 and [::1] (SIMULATOR_ALLOWED_HOSTS; default: none). */
+  allowedHosts?: readonly string[];
 }
 
 export interface Simulator {
@@ -88,8 +91,9 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     ...(options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}),
   });
   const router = Router();
-  // First: no page, stream, API or Graph API call from another machine gets through.
-  router.use(localOnly(options.logger.child({ component: "whatsapp-simulator" })));
+  // First: no page, stream, API or Graph API call from another machine, another host name
+  // (DNS rebinding) or another site's page gets through.
+  router.use(localOnly(options.logger.child({ component: "whatsapp-simulator" }), options.allowedHosts));
   router.use(
     "/graph",
     graphApiRoutes({ engine, phoneNumberId: options.phoneNumberId, publicUrl: options.publicUrl }),

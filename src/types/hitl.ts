@@ -51,6 +51,10 @@ export interface HITLInterruptPayload {
   expiresAt: number;
   /** 0 when first asked, then 1, 2… after invalid answers. */
   attempt: number;
+  /** Why it is asked (PendingHITL.reason); absent in questions stored before it was added. */
+  reason?: HITLReason;
+  /** Any words answer it (a question read in code: PendingHITL.freeTextAllowed). */
+  freeTextAllowed?: boolean;
 }
 
 /** What the caller resumes the graph with: the user's text, or the id of a tapped option. */

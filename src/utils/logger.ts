@@ -1,25 +1,22 @@
-import { pino, type DestinationStream, type Logger, type LevelWithSilent } from "pino";
+import {
+  pino,
+  type Bindings,
+  type ChildLoggerOptions,
+  type DestinationStream,
+  type LevelWithSilent,
+  type LogFn,
+  type Logger,
+} from "pino";
 import { phoneTag, scrubIdentifiers } from "./phone.js";
 import { currentTurn } from "./turnContext.js";
 
 export type { Logger };
 
-/** Fields that hold a phone number: logged as its keyed tag (utils/phone `phoneTag`). */
-export const PHONE_FIELDS = ["phone", "threadId", "userPhone", "user_phone", "to", "from", "waId", "wa_id"];
-
 /**
- * Fields that hold ids with a phone inside: a WhatsApp message id spells the sender's number in
- * base64, a delivery key names the phone. Logged with those parts replaced by tags.
+ * Fields that hold a phone number, at the top of a line or one level down: logged as its keyed
+ * tag (utils/phone `phoneTag`). A number anywhere else is tagged by its value (`scrubbed`).
  */
-export const ID_FIELDS = [
-  "traceId",
-  "messageId",
-  "waMessageId",
-  "whatsappMessageId",
-  "replyToMessageId",
-  "inReplyTo",
-  "key",
-];
+export const PHONE_FIELDS = ["phone", "threadId", "userPhone", "user_phone", "to", "from", "waId", "wa_id"];
 
 /** Fields that hold what people wrote or were sent: message bodies, email content, transcripts. */
 export const CONTENT_FIELDS = [
@@ -59,13 +56,8 @@ function paths(fields: readonly string[]): string[] {
   return fields.flatMap((f) => [f, `*.${f}`]);
 }
 
-/** A phone field's value as its tag, an id's phone parts as tags; anything else as "[redacted]". */
-function censor(value: unknown, path: string[]): unknown {
-  const field = path.at(-1) ?? "";
-  if (ID_FIELDS.includes(field)) return typeof value === "string" ? scrubIdentifiers(value) : value;
-  if (PHONE_FIELDS.includes(field)) {
-    return typeof value === "string" || typeof value === "number" ? phoneTag(String(value)) : value;
-  }
+/** Content and credentials as "[redacted]". */
+function censor(value: unknown): unknown {
   // Counts and flags ("messages: 12") say nothing anyone wrote.
   return typeof value === "string" || typeof value === "object" ? "[redacted]" : value;
 }
@@ -105,6 +97,47 @@ function privateError(error: SerializedError | undefined, depth = 0): Record<str
   return safe;
 }
 
+/** Nesting past which a logged value is cut short: far deeper than any line Memo writes. */
+const MAX_DEPTH = 12;
+
+/**
+ * `value` with every phone number and WhatsApp message id in it tagged, whatever field it sits in
+ * (an operation id, a delivery key, a URL, a field added next year): every string and key is
+ * scrubbed by value (utils/phone `scrubIdentifiers`: numbers, "wamid." ids, base64 spelling a
+ * number), phone fields are tagged whole, and errors are reduced to `privateError`. The error at
+ * `err` is left to its serializer.
+ */
+function scrubbed(value: unknown, field: string, depth: number, seen: WeakSet<object>): unknown {
+  const phoneField = depth <= 1 && PHONE_FIELDS.includes(field);
+  if (typeof value === "string") return phoneField ? phoneTag(value) : scrubIdentifiers(value);
+  if (typeof value === "number") return phoneField ? phoneTag(String(value)) : value;
+  if (typeof value !== "object" || value === null) return value;
+  if (value instanceof Error) {
+    return depth === 0 && field === "err" ? value : privateError(pino.stdSerializers.err(value));
+  }
+  if (seen.has(value)) return "[Circular]";
+  if (depth >= MAX_DEPTH) return "[nested]";
+  seen.add(value);
+  try {
+    const json = (value as { toJSON?: unknown }).toJSON;
+    if (typeof json === "function") return scrubbed(json.call(value), field, depth, seen);
+    if (Array.isArray(value)) return value.map((item) => scrubbed(item, field, depth + 1, seen));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        scrubIdentifiers(key),
+        scrubbed(item, key, depth + 1, seen),
+      ]),
+    );
+  } finally {
+    seen.delete(value);
+  }
+}
+
+/** A log line's fields (or a child logger's bindings) with phone numbers and message ids tagged. */
+function scrubbedFields(fields: Record<string, unknown>): Record<string, unknown> {
+  return scrubbed(fields, "", -1, new WeakSet()) as Record<string, unknown>;
+}
+
 export interface LoggerOptions {
   /** Hash phone numbers and drop message bodies, email content and credentials (default: true). */
   redact?: boolean;
@@ -136,6 +169,28 @@ export function createLogger(
         ...(turn.phone ? { user: redactAll ? phoneTag(turn.phone) : turn.phone } : {}),
       };
     },
+    // Every field of every line, scrubbed by value rather than by a list of field names.
+    ...(redactAll
+      ? {
+          formatters: { log: scrubbedFields },
+          hooks: {
+            // The message too (`logger.warn(\`no reply to ${id}\`)`), and the error message pino
+            // takes as the message when none is given.
+            logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn) {
+              const scrubbedArgs: unknown[] = args.map((a) =>
+                typeof a === "string" ? scrubIdentifiers(a) : a,
+              );
+              const [first] = args;
+              if (args.length === 1 && typeof first === "object" && first !== null) {
+                const error = first instanceof Error ? first : (first as { err?: unknown }).err;
+                if (error instanceof Error && !("msg" in first))
+                  scrubbedArgs.push(scrubIdentifiers(error.message));
+              }
+              method.apply(this, scrubbedArgs as Parameters<LogFn>);
+            },
+          },
+        }
+      : {}),
     serializers: {
       err: (error: Error) => {
         const serialized = pino.stdSerializers.err(error);
@@ -146,10 +201,21 @@ export function createLogger(
       paths: [
         ...paths(SECRET_FIELDS),
         "req.headers.authorization",
-        ...(redactAll ? [...paths(PHONE_FIELDS), ...paths(ID_FIELDS), ...paths(CONTENT_FIELDS)] : []),
+        ...(redactAll ? paths(CONTENT_FIELDS) : []),
       ],
       censor,
     },
   };
-  return destination ? pino(settings, destination) : pino(settings);
+  const logger = destination ? pino(settings, destination) : pino(settings);
+  if (redactAll) {
+    // pino formats only the root's bindings; a child's (`logger.child({ phone })`) are scrubbed
+    // here. Children are made from their parent by Object.create, so they inherit this `child`.
+    type Child = (this: Logger, bindings: Bindings, options?: ChildLoggerOptions) => Logger;
+    const child = (Object.getPrototypeOf(logger) as { child: Child }).child;
+    const scrubbingChild: Child = function (bindings, options) {
+      return child.call(this, scrubbedFields(bindings), options);
+    };
+    logger.child = scrubbingChild as unknown as Logger["child"];
+  }
+  return logger;
 }

@@ -36,7 +36,10 @@ export function setPhoneTagKey(key: Buffer): void {
  * the same for every line about that user on every instance, useless for finding the number.
  */
 export function phoneTag(phone: string): string {
-  return createHmac("sha256", tagKey).update(phone).digest("hex").slice(0, 12);
+  const tag = createHmac("sha256", tagKey).update(phone).digest("hex").slice(0, 12);
+  // One tag in ~300 is all digits and would read as a phone number, so scrubbing a line that
+  // holds it would tag the tag: such a tag starts with a letter instead.
+  return /^\d+$/.test(tag) ? `f${tag.slice(1)}` : tag;
 }
 
 /** The keyed tag of a phone number or message id (`phoneTag`, or another key's in tests). */
@@ -45,18 +48,41 @@ export type Tagger = (value: string) => string;
 /**
  * A WhatsApp message id (its base64 body spells the sender's number); an international number
  * written with "+" and separators; a bare run of 7 to 15 digits that is not part of a word, an
- * id or a date. What they become ("wamid:<tag>", "[phone:<tag>]") matches none of them, so
- * scrubbing twice changes nothing.
+ * id or a date. What they become ("wamid:<tag>", "[phone:<tag>]", "b64:<tag>") matches none of
+ * them, so scrubbing twice changes nothing.
  */
-const IDENTIFIERS = /wamid\.[A-Za-z0-9+/=_-]+|\+\d[\d\s().-]{5,20}\d|(?<![\w-])(?<!phone:)\d{7,15}(?!\w)/g;
+const IDENTIFIERS =
+  /wamid\.[A-Za-z0-9+/=_-]+|\+\d[\d\s().-]{5,20}\d|(?<![\w-])(?<!phone:|wamid:)\d{7,15}(?!\w)/g;
 
-/** `text` with every phone number and WhatsApp message id replaced by its tag (logs, traces). */
+/**
+ * A run of base64 (either alphabet) long enough to hold a phone number: a WhatsApp message id
+ * without its "wamid." prefix, or a number encoded on its own.
+ */
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{10,}={0,2}/g;
+
+/**
+ * Whether base64 `run` decodes to bytes holding a phone number (7 to 15 digits in a row), read from
+ * each of its four phases: the run may start mid-group (after a "/", "_" or "+" the pattern split on).
+ */
+function encodesPhone(run: string): boolean {
+  for (let phase = 0; phase < 4; phase++) {
+    if (/\d{7,15}/.test(Buffer.from(run.slice(phase), "base64").toString("latin1"))) return true;
+  }
+  return false;
+}
+
+/**
+ * `text` with every phone number and WhatsApp message id replaced by its tag (logs, traces):
+ * numbers as written, message ids, and base64 that spells a number ("b64:<tag>").
+ */
 export function scrubIdentifiers(text: string, tag: Tagger = phoneTag): string {
-  return text.replace(IDENTIFIERS, (match) => {
-    if (match.startsWith("wamid.")) return `wamid:${tag(match)}`;
-    const digits = match.replace(/\D/g, "");
-    // "+1 (2) 3" is no phone number: too few digits to be anyone's.
-    if (digits.length < 7) return match;
-    return `[phone:${tag(digits)}]`;
-  });
+  return text
+    .replace(IDENTIFIERS, (match) => {
+      if (match.startsWith("wamid.")) return `wamid:${tag(match)}`;
+      const digits = match.replace(/\D/g, "");
+      // "+1 (2) 3" is no phone number: too few digits to be anyone's.
+      if (digits.length < 7) return match;
+      return `[phone:${tag(digits)}]`;
+    })
+    .replace(BASE64_RUN, (run) => (encodesPhone(run) ? `b64:${tag(run)}` : run));
 }

@@ -2,9 +2,9 @@ import type { CapabilityName } from "../types/index.js";
 
 /** Commands Memo understands without a language model (the fast path), as shown to users. */
 const FAST_COMMANDS_EN =
-  '\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "create list shopping", "add milk, eggs to shopping list", "show shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes"\n• "what do you remember about me?", "forget that …"';
+  '\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "clear shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes"\n• "what do you remember about me?", "forget that …"\n• "undo" takes back the last change (a deletion, a task marked done, an edit)';
 const FAST_COMMANDS_HE =
-  '\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "צור רשימה קניות", "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי"\n• "מה אתה זוכר עליי?", "תשכח ש…"';
+  '\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "נקה את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי"\n• "מה אתה זוכר עליי?", "תשכח ש…"\n• "בטל" מחזיר את השינוי האחרון (מחיקה, משימה שסומנה כבוצעה, עריכה)';
 
 /**
  * Every fixed sentence Memo says, in Hebrew and English. The one place where errors and
@@ -16,6 +16,10 @@ export const MESSAGES = {
       "Without a language model I understand commands like these:" +
       FAST_COMMANDS_EN +
       "\nEverything else needs a language model to be configured (OPENAI_API_KEY, or OPENAI_BASE_URL for a compatible server; see .env.example).",
+    helpNoLLM:
+      "Here's what I can do for you:" +
+      FAST_COMMANDS_EN +
+      "\nThat's without a language model, in Hebrew or English; with one configured (OPENAI_API_KEY, or OPENAI_BASE_URL; see .env.example) I also understand free-form requests.",
     rememberedNoLLM:
       '🧠 Got it, I\'ll keep that in mind: {facts}. (Say "what do you remember about me?" to see everything, "forget that …" to undo.)',
     staleReply: "I'm not waiting on a question right now — what would you like to do?",
@@ -137,8 +141,21 @@ export const MESSAGES = {
     confirmDeleteTask: "Delete this task?\n{names}",
     confirmCompleteTask: "Mark this task as done?\n{names}",
     confirmUpdateTask: "Change this task ({change})?\n{names}",
+    confirmDeleteOneTask: "Delete the task “{name}”{when}?",
+    confirmCompleteOneTask: "Mark the task “{name}”{when} as done?",
+    confirmUpdateOneTask: "Change the task “{name}”{when} ({change})?",
+    confirmDeleteEmptyList: "Delete the list *{name}*?",
+    confirmDeleteListItem: "Remove “{item}” from the list *{name}*?",
+    confirmUpdateEachTask: "Change these {count} tasks?\n{names}",
+    confirmRenameList: "Rename the list *{name}* to *{newName}*?",
+    confirmChangeList: "Change the list *{name}*?",
+    confirmChangeLists: "Change these {count} lists?\n{names}",
+    confirmTickItem: "Tick “{item}” on *{name}*?",
+    confirmUntickItem: "Untick “{item}” on *{name}*?",
     askPast: 'That time ("{phrase}") has already passed. When should it be?',
     tooLong: "That's too long for me to keep ({what}: up to {max} characters). Could you shorten it?",
+    invisibleName:
+      "I can't see anything in that ({what}): it has only invisible characters, such as zero-width spaces or direction marks, so I saved nothing. Send it again with its words.",
     "what.task": "a task",
     "what.category": "a category",
     "what.list": "a list name",
@@ -147,12 +164,18 @@ export const MESSAGES = {
     confirmDeleteLists: "Delete these {count} lists?\n{names}",
     confirmDeleteList: "Delete the list *{name}* with its {count} items?",
     confirmDeleteListOne: "Delete the list *{name}* with its one item?",
+    confirmClearList: "Remove all {count} items from *{name}*?",
+    confirmClearListOne: "Remove the one item from *{name}*?",
+    confirmClearChecked: "Remove the {count} checked items from *{name}*?",
+    confirmClearCheckedOne: "Remove the checked item from *{name}*?",
     askTaskText: "What should the task say?",
+    askNudgeAbout: 'What should I nudge you about? (for example "nudge me every 10 minutes to drink water")',
     askWhen: 'When should that be? I couldn\'t tell the time from "{phrase}".',
     askTimeUnread: 'I understood "{phrase}", but not "{unread}". When exactly should it be?',
     askTimeUnreadAlone:
       'I couldn\'t read the time in "{unread}". When exactly should it be? (for example "tomorrow at 7:45")',
     askTooFar: "That's further ahead than I keep reminders (up to 10 years). When should it be?",
+    messageCut: "Your message was long; I read the first {chars} characters.",
     askTimeAgain: 'I couldn\'t pin down the time. Could you say it again, for example "tomorrow at 9"?',
     askTimeAgainOrCancel: 'I still need a time, for example "at 17:30" or "tomorrow at 9" (or "cancel").',
     askTimeClash: 'The time words "{phrase}" don\'t fit together. When exactly should it be?',
@@ -183,6 +206,44 @@ export const MESSAGES = {
     "task.updatedMany": "✏️ Updated {count} tasks:",
     "task.deleted": "🗑️ Deleted: *{text}*",
     "task.deletedMany": "🗑️ Deleted {count} tasks.",
+    "undo.hint": "Reply *undo* to bring it back.",
+    "undo.done": "↩️ Undone — back as it was: {what}.",
+    "undo.nothing": "There's nothing more to undo.",
+    hitlLeft: "(I left my earlier question unanswered: nothing was done for it.)",
+    "undo.already": "Your last change ({what}) is already undone. Undo takes back only the latest change.",
+    "undo.ambiguous":
+      'There\'s no open question to cancel. To take back your last change ({what}), say "undo".',
+    "undo.expired":
+      "It's too late to undo the last change ({what}): changes can be undone for {minutes} minutes.",
+    "undo.lateReminder": "⏰ Its reminder time passed meanwhile, so I'm sending it now.",
+    "undo.notRestored": "I couldn't bring back on Google Calendar: {names}.",
+    "undo.what.task": "the task “{text}”",
+    "undo.what.tasks": "{count} tasks",
+    "undo.what.list": "the list “{text}”",
+    "undo.what.lists": "{count} lists",
+    "undo.what.item": "the item “{text}”",
+    "undo.what.items": "{count} items",
+    "undo.what.note": "the note “{text}”",
+    "undo.what.notes": "{count} notes",
+    "undo.what.event": "the event “{text}”",
+    "undo.what.events": "{count} events",
+    "undo.cannot.email": "I can't unsend an email — it has already gone out. Nothing else was changed.",
+    "undo.cannot.gmail":
+      "I can't undo a change in Gmail — please change it back in Gmail. Nothing else was changed.",
+    "undo.cannot.settings":
+      "I can't undo a settings change — just tell me the setting you want again (like “quiet hours 22:00-07:00” or “change my time zone to London”). Nothing else was changed.",
+    "undo.cannot.forgotten":
+      "I can't bring back what you asked me to forget — it's gone for good. Nothing else was changed.",
+    "undo.cannot.google":
+      "I can't undo disconnecting Google — say “connect Google” to connect it again. Nothing else was changed.",
+    "undo.cannot.untracked":
+      "I couldn't keep a copy of that last change, so I can't take it back. Nothing else was changed.",
+    "undo.removed": "↩️ Removed {what} you added.",
+    "undo.failed": "I couldn't bring back {what} — something it needed is gone. Nothing was changed.",
+    "undo.notQuoted":
+      "The message you replied to isn't about your latest change, so I didn't undo anything. What should I cancel? To take back your latest change, send *undo* without replying to a message.",
+    "undo.what.change": "the change “{text}”",
+    "undo.what.changes": "{count} changes",
     "task.completed": "✅ Done: *{text}*",
     "task.completedRecurring": "✅ Done for this time: *{text}*. Next reminder {when}.",
     "task.completedMany": "✅ Marked {count} tasks as done.",
@@ -218,6 +279,7 @@ export const MESSAGES = {
     "list.created": "📝 Created the list *{name}*",
     "list.createdMany": "📝 Created {count} lists: {names}",
     "list.itemsAdded": "➕ Added to *{name}*: {items}",
+    "list.createdWithItems": "📝 Created the list *{name}* and added: {items}",
     "list.itemChecked": "☑️ Checked off {item} on *{name}*",
     "list.itemUnchecked": "⬜ Unchecked {item} on *{name}*",
     "list.itemDeleted": "🗑️ Removed {item} from *{name}*",
@@ -226,6 +288,12 @@ export const MESSAGES = {
     "list.updatedMany": "✏️ Updated {count} lists.",
     "list.deleted": "🗑️ Deleted the list *{name}*",
     "list.deletedMany": "🗑️ Deleted {count} lists: {names}",
+    "list.cleared": "🧹 Cleared *{name}* ({count} items).",
+    "list.clearedOne": "🧹 Cleared *{name}* (1 item).",
+    "list.clearedChecked": "🧹 Removed {count} checked items from *{name}*.",
+    "list.clearedCheckedOne": "🧹 Removed the checked item from *{name}*.",
+    "list.alreadyEmpty": "The list *{name}* is already empty.",
+    "list.noneChecked": "Nothing on *{name}* is checked, so nothing was removed.",
     "list.empty": "(empty)",
     "list.allTitle": "*Your lists:*",
     "list.itemCount": "{count} items",
@@ -267,6 +335,10 @@ export const MESSAGES = {
       "בלי מודל שפה אני מבין פקודות כמו:" +
       FAST_COMMANDS_HE +
       "\nלכל השאר צריך להגדיר מודל שפה (OPENAI_API_KEY, או OPENAI_BASE_URL לשרת תואם; ראו .env.example).",
+    helpNoLLM:
+      "הנה מה שאני יכול לעשות בשבילך:" +
+      FAST_COMMANDS_HE +
+      "\nזה בלי מודל שפה, בעברית או באנגלית; כשמוגדר מודל (OPENAI_API_KEY, או OPENAI_BASE_URL; ראו .env.example) אני מבין גם בקשות חופשיות.",
     rememberedNoLLM:
       "🧠 הבנתי, אזכור: {facts}. (אפשר לשאול „מה אתה זוכר עליי?” כדי לראות הכל, או „תשכח ש…” כדי לבטל.)",
     staleReply: "אני לא מחכה לתשובה ממך כרגע — מה תרצה לעשות?",
@@ -386,8 +458,21 @@ export const MESSAGES = {
     confirmDeleteTask: "למחוק את המשימה הזאת?\n{names}",
     confirmCompleteTask: "לסמן את המשימה הזאת כבוצעה?\n{names}",
     confirmUpdateTask: "לשנות את המשימה הזאת ({change})?\n{names}",
+    confirmDeleteOneTask: "למחוק את המשימה „{name}”{when}?",
+    confirmCompleteOneTask: "לסמן את המשימה „{name}”{when} כבוצעה?",
+    confirmUpdateOneTask: "לשנות את המשימה „{name}”{when} ({change})?",
+    confirmDeleteEmptyList: "למחוק את הרשימה *{name}*?",
+    confirmDeleteListItem: "להסיר את „{item}” מהרשימה *{name}*?",
+    confirmUpdateEachTask: "לשנות את {count} המשימות האלה?\n{names}",
+    confirmRenameList: "לשנות את שם הרשימה *{name}* ל*{newName}*?",
+    confirmChangeList: "לשנות את הרשימה *{name}*?",
+    confirmChangeLists: "לשנות את {count} הרשימות האלה?\n{names}",
+    confirmTickItem: "לסמן את „{item}” ב*{name}*?",
+    confirmUntickItem: "לבטל את הסימון של „{item}” ב*{name}*?",
     askPast: 'הזמן הזה ("{phrase}") כבר עבר. מתי זה צריך להיות?',
     tooLong: "זה ארוך מדי בשבילי ({what}: עד {max} תווים). אפשר לקצר?",
+    invisibleName:
+      "אין בזה שום דבר שרואים ({what}): רק תווים בלתי נראים, כמו רווח ברוחב אפס או סימני כיוון, אז לא שמרתי כלום. שלח שוב עם המילים.",
     "what.task": "משימה",
     "what.category": "קטגוריה",
     "what.list": "שם רשימה",
@@ -396,11 +481,17 @@ export const MESSAGES = {
     confirmDeleteLists: "למחוק את {count} הרשימות האלה?\n{names}",
     confirmDeleteList: "למחוק את הרשימה *{name}* עם {count} הפריטים שבה?",
     confirmDeleteListOne: "למחוק את הרשימה *{name}* עם הפריט שבה?",
+    confirmClearList: "להסיר את כל {count} הפריטים מ*{name}*?",
+    confirmClearListOne: "להסיר את הפריט היחיד מ*{name}*?",
+    confirmClearChecked: "להסיר את {count} הפריטים המסומנים מ*{name}*?",
+    confirmClearCheckedOne: "להסיר את הפריט המסומן מ*{name}*?",
     askTaskText: "מה לכתוב במשימה?",
+    askNudgeAbout: 'על מה לנדנד לך? (למשל "נדנד לי כל 10 דקות לשתות מים")',
     askWhen: 'מתי זה? לא הצלחתי להבין את הזמן מ"{phrase}".',
     askTimeUnread: 'הבנתי "{phrase}", אבל לא את "{unread}". מתי בדיוק?',
     askTimeUnreadAlone: 'לא הצלחתי להבין את הזמן ב"{unread}". מתי בדיוק? (למשל "מחר ב-7:45")',
     askTooFar: "זה רחוק יותר ממה שאני שומר תזכורות (עד 10 שנים). מתי זה צריך להיות?",
+    messageCut: "ההודעה שלך ארוכה; קראתי את {chars} התווים הראשונים.",
     askTimeAgain: 'לא הצלחתי להבין את השעה. אפשר לכתוב אותה שוב, למשל "מחר ב-9"?',
     askTimeAgainOrCancel: 'אני עדיין צריך שעה, למשל "ב-17:30" או "מחר ב-9" (או "ביטול").',
     askTimeClash: 'המילים "{phrase}" סותרות זו את זו. מתי בדיוק?',
@@ -431,6 +522,41 @@ export const MESSAGES = {
     "task.updatedMany": "✏️ עדכנתי {count} משימות:",
     "task.deleted": "🗑️ מחקתי: *{text}*",
     "task.deletedMany": "🗑️ מחקתי {count} משימות.",
+    "undo.hint": "ענה *בטל* כדי להחזיר.",
+    "undo.done": "↩️ בוטל — חזר למצב הקודם: {what}.",
+    "undo.nothing": "אין עוד מה לבטל.",
+    hitlLeft: "(השארתי את השאלה הקודמת שלי בלי תשובה: לא נעשה בשבילה כלום.)",
+    "undo.already": "השינוי האחרון ({what}) כבר בוטל. אפשר לבטל רק את השינוי האחרון.",
+    "undo.ambiguous": 'אין שאלה פתוחה לבטל. כדי להחזיר את השינוי האחרון ({what}), כתוב "תחזיר".',
+    "undo.expired": "כבר מאוחר מדי לבטל את השינוי האחרון ({what}): אפשר לבטל שינוי עד {minutes} דקות אחריו.",
+    "undo.lateReminder": "⏰ זמן התזכורת עבר בינתיים, אז אני שולח אותה עכשיו.",
+    "undo.notRestored": "לא הצלחתי להחזיר ביומן גוגל: {names}.",
+    "undo.what.task": "המשימה „{text}”",
+    "undo.what.tasks": "{count} משימות",
+    "undo.what.list": "הרשימה „{text}”",
+    "undo.what.lists": "{count} רשימות",
+    "undo.what.item": "הפריט „{text}”",
+    "undo.what.items": "{count} פריטים",
+    "undo.what.note": "הפתק „{text}”",
+    "undo.what.notes": "{count} פתקים",
+    "undo.what.event": "האירוע „{text}”",
+    "undo.what.events": "{count} אירועים",
+    "undo.cannot.email": "אי אפשר לבטל שליחה של מייל — הוא כבר נשלח. שום דבר אחר לא השתנה.",
+    "undo.cannot.gmail":
+      "אני לא יכול לבטל שינוי בג׳ימייל — אפשר להחזיר אותו בג׳ימייל עצמו. שום דבר אחר לא השתנה.",
+    "undo.cannot.settings":
+      "אני לא יכול לבטל שינוי הגדרות — פשוט כתבו לי שוב את ההגדרה שתרצו (למשל „שעות שקט 22-7” או „תשנה את אזור הזמן ללונדון”). שום דבר אחר לא השתנה.",
+    "undo.cannot.forgotten": "אני לא יכול להחזיר את מה שביקשת שאשכח — זה נמחק לגמרי. שום דבר אחר לא השתנה.",
+    "undo.cannot.google":
+      "אני לא יכול לבטל את הניתוק מגוגל — כתבו „חבר גוגל” כדי להתחבר שוב. שום דבר אחר לא השתנה.",
+    "undo.cannot.untracked":
+      "לא הצלחתי לשמור עותק של השינוי האחרון, אז אי אפשר לבטל אותו. שום דבר אחר לא השתנה.",
+    "undo.removed": "↩️ הסרתי את {what} שהוספת.",
+    "undo.failed": "לא הצלחתי להחזיר את {what} — משהו שהיה דרוש לזה כבר לא קיים. שום דבר לא השתנה.",
+    "undo.notQuoted":
+      "ההודעה שהגבת עליה לא קשורה לשינוי האחרון, אז לא ביטלתי כלום. מה לבטל? כדי לבטל את השינוי האחרון, שלחו *בטל* בלי להגיב להודעה.",
+    "undo.what.change": "השינוי „{text}”",
+    "undo.what.changes": "{count} שינויים",
     "task.completed": "✅ בוצע: *{text}*",
     "task.completedRecurring": "✅ סומן לפעם הזאת: *{text}*. התזכורת הבאה {when}.",
     "task.completedMany": "✅ סימנתי {count} משימות כבוצעו.",
@@ -466,6 +592,7 @@ export const MESSAGES = {
     "list.created": "📝 יצרתי את הרשימה *{name}*",
     "list.createdMany": "📝 יצרתי {count} רשימות: {names}",
     "list.itemsAdded": "➕ הוספתי ל*{name}*: {items}",
+    "list.createdWithItems": "📝 יצרתי את הרשימה *{name}* והוספתי: {items}",
     "list.itemChecked": "☑️ סימנתי את {item} ב*{name}*",
     "list.itemUnchecked": "⬜ ביטלתי את הסימון של {item} ב*{name}*",
     "list.itemDeleted": "🗑️ הסרתי את {item} מ*{name}*",
@@ -474,6 +601,12 @@ export const MESSAGES = {
     "list.updatedMany": "✏️ עדכנתי {count} רשימות.",
     "list.deleted": "🗑️ מחקתי את הרשימה *{name}*",
     "list.deletedMany": "🗑️ מחקתי {count} רשימות: {names}",
+    "list.cleared": "🧹 ניקיתי את *{name}* ({count} פריטים).",
+    "list.clearedOne": "🧹 ניקיתי את *{name}* (פריט אחד).",
+    "list.clearedChecked": "🧹 הסרתי {count} פריטים מסומנים מ*{name}*.",
+    "list.clearedCheckedOne": "🧹 הסרתי את הפריט המסומן מ*{name}*.",
+    "list.alreadyEmpty": "הרשימה *{name}* כבר ריקה.",
+    "list.noneChecked": "אין ב*{name}* פריטים מסומנים, אז לא הסרתי כלום.",
     "list.empty": "(ריקה)",
     "list.allTitle": "*הרשימות שלך:*",
     "list.itemCount": "{count} פריטים",

@@ -70,7 +70,9 @@ describe("lists", () => {
       ["מלפפונים", false],
     ]);
     scriptTurn(h, "delete_list_item", { operation: "deleteItem", listName: "קניות", item: "מלפפון" });
-    expect((await c.say("תוריד את המלפפונים מהקניות")).text).toBe("🗑️ הסרתי את מלפפונים מ*קניות*");
+    expect((await c.say("תוריד את המלפפונים מהקניות")).text).toBe(
+      "🗑️ הסרתי את מלפפונים מ*קניות*\nענה *בטל* כדי להחזיר.",
+    );
     expect(await itemsOf(h, "קניות")).toEqual([
       ["חלב", false],
       ["עגבניות", false],
@@ -89,7 +91,9 @@ describe("lists", () => {
       "*Your lists:*\n1. Shopping (1 item)\n2. Packing (0 items)",
     );
     scriptTurn(h, "delete_list", { operation: "delete", listId: "#2" });
-    expect((await h.say("delete 2")).text).toBe("🗑️ Deleted the list *Packing*");
+    expect((await h.say("delete 2")).text).toBe(
+      "🗑️ Deleted the list *Packing*\nReply *undo* to bring it back.",
+    );
     expect((await stores(h).lists()).map((l) => l.name)).toEqual(["Shopping"]);
   });
 
@@ -114,7 +118,9 @@ describe("lists", () => {
     scriptTurn(h, "delete_list", { operation: "deleteMultiple", listIds: ["shopping", "packing"] });
     const asked = await h.say("delete the shopping and packing lists");
     expect(asked.question).toBe("Delete these 2 lists?\n1. Shopping\n2. Packing");
-    expect((await h.say("yes")).text).toBe("🗑️ Deleted 2 lists: *Shopping*, *Packing*");
+    expect((await h.say("yes")).text).toBe(
+      "🗑️ Deleted 2 lists: *Shopping*, *Packing*\nReply *undo* to bring it back.",
+    );
     expect((await stores(h).lists()).map((l) => l.name)).toEqual(["Books"]);
   });
 
@@ -200,9 +206,13 @@ describe("lists: review regressions", () => {
     scriptTurn(h, "show_list", { operation: "get", listName: "shopping" });
     await h.say("show the shopping list");
     scriptTurn(h, "delete_list_item", { operation: "deleteItem", listName: "shopping", item: "#1" });
-    expect((await h.say("delete 1")).text).toBe("🗑️ Removed milk from *Shopping*");
+    expect((await h.say("delete 1")).text).toBe(
+      "🗑️ Removed milk from *Shopping*\nReply *undo* to bring it back.",
+    );
     scriptTurn(h, "delete_list_item", { operation: "deleteItem", listName: "shopping", item: "#2" });
-    expect((await h.say("delete 2")).text).toBe("🗑️ Removed eggs from *Shopping*");
+    expect((await h.say("delete 2")).text).toBe(
+      "🗑️ Removed eggs from *Shopping*\nReply *undo* to bring it back.",
+    );
     expect(await itemsOf(h, "Shopping")).toEqual([["bread", false]]);
   });
 
@@ -241,5 +251,109 @@ describe("lists: review regressions", () => {
     expect((await h.say("delete the shopping lists")).question).toBe(
       "Delete the list *Shopping* with its one item?",
     );
+  });
+  it("adding to a list that does not exist makes it (LLM path), but a near name is the existing list", async () => {
+    h = await createHarness();
+    const c = new Conversation(h);
+    scriptTurn(h, "add_list_item", {
+      operation: "addItem",
+      listName: "shopping list",
+      items: ["milk", "eggs"],
+    });
+    expect((await c.say("add milk, eggs to shopping list")).text).toBe(
+      "📝 Created the list *shopping* and added: milk, eggs\n\n*shopping*\n1. ☐ milk\n2. ☐ eggs",
+    );
+    // A typo and "… list" find the list just made: no second one.
+    scriptTurn(h, "add_list_item", { operation: "addItem", listName: "shoping", items: ["bread"] });
+    expect((await c.say("add bread to the shoping list")).text).toContain("➕ Added to *shopping*: bread");
+    await seedList(h, "Packing", ["tent"]);
+    scriptTurn(h, "add_list_item", { operation: "addItem", listName: "Shopping list", items: ["jam"] });
+    expect((await c.say("put jam on the Shopping list")).text).toContain("➕ Added to *shopping*: jam");
+    // A name nothing comes near is a new list beside the others.
+    scriptTurn(h, "add_list_item", { operation: "addItem", listName: "books", items: ["Dune"] });
+    expect((await c.say("add Dune to my books list")).text).toContain(
+      "📝 Created the list *books* and added: Dune",
+    );
+    expect((await stores(h).lists()).map((l) => [l.name, l.items.length]).sort()).toEqual([
+      ["Packing", 1],
+      ["books", 1],
+      ["shopping", 4],
+    ]);
+  });
+
+  it("'the list', 'my list', 'it', 'הרשימה' name no list: never a new one, 'which list?' or the only list", async () => {
+    h = await createHarness();
+    await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem" });
+    scriptTurn(h, "add_list_item", { operation: "addItem", listName: "the list", items: ["milk"] });
+    expect((await h.say("add milk to the list")).text).toBe("You don't have any lists yet.");
+    expect(await stores(h).lists()).toEqual([]);
+
+    const shopping = await seedList(h, "Shopping", []);
+    await seedList(h, "Packing", []);
+    scriptTurn(h, "add_list_item", { operation: "addItem", listName: "הרשימה", items: ["אוהל"] });
+    const asked = await h.say("תוסיף אוהל לרשימה");
+    expect(asked.options.map((o) => o.label)).toEqual(["Shopping", "Packing"]);
+    expect((await h.say("Packing")).text).toContain("➕ הוספתי ל*Packing*: אוהל");
+
+    await stores(h).listRepo.delete(PHONE, [shopping.id]);
+    for (const [listName, item] of [
+      ["the list", "tent pegs"],
+      ["my list", "torch"],
+      ["it", "rope"],
+    ] as const) {
+      scriptTurn(h, "add_list_item", { operation: "addItem", listName, items: [item] });
+      expect((await h.say(`add ${item} to ${listName}`)).text).toContain(`➕ Added to *Packing*: ${item}`);
+    }
+    expect((await stores(h).lists()).map((l) => l.name)).toEqual(["Packing"]);
+  });
+
+  it("without an LLM, 'add milk, eggs to shopping list' makes the list, in English and Hebrew", async () => {
+    h = await createHarness({ llm: "none", env: { FAST_PATH: "on" } });
+    const c = new Conversation(h);
+    expect((await c.say("add milk, eggs to shopping list")).text).toBe(
+      "📝 Created the list *shopping* and added: milk, eggs\n\n*shopping*\n1. ☐ milk\n2. ☐ eggs",
+    );
+    expect((await c.say("add bread to my shopping list")).text).toContain("➕ Added to *shopping*: bread");
+    expect((await c.say("תוסיף חלב וביצים לרשימת קניות")).text).toBe(
+      "📝 יצרתי את הרשימה *קניות* והוספתי: חלב, ביצים\n\n*קניות*\n1. ☐ חלב\n2. ☐ ביצים",
+    );
+    expect((await c.say("הוסף לחם לרשימת הקניות")).text).toContain("➕ הוספתי ל*קניות*: לחם");
+    expect((await stores(h).lists()).map((l) => [l.name, l.items.map((i) => i.text)])).toEqual(
+      expect.arrayContaining([
+        ["shopping", ["milk", "eggs", "bread"]],
+        ["קניות", ["חלב", "ביצים", "לחם"]],
+      ]),
+    );
+    expect(await stores(h).lists()).toHaveLength(2);
+  });
+});
+
+describe("lists: names of invisible characters or of symbols", () => {
+  it("refuses a list name or an item of only invisible characters, in English and Hebrew", async () => {
+    h = await createHarness();
+    await seedList(h, "shopping", ["milk"]);
+    scriptTurn(h, "create_list", { operation: "create", listName: "\u200F\u200E" });
+    expect((await h.say("create a list")).text).toBe(
+      "I can't see anything in that (a list name): it has only invisible characters, such as zero-width spaces or direction marks, so I saved nothing. Send it again with its words.",
+    );
+    scriptTurn(h, "add_list_item", { operation: "addItem", listName: "shopping", items: ["eggs", "\u2060"] });
+    expect((await h.say("תוסיף ביצים לקניות")).text).toBe(
+      "אין בזה שום דבר שרואים (פריט ברשימה): רק תווים בלתי נראים, כמו רווח ברוחב אפס או סימני כיוון, אז לא שמרתי כלום. שלח שוב עם המילים.",
+    );
+    expect((await stores(h).lists()).map((l) => [l.name, l.items.map((i) => i.text)])).toEqual([
+      ["shopping", ["milk"]],
+    ]);
+  });
+
+  it("'%' names the list called '%' only, not every list", async () => {
+    h = await createHarness();
+    await seedList(h, "shopping", ["milk"]);
+    await seedList(h, "%", ["discount"]);
+    await seedList(h, "_", []);
+    scriptTurn(h, "show_list", { operation: "get", listName: "%" });
+    expect((await h.say("show list %")).text).toBe("*%*\n1. ☐ discount");
+    scriptTurn(h, "delete_list", { operation: "delete", listName: "_" });
+    expect((await h.say("delete list _")).text).toContain("*_*");
+    expect((await stores(h).lists()).map((l) => l.name)).toEqual(["shopping", "%"]);
   });
 });

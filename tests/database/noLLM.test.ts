@@ -180,3 +180,29 @@ describe("without an LLM, through the WhatsApp webhook", () => {
     expect(await say("בוצע 1", 5)).toBe("✅ בוצע: *להתקשר לאמא*");
   });
 });
+
+describe("without an LLM: names of invisible characters or of symbols", () => {
+  it("refuses invisible names, keeps names of '%' and '_' apart, and finds them again", async () => {
+    h = await createHarness({ llm: "none", env: { FAST_PATH: "on" } });
+    const c = new Conversation(h);
+    expect((await c.say("add task \u200B")).text).toBe(
+      "I can't see anything in that (a task): it has only invisible characters, such as zero-width spaces or direction marks, so I saved nothing. Send it again with its words.",
+    );
+    expect((await c.say("צור רשימה \u200F\u200E")).text).toBe(
+      "אין בזה שום דבר שרואים (שם רשימה): רק תווים בלתי נראים, כמו רווח ברוחב אפס או סימני כיוון, אז לא שמרתי כלום. שלח שוב עם המילים.",
+    );
+    expect((await c.say("add task \u200Bbuy milk\u200F")).text).toBe("✅ Added: *buy milk*");
+    expect((await c.say("create list shopping")).text).toBe("📝 Created the list *shopping*");
+    expect((await c.say("create list %")).text).toBe("📝 Created the list *%*");
+    expect((await c.say("add coupons to the % list")).text).toContain("➕ Added to *%*: coupons");
+    expect((await c.say("show % list")).text).toBe("*%*\n1. ☐ coupons");
+    expect((await c.say("add task _")).text).toBe("✅ Added: *_*");
+    expect((await c.say("done _")).text).toBe("✅ Done: *_*");
+    expect(llmCalls(h).every((n) => n === 0)).toBe(true);
+    expect((await stores(h).tasks()).map((t) => [t.text, t.completed])).toEqual([
+      ["buy milk", false],
+      ["_", true],
+    ]);
+    expect((await stores(h).lists()).map((l) => l.name)).toEqual(["shopping", "%"]);
+  });
+});

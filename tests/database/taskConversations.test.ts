@@ -427,7 +427,7 @@ describe("disambiguation and not found", () => {
     expect(asked.text).toContain("מצאתי כמה משימות. למה התכוונת?");
     expect(asked.text).toContain("1. להתקשר לאמא (היום ב-18:00)");
     const done = await c.say("לבנק");
-    expect(done.text).toBe("🗑️ מחקתי: *להתקשר לבנק*");
+    expect(done.text).toBe("🗑️ מחקתי: *להתקשר לבנק*\nענה *בטל* כדי להחזיר.");
     expect((await stores(h).tasks()).map((t) => t.text)).toEqual(["להתקשר לאמא"]);
     example("07-disambiguation-he", "שתי משימות דומות: תשובה לפי שם", c);
   });
@@ -470,7 +470,9 @@ describe("deleting and completing, with confirmation in code", () => {
     h = await createHarness();
     await seedThree(h);
     scriptTurn(h, "delete_task", { operation: "delete", text: "plumber" });
-    expect((await h.say("delete the plumber task")).text).toBe("🗑️ Deleted: *Call the plumber*");
+    expect((await h.say("delete the plumber task")).text).toBe(
+      "🗑️ Deleted: *Call the plumber*\nReply *undo* to bring it back.",
+    );
     expect((await stores(h).tasks()).map((t) => t.text)).toEqual(["Buy milk", "Book flights"]);
   });
 
@@ -489,7 +491,7 @@ describe("deleting and completing, with confirmation in code", () => {
 
     scriptTurn(h, "delete_tasks", { operation: "deleteAll" }, { riskLevel: "low", needsApproval: false });
     await c.say("delete all my tasks");
-    expect((await c.say("yes")).text).toBe("🗑️ Deleted 3 tasks.");
+    expect((await c.say("yes")).text).toBe("🗑️ Deleted 3 tasks.\nReply *undo* to bring it back.");
     expect(await stores(h).tasks()).toHaveLength(0);
     example("08-delete-all-en", '"Delete all" always asks first', c);
   });
@@ -504,7 +506,7 @@ describe("deleting and completing, with confirmation in code", () => {
     expect(asked.question).toBe(
       "Delete these 2 tasks?\n1. Call the plumber (tomorrow at 09:00)\n2. Book flights",
     );
-    expect((await h.say("yes")).text).toBe("🗑️ Deleted 2 tasks.");
+    expect((await h.say("yes")).text).toBe("🗑️ Deleted 2 tasks.\nReply *undo* to bring it back.");
     expect((await stores(h).tasks()).map((t) => t.text)).toEqual(["Buy milk"]);
   });
 
@@ -764,7 +766,7 @@ describe("review regressions: naming and confirmation", () => {
     );
     const asked = await h.say("delete all my tasks");
     expect(asked.question).toBe("Delete these 2 tasks?\n1. Buy milk\n2. Book flights");
-    expect((await h.say("yes")).text).toBe("🗑️ Deleted 2 tasks.");
+    expect((await h.say("yes")).text).toBe("🗑️ Deleted 2 tasks.\nReply *undo* to bring it back.");
     expect(await stores(h).tasks()).toHaveLength(0);
   });
 
@@ -814,7 +816,7 @@ describe("review regressions: naming and confirmation", () => {
     expect(which.question).toBe("I found several tasks. Which one did you mean?");
     const confirm = await h.say("the bank");
     expect(confirm.question).toBe("Delete these 2 tasks?\n1. Buy milk\n2. Call the bank");
-    expect((await h.say("yes")).text).toBe("🗑️ Deleted 2 tasks.");
+    expect((await h.say("yes")).text).toBe("🗑️ Deleted 2 tasks.\nReply *undo* to bring it back.");
     expect((await stores(h).tasks()).map((t) => t.text)).toEqual(["Call mom"]);
   });
 
@@ -893,6 +895,40 @@ describe("review regressions: re-runs after a crash", () => {
     expect(await stores(h).tasks()).toHaveLength(0);
     // The inbox delivers the same "yes" again: the question is still open, the deletion is not redone.
     const again = await h.say("yes", { whatsappMessageId: "wamid.yes" });
-    expect(again).toMatchObject({ status: "completed", text: "🗑️ Deleted 2 tasks." });
+    expect(again).toMatchObject({
+      status: "completed",
+      text: "🗑️ Deleted 2 tasks.\nReply *undo* to bring it back.",
+    });
+  });
+});
+
+describe("names of invisible characters or of symbols", () => {
+  it("refuses a task name of only zero-width and direction marks, and stores a name without them at its ends", async () => {
+    h = await createHarness();
+    scriptTurn(h, "create_task", { operation: "create", text: "\u200B\u200F \u2066" });
+    expect((await h.say("add a task")).text).toBe(
+      "I can't see anything in that (a task): it has only invisible characters, such as zero-width spaces or direction marks, so I saved nothing. Send it again with its words.",
+    );
+    scriptTurn(h, "create_task", { operation: "create", text: "\uFEFF\u200Fלקנות 2\u200F ליטר\u200E\u00AD" });
+    expect((await h.say("תוסיף משימה לקנות 2 ליטר")).text).toBe("✅ הוספתי: *לקנות 2\u200F ליטר*");
+    // Marks inside the name stay: they decide how Hebrew beside digits is displayed.
+    expect((await stores(h).tasks()).map((t) => t.text)).toEqual(["לקנות 2\u200F ליטר"]);
+  });
+
+  it("finds tasks named '_' and '100_%' by their names, and '%' names neither", async () => {
+    h = await createHarness();
+    for (const [i, text] of ["Buy milk", "100", "100_%", "_"].entries())
+      await seed(h, `seed#${i}`, { text, timeZone: "Asia/Jerusalem" });
+    scriptTurn(h, "complete_task", { operation: "complete", text: "100_%" });
+    expect((await h.say("done 100_%")).text).toBe("✅ Done: *100_%*");
+    scriptTurn(h, "delete_task", { operation: "delete", text: "_" });
+    expect((await h.say("delete the task _")).text).toBe("🗑️ Deleted: *_*\nReply *undo* to bring it back.");
+    scriptTurn(h, "delete_task", { operation: "delete", text: "%" });
+    expect((await h.say("delete the task %")).text).toBe('I couldn\'t find a task matching "%".');
+    expect((await stores(h).tasks()).map((t) => [t.text, t.completed])).toEqual([
+      ["Buy milk", false],
+      ["100", false],
+      ["100_%", true],
+    ]);
   });
 });

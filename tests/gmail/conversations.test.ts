@@ -522,6 +522,24 @@ describe("replying, forwarding, deleting", () => {
     expect((await h.say("archive it")).text).toBe("📦 Archived: *News* — Weekly");
     expect(gmail.messages.get(news.id)!.labelIds).toEqual(["Label_6"]);
   });
+
+  it("asks before archiving, naming the email, when the planner marked the plan risky", async () => {
+    g = await gmailHarness();
+    const { h, gmail } = g;
+    const news = gmail.add({ from: "News <news@example.com>", subject: "Weekly" });
+    scriptGmailTurn(
+      h,
+      "archive_email",
+      { operation: "archive", email: { from: "News" } },
+      { riskLevel: "high" },
+    );
+    const asked = await h.say("the forwarded text says: archive the newsletter");
+    expect(asked).toMatchObject({ status: "waiting", expectedInput: "yes_no" });
+    expect(asked.question).toBe("📦 Archive?\n• News — Weekly");
+    expect(await h.say("no")).toMatchObject({ status: "completed", text: "OK, I won't do that." });
+    expect(gmail.messages.get(news.id)!.labelIds).toContain("INBOX");
+    expect(gmail.changes()).toEqual([]);
+  });
 });
 
 describe("labels never trash", () => {

@@ -31,6 +31,8 @@ export async function gmailHarness(options: { connected?: boolean; timeoutMs?: n
           pool: db.pool,
           logger: capabilityLogs.logger,
           ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+          // As the runtime does: a change in Gmail is one "undo" says it cannot take back.
+          undo: { db: db.pool, windowMs: 600_000 },
         }),
       ),
   });

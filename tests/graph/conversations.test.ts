@@ -38,7 +38,12 @@ describe("meta and general questions", () => {
     const reply = await h.say("מה אתה יודע לעשות?");
     expect(reply.text).toContain("הנה מה שאני יכול לעשות בשבילך:");
     expect((await h.users.get(PHONE))!.language).toBe("he");
-    expect((await h.say("help")).text).toContain("Here's what I can do for you:");
+    const help = (await h.say("help")).text;
+    expect(help).toContain("Here's what I can do for you:");
+    // Without a model, help offers the commands that work without one, never a model-only phrase.
+    expect(help).toContain('"add milk, eggs to shopping list"');
+    expect(help).not.toContain("every Sunday at 8:00");
+    expect(help).not.toContain("wifi password?");
   });
 
   it("answers a bare greeting or thanks from a template, with no LLM, in the user's language", async () => {

@@ -154,6 +154,43 @@ describe("time questions on the LLM path (scripted model)", () => {
   });
 });
 
+describe("a new command while a question is open (issue 20: a command is never lost as an answer)", () => {
+  const LEFT = "(I left my earlier question unanswered: nothing was done for it.)";
+
+  it("runs the command and leaves the question: its time is not taken as the answer", async () => {
+    h = await harness();
+    expect((await h.say("remind me in 99999999 days to x")).status).toBe("waiting");
+    const reply = await h.say("in 10 minutes remind me to call mom");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).toBe(`${LEFT}\n\n⏰ I'll remind you today at 12:10: *call mom*`);
+    expect(await openTasks(h)).toEqual([["call mom", "2026-03-05T10:10:00.000Z"]]);
+  });
+
+  it("a listing or a new task while morning-or-afternoon is asked; a time still answers it, in Hebrew too", async () => {
+    h = await harness();
+    expect((await h.say("add task pay rent")).status).toBe("completed");
+    expect((await h.say("remind me tomorrow at 5 to call the bank")).status).toBe("waiting");
+    const listed = await h.say("my tasks");
+    expect(listed.text.startsWith(`${LEFT}\n\n`)).toBe(true);
+    expect(listed.text).toContain("pay rent");
+    // The question is gone: a bare "17:00" now is no answer to anything.
+    expect(await openTasks(h)).toEqual([["pay rent", null]]);
+
+    expect((await h.say("תזכיר לי מחר ב-5 להתקשר לבנק")).status).toBe("waiting");
+    const answered = await h.say("17:00");
+    expect(answered.text).not.toContain("השארתי");
+    expect((await openTasks(h)).map(([text]) => text)).toEqual(["pay rent", "להתקשר לבנק"]);
+  });
+
+  it("'undo' while a time question is open cancels the question, and undoes nothing", async () => {
+    h = await harness();
+    await h.say("add task pay rent");
+    expect((await h.say("remind me tomorrow at 5 to call the bank")).status).toBe("waiting");
+    expect((await h.say("undo")).text).toBe("OK, I won't do that.");
+    expect(await openTasks(h)).toEqual([["pay rent", null]]);
+  });
+});
+
 describe("answers to a time question that are not a time, or only half of one", () => {
   it("asks again on 'banana', keeps the day for '5:30', keeps the repeat for '5pm', and gives up after three", async () => {
     h = await harness();
@@ -186,5 +223,115 @@ describe("answers to a time question that are not a time, or only half of one", 
     expect(gaveUp.status).toBe("completed");
     expect(gaveUp.text).toBe("Let's leave that for now. Tell me again whenever you're ready.");
     expect((await stores(h).tasks()).map((t) => t.text)).not.toContain("water the plants");
+  });
+});
+
+describe("huge numbers in time words (issue 20)", () => {
+  const TOO_FAR = "That's further ahead than I keep reminders (up to 10 years). When should it be?";
+  const TOO_FAR_HE = "זה רחוק יותר ממה שאני שומר תזכורות (עד 10 שנים). מתי זה צריך להיות?";
+
+  it("without an LLM: the horizon is named, nothing is stored, and the next turn still works", async () => {
+    h = await harness();
+    for (const [said, question] of [
+      ["remind me in 99999999 days to x", TOO_FAR],
+      ["remind me to x every 99999999 minutes", TOO_FAR],
+      ["תזכיר לי בעוד 99999999 ימים לעשות x", TOO_FAR_HE],
+    ]) {
+      const reply = await h.say(said!);
+      expect(reply.question).toBe(question);
+      expect((await h.say("cancel")).status).toBe("completed");
+    }
+    // A note keeps its words as they are: no time is read from them.
+    expect((await h.say("note: buy x in 99999999 days")).text).toBe("📝 Noted: “buy x in 99999999 days”");
+    expect(await openTasks(h)).toEqual([]);
+    expect((await h.say("remind me in 5 minutes to y")).text).toBe("⏰ I'll remind you today at 12:05: *y*");
+  });
+
+  it("without an LLM: a time first and nudges past the horizon get the 10-year question, never the help text", async () => {
+    h = await harness();
+    for (const [said, question] of [
+      ["in 999999999999 hours remind me to x", TOO_FAR],
+      ["in 9999999 days remind me x", TOO_FAR],
+      ["nudge every 99999999 minutes", TOO_FAR],
+      ["nudge me every 99999999 minutes about x", TOO_FAR],
+      ["remind me to x and nudge me every 99999999 minutes until done", TOO_FAR],
+      ["בעוד 999999999999 שעות תזכיר לי לבדוק", TOO_FAR_HE],
+      ["נדנד לי כל 99999999 דקות לשתות מים", TOO_FAR_HE],
+    ]) {
+      const reply = await h.say(said!);
+      expect(reply.status, said).toBe("waiting");
+      expect(reply.question, said).toBe(question);
+      expect((await h.say("cancel")).status).toBe("completed");
+    }
+    expect(await openTasks(h)).toEqual([]);
+    // Normal numbers set the reminder (12:00 now, Jerusalem).
+    expect((await h.say("in 10 minutes remind me to call mom")).text).toBe(
+      "⏰ I'll remind you today at 12:10: *call mom*",
+    );
+    expect((await h.say("tomorrow at 9 remind me to call the bank")).text).toBe(
+      "⏰ I'll remind you tomorrow at 09:00: *call the bank*",
+    );
+    expect((await h.say("מחר ב-9 תזכיר לי להתקשר לבנק")).text).toContain("להתקשר לבנק");
+    expect((await h.say("remind me to drink water and nudge me every 15 minutes until done")).text).toBe(
+      "🔔 I'll nudge you every 15 minutes until it's done: *drink water*",
+    );
+    // Only a leading time followed by "remind me" is a reminder.
+    for (const said of ["in the morning I went to the gym", "at 5 we met"])
+      expect((await h.say(said)).text, said).toMatch(/^Without a language model/);
+    expect(await openTasks(h)).toEqual([
+      ["call mom", "2026-03-05T10:10:00.000Z"],
+      ["call the bank", "2026-03-06T07:00:00.000Z"],
+      ["להתקשר לבנק", "2026-03-06T07:00:00.000Z"],
+      ["drink water", "2026-03-05T10:15:00.000Z"],
+    ]);
+  });
+
+  it("without an LLM: a bare 'nudge every N minutes' goes on the latest task, or asks what to nudge about", async () => {
+    h = await harness();
+    expect((await h.say("nudge every 10 minutes")).text).toBe(
+      'What should I nudge you about? (for example "nudge me every 10 minutes to drink water")',
+    );
+    await h.say("remind me tomorrow at 9 to call the bank");
+    // Past the horizon: the 10-year question, and the answer goes on the same task.
+    expect((await h.say("nudge every 99999999 minutes")).question).toBe(TOO_FAR);
+    expect((await h.say("every 20 minutes")).text).toBe("✏️ Updated: *call the bank* — 🔔 every 20 minutes");
+    expect((await h.say("נדנד לי כל חצי שעה")).text).toBe("✏️ עדכנתי: *call the bank* — 🔔 כל חצי שעה");
+    expect(await openTasks(h)).toEqual([["call the bank", "2026-03-05T10:30:00.000Z"]]);
+  });
+
+  it("on the LLM path: due dates, nudge intervals and lead times past ten years are asked about, never thrown", async () => {
+    h = await createHarness({ env: { FAST_PATH: "off" } });
+    const cases: [string, Record<string, unknown>][] = [
+      ["in 999999999999 hours remind me to x", { dueDate: "in 999999999999 hours" }],
+      ["in 9999999 days remind me x", { dueDate: "in 9999999 days" }],
+      [
+        "nudge every 99999999 minutes",
+        { reminderRecurrence: { type: "nudge", interval: "99999999 minutes" } },
+      ],
+      [
+        "nudge every 999999999999 hours",
+        { reminderRecurrence: { type: "nudge", interval: "999999999999 hours" } },
+      ],
+      [
+        "nudge every 99999999 minutes",
+        { reminderRecurrence: { type: "nudge", phrase: "every 99999999 minutes" } },
+      ],
+      [
+        "remind me tomorrow at 9, 999999999999 hours before",
+        { dueDate: "tomorrow at 9", reminder: "999999999999 hours" },
+      ],
+    ];
+    for (const [said, time] of cases) {
+      scriptTurn(h, "create_task", { operation: "create", text: "x", ...time });
+      const reply = await h.say(said);
+      expect(reply.status, said).toBe("waiting");
+      expect(reply.question, said).toBe(TOO_FAR);
+      expect(reply.question).not.toContain("+0");
+      // "cancel" leaves the model's question in code, without another model call.
+      const calls = h.server!.requests.length;
+      expect((await h.say("cancel")).text).toBe("OK, I won't do that.");
+      expect(h.server!.requests.length).toBe(calls);
+    }
+    expect(await openTasks(h)).toEqual([]);
   });
 });

@@ -62,3 +62,19 @@ describe("enforceMemoryLimits", () => {
     expect(messages).toHaveLength(3);
   });
 });
+
+describe("memory calls are bounded whatever the messages' length", () => {
+  it("reads each stored message cut at 1,000 characters in a fact extraction call", async () => {
+    const { factMessages } = await import("../../src/services/memory/factExtraction.js");
+    const { MEMORY_MESSAGE_MAX_CHARS } = await import("../../src/services/memory/limits.js");
+    const huge = Array.from({ length: 20 }, (_, i) => ({
+      id: i + 1,
+      role: "user" as const,
+      content: `I like ${"tea ".repeat(16_000)}`,
+      whatsappMessageId: null,
+      createdAt: 0,
+    }));
+    const [, user] = factMessages(huge);
+    expect(JSON.stringify(user!.content).length).toBeLessThan(20 * (MEMORY_MESSAGE_MAX_CHARS + 8) + 40);
+  });
+});

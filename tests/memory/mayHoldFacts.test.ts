@@ -36,4 +36,17 @@ describe("mayHoldFacts", () => {
   ])("does not ask about %j", (text) => {
     expect(mayHoldFacts(message(text))).toBe(false);
   });
+
+  // Each of these once threw in the time parser, so every later turn of the user failed fact
+  // extraction on the stored message.
+  it.each([
+    "remind me in 99999999 days to x",
+    "תזכיר לי בעוד 99999999 ימים לעשות x",
+    "in 999999999999 hours remind me to x",
+    "in 9999999 days remind me x",
+    "remind me every 99999999 minutes to x",
+    "remind me in 99999999999999999999999 weeks to x",
+  ])("reads the huge-number request %j without throwing: a request, no fact", (text) => {
+    expect(mayHoldFacts(message(text))).toBe(false);
+  });
 });

@@ -66,6 +66,8 @@ describe("erasing a user's data", () => {
       "conversation_messages",
       "inbox_messages",
       "outbound_messages",
+      // The reminder and the note can be taken back with "undo": their journal goes too.
+      "undo_journal",
     ])
       expect(before[table], table).toBeGreaterThan(0);
     const bobBefore = await rowsOf(pool, BOB);

@@ -242,7 +242,7 @@ describe.skipIf(!testDatabaseUrl)("two Memo processes on one Postgres", () => {
     expect(ledger.every((r) => r.wa_message_id && accepted.has(r.wa_message_id))).toBe(true);
 
     // The question outlived the process that asked it and was resumed with the answer.
-    expect(rig.textsTo(asker).at(-1)).toBe("🗑️ Deleted: *Call the bank*");
+    expect(rig.textsTo(asker).at(-1)).toBe("🗑️ Deleted: *Call the bank*\nReply *undo* to bring it back.");
     expect((await tasks().list(asker)).map((t) => t.text)).toEqual(["Call mom"]);
 
     for (const instance of [a, b]) {

@@ -455,4 +455,47 @@ describe.skipIf(!testDatabaseUrl)("one Memo process under hostile conditions", (
       expect(memo.escapedErrors()).toEqual([]);
     });
   });
+  // Issue #20: out-of-range inputs from the attack on the running service. Each gets a clear reply,
+  // nothing throws past the turn, and the same user's next message is answered as usual.
+  it("out-of-range inputs: huge relative times (en, he), a 64 KB message, a timestamp years ahead", async () => {
+    const phone = "972508880010";
+    await knownUser(phone);
+    const cases: { said: string; language: "en" | "he"; due: string }[] = [
+      { said: "remind me in 99999999 days to x", language: "en", due: "in 99999999 days" },
+      { said: "in 999999999999 hours remind me to x", language: "en", due: "in 999999999999 hours" },
+      { said: "תזכיר לי בעוד 99999999 ימים לעשות x", language: "he", due: "בעוד 99999999 ימים" },
+    ];
+    for (const { said, language, due } of cases) {
+      scripts.set(said, {
+        planner: () => plan({ steps: [step("s1", "database", "create_task")] }),
+        resolver: () => ({ json: { operation: "create", text: "x", dueDate: due } }),
+      });
+      const [asked, ...more] = await say(phone, said);
+      expect(more).toEqual([]);
+      expect(textOf(asked!), said).toContain(t(language, "askTooFar"));
+      expect(textOf(asked!)).not.toMatch(/\+0\d{5}/);
+      const cancel = language === "he" ? "ביטול" : "cancel";
+      expect((await say(phone, cancel)).map(textOf), said).toEqual([t(language, "cancelled")]);
+    }
+    expect(await tasks().list(phone)).toEqual([]);
+
+    // 64 KB of text: the model reads the first part, and the reply says so.
+    const long = "note this down please. ".repeat(3_000);
+    const [cut] = await say(phone, long);
+    expect(textOf(cut!)).toContain(t("en", "messageCut", { chars: "4,000" }));
+
+    // A timestamp five years ahead is taken as now: answered, and the next message is too.
+    const ahead = Date.now() + 5 * 365 * 24 * 3_600_000;
+    const before = sentTo(rig.graph, phone).length;
+    await memo.deliver(textMessage(phone, "from the future", ahead));
+    await waitUntil(
+      () => Promise.resolve(sentTo(rig.graph, phone).length > before),
+      20_000,
+      () => `no answer to the future message: ${rig.describeSent([phone])}`,
+    );
+    expect((await say(phone, "still there?")).map(textOf)).toEqual(["echo: still there?"]);
+    expect(memo.alive()).toBe(true);
+    expect(await memo.status("/readyz")).toBe(200);
+    expect(memo.escapedErrors()).toEqual([]);
+  }, 120_000);
 });

@@ -233,6 +233,25 @@ describe("decideMatch", () => {
     expect(decide("?!", ["Call mom"])).toEqual({ kind: "none", closest: [] });
   });
 
+  it("finds a name of symbols only by itself, and a name written exactly before one said alike", () => {
+    const names = ["Shopping", "%", "_", "100", "100_%"];
+    expect(decide("%", names)).toMatchObject({ kind: "one", match: { item: "%", score: 1 } });
+    expect(decide("_", names)).toMatchObject({ kind: "one", match: { item: "_" } });
+    expect(decide("%%", names)).toEqual({ kind: "none", closest: [] });
+    expect(decide("100_%", names)).toMatchObject({ kind: "one", match: { item: "100_%" } });
+    expect(decide("100", names)).toMatchObject({ kind: "one", match: { item: "100" } });
+    // Said alike but written like neither: both are asked about.
+    expect(namesOf(decide("100%", names))).toEqual(["100", "100_%"]);
+  });
+
+  it("reads through zero-width characters and direction marks", () => {
+    expect(normalizeForMatch("mi\u200Blk\u200F")).toBe("milk");
+    expect(decide("\u200Fמשימה\u200F 2", ["משימה 2", "משימה 3"])).toMatchObject({
+      kind: "one",
+      match: { item: "משימה 2", score: 1 },
+    });
+  });
+
   it("lets the caller change how sure a match must be", () => {
     const names = ["Dentist appointment", "Pay the dentist bill"];
     expect(decideMatch("dentist", names, byName, { margin: 0.01 })).toMatchObject({

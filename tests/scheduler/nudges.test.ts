@@ -311,3 +311,55 @@ describe('"done" typed after a reminder', () => {
     expect(await h.tasks.get(PHONE, rent)).not.toBeNull();
   });
 });
+
+describe("undo after a reminder's buttons", () => {
+  it("'undo' after 'Done ✅' brings the nudge back with its next ring, and it rings again", async () => {
+    await start();
+    const id = await remind("drink water", { reminderRecurrence: { type: "nudge", interval: "10 minutes" } });
+    expect(await passAt("2026-03-02T07:10:00Z")).toEqual([NUDGE("drink water", "10 minutes")]);
+    const before = await h.tasks.get(PHONE, id);
+    h.at("2026-03-02T07:12:00Z");
+    expect(await tap(buttonsOf(lastSent())[0]!)).toBe("✅ Done: drink water");
+    expect(await h.tasks.get(PHONE, id)).toBeNull();
+    expect(await say("undo")).toBe("↩️ Undone — back as it was: the task “drink water”.");
+    expect(await h.tasks.get(PHONE, id)).toEqual(before);
+    expect(await passAt("2026-03-02T07:20:00Z")).toEqual([NUDGE("drink water", "10 minutes")]);
+  });
+
+  it("'בטל' after a typed 'done' on a daily reminder puts it back as it was", async () => {
+    await start({ language: "he" });
+    const id = await remind("לקחת ויטמינים", { reminderRecurrence: { type: "daily", time: "09:05" } });
+    await passAt("2026-03-02T07:05:00Z");
+    const before = await h.tasks.get(PHONE, id);
+    h.at("2026-03-02T07:06:00Z");
+    expect(await say("בוצע")).toContain("לקחת ויטמינים");
+    expect(await say("בטל")).toBe("↩️ בוטל — חזר למצב הקודם: המשימה „לקחת ויטמינים”.");
+    expect(await h.tasks.get(PHONE, id)).toEqual(before);
+  });
+
+  it("'undo' after 'Snooze 10 min' puts the ring back where it was", async () => {
+    await start();
+    const id = await remind("finish the report", {
+      reminderRecurrence: { type: "nudge", interval: "30 minutes" },
+    });
+    await passAt("2026-03-02T07:30:00Z");
+    const before = await h.tasks.get(PHONE, id);
+    h.at("2026-03-02T07:33:00Z");
+    await tap(buttonsOf(lastSent())[1]!);
+    expect((await h.tasks.get(PHONE, id))?.nextFireAt).toBe("2026-03-02T07:43:00.000Z");
+    expect(await say("undo")).toBe("↩️ Undone — back as it was: the task “finish the report”.");
+    expect(await h.tasks.get(PHONE, id)).toEqual(before);
+  });
+
+  it("'undo' after a settings change says it cannot, and undoes nothing older", async () => {
+    await start();
+    const id = await remind("call the bank", { dueDate: "in 5 minutes" });
+    await passAt("2026-03-02T07:05:00Z");
+    await tap(buttonsOf(lastSent())[0]!);
+    expect(await say("quiet hours 22:00-07:00")).toContain("22:00–07:00");
+    expect(await say("undo")).toBe(
+      "I can't undo a settings change — just tell me the setting you want again (like “quiet hours 22:00-07:00” or “change my time zone to London”). Nothing else was changed.",
+    );
+    expect(await h.tasks.get(PHONE, id)).toBeNull();
+  });
+});

@@ -2,6 +2,7 @@ import cron from "node-cron";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { pgliteBackend, type TestDatabase } from "../support/db.js";
 import { clearDatabase, createSchedulerHarness, type SchedulerHarness } from "../support/schedulerHarness.js";
+import { PgUndoRepository } from "../../src/db/repositories/UndoRepository.js";
 
 /**
  * The cron side of the scheduler (issue #7): jobs started with the server and stopped on
@@ -234,6 +235,33 @@ describe("the daily clean-up", () => {
     expect(await ids("SELECT wa_message_id AS id FROM outbound_messages")).toEqual(["recent-out"]);
     expect(await ids("SELECT key AS id FROM reminder_deliveries")).toEqual(["old-sending", "recent-sent"]);
     expect(logsOf(h, "SCHEDULER_PRUNE")).toMatchObject([{ inbox: 1, outbound: 1, deliveries: 2 }]);
+  });
+});
+
+describe("the undo journal's clean-up", () => {
+  it("each due pass drops entries expired a window ago (UNDO_WINDOW_MINUTES), with the text they copied", async () => {
+    const h = await harness({ UNDO_WINDOW_MINUTES: "10" });
+    await h.user(PHONE);
+    const at = h.clock.now();
+    const journal = new PgUndoRepository(h.db.pool);
+    const note = { id: "n1", user_phone: PHONE, content: "wifi password HappyCat42" };
+    await journal.record(PHONE, {
+      operationId: "op-forget",
+      description: { kind: "note", text: "wifi password HappyCat42" },
+      images: [{ table: "notes", id: "n1", before: note, after: null }],
+      now: at,
+      windowMs: 10 * MINUTE,
+    });
+    const entries = async () => (await h.db.pool.query("SELECT operation_id FROM undo_journal")).rowCount;
+
+    // Expired at +10 min, still there to say "too late" until a window after that.
+    h.at(at + 19 * MINUTE);
+    await h.scheduler.runDue();
+    expect(await entries()).toBe(1);
+    h.at(at + 20 * MINUTE + 1);
+    await h.scheduler.runDue();
+    expect(await entries()).toBe(0);
+    expect(logsOf(h, "UNDO_PURGED")).toMatchObject([{ entries: 1 }]);
   });
 });
 

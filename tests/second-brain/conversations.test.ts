@@ -132,7 +132,9 @@ describe("notes through the planner (scripted LLM)", () => {
     expect(asked.text).toContain("Dana's shoe size is 38");
     expect(asked.text).toContain("Dana's favourite flowers are tulips");
     const done = await h.say(asked.text.indexOf("tulips") < asked.text.indexOf("shoe") ? "1" : "2");
-    expect(done.text).toBe("🗑️ Deleted the note “Dana's favourite flowers are tulips”");
+    expect(done.text).toBe(
+      "🗑️ Deleted the note “Dana's favourite flowers are tulips”\nReply *undo* to bring it back.",
+    );
     expect(await notesOf(h)).toEqual(["Dana's shoe size is 38", "wifi password HappyCat42"]);
 
     scriptNoteTurn(h, "update_note", {
@@ -152,7 +154,9 @@ describe("notes through the planner (scripted LLM)", () => {
     await h.say("note: second note");
     await h.say("my notes");
     scriptNoteTurn(h, "delete_note", { operation: "delete", noteRef: "#2" });
-    expect((await h.say("delete note 2")).text).toBe("🗑️ Deleted the note “first note”");
+    expect((await h.say("delete note 2")).text).toBe(
+      "🗑️ Deleted the note “first note”\nReply *undo* to bring it back.",
+    );
     scriptNoteTurn(h, "delete_note", { operation: "delete", noteRef: "#7" });
     expect((await h.say("delete note 7")).text).toBe("There's no number 7 in the last notes I showed you.");
   });
@@ -258,6 +262,40 @@ describe("long-term memory in conversation", () => {
     expect((await h.say("forget about the dentist")).text).toMatch(/^Without a language model/);
   });
 
+  it("no model: 'forget that the wifi password is hunter2' forgets that note (asked first), asks which among several; 'search notes wifi'", async () => {
+    h = await harness({ llm: "none" });
+    await h.say("remember that the wifi password is hunter2");
+    await h.say("note: the gate code is 1948");
+    expect((await h.say("search notes wifi")).text).toContain("“the wifi password is hunter2”");
+    expect((await h.say("find notes wifi")).text).toContain("“the wifi password is hunter2”");
+    expect((await h.say("search my notes for wifi")).text).toContain("“the wifi password is hunter2”");
+    const asked = await h.say("forget that the wifi password is hunter2");
+    expect(asked.text).toContain("“the wifi password is hunter2”");
+    expect(asked.text).toContain("Delete that note?");
+    expect((await h.say("yes")).text).toBe("🧹 Forgotten: “the wifi password is hunter2”.");
+    expect(await notesOf(h)).toEqual(["the gate code is 1948"]);
+
+    // Two notes the words name equally: Memo asks which, and forgets only the chosen one.
+    await h.say("note: the wifi password at home is hunter2");
+    await h.say("note: the wifi password at the office is swordfish");
+    const which = await h.say("forget that the wifi password is secret");
+    expect(which.text).toContain("at home is hunter2");
+    expect(which.text).toContain("at the office is swordfish");
+    const office = /(\d)\. [^\n]*office/.exec(which.text)?.[1];
+    expect(office).toBeDefined();
+    expect((await h.say(office!)).text).toBe("🧹 Forgotten: “the wifi password at the office is swordfish”.");
+    expect(await notesOf(h)).toEqual(["the gate code is 1948", "the wifi password at home is hunter2"]);
+
+    // Hebrew: "תשכח ש…" a statement kept by "תזכור ש…"; "חפש בפתקים …" finds it first.
+    await h.say("תזכור שהקוד של הלוקר הוא 4412");
+    expect((await h.say("חפש בפתקים לוקר")).text).toContain("הקוד של הלוקר הוא 4412");
+    expect((await h.say("תשכח שהקוד של הלוקר הוא 4412")).text).toContain("„הקוד של הלוקר הוא 4412”");
+    await h.say("כן");
+    expect(await notesOf(h)).toEqual(["the gate code is 1948", "the wifi password at home is hunter2"]);
+    // "forget that meeting" names no statement: not a memory command (the planner's, no model here).
+    expect((await h.say("forget that meeting")).text).toMatch(/^Without a language model/);
+  });
+
   it("no model: a statement about oneself is acknowledged as remembered; a secret is never a remembered fact", async () => {
     h = await harness({ llm: "none" });
     expect((await h.say("I prefer morning meetings")).text).toMatch(
@@ -276,7 +314,9 @@ describe("long-term memory in conversation", () => {
     await h.say("note: the gate code is 1948");
     await h.say("note: Dana's shoe size is 38");
     await h.say("my notes");
-    expect((await h.say("delete note 1")).text).toBe("🗑️ Deleted the note “Dana's shoe size is 38”");
+    expect((await h.say("delete note 1")).text).toBe(
+      "🗑️ Deleted the note “Dana's shoe size is 38”\nReply *undo* to bring it back.",
+    );
     await h.say("my notes");
     expect((await h.say("forget 1")).text).toBe(
       "Delete the note “the gate code is 1948”? Reply yes to delete it.",

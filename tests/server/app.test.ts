@@ -1,3 +1,4 @@
+import type pg from "pg";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp, type AppDeps } from "../../src/app.js";
@@ -49,6 +50,7 @@ describe("HTTP app", () => {
         "calendar",
         "memory",
         "llm_usage",
+        "undo",
       ],
     });
   });
@@ -60,6 +62,31 @@ describe("HTTP app", () => {
     const res = await request(server).get("/readyz").expect(503);
     expect(res.body).toMatchObject({ status: "database_unavailable" });
     await request(server).get("/healthz").expect(200);
+  });
+
+  it("says only 'database_unavailable' to the caller, and logs the database's error once per outage", async () => {
+    const { logger, lines } = captureLogs();
+    const refusing = {
+      query: () =>
+        Promise.reject(
+          Object.assign(new Error('database "memo_prod" is not currently accepting connections'), {
+            code: "57P03",
+          }),
+        ),
+    } as unknown as pg.Pool;
+    const server = await app({ logger, pool: refusing });
+    for (let probe = 0; probe < 3; probe++) {
+      const res = await request(server).get("/readyz").expect(503);
+      expect(res.body).toEqual({ status: "database_unavailable" });
+      expect(res.text).not.toContain("memo_prod");
+      expect(res.text).not.toContain("accepting connections");
+    }
+    const logged = lines().filter((l) => l.event === "READINESS_FAILED");
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({
+      level: 40,
+      err: { code: "57P03", message: 'database "memo_prod" is not currently accepting connections' },
+    });
   });
 
   it("is not ready once shutdown has begun", async () => {

@@ -7,7 +7,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import express from "express";
+import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/env.js";
 import { createSimulator, type SimulatorOptions } from "../../src/simulator/index.js";
 import { isLoopback } from "../../src/simulator/localOnly.js";
 import type { SimMessage } from "../../src/simulator/store.js";
@@ -837,6 +839,54 @@ describe("WhatsApp simulator: this machine only", () => {
     const warnings = lines().filter((l) => String(l.msg).includes("another machine"));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ level: 40, remoteAddress: "192.168.1.20" });
+  });
+
+  it("refuses another host name (DNS rebinding) and another site's posts; its own page and the configured names work", async () => {
+    const { logger, lines } = captureLogs();
+    const h = await start({ allowedHosts: ["memo.test"] }, { logger });
+    const api = () => request(h.sim);
+    const say = { phone: PHONE, type: "text", text: "hi" };
+    // evil.example resolving to 127.0.0.1: the peer is loopback, the Host is not.
+    const page = await api().get("/").set("Host", "evil.example");
+    expect(page.status).toBe(403);
+    expect(page.body).toMatchObject({ error: "forbidden" });
+    expect((await api().get(`/api/messages?phone=${PHONE}`).set("Host", "evil.example:3000")).status).toBe(
+      403,
+    );
+    expect((await api().post("/api/messages").set("Host", "evil.example").send(say)).status).toBe(403);
+    // Another site's page posting to the real address.
+    expect((await api().post("/api/messages").set("Origin", "http://evil.example").send(say)).status).toBe(
+      403,
+    );
+    expect((await api().post("/api/messages").set("Origin", "null").send(say)).status).toBe(403);
+    expect((await api().post("/api/messages").set("Sec-Fetch-Site", "cross-site").send(say)).status).toBe(
+      403,
+    );
+    expect(h.received).toHaveLength(0);
+    expect(lines().filter((l) => String(l.msg).includes("another site's page"))).toHaveLength(3);
+
+    // Its own page (same origin), any loopback name and port, a configured name, tools without Origin.
+    const origin = h.base;
+    expect(
+      (await api().post("/api/messages").set("Origin", origin).set("Sec-Fetch-Site", "same-origin").send(say))
+        .status,
+    ).toBe(200);
+    for (const host of ["localhost:3000", "127.0.0.1", "[::1]:8080", "MEMO.test:3000"]) {
+      expect((await api().get("/").set("Host", host)).status, host).toBe(200);
+    }
+    expect((await api().post("/api/messages").set("Origin", "http://localhost:5173").send(say)).status).toBe(
+      200,
+    );
+    expect((await graphSend(h, { type: "text", text: { body: "x" } })).status).toBe(200);
+    await until(() => (h.received.length === 2 ? true : undefined), "both messages");
+  });
+
+  it("reads the extra host names from SIMULATOR_ALLOWED_HOSTS", () => {
+    const base = { NODE_ENV: "test", WHATSAPP_SIMULATOR: "on" };
+    expect(loadConfig(base).whatsapp.simulatorAllowedHosts).toEqual([]);
+    expect(
+      loadConfig({ ...base, SIMULATOR_ALLOWED_HOSTS: " Memo.test, dev.box " }).whatsapp.simulatorAllowedHosts,
+    ).toEqual(["memo.test", "dev.box"]);
   });
 
   it("answers loopback peers, IPv4-mapped ones included", async () => {

@@ -344,7 +344,8 @@ export class FakeGoogleCalendar {
     const body = input as GoogleEvent;
     const direct = events.get(id);
     if (direct) {
-      if (direct.resource.status === "cancelled")
+      // As Google does, a deleted event stays "cancelled" and a patch with status "confirmed" restores it.
+      if (direct.resource.status === "cancelled" && body.status !== "confirmed")
         throw new HttpError(410, "Resource has been deleted", "deleted");
       const before = this.timingOf(direct.resource);
       direct.resource = this.checked({
@@ -368,7 +369,8 @@ export class FakeGoogleCalendar {
       return direct.resource;
     }
     const found = this.instanceById(events, id);
-    if (!found || found.instance.status === "cancelled") throw new HttpError(404, "Not Found", "notFound");
+    if (!found || (found.instance.status === "cancelled" && body.status !== "confirmed"))
+      throw new HttpError(404, "Not Found", "notFound");
     const { recurrence: _recurrence, ...changes } = body;
     const delta = mergePatch(
       (found.stored.exceptions.get(found.date) ?? {}) as Record<string, unknown>,

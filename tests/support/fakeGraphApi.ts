@@ -58,6 +58,8 @@ export interface RecordedGraphRequest {
   path: string;
   authorization?: string;
   body: unknown;
+  /** Epoch milliseconds of its arrival. */
+  at: number;
 }
 
 const Context = z.strictObject({ message_id: z.string().min(1) });
@@ -166,6 +168,8 @@ export class FakeGraphApi {
   readonly requests: RecordedGraphRequest[] = [];
   /** Milliseconds to wait before answering a message send (default: 0). */
   delayMs = 0;
+  /** Every number a message was sent to since the fake started (kept across resets). */
+  readonly recipients = new Set<string>();
 
   private readonly media = new Map<string, StoredMedia>();
   private readonly failures: FakeGraphError[] = [];
@@ -298,7 +302,7 @@ export class FakeGraphApi {
         body = undefined;
       }
       const authorization = req.headers.authorization;
-      this.requests.push({ method: req.method ?? "GET", path, authorization, body });
+      this.requests.push({ method: req.method ?? "GET", path, authorization, body, at: Date.now() });
 
       if (this.accessToken !== undefined && authorization !== `Bearer ${this.accessToken}`) {
         this.sendError(res, {
@@ -359,6 +363,7 @@ export class FakeGraphApi {
       }
       const send = parsed.data;
       const id = `wamid.FAKE${String(this.nextId++).padStart(6, "0")}`;
+      this.recipients.add(digits(send.to));
       this.sent.push({
         id,
         to: send.to,

@@ -24,6 +24,8 @@ export function recordingCapability(
     entityResolver?: EntityResolver;
     /** The entity resolver asks before risky changes, so the planner's question is skipped. */
     confirmsInCode?: boolean;
+    /** Actions whose executor throws, naming the operation as the repositories' errors do. */
+    fails?: string[];
   } = {},
 ) {
   const events: string[] = [];
@@ -64,6 +66,9 @@ export function recordingCapability(
     execute(functionName, args, context) {
       events.push(`execute:${context.step.id}`);
       executed.push({ step: context.step.id, functionName, args, operationId: context.operationId });
+      if (options.fails?.includes(functionName)) {
+        return Promise.reject(new Error(`row of operation ${context.operationId} vanished`));
+      }
       return Promise.resolve({
         success: true,
         data: { text: `did ${functionName}` },

@@ -5,6 +5,8 @@ import pg from "pg";
 import { signBody } from "../../src/services/whatsapp/signature.js";
 import { createPostgresDatabase } from "./db.js";
 import { FakeGraphApi, textOf, type SentMessage } from "./fakeGraphApi.js";
+import { seedPgliteDataDir } from "./pgliteDataDir.js";
+import { phoneIn } from "./logs.js";
 import { freePort, runEntry, type ChildRun } from "./process.js";
 import {
   lastUserMessageOf,
@@ -16,7 +18,7 @@ import {
 
 /**
  * The reliability suite's rig (issue #10): Memo as real processes (src/index.ts) on one real
- * Postgres database, with the fake Graph API and the scripted LLM server in the test process.
+ * Postgres database (or each on its embedded PGlite: startEmbedded), with the fake Graph API and the scripted LLM server in the test process.
  *
  *   const rig = await ReliabilityRig.start(testDatabaseUrl, "memo_rel");
  *   const a = await rig.instance("a", { SCHEDULER: "off" });
@@ -330,7 +332,8 @@ export interface InboxRow {
 
 /**
  * The fakes, the database and the instances of one test file. The database is new and dropped by
- * close(); each instance has its own data folder and port, and the same fakes.
+ * close() (or, in an embedded rig, each instance has its own PGlite); each instance has its own
+ * data folder and port, and the same fakes.
  */
 export class ReliabilityRig {
   private readonly instances: MemoInstance[] = [];
@@ -338,10 +341,8 @@ export class ReliabilityRig {
   private constructor(
     readonly llm: ScriptedOpenAI,
     readonly graph: FakeGraphApi,
-    /** The test's own connection to the instances' database. */
-    readonly pool: pg.Pool,
-    readonly databaseUrl: string,
-    private readonly dropDatabase: () => Promise<void>,
+    /** The instances' shared Postgres database; null: each instance has its embedded PGlite. */
+    private readonly database: { pool: pg.Pool; url: string; drop: () => Promise<void> } | null,
     private readonly dir: string,
   ) {}
 
@@ -355,7 +356,32 @@ export class ReliabilityRig {
     const pool = new pg.Pool({ connectionString: database.url, max: 4 });
     // DROP DATABASE … WITH (FORCE) at the end ends idle clients: heard, not thrown.
     pool.on("error", () => undefined);
-    return new ReliabilityRig(llm, graph, pool, database.url, database.drop, dir);
+    return new ReliabilityRig(llm, graph, { pool, url: database.url, drop: database.drop }, dir);
+  }
+
+  /**
+   * A rig without Postgres: each instance runs on the embedded PGlite in its own data folder
+   * (seeded from the run's template). The process owns that folder, so the test reads no rows:
+   * it judges by what the fake Graph API received.
+   */
+  static async startEmbedded(prefix: string): Promise<ReliabilityRig> {
+    const [llm, graph, dir] = await Promise.all([
+      ScriptedOpenAI.start(),
+      FakeGraphApi.start({ accessToken: ACCESS_TOKEN }),
+      mkdtemp(path.join(tmpdir(), `${prefix}-`)),
+    ]);
+    return new ReliabilityRig(llm, graph, null, dir);
+  }
+
+  /** The test's own connection to the instances' database (Postgres rigs only). */
+  get pool(): pg.Pool {
+    if (!this.database) throw new Error("an embedded rig has no shared database: judge by the Graph API");
+    return this.database.pool;
+  }
+
+  /** Which database the instances use. */
+  get engine(): "postgres" | "pglite" {
+    return this.database ? "postgres" : "pglite";
   }
 
   /**
@@ -365,13 +391,18 @@ export class ReliabilityRig {
    */
   async instance(name: string, env: Record<string, string> = {}): Promise<MemoInstance> {
     const cwd = await mkdtemp(path.join(this.dir, `${name}-`));
+    const dataDir = path.join(cwd, "data");
+    if (!this.database) {
+      await mkdir(dataDir);
+      await seedPgliteDataDir(dataDir);
+    }
     const instance = new MemoInstance(
       name,
       await freePort(),
       {
         HOST: "127.0.0.1",
-        DATA_DIR: path.join(cwd, "data"),
-        DATABASE_URL: this.databaseUrl,
+        DATA_DIR: dataDir,
+        ...(this.database ? { DATABASE_URL: this.database.url } : {}),
         DATABASE_POOL_MAX: "6",
         WHATSAPP_APP_SECRET: APP_SECRET,
         WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
@@ -429,6 +460,19 @@ export class ReliabilityRig {
         await instance.kill();
       }),
     );
+    // Issue #20: with LOG_REDACT on (the default), no line any process wrote, in any of its lives,
+    // holds a number Memo wrote to, as digits or base64 (a WhatsApp message id spells it).
+    const leaks = this.instances.flatMap((instance) =>
+      instance
+        .output()
+        .split("\n")
+        .flatMap((line) =>
+          [...this.graph.recipients].flatMap((phone) => {
+            const form = phoneIn(line, phone);
+            return form ? [`${instance.name}: ${phone} as ${form}: ${line.slice(0, 300)}`] : [];
+          }),
+        ),
+    );
     const keep = process.env.RELIABILITY_LOGS;
     if (keep) {
       // RELIABILITY_LOGS=<folder> keeps every process's output (all its lives) for a look afterwards.
@@ -439,11 +483,13 @@ export class ReliabilityRig {
           instance.output(),
         );
     }
-    await this.pool.end().catch(() => undefined);
+    await this.database?.pool.end().catch(() => undefined);
     await this.llm.close();
     await this.graph.close();
-    await this.dropDatabase();
+    await this.database?.drop();
     await rm(this.dir, { recursive: true, force: true });
+    if (leaks.length > 0)
+      throw new Error(`phone numbers in the processes' logs:\n${leaks.slice(0, 10).join("\n")}`);
   }
 }
 

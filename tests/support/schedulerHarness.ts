@@ -84,6 +84,7 @@ export async function createSchedulerHarness(
     clock: clock.now,
     retentionDays: harness.config.scheduler.retentionDays,
     memoryJobs: createMemoryJobs(harness.memo.longTerm, harness.memo.notes),
+    undoWindowMs: harness.config.undoWindowMinutes * 60_000,
   });
   const tasks = new PgTaskRepository(harness.db.pool);
   /** Schedulers of the extra instances, stopped by close(). */

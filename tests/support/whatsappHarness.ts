@@ -7,6 +7,7 @@ import { MIGRATIONS } from "../../src/db/migrations/index.js";
 import { createMemoRuntime } from "../../src/graph/createMemoRuntime.js";
 import type { CapabilityRegistry } from "../../src/graph/registry.js";
 import type { Transcriber } from "../../src/services/media/Transcriber.js";
+import type { Metrics } from "../../src/services/metrics/Metrics.js";
 import { createWhatsApp } from "../../src/services/whatsapp/index.js";
 import { signBody } from "../../src/services/whatsapp/signature.js";
 import { InFlightWork } from "../../src/utils/InFlightWork.js";
@@ -85,6 +86,8 @@ export interface WhatsAppHarnessOptions {
   /** Start the inbox worker (default: true). */
   startWorker?: boolean;
   graphApi?: FakeGraphApi;
+  /** Counts webhook, send and delivery events (default: none). */
+  metrics?: Metrics;
 }
 
 /**
@@ -131,6 +134,7 @@ export async function createWhatsAppHarness(options: WhatsAppHarnessOptions = {}
     inFlight,
     serviceUrl: () => "http://127.0.0.1:1",
     transcriber: options.transcriber ?? null,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
     worker: { pollIntervalMs: 200, retryDelayMs: () => 10 },
   });
   const app: Express = createApp({

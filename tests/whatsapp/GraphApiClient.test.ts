@@ -69,6 +69,7 @@ describe("sendMessage", () => {
         method: "POST",
         path: "/v23.0/1234567890/messages",
         authorization: `Bearer ${TOKEN}`,
+        at: expect.any(Number) as number,
         body: {
           messaging_product: "whatsapp",
           recipient_type: "individual",

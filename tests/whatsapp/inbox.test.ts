@@ -150,6 +150,32 @@ describe.each(backends)("inbox on $name", (backend) => {
     }
   });
 
+  // Issue #20: a reply WhatsApp accepted but the process had not recorded when it died is sent
+  // again after the restart. Only one reply is ever in that window, so a crash costs at most one
+  // duplicate, however many turns were in flight.
+  it("sends one reply at a time: the next reply's Graph API call starts only once the previous one is recorded", async () => {
+    echoLLM(server);
+    const h = await harness();
+    h.graphApi.delayMs = 400;
+    const at = h.clock.now();
+    await h.deliver(textMessage(ALICE, "first", at), textMessage(BOB, "second", at));
+    await h.graphApi.waitForSent(2, 10_000);
+    await h.idle();
+    const sends = h.graphApi.requests.filter(
+      (r) => r.path.endsWith("/messages") && (r.body as { type?: string }).type === "text",
+    );
+    expect(sends).toHaveLength(2);
+    const [first, second] = h.graphApi.sent;
+    // The second call reached the Graph API after the first was answered, and the first was recorded.
+    expect(sends[1]!.at).toBeGreaterThanOrEqual(first!.at);
+    expect(await h.whatsapp.outbound.get(first!.id)).toMatchObject({ status: "accepted" });
+    expect(await h.whatsapp.outbound.get(second!.id)).not.toBeNull();
+    expect([...h.graphApi.textsTo(ALICE), ...h.graphApi.textsTo(BOB)]).toEqual([
+      "echo: first",
+      "echo: second",
+    ]);
+  });
+
   it("records a message older than the limit without answering it", async () => {
     echoLLM(server);
     const h = await harness();

@@ -1,6 +1,7 @@
 // Every kind of WhatsApp message, through the webhook, the inbox, the graph and the Graph API.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTranscriber, type Transcriber } from "../../src/services/media/Transcriber.js";
+import { fakeClock } from "../support/clock.js";
 import { captureLogs } from "../support/logs.js";
 import { isPlanner, plan, step } from "../support/memoHarness.js";
 import { ScriptedOpenAI, lastUserMessageOf, systemPromptOf } from "../support/scriptedOpenAI.js";
@@ -107,6 +108,37 @@ describe("text", () => {
     expect(texts).toEqual(Array.from({ length: 3 }, () => `${paragraph}\n\n${paragraph}`));
     expect(texts.join("\n\n")).toBe(Array.from({ length: 6 }, () => paragraph).join("\n\n"));
   });
+});
+
+describe("a very long message", () => {
+  beforeEach(() => echoLLM(server));
+
+  it.each([
+    ["en", "word ", "Your message was long; I read the first 4,000 characters."],
+    ["he", "מילה ", "ההודעה שלך ארוכה; קראתי את 4,000 התווים הראשונים."],
+  ])(
+    "(%s) reaches the model cut at 4,000 characters, and the reply says what was read",
+    async (_, word, note) => {
+      await harness();
+      const long = word.repeat(13_000); // 64 KB and more
+      await h.deliver(textMessage(PHONE, long, h.clock.now()));
+      await h.graphApi.waitForSent(1);
+      await h.idle();
+      const reply = h.graphApi.textsTo(PHONE).join("\n\n");
+      expect(reply.startsWith(`${note}\n\n`)).toBe(true);
+      expect(server.requests.length).toBeGreaterThan(0);
+      for (const request of server.requests) {
+        const sent = JSON.stringify(request.body.messages);
+        expect(sent).toContain(long.slice(0, 4000));
+        expect(sent).not.toContain(long.slice(0, 4001));
+      }
+      const stored = await h.db.pool.query<{ content: string }>(
+        "SELECT content FROM conversation_messages WHERE user_phone = $1 AND role = 'user'",
+        [PHONE],
+      );
+      expect(stored.rows.map((r) => r.content.length)).toEqual([4000]);
+    },
+  );
 });
 
 describe("button taps", () => {
@@ -323,5 +355,30 @@ describe("other message types", () => {
     await h.deliver(message("sticker", { sticker: { id: "s1" } }, h.clock.now()));
     await h.graphApi.waitForSent(1);
     expect(h.graphApi.textsTo(PHONE)[0]).toContain("מדבקות");
+  });
+});
+
+describe("a message timestamp far in the future", () => {
+  it("is treated as sent now: the reminder is relative to now, the 24-hour window and the order are not moved", async () => {
+    await harness({ llm: "none", env: { FAST_PATH: "on" }, clock: fakeClock("2026-03-05T10:00:00Z") });
+    const now = h.clock.now();
+    const fiveYears = 5 * 365 * 24 * 3_600_000;
+    const future = textMessage(PHONE, "remind me in 10 minutes to call the bank", now + fiveYears);
+    await h.deliver(future);
+    await h.graphApi.waitForSent(1);
+    await h.idle();
+    const [reply] = h.graphApi.textsTo(PHONE);
+    expect(reply).toContain("call the bank");
+    const tasks = await h.db.pool.query<{ next_fire_at: Date }>(
+      "SELECT next_fire_at FROM tasks WHERE user_phone = $1",
+      [PHONE],
+    );
+    expect(tasks.rows.map((r) => r.next_fire_at.getTime())).toEqual([now + 10 * 60_000]);
+    expect((await h.whatsapp.inbox.get(future.id))?.sentAt.getTime()).toBe(now);
+    expect((await h.memo.users.get(PHONE))?.lastInboundAt).toBe(new Date(now).toISOString());
+    // Within the clock skew a timestamp is believed.
+    const skewed = textMessage(PHONE, "my tasks", now + 60_000);
+    await h.deliver(skewed);
+    expect((await h.whatsapp.inbox.get(skewed.id))?.sentAt.getTime()).toBe(now + 60_000);
   });
 });

@@ -5,6 +5,7 @@ import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
 import {
   createWhatsAppHarness,
   echoLLM,
+  PHONE_NUMBER_ID,
   textMessage,
   waId,
   type WhatsAppHarness,
@@ -70,6 +71,7 @@ describe("a phone seen for the first time", () => {
             {
               field: "messages",
               value: {
+                metadata: { display_phone_number: "15550001111", phone_number_id: PHONE_NUMBER_ID },
                 contacts: [{ wa_id: ISRAELI, profile: { name: "Dana" } }],
                 messages: [textMessage(ISRAELI, "hi", h.clock.now())],
               },

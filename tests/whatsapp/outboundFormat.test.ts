@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createLimiter } from "../../src/utils/concurrency.js";
 import { GraphApiClient } from "../../src/services/whatsapp/GraphApiClient.js";
 import {
   buildReplyPayloads,
@@ -382,5 +383,35 @@ describe("what buildReplyPayloads builds, WhatsApp accepts", () => {
     };
     await expect(client.sendMessage(tooLong)).rejects.toMatchObject({ status: 400, code: 100 });
     expect(graph.sent).toEqual([]);
+  });
+});
+
+// WHATSAPP_SEND_CONCURRENCY: the sender admits at most this many sends at once (issue #20).
+describe("createLimiter", () => {
+  it("runs at most `limit` tasks at once, in the order handed in, and a newcomer never slips past a waiting task", async () => {
+    const run = createLimiter(2);
+    let running = 0;
+    let most = 0;
+    const started: number[] = [];
+    const task = (n: number) => async () => {
+      started.push(n);
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running--;
+      if (n === 0) void run(task(9)); // handed in while 2..4 wait: it goes after them
+      return n;
+    };
+    const results = await Promise.all([0, 1, 2, 3, 4].map((n) => run(task(n))));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(results).toEqual([0, 1, 2, 3, 4]);
+    expect(most).toBe(2);
+    expect(started).toEqual([0, 1, 2, 3, 4, 9]);
+  });
+
+  it("frees the slot of a task that fails", async () => {
+    const run = createLimiter(1);
+    await expect(run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(run(() => Promise.resolve("next"))).resolves.toBe("next");
   });
 });

@@ -1,9 +1,11 @@
 import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Metrics } from "../../src/services/metrics/Metrics.js";
 import { signBody, verifySignature } from "../../src/services/whatsapp/signature.js";
 import { backends } from "../support/db.js";
 import {
   APP_SECRET,
+  PHONE_NUMBER_ID,
   VERIFY_TOKEN,
   createWhatsAppHarness,
   textMessage,
@@ -42,11 +44,23 @@ describe("webhook signature", () => {
   });
 });
 
+/** `body` with every change addressed to the business number `phoneNumberId`. */
+function addressedTo(body: Record<string, unknown>, phoneNumberId: string): Record<string, unknown> {
+  const entries = body.entry as { changes: { value: { metadata: Record<string, unknown> } }[] }[];
+  for (const entry of entries) {
+    for (const change of entry.changes)
+      change.value.metadata = { ...change.value.metadata, phone_number_id: phoneNumberId };
+  }
+  return body;
+}
+
 describe.each(backends)("webhook on $name", (backend) => {
   let h: WhatsAppHarness;
+  let metrics: Metrics;
   beforeAll(async () => {
+    metrics = new Metrics({ processMetrics: false });
     // Storage only: no turns run in this file.
-    h = await createWhatsAppHarness({ db: await backend.create(), startWorker: false });
+    h = await createWhatsAppHarness({ db: await backend.create(), startWorker: false, metrics });
   });
   afterAll(() => h.close());
   beforeEach(async () => {
@@ -292,6 +306,55 @@ describe.each(backends)("webhook on $name", (backend) => {
       });
       expect(await h.whatsapp.outbound.get("wamid.OUT3")).toBeNull();
       expect(h.logs().some((l) => l.event === "WHATSAPP_DELIVERY_FAILED" && l.code === 131047)).toBe(true);
+    });
+
+    it("ignores and counts messages and statuses for another business number; its own number's are read", async () => {
+      const foreignCount = async () =>
+        (await metrics.registry.getSingleMetric("memo_webhook_foreign_entries_total")?.get())?.values[0]
+          ?.value ?? 0;
+      const before = await foreignCount();
+      await h.whatsapp.outbound.record({
+        waMessageId: "wamid.OUT9",
+        phone: "972501112233",
+        kind: "text",
+        body: "hi",
+      });
+      const recorded = (await h.whatsapp.outbound.get("wamid.OUT9"))?.status;
+      expect(recorded).not.toBe("read");
+      const theirs = textMessage("972501112233", "for staging", Date.now());
+      const receipt = {
+        id: "wamid.OUT9",
+        status: "read",
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        recipient_id: "972501112233",
+      };
+      const staging = addressedTo(
+        webhookBody([{ messages: [theirs] }, { statuses: [receipt] }]),
+        "999000111222",
+      );
+      const res = await h.post(staging);
+      // 200: Meta must not redeliver it; the other number's own webhook answers it.
+      expect(res.status).toBe(200);
+      expect(await inboxIds()).toEqual([]);
+      expect((await h.whatsapp.outbound.get("wamid.OUT9"))?.status).toBe(recorded);
+      expect(await foreignCount()).toBe(before + 2);
+      // No metadata at all cannot show the change is ours either.
+      const unaddressed = webhookBody([{ messages: [textMessage("972501112233", "who?", Date.now())] }]);
+      delete (unaddressed.entry as { changes: { value: Record<string, unknown> }[] }[])[0]!.changes[0]!.value
+        .metadata;
+      expect((await h.post(unaddressed)).status).toBe(200);
+      expect(await inboxIds()).toEqual([]);
+      expect(await foreignCount()).toBe(before + 3);
+      expect(h.logs().filter((l) => l.event === "WEBHOOK_FOREIGN_NUMBER")).toHaveLength(2);
+
+      // The configured number's (PHONE_NUMBER_ID) are read.
+      const ours = textMessage("972501112233", "for production", Date.now());
+      await h.post(
+        addressedTo(webhookBody([{ messages: [ours] }, { statuses: [receipt] }]), PHONE_NUMBER_ID),
+      );
+      expect(await inboxIds()).toEqual([ours.id]);
+      expect(await h.whatsapp.outbound.get("wamid.OUT9")).toMatchObject({ status: "read" });
+      expect(await foreignCount()).toBe(before + 3);
     });
 
     it("logs errors[] with their codes", async () => {

@@ -9,6 +9,7 @@ import { googleMigration } from "./0008_google.js";
 import { calendarMigration } from "./0009_calendar.js";
 import { memoryMigration } from "./0010_memory.js";
 import { llmUsageMigration } from "./0011_llm_usage.js";
+import { undoMigration } from "./0012_undo.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   calendarMigration,
   memoryMigration,
   llmUsageMigration,
+  undoMigration,
 ];

@@ -24,6 +24,17 @@ export class Housekeeping {
     return { windows: windows.rowCount ?? 0, disambiguations: disambiguations.rowCount ?? 0 };
   }
 
+  /**
+   * Drops undo journal entries that expired before `beforeMs`: they hold copies of what a change
+   * touched (a forgotten note's text) and can no longer be taken back. Returns how many went.
+   */
+  async purgeUndo(beforeMs: number): Promise<number> {
+    const { rowCount } = await this.db.query("DELETE FROM undo_journal WHERE expires_at < $1", [
+      new Date(beforeMs),
+    ]);
+    return rowCount ?? 0;
+  }
+
   /** Drops answered inbox rows, sent-message records and daily LLM usage older than `beforeMs`. */
   async pruneMessages(beforeMs: number): Promise<{ inbox: number; outbound: number; usage: number }> {
     const before = new Date(beforeMs);

@@ -30,6 +30,8 @@ export interface ListRepository {
   toggleItem(phone: string, itemId: string, checked?: boolean): Promise<ListItem | null>;
   /** Removes items of the owner; returns those removed. */
   deleteItems(phone: string, itemIds: readonly string[]): Promise<ListItem[]>;
+  /** Empties the owner's list (only its checked items when `onlyChecked`); returns those removed, in order. */
+  clearItems(phone: string, listId: string, onlyChecked: boolean): Promise<ListItem[]>;
 }
 
 interface ListRow {
@@ -155,6 +157,22 @@ export class PgListRepository implements ListRepository {
       [phone, valid],
     );
     return rows.map(toItem);
+  }
+
+  async clearItems(phone: string, listId: string, onlyChecked: boolean): Promise<ListItem[]> {
+    if (!isUuid(listId)) return [];
+    const { rows } = await this.db.query<ItemRow>(
+      `DELETE FROM list_items WHERE user_phone = $1 AND list_id = $2 AND ($3::boolean IS FALSE OR checked)
+       RETURNING *`,
+      [phone, listId, onlyChecked],
+    );
+    if (rows.length > 0) {
+      await this.db.query("UPDATE lists SET updated_at = now() WHERE user_phone = $1 AND id = $2", [
+        phone,
+        listId,
+      ]);
+    }
+    return rows.sort((a, b) => a.position - b.position).map(toItem);
   }
 
   /** Lists of the owner (all, or those among `ids`) with their items in position order. */

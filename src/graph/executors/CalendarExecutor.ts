@@ -28,6 +28,15 @@ import { DEFAULT_THRESHOLD, rankMatches } from "../../services/resolution/fuzzyM
 import { nonEmpty } from "../../utils/args.js";
 import type { OperationLedger } from "../../db/repositories/OperationLedger.js";
 import type { Logger } from "../../utils/logger.js";
+import { describeError } from "../../utils/errors.js";
+import { parseEventId } from "../../services/calendar/BuiltinCalendar.js";
+import {
+  recordIrreversible,
+  UndoCapture,
+  type ExternalUndo,
+  type UndoDescription,
+  type UndoSettings,
+} from "../../services/undo/UndoJournal.js";
 import type { CapabilityContext, Executor, ExecutorOutcome } from "../registry.js";
 
 type Args = Record<string, unknown>;
@@ -79,6 +88,8 @@ export function createCalendarExecutor(
   logger?: Logger,
   /** Outcomes of changes already made, so a re-run turn reports them instead of acting again (default: none). */
   ledger?: OperationLedger,
+  /** Journals changes for "undo" (default: none). */
+  undo?: UndoSettings,
 ): Executor {
   return {
     name: "CalendarExecutor",
@@ -97,8 +108,39 @@ export function createCalendarExecutor(
       if (recorded !== undefined) return recorded as ExecutorOutcome;
       try {
         const provider = await providers.forUser(context.phone);
+        const journal =
+          undo && !READS.has(operation) ? await beforeChange(provider, args, run, undo, logger) : null;
         const outcome = await dispatch(operation, args, provider, run);
         if (outcome.success && !READS.has(operation)) {
+          const description = undoDescription(outcome.data as CalendarData, args);
+          const turnId = context.state.traceId;
+          const recorded =
+            journal && !journal.incomplete && undo && description
+              ? await journal.capture.finish({
+                  operationId: context.operationId,
+                  turnId,
+                  description,
+                  now: context.now,
+                  windowMs: undo.windowMs,
+                  external: [
+                    ...journal.external.map((e) => ({
+                      ...e,
+                      action: operation.startsWith("delete") ? ("restore" as const) : ("revert" as const),
+                    })),
+                    // Events it created on Google: undo deletes them (the built-in ones are rows in the journal).
+                    ...(journal.builtin ? [] : createdOnProvider(outcome.data as CalendarData)),
+                  ],
+                })
+              : false;
+          // A change that succeeded but left nothing to put back (no snapshot, a copy that failed):
+          // "undo" says it cannot, rather than reaching past it to an older change.
+          if (undo && !recorded)
+            await recordIrreversible(undo, context.phone, {
+              operationId: context.operationId,
+              turnId,
+              reason: "untracked",
+              now: context.now,
+            });
           await ledger?.record(context.phone, context.operationId, outcome);
         }
         return outcome;
@@ -130,6 +172,99 @@ export function createCalendarExecutor(
       }
     },
   };
+}
+
+/** The events an operation names: the one it changes, the ones it deletes, the series it ends. */
+function eventIdsOf(args: Args): { id: string; scope: EventScope }[] {
+  const scope: EventScope = args.scope === "series" ? "series" : "instance";
+  const targets = Array.isArray(args.targets) ? (args.targets as { id: string; scope: EventScope }[]) : [];
+  return [
+    ...(str(args.eventId) ? [{ id: str(args.eventId)!, scope }] : []),
+    ...(str(args.seriesId) ? [{ id: str(args.seriesId)!, scope: "series" as const }] : []),
+    ...targets.filter((t) => typeof t?.id === "string").map((t) => ({ id: t.id, scope: t.scope })),
+  ];
+}
+
+/**
+ * Before a change, what undo needs: the built-in calendar's rows (copied again after the change),
+ * or the provider's own record of each event it touches (Google: put back through its API).
+ */
+async function beforeChange(
+  provider: CalendarProvider,
+  args: Args,
+  context: RunContext,
+  undo: UndoSettings,
+  logger: Logger | undefined,
+): Promise<{
+  capture: UndoCapture;
+  external: Omit<ExternalUndo, "action">[];
+  builtin: boolean;
+  /** Some event's earlier state could not be copied: the change goes ahead, journaled as not undoable. */
+  incomplete: boolean;
+}> {
+  const targets = eventIdsOf(args);
+  const builtin = provider.kind === "builtin";
+  const capture = new UndoCapture(
+    undo.db,
+    context.phone,
+    builtin
+      ? [
+          { table: "calendar_events", column: "id", values: targets.map((t) => parseEventId(t.id).baseId) },
+          { table: "calendar_events", column: "created_by_operation", values: [context.operationId] },
+        ]
+      : [],
+  );
+  const external: Omit<ExternalUndo, "action">[] = [];
+  let incomplete = false;
+  // A failed copy never stops the change the user asked for; it only makes it not undoable.
+  try {
+    await capture.before();
+    for (const target of builtin ? [] : targets) {
+      const snapshot = provider.undoSnapshot ? await provider.undoSnapshot(target.id, target.scope) : null;
+      if (snapshot) external.push({ provider: "google-calendar", ...snapshot });
+      else incomplete = true;
+    }
+  } catch (error) {
+    logger?.warn(
+      { event: "UNDO_SNAPSHOT_FAILED", err: describeError(error) },
+      "could not copy the event before changing it; the change will not be undoable",
+    );
+    incomplete = true;
+  }
+  return { capture, external, builtin, incomplete };
+}
+
+/** Undo of events a provider outside the database created: each is deleted again. */
+function createdOnProvider(data: CalendarData | undefined): ExternalUndo[] {
+  if (data?.kind !== "created") return [];
+  return data.events.map((event) => ({
+    provider: "google-calendar",
+    action: "remove",
+    eventId: event.id,
+    before: {},
+    summary: event.summary,
+  }));
+}
+
+/** What an undo of a calendar change names. */
+function undoDescription(data: CalendarData | undefined, args: Args): UndoDescription | null {
+  const named = (events: { summary: string }[]): UndoDescription =>
+    events.length === 1
+      ? { kind: "event", text: events[0]!.summary }
+      : { kind: "event", count: events.length };
+  switch (data?.kind) {
+    case "created":
+      return named(data.events);
+    case "updated":
+    case "truncated":
+      return named([data.event]);
+    case "deleted": {
+      const events = data.events.length > 0 ? data.events : eventIdsOf(args).map(() => ({ summary: "" }));
+      return named(events);
+    }
+    default:
+      return null;
+  }
 }
 
 async function dispatch(

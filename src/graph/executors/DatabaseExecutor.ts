@@ -4,8 +4,15 @@ import { PgListRepository, type ListRepository } from "../../db/repositories/Lis
 import { PgOperationLedger } from "../../db/repositories/OperationLedger.js";
 import { PgTaskRepository, type TaskRepository } from "../../db/repositories/TaskRepository.js";
 import { withTransaction } from "../../db/transaction.js";
+import type { RowScope } from "../../db/repositories/UndoRepository.js";
+import {
+  DEFAULT_UNDO_WINDOW_MS,
+  UndoCapture,
+  type UndoDescription,
+} from "../../services/undo/UndoJournal.js";
 import { findTasks, groupOf, type TaskGroup } from "../../services/database/taskFilters.js";
 import { completeTaskRow } from "../../services/database/completeTask.js";
+import { invisibleNameReply } from "../../services/database/visibleNames.js";
 import {
   bareClock,
   recurrenceArgsOf,
@@ -42,7 +49,20 @@ export type DatabaseData =
   | { kind: "task"; op: string; task: TaskView; removed?: boolean; recurring?: boolean; subtask?: string }
   | { kind: "tasks"; op: string; tasks: TaskView[] }
   | { kind: "taskList"; tasks: TaskView[]; filtered: boolean }
-  | { kind: "list"; op: string; list: TaskList; added?: string[]; item?: ListItem; previousName?: string }
+  | {
+      kind: "list";
+      op: string;
+      list: TaskList;
+      added?: string[];
+      /** addItem made the list, none by that name existing. */
+      created?: boolean;
+      item?: ListItem;
+      previousName?: string;
+      /** clear: the items it removed (none: the list had nothing to remove). */
+      cleared?: ListItem[];
+      /** clear: only the checked items were removed. */
+      onlyChecked?: boolean;
+    }
   | { kind: "lists"; op: string; lists: TaskList[] };
 
 /** The longest texts kept, as the tables' CHECKs allow (longer ones get a clear reply, not a crash). */
@@ -144,7 +164,11 @@ function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anc
  * whatever it had done; creates carry the operation id as a unique key. A turn re-run after a crash
  * reports the first outcome and changes nothing again.
  */
-export function createDatabaseExecutor(pool: pg.Pool): Executor {
+export function createDatabaseExecutor(
+  pool: pg.Pool,
+  /** How long each change can be taken back with "undo" (default: 10 minutes). */
+  undoWindowMs = DEFAULT_UNDO_WINDOW_MS,
+): Executor {
   return {
     name: "DatabaseExecutor",
     capability: "database",
@@ -152,6 +176,9 @@ export function createDatabaseExecutor(pool: pg.Pool): Executor {
       const { phone, operationId } = context;
       const run: RunContext = { ...context, zone: context.state.user.timezone };
       try {
+        // A name of invisible characters only is refused before anything is read or written.
+        const invisible = invisibleNameReply(args, context.language);
+        if (invisible) refuse("INVISIBLE_NAME", invisible);
         if (READS.has(functionName)) {
           return await dispatch(
             functionName,
@@ -164,6 +191,9 @@ export function createDatabaseExecutor(pool: pg.Pool): Executor {
         const recorded = await new PgOperationLedger(pool).get(phone, operationId);
         if (recorded !== undefined) return recorded as ExecutorOutcome;
         return await withTransaction(pool, async (client) => {
+          // The rows this operation can touch, copied before and after: the difference is what undo puts back.
+          const undo = new UndoCapture(client, phone, undoScopes(functionName, args, operationId));
+          await undo.before();
           const outcome = await dispatch(
             functionName,
             args,
@@ -171,6 +201,15 @@ export function createDatabaseExecutor(pool: pg.Pool): Executor {
             new PgListRepository(client),
             run,
           );
+          const description = outcome.success ? undoDescription(outcome.data as DatabaseData) : null;
+          if (description)
+            await undo.finish({
+              operationId,
+              turnId: context.state.traceId,
+              description,
+              now: context.now,
+              windowMs: undoWindowMs,
+            });
           await new PgOperationLedger(client).record(phone, operationId, outcome);
           return outcome;
         });
@@ -180,6 +219,58 @@ export function createDatabaseExecutor(pool: pg.Pool): Executor {
       }
     },
   };
+}
+
+/** The rows an operation can change: the tasks or lists (with their items) it names, and those it creates. */
+function undoScopes(functionName: string, args: Args, operationId: string): RowScope[] {
+  const [kind] = functionName.split(".");
+  const created = [operationId];
+  const named = (one: string, many: string) =>
+    [str(args[one]), ...strings(args[many]), ...records(args.updates).map((u) => str(u[one]))].filter(
+      (id): id is string => !!id,
+    );
+  if (kind === "lists") {
+    const lists = named("listId", "listIds");
+    return [
+      { table: "lists", column: "id", values: lists },
+      { table: "lists", column: "created_by_operation", values: created },
+      { table: "list_items", column: "list_id", values: lists },
+    ];
+  }
+  return [
+    { table: "tasks", column: "id", values: named("taskId", "taskIds") },
+    { table: "tasks", column: "created_by_operation", values: created },
+  ];
+}
+
+/** What an undo of this result names; null for results that changed nothing. */
+function undoDescription(data: DatabaseData | undefined): UndoDescription | null {
+  switch (data?.kind) {
+    case "task":
+      return { kind: "task", text: data.task.text };
+    case "tasks":
+      return data.tasks.length === 1
+        ? { kind: "task", text: data.tasks[0]!.text }
+        : { kind: "task", count: data.tasks.length };
+    case "list":
+      if (data.item) return { kind: "item", text: data.item.text };
+      if (data.cleared)
+        return data.cleared.length === 1
+          ? { kind: "item", text: data.cleared[0]!.text }
+          : { kind: "item", count: data.cleared.length };
+      // Items added to a list made for them: undoing takes back the list.
+      if (data.added && !data.created)
+        return data.added.length === 1
+          ? { kind: "item", text: data.added[0]! }
+          : { kind: "item", count: data.added.length };
+      return { kind: "list", text: data.previousName ?? data.list.name };
+    case "lists":
+      return data.lists.length === 1
+        ? { kind: "list", text: data.lists[0]!.name }
+        : { kind: "list", count: data.lists.length };
+    default:
+      return null;
+  }
 }
 
 function dispatch(
@@ -532,6 +623,13 @@ async function runList(
       const texts = [...strings(args.items), ...(str(args.item) ? [str(args.item)!] : [])];
       if (texts.length === 0) refuse("MISSING_ITEMS", t(language, "askItems"));
       for (const text of texts) checkLength(text, "item", language);
+      if (args.createList === true && !str(args.listId)) {
+        // The resolver found no list by that name: it is made now, with the items.
+        const name = str(args.listName) ?? refuse("MISSING_NAME", t(language, "askListName"));
+        checkLength(name, "list", language);
+        const created = await lists.create(phone, `${operationId}#0`, { name, items: texts });
+        return oneList("addItem", created, true, { added: texts, created: true });
+      }
       if (!(await lists.addItems(phone, String(args.listId), texts))) whichList();
       const list = (await lists.get(phone, String(args.listId))) ?? whichList();
       return oneList("addItem", list, true, { added: texts });
@@ -552,6 +650,14 @@ async function runList(
       const after = (await lists.get(phone, list.id)) ?? list;
       // The reply names the item only: the numbers last shown stay the ones to use.
       return oneList(operation, after, false, { item: item ?? before });
+    }
+    case "clear": {
+      // Empties the list (or takes its checked items off) and keeps it; undo puts the items back.
+      const list = (await lists.get(phone, String(args.listId))) ?? whichList();
+      const onlyChecked = args.onlyChecked === true;
+      const cleared = await lists.clearItems(phone, list.id, onlyChecked);
+      const after = (await lists.get(phone, list.id)) ?? list;
+      return oneList("clear", after, false, { cleared, onlyChecked });
     }
     default:
       return refuse("UNKNOWN_OPERATION", t(language, "internalError"));

@@ -1,5 +1,7 @@
 import type { GoogleConnector } from "../../services/google/types.js";
-import type { CapabilityName } from "../../types/index.js";
+import type { UndoService } from "../../services/undo/UndoJournal.js";
+import { undoReply } from "../../services/undo/replies.js";
+import type { CapabilityName, ConversationMessage } from "../../types/index.js";
 import { t } from "../../utils/userMessages.js";
 import type { Executor, ResponseTemplate } from "../registry.js";
 
@@ -39,12 +41,21 @@ const CAPABILITY_LINES: Record<"he" | "en", Partial<Record<CapabilityName, strin
 
 const INTRO = { en: "Here's what I can do for you:", he: "הנה מה שאני יכול לעשות בשבילך:" };
 const OUTRO = {
-  en: "Write to me in Hebrew or English. When something is unclear, I'll ask before acting.",
-  he: "אפשר לכתוב לי בעברית או באנגלית. כשמשהו לא ברור, אשאל לפני שאפעל.",
+  en: 'Write to me in Hebrew or English. When something is unclear, I\'ll ask before acting. Changed something by mistake? Say "undo".',
+  he: 'אפשר לכתוב לי בעברית או באנגלית. כשמשהו לא ברור, אשאל לפני שאפעל. שיניתי משהו בטעות? כתבו "בטל".',
 };
 
-/** The description of Memo for "what can you do?", listing only capabilities that are running. */
-export function describeCapabilities(language: "he" | "en", capabilities: CapabilityName[]): string {
+/**
+ * The description of Memo for "what can you do?", listing only capabilities that are running.
+ * Without a language model (`withModel` false, default: true) it lists the commands that work
+ * without one instead: help never offers a phrase only a model understands.
+ */
+export function describeCapabilities(
+  language: "he" | "en",
+  capabilities: CapabilityName[],
+  withModel = true,
+): string {
+  if (!withModel) return t(language, "helpNoLLM");
   const lines = capabilities.map((c) => CAPABILITY_LINES[language][c]).filter(Boolean);
   return `${[INTRO[language], ...lines].join("\n")}\n\n${OUTRO[language]}`;
 }
@@ -66,9 +77,9 @@ async function disconnectGoogle(
   google: GoogleConnector | undefined,
   phone: string,
   language: "he" | "en",
-): Promise<string> {
+): Promise<{ text: string; removed: boolean }> {
   const removed = google ? await google.disconnect(phone) : false;
-  return t(language, removed ? "google.disconnected" : "google.notConnected");
+  return { text: t(language, removed ? "google.disconnected" : "google.notConnected"), removed };
 }
 
 /** "calendar link": Google users already have their calendar everywhere; others get the private feed. */
@@ -93,21 +104,46 @@ export function createMetaExecutor(
   google?: GoogleConnector,
   /** The user's private iCalendar feed of the built-in calendar (absent: no feed on this server). */
   calendarFeedLink?: (phone: string) => string,
+  /** "undo" / "בטל" (absent: nothing is journaled, so there is nothing to undo). */
+  undo?: UndoService,
+  /** Whether a language model is configured (default: true); without one, help lists the commands. */
+  withModel = true,
 ): Executor {
   return {
     name: "MetaExecutor",
     capability: "meta",
-    async execute(functionName, _args, context) {
+    async execute(functionName, args, context) {
       const { language, phone } = context;
       let text: string;
       if (functionName === "meta.connect_google") text = await connectGoogle(google, phone, language);
-      else if (functionName === "meta.disconnect_google")
-        text = await disconnectGoogle(google, phone, language);
-      else if (functionName === "meta.calendar_feed")
+      else if (functionName === "meta.disconnect_google") {
+        const disconnected = await disconnectGoogle(google, phone, language);
+        text = disconnected.text;
+        // Not something undo can take back: "undo" right after says so, reaching no older change.
+        if (disconnected.removed)
+          await undo?.irreversible(phone, {
+            operationId: context.operationId,
+            turnId: context.state.traceId,
+            reason: "google",
+            now: context.now,
+          });
+      } else if (functionName === "meta.calendar_feed")
         text = await calendarFeed(google, calendarFeedLink, phone, language);
+      else if (functionName === "meta.undo")
+        text = undo
+          ? undoReply(
+              await undo.undo(phone, context.operationId, context.now, {
+                // "בטל" quoting one of Memo's messages: an undo only of the change that message answered.
+                ...(typeof args.quoted === "string" ? { quoted: args.quoted } : {}),
+                ...(args.cancelWord === true ? previousMessage(context.state.recentMessages) : {}),
+              }),
+              language,
+              undo.windowMs,
+            )
+          : t(language, "undo.nothing");
       else if (functionName === "greet") text = t(language, "greeting");
       else if (functionName === "thank") text = t(language, "thanksReply");
-      else text = describeCapabilities(language, capabilities());
+      else text = describeCapabilities(language, capabilities(), withModel);
       return { success: true, data: { text } };
     },
   };
@@ -118,3 +154,10 @@ export const textTemplate: ResponseTemplate = (result) => {
   const data = result.rawData as { text?: unknown } | undefined;
   return typeof data?.text === "string" ? data.text : null;
 };
+
+/** When the user wrote before this message (the window's last user message is this one). */
+function previousMessage(messages: readonly ConversationMessage[]): { previousMessageAt?: number } {
+  const said = messages.filter((m) => m.role === "user");
+  const previous = said.at(-2);
+  return previous ? { previousMessageAt: previous.timestamp } : {};
+}

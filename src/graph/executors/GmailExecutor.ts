@@ -1,4 +1,5 @@
 import type { OperationLedger } from "../../db/repositories/OperationLedger.js";
+import { recordIrreversible, type UndoSettings } from "../../services/undo/UndoJournal.js";
 import {
   GmailRequestError,
   type EmailSummary,
@@ -79,6 +80,8 @@ export function createGmailExecutor(
   mailboxes: MailboxSource,
   ledger: OperationLedger,
   logger: Logger,
+  /** Journals each change as one "undo" cannot take back (default: none). */
+  undo?: UndoSettings,
 ): Executor {
   return {
     name: "GmailExecutor",
@@ -100,6 +103,15 @@ export function createGmailExecutor(
         }
         const outcome = await run(operation, args, mailboxes, context, logger);
         await ledger.record(phone, operationId, outcome);
+        // Gmail keeps no way back Memo could use: "undo" right after says so (never undoes something older).
+        if (outcome.success && undo) {
+          await recordIrreversible(undo, phone, {
+            operationId,
+            turnId: context.state.traceId,
+            reason: SENDS.has(operation) ? "email" : "gmail",
+            now: context.now,
+          });
+        }
         return outcome;
       } catch (error) {
         const refused = refusal(error, language, SENDS.has(operation));

@@ -5,6 +5,12 @@ import type { MemoryPort, NotesPort, StoredNote } from "../../services/second-br
 import { quoteOf, st, type NoteView, type SecondBrainData } from "../../services/second-brain/replies.js";
 import { nonEmpty } from "../../utils/args.js";
 import type { Logger } from "../../utils/logger.js";
+import {
+  recordIrreversible,
+  UndoCapture,
+  type UndoDescription,
+  type UndoSettings,
+} from "../../services/undo/UndoJournal.js";
 import type { CapabilityContext, Executor, ExecutorOutcome } from "../registry.js";
 
 type Args = Record<string, unknown>;
@@ -16,6 +22,27 @@ const SEARCH_LIMIT = 5;
 const LIST_LIMIT = 10;
 /** Notes a summary reads. */
 const SUMMARY_LIMIT = 8;
+
+/** Note changes "undo" takes back. */
+const NOTE_CHANGES = new Set(["notes.store", "notes.update", "notes.delete"]);
+
+/** Forgetting (facts, and the notes "forget that…" names or a fact came from): a privacy request, not undoable. */
+const FORGETS = new Set(["memory.forget", "memory.forgetAll"]);
+
+/** What an undo of a note change names. */
+function undoDescription(data: SecondBrainData | undefined): UndoDescription | null {
+  switch (data?.kind) {
+    case "stored":
+    case "updated":
+      return { kind: "note", text: data.note.quote };
+    case "deleted":
+      return data.notes.length === 1
+        ? { kind: "note", text: data.notes[0]!.quote }
+        : { kind: "note", count: data.notes.length };
+    default:
+      return null;
+  }
+}
 
 /** Operations that change nothing: not recorded in the ledger. */
 const READS = new Set(["notes.search", "notes.getAll", "notes.summarize", "memory.list"]);
@@ -74,6 +101,8 @@ export function createSecondBrainExecutor(
   memory: MemoryPort,
   ledger: OperationLedger,
   logger?: Logger,
+  /** Journals note changes for "undo" (default: none). Forgetting a fact is a privacy request: not undoable. */
+  undo?: UndoSettings,
 ): Executor {
   const view = (note: StoredNote, context: CapabilityContext): NoteView => ({
     id: note.id,
@@ -293,6 +322,15 @@ export function createSecondBrainExecutor(
         // A re-run of a turn whose change already happened: reported, not done twice.
         if (recorded !== undefined) return replay(recorded, context);
       }
+      const noteIds = [nonEmpty(args.noteId), ...strings(args.noteIds)].filter((id): id is string => !!id);
+      const capture =
+        undo && NOTE_CHANGES.has(functionName)
+          ? new UndoCapture(undo.db, context.phone, [
+              { table: "notes", column: "id", values: noteIds },
+              { table: "notes", column: "created_by_operation", values: [context.operationId] },
+            ])
+          : null;
+      await capture?.before();
       let ran: Awaited<ReturnType<typeof run>>;
       try {
         ran = await run(functionName, args, context);
@@ -304,6 +342,27 @@ export function createSecondBrainExecutor(
         throw error;
       }
       const { outcome, record } = ran;
+      const description = outcome.success ? undoDescription(outcome.data as SecondBrainData) : null;
+      if (capture && description && undo) {
+        await capture.finish({
+          operationId: context.operationId,
+          turnId: context.state.traceId,
+          description,
+          now: context.now,
+          windowMs: undo.windowMs,
+        });
+      } else if (undo && outcome.success && FORGETS.has(functionName)) {
+        // Forgotten things are gone for good: "undo" says so, reaching no further back. The user's
+        // earlier entries go too, since their copies may hold what was forgotten (a note's text
+        // before an edit, the notes of a fact's message) and stepping back must never restore it.
+        await recordIrreversible(undo, context.phone, {
+          operationId: context.operationId,
+          turnId: context.state.traceId,
+          reason: "forgotten",
+          now: context.now,
+          forgetEarlier: true,
+        });
+      }
       if (outcome.success && record) await ledger.record(context.phone, context.operationId, record);
       return outcome;
     },

@@ -1,5 +1,10 @@
 import { decideMatch } from "../../services/resolution/fuzzyMatch.js";
-import type { HITLAnswer, PendingHITL } from "../../types/index.js";
+import type { HITLAnswer, HITLInterruptPayload, PendingHITL } from "../../types/index.js";
+
+/** What reading an answer needs of its question. */
+type Answerable = Pick<PendingHITL, "expectedInput" | "options" | "freeTextAllowed"> & {
+  reason?: PendingHITL["reason"];
+};
 
 const YES = new Set([
   "yes",
@@ -53,16 +58,22 @@ const NO = new Set([
 ]);
 
 /**
- * Whether an answer to a "which one?" question drops it ("cancel", "never mind", "ביטול"): the
- * user must always be able to leave a question, not only by giving three wrong answers.
+ * Whether an answer drops its question ("cancel", "never mind", "ביטול"; also "no" to a "which
+ * one?"): the user must always be able to leave a question, not only by giving three wrong answers.
  */
 export function cancelsChoice(
   pending: Pick<PendingHITL, "expectedInput" | "reason" | "freeTextAllowed">,
   answer: { text: string; optionId?: string },
 ): boolean {
   if (answer.optionId !== undefined) return false;
-  // A question read in code takes any words, but "cancel" still leaves it ("no" may be an answer).
-  if (pending.freeTextAllowed) return CANCEL.has(normalizeReply(answer.text));
+  // A question answered in words ("when should it be?", one read in code) takes any words, but
+  // "cancel" still leaves it rather than becoming the answer ("no" may be an answer).
+  // (The edit prompt of an approval reads "cancel" itself: "OK, I won't send it.")
+  if (
+    pending.freeTextAllowed ||
+    (pending.expectedInput === "free_text" && pending.reason !== "approval_edit")
+  )
+    return CANCEL.has(normalizeReply(answer.text));
   if (pending.expectedInput !== "single_choice" && pending.expectedInput !== "multi_choice") return false;
   // An approval question has its own cancel option.
   if (pending.reason === "policy_approval") return false;
@@ -71,6 +82,7 @@ export function cancelsChoice(
 /** Words that leave a question whose answer may be any words. */
 const CANCEL = new Set([
   "cancel",
+  "undo",
   "stop",
   "never mind",
   "nevermind",
@@ -115,7 +127,7 @@ export function looksLikeAnswer(text: string): boolean {
 export type Validation = { ok: true; value: string | string[] } | { ok: false };
 
 /** The option a text names: its number (1-based), its id, its label, or words that fit one label only. */
-function optionFor(pending: PendingHITL, text: string): string | undefined {
+function optionFor(pending: Answerable, text: string): string | undefined {
   if (/^\d{1,2}$/.test(text)) return pending.options[Number(text) - 1]?.id;
   const exact = pending.options.find((o) => o.id.toLowerCase() === text || normalizeReply(o.label) === text);
   // A question read in code takes any words: only an exact label picks a button ("4 אחה״צ" is 16:00).
@@ -133,7 +145,7 @@ const NEGATION = /(?:^|\s)(?:not|no|don'?t|dont|never|do not|לא|אל|בלי|א
  * or a listed word. Never a fuzzy match (approving sends email), and a reply with a negation in it
  * is taken as approval of nothing: "don't approve" is asked again, a plain "no" cancels.
  */
-function approvalChoice(pending: PendingHITL, text: string): Validation {
+function approvalChoice(pending: Answerable, text: string): Validation {
   const has = (id: string) => pending.options.some((o) => o.id === id);
   const word = YES.has(text) ? "approve" : NO.has(text) ? "cancel" : APPROVAL_WORDS[text];
   if (word && has(word)) return { ok: true, value: [word] };
@@ -150,10 +162,7 @@ function approvalChoice(pending: PendingHITL, text: string): Validation {
  * Checks a reply against what the question expects (spec 001 §5): Hebrew and English yes/no words,
  * option numbers, ids or labels, several numbers for multi-choice, any text for free text.
  */
-export function validateAnswer(
-  pending: PendingHITL,
-  answer: { text: string; optionId?: string },
-): Validation {
+export function validateAnswer(pending: Answerable, answer: { text: string; optionId?: string }): Validation {
   if (answer.optionId !== undefined) {
     const option = pending.options.find((o) => o.id === answer.optionId);
     if (!option) return { ok: false };
@@ -193,3 +202,23 @@ export function validateAnswer(
 }
 
 export type { HITLAnswer };
+
+/**
+ * Whether a message sent while a question is open is a new command rather than its answer ("my
+ * tasks", "add task pay rent", "in 10 minutes remind me to call mom" while Memo asks when): the
+ * question is left and the command runs, instead of the command being read as a bad answer (and
+ * lost) or, worse, its time taken as the answer. Only for questions whose answers are not
+ * commands: yes/no, choices and questions read in code (`isCommand` says what a command is);
+ * never for a button tap, a valid choice, or a free-text question a resolver asked.
+ */
+export function leavesQuestion(
+  pending: Pick<HITLInterruptPayload, "expectedInput" | "options" | "reason" | "freeTextAllowed">,
+  answer: HITLAnswer,
+  isCommand: (text: string) => boolean,
+): boolean {
+  if (answer.optionId !== undefined) return false;
+  if (pending.expectedInput === "free_text" && !pending.freeTextAllowed) return false;
+  if (!isCommand(answer.text)) return false;
+  if (pending.freeTextAllowed) return true;
+  return !validateAnswer(pending, answer).ok;
+}

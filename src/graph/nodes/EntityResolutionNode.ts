@@ -9,7 +9,7 @@ import type {
 import { replyLanguage } from "../../utils/language.js";
 import { t } from "../../utils/userMessages.js";
 import type { MemoGraphDeps } from "../deps.js";
-import { yesNoOptions } from "./HITLGateNode.js";
+import { plannedRisky, plannerConfirmed, yesNoOptions } from "./HITLGateNode.js";
 import { activeGroup, answersFor } from "../plan/executionGroups.js";
 import { failedResult } from "../plan/failedResult.js";
 import type { EntityResolution } from "../registry.js";
@@ -23,6 +23,9 @@ const DELETES = /delete|remove|trash|forget|clear/i;
 
 /** Marks the args of a step held for a question asked about several steps at once. */
 const ASKED_WITH = "__askedWith";
+
+/** Marks the args of a step held for its own risk confirmation: the question, naming what it changes. */
+const RISK_QUESTION = "__riskQuestion";
 
 /** The question id (in place of a step id) of "this plan deletes several things". */
 const BULK_DELETES = "plan:deletes";
@@ -90,6 +93,8 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
     const pendingExecutorArgs: Record<string, Record<string, unknown>> = {};
     // Steps resolved in this pass without a question (not those just confirmed or approved).
     const freshlyResolved = new Set<string>();
+    // Fresh steps the several-deletes question, answered yes, already named.
+    const confirmedTogether = new Set<string>();
     for (const step of group) {
       const result = state.resolverResults.get(step.id);
       if (
@@ -125,7 +130,7 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
             capabilityContext(deps, state, step.id),
           );
         } else if (choice === "yes" || choice === "approve") {
-          const { [ASKED_WITH]: _asked, ...args } = awaiting;
+          const { [ASKED_WITH]: _asked, [RISK_QUESTION]: _question, ...args } = awaiting;
           executorArgs.set(step.id, args);
           continue;
         } else if (choice === "edit" && entityResolver?.revise) {
@@ -226,7 +231,9 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
         .at(-1);
       const decision = Array.isArray(answer?.value) ? answer.value[0] : answer?.value;
       const fresh = group.filter((step) => freshlyResolved.has(step.id) && DELETES.test(step.action));
-      if (decision === "no") {
+      if (decision === "yes") {
+        for (const step of fresh) confirmedTogether.add(step.id);
+      } else if (decision === "no") {
         for (const step of fresh) {
           executorArgs.delete(step.id);
           executionResults.set(step.id, failedResult(step, "CANCELLED", t(language, "cancelled")));
@@ -259,6 +266,52 @@ export function createEntityResolutionNode(deps: MemoGraphDeps) {
             stepId: BULK_DELETES,
           };
         }
+      }
+    }
+
+    // A plan the planner marked risky (high risk, needs approval: e.g. a delete asked for in forwarded
+    // text) asks before each step that changes something, naming the action and the exact entity
+    // (D12), unless this turn already asked about it: its own confirm/approve question, the
+    // several-deletes question, or the planner's own question. A disambiguation answer chose which
+    // one, it did not agree to the action, so that step is still asked. Fast-path commands the user
+    // typed are planned low-risk and never asked here.
+    if (plannedRisky(state) && !plannerConfirmed(state)) {
+      for (const step of group) {
+        const args = executorArgs.get(step.id);
+        if (!args || !freshlyResolved.has(step.id) || confirmedTogether.has(step.id)) continue;
+        const entityResolver = deps.capabilities.entityResolverFor(step.capability);
+        const question = await entityResolver?.confirmation?.(
+          step,
+          args,
+          capabilityContext(deps, state, step.id),
+        );
+        if (!question) continue;
+        pendingExecutorArgs[step.id] = { ...args, [RISK_QUESTION]: question };
+        executorArgs.delete(step.id);
+      }
+      // One question at a time: the first held step not yet answered (answered ones are handled above).
+      const unanswered = group
+        .map((step) => ({ step, held: pendingExecutorArgs[step.id] ?? state.pendingExecutorArgs[step.id] }))
+        .find(
+          ({ step, held }) =>
+            typeof held?.[RISK_QUESTION] === "string" &&
+            !executorArgs.has(step.id) &&
+            !executionResults.has(step.id) &&
+            !state.executorArgs.has(step.id) &&
+            !state.executionResults.has(step.id) &&
+            !answersFor(state, step.id).some((a) => a.reason === "policy_confirmation"),
+        );
+      if (unanswered && !hitlRequest) {
+        hitlRequest = {
+          kind: "confirmation",
+          source: "policy",
+          reason: "policy_confirmation",
+          question: String(unanswered.held![RISK_QUESTION]),
+          options: yesNoOptions(language),
+          expectedInput: "yes_no",
+          returnTo: { node: "entity_resolution", mode: "apply_selection" },
+          stepId: unanswered.step.id,
+        };
       }
     }
 

@@ -55,9 +55,23 @@ function clarifyWording(language: "he" | "en", suggestions: string[]): string {
   return t(language, "clarifyBetween", { options: labels.join(` ${t(language, "or")} `) });
 }
 
+/** Whether the planner marked the plan risky: high risk or needing approval (spec 002 §5.2). */
+export function plannedRisky(state: MemoState): boolean {
+  const planner = state.plannerOutput;
+  return !!planner && (planner.riskLevel === "high" || planner.needsApproval);
+}
+
+/** Whether the user already said yes to the planner's own "high risk" / "needs approval" question this turn. */
+export function plannerConfirmed(state: MemoState): boolean {
+  return Object.values(state.hitlResults).some(
+    (r) => (r.reason === "high_risk" || r.reason === "needs_approval") && r.value === "yes",
+  );
+}
+
 /**
- * What the planner's output asks for, if anything (spec 002 §5.2 triggers). A "high risk" plan
- * whose every step is of a capability that confirms in code is not asked about twice.
+ * What the planner's output asks for, if anything (spec 002 §5.2 triggers). A risky plan whose
+ * every step is of a capability that confirms in code is asked about there, step by step, naming
+ * each thing it changes (entity_resolution), not here with a generic question.
  */
 export function plannerTrigger(
   state: MemoState,
@@ -83,12 +97,9 @@ export function plannerTrigger(
       returnTo: { node: "planner", mode: "replan" },
     };
   }
-  const confirmed = Object.values(state.hitlResults).some(
-    (r) => (r.reason === "high_risk" || r.reason === "needs_approval") && r.value === "yes",
-  );
   const selfConfirmed =
     planner.plan.length > 0 && planner.plan.every((step) => confirmsInCode(step.capability));
-  if ((planner.riskLevel === "high" || planner.needsApproval) && !confirmed && !selfConfirmed) {
+  if (plannedRisky(state) && !plannerConfirmed(state) && !selfConfirmed) {
     return {
       kind: planner.needsApproval ? "approval" : "confirmation",
       source: "planner",
@@ -115,6 +126,8 @@ function payloadFor(pending: PendingHITL, attempt: number): HITLInterruptPayload
     createdAt: pending.createdAt,
     expiresAt: pending.expiresAt,
     attempt,
+    reason: pending.reason,
+    ...(pending.freeTextAllowed ? { freeTextAllowed: true } : {}),
   };
 }
 

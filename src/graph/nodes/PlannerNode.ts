@@ -1,4 +1,5 @@
 import { isReminderRequest } from "../../nlu/noteCommands.js";
+import { isUndoCommand } from "../../nlu/commands.js";
 import { fastPathTurn } from "../plan/fastPath.js";
 import { PLANNER_SYSTEM_PROMPT, PlannerSchema, type PlannerAnswer } from "../../prompts/PlannerPrompt.js";
 import type { LLMMessage } from "../../services/llm/index.js";
@@ -111,6 +112,11 @@ export function createPlannerNode(deps: MemoGraphDeps) {
   return async (state: MemoState): Promise<MemoUpdate> => {
     if (!state.input || !state.now) throw new NodeInputError("planner", "input/now");
     const language = replyLanguage(state.user.language);
+    const quoted = state.input.replyToMessageId;
+    const quotedUndo =
+      quoted && deps.undo && isUndoCommand(state.input.message)
+        ? { messageId: quoted, latest: await deps.undo.quotesLatest(state.threadId, quoted) }
+        : undefined;
     // "What can you do?", "hi", "my tasks", "remind me tomorrow at 9 to…" need no model: planned
     // and resolved in code, the same with or without one.
     const fast = fastPathTurn(
@@ -120,7 +126,7 @@ export function createPlannerNode(deps: MemoGraphDeps) {
       (c) => deps.capabilities.has(c),
       deps.fastPath ?? true,
       latestNumbered(state.recentMessages),
-      { language, askUnread: !deps.llm },
+      { language, askUnread: !deps.llm, withModel: !!deps.llm, ...(quotedUndo ? { quotedUndo } : {}) },
     );
     if (fast) return fast;
     if (!deps.llm) {

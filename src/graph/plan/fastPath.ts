@@ -1,4 +1,4 @@
-import { recognizeCommand } from "../../nlu/commands.js";
+import { isCancelWordUndo, isUndoCommand, recognizeCommand } from "../../nlu/commands.js";
 import { recognizeGoogleCommand, type GoogleCommand } from "../../nlu/googleCommands.js";
 import { recognizeMemoryCommand, recognizeNoteCommand, type NoteCommand } from "../../nlu/noteCommands.js";
 import type { CapabilityName, NumberedRefs, PlannerOutput, ResolverResult } from "../../types/index.js";
@@ -60,7 +60,7 @@ export function fastPathAction(text: string): "describe_capabilities" | "greet" 
 
 /** The plan of a message the fast path answers: one meta step, certain, harmless. */
 export function fastPathPlan(
-  action: "describe_capabilities" | "greet" | "thank" | GoogleCommand,
+  action: "describe_capabilities" | "greet" | "thank" | "undo" | GoogleCommand,
 ): PlannerOutput {
   return {
     intentType: "meta",
@@ -90,6 +90,13 @@ export interface FastPathOptions {
    * parser (D10).
    */
   askUnread?: boolean;
+  /**
+   * An "undo" / "בטל" that quotes a message: its id, and whether that message is Memo's answer to
+   * the latest change. Quoting anything else (a reminder's ring: "בטל" = cancel this) is not an undo
+   * of the latest change: with a model the planner reads it with what it quotes (`withModel`).
+   */
+  quotedUndo?: { messageId: string; latest: boolean };
+  withModel?: boolean;
 }
 
 /** A turn the fast path planned and resolved: the same plan and resolver result the LLMs would give. */
@@ -152,6 +159,21 @@ export function fastPathTurn(
       resolverResults: new Map([
         ["A", { stepId: "A", type: "execute", functionName: `meta.${google}`, args: {} }],
       ]),
+    };
+  }
+  // "undo" / "בטל" takes back the latest change, in code like the command it undoes (also with
+  // FAST_PATH=off). An open question never gets here: its answer ("בטל" = cancel) is routed first.
+  const quoted = options.quotedUndo;
+  if (isUndoCommand(message) && !(quoted && !quoted.latest && options.withModel)) {
+    // Quoting: the undo checks again that the quote names the latest change, else asks what to cancel.
+    const args = {
+      ...(quoted ? { quoted: quoted.messageId } : {}),
+      // Quoting Memo's answer to the change names it: only an unquoted "בטל" may mean "cancel".
+      ...(!quoted && isCancelWordUndo(message) ? { cancelWord: true } : {}),
+    };
+    return {
+      plannerOutput: fastPathPlan("undo"),
+      resolverResults: new Map([["A", { stepId: "A", type: "execute", functionName: "meta.undo", args }]]),
     };
   }
   // "What do you remember about me?" and "forget…" are privacy requests: never left to a model.

@@ -52,6 +52,7 @@ export const databaseListResolver: Resolver = {
     "delete_list_item",
     "rename_list",
     "delete_list",
+    "clear_list",
   ],
   handles: isListAction,
   resolve: (step: PlanStep, context: CapabilityContext): Promise<ResolverResult> =>

@@ -8,6 +8,7 @@ const FUNCTIONS: Record<string, string> = {
   connect_google: "meta.connect_google",
   disconnect_google: "meta.disconnect_google",
   calendar_feed: "meta.calendar_feed",
+  undo: "meta.undo",
 };
 
 /** meta: "what can you do?", greetings, thanks — answered from templates, with no LLM (spec 002 §5.1). */

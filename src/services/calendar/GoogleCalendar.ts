@@ -309,6 +309,42 @@ export class GoogleCalendar implements CalendarProvider {
     await this.call((api) => api.events.delete({ calendarId: this.calendarId, eventId: target }), target);
   }
 
+  async undoSnapshot(
+    id: string,
+    scope: EventScope,
+  ): Promise<{ eventId: string; before: Record<string, unknown>; summary: string } | null> {
+    const current = await this.fetch(id);
+    // A change "for the whole series" from an occurrence changes (or deletes) the series itself.
+    const target =
+      current?.recurringEventId && scope === "series" ? await this.fetch(current.recurringEventId) : current;
+    if (!target?.id) return null;
+    return { eventId: target.id, before: { ...target }, summary: target.summary ?? "" };
+  }
+
+  /**
+   * Google keeps a deleted event as "cancelled": patching its fields back with status "confirmed"
+   * restores it (same id), and the same patch takes back an edit.
+   */
+  async undoRestore(eventId: string, before: Record<string, unknown>): Promise<boolean> {
+    const event = before as GoogleEvent;
+    const body: GoogleEvent = {
+      status: "confirmed",
+      summary: event.summary ?? null,
+      description: event.description ?? null,
+      location: event.location ?? null,
+      ...(event.start ? { start: event.start } : {}),
+      ...(event.end ? { end: event.end } : {}),
+      reminders: event.reminders ?? null,
+      // An occurrence has no rule of its own.
+      ...(event.recurringEventId ? {} : { recurrence: event.recurrence ?? null }),
+    };
+    await this.call(
+      (api) => api.events.patch({ calendarId: this.calendarId, eventId, requestBody: body }),
+      eventId,
+    );
+    return true;
+  }
+
   async truncateSeries(seriesId: string, lastDate: string): Promise<CalendarEvent> {
     if (!parseDate(lastDate)) throw invalid(`not a date: ${lastDate}`);
     const found = await this.fetch(seriesId);

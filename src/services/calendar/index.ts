@@ -7,7 +7,8 @@ import type { Logger } from "../../utils/logger.js";
 import type { DigestSource } from "../reminder/digest.js";
 import { CalendarEntityResolver } from "../resolution/CalendarEntityResolver.js";
 import { calendarTemplate, ct, digestLines } from "./replies.js";
-import type { CalendarProviders } from "./types.js";
+import { CalendarRequestError, type CalendarProviders } from "./types.js";
+import type { UndoSettings } from "../undo/UndoJournal.js";
 
 export interface CalendarCapabilityOptions {
   /** Each user's calendar: Google when connected, the built-in one otherwise. */
@@ -15,6 +16,8 @@ export interface CalendarCapabilityOptions {
   /** Outcomes of changes made, so a turn re-run after a crash repeats none (default: none). */
   ledger?: OperationLedger;
   logger?: Logger;
+  /** Journals changes for "undo" (default: none). */
+  undo?: UndoSettings;
 }
 
 /** The `calendar` capability: events on the user's Google Calendar or on Memo's built-in calendar. */
@@ -22,16 +25,32 @@ export function createCalendarCapability({
   providers,
   logger,
   ledger,
+  undo,
 }: CalendarCapabilityOptions): CapabilityModule {
   return {
     capability: "calendar",
     // Find claims the read actions; Mutate takes every other calendar action.
     resolvers: [calendarFindResolver, calendarMutateResolver],
-    executor: createCalendarExecutor(providers, logger, ledger),
+    executor: createCalendarExecutor(providers, logger, ledger, undo),
     entityResolver: new CalendarEntityResolver(providers, ledger),
     template: calendarTemplate,
     // Conflicts, series deletions and bulk deletions are confirmed by CalendarEntityResolver, naming them.
     confirmsInCode: true,
+    // "undo" of a Google Calendar change: the provider patches the event back, or deletes the one
+    // the change created (the built-in calendar's rows are restored by the journal itself).
+    async undoExternal(phone, change) {
+      const provider = await providers.forUser(phone);
+      if (change.action === "remove") {
+        try {
+          await provider.deleteEvent(change.eventId, "instance");
+        } catch (error) {
+          // Already gone (deleted on Google meanwhile): what undo wanted.
+          if (!(error instanceof CalendarRequestError && error.code === "not_found")) throw error;
+        }
+        return true;
+      }
+      return provider.undoRestore ? provider.undoRestore(change.eventId, change.before) : false;
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { fillTemplate, t } from "../../utils/userMessages.js";
+import { withUndoHint } from "../undo/replies.js";
 import type { ResponseTemplate } from "../../graph/registry.js";
 import { formatRule } from "../../nlu/recurrenceRule.js";
 import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
@@ -97,6 +98,8 @@ const MESSAGES = {
     confirmDeleteSeries: "Delete the whole series *{summary}* ({rule})? All its occurrences will go.",
     confirmDeleteMany: "Delete these {count} events?\n{names}",
     confirmDeleteOne: "Delete *{summary}* ({when})?",
+    confirmUpdateOne: "Change *{summary}* ({when})?",
+    confirmTruncate: "End the series *{summary}* on {date}? Its later occurrences will go.",
     googleLost:
       'I\'ve lost access to your Google Calendar (the permission was revoked or has expired). Say "connect Google" and I\'ll send you a new link, or "disconnect Google" to use my own calendar instead.',
     invalid: "Your calendar refused that: {reason}.",
@@ -176,6 +179,8 @@ const MESSAGES = {
     confirmDeleteSeries: "למחוק את כל הסדרה *{summary}* ({rule})? כל המופעים שלה יימחקו.",
     confirmDeleteMany: "למחוק את {count} האירועים האלה?\n{names}",
     confirmDeleteOne: "למחוק את *{summary}* ({when})?",
+    confirmUpdateOne: "לשנות את *{summary}* ({when})?",
+    confirmTruncate: "לסיים את הסדרה *{summary}* ב{date}? המופעים שאחרי יימחקו.",
     googleLost:
       'איבדתי את הגישה ליומן Google שלך (ההרשאה בוטלה או פגה). כתוב "חבר גוגל" ואשלח לך קישור חדש, או "נתק גוגל" כדי להשתמש ביומן שלי במקום.',
     invalid: "היומן סירב: {reason}.",
@@ -650,7 +655,8 @@ export const calendarTemplate: ResponseTemplate = (result, language) => {
   // The raw data: the formatter's copy adds `<key>Human` fields these templates do not need.
   const data = result.rawData as CalendarData | undefined;
   if (!data || typeof data !== "object" || !("kind" in data) || !("zone" in data)) return null;
-  return render(data, language);
+  // A deletion says how to take it back.
+  return data.kind === "deleted" ? withUndoHint(render(data, language), language) : render(data, language);
 };
 
 /** Lines of today's events for the morning digest: all-day first, then by start. */

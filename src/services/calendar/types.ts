@@ -101,6 +101,16 @@ export interface CalendarProvider {
   truncateSeries(seriesId: string, lastDate: string): Promise<CalendarEvent>;
   /** The occurrences of one series within the range. */
   listInstances(seriesId: string, range: TimeRange): Promise<CalendarEvent[]>;
+  /**
+   * For undo, a provider that keeps events outside Memo's database: its own record of what a
+   * change of `id` with `scope` touches (an occurrence, or its series), as it is now; null when none.
+   */
+  undoSnapshot?(
+    id: string,
+    scope: EventScope,
+  ): Promise<{ eventId: string; before: Record<string, unknown>; summary: string } | null>;
+  /** Puts an event back as `undoSnapshot` recorded it (a deleted one restored); false when it cannot. */
+  undoRestore?(eventId: string, before: Record<string, unknown>): Promise<boolean>;
 }
 
 /** Picks each user's calendar. */

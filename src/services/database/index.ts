@@ -10,12 +10,16 @@ import { DatabaseEntityResolver } from "../resolution/DatabaseEntityResolver.js"
 import { databaseTemplate } from "./replies.js";
 
 /** The `database` capability: tasks, reminders and lists, stored in the app's database. */
-export function createDatabaseCapability(pool: pg.Pool): CapabilityModule {
+export function createDatabaseCapability(
+  pool: pg.Pool,
+  /** How long each change can be taken back with "undo" (default: 10 minutes). */
+  undoWindowMs?: number,
+): CapabilityModule {
   return {
     capability: "database",
     // The task resolver takes every database action the list resolver does not claim.
     resolvers: [databaseTaskResolver, databaseListResolver],
-    executor: createDatabaseExecutor(pool),
+    executor: createDatabaseExecutor(pool, undoWindowMs),
     entityResolver: new DatabaseEntityResolver(
       new PgTaskRepository(pool),
       new PgListRepository(pool),

@@ -3,6 +3,7 @@ import type { ResponseTemplate } from "../../graph/registry.js";
 import type { TaskRecurrence, TaskList } from "../../types/tasks.js";
 import { t } from "../../utils/userMessages.js";
 import { rruleText } from "./rruleText.js";
+import { withUndoHint } from "../undo/replies.js";
 
 type Language = "he" | "en";
 
@@ -31,8 +32,11 @@ type Shown =
       op: string;
       list: TaskList;
       added?: string[];
+      created?: boolean;
       item?: { text: string; checked: boolean };
       previousName?: string;
+      cleared?: { text: string }[];
+      onlyChecked?: boolean;
     }
   | { kind: "lists"; op: string; lists: TaskList[] };
 
@@ -215,6 +219,20 @@ function listDetail(list: TaskList, language: Language): string {
   return `*${list.name}*\n${numbered(items).join("\n")}`;
 }
 
+/** "🧹 Cleared *shopping* (5 items)." / "🧹 ניקיתי את *קניות* (5 פריטים)."; nothing removed says why. */
+function clearedText(name: string, cleared: unknown[], onlyChecked: boolean, language: Language): string {
+  const count = cleared.length;
+  if (count === 0) return t(language, onlyChecked ? "list.noneChecked" : "list.alreadyEmpty", { name });
+  const key = onlyChecked
+    ? count === 1
+      ? "list.clearedCheckedOne"
+      : "list.clearedChecked"
+    : count === 1
+      ? "list.clearedOne"
+      : "list.cleared";
+  return t(language, key, { name, count: String(count) });
+}
+
 function itemCount(list: TaskList, language: Language): string {
   return list.items.length === 1
     ? t(language, "list.oneItem")
@@ -279,8 +297,10 @@ function render(data: Shown, language: Language): string {
           return list.items.length > 0
             ? `${t(language, "list.created", { name: list.name })}\n${listDetail(list, language)}`
             : t(language, "list.created", { name: list.name });
-        case "addItem":
-          return `${t(language, "list.itemsAdded", { name: list.name, items: (data.added ?? []).join(", ") })}\n\n${listDetail(list, language)}`;
+        case "addItem": {
+          const key = data.created ? "list.createdWithItems" : "list.itemsAdded";
+          return `${t(language, key, { name: list.name, items: (data.added ?? []).join(", ") })}\n\n${listDetail(list, language)}`;
+        }
         case "toggleItem":
           return t(language, data.item?.checked ? "list.itemChecked" : "list.itemUnchecked", {
             item: data.item?.text ?? "",
@@ -294,6 +314,8 @@ function render(data: Shown, language: Language): string {
             : t(language, "list.updated", { name: list.name });
         case "delete":
           return t(language, "list.deleted", { name: list.name });
+        case "clear":
+          return clearedText(list.name, data.cleared ?? [], data.onlyChecked === true, language);
         default:
           return listDetail(list, language);
       }
@@ -323,5 +345,10 @@ function render(data: Shown, language: Language): string {
 export const databaseTemplate: ResponseTemplate = (result, language) => {
   const data = result.formattedData as Shown | undefined;
   if (!data || typeof data !== "object" || !("kind" in data)) return null;
-  return render(data, language);
+  const text = render(data, language);
+  // A deletion says how to take it back (a clear that removed nothing has nothing to take back).
+  const removedNothing = data.kind === "list" && data.op === "clear" && !data.cleared?.length;
+  return "op" in data && DELETIONS.has(data.op) && !removedNothing ? withUndoHint(text, language) : text;
 };
+
+const DELETIONS = new Set(["delete", "deleteMultiple", "deleteAll", "deleteItem", "clear"]);

@@ -1,6 +1,6 @@
 import type { ReminderRecurrenceArgs } from "../../prompts/DatabaseTaskPrompt.js";
 import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
-import { nextOccurrence, parseIntervalMinutes, rfc5545Of } from "../../nlu/recurrence.js";
+import { MAX_NUDGE_MINUTES, nextOccurrence, parseIntervalMinutes, rfc5545Of } from "../../nlu/recurrence.js";
 import { readWhen, resolveWhen } from "../../nlu/whenPhrase.js";
 import { formatClock, instantToLocal, localToInstant, parseClock } from "../../nlu/zonedTime.js";
 import type { TaskRecurrence } from "../../types/tasks.js";
@@ -141,6 +141,9 @@ export function scheduleTask(
     reminderOffsetMinutes = parseIntervalMinutes(reminderWords);
     if (reminderOffsetMinutes === null)
       return { ok: false, problem: "unclear_interval", phrase: reminderWords };
+    // A lead time past the horizon would put the ring before any date can be written (it threw).
+    if (reminderOffsetMinutes > MAX_NUDGE_MINUTES)
+      return { ok: false, problem: "too_far", phrase: reminderWords };
   }
 
   let recurrence: TaskRecurrence | null = null;
@@ -213,6 +216,8 @@ function buildRecurrence(rule: ReminderRecurrenceArgs, nowMs: number, timeZone: 
     const minutes = rule.interval?.trim() ? parseIntervalMinutes(rule.interval) : DEFAULT_NUDGE_MINUTES;
     if (minutes === null || minutes <= 0)
       return { ok: false, problem: "unclear_interval", phrase: rule.interval ?? "" };
+    // "every 99999999 minutes" would never ring, and a few more digits could not be written as a date.
+    if (minutes > MAX_NUDGE_MINUTES) return { ok: false, problem: "too_far", phrase: rule.interval ?? "" };
     return { ok: true, recurrence: { type: "nudge", intervalMinutes: minutes, ...base } };
   }
   const time = rule.time ? clockOf(rule.time) : null;

@@ -8,6 +8,7 @@ import type { GoogleAccounts } from "../google/types.js";
 import { GmailEntityResolver } from "../resolution/GmailEntityResolver.js";
 import { GmailService } from "./GmailService.js";
 import { gmailTemplate } from "./replies.js";
+import type { UndoSettings } from "../undo/UndoJournal.js";
 
 export { GmailService } from "./GmailService.js";
 
@@ -18,6 +19,8 @@ export function createGmailCapability(options: {
   logger: Logger;
   /** Milliseconds one Gmail request may take (default: GOOGLE_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** Journals changes as ones "undo" cannot take back (default: none). */
+  undo?: UndoSettings;
 }): CapabilityModule {
   const gmail = new GmailService(options.google, options.logger, {
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
@@ -26,7 +29,7 @@ export function createGmailCapability(options: {
   return {
     capability: "gmail",
     resolvers: [gmailResolver],
-    executor: createGmailExecutor(gmail, ledger, options.logger),
+    executor: createGmailExecutor(gmail, ledger, options.logger, options.undo),
     entityResolver: new GmailEntityResolver(gmail, ledger),
     template: gmailTemplate,
     // send, reply, forward and delete always ask approve / edit / cancel in GmailEntityResolver.

@@ -329,13 +329,28 @@ export class LongTermMemory {
     const left = await this.history.outsideWindow(phone, profile.summaryThrough, windowSize, FOLD_BATCH);
     const full = left.length === FOLD_BATCH;
     // A request about memory is folded together with Memo's answer to it, which may still be
-    // in the window: both are then left out of the summary.
-    while (left.length > 0 && left.at(-1)!.role === "user" && isMemoryCommand(left.at(-1)!.content))
-      left.pop();
+    // in the window: both are then left out of the summary. (One that cannot be read is no such
+    // request: it is logged below.)
+    const memoryCommand = (m: HistoryMessage) => {
+      try {
+        return isMemoryCommand(m.content);
+      } catch {
+        return false;
+      }
+    };
+    while (left.length > 0 && left.at(-1)!.role === "user" && memoryCommand(left.at(-1)!)) left.pop();
     if (left.length < FOLD_MIN) return { count: 0, more: false };
 
     const through = left.at(-1)!.id;
-    const kept = summarizable(left);
+    // A message the extractive summary cannot read is left out of it (logged once): the cursor
+    // still moves past it, so it cannot stop every later fold.
+    const readable = new Set(
+      this.readSkipping(phone, "foldSummary", left, (batch) => {
+        extractiveLines(batch, profile.timeZone);
+        return batch;
+      }),
+    );
+    const kept = summarizable(left.filter((m) => readable.has(m)));
     const summary =
       kept.length === 0
         ? profile.summary
@@ -419,8 +434,11 @@ export class LongTermMemory {
 
   /** The facts in these user messages: by the LLM (one call), or by rules without one or when it fails. */
   private async factsIn(phone: string, messages: HistoryMessage[]): Promise<ExtractedFact[]> {
-    // Questions, commands and small talk are not sent: most turns then cost no memory call.
-    const candidates = messages.filter(mayHoldFacts);
+    // Questions, commands and small talk are not sent: most turns then cost no memory call. A
+    // message the rules cannot read is skipped (logged once: the cursor moves past it).
+    const candidates = this.readSkipping(phone, "extractFacts", messages, (batch) =>
+      batch.filter(mayHoldFacts),
+    );
     if (candidates.length === 0) return [];
     if (this.llm) {
       try {
@@ -437,7 +455,7 @@ export class LongTermMemory {
         this.fail(phone, "factsLLM", error);
       }
     }
-    return candidates.flatMap(extractFactsByRules);
+    return this.readSkipping(phone, "factRules", candidates, (batch) => batch.flatMap(extractFactsByRules));
   }
 
   // ---- chat commands ----
@@ -679,6 +697,36 @@ export class LongTermMemory {
       if (count < CONSOLIDATION_BATCH) break;
     }
     return { decayed, archived };
+  }
+
+  /**
+   * `read` over the messages; when it throws, over those it can read alone. Each one it cannot
+   * read is logged (its id, never its text) and left out, so one stored message that makes a step
+   * throw never blocks that step for the user's later messages (the cursor moves past it).
+   */
+  private readSkipping<T>(
+    phone: string,
+    step: string,
+    messages: readonly HistoryMessage[],
+    read: (batch: readonly HistoryMessage[]) => T,
+  ): T {
+    try {
+      return read(messages);
+    } catch {
+      const readable = messages.filter((message) => {
+        try {
+          read([message]);
+          return true;
+        } catch (error) {
+          this.logger?.error(
+            { user: phoneTag(phone), step, messageId: message.id, error: describeError(error) },
+            "long-term memory skipped a message it cannot read",
+          );
+          return false;
+        }
+      });
+      return read(readable);
+    }
   }
 
   /** Logs a failure with the user's hash, the step and the error (never message text). */

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { HistoryMessage } from "../../db/repositories/ConversationHistory.js";
 import { DEFAULT_IMPORTANCE, MEMORY_TYPES, type MemoryType } from "../../db/repositories/MemoryRepository.js";
 import type { LLMMessage } from "../llm/LLMService.js";
+import { MEMORY_MESSAGE_MAX_CHARS, capText } from "./limits.js";
 import {
   isCommand,
   isMemoryCommand,
@@ -440,7 +441,8 @@ export function factMessages(messages: readonly HistoryMessage[]): LLMMessage[] 
     { role: "system", content: FACTS_PROMPT },
     {
       role: "user",
-      content: `Messages from the user:\n${messages.map((m, i) => `${i + 1}. ${m.content}`).join("\n")}`,
+      // Each message cut, so the call stays bounded however long the messages were.
+      content: `Messages from the user:\n${messages.map((m, i) => `${i + 1}. ${capText(m.content, MEMORY_MESSAGE_MAX_CHARS).text}`).join("\n")}`,
     },
   ];
 }

@@ -6,6 +6,24 @@ import {
   MAX_TOTAL_TOKENS,
 } from "./ConversationWindow.js";
 
+/**
+ * Characters of one message that reach a model at most (default: 4000): the planner, the resolvers
+ * and everything stored for later memory calls read the message cut there, and the reply says so.
+ */
+export const MAX_MESSAGE_CHARS = 4000;
+/**
+ * Characters of one stored message a memory call (facts, summary) reads at most (default: 1000),
+ * so a call stays bounded in total: 20 messages for facts, 40 for a summary.
+ */
+export const MEMORY_MESSAGE_MAX_CHARS = 1000;
+
+/** The text cut at `max` characters (never inside a surrogate pair), and whether it was cut. */
+export function capText(text: string, max: number): { text: string; cut: boolean } {
+  if (text.length <= max) return { text, cut: false };
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
+  return { text: text.slice(0, end), cut: true };
+}
+
 /** Estimated tokens of a text: one per 3.5 characters, rounded up. */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);

@@ -4,7 +4,7 @@
  */
 import type { HistoryMessage } from "../../db/repositories/ConversationHistory.js";
 import type { LLMMessage } from "../llm/LLMService.js";
-import { estimateTokens } from "./limits.js";
+import { MEMORY_MESSAGE_MAX_CHARS, capText, estimateTokens } from "./limits.js";
 import { isCommand, isMemoryCommand, isQuestion, isSmallTalk, sentencesOf, unitsOf } from "./memoryText.js";
 
 /** What a summary is written to (default: 250 estimated tokens). */
@@ -134,7 +134,10 @@ export function fitSummary(text: string, maxTokens = SUMMARY_MAX_TOKENS): string
 /** The messages as the summarizer reads them: one line each, dated, with who said it. */
 function transcript(messages: readonly HistoryMessage[], timeZone: string): string {
   return messages
-    .map((m) => `[${localDate(m.createdAt, timeZone)}] ${m.role === "user" ? "User" : "Memo"}: ${m.content}`)
+    .map(
+      (m) =>
+        `[${localDate(m.createdAt, timeZone)}] ${m.role === "user" ? "User" : "Memo"}: ${capText(m.content, MEMORY_MESSAGE_MAX_CHARS).text}`,
+    )
     .join("\n");
 }
 

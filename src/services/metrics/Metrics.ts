@@ -48,7 +48,7 @@ export type RuntimeMetrics = Pick<
   "turnFinished" | "questionOpened" | "questionAnswered" | "questionExpired"
 >;
 /** What the webhook reports. */
-export type WebhookMetrics = Pick<Metrics, "webhookAnswered" | "deliveryFailed">;
+export type WebhookMetrics = Pick<Metrics, "webhookAnswered" | "deliveryFailed" | "foreignEntriesIgnored">;
 /** What the Graph API client reports. */
 export type SendMetrics = Pick<Metrics, "sendFailed">;
 /** What the scheduler's reminder service reports. */
@@ -76,6 +76,7 @@ export class Metrics {
   private readonly questions: Counter<"event">;
   private readonly sendFailures: Counter<"code" | "kind">;
   private readonly deliveryFailures: Counter<"code">;
+  private readonly foreignEntries: Counter;
   /** The inbox query of the scrape under way, shared by both inbox gauges. */
   private inboxRead: Promise<{ pending: number; oldestSeconds: number }> | undefined;
   private inboxFailing = false;
@@ -208,6 +209,11 @@ export class Metrics {
       labelNames: ["code"],
       registers,
     });
+    this.foreignEntries = new Counter({
+      name: "memo_webhook_foreign_entries_total",
+      help: "Webhook changes addressed to another business phone number (metadata.phone_number_id), ignored unanswered.",
+      registers,
+    });
   }
 
   /** The Content-Type of `render()`'s text. */
@@ -275,6 +281,11 @@ export class Metrics {
   /** A status webhook reported a message Memo sent as failed. */
   deliveryFailed(code: number | undefined): void {
     this.deliveryFailures.inc({ code: codeLabel(code) });
+  }
+
+  /** A webhook carried `count` changes for another business number, ignored. */
+  foreignEntriesIgnored(count: number): void {
+    this.foreignEntries.inc(count);
   }
 
   /** Both inbox gauges are collected in the same scrape: one query serves them. */

@@ -1,4 +1,5 @@
 import type { UserRepository } from "../../db/repositories/UserRepository.js";
+import { recordIrreversible, type UndoSettings } from "../undo/UndoJournal.js";
 import { describeCapabilities } from "../../graph/executors/GeneralExecutor.js";
 import { isGreeting, isHelpRequest } from "../../graph/plan/fastPath.js";
 import type { CapabilityName, User } from "../../types/index.js";
@@ -26,6 +27,10 @@ export interface OnboardingDeps {
   digestTime?: string;
   /** The capabilities running now, for the welcome. */
   capabilities: () => CapabilityName[];
+  /** Whether a language model is configured (default: true): without one the welcome lists the commands. */
+  withModel?: boolean;
+  /** Journals a time zone change as one "undo" cannot take back (default: none). */
+  undo?: UndoSettings;
 }
 
 /**
@@ -85,7 +90,7 @@ export class Onboarding {
     if (answered && text && options.inReplyTo) {
       await memory.addUserMessage(user.phone, text, { whatsappMessageId: options.inReplyTo });
     }
-    const welcome = `${onboardingMessage(language, "welcome")}\n\n${describeCapabilities(language, this.deps.capabilities())}`;
+    const welcome = `${onboardingMessage(language, "welcome")}\n\n${describeCapabilities(language, this.deps.capabilities(), this.deps.withModel ?? true)}`;
     // Only an answer records the message it answers: a retry after a crash must still run the turn.
     const send: SendOptions = { ...options, memory: "add", ...(answered ? {} : { inReplyTo: undefined }) };
     await sender.send(user.phone, { text: welcome, options: [], language }, send);
@@ -187,6 +192,14 @@ export class Onboarding {
     options: SendOptions,
   ): Promise<void> {
     await this.deps.users.update(user.phone, { timeZone: zone, timeZoneChoices: null });
+    // "undo" right after says a setting cannot be undone, rather than undoing an older change.
+    if (this.deps.undo) {
+      await recordIrreversible(this.deps.undo, user.phone, {
+        operationId: `settings:${message.messageId}`,
+        reason: "settings",
+        now: this.deps.clock(),
+      });
+    }
     this.deps.logger.info({ event: "TIME_ZONE_SET", timeZone: zone }, "time zone changed");
     const now = new Date(this.deps.clock());
     const text = onboardingMessage(language, "timeZoneSet", {

@@ -11,6 +11,7 @@ export const USER_TABLES: readonly { table: string; column: string }[] = [
   { table: "lists", column: "user_phone" },
   { table: "tasks", column: "user_phone" },
   { table: "database_operations", column: "user_phone" },
+  { table: "undo_journal", column: "user_phone" },
   { table: "reminder_deliveries", column: "user_phone" },
   { table: "calendar_events", column: "user_phone" },
   { table: "google_link_nonces", column: "user_phone" },

@@ -3,6 +3,9 @@ import { DeliveryLedger } from "../../db/repositories/DeliveryLedger.js";
 import { PgTaskRepository } from "../../db/repositories/TaskRepository.js";
 import type { UserRepository } from "../../db/repositories/UserRepository.js";
 import type { User } from "../../types/index.js";
+import type { Task } from "../../types/tasks.js";
+import { withTransaction } from "../../db/transaction.js";
+import { recordIrreversible, UndoCapture, type UndoSettings } from "../undo/UndoJournal.js";
 import type { Logger } from "../../utils/logger.js";
 import { humanTime } from "../../utils/timeContext.js";
 import { t } from "../../utils/userMessages.js";
@@ -19,6 +22,8 @@ export interface ReminderActionsDeps {
   sender: WhatsAppSender;
   logger: Logger;
   clock: () => number;
+  /** Journals taps and settings for "undo" (default: none). */
+  undo?: UndoSettings;
 }
 
 /** A message that says only "done" (in English or Hebrew), with a little politeness around it. */
@@ -55,12 +60,17 @@ export class ReminderActions {
     const option = message.optionId ?? "";
     let reply: string | null = null;
     if (option.startsWith(REMINDER_BUTTON.done)) {
-      reply = await this.done(user, language, option.slice(REMINDER_BUTTON.done.length));
+      reply = await this.done(user, language, option.slice(REMINDER_BUTTON.done.length), message.messageId);
     } else if (option.startsWith(REMINDER_BUTTON.snooze)) {
-      reply = await this.snooze(user, language, option.slice(REMINDER_BUTTON.snooze.length));
+      reply = await this.snooze(
+        user,
+        language,
+        option.slice(REMINDER_BUTTON.snooze.length),
+        message.messageId,
+      );
     } else if (!message.optionId) {
       const command = parseSettingsCommand(message.text);
-      if (command) reply = await this.settings(user, language, command);
+      if (command) reply = await this.settings(user, language, command, message.messageId);
       else if (BARE_DONE.test(message.text.trim())) reply = await this.doneTyped(user, language, message);
     }
     if (reply === null) return false;
@@ -78,14 +88,46 @@ export class ReminderActions {
     return true;
   }
 
-  /** "Done ✅": completes the task (a reminder is deleted; a repeating one moves on). */
-  private async done(user: User, language: "he" | "en", taskId: string): Promise<string> {
-    const { pool, clock, logger } = this.deps;
-    const tasks = new PgTaskRepository(pool);
-    const task = await tasks.get(user.phone, taskId);
-    if (!task || task.completed) return t(language, "reminder.gone");
+  /**
+   * Changes one task as a tap asks, in a transaction with its undo journal entry: "undo" after the
+   * tap puts the task back as it was (its reminder and next ring). Null when the task is gone or done.
+   */
+  private async changeTask<T>(
+    user: User,
+    taskId: string,
+    messageId: string,
+    change: (tasks: PgTaskRepository, task: Task, now: number) => Promise<T>,
+  ): Promise<{ task: Task; result: T; now: number } | null> {
+    const { pool, clock, undo } = this.deps;
     const now = clock();
-    const done = await completeTaskRow(tasks, user.phone, task, now);
+    return withTransaction(pool, async (client) => {
+      const tasks = new PgTaskRepository(client);
+      const task = await tasks.get(user.phone, taskId);
+      if (!task || task.completed) return null;
+      const capture = undo
+        ? new UndoCapture(client, user.phone, [{ table: "tasks", column: "id", values: [task.id] }])
+        : null;
+      await capture?.before();
+      const result = await change(tasks, task, now);
+      // The tap's message id: a webhook delivered twice journals the tap once.
+      await capture?.finish({
+        operationId: `tap:${messageId}`,
+        description: { kind: "task", text: task.text },
+        now,
+        windowMs: undo!.windowMs,
+      });
+      return { task, result, now };
+    });
+  }
+
+  /** "Done ✅": completes the task (a reminder is deleted; a repeating one moves on). */
+  private async done(user: User, language: "he" | "en", taskId: string, messageId: string): Promise<string> {
+    const { logger } = this.deps;
+    const changed = await this.changeTask(user, taskId, messageId, (tasks, task, now) =>
+      completeTaskRow(tasks, user.phone, task, now),
+    );
+    if (!changed) return t(language, "reminder.gone");
+    const { task, result: done, now } = changed;
     logger.info({ event: "REMINDER_DONE_TAP", taskId, removed: done.removed }, "reminder done by button");
     if (done.recurring && done.task.nextFireAt) {
       return t(language, "reminder.doneRecurring", {
@@ -106,26 +148,42 @@ export class ReminderActions {
       sinceMs: clock() - TYPED_DONE_WINDOW_MS,
       ...(message.replyTo ? { waMessageId: message.replyTo } : {}),
     });
-    return taskId ? this.done(user, language, taskId) : null;
+    return taskId ? this.done(user, language, taskId, message.messageId) : null;
   }
 
   /** "Snooze 10 min": the next ring comes ten minutes from now. */
-  private async snooze(user: User, language: "he" | "en", taskId: string): Promise<string> {
-    const { pool, clock } = this.deps;
-    const tasks = new PgTaskRepository(pool);
-    const task = await tasks.get(user.phone, taskId);
-    if (!task || task.completed) return t(language, "reminder.gone");
-    const now = clock();
-    const at = new Date(now + SNOOZE_MINUTES * 60_000).toISOString();
-    await tasks.update(user.phone, taskId, { nextFireAt: at });
+  private async snooze(
+    user: User,
+    language: "he" | "en",
+    taskId: string,
+    messageId: string,
+  ): Promise<string> {
+    const changed = await this.changeTask(user, taskId, messageId, async (tasks, task, now) => {
+      const at = new Date(now + SNOOZE_MINUTES * 60_000).toISOString();
+      await tasks.update(user.phone, task.id, { nextFireAt: at });
+      return at;
+    });
+    if (!changed) return t(language, "reminder.gone");
     return t(language, "reminder.snoozed", {
-      time: humanTime(at, now, user.timeZone, language),
-      text: task.text,
+      time: humanTime(changed.result, changed.now, user.timeZone, language),
+      text: changed.task.text,
     });
   }
 
-  private async settings(user: User, language: "he" | "en", command: SettingsCommand): Promise<string> {
-    const { users } = this.deps;
+  private async settings(
+    user: User,
+    language: "he" | "en",
+    command: SettingsCommand,
+    messageId: string,
+  ): Promise<string> {
+    const { users, undo, clock } = this.deps;
+    // A setting is not journaled: "undo" right after it says so rather than undoing an older change.
+    if (undo && command.kind !== "quietShow")
+      await recordIrreversible(undo, user.phone, {
+        operationId: `settings:${messageId}`,
+        reason: "settings",
+        now: clock(),
+      });
     switch (command.kind) {
       case "digestOff":
         await users.update(user.phone, { digestEnabled: false });

@@ -24,7 +24,9 @@ import { addDays, dayOfWeek } from "../../nlu/zonedTime.js";
 import { formatDate, localDateOf, parseDate, startOfDay } from "../calendar/recurrenceExpansion.js";
 import {
   ct,
+  dayText,
   eventView,
+  type EventView,
   frameAt,
   rangeText,
   refusalText,
@@ -154,6 +156,45 @@ export class CalendarEntityResolver implements EntityResolver {
       if (error instanceof CalendarRequestError) return notFound(refusalText(error, context.language));
       throw error;
     }
+  }
+
+  /**
+   * A risky plan's question before changing one event, naming it with its day and time: "Delete
+   * *Dentist* (tomorrow 14:00–15:00)?". Creating and reading ask nothing; a series and several
+   * events were asked about already.
+   */
+  async confirmation(step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
+    if (
+      this.ledger &&
+      (await this.ledger.get(context.phone, operationIdOf(context.state.traceId, step.id))) !== undefined
+    )
+      return null;
+    const { language } = context;
+    const frame = frameOf(context);
+    const operation = str(args.operation);
+    if (operation === "delete" || operation === "deleteBySummary") {
+      const events = Array.isArray(args.events) ? (args.events as EventView[]) : [];
+      const event = events.length === 1 ? events[0]! : null;
+      return event
+        ? ct(language, "confirmDeleteOne", { summary: event.summary, when: whenText(event, frame, language) })
+        : null;
+    }
+    if (operation !== "update" && operation !== "truncateRecurring") return null;
+    const id = str(operation === "update" ? args.eventId : args.seriesId);
+    const event = id ? await (await this.providers.forUser(context.phone)).getEvent(id) : null;
+    if (!event) return null;
+    if (operation === "update")
+      return ct(language, "confirmUpdateOne", {
+        summary: event.summary,
+        when: whenText(event, frame, language),
+      });
+    const last = parseDate(str(args.lastDate) ?? "");
+    return last
+      ? ct(language, "confirmTruncate", {
+          summary: event.summary,
+          date: dayText(last, frame.today, language),
+        })
+      : null;
   }
 
   async applySelection(

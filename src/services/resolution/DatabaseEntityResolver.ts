@@ -8,9 +8,19 @@ import type { DisambiguationState, PlanStep, ResolverResult } from "../../types/
 import type { ListItem, Task, TaskList } from "../../types/tasks.js";
 import { humanTime } from "../../utils/timeContext.js";
 import { t, type MessageKey } from "../../utils/userMessages.js";
+import { isFillerListName } from "../../nlu/commands.js";
 import { findTasks } from "../database/taskFilters.js";
 import { decideMatch, type Match } from "./fuzzyMatch.js";
+import { invisibleNameReply } from "../database/visibleNames.js";
 import { actionIds, lastNumbered, parseHandle } from "./references.js";
+
+/** The question a risky plan asks before changing one task, by task operation. */
+const TASK_CONFIRMATION: Partial<Record<string, MessageKey>> = {
+  delete: "confirmDeleteOneTask",
+  deleteMultiple: "confirmDeleteOneTask",
+  complete: "confirmCompleteOneTask",
+  update: "confirmUpdateOneTask",
+};
 
 /** At most this many names are listed in a confirmation question. */
 const MAX_NAMED_IN_CONFIRMATION = 10;
@@ -70,6 +80,9 @@ export class DatabaseEntityResolver implements EntityResolver {
     if ((await this.ledger.get(context.phone, operationIdOf(context.state.traceId, step.id))) !== undefined) {
       return { status: "resolved", args };
     }
+    // A name of invisible characters only names nothing: asked again, never matched or stored.
+    const invisible = invisibleNameReply(args, context.language);
+    if (invisible) return notFound(invisible);
     const [kind, operation = ""] = (result.functionName ?? "").split(".");
     return kind === "lists"
       ? this.resolveList(step, operation, args, context)
@@ -92,6 +105,137 @@ export class DatabaseEntityResolver implements EntityResolver {
       { stepId: step.id, type: "execute", functionName: result?.functionName ?? "", args },
       context,
     );
+  }
+
+  /**
+   * A risky plan's question before changing tasks or lists, naming each: "Delete the task “Buy
+   * milk” (tomorrow at 09:00)?", "Rename the list *Shopping* to *Groceries*?", "Tick “milk” on
+   * *Shopping*?". Creating and reading ask nothing; several deleted or completed things were asked
+   * about already (confirmTasks, confirmDeleteLists).
+   */
+  async confirmation(step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
+    const { phone, language } = context;
+    if ((await this.ledger.get(phone, operationIdOf(context.state.traceId, step.id))) !== undefined)
+      return null;
+    const [kind, operation = ""] = (context.state.resolverResults.get(step.id)?.functionName ?? "").split(
+      ".",
+    );
+    if (kind === "tasks") return this.taskConfirmation(operation, args, context);
+    if (operation === "update" || operation === "updateMultiple")
+      return this.listChangeConfirmation(
+        operation === "update" ? [args] : (asArray(args.updates) as Args[]),
+        context,
+      );
+    if (!["delete", "deleteMultiple", "deleteItem", "toggleItem", "clear"].includes(operation)) return null;
+    const listIds = operation === "deleteMultiple" ? asArray(args.listIds) : [args.listId];
+    const list =
+      listIds.length === 1 && typeof listIds[0] === "string" ? await this.lists.get(phone, listIds[0]) : null;
+    if (!list) return null;
+    if (operation === "clear") {
+      // Nothing to remove asks nothing: the reply says the list is already empty.
+      const checked = args.onlyChecked === true;
+      const count = list.items.filter((item) => !checked || item.checked).length;
+      if (count === 0) return null;
+      const key = checked
+        ? count === 1
+          ? "confirmClearCheckedOne"
+          : "confirmClearChecked"
+        : count === 1
+          ? "confirmClearListOne"
+          : "confirmClearList";
+      return t(language, key, { name: list.name, count: String(count) });
+    }
+    if (operation === "deleteItem" || operation === "toggleItem") {
+      const item = list.items.find((i) => i.id === args.item);
+      if (!item) return null;
+      // toggleItem without "checked" flips the item, as the executor does.
+      const ticks = typeof args.checked === "boolean" ? args.checked : !item.checked;
+      const key =
+        operation === "deleteItem"
+          ? "confirmDeleteListItem"
+          : ticks
+            ? "confirmTickItem"
+            : "confirmUntickItem";
+      return t(language, key, { item: item.text, name: list.name });
+    }
+    // A list with items was asked about when it was resolved (confirmListDelete).
+    return list.items.length === 0 ? t(language, "confirmDeleteEmptyList", { name: list.name }) : null;
+  }
+
+  /** The risky-plan question of a task operation: the one task it changes, or each task of an updateMultiple. */
+  private async taskConfirmation(
+    operation: string,
+    args: Args,
+    context: CapabilityContext,
+  ): Promise<string | null> {
+    const { phone, language } = context;
+    if (operation === "updateMultiple") {
+      const updates = asArray(args.updates) as Args[];
+      const tasks = await this.tasks.getMany(
+        phone,
+        updates.map((u) => u.taskId).filter((id): id is string => typeof id === "string"),
+      );
+      const byId = new Map(tasks.map((task) => [task.id, task]));
+      const named = updates.flatMap((update) => {
+        const task = byId.get(String(update.taskId));
+        return task ? [{ task, change: changeSummary(update, language) }] : [];
+      });
+      if (named.length === 0) return null;
+      if (named.length === 1) {
+        const [{ task, change }] = named as [{ task: Task; change: string }];
+        return t(language, "confirmUpdateOneTask", {
+          name: task.text,
+          when: this.dueSuffix(task, context),
+          change,
+        });
+      }
+      const names = named
+        .slice(0, MAX_NAMED_IN_CONFIRMATION)
+        .map(({ task, change }, i) => `${i + 1}. ${this.taskLabel(task, context)}: ${change}`);
+      if (named.length > MAX_NAMED_IN_CONFIRMATION) names.push("…");
+      return t(language, "confirmUpdateEachTask", { count: String(named.length), names: names.join("\n") });
+    }
+    const key = TASK_CONFIRMATION[operation];
+    const ids = operation === "deleteMultiple" ? asArray(args.taskIds) : [args.taskId];
+    const tasks = await this.tasks.getMany(
+      phone,
+      ids.filter((id): id is string => typeof id === "string"),
+    );
+    if (!key || tasks.length !== 1) return null;
+    const task = tasks[0]!;
+    return t(language, key, {
+      name: task.text,
+      when: this.dueSuffix(task, context),
+      change: changeSummary(args, language),
+    });
+  }
+
+  /** The risky-plan question of renaming (or otherwise changing) lists, naming each old and new name. */
+  private async listChangeConfirmation(updates: Args[], context: CapabilityContext): Promise<string | null> {
+    const { phone, language } = context;
+    const lists = await this.lists.list(phone);
+    const changes = updates.flatMap((update) => {
+      const list = lists.find((l) => l.id === update.listId);
+      return list ? [{ list, newName: str(update.newName) }] : [];
+    });
+    if (changes.length === 0) return null;
+    if (changes.length === 1) {
+      const [{ list, newName }] = changes as [{ list: TaskList; newName: string | undefined }];
+      return newName
+        ? t(language, "confirmRenameList", { name: list.name, newName })
+        : t(language, "confirmChangeList", { name: list.name });
+    }
+    const names = changes.map(
+      ({ list, newName }, i) => `${i + 1}. *${list.name}*${newName ? ` → *${newName}*` : ""}`,
+    );
+    return t(language, "confirmChangeLists", { count: String(changes.length), names: names.join("\n") });
+  }
+
+  /** " (tomorrow at 09:00)" after a task's name in a question, or nothing without a due time. */
+  private dueSuffix(task: Task, context: CapabilityContext): string {
+    return task.dueAt
+      ? ` (${humanTime(task.dueAt, context.now, context.state.user.timezone, context.language)})`
+      : "";
   }
 
   // ---- tasks ----
@@ -118,7 +262,10 @@ export class DatabaseEntityResolver implements EntityResolver {
           phone,
           operation === "get" || operation === "delete" ? {} : { completed: false },
         );
-        const result = await this.findTask(taskReference(args, "taskId"), pool, context);
+        // "nudge every 10 minutes" with no task yet: ask what to nudge about, not "which task?".
+        const nudge = (args.reminderRecurrence as { type?: unknown } | null | undefined)?.type === "nudge";
+        const none: MessageKey = operation === "update" && nudge ? "askNudgeAbout" : "whichTask";
+        const result = await this.findTask(taskReference(args, "taskId"), pool, context, none);
         if (result.status !== "found") return this.unresolved(step, result, args, "taskId", "task", context);
         return resolved({ ...withoutKey(args, "text"), taskId: result.item.id });
       }
@@ -182,6 +329,8 @@ export class DatabaseEntityResolver implements EntityResolver {
     reference: Reference,
     pool: Task[],
     context: CapabilityContext,
+    /** What to say when nothing is named and no recent action touched a task. */
+    none: MessageKey = "whichTask",
   ): Promise<Found<Task>> {
     const { language, phone, state } = context;
     const handle = reference.handle ? parseHandle(reference.handle) : null;
@@ -199,7 +348,7 @@ export class DatabaseEntityResolver implements EntityResolver {
       return task ? found(task) : missing(t(language, "whichTask"));
     }
     const words = reference.words ?? reference.handle;
-    if (!words) return this.latestTask(context);
+    if (!words) return this.latestTask(context, none);
     return decided(
       decideMatch(words, pool, (task) => task.text),
       words,
@@ -213,13 +362,13 @@ export class DatabaseEntityResolver implements EntityResolver {
   }
 
   /** Nothing named ("move it"): the task of the most recent action that touched one. */
-  private async latestTask(context: CapabilityContext): Promise<Found<Task>> {
+  private async latestTask(context: CapabilityContext, none: MessageKey): Promise<Found<Task>> {
     for (const action of context.state.latestActions) {
       if (action.capability !== "database" || !action.externalIds?.length) continue;
       const task = (await this.tasks.getMany(context.phone, action.externalIds))[0];
       if (task) return found(task);
     }
-    return missing(t(context.language, "whichTask"));
+    return missing(t(context.language, none));
   }
 
   private confirmTasks(
@@ -263,7 +412,9 @@ export class DatabaseEntityResolver implements EntityResolver {
     if (operation === "create" || operation === "createMultiple" || operation === "getAll")
       return resolved(args);
     const lists = await this.lists.list(phone);
-    if (lists.length === 0) return notFound(t(language, "noLists"));
+    // "add milk to the shopping list" with no such list: the list is made with the items.
+    const toCreate = operation === "addItem" ? listToCreate(args) : null;
+    if (lists.length === 0) return toCreate ?? notFound(t(language, "noLists"));
     if (operation === "deleteMultiple" || operation === "updateMultiple") {
       const key = operation === "deleteMultiple" ? "listIds" : "updates";
       const refs = asArray(args[key]);
@@ -299,6 +450,9 @@ export class DatabaseEntityResolver implements EntityResolver {
     }
 
     const result = this.findList(listReference(args, "listId"), lists, context);
+    // Only when no name comes near: a similar one ("shoping", "Shopping list") is that list, and
+    // several near ones are asked about, so no duplicate is made.
+    if (result.status === "missing" && toCreate) return toCreate;
     if (result.status !== "found") return this.unresolved(step, result, args, "listId", "list", context);
     const list = result.item;
     const listArgs = { ...withoutKey(args, "listName"), listId: list.id };
@@ -341,7 +495,8 @@ export class DatabaseEntityResolver implements EntityResolver {
       const list = byId(reference.handle);
       return list ? found(list) : missing(t(language, "whichList"));
     }
-    const words = reference.words ?? reference.handle;
+    const named = reference.words ?? reference.handle;
+    const words = named && !namesNoList(named) ? named : undefined;
     if (!words) {
       // No name: the only list, the list of the most recent action on one, or a question among all.
       if (lists.length === 1) return found(lists[0]!);
@@ -476,6 +631,24 @@ function wordsOrHandle(value: unknown): { handle?: string; words?: string } {
   const text = str(value);
   if (!text) return {};
   return parseHandle(text) || isUuid(text) ? { handle: text } : { words: text };
+}
+
+/**
+ * An addItem naming a list by words that match none: resolved to create that list with the items
+ * (`createList`, the executor's cue). Null for a handle or id, which names a list that must exist.
+ */
+function listToCreate(args: Args): EntityResolution | null {
+  const { handle, words } = listReference(args, "listId");
+  if (handle && (parseHandle(handle) || isUuid(handle))) return null;
+  const name = words ?? handle;
+  // "the list", "my list", "it", "הרשימה" name no list: the only one, or "which list?", never a new one.
+  if (!name || namesNoList(name)) return null;
+  return resolved({ ...withoutKey(args, "listId"), listName: stripListWord(name), createList: true });
+}
+
+/** Words that are only filler ("the list", "my list", "it", "הרשימה"), before or after dropping "list". */
+function namesNoList(words: string): boolean {
+  return isFillerListName(words) || isFillerListName(stripListWord(words));
 }
 
 /** "shopping list" / "רשימת קניות" name the list "shopping" / "קניות". */

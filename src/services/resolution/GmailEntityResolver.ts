@@ -24,6 +24,12 @@ type Args = Record<string, unknown>;
 /** Operations that act on existing emails, and those that may act on several at once. */
 const ON_EMAILS = new Set(["read", "reply", "forward", "label", "archive", "delete", "markRead"]);
 const BULK = new Set(["label", "archive", "delete", "markRead"]);
+/** The question of a risky plan before a change it did not approve already. */
+const CONFIRM_CHANGE: Partial<Record<string, "confirmArchive" | "confirmMarkRead" | "confirmLabel">> = {
+  archive: "confirmArchive",
+  markRead: "confirmMarkRead",
+  label: "confirmLabel",
+};
 /** Emails a search shows as candidates, and that one bulk change touches at most. */
 const CANDIDATES = 10;
 const MAX_BULK = 25;
@@ -162,6 +168,18 @@ export class GmailEntityResolver implements EntityResolver {
     }
     const operation = (context.state.resolverResults.get(step.id)?.functionName ?? "").split(".")[1] ?? "";
     return this.guarded(context, (mailbox) => this.resolveOperation(step, operation, args, mailbox, context));
+  }
+
+  /**
+   * A risky plan's question before archiving, labelling or marking emails read, naming them. Sending,
+   * replying, forwarding and deleting were approved already (approve / edit / cancel); reading,
+   * searching and drafts change nothing.
+   */
+  confirmation(_step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
+    const key = CONFIRM_CHANGE[String(args.operation)];
+    const emails = Array.isArray(args.emails) ? (args.emails as { from: string; subject: string }[]) : [];
+    if (!key || emails.length === 0) return Promise.resolve(null);
+    return Promise.resolve(this.naming(gt(context.language, key), emails, context));
   }
 
   async revise(
@@ -479,12 +497,23 @@ export class GmailEntityResolver implements EntityResolver {
     context: CapabilityContext,
   ): string {
     const { language } = context;
-    const lines = emails.slice(0, CANDIDATES).map((e) => `• ${emailLabel(this.dated(e, context), language)}`);
-    if (emails.length > CANDIDATES) lines.push("…");
     const title =
       emails.length === 1
         ? gt(language, "approveDelete")
         : gt(language, "approveDeleteMany", { count: String(emails.length) });
+    return this.naming(title, emails, context);
+  }
+
+  /** A question's title and the emails it is about, one per line. */
+  private naming(
+    title: string,
+    emails: { from: string; subject: string; date?: string | null }[],
+    context: CapabilityContext,
+  ): string {
+    const lines = emails
+      .slice(0, CANDIDATES)
+      .map((e) => `• ${emailLabel(this.dated(e, context), context.language)}`);
+    if (emails.length > CANDIDATES) lines.push("…");
     return [title, ...lines].join("\n");
   }
 

@@ -36,12 +36,45 @@ function chooseNote(query: string, found: NoteMatch[]): StoredNote[] {
   return found.slice(0, MAX_CHOICES).map((m) => m.note);
 }
 
+/** Forgetting one note the user's words named: asked first, quoting it. */
+function forgetNoteQuestion(note: StoredNote, args: Args, language: "he" | "en"): EntityResolution {
+  return {
+    status: "confirm",
+    question: st(language, "forgetNote", { quote: quoteOf(note.content) }),
+    args: { ...args, factIds: [], noteIds: [note.id] },
+  };
+}
+
 /**
  * second-brain entity resolution: which note ("#2", "@1", "the wifi note") or which remembered
  * fact ("forget that I like coffee") a step means, asking when several fit; "forget everything"
  * is always confirmed first, naming what will be erased. Ids come only from the user's own notes
  * and facts, never from the model.
  */
+/** "Which note?": the notes the words name, quoted, one to pick; the pick goes to `target`. */
+function whichNote(
+  step: PlanStep,
+  query: string,
+  notes: StoredNote[],
+  args: Args,
+  target: "noteId" | "noteIds",
+  language: "he" | "en",
+): EntityResolution {
+  return {
+    status: "disambiguation",
+    entityLabel: st(language, "entity"),
+    disambiguation: {
+      type: "note",
+      stepId: step.id,
+      query,
+      candidates: notes.map((note) => ({ id: note.id, displayText: quoteOf(note.content, 80) })),
+      allowMultiple: false,
+      originalArgs: args,
+      target,
+    },
+  };
+}
+
 export class SecondBrainEntityResolver implements EntityResolver {
   readonly capability = "second-brain" as const;
 
@@ -78,6 +111,36 @@ export class SecondBrainEntityResolver implements EntityResolver {
     }
   }
 
+  /**
+   * A risky plan's question before changing or deleting one note, or forgetting remembered facts,
+   * quoting them. Storing and searching ask nothing; "forget everything" asks already.
+   */
+  async confirmation(step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
+    const { language, phone } = context;
+    const functionName = context.state.resolverResults.get(step.id)?.functionName;
+    if (
+      (functionName === "notes.delete" || functionName === "notes.update") &&
+      typeof args.noteId === "string"
+    ) {
+      const [note] = await this.notes.getMany(phone, [args.noteId]);
+      if (!note) return null;
+      const key = functionName === "notes.delete" ? "confirmDeleteNote" : "confirmUpdateNote";
+      return st(language, key, { quote: quoteOf(note.content) });
+    }
+    if (functionName !== "memory.forget") return null;
+    const ids = new Set(Array.isArray(args.factIds) ? args.factIds : []);
+    const facts = (await this.memory.listFacts(phone)).filter((f) => ids.has(f.id));
+    if (facts.length > 0)
+      return st(language, "confirmForget", { quote: facts.map((f) => quoteOf(f.content)).join("; ") });
+    // A note picked from "which note?": the pick chose which one, it did not agree to delete it.
+    // One note the words named was asked about when it was resolved (a policy_confirmation answer).
+    const noteId: unknown = Array.isArray(args.noteIds) ? args.noteIds[0] : undefined;
+    if (typeof noteId !== "string" || context.answers.some((a) => a.reason === "policy_confirmation"))
+      return null;
+    const [note] = await this.notes.getMany(phone, [noteId]);
+    return note ? st(language, "forgetNote", { quote: quoteOf(note.content) }) : null;
+  }
+
   applySelection(
     step: PlanStep,
     disambiguation: DisambiguationState,
@@ -92,6 +155,13 @@ export class SecondBrainEntityResolver implements EntityResolver {
       return Promise.resolve(notFound(st(context.language, key)));
     }
     const args = { ...disambiguation.originalArgs };
+    // "Forget that …" matching several notes: in a command the user typed (planned low-risk),
+    // picking one of the quoted notes is the consent; a risky plan asks again (confirmation).
+    if (disambiguation.target === "noteIds")
+      return Promise.resolve({
+        status: "resolved",
+        args: { ...args, factIds: [], noteIds: chosen.slice(0, 1) },
+      });
     if (disambiguation.type === "note")
       return Promise.resolve({ status: "resolved", args: { ...args, noteId: chosen[0] } });
     return Promise.resolve({ status: "resolved", args: { ...args, factIds: chosen } });
@@ -125,19 +195,7 @@ export class SecondBrainEntityResolver implements EntityResolver {
     const chosen = chooseNote(query, await this.notes.search(phone, query, { limit: CANDIDATES }));
     if (chosen.length === 0) return notFound(st(language, "notFound", { query }));
     if (chosen.length === 1) return { status: "resolved", args: { ...args, noteId: chosen[0]!.id } };
-    return {
-      status: "disambiguation",
-      entityLabel: st(language, "entity"),
-      disambiguation: {
-        type: "note",
-        stepId: step.id,
-        query,
-        candidates: chosen.map((note) => ({ id: note.id, displayText: quoteOf(note.content, 80) })),
-        allowMultiple: false,
-        originalArgs: args,
-        target: "noteId",
-      },
-    };
+    return whichNote(step, query, chosen, args, "noteId", language);
   }
 
   private async resolveFacts(
@@ -166,16 +224,13 @@ export class SecondBrainEntityResolver implements EntityResolver {
     const found = (await this.memory.findFacts(phone, query)).filter((f) => f.score >= FACT_THRESHOLD);
     if (found.length === 0) {
       // Not a remembered fact, but maybe a note ("remember that I'm pregnant" is kept as a note).
-      // Only a note the words clearly name: forgetting asks about one note, never a list.
+      // Only a note the words clearly name: one is asked about, several are offered to pick one.
       const candidates = await this.notes.search(phone, query, { limit: CANDIDATES });
       const decision = decideMatch(query, candidates, (m) => m.note.content, { threshold: NOTE_THRESHOLD });
-      if (decision.kind === "one") {
-        const { note } = decision.match.item;
-        return {
-          status: "confirm",
-          question: st(language, "forgetNote", { quote: quoteOf(note.content) }),
-          args: { ...args, factIds: [], noteIds: [note.id] },
-        };
+      if (decision.kind === "one") return forgetNoteQuestion(decision.match.item.note, args, language);
+      if (decision.kind === "several") {
+        const notes = decision.matches.slice(0, MAX_CHOICES).map(({ item }) => item.note);
+        return whichNote(step, query, notes, { ...args, factIds: [] }, "noteIds", language);
       }
       return notFound(st(language, "forgetNotFound", { query }));
     }

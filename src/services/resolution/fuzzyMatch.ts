@@ -60,11 +60,31 @@ export function normalizeForMatch(text: string): string {
       // Niqqud, cantillation and Latin accents are all combining marks. Maqaf, paseq and sof pasuq,
       // though inside U+0591–U+05C7, are punctuation and fall to the next step as word breaks.
       .replace(/\p{M}/gu, "")
+      // Zero-width characters and direction marks are no word break: "mi\u200Blk" is "milk".
+      .replace(/\p{Cf}/gu, "")
       .replace(/[ךםןףץ]/g, (letter) => FINAL_LETTERS[letter] ?? letter)
       // Anything that is not a letter or digit separates words: quotes, geresh, hyphens, emoji.
       .replace(/[^\p{L}\p{N}]+/gu, " ")
       .trim()
   );
+}
+
+/** Sentence punctuation, quotes, dashes and brackets: how a name is said, not which name it is. */
+const SENTENCE_MARKS = /[.,!?;:…'"‘’“”׳״()[\]{}\-‐-―־]/gu;
+
+/**
+ * A name as written, apart from case, spacing, invisible characters and sentence punctuation: the
+ * symbols normalization drops still count. "100_%" and "100" normalize alike, and "%" or "_" to
+ * nothing, but each is its own name; "call MOM." is still "Call mom".
+ */
+function literalOf(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/\p{Cf}/gu, "")
+    .replace(SENTENCE_MARKS, " ")
+    .replace(/\s+/gu, " ")
+    .trim();
 }
 
 /** The normalized words, without stop words that carry no identity (the, my, את, של…) and naming fillers (thing, task, reminder, משימה, תזכורת…). */
@@ -115,11 +135,15 @@ export function decideMatch<T>(
 ): MatchDecision<T> {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const margin = options.margin ?? DEFAULT_MARGIN;
-  if (normalizeForMatch(query) === "") return { kind: "none", closest: [] };
+  if (literalOf(query) === "") return { kind: "none", closest: [] };
 
   const ranked = rankScored(query, items, textOf);
   // The user typed a name exactly: that item is meant, however many others contain the same words.
-  // Several items with that same name are a real ambiguity, and only they are candidates.
+  // Several items with that same name are a real ambiguity, and only they are candidates. Written
+  // the same way ("100_%") comes before said the same way ("100").
+  const literal = ranked.filter((scored) => scored.literal).map(toMatch);
+  if (literal.length === 1) return { kind: "one", match: literal[0]! };
+  if (literal.length > 1) return { kind: "several", matches: literal };
   const exact = ranked.filter((scored) => scored.exact).map(toMatch);
   if (exact.length === 1) return { kind: "one", match: exact[0]! };
   if (exact.length > 1) return { kind: "several", matches: exact };
@@ -139,6 +163,8 @@ export function decideMatch<T>(
 interface Scored<T> extends Match<T> {
   /** The item's normalized text equals the query's. */
   exact: boolean;
+  /** The item's text is the query's as written (case, spacing and invisible characters aside). */
+  literal: boolean;
 }
 
 function toMatch<T>({ item, score }: Scored<T>): Match<T> {
@@ -156,8 +182,11 @@ function rankScored<T>(query: string, items: readonly T[], textOf: (item: T) => 
  * Prepares the query once (normalization, words, trigrams) and returns a function scoring one
  * candidate text.
  */
-function createScorer(query: string): (candidate: string) => { score: number; exact: boolean } {
+function createScorer(
+  query: string,
+): (candidate: string) => { score: number; exact: boolean; literal: boolean } {
   const normalizedQuery = normalizeForMatch(query);
+  const literalQuery = literalOf(query);
   const queryWords = wordsOf(normalizedQuery);
   const queryTrigrams = trigramsOf(normalizedQuery);
   // A user's names repeat words ("call", "list", "לקנות"): each distinct word is weighed against
@@ -174,12 +203,22 @@ function createScorer(query: string): (candidate: string) => { score: number; ex
 
   return (candidate) => {
     const normalizedCandidate = normalizeForMatch(candidate);
-    if (normalizedQuery === "" || normalizedCandidate === "") return { score: 0, exact: false };
-    if (normalizedQuery === normalizedCandidate) return { score: 1, exact: true };
+    if (normalizedQuery === normalizedCandidate) {
+      // Only names said alike can be written alike; a name of symbols alone ("%") matches itself only.
+      const literal = literalQuery !== "" && literalOf(candidate) === literalQuery;
+      if (normalizedQuery === "") return { score: literal ? 1 : 0, exact: literal, literal };
+      return { score: 1, exact: true, literal };
+    }
+    if (normalizedQuery === "" || normalizedCandidate === "")
+      return { score: 0, exact: false, literal: false };
     const tokens = tokenOverlap(queryWords.length, wordsOf(normalizedCandidate), weightsOf);
     const trigrams = trigramDice(queryTrigrams, normalizedQuery.length, normalizedCandidate);
     // Capped below 1 so that only an exact name scores 1.
-    return { score: Math.min(0.99, TOKEN_WEIGHT * tokens + TRIGRAM_WEIGHT * trigrams), exact: false };
+    return {
+      score: Math.min(0.99, TOKEN_WEIGHT * tokens + TRIGRAM_WEIGHT * trigrams),
+      exact: false,
+      literal: false,
+    };
   };
 }
 

@@ -5,6 +5,7 @@ import { SchedulerRepository } from "../../db/repositories/SchedulerRepository.j
 import type { Logger } from "../../utils/logger.js";
 import { CONVERSATION_MAX_AGE_MS } from "../memory/ConversationWindow.js";
 import type { MemoryService } from "../memory/index.js";
+import { DEFAULT_UNDO_WINDOW_MS } from "../undo/UndoJournal.js";
 import { CLAIM_LEASE_MS, type PassReport, type ReminderService } from "../reminder/ReminderService.js";
 
 /** Every minute: due reminders, nudges, overdue notices and digests (spec 002 §9.2). */
@@ -33,6 +34,8 @@ export interface SchedulerServiceDeps {
   retentionDays: number;
   /** Long-term memory's periodic work (default: none). */
   memoryJobs?: MemoryJobs;
+  /** How long a change can be undone (UNDO_WINDOW_MINUTES; default 10 minutes): expired entries go a window later. */
+  undoWindowMs?: number;
 }
 
 /**
@@ -96,6 +99,7 @@ export class SchedulerService {
         this.again = false;
         report = await this.guard("due", () => this.deps.reminders.runDue());
       } while (this.again && !this.halted);
+      await this.guard("undo-purge", () => this.purgeUndo());
       if (!this.stopped) await this.armWake();
       return report;
     });
@@ -105,6 +109,17 @@ export class SchedulerService {
     } finally {
       this.running = undefined;
     }
+  }
+
+  /**
+   * Undo journal entries expired a window ago go (each minute, so within a minute of that): till
+   * then "undo" can still say it is too late for the change, and after it no copy is kept.
+   */
+  private async purgeUndo(): Promise<void> {
+    const windowMs = this.deps.undoWindowMs ?? DEFAULT_UNDO_WINDOW_MS;
+    const purged = await new Housekeeping(this.deps.pool).purgeUndo(this.deps.clock() - windowMs);
+    if (purged > 0)
+      this.deps.logger.info({ event: "UNDO_PURGED", entries: purged }, "expired undo entries dropped");
   }
 
   /** Hourly: the window cache and table forget idle conversations and expired questions; long-term memory catches up. */

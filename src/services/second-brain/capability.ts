@@ -3,6 +3,7 @@ import { createSecondBrainExecutor } from "../../graph/executors/SecondBrainExec
 import type { CapabilityModule } from "../../graph/registry.js";
 import { memoryCommandResolver, secondBrainResolver } from "../../graph/resolvers/SecondBrainResolver.js";
 import type { Logger } from "../../utils/logger.js";
+import type { UndoSettings } from "../undo/UndoJournal.js";
 import { SecondBrainEntityResolver } from "../resolution/SecondBrainEntityResolver.js";
 import type { MemoryPort, NotesPort } from "./ports.js";
 import { secondBrainTemplate } from "./replies.js";
@@ -13,12 +14,20 @@ export function createSecondBrainCapability(options: {
   memory: MemoryPort;
   ledger: OperationLedger;
   logger?: Logger;
+  /** Journals note changes for "undo" (default: none). */
+  undo?: UndoSettings;
 }): CapabilityModule {
   return {
     capability: "second-brain",
     // The memory commands first: they claim their actions; every other action is a note operation.
     resolvers: [memoryCommandResolver, secondBrainResolver],
-    executor: createSecondBrainExecutor(options.notes, options.memory, options.ledger, options.logger),
+    executor: createSecondBrainExecutor(
+      options.notes,
+      options.memory,
+      options.ledger,
+      options.logger,
+      options.undo,
+    ),
     entityResolver: new SecondBrainEntityResolver(options.notes, options.memory),
     template: secondBrainTemplate,
     // "Forget everything" is confirmed in SecondBrainEntityResolver, naming what it erases.

@@ -1,4 +1,5 @@
 import { fillTemplate } from "../../utils/userMessages.js";
+import { withUndoHint } from "../undo/replies.js";
 import type { ResponseTemplate } from "../../graph/registry.js";
 
 type Language = "he" | "en";
@@ -17,6 +18,8 @@ const SECOND_BRAIN_MESSAGES = {
     noSuchNumber: "There's no number {n} in the last notes I showed you.",
     stored: "📝 Noted: “{quote}”",
     confirmDeleteNote: "Delete the note “{quote}”? Reply yes to delete it.",
+    confirmUpdateNote: "Change the note “{quote}”?",
+    confirmForget: "Forget that “{quote}”?",
     timeHint: '(I keep it as a note. To be reminded, say "remind me …".)',
     forgetNote:
       "I don't keep that among the things I remember, but one of your notes says it:\n“{quote}”\nDelete that note? Reply yes to delete it.",
@@ -63,6 +66,8 @@ const SECOND_BRAIN_MESSAGES = {
     noSuchNumber: "אין מספר {n} בפתקים האחרונים שהראיתי לך.",
     stored: "📝 רשמתי: „{quote}”",
     confirmDeleteNote: "למחוק את הפתק „{quote}”? ענה כן כדי למחוק.",
+    confirmUpdateNote: "לשנות את הפתק „{quote}”?",
+    confirmForget: "לשכוח ש„{quote}”?",
     timeHint: "(שמרתי את זה כפתק. כדי לקבל תזכורת, כתוב „תזכיר לי …”.)",
     forgetNote:
       "זה לא בין הדברים שאני זוכר, אבל אחד הפתקים שלך אומר את זה:\n„{quote}”\nלמחוק את הפתק? ענה כן כדי למחוק.",
@@ -183,9 +188,12 @@ export const secondBrainTemplate: ResponseTemplate = (result, language) => {
       return st(language, "updated", { quote: data.note.quote });
     case "deleted":
       if (data.notes.length === 0) return st(language, "deletedAgain");
-      return data.notes.length === 1
-        ? st(language, "deleted", { quote: data.notes[0]!.quote })
-        : st(language, "deletedMany", { count: String(data.notes.length) });
+      return withUndoHint(
+        data.notes.length === 1
+          ? st(language, "deleted", { quote: data.notes[0]!.quote })
+          : st(language, "deletedMany", { count: String(data.notes.length) }),
+        language,
+      );
     case "found":
       if (data.notes.length === 0) return st(language, "foundNone", { query: data.query });
       return data.answer

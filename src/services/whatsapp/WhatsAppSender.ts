@@ -1,3 +1,4 @@
+import { createLimiter } from "../../utils/concurrency.js";
 import type { OutboundMessageRepository } from "../../db/repositories/OutboundMessageRepository.js";
 import { MemoError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
@@ -63,9 +64,20 @@ function kindOf(payload: OutboundPayload): string {
 /**
  * Sends Memo's replies: fits them to WhatsApp (split text, buttons, lists), records every sent
  * message with its id and the message it answers, and gives the conversation window the id, so a
- * later reply-to one of Memo's messages finds it.
+ * later reply-to one of Memo's messages finds it. At most `sendConcurrency` messages are under way at once (inFlight).
  */
 export class WhatsAppSender {
+  /**
+   * Admits a send, from the Graph API call to the record of what it accepted (issue #20). A message
+   * WhatsApp accepted but Memo had not yet recorded is sent again when a crash re-runs its turn (the
+   * turn is re-run unless its answer is recorded: a lost reply is worse than a repeated one), and
+   * the Cloud API takes no idempotency key to prevent that. Bounding the sends under way bounds
+   * that window: with the default of one, a crash repeats at most one reply per process, not one
+   * per turn in flight. The cost: each slot sends one message per Graph API round trip
+   * (WHATSAPP_SEND_CONCURRENCY, docs/WHATSAPP.md).
+   */
+  private readonly inFlight: <T>(send: () => Promise<T>) => Promise<T>;
+
   constructor(
     private readonly deps: {
       /** null: no access token and no simulator; replies are logged, not sent. */
@@ -73,8 +85,12 @@ export class WhatsAppSender {
       outbound: OutboundMessageRepository;
       memory: MemoryService;
       logger: Logger;
+      /** Sends under way at once, from the Graph API call to its record (default: 1). */
+      sendConcurrency?: number;
     },
-  ) {}
+  ) {
+    this.inFlight = createLimiter(deps.sendConcurrency ?? 1);
+  }
 
   /** Sends one reply; returns the WhatsApp ids of its messages, in order. */
   async send(phone: string, content: ReplyContent, options: SendOptions): Promise<string[]> {
@@ -87,38 +103,42 @@ export class WhatsAppSender {
     const payloads = buildReplyPayloads(phone, content, options.quote ? options.inReplyTo : undefined);
     const ids: string[] = [];
     for (const payload of payloads) {
-      // Checked before each message, so a reply in parts stops when the phone changes hands.
-      if (options.guard && !(await options.guard())) {
-        throw new LeaseLostError("Phone lease lost before sending", {
-          inReplyTo: options.inReplyTo,
-          sent: ids.length,
-        });
-      }
-      let id: string;
-      try {
-        ({ id } = await client.sendMessage(payload));
-      } catch (error) {
-        throw new DeliveryError(
-          "Reply could not be delivered",
-          { sent: ids.length, of: payloads.length },
-          undefined,
-          { cause: error },
-        );
-      }
+      const id = await this.inFlight(async () => {
+        // Checked before each message (and after waiting for the slot), so a reply in parts
+        // stops when the phone changes hands.
+        if (options.guard && !(await options.guard())) {
+          throw new LeaseLostError("Phone lease lost before sending", {
+            inReplyTo: options.inReplyTo,
+            sent: ids.length,
+          });
+        }
+        let sent: string;
+        try {
+          ({ id: sent } = await client.sendMessage(payload));
+        } catch (error) {
+          throw new DeliveryError(
+            "Reply could not be delivered",
+            { sent: ids.length, of: payloads.length },
+            undefined,
+            { cause: error },
+          );
+        }
+        await options.onAccepted?.(sent);
+        // The message is out: a failure to record it must not make the turn run (and send) again.
+        await outbound
+          .record({
+            waMessageId: sent,
+            phone,
+            ...(options.inReplyTo ? { inReplyTo: options.inReplyTo } : {}),
+            kind: kindOf(payload),
+            body: bodyOf(payload),
+          })
+          .catch((error: unknown) =>
+            logger.error({ err: error, messageId: sent }, "could not record a sent message"),
+          );
+        return sent;
+      });
       ids.push(id);
-      await options.onAccepted?.(id);
-      // The message is out: a failure to record it must not make the turn run (and send) again.
-      await outbound
-        .record({
-          waMessageId: id,
-          phone,
-          ...(options.inReplyTo ? { inReplyTo: options.inReplyTo } : {}),
-          kind: kindOf(payload),
-          body: bodyOf(payload),
-        })
-        .catch((error: unknown) =>
-          logger.error({ err: error, messageId: id }, "could not record a sent message"),
-        );
     }
     const first = ids[0];
     if (options.memory === "add") await memory.addAssistantMessage(phone, content.text, first);
@@ -145,14 +165,17 @@ export class WhatsAppSender {
       return null;
     }
     const payload = buildTemplatePayload(phone, template, text);
-    const { id } = await client.sendMessage(payload);
-    // Recorded first, before anything else can fail: a template that went must not go again.
-    await options.onAccepted?.(id);
-    await outbound
-      .record({ waMessageId: id, phone, kind: "template", body: bodyOf(payload) })
-      .catch((error: unknown) =>
-        logger.error({ err: error, messageId: id }, "could not record a sent message"),
-      );
+    const id = await this.inFlight(async () => {
+      const { id: sent } = await client.sendMessage(payload);
+      // Recorded first, before anything else can fail: a template that went must not go again.
+      await options.onAccepted?.(sent);
+      await outbound
+        .record({ waMessageId: sent, phone, kind: "template", body: bodyOf(payload) })
+        .catch((error: unknown) =>
+          logger.error({ err: error, messageId: sent }, "could not record a sent message"),
+        );
+      return sent;
+    });
     // The window is context only: its failure is logged, never a reason to send again.
     await memory
       .appendProactiveMessage(phone, text, id)

@@ -64,6 +64,7 @@ export function createWhatsApp(options: WhatsAppOptions) {
         publicUrl: () => `${options.serviceUrl()}${SIMULATOR_PATH}`,
         // Conversations survive restarts, like the rest of the local data.
         dataDir: config.dataDir,
+        allowedHosts: settings.simulatorAllowedHosts,
         logger,
         clock,
       })
@@ -87,7 +88,13 @@ export function createWhatsApp(options: WhatsAppOptions) {
   if (!client)
     logger.warn("WHATSAPP_ACCESS_TOKEN is not set and the simulator is off: replies will not be sent");
 
-  const sender = new WhatsAppSender({ client, outbound, memory: memo.memory, logger });
+  const sender = new WhatsAppSender({
+    client,
+    outbound,
+    memory: memo.memory,
+    logger,
+    sendConcurrency: settings.sendConcurrency,
+  });
   const onboarding = new Onboarding({
     users: memo.users,
     memory: memo.memory,
@@ -97,6 +104,8 @@ export function createWhatsApp(options: WhatsAppOptions) {
     defaultTimeZone: config.defaultTimeZone,
     digestTime: config.scheduler.digestTime,
     capabilities: () => memo.capabilities.capabilities(),
+    withModel: !!memo.llm,
+    undo: { db: db.pool, windowMs: config.undoWindowMinutes * 60_000 },
   });
   const actions = new ReminderActions({
     pool: db.pool,
@@ -105,6 +114,8 @@ export function createWhatsApp(options: WhatsAppOptions) {
     sender,
     logger,
     clock,
+    // A tap on Done or Snooze can be taken back with "undo", like the same change typed.
+    undo: { db: db.pool, windowMs: config.undoWindowMinutes * 60_000 },
   });
   /** Listeners of "failed" delivery statuses (the scheduler). */
   const failureListeners: ((update: DeliveryFailure) => Promise<void>)[] = [];
@@ -148,9 +159,12 @@ export function createWhatsApp(options: WhatsAppOptions) {
         logger,
         ...(settings.appSecret ? { appSecret: settings.appSecret } : {}),
         ...(settings.verifyToken ? { verifyToken: settings.verifyToken } : {}),
+        // The simulator sends this id too, so it keeps working.
+        phoneNumberId: settings.phoneNumberId,
         inbox: new InboxWriter(inbox),
         outbound,
         onStored: () => worker.kick(),
+        clock,
         ...(options.metrics ? { metrics: options.metrics } : {}),
         onDeliveryFailed: async (update) => {
           for (const listener of failureListeners) await listener(update);

@@ -103,15 +103,27 @@ export interface WebhookContents {
   errors: WhatsAppErrorDetail[];
   /** Items that did not parse; logged and skipped. */
   skipped: { kind: "message" | "status" | "error"; issue: string }[];
+  /** Changes for another business number (their metadata.phone_number_id), left out whole. */
+  foreign: { phoneNumberId: string | undefined }[];
 }
 
-/** Flattens every entry and change of a parsed body into its messages, statuses and errors. */
-export function readWebhookBody(body: WebhookBody): WebhookContents {
-  const out: WebhookContents = { messages: [], statuses: [], errors: [], skipped: [] };
+/**
+ * Flattens every entry and change of a parsed body into its messages, statuses and errors.
+ * With `phoneNumberId`, only changes addressed to that business number are read: one Meta app
+ * (one app secret) can serve several numbers, e.g. staging and production, and each must answer
+ * only its own users. A change without the id cannot show it is ours, and is left out too.
+ */
+export function readWebhookBody(body: WebhookBody, phoneNumberId?: string): WebhookContents {
+  const out: WebhookContents = { messages: [], statuses: [], errors: [], skipped: [], foreign: [] };
   for (const entry of body.entry) {
     for (const change of entry.changes) {
       const value = change.value;
       if (!value) continue;
+      const addressedTo = value.metadata?.phone_number_id;
+      if (phoneNumberId !== undefined && addressedTo !== phoneNumberId) {
+        out.foreign.push({ phoneNumberId: addressedTo });
+        continue;
+      }
       const names = new Map(
         (value.contacts ?? []).flatMap((c) =>
           c.wa_id && c.profile?.name ? [[c.wa_id, c.profile.name]] : [],

@@ -142,7 +142,9 @@ describe("deleting", () => {
     );
     expect(await storedEvents(h)).toHaveLength(2);
     const done = await h.say("yes");
-    expect(done.text).toBe("🗑️ Deleted the series *Yoga* (every Monday and Wednesday at 19:00–20:00).");
+    expect(done.text).toBe(
+      "🗑️ Deleted the series *Yoga* (every Monday and Wednesday at 19:00–20:00).\nReply *undo* to bring it back.",
+    );
     expect((await storedEvents(h)).map((e) => e.summary)).toEqual(["Dentist"]);
   });
 
@@ -165,7 +167,7 @@ describe("deleting", () => {
       isRecurring: false,
     });
     const done = await h.say("cancel yoga on Wednesday the 11th");
-    expect(done.text).toBe("🗑️ Deleted *Yoga* (Wed 11/03 19:00–20:00).");
+    expect(done.text).toBe("🗑️ Deleted *Yoga* (Wed 11/03 19:00–20:00).\nReply *undo* to bring it back.");
     const calendar = await h.providers.forUser(PHONE);
     const week = await calendar.listEvents({ from: jlm(8, "00:00"), to: jlm(15, "00:00") });
     expect(week.map((e) => e.start)).toEqual([jlm(9, "19:00")]);
@@ -181,14 +183,16 @@ describe("deleting", () => {
     const again = await h.say("delete the dentist", { whatsappMessageId: "wamid.del" });
     expect(again).toMatchObject({
       status: "completed",
-      text: "🗑️ Deleted *Dentist* (tomorrow 09:00–10:00).",
+      text: "🗑️ Deleted *Dentist* (tomorrow 09:00–10:00).\nReply *undo* to bring it back.",
     });
   });
 
   it("deletes a single event without asking", async () => {
     await yoga("Yoga");
     scriptTurn(h, "delete_event", { operation: "delete", searchCriteria: { summary: "dentist" } });
-    expect((await h.say("delete the dentist")).text).toBe("🗑️ Deleted *Dentist* (tomorrow 09:00–10:00).");
+    expect((await h.say("delete the dentist")).text).toBe(
+      "🗑️ Deleted *Dentist* (tomorrow 09:00–10:00).\nReply *undo* to bring it back.",
+    );
     expect((await storedEvents(h)).map((e) => e.summary)).toEqual(["Yoga"]);
   });
 
@@ -207,7 +211,7 @@ describe("deleting", () => {
     expect(asked.text).toContain(
       "Delete these 2 events?\n1. *Standup* (tomorrow 09:00–09:15)\n2. *Design review* (tomorrow 11:00–12:00)",
     );
-    expect((await h.say("yes")).text).toBe("🗑️ Deleted 2 events.");
+    expect((await h.say("yes")).text).toBe("🗑️ Deleted 2 events.\nReply *undo* to bring it back.");
     expect((await storedEvents(h)).map((e) => [e.summary, e.start])).toEqual([
       ["Dentist", jlm(6, "15:00")],
       ["Standup", jlm(9, "09:00")],

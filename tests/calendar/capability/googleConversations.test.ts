@@ -113,7 +113,9 @@ describe("with Google Calendar", () => {
     const asked = await h.say("תמחק את כל שיעורי היוגה");
     expect(asked.text).toContain("למחוק את כל הסדרה *יוגה*");
     expect(google.requests.filter((r) => r.method === "DELETE")).toHaveLength(0);
-    expect((await h.say("כן")).text).toBe("🗑️ מחקתי את הסדרה *יוגה* (כל יום שני ורביעי ב-19:00–20:00).");
+    expect((await h.say("כן")).text).toBe(
+      "🗑️ מחקתי את הסדרה *יוגה* (כל יום שני ורביעי ב-19:00–20:00).\nענה *בטל* כדי להחזיר.",
+    );
     const deletes = google.requests.filter((r) => r.method === "DELETE");
     expect(deletes.map((r) => r.path)).toEqual([expect.stringContaining(series.id)]);
     const calendar = await h.providers.forUser(PHONE);

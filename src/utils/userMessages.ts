@@ -154,6 +154,7 @@ export const MESSAGES = {
     confirmUntickItem: "Untick “{item}” on *{name}*?",
     askPast: 'That time ("{phrase}") has already passed. When should it be?',
     tooLong: "That's too long for me to keep ({what}: up to {max} characters). Could you shorten it?",
+    listExists: 'You already have a list *{name}*. To add to it: "add milk to {name}".',
     invisibleName:
       "I can't see anything in that ({what}): it has only invisible characters, such as zero-width spaces or direction marks, so I saved nothing. Send it again with its words.",
     "what.task": "a task",
@@ -471,6 +472,7 @@ export const MESSAGES = {
     confirmUntickItem: "לבטל את הסימון של „{item}” ב*{name}*?",
     askPast: 'הזמן הזה ("{phrase}") כבר עבר. מתי זה צריך להיות?',
     tooLong: "זה ארוך מדי בשבילי ({what}: עד {max} תווים). אפשר לקצר?",
+    listExists: 'כבר יש לך רשימה *{name}*. כדי להוסיף אליה: "תוסיף חלב ל{name}".',
     invisibleName:
       "אין בזה שום דבר שרואים ({what}): רק תווים בלתי נראים, כמו רווח ברוחב אפס או סימני כיוון, אז לא שמרתי כלום. שלח שוב עם המילים.",
     "what.task": "משימה",

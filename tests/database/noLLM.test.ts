@@ -204,5 +204,12 @@ describe("without an LLM: names of invisible characters or of symbols", () => {
       ["_", true],
     ]);
     expect((await stores(h).lists()).map((l) => l.name)).toEqual(["shopping", "%"]);
+    // A second list of a name already taken could never be told apart: refused, naming the list.
+    expect((await c.say("create list Shopping")).text).toBe(
+      'You already have a list *shopping*. To add to it: "add milk to shopping".',
+    );
+    expect((await c.say("צור רשימה %")).text).toBe('כבר יש לך רשימה *%*. כדי להוסיף אליה: "תוסיף חלב ל%".');
+    expect((await c.say("create list _")).text).toBe("📝 Created the list *_*");
+    expect((await stores(h).lists()).map((l) => l.name)).toEqual(["shopping", "%", "_"]);
   });
 });

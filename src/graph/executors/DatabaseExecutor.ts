@@ -1,3 +1,4 @@
+import { literalOf } from "../../services/resolution/fuzzyMatch.js";
 import { nonEmpty } from "../../utils/args.js";
 import type pg from "pg";
 import { PgListRepository, type ListRepository } from "../../db/repositories/ListRepository.js";
@@ -549,9 +550,14 @@ async function runList(
     case "createMultiple": {
       const drafts = operation === "create" ? [args] : records(args.lists);
       const created: TaskList[] = [];
+      // A second list of the same name could never be told apart in "which list?".
+      const taken = new Map((await lists.list(phone)).map((l) => [literalOf(l.name), l.name]));
       for (const [i, draft] of drafts.entries()) {
         const name = str(draft.listName) ?? refuse("MISSING_NAME", t(language, "askListName"));
         checkLength(name, "list", language);
+        const same = taken.get(literalOf(name));
+        if (same !== undefined) refuse("LIST_EXISTS", t(language, "listExists", { name: same }));
+        taken.set(literalOf(name), name);
         const items = strings(draft.items);
         for (const item of items) checkLength(item, "item", language);
         created.push(

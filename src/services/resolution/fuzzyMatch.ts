@@ -77,7 +77,7 @@ const SENTENCE_MARKS = /[.,!?;:…'"‘’“”׳״()[\]{}\-‐-―־]/gu;
  * symbols normalization drops still count. "100_%" and "100" normalize alike, and "%" or "_" to
  * nothing, but each is its own name; "call MOM." is still "Call mom".
  */
-function literalOf(text: string): string {
+export function literalOf(text: string): string {
   return text
     .normalize("NFKC")
     .toLowerCase()

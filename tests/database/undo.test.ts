@@ -15,11 +15,9 @@ import { PgOutboundMessageRepository } from "../../src/db/repositories/OutboundM
 import { PgNoteRepository } from "../../src/db/repositories/NoteRepository.js";
 import { PgListRepository } from "../../src/db/repositories/ListRepository.js";
 import { PgUserRepository } from "../../src/db/repositories/UserRepository.js";
-import { FakeGoogleCalendar } from "../support/fakeGoogleCalendar.js";
-import { OAuth2Client } from "google-auth-library";
-import { GoogleCalendar } from "../../src/services/calendar/GoogleCalendar.js";
+import { FakeGoogleCalendar, googleProviders } from "../support/fakeGoogleCalendar.js";
 import type { CalendarProviders } from "../../src/services/calendar/types.js";
-import type { GoogleAccounts } from "../../src/services/google/types.js";
+import type { Logger } from "../../src/utils/logger.js";
 import { createHarness, isPlanner, PHONE, plan, step, type Harness } from "../support/memoHarness.js";
 import { scriptTurn, stores } from "../support/databaseScript.js";
 import { gmailHarness, scriptGmailTurn } from "../gmail/support.js";
@@ -38,22 +36,6 @@ afterEach(async () => {
   h = undefined;
 });
 
-/** Every user connected to the Google Calendar stand-in. */
-function googleProviders(stand: FakeGoogleCalendar): CalendarProviders {
-  const accounts: GoogleAccounts = {
-    configured: true,
-    apiRootUrl: stand.rootUrl,
-    status: () => Promise.resolve("connected"),
-    clientFor: (phone) => {
-      const client = new OAuth2Client();
-      client.setCredentials({ access_token: `token-${phone}` });
-      return Promise.resolve(client);
-    },
-    markLost: () => Promise.resolve(true),
-  };
-  return { forUser: (phone) => Promise.resolve(new GoogleCalendar({ google: accounts, phone })) };
-}
-
 const HINT = "Reply *undo* to bring it back.";
 const noLLM = () => createHarness({ llm: "none", env: { FAST_PATH: "on" } });
 
@@ -66,10 +48,16 @@ async function seedTask(
   return stores(harness).taskRepo.create(PHONE, key, task);
 }
 
-/** A calendar harness on the fake Google Calendar whose changes are journaled for undo. */
-async function googleWithUndo(google: FakeGoogleCalendar) {
+/**
+ * A calendar harness whose changes are journaled for undo, on the providers `providersOf` makes for
+ * its database (the built-in calendar, or Google through the stand-in).
+ */
+async function calendarWithUndo(
+  providersOf: (db: Awaited<ReturnType<typeof pgliteBackend.create>>) => CalendarProviders,
+  logger?: Logger,
+) {
   const db = await pgliteBackend.create();
-  const providers = googleProviders(google);
+  const providers = providersOf(db);
   const calendar = await calendarHarness({
     db,
     providers,
@@ -77,6 +65,7 @@ async function googleWithUndo(google: FakeGoogleCalendar) {
       registry.replace(
         createCalendarCapability({
           providers,
+          ...(logger ? { logger } : {}),
           ledger: new PgOperationLedger(db.pool),
           undo: { db: db.pool, windowMs: 600_000 },
         }),
@@ -366,7 +355,7 @@ describe("undo never reaches past a change it cannot take back", () => {
   it("a Google event just created is what undo takes back, not the task deleted before it", async () => {
     const google = await FakeGoogleCalendar.start({ timeZone: ZONE });
     try {
-      const { calendar, providers } = await googleWithUndo(google);
+      const { calendar, providers } = await calendarWithUndo(() => googleProviders(google));
       h = calendar;
       const task = await seedTask(h, "seed#1", { text: "Call mom", timeZone: "Asia/Jerusalem" });
       scriptTurn(h, "delete_task", { operation: "delete", text: "call mom" });
@@ -435,24 +424,9 @@ describe("undo of changes planned by the LLM", () => {
   });
 
   it("brings back a deleted event of the built-in calendar", async () => {
-    const db = await pgliteBackend.create();
-    const providers = createCalendarProviders({
-      pool: db.pool,
-      google: null,
-      logger: createLogger("silent"),
-    });
-    const calendar = await calendarHarness({
-      db,
-      providers,
-      capabilities: (registry) =>
-        registry.replace(
-          createCalendarCapability({
-            providers,
-            ledger: new PgOperationLedger(db.pool),
-            undo: { db: db.pool, windowMs: 600_000 },
-          }),
-        ),
-    });
+    const { calendar } = await calendarWithUndo((db) =>
+      createCalendarProviders({ pool: db.pool, google: null, logger: createLogger("silent") }),
+    );
     h = calendar;
     await seedEvent(calendar, "dentist", {
       summary: "Dentist",
@@ -472,7 +446,7 @@ describe("undo of changes planned by the LLM", () => {
   it("brings back a deleted Google Calendar event with its id, and an edited one as it was", async () => {
     const google = await FakeGoogleCalendar.start({ timeZone: ZONE });
     try {
-      const { calendar, providers } = await googleWithUndo(google);
+      const { calendar, providers } = await calendarWithUndo(() => googleProviders(google));
       h = calendar;
       const dentist = await seedEvent(calendar, "dentist", {
         summary: "Dentist",
@@ -704,29 +678,16 @@ describe("undo keeps nothing forgotten, survives a failed restore, and takes bac
   it("a Google change whose earlier state could not be copied still happens, and undo says it cannot", async () => {
     const google = await FakeGoogleCalendar.start({ timeZone: ZONE });
     try {
-      const db = await pgliteBackend.create();
       const real = googleProviders(google);
       // The copy before the change fails (Google did not answer that read).
-      const providers: CalendarProviders = {
+      const failingCopy: CalendarProviders = {
         forUser: async (phone) =>
           Object.assign(await real.forUser(phone), {
             undoSnapshot: () => Promise.reject(new Error("socket hang up")),
           }),
       };
       const { logger, lines } = captureLogs();
-      const calendar = await calendarHarness({
-        db,
-        providers,
-        capabilities: (registry) =>
-          registry.replace(
-            createCalendarCapability({
-              providers,
-              logger,
-              ledger: new PgOperationLedger(db.pool),
-              undo: { db: db.pool, windowMs: 600_000 },
-            }),
-          ),
-      });
+      const { calendar } = await calendarWithUndo(() => failingCopy, logger);
       h = calendar;
       const dentist = await seedEvent(calendar, "dentist", {
         summary: "Dentist",

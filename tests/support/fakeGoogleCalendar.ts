@@ -1,4 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { OAuth2Client } from "google-auth-library";
+import { GoogleCalendar, type GoogleCalendarOptions } from "../../src/services/calendar/GoogleCalendar.js";
+import type { CalendarProviders } from "../../src/services/calendar/types.js";
+import type { GoogleAccounts } from "../../src/services/google/types.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { calendar_v3 } from "@googleapis/calendar";
@@ -572,4 +576,25 @@ export class FakeGoogleCalendar {
     }
     return out;
   }
+}
+
+/** Every user connected to the stand-in, each with a token of their own (and `options`, such as a timeout). */
+export function googleProviders(
+  stand: FakeGoogleCalendar,
+  options: Partial<GoogleCalendarOptions> = {},
+): CalendarProviders {
+  const accounts: GoogleAccounts = {
+    configured: true,
+    apiRootUrl: stand.rootUrl,
+    status: () => Promise.resolve("connected"),
+    clientFor: (phone) => {
+      const client = new OAuth2Client();
+      client.setCredentials({ access_token: `token-${phone}` });
+      return Promise.resolve(client);
+    },
+    markLost: () => Promise.resolve(true),
+  };
+  return {
+    forUser: (phone) => Promise.resolve(new GoogleCalendar({ google: accounts, phone, ...options })),
+  };
 }

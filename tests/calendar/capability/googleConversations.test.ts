@@ -1,38 +1,13 @@
 // The same conversations for a user who connected Google: the calendar capability on GoogleCalendar
 // against the local Calendar v3 stand-in, asserting what Memo sends to Google and what the user
 // reads. "Now" is Thursday 5 March 2026, 12:00 in Asia/Jerusalem (UTC+2).
-import { OAuth2Client } from "google-auth-library";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GoogleCalendar, type GoogleCalendarOptions } from "../../../src/services/calendar/GoogleCalendar.js";
-import type { CalendarProviders } from "../../../src/services/calendar/types.js";
-import type { GoogleAccounts } from "../../../src/services/google/types.js";
-import { FakeGoogleCalendar } from "../../support/fakeGoogleCalendar.js";
+import { FakeGoogleCalendar, googleProviders } from "../../support/fakeGoogleCalendar.js";
 import { PHONE } from "../../support/memoHarness.js";
 import { calendarHarness, jlm, scriptTurn, seed, ZONE, type CalendarHarness } from "./calendarScript.js";
 
 let h: CalendarHarness;
 let google: FakeGoogleCalendar;
-
-/** Every user connected to the stand-in, each with a token of their own (and `options`, such as a timeout). */
-function googleProviders(
-  stand: FakeGoogleCalendar,
-  options: Partial<GoogleCalendarOptions> = {},
-): CalendarProviders {
-  const accounts: GoogleAccounts = {
-    configured: true,
-    apiRootUrl: stand.rootUrl,
-    status: () => Promise.resolve("connected"),
-    clientFor: (phone) => {
-      const client = new OAuth2Client();
-      client.setCredentials({ access_token: `token-${phone}` });
-      return Promise.resolve(client);
-    },
-    markLost: () => Promise.resolve(true),
-  };
-  return {
-    forUser: (phone) => Promise.resolve(new GoogleCalendar({ google: accounts, phone, ...options })),
-  };
-}
 
 beforeEach(async () => {
   google = await FakeGoogleCalendar.start({ timeZone: ZONE });

@@ -421,7 +421,26 @@ describe.each(backends)("long-term memory on $name", (backend) => {
     it("schedule() returns the run it starts or joins, which covers what was asked meanwhile", async () => {
       const phone = await newUser();
       const history = new PgConversationHistory(db.pool);
-      const longTerm = new LongTermMemory({ pool: db.pool, llm: null });
+      // The run's database work waits until the second message is stored, so the run is still
+      // going when schedule() is called again, however fast the database answers.
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const pool = db.pool;
+      const gated = Object.create(pool, {
+        query: {
+          value: async (text: string, values?: unknown[]) => {
+            await gate;
+            return pool.query(text, values);
+          },
+        },
+        connect: {
+          value: async () => {
+            await gate;
+            return pool.connect();
+          },
+        },
+      }) as typeof pool;
+      const longTerm = new LongTermMemory({ pool: gated, llm: null });
       await history.append(phone, { role: "user", content: "I live in Haifa", createdAt: Date.now() });
       const first = longTerm.schedule(phone);
       await history.append(phone, {
@@ -430,6 +449,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
         createdAt: Date.now(),
       });
       const joined = longTerm.schedule(phone);
+      open();
       expect(first).toBeInstanceOf(Promise);
       expect(joined).toBe(first);
       await joined;

@@ -1,9 +1,9 @@
 import { migrate } from "../src/db/migrate.js";
 import { MIGRATIONS } from "../src/db/migrations/index.js";
-import { PgConversationHistory } from "../src/db/repositories/ConversationHistory.js";
-import { PgConversationStore } from "../src/db/repositories/ConversationStore.js";
-import { PgMemoryRepository, type MemoryType } from "../src/db/repositories/MemoryRepository.js";
-import { LongTermMemory } from "../src/services/memory/LongTermMemory.js";
+import { PgConversationHistory } from "../src/db/repositories/conversationHistory.js";
+import { PgConversationStore } from "../src/db/repositories/conversationStore.js";
+import { PgMemoryRepository, type MemoryType } from "../src/db/repositories/memoryRepository.js";
+import { LongTermMemory } from "../src/services/memory/longTermMemory.js";
 import { MemoryService } from "../src/services/memory/index.js";
 import { round } from "./measure.js";
 import { withPglite } from "./pglite.js";

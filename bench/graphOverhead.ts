@@ -2,7 +2,7 @@ import { loadConfig } from "../src/config/env.js";
 import { createCheckpointer } from "../src/db/checkpointer.js";
 import { migrate } from "../src/db/migrate.js";
 import { MIGRATIONS } from "../src/db/migrations/index.js";
-import { createMemoRuntime } from "../src/graph/createMemoRuntime.js";
+import { createMemoRuntime } from "../src/app/createMemoRuntime.js";
 import { createLogger } from "../src/utils/logger.js";
 import { FakeLLM } from "../tests/support/fakeLLM.js";
 import { chain } from "./checkpointTurn.js";

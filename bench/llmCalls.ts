@@ -2,7 +2,7 @@ import { loadConfig } from "../src/config/env.js";
 import { createCheckpointer } from "../src/db/checkpointer.js";
 import { migrate } from "../src/db/migrate.js";
 import { MIGRATIONS } from "../src/db/migrations/index.js";
-import { createMemoRuntime } from "../src/graph/createMemoRuntime.js";
+import { createMemoRuntime } from "../src/app/createMemoRuntime.js";
 import { createLogger } from "../src/utils/logger.js";
 import { fakeClock } from "../tests/support/clock.js";
 import { ScriptedOpenAI, type RecordedRequest, type ScriptedReply } from "../tests/support/scriptedOpenAI.js";

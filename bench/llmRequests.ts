@@ -1,14 +1,14 @@
 // What one request to the scripted LLM server was for, and how many tokens it carried: shared by
 // the end_to_end and llm_calls benches, which count calls per turn from the server's requests.
-import { CALENDAR_FIND_SYSTEM_PROMPT } from "../src/prompts/CalendarFindPrompt.js";
-import { CALENDAR_MUTATE_SYSTEM_PROMPT } from "../src/prompts/CalendarMutatePrompt.js";
-import { DATABASE_LIST_SYSTEM_PROMPT } from "../src/prompts/DatabaseListPrompt.js";
-import { DATABASE_TASK_SYSTEM_PROMPT } from "../src/prompts/DatabaseTaskPrompt.js";
-import { GENERAL_SYSTEM_PROMPT } from "../src/prompts/GeneralPrompt.js";
-import { GMAIL_SYSTEM_PROMPT } from "../src/prompts/GmailPrompt.js";
-import { PLANNER_SYSTEM_PROMPT } from "../src/prompts/PlannerPrompt.js";
-import { RESPONSE_WRITER_SYSTEM_PROMPT } from "../src/prompts/ResponseWriterPrompt.js";
-import { SECOND_BRAIN_SYSTEM_PROMPT } from "../src/prompts/SecondBrainPrompt.js";
+import { CALENDAR_FIND_SYSTEM_PROMPT } from "../src/prompts/calendarFindPrompt.js";
+import { CALENDAR_MUTATE_SYSTEM_PROMPT } from "../src/prompts/calendarMutatePrompt.js";
+import { DATABASE_LIST_SYSTEM_PROMPT } from "../src/prompts/databaseListPrompt.js";
+import { DATABASE_TASK_SYSTEM_PROMPT } from "../src/prompts/databaseTaskPrompt.js";
+import { GENERAL_SYSTEM_PROMPT } from "../src/prompts/generalPrompt.js";
+import { GMAIL_SYSTEM_PROMPT } from "../src/prompts/gmailPrompt.js";
+import { PLANNER_SYSTEM_PROMPT } from "../src/prompts/plannerPrompt.js";
+import { RESPONSE_WRITER_SYSTEM_PROMPT } from "../src/prompts/responseWriterPrompt.js";
+import { SECOND_BRAIN_SYSTEM_PROMPT } from "../src/prompts/secondBrainPrompt.js";
 import { FACTS_PROMPT } from "../src/services/memory/factExtraction.js";
 import { FORGET_PROMPT, SUMMARY_PROMPT } from "../src/services/memory/summary.js";
 import { systemPromptOf, textOf, type RecordedRequest } from "../tests/support/scriptedOpenAI.js";

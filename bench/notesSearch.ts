@@ -1,10 +1,10 @@
 import type pg from "pg";
 import { migrate } from "../src/db/migrate.js";
 import { MIGRATIONS } from "../src/db/migrations/index.js";
-import { PgNoteRepository } from "../src/db/repositories/NoteRepository.js";
-import { SecondBrainService } from "../src/services/second-brain/SecondBrainService.js";
-import { noteEmbeddingText } from "../src/services/second-brain/embeddings.js";
-import { noteSearchText } from "../src/services/second-brain/searchText.js";
+import { PgNoteRepository } from "../src/db/repositories/noteRepository.js";
+import { SecondBrainService } from "../src/services/secondBrain/secondBrainService.js";
+import { noteEmbeddingText } from "../src/services/secondBrain/embeddings.js";
+import { noteSearchText } from "../src/utils/searchText.js";
 import { createLogger } from "../src/utils/logger.js";
 import { createHashingEmbedder, hashingEmbed } from "../tests/support/hashingEmbedder.js";
 import { round } from "./measure.js";

@@ -4,7 +4,7 @@
 // kind; a message with none must be decided with no call at all (fast path or template). The bench
 // fails when a turn makes a call its entry does not script, or leaves a scripted answer unused, so
 // the corpus stays what the graph really does.
-import type { PlannerAnswer } from "../src/prompts/PlannerPrompt.js";
+import type { PlannerAnswer } from "../src/prompts/plannerPrompt.js";
 import type { ScriptedReply } from "../tests/support/scriptedOpenAI.js";
 import type { CallKind } from "./llmRequests.js";
 

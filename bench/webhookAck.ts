@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { signBody } from "../src/services/whatsapp/signature.js";
+import { signBody } from "../src/transport/whatsapp/signature.js";
 import { freePort, runEntry, type ChildRun } from "../tests/support/process.js";
 import { round } from "./measure.js";
 import { NO_POSTGRES, postgresDatabase } from "./postgres.js";

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import readline from "node:readline";
 import { parseArgs } from "node:util";
-import type { SimMessage } from "../src/simulator/store.js";
+import type { SimMessage } from "../src/transport/simulator/store.js";
 
 const HELP = `Type a message and press Enter. Commands:
   /1, /2 …              tap option N of Memo's latest buttons or list

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../src/config/env.js";
 import { openDatabase } from "../src/db/database.js";
-import { createGoogleAccounts } from "../src/services/google/GoogleAccountService.js";
+import { createGoogleAccounts } from "../src/services/google/googleAccountService.js";
 import { deriveKey, storedSecretKey } from "../src/services/google/secrets.js";
 import { countUserData, eraseUserData } from "../src/services/privacy/eraseUser.js";
 import { describeError } from "../src/utils/errors.js";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import type pg from "pg";
 import type { AppConfig } from "../src/config/env.js";
-import type { ReplayedMessage } from "../src/services/replay/replayUser.js";
+import type { ReplayedMessage } from "../src/app/replayUser.js";
 import { describeError } from "../src/utils/errors.js";
 import { normalizePhone, phoneTag, setPhoneTagKey } from "../src/utils/phone.js";
 
@@ -166,7 +166,7 @@ function print(message: ReplayedMessage, index: number, total: number): void {
 
 /** The models the replay talks to, one line. */
 async function describeLLM(config: AppConfig): Promise<string> {
-  const { resolveLLMConfig } = await import("../src/config/llm-config.js");
+  const { resolveLLMConfig } = await import("../src/config/llmConfig.js");
   if (!config.openai.apiKey && !config.llm.baseUrl) {
     return "none (OPENAI_API_KEY unset): only what is answered in code";
   }
@@ -180,10 +180,10 @@ async function main(): Promise<void> {
   // Loaded once the arguments are known good: a mistyped flag is answered at once.
   const { ConfigError, loadConfig } = await import("../src/config/env.js");
   const { deriveKey } = await import("../src/services/google/secrets.js");
-  const { readOnlySnapshot } = await import("../src/services/replay/ReplaySource.js");
+  const { readOnlySnapshot } = await import("../src/transport/replay/replaySource.js");
   const { storedSecretKey } = await import("../src/services/google/secrets.js");
-  const { replayUser, UnknownUserError } = await import("../src/services/replay/replayUser.js");
-  const { createTracing } = await import("../src/services/tracing/Tracing.js");
+  const { replayUser, UnknownUserError } = await import("../src/app/replayUser.js");
+  const { createTracing } = await import("../src/services/tracing/tracing.js");
   const { createLogger } = await import("../src/utils/logger.js");
   if (existsSync(".env")) process.loadEnvFile(".env");
   let config: AppConfig;

@@ -1,3 +1,3 @@
-import { main } from "./main.js";
+import { main } from "./app/main.js";
 
 await main();

@@ -170,7 +170,7 @@ const EnvSchema = z.object({
     .refine((v) => v === undefined || /^https?:\/\/[^\s]+$/.test(v), {
       message: "must be an http:// or https:// URL",
     }),
-  /** Model of the planner (default: gpt-4o-mini, from src/config/llm-config.ts). */
+  /** Model of the planner (default: gpt-4o-mini, from src/config/llmConfig.ts). */
   LLM_PLANNER_MODEL: modelName(),
   /** Model of every resolver (default: gpt-4o-mini). */
   LLM_RESOLVER_MODEL: modelName(),
@@ -372,7 +372,7 @@ export interface EmbeddingSettings {
   baseUrl?: string;
 }
 
-/** The LLM settings of the environment; `src/config/llm-config.ts` turns them into a model per node. */
+/** The LLM settings of the environment; `src/config/llmConfig.ts` turns them into a model per node. */
 export interface LLMSettings {
   /** OPENAI_BASE_URL: an OpenAI-compatible server instead of OpenAI. */
   baseUrl?: string;

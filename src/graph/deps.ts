@@ -1,6 +1,6 @@
-import type { UserRepository } from "../db/repositories/UserRepository.js";
+import type { UserRepository } from "../db/repositories/userRepository.js";
 import type { GoogleConnector } from "../services/google/types.js";
-import type { LLMService } from "../services/llm/index.js";
+import type { LLMService } from "../types/llm.js";
 import type { MemoryService } from "../services/memory/index.js";
 
 /** Long-term memory as the graph uses it: context for the planner, background work after a turn. */
@@ -12,10 +12,10 @@ export interface LongTermContext {
   /** What the rules will remember of a message (no model): a no-LLM turn says so. */
   factsInMessage(message: string): string[];
 }
-import type { LLMBudget } from "../services/llm/LLMBudget.js";
+import type { LLMBudget } from "../services/llm/llmBudget.js";
 import type { Logger } from "../utils/logger.js";
-import type { UndoService } from "../services/undo/UndoJournal.js";
-import type { CapabilityRegistry } from "./registry.js";
+import type { UndoService } from "../services/undo/undoJournal.js";
+import type { CapabilityRegistry } from "./capabilities/registry.js";
 
 /** Everything the graph's nodes use, injected so tests replace any of it. */
 export interface MemoGraphDeps {

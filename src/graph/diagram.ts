@@ -1,5 +1,5 @@
-import { createCoreCapabilities } from "./capabilities.js";
-import { buildMemoGraph } from "./index.js";
+import { createCoreCapabilities } from "./capabilities/core.js";
+import { buildMemoGraph } from "./memoGraph.js";
 import type { MemoGraphDeps } from "./deps.js";
 import { createLogger } from "../utils/logger.js";
 

@@ -12,7 +12,8 @@
  * a nudge first rings one interval from now, or at the time named with it; "until" a date alone means
  * the end of that local day (23:59), and an "until"/"עד" with no time it can resolve is null.
  */
-import { MAX_NUDGE_MINUTES, nextOccurrence, type Recurrence } from "./recurrence.js";
+import { MAX_NUDGE_MINUTES, nextOccurrence } from "./recurrence.js";
+import { type Recurrence } from "../types/recurrence.js";
 import { MAX_INTERVAL, formatRule, type Frequency, type RuleDay, type RuleParts } from "./recurrenceRule.js";
 import { UNTIL_MARKER, hasUnsupportedRepeat, takeRepeats, type RepeatPhrase } from "./recurrencePhrases.js";
 import { PERIOD_DEFAULT, resolveMentions, resolveMentionsFully, slotsOf } from "./resolveWhen.js";

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { stripCommandWords } from "./commandWords.js";
 import { readTime, type ParsedTime, type UnclearReason } from "./parseTime.js";
-import type { RecurrenceType } from "./recurrence.js";
+import type { RecurrenceType } from "../types/recurrence.js";
 import { localToInstant } from "./zonedTime.js";
 
 /** The zone used when none is given (default: "Asia/Jerusalem"). */

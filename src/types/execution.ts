@@ -1,4 +1,4 @@
-import type { LLMUsage } from "../services/llm/index.js";
+import type { LLMUsage } from "./llm.js";
 import type { DisambiguationCandidate, EntityType, NumberedRefs } from "./conversation.js";
 import type { CapabilityName } from "./plan.js";
 

@@ -1,9 +1,9 @@
 /** Tasks, reminders and lists as the `database` capability stores them (times are ISO strings). */
 
-import type { Recurrence as TaskRecurrence } from "../nlu/recurrence.js";
+import type { Recurrence as TaskRecurrence } from "./recurrence.js";
 
 /** A recurring reminder's rule, computed in its task's zone (D6): the time parser's own type. */
-export type { Recurrence as TaskRecurrence, RecurrenceType } from "../nlu/recurrence.js";
+export type { Recurrence as TaskRecurrence, RecurrenceType } from "./recurrence.js";
 
 export interface Subtask {
   text: string;

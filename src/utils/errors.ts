@@ -39,3 +39,50 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
 }
+
+/**
+ * Why a call failed: `api` (Meta answered with an error), `network` (no answer), `timeout`
+ * (timeoutMs passed), `invalid_response` (an answer Memo cannot read), `too_large` (media over the limit).
+ */
+export type WhatsAppErrorKind = "api" | "network" | "timeout" | "invalid_response" | "too_large";
+
+/** The Graph API operation, for logs and error context. */
+export type GraphOperation = "sendMessage" | "markRead" | "getMedia" | "downloadMedia";
+
+/** A failed WhatsApp Cloud API call, with Meta's error code when it sent one. */
+export class WhatsAppApiError extends MemoError {
+  readonly kind: WhatsAppErrorKind;
+  /** HTTP status, when an answer came. */
+  readonly status: number | undefined;
+  /** Meta's `error.code`, e.g. 190, 130429, 131056. */
+  readonly code: number | undefined;
+  /** Meta's `error.error_subcode`. */
+  readonly subcode: number | undefined;
+  /** Whether trying again later may succeed. */
+  readonly retryable: boolean;
+  /** Meta's `error.fbtrace_id`, for Meta support. */
+  readonly fbtraceId?: string;
+
+  constructor(
+    message: string,
+    details: {
+      operation: GraphOperation;
+      kind: WhatsAppErrorKind;
+      retryable: boolean;
+      status?: number;
+      code?: number;
+      subcode?: number;
+      fbtraceId?: string;
+    },
+    options?: { cause?: unknown },
+  ) {
+    const { operation, kind, retryable, status, code, subcode, fbtraceId } = details;
+    super(message, { step: operation, kind, status, code, subcode, fbtraceId }, undefined, options);
+    this.kind = kind;
+    this.status = status;
+    this.code = code;
+    this.subcode = subcode;
+    this.retryable = retryable;
+    this.fbtraceId = fbtraceId;
+  }
+}

@@ -1,4 +1,4 @@
-import type { TimeContext } from "../graph/state/MemoState.js";
+import type { TimeContext } from "../types/state.js";
 
 /** Hebrew weekday names, Sunday first. */
 export const HEBREW_DAYS = ["ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת"];

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { callKind, inputTokens, inTurn } from "../../bench/llmRequests.js";
-import { DATABASE_LIST_SYSTEM_PROMPT } from "../../src/prompts/DatabaseListPrompt.js";
-import { GENERAL_SYSTEM_PROMPT } from "../../src/prompts/GeneralPrompt.js";
-import { PLANNER_SYSTEM_PROMPT } from "../../src/prompts/PlannerPrompt.js";
-import { RESPONSE_WRITER_SYSTEM_PROMPT } from "../../src/prompts/ResponseWriterPrompt.js";
+import { DATABASE_LIST_SYSTEM_PROMPT } from "../../src/prompts/databaseListPrompt.js";
+import { GENERAL_SYSTEM_PROMPT } from "../../src/prompts/generalPrompt.js";
+import { PLANNER_SYSTEM_PROMPT } from "../../src/prompts/plannerPrompt.js";
+import { RESPONSE_WRITER_SYSTEM_PROMPT } from "../../src/prompts/responseWriterPrompt.js";
 import { FACTS_PROMPT } from "../../src/services/memory/factExtraction.js";
 import type { ChatCompletionBody, RecordedRequest } from "../support/scriptedOpenAI.js";
 

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   PgCalendarEventRepository,
   type StoredCalendarEvent,
-} from "../../src/db/repositories/CalendarEventRepository.js";
-import { calendarFeedRoutes, calendarFeedUrl } from "../../src/routes/calendarFeed.js";
-import { BuiltinCalendar } from "../../src/services/calendar/BuiltinCalendar.js";
+} from "../../src/db/repositories/calendarEventRepository.js";
+import { calendarFeedRoutes, calendarFeedUrl } from "../../src/transport/http/calendarFeedRoute.js";
+import { BuiltinCalendar } from "../../src/services/calendar/builtinCalendar.js";
 import { escapeText, foldLine, renderIcsFeed } from "../../src/services/calendar/icsFeed.js";
 import { createLogger } from "../../src/utils/logger.js";
 import { pgliteBackend, type TestDatabase } from "../support/db.js";

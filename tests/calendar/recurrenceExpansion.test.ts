@@ -6,7 +6,7 @@ import {
   occurrenceOn,
   type SeriesTiming,
 } from "../../src/services/calendar/recurrenceExpansion.js";
-import type { CalendarRecurrence } from "../../src/services/calendar/types.js";
+import type { CalendarRecurrence } from "../../src/types/calendar.js";
 
 /** "Fri 2026-03-27 03:30" on the wall clock of `timeZone` (Intl, not the code under test). */
 function local(iso: string, timeZone: string): string {

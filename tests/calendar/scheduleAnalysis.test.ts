@@ -2,7 +2,7 @@
 // 12:00 in Asia/Jerusalem (UTC+2).
 import { describe, expect, it } from "vitest";
 import { analyzeSchedule } from "../../src/services/calendar/scheduleAnalysis.js";
-import type { CalendarEvent } from "../../src/services/calendar/types.js";
+import type { CalendarEvent } from "../../src/types/calendar.js";
 
 const ZONE = "Asia/Jerusalem";
 const NOW = Date.parse("2026-03-05T10:00:00Z");

@@ -1,10 +1,10 @@
 // TaskRepository, ListRepository and the operation ledger on every backend (PGlite, and the
 // machine's Postgres when TEST_DATABASE_URL is set), with a property test of owner isolation.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PgListRepository } from "../../src/db/repositories/ListRepository.js";
-import { PgOperationLedger } from "../../src/db/repositories/OperationLedger.js";
-import { PgTaskRepository } from "../../src/db/repositories/TaskRepository.js";
-import { PgUserRepository } from "../../src/db/repositories/UserRepository.js";
+import { PgListRepository } from "../../src/db/repositories/listRepository.js";
+import { PgOperationLedger } from "../../src/db/repositories/operationLedger.js";
+import { PgTaskRepository } from "../../src/db/repositories/taskRepository.js";
+import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
 import { withTransaction } from "../../src/db/transaction.js";
 import { backends, type TestDatabase } from "../support/db.js";
 

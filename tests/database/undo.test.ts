@@ -3,20 +3,20 @@
 // a deleted list with its items in order, a deleted note, a deleted calendar event. One level only:
 // once, within UNDO_WINDOW_MINUTES, and across a restart; a repeated undo never reaches an older change.
 import { afterEach, describe, expect, it } from "vitest";
-import { PgOperationLedger } from "../../src/db/repositories/OperationLedger.js";
-import { createCalendarCapability } from "../../src/services/calendar/index.js";
-import { createCalendarProviders } from "../../src/services/calendar/CalendarProviderSelector.js";
+import { PgOperationLedger } from "../../src/db/repositories/operationLedger.js";
+import { createCalendarCapability } from "../../src/graph/capabilities/calendar.js";
+import { createCalendarProviders } from "../../src/services/calendar/calendarProviderSelector.js";
 import { createLogger } from "../../src/utils/logger.js";
 import { backends, pgliteBackend } from "../support/db.js";
 import { captureLogs } from "../support/logs.js";
-import { PgUndoRepository, type RowScope } from "../../src/db/repositories/UndoRepository.js";
-import { imagesOf, UndoService } from "../../src/services/undo/UndoJournal.js";
-import { PgOutboundMessageRepository } from "../../src/db/repositories/OutboundMessageRepository.js";
-import { PgNoteRepository } from "../../src/db/repositories/NoteRepository.js";
-import { PgListRepository } from "../../src/db/repositories/ListRepository.js";
-import { PgUserRepository } from "../../src/db/repositories/UserRepository.js";
+import { PgUndoRepository, type RowScope } from "../../src/db/repositories/undoRepository.js";
+import { imagesOf, UndoService } from "../../src/services/undo/undoJournal.js";
+import { PgOutboundMessageRepository } from "../../src/db/repositories/outboundMessageRepository.js";
+import { PgNoteRepository } from "../../src/db/repositories/noteRepository.js";
+import { PgListRepository } from "../../src/db/repositories/listRepository.js";
+import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
 import { FakeGoogleCalendar, googleProviders } from "../support/fakeGoogleCalendar.js";
-import type { CalendarProviders } from "../../src/services/calendar/types.js";
+import type { CalendarProviders } from "../../src/types/calendar.js";
 import type { Logger } from "../../src/utils/logger.js";
 import { createHarness, isPlanner, PHONE, plan, step, type Harness } from "../support/memoHarness.js";
 import { scriptTurn, stores } from "../support/databaseScript.js";

@@ -3,8 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { scheduleTask } from "../../src/services/database/taskTimes.js";
 import { intervalText, ruleText } from "../../src/services/database/replies.js";
-import { parseHandle } from "../../src/services/resolution/references.js";
-import { isListAction } from "../../src/graph/resolvers/DatabaseListResolver.js";
+import { parseHandle } from "../../src/graph/entities/references.js";
+import { isListAction } from "../../src/graph/resolvers/databaseListResolver.js";
 import { compactArgs } from "../../src/graph/resolvers/compactArgs.js";
 
 const ZONE = "Asia/Jerusalem";

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, redactDatabaseUrl } from "../../src/db/database.js";
 import { migrate } from "../../src/db/migrate.js";
 import { MIGRATIONS } from "../../src/db/migrations/index.js";
-import { PgUserRepository } from "../../src/db/repositories/UserRepository.js";
+import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
 import { DatabaseUnavailableError } from "../../src/utils/errors.js";
 
 describe("embedded database on disk", () => {

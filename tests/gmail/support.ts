@@ -1,5 +1,5 @@
-import { createGmailCapability } from "../../src/services/gmail/index.js";
-import type { GmailOperation } from "../../src/prompts/GmailPrompt.js";
+import { createGmailCapability } from "../../src/graph/capabilities/gmail.js";
+import type { GmailOperation } from "../../src/prompts/gmailPrompt.js";
 import { pgliteBackend } from "../support/db.js";
 import { FakeGmail } from "../support/fakeGmail.js";
 import { captureLogs } from "../support/logs.js";

@@ -1,15 +1,15 @@
 // The gmail capability's pieces on their own: at-most-once sending, the rule-based edit, queries,
 // completeness checks and the extractive thread summary.
 import { describe, expect, it } from "vitest";
-import type { OperationLedger } from "../../src/db/repositories/OperationLedger.js";
-import { createGmailExecutor } from "../../src/graph/executors/GmailExecutor.js";
-import { missingForGmail } from "../../src/graph/resolvers/GmailResolver.js";
-import type { CapabilityContext } from "../../src/graph/registry.js";
-import type { MemoState } from "../../src/graph/state/MemoState.js";
-import { GmailRequestError, type EmailMessage, type Mailbox } from "../../src/services/gmail/GmailService.js";
+import type { OperationLedger } from "../../src/db/repositories/operationLedger.js";
+import { createGmailExecutor } from "../../src/graph/executors/gmailExecutor.js";
+import { missingForGmail } from "../../src/graph/resolvers/gmailResolver.js";
+import type { CapabilityContext } from "../../src/types/capability.js";
+import type { MemoState } from "../../src/types/state.js";
+import { GmailRequestError, type EmailMessage, type Mailbox } from "../../src/services/gmail/gmailService.js";
 import { firstLines } from "../../src/services/gmail/replies.js";
 import { extractiveSummary, freshText } from "../../src/services/gmail/summarize.js";
-import { applyChangeByRule, referenceQuery } from "../../src/services/resolution/GmailEntityResolver.js";
+import { applyChangeByRule, referenceQuery } from "../../src/graph/entities/gmailEntityResolver.js";
 import { captureLogs } from "../support/logs.js";
 
 /** An OperationLedger in memory. */

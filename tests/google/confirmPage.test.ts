@@ -4,7 +4,7 @@
 // their own fresh link, and the victim's Google account would end up on the sender's phone.
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { maskPhone } from "../../src/routes/googleAuth.js";
+import { maskPhone } from "../../src/transport/http/googleAuthRoute.js";
 import { backends } from "../support/db.js";
 import {
   backFromGoogle,

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import request from "supertest";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config/env.js";
-import { createGoogleAccounts, GOOGLE_SCOPES } from "../../src/services/google/GoogleAccountService.js";
+import { createGoogleAccounts, GOOGLE_SCOPES } from "../../src/services/google/googleAccountService.js";
 import { TokenDecryptionError } from "../../src/services/google/tokenCrypto.js";
 import { isInvalidGrant } from "../../src/services/google/types.js";
 import { backends } from "../support/db.js";

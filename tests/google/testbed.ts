@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type { Express } from "express";
 import request from "supertest";
-import { createApp } from "../../src/app.js";
+import { createApp } from "../../src/app/httpApp.js";
 import { loadConfig, type AppConfig } from "../../src/config/env.js";
 import { MIGRATIONS } from "../../src/db/migrations/index.js";
-import { googleAuthRoutes } from "../../src/routes/googleAuth.js";
-import { createGoogleAccounts, GOOGLE_AUTH_PATH } from "../../src/services/google/GoogleAccountService.js";
+import { googleAuthRoutes } from "../../src/transport/http/googleAuthRoute.js";
+import { createGoogleAccounts, GOOGLE_AUTH_PATH } from "../../src/services/google/googleAccountService.js";
 import { TokenCipher } from "../../src/services/google/tokenCrypto.js";
-import { InFlightWork } from "../../src/utils/InFlightWork.js";
+import { InFlightWork } from "../../src/utils/inFlightWork.js";
 import { fakeClock, type FakeClock } from "../support/clock.js";
 import type { TestBackend, TestDatabase } from "../support/db.js";
 import { FakeGoogleOAuth } from "../support/fakeGoogleOAuth.js";

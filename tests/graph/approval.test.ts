@@ -1,8 +1,8 @@
 // The approve / edit / cancel question an entity resolver asks before an irreversible action
 // (sending email), through invokeMemoGraph with a recording capability.
 import { afterEach, describe, expect, it } from "vitest";
-import type { EntityResolver } from "../../src/graph/registry.js";
-import { MAX_APPROVAL_EDITS } from "../../src/graph/nodes/EntityResolutionNode.js";
+import type { EntityResolver } from "../../src/types/capability.js";
+import { MAX_APPROVAL_EDITS } from "../../src/graph/nodes/entityResolutionNode.js";
 import { recordingCapability } from "../support/recordingCapability.js";
 import { createHarness, plan, step, type Harness } from "../support/memoHarness.js";
 

@@ -1,8 +1,8 @@
 // Each test pins a bug found in review of the graph, so it cannot come back.
 import { afterEach, describe, expect, it } from "vitest";
 import { createCheckpointer } from "../../src/db/checkpointer.js";
-import { TurnBufferedSaver } from "../../src/db/TurnBufferedSaver.js";
-import type { EntityResolver } from "../../src/graph/registry.js";
+import { TurnBufferedSaver } from "../../src/db/turnBufferedSaver.js";
+import type { EntityResolver } from "../../src/types/capability.js";
 import { HITL_TTL_MS } from "../../src/types/index.js";
 import { pgliteBackend } from "../support/db.js";
 import { createHarness, isPlanner, PHONE, plan, step, type Harness } from "../support/memoHarness.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MESSAGES, t } from "../../src/utils/userMessages.js";
-import { describeCapabilities } from "../../src/graph/executors/GeneralExecutor.js";
+import { MESSAGES, t } from "../../src/messages/index.js";
+import { describeCapabilities } from "../../src/graph/executors/generalExecutor.js";
 
 describe("user-facing templates", () => {
   it("exist in Hebrew and English for every key, and the Hebrew is Hebrew", () => {

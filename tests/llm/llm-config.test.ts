@@ -1,5 +1,5 @@
 import { loadConfig } from "../../src/config/env.js";
-import { LLM_MODELS, LLM_NODES, modelConfigOf, resolveLLMConfig } from "../../src/config/llm-config.js";
+import { LLM_MODELS, LLM_NODES, modelConfigOf, resolveLLMConfig } from "../../src/config/llmConfig.js";
 import { costUsd, structuredMethodFor } from "../../src/services/llm/index.js";
 
 const resolve = (env: NodeJS.ProcessEnv = {}) => resolveLLMConfig(loadConfig(env).llm);

@@ -1,25 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LLMNode } from "../../src/config/llm-config.js";
+import type { LLMNode } from "../../src/types/llm.js";
 import {
   PgConversationHistory,
   type ConversationHistory,
-} from "../../src/db/repositories/ConversationHistory.js";
-import { PgConversationStore } from "../../src/db/repositories/ConversationStore.js";
-import { PgMemoryProfileRepository } from "../../src/db/repositories/MemoryProfileRepository.js";
-import { PgMemoryRepository } from "../../src/db/repositories/MemoryRepository.js";
+} from "../../src/db/repositories/conversationHistory.js";
+import { PgConversationStore } from "../../src/db/repositories/conversationStore.js";
+import { PgMemoryProfileRepository } from "../../src/db/repositories/memoryProfileRepository.js";
+import { PgMemoryRepository } from "../../src/db/repositories/memoryRepository.js";
 import type pg from "pg";
-import type { LLMMessage } from "../../src/services/llm/LLMService.js";
+import type { LLMMessage } from "../../src/types/llm.js";
 import { FACTS_PROMPT } from "../../src/services/memory/factExtraction.js";
 import { estimateTokens } from "../../src/services/memory/limits.js";
-import { LongTermMemory } from "../../src/services/memory/LongTermMemory.js";
+import { LongTermMemory } from "../../src/services/memory/longTermMemory.js";
 import { FACTS_HEADING, SUMMARY_HEADING } from "../../src/services/memory/memoryContext.js";
-import { MemoryService } from "../../src/services/memory/MemoryService.js";
-import { mentionsFact } from "../../src/services/memory/memoryText.js";
+import { MemoryService } from "../../src/services/memory/memoryService.js";
+import { mentionsFact } from "../../src/utils/memoryText.js";
 import { FORGET_PROMPT, SUMMARY_PROMPT } from "../../src/services/memory/summary.js";
 import { fakeClock, type FakeClock } from "../support/clock.js";
 import { backends, type TestDatabase } from "../support/db.js";
 import { FakeLLM } from "../support/fakeLLM.js";
-import type { MemoryPort } from "../../src/services/second-brain/ports.js";
+import type { MemoryPort } from "../../src/services/secondBrain/ports.js";
 import { captureLogs } from "../support/logs.js";
 
 const MINUTE = 60_000;

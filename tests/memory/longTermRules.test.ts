@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { HistoryMessage } from "../../src/db/repositories/ConversationHistory.js";
-import type { Fact, ScoredFact } from "../../src/db/repositories/MemoryRepository.js";
-import { calculateDecay, contradicts } from "../../src/db/repositories/MemoryRepository.js";
+import type { HistoryMessage } from "../../src/db/repositories/conversationHistory.js";
+import type { Fact, ScoredFact } from "../../src/db/repositories/memoryRepository.js";
+import { calculateDecay, contradicts } from "../../src/db/repositories/memoryRepository.js";
 import { extractFactsByRules, factsFromAnswer } from "../../src/services/memory/factExtraction.js";
 import { estimateTokens } from "../../src/services/memory/limits.js";
 import {
@@ -19,7 +19,7 @@ import {
   sentencesOf,
   withoutNegation,
   withoutNoteCommand,
-} from "../../src/services/memory/memoryText.js";
+} from "../../src/utils/memoryText.js";
 import {
   SUMMARY_MAX_TOKENS,
   extractiveLines,

@@ -1,7 +1,7 @@
 // Which messages the memory model is asked about: statements about the user, also inside
 // requests; not questions, bare commands or small talk (each would be a paid call per turn).
 import { describe, expect, it } from "vitest";
-import type { HistoryMessage } from "../../src/db/repositories/ConversationHistory.js";
+import type { HistoryMessage } from "../../src/db/repositories/conversationHistory.js";
 import { mayHoldFacts } from "../../src/services/memory/factExtraction.js";
 
 const message = (content: string): HistoryMessage => ({

@@ -2,12 +2,12 @@
 // once did in mayHoldFacts) is skipped and logged once; the user's later facts are still found and
 // later summaries still folded, instead of every later turn failing on it again.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { PgConversationHistory } from "../../src/db/repositories/ConversationHistory.js";
-import { PgConversationStore } from "../../src/db/repositories/ConversationStore.js";
-import { PgMemoryProfileRepository } from "../../src/db/repositories/MemoryProfileRepository.js";
-import { LongTermMemory } from "../../src/services/memory/LongTermMemory.js";
-import { MemoryService } from "../../src/services/memory/MemoryService.js";
-import type * as MemoryText from "../../src/services/memory/memoryText.js";
+import { PgConversationHistory } from "../../src/db/repositories/conversationHistory.js";
+import { PgConversationStore } from "../../src/db/repositories/conversationStore.js";
+import { PgMemoryProfileRepository } from "../../src/db/repositories/memoryProfileRepository.js";
+import { LongTermMemory } from "../../src/services/memory/longTermMemory.js";
+import { MemoryService } from "../../src/services/memory/memoryService.js";
+import type * as MemoryText from "../../src/utils/memoryText.js";
 import { fakeClock } from "../support/clock.js";
 import { pgliteBackend, type TestDatabase } from "../support/db.js";
 import { FakeLLM } from "../support/fakeLLM.js";
@@ -16,7 +16,7 @@ import { captureLogs } from "../support/logs.js";
 /** A message the memory code cannot read: splitting it into sentences throws, in every step that reads it. */
 const POISON = "poisoned message";
 
-vi.mock("../../src/services/memory/memoryText.js", async (importOriginal) => {
+vi.mock("../../src/utils/memoryText.js", async (importOriginal) => {
   const original = await importOriginal<typeof MemoryText>();
   return {
     ...original,

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  nextOccurrence,
-  parseIntervalMinutes,
-  rfc5545Text,
-  type Recurrence,
-} from "../../src/nlu/recurrence.js";
+import { nextOccurrence, parseIntervalMinutes, rfc5545Text } from "../../src/nlu/recurrence.js";
+import { type Recurrence } from "../../src/types/recurrence.js";
 import { userWeek } from "../../src/nlu/week.js";
 
 const JERUSALEM = "Asia/Jerusalem";

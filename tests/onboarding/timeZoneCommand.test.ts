@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ONBOARDING_MESSAGES, onboardingMessage } from "../../src/services/onboarding/messages.js";
-import { isTimeZoneQuestion, parseTimeZoneCommand } from "../../src/services/onboarding/timeZoneCommand.js";
+import { ONBOARDING_MESSAGES, onboardingMessage } from "../../src/transport/onboarding/messages.js";
+import { isTimeZoneQuestion, parseTimeZoneCommand } from "../../src/transport/onboarding/timeZoneCommand.js";
 
 describe("parseTimeZoneCommand", () => {
   it.each([

@@ -6,7 +6,7 @@ import {
   resolveTimeZone,
   zoneLabel,
   type ZoneChoice,
-} from "../../src/services/onboarding/timeZones.js";
+} from "../../src/transport/onboarding/timeZones.js";
 
 // Pinned instants: labels and groupings depend on daylight saving.
 const WINTER = new Date("2026-01-15T12:00:00Z");

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../src/db/migrate.js";
 import { MIGRATIONS } from "../../src/db/migrations/index.js";
-import { PgTaskRepository } from "../../src/db/repositories/TaskRepository.js";
-import { PgUserRepository } from "../../src/db/repositories/UserRepository.js";
+import { PgTaskRepository } from "../../src/db/repositories/taskRepository.js";
+import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
 import { testDatabaseUrl } from "../support/db.js";
 import { textOf } from "../support/fakeGraphApi.js";
 import {

@@ -2,9 +2,9 @@
 // of random and malformed webhook bodies, an LLM that times out, rate-limits, fails and answers
 // nonsense, and messages that try to talk Memo into deleting what the code guards.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PgTaskRepository } from "../../src/db/repositories/TaskRepository.js";
-import { PgUserRepository } from "../../src/db/repositories/UserRepository.js";
-import { t } from "../../src/utils/userMessages.js";
+import { PgTaskRepository } from "../../src/db/repositories/taskRepository.js";
+import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
+import { t } from "../../src/messages/index.js";
 import { testDatabaseUrl } from "../support/db.js";
 import { textOf, type SentMessage } from "../support/fakeGraphApi.js";
 import {

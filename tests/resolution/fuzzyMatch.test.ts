@@ -6,7 +6,7 @@ import {
   rankMatches,
   similarity,
   type MatchDecision,
-} from "../../src/services/resolution/fuzzyMatch.js";
+} from "../../src/utils/fuzzy.js";
 
 /** Items are plain names here; the matcher reads them through `textOf`. */
 const byName = (name: string) => name;

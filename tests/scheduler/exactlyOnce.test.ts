@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { SchedulerRepository } from "../../src/db/repositories/SchedulerRepository.js";
+import { SchedulerRepository } from "../../src/db/repositories/schedulerRepository.js";
 import {
   CLAIM_LEASE_MS,
   MAX_ATTEMPTS,
   type ReminderService,
-} from "../../src/services/reminder/ReminderService.js";
-import type { WhatsAppSender } from "../../src/services/whatsapp/WhatsAppSender.js";
+} from "../../src/services/reminder/reminderService.js";
+import type { WhatsAppSender } from "../../src/transport/whatsapp/whatsAppSender.js";
 import { fakeClock } from "../support/clock.js";
 import { backends, pgliteBackend, type TestBackend, type TestDatabase } from "../support/db.js";
 import { FakeGraphApi, textOf } from "../support/fakeGraphApi.js";

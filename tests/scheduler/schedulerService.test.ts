@@ -2,7 +2,7 @@ import cron from "node-cron";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { pgliteBackend, type TestDatabase } from "../support/db.js";
 import { clearDatabase, createSchedulerHarness, type SchedulerHarness } from "../support/schedulerHarness.js";
-import { PgUndoRepository } from "../../src/db/repositories/UndoRepository.js";
+import { PgUndoRepository } from "../../src/db/repositories/undoRepository.js";
 
 /**
  * The cron side of the scheduler (issue #7): jobs started with the server and stopped on

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  durationText,
-  renderProactive,
-  type AwayContent,
-  type DigestContent,
-  type RingContent,
-  digestIsEmpty,
-} from "../../src/services/reminder/proactiveText.js";
+import { durationText, renderProactive, digestIsEmpty } from "../../src/services/reminder/proactiveText.js";
+import { type AwayContent, type DigestContent, type RingContent } from "../../src/types/proactive.js";
 import {
   inQuietHours,
   planRing,

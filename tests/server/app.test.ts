@@ -1,9 +1,9 @@
 import type pg from "pg";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { createApp, type AppDeps } from "../../src/app.js";
+import { createApp, type AppDeps } from "../../src/app/httpApp.js";
 import { MIGRATIONS } from "../../src/db/migrations/index.js";
-import { InFlightWork } from "../../src/utils/InFlightWork.js";
+import { InFlightWork } from "../../src/utils/inFlightWork.js";
 import { createLogger } from "../../src/utils/logger.js";
 import { pgliteBackend, type TestDatabase } from "../support/db.js";
 import { captureLogs } from "../support/logs.js";

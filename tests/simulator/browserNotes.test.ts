@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/env.js";
-import { startService, type RunningService } from "../../src/server.js";
+import { startService, type RunningService } from "../../src/app/server.js";
 import { chromiumAvailable, launchChromium } from "../support/browser.js";
 import { captureLogs } from "../support/logs.js";
 import { freePort } from "../support/process.js";

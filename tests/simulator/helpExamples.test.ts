@@ -8,12 +8,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/env.js";
-import { describeCapabilities } from "../../src/graph/executors/GeneralExecutor.js";
-import { startService, type RunningService } from "../../src/server.js";
-import { st } from "../../src/services/second-brain/replies.js";
-import type { SimMessage } from "../../src/simulator/store.js";
+import { describeCapabilities } from "../../src/graph/executors/generalExecutor.js";
+import { startService, type RunningService } from "../../src/app/server.js";
+import { st } from "../../src/services/secondBrain/replies.js";
+import type { SimMessage } from "../../src/transport/simulator/store.js";
 import type { CapabilityName } from "../../src/types/index.js";
-import { t } from "../../src/utils/userMessages.js";
+import { t } from "../../src/messages/index.js";
 import { captureLogs } from "../support/logs.js";
 import { freePort } from "../support/process.js";
 

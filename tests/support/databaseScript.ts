@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect } from "vitest";
-import type { InvokeOptions } from "../../src/graph/invokeMemoGraph.js";
-import type { ListOperation } from "../../src/prompts/DatabaseListPrompt.js";
-import type { TaskOperation } from "../../src/prompts/DatabaseTaskPrompt.js";
+import type { InvokeOptions } from "../../src/graph/memoRuntime.js";
+import type { ListOperation } from "../../src/prompts/databaseListPrompt.js";
+import type { TaskOperation } from "../../src/prompts/databaseTaskPrompt.js";
 import type { Task, TaskList } from "../../src/types/tasks.js";
-import { PgListRepository } from "../../src/db/repositories/ListRepository.js";
-import { PgTaskRepository } from "../../src/db/repositories/TaskRepository.js";
+import { PgListRepository } from "../../src/db/repositories/listRepository.js";
+import { PgTaskRepository } from "../../src/db/repositories/taskRepository.js";
 import { PHONE, plan, step, type Harness } from "./memoHarness.js";
 import { systemPromptOf, type RecordedRequest } from "./scriptedOpenAI.js";
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { OAuth2Client } from "google-auth-library";
-import { GoogleCalendar, type GoogleCalendarOptions } from "../../src/services/calendar/GoogleCalendar.js";
-import type { CalendarProviders } from "../../src/services/calendar/types.js";
+import { GoogleCalendar, type GoogleCalendarOptions } from "../../src/services/calendar/googleCalendar.js";
+import type { CalendarProviders } from "../../src/types/calendar.js";
 import type { GoogleAccounts } from "../../src/services/google/types.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { LLMNode } from "../../src/config/llm-config.js";
-import type { LLMMessage, LLMResult, LLMService, LLMUsage } from "../../src/services/llm/index.js";
+import type { LLMNode } from "../../src/types/llm.js";
+import type { LLMMessage, LLMResult, LLMService, LLMUsage } from "../../src/types/llm.js";
 
 /**
  * An in-process LLM that answers at once: structured answers are validated against the caller's

@@ -1,5 +1,5 @@
-import { normalizeForMatch } from "../../src/services/resolution/fuzzyMatch.js";
-import { EMBEDDING_DIMENSIONS, type Embedder } from "../../src/services/second-brain/embeddings.js";
+import { normalizeForMatch } from "../../src/utils/fuzzy.js";
+import { EMBEDDING_DIMENSIONS, type Embedder } from "../../src/services/secondBrain/embeddings.js";
 
 /** Weight of a whole word among a text's features. */
 const WORD_WEIGHT = 1;

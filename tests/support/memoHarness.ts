@@ -1,11 +1,11 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { loadConfig } from "../../src/config/env.js";
 import { createCheckpointer } from "../../src/db/checkpointer.js";
-import { createMemoRuntime, type MemoRuntimeOptions } from "../../src/graph/createMemoRuntime.js";
-import type { InvokeOptions } from "../../src/graph/invokeMemoGraph.js";
-import type { CapabilityRegistry } from "../../src/graph/registry.js";
-import type { MemoState } from "../../src/graph/state/MemoState.js";
-import type { PlannerAnswer } from "../../src/prompts/PlannerPrompt.js";
+import { createMemoRuntime, type MemoRuntimeOptions } from "../../src/app/createMemoRuntime.js";
+import type { InvokeOptions } from "../../src/graph/memoRuntime.js";
+import type { CapabilityRegistry } from "../../src/graph/capabilities/registry.js";
+import type { MemoState } from "../../src/types/state.js";
+import type { PlannerAnswer } from "../../src/prompts/plannerPrompt.js";
 import { fakeClock, type FakeClock } from "./clock.js";
 import { pgliteBackend, type TestDatabase } from "./db.js";
 import { captureLogs } from "./logs.js";

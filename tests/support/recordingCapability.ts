@@ -1,10 +1,5 @@
-import type {
-  CapabilityRegistry,
-  EntityResolution,
-  EntityResolver,
-  Executor,
-  Resolver,
-} from "../../src/graph/registry.js";
+import type { CapabilityRegistry } from "../../src/graph/capabilities/registry.js";
+import type { EntityResolution, EntityResolver, Executor, Resolver } from "../../src/types/capability.js";
 
 /** A question a step's resolver asks before it resolves (until the step has an answer). */
 export interface ScriptedQuestion {

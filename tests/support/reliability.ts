@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { signBody } from "../../src/services/whatsapp/signature.js";
+import { signBody } from "../../src/transport/whatsapp/signature.js";
 import { createPostgresDatabase } from "./db.js";
 import { FakeGraphApi, textOf, type SentMessage } from "./fakeGraphApi.js";
 import { seedPgliteDataDir } from "./pgliteDataDir.js";
@@ -128,7 +128,7 @@ export const FULL_SCALE = process.env.RELIABILITY_SCALE === "full";
 /** `trimmed` in the normal run, `full` under RELIABILITY_SCALE=full. */
 export const scaled = <T>(trimmed: T, full: T): T => (FULL_SCALE ? full : trimmed);
 
-/** Log lines that mean an error escaped every handler (main.ts logs them instead of dying). */
+/** Log lines that mean an error escaped every handler (app/main.ts logs them instead of dying). */
 export const ESCAPED_ERROR = /unhandled|uncaught/i;
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same bodies, so a failure reproduces. */

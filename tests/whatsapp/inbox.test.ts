@@ -1,6 +1,6 @@
 // The durable inbox (D4): exactly-once turns, per-phone order, restarts, old messages, failures.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { TranscriptionError, type Transcriber } from "../../src/services/media/Transcriber.js";
+import { TranscriptionError, type Transcriber } from "../../src/services/media/transcriber.js";
 import { backends } from "../support/db.js";
 import { isPlanner } from "../support/memoHarness.js";
 import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";

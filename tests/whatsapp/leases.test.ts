@@ -1,8 +1,8 @@
 // The per-phone leases of the inbox (D4) and the group-committed inbox writer, on their own.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { InboxRepository, NewInboxMessage } from "../../src/db/repositories/InboxRepository.js";
-import { InboxWriter } from "../../src/services/whatsapp/InboxWriter.js";
-import { PgPhoneLeases } from "../../src/services/whatsapp/PhoneLocks.js";
+import type { InboxRepository, NewInboxMessage } from "../../src/db/repositories/inboxRepository.js";
+import { InboxWriter } from "../../src/transport/whatsapp/inboxWriter.js";
+import { PgPhoneLeases } from "../../src/transport/whatsapp/phoneLocks.js";
 import { backends, type TestDatabase } from "../support/db.js";
 import { captureLogs } from "../support/logs.js";
 

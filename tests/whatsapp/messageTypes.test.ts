@@ -1,6 +1,6 @@
 // Every kind of WhatsApp message, through the webhook, the inbox, the graph and the Graph API.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTranscriber, type Transcriber } from "../../src/services/media/Transcriber.js";
+import { createTranscriber, type Transcriber } from "../../src/services/media/transcriber.js";
 import { fakeClock } from "../support/clock.js";
 import { captureLogs } from "../support/logs.js";
 import { isPlanner, plan, step } from "../support/memoHarness.js";

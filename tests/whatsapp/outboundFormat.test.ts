@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLimiter } from "../../src/utils/concurrency.js";
-import { GraphApiClient } from "../../src/services/whatsapp/GraphApiClient.js";
+import { GraphApiClient } from "../../src/transport/whatsapp/graphApiClient.js";
 import {
   buildReplyPayloads,
   splitText,
@@ -8,9 +8,9 @@ import {
   truncate,
   type InteractivePayload,
   type OutboundPayload,
-  type ReplyContent,
   type TextPayload,
-} from "../../src/services/whatsapp/outboundFormat.js";
+} from "../../src/transport/whatsapp/outboundFormat.js";
+import { type ReplyContent } from "../../src/types/outbound.js";
 import type { HITLOption } from "../../src/types/index.js";
 import { FakeGraphApi } from "../support/fakeGraphApi.js";
 import { captureLogs } from "../support/logs.js";

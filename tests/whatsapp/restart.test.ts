@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signBody } from "../../src/services/whatsapp/signature.js";
+import { signBody } from "../../src/transport/whatsapp/signature.js";
 import { createPostgresDatabase, testDatabaseUrl } from "../support/db.js";
 import { FakeGraphApi } from "../support/fakeGraphApi.js";
 import { isPlanner } from "../support/memoHarness.js";

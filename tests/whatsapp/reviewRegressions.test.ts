@@ -2,7 +2,7 @@
 import { scrubIdentifiers } from "../../src/utils/phone.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/env.js";
-import type { Transcriber } from "../../src/services/media/Transcriber.js";
+import type { Transcriber } from "../../src/services/media/transcriber.js";
 import { backends, testDatabaseUrl } from "../support/db.js";
 import { captureLogs } from "../support/logs.js";
 import { isPlanner } from "../support/memoHarness.js";
@@ -229,7 +229,7 @@ describe.each(backends)("review regressions on $name", (backend) => {
 
 describe("production", () => {
   it("never mounts the simulator's routes", async () => {
-    const { createWhatsApp } = await import("../../src/services/whatsapp/index.js");
+    const { createWhatsApp } = await import("../../src/app/whatsApp.js");
     const config = loadConfig(PRODUCTION_ENV);
     const h = await harness({ startWorker: false });
     const whatsapp = createWhatsApp({

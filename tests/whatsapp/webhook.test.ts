@@ -1,7 +1,7 @@
 import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Metrics } from "../../src/services/metrics/Metrics.js";
-import { signBody, verifySignature } from "../../src/services/whatsapp/signature.js";
+import { Metrics } from "../../src/services/metrics/metrics.js";
+import { signBody, verifySignature } from "../../src/transport/whatsapp/signature.js";
 import { backends } from "../support/db.js";
 import {
   APP_SECRET,

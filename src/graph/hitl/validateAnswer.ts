@@ -1,4 +1,4 @@
-import { decideMatch } from "../../services/resolution/fuzzyMatch.js";
+import { decideMatch } from "../../utils/fuzzy.js";
 import type { HITLAnswer, HITLInterruptPayload, PendingHITL } from "../../types/index.js";
 
 /** What reading an answer needs of its question. */

@@ -1,6 +1,7 @@
 import { Command } from "@langchain/langgraph";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { MemoState, MemoUpdate } from "../state/MemoState.js";
+import type { MemoUpdate } from "../state/memoState.js";
+import type { MemoState } from "../../types/state.js";
 
 type NodeResult = MemoUpdate | Command;
 export type MemoNode = (state: MemoState, config: LangGraphRunnableConfig) => Promise<NodeResult>;

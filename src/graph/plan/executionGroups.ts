@@ -1,6 +1,6 @@
 import type { PlanStep } from "../../types/index.js";
 import { MemoError } from "../../utils/errors.js";
-import type { MemoState } from "../state/MemoState.js";
+import type { MemoState } from "../../types/state.js";
 
 /** The plan's dependencies form a cycle: it can never run. */
 export class PlanCycleError extends MemoError {}

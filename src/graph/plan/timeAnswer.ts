@@ -8,7 +8,7 @@ import { timeArgs, timeQuestionOf, type TimeQuestion } from "../../nlu/commands.
 import { readTime, type ParsedTime } from "../../nlu/parseTime.js";
 import { formatClock, instantToLocal } from "../../nlu/zonedTime.js";
 import type { HITLResult, ResolverResult, TimeAnswerResume } from "../../types/index.js";
-import { t } from "../../utils/userMessages.js";
+import { t } from "../../messages/index.js";
 
 type Language = "he" | "en";
 

@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import type { LLMNode } from "../../config/llm-config.js";
-import type { LLMMessage, LLMUsage } from "../../services/llm/index.js";
+import type { LLMNode } from "../../types/llm.js";
+import type { LLMMessage, LLMUsage } from "../../types/llm.js";
 import type { PlanStep, ResolverResult, TimeAnswerResume } from "../../types/index.js";
-import { t } from "../../utils/userMessages.js";
+import { t } from "../../messages/index.js";
 import { humanTime } from "../../utils/timeContext.js";
-import type { CapabilityContext } from "../registry.js";
+import type { CapabilityContext } from "../../types/capability.js";
 import { compactArgs } from "./compactArgs.js";
 
 /**

@@ -1,5 +1,5 @@
-import type { LLMUsage } from "../../services/llm/index.js";
-import type { ExecutionMetadata } from "./MemoState.js";
+import type { LLMUsage } from "../../types/llm.js";
+import type { ExecutionMetadata } from "../../types/state.js";
 
 /** The metadata update for the LLM calls a node made: counts, tokens, cost, and each call. */
 export function llmUsageUpdate(...usages: LLMUsage[]): Partial<ExecutionMetadata> {

@@ -6,10 +6,11 @@
  * ("FREQ=MONTHLY;BYDAY=1SU", "FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=3"): one normal form for each rule, so
  * a rule written to Google reads back equal.
  */
-import { rfc5545Of, type Recurrence } from "../../nlu/recurrence.js";
+import { rfc5545Of } from "../../nlu/recurrence.js";
+import { type Recurrence } from "../../types/recurrence.js";
 import { MAX_INTERVAL, formatRule, parseRule, type RuleParts } from "../../nlu/recurrenceRule.js";
 import { instantToLocal, type LocalDate } from "../../nlu/zonedTime.js";
-import type { CalendarRecurrence } from "./types.js";
+import type { CalendarRecurrence } from "../../types/calendar.js";
 
 const FREQUENCY_NAME = {
   DAILY: "daily",

@@ -14,10 +14,8 @@ import {
   parseDate,
   startOfDay,
 } from "./recurrenceExpansion.js";
-import { CalendarRequestError, type CalendarRecurrence, type EventInput, type EventPatch } from "./types.js";
-
-/** An event input with every field present. */
-export type CompleteEventInput = Required<EventInput>;
+import { CalendarRequestError } from "./calendarRequestError.js";
+import type { CalendarRecurrence, CompleteEventInput, EventInput, EventPatch } from "../../types/calendar.js";
 
 const invalid = (message: string) => new CalendarRequestError("invalid", message);
 

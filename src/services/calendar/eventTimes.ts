@@ -8,9 +8,10 @@ import type {
   EventFields,
   RecurringFields,
   UpdateFields,
-} from "../../prompts/CalendarMutatePrompt.js";
+} from "../../prompts/calendarMutatePrompt.js";
 import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
-import { nextOccurrence, type Recurrence } from "../../nlu/recurrence.js";
+import { nextOccurrence } from "../../nlu/recurrence.js";
+import { type Recurrence } from "../../types/recurrence.js";
 import { resolveWhen } from "../../nlu/whenPhrase.js";
 import {
   addDays,
@@ -23,7 +24,13 @@ import {
 import { bareClock } from "../database/taskTimes.js";
 import { recurrenceOfReminder } from "./calendarRule.js";
 import { daysBetween, formatDate, localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
-import type { CalendarEvent, CalendarRecurrence, EventInput, EventPatch, TimeRange } from "./types.js";
+import type {
+  CalendarEvent,
+  CalendarRecurrence,
+  EventInput,
+  EventPatch,
+  TimeRange,
+} from "../../types/calendar.js";
 
 /** An event named with no end or length lasts this long (default: 60 minutes). */
 export const DEFAULT_DURATION_MINUTES = 60;

@@ -8,7 +8,7 @@
 import type {
   OccurrenceOverride,
   StoredCalendarEvent,
-} from "../../db/repositories/CalendarEventRepository.js";
+} from "../../db/repositories/calendarEventRepository.js";
 import { instantToLocal } from "../../nlu/zonedTime.js";
 import { firstOccurrence, occurrenceOn } from "./recurrenceExpansion.js";
 import { basicDate, toRRule, utcStamp } from "./rrule.js";

@@ -8,7 +8,7 @@
 import { eachRuleDate } from "../../nlu/recurrenceRule.js";
 import { addDays, daysInMonth, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
 import { partsOf } from "./calendarRule.js";
-import type { CalendarRecurrence } from "./types.js";
+import type { CalendarRecurrence } from "../../types/calendar.js";
 
 /** The timing of a series: its first occurrence and its rule. */
 export interface SeriesTiming {

@@ -1,6 +1,6 @@
-import { fillTemplate, t } from "../../utils/userMessages.js";
+import { fillTemplate, t } from "../../messages/index.js";
 import { withUndoHint } from "../undo/replies.js";
-import type { ResponseTemplate } from "../../graph/registry.js";
+import type { ResponseTemplate } from "../../types/capability.js";
 import { formatRule } from "../../nlu/recurrenceRule.js";
 import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
 import { HEBREW_DAYS, pad2, zonedParts } from "../../utils/timeContext.js";
@@ -8,13 +8,8 @@ import { rruleWords } from "../database/rruleText.js";
 import { partsOf } from "./calendarRule.js";
 import { daysBetween, formatDate, parseDate } from "./recurrenceExpansion.js";
 import type { ScheduleAnalysis } from "./scheduleAnalysis.js";
-import type {
-  CalendarEvent,
-  CalendarRecurrence,
-  CalendarRequestError,
-  EventScope,
-  TimeRange,
-} from "./types.js";
+import type { CalendarRequestError } from "./calendarRequestError.js";
+import type { CalendarEvent, CalendarRecurrence, EventScope, TimeRange } from "../../types/calendar.js";
 
 type Language = "he" | "en";
 

@@ -8,7 +8,7 @@ import { formatRule, parseRule } from "../../nlu/recurrenceRule.js";
 import { addDays } from "../../nlu/zonedTime.js";
 import { recurrenceOfParts } from "./calendarRule.js";
 import { formatDate, localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
-import type { CalendarRecurrence } from "./types.js";
+import type { CalendarRecurrence } from "../../types/calendar.js";
 
 /** RFC 5545 day codes, 0 = Sunday … 6 = Saturday (D6 numbering). */
 const DAY_CODES = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"] as const;

@@ -4,7 +4,7 @@
  */
 import { addDays, dayOfWeek, localToInstant } from "../../nlu/zonedTime.js";
 import { daysBetween, formatDate, localDateOf, startOfDay } from "./recurrenceExpansion.js";
-import type { CalendarEvent, TimeRange } from "./types.js";
+import type { CalendarEvent, TimeRange } from "../../types/calendar.js";
 
 /** Free time is looked for from this local time… (default: 08:00). */
 export const WAKING_START = { hour: 8, minute: 0 };

@@ -1,4 +1,4 @@
-import type { TaskRepository } from "../../db/repositories/TaskRepository.js";
+import type { TaskRepository } from "../../db/repositories/taskRepository.js";
 import type { Task } from "../../types/tasks.js";
 import { localDayNumber } from "../../utils/timeContext.js";
 import { nextFireAfter } from "./taskTimes.js";

@@ -1,7 +1,7 @@
 import { formatClock, instantToLocal } from "../../nlu/zonedTime.js";
-import type { ResponseTemplate } from "../../graph/registry.js";
+import type { ResponseTemplate } from "../../types/capability.js";
 import type { TaskRecurrence, TaskList } from "../../types/tasks.js";
-import { t } from "../../utils/userMessages.js";
+import { t } from "../../messages/index.js";
 import { rruleText } from "./rruleText.js";
 import { withUndoHint } from "../undo/replies.js";
 

@@ -1,6 +1,6 @@
 import { parseRule, type RuleParts } from "../../nlu/recurrenceRule.js";
 import type { TaskRecurrence } from "../../types/tasks.js";
-import { t } from "../../utils/userMessages.js";
+import { t } from "../../messages/index.js";
 
 /**
  * An RFC 5545 reminder rule in the user's words (D10), in English and Hebrew: "every weekday

@@ -1,8 +1,8 @@
 import { nonEmpty } from "../../utils/args.js";
-import type { TaskRepository } from "../../db/repositories/TaskRepository.js";
+import type { TaskRepository } from "../../db/repositories/taskRepository.js";
 import type { Task } from "../../types/tasks.js";
 import { localDayNumber } from "../../utils/timeContext.js";
-import { DEFAULT_THRESHOLD, rankMatches } from "../resolution/fuzzyMatch.js";
+import { DEFAULT_THRESHOLD, rankMatches } from "../../utils/fuzzy.js";
 
 /** How a task is shown in a listing, seen from "now" in the user's zone. */
 export type TaskGroup = "overdue" | "today" | "upcoming" | "recurring" | "undated" | "done";

@@ -1,5 +1,5 @@
 import { onlyInvisible } from "../../utils/args.js";
-import { t } from "../../utils/userMessages.js";
+import { t } from "../../messages/index.js";
 
 /** The task and list arguments that name something, and what they name in a reply. */
 const NAME_FIELDS = {

@@ -1,4 +1,4 @@
-import type { EmailMessage, OutgoingEmail } from "./GmailService.js";
+import type { EmailMessage, OutgoingEmail } from "./gmailService.js";
 import { forwardSubject, replySubject } from "./mime.js";
 
 /**

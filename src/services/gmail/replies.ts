@@ -1,7 +1,7 @@
-import type { GmailData } from "../../graph/executors/GmailExecutor.js";
-import { fillTemplate } from "../../utils/userMessages.js";
-import type { ResponseTemplate } from "../../graph/registry.js";
-import type { GmailFailure } from "./GmailService.js";
+import type { GmailData } from "../../types/gmail.js";
+import { fillTemplate } from "../../messages/index.js";
+import type { ResponseTemplate } from "../../types/capability.js";
+import type { GmailFailure } from "./gmailService.js";
 
 type Language = "he" | "en";
 

@@ -1,6 +1,6 @@
 import type { Logger } from "../../utils/logger.js";
-import type { LLMService } from "../llm/index.js";
-import type { EmailMessage } from "./GmailService.js";
+import type { LLMService } from "../../types/llm.js";
+import type { EmailMessage } from "./gmailService.js";
 import { shorten } from "./replies.js";
 
 /** The longest summary sent to WhatsApp. */

@@ -1,4 +1,4 @@
-import type { LLMModelConfig } from "../../config/llm-config.js";
+import type { LLMModelConfig } from "../../config/llmConfig.js";
 
 /** USD cost of one call from the model table's per-1k prices, rounded to a billionth of a dollar. */
 export function costUsd(model: LLMModelConfig, inputTokens: number, outputTokens: number): number {

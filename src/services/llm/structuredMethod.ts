@@ -1,4 +1,4 @@
-import type { LLMModelConfig, StructuredOutputMethod } from "../../config/llm-config.js";
+import type { LLMModelConfig, StructuredOutputMethod } from "../../config/llmConfig.js";
 
 /** The `method` names of @langchain/openai's withStructuredOutput. */
 export type LangChainStructuredMethod = "jsonSchema" | "functionCalling" | "jsonMode";

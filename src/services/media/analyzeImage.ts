@@ -2,9 +2,9 @@ import {
   IMAGE_ANALYSIS_SYSTEM_PROMPT,
   ImageAnalysisAnswerSchema,
   type ImageAnalysisAnswer,
-} from "../../prompts/ImageAnalysisPrompt.js";
+} from "../../prompts/imageAnalysisPrompt.js";
 import type { ImageAnalysisResult, ImageContext } from "../../types/index.js";
-import type { LLMService, LLMUsage } from "../llm/index.js";
+import type { LLMService, LLMUsage } from "../../types/llm.js";
 
 /** The image as downloaded from WhatsApp. */
 export interface ImageInput {

@@ -4,9 +4,9 @@
  */
 import { recognizeCommand } from "../../nlu/commands.js";
 import { z } from "zod";
-import type { HistoryMessage } from "../../db/repositories/ConversationHistory.js";
-import { DEFAULT_IMPORTANCE, MEMORY_TYPES, type MemoryType } from "../../db/repositories/MemoryRepository.js";
-import type { LLMMessage } from "../llm/LLMService.js";
+import type { HistoryMessage } from "../../db/repositories/conversationHistory.js";
+import { DEFAULT_IMPORTANCE, MEMORY_TYPES, type MemoryType } from "../../db/repositories/memoryRepository.js";
+import type { LLMMessage } from "../../types/llm.js";
 import { MEMORY_MESSAGE_MAX_CHARS, capText } from "./limits.js";
 import {
   isCommand,
@@ -15,7 +15,7 @@ import {
   isQuestion,
   isSmallTalk,
   sentencesOf,
-} from "./memoryText.js";
+} from "../../utils/memoryText.js";
 
 /** A fact found in one message. */
 /**

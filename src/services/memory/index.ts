@@ -9,11 +9,11 @@ export {
   MAX_TOTAL_MESSAGES,
   MAX_TOTAL_TOKENS,
   ConversationWindow,
-} from "./ConversationWindow.js";
+} from "./conversationWindow.js";
 export { enforceMemoryLimits, estimateTokens, totalTokens } from "./limits.js";
 export {
   MemoryService,
   type AddUserMessageOptions,
   type ConversationStats,
   type MemoryServiceOptions,
-} from "./MemoryService.js";
+} from "./memoryService.js";

@@ -4,7 +4,7 @@ import {
   MAX_SYSTEM_MESSAGES,
   MAX_TOTAL_MESSAGES,
   MAX_TOTAL_TOKENS,
-} from "./ConversationWindow.js";
+} from "./conversationWindow.js";
 
 /**
  * Characters of one message that reach a model at most (default: 4000): the planner, the resolvers

@@ -2,7 +2,7 @@
  * What the planner reads of long-term memory each turn: the rolling summary and the remembered
  * facts most worth showing, as short markdown sections within token budgets (no I/O).
  */
-import type { MemoryType, ScoredFact } from "../../db/repositories/MemoryRepository.js";
+import type { MemoryType, ScoredFact } from "../../db/repositories/memoryRepository.js";
 import { estimateTokens } from "./limits.js";
 import { SUMMARY_MAX_TOKENS, fitSummary } from "./summary.js";
 

@@ -1,6 +1,6 @@
-import type { MemoryJobs } from "../scheduler/SchedulerService.js";
-import type { SecondBrainService } from "../second-brain/SecondBrainService.js";
-import type { LongTermMemory } from "./LongTermMemory.js";
+import type { MemoryJobs } from "../scheduler/schedulerService.js";
+import type { SecondBrainService } from "../secondBrain/secondBrainService.js";
+import type { LongTermMemory } from "./longTermMemory.js";
 
 /** Users whose unfinished summary or fact work one hourly sweep takes up (default: 100). */
 const SWEEP_USERS = 100;

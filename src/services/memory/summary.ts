@@ -2,10 +2,17 @@
  * The rolling summary of what has left the short-term window: extractive (deterministic, no
  * model) or written by the LLM, always within a token budget (no I/O here).
  */
-import type { HistoryMessage } from "../../db/repositories/ConversationHistory.js";
-import type { LLMMessage } from "../llm/LLMService.js";
+import type { HistoryMessage } from "../../db/repositories/conversationHistory.js";
+import type { LLMMessage } from "../../types/llm.js";
 import { MEMORY_MESSAGE_MAX_CHARS, capText, estimateTokens } from "./limits.js";
-import { isCommand, isMemoryCommand, isQuestion, isSmallTalk, sentencesOf, unitsOf } from "./memoryText.js";
+import {
+  isCommand,
+  isMemoryCommand,
+  isQuestion,
+  isSmallTalk,
+  sentencesOf,
+  unitsOf,
+} from "../../utils/memoryText.js";
 
 /** What a summary is written to (default: 250 estimated tokens). */
 export const SUMMARY_TARGET_TOKENS = 250;

@@ -1,7 +1,7 @@
-import type { DigestTask, ProactiveUser } from "../../db/repositories/SchedulerRepository.js";
+import type { DigestTask, ProactiveUser } from "../../db/repositories/schedulerRepository.js";
 import { localDayNumber, zonedParts, pad2 } from "../../utils/timeContext.js";
 import { replyLanguage } from "../../utils/language.js";
-import type { DigestContent, DigestLine, DigestSection } from "./proactiveText.js";
+import type { DigestContent, DigestLine, DigestSection } from "../../types/proactive.js";
 import { localClock } from "./proactiveText.js";
 
 /**

@@ -1,3 +1,4 @@
+import type { RingKind } from "../../types/proactive.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
 import { instantToLocal, parseClock } from "../../nlu/zonedTime.js";
 import type { TaskRecurrence } from "../../types/tasks.js";
@@ -9,7 +10,6 @@ import { nextFireAfter } from "../database/taskTimes.js";
  */
 
 /** reminder: one-time; nudge: repeats until done; recurring: any calendar rule (daily … RFC 5545); overdue: due time passed after an early reminder. */
-export type RingKind = "reminder" | "nudge" | "recurring" | "overdue";
 
 /** The fields of a task the scheduler reads. */
 export interface DueTask {

@@ -1,5 +1,5 @@
-import { t, type MessageKey } from "../../utils/userMessages.js";
-import type { UndoDescription, UndoResult } from "./UndoJournal.js";
+import { t, type MessageKey } from "../../messages/index.js";
+import type { UndoDescription, UndoResult } from "./undoJournal.js";
 
 type Language = "he" | "en";
 

@@ -1,9 +1,9 @@
-import { PgOperationLedger } from "../../../src/db/repositories/OperationLedger.js";
-import type { CalendarFindOperation } from "../../../src/prompts/CalendarFindPrompt.js";
-import type { CalendarMutateOperation } from "../../../src/prompts/CalendarMutatePrompt.js";
-import { createCalendarProviders } from "../../../src/services/calendar/CalendarProviderSelector.js";
-import { createCalendarCapability } from "../../../src/services/calendar/index.js";
-import type { CalendarProviders, EventInput } from "../../../src/services/calendar/types.js";
+import { PgOperationLedger } from "../../../src/db/repositories/operationLedger.js";
+import type { CalendarFindOperation } from "../../../src/prompts/calendarFindPrompt.js";
+import type { CalendarMutateOperation } from "../../../src/prompts/calendarMutatePrompt.js";
+import { createCalendarProviders } from "../../../src/services/calendar/calendarProviderSelector.js";
+import { createCalendarCapability } from "../../../src/graph/capabilities/calendar.js";
+import type { CalendarProviders, EventInput } from "../../../src/types/calendar.js";
 import { createLogger } from "../../../src/utils/logger.js";
 import { pgliteBackend } from "../../support/db.js";
 import {

@@ -2,10 +2,11 @@
 // the user's language, and change nothing; today's events join the morning digest. "Now" is
 // Thursday 5 March 2026, 12:00 in Asia/Jerusalem (UTC+2).
 import { afterEach, describe, expect, it } from "vitest";
-import { calendarDigestSource } from "../../../src/services/calendar/index.js";
-import type { CalendarProviders } from "../../../src/services/calendar/types.js";
+import { calendarDigestSource } from "../../../src/graph/capabilities/calendar.js";
+import type { CalendarProviders } from "../../../src/types/calendar.js";
 import { GoogleConnectionLostError } from "../../../src/services/google/types.js";
-import { renderDigest, type DigestContent } from "../../../src/services/reminder/proactiveText.js";
+import { renderDigest } from "../../../src/services/reminder/proactiveText.js";
+import { type DigestContent } from "../../../src/types/proactive.js";
 import { PHONE } from "../../support/memoHarness.js";
 import {
   calendarHarness,

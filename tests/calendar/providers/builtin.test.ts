@@ -1,4 +1,4 @@
-import { BuiltinCalendar } from "../../../src/services/calendar/BuiltinCalendar.js";
+import { BuiltinCalendar } from "../../../src/services/calendar/builtinCalendar.js";
 import { backends } from "../../support/db.js";
 import { calendarProviderContract } from "./calendarContract.js";
 

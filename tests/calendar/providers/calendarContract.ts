@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { localToInstant } from "../../../src/nlu/zonedTime.js";
-import {
-  CalendarRequestError,
-  type CalendarEvent,
-  type CalendarProvider,
-  type EventInput,
-} from "../../../src/services/calendar/types.js";
+import { CalendarRequestError } from "../../../src/services/calendar/calendarRequestError.js";
+import { type CalendarEvent, type CalendarProvider, type EventInput } from "../../../src/types/calendar.js";
 
 /**
  * The calendar contract (src/services/calendar/types.ts), run against every provider: the built-in

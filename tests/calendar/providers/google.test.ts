@@ -1,8 +1,8 @@
 import type { calendar_v3 } from "@googleapis/calendar";
 import { OAuth2Client } from "google-auth-library";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { GoogleCalendar, googleEventId } from "../../../src/services/calendar/GoogleCalendar.js";
-import { CalendarRequestError } from "../../../src/services/calendar/types.js";
+import { GoogleCalendar, googleEventId } from "../../../src/services/calendar/googleCalendar.js";
+import { CalendarRequestError } from "../../../src/services/calendar/calendarRequestError.js";
 import { GoogleConnectionLostError, type GoogleAccounts } from "../../../src/services/google/types.js";
 import { FakeGoogleCalendar } from "../../support/fakeGoogleCalendar.js";
 import { calendarProviderContract, jlm, ZONE } from "./calendarContract.js";

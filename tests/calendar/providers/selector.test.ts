@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { describe, expect, it } from "vitest";
-import { createCalendarProviders } from "../../../src/services/calendar/CalendarProviderSelector.js";
+import { createCalendarProviders } from "../../../src/services/calendar/calendarProviderSelector.js";
 import { GoogleConnectionLostError, type GoogleAccounts } from "../../../src/services/google/types.js";
 import { createLogger } from "../../../src/utils/logger.js";
 

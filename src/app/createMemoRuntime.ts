@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type pg from "pg";
+import type { AppConfig } from "../config/env.js";
+import { TurnBufferedSaver } from "../db/turnBufferedSaver.js";
+import { PgConversationHistory } from "../db/repositories/conversationHistory.js";
+import { PgConversationStore } from "../db/repositories/conversationStore.js";
+import { PgNoteRepository } from "../db/repositories/noteRepository.js";
+import { PgOperationLedger } from "../db/repositories/operationLedger.js";
+import { PgUserRepository } from "../db/repositories/userRepository.js";
+import { createLLMService } from "../services/llm/index.js";
+import { type LLMService } from "../types/llm.js";
+import { LLMBudget } from "../services/llm/llmBudget.js";
+import { ObservedLLMService, type LLMObserver } from "../services/llm/observedLlmService.js";
+import { createCalendarProviders } from "../services/calendar/calendarProviderSelector.js";
+import { createCalendarCapability } from "../graph/capabilities/calendar.js";
+import { createDatabaseCapability } from "../graph/capabilities/database.js";
+import { createGmailCapability } from "../graph/capabilities/gmail.js";
+import { MemoryService } from "../services/memory/index.js";
+import { LongTermMemory } from "../services/memory/longTermMemory.js";
+import { createSecondBrainCapability } from "../graph/capabilities/secondBrain.js";
+import type { CapabilityRegistry } from "../graph/capabilities/registry.js";
+import { UndoService } from "../services/undo/undoJournal.js";
+import { type ExternalRestorer } from "../types/capability.js";
+import { createOpenAIEmbedder, type Embedder } from "../services/secondBrain/embeddings.js";
+import { SecondBrainService } from "../services/secondBrain/secondBrainService.js";
+import type { GoogleAccounts, GoogleConnector } from "../services/google/types.js";
+import type { Logger } from "../utils/logger.js";
+import { createCoreCapabilities } from "../graph/capabilities/core.js";
+import { buildMemoGraph } from "../graph/memoGraph.js";
+import { MemoRuntime } from "../graph/memoRuntime.js";
+import type { Tracing } from "../services/tracing/tracing.js";
+import type { RuntimeMetrics } from "../services/metrics/metrics.js";
+
+export interface MemoRuntimeOptions {
+  config: AppConfig;
+  pool: pg.Pool;
+  checkpointer: BaseCheckpointSaver;
+  logger: Logger;
+  /** Epoch milliseconds (default: Date.now). */
+  clock?: () => number;
+  /** HITL question ids (default: crypto.randomUUID). */
+  newId?: () => string;
+  /** The LLM to use instead of the configured one (benchmarks, tests). */
+  llm?: LLMService | null;
+  /** Users' Google connections: "connect Google" in chat, Google Calendar and Gmail (default: none, the built-in calendar serves everyone). */
+  google?: GoogleAccounts & GoogleConnector;
+  /** The user's private iCalendar feed link (default: none). */
+  calendarFeedLink?: (phone: string) => string;
+  /** Note embeddings instead of the configured model (tests: a local one; null: words only). */
+  embedder?: Embedder | null;
+  /** "rules": summaries and remembered facts without the LLM even when one is configured (default: MEMORY_MODE). */
+  memoryMode?: "llm" | "rules";
+  /** Told of every LLM call (metrics, the cost ledger) (default: none). */
+  llmObservers?: LLMObserver[];
+  /** LangSmith tracing of every turn (default: none). */
+  tracing?: Tracing | null;
+  /** Counts turns and questions (default: none). */
+  metrics?: RuntimeMetrics;
+  /** The LangSmith thread of a phone's turns (default: the user's own; the replay gives its own). */
+  traceThreadId?: (phone: string) => string;
+}
+
+/** Composes Memo: storage, memory, the LLM (or none), the capability registry, the graph and its runtime. */
+export function createMemoRuntime(options: MemoRuntimeOptions) {
+  const { config, pool, checkpointer, logger } = options;
+  const clock = options.clock ?? Date.now;
+  const newId = options.newId ?? randomUUID;
+  const users = new PgUserRepository(pool);
+  // The window (short-term) in front of its table; every message also joins the long-term history.
+  const memory = new MemoryService(new PgConversationStore(pool), {
+    clock,
+    logger,
+    history: new PgConversationHistory(pool),
+  });
+  const configured = options.llm !== undefined ? options.llm : createLLMService(config, logger);
+  // Each user's LLM spend per day, and the gate that stops their calls once it reaches the budget.
+  const budget = new LLMBudget({ pool, logger, clock, dailyUsd: config.llm.dailyBudgetUsd });
+  // Every call is seen by the observers (metrics, the cost ledger) whichever node makes it.
+  const llm =
+    configured &&
+    new ObservedLLMService(configured, [budget.observer, ...(options.llmObservers ?? [])], budget.gate);
+  const longTerm = new LongTermMemory({
+    pool,
+    llm,
+    memory,
+    logger,
+    clock,
+    mode: options.memoryMode ?? config.memoryMode,
+  });
+  const embedder =
+    options.embedder !== undefined
+      ? options.embedder
+      : config.embeddings
+        ? createOpenAIEmbedder(config.embeddings)
+        : null;
+  const notes = new SecondBrainService({ notes: new PgNoteRepository(pool), embedder, logger, clock });
+  const google = options.google;
+  // Each user's calendar: Google Calendar once connected, the built-in one (Postgres) otherwise.
+  const calendars = createCalendarProviders({ pool, google: google ?? null, logger });
+  // "undo" / "בטל": every change is journaled with what it touched, for UNDO_WINDOW_MINUTES.
+  const undoWindowMs = config.undoWindowMinutes * 60_000;
+  const undoSettings = { db: pool, windowMs: undoWindowMs };
+  const undo: UndoService = new UndoService({
+    pool,
+    windowMs: undoWindowMs,
+    logger,
+    // The capability that journaled the change puts it back (the calendar, for Google events).
+    external: async (phone, change): Promise<boolean> => {
+      try {
+        const restore: ExternalRestorer | undefined = capabilities.undoExternalFor("calendar");
+        return restore ? await restore(phone, change) : false;
+      } catch (error) {
+        logger.warn(
+          { event: "UNDO_EXTERNAL_FAILED", err: String(error) },
+          "could not restore a Google event",
+        );
+        return false;
+      }
+    },
+  });
+  const capabilities: CapabilityRegistry = createCoreCapabilities({
+    ...(google ? { google } : {}),
+    ...(options.calendarFeedLink ? { calendarFeedLink: options.calendarFeedLink } : {}),
+    undo,
+    withModel: !!llm,
+  })
+    .register(createDatabaseCapability(pool, undoWindowMs))
+    .register(
+      createSecondBrainCapability({
+        notes,
+        memory: longTerm,
+        ledger: new PgOperationLedger(pool),
+        logger,
+        undo: undoSettings,
+      }),
+    )
+    .register(
+      createCalendarCapability({
+        providers: calendars,
+        logger,
+        ledger: new PgOperationLedger(pool),
+        undo: undoSettings,
+      }),
+    );
+  // Gmail has no built-in stand-in: without a Google OAuth client nobody could connect it.
+  if (google?.configured)
+    capabilities.register(createGmailCapability({ google, pool, logger, undo: undoSettings }));
+  // Turns write their checkpoints durably only when they pause on a question.
+  const saver = new TurnBufferedSaver(checkpointer);
+  const graph = buildMemoGraph(
+    {
+      users,
+      memory,
+      llm,
+      capabilities,
+      logger,
+      clock,
+      newId,
+      defaultTimeZone: config.defaultTimeZone,
+      fastPath: config.fastPath,
+      longTerm,
+      budget,
+      undo,
+      ...(google ? { google } : {}),
+    },
+    saver,
+  );
+  const runtime = new MemoRuntime({
+    graph,
+    checkpointer: saver,
+    memory,
+    users,
+    logger,
+    clock,
+    newId: randomUUID,
+    ...(options.tracing ? { tracing: options.tracing } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.traceThreadId ? { traceThreadId: options.traceThreadId } : {}),
+  });
+  return { runtime, graph, memory, longTerm, notes, users, llm, budget, capabilities, calendars, clock };
+}
+
+export type Memo = ReturnType<typeof createMemoRuntime>;

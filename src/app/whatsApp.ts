@@ -1,0 +1,199 @@
+import type { Router } from "express";
+import type { AppConfig } from "../config/env.js";
+import type { Database } from "../db/database.js";
+import { PgInboxRepository } from "../db/repositories/inboxRepository.js";
+import { PgOutboundMessageRepository } from "../db/repositories/outboundMessageRepository.js";
+import type { Memo } from "./createMemoRuntime.js";
+import { webhookRoutes } from "../transport/whatsapp/webhookRoute.js";
+import { createSimulator } from "../transport/simulator/index.js";
+import type { InFlightWork } from "../utils/inFlightWork.js";
+import type { Logger } from "../utils/logger.js";
+import { createTranscriber, type Transcriber } from "../services/media/transcriber.js";
+import type { SendMetrics, WebhookMetrics } from "../services/metrics/metrics.js";
+import { Onboarding } from "../transport/onboarding/onboarding.js";
+import { ReminderActions } from "../services/reminder/reminderActions.js";
+import { GraphApiClient } from "../transport/whatsapp/graphApiClient.js";
+import { InboundProcessor } from "../transport/whatsapp/inboundProcessor.js";
+import { InboxWorker } from "../transport/whatsapp/inboxWorker.js";
+import { InboxWriter } from "../transport/whatsapp/inboxWriter.js";
+import { PgPhoneLeases } from "../transport/whatsapp/phoneLocks.js";
+import { WhatsAppSender } from "../transport/whatsapp/whatsAppSender.js";
+
+/** A message Memo sent that WhatsApp reports as failed. */
+export interface DeliveryFailure {
+  waMessageId: string;
+  errorCode?: number;
+  errorTitle?: string;
+}
+
+/** Where the simulator is mounted, and its Graph API stand-in under it. */
+export const SIMULATOR_PATH = "/dev/whatsapp";
+
+export interface WhatsAppOptions {
+  config: AppConfig;
+  db: Pick<Database, "kind" | "pool">;
+  memo: Memo;
+  logger: Logger;
+  inFlight?: InFlightWork;
+  /** The service's own base URL, known once it listens (the simulator posts to it). */
+  serviceUrl: () => string;
+  /** Speech-to-text instead of the configured one (tests). */
+  transcriber?: Transcriber | null;
+  /** Options of the inbox worker the tests set (fast retries, polls). */
+  worker?: { pollIntervalMs?: number; retryDelayMs?: (attempt: number) => number };
+  /** Webhook latency, failed deliveries and failed sends (default: not counted). */
+  metrics?: WebhookMetrics & SendMetrics;
+}
+
+/**
+ * The WhatsApp transport: the webhook, the durable inbox and its worker, the outbound client and
+ * sender, onboarding, and (outside production, without an access token) the local simulator.
+ */
+export function createWhatsApp(options: WhatsAppOptions) {
+  const { config, db, memo, logger } = options;
+  const settings = config.whatsapp;
+  const clock = memo.clock;
+  const inbox = new PgInboxRepository(db.pool);
+  const outbound = new PgOutboundMessageRepository(db.pool);
+
+  const simulator = settings.simulator
+    ? createSimulator({
+        webhookUrl: () => `${options.serviceUrl()}/webhook/whatsapp`,
+        ...(settings.appSecret ? { appSecret: settings.appSecret } : {}),
+        phoneNumberId: settings.phoneNumberId,
+        publicUrl: () => `${options.serviceUrl()}${SIMULATOR_PATH}`,
+        // Conversations survive restarts, like the rest of the local data.
+        dataDir: config.dataDir,
+        allowedHosts: settings.simulatorAllowedHosts,
+        logger,
+        clock,
+      })
+    : undefined;
+  const graphUrl = simulator
+    ? () => `${options.serviceUrl()}${SIMULATOR_PATH}/graph`
+    : () => settings.graphUrl;
+  const client =
+    simulator || settings.accessToken
+      ? new GraphApiClient({
+          baseUrl: graphUrl,
+          apiVersion: settings.apiVersion,
+          phoneNumberId: settings.phoneNumberId,
+          accessToken: settings.accessToken,
+          timeoutMs: settings.timeoutMs,
+          maxRetries: 3,
+          logger,
+          ...(options.metrics ? { metrics: options.metrics } : {}),
+        })
+      : null;
+  if (!client)
+    logger.warn("WHATSAPP_ACCESS_TOKEN is not set and the simulator is off: replies will not be sent");
+
+  const sender = new WhatsAppSender({
+    client,
+    outbound,
+    memory: memo.memory,
+    logger,
+    sendConcurrency: settings.sendConcurrency,
+  });
+  const onboarding = new Onboarding({
+    users: memo.users,
+    memory: memo.memory,
+    sender,
+    logger,
+    clock,
+    defaultTimeZone: config.defaultTimeZone,
+    digestTime: config.scheduler.digestTime,
+    capabilities: () => memo.capabilities.capabilities(),
+    withModel: !!memo.llm,
+    undo: { db: db.pool, windowMs: config.undoWindowMinutes * 60_000 },
+  });
+  const actions = new ReminderActions({
+    pool: db.pool,
+    users: memo.users,
+    memory: memo.memory,
+    sender,
+    logger,
+    clock,
+    // A tap on Done or Snooze can be taken back with "undo", like the same change typed.
+    undo: { db: db.pool, windowMs: config.undoWindowMinutes * 60_000 },
+  });
+  /** Listeners of "failed" delivery statuses (the scheduler). */
+  const failureListeners: ((update: DeliveryFailure) => Promise<void>)[] = [];
+  const processor = new InboundProcessor({
+    actions,
+    runtime: memo.runtime,
+    users: memo.users,
+    memory: memo.memory,
+    outbound,
+    sender,
+    onboarding,
+    client,
+    llm: memo.llm,
+    transcriber: options.transcriber !== undefined ? options.transcriber : createTranscriber(config, logger),
+    logger,
+    clock,
+  });
+  // PGlite: one process owns the data folder, so leases left by its previous run are stale.
+  const locks = new PgPhoneLeases(db.pool, {
+    ttlSeconds: config.inbox.leaseSeconds,
+    exclusive: db.kind === "pglite",
+    logger,
+  });
+  const worker = new InboxWorker({
+    inbox,
+    locks,
+    handler: processor,
+    logger,
+    ...(options.inFlight ? { inFlight: options.inFlight } : {}),
+    concurrency: config.inbox.concurrency,
+    maxAgeMs: config.inbox.maxAgeMs,
+    maxAttempts: config.inbox.maxAttempts,
+    clock,
+    ...options.worker,
+  });
+
+  const routers: { path: string; router: Router }[] = [
+    {
+      path: "/",
+      router: webhookRoutes({
+        logger,
+        ...(settings.appSecret ? { appSecret: settings.appSecret } : {}),
+        ...(settings.verifyToken ? { verifyToken: settings.verifyToken } : {}),
+        // The simulator sends this id too, so it keeps working.
+        phoneNumberId: settings.phoneNumberId,
+        inbox: new InboxWriter(inbox),
+        outbound,
+        onStored: () => worker.kick(),
+        clock,
+        ...(options.metrics ? { metrics: options.metrics } : {}),
+        onDeliveryFailed: async (update) => {
+          for (const listener of failureListeners) await listener(update);
+        },
+      }),
+    },
+    ...(simulator ? [{ path: SIMULATOR_PATH, router: simulator.router }] : []),
+  ];
+
+  return {
+    routers,
+    worker,
+    inbox,
+    outbound,
+    sender,
+    client,
+    simulator,
+    /** Hears every "failed" delivery status the webhook records. */
+    onDeliveryFailed(listener: (update: DeliveryFailure) => Promise<void>): void {
+      failureListeners.push(listener);
+    },
+    /** Stops taking work; resolves when the turns running now have ended. */
+    stop: () => worker.stop(),
+    /** Lets the phone locks and the simulator go (after stop, or when giving up on it). */
+    async release(): Promise<void> {
+      simulator?.close();
+      await locks.close();
+    },
+  };
+}
+
+export type WhatsApp = ReturnType<typeof createWhatsApp>;

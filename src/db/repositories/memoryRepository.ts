@@ -1,0 +1,491 @@
+import { normalizeForMatch, rankMatches, similarity } from "../../utils/fuzzy.js";
+import {
+  contentWords,
+  isNegated,
+  lexemesOf,
+  matchedWordCount,
+  queryWordsOf,
+  withoutNegation,
+} from "../../utils/memoryText.js";
+import { noteSearchText, toTsQuery, wordForms } from "../../utils/searchText.js";
+import type { Queryable } from "../transaction.js";
+
+/** What a remembered item is (spec 004, Layer 3; `procedure` is not kept for a personal assistant). */
+export const MEMORY_TYPES = ["fact", "preference", "decision", "goal", "constraint", "entity"] as const;
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
+/** Importance given when the extractor names none (spec 004's defaults). */
+export const DEFAULT_IMPORTANCE: Readonly<Record<MemoryType, number>> = {
+  fact: 0.5,
+  decision: 0.7,
+  preference: 0.6,
+  entity: 0.5,
+  constraint: 0.6,
+  goal: 0.8,
+};
+
+/** Days after which an item nobody used is worth half as much (spec 004 calculateDecay). */
+export const DECAY_HALF_LIFE_DAYS = 30;
+/** Each access adds this much to the decay factor, up to ACCESS_BOOST_MAX (spec 004). */
+const ACCESS_BOOST_PER_USE = 0.1;
+const ACCESS_BOOST_MAX = 0.5;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Items created longer ago than this may be archived (spec 004 consolidation, default: 30 days). */
+export const ARCHIVE_MIN_AGE_DAYS = 30;
+/** Below this importance × decay an old item is archived (spec 004 consolidation). */
+export const ARCHIVE_BELOW = 0.3;
+
+/**
+ * Near-identical: a new fact scoring at least this against a stored one of the same user refreshes
+ * that one instead of being stored again. "Prefers morning meetings" against "Prefers meetings in
+ * the morning" scores about 0.93, against "Prefers evening meetings" about 0.65. Negation is not
+ * near-identical however close the words ("Can't meet on Fridays" against "Can meet on Fridays"
+ * scores 0.92): see `contradicts`.
+ */
+export const DEDUPE_THRESHOLD = 0.85;
+/** Below this a fact is not offered as what the user's words mean ("forget that I…"). */
+export const FIND_MIN_SCORE = 0.35;
+
+/** Relevance weighs most (spec 004's keyword + semantic weights), importance × decay the rest. */
+const RELEVANCE_WEIGHT = 0.7;
+const VALUE_WEIGHT = 0.3;
+/** Matched message words at which relevance is full: one shared word is half relevant. */
+const FULL_RELEVANCE_WORDS = 2;
+
+/** spec 004 calculateDecay: 0.5^(days since access / 30) + min(0.1 × accesses, 0.5), at most 1. */
+export function calculateDecay(accessCount: number, lastAccessedAt: number, now: number): number {
+  const days = Math.max(0, now - lastAccessedAt) / DAY_MS;
+  const base = Math.pow(0.5, days / DECAY_HALF_LIFE_DAYS);
+  return Math.min(1, base + Math.min(accessCount * ACCESS_BOOST_PER_USE, ACCESS_BOOST_MAX));
+}
+
+/** The same formula in SQL, at the instant in parameter `now` (a timestamptz), in float8 (numeric is slow). */
+function decaySql(now: string): string {
+  const days = `GREATEST(0, extract(epoch FROM (${now} - last_accessed_at))::float8) / ${DAY_MS / 1000}`;
+  return `LEAST(1, power(0.5::float8, ${days} / ${DECAY_HALF_LIFE_DAYS})
+            + LEAST(access_count * ${ACCESS_BOOST_PER_USE}, ${ACCESS_BOOST_MAX}))`;
+}
+
+/** A remembered item of one user. */
+export interface Fact {
+  id: string;
+  type: MemoryType;
+  /** Third person, e.g. "Prefers morning meetings". */
+  content: string;
+  /** 0..1. */
+  importance: number;
+  accessCount: number;
+  /** Epoch ms. */
+  lastAccessedAt: number;
+  /** As last computed (on access, at consolidation). */
+  decayFactor: number;
+  status: "active" | "archived";
+  /** The conversation message it came from, null once that message is gone. */
+  sourceMessageId: number | null;
+  /** Epoch ms. */
+  createdAt: number;
+  /** Epoch ms. */
+  updatedAt: number;
+}
+
+export interface NewFact {
+  type: MemoryType;
+  content: string;
+  /** 0..1 (default: the type's default importance). */
+  importance?: number;
+  sourceMessageId?: number | null;
+  /** Names the operation that makes it: a second create with the same key stores nothing. */
+  operationKey?: string;
+}
+
+/** A fact with how well it answers a query. */
+export interface ScoredFact {
+  fact: Fact;
+  /** 0..1: the ranking score. */
+  score: number;
+  /** 0..1: how much of the query the fact speaks of (0 when it was chosen for its value alone). */
+  relevance: number;
+}
+
+/** A fact found for the user's words: how well they name it (0..1), and the message it came from, when kept. */
+export interface FoundFact extends Fact {
+  score: number;
+  sourceText: string | null;
+}
+
+export interface RelevantOptions {
+  /** At most this many, best first (default: 6). */
+  limit?: number;
+  /** The instant decay is computed at (epoch ms). */
+  now: number;
+  /** Facts matching the query's words read from the table (default: 40). */
+  matchingCandidates?: number;
+  /** Facts read for their importance × decay alone (default: 20). */
+  valueCandidates?: number;
+}
+
+/** Storage of remembered facts (`memories`). Every per-user method takes the phone that scopes it. */
+export interface MemoryRepository {
+  /**
+   * Stores a fact at `now` (epoch ms); a near-identical one of the user (active or archived) is
+   * refreshed instead: made active, its importance raised to the new one's, its access recorded.
+   * Stored facts it takes back ("Doesn't like coffee" after "Likes coffee") are deleted.
+   */
+  create(phone: string, fact: NewFact, now: number): Promise<{ fact: Fact; created: boolean }>;
+  /** The user's facts of `status` (default: active; "all": active first), most valuable first. */
+  list(phone: string, status?: Fact["status"] | "all"): Promise<Fact[]>;
+  getMany(phone: string, ids: readonly string[]): Promise<Fact[]>;
+  /**
+   * The user's facts (active and archived) that the words may mean, best first, scored on the
+   * fact and on the message it came from (words and trigrams, Hebrew prefixes understood).
+   */
+  find(phone: string, words: string, limit?: number): Promise<FoundFact[]>;
+  /**
+   * The active facts most worth showing with a message: those speaking of its words first, then by
+   * importance × decay (so a strong preference shows whatever the message says).
+   */
+  relevant(phone: string, query: string, options: RelevantOptions): Promise<ScoredFact[]>;
+  /** Records that these facts were used at `now`: one more access, decay back to 1. */
+  recordAccess(phone: string, ids: readonly string[], now: number): Promise<void>;
+  /** How many facts the user has (active and archived). */
+  count(phone: string): Promise<number>;
+  /** Deletes the user's facts among `ids`; returns those deleted. */
+  delete(phone: string, ids: readonly string[]): Promise<Fact[]>;
+  /** Deletes all the user's facts; returns how many. */
+  deleteAll(phone: string): Promise<number>;
+  /**
+   * Consolidation, across users: recomputes the decay of up to `batchSize` active facts with an id
+   * above `afterId` (keyset order). Returns how many and the last id, null when none were left.
+   */
+  updateDecayBatch(
+    now: number,
+    afterId: string | null,
+    batchSize: number,
+  ): Promise<{ updated: number; lastId: string | null }>;
+  /**
+   * Consolidation, across users: archives up to `batchSize` active facts created more than 30 days
+   * before `now` whose importance × decay is below 0.3. Returns how many.
+   */
+  archiveStaleBatch(now: number, batchSize: number): Promise<number>;
+}
+
+interface FactRow {
+  id: string;
+  type: MemoryType;
+  content: string;
+  search_text: string;
+  importance: number;
+  access_count: number;
+  last_accessed_at: Date;
+  decay_factor: number;
+  status: Fact["status"];
+  source_message_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMN_NAMES = [
+  ...["id", "type", "content", "search_text", "importance", "access_count", "last_accessed_at"],
+  ...["decay_factor", "status", "source_message_id", "created_at", "updated_at"],
+];
+const COLUMNS = COLUMN_NAMES.join(", ");
+/** The same columns of `memories m`, for joins. */
+const M_COLUMNS = COLUMN_NAMES.map((c) => `m.${c}`).join(", ");
+
+/** Only well-formed UUIDs reach a uuid column: anything else would be a query error, not "not found". */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function toFact(row: FactRow): Fact {
+  return {
+    id: row.id,
+    type: row.type,
+    content: row.content,
+    importance: row.importance,
+    accessCount: row.access_count,
+    lastAccessedAt: row.last_accessed_at.getTime(),
+    decayFactor: row.decay_factor,
+    status: row.status,
+    sourceMessageId: row.source_message_id === null ? null : Number(row.source_message_id),
+    createdAt: row.created_at.getTime(),
+    updatedAt: row.updated_at.getTime(),
+  };
+}
+
+const clamp01 = (n: number) => Math.min(1, Math.max(0, n));
+
+/**
+ * Whether a newer statement takes back an older one: one says "not" (not, n't, never, no, לא, אין,
+ * אף פעם, בלי…) and the other does not, and apart from that they are near-identical ("Doesn't like
+ * coffee" against "Likes coffee", "לא אוהב קפה" against "אוהב קפה").
+ */
+export function contradicts(newer: string, older: string): boolean {
+  if (isNegated(newer) === isNegated(older)) return false;
+  return (
+    similarity(newer, older) >= DEDUPE_THRESHOLD ||
+    similarity(withoutNegation(newer), withoutNegation(older)) >= DEDUPE_THRESHOLD
+  );
+}
+
+/** Whether two statements say the same: near-identical, with the same negation. */
+export function sameStatement(a: string, b: string): boolean {
+  return isNegated(a) === isNegated(b) && similarity(a, b) >= DEDUPE_THRESHOLD;
+}
+
+/** Words in a "forget that I…" request that name no fact. */
+const REQUEST_WORDS = new Set(
+  [
+    "forget",
+    "remember",
+    "delete",
+    "erase",
+    "remove",
+    "שכח",
+    "תשכח",
+    "תשכחי",
+    "שכחי",
+    "תמחק",
+    "תמחקי",
+    "מחק",
+  ].map(normalizeForMatch),
+);
+
+/** MemoryRepository in plain SQL, on the pool or on a transaction's client. */
+export class PgMemoryRepository implements MemoryRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async create(phone: string, fact: NewFact, now: number): Promise<{ fact: Fact; created: boolean }> {
+    const content = fact.content.replaceAll("\u0000", "").trim().slice(0, 1000);
+    const importance = clamp01(fact.importance ?? DEFAULT_IMPORTANCE[fact.type]);
+    const at = new Date(now);
+
+    const { same, contradicted } = await this.nearIdentical(phone, content);
+    // The newer statement replaces what it takes back ("I don't like coffee" after "I like coffee").
+    if (contradicted.length > 0)
+      await this.db.query("DELETE FROM memories WHERE user_phone = $1 AND id = ANY($2::uuid[])", [
+        phone,
+        contradicted.map((row) => row.id),
+      ]);
+    if (same) {
+      const { rows } = await this.db.query<FactRow>(
+        `UPDATE memories
+            SET status = 'active', importance = GREATEST(importance, $3), access_count = access_count + 1,
+                last_accessed_at = $4, decay_factor = 1, updated_at = $4
+          WHERE user_phone = $1 AND id = $2
+          RETURNING ${COLUMNS}`,
+        [phone, same.id, importance, at],
+      );
+      if (rows[0]) return { fact: toFact(rows[0]), created: false };
+    }
+
+    const inserted = await this.db.query<FactRow>(
+      `INSERT INTO memories (user_phone, type, content, search_text, importance, source_message_id,
+                             created_by_operation, last_accessed_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $8)
+       ON CONFLICT (user_phone, created_by_operation) DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [
+        phone,
+        fact.type,
+        content,
+        noteSearchText(content),
+        importance,
+        fact.sourceMessageId ?? null,
+        fact.operationKey ?? null,
+        at,
+      ],
+    );
+    if (inserted.rows[0]) return { fact: toFact(inserted.rows[0]), created: true };
+    const existing = await this.db.query<FactRow>(
+      `SELECT ${COLUMNS} FROM memories WHERE user_phone = $1 AND created_by_operation = $2`,
+      [phone, fact.operationKey],
+    );
+    if (!existing.rows[0])
+      throw new Error(`memory of operation ${fact.operationKey} vanished during its insert`);
+    return { fact: toFact(existing.rows[0]), created: false };
+  }
+
+  /**
+   * The stored fact of the user most like `content`, when it is near-identical and says "not" as
+   * it does; and the stored facts it contradicts (see `contradicts`).
+   */
+  private async nearIdentical(
+    phone: string,
+    content: string,
+  ): Promise<{ same: FactRow | null; contradicted: FactRow[] }> {
+    const terms = [...new Set(contentWords(content).flatMap(wordForms))];
+    const { rows } = await this.db.query<FactRow>(
+      `SELECT ${COLUMNS} FROM memories
+        WHERE user_phone = $1
+          AND (search_text = $2 OR ($3::text IS NOT NULL AND search @@ to_tsquery('simple', $3)))
+        LIMIT 50`,
+      [phone, noteSearchText(content), toTsQuery(terms)],
+    );
+    let best: { row: FactRow; score: number } | null = null;
+    const contradicted: FactRow[] = [];
+    const negated = isNegated(content);
+    for (const row of rows) {
+      if (isNegated(row.content) !== negated) {
+        if (contradicts(content, row.content)) contradicted.push(row);
+        continue;
+      }
+      const score = similarity(content, row.content);
+      if (score >= DEDUPE_THRESHOLD && (best === null || score > best.score)) best = { row, score };
+    }
+    return { same: best?.row ?? null, contradicted };
+  }
+
+  async list(phone: string, status: Fact["status"] | "all" = "active"): Promise<Fact[]> {
+    const { rows } = await this.db.query<FactRow>(
+      `SELECT ${COLUMNS} FROM memories
+        WHERE user_phone = $1 AND ($2::text = 'all' OR status = $2)
+        ORDER BY status = 'active' DESC, importance * decay_factor DESC, created_at, id`,
+      [phone, status],
+    );
+    return rows.map(toFact);
+  }
+
+  async getMany(phone: string, ids: readonly string[]): Promise<Fact[]> {
+    const valid = ids.filter((id) => UUID.test(id));
+    if (valid.length === 0) return [];
+    const { rows } = await this.db.query<FactRow>(
+      `SELECT ${COLUMNS} FROM memories WHERE user_phone = $1 AND id = ANY($2::uuid[]) ORDER BY created_at, id`,
+      [phone, valid],
+    );
+    return rows.map(toFact);
+  }
+
+  async find(phone: string, words: string, limit = 10): Promise<FoundFact[]> {
+    // "forget that I prefer…" → "prefer…": the request and the filler name no fact.
+    const query = contentWords(words)
+      .filter((w) => !REQUEST_WORDS.has(w))
+      .join(" ");
+    if (query === "") return [];
+    // Forgetting is rare and a user's facts are few hundred at most: score them all in code.
+    const { rows } = await this.db.query<FactRow & { source_text: string | null }>(
+      `SELECT ${M_COLUMNS}, c.content AS source_text
+         FROM memories m
+         LEFT JOIN conversation_messages c ON c.user_phone = m.user_phone AND c.id = m.source_message_id
+        WHERE m.user_phone = $1
+        ORDER BY m.created_at DESC
+        LIMIT 2000`,
+      [phone],
+    );
+    // Each fact is scored on its text and on the user's own words it came from; the better counts.
+    const texts = rows.flatMap((row, i) => [
+      { i, text: row.content },
+      ...(row.source_text === null ? [] : [{ i, text: row.source_text }]),
+    ]);
+    const best = new Map<number, number>();
+    for (const { item, score } of rankMatches(query, texts, (t) => t.text)) {
+      if (!best.has(item.i)) best.set(item.i, score);
+    }
+    return [...best]
+      .filter(([, score]) => score >= FIND_MIN_SCORE)
+      .map(([i, score]) => {
+        const row = rows[i]!;
+        return { ...toFact(row), score, sourceText: row.source_text };
+      })
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
+  }
+
+  async relevant(phone: string, query: string, options: RelevantOptions): Promise<ScoredFact[]> {
+    const limit = options.limit ?? 6;
+    const words = queryWordsOf(query);
+    // One statement: the facts speaking of the message's words (through the text-search index) and
+    // the most valuable ones by their stored decay (kept fresh by access and consolidation). The
+    // decay at `now` and the final ranking are computed here: in SQL, 200 power() calls cost more
+    // than the whole rest of context assembly on the embedded database.
+    const { rows } = await this.db.query<FactRow>(
+      `(SELECT ${COLUMNS} FROM memories
+         WHERE user_phone = $1 AND status = 'active' AND $2::text IS NOT NULL
+           AND search @@ to_tsquery('simple', $2)
+         ORDER BY importance * decay_factor DESC LIMIT $3)
+       UNION
+       (SELECT ${COLUMNS} FROM memories
+         WHERE user_phone = $1 AND status = 'active'
+         ORDER BY importance * decay_factor DESC, last_accessed_at DESC LIMIT $4)`,
+      [phone, toTsQuery(lexemesOf(words)), options.matchingCandidates ?? 40, options.valueCandidates ?? 20],
+    );
+    return rows
+      .map((row) => {
+        const fact = toFact(row);
+        fact.decayFactor = calculateDecay(fact.accessCount, fact.lastAccessedAt, options.now);
+        const relevance = Math.min(1, matchedWordCount(words, row.search_text) / FULL_RELEVANCE_WORDS);
+        return {
+          fact,
+          relevance,
+          score: RELEVANCE_WEIGHT * relevance + VALUE_WEIGHT * fact.importance * fact.decayFactor,
+        };
+      })
+      .sort((a, b) => b.score - a.score || b.fact.lastAccessedAt - a.fact.lastAccessedAt)
+      .slice(0, limit);
+  }
+
+  async recordAccess(phone: string, ids: readonly string[], now: number): Promise<void> {
+    const valid = ids.filter((id) => UUID.test(id));
+    if (valid.length === 0) return;
+    // Just used: no time since access, so 0.5^0 = 1 and the decay is 1 whatever the boost.
+    await this.db.query(
+      `UPDATE memories SET access_count = access_count + 1, last_accessed_at = $3, decay_factor = 1
+        WHERE user_phone = $1 AND id = ANY($2::uuid[])`,
+      [phone, valid, new Date(now)],
+    );
+  }
+
+  async count(phone: string): Promise<number> {
+    const { rows } = await this.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM memories WHERE user_phone = $1",
+      [phone],
+    );
+    return rows[0]!.n;
+  }
+
+  async delete(phone: string, ids: readonly string[]): Promise<Fact[]> {
+    const valid = ids.filter((id) => UUID.test(id));
+    if (valid.length === 0) return [];
+    const { rows } = await this.db.query<FactRow>(
+      `DELETE FROM memories WHERE user_phone = $1 AND id = ANY($2::uuid[]) RETURNING ${COLUMNS}`,
+      [phone, valid],
+    );
+    return rows.map(toFact);
+  }
+
+  async deleteAll(phone: string): Promise<number> {
+    const result = await this.db.query("DELETE FROM memories WHERE user_phone = $1", [phone]);
+    return result.rowCount ?? 0;
+  }
+
+  async updateDecayBatch(
+    now: number,
+    afterId: string | null,
+    batchSize: number,
+  ): Promise<{ updated: number; lastId: string | null }> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `UPDATE memories m SET decay_factor = ${decaySql("$1::timestamptz")}
+         FROM (SELECT id FROM memories
+                WHERE status = 'active' AND ($2::uuid IS NULL OR id > $2)
+                ORDER BY id LIMIT $3) AS batch
+        WHERE m.id = batch.id
+        RETURNING m.id`,
+      [new Date(now), afterId, batchSize],
+    );
+    if (rows.length === 0) return { updated: 0, lastId: null };
+    // uuid order is byte order, which is the order of their lower-case hex text.
+    const lastId = rows.reduce((max, r) => (r.id > max ? r.id : max), rows[0]!.id);
+    return { updated: rows.length, lastId };
+  }
+
+  async archiveStaleBatch(now: number, batchSize: number): Promise<number> {
+    const result = await this.db.query(
+      `UPDATE memories SET status = 'archived', updated_at = $1
+        WHERE id IN (SELECT id FROM memories
+                      WHERE status = 'active' AND created_at < $1::timestamptz - make_interval(days => $2)
+                        AND importance * decay_factor < $3
+                      LIMIT $4)`,
+      [new Date(now), ARCHIVE_MIN_AGE_DAYS, ARCHIVE_BELOW, batchSize],
+    );
+    return result.rowCount ?? 0;
+  }
+}

@@ -1,0 +1,42 @@
+import type { GoogleConnector } from "../../services/google/types.js";
+import type { UndoService } from "../../services/undo/undoJournal.js";
+import { createMetaExecutor, generalExecutor, textTemplate } from "../executors/generalExecutor.js";
+import { CapabilityRegistry } from "./registry.js";
+import { generalResolver } from "../resolvers/generalResolver.js";
+import { metaResolver } from "../resolvers/metaResolver.js";
+
+/** What the core capabilities are built with. */
+export interface CoreCapabilityOptions {
+  /** "connect Google" / "disconnect Google" in chat (default: none, Memo says Google is not set up). */
+  google?: GoogleConnector;
+  /** The user's private iCalendar feed link (default: none, Memo says it cannot make one). */
+  calendarFeedLink?: (phone: string) => string;
+  /** "undo" / "בטל": takes back the user's latest change (default: none, nothing to undo). */
+  undo?: UndoService;
+  /** Whether a language model is configured (default: true); without one, help lists the commands. */
+  withModel?: boolean;
+}
+
+/** A registry with the capabilities every Memo has: general conversation and meta. Others register on it. */
+export function createCoreCapabilities(options: CoreCapabilityOptions = {}): CapabilityRegistry {
+  const registry = new CapabilityRegistry();
+  registry.register({
+    capability: "general",
+    resolvers: [generalResolver],
+    executor: generalExecutor,
+    template: textTemplate,
+  });
+  registry.register({
+    capability: "meta",
+    resolvers: [metaResolver],
+    executor: createMetaExecutor(
+      () => registry.capabilities(),
+      options.google,
+      options.calendarFeedLink,
+      options.undo,
+      options.withModel ?? true,
+    ),
+    template: textTemplate,
+  });
+  return registry;
+}

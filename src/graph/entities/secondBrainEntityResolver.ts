@@ -1,0 +1,254 @@
+import type { CapabilityContext, EntityResolution, EntityResolver } from "../../types/capability.js";
+import type { DisambiguationState, PlanStep, ResolverResult } from "../../types/index.js";
+import { nonEmpty } from "../../utils/args.js";
+import type { MemoryPort, NoteMatch, NotesPort, StoredNote } from "../../services/secondBrain/ports.js";
+import { quoteOf, st } from "../../services/secondBrain/replies.js";
+import { decideMatch } from "../../utils/fuzzy.js";
+import { actionIds, lastNumbered, latestNumbered, parseHandle } from "./references.js";
+
+type Args = Record<string, unknown>;
+
+/** How many notes or facts a "which one?" question offers. */
+const MAX_CHOICES = 5;
+/** Notes searched for the words that name one. */
+const CANDIDATES = 10;
+/**
+ * How well the words must name a note to be taken as meant. Lower than for task names (0.55):
+ * a note is a sentence, so the words the user names it by cover less of it ("the Dana note" on
+ * "Dana's shoe size is 38" scores about 0.6).
+ */
+const NOTE_THRESHOLD = 0.4;
+/** A remembered fact scoring under this is not what the user named. */
+const FACT_THRESHOLD = 0.45;
+/** Facts within this of the best are asked about together. */
+const FACT_MARGIN = 0.12;
+
+const notFound = (message: string): EntityResolution => ({ status: "not_found", message });
+
+/**
+ * Which of the notes a search found the user's words name: one, several to ask about, or (none
+ * named well enough) the search's own finds, one taken as meant only when it found just one.
+ */
+function chooseNote(query: string, found: NoteMatch[]): StoredNote[] {
+  const decision = decideMatch(query, found, (m) => m.note.content, { threshold: NOTE_THRESHOLD });
+  if (decision.kind === "one") return [decision.match.item.note];
+  if (decision.kind === "several") return decision.matches.slice(0, MAX_CHOICES).map((m) => m.item.note);
+  return found.slice(0, MAX_CHOICES).map((m) => m.note);
+}
+
+/** Forgetting one note the user's words named: asked first, quoting it. */
+function forgetNoteQuestion(note: StoredNote, args: Args, language: "he" | "en"): EntityResolution {
+  return {
+    status: "confirm",
+    question: st(language, "forgetNote", { quote: quoteOf(note.content) }),
+    args: { ...args, factIds: [], noteIds: [note.id] },
+  };
+}
+
+/**
+ * second-brain entity resolution: which note ("#2", "@1", "the wifi note") or which remembered
+ * fact ("forget that I like coffee") a step means, asking when several fit; "forget everything"
+ * is always confirmed first, naming what will be erased. Ids come only from the user's own notes
+ * and facts, never from the model.
+ */
+/** "Which note?": the notes the words name, quoted, one to pick; the pick goes to `target`. */
+function whichNote(
+  step: PlanStep,
+  query: string,
+  notes: StoredNote[],
+  args: Args,
+  target: "noteId" | "noteIds",
+  language: "he" | "en",
+): EntityResolution {
+  return {
+    status: "disambiguation",
+    entityLabel: st(language, "entity"),
+    disambiguation: {
+      type: "note",
+      stepId: step.id,
+      query,
+      candidates: notes.map((note) => ({ id: note.id, displayText: quoteOf(note.content, 80) })),
+      allowMultiple: false,
+      originalArgs: args,
+      target,
+    },
+  };
+}
+
+export class SecondBrainEntityResolver implements EntityResolver {
+  readonly capability = "second-brain" as const;
+
+  constructor(
+    private readonly notes: NotesPort,
+    private readonly memory: MemoryPort,
+  ) {}
+
+  async resolve(
+    step: PlanStep,
+    result: ResolverResult,
+    context: CapabilityContext,
+  ): Promise<EntityResolution> {
+    const args: Args = { ...(result.args ?? {}) };
+    switch (result.functionName) {
+      case "notes.update":
+      case "notes.delete":
+        return this.resolveNote(step, args, context);
+      case "memory.forget":
+        return this.resolveFacts(step, args, context);
+      case "memory.forgetAll": {
+        const counts = await this.memory.counts(context.phone);
+        return {
+          status: "confirm",
+          question: st(context.language, "confirmForgetAll", {
+            facts: String(counts.facts),
+            notes: String(counts.notes),
+          }),
+          args: { confirmed: true },
+        };
+      }
+      default:
+        return { status: "resolved", args };
+    }
+  }
+
+  /**
+   * A risky plan's question before changing or deleting one note, or forgetting remembered facts,
+   * quoting them. Storing and searching ask nothing; "forget everything" asks already.
+   */
+  async confirmation(step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
+    const { language, phone } = context;
+    const functionName = context.state.resolverResults.get(step.id)?.functionName;
+    if (
+      (functionName === "notes.delete" || functionName === "notes.update") &&
+      typeof args.noteId === "string"
+    ) {
+      const [note] = await this.notes.getMany(phone, [args.noteId]);
+      if (!note) return null;
+      const key = functionName === "notes.delete" ? "confirmDeleteNote" : "confirmUpdateNote";
+      return st(language, key, { quote: quoteOf(note.content) });
+    }
+    if (functionName !== "memory.forget") return null;
+    const ids = new Set(Array.isArray(args.factIds) ? args.factIds : []);
+    const facts = (await this.memory.listFacts(phone)).filter((f) => ids.has(f.id));
+    if (facts.length > 0)
+      return st(language, "confirmForget", { quote: facts.map((f) => quoteOf(f.content)).join("; ") });
+    // A note picked from "which note?": the pick chose which one, it did not agree to delete it.
+    // One note the words named was asked about when it was resolved (a policy_confirmation answer).
+    const noteId: unknown = Array.isArray(args.noteIds) ? args.noteIds[0] : undefined;
+    if (typeof noteId !== "string" || context.answers.some((a) => a.reason === "policy_confirmation"))
+      return null;
+    const [note] = await this.notes.getMany(phone, [noteId]);
+    return note ? st(language, "forgetNote", { quote: quoteOf(note.content) }) : null;
+  }
+
+  applySelection(
+    step: PlanStep,
+    disambiguation: DisambiguationState,
+    selection: string[],
+    context: CapabilityContext,
+  ): Promise<EntityResolution> {
+    // Only what Memo itself offered: ids of this user's own notes or facts.
+    const offered = new Set(disambiguation.candidates.map((c) => c.id));
+    const chosen = selection.filter((id) => offered.has(id));
+    if (chosen.length === 0) {
+      const key = disambiguation.type === "note" ? "whichNote" : "whichMemory";
+      return Promise.resolve(notFound(st(context.language, key)));
+    }
+    const args = { ...disambiguation.originalArgs };
+    // "Forget that …" matching several notes: in a command the user typed (planned low-risk),
+    // picking one of the quoted notes is the consent; a risky plan asks again (confirmation).
+    if (disambiguation.target === "noteIds")
+      return Promise.resolve({
+        status: "resolved",
+        args: { ...args, factIds: [], noteIds: chosen.slice(0, 1) },
+      });
+    if (disambiguation.type === "note")
+      return Promise.resolve({ status: "resolved", args: { ...args, noteId: chosen[0] } });
+    return Promise.resolve({ status: "resolved", args: { ...args, factIds: chosen } });
+  }
+
+  private async resolveNote(
+    step: PlanStep,
+    args: Args,
+    context: CapabilityContext,
+  ): Promise<EntityResolution> {
+    const { language, phone } = context;
+    const ref = nonEmpty(args.noteRef);
+    const handle = ref ? parseHandle(ref) : null;
+    if (handle) {
+      const ids =
+        handle.kind === "number"
+          ? [lastNumbered(context.state.recentMessages, "note")?.ids[handle.n - 1]]
+          : actionIds(context.state.latestActions, handle.n);
+      const [note] = await this.notes.getMany(
+        phone,
+        ids.filter((id): id is string => typeof id === "string"),
+      );
+      if (!note)
+        return notFound(
+          st(language, handle.kind === "number" ? "noSuchNumber" : "notFoundAny", { n: String(handle.n) }),
+        );
+      return { status: "resolved", args: { ...args, noteId: note.id } };
+    }
+    const query = nonEmpty(args.query) ?? ref;
+    if (!query) return notFound(st(language, "whichNote"));
+    const chosen = chooseNote(query, await this.notes.search(phone, query, { limit: CANDIDATES }));
+    if (chosen.length === 0) return notFound(st(language, "notFound", { query }));
+    if (chosen.length === 1) return { status: "resolved", args: { ...args, noteId: chosen[0]!.id } };
+    return whichNote(step, query, chosen, args, "noteId", language);
+  }
+
+  private async resolveFacts(
+    step: PlanStep,
+    args: Args,
+    context: CapabilityContext,
+  ): Promise<EntityResolution> {
+    const { language, phone } = context;
+    const query = nonEmpty(args.query);
+    if (!query) return notFound(st(language, "whichMemory"));
+    // "forget 2": item 2 of what Memo listed last, remembered things or notes.
+    const handle = parseHandle(query);
+    if (handle?.kind === "number") {
+      const shown = latestNumbered(context.state.recentMessages);
+      const id = shown?.type === "memory" || shown?.type === "note" ? shown.ids[handle.n - 1] : undefined;
+      if (!id || !shown) return notFound(st(language, "forgetNotFound", { query }));
+      if (shown.type === "memory") return { status: "resolved", args: { ...args, factIds: [id] } };
+      const [note] = await this.notes.getMany(phone, [id]);
+      if (!note) return notFound(st(language, "notFoundAny"));
+      return {
+        status: "confirm",
+        question: st(language, "confirmDeleteNote", { quote: quoteOf(note.content) }),
+        args: { ...args, factIds: [], noteIds: [note.id] },
+      };
+    }
+    const found = (await this.memory.findFacts(phone, query)).filter((f) => f.score >= FACT_THRESHOLD);
+    if (found.length === 0) {
+      // Not a remembered fact, but maybe a note ("remember that I'm pregnant" is kept as a note).
+      // Only a note the words clearly name: one is asked about, several are offered to pick one.
+      const candidates = await this.notes.search(phone, query, { limit: CANDIDATES });
+      const decision = decideMatch(query, candidates, (m) => m.note.content, { threshold: NOTE_THRESHOLD });
+      if (decision.kind === "one") return forgetNoteQuestion(decision.match.item.note, args, language);
+      if (decision.kind === "several") {
+        const notes = decision.matches.slice(0, MAX_CHOICES).map(({ item }) => item.note);
+        return whichNote(step, query, notes, { ...args, factIds: [] }, "noteIds", language);
+      }
+      return notFound(st(language, "forgetNotFound", { query }));
+    }
+    const best = found[0]!.score;
+    const close = found.filter((f) => f.score >= best - FACT_MARGIN).slice(0, MAX_CHOICES);
+    if (close.length === 1) return { status: "resolved", args: { ...args, factIds: [close[0]!.id] } };
+    return {
+      status: "disambiguation",
+      entityLabel: st(language, "entityMemory"),
+      disambiguation: {
+        type: "memory",
+        stepId: step.id,
+        query,
+        candidates: close.map((f) => ({ id: f.id, displayText: f.content })),
+        allowMultiple: true,
+        originalArgs: args,
+        target: "factIds",
+      },
+    };
+  }
+}

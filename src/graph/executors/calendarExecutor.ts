@@ -1,0 +1,422 @@
+import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
+import { dayIndex } from "../../services/calendar/eventTimes.js";
+import {
+  formatDate,
+  localDateOf,
+  parseDate,
+  startOfDay,
+} from "../../services/calendar/recurrenceExpansion.js";
+import {
+  ct,
+  eventView,
+  refusalText,
+  type CalendarData,
+  type EventView,
+} from "../../services/calendar/replies.js";
+import { analyzeSchedule } from "../../services/calendar/scheduleAnalysis.js";
+import { CalendarRequestError } from "../../services/calendar/calendarRequestError.js";
+import {
+  type CalendarEvent,
+  type CalendarProvider,
+  type CalendarProviders,
+  type EventInput,
+  type EventScope,
+  type TimeRange,
+} from "../../types/calendar.js";
+import { GoogleConnectionLostError } from "../../services/google/types.js";
+import { DEFAULT_THRESHOLD, rankMatches } from "../../utils/fuzzy.js";
+import { nonEmpty } from "../../utils/args.js";
+import type { OperationLedger } from "../../db/repositories/operationLedger.js";
+import type { Logger } from "../../utils/logger.js";
+import { describeError } from "../../utils/errors.js";
+import { parseEventId } from "../../services/calendar/builtinCalendar.js";
+import {
+  recordIrreversible,
+  UndoCapture,
+  type UndoDescription,
+  type UndoSettings,
+} from "../../services/undo/undoJournal.js";
+import { type ExternalUndo } from "../../types/capability.js";
+import type { CapabilityContext, Executor, ExecutorOutcome } from "../../types/capability.js";
+
+type Args = Record<string, unknown>;
+type Frame = { zone: string; today: string };
+type RunContext = CapabilityContext & { operationId: string; frame: Frame };
+
+const str = nonEmpty;
+const strings = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((s): s is string => !!s) : []);
+
+/** Operations that change nothing: not recorded in the ledger, not re-read on a re-run. */
+const READS = new Set(["get", "getEvents", "checkConflicts", "getRecurringInstances", "analyzeSchedule"]);
+
+/** A request the executor cannot run as given (a programming slip upstream, or args from an old turn). */
+class MalformedArgs extends Error {}
+
+function rangeOf(value: unknown): TimeRange {
+  const range = value as Partial<TimeRange> | undefined;
+  if (typeof range?.from !== "string" || typeof range.to !== "string") throw new MalformedArgs("range");
+  return { from: range.from, to: range.to };
+}
+
+function eventAction(action: string, events: EventView[]): ExecutorOutcome["latestAction"] {
+  const first = events[0]!;
+  return {
+    action,
+    summary:
+      events.length === 1
+        ? `event "${first.summary}"`
+        : `${events.length} events: ${events.map((e) => `"${e.summary}"`).join(", ")}`,
+    ...(!first.allDay ? { when: first.start } : {}),
+    externalIds: events.map((e) => e.id),
+  };
+}
+
+const success = (data: CalendarData, latestAction?: ExecutorOutcome["latestAction"]): ExecutorOutcome => ({
+  success: true,
+  data,
+  ...(latestAction ? { latestAction } : {}),
+});
+
+/**
+ * calendar: runs the entity-resolved operation on the user's calendar, `providers.forUser(phone)`
+ * (Google when connected, the built-in one otherwise). No LLM here (spec 002 §12.3). Creates pass
+ * the operation id, so a re-run turn creates nothing twice; a re-run delete that finds the event
+ * already gone reports it deleted. Google access lost → the reconnect message, in the user's language.
+ */
+export function createCalendarExecutor(
+  providers: CalendarProviders,
+  logger?: Logger,
+  /** Outcomes of changes already made, so a re-run turn reports them instead of acting again (default: none). */
+  ledger?: OperationLedger,
+  /** Journals changes for "undo" (default: none). */
+  undo?: UndoSettings,
+): Executor {
+  return {
+    name: "CalendarExecutor",
+    capability: "calendar",
+    async execute(functionName, args, context) {
+      const zone = context.state.user.timezone;
+      const run: RunContext = {
+        ...context,
+        frame: { zone, today: formatDate(localDateOf(context.now, zone)) },
+      };
+      const operation = functionName.split(".")[1] ?? "";
+      const recorded = READS.has(operation)
+        ? undefined
+        : await ledger?.get(context.phone, context.operationId);
+      // A re-run of a turn whose change already happened: the same reply, nothing done twice.
+      if (recorded !== undefined) return recorded as ExecutorOutcome;
+      try {
+        const provider = await providers.forUser(context.phone);
+        const journal =
+          undo && !READS.has(operation) ? await beforeChange(provider, args, run, undo, logger) : null;
+        const outcome = await dispatch(operation, args, provider, run);
+        if (outcome.success && !READS.has(operation)) {
+          const description = undoDescription(outcome.data as CalendarData, args);
+          const turnId = context.state.traceId;
+          const recorded =
+            journal && !journal.incomplete && undo && description
+              ? await journal.capture.finish({
+                  operationId: context.operationId,
+                  turnId,
+                  description,
+                  now: context.now,
+                  windowMs: undo.windowMs,
+                  external: [
+                    ...journal.external.map((e) => ({
+                      ...e,
+                      action: operation.startsWith("delete") ? ("restore" as const) : ("revert" as const),
+                    })),
+                    // Events it created on Google: undo deletes them (the built-in ones are rows in the journal).
+                    ...(journal.builtin ? [] : createdOnProvider(outcome.data as CalendarData)),
+                  ],
+                })
+              : false;
+          // A change that succeeded but left nothing to put back (no snapshot, a copy that failed):
+          // "undo" says it cannot, rather than reaching past it to an older change.
+          if (undo && !recorded)
+            await recordIrreversible(undo, context.phone, {
+              operationId: context.operationId,
+              turnId,
+              reason: "untracked",
+              now: context.now,
+            });
+          await ledger?.record(context.phone, context.operationId, outcome);
+        }
+        return outcome;
+      } catch (error) {
+        if (error instanceof GoogleConnectionLostError) {
+          return {
+            success: false,
+            errorCode: "GOOGLE_CONNECTION_LOST",
+            error: ct(context.language, "googleLost"),
+          };
+        }
+        if (error instanceof CalendarRequestError) {
+          // The message names no event (an unanswered request carries only Google's status).
+          if (error.code === "unavailable") {
+            logger?.warn(
+              { event: "CALENDAR_UNAVAILABLE", code: error.code, operation, err: error.message },
+              "the calendar did not answer",
+            );
+          } else {
+            logger?.info({ code: error.code, operation, err: error.message }, "calendar request refused");
+          }
+          return {
+            success: false,
+            errorCode: error.code.toUpperCase(),
+            error: refusalText(error, context.language),
+          };
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+/** The events an operation names: the one it changes, the ones it deletes, the series it ends. */
+function eventIdsOf(args: Args): { id: string; scope: EventScope }[] {
+  const scope: EventScope = args.scope === "series" ? "series" : "instance";
+  const targets = Array.isArray(args.targets) ? (args.targets as { id: string; scope: EventScope }[]) : [];
+  return [
+    ...(str(args.eventId) ? [{ id: str(args.eventId)!, scope }] : []),
+    ...(str(args.seriesId) ? [{ id: str(args.seriesId)!, scope: "series" as const }] : []),
+    ...targets.filter((t) => typeof t?.id === "string").map((t) => ({ id: t.id, scope: t.scope })),
+  ];
+}
+
+/**
+ * Before a change, what undo needs: the built-in calendar's rows (copied again after the change),
+ * or the provider's own record of each event it touches (Google: put back through its API).
+ */
+async function beforeChange(
+  provider: CalendarProvider,
+  args: Args,
+  context: RunContext,
+  undo: UndoSettings,
+  logger: Logger | undefined,
+): Promise<{
+  capture: UndoCapture;
+  external: Omit<ExternalUndo, "action">[];
+  builtin: boolean;
+  /** Some event's earlier state could not be copied: the change goes ahead, journaled as not undoable. */
+  incomplete: boolean;
+}> {
+  const targets = eventIdsOf(args);
+  const builtin = provider.kind === "builtin";
+  const capture = new UndoCapture(
+    undo.db,
+    context.phone,
+    builtin
+      ? [
+          { table: "calendar_events", column: "id", values: targets.map((t) => parseEventId(t.id).baseId) },
+          { table: "calendar_events", column: "created_by_operation", values: [context.operationId] },
+        ]
+      : [],
+  );
+  const external: Omit<ExternalUndo, "action">[] = [];
+  let incomplete = false;
+  // A failed copy never stops the change the user asked for; it only makes it not undoable.
+  try {
+    await capture.before();
+    for (const target of builtin ? [] : targets) {
+      const snapshot = provider.undoSnapshot ? await provider.undoSnapshot(target.id, target.scope) : null;
+      if (snapshot) external.push({ provider: "google-calendar", ...snapshot });
+      else incomplete = true;
+    }
+  } catch (error) {
+    logger?.warn(
+      { event: "UNDO_SNAPSHOT_FAILED", err: describeError(error) },
+      "could not copy the event before changing it; the change will not be undoable",
+    );
+    incomplete = true;
+  }
+  return { capture, external, builtin, incomplete };
+}
+
+/** Undo of events a provider outside the database created: each is deleted again. */
+function createdOnProvider(data: CalendarData | undefined): ExternalUndo[] {
+  if (data?.kind !== "created") return [];
+  return data.events.map((event) => ({
+    provider: "google-calendar",
+    action: "remove",
+    eventId: event.id,
+    before: {},
+    summary: event.summary,
+  }));
+}
+
+/** What an undo of a calendar change names. */
+function undoDescription(data: CalendarData | undefined, args: Args): UndoDescription | null {
+  const named = (events: { summary: string }[]): UndoDescription =>
+    events.length === 1
+      ? { kind: "event", text: events[0]!.summary }
+      : { kind: "event", count: events.length };
+  switch (data?.kind) {
+    case "created":
+      return named(data.events);
+    case "updated":
+    case "truncated":
+      return named([data.event]);
+    case "deleted": {
+      const events = data.events.length > 0 ? data.events : eventIdsOf(args).map(() => ({ summary: "" }));
+      return named(events);
+    }
+    default:
+      return null;
+  }
+}
+
+async function dispatch(
+  operation: string,
+  args: Args,
+  provider: CalendarProvider,
+  context: RunContext,
+): Promise<ExecutorOutcome> {
+  const { frame } = context;
+  switch (operation) {
+    case "create":
+    case "createMultiple":
+    case "createRecurring":
+    case "createMultipleRecurring": {
+      const inputs = Array.isArray(args.inputs) ? (args.inputs as EventInput[]) : [];
+      if (inputs.length === 0) throw new MalformedArgs("inputs");
+      const created: EventView[] = [];
+      for (const [i, input] of inputs.entries()) {
+        // One key per event of the operation: the provider creates each once, however often this runs.
+        const key = inputs.length === 1 ? context.operationId : `${context.operationId}#${i}`;
+        created.push(eventView(await provider.createEvent(input, key)));
+      }
+      return success({ kind: "created", events: created, ...frame }, eventAction(operation, created));
+    }
+    case "update": {
+      const id = str(args.eventId);
+      if (!id) throw new MalformedArgs("eventId");
+      const scope = (args.scope === "series" ? "series" : "instance") satisfies EventScope;
+      const updated = eventView(await provider.updateEvent(id, args.patch ?? {}, scope));
+      return success({ kind: "updated", event: updated, scope, ...frame }, eventAction("update", [updated]));
+    }
+    case "delete":
+    case "deleteBySummary": {
+      const targets = Array.isArray(args.targets)
+        ? (args.targets as { id: string; scope: EventScope }[])
+        : [];
+      if (targets.length === 0) throw new MalformedArgs("targets");
+      for (const target of targets) {
+        try {
+          await provider.deleteEvent(target.id, target.scope);
+        } catch (error) {
+          // Already gone (a re-run of this turn, or deleted meanwhile): the outcome the user wanted.
+          if (!(error instanceof CalendarRequestError && error.code === "not_found")) throw error;
+        }
+      }
+      const events = Array.isArray(args.events) ? (args.events as EventView[]) : [];
+      const scope = targets.length === 1 ? targets[0]!.scope : "instance";
+      return success({ kind: "deleted", events, scope, ...frame });
+    }
+    case "truncateRecurring": {
+      const seriesId = str(args.seriesId);
+      const lastDate = str(args.lastDate);
+      if (!seriesId || !lastDate) throw new MalformedArgs("seriesId");
+      const event = eventView(await provider.truncateSeries(seriesId, lastDate));
+      return success(
+        { kind: "truncated", event, lastDate, ...frame },
+        eventAction("truncateRecurring", [event]),
+      );
+    }
+    case "get": {
+      const found: EventView[] = [];
+      for (const id of strings(args.eventIds)) {
+        const event = await provider.getEvent(id);
+        if (event) found.push(eventView(event));
+      }
+      if (found.length === 0)
+        return { success: false, errorCode: "NOT_FOUND", error: ct(context.language, "notFoundAny") };
+      const range = daysOf(found, frame.zone);
+      return success(
+        { kind: "listing", op: "get", events: found, range, ...frame },
+        eventAction("get", found),
+      );
+    }
+    case "getEvents": {
+      const range = rangeOf(args.range);
+      const query = str(args.query);
+      const events = filterEvents(await provider.listEvents(range), args, frame.zone).map(eventView);
+      return success({
+        kind: "listing",
+        op: "getEvents",
+        events,
+        range,
+        ...(query ? { query } : {}),
+        ...frame,
+      });
+    }
+    case "getRecurringInstances": {
+      const seriesId = str(args.seriesId);
+      if (!seriesId) throw new MalformedArgs("seriesId");
+      const range = rangeOf(args.range);
+      const series = await provider.getEvent(seriesId);
+      const events = (await provider.listInstances(seriesId, range)).map(eventView);
+      return success({
+        kind: "listing",
+        op: "getRecurringInstances",
+        events,
+        range,
+        ...(series ? { series: eventView(series) } : {}),
+        ...frame,
+      });
+    }
+    case "checkConflicts": {
+      const range = rangeOf(args.range);
+      const fromMs = Date.parse(range.from);
+      const toMs = Date.parse(range.to);
+      const events = (await provider.listEvents(range))
+        .filter((e) => !e.allDay && Date.parse(e.start) < toMs && Date.parse(e.end) > fromMs)
+        .map(eventView);
+      return success({ kind: "conflicts", events, range, ...frame });
+    }
+    case "analyzeSchedule": {
+      const range = rangeOf(args.range);
+      const events = filterEvents(await provider.listEvents(range), args, frame.zone);
+      const analysis = analyzeSchedule(events, range, { timeZone: frame.zone, nowMs: context.now });
+      return success({ kind: "schedule", analysis, range, ...frame });
+    }
+    default:
+      throw new MalformedArgs(`operation ${operation}`);
+  }
+}
+
+/** The local date an event starts on in the user's zone (an all-day event's own date). */
+function startDay(event: Pick<CalendarEvent, "allDay" | "start">, zone: string): LocalDate {
+  return event.allDay
+    ? (parseDate(event.start) ?? localDateOf(Date.parse(event.start), zone))
+    : localDateOf(Date.parse(event.start), zone);
+}
+
+/** Events narrowed by title words (fuzzy), titles to leave out and weekdays to leave out. */
+function filterEvents(events: CalendarEvent[], args: Args, zone: string): CalendarEvent[] {
+  const query = str(args.query);
+  const excludeSummaries = strings(args.excludeSummaries);
+  const excludeDays = new Set(
+    strings(args.excludeDays)
+      .map(dayIndex)
+      .filter((d): d is number => d !== null),
+  );
+  const score = (words: string, summary: string) => rankMatches(words, [summary], (s) => s)[0]!.score;
+  return events.filter((event) => {
+    if (query && score(query, event.summary) < DEFAULT_THRESHOLD) return false;
+    if (excludeSummaries.some((words) => score(words, event.summary) >= DEFAULT_THRESHOLD)) return false;
+    return !excludeDays.has(dayOfWeek(startDay(event, zone)));
+  });
+}
+
+/** The whole local days a handful of events start on, for a listing's heading. */
+function daysOf(events: EventView[], zone: string): TimeRange {
+  const days = events.map((e) => formatDate(startDay(e, zone))).sort();
+  const first = parseDate(days[0]!)!;
+  const last = parseDate(days.at(-1)!)!;
+  return {
+    from: new Date(startOfDay(first, zone)).toISOString(),
+    to: new Date(startOfDay(addDays(last, 1), zone)).toISOString(),
+  };
+}

@@ -1,0 +1,671 @@
+import { literalOf } from "../../utils/fuzzy.js";
+import { nonEmpty } from "../../utils/args.js";
+import type pg from "pg";
+import { PgListRepository, type ListRepository } from "../../db/repositories/listRepository.js";
+import { PgOperationLedger } from "../../db/repositories/operationLedger.js";
+import { PgTaskRepository, type TaskRepository } from "../../db/repositories/taskRepository.js";
+import { withTransaction } from "../../db/transaction.js";
+import type { RowScope } from "../../db/repositories/undoRepository.js";
+import {
+  DEFAULT_UNDO_WINDOW_MS,
+  UndoCapture,
+  type UndoDescription,
+} from "../../services/undo/undoJournal.js";
+import { findTasks, groupOf, type TaskGroup } from "../../services/database/taskFilters.js";
+import { completeTaskRow } from "../../services/database/completeTask.js";
+import { invisibleNameReply } from "../../services/database/visibleNames.js";
+import {
+  bareClock,
+  recurrenceArgsOf,
+  scheduleTask,
+  type TaskSchedule,
+  type TaskTimeArgs,
+  type SaidIn,
+} from "../../services/database/taskTimes.js";
+import type { ListItem, Task, TaskList, TaskPatch } from "../../types/tasks.js";
+import { t, type MessageKey } from "../../messages/index.js";
+import type { CapabilityContext, Executor, ExecutorOutcome } from "../../types/capability.js";
+
+type Args = Record<string, unknown>;
+
+/** A task as results carry it to the formatter and the templates. */
+export interface TaskView {
+  id: string;
+  text: string;
+  category: string | null;
+  dueAt: string | null;
+  nextFireAt: string | null;
+  recurrence: Task["recurrence"];
+  reminderOffsetMinutes: number | null;
+  completed: boolean;
+  subtasks: Task["subtasks"];
+  /** The zone its time was named in, when not the user's ("8am PST"). */
+  saidIn?: SaidIn;
+  /** The group it is shown in, in a listing. */
+  group?: TaskGroup;
+}
+
+/** What a database operation returns as data (the templates' input). */
+export type DatabaseData =
+  | { kind: "task"; op: string; task: TaskView; removed?: boolean; recurring?: boolean; subtask?: string }
+  | { kind: "tasks"; op: string; tasks: TaskView[] }
+  | { kind: "taskList"; tasks: TaskView[]; filtered: boolean }
+  | {
+      kind: "list";
+      op: string;
+      list: TaskList;
+      added?: string[];
+      /** addItem made the list, none by that name existing. */
+      created?: boolean;
+      item?: ListItem;
+      previousName?: string;
+      /** clear: the items it removed (none: the list had nothing to remove). */
+      cleared?: ListItem[];
+      /** clear: only the checked items were removed. */
+      onlyChecked?: boolean;
+    }
+  | { kind: "lists"; op: string; lists: TaskList[] };
+
+/** The longest texts kept, as the tables' CHECKs allow (longer ones get a clear reply, not a crash). */
+export const MAX_LENGTH = { task: 2000, category: 100, list: 200, item: 500 } as const;
+
+type RunContext = CapabilityContext & { operationId: string; zone: string };
+
+/** Operations that change nothing: not recorded in the ledger, not re-read on a re-run. */
+const READS = new Set(["tasks.get", "tasks.getAll", "lists.get", "lists.getAll"]);
+
+const str = nonEmpty;
+const strings = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((s): s is string => !!s) : []);
+const records = (v: unknown) => (Array.isArray(v) ? (v as Args[]) : []);
+
+export function taskView(task: Task, group?: TaskGroup): TaskView {
+  return {
+    id: task.id,
+    text: task.text,
+    category: task.category,
+    dueAt: task.dueAt,
+    nextFireAt: task.nextFireAt,
+    recurrence: task.recurrence,
+    reminderOffsetMinutes: task.reminderOffsetMinutes,
+    completed: task.completed,
+    subtasks: task.subtasks,
+    ...(saidInOf(task) ? { saidIn: saidInOf(task)! } : {}),
+    ...(group ? { group } : {}),
+  };
+}
+
+/** The zone a task's time was named in, from its stored reminder details. */
+function saidInOf(task: Task): SaidIn | null {
+  const said = task.reminderDetails?.saidIn as Partial<SaidIn> | undefined;
+  return typeof said?.zone === "string" && typeof said.label === "string"
+    ? { zone: said.zone, label: said.label }
+    : null;
+}
+
+/** A failure the user caused or can fix, in their language; the operation changes nothing. */
+class OperationRefused extends Error {
+  constructor(readonly outcome: ExecutorOutcome) {
+    super(outcome.errorCode);
+  }
+}
+
+function refuse(errorCode: string, error: string): never {
+  throw new OperationRefused({ success: false, errorCode, error });
+}
+
+/** Refuses a text longer than its column keeps. */
+function checkLength(text: string | undefined, what: keyof typeof MAX_LENGTH, language: "he" | "en"): void {
+  if (text && text.length > MAX_LENGTH[what]) {
+    refuse(
+      "TOO_LONG",
+      t(language, "tooLong", {
+        what: t(language, `what.${what}` as MessageKey),
+        max: MAX_LENGTH[what].toLocaleString("en-US"),
+      }),
+    );
+  }
+}
+
+/** The schedule fields of a task, from a computed schedule. */
+function scheduleFields(schedule: TaskSchedule): TaskPatch {
+  return {
+    dueAt: schedule.dueAt,
+    reminder: schedule.reminder,
+    reminderOffsetMinutes: schedule.reminderOffsetMinutes,
+    recurrence: schedule.recurrence,
+    nextFireAt: schedule.nextFireAt,
+    reminderDetails:
+      schedule.dateOnly || schedule.saidIn
+        ? {
+            ...(schedule.dateOnly ? { dateOnly: true } : {}),
+            ...(schedule.saidIn ? { saidIn: schedule.saidIn } : {}),
+          }
+        : null,
+  };
+}
+
+function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anchorDueAt?: string | null) {
+  const result = scheduleTask(args, {
+    nowMs: context.now,
+    timeZone,
+    ...(anchorDueAt ? { anchorDueAt } : {}),
+  });
+  if (!result.ok) {
+    refuse(
+      "UNCLEAR_TIME",
+      t(context.language, result.problem === "past_time" ? "askPast" : "askWhen", { phrase: result.phrase }),
+    );
+  }
+  return result.schedule;
+}
+
+/**
+ * database: tasks, reminders and lists over their repositories (spec 002 §12.3; no LLM here).
+ * Every change runs in one transaction with its ledger entry, and a refused operation rolls back
+ * whatever it had done; creates carry the operation id as a unique key. A turn re-run after a crash
+ * reports the first outcome and changes nothing again.
+ */
+export function createDatabaseExecutor(
+  pool: pg.Pool,
+  /** How long each change can be taken back with "undo" (default: 10 minutes). */
+  undoWindowMs = DEFAULT_UNDO_WINDOW_MS,
+): Executor {
+  return {
+    name: "DatabaseExecutor",
+    capability: "database",
+    async execute(functionName, args, context) {
+      const { phone, operationId } = context;
+      const run: RunContext = { ...context, zone: context.state.user.timezone };
+      try {
+        // A name of invisible characters only is refused before anything is read or written.
+        const invisible = invisibleNameReply(args, context.language);
+        if (invisible) refuse("INVISIBLE_NAME", invisible);
+        if (READS.has(functionName)) {
+          return await dispatch(
+            functionName,
+            args,
+            new PgTaskRepository(pool),
+            new PgListRepository(pool),
+            run,
+          );
+        }
+        const recorded = await new PgOperationLedger(pool).get(phone, operationId);
+        if (recorded !== undefined) return recorded as ExecutorOutcome;
+        return await withTransaction(pool, async (client) => {
+          // The rows this operation can touch, copied before and after: the difference is what undo puts back.
+          const undo = new UndoCapture(client, phone, undoScopes(functionName, args, operationId));
+          await undo.before();
+          const outcome = await dispatch(
+            functionName,
+            args,
+            new PgTaskRepository(client),
+            new PgListRepository(client),
+            run,
+          );
+          const description = outcome.success ? undoDescription(outcome.data as DatabaseData) : null;
+          if (description)
+            await undo.finish({
+              operationId,
+              turnId: context.state.traceId,
+              description,
+              now: context.now,
+              windowMs: undoWindowMs,
+            });
+          await new PgOperationLedger(client).record(phone, operationId, outcome);
+          return outcome;
+        });
+      } catch (error) {
+        if (error instanceof OperationRefused) return error.outcome;
+        throw error;
+      }
+    },
+  };
+}
+
+/** The rows an operation can change: the tasks or lists (with their items) it names, and those it creates. */
+function undoScopes(functionName: string, args: Args, operationId: string): RowScope[] {
+  const [kind] = functionName.split(".");
+  const created = [operationId];
+  const named = (one: string, many: string) =>
+    [str(args[one]), ...strings(args[many]), ...records(args.updates).map((u) => str(u[one]))].filter(
+      (id): id is string => !!id,
+    );
+  if (kind === "lists") {
+    const lists = named("listId", "listIds");
+    return [
+      { table: "lists", column: "id", values: lists },
+      { table: "lists", column: "created_by_operation", values: created },
+      { table: "list_items", column: "list_id", values: lists },
+    ];
+  }
+  return [
+    { table: "tasks", column: "id", values: named("taskId", "taskIds") },
+    { table: "tasks", column: "created_by_operation", values: created },
+  ];
+}
+
+/** What an undo of this result names; null for results that changed nothing. */
+function undoDescription(data: DatabaseData | undefined): UndoDescription | null {
+  switch (data?.kind) {
+    case "task":
+      return { kind: "task", text: data.task.text };
+    case "tasks":
+      return data.tasks.length === 1
+        ? { kind: "task", text: data.tasks[0]!.text }
+        : { kind: "task", count: data.tasks.length };
+    case "list":
+      if (data.item) return { kind: "item", text: data.item.text };
+      if (data.cleared)
+        return data.cleared.length === 1
+          ? { kind: "item", text: data.cleared[0]!.text }
+          : { kind: "item", count: data.cleared.length };
+      // Items added to a list made for them: undoing takes back the list.
+      if (data.added && !data.created)
+        return data.added.length === 1
+          ? { kind: "item", text: data.added[0]! }
+          : { kind: "item", count: data.added.length };
+      return { kind: "list", text: data.previousName ?? data.list.name };
+    case "lists":
+      return data.lists.length === 1
+        ? { kind: "list", text: data.lists[0]!.name }
+        : { kind: "list", count: data.lists.length };
+    default:
+      return null;
+  }
+}
+
+function dispatch(
+  functionName: string,
+  args: Args,
+  tasks: TaskRepository,
+  lists: ListRepository,
+  context: RunContext,
+): Promise<ExecutorOutcome> {
+  const [kind, operation = ""] = functionName.split(".");
+  return kind === "lists"
+    ? runList(operation, args, lists, context)
+    : runTask(operation, args, tasks, context);
+}
+
+// ---- tasks ----
+
+function taskAction(action: string, task: TaskView): ExecutorOutcome["latestAction"] {
+  return {
+    action,
+    summary: `task "${task.text}"`,
+    ...(task.dueAt ? { when: task.dueAt } : {}),
+    externalIds: [task.id],
+  };
+}
+
+/** A result about one task. */
+function oneTask(
+  op: string,
+  task: TaskView,
+  extra: Partial<Extract<DatabaseData, { kind: "task" }>> = {},
+): ExecutorOutcome {
+  return {
+    success: true,
+    data: { kind: "task", op, task, ...extra } satisfies DatabaseData,
+    latestAction: taskAction(op, task),
+  };
+}
+
+/** A result about several tasks; `shown` when the reply lists them numbered. */
+function manyTasks(op: string, tasks: TaskView[], shown: boolean): ExecutorOutcome {
+  return {
+    success: true,
+    data: { kind: "tasks", op, tasks } satisfies DatabaseData,
+    latestAction: {
+      action: op,
+      summary:
+        tasks.length === 1
+          ? `task "${tasks[0]!.text}"`
+          : `${tasks.length} tasks: ${tasks.map((task) => `"${task.text}"`).join(", ")}`,
+      externalIds: tasks.map((task) => task.id),
+    },
+    ...(shown ? { numbered: { type: "task" as const, ids: tasks.map((task) => task.id) } } : {}),
+  };
+}
+
+async function runTask(
+  operation: string,
+  args: Args,
+  tasks: TaskRepository,
+  context: RunContext,
+): Promise<ExecutorOutcome> {
+  const { phone, language, zone, operationId } = context;
+  const whichTask = () => refuse("NOT_FOUND", t(language, "whichTask"));
+  switch (operation) {
+    case "create":
+    case "createMultiple": {
+      const drafts = operation === "create" ? [args] : records(args.tasks);
+      const created: TaskView[] = [];
+      for (const [i, draft] of drafts.entries()) {
+        const text = str(draft.text) ?? refuse("MISSING_TEXT", t(language, "askTaskText"));
+        checkLength(text, "task", language);
+        checkLength(str(draft.category), "category", language);
+        const task = await tasks.create(phone, `${operationId}#${i}`, {
+          text,
+          timeZone: zone,
+          ...(str(draft.category) ? { category: str(draft.category)! } : {}),
+          ...scheduleFields(schedule(draft, context, zone)),
+        });
+        created.push(taskView(task));
+      }
+      if (created.length === 0) refuse("MISSING_TEXT", t(language, "askTaskText"));
+      return operation === "create"
+        ? oneTask("create", created[0]!)
+        : manyTasks("createMultiple", created, true);
+    }
+    case "get": {
+      const task = (await tasks.get(phone, String(args.taskId))) ?? whichTask();
+      return oneTask("get", taskView(task));
+    }
+    case "getAll":
+      return listTasks(args, tasks, context);
+    case "update":
+    case "updateMultiple":
+    case "updateAll": {
+      const changes: { taskId: string; change: Args }[] =
+        operation === "update"
+          ? [{ taskId: String(args.taskId), change: args }]
+          : operation === "updateMultiple"
+            ? records(args.updates).map((u) => ({ taskId: String(u.taskId), change: u }))
+            : strings(args.taskIds).map((taskId) => ({ taskId, change: args }));
+      const updated: TaskView[] = [];
+      for (const { taskId, change } of changes)
+        updated.push(await updateTask(taskId, change, tasks, context));
+      if (updated.length === 0) whichTask();
+      return operation === "update" ? oneTask("update", updated[0]!) : manyTasks(operation, updated, true);
+    }
+    case "delete":
+    case "deleteMultiple":
+    case "deleteAll": {
+      const targets = operation === "delete" ? [String(args.taskId)] : strings(args.taskIds);
+      const deleted = (await tasks.delete(phone, targets)).map((task) => taskView(task));
+      if (deleted.length === 0) whichTask();
+      return operation === "delete" ? oneTask("delete", deleted[0]!) : manyTasks(operation, deleted, false);
+    }
+    case "complete":
+    case "completeAll": {
+      const targets = operation === "complete" ? [String(args.taskId)] : strings(args.taskIds);
+      const done: { task: TaskView; removed: boolean; recurring: boolean }[] = [];
+      for (const task of await tasks.getMany(phone, targets))
+        done.push(await completeTask(task, tasks, context));
+      if (done.length === 0) whichTask();
+      if (operation === "complete") {
+        const { task, removed, recurring } = done[0]!;
+        return oneTask("complete", task, { removed, recurring });
+      }
+      return manyTasks(
+        "completeAll",
+        done.map((d) => d.task),
+        false,
+      );
+    }
+    case "addSubtask": {
+      const subtask = str(args.subtask) ?? refuse("MISSING_TEXT", t(language, "askTaskText"));
+      checkLength(subtask, "item", language);
+      const task = (await tasks.get(phone, String(args.taskId))) ?? whichTask();
+      const updated = await tasks.update(phone, task.id, {
+        subtasks: [...task.subtasks, { text: subtask, completed: false }],
+      });
+      return oneTask("addSubtask", taskView(updated ?? task), { subtask });
+    }
+    default:
+      return refuse("UNKNOWN_OPERATION", t(language, "internalError"));
+  }
+}
+
+async function updateTask(
+  taskId: string,
+  change: Args,
+  tasks: TaskRepository,
+  context: RunContext,
+): Promise<TaskView> {
+  const { phone, language } = context;
+  const task = (await tasks.get(phone, taskId)) ?? refuse("NOT_FOUND", t(language, "whichTask"));
+  const patch: TaskPatch = {};
+  const newText = str(change.newText);
+  checkLength(newText, "task", language);
+  checkLength(str(change.category), "category", language);
+  if (newText) patch.text = newText;
+  if (str(change.category)) patch.category = str(change.category)!;
+  const dueWords = str(change.dueDate);
+  const newRule = change.reminderRecurrence as TaskTimeArgs["reminderRecurrence"];
+  if (dueWords || str(change.reminder) || newRule) {
+    const rule = task.recurrence && task.recurrence.type !== "nudge" ? task.recurrence : null;
+    const clock = dueWords ? bareClock(dueWords) : null;
+    let timeArgs: TaskTimeArgs;
+    if (newRule) {
+      timeArgs = {
+        dueDate: dueWords ?? null,
+        reminder: str(change.reminder) ?? task.reminder,
+        reminderRecurrence: newRule,
+      };
+    } else if (rule && clock && !clock.open) {
+      // "Move it to 18:00" on a daily reminder moves the repeat, it does not end it.
+      timeArgs = {
+        reminder: str(change.reminder) ?? task.reminder,
+        reminderRecurrence: {
+          ...recurrenceArgsOf(rule),
+          time: `${clock.hour}:${String(clock.minute).padStart(2, "0")}`,
+        },
+      };
+    } else if (rule && clock) {
+      const hour = clock.hour === 12 ? 12 : nearestHalf(clock.hour, rule.time ?? "09:00");
+      timeArgs = {
+        reminder: str(change.reminder) ?? task.reminder,
+        reminderRecurrence: {
+          ...recurrenceArgsOf(rule),
+          time: `${hour}:${String(clock.minute).padStart(2, "0")}`,
+        },
+      };
+    } else {
+      timeArgs = {
+        dueDate: dueWords ?? task.dueAt,
+        reminder: str(change.reminder) ?? task.reminder,
+        // A repeating reminder given a new date keeps repeating, from that date.
+        reminderRecurrence: task.recurrence ? recurrenceArgsOf(task.recurrence) : null,
+      };
+    }
+    Object.assign(patch, scheduleFields(schedule(timeArgs, context, task.timeZone, task.dueAt)));
+  }
+  if (Object.keys(patch).length === 0) refuse("NOTHING_TO_CHANGE", t(language, "askChange"));
+  const updated =
+    (await tasks.update(phone, task.id, patch)) ?? refuse("NOT_FOUND", t(language, "whichTask"));
+  return taskView(updated);
+}
+
+/** An open hour (1–11) in the half of the day nearer a rule's "HH:mm". */
+function nearestHalf(hour: number, time: string): number {
+  const current = Number(time.slice(0, 2));
+  return Math.abs(hour - current) <= Math.abs(hour + 12 - current) ? hour : hour + 12;
+}
+
+/** Done, as the database service does it, seen as the executor shows tasks. */
+async function completeTask(task: Task, tasks: TaskRepository, context: RunContext) {
+  const done = await completeTaskRow(tasks, context.phone, task, context.now);
+  return { ...done, task: taskView(done.task) };
+}
+
+const GROUP_ORDER: TaskGroup[] = ["overdue", "today", "upcoming", "recurring", "undated", "done"];
+
+/** getAll: the user's tasks in display order (overdue, today, coming up, recurring, no date), numbered. */
+async function listTasks(args: Args, tasks: TaskRepository, context: RunContext): Promise<ExecutorOutcome> {
+  const { phone, now, zone } = context;
+  const { tasks: found, narrowed } = await findTasks(tasks, phone, args.filters, now, zone);
+  const views = found
+    .map((task) => taskView(task, groupOf(task, now, zone)))
+    .sort(
+      (a, b) =>
+        GROUP_ORDER.indexOf(a.group!) - GROUP_ORDER.indexOf(b.group!) ||
+        (a.dueAt ?? a.nextFireAt ?? "").localeCompare(b.dueAt ?? b.nextFireAt ?? ""),
+    );
+  return {
+    success: true,
+    data: {
+      kind: "taskList",
+      tasks: views,
+      filtered: narrowed,
+    } satisfies DatabaseData,
+    numbered: { type: "task", ids: views.map((v) => v.id) },
+  };
+}
+
+// ---- lists ----
+
+function listAction(action: string, list: TaskList): ExecutorOutcome["latestAction"] {
+  return { action, summary: `list "${list.name}"`, externalIds: [list.id] };
+}
+
+/** A result about one list; `shown` when the reply shows its items numbered. */
+function oneList(
+  op: string,
+  list: TaskList,
+  shown: boolean,
+  extra: Partial<Extract<DatabaseData, { kind: "list" }>> = {},
+): ExecutorOutcome {
+  return {
+    success: true,
+    data: { kind: "list", op, list, ...extra } satisfies DatabaseData,
+    latestAction: listAction(op, list),
+    ...(shown && list.items.length > 0
+      ? { numbered: { type: "list_item" as const, ids: list.items.map((i) => i.id), listId: list.id } }
+      : {}),
+  };
+}
+
+async function runList(
+  operation: string,
+  args: Args,
+  lists: ListRepository,
+  context: RunContext,
+): Promise<ExecutorOutcome> {
+  const { phone, language, operationId } = context;
+  const whichList = () => refuse("NOT_FOUND", t(language, "whichList"));
+  switch (operation) {
+    case "create":
+    case "createMultiple": {
+      const drafts = operation === "create" ? [args] : records(args.lists);
+      const created: TaskList[] = [];
+      // A second list of the same name could never be told apart in "which list?".
+      const taken = new Map((await lists.list(phone)).map((l) => [literalOf(l.name), l.name]));
+      for (const [i, draft] of drafts.entries()) {
+        const name = str(draft.listName) ?? refuse("MISSING_NAME", t(language, "askListName"));
+        checkLength(name, "list", language);
+        const same = taken.get(literalOf(name));
+        if (same !== undefined) refuse("LIST_EXISTS", t(language, "listExists", { name: same }));
+        taken.set(literalOf(name), name);
+        const items = strings(draft.items);
+        for (const item of items) checkLength(item, "item", language);
+        created.push(
+          await lists.create(phone, `${operationId}#${i}`, {
+            name,
+            isChecklist: draft.isChecklist !== false,
+            items,
+          }),
+        );
+      }
+      if (operation === "create" && created[0]) return oneList("create", created[0], true);
+      return {
+        success: true,
+        data: { kind: "lists", op: "createMultiple", lists: created } satisfies DatabaseData,
+        latestAction: {
+          action: "createMultiple",
+          summary: created.map((l) => `list "${l.name}"`).join(", "),
+          externalIds: created.map((l) => l.id),
+        },
+      };
+    }
+    case "get":
+      return oneList("get", (await lists.get(phone, String(args.listId))) ?? whichList(), true);
+    case "getAll": {
+      const all = await lists.list(phone);
+      return {
+        success: true,
+        data: { kind: "lists", op: "getAll", lists: all } satisfies DatabaseData,
+        numbered: { type: "list", ids: all.map((l) => l.id) },
+      };
+    }
+    case "update":
+    case "updateMultiple": {
+      const changes = operation === "update" ? [args] : records(args.updates);
+      const updated: { list: TaskList; previousName: string }[] = [];
+      for (const change of changes) {
+        const before = (await lists.get(phone, String(change.listId))) ?? whichList();
+        const newName = str(change.newName);
+        checkLength(newName, "list", language);
+        const after = await lists.update(phone, before.id, {
+          ...(newName ? { name: newName } : {}),
+          ...(typeof change.isChecklist === "boolean" ? { isChecklist: change.isChecklist } : {}),
+        });
+        updated.push({ list: after ?? before, previousName: before.name });
+      }
+      if (operation === "update" && updated[0])
+        return oneList("update", updated[0].list, false, { previousName: updated[0].previousName });
+      return {
+        success: true,
+        data: {
+          kind: "lists",
+          op: "updateMultiple",
+          lists: updated.map((u) => u.list),
+        } satisfies DatabaseData,
+      };
+    }
+    case "delete":
+    case "deleteMultiple": {
+      const targets = operation === "delete" ? [String(args.listId)] : strings(args.listIds);
+      const deleted = await lists.delete(phone, targets);
+      if (deleted.length === 0) whichList();
+      if (operation === "delete") return oneList("delete", deleted[0]!, false);
+      return {
+        success: true,
+        data: { kind: "lists", op: "deleteMultiple", lists: deleted } satisfies DatabaseData,
+      };
+    }
+    case "addItem": {
+      const texts = [...strings(args.items), ...(str(args.item) ? [str(args.item)!] : [])];
+      if (texts.length === 0) refuse("MISSING_ITEMS", t(language, "askItems"));
+      for (const text of texts) checkLength(text, "item", language);
+      if (args.createList === true && !str(args.listId)) {
+        // The resolver found no list by that name: it is made now, with the items.
+        const name = str(args.listName) ?? refuse("MISSING_NAME", t(language, "askListName"));
+        checkLength(name, "list", language);
+        const created = await lists.create(phone, `${operationId}#0`, { name, items: texts });
+        return oneList("addItem", created, true, { added: texts, created: true });
+      }
+      if (!(await lists.addItems(phone, String(args.listId), texts))) whichList();
+      const list = (await lists.get(phone, String(args.listId))) ?? whichList();
+      return oneList("addItem", list, true, { added: texts });
+    }
+    case "toggleItem":
+    case "deleteItem": {
+      const itemId = String(args.item);
+      const list = (await lists.get(phone, String(args.listId))) ?? whichList();
+      const before = list.items.find((i) => i.id === itemId) ?? refuse("NOT_FOUND", t(language, "whichItem"));
+      const item =
+        operation === "toggleItem"
+          ? await lists.toggleItem(
+              phone,
+              itemId,
+              typeof args.checked === "boolean" ? args.checked : undefined,
+            )
+          : (await lists.deleteItems(phone, [itemId]))[0];
+      const after = (await lists.get(phone, list.id)) ?? list;
+      // The reply names the item only: the numbers last shown stay the ones to use.
+      return oneList(operation, after, false, { item: item ?? before });
+    }
+    case "clear": {
+      // Empties the list (or takes its checked items off) and keeps it; undo puts the items back.
+      const list = (await lists.get(phone, String(args.listId))) ?? whichList();
+      const onlyChecked = args.onlyChecked === true;
+      const cleared = await lists.clearItems(phone, list.id, onlyChecked);
+      const after = (await lists.get(phone, list.id)) ?? list;
+      return oneList("clear", after, false, { cleared, onlyChecked });
+    }
+    default:
+      return refuse("UNKNOWN_OPERATION", t(language, "internalError"));
+  }
+}

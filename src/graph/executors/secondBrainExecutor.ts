@@ -1,0 +1,370 @@
+import type { OperationLedger } from "../../db/repositories/operationLedger.js";
+import { NoteValidationError } from "../../services/secondBrain/secondBrainService.js";
+import { answerFromNotes, isQuestion, summarizeNotes } from "../../services/secondBrain/answer.js";
+import type { MemoryPort, NotesPort, StoredNote } from "../../services/secondBrain/ports.js";
+import { quoteOf, st, type NoteView, type SecondBrainData } from "../../services/secondBrain/replies.js";
+import { nonEmpty } from "../../utils/args.js";
+import type { Logger } from "../../utils/logger.js";
+import {
+  recordIrreversible,
+  UndoCapture,
+  type UndoDescription,
+  type UndoSettings,
+} from "../../services/undo/undoJournal.js";
+import type { CapabilityContext, Executor, ExecutorOutcome } from "../../types/capability.js";
+
+type Args = Record<string, unknown>;
+type RunContext = CapabilityContext & { operationId: string };
+
+/** Notes a search shows. */
+const SEARCH_LIMIT = 5;
+/** Notes a listing shows. */
+const LIST_LIMIT = 10;
+/** Notes a summary reads. */
+const SUMMARY_LIMIT = 8;
+
+/** Note changes "undo" takes back. */
+const NOTE_CHANGES = new Set(["notes.store", "notes.update", "notes.delete"]);
+
+/** Forgetting (facts, and the notes "forget that…" names or a fact came from): a privacy request, not undoable. */
+const FORGETS = new Set(["memory.forget", "memory.forgetAll"]);
+
+/** What an undo of a note change names. */
+function undoDescription(data: SecondBrainData | undefined): UndoDescription | null {
+  switch (data?.kind) {
+    case "stored":
+    case "updated":
+      return { kind: "note", text: data.note.quote };
+    case "deleted":
+      return data.notes.length === 1
+        ? { kind: "note", text: data.notes[0]!.quote }
+        : { kind: "note", count: data.notes.length };
+    default:
+      return null;
+  }
+}
+
+/** Operations that change nothing: not recorded in the ledger. */
+const READS = new Set(["notes.search", "notes.getAll", "notes.summarize", "memory.list"]);
+
+const strings = (v: unknown): string[] =>
+  Array.isArray(v) ? v.map(nonEmpty).filter((s): s is string => s !== undefined) : [];
+
+/** What the ledger keeps of a change: ids and counts only, never the user's words (so "forget" forgets). */
+type Recorded =
+  | { kind: "stored"; noteId: string }
+  | { kind: "updated"; noteId: string }
+  | { kind: "deleted" }
+  | { kind: "forgotten"; notes: number }
+  | { kind: "forgotAll" };
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** "3 Nov" / "3 בנוב׳" in the user's zone. */
+function dayOf(date: Date, zone: string, language: "he" | "en"): string {
+  const key = `${language}|${zone}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language === "he" ? "he-IL" : "en-GB", {
+      day: "numeric",
+      month: "short",
+      timeZone: zone,
+    });
+    formatters.set(key, format);
+  }
+  return format.format(date);
+}
+
+function success(
+  data: SecondBrainData,
+  extra: Pick<ExecutorOutcome, "latestAction" | "numbered"> = {},
+): ExecutorOutcome {
+  return { success: true, data, ...extra };
+}
+
+function noteAction(action: string, notes: StoredNote[]): ExecutorOutcome["latestAction"] {
+  return {
+    action,
+    summary: notes.length === 1 ? `note "${quoteOf(notes[0]!.content, 60)}"` : `${notes.length} notes`,
+    externalIds: notes.map((n) => n.id),
+  };
+}
+
+/**
+ * second-brain: runs the entity-resolved note or memory operation. No LLM for changes; a question
+ * answered from notes and a summary of notes use the model when there is one, always quoting the
+ * notes used. Changes are recorded in the operation ledger (ids and counts only), so a turn re-run
+ * after a crash stores, deletes and forgets nothing twice.
+ */
+export function createSecondBrainExecutor(
+  notes: NotesPort,
+  memory: MemoryPort,
+  ledger: OperationLedger,
+  logger?: Logger,
+  /** Journals note changes for "undo" (default: none). Forgetting a fact is a privacy request: not undoable. */
+  undo?: UndoSettings,
+): Executor {
+  const view = (note: StoredNote, context: CapabilityContext): NoteView => ({
+    id: note.id,
+    quote: quoteOf(note.content),
+    date: dayOf(new Date(note.updatedAt), context.state.user.timezone, context.language),
+  });
+
+  async function replay(recorded: Recorded, context: RunContext): Promise<ExecutorOutcome> {
+    switch (recorded.kind) {
+      case "stored":
+      case "updated": {
+        const [note] = await notes.getMany(context.phone, [recorded.noteId]);
+        if (!note) return success({ kind: "deleted", notes: [] });
+        return success(
+          { kind: recorded.kind, note: view(note, context) },
+          {
+            latestAction: noteAction(recorded.kind === "stored" ? "store" : "update", [note]),
+          },
+        );
+      }
+      case "deleted":
+        return success({ kind: "deleted", notes: [] });
+      case "forgotten":
+        return success({ kind: "forgotten", facts: [], notes: recorded.notes });
+      case "forgotAll":
+        return success({ kind: "forgotAll" });
+    }
+  }
+
+  async function run(
+    functionName: string,
+    args: Args,
+    context: RunContext,
+  ): Promise<{ outcome: ExecutorOutcome; record?: Recorded }> {
+    const { phone, language } = context;
+    switch (functionName) {
+      case "notes.store": {
+        const content = nonEmpty(args.content);
+        if (!content)
+          return {
+            outcome: { success: false, errorCode: "INVALID_ARGS", error: st(language, "askContent") },
+          };
+        const sourceMessageId = await memory.sourceMessageId(phone, context.state.input.whatsappMessageId);
+        const category = nonEmpty(args.category);
+        const tags = strings(args.tags);
+        const note = await notes.store(phone, {
+          content,
+          ...(category ? { category } : {}),
+          ...(tags.length > 0 ? { tags } : {}),
+          ...(sourceMessageId !== undefined ? { sourceMessageId } : {}),
+          operationId: context.operationId,
+        });
+        // The note mentions a time: the reply says how to get a reminder instead.
+        const namesTime = args.namesTime === true;
+        return {
+          outcome: success(
+            { kind: "stored", note: view(note, context), ...(namesTime ? { namesTime } : {}) },
+            { latestAction: noteAction("store", [note]) },
+          ),
+          record: { kind: "stored", noteId: note.id },
+        };
+      }
+      case "notes.search": {
+        const query = nonEmpty(args.query) ?? context.state.input.message;
+        const found = (await notes.search(phone, query, { limit: SEARCH_LIMIT })).map((m) => m.note);
+        const message = context.state.input.enhancedMessage ?? context.state.input.message;
+        const answer = isQuestion(message)
+          ? await answerFromNotes(message, found, {
+              llm: context.llm,
+              language,
+              ...(logger ? { logger } : {}),
+            })
+          : undefined;
+        return {
+          outcome: success(
+            {
+              kind: "found",
+              query,
+              notes: found.map((n) => view(n, context)),
+              ...(answer ? { answer } : {}),
+            },
+            found.length > 0 ? { numbered: { type: "note", ids: found.map((n) => n.id) } } : {},
+          ),
+        };
+      }
+      case "notes.summarize": {
+        const query = nonEmpty(args.query);
+        const read = query
+          ? (await notes.search(phone, query, { limit: SUMMARY_LIMIT })).map((m) => m.note)
+          : (await notes.list(phone, { limit: SUMMARY_LIMIT })).notes;
+        const text = await summarizeNotes(read, {
+          llm: context.llm,
+          language,
+          ...(logger ? { logger } : {}),
+        });
+        return {
+          outcome: success(
+            { kind: "summary", ...(query ? { query } : {}), notes: read.map((n) => view(n, context)), text },
+            read.length > 0 ? { numbered: { type: "note", ids: read.map((n) => n.id) } } : {},
+          ),
+        };
+      }
+      case "notes.getAll": {
+        const { notes: shown, total } = await notes.list(phone, { limit: LIST_LIMIT });
+        return {
+          outcome: success(
+            { kind: "list", notes: shown.map((n) => view(n, context)), total },
+            shown.length > 0 ? { numbered: { type: "note", ids: shown.map((n) => n.id) } } : {},
+          ),
+        };
+      }
+      case "notes.update": {
+        const id = nonEmpty(args.noteId);
+        const content = nonEmpty(args.newContent);
+        if (!id || !content)
+          return {
+            outcome: { success: false, errorCode: "INVALID_ARGS", error: st(language, "askNewContent") },
+          };
+        const note = await notes.update(phone, id, { content });
+        if (!note)
+          return { outcome: { success: false, errorCode: "NOT_FOUND", error: st(language, "notFoundAny") } };
+        return {
+          outcome: success(
+            { kind: "updated", note: view(note, context) },
+            { latestAction: noteAction("update", [note]) },
+          ),
+          record: { kind: "updated", noteId: note.id },
+        };
+      }
+      case "notes.delete": {
+        const ids = [nonEmpty(args.noteId), ...strings(args.noteIds)].filter((id): id is string => !!id);
+        const deleted = await notes.delete(phone, ids);
+        if (deleted.length === 0)
+          return { outcome: { success: false, errorCode: "NOT_FOUND", error: st(language, "notFoundAny") } };
+        return {
+          outcome: success(
+            { kind: "deleted", notes: deleted.map((n) => view(n, context)) },
+            {
+              latestAction: {
+                action: "delete",
+                summary: deleted.length === 1 ? "a note" : `${deleted.length} notes`,
+              },
+            },
+          ),
+          record: { kind: "deleted" },
+        };
+      }
+      case "memory.list": {
+        const [facts, counts] = await Promise.all([memory.listFacts(phone), memory.counts(phone)]);
+        return {
+          outcome: success(
+            {
+              kind: "memories",
+              facts: facts.map(({ id, type, content, status }) => ({
+                id,
+                type,
+                content,
+                ...(status ? { status } : {}),
+              })),
+              hasSummary: counts.hasSummary,
+            },
+            facts.length > 0 ? { numbered: { type: "memory", ids: facts.map((f) => f.id) } } : {},
+          ),
+        };
+      }
+      case "memory.forget": {
+        const ids = strings(args.factIds);
+        // "forget that…" naming one of the user's notes, not a remembered fact (asked first).
+        const noteIds = strings(args.noteIds);
+        if (noteIds.length > 0) {
+          const deleted = await notes.delete(phone, noteIds);
+          return {
+            outcome: success(
+              { kind: "forgotten", facts: deleted.map((n) => quoteOf(n.content, 60)), notes: 0 },
+              {
+                latestAction: { action: "forget", summary: `deleted ${deleted.length} note(s)` },
+              },
+            ),
+            record: { kind: "forgotten", notes: deleted.length },
+          };
+        }
+        const forgotten = await memory.forget(phone, ids);
+        return {
+          outcome: success(
+            { kind: "forgotten", facts: forgotten.facts, notes: forgotten.notes },
+            {
+              latestAction: {
+                action: "forget",
+                summary: `forgot ${forgotten.facts.length} remembered thing(s)`,
+              },
+            },
+          ),
+          record: { kind: "forgotten", notes: forgotten.notes },
+        };
+      }
+      case "memory.forgetAll": {
+        if (args.confirmed !== true)
+          return {
+            outcome: { success: false, errorCode: "NOT_CONFIRMED", error: st(language, "memoriesHint") },
+          };
+        await memory.forgetEverything(phone);
+        return { outcome: success({ kind: "forgotAll" }), record: { kind: "forgotAll" } };
+      }
+      default:
+        return {
+          outcome: { success: false, errorCode: "UNKNOWN_OPERATION", error: st(language, "notFoundAny") },
+        };
+    }
+  }
+
+  return {
+    name: "SecondBrainExecutor",
+    capability: "second-brain",
+    async execute(functionName, args, context) {
+      if (!READS.has(functionName)) {
+        const recorded = (await ledger.get(context.phone, context.operationId)) as Recorded | undefined;
+        // A re-run of a turn whose change already happened: reported, not done twice.
+        if (recorded !== undefined) return replay(recorded, context);
+      }
+      const noteIds = [nonEmpty(args.noteId), ...strings(args.noteIds)].filter((id): id is string => !!id);
+      const capture =
+        undo && NOTE_CHANGES.has(functionName)
+          ? new UndoCapture(undo.db, context.phone, [
+              { table: "notes", column: "id", values: noteIds },
+              { table: "notes", column: "created_by_operation", values: [context.operationId] },
+            ])
+          : null;
+      await capture?.before();
+      let ran: Awaited<ReturnType<typeof run>>;
+      try {
+        ran = await run(functionName, args, context);
+      } catch (error) {
+        // Empty or over-long note text is the user's to fix: said so, nothing stored.
+        if (error instanceof NoteValidationError) {
+          return { success: false, errorCode: "INVALID_NOTE", error: st(context.language, "tooLong") };
+        }
+        throw error;
+      }
+      const { outcome, record } = ran;
+      const description = outcome.success ? undoDescription(outcome.data as SecondBrainData) : null;
+      if (capture && description && undo) {
+        await capture.finish({
+          operationId: context.operationId,
+          turnId: context.state.traceId,
+          description,
+          now: context.now,
+          windowMs: undo.windowMs,
+        });
+      } else if (undo && outcome.success && FORGETS.has(functionName)) {
+        // Forgotten things are gone for good: "undo" says so, reaching no further back. The user's
+        // earlier entries go too, since their copies may hold what was forgotten (a note's text
+        // before an edit, the notes of a fact's message) and stepping back must never restore it.
+        await recordIrreversible(undo, context.phone, {
+          operationId: context.operationId,
+          turnId: context.state.traceId,
+          reason: "forgotten",
+          now: context.now,
+          forgetEarlier: true,
+        });
+      }
+      if (outcome.success && record) await ledger.record(context.phone, context.operationId, record);
+      return outcome;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import type { MemoGraphDeps } from "./deps.js";
+import { createCapabilityCheckNode } from "./nodes/capabilityCheckNode.js";
+import { createContextAssemblyNode } from "./nodes/contextAssemblyNode.js";
+import { createEntityResolutionNode, ENTITY_RESOLUTION_ENDS } from "./nodes/entityResolutionNode.js";
+import { createExecutorNode } from "./nodes/executorNode.js";
+import { createHITLGateNode, HITL_GATE_ENDS } from "./nodes/hitlGateNode.js";
+import { instrument } from "./nodes/instrument.js";
+import { createJoinNode } from "./nodes/joinNode.js";
+import { createMemoryUpdateNode } from "./nodes/memoryUpdateNode.js";
+import { createPlannerNode } from "./nodes/plannerNode.js";
+import { createReplyContextNode } from "./nodes/replyContextNode.js";
+import { createResolverRouterNode, RESOLVER_ROUTER_ENDS } from "./nodes/resolverRouterNode.js";
+import { createResponseFormatterNode } from "./nodes/responseFormatterNode.js";
+import { createResponseWriterNode } from "./nodes/responseWriterNode.js";
+import { MemoStateAnnotation } from "./state/memoState.js";
+import { type MemoState } from "../types/state.js";
+
+/** After the planner: on to the capability check, or straight to the writer when it already replied (no LLM, LLM failure). */
+export function routeAfterPlanner(state: MemoState): "capability_check" | "response_writer" {
+  return state.finalResponse !== undefined ? "response_writer" : "capability_check";
+}
+
+/** After the capability check: to the HITL gate, or to the writer with the "connect Google" style message. */
+export function routeAfterCapabilityCheck(state: MemoState): "hitl_gate" | "response_writer" {
+  return state.finalResponse !== undefined ? "response_writer" : "hitl_gate";
+}
+
+/** Builds Memo's conversation graph (spec 002 §12.4) over the given services and checkpointer. */
+export function buildMemoGraph(deps: MemoGraphDeps, checkpointer?: BaseCheckpointSaver) {
+  const node = <T extends Parameters<typeof instrument>[1]>(name: string, fn: T) =>
+    instrument(name, fn, deps.clock);
+
+  return (
+    new StateGraph(MemoStateAnnotation)
+      // Loads the user, stores the message in memory first, reads the window and builds the time context.
+      .addNode("context_assembly", node("context_assembly", createContextAssemblyNode(deps)))
+      // Folds reply-to targets, numbered-list items and a recent image into the message.
+      .addNode("reply_context", node("reply_context", createReplyContextNode(deps)))
+      // Turns the message into a plan with one structured LLM call.
+      .addNode("planner", node("planner", createPlannerNode(deps)))
+      // Stops steps the user cannot run (no Google for Gmail, a capability not available).
+      .addNode("capability_check", node("capability_check", createCapabilityCheckNode(deps)))
+      // The single HITL control plane: asks, validates the answer, and routes to where it returns.
+      .addNode("hitl_gate", node("hitl_gate", createHITLGateNode(deps)), { ends: [...HITL_GATE_ENDS] })
+      // Resolves the next dependency group's steps in parallel, or finishes to join.
+      .addNode("resolver_router", node("resolver_router", createResolverRouterNode(deps)), {
+        ends: [...RESOLVER_ROUTER_ENDS],
+      })
+      // Turns semantic args into ids, asking when several entities match.
+      .addNode("entity_resolution", node("entity_resolution", createEntityResolutionNode(deps)), {
+        ends: [...ENTITY_RESOLUTION_ENDS],
+      })
+      // Performs the group's operations, idempotently.
+      .addNode("executor", node("executor", createExecutorNode(deps)))
+      // Notes complete or partial failure.
+      .addNode("join", node("join", createJoinNode()))
+      // Local human times and response flags for the writer.
+      .addNode("response_formatter", node("response_formatter", createResponseFormatterNode()))
+      // The final message: templates when they suffice, the LLM otherwise.
+      .addNode("response_writer", node("response_writer", createResponseWriterNode(deps)))
+      // The reply and the latest actions join short-term memory.
+      .addNode("memory_update", node("memory_update", createMemoryUpdateNode(deps)))
+
+      // Every turn starts by assembling context.
+      .addEdge(START, "context_assembly")
+      // Reply context reads the window context assembly loaded.
+      .addEdge("context_assembly", "reply_context")
+      // The planner plans on the enhanced message.
+      .addEdge("reply_context", "planner")
+      // No plan (no LLM, LLM failure) means a reply is already written.
+      .addConditionalEdges("planner", routeAfterPlanner, ["capability_check", "response_writer"])
+      // A blocked capability ends the turn with its message.
+      .addConditionalEdges("capability_check", routeAfterCapabilityCheck, ["hitl_gate", "response_writer"])
+      // Executing a group loops back to the router for the next group (bounded by the router's counter).
+      .addEdge("executor", "resolver_router")
+      // Results are formatted, then written.
+      .addEdge("join", "response_formatter")
+      .addEdge("response_formatter", "response_writer")
+      // Whatever was written is remembered.
+      .addEdge("response_writer", "memory_update")
+      .addEdge("memory_update", END)
+      .compile(checkpointer ? { checkpointer } : {})
+  );
+}
+
+export type MemoGraph = ReturnType<typeof buildMemoGraph>;

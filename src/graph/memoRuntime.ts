@@ -1,0 +1,379 @@
+import type { MemoReply } from "../types/reply.js";
+import { Command, INTERRUPT } from "@langchain/langgraph";
+import type { TurnBufferedSaver } from "../db/turnBufferedSaver.js";
+import type { MemoryService } from "../services/memory/index.js";
+import { MAX_MESSAGE_CHARS, capText } from "../services/memory/limits.js";
+import {
+  HITL_TTL_MS,
+  MAX_HITL_ROUNDS,
+  type HITLInterruptPayload,
+  type ImageContext,
+  type TriggerType,
+} from "../types/index.js";
+import type { UserRepository } from "../db/repositories/userRepository.js";
+import { detectLanguage, replyLanguage } from "../utils/language.js";
+import type { Logger } from "../utils/logger.js";
+import { normalizePhone } from "../utils/phone.js";
+import { currentTurn, withTurn } from "../utils/turnContext.js";
+import { t } from "../messages/index.js";
+import { leavesQuestion, looksLikeAnswer } from "./hitl/validateAnswer.js";
+import { isUndoCommand, recognizeCommand } from "../nlu/commands.js";
+import { numberedItems } from "./nodes/replyContextNode.js";
+import { MAX_PLAN_STEPS } from "../prompts/plannerPrompt.js";
+import { MEMORY_ACTIONS, recognizeMemoryCommand, recognizeNoteCommand } from "../nlu/noteCommands.js";
+import type { MemoGraph } from "./memoGraph.js";
+import type { Tracing } from "../services/tracing/tracing.js";
+import type { RuntimeMetrics } from "../services/metrics/metrics.js";
+import type { MemoState } from "../types/state.js";
+import type { ExecutionMetadata } from "../types/state.js";
+
+/** What the transport knows about an inbound message besides its text. */
+export interface InvokeOptions {
+  whatsappMessageId?: string;
+  replyToMessageId?: string;
+  /** The id of a tapped button or list row (interactive reply). */
+  optionId?: string;
+  triggerType?: TriggerType;
+  imageContext?: ImageContext;
+  audioTranscription?: string;
+}
+
+export interface MemoRuntimeDeps {
+  graph: MemoGraph;
+  checkpointer: TurnBufferedSaver;
+  memory: MemoryService;
+  users: UserRepository;
+  logger: Logger;
+  /** Epoch milliseconds (default: Date.now). */
+  clock: () => number;
+  /** Trace ids when the message has no WhatsApp id. */
+  newId: () => string;
+  /** LangSmith tracing of each turn (default: none, no callbacks at all). */
+  tracing?: Tracing | null;
+  /** Counts turns and questions (default: none). */
+  metrics?: RuntimeMetrics;
+  /** The LangSmith thread of a phone's turns (default: the user's own, from their keyed tag). */
+  traceThreadId?: (phone: string) => string;
+}
+
+/** The question as sent: its text, and its options numbered when they are choices. */
+export function renderQuestion(payload: HITLInterruptPayload): string {
+  if (payload.options.length === 0 || payload.expectedInput === "yes_no") return payload.question;
+  return `${payload.question}\n${payload.options.map((o, i) => `${i + 1}. ${o.label}`).join("\n")}`;
+}
+
+/**
+ * Graph steps one run may take. A plan has at most MAX_PLAN_STEPS steps; each costs at most three
+ * steps (router, entity resolution, executor) per pass, and the router allows a few passes per step
+ * for questions; plus the fixed steps of a turn. LangGraph's default (25) cut plans of 5 steps.
+ */
+export const RECURSION_LIMIT = 20 + 3 * MAX_PLAN_STEPS * (MAX_HITL_ROUNDS + 2);
+
+type Interrupted = MemoState & { __interrupt__?: { value?: unknown }[] };
+
+/** Runs turns through the graph, one phone = one thread (spec 001). */
+export class MemoRuntime {
+  constructor(private readonly deps: MemoRuntimeDeps) {}
+
+  /**
+   * Handles one inbound message: resumes the open question with it, or drops a question older
+   * than HITL_TTL_MS and handles the message fresh, or answers a stray "yes"/"2" when nothing is
+   * open, or runs a new turn. After a completed turn the thread's checkpoints are deleted.
+   * Never throws for errors of ours: they come back as status "failed".
+   */
+  async invokeMemoGraph(phone: string, message: string, options: InvokeOptions = {}): Promise<MemoReply> {
+    const started = performance.now();
+    // What reaches a model (and the stored history) is bounded; the reply says what was read.
+    const read = capText(message, MAX_MESSAGE_CHARS);
+    const reply = await this.turn(phone, read.text, options);
+    const seconds = (performance.now() - started) / 1000;
+    this.deps.metrics?.turnFinished(reply.status, options.triggerType ?? "user", seconds);
+    if (!read.cut) return reply;
+    const chars = MAX_MESSAGE_CHARS.toLocaleString("en-US");
+    const note = t(replyLanguage(detectLanguage(message)), "messageCut", { chars });
+    return { ...reply, text: reply.text ? `${note}\n\n${reply.text}` : note };
+  }
+
+  private async turn(phone: string, message: string, options: InvokeOptions): Promise<MemoReply> {
+    const threadId = normalizePhone(phone);
+    // Called outside the inbox (tests, replays, the chat script): the turn gets its own context,
+    // so its log lines, LLM costs and trace are still the user's.
+    const context = currentTurn();
+    if (context?.phone !== threadId) {
+      const traceId = options.whatsappMessageId ?? this.deps.newId();
+      const turn = { traceId, phone: threadId, trigger: options.triggerType ?? ("user" as const) };
+      return withTurn(turn, () => this.turn(phone, message, options));
+    }
+    try {
+      return await this.handle(threadId, message, options);
+    } catch (error) {
+      this.deps.logger.error({ err: error, threadId }, "turn could not start");
+      await this.deps.checkpointer.discard(threadId);
+      return {
+        status: "failed",
+        text: t(replyLanguage(detectLanguage(message)), "internalError"),
+        options: [],
+        traceId: options.whatsappMessageId ?? "",
+      };
+    }
+  }
+
+  private async handle(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
+    // The checkpoint's pending interrupt write is the open question, if any.
+    const stored = await this.deps.checkpointer.readLatest(threadId);
+    const pending = (stored?.pendingWrites ?? [])
+      .filter(([, channel]) => channel === INTERRUPT)
+      .flatMap(([, , value]) => (Array.isArray(value) ? value : [value]) as { value?: unknown }[])
+      .at(-1)?.value as HITLInterruptPayload | undefined;
+    const answerLike =
+      (looksLikeAnswer(message) || !!options.optionId) && (options.triggerType ?? "user") === "user";
+
+    if (pending) {
+      const age = this.deps.clock() - pending.createdAt;
+      if (age <= HITL_TTL_MS) {
+        const values = (stored?.checkpoint.channel_values ?? {}) as Partial<MemoState>;
+        const answer = { text: message, ...(options.optionId ? { optionId: options.optionId } : {}) };
+        if (leavesQuestion(pending, answer, (text) => this.isCommand(text))) {
+          // A new command, not the answer: the question is left (nothing was done for it) and the
+          // command runs, rather than being lost as a bad answer or read as one.
+          this.deps.logger.info(
+            { event: "HITL_LEFT_FOR_COMMAND", hitlId: pending.hitlId, threadId },
+            "a new command instead of an answer",
+          );
+          await this.deps.checkpointer.deleteThread(threadId);
+          const fresh = await this.fresh(threadId, message, options);
+          return { ...fresh, text: `${t(pending.language, "hitlLeft")}\n\n${fresh.text}` };
+        }
+        await this.remember(threadId, message, options);
+        // The turn that asked was admitted to the LLM budget; its answer finishes it, whatever it costs.
+        const turn = currentTurn();
+        if (turn) turn.llmAdmitted = true;
+        const resume = new Command({
+          resume: { text: message, ...(options.optionId ? { optionId: options.optionId } : {}) },
+        });
+        const reply = await this.run(resume, threadId, values.traceId ?? "", message, true);
+        // Settled, unless the turn failed (the question stays open) or it was asked again (invalid answer).
+        if (reply.status !== "failed" && reply.hitlId !== pending.hitlId)
+          this.deps.metrics?.questionAnswered();
+        return reply;
+      }
+      this.deps.logger.info(
+        { event: "HITL_EXPIRED", hitlId: pending.hitlId, ageMs: age, threadId },
+        "pending question expired",
+      );
+      this.deps.metrics?.questionExpired();
+      await this.deps.checkpointer.deleteThread(threadId);
+      const expired = t(pending.language, "hitlExpired");
+      // A late "yes" must never be taken as a new instruction: the question it answered is gone.
+      if (answerLike && !options.replyToMessageId) {
+        const reply = await this.staleReply(threadId, message, options);
+        return { ...reply, status: "expired", text: `${expired}\n\n${reply.text}` };
+      }
+      const fresh = await this.fresh(threadId, message, options);
+      return {
+        ...fresh,
+        status: fresh.status === "failed" ? "failed" : "expired",
+        text: `${expired}\n\n${fresh.text}`,
+      };
+    }
+
+    // A finished thread left behind (a delete that failed) must not leak into this turn.
+    if (stored) await this.deps.checkpointer.deleteThread(threadId);
+
+    // "בטל" answers a question as "cancel"; with none open (nor one just expired, above) it is "undo".
+    if (
+      answerLike &&
+      !isUndoCommand(message) &&
+      !options.replyToMessageId &&
+      !(await this.justSentAList(threadId))
+    ) {
+      // Nothing runs the graph on this path; the read primed for it must not linger.
+      await this.deps.checkpointer.discard(threadId);
+      return this.staleReply(threadId, message, options);
+    }
+    return this.fresh(threadId, message, options);
+  }
+
+  /** Whether the message is a whole command of Memo's no-model grammar (never "בטל", a question's cancel). */
+  private isCommand(message: string): boolean {
+    if (isUndoCommand(message)) return false;
+    const now = this.deps.clock();
+    return (
+      recognizeCommand(message, now, "UTC") !== null ||
+      recognizeNoteCommand(message, now, "UTC") !== null ||
+      recognizeMemoryCommand(message) !== null
+    );
+  }
+
+  /** Drops the phone's open question, if any (it could not be delivered, so no answer can come). */
+  async dropQuestion(phone: string): Promise<void> {
+    await this.deps.checkpointer.deleteThread(normalizePhone(phone));
+  }
+
+  /** Whether Memo's last message was a numbered list, so "2" picks an item of it. */
+  private async justSentAList(threadId: string): Promise<boolean> {
+    await this.deps.memory.load(threadId);
+    const last = this.deps.memory.getRecentMessages(threadId).at(-1);
+    return last?.role === "assistant" && numberedItems(last.content).size > 0;
+  }
+
+  private async fresh(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
+    const traceId = options.whatsappMessageId ?? currentTurn()?.traceId ?? this.deps.newId();
+    const input = {
+      threadId,
+      traceId,
+      input: {
+        message,
+        triggerType: options.triggerType ?? "user",
+        userPhone: threadId,
+        ...(options.whatsappMessageId ? { whatsappMessageId: options.whatsappMessageId } : {}),
+        ...(options.replyToMessageId ? { replyToMessageId: options.replyToMessageId } : {}),
+        ...(options.imageContext ? { imageContext: options.imageContext } : {}),
+        ...(options.audioTranscription ? { audioTranscription: options.audioTranscription } : {}),
+      },
+    };
+    return this.run(input, threadId, traceId, message, false, input.input.triggerType);
+  }
+
+  /** Runs the graph; `stored` says the thread has durable checkpoints (a resumed question). */
+  private async run(
+    input: unknown,
+    threadId: string,
+    traceId: string,
+    message: string,
+    stored: boolean,
+    trigger: TriggerType = "user",
+  ): Promise<MemoReply> {
+    const { tracing, traceThreadId } = this.deps;
+    const config = {
+      // One memo-turn trace in LangSmith, in the user's thread (nothing at all when tracing is off).
+      ...tracing?.turnConfig({
+        phone: threadId,
+        traceId,
+        trigger,
+        ...(traceThreadId ? { threadId: traceThreadId(threadId) } : {}),
+      }),
+      configurable: { thread_id: threadId },
+      durability: "exit" as const,
+      recursionLimit: RECURSION_LIMIT,
+    };
+    const started = performance.now();
+    try {
+      const result = (await this.deps.graph.invoke(input as never, config)) as Interrupted;
+      const interrupt = result.__interrupt__?.[0]?.value as HITLInterruptPayload | undefined;
+      this.logTurn(
+        threadId,
+        traceId,
+        interrupt ? "waiting" : "completed",
+        result.metadata,
+        performance.now() - started,
+      );
+      if (interrupt) {
+        // The question is on disk before anyone sees it.
+        await this.deps.checkpointer.flush(threadId);
+        const text = renderQuestion(interrupt);
+        // "Which of these should I forget?" names what is to be forgotten: never in long-term history.
+        const memoryCommand = (result.plannerOutput?.plan ?? []).some(
+          (step) => step.capability === "second-brain" && MEMORY_ACTIONS.has(step.action),
+        );
+        await this.deps.memory.addAssistantMessage(
+          threadId,
+          text,
+          undefined,
+          memoryCommand ? { memoryCommand } : undefined,
+        );
+        // A re-ask of the same question (after an invalid answer) is not a new one.
+        if (interrupt.attempt === 0) this.deps.metrics?.questionOpened();
+        return {
+          status: "waiting",
+          text,
+          question: interrupt.question,
+          options: interrupt.options,
+          expectedInput: interrupt.expectedInput,
+          hitlId: interrupt.hitlId,
+          traceId,
+        };
+      }
+      // A completed turn keeps nothing: its own writes were never stored, a resumed one's are deleted.
+      await this.deps.checkpointer.discard(threadId);
+      if (stored) await this.deps.checkpointer.deleteThread(threadId);
+      const language = replyLanguage(result.user?.language);
+      return {
+        status: "completed",
+        text: result.finalResponse ?? t(language, "internalError"),
+        options: [],
+        traceId,
+      };
+    } catch (error) {
+      this.deps.logger.error({ err: error, threadId, traceId }, "turn failed");
+      // Drop what this run wrote; a question already on disk stays open, so a retry of this
+      // message (the inbox's) resumes it instead of finding nothing.
+      await this.deps.checkpointer
+        .discard(threadId)
+        .catch((e: unknown) =>
+          this.deps.logger.error({ err: e, threadId }, "could not clear the turn's buffer"),
+        );
+      return {
+        status: "failed",
+        text: t(replyLanguage(detectLanguage(message)), "internalError"),
+        options: [],
+        traceId,
+      };
+    }
+  }
+
+  /** "yes" or "2" with no question open: say so instead of guessing (spec 001 stale-reply guard). */
+  private async staleReply(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
+    const user = await this.deps.users.get(threadId);
+    const language = replyLanguage(detectLanguage(message) ?? user?.language);
+    this.deps.logger.info({ event: "HITL_STALE_REPLY", threadId }, "answer with no open question");
+    const text = t(language, "staleReply");
+    await this.remember(threadId, message, options);
+    await this.deps.memory.addAssistantMessage(threadId, text);
+    return {
+      status: "completed",
+      text,
+      options: [],
+      traceId: options.whatsappMessageId ?? this.deps.newId(),
+    };
+  }
+
+  private async remember(threadId: string, message: string, options: InvokeOptions): Promise<void> {
+    await this.deps.memory.load(threadId);
+    await this.deps.memory.addUserMessage(threadId, message, {
+      ...(options.whatsappMessageId ? { whatsappMessageId: options.whatsappMessageId } : {}),
+      ...(options.replyToMessageId ? { replyToMessageId: options.replyToMessageId } : {}),
+    });
+  }
+
+  /** One log line per turn: status, duration, and LLM calls, tokens and cost by node. */
+  private logTurn(
+    threadId: string,
+    traceId: string,
+    status: string,
+    metadata: ExecutionMetadata | undefined,
+    ms: number,
+  ): void {
+    const byNode: Record<string, { calls: number; tokens: number; costUsd: number; model: string }> = {};
+    for (const usage of metadata?.llmUsage ?? []) {
+      const entry = (byNode[usage.node] ??= { calls: 0, tokens: 0, costUsd: 0, model: usage.model });
+      entry.calls += 1;
+      entry.tokens += usage.inputTokens + usage.outputTokens;
+      entry.costUsd += usage.costUsd;
+    }
+    this.deps.logger.info(
+      {
+        event: "turn",
+        threadId,
+        traceId,
+        status,
+        ms: Math.round(ms),
+        llmCalls: metadata?.llmCalls ?? 0,
+        tokens: metadata?.totalTokens ?? 0,
+        costUsd: metadata?.totalCost ?? 0,
+        byNode,
+      },
+      "turn finished",
+    );
+  }
+}

@@ -1,0 +1,88 @@
+import type { CapabilityName } from "../../types/index.js";
+import { replyLanguage } from "../../utils/language.js";
+import { capabilityLabel, t } from "../../messages/index.js";
+import type { MemoGraphDeps } from "../deps.js";
+import type { MemoUpdate } from "../state/memoState.js";
+import type { MemoState } from "../../types/state.js";
+import type { UserContext } from "../../types/state.js";
+import { NodeInputError } from "./instrument.js";
+
+/** The plan flag a capability needs, where one applies. */
+const FLAG: Partial<Record<CapabilityName, keyof UserContext["capabilities"]>> = {
+  calendar: "calendar",
+  gmail: "gmail",
+  database: "database",
+  "second-brain": "secondBrain",
+};
+
+/** Why a capability cannot run for this user, or null when it can. */
+export function blockReason(
+  capability: CapabilityName,
+  user: UserContext,
+  registered: boolean,
+): "connect_google" | "unavailable" | null {
+  if (!registered) return "unavailable";
+  const flag = FLAG[capability];
+  if (flag && !user.capabilities[flag]) return "unavailable";
+  // Gmail has no built-in stand-in: it needs the user's Google account.
+  if (capability === "gmail" && !user.googleConnected) return "connect_google";
+  return null;
+}
+
+/**
+ * The "connect Google" reply of a blocked step: with a connect link right away when one can be
+ * made, saying access was lost when it was, else the plain "say connect Google" text.
+ */
+async function connectGoogleReply(
+  deps: MemoGraphDeps,
+  phone: string,
+  language: "he" | "en",
+  capability: string,
+  traceId: string | undefined,
+): Promise<string> {
+  if (!deps.google) return t(language, "connectGoogle", { capability });
+  try {
+    const status = await deps.google.status(phone);
+    const url = await deps.google.connectLink(phone);
+    if (status === "lost") {
+      return url ? t(language, "google.lost", { capability, url }) : t(language, "google.lostNoLink");
+    }
+    return url
+      ? t(language, "google.connectWithLink", { capability, url })
+      : t(language, "connectGoogle", { capability });
+  } catch (error) {
+    // No link this time; the fixed text still tells the user what to do.
+    deps.logger.error({ err: error, node: "capability_check", traceId }, "connect link failed");
+    return t(language, "connectGoogle", { capability });
+  }
+}
+
+/** capability_check: stops the turn, with the fixed message, when a step needs what the user lacks (spec 001 §4). */
+export function createCapabilityCheckNode(deps: MemoGraphDeps) {
+  return async (state: MemoState): Promise<MemoUpdate> => {
+    if (!state.plannerOutput) throw new NodeInputError("capability_check", "plannerOutput");
+    const language = replyLanguage(state.user.language);
+    for (const step of state.plannerOutput.plan) {
+      const reason = blockReason(step.capability, state.user, deps.capabilities.has(step.capability));
+      if (!reason) continue;
+      deps.logger.info(
+        { node: "capability_check", capability: step.capability, reason, traceId: state.traceId },
+        "step blocked",
+      );
+      const label = capabilityLabel(language, step.capability);
+      return {
+        finalResponse:
+          reason === "connect_google"
+            ? await connectGoogleReply(deps, state.user.phone, language, label, state.traceId)
+            : t(language, "capabilityUnavailable", { capability: label }),
+        error: {
+          type: "permission",
+          message: `${step.capability}: ${reason}`,
+          failedNode: "capability_check",
+          failedStep: step.id,
+        },
+      };
+    }
+    return {};
+  };
+}

@@ -1,0 +1,252 @@
+import { Command, interrupt } from "@langchain/langgraph";
+import {
+  CONFIDENCE_THRESHOLD,
+  HITL_TTL_MS,
+  MAX_HITL_ATTEMPTS,
+  MAX_HITL_ROUNDS,
+  type HITLAnswer,
+  type HITLExpectedInput,
+  type HITLInterruptPayload,
+  type HITLOption,
+  type HITLRequest,
+  type HITLResult,
+  type PendingHITL,
+  type CapabilityName,
+  CAPABILITY_NAMES,
+} from "../../types/index.js";
+import { replyLanguage } from "../../utils/language.js";
+import { capabilityLabel, t, type MessageKey } from "../../messages/index.js";
+import type { MemoGraphDeps } from "../deps.js";
+import { cancelsChoice, validateAnswer } from "../hitl/validateAnswer.js";
+import type { MemoUpdate } from "../state/memoState.js";
+import type { MemoState } from "../../types/state.js";
+
+/** Where hitl_gate can send the graph. */
+export const HITL_GATE_ENDS = [
+  "hitl_gate",
+  "planner",
+  "resolver_router",
+  "entity_resolution",
+  "response_writer",
+] as const;
+
+/** How far past expiresAt the gate still takes an answer that invokeMemoGraph accepted in time. */
+const HITL_EXPIRY_GRACE_MS = 60_000;
+
+const INVALID_PREFIX: Record<HITLExpectedInput, MessageKey> = {
+  yes_no: "invalidYesNo",
+  single_choice: "invalidSingle",
+  multi_choice: "invalidMulti",
+  free_text: "invalidFreeText",
+};
+
+export function yesNoOptions(language: "he" | "en"): HITLOption[] {
+  return [
+    { id: "yes", label: t(language, "yes") },
+    { id: "no", label: t(language, "no") },
+  ];
+}
+
+/** "Is this about tasks and reminders or calendar?" when the words point several ways; else a general ask. */
+function clarifyWording(language: "he" | "en", suggestions: string[]): string {
+  const labels = suggestions
+    .filter((c): c is CapabilityName => (CAPABILITY_NAMES as readonly string[]).includes(c))
+    .map((c) => capabilityLabel(language, c));
+  if (labels.length < 2) return t(language, "clarifyQuestion");
+  return t(language, "clarifyBetween", { options: labels.join(` ${t(language, "or")} `) });
+}
+
+/** Whether the planner marked the plan risky: high risk or needing approval (spec 002 §5.2). */
+export function plannedRisky(state: MemoState): boolean {
+  const planner = state.plannerOutput;
+  return !!planner && (planner.riskLevel === "high" || planner.needsApproval);
+}
+
+/** Whether the user already said yes to the planner's own "high risk" / "needs approval" question this turn. */
+export function plannerConfirmed(state: MemoState): boolean {
+  return Object.values(state.hitlResults).some(
+    (r) => (r.reason === "high_risk" || r.reason === "needs_approval") && r.value === "yes",
+  );
+}
+
+/**
+ * What the planner's output asks for, if anything (spec 002 §5.2 triggers). A risky plan whose
+ * every step is of a capability that confirms in code is asked about there, step by step, naming
+ * each thing it changes (entity_resolution), not here with a generic question.
+ */
+export function plannerTrigger(
+  state: MemoState,
+  confirmsInCode: (capability: CapabilityName) => boolean = () => false,
+): HITLRequest | null {
+  const planner = state.plannerOutput;
+  if (!planner) return null;
+  const language = replyLanguage(state.user.language);
+  const own = state.clarificationQuestion?.trim();
+  if (planner.confidence < CONFIDENCE_THRESHOLD || planner.missingFields.length > 0) {
+    const lowConfidence = planner.confidence < CONFIDENCE_THRESHOLD;
+    return {
+      kind: "clarification",
+      source: "planner",
+      reason: lowConfidence ? "intent_unclear" : "missing_fields",
+      question:
+        own ||
+        (lowConfidence
+          ? clarifyWording(language, state.routingSuggestions)
+          : t(language, "missingFields", { fields: planner.missingFields.join(", ") })),
+      options: [],
+      expectedInput: "free_text",
+      returnTo: { node: "planner", mode: "replan" },
+    };
+  }
+  const selfConfirmed =
+    planner.plan.length > 0 && planner.plan.every((step) => confirmsInCode(step.capability));
+  if (plannedRisky(state) && !plannerConfirmed(state) && !selfConfirmed) {
+    return {
+      kind: planner.needsApproval ? "approval" : "confirmation",
+      source: "planner",
+      reason: planner.needsApproval ? "needs_approval" : "high_risk",
+      question: own || t(language, "confirmQuestion"),
+      options: yesNoOptions(language),
+      expectedInput: "yes_no",
+      returnTo: { node: "resolver_router", mode: "continue" },
+    };
+  }
+  return null;
+}
+
+/** The question text with its options numbered, as sent when buttons are not available. */
+function payloadFor(pending: PendingHITL, attempt: number): HITLInterruptPayload {
+  const prefix = attempt > 0 ? `${t(pending.language, INVALID_PREFIX[pending.expectedInput])}\n` : "";
+  return {
+    hitlId: pending.hitlId,
+    kind: pending.kind,
+    question: `${prefix}${pending.question}`,
+    options: pending.options,
+    expectedInput: pending.expectedInput,
+    language: pending.language,
+    createdAt: pending.createdAt,
+    expiresAt: pending.expiresAt,
+    attempt,
+    reason: pending.reason,
+    ...(pending.freeTextAllowed ? { freeTextAllowed: true } : {}),
+  };
+}
+
+/**
+ * hitl_gate: the single HITL control plane (spec 001 §5).
+ * Forward path: turns a trigger (a node's request, or the planner's conditions) into `pendingHITL`
+ * and comes back to itself, so the question is in the checkpoint before the graph pauses.
+ * Ask/resume path: interrupts with the question; validates the answer against `expectedInput`,
+ * re-asking with the same hitlId when it is invalid; stores a valid one in `hitlResults` and
+ * routes to `returnTo`. "no" to a confirmation ends the turn without acting.
+ */
+export function createHITLGateNode(deps: MemoGraphDeps) {
+  return (state: MemoState): Promise<Command> => {
+    const language = replyLanguage(state.user.language);
+    const pending = state.pendingHITL;
+
+    if (pending) {
+      if (state.hitlRequest) {
+        deps.logger.warn(
+          { event: "HITL_DUPLICATE_ATTEMPT", hitlId: pending.hitlId, traceId: state.traceId },
+          "second HITL trigger ignored",
+        );
+      }
+      // invokeMemoGraph decides expiry; this is defense in depth, with room for the turn's own time.
+      if (deps.clock() > pending.expiresAt + HITL_EXPIRY_GRACE_MS) {
+        return Promise.resolve(
+          new Command({
+            update: { pendingHITL: null, hitlRequest: null, finalResponse: t(language, "hitlExpired") },
+            goto: "response_writer",
+          }),
+        );
+      }
+      for (let attempt = 0; attempt < MAX_HITL_ATTEMPTS; attempt++) {
+        // On resume, earlier interrupt() calls return their recorded answers in order.
+        const answer = interrupt<HITLInterruptPayload, HITLAnswer>(payloadFor(pending, attempt));
+        if (cancelsChoice(pending, answer)) {
+          return Promise.resolve(
+            new Command({
+              update: { pendingHITL: null, hitlRequest: null, finalResponse: t(language, "cancelled") },
+              goto: "response_writer",
+            }),
+          );
+        }
+        const validation = validateAnswer(pending, answer);
+        if (!validation.ok) continue;
+        const result: HITLResult = {
+          hitlId: pending.hitlId,
+          kind: pending.kind,
+          reason: pending.reason,
+          returnTo: pending.returnTo,
+          ...(pending.stepId ? { stepId: pending.stepId } : {}),
+          raw: answer.optionId
+            ? (pending.options.find((o) => o.id === answer.optionId)?.label ?? answer.text)
+            : answer.text,
+          value: validation.value,
+          answeredAt: deps.clock(),
+        };
+        const update: MemoUpdate = {
+          pendingHITL: null,
+          hitlRequest: null,
+          hitlResults: { [pending.hitlId]: result },
+        };
+        // A "no" to a question the planner asked before acting ends the turn; later steps decide for themselves.
+        if (pending.source === "planner" && pending.expectedInput === "yes_no" && validation.value === "no") {
+          return Promise.resolve(
+            new Command({
+              update: { ...update, finalResponse: t(language, "cancelled") },
+              goto: "response_writer",
+            }),
+          );
+        }
+        return Promise.resolve(new Command({ update, goto: pending.returnTo.node }));
+      }
+      return Promise.resolve(
+        new Command({
+          update: { pendingHITL: null, hitlRequest: null, finalResponse: t(language, "tooManyInvalid") },
+          goto: "response_writer",
+        }),
+      );
+    }
+
+    const request =
+      state.hitlRequest ??
+      plannerTrigger(state, (capability) => deps.capabilities.confirmsInCode(capability));
+    if (!request) return Promise.resolve(new Command({ goto: "resolver_router" }));
+    // Only re-plans loop back to the planner; other questions are bounded by the router's passes.
+    const replan = request.returnTo.node === "planner";
+    if (replan && state.hitlRounds >= MAX_HITL_ROUNDS) {
+      return Promise.resolve(
+        new Command({
+          update: { hitlRequest: null, finalResponse: t(language, "tooManyRounds") },
+          goto: "response_writer",
+        }),
+      );
+    }
+    const now = deps.clock();
+    const created: PendingHITL = {
+      ...request,
+      hitlId: deps.newId(),
+      language,
+      createdAt: now,
+      expiresAt: now + HITL_TTL_MS,
+    };
+    deps.logger.info(
+      {
+        event: "HITL_OPENED",
+        hitlId: created.hitlId,
+        kind: created.kind,
+        reason: created.reason,
+        traceId: state.traceId,
+      },
+      "asking the user",
+    );
+    return Promise.resolve(
+      new Command({
+        update: { pendingHITL: created, hitlRequest: null, hitlRounds: state.hitlRounds + (replan ? 1 : 0) },
+        goto: "hitl_gate",
+      }),
+    );
+  };
+}

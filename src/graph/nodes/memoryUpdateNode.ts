@@ -1,0 +1,60 @@
+import { MEMORY_ACTIONS } from "../../nlu/noteCommands.js";
+import type { LatestAction } from "../../types/index.js";
+import type { MemoGraphDeps } from "../deps.js";
+import type { MemoUpdate } from "../state/memoState.js";
+import type { MemoState } from "../../types/state.js";
+import { NodeInputError } from "./instrument.js";
+
+/** Capabilities whose results are answers, not actions on things "it" could refer to. */
+const NOT_ACTIONS = new Set(["general", "meta"]);
+
+/**
+ * memory_update: the reply joins the conversation window (limits enforced there and in the
+ * state reducer), and every successful action becomes a latest action (FIFO of 10; spec 001).
+ */
+export function createMemoryUpdateNode(deps: MemoGraphDeps) {
+  return async (state: MemoState): Promise<MemoUpdate> => {
+    const phone = state.threadId;
+    if (!phone) throw new NodeInputError("memory_update", "threadId");
+    const now = deps.clock();
+
+    const actions = (state.plannerOutput?.plan ?? []).flatMap((step): LatestAction[] => {
+      const result = state.executionResults.get(step.id);
+      if (!result?.success || NOT_ACTIONS.has(step.capability)) return [];
+      return [
+        {
+          createdAt: now,
+          capability: step.capability,
+          action: result.latestAction?.action ?? result.functionName,
+          summary: result.latestAction?.summary ?? step.action,
+          ...(result.latestAction?.when ? { when: result.latestAction.when } : {}),
+          ...(result.latestAction?.externalIds ? { externalIds: result.latestAction.externalIds } : {}),
+        },
+      ];
+    });
+    // One write for the turn's actions, one for the reply.
+    await deps.memory.pushLatestAction(phone, ...actions);
+
+    if (!state.finalResponse) return {};
+    // The reply's numbered listing (the last one, if several steps showed one), so "done 2" can name it.
+    const numbered = (state.plannerOutput?.plan ?? [])
+      .map((step) => state.executionResults.get(step.id))
+      .filter((result) => result?.success && result.numbered)
+      .at(-1)?.numbered;
+    const memoryCommand = (state.plannerOutput?.plan ?? []).some(
+      (step) => step.capability === "second-brain" && MEMORY_ACTIONS.has(step.action),
+    );
+    const metadata = { ...(numbered ? { numbered } : {}), ...(memoryCommand ? { memoryCommand } : {}) };
+    await deps.memory.addAssistantMessage(
+      phone,
+      state.finalResponse,
+      undefined,
+      Object.keys(metadata).length > 0 ? metadata : undefined,
+    );
+    // Summaries and remembered facts are worked out after the reply, in the background.
+    deps.longTerm?.schedule(phone, deps.memory.getRecentMessages(phone).length);
+    // The reply as memory stored it, so state and window agree.
+    const message = deps.memory.getRecentMessages(phone).at(-1);
+    return message ? { recentMessages: [message] } : {};
+  };
+}

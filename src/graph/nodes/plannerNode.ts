@@ -1,0 +1,185 @@
+import { isReminderRequest } from "../../nlu/noteCommands.js";
+import { isUndoCommand } from "../../nlu/commands.js";
+import { fastPathTurn } from "../plan/fastPath.js";
+import { PLANNER_SYSTEM_PROMPT, PlannerSchema, type PlannerAnswer } from "../../prompts/plannerPrompt.js";
+import type { LLMMessage } from "../../types/llm.js";
+import type { HITLResult, PlannerOutput, PlanStep } from "../../types/index.js";
+import { describeError } from "../../utils/errors.js";
+import { replyLanguage } from "../../utils/language.js";
+import { humanTime } from "../../utils/timeContext.js";
+import { latestNumbered } from "../entities/references.js";
+import { t } from "../../messages/index.js";
+import type { MemoGraphDeps } from "../deps.js";
+import { llmUsageUpdate } from "../state/metadata.js";
+import type { MemoUpdate } from "../state/memoState.js";
+import type { MemoState } from "../../types/state.js";
+import { NodeInputError } from "./instrument.js";
+
+/** Keyword hints of which capability a message is about, for natural clarification questions. */
+const ROUTING_PATTERNS: [RegExp, string][] = [
+  [/remind|task|todo|nudge|list|תזכיר|תזכורת|משימ|רשימ|נדנד/i, "database"],
+  [/meeting|calendar|event|schedule|פגישה|יומן|אירוע/i, "calendar"],
+  [/e-?mail|inbox|gmail|מייל|דואר/i, "gmail"],
+  [/note|remember that|פתק|תרשום|תזכור ש/i, "second-brain"],
+];
+
+export function routingSuggestions(message: string): string[] {
+  return ROUTING_PATTERNS.filter(([pattern]) => pattern.test(message)).map(([, capability]) => capability);
+}
+
+/** The latest clarification the user gave for a re-plan, if the planner asked one this turn. */
+function latestClarification(state: MemoState): HITLResult | undefined {
+  return Object.values(state.hitlResults)
+    .filter((r) => r.returnTo.node === "planner")
+    .sort((a, b) => a.answeredAt - b.answeredAt)
+    .at(-1);
+}
+
+/** The per-turn message: time, memory, latest actions, then the request (and any clarification). */
+export function buildPlannerMessages(state: MemoState): LLMMessage[] {
+  // Times in the user's zone and words, never a UTC instant the model might do arithmetic on (D6).
+  const when = (iso: string) =>
+    humanTime(iso, state.now.epochMs, state.user.timezone, replyLanguage(state.user.language));
+  const sections: string[] = [state.now.formatted];
+  if (state.longTermSummary) sections.push(`## What Memo knows about the user\n${state.longTermSummary}`);
+  if (state.latestActions.length > 0) {
+    sections.push(
+      `## Latest Actions (most recent first)\n${state.latestActions
+        .map((a) => `- ${a.capability}.${a.action}: ${a.summary}${a.when ? ` (${when(a.when)})` : ""}`)
+        .join("\n")}`,
+    );
+  }
+  // The current message is the last of the window; show the conversation before it.
+  // "forget that…" and its reply repeat what was forgotten: never shown to a model.
+  const history = state.recentMessages.slice(0, -1).filter((m) => !m.metadata?.memoryCommand);
+  if (history.length > 0) {
+    sections.push(`## Recent conversation\n${history.map((m) => `${m.role}: ${m.content}`).join("\n")}`);
+  }
+  sections.push(`## User message\n${state.input.enhancedMessage ?? state.input.message}`);
+  const clarification = latestClarification(state);
+  if (clarification) {
+    sections.push(`## Memo asked the user to clarify, and they answered\n${clarification.raw}`);
+  }
+  return [
+    { role: "system", content: PLANNER_SYSTEM_PROMPT },
+    { role: "user", content: sections.join("\n\n") },
+  ];
+}
+
+/** Unique step ids, and dependencies only on steps that exist (the rest dropped). */
+export function normalizePlan(answer: PlannerAnswer): PlannerOutput {
+  const seen = new Set<string>();
+  const plan: PlanStep[] = answer.plan.map((step, i) => {
+    const id = seen.has(step.id) ? `${step.id}_${i + 1}` : step.id;
+    seen.add(id);
+    return { ...step, id };
+  });
+  const ids = new Set(plan.map((s) => s.id));
+  return {
+    intentType: answer.intentType,
+    confidence: answer.confidence,
+    riskLevel: answer.riskLevel,
+    needsApproval: answer.needsApproval,
+    missingFields: answer.missingFields,
+    plan: plan.map((s) => ({ ...s, dependsOn: s.dependsOn.filter((d) => ids.has(d) && d !== s.id) })),
+  };
+}
+
+/**
+ * Planner rule 2, kept in code: a note the user asked for with a time or "remind me" in it is a
+ * reminder (a database task), never a note that would sit silently when the time comes.
+ */
+export function enforceNoteRule(
+  plan: PlannerOutput,
+  message: string,
+  nowMs: number,
+  timeZone: string,
+): PlannerOutput {
+  const storesNote = (step: PlanStep) =>
+    step.capability === "second-brain" &&
+    /store|save|add|create|note$/.test(step.action) &&
+    !/search|find|list|delete|update|forget|summar/.test(step.action);
+  if (!plan.plan.some(storesNote) || !isReminderRequest(message, nowMs, timeZone)) return plan;
+  return {
+    ...plan,
+    plan: plan.plan.map((step) =>
+      storesNote(step) ? { ...step, capability: "database", action: "create_task" } : step,
+    ),
+  };
+}
+
+/** planner: natural language → plan, by one structured LLM call (spec 002 §5.2). */
+export function createPlannerNode(deps: MemoGraphDeps) {
+  return async (state: MemoState): Promise<MemoUpdate> => {
+    if (!state.input || !state.now) throw new NodeInputError("planner", "input/now");
+    const language = replyLanguage(state.user.language);
+    const quoted = state.input.replyToMessageId;
+    const quotedUndo =
+      quoted && deps.undo && isUndoCommand(state.input.message)
+        ? { messageId: quoted, latest: await deps.undo.quotesLatest(state.threadId, quoted) }
+        : undefined;
+    // "What can you do?", "hi", "my tasks", "remind me tomorrow at 9 to…" need no model: planned
+    // and resolved in code, the same with or without one.
+    const fast = fastPathTurn(
+      state.input.message,
+      state.now.epochMs,
+      state.user.timezone,
+      (c) => deps.capabilities.has(c),
+      deps.fastPath ?? true,
+      latestNumbered(state.recentMessages),
+      { language, askUnread: !deps.llm, withModel: !!deps.llm, ...(quotedUndo ? { quotedUndo } : {}) },
+    );
+    if (fast) return fast;
+    if (!deps.llm) {
+      // "I prefer morning meetings" needs no model to be remembered: say so instead of "I can't".
+      const remembered = deps.longTerm?.factsInMessage(state.input.message) ?? [];
+      if (remembered.length > 0) {
+        return {
+          finalResponse: t(language, "rememberedNoLLM", {
+            facts: remembered.map((f) => `“${f}”`).join(", "),
+          }),
+        };
+      }
+      return {
+        finalResponse: t(language, "noLLM"),
+        error: { type: "validation", message: "no LLM configured", failedNode: "planner" },
+      };
+    }
+    // The user's LLM allowance for today is spent: fast-path commands (above) still work.
+    if (deps.budget && !(await deps.budget.admit(state.input.userPhone))) {
+      deps.logger.warn(
+        { event: "LLM_BUDGET_REACHED", node: "planner", dailyUsd: deps.budget.dailyUsd },
+        "daily LLM budget reached; answering fast-path commands only",
+      );
+      return {
+        finalResponse: t(language, "budgetReached"),
+        error: { type: "validation", message: "daily LLM budget reached", failedNode: "planner" },
+      };
+    }
+    try {
+      const { value, usage } = await deps.llm.structured(
+        "planner",
+        PlannerSchema,
+        buildPlannerMessages(state),
+        { name: "plan" },
+      );
+      return {
+        plannerOutput: enforceNoteRule(
+          normalizePlan(value),
+          state.input.enhancedMessage ?? state.input.message,
+          state.now.epochMs,
+          state.user.timezone,
+        ),
+        clarificationQuestion: value.clarificationQuestion ?? undefined,
+        routingSuggestions: routingSuggestions(state.input.message),
+        metadata: llmUsageUpdate(usage),
+      };
+    } catch (error) {
+      deps.logger.error({ err: error, node: "planner", traceId: state.traceId }, "planner failed");
+      return {
+        finalResponse: t(language, "llmFailed"),
+        error: { type: "api_error", message: describeError(error), failedNode: "planner" },
+      };
+    }
+  };
+}

@@ -1,0 +1,108 @@
+import type { ConversationMessage, ImageContext } from "../../types/index.js";
+import type { MemoGraphDeps } from "../deps.js";
+import type { MemoUpdate } from "../state/memoState.js";
+import type { MemoState } from "../../types/state.js";
+import { NodeInputError } from "./instrument.js";
+
+/** An analysed image counts as context for this long after it was sent (spec 000 §2.4). */
+export const IMAGE_CONTEXT_MAX_AGE_MS = 5 * 60 * 1000;
+/** Quoted replied-to text is cut to this length in the enhanced message. */
+const QUOTE_LIMIT = 400;
+
+/** The items of a numbered list ("1. Buy milk", "2) Call mom") in a message, by number. */
+export function numberedItems(content: string): Map<number, string> {
+  const items = new Map<number, string>();
+  for (const line of content.split("\n")) {
+    const match = /^\s*(\d{1,2})[.)]\s+(.+?)\s*$/.exec(line);
+    if (match) items.set(Number(match[1]), match[2]!);
+  }
+  return items;
+}
+
+/** The list numbers a short message refers to: "2", "done 2", "סיימתי 2 ו-3". */
+function referencedNumbers(message: string): number[] {
+  if (message.length > 60) return [];
+  return [...message.matchAll(/(?:^|[\s,\-־])(\d{1,2})(?=$|[\s,.!?])/g)].map((m) => Number(m[1]));
+}
+
+function quote(text: string): string {
+  return text.length > QUOTE_LIMIT ? `${text.slice(0, QUOTE_LIMIT)}…` : text;
+}
+
+function describeImage(image: ImageContext): string {
+  const { analysisResult: a } = image;
+  const parts = [`description: ${a.description}`];
+  if (a.extractedData?.tasks?.length) parts.push(`tasks: ${a.extractedData.tasks.join("; ")}`);
+  if (a.extractedData?.events?.length) {
+    parts.push(
+      `events: ${a.extractedData.events.map((e) => [e.title, e.date, e.time].filter(Boolean).join(" ")).join("; ")}`,
+    );
+  }
+  if (a.extractedData?.items?.length) parts.push(`items: ${a.extractedData.items.join("; ")}`);
+  if (a.extractedText) parts.push(`text: ${quote(a.extractedText)}`);
+  return `[Recent image (${image.imageType}) — ${parts.join(" | ")}]`;
+}
+
+/** Notes for the list items a message points at, from the list message it answers. */
+function listItemNotes(message: string, list: ConversationMessage | undefined): string[] {
+  if (!list) return [];
+  const items = numberedItems(list.content);
+  if (items.size === 0) return [];
+  return referencedNumbers(message)
+    .filter((n) => items.has(n))
+    .map((n) => `[Item ${n} of the list Memo sent: "${items.get(n)}"]`);
+}
+
+/**
+ * reply_context: folds into `enhancedMessage` what the message refers to: the message it replies
+ * to (or the item of a numbered list it names), and a recent image (spec 002 §5.2).
+ */
+export function createReplyContextNode(deps: MemoGraphDeps) {
+  return (state: MemoState): Promise<MemoUpdate> => {
+    if (!state.input) throw new NodeInputError("reply_context", "input");
+    const { input } = state;
+    const notes: string[] = [];
+    let imageContext = input.imageContext;
+
+    const repliedTo = input.replyToMessageId
+      ? (deps.memory.getRepliedToMessage(state.threadId, input.replyToMessageId) ??
+        state.recentMessages.find((m) => m.whatsappMessageId === input.replyToMessageId) ??
+        null)
+      : null;
+    if (repliedTo) {
+      const items = listItemNotes(input.message, repliedTo);
+      notes.push(
+        ...(items.length > 0
+          ? items
+          : [
+              `[Replying to ${repliedTo.role === "assistant" ? "Memo's" : "their own"} message: "${quote(repliedTo.content)}"]`,
+            ]),
+      );
+      imageContext ??= repliedTo.metadata?.imageContext;
+    } else {
+      // "done 2" right after a numbered list means item 2 of that list.
+      const lastAssistant = [...state.recentMessages].reverse().find((m) => m.role === "assistant");
+      notes.push(...listItemNotes(input.message, lastAssistant));
+    }
+
+    if (!imageContext) {
+      const now = deps.clock();
+      imageContext = [...state.recentMessages]
+        .reverse()
+        .map((m) => m.metadata?.imageContext)
+        .find(
+          (image): image is ImageContext => !!image && now - image.extractedAt <= IMAGE_CONTEXT_MAX_AGE_MS,
+        );
+    }
+    if (imageContext) notes.push(describeImage(imageContext));
+
+    if (notes.length === 0) return Promise.resolve({});
+    return Promise.resolve({
+      input: {
+        ...input,
+        enhancedMessage: `${input.message}\n\n${notes.join("\n")}`,
+        ...(imageContext ? { imageContext } : {}),
+      },
+    });
+  };
+}

@@ -1,0 +1,120 @@
+import {
+  DATABASE_TASK_SYSTEM_PROMPT,
+  TaskOperationSchema,
+  type TaskOperation,
+} from "../../prompts/databaseTaskPrompt.js";
+import {
+  bareClock,
+  scheduleTask,
+  type ScheduleProblem,
+  type TaskTimeArgs,
+} from "../../services/database/taskTimes.js";
+import type { PlanStep, ResolverResult } from "../../types/index.js";
+import { t, type MessageKey } from "../../messages/index.js";
+import type { CapabilityContext, Resolver } from "../../types/capability.js";
+import { resolveOperation, type CodeQuestion } from "./resolverPrompt.js";
+import { timeQuestionOf } from "../../nlu/commands.js";
+import { readTime } from "../../nlu/parseTime.js";
+import { timeQuestionResult } from "../plan/timeAnswer.js";
+
+const PROBLEM_QUESTION: Record<ScheduleProblem, MessageKey> = {
+  past_time: "askPast",
+  unclear_time: "askWhen",
+  ambiguous_hour: "askHalfOfDay",
+  unsupported_repeat: "askRepeat",
+  too_far: "askTooFar",
+  unclear_interval: "askInterval",
+  missing_time: "askRecurrenceTime",
+  missing_days: "askDays",
+  missing_day_of_month: "askDayOfMonth",
+};
+
+/** Time words that code cannot turn into a time, as the question to ask; null when all are clear. */
+function timeQuestion(args: TaskTimeArgs, context: CapabilityContext, anchored: boolean): string | null {
+  // An update naming only a clock time is read against the task's own day, once it is found.
+  const checked = anchored && args.dueDate && bareClock(args.dueDate) ? { ...args, dueDate: null } : args;
+  const result = scheduleTask(checked, { nowMs: context.now, timeZone: context.state.user.timezone });
+  return result.ok ? null : t(context.language, PROBLEM_QUESTION[result.problem], { phrase: result.phrase });
+}
+
+/**
+ * "tomorrow at 5" from the model: morning or afternoon, asked with two buttons and answered in
+ * code like the fast path's question (D10), so the reply needs no second model call.
+ */
+function halfOfDayQuestion(op: TaskOperation, context: CapabilityContext): CodeQuestion | null {
+  const words = op.dueDate?.trim();
+  if (!words) return null;
+  const timeZone = context.state.user.timezone;
+  const reading = readTime(words, context.now, timeZone);
+  if (reading?.kind !== "unclear" || reading.reason !== "ambiguous_hour") return null;
+  const { dueDate: _dueDate, ...rest } = op;
+  const asked = timeQuestionResult(
+    "",
+    `tasks.${op.operation}`,
+    rest,
+    timeQuestionOf(reading, timeZone),
+    context.language,
+  );
+  return { question: asked.question ?? "", options: asked.options ?? [], resume: asked.resume! };
+}
+
+/** Whether an update names anything to change. */
+const changes = (
+  update: Pick<TaskOperation, "newText" | "category" | "dueDate" | "reminder" | "reminderRecurrence">,
+) => !!(update.newText || update.category || update.dueDate || update.reminder || update.reminderRecurrence);
+
+/** What must be asked before the operation can run, or null. */
+function missing(op: TaskOperation, context: CapabilityContext): string | CodeQuestion | null {
+  const { language } = context;
+  switch (op.operation) {
+    case "create":
+      if (!op.text?.trim()) return t(language, "askTaskText");
+      return halfOfDayQuestion(op, context) ?? timeQuestion(op, context, false);
+    case "createMultiple": {
+      if (!op.tasks?.length || op.tasks.some((task) => !task.text?.trim())) return t(language, "askTaskText");
+      for (const task of op.tasks) {
+        const question = timeQuestion(task, context, false);
+        if (question) return question;
+      }
+      return null;
+    }
+    case "update":
+    case "updateAll":
+      return changes(op) ? timeQuestion(op, context, true) : t(language, "askChange");
+    case "updateMultiple":
+      if (!op.updates?.length || !op.updates.every(changes)) return t(language, "askChange");
+      for (const update of op.updates) {
+        const question = timeQuestion(update, context, true);
+        if (question) return question;
+      }
+      return null;
+    case "addSubtask":
+      return op.subtask?.trim() ? null : t(language, "askTaskText");
+    default:
+      return null;
+  }
+}
+
+/**
+ * database (tasks and reminders): the LLM turns the plan step into one of V1's task operations
+ * (spec 002 §8.0, §8.3), validated by its zod schema; code checks that the operation is complete
+ * and that its time words can be read (D6), and asks the user when they cannot.
+ */
+export const databaseTaskResolver: Resolver = {
+  name: "DatabaseTaskResolver",
+  capability: "database",
+  actions: [],
+  resolve: (step: PlanStep, context: CapabilityContext): Promise<ResolverResult> =>
+    resolveOperation(
+      {
+        name: "DatabaseTaskResolver",
+        system: DATABASE_TASK_SYSTEM_PROMPT,
+        schema: TaskOperationSchema,
+        outputName: "task_operation",
+        prefix: "tasks",
+        missing,
+      },
+      step,
+      context,
+    ),
+};

@@ -1,0 +1,39 @@
+import { GENERAL_SYSTEM_PROMPT } from "../../prompts/generalPrompt.js";
+import type { PlanStep, ResolverResult } from "../../types/index.js";
+import type { CapabilityContext, Resolver } from "../../types/capability.js";
+
+/** general: a conversational answer written by the LLM, with no tools (spec 002 §5.1). */
+export const generalResolver: Resolver = {
+  name: "GeneralResolver",
+  capability: "general",
+  actions: [],
+  async resolve(step: PlanStep, context: CapabilityContext): Promise<ResolverResult> {
+    if (!context.llm) throw new Error("GeneralResolver needs an LLM");
+    const { state } = context;
+    // "forget that…" and its reply repeat what was forgotten: never shown to a model.
+    const history = state.recentMessages
+      .slice(0, -1)
+      .filter((m) => !m.metadata?.memoryCommand)
+      .map((m) => `${m.role}: ${m.content}`);
+    const { value, usage } = await context.llm.text("resolver:general", [
+      { role: "system", content: GENERAL_SYSTEM_PROMPT },
+      {
+        role: "user",
+        content: [
+          state.now.formatted,
+          history.length > 0 ? `Recent conversation:\n${history.join("\n")}` : "",
+          `Message:\n${state.input.enhancedMessage ?? state.input.message}`,
+        ]
+          .filter(Boolean)
+          .join("\n\n"),
+      },
+    ]);
+    return {
+      stepId: step.id,
+      type: "execute",
+      functionName: "respond",
+      args: { answer: value.trim() },
+      llmUsage: usage,
+    };
+  },
+};

@@ -1,0 +1,90 @@
+import { recognizeMemoryCommand } from "../../nlu/noteCommands.js";
+import {
+  NoteOperationSchema,
+  SECOND_BRAIN_SYSTEM_PROMPT,
+  type NoteOperation,
+} from "../../prompts/secondBrainPrompt.js";
+import { st } from "../../services/secondBrain/replies.js";
+import type { PlanStep, ResolverResult } from "../../types/index.js";
+import type { CapabilityContext, Resolver } from "../../types/capability.js";
+import { resolveOperation } from "./resolverPrompt.js";
+
+/** What must be asked before a note operation can run, or null. */
+function missing(op: NoteOperation, context: CapabilityContext): string | null {
+  switch (op.operation) {
+    case "store":
+      return op.content?.trim() ? null : st(context.language, "askContent");
+    case "update":
+      if (!op.noteRef?.trim() && !op.query?.trim()) return st(context.language, "whichNote");
+      return op.newContent?.trim() ? null : st(context.language, "askNewContent");
+    case "delete":
+      return op.noteRef?.trim() || op.query?.trim() ? null : st(context.language, "whichNote");
+    default:
+      return null;
+  }
+}
+
+/**
+ * second-brain (notes): the LLM turns a note step into one of the note operations (spec 002 §8.2),
+ * validated by its zod schema; code checks it is complete and asks otherwise. Which note is meant
+ * is found after, in SecondBrainEntityResolver.
+ */
+export const secondBrainResolver: Resolver = {
+  name: "SecondBrainResolver",
+  capability: "second-brain",
+  actions: [],
+  resolve: (step: PlanStep, context: CapabilityContext): Promise<ResolverResult> =>
+    resolveOperation(
+      {
+        name: "SecondBrainResolver",
+        system: SECOND_BRAIN_SYSTEM_PROMPT,
+        schema: NoteOperationSchema,
+        outputName: "note_operation",
+        node: "resolver:second-brain",
+        prefix: "notes",
+        missing,
+      },
+      step,
+      context,
+    ),
+};
+
+/** The memory actions the planner names, and their executor functions. */
+const MEMORY_FUNCTIONS: Record<string, string> = {
+  list_memories: "memory.list",
+  forget_memory: "memory.forget",
+  forget_everything: "memory.forgetAll",
+};
+
+/** The words of a step's constraints, for "forget …" planned by the model. */
+function constraintWords(step: PlanStep): string {
+  return Object.values(step.constraints)
+    .filter((v): v is string | number => typeof v === "string" || typeof v === "number")
+    .map(String)
+    .join(" ")
+    .trim();
+}
+
+/**
+ * second-brain (remembered facts): "what do you remember about me", "forget that…", "forget
+ * everything". No LLM: the fast path recognizes the common forms; when the planner names one of
+ * these actions, the user's own words say what to forget.
+ */
+export const memoryCommandResolver: Resolver = {
+  name: "MemoryCommandResolver",
+  capability: "second-brain",
+  actions: Object.keys(MEMORY_FUNCTIONS),
+  resolve(step: PlanStep, context: CapabilityContext): Promise<ResolverResult> {
+    const functionName = MEMORY_FUNCTIONS[step.action]!;
+    if (functionName !== "memory.forget") {
+      return Promise.resolve({ stepId: step.id, type: "execute", functionName, args: {} });
+    }
+    const message = context.state.input.enhancedMessage ?? context.state.input.message;
+    const recognized = recognizeMemoryCommand(message);
+    const query =
+      (recognized?.functionName === "memory.forget" ? recognized.args.query : "") ||
+      constraintWords(step) ||
+      message;
+    return Promise.resolve({ stepId: step.id, type: "execute", functionName, args: { query } });
+  },
+};

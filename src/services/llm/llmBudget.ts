@@ -1,0 +1,154 @@
+import type pg from "pg";
+import type { LLMNode } from "../../types/llm.js";
+import type { Logger } from "../../utils/logger.js";
+import { phoneTag } from "../../utils/phone.js";
+import { currentTurn } from "../../utils/turnContext.js";
+import { LLMError } from "./llmError.js";
+import type { LLMCallRecord } from "./observedLlmService.js";
+
+/** How long a user's spend read from the database is trusted before it is read again. */
+const FRESH_MS = 5_000;
+
+interface Spend {
+  /** The user's local day the amount is for (YYYY-MM-DD). */
+  day: string;
+  costUsd: number;
+  readAt: number;
+}
+
+export interface LLMBudgetOptions {
+  pool: pg.Pool;
+  logger: Logger;
+  /** USD a user's turns may spend on LLM calls per day of their own calendar; 0 means no limit. */
+  dailyUsd: number;
+  /** Epoch milliseconds (default: Date.now). */
+  clock?: () => number;
+}
+
+/**
+ * The per-user daily LLM budget (LLM_DAILY_BUDGET_USD): every call made for a user (their turns,
+ * their digest, the memory work after their turns) is added to their day in `llm_usage_daily`;
+ * once the day's cost reaches the budget, calls for that user are refused before they are made
+ * and the planner answers only fast-path commands, saying why. The day is the user's local day,
+ * so the budget renews at their midnight. Several instances share the table; each trusts its
+ * reading for a few seconds, so a burst may overshoot by a call or two, never by a day's worth.
+ */
+export class LLMBudget {
+  private readonly spend = new Map<string, Spend>();
+  /** Ledger writes still running (awaited by `idle` before the pool closes). */
+  private readonly writes = new Set<Promise<void>>();
+  private readonly clock: () => number;
+
+  constructor(private readonly options: LLMBudgetOptions) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** Whether a limit is set at all. */
+  get enabled(): boolean {
+    return this.options.dailyUsd > 0;
+  }
+
+  /** The daily budget in USD (0: none). */
+  get dailyUsd(): number {
+    return this.options.dailyUsd;
+  }
+
+  /** Observer of every LLM call: adds its cost to the current user's day (when the work is a user's). */
+  readonly observer = (call: LLMCallRecord): void => {
+    const phone = currentTurn()?.phone;
+    if (!phone || !call.usage) return;
+    const { usage } = call;
+    const cached = this.spend.get(phone);
+    if (cached) cached.costUsd += usage.costUsd;
+    const write = this.options.pool
+      .query<{ day: string; cost_usd: number }>(
+        `INSERT INTO llm_usage_daily AS d (user_phone, day, calls, input_tokens, output_tokens, cost_usd)
+         SELECT phone, ($2::timestamptz AT TIME ZONE time_zone)::date, 1, $3, $4, $5 FROM users WHERE phone = $1
+         ON CONFLICT (user_phone, day) DO UPDATE SET
+           calls = d.calls + 1,
+           input_tokens = d.input_tokens + EXCLUDED.input_tokens,
+           output_tokens = d.output_tokens + EXCLUDED.output_tokens,
+           cost_usd = d.cost_usd + EXCLUDED.cost_usd,
+           updated_at = now()
+         RETURNING day::text AS day, cost_usd`,
+        [phone, new Date(this.clock()), usage.inputTokens, usage.outputTokens, usage.costUsd],
+      )
+      .then(({ rows }) => {
+        const row = rows[0];
+        if (row) this.spend.set(phone, { day: row.day, costUsd: row.cost_usd, readAt: this.clock() });
+      })
+      .catch((error: unknown) =>
+        this.options.logger.error(
+          { err: error, user: phoneTag(phone), node: usage.node },
+          "could not record LLM usage",
+        ),
+      )
+      .finally(() => this.writes.delete(write));
+    this.writes.add(write);
+  };
+
+  /** Resolves once every usage record started so far is written (shutdown, tests). */
+  async idle(): Promise<void> {
+    while (this.writes.size > 0) await Promise.allSettled([...this.writes]);
+  }
+
+  /** What the user's calls cost today (their local day), in USD. */
+  async spentToday(phone: string): Promise<number> {
+    const cached = this.spend.get(phone);
+    const now = this.clock();
+    // The clock moves at least FRESH_MS between readings, so a reading never outlives its day by more.
+    if (cached && now - cached.readAt < FRESH_MS) return cached.costUsd;
+    const { rows } = await this.options.pool.query<{ day: string; cost_usd: number | null }>(
+      `SELECT ($2::timestamptz AT TIME ZONE u.time_zone)::date::text AS day, d.cost_usd
+         FROM users u
+         LEFT JOIN llm_usage_daily d
+           ON d.user_phone = u.phone AND d.day = ($2::timestamptz AT TIME ZONE u.time_zone)::date
+        WHERE u.phone = $1`,
+      [phone, new Date(now)],
+    );
+    const row = rows[0];
+    if (!row) return 0;
+    this.spend.set(phone, { day: row.day, costUsd: row.cost_usd ?? 0, readAt: now });
+    return row.cost_usd ?? 0;
+  }
+
+  /** Whether the user has spent their budget for today. False when no limit is set. */
+  async exhausted(phone: string): Promise<boolean> {
+    if (!this.enabled) return false;
+    return (await this.spentToday(phone)) >= this.options.dailyUsd;
+  }
+
+  /**
+   * At the start of a turn's LLM work (the planner): false when the user's budget is spent;
+   * otherwise the turn is admitted, and its later calls are not refused halfway through.
+   */
+  async admit(phone: string): Promise<boolean> {
+    if (await this.exhausted(phone)) return false;
+    const turn = currentTurn();
+    if (turn?.phone === phone) turn.llmAdmitted = true;
+    return true;
+  }
+
+  /**
+   * Gate before every LLM call: refuses calls made for a user whose budget is spent, unless
+   * their turn was admitted before it ran out. Work that is no user's is never refused; a
+   * database error lets the call through.
+   */
+  readonly gate = async (node: LLMNode): Promise<void> => {
+    const turn = currentTurn();
+    const phone = turn?.phone;
+    if (!phone || !this.enabled || turn.llmAdmitted) return;
+    let over: boolean;
+    try {
+      over = await this.exhausted(phone);
+    } catch (error) {
+      this.options.logger.error({ err: error, user: phoneTag(phone) }, "could not read LLM usage");
+      return;
+    }
+    if (over) {
+      throw new LLMError("over_budget", `the user's daily LLM budget is spent; ${node} not called`, {
+        node,
+      });
+    }
+  };
+}

@@ -1,0 +1,745 @@
+import type pg from "pg";
+import { PgConversationHistory, type HistoryMessage } from "../../db/repositories/conversationHistory.js";
+import {
+  PgMemoryProfileRepository,
+  type MemoryProfile,
+} from "../../db/repositories/memoryProfileRepository.js";
+import {
+  PgMemoryRepository,
+  sameStatement,
+  type Fact,
+  type FoundFact,
+} from "../../db/repositories/memoryRepository.js";
+import { withTransaction } from "../../db/transaction.js";
+import { describeError } from "../../utils/errors.js";
+import type { Logger } from "../../utils/logger.js";
+import { LLMError } from "../llm/llmError.js";
+import type { LLMService } from "../../types/llm.js";
+import { MAX_TOTAL_MESSAGES } from "./conversationWindow.js";
+import {
+  mayHoldFacts,
+  extractFactsByRules,
+  extractable,
+  factExtractionSchema,
+  factMessages,
+  factsFromAnswer,
+  type ExtractedFact,
+} from "./factExtraction.js";
+import { CONTEXT_MAX_FACTS, formatMemoryContext, type MemoryContext } from "./memoryContext.js";
+import { echoesFact, isMemoryCommand, mentionsFact, withoutNoteCommand } from "../../utils/memoryText.js";
+import { phoneTag } from "../../utils/phone.js";
+import type { MemoryService } from "./memoryService.js";
+import {
+  SUMMARY_MAX_TOKENS,
+  extractiveLines,
+  extractiveSummary,
+  fitSummary,
+  forgetMessages,
+  summarizable,
+  summaryMessages,
+} from "./summary.js";
+
+/** Messages that must have left the window before the summary is updated (default: 4). */
+export const FOLD_MIN = 4;
+/** Messages folded into the summary at most per update (default: 40). */
+export const FOLD_BATCH = 40;
+/** User messages read for facts at most per extraction (default: 20). */
+export const FACT_BATCH = 20;
+/** Fold and extraction rounds per `process` call, so a long backlog cannot hold one user (default: 5). */
+const MAX_ROUNDS = 5;
+/** Facts updated or archived per statement by consolidation (default: 1000). */
+export const CONSOLIDATION_BATCH = 1000;
+/** Statements per consolidation step at most: 1,000,000 facts (default: 1000). */
+const CONSOLIDATION_MAX_BATCHES = 1000;
+/** The user's newest messages searched for repeats of a forgotten fact (default: 2000). */
+const REPEAT_SCAN = 2000;
+/** The newest folded messages an extractive summary is rebuilt from (default: 400). */
+const REBUILD_SCAN = 400;
+/** Tries of a summary rewrite that loses a race with a concurrent fold (default: 3). */
+const REWRITE_TRIES = 3;
+
+export interface LongTermMemoryOptions {
+  /** The app's pool (the embedded database or Postgres). */
+  pool: pg.Pool;
+  /** The LLM (node "memory"), or null: then summaries are extractive and facts come from patterns. */
+  llm: LLMService | null;
+  /** "rules" forces the extractive summary and pattern facts even with an LLM (default: "llm" when there is one). */
+  mode?: "llm" | "rules";
+  /** The short-term window, for "forget" (default: none, only the database is changed). */
+  memory?: MemoryService;
+  /** Where background failures are reported (default: none). */
+  logger?: Logger;
+  /** Epoch milliseconds now (default: `Date.now`). */
+  clock?: () => number;
+}
+
+/**
+ * Whether a user message says again what a forgotten fact holds: the rules find a near-identical
+ * fact in it (in a note command, in what the note keeps), or it is nearly the sentence a forgotten
+ * fact came from. Merely naming the same thing ("the jazz festival" after "Likes jazz") is not a
+ * repeat, nor is saying the opposite ("I don't like coffee" after "I like coffee").
+ */
+function repeatsAny(
+  message: HistoryMessage,
+  facts: readonly Fact[],
+  sources: readonly HistoryMessage[],
+): boolean {
+  if (sources.some((source) => sameStatement(message.content, source.content))) return true;
+  const found = extractFactsByRules({ ...message, content: withoutNoteCommand(message.content) });
+  return found.some((f) => facts.some((fact) => sameStatement(f.content, fact.content)));
+}
+
+/** What one `process` call did. */
+export interface ProcessReport {
+  /** Messages folded into the summary. */
+  folded: number;
+  /** Facts stored. */
+  factsCreated: number;
+  /** Near-identical facts refreshed instead. */
+  factsRefreshed: number;
+  /** Steps that failed (logged). */
+  failures: number;
+}
+
+/** What "forget that I…" removed. */
+export interface ForgetReport {
+  /** The texts of the facts deleted (what the reply names). */
+  facts: string[];
+  /** The ids of the facts deleted. */
+  factIds: string[];
+  /** Notes deleted: those made from the facts' source messages and from the user's repeats of them. */
+  notes: number;
+  /** Conversation messages deleted: the facts' sources, the user's repeats of them and Memo's replies echoing them. */
+  messages: number;
+  /** Messages dropped from the short-term window (those, and Memo's echoes kept only there). */
+  windowMessages: number;
+  /** Latest actions dropped from the window: those whose summary echoes a fact. */
+  latestActions: number;
+  /** The summary was rewritten without them. */
+  summaryRewritten: boolean;
+}
+
+/** How much "forget everything" would erase. */
+export interface MemoryCounts {
+  /** Facts, active and archived. */
+  facts: number;
+  notes: number;
+  hasSummary: boolean;
+}
+
+/** What "forget everything" erased. */
+export interface EraseReport {
+  facts: number;
+  notes: number;
+  messages: number;
+  /** 1 when the user had a summary profile. */
+  profiles: number;
+  /** Answered inbox messages (their stored text) erased. */
+  inbox: number;
+  /** Messages Memo sent whose stored text was erased (the rows stay: they track delivery). */
+  outbound: number;
+}
+
+export interface ConsolidationReport {
+  /** Active facts whose decay was recomputed. */
+  decayed: number;
+  /** Facts archived (old, importance × decay below 0.3). */
+  archived: number;
+}
+
+/**
+ * Long-term memory (spec 000 §2.2, spec 004 layers 2–3): the rolling summary of what has left the
+ * short-term window and the facts remembered about the user, kept in Postgres.
+ *
+ * Context assembly reads it with `contextFor` (two indexed queries). After each turn `schedule`
+ * starts the background work (`process`): folding messages that left the window into the summary
+ * and extracting facts, by the LLM or by rules. That work advances its cursors only from the value
+ * it read, so several instances never fold a message twice, and it never holds a transaction open
+ * across an LLM call (the embedded database has one connection). Its failures are logged with the
+ * user's hash and the step, never with message text, and never thrown.
+ */
+export class LongTermMemory {
+  private readonly pool: pg.Pool;
+  private readonly llm: LLMService | null;
+  private readonly memory: MemoryService | undefined;
+  private readonly logger: Logger | undefined;
+  private readonly clock: () => number;
+  private readonly history: PgConversationHistory;
+  private readonly profiles: PgMemoryProfileRepository;
+  private readonly facts: PgMemoryRepository;
+  /** Per phone, the background run in progress. */
+  private readonly running = new Map<string, Promise<void>>();
+  /** Per phone, the window size of a run asked for while one was in progress. */
+  private readonly again = new Map<string, number>();
+  /** Access records not yet written. */
+  private readonly writes = new Set<Promise<void>>();
+
+  constructor(options: LongTermMemoryOptions) {
+    this.pool = options.pool;
+    this.llm = options.mode === "rules" ? null : options.llm;
+    this.memory = options.memory;
+    this.logger = options.logger;
+    this.clock = options.clock ?? Date.now;
+    this.history = new PgConversationHistory(options.pool);
+    this.profiles = new PgMemoryProfileRepository(options.pool);
+    this.facts = new PgMemoryRepository(options.pool);
+  }
+
+  /** Whether summaries and facts are made by the LLM ("llm") or by rules ("rules"). */
+  get mode(): "llm" | "rules" {
+    return this.llm ? "llm" : "rules";
+  }
+
+  // ---- context assembly ----
+
+  /** The facts the rules find in a user message (no I/O): what Memo will remember of it. */
+  factsInMessage(message: string): string[] {
+    return extractFactsByRules({
+      id: 0,
+      role: "user",
+      content: message,
+      whatsappMessageId: null,
+      createdAt: 0,
+    }).map((fact) => fact.content);
+  }
+
+  /**
+   * The planner's long-term context for this message: the summary (at most 300 estimated tokens,
+   * its newest part) and up to 6 remembered facts (at most 200 tokens), those speaking of the
+   * message first, then the most valuable. Records, without waiting, that the facts speaking of
+   * the message were used; those shown for their value alone keep decaying, so they can still be
+   * archived. A failure is logged and gives no context: the turn goes on with the recent window alone.
+   */
+  async contextFor(phone: string, message: string): Promise<MemoryContext> {
+    const now = this.clock();
+    try {
+      const [summary, ranked] = await Promise.all([
+        this.profiles.summary(phone),
+        // Twice what is shown, so a fact too long for the budget leaves room for the next ones.
+        this.facts.relevant(phone, message, { now, limit: CONTEXT_MAX_FACTS * 2 }),
+      ]);
+      const context = formatMemoryContext(summary, ranked);
+      const relevant = new Set(ranked.filter((r) => r.relevance > 0).map((r) => r.fact.id));
+      const used = context.factIds.filter((id) => relevant.has(id));
+      if (used.length > 0) this.recordAccess(phone, used, now);
+      return context;
+    } catch (error) {
+      this.fail(phone, "contextFor", error);
+      return { text: undefined, factIds: [] };
+    }
+  }
+
+  private recordAccess(phone: string, ids: string[], now: number): void {
+    const write: Promise<void> = this.facts
+      .recordAccess(phone, ids, now)
+      .catch((error: unknown) => this.fail(phone, "recordAccess", error))
+      .finally(() => this.writes.delete(write));
+    this.writes.add(write);
+  }
+
+  // ---- background work ----
+
+  /**
+   * Starts `process` for the phone; while one runs for the phone, calls are coalesced into one
+   * more run after it. `windowSize` is how many newest messages the short-term window holds
+   * (default: 10). Returns the run started or joined, which settles once it (and any run coalesced
+   * into it) is over; it never rejects, so it may be left unawaited.
+   */
+  schedule(phone: string, windowSize: number = MAX_TOTAL_MESSAGES): Promise<void> {
+    const running = this.running.get(phone);
+    if (running) {
+      this.again.set(phone, windowSize);
+      return running;
+    }
+    const run = async (): Promise<void> => {
+      try {
+        let size: number | undefined = windowSize;
+        while (size !== undefined) {
+          await this.process(phone, size);
+          size = this.again.get(phone);
+          this.again.delete(phone);
+        }
+      } finally {
+        // In the same synchronous step as the last check, so no schedule() call falls in between.
+        this.running.delete(phone);
+      }
+    };
+    // process() logs its own failures; this only guards against an unhandled rejection.
+    const started = run().catch((error: unknown) => this.fail(phone, "schedule", error));
+    this.running.set(phone, started);
+    return started;
+  }
+
+  /** Resolves once no background run and no access record is in progress (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0 || this.writes.size > 0) {
+      await Promise.allSettled([...this.running.values(), ...this.writes]);
+    }
+  }
+
+  /** Users with background work waiting (for the scheduler's sweep after a restart), at most `limit`. */
+  pendingUsers(limit: number, windowSize: number = MAX_TOTAL_MESSAGES): Promise<string[]> {
+    return this.profiles.pendingUsers(windowSize, FOLD_MIN, limit);
+  }
+
+  /**
+   * The background work for one user: folds messages that have left a window of `windowSize`
+   * into the summary (once at least 4 wait) and extracts facts from new user messages, a few
+   * rounds at most. Never throws: failures are logged and counted, and retried on the next call.
+   */
+  async process(phone: string, windowSize: number = MAX_TOTAL_MESSAGES): Promise<ProcessReport> {
+    const report: ProcessReport = { folded: 0, factsCreated: 0, factsRefreshed: 0, failures: 0 };
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      let profile: MemoryProfile;
+      try {
+        profile = await this.profiles.ensure(phone);
+      } catch (error) {
+        this.fail(phone, "process", error);
+        report.failures++;
+        return report;
+      }
+      let more = false;
+      try {
+        const folded = await this.foldSummary(phone, profile, Math.max(0, windowSize));
+        report.folded += folded.count;
+        more ||= folded.more;
+      } catch (error) {
+        this.fail(phone, "foldSummary", error);
+        report.failures++;
+      }
+      try {
+        const extracted = await this.extractFacts(phone, profile);
+        report.factsCreated += extracted.created;
+        report.factsRefreshed += extracted.refreshed;
+        more ||= extracted.more;
+      } catch (error) {
+        this.fail(phone, "extractFacts", error);
+        report.failures++;
+      }
+      if (!more) break;
+    }
+    return report;
+  }
+
+  private async foldSummary(
+    phone: string,
+    profile: MemoryProfile,
+    windowSize: number,
+  ): Promise<{ count: number; more: boolean }> {
+    const left = await this.history.outsideWindow(phone, profile.summaryThrough, windowSize, FOLD_BATCH);
+    const full = left.length === FOLD_BATCH;
+    // A request about memory is folded together with Memo's answer to it, which may still be
+    // in the window: both are then left out of the summary. (One that cannot be read is no such
+    // request: it is logged below.)
+    const memoryCommand = (m: HistoryMessage) => {
+      try {
+        return isMemoryCommand(m.content);
+      } catch {
+        return false;
+      }
+    };
+    while (left.length > 0 && left.at(-1)!.role === "user" && memoryCommand(left.at(-1)!)) left.pop();
+    if (left.length < FOLD_MIN) return { count: 0, more: false };
+
+    const through = left.at(-1)!.id;
+    // A message the extractive summary cannot read is left out of it (logged once): the cursor
+    // still moves past it, so it cannot stop every later fold.
+    const readable = new Set(
+      this.readSkipping(phone, "foldSummary", left, (batch) => {
+        extractiveLines(batch, profile.timeZone);
+        return batch;
+      }),
+    );
+    const kept = summarizable(left.filter((m) => readable.has(m)));
+    const summary =
+      kept.length === 0
+        ? profile.summary
+        : await this.updatedSummary(phone, profile.summary, kept, profile.timeZone);
+    const saved = await this.profiles.saveSummary(
+      phone,
+      { summary, summaryThrough: through },
+      { summary: profile.summary, summaryThrough: profile.summaryThrough },
+      left.map((m) => m.id),
+      this.clock(),
+    );
+    if (!saved) {
+      this.logger?.debug({ user: phoneTag(phone), step: "foldSummary" }, "summary already moved on");
+      return { count: 0, more: false };
+    }
+    return { count: left.length, more: full };
+  }
+
+  /** The previous summary with these messages folded in: by the LLM, or extractive without one or when it fails. */
+  private async updatedSummary(
+    phone: string,
+    previous: string,
+    messages: HistoryMessage[],
+    timeZone: string,
+  ): Promise<string> {
+    if (this.llm) {
+      try {
+        const { value } = await this.llm.text("memory", summaryMessages(previous, messages, timeZone));
+        const text = fitSummary(value, SUMMARY_MAX_TOKENS);
+        if (text !== "") return text;
+      } catch (error) {
+        this.fail(phone, "summaryLLM", error);
+      }
+    }
+    return extractiveSummary(previous, extractiveLines(messages, timeZone));
+  }
+
+  private async extractFacts(
+    phone: string,
+    profile: MemoryProfile,
+  ): Promise<{ created: number; refreshed: number; more: boolean }> {
+    const fresh = await this.history.between(phone, profile.factsThrough, null, {
+      role: "user",
+      limit: FACT_BATCH,
+    });
+    if (fresh.length === 0) return { created: 0, refreshed: 0, more: false };
+    const through = fresh.at(-1)!.id;
+    const found = await this.factsIn(phone, extractable(fresh));
+
+    const now = this.clock();
+    // A short transaction after any LLM call: the cursor moves from the value read, or nothing is stored.
+    const stored = await withTransaction(this.pool, async (client) => {
+      if (
+        !(await new PgMemoryProfileRepository(client).advanceFacts(phone, profile.factsThrough, through, now))
+      )
+        return null;
+      const facts = new PgMemoryRepository(client);
+      let created = 0;
+      for (const [i, fact] of found.entries()) {
+        const result = await facts.create(
+          phone,
+          {
+            type: fact.type,
+            content: fact.content,
+            importance: fact.importance,
+            sourceMessageId: fact.sourceMessageId,
+            operationKey: `message:${fact.sourceMessageId}:${i}`,
+          },
+          now,
+        );
+        if (result.created) created++;
+      }
+      return { created, refreshed: found.length - created };
+    });
+    if (!stored) {
+      this.logger?.debug({ user: phoneTag(phone), step: "extractFacts" }, "facts already extracted");
+      return { created: 0, refreshed: 0, more: false };
+    }
+    return { ...stored, more: fresh.length === FACT_BATCH };
+  }
+
+  /** The facts in these user messages: by the LLM (one call), or by rules without one or when it fails. */
+  private async factsIn(phone: string, messages: HistoryMessage[]): Promise<ExtractedFact[]> {
+    // Questions, commands and small talk are not sent: most turns then cost no memory call. A
+    // message the rules cannot read is skipped (logged once: the cursor moves past it).
+    const candidates = this.readSkipping(phone, "extractFacts", messages, (batch) =>
+      batch.filter(mayHoldFacts),
+    );
+    if (candidates.length === 0) return [];
+    if (this.llm) {
+      try {
+        const { value } = await this.llm.structured(
+          "memory",
+          factExtractionSchema,
+          factMessages(candidates),
+          {
+            name: "remembered_facts",
+          },
+        );
+        return factsFromAnswer(value, candidates);
+      } catch (error) {
+        this.fail(phone, "factsLLM", error);
+      }
+    }
+    return this.readSkipping(phone, "factRules", candidates, (batch) => batch.flatMap(extractFactsByRules));
+  }
+
+  // ---- chat commands ----
+
+  /**
+   * Every fact kept about the user, each with its `status`: active ones first, then archived ones
+   * (the user can see and erase all of it), most valuable first ("what do you remember about
+   * me?"). Waits for the phone's background run, so a fact just said is listed.
+   */
+  async listFacts(phone: string): Promise<Fact[]> {
+    await this.settle(phone);
+    return this.facts.list(phone, "all");
+  }
+
+  /**
+   * The facts (active or archived) the user's words may mean ("forget that I prefer morning
+   * meetings"), best first, scored 0..1 on the fact and on the message it came from. Waits for
+   * the phone's background run, so a fact still being extracted is found.
+   */
+  async findFacts(phone: string, words: string): Promise<FoundFact[]> {
+    await this.settle(phone);
+    return this.facts.find(phone, words);
+  }
+
+  /**
+   * Forgets these facts of the user: deletes them, the source messages and the user's repeats of
+   * them (see `repeatsAny`), the notes made from those messages, and Memo's replies echoing them
+   * (see `echoesFact`), in the history and in the window, with the latest actions echoing them;
+   * then rewrites the summary without them (LLM rewrite checked in code, else an extractive
+   * rebuild that leaves out every sentence speaking of them). Unknown or others' ids are ignored.
+   */
+  async forget(phone: string, factIds: readonly string[]): Promise<ForgetReport> {
+    await this.settle(phone);
+    const nothing: ForgetReport = {
+      facts: [],
+      factIds: [],
+      notes: 0,
+      messages: 0,
+      windowMessages: 0,
+      latestActions: 0,
+      summaryRewritten: false,
+    };
+    const doomed = await this.facts.getMany(phone, factIds);
+    if (doomed.length === 0) return nothing;
+    const forgotten = doomed.map((f) => f.content);
+    const echoes = (text: string) => forgotten.some((fact) => echoesFact(text, fact));
+
+    // Read and scanned before the transaction: the scan is CPU work over up to 2,000 messages, and
+    // the embedded database's one connection serves every user while a transaction holds it.
+    const sourceIds = [
+      ...new Set(doomed.flatMap((f) => (f.sourceMessageId === null ? [] : [f.sourceMessageId]))),
+    ];
+    const [sources, said, replies] = await Promise.all([
+      this.history.getMany(phone, sourceIds),
+      this.history.between(phone, 0, null, { role: "user", order: "desc", limit: REPEAT_SCAN }),
+      this.history.between(phone, 0, null, { role: "assistant", order: "desc", limit: REPEAT_SCAN }),
+    ]);
+    // The same thing said again was refreshed into the same fact, not stored twice: it goes too.
+    const repeats = said.filter((m) => !sourceIds.includes(m.id) && repeatsAny(m, doomed, sources));
+    const echoed = replies.filter((m) => echoes(m.content));
+    const userIds = [...sourceIds, ...repeats.map((m) => m.id)];
+    const messages = [...sources, ...repeats, ...echoed];
+
+    const removed = await withTransaction(this.pool, async (client) => {
+      const deleted = await new PgMemoryRepository(client).delete(
+        phone,
+        doomed.map((f) => f.id),
+      );
+      if (deleted.length === 0) return null;
+      // Before the messages: deleting one sets its notes' source_message_id to NULL.
+      const notes = await client.query(
+        "DELETE FROM notes WHERE user_phone = $1 AND source_message_id = ANY($2::bigint[])",
+        [phone, userIds],
+      );
+      const messagesDeleted = await new PgConversationHistory(client).delete(
+        phone,
+        messages.map((m) => m.id),
+      );
+      return {
+        factIds: new Set(deleted.map((f) => f.id)),
+        notesDeleted: notes.rowCount ?? 0,
+        messagesDeleted,
+      };
+    });
+    if (!removed) return nothing;
+    const facts = doomed.filter((f) => removed.factIds.has(f.id));
+
+    const key = (m: { role: string; content: string }) => `${m.role}\u0000${m.content}`;
+    const gone = new Set(messages.map(key));
+    const windowMessages =
+      (await this.memory?.dropMessages(
+        phone,
+        (m) => gone.has(key(m)) || (m.role === "assistant" && echoes(m.content)),
+      )) ?? 0;
+    const latestActions = (await this.memory?.dropLatestActions(phone, (a) => echoes(a.summary))) ?? 0;
+    const summaryRewritten = await this.rewriteSummary(
+      phone,
+      facts.map((f) => f.content),
+    );
+    return {
+      facts: facts.map((f) => f.content),
+      factIds: facts.map((f) => f.id),
+      notes: removed.notesDeleted,
+      messages: removed.messagesDeleted,
+      windowMessages,
+      latestActions,
+      summaryRewritten,
+    };
+  }
+
+  /** Rewrites the summary without the forgotten facts; true when it changed. */
+  private async rewriteSummary(phone: string, forgotten: readonly string[]): Promise<boolean> {
+    const speaksOf = (text: string) => forgotten.some((f) => mentionsFact(text, f));
+    for (let attempt = 0; attempt < REWRITE_TRIES; attempt++) {
+      const profile = await this.profiles.ensure(phone);
+      if (profile.summary === "") return false;
+      let next: string | null = null;
+      if (this.llm) {
+        try {
+          const { value } = await this.llm.text("memory", forgetMessages(profile.summary, forgotten));
+          const text = fitSummary(value, SUMMARY_MAX_TOKENS);
+          if (!speaksOf(text)) next = text;
+          else
+            this.logger?.warn(
+              { user: phoneTag(phone), step: "forgetSummary" },
+              "rewritten summary still speaks of it",
+            );
+        } catch (error) {
+          this.fail(phone, "forgetSummaryLLM", error);
+        }
+      }
+      next ??= await this.rebuiltSummary(phone, profile, speaksOf);
+      if (next === profile.summary) return false;
+      const saved = await this.profiles.saveSummary(
+        phone,
+        { summary: next, summaryThrough: profile.summaryThrough },
+        { summary: profile.summary, summaryThrough: profile.summaryThrough },
+        [],
+        this.clock(),
+      );
+      if (saved) return true;
+    }
+    this.logger?.warn(
+      { user: phoneTag(phone), step: "forgetSummary" },
+      "summary kept changing; not rewritten",
+    );
+    return false;
+  }
+
+  /** The extractive summary of the messages already folded, leaving out sentences `exclude` rejects. */
+  private async rebuiltSummary(
+    phone: string,
+    profile: MemoryProfile,
+    exclude: (sentence: string) => boolean,
+  ): Promise<string> {
+    const folded = await this.history.between(phone, 0, profile.summaryThrough, {
+      order: "desc",
+      limit: REBUILD_SCAN,
+    });
+    return extractiveSummary("", extractiveLines(folded.reverse(), profile.timeZone, exclude));
+  }
+
+  /** How much "forget everything" would erase (for its confirmation question), after the phone's background run. */
+  async counts(phone: string): Promise<MemoryCounts> {
+    await this.settle(phone);
+    const [facts, notes, summary] = await Promise.all([
+      this.facts.count(phone),
+      this.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM notes WHERE user_phone = $1", [phone]),
+      this.profiles.summary(phone),
+    ]);
+    return { facts, notes: notes.rows[0]!.n, hasSummary: summary !== "" };
+  }
+
+  /**
+   * The conversation-history id of the user's message with this WhatsApp id (without one, their
+   * newest message without one): the provenance of a note made in this turn. Undefined when the
+   * message is not in the history.
+   */
+  async sourceMessageId(phone: string, whatsappMessageId: string | undefined): Promise<number | undefined> {
+    return (await this.history.userMessageId(phone, whatsappMessageId)) ?? undefined;
+  }
+
+  /**
+   * Erases everything Memo keeps about the user's conversations in one transaction: facts, notes,
+   * history, summary, the answered inbox messages and the text of what Memo sent them; then the
+   * short-term window. The user's tasks, lists and calendar stay.
+   */
+  async forgetEverything(phone: string): Promise<EraseReport> {
+    await this.settle(phone);
+    const report = await withTransaction(this.pool, async (client) => {
+      const facts = await new PgMemoryRepository(client).deleteAll(phone);
+      const notes = (await client.query("DELETE FROM notes WHERE user_phone = $1", [phone])).rowCount ?? 0;
+      const messages = await new PgConversationHistory(client).deleteAll(phone);
+      const profiles = await new PgMemoryProfileRepository(client).delete(phone);
+      // Answered inbox rows keep the text of what the user sent until RETENTION_DAYS: erased too.
+      // The message being answered now is still pending; it goes with the retention period.
+      const inbox =
+        (await client.query("DELETE FROM inbox_messages WHERE phone = $1 AND status <> 'pending'", [phone]))
+          .rowCount ?? 0;
+      // What Memo sent keeps its row (delivery status), not its text.
+      const outbound =
+        (
+          await client.query(
+            "UPDATE outbound_messages SET body = NULL WHERE phone = $1 AND body IS NOT NULL",
+            [phone],
+          )
+        ).rowCount ?? 0;
+      return { facts, notes, messages, profiles, inbox, outbound };
+    });
+    await this.memory?.clearConversation(phone);
+    return report;
+  }
+
+  /** Waits for the phone's background run, if one is in progress (its failures are already logged). */
+  private async settle(phone: string): Promise<void> {
+    await this.running.get(phone);
+  }
+
+  // ---- consolidation ----
+
+  /**
+   * The periodic job (spec 004 "Memory Consolidation"), across users in bounded batches: recomputes
+   * every active fact's decay at `now`, then archives facts older than 30 days whose importance ×
+   * decay is below 0.3. Throws on a database failure (the scheduler logs it and tries next time).
+   */
+  async consolidate(now: number = this.clock()): Promise<ConsolidationReport> {
+    let decayed = 0;
+    let afterId: string | null = null;
+    for (let i = 0; i < CONSOLIDATION_MAX_BATCHES; i++) {
+      const batch = await this.facts.updateDecayBatch(now, afterId, CONSOLIDATION_BATCH);
+      decayed += batch.updated;
+      if (batch.updated < CONSOLIDATION_BATCH) break;
+      afterId = batch.lastId;
+    }
+    let archived = 0;
+    for (let i = 0; i < CONSOLIDATION_MAX_BATCHES; i++) {
+      const count = await this.facts.archiveStaleBatch(now, CONSOLIDATION_BATCH);
+      archived += count;
+      if (count < CONSOLIDATION_BATCH) break;
+    }
+    return { decayed, archived };
+  }
+
+  /**
+   * `read` over the messages; when it throws, over those it can read alone. Each one it cannot
+   * read is logged (its id, never its text) and left out, so one stored message that makes a step
+   * throw never blocks that step for the user's later messages (the cursor moves past it).
+   */
+  private readSkipping<T>(
+    phone: string,
+    step: string,
+    messages: readonly HistoryMessage[],
+    read: (batch: readonly HistoryMessage[]) => T,
+  ): T {
+    try {
+      return read(messages);
+    } catch {
+      const readable = messages.filter((message) => {
+        try {
+          read([message]);
+          return true;
+        } catch (error) {
+          this.logger?.error(
+            { user: phoneTag(phone), step, messageId: message.id, error: describeError(error) },
+            "long-term memory skipped a message it cannot read",
+          );
+          return false;
+        }
+      });
+      return read(readable);
+    }
+  }
+
+  /** Logs a failure with the user's hash, the step and the error (never message text). */
+  private fail(phone: string, step: string, error: unknown): void {
+    // The user's daily LLM budget is spent: the rules stand in, as designed; nothing broke.
+    if (error instanceof LLMError && error.kind === "over_budget") {
+      this.logger?.debug({ user: phoneTag(phone), step }, "memory by rules: daily LLM budget spent");
+      return;
+    }
+    const code = (error as { code?: unknown } | null)?.code;
+    this.logger?.error(
+      { user: phoneTag(phone), step, error: describeError(error), ...(typeof code === "string" && { code }) },
+      "long-term memory failed",
+    );
+  }
+}

@@ -1,0 +1,210 @@
+import type pg from "pg";
+import { DeliveryLedger } from "../../db/repositories/deliveryLedger.js";
+import { PgTaskRepository } from "../../db/repositories/taskRepository.js";
+import type { UserRepository } from "../../db/repositories/userRepository.js";
+import type { User } from "../../types/index.js";
+import type { Task } from "../../types/tasks.js";
+import { withTransaction } from "../../db/transaction.js";
+import { recordIrreversible, UndoCapture, type UndoSettings } from "../undo/undoJournal.js";
+import type { Logger } from "../../utils/logger.js";
+import { humanTime } from "../../utils/timeContext.js";
+import { t } from "../../messages/index.js";
+import { completeTaskRow } from "../database/completeTask.js";
+import type { MemoryService } from "../memory/index.js";
+import type { MessageSender } from "../../types/outbound.js";
+import type { SendOptions } from "../../types/outbound.js";
+import { REMINDER_BUTTON, SNOOZE_MINUTES } from "./proactiveText.js";
+import { parseSettingsCommand, type SettingsCommand } from "./settingsCommand.js";
+
+export interface ReminderActionsDeps {
+  pool: pg.Pool;
+  users: UserRepository;
+  memory: MemoryService;
+  sender: MessageSender;
+  logger: Logger;
+  clock: () => number;
+  /** Journals taps and settings for "undo" (default: none). */
+  undo?: UndoSettings;
+}
+
+/** A message that says only "done" (in English or Hebrew), with a little politeness around it. */
+const BARE_DONE =
+  /^(?:(?:ok|okay|yes|yep|great|thanks)[\s,!.]*)?(?:done|all done|it'?s done|did it|finished)[\s!.✅👍]*$|^(?:(?:אוקיי|אוקי|כן|תודה)[\s,!.]*)?(?:בוצע|סיימתי|עשיתי|גמרתי|זהו|נעשה)[\s!.✅👍]*$/iu;
+/** A typed "done" means the reminder that rang within this long (a quoted reminder: any time). */
+const TYPED_DONE_WINDOW_MS = 2 * 60 * 60 * 1000;
+
+/** An inbound message as these actions read it. */
+export interface ActionMessage {
+  text: string;
+  /** The message it replies to (quotes), when it does. */
+  replyTo?: string | undefined;
+  /** The id of a tapped reply button or list row. */
+  optionId?: string | undefined;
+  messageId: string;
+}
+
+/**
+ * What the user answers to the scheduler without the graph: a reminder's "Done ✅" and
+ * "Snooze 10 min" buttons, and the settings of the morning digest and quiet hours. Each is
+ * answered at once, in the user's language, and kept in the conversation window.
+ */
+export class ReminderActions {
+  constructor(private readonly deps: ReminderActionsDeps) {}
+
+  /** Answers the message when it is one of these; false leaves it to the graph. */
+  async handle(
+    user: User,
+    language: "he" | "en",
+    message: ActionMessage,
+    options: SendOptions,
+  ): Promise<boolean> {
+    const option = message.optionId ?? "";
+    let reply: string | null = null;
+    if (option.startsWith(REMINDER_BUTTON.done)) {
+      reply = await this.done(user, language, option.slice(REMINDER_BUTTON.done.length), message.messageId);
+    } else if (option.startsWith(REMINDER_BUTTON.snooze)) {
+      reply = await this.snooze(
+        user,
+        language,
+        option.slice(REMINDER_BUTTON.snooze.length),
+        message.messageId,
+      );
+    } else if (!message.optionId) {
+      const command = parseSettingsCommand(message.text);
+      if (command) reply = await this.settings(user, language, command, message.messageId);
+      else if (BARE_DONE.test(message.text.trim())) reply = await this.doneTyped(user, language, message);
+    }
+    if (reply === null) return false;
+    await this.deps.memory.load(user.phone);
+    if (message.text) {
+      await this.deps.memory.addUserMessage(user.phone, message.text, {
+        whatsappMessageId: message.messageId,
+      });
+    }
+    await this.deps.sender.send(
+      user.phone,
+      { text: reply, options: [], language },
+      { ...options, memory: "add" },
+    );
+    return true;
+  }
+
+  /**
+   * Changes one task as a tap asks, in a transaction with its undo journal entry: "undo" after the
+   * tap puts the task back as it was (its reminder and next ring). Null when the task is gone or done.
+   */
+  private async changeTask<T>(
+    user: User,
+    taskId: string,
+    messageId: string,
+    change: (tasks: PgTaskRepository, task: Task, now: number) => Promise<T>,
+  ): Promise<{ task: Task; result: T; now: number } | null> {
+    const { pool, clock, undo } = this.deps;
+    const now = clock();
+    return withTransaction(pool, async (client) => {
+      const tasks = new PgTaskRepository(client);
+      const task = await tasks.get(user.phone, taskId);
+      if (!task || task.completed) return null;
+      const capture = undo
+        ? new UndoCapture(client, user.phone, [{ table: "tasks", column: "id", values: [task.id] }])
+        : null;
+      await capture?.before();
+      const result = await change(tasks, task, now);
+      // The tap's message id: a webhook delivered twice journals the tap once.
+      await capture?.finish({
+        operationId: `tap:${messageId}`,
+        description: { kind: "task", text: task.text },
+        now,
+        windowMs: undo!.windowMs,
+      });
+      return { task, result, now };
+    });
+  }
+
+  /** "Done ✅": completes the task (a reminder is deleted; a repeating one moves on). */
+  private async done(user: User, language: "he" | "en", taskId: string, messageId: string): Promise<string> {
+    const { logger } = this.deps;
+    const changed = await this.changeTask(user, taskId, messageId, (tasks, task, now) =>
+      completeTaskRow(tasks, user.phone, task, now),
+    );
+    if (!changed) return t(language, "reminder.gone");
+    const { task, result: done, now } = changed;
+    logger.info({ event: "REMINDER_DONE_TAP", taskId, removed: done.removed }, "reminder done by button");
+    if (done.recurring && done.task.nextFireAt) {
+      return t(language, "reminder.doneRecurring", {
+        text: task.text,
+        time: humanTime(done.task.nextFireAt, now, user.timeZone, language),
+      });
+    }
+    return t(language, "reminder.done", { text: task.text });
+  }
+
+  /**
+   * "done" typed after a reminder (or as a reply to one): that reminder's task is done. Null when
+   * no reminder rang recently (or the one quoted is not a reminder): the graph answers instead.
+   */
+  private async doneTyped(user: User, language: "he" | "en", message: ActionMessage): Promise<string | null> {
+    const { pool, clock } = this.deps;
+    const taskId = await new DeliveryLedger(pool).lastRungTask(user.phone, {
+      sinceMs: clock() - TYPED_DONE_WINDOW_MS,
+      ...(message.replyTo ? { waMessageId: message.replyTo } : {}),
+    });
+    return taskId ? this.done(user, language, taskId, message.messageId) : null;
+  }
+
+  /** "Snooze 10 min": the next ring comes ten minutes from now. */
+  private async snooze(
+    user: User,
+    language: "he" | "en",
+    taskId: string,
+    messageId: string,
+  ): Promise<string> {
+    const changed = await this.changeTask(user, taskId, messageId, async (tasks, task, now) => {
+      const at = new Date(now + SNOOZE_MINUTES * 60_000).toISOString();
+      await tasks.update(user.phone, task.id, { nextFireAt: at });
+      return at;
+    });
+    if (!changed) return t(language, "reminder.gone");
+    return t(language, "reminder.snoozed", {
+      time: humanTime(changed.result, changed.now, user.timeZone, language),
+      text: changed.task.text,
+    });
+  }
+
+  private async settings(
+    user: User,
+    language: "he" | "en",
+    command: SettingsCommand,
+    messageId: string,
+  ): Promise<string> {
+    const { users, undo, clock } = this.deps;
+    // A setting is not journaled: "undo" right after it says so rather than undoing an older change.
+    if (undo && command.kind !== "quietShow")
+      await recordIrreversible(undo, user.phone, {
+        operationId: `settings:${messageId}`,
+        reason: "settings",
+        now: clock(),
+      });
+    switch (command.kind) {
+      case "digestOff":
+        await users.update(user.phone, { digestEnabled: false });
+        return t(language, "digest.off");
+      case "digestOn":
+        await users.update(user.phone, { digestEnabled: true });
+        return t(language, "digest.on", { time: user.digestLocalTime });
+      case "digestAt":
+        await users.update(user.phone, { digestEnabled: true, digestLocalTime: command.time });
+        return t(language, "digest.moved", { time: command.time });
+      case "quietHours":
+        await users.update(user.phone, { quietStart: command.start, quietEnd: command.end });
+        return t(language, "quiet.set", { start: command.start, end: command.end });
+      case "quietOff":
+        await users.update(user.phone, { quietStart: null, quietEnd: null });
+        return t(language, "quiet.off");
+      case "quietShow":
+        return user.quietStart && user.quietEnd
+          ? t(language, "quiet.state", { start: user.quietStart, end: user.quietEnd })
+          : t(language, "quiet.none");
+    }
+  }
+}

@@ -1,0 +1,335 @@
+import type pg from "pg";
+import {
+  PgUndoRepository,
+  type UndoEntry,
+  type RowCopy,
+  type RowImage,
+  type RowScope,
+} from "../../db/repositories/undoRepository.js";
+import { PgOutboundMessageRepository } from "../../db/repositories/outboundMessageRepository.js";
+import { withTransaction, type Queryable } from "../../db/transaction.js";
+import type { Logger } from "../../utils/logger.js";
+import type { ExternalRestorer, ExternalUndo } from "../../types/capability.js";
+
+/** How long a change can be taken back when not configured (UNDO_WINDOW_MINUTES' default). */
+export const DEFAULT_UNDO_WINDOW_MS = 10 * 60_000;
+
+/** Where changes made outside a transaction are journaled, and for how long they can be taken back. */
+export interface UndoSettings {
+  db: Queryable;
+  windowMs: number;
+}
+
+/** What an undo reply names: "the task “Buy milk”", "3 notes", "the event “Dentist”". */
+export interface UndoDescription {
+  /** "change": several kinds at once (a turn that deleted a task and an event). */
+  kind: "task" | "list" | "item" | "note" | "event" | "change";
+  /** The one thing's name; absent when the change touched several (then `count`). */
+  text?: string;
+  count?: number;
+}
+
+/**
+ * Why a change cannot be taken back: an email went out ("email"), a Gmail change ("gmail"), a
+ * setting ("settings"), disconnecting Google ("google"), something the user asked Memo to forget ("forgotten"),
+ * a change whose earlier state could not be copied ("untracked").
+ */
+export type IrreversibleReason = "email" | "gmail" | "settings" | "google" | "forgotten" | "untracked";
+
+/**
+ * Journals a change undo cannot take back, so "undo" right after it says so instead of reaching
+ * past it to an older change. Holds no data, only the reason.
+ */
+export async function recordIrreversible(
+  undo: UndoSettings,
+  phone: string,
+  entry: {
+    operationId: string;
+    /** The turn that made the change (default: the operation itself). */
+    turnId?: string;
+    reason: IrreversibleReason;
+    now: number;
+    /**
+     * A forget: all the user's earlier entries go too. Their copies may hold what was forgotten (a
+     * note's text before an edit, a fact's source note), and undoing them must never bring it back.
+     */
+    forgetEarlier?: boolean;
+  },
+): Promise<void> {
+  const journal = new PgUndoRepository(undo.db);
+  if (entry.forgetEarlier) await journal.forgetAll(phone);
+  await journal.record(phone, {
+    operationId: entry.operationId,
+    ...(entry.turnId ? { turnId: entry.turnId } : {}),
+    description: { kind: "irreversible", reason: entry.reason },
+    images: [],
+    now: entry.now,
+    windowMs: undo.windowMs,
+  });
+}
+
+/** A change a provider outside the database puts back on undo (Google Calendar). */
+
+/** The rows a change touched: those in `before` or `after`, as they were and became; unchanged rows left out. */
+export function imagesOf(before: RowCopy[], after: RowCopy[]): RowImage[] {
+  const key = (c: RowCopy) => `${c.table}:${c.id}`;
+  const afterByKey = new Map(after.map((c) => [key(c), c]));
+  const beforeKeys = new Set(before.map(key));
+  const images: RowImage[] = [];
+  for (const copy of before) {
+    const now = afterByKey.get(key(copy));
+    if (now && JSON.stringify(now.row) === JSON.stringify(copy.row)) continue;
+    images.push({ table: copy.table, id: copy.id, before: copy.row, after: now?.row ?? null });
+  }
+  for (const copy of after) {
+    if (!beforeKeys.has(key(copy)))
+      images.push({ table: copy.table, id: copy.id, before: null, after: copy.row });
+  }
+  return images;
+}
+
+/**
+ * Records one change for undo, around the code that makes it: `before` copies the rows in scope,
+ * `finish` copies them again and journals the difference (nothing when nothing changed). Called on
+ * the change's own transaction client where it has one, so the journal commits with the change.
+ */
+export class UndoCapture {
+  private copies: RowCopy[] = [];
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly phone: string,
+    private readonly scopes: RowScope[],
+  ) {}
+
+  async before(): Promise<void> {
+    this.copies = await new PgUndoRepository(this.db).copy(this.phone, this.scopes);
+  }
+
+  /** Journals the change; false when nothing in scope changed (nothing recorded). */
+  async finish(entry: {
+    operationId: string;
+    /** The turn that made the change (default: the operation itself). */
+    turnId?: string;
+    description: UndoDescription;
+    now: number;
+    windowMs: number;
+    external?: ExternalUndo[];
+  }): Promise<boolean> {
+    const repository = new PgUndoRepository(this.db);
+    const after = await repository.copy(this.phone, this.scopes);
+    const images = imagesOf(this.copies, after);
+    if (images.length === 0 && !entry.external?.length) return false;
+    await repository.record(this.phone, {
+      operationId: entry.operationId,
+      ...(entry.turnId ? { turnId: entry.turnId } : {}),
+      description: { ...entry.description },
+      images,
+      ...(entry.external?.length ? { external: entry.external } : {}),
+      now: entry.now,
+      windowMs: entry.windowMs,
+    });
+    return true;
+  }
+}
+
+/** What "undo" did. */
+export type UndoResult =
+  | {
+      kind: "restored";
+      description: UndoDescription;
+      /** Every change taken back was a creation: undo removed what was added. */
+      removed: boolean;
+      /** Restored reminders whose ring time passed meanwhile: the scheduler sends them now. */
+      lateReminders: number;
+      /** External changes the provider could not put back (their names). */
+      notRestored: string[];
+    }
+  | { kind: "nothing" }
+  /** The latest change was already taken back: undo goes back one change, never further. */
+  | { kind: "already"; description: UndoDescription }
+  /**
+   * "בטל" (also "cancel") after the user said something else since the latest change: read as a
+   * cancel with nothing to cancel, not as an undo of that older change.
+   */
+  | { kind: "ambiguous"; description: UndoDescription }
+  | { kind: "expired"; description: UndoDescription }
+  /** The latest change cannot be taken back; this undo is spent on saying so. */
+  | { kind: "irreversible"; reason: IrreversibleReason }
+  /** Putting it back failed; the change is spent (a further undo says there is nothing more). */
+  | { kind: "failed"; description: UndoDescription }
+  /** The message quoted something other than Memo's answer to the latest change: nothing undone. */
+  | { kind: "notQuoted" };
+
+/** What one undo of several entries (one turn) names: their kind and count, or their one name. */
+export function describeTurn(entries: UndoEntry[]): UndoDescription {
+  const parts = entries
+    .filter((e) => e.description.kind !== "irreversible")
+    .map((e) => e.description as unknown as UndoDescription);
+  if (parts.length === 1) return parts[0]!;
+  const kinds = new Set(parts.map((p) => p.kind));
+  const count = parts.reduce((sum, p) => sum + (p.count ?? 1), 0);
+  return { kind: kinds.size === 1 ? parts[0]!.kind : "change", count };
+}
+
+const externalOf = (entry: UndoEntry): ExternalUndo[] =>
+  Array.isArray(entry.external) ? (entry.external as ExternalUndo[]) : [];
+
+/**
+ * "undo": takes back the user's newest turn of changes, within its window: all of that turn's
+ * changes ("delete X and Y"), newest first, in one transaction. One level only, so undo is
+ * idempotent: once the newest turn is taken back, another "undo" says so and reaches no older
+ * change (a user repeating "undo" must not unpick their earlier work). A change is restored once,
+ * however many undos race for it, and a re-run of the same undo turn (operationId) reports the
+ * first undo again (and finishes its Google part).
+ */
+export class UndoService {
+  constructor(
+    private readonly options: {
+      pool: pg.Pool;
+      /** How long a change can be taken back (UNDO_WINDOW_MINUTES). */
+      windowMs: number;
+      /** Puts back what lives outside the database (a Google Calendar event); absent: reported as not restored. */
+      external?: ExternalRestorer;
+      logger?: Logger;
+    },
+  ) {}
+
+  get windowMs(): number {
+    return this.options.windowMs;
+  }
+
+  /** Journals a change undo cannot take back (disconnecting Google), so "undo" after it says so. */
+  async irreversible(
+    phone: string,
+    entry: { operationId: string; turnId?: string; reason: IrreversibleReason; now: number },
+  ): Promise<void> {
+    await recordIrreversible({ db: this.options.pool, windowMs: this.options.windowMs }, phone, entry);
+  }
+
+  /**
+   * Whether a message quoting `quotedMessageId` names the latest change: the quoted message is
+   * Memo's answer to the turn that made it (the turn id is the inbound message that answer replied to).
+   */
+  async quotesLatest(phone: string, quotedMessageId: string): Promise<boolean> {
+    return (await this.quotedTurn(phone, quotedMessageId)) !== null;
+  }
+
+  /** The latest open turn, when `quotedMessageId` is Memo's answer to it; else null. */
+  private async quotedTurn(phone: string, quotedMessageId: string): Promise<string | null> {
+    const quoted = await new PgOutboundMessageRepository(this.options.pool).get(quotedMessageId);
+    if (!quoted?.inReplyTo || quoted.phone !== phone) return null;
+    const latest = await new PgUndoRepository(this.options.pool).latestOpen(phone);
+    return latest?.turnId === quoted.inReplyTo ? latest.turnId : null;
+  }
+
+  /**
+   * Takes back the latest turn. With `quoted` (the message the user's "undo" quotes), only when it
+   * is Memo's answer to that turn; otherwise nothing is undone ("notQuoted").
+   */
+  async undo(
+    phone: string,
+    operationId: string,
+    now: number,
+    options: {
+      quoted?: string;
+      /**
+       * The undo word also means "cancel" ("בטל"): when the user's previous message came after the
+       * latest change (epoch ms), the word is not taken as an undo of it ("ambiguous").
+       */
+      previousMessageAt?: number;
+    } = {},
+  ): Promise<UndoResult> {
+    const quotedTurn =
+      options.quoted !== undefined ? await this.quotedTurn(phone, options.quoted) : undefined;
+    let taking: UndoEntry[] = [];
+    let done;
+    try {
+      done = await withTransaction(this.options.pool, async (client) => {
+        const journal = new PgUndoRepository(client);
+        const previous = await journal.undoneBy(phone, operationId);
+        if (previous.length > 0) return { entries: previous, rerun: true };
+        // With no scheduler, this is where an idle user's stale copies go.
+        await journal.purgeExpired(phone, now - this.options.windowMs);
+        const latest = await journal.latest(phone);
+        if (!latest) return null;
+        if (latest.undoneAt !== null) {
+          // Already said (a change undo cannot take back, or one it failed to): nothing more.
+          if (latest.description.kind === "irreversible" || latest.restoreFailed) return null;
+          return { entries: await journal.ofTurn(phone, latest.turnId), already: true };
+        }
+        if (quotedTurn !== undefined && latest.turnId !== quotedTurn) return { notQuoted: true };
+        if (options.previousMessageAt !== undefined && options.previousMessageAt > latest.createdAt)
+          return { entries: await journal.openOfTurn(phone, latest.turnId), ambiguous: true };
+        // Said once; the next undo then says there is nothing more.
+        if (latest.description.kind === "irreversible") {
+          if (!(await journal.markUndone(phone, latest.id, operationId, now))) return null;
+          return { entries: [latest] };
+        }
+        if (latest.expiresAt <= now) return { entries: [latest], expired: true };
+        const entries = (await journal.openOfTurn(phone, latest.turnId)).filter(
+          (e) => e.description.kind !== "irreversible" || e.id === latest.id,
+        );
+        taking = entries;
+        for (const entry of entries)
+          if (!(await journal.markUndone(phone, entry.id, operationId, now))) return null;
+        // Newest first: a later step's change is undone before the earlier one it built on.
+        for (const entry of entries) await journal.restore(phone, entry.images);
+        return { entries };
+      });
+    } catch (error) {
+      if (taking.length === 0) throw error;
+      // The restore failed (and rolled back): the entries are spent, so the next undo moves on.
+      this.options.logger?.error(
+        {
+          event: "UNDO_RESTORE_FAILED",
+          err: error,
+          entries: taking.map((e) => e.id),
+          tables: [...new Set(taking.flatMap((e) => e.images.map((i) => i.table)))],
+        },
+        "undo could not put the change back",
+      );
+      await new PgUndoRepository(this.options.pool).markFailed(
+        phone,
+        taking.map((e) => e.id),
+        operationId,
+        now,
+      );
+      return { kind: "failed", description: describeTurn(taking) };
+    }
+    if (!done) return { kind: "nothing" };
+    if ("notQuoted" in done) return { kind: "notQuoted" };
+    const { entries } = done;
+    if (entries.length === 1 && entries[0]!.description.kind === "irreversible")
+      return { kind: "irreversible", reason: entries[0]!.description.reason as IrreversibleReason };
+    const description = describeTurn(entries);
+    if ("already" in done) return { kind: "already", description };
+    if ("ambiguous" in done) return { kind: "ambiguous", description };
+    if ("expired" in done) return { kind: "expired", description };
+    if (entries.some((e) => e.restoreFailed)) return { kind: "failed", description };
+    const journal = new PgUndoRepository(this.options.pool);
+    const notRestored: string[] = [];
+    // The provider's part, after the commit; a re-run turn (a crash before it was done) asks again.
+    for (const entry of entries) {
+      const external = externalOf(entry);
+      if (external.length === 0 || entry.externalDone) continue;
+      let all = true;
+      for (const change of external) {
+        const restored = this.options.external ? await this.options.external(phone, change) : false;
+        if (!restored) {
+          all = false;
+          notRestored.push(change.summary);
+        }
+      }
+      if (all || !this.options.external) await journal.markExternalDone(phone, entry.id);
+    }
+    const images = entries.flatMap((e) => e.images);
+    const external = entries.flatMap(externalOf);
+    const removed = images.every((i) => i.before === null) && external.every((c) => c.action === "remove");
+    const lateReminders = images.filter((image) => {
+      const fireAt = image.table === "tasks" ? image.before?.next_fire_at : undefined;
+      return typeof fireAt === "string" && Date.parse(fireAt) <= now;
+    }).length;
+    return { kind: "restored", description, removed, lateReminders, notRestored };
+  }
+}

@@ -1,0 +1,99 @@
+import type pg from "pg";
+import type { Queryable } from "./replaySource.js";
+
+/**
+ * What a replay copies of one user, parents before children, and what it leaves behind:
+ * - the user row, with Google switched off (a replay never calls Google with the user's tokens);
+ * - tasks, lists and their items, calendar events, notes, remembered facts and the summary;
+ * - the conversation before the replay starts (the window is rebuilt from it, see `windowFrom`).
+ * Not copied: the inbox and sent records, reminder deliveries, the operation ledger (a replayed
+ * turn must run its operations again), Google tokens, the day's LLM spend, the stored window
+ * (it holds messages from after the start) and paused questions.
+ *
+ * The database keeps no history of tasks or notes, so "the user's data at the start" is
+ * approximated: rows created at or after the start are left out, later edits to older rows stay.
+ */
+export const COPIED_TABLES: readonly { table: string; column: string; before?: "created_at" }[] = [
+  { table: "users", column: "phone" },
+  { table: "lists", column: "user_phone", before: "created_at" },
+  { table: "list_items", column: "user_phone", before: "created_at" },
+  { table: "tasks", column: "user_phone", before: "created_at" },
+  { table: "calendar_events", column: "user_phone", before: "created_at" },
+  { table: "conversation_messages", column: "user_phone", before: "created_at" },
+  { table: "memory_profiles", column: "user_phone" },
+  { table: "memories", column: "user_phone", before: "created_at" },
+  { table: "notes", column: "user_phone", before: "created_at" },
+];
+
+/** Rows copied per table. */
+export type CopyReport = Record<string, number>;
+
+interface Column {
+  name: string;
+  /** GENERATED ALWAYS AS (…) STORED: computed by the server, never inserted. */
+  generated: boolean;
+  /** GENERATED … AS IDENTITY: inserted as is, then the sequence moves past it. */
+  identity: boolean;
+}
+
+async function columnsOf(db: Queryable, table: string): Promise<Column[]> {
+  const { rows } = await db.query<{ name: string; generated: string; identity: string }>(
+    `SELECT column_name AS name, is_generated AS generated, is_identity AS identity
+       FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = $1
+      ORDER BY ordinal_position`,
+    [table],
+  );
+  return rows.map((r) => ({
+    name: r.name,
+    generated: r.generated === "ALWAYS",
+    identity: r.identity === "YES",
+  }));
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/**
+ * Copies one user's data from `source` (only read) into `target` (a scratch database with every
+ * migration applied), leaving out rows created at or after `start`. Columns are matched by name,
+ * so a source a migration behind still copies; each row goes through `jsonb_populate_record`, so
+ * every type (jsonb, arrays, vectors, times) arrives as the target declares it.
+ */
+export async function copyUserData(
+  source: Queryable,
+  target: pg.Pool,
+  phone: string,
+  start: Date,
+): Promise<CopyReport> {
+  const report: CopyReport = {};
+  for (const { table, column, before } of COPIED_TABLES) {
+    const sourceColumns = new Set((await columnsOf(source, table)).map((c) => c.name));
+    if (sourceColumns.size === 0) continue;
+    const targetColumns = (await columnsOf(target, table)).filter(
+      (c) => !c.generated && sourceColumns.has(c.name),
+    );
+    const { rows } = await source.query<{ row: Record<string, unknown> }>(
+      `SELECT to_jsonb(t) AS row FROM ${quote(table)} t WHERE ${quote(column)} = $1
+       ${before && sourceColumns.has(before) ? `AND ${quote(before)} < $2` : ""}`,
+      before && sourceColumns.has(before) ? [phone, start] : [phone],
+    );
+    const names = targetColumns.map((c) => quote(c.name)).join(", ");
+    for (const { row } of rows) {
+      if (table === "users") row.google_connected = false;
+      await target.query(
+        `INSERT INTO ${quote(table)} (${names}) OVERRIDING SYSTEM VALUE
+         SELECT ${names} FROM jsonb_populate_record(NULL::${quote(table)}, $1::jsonb)`,
+        [JSON.stringify(row)],
+      );
+    }
+    // New rows (the replayed turns') are numbered after the copied ones.
+    for (const identity of targetColumns.filter((c) => c.identity)) {
+      await target.query(
+        `SELECT setval(pg_get_serial_sequence($1, $2), GREATEST((SELECT max(${quote(identity.name)}) FROM ${quote(table)}), 1))`,
+        [table, identity.name],
+      );
+    }
+    if (rows.length > 0) report[table] = rows.length;
+  }
+  return report;
+}

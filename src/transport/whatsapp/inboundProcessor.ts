@@ -1,0 +1,325 @@
+import type { InboxMessage } from "../../db/repositories/inboxRepository.js";
+import type { UserRepository } from "../../db/repositories/userRepository.js";
+import type { OutboundMessageRepository } from "../../db/repositories/outboundMessageRepository.js";
+import type { MemoRuntime } from "../../graph/memoRuntime.js";
+import type { MemoReply } from "../../types/reply.js";
+import type { ImageContext, User } from "../../types/index.js";
+import { MemoError } from "../../utils/errors.js";
+import { detectLanguage, replyLanguage } from "../../utils/language.js";
+import type { Logger } from "../../utils/logger.js";
+import { t, type MessageKey } from "../../messages/index.js";
+import type { LLMService } from "../../types/llm.js";
+import { analyzeImage } from "../../services/media/analyzeImage.js";
+import type { Transcriber } from "../../services/media/transcriber.js";
+import type { MemoryService } from "../../services/memory/index.js";
+import type { Onboarding } from "../onboarding/onboarding.js";
+import type { ReminderActions } from "../../services/reminder/reminderActions.js";
+import { type GraphApiClient } from "./graphApiClient.js";
+import { WhatsAppApiError } from "../../utils/errors.js";
+import type { PhoneLease } from "./phoneLocks.js";
+import type { InboxHandler } from "./inboxWorker.js";
+import type { ReplyContent } from "../../types/outbound.js";
+import { WhatsAppMessageSchema, type WhatsAppMessage } from "./webhookSchema.js";
+import type { WhatsAppSender } from "./whatsAppSender.js";
+import type { SendOptions } from "../../types/outbound.js";
+
+/** WhatsApp's own limits: images up to 5 MB, audio up to 16 MB. */
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const AUDIO_MAX_BYTES = 16 * 1024 * 1024;
+/** A reply sent this long after the user's message quotes it, so it is clear what it answers. */
+const QUOTE_AFTER_MS = 60_000;
+
+/** A turn that ended in our error; the inbox retries it, then apologizes. */
+export class TurnFailedError extends MemoError {}
+
+/** Message types with a fixed "I can't open these" reply, by the word for them. */
+const UNSUPPORTED: Record<string, MessageKey> = {
+  location: "kind.location",
+  document: "kind.document",
+  sticker: "kind.sticker",
+  video: "kind.video",
+  contacts: "kind.contacts",
+};
+
+export interface InboundProcessorDeps {
+  runtime: MemoRuntime;
+  users: UserRepository;
+  memory: MemoryService;
+  outbound: OutboundMessageRepository;
+  sender: WhatsAppSender;
+  onboarding: Onboarding;
+  /** Reminder buttons and scheduler settings, answered without the graph. */
+  actions?: ReminderActions;
+  /** null: no access token and no simulator (media cannot be fetched). */
+  client: GraphApiClient | null;
+  /** Vision model for images; null when no LLM is configured. */
+  llm: LLMService | null;
+  transcriber: Transcriber | null;
+  logger: Logger;
+  clock: () => number;
+}
+
+/** The text a message asks with: its body, a tapped option's title, a template button's payload, a caption. */
+export function textOf(message: WhatsAppMessage): string {
+  switch (message.type) {
+    case "text":
+      return message.text?.body ?? "";
+    case "interactive": {
+      const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
+      return reply?.title ?? "";
+    }
+    case "button":
+      return message.button?.payload || message.button?.text || "";
+    case "image":
+      return message.image?.caption ?? "";
+    default:
+      return "";
+  }
+}
+
+/**
+ * One inbound message, start to finish (spec 002 §3.2): mark read with the typing indicator,
+ * onboarding, the message type (text, voice note, image, button tap…), the graph, and the reply.
+ * Runs under the phone's lock (InboxWorker), so it never overlaps another turn of the same user.
+ */
+export class InboundProcessor implements InboxHandler {
+  constructor(private readonly deps: InboundProcessorDeps) {}
+
+  async process(inbox: InboxMessage, lease: PhoneLease): Promise<void> {
+    const { deps } = this;
+    const message = WhatsAppMessageSchema.parse(inbox.payload);
+    const id = inbox.waMessageId;
+    const phone = inbox.phone;
+    // An earlier attempt got as far as answering, then stopped: never answer twice.
+    if (inbox.attempts > 1 && (await this.answered(inbox))) {
+      deps.logger.info({ messageId: id }, "message was answered before an interruption; not run again");
+      return;
+    }
+    if (inbox.attempts === 1) deps.sender.markRead(id);
+
+    const text = textOf(message).trim();
+    const { user, created } = await deps.onboarding.ensureUser(phone, text, inbox.contactName);
+    // WhatsApp's 24-hour window for free-form messages runs from the user's latest message.
+    await deps.users.recordInbound(phone, inbox.sentAt);
+    const language = replyLanguage(detectLanguage(text) ?? user.language);
+    const reply: SendOptions = {
+      inReplyTo: id,
+      quote: deps.clock() - inbox.sentAt.getTime() > QUOTE_AFTER_MS,
+      memory: "link",
+      guard: () => lease.confirm(),
+    };
+    if (created) {
+      const welcome = { ...reply, quote: false, memory: "add" as const };
+      // Only words can be answered by the welcome alone; a voice note or photo goes on.
+      if (await deps.onboarding.welcome(user, language, message.type === "text" ? text : null, welcome))
+        return;
+    }
+    const optionId = message.interactive?.button_reply?.id ?? message.interactive?.list_reply?.id;
+    const timeZone = { text, optionId, messageId: id, questionJustAsked: created };
+    if (await deps.onboarding.handleTimeZone(user, language, timeZone, reply)) return;
+    const action = { text, optionId, messageId: id, replyTo: message.context?.id };
+    if (deps.actions && (await deps.actions.handle(user, language, action, reply))) return;
+
+    const replyTo = message.context?.id;
+    const base = { whatsappMessageId: id, ...(replyTo ? { replyToMessageId: replyTo } : {}) };
+    try {
+      switch (message.type) {
+        case "text":
+        case "button":
+          if (!text) return;
+          return await this.answer(
+            phone,
+            await deps.runtime.invokeMemoGraph(phone, text, base),
+            language,
+            reply,
+          );
+        case "interactive":
+          if (optionId) {
+            const result = await deps.runtime.invokeMemoGraph(phone, text, { ...base, optionId });
+            return await this.answer(phone, result, language, reply);
+          }
+          break;
+        case "audio":
+          return await this.voiceNote(phone, message, user, language, base, reply);
+        case "image":
+          return await this.image(phone, message, language, base, reply);
+      }
+    } catch (error) {
+      // A file over the limit is the user's to fix: say so instead of retrying.
+      if (error instanceof WhatsAppApiError && error.kind === "too_large") {
+        const megabytes = String(
+          Math.round((message.type === "image" ? IMAGE_MAX_BYTES : AUDIO_MAX_BYTES) / 1024 / 1024),
+        );
+        await this.say(phone, t(language, "mediaTooLarge", { megabytes }), language, {
+          ...reply,
+          memory: "none",
+        });
+        return;
+      }
+      throw error;
+    }
+    const kind = t(language, UNSUPPORTED[message.type] ?? "kind.other");
+    deps.logger.info({ messageId: id, type: message.type }, "message type Memo cannot take");
+    await this.say(phone, t(language, "unsupportedType", { kind }), language, { ...reply, memory: "none" });
+  }
+
+  answered(inbox: InboxMessage): Promise<boolean> {
+    return this.deps.outbound.hasReplyTo(inbox.waMessageId);
+  }
+
+  async giveUp(inbox: InboxMessage, _error: string, lease: PhoneLease): Promise<void> {
+    // A question that never reached the user must not take their next message as its answer.
+    await this.deps.runtime.dropQuestion(inbox.phone);
+    const parsed = WhatsAppMessageSchema.safeParse(inbox.payload);
+    const text = parsed.success ? textOf(parsed.data).trim() : "";
+    const { user } = await this.deps.onboarding.ensureUser(inbox.phone, text, inbox.contactName);
+    const language = replyLanguage(detectLanguage(text) ?? user.language);
+    const symbol = { audio: "🎤", image: "📷" }[inbox.type] ?? "📎";
+    const quoted = text.length > 60 ? `${text.slice(0, 57)}…` : text || symbol;
+    await this.say(inbox.phone, t(language, "turnFailed", { message: quoted }), language, {
+      inReplyTo: inbox.waMessageId,
+      quote: true,
+      memory: "none",
+      guard: () => lease.confirm(),
+    });
+  }
+
+  /** processAudioMessage: download, transcribe in the user's language, then the graph. */
+  private async voiceNote(
+    phone: string,
+    message: WhatsAppMessage,
+    user: User,
+    language: "he" | "en",
+    base: { whatsappMessageId: string; replyToMessageId?: string },
+    reply: SendOptions,
+  ): Promise<void> {
+    const { deps } = this;
+    const mediaId = message.audio?.id;
+    if (!mediaId) return;
+    if (!deps.transcriber || !deps.client) {
+      await this.say(phone, t(language, "voiceUnavailable"), language, { ...reply, memory: "none" });
+      return;
+    }
+    const audio = await deps.client.downloadMedia(mediaId, AUDIO_MAX_BYTES);
+    const hint = user.language === "he" || user.language === "en" ? user.language : undefined;
+    const heard = await deps.transcriber.transcribe(audio, hint);
+    const heardLanguage = replyLanguage(detectLanguage(heard) ?? user.language);
+    if (!heard) {
+      await this.say(phone, t(heardLanguage, "voiceEmpty"), heardLanguage, { ...reply, memory: "none" });
+      return;
+    }
+    await deps.memory.load(phone);
+    const before = deps.memory.getLatestActions(phone, 1)[0]?.createdAt ?? 0;
+    const result = await deps.runtime.invokeMemoGraph(phone, heard, { ...base, audioTranscription: heard });
+    if (result.status === "failed")
+      throw new TurnFailedError("The turn failed", { messageId: base.whatsappMessageId });
+    await deps.memory.load(phone);
+    const actedOn = (deps.memory.getLatestActions(phone, 1)[0]?.createdAt ?? 0) > before;
+    // What was heard is shown when it drives an action or a question, so a mishearing is caught.
+    if (actedOn || result.status === "waiting") {
+      const shown = heard.length > 300 ? `${heard.slice(0, 297)}…` : heard;
+      // A notice, not the answer: it does not count as this message being answered.
+      await this.say(phone, t(heardLanguage, "voiceHeard", { text: shown }), heardLanguage, {
+        memory: "none",
+        ...(reply.guard ? { guard: reply.guard } : {}),
+      });
+    }
+    await this.answer(phone, result, heardLanguage, { ...reply, quote: false });
+  }
+
+  /** processImageMessage: download, analyse, keep as image context; a caption is the request about it. */
+  private async image(
+    phone: string,
+    message: WhatsAppMessage,
+    language: "he" | "en",
+    base: { whatsappMessageId: string; replyToMessageId?: string },
+    reply: SendOptions,
+  ): Promise<void> {
+    const { deps } = this;
+    const mediaId = message.image?.id;
+    if (!mediaId) return;
+    if (!deps.llm || !deps.client) {
+      await this.say(phone, t(language, "imageUnavailable"), language, { ...reply, memory: "none" });
+      return;
+    }
+    const caption = message.image?.caption?.trim();
+    const image = await deps.client.downloadMedia(mediaId, IMAGE_MAX_BYTES);
+    const { context, usage } = await analyzeImage(
+      deps.llm,
+      { id: mediaId, ...image, ...(caption ? { caption } : {}) },
+      language,
+      deps.clock(),
+    );
+    deps.logger.info(
+      { event: "image_analysis", model: usage.model, costUsd: usage.costUsd, imageType: context.imageType },
+      "image analysed",
+    );
+    if (caption) {
+      const result = await deps.runtime.invokeMemoGraph(phone, caption, { ...base, imageContext: context });
+      return this.answer(phone, result, language, reply);
+    }
+    await deps.memory.load(phone);
+    await deps.memory.addUserMessage(phone, "📷", {
+      whatsappMessageId: base.whatsappMessageId,
+      ...(base.replyToMessageId ? { replyToMessageId: base.replyToMessageId } : {}),
+      metadata: { imageContext: context },
+    });
+    await this.say(phone, describeImage(context, language), language, { ...reply, memory: "add" });
+  }
+
+  /** Sends the graph's reply; a failed turn is thrown back to the inbox, which retries it. */
+  private async answer(
+    phone: string,
+    result: MemoReply,
+    language: "he" | "en",
+    options: SendOptions,
+  ): Promise<void> {
+    if (result.status === "failed") throw new TurnFailedError("The turn failed", { traceId: result.traceId });
+    const content: ReplyContent = {
+      text: result.text,
+      ...(result.question ? { question: result.question } : {}),
+      options: result.options,
+      ...(result.expectedInput ? { expectedInput: result.expectedInput } : {}),
+      language,
+    };
+    await this.deps.sender.send(phone, content, options);
+  }
+
+  private async say(phone: string, text: string, language: "he" | "en", options: SendOptions): Promise<void> {
+    await this.deps.sender.send(phone, { text, options: [], language }, options);
+  }
+}
+
+/** What Memo says about an image with no caption: what it shows, what it holds, what it could do. */
+export function describeImage(context: ImageContext, language: "he" | "en"): string {
+  const { analysisResult: result } = context;
+  const data = result.extractedData ?? {};
+  const bullets = (items: string[]) => items.map((item) => `• ${item}`).join("\n");
+  const parts = [`📷 ${result.description}`];
+  const offers: string[] = [];
+  if (data.tasks?.length) {
+    parts.push(`${t(language, "imageTasks")}\n${bullets(data.tasks)}`);
+    offers.push(t(language, "imageOfferTasks"));
+  }
+  if (data.events?.length) {
+    const events = data.events.map((e) => [e.title, e.date, e.time].filter(Boolean).join(" — "));
+    parts.push(`${t(language, "imageEvents")}\n${bullets(events)}`);
+    offers.push(t(language, "imageOfferEvents"));
+  }
+  if (data.items?.length) {
+    parts.push(`${t(language, "imageItems")}\n${bullets(data.items)}`);
+    offers.push(t(language, "imageOfferItems"));
+  }
+  if (!data.tasks?.length && !data.items?.length && result.extractedText) {
+    const text =
+      result.extractedText.length > 500 ? `${result.extractedText.slice(0, 497)}…` : result.extractedText;
+    parts.push(`${t(language, "imageText")}\n${text}`);
+    offers.push(t(language, "imageOfferNote"));
+  }
+  parts.push(
+    context.imageType === "structured" && offers.length > 0
+      ? t(language, "imageOffer", { examples: offers.join(language === "he" ? " או " : " or ") })
+      : t(language, "imageOfferRandom"),
+  );
+  return parts.join("\n\n");
+}

@@ -1,0 +1,250 @@
+import { withTurn } from "../../utils/turnContext.js";
+import type { InboxMessage, InboxRepository } from "../../db/repositories/inboxRepository.js";
+import { describeError } from "../../utils/errors.js";
+import type { InFlightWork } from "../../utils/inFlightWork.js";
+import type { Logger } from "../../utils/logger.js";
+import { LeaseLostError, type PhoneLease, type PhoneLocks } from "./phoneLocks.js";
+
+/** Runs the turn of one inbox message; throws when the turn failed and may be retried. */
+export interface InboxHandler {
+  /** Runs the turn; sends only while `lease` is confirmed (else throws LeaseLostError). */
+  process(message: InboxMessage, lease: PhoneLease): Promise<void>;
+  /** Whether an earlier attempt already sent the answer (the process died right after). */
+  answered(message: InboxMessage): Promise<boolean>;
+  /** After the last failed attempt: tell the user, briefly, that their message was not handled. */
+  giveUp(message: InboxMessage, error: string, lease: PhoneLease): Promise<void>;
+}
+
+/** How handling one message ended for the phone's run. */
+type Outcome = "next" | "stop";
+
+export interface InboxWorkerOptions {
+  inbox: InboxRepository;
+  locks: PhoneLocks;
+  handler: InboxHandler;
+  logger: Logger;
+  /** Counts turns, so shutdown waits for them. */
+  inFlight?: InFlightWork;
+  /** Phones worked off at once (default: 8). */
+  concurrency: number;
+  /** Messages older than this are recorded but not answered (default: 24 h). */
+  maxAgeMs: number;
+  /** Attempts at one message's turn (default: 3). */
+  maxAttempts: number;
+  /** Milliseconds between looks for work that no webhook announced (default: 5000). */
+  pollIntervalMs?: number;
+  /** Milliseconds before retry `n` (1-based) of a failed turn (default: 1 s, 4 s, 9 s…). */
+  retryDelayMs?: (attempt: number) => number;
+  /** Epoch milliseconds (default: Date.now). */
+  clock?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * Works off the inbox (D4): each phone's messages one at a time, in WhatsApp timestamp order,
+ * under that phone's lock; different phones in parallel up to `concurrency`. It looks for work when
+ * told (`kick`, after the webhook stored messages), when a phone's run ends, and on a slow poll
+ * (work stored by another instance, phones another instance held, rows left by a crash).
+ */
+export class InboxWorker {
+  private readonly active = new Map<string, Promise<void>>();
+  private scanning = false;
+  /** The look for work under way, if any (stop waits for it). */
+  private currentScan: Promise<void> | undefined;
+  /** Ends retry back-offs early when the worker stops. */
+  private readonly sleepers = new Set<() => void>();
+  private rescan = false;
+  private stopped = true;
+  private poll: NodeJS.Timeout | undefined;
+  private readonly clock: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly options: InboxWorkerOptions) {
+    this.clock = options.clock ?? Date.now;
+    this.sleep = options.sleep ?? defaultSleep;
+  }
+
+  /** Starts working: unfinished rows from before a restart are picked up at once. */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.poll = setInterval(() => this.kick(), this.options.pollIntervalMs ?? 5000).unref();
+    this.kick();
+  }
+
+  private prepared: Promise<void> | undefined;
+
+  /** Looks for work now (coalesced: a look already running looks once more when it ends). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.scanning) {
+      // The look under way looks once more before it ends.
+      this.rescan = true;
+      return;
+    }
+    this.currentScan = this.scan();
+  }
+
+  /** Stops taking new work; resolves when the turns running now have ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.poll);
+    this.wakeSleepers();
+    // A look under way may still be taking a lease: let it finish (it lets the lease go).
+    await this.currentScan;
+    await Promise.all(this.active.values());
+  }
+
+  /** Resolves once no phone is being worked off and no look is running (tests, benchmarks). */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Waits before a retry, or less when the worker stops meanwhile. */
+  private async backOff(ms: number): Promise<void> {
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    this.sleepers.add(wake);
+    try {
+      await Promise.race([this.sleep(ms), woken]);
+    } finally {
+      this.sleepers.delete(wake);
+    }
+  }
+
+  private wakeSleepers(): void {
+    for (const wake of this.sleepers) wake();
+  }
+
+  private isIdle(): boolean {
+    return this.active.size === 0 && !this.scanning;
+  }
+
+  private settle(): void {
+    if (this.isIdle()) this.idleWaiters.splice(0).forEach((wake) => wake());
+  }
+
+  /** Takes leases on waiting phones and starts their runs, up to `concurrency`; only one at a time (see kick). */
+  private async scan(): Promise<void> {
+    this.scanning = true;
+    try {
+      await (this.prepared ??= this.options.locks.prepare()).catch((error: unknown) => {
+        this.prepared = undefined;
+        throw error;
+      });
+      do {
+        this.rescan = false;
+        const free = this.options.concurrency - this.active.size;
+        if (free <= 0 || this.stopped) break;
+        // More phones than free slots: some may be held by another instance.
+        const phones = await this.options.inbox.phonesWithPending(free * 4, [...this.active.keys()]);
+        for (const phone of phones) {
+          if (this.active.size >= this.options.concurrency || this.stopped) break;
+          if (this.active.has(phone)) continue;
+          const lease = await this.options.locks.tryAcquire(phone);
+          if (!lease) continue;
+          if (this.stopped) {
+            await this.options.locks.release(lease);
+            break;
+          }
+          this.active.set(phone, this.runPhone(lease));
+        }
+      } while (this.rescan);
+    } catch (error) {
+      // The next kick or poll tries again; nothing is lost, the rows stay pending.
+      this.options.logger.error({ err: error }, "inbox scan failed");
+    } finally {
+      this.scanning = false;
+      this.settle();
+    }
+  }
+
+  /** Works off one phone's pending messages in order, then lets the phone go. */
+  private async runPhone(lease: PhoneLease): Promise<void> {
+    const { phone } = lease;
+    let healthy = true;
+    try {
+      while (!this.stopped && lease.held()) {
+        const message = await this.options.inbox.nextPending(phone);
+        if (!message) break;
+        const end = this.options.inFlight?.begin();
+        try {
+          // Every log line, LLM call and trace of this message's turn carries its id and user.
+          const turn = { traceId: message.waMessageId, phone, trigger: "user" as const };
+          if ((await withTurn(turn, () => this.handle(message, lease))) === "stop") break;
+        } finally {
+          end?.();
+        }
+      }
+    } catch (error) {
+      healthy = false;
+      this.options.logger.error({ err: error, phone }, "inbox run for a phone failed");
+    } finally {
+      await this.options.locks
+        .release(lease)
+        .catch((error: unknown) =>
+          this.options.logger.error({ err: error, phone }, "could not release phone lease"),
+        );
+      this.active.delete(phone);
+      // A message stored while this run was ending found the phone busy: look again. After a
+      // storage error, leave it to the poll instead of spinning.
+      if (healthy) this.kick();
+      this.settle();
+    }
+  }
+
+  private async handle(message: InboxMessage, lease: PhoneLease): Promise<Outcome> {
+    const { inbox, logger, maxAttempts, handler } = this.options;
+    const id = message.waMessageId;
+    const ageMs = this.clock() - message.sentAt.getTime();
+    if (ageMs > this.options.maxAgeMs) {
+      // A redelivery after a long outage: answering it now as if fresh would surprise the user.
+      logger.warn({ event: "INBOX_EXPIRED", messageId: id, ageMs }, "message too old to answer; recorded");
+      const minutes = Math.round(ageMs / 60_000);
+      return (await inbox.finish(id, "expired", lease.token, `not answered: ${minutes} minutes old`))
+        ? "next"
+        : "stop";
+    }
+    let lastError = message.lastError ?? "the turn was interrupted (process stopped)";
+    for (;;) {
+      const attempt = await inbox.beginAttempt(id, lease.token);
+      if (attempt === null) return "stop";
+      if (attempt > maxAttempts) {
+        // Attempts ran out across restarts. If the last one got its answer out before the
+        // process died, the message was handled after all.
+        if (await handler.answered(message))
+          return (await inbox.finish(id, "done", lease.token)) ? "next" : "stop";
+        break;
+      }
+      try {
+        await handler.process({ ...message, attempts: attempt }, lease);
+        return (await inbox.finish(id, "done", lease.token)) ? "next" : "stop";
+      } catch (error) {
+        if (error instanceof LeaseLostError) return "stop";
+        lastError = describeError(error);
+        logger.error({ err: error, messageId: id, attempt, maxAttempts }, "turn failed");
+        // Some failures must not re-run the turn (a reply that could not be delivered).
+        if (attempt >= maxAttempts || (error as { rerunnable?: unknown }).rerunnable === false) break;
+        await this.backOff((this.options.retryDelayMs ?? ((n) => n * n * 1000))(attempt));
+        // Shutting down: the message stays pending and runs after the restart.
+        if (this.stopped) return "stop";
+      }
+    }
+    logger.error(
+      { event: "INBOX_FAILED", messageId: id, error: lastError },
+      "message given up after retries",
+    );
+    // Marked failed first: if the apology cannot be sent, it is not retried on every poll.
+    if (!(await inbox.finish(id, "failed", lease.token, lastError))) return "stop";
+    try {
+      await handler.giveUp(message, lastError, lease);
+    } catch (error) {
+      logger.error({ err: error, messageId: id }, "could not tell the user their message failed");
+    }
+    return "next";
+  }
+}

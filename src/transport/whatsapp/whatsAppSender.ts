@@ -1,0 +1,166 @@
+import { createLimiter } from "../../utils/concurrency.js";
+import type { OutboundMessageRepository } from "../../db/repositories/outboundMessageRepository.js";
+import { MemoError } from "../../utils/errors.js";
+import type { Logger } from "../../utils/logger.js";
+import type { MemoryService } from "../../services/memory/index.js";
+import type { GraphApiClient } from "./graphApiClient.js";
+import { LeaseLostError } from "./phoneLocks.js";
+import { buildReplyPayloads, buildTemplatePayload, type OutboundPayload } from "./outboundFormat.js";
+import type { MessageSender, ReplyContent, SendOptions } from "../../types/outbound.js";
+
+/** A reply that could not be delivered after the client's own retries; the turn is not re-run for it. */
+export class DeliveryError extends MemoError {
+  /** Re-running the turn would repeat what it did; the inbox gives up on the message instead. */
+  readonly rerunnable = false;
+}
+
+/** What a payload shows in the chat, for the outbound record. */
+function bodyOf(payload: OutboundPayload): string {
+  switch (payload.type) {
+    case "text":
+      return payload.text.body;
+    case "interactive":
+      return payload.interactive.body.text;
+    case "template":
+      return payload.template.components[0]?.parameters[0]?.text ?? "";
+  }
+}
+
+/** The kind recorded for a payload: text, button, list or template. */
+function kindOf(payload: OutboundPayload): string {
+  return payload.type === "interactive" ? payload.interactive.type : payload.type;
+}
+
+/**
+ * Sends Memo's replies: fits them to WhatsApp (split text, buttons, lists), records every sent
+ * message with its id and the message it answers, and gives the conversation window the id, so a
+ * later reply-to one of Memo's messages finds it. At most `sendConcurrency` messages are under way at once (inFlight).
+ */
+export class WhatsAppSender implements MessageSender {
+  /**
+   * Admits a send, from the Graph API call to the record of what it accepted (issue #20). A message
+   * WhatsApp accepted but Memo had not yet recorded is sent again when a crash re-runs its turn (the
+   * turn is re-run unless its answer is recorded: a lost reply is worse than a repeated one), and
+   * the Cloud API takes no idempotency key to prevent that. Bounding the sends under way bounds
+   * that window: with the default of one, a crash repeats at most one reply per process, not one
+   * per turn in flight. The cost: each slot sends one message per Graph API round trip
+   * (WHATSAPP_SEND_CONCURRENCY, docs/WHATSAPP.md).
+   */
+  private readonly inFlight: <T>(send: () => Promise<T>) => Promise<T>;
+
+  constructor(
+    private readonly deps: {
+      /** null: no access token and no simulator; replies are logged, not sent. */
+      client: GraphApiClient | null;
+      outbound: OutboundMessageRepository;
+      memory: MemoryService;
+      logger: Logger;
+      /** Sends under way at once, from the Graph API call to its record (default: 1). */
+      sendConcurrency?: number;
+    },
+  ) {
+    this.inFlight = createLimiter(deps.sendConcurrency ?? 1);
+  }
+
+  /** Sends one reply; returns the WhatsApp ids of its messages, in order. */
+  async send(phone: string, content: ReplyContent, options: SendOptions): Promise<string[]> {
+    const { client, outbound, memory, logger } = this.deps;
+    if (!client) {
+      logger.warn({ phone, chars: content.text.length }, "no WhatsApp access token: reply not sent");
+      if (options.memory === "add") await memory.addAssistantMessage(phone, content.text);
+      return [];
+    }
+    const payloads = buildReplyPayloads(phone, content, options.quote ? options.inReplyTo : undefined);
+    const ids: string[] = [];
+    for (const payload of payloads) {
+      const id = await this.inFlight(async () => {
+        // Checked before each message (and after waiting for the slot), so a reply in parts
+        // stops when the phone changes hands.
+        if (options.guard && !(await options.guard())) {
+          throw new LeaseLostError("Phone lease lost before sending", {
+            inReplyTo: options.inReplyTo,
+            sent: ids.length,
+          });
+        }
+        let sent: string;
+        try {
+          ({ id: sent } = await client.sendMessage(payload));
+        } catch (error) {
+          throw new DeliveryError(
+            "Reply could not be delivered",
+            { sent: ids.length, of: payloads.length },
+            undefined,
+            { cause: error },
+          );
+        }
+        await options.onAccepted?.(sent);
+        // The message is out: a failure to record it must not make the turn run (and send) again.
+        await outbound
+          .record({
+            waMessageId: sent,
+            phone,
+            ...(options.inReplyTo ? { inReplyTo: options.inReplyTo } : {}),
+            kind: kindOf(payload),
+            body: bodyOf(payload),
+          })
+          .catch((error: unknown) =>
+            logger.error({ err: error, messageId: sent }, "could not record a sent message"),
+          );
+        return sent;
+      });
+      ids.push(id);
+    }
+    const first = ids[0];
+    if (options.memory === "add") await memory.addAssistantMessage(phone, content.text, first);
+    else if (options.memory === "append") await memory.appendProactiveMessage(phone, content.text, first);
+    else if (options.memory === "link" && first)
+      await memory.setAssistantMessageId(phone, content.text, first);
+    return ids;
+  }
+
+  /**
+   * Sends an approved template whose one body parameter is `text` (outside the 24-hour window);
+   * returns its WhatsApp id. The window is told of `text` as Memo's message (appended: templates
+   * are only sent outside a turn).
+   */
+  async sendTemplate(
+    phone: string,
+    template: { name: string; languageCode: string },
+    text: string,
+    options: Pick<SendOptions, "onAccepted"> = {},
+  ): Promise<string | null> {
+    const { client, outbound, memory, logger } = this.deps;
+    if (!client) {
+      logger.warn({ template: template.name }, "no WhatsApp access token: template not sent");
+      return null;
+    }
+    const payload = buildTemplatePayload(phone, template, text);
+    const id = await this.inFlight(async () => {
+      const { id: sent } = await client.sendMessage(payload);
+      // Recorded first, before anything else can fail: a template that went must not go again.
+      await options.onAccepted?.(sent);
+      await outbound
+        .record({ waMessageId: sent, phone, kind: "template", body: bodyOf(payload) })
+        .catch((error: unknown) =>
+          logger.error({ err: error, messageId: sent }, "could not record a sent message"),
+        );
+      return sent;
+    });
+    // The window is context only: its failure is logged, never a reason to send again.
+    await memory
+      .appendProactiveMessage(phone, text, id)
+      .catch((error: unknown) =>
+        logger.error({ err: error, messageId: id }, "could not add a template to the conversation window"),
+      );
+    return id;
+  }
+
+  /** Marks an inbound message read and shows "typing…" while the turn runs; failures only log. */
+  markRead(messageId: string): void {
+    this.deps.client
+      ?.markRead(messageId)
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error, messageId }, "could not mark message read"),
+      );
+  }
+}

@@ -1,0 +1,62 @@
+/** What a proactive message says, kept as data in the delivery ledger and rendered when it is sent. */
+
+/** Which kind of ring a reminder's delivery is. */
+export type RingKind = "reminder" | "nudge" | "recurring" | "overdue";
+
+type Language = "he" | "en";
+
+/** One ring of one task. */
+export interface RingContent {
+  kind: RingKind;
+  language: Language;
+  /** The user's zone now (times are shown in it). */
+  timeZone: string;
+  taskId: string;
+  text: string;
+  /** When it was due to ring (ISO). */
+  fireAt: string;
+  /** The task's due time, shown when the ring comes before it. */
+  dueAt: string | null;
+  /** A nudge's interval, for its wording. */
+  intervalMinutes?: number;
+}
+
+/** Occurrences more than a day late, gathered into one message. */
+export interface AwayContent {
+  kind: "away";
+  language: Language;
+  timeZone: string;
+  items: { text: string; fireAt: string }[];
+}
+
+/** One line of the morning digest. */
+export interface DigestLine {
+  /** Local "HH:mm" shown before the text, when it has a time. */
+  time?: string;
+  text: string;
+}
+
+/** A block of the digest from another capability (the calendar's events, once it exists). */
+export interface DigestSection {
+  title: string;
+  lines: DigestLine[];
+}
+
+export interface DigestContent {
+  kind: "digest";
+  language: Language;
+  timeZone: string;
+  /** The user's first name, when known. */
+  name: string | null;
+  /** The local day it covers, YYYY-MM-DD. */
+  date: string;
+  /** The digest instant (ISO). */
+  digestAt: string;
+  today: DigestLine[];
+  overdue: DigestLine[];
+  undated: number;
+  sections: DigestSection[];
+}
+
+/** What a delivery says; `viaTemplate`: WhatsApp refused it free-form (131047), so it goes as the template. */
+export type ProactiveContent = (RingContent | AwayContent | DigestContent) & { viaTemplate?: boolean };

@@ -1,0 +1,51 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { ESLint } from "eslint";
+import { beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * `npm run lint` keeps src/ layered (eslint.config.js, docs/ARCHITECTURE.md): these lint real
+ * files with one import added and check that the layering and cycle rules refuse it.
+ */
+const root = path.resolve(import.meta.dirname, "../..");
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+});
+
+/** The rules that fire when `file` (a path under src/) also imports `specifier`. */
+async function rulesBrokenBy(file: string, specifier: string): Promise<string[]> {
+  const filePath = path.join(root, file);
+  const text = `${await readFile(filePath, "utf8")}\nexport * as added from "${specifier}";\n`;
+  const [result] = await eslint.lintText(text, { filePath });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+}
+
+describe("the layers of src/", () => {
+  it("refuses an import from a layer above: a service importing the graph", async () => {
+    expect(await rulesBrokenBy("src/services/metrics/metrics.ts", "../../graph/memoRuntime.js")).toContain(
+      "import-x/no-restricted-paths",
+    );
+  }, 60_000);
+
+  it("refuses any project import in src/types, and transport importing the composition root", async () => {
+    expect(await rulesBrokenBy("src/types/plan.ts", "../utils/phone.js")).toContain(
+      "import-x/no-restricted-paths",
+    );
+    expect(
+      await rulesBrokenBy("src/transport/whatsapp/inboxWorker.ts", "../../app/createMemoRuntime.js"),
+    ).toContain("import-x/no-restricted-paths");
+  }, 60_000);
+
+  it("refuses an import cycle, even inside one layer", async () => {
+    // recurrence.ts imports recurrenceRule.ts; the reverse closes a cycle.
+    expect(await rulesBrokenBy("src/nlu/recurrenceRule.ts", "./recurrence.js")).toContain(
+      "import-x/no-cycle",
+    );
+  }, 60_000);
+
+  it("accepts an import from a layer below", async () => {
+    expect(await rulesBrokenBy("src/graph/memoRuntime.ts", "../services/memory/limits.js")).toEqual([]);
+  }, 60_000);
+});

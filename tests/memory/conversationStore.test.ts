@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  InMemoryConversationStore,
+  PgConversationStore,
+  type ConversationStore,
+  type StoredWindow,
+} from "../../src/db/repositories/conversationStore.js";
+import { MemoryService } from "../../src/services/memory/index.js";
+import { InvalidPhoneError } from "../../src/utils/errors.js";
+import { fakeClock } from "../support/clock.js";
+import { backends, type TestDatabase } from "../support/db.js";
+
+let n = 0;
+/** A phone no other test in this file uses. */
+const nextPhone = () => `97252000${String(++n).padStart(4, "0")}`;
+
+function sampleWindow(text: string): StoredWindow {
+  return {
+    messages: [
+      {
+        role: "user",
+        content: text,
+        timestamp: 1_772_355_600_000,
+        whatsappMessageId: "wamid.1",
+        estimatedTokens: Math.ceil(text.length / 3.5),
+        metadata: {
+          imageContext: {
+            imageId: "img1",
+            analysisResult: { description: "receipt", extractedText: "₪42" },
+            imageType: "structured",
+            extractedAt: 1_772_355_500_000,
+          },
+        },
+      },
+      { role: "assistant", content: "Got it", timestamp: 1_772_355_601_000, estimatedTokens: 2 },
+    ],
+    latestActions: [
+      {
+        createdAt: 1_772_355_601_000,
+        capability: "database",
+        action: "create_task",
+        summary: `task "${text}"`,
+        externalIds: ["t1"],
+      },
+    ],
+    disambiguation: {
+      type: "task",
+      query: "call",
+      candidates: [{ id: "t1", displayText: "Call mom", extra: { rank: 1 } }],
+      createdAt: 1_772_355_600_000,
+      expiresAt: 1_772_355_900_000,
+    },
+    recentTasks: [{ id: "t1", text, completed: false, dueDate: "2026-03-02" }],
+  };
+}
+
+interface StoreUnderTest {
+  name: string;
+  open(): Promise<{ store: ConversationStore; db?: TestDatabase }>;
+}
+
+const implementations: StoreUnderTest[] = [
+  { name: "in memory", open: () => Promise.resolve({ store: new InMemoryConversationStore() }) },
+  ...backends.map((backend): StoreUnderTest => ({
+    name: `Postgres on ${backend.name}`,
+    async open() {
+      const db = await backend.create();
+      return { store: new PgConversationStore(db.pool), db };
+    },
+  })),
+];
+
+describe.each(implementations)("ConversationStore $name", (implementation) => {
+  let store: ConversationStore;
+  let db: TestDatabase | undefined;
+
+  beforeAll(async () => {
+    ({ store, db } = await implementation.open());
+  });
+  afterAll(async () => db?.close());
+
+  it("returns null for a phone with no window, and the saved window as it was", async () => {
+    const phone = nextPhone();
+    expect(await store.load(phone)).toBeNull();
+    const window = sampleWindow("call mom (אמא) 📞");
+    await store.save(phone, window);
+    expect(await store.load(phone)).toEqual(window);
+  });
+
+  it("replaces the window on a second save, and forgets it on delete", async () => {
+    const phone = nextPhone();
+    await store.save(phone, sampleWindow("first"));
+    const second = { ...sampleWindow("second"), disambiguation: null, recentTasks: [] };
+    await store.save(phone, second);
+    expect(await store.load(phone)).toEqual(second);
+    await store.delete(phone);
+    expect(await store.load(phone)).toBeNull();
+    await expect(store.delete(phone)).resolves.toBeUndefined();
+  });
+
+  it("keeps each phone's window to itself", async () => {
+    const a = nextPhone();
+    const b = nextPhone();
+    await store.save(a, sampleWindow("for a"));
+    await store.save(b, sampleWindow("for b"));
+    await store.delete(a);
+    expect(await store.load(a)).toBeNull();
+    expect((await store.load(b))!.messages[0]!.content).toBe("for b");
+  });
+
+  it("stores text Postgres jsonb would refuse: NUL characters and a half-cut emoji", async () => {
+    const phone = nextPhone();
+    const cut = "📞".slice(0, 1);
+    await store.save(phone, sampleWindow(`a\u0000b ${cut}!`));
+    expect((await store.load(phone))!.messages[0]!.content).toBe("ab \uFFFD!");
+  });
+
+  it("refuses a phone that is not normalized, so one user's memory is never split", async () => {
+    await expect(store.save("+972 52-000-0001", sampleWindow("x"))).rejects.toBeInstanceOf(InvalidPhoneError);
+  });
+});
+
+describe.each(backends)("conversation memory written through to $name", (backend) => {
+  let db: TestDatabase;
+  const clock = fakeClock();
+  const service = () => new MemoryService(new PgConversationStore(db.pool), { clock: clock.now });
+
+  beforeAll(async () => {
+    db = await backend.create();
+  });
+  afterAll(async () => db?.close());
+
+  async function rowCount(phone: string): Promise<number> {
+    const { rows } = await db.pool.query<{ count: string }>(
+      "SELECT count(*) FROM conversation_windows WHERE user_phone = $1",
+      [phone],
+    );
+    return Number(rows[0]!.count);
+  }
+
+  it("shows a second instance, or this one after a restart, the same recent conversation", async () => {
+    const phone = nextPhone();
+    const first = service();
+    await first.load(phone);
+    await first.addUserMessage(phone, "remind me to call mom", { whatsappMessageId: "wamid.1" });
+    await first.addAssistantMessage(phone, "When should I remind you?", "wamid.2");
+    await first.pushLatestAction(phone, {
+      createdAt: clock.now(),
+      capability: "database",
+      action: "create_task",
+      summary: 'task "call mom"',
+    });
+
+    const second = service();
+    await second.load(phone);
+    expect(second.getRecentMessages(phone)).toEqual(first.getRecentMessages(phone));
+    expect(second.getLatestActions(phone)).toEqual(first.getLatestActions(phone));
+    expect(second.getRepliedToMessage(phone, "wamid.2")?.content).toBe("When should I remind you?");
+
+    // The second instance answers; the first sees it at its next turn's load().
+    await second.addUserMessage(phone, "tomorrow at 9", { replyToMessageId: "wamid.2" });
+    expect(first.getLastUserMessage(phone)?.content).toBe("remind me to call mom");
+    await first.load(phone);
+    expect(first.getLastUserMessage(phone)?.content).toBe("tomorrow at 9");
+  });
+
+  it("removes the row when a conversation is cleared", async () => {
+    const phone = nextPhone();
+    const memory = service();
+    await memory.addUserMessage(phone, "hello");
+    expect(await rowCount(phone)).toBe(1);
+    await memory.clearConversation(phone);
+    expect(await rowCount(phone)).toBe(0);
+    const other = service();
+    await other.load(phone);
+    expect(other.getRecentMessages(phone)).toEqual([]);
+  });
+
+  it("reads what it can of a damaged document instead of failing the turn", async () => {
+    const phone = nextPhone();
+    const good = sampleWindow("kept").messages[1]!;
+    await db.pool.query("INSERT INTO conversation_windows (user_phone, state) VALUES ($1, $2)", [
+      phone,
+      JSON.stringify({ messages: [{ role: "user" }, good], latestActions: "oops", disambiguation: {} }),
+    ]);
+    expect(await new PgConversationStore(db.pool).load(phone)).toEqual({
+      messages: [good],
+      latestActions: [],
+      disambiguation: null,
+      recentTasks: [],
+    });
+  });
+
+  it("never shows one phone's window to another", async () => {
+    const a = nextPhone();
+    const b = nextPhone();
+    const memory = service();
+    await memory.addUserMessage(a, "a's secret", { whatsappMessageId: "wamid.a" });
+    await memory.addUserMessage(b, "b's note");
+    await memory.clearConversation(b);
+
+    const other = service();
+    await other.load(a);
+    await other.load(b);
+    expect(other.getRecentMessages(b)).toEqual([]);
+    expect(other.getRepliedToMessage(b, "wamid.a")).toBeNull();
+    expect(other.getRecentMessages(a).map((m) => m.content)).toEqual(["a's secret"]);
+  });
+
+  it("a reminder appended by another instance never overwrites a turn, and the turn's next load sees it", async () => {
+    const phone = nextPhone();
+    const turn = service();
+    const scheduler = service();
+    await turn.load(phone);
+    await turn.addUserMessage(phone, "what's on today?", { whatsappMessageId: "wamid.t1" });
+    // The scheduler, on another instance, adds its reminder while the turn runs.
+    await scheduler.appendProactiveMessage(phone, "⏰ Reminder: stretch", "wamid.r1");
+    expect(scheduler.getRecentMessages(phone).map((m) => m.content)).toEqual([
+      "what's on today?",
+      "⏰ Reminder: stretch",
+    ]);
+    // A turn's whole-window write can drop the reminder's entry, never the turn's own messages.
+    await turn.addAssistantMessage(phone, "Nothing today.", "wamid.t2");
+    const after = service();
+    await after.load(phone);
+    expect(after.getRecentMessages(phone).map((m) => m.content)).toEqual([
+      "what's on today?",
+      "Nothing today.",
+    ]);
+
+    // Appended between turns, it is there for the next one, with its WhatsApp id for reply-to.
+    await scheduler.appendProactiveMessage(phone, "🔁 Reminder: water the plants", "wamid.r2");
+    await turn.load(phone);
+    expect(turn.getRecentMessages(phone).at(-1)?.content).toBe("🔁 Reminder: water the plants");
+    expect(turn.getRepliedToMessage(phone, "wamid.r2")?.content).toBe("🔁 Reminder: water the plants");
+  });
+
+  it("appends to a phone with no window yet", async () => {
+    const phone = nextPhone();
+    await service().appendProactiveMessage(phone, "☀️ Good morning!", "wamid.d1");
+    const reader = service();
+    await reader.load(phone);
+    expect(reader.getRecentMessages(phone).map((m) => m.content)).toEqual(["☀️ Good morning!"]);
+  });
+});

@@ -3,6 +3,7 @@ import { MIGRATIONS } from "../src/db/migrations/index.js";
 import { PgConversationHistory } from "../src/db/repositories/conversationHistory.js";
 import { PgConversationStore } from "../src/db/repositories/conversationStore.js";
 import { PgMemoryRepository, type MemoryType } from "../src/db/repositories/memoryRepository.js";
+import { memoryStorage } from "../src/db/storage.js";
 import { LongTermMemory } from "../src/services/memory/longTermMemory.js";
 import { MemoryService } from "../src/services/memory/index.js";
 import { round } from "./measure.js";
@@ -137,7 +138,12 @@ export async function contextBuild(): Promise<Record<string, unknown>> {
       "SELECT count(*)::int AS n FROM memories WHERE user_phone = $1 AND status = 'active'",
       [PHONE],
     );
-    const longTerm = new LongTermMemory({ pool, llm: null, memory, clock: () => now });
+    const longTerm = new LongTermMemory({
+      storage: memoryStorage(pool),
+      llm: null,
+      memory,
+      clock: () => now,
+    });
     const samples: number[] = [];
     let contextChars = 0;
     let factsShown = 0;

@@ -9,8 +9,8 @@ import { GMAIL_SYSTEM_PROMPT } from "../src/prompts/gmailPrompt.js";
 import { PLANNER_SYSTEM_PROMPT } from "../src/prompts/plannerPrompt.js";
 import { RESPONSE_WRITER_SYSTEM_PROMPT } from "../src/prompts/responseWriterPrompt.js";
 import { SECOND_BRAIN_SYSTEM_PROMPT } from "../src/prompts/secondBrainPrompt.js";
-import { FACTS_PROMPT } from "../src/services/memory/factExtraction.js";
-import { FORGET_PROMPT, SUMMARY_PROMPT } from "../src/services/memory/summary.js";
+import { CONVERSATION_SUMMARY_PROMPT, FORGET_PROMPT } from "../src/prompts/conversationSummaryPrompt.js";
+import { FACTS_PROMPT } from "../src/prompts/factExtractionPrompt.js";
 import { systemPromptOf, textOf, type RecordedRequest } from "../tests/support/scriptedOpenAI.js";
 
 /** The node an LLM request came from; "memory:*" run in the background after the reply. */
@@ -45,7 +45,7 @@ const KINDS: [string, CallKind][] = [
   [firstLine(GENERAL_SYSTEM_PROMPT), "resolver:general"],
   [firstLine(RESPONSE_WRITER_SYSTEM_PROMPT), "response_writer"],
   [firstLine(FACTS_PROMPT), "memory:facts"],
-  [firstLine(SUMMARY_PROMPT), "memory:summary"],
+  [firstLine(CONVERSATION_SUMMARY_PROMPT), "memory:summary"],
   [firstLine(FORGET_PROMPT), "memory:forget"],
   // answer.ts keeps these two private; their opening words are stable enough to match.
   ["You answer the user's question using only their own notes", "notes:answer"],

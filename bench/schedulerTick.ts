@@ -4,6 +4,7 @@ import { migrate } from "../src/db/migrate.js";
 import { MIGRATIONS } from "../src/db/migrations/index.js";
 import { PgConversationStore } from "../src/db/repositories/conversationStore.js";
 import { PgOutboundMessageRepository } from "../src/db/repositories/outboundMessageRepository.js";
+import { reminderStorage } from "../src/db/storage.js";
 import { MemoryService } from "../src/services/memory/index.js";
 import { ReminderService, type PassReport } from "../src/services/reminder/reminderService.js";
 import { GraphApiClient } from "../src/transport/whatsapp/graphApiClient.js";
@@ -187,7 +188,7 @@ function reminderService(pool: pg.Pool, graph: FakeGraphApi): ReminderService {
     logger,
   });
   return new ReminderService({
-    pool,
+    storage: reminderStorage(pool),
     sender,
     llm: null,
     logger,

@@ -5,9 +5,11 @@ import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../src/config/env.js";
 import { openDatabase } from "../src/db/database.js";
+import { PgGoogleAccountRepository } from "../src/db/repositories/googleAccountRepository.js";
+import { PgLocalSecretRepository } from "../src/db/repositories/localSecretRepository.js";
 import { createGoogleAccounts } from "../src/services/google/googleAccountService.js";
 import { deriveKey, storedSecretKey } from "../src/services/google/secrets.js";
-import { countUserData, eraseUserData } from "../src/services/privacy/eraseUser.js";
+import { countUserData, eraseUserData } from "../src/db/repositories/userDataRepository.js";
 import { describeError } from "../src/utils/errors.js";
 import { createLogger } from "../src/utils/logger.js";
 import { normalizePhone, phoneTag, setPhoneTagKey } from "../src/utils/phone.js";
@@ -60,7 +62,7 @@ async function main(): Promise<void> {
   const db = await openDatabase(config.database, logger);
   try {
     // Only read until --yes: no migration, no generated key (a dry run must change nothing).
-    const secret = config.tokenKey ?? (await storedSecretKey(db.pool));
+    const secret = config.tokenKey ?? (await storedSecretKey(new PgLocalSecretRepository(db.pool)));
     if (secret) setPhoneTagKey(deriveKey(secret, "phone-tag"));
     // The tag is what their log lines carry; their LangSmith traces are in the thread named after it.
     const tag = secret ? phoneTag(phone) : null;
@@ -74,7 +76,14 @@ async function main(): Promise<void> {
     // Google first: once the row is gone, the tokens to revoke are gone too. Without a key no
     // token was ever stored.
     const google =
-      secret && createGoogleAccounts({ pool: db.pool, config, logger, secret, serviceUrl: () => "" });
+      secret &&
+      createGoogleAccounts({
+        accounts: new PgGoogleAccountRepository(db.pool),
+        config,
+        logger,
+        secret,
+        serviceUrl: () => "",
+      });
     const revoked = google && google.configured ? await google.disconnect(phone) : false;
     const erased = await eraseUserData(db.pool, phone);
     process.stdout.write(

@@ -180,8 +180,9 @@ async function main(): Promise<void> {
   // Loaded once the arguments are known good: a mistyped flag is answered at once.
   const { ConfigError, loadConfig } = await import("../src/config/env.js");
   const { deriveKey } = await import("../src/services/google/secrets.js");
-  const { readOnlySnapshot } = await import("../src/transport/replay/replaySource.js");
+  const { readOnlySnapshot } = await import("../src/db/repositories/replayRepository.js");
   const { storedSecretKey } = await import("../src/services/google/secrets.js");
+  const { PgLocalSecretRepository } = await import("../src/db/repositories/localSecretRepository.js");
   const { replayUser, UnknownUserError } = await import("../src/app/replayUser.js");
   const { createTracing } = await import("../src/services/tracing/tracing.js");
   const { createLogger } = await import("../src/utils/logger.js");
@@ -199,7 +200,9 @@ async function main(): Promise<void> {
   let unknownUser: string | undefined;
   try {
     // Tags as the service makes them (its key), so the user's thread id printed is the real one.
-    const secret = config.tokenKey ?? (await readOnlySnapshot(source.pool, storedSecretKey));
+    const secret =
+      config.tokenKey ??
+      (await readOnlySnapshot(source.pool, (client) => storedSecretKey(new PgLocalSecretRepository(client))));
     if (secret) setPhoneTagKey(deriveKey(secret, "phone-tag"));
     const tracing = createTracing(config.tracing, logger, { metadata: { replay: true } });
     const stamp = new Date().toISOString().replace(/[-:]|\.\d+/g, "");

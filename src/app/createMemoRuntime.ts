@@ -3,10 +3,14 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type pg from "pg";
 import type { AppConfig } from "../config/env.js";
 import { TurnBufferedSaver } from "../db/turnBufferedSaver.js";
+import { databaseStorage, memoryStorage, undoStorage } from "../db/storage.js";
+import { PgCalendarEventRepository } from "../db/repositories/calendarEventRepository.js";
 import { PgConversationHistory } from "../db/repositories/conversationHistory.js";
 import { PgConversationStore } from "../db/repositories/conversationStore.js";
+import { PgLlmUsageRepository } from "../db/repositories/llmUsageRepository.js";
 import { PgNoteRepository } from "../db/repositories/noteRepository.js";
 import { PgOperationLedger } from "../db/repositories/operationLedger.js";
+import { PgUndoRepository } from "../db/repositories/undoRepository.js";
 import { PgUserRepository } from "../db/repositories/userRepository.js";
 import { createLLMService } from "../services/llm/index.js";
 import { type LLMService } from "../types/llm.js";
@@ -75,13 +79,18 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   });
   const configured = options.llm !== undefined ? options.llm : createLLMService(config, logger);
   // Each user's LLM spend per day, and the gate that stops their calls once it reaches the budget.
-  const budget = new LLMBudget({ pool, logger, clock, dailyUsd: config.llm.dailyBudgetUsd });
+  const budget = new LLMBudget({
+    usage: new PgLlmUsageRepository(pool),
+    logger,
+    clock,
+    dailyUsd: config.llm.dailyBudgetUsd,
+  });
   // Every call is seen by the observers (metrics, the cost ledger) whichever node makes it.
   const llm =
     configured &&
     new ObservedLLMService(configured, [budget.observer, ...(options.llmObservers ?? [])], budget.gate);
   const longTerm = new LongTermMemory({
-    pool,
+    storage: memoryStorage(pool),
     llm,
     memory,
     logger,
@@ -97,12 +106,18 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   const notes = new SecondBrainService({ notes: new PgNoteRepository(pool), embedder, logger, clock });
   const google = options.google;
   // Each user's calendar: Google Calendar once connected, the built-in one (Postgres) otherwise.
-  const calendars = createCalendarProviders({ pool, google: google ?? null, logger });
+  const calendars = createCalendarProviders({
+    events: new PgCalendarEventRepository(pool),
+    google: google ?? null,
+    logger,
+  });
   // "undo" / "בטל": every change is journaled with what it touched, for UNDO_WINDOW_MINUTES.
   const undoWindowMs = config.undoWindowMinutes * 60_000;
-  const undoSettings = { db: pool, windowMs: undoWindowMs };
+  // Each change's outcome, so a turn re-run after a crash reports it instead of acting twice.
+  const ledger = new PgOperationLedger(pool);
+  const undoSettings = { journal: new PgUndoRepository(pool), windowMs: undoWindowMs };
   const undo: UndoService = new UndoService({
-    pool,
+    storage: undoStorage(pool),
     windowMs: undoWindowMs,
     logger,
     // The capability that journaled the change puts it back (the calendar, for Google events).
@@ -125,12 +140,12 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     undo,
     withModel: !!llm,
   })
-    .register(createDatabaseCapability(pool, undoWindowMs))
+    .register(createDatabaseCapability(databaseStorage(pool), undoWindowMs))
     .register(
       createSecondBrainCapability({
         notes,
         memory: longTerm,
-        ledger: new PgOperationLedger(pool),
+        ledger,
         logger,
         undo: undoSettings,
       }),
@@ -139,13 +154,13 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
       createCalendarCapability({
         providers: calendars,
         logger,
-        ledger: new PgOperationLedger(pool),
+        ledger,
         undo: undoSettings,
       }),
     );
   // Gmail has no built-in stand-in: without a Google OAuth client nobody could connect it.
   if (google?.configured)
-    capabilities.register(createGmailCapability({ google, pool, logger, undo: undoSettings }));
+    capabilities.register(createGmailCapability({ google, ledger, logger, undo: undoSettings }));
   // Turns write their checkpoints durably only when they pause on a question.
   const saver = new TurnBufferedSaver(checkpointer);
   const graph = buildMemoGraph(

@@ -18,21 +18,21 @@ import type { Logger } from "../utils/logger.js";
 import { estimateTokens } from "../services/memory/limits.js";
 import type { Tracing } from "../services/tracing/tracing.js";
 import { buildReplyPayloads } from "../transport/whatsapp/outboundFormat.js";
-import { copyUserData, type CopyReport } from "../transport/replay/copyUserData.js";
 import {
+  copyUserData,
+  latestConversation,
   readOnlySnapshot,
-  storedInbound,
   userExists,
-  type StoredInbound,
-} from "../transport/replay/replaySource.js";
+  type CopyReport,
+} from "../db/repositories/replayRepository.js";
+import { storedInbound, type StoredInbound } from "../transport/replay/replaySource.js";
+import { MemoError } from "../utils/errors.js";
 
 /** Messages of the conversation the rebuilt window starts with (the window's own limit). */
 const WINDOW_MESSAGES = 10;
 
 /** The phone is not one of Memo's users. */
-export class UnknownUserError extends Error {
-  override name = "UnknownUserError";
-}
+export class UnknownUserError extends MemoError {}
 
 /** One stored message, replayed. */
 export interface ReplayedMessage extends StoredInbound {
@@ -193,16 +193,7 @@ async function openScratch(logger: Logger): Promise<{ pglite: PGlite; pool: pg.P
  * they would have.
  */
 async function rebuildWindow(pool: pg.Pool, phone: string): Promise<void> {
-  const { rows } = await pool.query<{
-    role: "user" | "assistant";
-    content: string;
-    at: Date;
-    wa: string | null;
-  }>(
-    `SELECT role, content, created_at AS at, whatsapp_message_id AS wa FROM conversation_messages
-      WHERE user_phone = $1 AND role IN ('user', 'assistant') ORDER BY id DESC LIMIT $2`,
-    [phone, WINDOW_MESSAGES],
-  );
+  const rows = await latestConversation(pool, phone, WINDOW_MESSAGES);
   if (rows.length === 0) return;
   const messages: ConversationMessage[] = rows.reverse().map((row) => ({
     role: row.role,

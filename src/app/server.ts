@@ -8,7 +8,13 @@ import type { AppConfig } from "../config/env.js";
 import { createCheckpointer } from "../db/checkpointer.js";
 import { openDatabase, type Database } from "../db/database.js";
 import { migrate } from "../db/migrate.js";
+import { reminderStorage } from "../db/storage.js";
 import { MIGRATIONS } from "../db/migrations/index.js";
+import { PgCalendarEventRepository } from "../db/repositories/calendarEventRepository.js";
+import { Housekeeping } from "../db/repositories/housekeeping.js";
+import { PgInboxRepository } from "../db/repositories/inboxRepository.js";
+import { PgGoogleAccountRepository } from "../db/repositories/googleAccountRepository.js";
+import { PgLocalSecretRepository } from "../db/repositories/localSecretRepository.js";
 import type { UserRepository } from "../db/repositories/userRepository.js";
 import { createMemoRuntime, type Memo } from "./createMemoRuntime.js";
 import { createWhatsApp, SIMULATOR_PATH, type WhatsApp, type WhatsAppOptions } from "./whatsApp.js";
@@ -78,11 +84,11 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
     const checkpointer = await createCheckpointer(config.checkpointer, db.pool);
     let url = "";
     // Encrypts Google tokens and signs links; generated and kept in the database outside production.
-    const secret = await loadSecretKey(db.pool, config, logger);
+    const secret = await loadSecretKey(new PgLocalSecretRepository(db.pool), config, logger);
     // Phone tags in logs and traces are keyed by the shared secret: the same tag on every instance.
     setPhoneTagKey(deriveKey(secret, "phone-tag"));
     const google = createGoogleAccounts({
-      pool: db.pool,
+      accounts: new PgGoogleAccountRepository(db.pool),
       config,
       logger,
       ...(options.memo?.clock ? { clock: options.memo.clock } : {}),
@@ -91,7 +97,11 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
     });
     // One registry per service: turns, LLM calls, the webhook, the inbox, reminders, sends.
     const models = resolveLLMConfig(config.llm).nodes;
-    const metrics = new Metrics({ pool: db.pool, logger, modelOf: (node) => models[node].model });
+    const metrics = new Metrics({
+      inbox: new PgInboxRepository(db.pool),
+      logger,
+      modelOf: (node) => models[node].model,
+    });
     if (!config.metricsToken && config.env === "production")
       logger.warn("METRICS_TOKEN is not set: GET /metrics is open; keep it off the public internet");
     // LangSmith traces of every turn (LANGSMITH_TRACING=true); LangChain's own tracing is off regardless.
@@ -124,8 +134,9 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       ...options.whatsapp,
     });
 
+    const reminderRepositories = reminderStorage(db.pool);
     const reminders = new ReminderService({
-      pool: db.pool,
+      storage: reminderRepositories,
       sender: whatsapp.client ? whatsapp.sender : null,
       // The digest polish is traced as a turn of its own (trigger cron).
       llm: tracing && memo.llm ? tracedLLMService(memo.llm, tracing) : memo.llm,
@@ -139,7 +150,8 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
     reminders.addDigestSource(calendarDigestSource(memo.calendars));
     // node-cron triggers; the database decides (D8). Also the hourly window clean-up.
     const scheduler = new SchedulerService({
-      pool: db.pool,
+      housekeeping: new Housekeeping(db.pool),
+      schedule: reminderRepositories.repositories.schedule,
       reminders,
       memory: memo.memory,
       logger,
@@ -172,7 +184,14 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
           }),
         );
         // The built-in calendar as a private iCalendar feed any calendar app can subscribe to.
-        app.use(calendarFeedRoutes({ pool: db.pool, secret, logger }));
+        app.use(
+          calendarFeedRoutes({
+            users: memo.users,
+            events: new PgCalendarEventRepository(db.pool),
+            secret,
+            logger,
+          }),
+        );
         options.extraRoutes?.(app);
       },
     });

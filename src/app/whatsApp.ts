@@ -17,6 +17,9 @@ import { InboundProcessor } from "../transport/whatsapp/inboundProcessor.js";
 import { InboxWorker } from "../transport/whatsapp/inboxWorker.js";
 import { InboxWriter } from "../transport/whatsapp/inboxWriter.js";
 import { PgPhoneLeases } from "../transport/whatsapp/phoneLocks.js";
+import { PgPhoneLeaseRepository } from "../db/repositories/phoneLeaseRepository.js";
+import { reminderActionStorage } from "../db/storage.js";
+import { PgUndoRepository } from "../db/repositories/undoRepository.js";
 import { WhatsAppSender } from "../transport/whatsapp/whatsAppSender.js";
 
 /** A message Memo sent that WhatsApp reports as failed. */
@@ -105,17 +108,17 @@ export function createWhatsApp(options: WhatsAppOptions) {
     digestTime: config.scheduler.digestTime,
     capabilities: () => memo.capabilities.capabilities(),
     withModel: !!memo.llm,
-    undo: { db: db.pool, windowMs: config.undoWindowMinutes * 60_000 },
+    undo: { journal: new PgUndoRepository(db.pool), windowMs: config.undoWindowMinutes * 60_000 },
   });
   const actions = new ReminderActions({
-    pool: db.pool,
+    storage: reminderActionStorage(db.pool),
     users: memo.users,
     memory: memo.memory,
     sender,
     logger,
     clock,
     // A tap on Done or Snooze can be taken back with "undo", like the same change typed.
-    undo: { db: db.pool, windowMs: config.undoWindowMinutes * 60_000 },
+    undo: { journal: new PgUndoRepository(db.pool), windowMs: config.undoWindowMinutes * 60_000 },
   });
   /** Listeners of "failed" delivery statuses (the scheduler). */
   const failureListeners: ((update: DeliveryFailure) => Promise<void>)[] = [];
@@ -134,7 +137,7 @@ export function createWhatsApp(options: WhatsAppOptions) {
     clock,
   });
   // PGlite: one process owns the data folder, so leases left by its previous run are stale.
-  const locks = new PgPhoneLeases(db.pool, {
+  const locks = new PgPhoneLeases(new PgPhoneLeaseRepository(db.pool), {
     ttlSeconds: config.inbox.leaseSeconds,
     exclusive: db.kind === "pglite",
     logger,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isValidTimeZone } from "../utils/timeContext.js";
+import { MemoError } from "../utils/errors.js";
 
 /**
  * Every environment variable the service reads, with its default.
@@ -400,10 +401,11 @@ export interface ConfigProblem {
 }
 
 /** Thrown when the environment does not describe a valid configuration. */
-export class ConfigError extends Error {
+export class ConfigError extends MemoError {
   constructor(readonly problems: ConfigProblem[]) {
-    super(`Invalid configuration: ${problems.map((p) => `${p.variable} ${p.reason}`).join("; ")}`);
-    this.name = "ConfigError";
+    super(`Invalid configuration: ${problems.map((p) => `${p.variable} ${p.reason}`).join("; ")}`, {
+      variables: problems.map((p) => p.variable),
+    });
   }
 }
 

@@ -72,7 +72,6 @@ export async function migrate(
         throw new MigrationError(
           `Migration ${String(migration.version).padStart(4, "0")}_${migration.name} failed: ${describeError(error)}`,
           { version: migration.version },
-          undefined,
           { cause: error },
         );
       }

@@ -25,3 +25,19 @@ export async function withTransaction<T>(
     client.release();
   }
 }
+
+/** Repositories on the pool, and transactions that hand their work repositories of their own. */
+export interface Storage<R> {
+  /** The repositories on the pool: each statement commits on its own. */
+  readonly repositories: R;
+  /** Runs `work` in one transaction, on repositories built on its client: all of it commits, or none. */
+  transaction<T>(work: (repositories: R) => Promise<T>): Promise<T>;
+}
+
+/** Storage over the pool; `on` builds the repositories on one connection (the pool, or a transaction's client). */
+export function storageOf<R>(pool: pg.Pool, on: (db: Queryable) => R): Storage<R> {
+  return {
+    repositories: on(pool),
+    transaction: (work) => withTransaction(pool, (client) => work(on(client))),
+  };
+}

@@ -9,6 +9,7 @@ import {
   type HITLInterruptPayload,
   type ImageContext,
   type TriggerType,
+  type User,
 } from "../types/index.js";
 import type { UserRepository } from "../db/repositories/userRepository.js";
 import { detectLanguage, replyLanguage } from "../utils/language.js";
@@ -17,6 +18,7 @@ import { normalizePhone } from "../utils/phone.js";
 import { currentTurn, withTurn } from "../utils/turnContext.js";
 import { t } from "../messages/index.js";
 import { leavesQuestion, looksLikeAnswer } from "./hitl/validateAnswer.js";
+import { userTextOf } from "./errorText.js";
 import { isUndoCommand, recognizeCommand } from "../nlu/commands.js";
 import { numberedItems } from "./nodes/replyContextNode.js";
 import { MAX_PLAN_STEPS } from "../prompts/plannerPrompt.js";
@@ -36,6 +38,11 @@ export interface InvokeOptions {
   triggerType?: TriggerType;
   imageContext?: ImageContext;
   audioTranscription?: string;
+  /**
+   * The sender as the transport loaded it: context_assembly and the stale-reply guard use it
+   * instead of loading it again, and its phone (normalised at the webhook) is the thread's, as is.
+   */
+  user?: User;
 }
 
 export interface MemoRuntimeDeps {
@@ -71,7 +78,15 @@ export const RECURSION_LIMIT = 20 + 3 * MAX_PLAN_STEPS * (MAX_HITL_ROUNDS + 2);
 
 type Interrupted = MemoState & { __interrupt__?: { value?: unknown }[] };
 
-/** Runs turns through the graph, one phone = one thread (spec 001). */
+/**
+ * Runs turns through the graph, one phone = one thread (spec 001).
+ *
+ * Within a graph run only context_assembly (the message) and memory_update (the reply) write the
+ * conversation window. The runtime writes it only where no node can: the answer to an open
+ * question before the paused graph resumes, the question after the graph paused (no node runs
+ * after interrupt()), and the stale-reply guard, which answers without running the graph. Each
+ * stored reply's `localId` comes back as `storedMessageId`, for the sender to link.
+ */
 export class MemoRuntime {
   constructor(private readonly deps: MemoRuntimeDeps) {}
 
@@ -80,6 +95,9 @@ export class MemoRuntime {
    * than HITL_TTL_MS and handles the message fresh, or answers a stray "yes"/"2" when nothing is
    * open, or runs a new turn. After a completed turn the thread's checkpoints are deleted.
    * Never throws for errors of ours: they come back as status "failed".
+   *
+   * With `options.user` (the transport) the phone is that user's, already normalised; without it
+   * (tests, the replay, the chat script) `phone` may be written any way and is normalised here.
    */
   async invokeMemoGraph(phone: string, message: string, options: InvokeOptions = {}): Promise<MemoReply> {
     const started = performance.now();
@@ -95,7 +113,7 @@ export class MemoRuntime {
   }
 
   private async turn(phone: string, message: string, options: InvokeOptions): Promise<MemoReply> {
-    const threadId = normalizePhone(phone);
+    const threadId = options.user?.phone ?? normalizePhone(phone);
     // Called outside the inbox (tests, replays, the chat script): the turn gets its own context,
     // so its log lines, LLM costs and trace are still the user's.
     const context = currentTurn();
@@ -111,7 +129,7 @@ export class MemoRuntime {
       await this.deps.checkpointer.discard(threadId);
       return {
         status: "failed",
-        text: t(replyLanguage(detectLanguage(message)), "internalError"),
+        text: userTextOf(error, replyLanguage(detectLanguage(message))),
         options: [],
         traceId: options.whatsappMessageId ?? "",
       };
@@ -230,6 +248,7 @@ export class MemoRuntime {
         ...(options.replyToMessageId ? { replyToMessageId: options.replyToMessageId } : {}),
         ...(options.imageContext ? { imageContext: options.imageContext } : {}),
         ...(options.audioTranscription ? { audioTranscription: options.audioTranscription } : {}),
+        ...(options.user ? { user: options.user } : {}),
       },
     };
     return this.run(input, threadId, traceId, message, false, input.input.triggerType);
@@ -276,7 +295,7 @@ export class MemoRuntime {
         const memoryCommand = (result.plannerOutput?.plan ?? []).some(
           (step) => step.capability === "second-brain" && MEMORY_ACTIONS.has(step.action),
         );
-        await this.deps.memory.addAssistantMessage(
+        const storedMessageId = await this.deps.memory.addAssistantMessage(
           threadId,
           text,
           undefined,
@@ -292,17 +311,23 @@ export class MemoRuntime {
           expectedInput: interrupt.expectedInput,
           hitlId: interrupt.hitlId,
           traceId,
+          ...(storedMessageId ? { storedMessageId } : {}),
         };
       }
       // A completed turn keeps nothing: its own writes were never stored, a resumed one's are deleted.
       await this.deps.checkpointer.discard(threadId);
       if (stored) await this.deps.checkpointer.deleteThread(threadId);
       const language = replyLanguage(result.user?.language);
+      // memory_update stored the reply last in the window it hands back.
+      const last = result.finalResponse ? result.recentMessages?.at(-1) : undefined;
+      const storedMessageId = last?.role === "assistant" ? last.localId : undefined;
       return {
         status: "completed",
         text: result.finalResponse ?? t(language, "internalError"),
         options: [],
         traceId,
+        ...(result.acted ? { acted: true } : {}),
+        ...(storedMessageId ? { storedMessageId } : {}),
       };
     } catch (error) {
       this.deps.logger.error({ err: error, threadId, traceId }, "turn failed");
@@ -315,7 +340,7 @@ export class MemoRuntime {
         );
       return {
         status: "failed",
-        text: t(replyLanguage(detectLanguage(message)), "internalError"),
+        text: userTextOf(error, replyLanguage(detectLanguage(message))),
         options: [],
         traceId,
       };
@@ -324,17 +349,18 @@ export class MemoRuntime {
 
   /** "yes" or "2" with no question open: say so instead of guessing (spec 001 stale-reply guard). */
   private async staleReply(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
-    const user = await this.deps.users.get(threadId);
+    const user = options.user ?? (await this.deps.users.get(threadId));
     const language = replyLanguage(detectLanguage(message) ?? user?.language);
     this.deps.logger.info({ event: "HITL_STALE_REPLY", threadId }, "answer with no open question");
     const text = t(language, "staleReply");
     await this.remember(threadId, message, options);
-    await this.deps.memory.addAssistantMessage(threadId, text);
+    const storedMessageId = await this.deps.memory.addAssistantMessage(threadId, text);
     return {
       status: "completed",
       text,
       options: [],
       traceId: options.whatsappMessageId ?? this.deps.newId(),
+      ...(storedMessageId ? { storedMessageId } : {}),
     };
   }
 

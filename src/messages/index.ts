@@ -1,663 +1,98 @@
 import type { CapabilityName } from "../types/index.js";
+import { CALENDAR_EN, CALENDAR_HE } from "./calendar.js";
+import { CORE_EN, CORE_HE } from "./core.js";
+import type { Language, PluralForms, Translation } from "./entries.js";
+import { GMAIL_EN, GMAIL_HE } from "./gmail.js";
+import { GOOGLE_EN, GOOGLE_HE } from "./google.js";
+import { NOTES_EN, NOTES_HE } from "./notes.js";
+import { ONBOARDING_EN, ONBOARDING_HE } from "./onboarding.js";
+import { TASKS_EN, TASKS_HE } from "./tasks.js";
+import { UNDO_EN, UNDO_HE } from "./undo.js";
 
-/** Commands Memo understands without a language model (the fast path), as shown to users. */
-const FAST_COMMANDS_EN =
-  '\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "clear shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes"\n• "what do you remember about me?", "forget that …"\n• "undo" takes back the last change (a deletion, a task marked done, an edit)';
-const FAST_COMMANDS_HE =
-  '\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "נקה את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי"\n• "מה אתה זוכר עליי?", "תשכח ש…"\n• "בטל" מחזיר את השינוי האחרון (מחיקה, משימה שסומנה כבוצעה, עריכה)';
+export type { Language, PluralForms } from "./entries.js";
+
+/** Each area's table, English and Hebrew; their keys are namespaced so no two areas share one. */
+export const AREAS = [
+  [CORE_EN, CORE_HE],
+  [TASKS_EN, TASKS_HE],
+  [UNDO_EN, UNDO_HE],
+  [GOOGLE_EN, GOOGLE_HE],
+  [CALENDAR_EN, CALENDAR_HE],
+  [GMAIL_EN, GMAIL_HE],
+  [NOTES_EN, NOTES_HE],
+  [ONBOARDING_EN, ONBOARDING_HE],
+] as const;
+
+const EN = {
+  ...CORE_EN,
+  ...TASKS_EN,
+  ...UNDO_EN,
+  ...GOOGLE_EN,
+  ...CALENDAR_EN,
+  ...GMAIL_EN,
+  ...NOTES_EN,
+  ...ONBOARDING_EN,
+};
+
+const HE: Translation<typeof EN> = {
+  ...CORE_HE,
+  ...TASKS_HE,
+  ...UNDO_HE,
+  ...GOOGLE_HE,
+  ...CALENDAR_HE,
+  ...GMAIL_HE,
+  ...NOTES_HE,
+  ...ONBOARDING_HE,
+};
 
 /**
- * Every fixed sentence Memo says, in Hebrew and English. The one place where errors and
- * control-plane events become what the user reads.
+ * Every fixed sentence Memo says, in English and Hebrew: the one place where results, questions,
+ * errors and control-plane events become what the user reads.
  */
-export const MESSAGES = {
-  en: {
-    noLLM:
-      "Without a language model I understand commands like these:" +
-      FAST_COMMANDS_EN +
-      "\nEverything else needs a language model to be configured (OPENAI_API_KEY, or OPENAI_BASE_URL for a compatible server; see .env.example).",
-    helpNoLLM:
-      "Here's what I can do for you:" +
-      FAST_COMMANDS_EN +
-      "\nThat's without a language model, in Hebrew or English; with one configured (OPENAI_API_KEY, or OPENAI_BASE_URL; see .env.example) I also understand free-form requests.",
-    rememberedNoLLM:
-      '🧠 Got it, I\'ll keep that in mind: {facts}. (Say "what do you remember about me?" to see everything, "forget that …" to undo.)',
-    staleReply: "I'm not waiting on a question right now — what would you like to do?",
-    hitlExpired: "Your earlier question timed out, so I dropped it.",
-    invalidYesNo: "Please answer yes or no.",
-    invalidSingle: "Please pick one of the options by its number.",
-    invalidMulti: "Please pick options by their numbers, e.g. 1, 3.",
-    invalidFreeText: "I didn't catch an answer there.",
-    cancelled: "OK, I won't do that.",
-    confirmDeleteSeveral: "That deletes {count} things at once:\n{names}\nShould I go ahead?",
-    tooManyInvalid: "Let's leave that for now. Tell me again whenever you're ready.",
-    tooManyRounds: "I still couldn't work out what you need. Could you say it again in one sentence?",
-    connectGoogle:
-      'To use {capability} I need access to your Google account. Say "connect Google" and I\'ll send you a link.',
-    capabilityUnavailable: "I can't help with {capability} yet.",
-    internalError: "Something went wrong on my side. Please try again in a moment.",
-    llmFailed: "I'm having trouble thinking right now. Please try again in a minute.",
-    budgetReached:
-      "You've used up today's allowance for requests I need my language model for, so until midnight I can only do quick commands like these:" +
-      FAST_COMMANDS_EN +
-      "\nEverything else works again tomorrow.",
-    confirmQuestion: "Should I go ahead?",
-    clarifyQuestion: "Could you tell me a bit more about what you'd like me to do?",
-    clarifyBetween: "Is this about {options}?",
-    or: "or",
-    missingFields: "I need a bit more to do that: {fields}.",
-    disambiguate: "I found several {entity}. Which one did you mean?",
-    partialFailure: "Some of it didn't work: {errors}",
-    yes: "Yes",
-    no: "No",
-    approve: "Approve",
-    edit: "Edit",
-    cancel: "Cancel",
-    askEdit: "What should I change?",
-    tooManyEdits:
-      "That's a lot of changes; I've left it unsent. Tell me again from the start when you're ready.",
-    "capability.calendar": "your calendar",
-    "capability.gmail": "email",
-    "capability.database": "tasks and reminders",
-    "capability.second-brain": "notes",
-    "capability.general": "that",
-    "capability.meta": "that",
-    greeting: "Hi! What can I do for you?",
-    thanksReply: "You're welcome! 😊",
-    turnFailed:
-      'Sorry, I couldn\'t handle your message "{message}" because of a problem on my side. Please send it again in a few minutes.',
-    unsupportedType:
-      "I can read text, voice notes and photos, but I can't open {kind} yet. Could you write it to me instead?",
-    "kind.location": "locations",
-    "kind.document": "documents",
-    "kind.sticker": "stickers",
-    "kind.video": "videos",
-    "kind.contacts": "contact cards",
-    "kind.other": "this kind of message",
-    voiceHeard: '🎤 I heard: "{text}"',
-    mediaTooLarge: "That file is too big for me (over {megabytes} MB). Could you send a smaller one?",
-    "reminder.ring": "⏰ Reminder: {text}",
-    "reminder.ringAt": "⏰ Reminder: {text} ({time})",
-    "reminder.recurring": "🔁 Reminder: {text}",
-    "reminder.recurringAt": "🔁 Reminder: {text} ({time})",
-    "reminder.nudge": "🔔 {text}\nI'll remind you again every {interval} until it's done.",
-    "reminder.overdue": "⚠️ Still open: {text} (it was due {time}).",
-    "reminder.late": "(Sorry, this comes {late} late: it was due {time}.)",
-    "reminder.awayTitle": "While I was away, these came due:",
-    "reminder.awayFooter": "Tell me what's done, or what to move.",
-    "reminder.buttonDone": "Done ✅",
-    "reminder.buttonSnooze": "Snooze 10 min",
-    "reminder.done": "✅ Done: {text}",
-    "reminder.doneRecurring": "✅ Done for now: {text}. Next reminder {time}.",
-    "reminder.snoozed": "⏰ OK, I'll remind you again {time}: {text}",
-    "reminder.gone": "That reminder isn't there anymore (it may already be done or deleted).",
-    "digest.greeting": "☀️ Good morning{name}! Here's your day, {day}:",
-    "digest.today": "Today:",
-    "digest.overdue": "Overdue:",
-    "digest.undated": "Plus {count} open tasks with no date.",
-    "digest.undatedOne": "Plus 1 open task with no date.",
-    "digest.footer": 'Say "stop the morning summary" to turn these off.',
-    "digest.off": 'OK, no more morning summaries. Say "turn on the morning summary" to get them back.',
-    "digest.on": "Your morning summary is on: every day at {time}.",
-    "digest.moved": "Done: your morning summary now comes every day at {time}.",
-    "quiet.set": "Quiet hours set: {start}–{end}. Nudges wait until {end}.",
-    "quiet.off": "Quiet hours are off.",
-    "quiet.state": "Quiet hours: {start}–{end}.",
-    "quiet.none": "You have no quiet hours set.",
-    voiceEmpty: "I couldn't make out any words in that voice note. Could you say it again, or type it?",
-    voiceUnavailable:
-      "I can't listen to voice notes until a speech model is configured (OPENAI_API_KEY). Could you type it instead?",
-    imageUnavailable:
-      "I can't look at images until a vision model is configured (OPENAI_API_KEY). Could you tell me what's in it?",
-    imageTasks: "*Tasks I found:*",
-    imageEvents: "*Events:*",
-    imageItems: "*Items:*",
-    imageText: "*Text:*",
-    imageOfferTasks: '"add these as tasks"',
-    imageOfferEvents: '"add the event to my calendar"',
-    imageOfferItems: '"save this as a list"',
-    imageOfferNote: '"save this as a note"',
-    imageOffer: "Want me to do something with it? Say for example {examples}.",
-    imageOfferRandom: "Tell me if you'd like me to do something with it.",
+export const MESSAGES: { readonly en: typeof EN; readonly he: Translation<typeof EN> } = { en: EN, he: HE };
 
-    // ---- tasks, reminders and lists ----
-    "entity.task": "tasks",
-    "entity.list": "lists",
-    "entity.item": "items",
-    notFoundTask: 'I couldn\'t find a task matching "{query}".',
-    notFoundList: 'I couldn\'t find a list called "{query}".',
-    notFoundItem: 'There\'s no "{query}" on *{list}*.',
-    closest: "Did you mean {names}?",
-    noSuchNumber: "There's no number {n} in the last list I showed you.",
-    whichTask: "Which task do you mean?",
-    whichList: "Which list do you mean?",
-    whichItem: "Which item do you mean?",
-    noOpenTasks: "You have no open tasks. 🎉",
-    noMatchingTasks: "No tasks match that.",
-    noLists: "You don't have any lists yet.",
-    confirmDeleteTasks: "Delete these {count} tasks?\n{names}",
-    confirmCompleteTasks: "Mark these {count} tasks as done?\n{names}",
-    confirmUpdateTasks: "Change these {count} tasks ({change})?\n{names}",
-    confirmDeleteTask: "Delete this task?\n{names}",
-    confirmCompleteTask: "Mark this task as done?\n{names}",
-    confirmUpdateTask: "Change this task ({change})?\n{names}",
-    confirmDeleteOneTask: "Delete the task “{name}”{when}?",
-    confirmCompleteOneTask: "Mark the task “{name}”{when} as done?",
-    confirmUpdateOneTask: "Change the task “{name}”{when} ({change})?",
-    confirmDeleteEmptyList: "Delete the list *{name}*?",
-    confirmDeleteListItem: "Remove “{item}” from the list *{name}*?",
-    confirmUpdateEachTask: "Change these {count} tasks?\n{names}",
-    confirmRenameList: "Rename the list *{name}* to *{newName}*?",
-    confirmChangeList: "Change the list *{name}*?",
-    confirmChangeLists: "Change these {count} lists?\n{names}",
-    confirmTickItem: "Tick “{item}” on *{name}*?",
-    confirmUntickItem: "Untick “{item}” on *{name}*?",
-    askPast: 'That time ("{phrase}") has already passed. When should it be?',
-    tooLong: "That's too long for me to keep ({what}: up to {max} characters). Could you shorten it?",
-    listExists: 'You already have a list *{name}*. To add to it: "add milk to {name}".',
-    invisibleName:
-      "I can't see anything in that ({what}): it has only invisible characters, such as zero-width spaces or direction marks, so I saved nothing. Send it again with its words.",
-    "what.task": "a task",
-    "what.category": "a category",
-    "what.list": "a list name",
-    "what.item": "a list item",
-    "task.recurringBefore": "🔁 I'll remind you {offset} before, {rule}: *{text}*",
-    confirmDeleteLists: "Delete these {count} lists?\n{names}",
-    confirmDeleteList: "Delete the list *{name}* with its {count} items?",
-    confirmDeleteListOne: "Delete the list *{name}* with its one item?",
-    confirmClearList: "Remove all {count} items from *{name}*?",
-    confirmClearListOne: "Remove the one item from *{name}*?",
-    confirmClearChecked: "Remove the {count} checked items from *{name}*?",
-    confirmClearCheckedOne: "Remove the checked item from *{name}*?",
-    askTaskText: "What should the task say?",
-    askNudgeAbout: 'What should I nudge you about? (for example "nudge me every 10 minutes to drink water")',
-    askWhen: 'When should that be? I couldn\'t tell the time from "{phrase}".',
-    askTimeUnread: 'I understood "{phrase}", but not "{unread}". When exactly should it be?',
-    askTimeUnreadAlone:
-      'I couldn\'t read the time in "{unread}". When exactly should it be? (for example "tomorrow at 7:45")',
-    askTooFar: "That's further ahead than I keep reminders (up to 10 years). When should it be?",
-    messageCut: "Your message was long; I read the first {chars} characters.",
-    askTimeAgain: 'I couldn\'t pin down the time. Could you say it again, for example "tomorrow at 9"?',
-    askTimeAgainOrCancel: 'I still need a time, for example "at 17:30" or "tomorrow at 9" (or "cancel").',
-    askTimeClash: 'The time words "{phrase}" don\'t fit together. When exactly should it be?',
-    askRepeatAny:
-      'I can\'t set that repeat exactly. How should it repeat? (for example "every weekday at 7", "every other Tuesday at 8")',
-    askNotNow: 'When should I remind you? (for example "in 10 minutes" or "at 18:00")',
-    "choice.morning": "{time} morning",
-    "choice.afternoon": "{time} afternoon",
-    "time.otherZone": "{local} your time ({said})",
-    askRecurrenceTime: "At what time should it repeat?",
-    askDays: "On which days of the week?",
-    askDayOfMonth: "On which day of the month?",
-    askInterval: 'How often should I nudge you? (for example "every 10 minutes")',
-    askHalfOfDay: '"{phrase}": in the morning or in the afternoon?',
-    askRepeat:
-      'I can\'t repeat "{phrase}" exactly. How should it repeat? (for example "every weekday at 7", "every other Tuesday at 8", "the first Sunday of every month")',
-    askChange: "What should I change?",
-    askListName: "What should the list be called?",
-    askItems: "What should I add?",
-    "task.created": "✅ Added: *{text}*",
-    "task.reminderSet": "⏰ I'll remind you {when}: *{text}*",
-    "task.reminderBefore": "⏰ *{text}* is {when}; I'll remind you {offset} before.",
-    "task.recurring": "🔁 I'll remind you {rule}: *{text}*",
-    "task.nudge": "🔔 I'll nudge you every {interval} until it's done: *{text}*",
-    "task.nudgeFrom": "🔔 From {when} I'll nudge you every {interval} until it's done: *{text}*",
-    "task.createdMany": "✅ Added {count} tasks:",
-    "task.updated": "✏️ Updated: *{text}*",
-    "task.updatedMany": "✏️ Updated {count} tasks:",
-    "task.deleted": "🗑️ Deleted: *{text}*",
-    "task.deletedMany": "🗑️ Deleted {count} tasks.",
-    "undo.hint": "Reply *undo* to bring it back.",
-    "undo.done": "↩️ Undone — back as it was: {what}.",
-    "undo.nothing": "There's nothing more to undo.",
-    hitlLeft: "(I left my earlier question unanswered: nothing was done for it.)",
-    "undo.already": "Your last change ({what}) is already undone. Undo takes back only the latest change.",
-    "undo.ambiguous":
-      'There\'s no open question to cancel. To take back your last change ({what}), say "undo".',
-    "undo.expired":
-      "It's too late to undo the last change ({what}): changes can be undone for {minutes} minutes.",
-    "undo.lateReminder": "⏰ Its reminder time passed meanwhile, so I'm sending it now.",
-    "undo.notRestored": "I couldn't bring back on Google Calendar: {names}.",
-    "undo.what.task": "the task “{text}”",
-    "undo.what.tasks": "{count} tasks",
-    "undo.what.list": "the list “{text}”",
-    "undo.what.lists": "{count} lists",
-    "undo.what.item": "the item “{text}”",
-    "undo.what.items": "{count} items",
-    "undo.what.note": "the note “{text}”",
-    "undo.what.notes": "{count} notes",
-    "undo.what.event": "the event “{text}”",
-    "undo.what.events": "{count} events",
-    "undo.cannot.email": "I can't unsend an email — it has already gone out. Nothing else was changed.",
-    "undo.cannot.gmail":
-      "I can't undo a change in Gmail — please change it back in Gmail. Nothing else was changed.",
-    "undo.cannot.settings":
-      "I can't undo a settings change — just tell me the setting you want again (like “quiet hours 22:00-07:00” or “change my time zone to London”). Nothing else was changed.",
-    "undo.cannot.forgotten":
-      "I can't bring back what you asked me to forget — it's gone for good. Nothing else was changed.",
-    "undo.cannot.google":
-      "I can't undo disconnecting Google — say “connect Google” to connect it again. Nothing else was changed.",
-    "undo.cannot.untracked":
-      "I couldn't keep a copy of that last change, so I can't take it back. Nothing else was changed.",
-    "undo.removed": "↩️ Removed {what} you added.",
-    "undo.failed": "I couldn't bring back {what} — something it needed is gone. Nothing was changed.",
-    "undo.notQuoted":
-      "The message you replied to isn't about your latest change, so I didn't undo anything. What should I cancel? To take back your latest change, send *undo* without replying to a message.",
-    "undo.what.change": "the change “{text}”",
-    "undo.what.changes": "{count} changes",
-    "task.completed": "✅ Done: *{text}*",
-    "task.completedRecurring": "✅ Done for this time: *{text}*. Next reminder {when}.",
-    "task.completedMany": "✅ Marked {count} tasks as done.",
-    "task.subtaskAdded": "➕ Added to *{text}*: {subtask}",
-    "task.listTitle": "*Your tasks:*",
-    "task.listTitleFiltered": "*Tasks that match:*",
-    "task.listHint": 'Reply "done {n}" to tick one off.',
-    "task.subtasks": "Subtasks:",
-    "task.rule": "repeats {rule}",
-    "group.overdue": "⚠️ Overdue",
-    "group.today": "📅 Today",
-    "group.upcoming": "🗓️ Coming up",
-    "group.recurring": "🔁 Recurring",
-    "group.undated": "📝 No date",
-    "group.done": "✔️ Done",
-    "rule.daily": "every day at {time}",
-    "rule.weekly": "every {days} at {time}",
-    "rule.monthly": "every month on the {day} at {time}",
-    "rule.nudge": "every {interval}",
-    "rule.every": "{every} at {time}",
-    "rule.workdays": "every weekday ({range}) at {time}",
-    "rule.weekend": "every weekend ({range}) at {time}",
-    "rule.weeksOn": "{every} on {days} at {time}",
-    "rule.weeksWorkdays": "{every} on weekdays ({range}) at {time}",
-    "rule.weeksWeekend": "{every} on the weekend ({range}) at {time}",
-    "rule.monthsOnDay": "{every} on the {day} at {time}",
-    "rule.lastDay": "on the last day of {every} at {time}",
-    "rule.nthWeekday": "on the {nth} {day} of {every} at {time}",
-    "rule.yearly": "{every} on {date} at {time}",
-    "rule.other": "on a repeating schedule ({rule}) at {time}",
-    "rule.until": "until {date}",
-    "rule.and": "and",
-    "list.created": "📝 Created the list *{name}*",
-    "list.createdMany": "📝 Created {count} lists: {names}",
-    "list.itemsAdded": "➕ Added to *{name}*: {items}",
-    "list.createdWithItems": "📝 Created the list *{name}* and added: {items}",
-    "list.itemChecked": "☑️ Checked off {item} on *{name}*",
-    "list.itemUnchecked": "⬜ Unchecked {item} on *{name}*",
-    "list.itemDeleted": "🗑️ Removed {item} from *{name}*",
-    "list.renamed": "✏️ Renamed *{from}* to *{name}*",
-    "list.updated": "✏️ Updated the list *{name}*",
-    "list.updatedMany": "✏️ Updated {count} lists.",
-    "list.deleted": "🗑️ Deleted the list *{name}*",
-    "list.deletedMany": "🗑️ Deleted {count} lists: {names}",
-    "list.cleared": "🧹 Cleared *{name}* ({count} items).",
-    "list.clearedOne": "🧹 Cleared *{name}* (1 item).",
-    "list.clearedChecked": "🧹 Removed {count} checked items from *{name}*.",
-    "list.clearedCheckedOne": "🧹 Removed the checked item from *{name}*.",
-    "list.alreadyEmpty": "The list *{name}* is already empty.",
-    "list.noneChecked": "Nothing on *{name}* is checked, so nothing was removed.",
-    "list.empty": "(empty)",
-    "list.allTitle": "*Your lists:*",
-    "list.itemCount": "{count} items",
-    "list.oneItem": "1 item",
-    "google.connected": "Google is connected ✅ I can now use your calendar and Gmail.",
-    "google.link": "Open this link to connect your Google account (it works once, for 15 minutes):\n{url}",
-    "google.connectWithLink":
-      "To use {capability} I need access to your Google account. Connect it here (the link works once, for 15 minutes):\n{url}",
-    "google.notConfigured":
-      "Google isn't set up on this Memo server (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET; see docs/GOOGLE.md), so I can't connect your account. Calendar requests still work with Memo's built-in calendar.",
-    "google.alreadyConnected":
-      'Your Google account is already connected ✅ To connect a different one, say "disconnect Google" first.',
-    "google.disconnected":
-      'Google is disconnected: I deleted your Google tokens. Say "connect Google" to connect again.',
-    "google.notConnected": "Your Google account wasn't connected, so there was nothing to disconnect.",
-    "google.lost":
-      "I lost access to your Google account (the permission was revoked or expired). To use {capability} again, reconnect here (the link works once, for 15 minutes):\n{url}",
-    "google.lostNoLink":
-      'I lost access to your Google account (the permission was revoked or expired). Say "connect Google" to reconnect.',
-    "calendar.feedLink":
-      "Here is your private calendar link; keep it to yourself, anyone with it can see your events:\n{url}\nAdd it as a calendar from a URL: Google Calendar (Other calendars → From URL), Apple Calendar (New Calendar Subscription) or Outlook (Subscribe from web). It shows the events I keep for you and refreshes by itself.",
-    "calendar.feedGoogle":
-      "Your calendar is your Google Calendar, so the events I add are already on your phone and computer wherever you use Google Calendar.",
-    "calendar.feedUnavailable": "I can't make a calendar link on this server.",
-    "google.connectedAs": "Google is connected ✅ ({email}) I can now use your calendar and Gmail.",
-    "google.connectedWithoutGmail":
-      'Google is connected{account}, but you didn\'t allow Gmail, so I can\'t use your email. To allow it, say "disconnect Google", then "connect Google", and tick Gmail on Google\'s page.',
-    "google.connectedWithoutCalendar":
-      'Google is connected{account}, but you didn\'t allow your calendar, so I can\'t use Google Calendar. To allow it, say "disconnect Google", then "connect Google", and tick the calendar on Google\'s page.',
-    "google.connectedWithoutBoth":
-      'Google is connected{account}, but you didn\'t allow your calendar or Gmail, so I can\'t use them. To allow them, say "disconnect Google", then "connect Google", and tick both on Google\'s page.',
-    "google.builtInEvents":
-      "You have {count} events in my own calendar; they stay there and come back if you disconnect Google, but they won't show in Google Calendar.",
-    "google.builtInEventsOne":
-      "You have 1 event in my own calendar; it stays there and comes back if you disconnect Google, but it won't show in Google Calendar.",
-  },
-  he: {
-    noLLM:
-      "בלי מודל שפה אני מבין פקודות כמו:" +
-      FAST_COMMANDS_HE +
-      "\nלכל השאר צריך להגדיר מודל שפה (OPENAI_API_KEY, או OPENAI_BASE_URL לשרת תואם; ראו .env.example).",
-    helpNoLLM:
-      "הנה מה שאני יכול לעשות בשבילך:" +
-      FAST_COMMANDS_HE +
-      "\nזה בלי מודל שפה, בעברית או באנגלית; כשמוגדר מודל (OPENAI_API_KEY, או OPENAI_BASE_URL; ראו .env.example) אני מבין גם בקשות חופשיות.",
-    rememberedNoLLM:
-      "🧠 הבנתי, אזכור: {facts}. (אפשר לשאול „מה אתה זוכר עליי?” כדי לראות הכל, או „תשכח ש…” כדי לבטל.)",
-    staleReply: "אני לא מחכה לתשובה ממך כרגע — מה תרצה לעשות?",
-    hitlExpired: "השאלה הקודמת שלי פגה, אז ביטלתי אותה.",
-    invalidYesNo: "נא לענות כן או לא.",
-    invalidSingle: "נא לבחור אחת מהאפשרויות לפי המספר שלה.",
-    invalidMulti: "נא לבחור אפשרויות לפי המספרים שלהן, למשל 1, 3.",
-    invalidFreeText: "לא קלטתי תשובה.",
-    cancelled: "בסדר, לא אעשה את זה.",
-    confirmDeleteSeveral: "זה מוחק {count} דברים בבת אחת:\n{names}\nלהמשיך?",
-    tooManyInvalid: "נעזוב את זה בינתיים. תכתוב לי שוב מתי שתרצה.",
-    tooManyRounds: "עדיין לא הצלחתי להבין מה אתה צריך. תוכל לנסח את זה שוב במשפט אחד?",
-    connectGoogle:
-      'כדי להשתמש ב{capability} אני צריך גישה לחשבון Google שלך. כתוב "חבר גוגל" ואשלח לך קישור.',
-    capabilityUnavailable: "אני עוד לא יכול לעזור עם {capability}.",
-    internalError: "משהו השתבש אצלי. נסה שוב בעוד רגע בבקשה.",
-    llmFailed: "יש לי קושי זמני לחשוב. נסה שוב בעוד דקה בבקשה.",
-    budgetReached:
-      "הגעת למכסה היומית של בקשות שדורשות ממני את מודל השפה, אז עד חצות אני יכול לעשות רק פקודות מהירות כמו:" +
-      FAST_COMMANDS_HE +
-      "\nכל השאר יחזור לעבוד מחר.",
-    confirmQuestion: "להמשיך?",
-    clarifyQuestion: "תוכל לפרט קצת יותר מה תרצה שאעשה?",
-    clarifyBetween: "זה קשור ל{options}?",
-    or: "או",
-    missingFields: "חסר לי עוד קצת מידע: {fields}.",
-    disambiguate: "מצאתי כמה {entity}. למה התכוונת?",
-    partialFailure: "חלק לא הצליח: {errors}",
-    yes: "כן",
-    no: "לא",
-    approve: "אישור",
-    edit: "עריכה",
-    cancel: "ביטול",
-    askEdit: "מה לשנות?",
-    tooManyEdits: "זה הרבה שינויים; השארתי את זה בלי לשלוח. כתוב לי שוב מההתחלה כשתהיה מוכן.",
-    "capability.calendar": "יומן",
-    "capability.gmail": "מייל",
-    "capability.database": "משימות ותזכורות",
-    "capability.second-brain": "פתקים",
-    "capability.general": "זה",
-    "capability.meta": "זה",
-    greeting: "היי! במה אפשר לעזור?",
-    thanksReply: "בשמחה! 😊",
-    turnFailed: 'מצטער, לא הצלחתי לטפל בהודעה "{message}" בגלל תקלה אצלי. אפשר לשלוח אותה שוב בעוד כמה דקות?',
-    unsupportedType:
-      "אני קורא הודעות טקסט, הודעות קוליות ותמונות, אבל עוד לא {kind}. אפשר לכתוב לי את זה במקום?",
-    "kind.location": "מיקומים",
-    "kind.document": "מסמכים",
-    "kind.sticker": "מדבקות",
-    "kind.video": "סרטונים",
-    "kind.contacts": "אנשי קשר",
-    "kind.other": "הודעות מהסוג הזה",
-    voiceHeard: '🎤 שמעתי: "{text}"',
-    mediaTooLarge: "הקובץ הזה גדול מדי בשבילי (מעל {megabytes} MB). אפשר לשלוח קובץ קטן יותר?",
-    "reminder.ring": "⏰ תזכורת: {text}",
-    "reminder.ringAt": "⏰ תזכורת: {text} ({time})",
-    "reminder.recurring": "🔁 תזכורת: {text}",
-    "reminder.recurringAt": "🔁 תזכורת: {text} ({time})",
-    "reminder.nudge": "🔔 {text}\nאזכיר שוב כל {interval} עד שזה ייעשה.",
-    "reminder.overdue": "⚠️ עדיין פתוח: {text} (היה אמור להיעשות {time}).",
-    "reminder.late": "(סליחה, זה מגיע באיחור של {late}: זה היה אמור להגיע {time}.)",
-    "reminder.awayTitle": "בזמן שלא הייתי זמין, הגיע הזמן של אלה:",
-    "reminder.awayFooter": "ספר לי מה בוצע, או מה להזיז.",
-    "reminder.buttonDone": "בוצע ✅",
-    "reminder.buttonSnooze": "דחה ב-10 דק׳",
-    "reminder.done": "✅ בוצע: {text}",
-    "reminder.doneRecurring": "✅ בוצע לעכשיו: {text}. התזכורת הבאה {time}.",
-    "reminder.snoozed": "⏰ בסדר, אזכיר לך שוב {time}: {text}",
-    "reminder.gone": "התזכורת הזאת כבר לא קיימת (אולי כבר בוצעה או נמחקה).",
-    "digest.greeting": "☀️ בוקר טוב{name}! הנה היום שלך, {day}:",
-    "digest.today": "היום:",
-    "digest.overdue": "באיחור:",
-    "digest.undated": "ועוד {count} משימות פתוחות בלי תאריך.",
-    "digest.undatedOne": "ועוד משימה פתוחה אחת בלי תאריך.",
-    "digest.footer": 'אפשר לכתוב "תפסיק את סיכום הבוקר" כדי לבטל.',
-    "digest.off": 'בסדר, לא אשלח יותר סיכום בוקר. אפשר לכתוב "תפעיל את סיכום הבוקר" כדי להחזיר.',
-    "digest.on": "סיכום הבוקר פעיל: כל יום ב-{time}.",
-    "digest.moved": "בוצע: סיכום הבוקר יגיע מעכשיו כל יום ב-{time}.",
-    "quiet.set": "הוגדרו שעות שקט: {start}–{end}. נדנודים יחכו עד {end}.",
-    "quiet.off": "שעות השקט בוטלו.",
-    "quiet.state": "שעות שקט: {start}–{end}.",
-    "quiet.none": "לא הוגדרו שעות שקט.",
-    voiceEmpty: "לא הצלחתי לשמוע מילים בהודעה הקולית. אפשר להגיד שוב, או לכתוב?",
-    voiceUnavailable:
-      "אני לא יכול להקשיב להודעות קוליות עד שיוגדר מודל דיבור (OPENAI_API_KEY). אפשר לכתוב במקום?",
-    imageUnavailable:
-      "אני לא יכול לראות תמונות עד שיוגדר מודל ראייה (OPENAI_API_KEY). אפשר לספר לי מה יש בה?",
-    imageTasks: "*משימות שמצאתי:*",
-    imageEvents: "*אירועים:*",
-    imageItems: "*פריטים:*",
-    imageText: "*טקסט:*",
-    imageOfferTasks: '"תוסיף את אלה כמשימות"',
-    imageOfferEvents: '"תוסיף את האירוע ליומן"',
-    imageOfferItems: '"תשמור את זה כרשימה"',
-    imageOfferNote: '"תשמור את זה כפתק"',
-    imageOffer: "לעשות עם זה משהו? אפשר לכתוב למשל {examples}.",
-    imageOfferRandom: "אם תרצה שאעשה עם זה משהו, רק תגיד.",
+/** The key of any sentence in the catalogue, e.g. "calendar.noEvents". */
+export type MessageKey = keyof typeof EN;
 
-    // ---- tasks, reminders and lists ----
-    "entity.task": "משימות",
-    "entity.list": "רשימות",
-    "entity.item": "פריטים",
-    notFoundTask: 'לא מצאתי משימה שמתאימה ל"{query}".',
-    notFoundList: 'לא מצאתי רשימה בשם "{query}".',
-    notFoundItem: 'אין "{query}" ברשימה *{list}*.',
-    closest: "אולי התכוונת ל{names}?",
-    noSuchNumber: "אין מספר {n} ברשימה האחרונה שהראיתי לך.",
-    whichTask: "לאיזו משימה התכוונת?",
-    whichList: "לאיזו רשימה התכוונת?",
-    whichItem: "לאיזה פריט התכוונת?",
-    noOpenTasks: "אין לך משימות פתוחות. 🎉",
-    noMatchingTasks: "אין משימות שמתאימות לזה.",
-    noLists: "עוד אין לך רשימות.",
-    confirmDeleteTasks: "למחוק את {count} המשימות האלה?\n{names}",
-    confirmCompleteTasks: "לסמן את {count} המשימות האלה כבוצעו?\n{names}",
-    confirmUpdateTasks: "לשנות את {count} המשימות האלה ({change})?\n{names}",
-    confirmDeleteTask: "למחוק את המשימה הזאת?\n{names}",
-    confirmCompleteTask: "לסמן את המשימה הזאת כבוצעה?\n{names}",
-    confirmUpdateTask: "לשנות את המשימה הזאת ({change})?\n{names}",
-    confirmDeleteOneTask: "למחוק את המשימה „{name}”{when}?",
-    confirmCompleteOneTask: "לסמן את המשימה „{name}”{when} כבוצעה?",
-    confirmUpdateOneTask: "לשנות את המשימה „{name}”{when} ({change})?",
-    confirmDeleteEmptyList: "למחוק את הרשימה *{name}*?",
-    confirmDeleteListItem: "להסיר את „{item}” מהרשימה *{name}*?",
-    confirmUpdateEachTask: "לשנות את {count} המשימות האלה?\n{names}",
-    confirmRenameList: "לשנות את שם הרשימה *{name}* ל*{newName}*?",
-    confirmChangeList: "לשנות את הרשימה *{name}*?",
-    confirmChangeLists: "לשנות את {count} הרשימות האלה?\n{names}",
-    confirmTickItem: "לסמן את „{item}” ב*{name}*?",
-    confirmUntickItem: "לבטל את הסימון של „{item}” ב*{name}*?",
-    askPast: 'הזמן הזה ("{phrase}") כבר עבר. מתי זה צריך להיות?',
-    tooLong: "זה ארוך מדי בשבילי ({what}: עד {max} תווים). אפשר לקצר?",
-    listExists: 'כבר יש לך רשימה *{name}*. כדי להוסיף אליה: "תוסיף חלב ל{name}".',
-    invisibleName:
-      "אין בזה שום דבר שרואים ({what}): רק תווים בלתי נראים, כמו רווח ברוחב אפס או סימני כיוון, אז לא שמרתי כלום. שלח שוב עם המילים.",
-    "what.task": "משימה",
-    "what.category": "קטגוריה",
-    "what.list": "שם רשימה",
-    "what.item": "פריט ברשימה",
-    "task.recurringBefore": "🔁 אזכיר לך {offset} לפני, {rule}: *{text}*",
-    confirmDeleteLists: "למחוק את {count} הרשימות האלה?\n{names}",
-    confirmDeleteList: "למחוק את הרשימה *{name}* עם {count} הפריטים שבה?",
-    confirmDeleteListOne: "למחוק את הרשימה *{name}* עם הפריט שבה?",
-    confirmClearList: "להסיר את כל {count} הפריטים מ*{name}*?",
-    confirmClearListOne: "להסיר את הפריט היחיד מ*{name}*?",
-    confirmClearChecked: "להסיר את {count} הפריטים המסומנים מ*{name}*?",
-    confirmClearCheckedOne: "להסיר את הפריט המסומן מ*{name}*?",
-    askTaskText: "מה לכתוב במשימה?",
-    askNudgeAbout: 'על מה לנדנד לך? (למשל "נדנד לי כל 10 דקות לשתות מים")',
-    askWhen: 'מתי זה? לא הצלחתי להבין את הזמן מ"{phrase}".',
-    askTimeUnread: 'הבנתי "{phrase}", אבל לא את "{unread}". מתי בדיוק?',
-    askTimeUnreadAlone: 'לא הצלחתי להבין את הזמן ב"{unread}". מתי בדיוק? (למשל "מחר ב-7:45")',
-    askTooFar: "זה רחוק יותר ממה שאני שומר תזכורות (עד 10 שנים). מתי זה צריך להיות?",
-    messageCut: "ההודעה שלך ארוכה; קראתי את {chars} התווים הראשונים.",
-    askTimeAgain: 'לא הצלחתי להבין את השעה. אפשר לכתוב אותה שוב, למשל "מחר ב-9"?',
-    askTimeAgainOrCancel: 'אני עדיין צריך שעה, למשל "ב-17:30" או "מחר ב-9" (או "ביטול").',
-    askTimeClash: 'המילים "{phrase}" סותרות זו את זו. מתי בדיוק?',
-    askRepeatAny:
-      'אני לא יכול לקבוע חזרה כזאת בדיוק. איך לחזור על זה? (למשל "כל יום חול ב-7", "כל שבועיים ביום שלישי ב-8")',
-    askNotNow: 'מתי להזכיר לך? (למשל "בעוד 10 דקות" או "ב-18:00")',
-    "choice.morning": "{time} בבוקר",
-    "choice.afternoon": "{time} אחה״צ",
-    "time.otherZone": "{local} אצלך ({said})",
-    askRecurrenceTime: "באיזו שעה לחזור על זה?",
-    askDays: "באילו ימים בשבוע?",
-    askDayOfMonth: "באיזה יום בחודש?",
-    askInterval: 'כל כמה זמן לנדנד לך? (למשל "כל 10 דקות")',
-    askHalfOfDay: '"{phrase}": בבוקר או אחר הצהריים?',
-    askRepeat:
-      'אני לא יכול לחזור על "{phrase}" בדיוק. איך לחזור על זה? (למשל "כל יום חול ב-7", "כל שבועיים ביום שלישי ב-8", "ביום ראשון הראשון של כל חודש")',
-    askChange: "מה לשנות?",
-    askListName: "איך לקרוא לרשימה?",
-    askItems: "מה להוסיף?",
-    "task.created": "✅ הוספתי: *{text}*",
-    "task.reminderSet": "⏰ אזכיר לך {when}: *{text}*",
-    "task.reminderBefore": "⏰ *{text}* {when}; אזכיר לך {offset} לפני.",
-    "task.recurring": "🔁 אזכיר לך {rule}: *{text}*",
-    "task.nudge": "🔔 אנדנד לך כל {interval} עד שזה ייעשה: *{text}*",
-    "task.nudgeFrom": "🔔 החל מ{when} אנדנד לך כל {interval} עד שזה ייעשה: *{text}*",
-    "task.createdMany": "✅ הוספתי {count} משימות:",
-    "task.updated": "✏️ עדכנתי: *{text}*",
-    "task.updatedMany": "✏️ עדכנתי {count} משימות:",
-    "task.deleted": "🗑️ מחקתי: *{text}*",
-    "task.deletedMany": "🗑️ מחקתי {count} משימות.",
-    "undo.hint": "ענה *בטל* כדי להחזיר.",
-    "undo.done": "↩️ בוטל — חזר למצב הקודם: {what}.",
-    "undo.nothing": "אין עוד מה לבטל.",
-    hitlLeft: "(השארתי את השאלה הקודמת שלי בלי תשובה: לא נעשה בשבילה כלום.)",
-    "undo.already": "השינוי האחרון ({what}) כבר בוטל. אפשר לבטל רק את השינוי האחרון.",
-    "undo.ambiguous": 'אין שאלה פתוחה לבטל. כדי להחזיר את השינוי האחרון ({what}), כתוב "תחזיר".',
-    "undo.expired": "כבר מאוחר מדי לבטל את השינוי האחרון ({what}): אפשר לבטל שינוי עד {minutes} דקות אחריו.",
-    "undo.lateReminder": "⏰ זמן התזכורת עבר בינתיים, אז אני שולח אותה עכשיו.",
-    "undo.notRestored": "לא הצלחתי להחזיר ביומן גוגל: {names}.",
-    "undo.what.task": "המשימה „{text}”",
-    "undo.what.tasks": "{count} משימות",
-    "undo.what.list": "הרשימה „{text}”",
-    "undo.what.lists": "{count} רשימות",
-    "undo.what.item": "הפריט „{text}”",
-    "undo.what.items": "{count} פריטים",
-    "undo.what.note": "הפתק „{text}”",
-    "undo.what.notes": "{count} פתקים",
-    "undo.what.event": "האירוע „{text}”",
-    "undo.what.events": "{count} אירועים",
-    "undo.cannot.email": "אי אפשר לבטל שליחה של מייל — הוא כבר נשלח. שום דבר אחר לא השתנה.",
-    "undo.cannot.gmail":
-      "אני לא יכול לבטל שינוי בג׳ימייל — אפשר להחזיר אותו בג׳ימייל עצמו. שום דבר אחר לא השתנה.",
-    "undo.cannot.settings":
-      "אני לא יכול לבטל שינוי הגדרות — פשוט כתבו לי שוב את ההגדרה שתרצו (למשל „שעות שקט 22-7” או „תשנה את אזור הזמן ללונדון”). שום דבר אחר לא השתנה.",
-    "undo.cannot.forgotten": "אני לא יכול להחזיר את מה שביקשת שאשכח — זה נמחק לגמרי. שום דבר אחר לא השתנה.",
-    "undo.cannot.google":
-      "אני לא יכול לבטל את הניתוק מגוגל — כתבו „חבר גוגל” כדי להתחבר שוב. שום דבר אחר לא השתנה.",
-    "undo.cannot.untracked":
-      "לא הצלחתי לשמור עותק של השינוי האחרון, אז אי אפשר לבטל אותו. שום דבר אחר לא השתנה.",
-    "undo.removed": "↩️ הסרתי את {what} שהוספת.",
-    "undo.failed": "לא הצלחתי להחזיר את {what} — משהו שהיה דרוש לזה כבר לא קיים. שום דבר לא השתנה.",
-    "undo.notQuoted":
-      "ההודעה שהגבת עליה לא קשורה לשינוי האחרון, אז לא ביטלתי כלום. מה לבטל? כדי לבטל את השינוי האחרון, שלחו *בטל* בלי להגיב להודעה.",
-    "undo.what.change": "השינוי „{text}”",
-    "undo.what.changes": "{count} שינויים",
-    "task.completed": "✅ בוצע: *{text}*",
-    "task.completedRecurring": "✅ סומן לפעם הזאת: *{text}*. התזכורת הבאה {when}.",
-    "task.completedMany": "✅ סימנתי {count} משימות כבוצעו.",
-    "task.subtaskAdded": "➕ הוספתי ל*{text}*: {subtask}",
-    "task.listTitle": "*המשימות שלך:*",
-    "task.listTitleFiltered": "*משימות שמתאימות:*",
-    "task.listHint": 'אפשר לענות "בוצע {n}" כדי לסמן משימה.',
-    "task.subtasks": "תתי-משימות:",
-    "task.rule": "חוזר {rule}",
-    "group.overdue": "⚠️ באיחור",
-    "group.today": "📅 היום",
-    "group.upcoming": "🗓️ בהמשך",
-    "group.recurring": "🔁 חוזרות",
-    "group.undated": "📝 בלי תאריך",
-    "group.done": "✔️ בוצעו",
-    "rule.daily": "כל יום ב-{time}",
-    "rule.weekly": "כל יום {days} ב-{time}",
-    "rule.monthly": "כל {day} לחודש ב-{time}",
-    "rule.nudge": "כל {interval}",
-    "rule.every": "{every} ב-{time}",
-    "rule.workdays": "כל יום חול ({range}) ב-{time}",
-    "rule.weekend": "כל סופ״ש ({range}) ב-{time}",
-    "rule.weeksOn": "{every} ביום {days} ב-{time}",
-    "rule.weeksWorkdays": "{every} בימי חול ({range}) ב-{time}",
-    "rule.weeksWeekend": "{every} בסופ״ש ({range}) ב-{time}",
-    "rule.monthsOnDay": "{every} ב-{day} לחודש ב-{time}",
-    "rule.lastDay": "ביום האחרון של {every} ב-{time}",
-    "rule.nthWeekday": "ביום {day} {nth} של {every} ב-{time}",
-    "rule.yearly": "{every} ב-{date} ב-{time}",
-    "rule.other": "לפי חזרה קבועה ({rule}) ב-{time}",
-    "rule.until": "עד {date}",
-    "rule.and": "ו",
-    "list.created": "📝 יצרתי את הרשימה *{name}*",
-    "list.createdMany": "📝 יצרתי {count} רשימות: {names}",
-    "list.itemsAdded": "➕ הוספתי ל*{name}*: {items}",
-    "list.createdWithItems": "📝 יצרתי את הרשימה *{name}* והוספתי: {items}",
-    "list.itemChecked": "☑️ סימנתי את {item} ב*{name}*",
-    "list.itemUnchecked": "⬜ ביטלתי את הסימון של {item} ב*{name}*",
-    "list.itemDeleted": "🗑️ הסרתי את {item} מ*{name}*",
-    "list.renamed": "✏️ שיניתי את השם של *{from}* ל*{name}*",
-    "list.updated": "✏️ עדכנתי את הרשימה *{name}*",
-    "list.updatedMany": "✏️ עדכנתי {count} רשימות.",
-    "list.deleted": "🗑️ מחקתי את הרשימה *{name}*",
-    "list.deletedMany": "🗑️ מחקתי {count} רשימות: {names}",
-    "list.cleared": "🧹 ניקיתי את *{name}* ({count} פריטים).",
-    "list.clearedOne": "🧹 ניקיתי את *{name}* (פריט אחד).",
-    "list.clearedChecked": "🧹 הסרתי {count} פריטים מסומנים מ*{name}*.",
-    "list.clearedCheckedOne": "🧹 הסרתי את הפריט המסומן מ*{name}*.",
-    "list.alreadyEmpty": "הרשימה *{name}* כבר ריקה.",
-    "list.noneChecked": "אין ב*{name}* פריטים מסומנים, אז לא הסרתי כלום.",
-    "list.empty": "(ריקה)",
-    "list.allTitle": "*הרשימות שלך:*",
-    "list.itemCount": "{count} פריטים",
-    "list.oneItem": "פריט אחד",
-    "google.connected": "גוגל מחובר ✅ עכשיו אני יכול להשתמש ביומן וב-Gmail שלך.",
-    "google.link": "פתח את הקישור הזה כדי לחבר את חשבון הגוגל שלך (הוא עובד פעם אחת, ל-15 דקות):\n{url}",
-    "google.connectWithLink":
-      "כדי להשתמש ב{capability} אני צריך גישה לחשבון הגוגל שלך. אפשר לחבר אותו כאן (הקישור עובד פעם אחת, ל-15 דקות):\n{url}",
-    "google.notConfigured":
-      "גוגל לא מוגדר בשרת הממו הזה (GOOGLE_CLIENT_ID ו-GOOGLE_CLIENT_SECRET; ראו docs/GOOGLE.md), אז אי אפשר לחבר את החשבון שלך. בקשות יומן עדיין עובדות עם היומן המובנה של ממו.",
-    "google.alreadyConnected": 'חשבון הגוגל שלך כבר מחובר ✅ כדי לחבר חשבון אחר, כתוב קודם "נתק גוגל".',
-    "google.disconnected": 'גוגל נותק: מחקתי את הגישה לחשבון הגוגל שלך. כתוב "חבר גוגל" כדי לחבר שוב.',
-    "google.notConnected": "חשבון הגוגל שלך לא היה מחובר, אז לא היה מה לנתק.",
-    "google.lost":
-      "איבדתי את הגישה לחשבון הגוגל שלך (ההרשאה בוטלה או פגה). כדי להשתמש שוב ב{capability}, אפשר לחבר מחדש כאן (הקישור עובד פעם אחת, ל-15 דקות):\n{url}",
-    "google.lostNoLink":
-      'איבדתי את הגישה לחשבון הגוגל שלך (ההרשאה בוטלה או פגה). כתוב "חבר גוגל" כדי לחבר מחדש.',
-    "calendar.feedLink":
-      "זה הקישור הפרטי ליומן שלך; שמור אותו לעצמך, כל מי שיש לו אותו יכול לראות את האירועים שלך:\n{url}\nהוסף אותו כיומן מכתובת URL: ביומן Google (יומנים אחרים ← מכתובת URL), ביומן של Apple (מינוי ליומן חדש) או ב-Outlook (הירשם מהאינטרנט). הוא מציג את האירועים שאני שומר בשבילך ומתעדכן לבד.",
-    "calendar.feedGoogle":
-      "היומן שלך הוא יומן Google, כך שהאירועים שאני מוסיף כבר מופיעים בטלפון ובמחשב בכל מקום שבו אתה משתמש ביומן Google.",
-    "calendar.feedUnavailable": "אני לא יכול ליצור קישור ליומן בשרת הזה.",
-    "google.connectedAs": "גוגל מחובר ✅ ({email}) עכשיו אני יכול להשתמש ביומן וב-Gmail שלך.",
-    "google.connectedWithoutGmail":
-      'גוגל מחובר{account}, אבל לא אישרת גישה ל-Gmail, אז אין לי גישה למייל שלך. כדי לאשר, כתוב "נתק גוגל", אחר כך "חבר גוגל", וסמן את Gmail בדף של גוגל.',
-    "google.connectedWithoutCalendar":
-      'גוגל מחובר{account}, אבל לא אישרת גישה ליומן, אז אין לי גישה ליומן גוגל שלך. כדי לאשר, כתוב "נתק גוגל", אחר כך "חבר גוגל", וסמן את היומן בדף של גוגל.',
-    "google.connectedWithoutBoth":
-      'גוגל מחובר{account}, אבל לא אישרת גישה ליומן ול-Gmail, אז אין לי גישה אליהם. כדי לאשר, כתוב "נתק גוגל", אחר כך "חבר גוגל", וסמן את היומן ואת Gmail בדף של גוגל.',
-    "google.builtInEvents":
-      "יש לך {count} אירועים ביומן שלי; הם נשארים שם וחוזרים אם תנתק את גוגל, אבל הם לא יופיעו ביומן גוגל.",
-    "google.builtInEventsOne":
-      "יש לך אירוע אחד ביומן שלי; הוא נשאר שם וחוזר אם תנתק את גוגל, אבל הוא לא יופיע ביומן גוגל.",
-  },
-} as const;
+/** Keys whose entry has plural forms: their lookup needs a numeric `count`. */
+export type PluralKey = { [K in MessageKey]: (typeof EN)[K] extends string ? never : K }[MessageKey];
 
-export type MessageKey = keyof (typeof MESSAGES)["en"];
+/** Values of `{name}` placeholders; a number is written as digits. */
+export type MessageVars = Readonly<Record<string, string | number>>;
 
 /** `template` with its `{name}` placeholders filled from `vars` (unknown names stay as written). */
-export function fillTemplate(template: string, vars: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? `{${name}}`);
+function fillTemplate(template: string, vars: MessageVars): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = vars[name];
+    return value === undefined ? `{${name}}` : String(value);
+  });
 }
 
-/** The sentence `key` in `language`, with `{name}` placeholders filled. */
-export function t(language: "he" | "en", key: MessageKey, vars: Record<string, string> = {}): string {
-  return fillTemplate(MESSAGES[language][key], vars);
+const PLURAL_RULES = { en: new Intl.PluralRules("en"), he: new Intl.PluralRules("he") };
+
+/** The form of `forms` that `count` takes in `language` ("one", "two" or "other"). */
+function pluralForm(forms: PluralForms, count: number, language: Language): string {
+  const category = PLURAL_RULES[language].select(count);
+  return (category === "one" || category === "two" ? forms[category] : undefined) ?? forms.other;
+}
+
+/**
+ * The sentence `key` in `language`, with `{name}` placeholders filled. A key with plural forms needs
+ * a numeric `count` (a type error without one) and says it in the form that count takes.
+ */
+export function t<K extends MessageKey>(
+  language: Language,
+  key: K,
+  ...[vars]: K extends PluralKey ? [vars: MessageVars & { count: number }] : [vars?: MessageVars]
+): string {
+  const entry: string | PluralForms = MESSAGES[language][key];
+  const given: MessageVars = vars ?? {};
+  const template =
+    typeof entry === "string" ? entry : pluralForm(entry, Number(given.count ?? Number.NaN), language);
+  return fillTemplate(template, given);
 }
 
 /** How a capability is named to the user. */
-export function capabilityLabel(language: "he" | "en", capability: CapabilityName): string {
+export function capabilityLabel(language: Language, capability: CapabilityName): string {
   return t(language, `capability.${capability}`);
 }

@@ -423,22 +423,8 @@ export function scanMentions(s: Scanner, today: LocalDate, timeZone: string, anc
     clock,
   );
   take(PATTERNS.enSpelledClock, (m) => spelledClockOf(m), clock);
-  take(
-    PATTERNS.heWordClockBare,
-    ([, word, minuteWords]) => {
-      const hour = HE_HOURS.get(normalWords(word));
-      return hour === undefined ? undefined : clockOf(String(hour), undefined, minuteWords);
-    },
-    clock,
-  );
-  take(
-    PATTERNS.heWordClock,
-    ([, word, minuteWords]) => {
-      const hour = HE_HOURS.get(normalWords(word));
-      return hour === undefined ? undefined : clockOf(String(hour), undefined, minuteWords);
-    },
-    clock,
-  );
+  take(PATTERNS.heWordClockBare, heWordClockOf, clock);
+  take(PATTERNS.heWordClock, heWordClockOf, clock);
   take(PATTERNS.heDigitClock, ([, h, m, minuteWords]) => clockOf(h ?? "", m, minuteWords), clock);
   take(PATTERNS.enAtClock, ([, h, m]) => clockOf(h ?? "", m), clock);
   take(PATTERNS.colonClock, ([, h, m]) => clockOf(h ?? "", m), clock);
@@ -566,6 +552,12 @@ function heMinutesAroundOf([, amount, minutesWord, to, after, target]: RegExpMat
   if (minutes === undefined || !target || (!to && !after)) return null;
   if (amount === "חצי" && to) return null;
   return clockAround(minutes, to !== undefined, target);
+}
+
+/** A Hebrew hour word and its minute words: "שמונה ועשרים", "בשלוש וחצי"; undefined when the word is no hour. */
+function heWordClockOf([, word, minuteWords]: RegExpMatchArray): Clock | null | undefined {
+  const hour = HE_HOURS.get(normalWords(word));
+  return hour === undefined ? undefined : clockOf(String(hour), undefined, minuteWords);
 }
 
 /** "ten thirty", "seven o'clock", "at seven", "nine am"; a lone hour word needs "at", "o'clock" or am/pm. */

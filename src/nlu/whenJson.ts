@@ -7,6 +7,7 @@ import { stripCommandWords } from "./commandWords.js";
 import { readTime, type ParsedTime, type UnclearReason } from "./parseTime.js";
 import type { RecurrenceType } from "../types/recurrence.js";
 import { localToInstant } from "./zonedTime.js";
+import { isValidTimeZone } from "../utils/timeContext.js";
 
 /** The zone used when none is given (default: "Asia/Jerusalem"). */
 export const DEFAULT_WHEN_TIME_ZONE = "Asia/Jerusalem";
@@ -91,17 +92,6 @@ export function toWhenJson(parsed: ParsedTime): WhenInstantJson | WhenRecurringJ
   return { kind: "recurring", recurrence, firstAt: iso(firstAt), timeZone, text };
 }
 
-/** Whether the runtime knows an IANA zone by this name. */
-export function isTimeZone(timeZone: string): boolean {
-  if (timeZone.trim() === "") return false;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const ISO_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
@@ -142,7 +132,7 @@ export function parseNow(text: string, timeZone: string): number | null {
  */
 export function whenFor(request: WhenRequest, clockNowMs: number): WhenJson {
   const timeZone = request.tz ?? DEFAULT_WHEN_TIME_ZONE;
-  if (!isTimeZone(timeZone)) return { error: `unknown time zone: ${JSON.stringify(timeZone)}` };
+  if (!isValidTimeZone(timeZone)) return { error: `unknown time zone: ${JSON.stringify(timeZone)}` };
   const nowMs = request.now === undefined ? clockNowMs : parseNow(request.now, timeZone);
   if (nowMs === null) {
     return { error: `now is not an ISO date-time like 2026-03-11T08:00:00Z: ${JSON.stringify(request.now)}` };

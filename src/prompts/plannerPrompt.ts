@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { CAPABILITY_NAMES } from "../types/index.js";
+import { CAPABILITY_NAMES, type HITLResult } from "../types/index.js";
+import type { LLMMessage } from "../types/llm.js";
+import type { MemoState } from "../types/state.js";
+import { replyLanguage } from "../utils/language.js";
+import { humanTime } from "../utils/timeContext.js";
 
 /** The most steps one plan may have; a longer request is split by the user or asked about. */
 export const MAX_PLAN_STEPS = 10;
@@ -61,3 +65,42 @@ Rules:
 14. At most 10 steps. Pure conversation is one general step with action "answer_question"; "what can you do" is one meta step with action "describe_capabilities".
 
 Answer with the JSON object only.`;
+
+/** The latest clarification the user gave for a re-plan, if the planner asked one this turn. */
+function latestClarification(state: MemoState): HITLResult | undefined {
+  return Object.values(state.hitlResults)
+    .filter((r) => r.returnTo.node === "planner")
+    .sort((a, b) => a.answeredAt - b.answeredAt)
+    .at(-1);
+}
+
+/** The per-turn message: time, memory, latest actions, then the request (and any clarification). */
+export function buildPlannerMessages(state: MemoState): LLMMessage[] {
+  // Times in the user's zone and words, never a UTC instant the model might do arithmetic on (D6).
+  const when = (iso: string) =>
+    humanTime(iso, state.now.epochMs, state.user.timezone, replyLanguage(state.user.language));
+  const sections: string[] = [state.now.formatted];
+  if (state.longTermSummary) sections.push(`## What Memo knows about the user\n${state.longTermSummary}`);
+  if (state.latestActions.length > 0) {
+    sections.push(
+      `## Latest Actions (most recent first)\n${state.latestActions
+        .map((a) => `- ${a.capability}.${a.action}: ${a.summary}${a.when ? ` (${when(a.when)})` : ""}`)
+        .join("\n")}`,
+    );
+  }
+  // The current message is the last of the window; show the conversation before it.
+  // "forget that…" and its reply repeat what was forgotten: never shown to a model.
+  const history = state.recentMessages.slice(0, -1).filter((m) => !m.metadata?.memoryCommand);
+  if (history.length > 0) {
+    sections.push(`## Recent conversation\n${history.map((m) => `${m.role}: ${m.content}`).join("\n")}`);
+  }
+  sections.push(`## User message\n${state.input.enhancedMessage ?? state.input.message}`);
+  const clarification = latestClarification(state);
+  if (clarification) {
+    sections.push(`## Memo asked the user to clarify, and they answered\n${clarification.raw}`);
+  }
+  return [
+    { role: "system", content: PLANNER_SYSTEM_PROMPT },
+    { role: "user", content: sections.join("\n\n") },
+  ];
+}

@@ -75,6 +75,11 @@ export interface ConversationMessage {
   /** Epoch milliseconds. */
   timestamp: number;
   whatsappMessageId?: string;
+  /**
+   * Memo's own id of an assistant message stored before it was sent (MemoryService assigns it);
+   * the sender replaces it with `whatsappMessageId` once WhatsApp has accepted the message.
+   */
+  localId?: string;
   replyToMessageId?: string;
   /** content.length / 3.5, rounded up (spec 000 §4.3). */
   estimatedTokens: number;

@@ -22,11 +22,12 @@ export interface SendOptions {
   /** Show the reply as a reply to `inReplyTo` in the chat (context.message_id). */
   quote?: boolean;
   /**
-   * How the conversation window learns of it: "link" (the graph already stored the text; add its
-   * WhatsApp id), "add" (store it now, with its id), "append" (store it with one atomic append:
-   * messages Memo starts outside a turn), "none" (a notice that is not conversation).
+   * How the conversation window learns of it: `{ link }` (the turn already stored it: set the
+   * WhatsApp id on the stored message whose `localId` is `link`), "add" (store it now, with its
+   * id), "append" (store it with one atomic append: messages Memo starts outside a turn), "none"
+   * (a notice that is not conversation, or a reply the turn did not store).
    */
-  memory: "link" | "add" | "append" | "none";
+  memory: { link: string } | "add" | "append" | "none";
   /**
    * Checked before sending (the phone's lease is still this worker's): a worker that lost the
    * phone must not answer a message the new holder answers too.

@@ -13,4 +13,11 @@ export interface MemoReply {
   expectedInput?: HITLExpectedInput;
   hitlId?: string;
   traceId: string;
+  /** The turn did something a latest action records (created, changed, removed…), not only answered. */
+  acted?: boolean;
+  /**
+   * The `localId` of the assistant message this turn stored in the conversation window (the reply,
+   * or the question asked); absent when none was stored. The sender sets the WhatsApp id on it.
+   */
+  storedMessageId?: string;
 }

@@ -44,6 +44,8 @@ export interface InputContext {
   replyToMessageId?: string;
   imageContext?: ImageContext;
   audioTranscription?: string;
+  /** The sender as the caller already loaded it (the transport); context_assembly loads it when absent. */
+  user?: User;
 }
 
 /** The present moment in the user's zone (spec 003 TimeContext). */
@@ -111,6 +113,7 @@ export interface MemoState {
   routerPasses: number;
   formattedResponse: FormattedResponse[];
   finalResponse: string | undefined;
+  acted: boolean;
   error: ErrorInfo | undefined;
   metadata: ExecutionMetadata;
   threadId: string;

@@ -7,14 +7,13 @@ export interface ErrorContext {
 }
 
 /**
- * Base of Memo's own errors: carries context for the logs and, where the user caused it,
- * a message that is safe to show them.
+ * Base of every error Memo throws: carries context for the logs. What the user reads about an
+ * error is decided in one place (graph/errorText.ts), in their language, never from `message`.
  */
 export class MemoError extends Error {
   constructor(
     message: string,
     readonly context: ErrorContext = {},
-    readonly userMessage?: string,
     options?: { cause?: unknown },
   ) {
     super(message, options);
@@ -62,6 +61,8 @@ export class WhatsAppApiError extends MemoError {
   readonly retryable: boolean;
   /** Meta's `error.fbtrace_id`, for Meta support. */
   readonly fbtraceId?: string;
+  /** The download limit a `too_large` file went over, in bytes. */
+  readonly maxBytes?: number;
 
   constructor(
     message: string,
@@ -73,16 +74,18 @@ export class WhatsAppApiError extends MemoError {
       code?: number;
       subcode?: number;
       fbtraceId?: string;
+      maxBytes?: number;
     },
     options?: { cause?: unknown },
   ) {
-    const { operation, kind, retryable, status, code, subcode, fbtraceId } = details;
-    super(message, { step: operation, kind, status, code, subcode, fbtraceId }, undefined, options);
+    const { operation, kind, retryable, status, code, subcode, fbtraceId, maxBytes } = details;
+    super(message, { step: operation, kind, status, code, subcode, fbtraceId, maxBytes }, options);
     this.kind = kind;
     this.status = status;
     this.code = code;
     this.subcode = subcode;
     this.retryable = retryable;
     this.fbtraceId = fbtraceId;
+    this.maxBytes = maxBytes;
   }
 }

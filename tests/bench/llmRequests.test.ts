@@ -4,7 +4,7 @@ import { DATABASE_LIST_SYSTEM_PROMPT } from "../../src/prompts/databaseListPromp
 import { GENERAL_SYSTEM_PROMPT } from "../../src/prompts/generalPrompt.js";
 import { PLANNER_SYSTEM_PROMPT } from "../../src/prompts/plannerPrompt.js";
 import { RESPONSE_WRITER_SYSTEM_PROMPT } from "../../src/prompts/responseWriterPrompt.js";
-import { FACTS_PROMPT } from "../../src/services/memory/factExtraction.js";
+import { FACTS_PROMPT } from "../../src/prompts/factExtractionPrompt.js";
 import type { ChatCompletionBody, RecordedRequest } from "../support/scriptedOpenAI.js";
 
 function request(system: string, user = "hello", extra: Partial<ChatCompletionBody> = {}): RecordedRequest {

@@ -6,11 +6,12 @@ import {
   PgCalendarEventRepository,
   type StoredCalendarEvent,
 } from "../../src/db/repositories/calendarEventRepository.js";
+import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
 import { calendarFeedRoutes, calendarFeedUrl } from "../../src/transport/http/calendarFeedRoute.js";
-import { BuiltinCalendar } from "../../src/services/calendar/builtinCalendar.js";
 import { escapeText, foldLine, renderIcsFeed } from "../../src/services/calendar/icsFeed.js";
 import { createLogger } from "../../src/utils/logger.js";
 import { pgliteBackend, type TestDatabase } from "../support/db.js";
+import { builtinCalendarOf } from "../support/services.js";
 import { jlm, ZONE } from "./providers/calendarContract.js";
 
 /** One property of an iCalendar component: name, parameters, raw value. */
@@ -100,7 +101,7 @@ describe("the built-in calendar feed", () => {
     for (const p of [phone, otherPhone]) {
       await db.pool.query("INSERT INTO users (phone, time_zone) VALUES ($1, $2)", [p, ZONE]);
     }
-    const calendar = new BuiltinCalendar(db.pool, phone);
+    const calendar = builtinCalendarOf(db.pool, phone);
     await calendar.createEvent(
       {
         summary: "Dentist; Dr. Levi, room 3",
@@ -146,7 +147,7 @@ describe("the built-in calendar feed", () => {
       { summary: "Standup (long)", end: jlm("2026-04-01 10:00") },
       "instance",
     );
-    await new BuiltinCalendar(db.pool, otherPhone).createEvent(
+    await builtinCalendarOf(db.pool, otherPhone).createEvent(
       {
         summary: "Someone else's",
         allDay: false,
@@ -158,7 +159,13 @@ describe("the built-in calendar feed", () => {
     );
     app = express();
     app.use(
-      calendarFeedRoutes({ pool: db.pool, secret, logger, clock: () => Date.parse("2026-03-20T10:00:00Z") }),
+      calendarFeedRoutes({
+        users: new PgUserRepository(db.pool),
+        events: new PgCalendarEventRepository(db.pool),
+        secret,
+        logger,
+        clock: () => Date.parse("2026-03-20T10:00:00Z"),
+      }),
     );
   });
   afterAll(async () => db?.close());

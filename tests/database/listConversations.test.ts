@@ -71,7 +71,7 @@ describe("lists", () => {
     ]);
     scriptTurn(h, "delete_list_item", { operation: "deleteItem", listName: "קניות", item: "מלפפון" });
     expect((await c.say("תוריד את המלפפונים מהקניות")).text).toBe(
-      "🗑️ הסרתי את מלפפונים מ*קניות*\nענה *בטל* כדי להחזיר.",
+      "🗑️ הסרתי את מלפפונים מ*קניות*\nענו *בטל* כדי להחזיר.",
     );
     expect(await itemsOf(h, "קניות")).toEqual([
       ["חלב", false],
@@ -338,7 +338,7 @@ describe("lists: names of invisible characters or of symbols", () => {
     );
     scriptTurn(h, "add_list_item", { operation: "addItem", listName: "shopping", items: ["eggs", "\u2060"] });
     expect((await h.say("תוסיף ביצים לקניות")).text).toBe(
-      "אין בזה שום דבר שרואים (פריט ברשימה): רק תווים בלתי נראים, כמו רווח ברוחב אפס או סימני כיוון, אז לא שמרתי כלום. שלח שוב עם המילים.",
+      "אין בזה שום דבר שרואים (פריט ברשימה): רק תווים בלתי נראים, כמו רווח ברוחב אפס או סימני כיוון, אז לא שמרתי כלום. אפשר לשלוח שוב עם המילים.",
     );
     expect((await stores(h).lists()).map((l) => [l.name, l.items.map((i) => i.text)])).toEqual([
       ["shopping", ["milk"]],

@@ -189,7 +189,7 @@ describe("without an LLM: names of invisible characters or of symbols", () => {
       "I can't see anything in that (a task): it has only invisible characters, such as zero-width spaces or direction marks, so I saved nothing. Send it again with its words.",
     );
     expect((await c.say("צור רשימה \u200F\u200E")).text).toBe(
-      "אין בזה שום דבר שרואים (שם רשימה): רק תווים בלתי נראים, כמו רווח ברוחב אפס או סימני כיוון, אז לא שמרתי כלום. שלח שוב עם המילים.",
+      "אין בזה שום דבר שרואים (שם רשימה): רק תווים בלתי נראים, כמו רווח ברוחב אפס או סימני כיוון, אז לא שמרתי כלום. אפשר לשלוח שוב עם המילים.",
     );
     expect((await c.say("add task \u200Bbuy milk\u200F")).text).toBe("✅ Added: *buy milk*");
     expect((await c.say("create list shopping")).text).toBe("📝 Created the list *shopping*");

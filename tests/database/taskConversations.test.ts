@@ -427,7 +427,7 @@ describe("disambiguation and not found", () => {
     expect(asked.text).toContain("מצאתי כמה משימות. למה התכוונת?");
     expect(asked.text).toContain("1. להתקשר לאמא (היום ב-18:00)");
     const done = await c.say("לבנק");
-    expect(done.text).toBe("🗑️ מחקתי: *להתקשר לבנק*\nענה *בטל* כדי להחזיר.");
+    expect(done.text).toBe("🗑️ מחקתי: *להתקשר לבנק*\nענו *בטל* כדי להחזיר.");
     expect((await stores(h).tasks()).map((t) => t.text)).toEqual(["להתקשר לאמא"]);
     example("07-disambiguation-he", "שתי משימות דומות: תשובה לפי שם", c);
   });

@@ -5,12 +5,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PgOperationLedger } from "../../src/db/repositories/operationLedger.js";
 import { createCalendarCapability } from "../../src/graph/capabilities/calendar.js";
-import { createCalendarProviders } from "../../src/services/calendar/calendarProviderSelector.js";
-import { createLogger } from "../../src/utils/logger.js";
 import { backends, pgliteBackend } from "../support/db.js";
 import { captureLogs } from "../support/logs.js";
+import { builtinCalendars, undoServiceOn } from "../support/services.js";
 import { PgUndoRepository, type RowScope } from "../../src/db/repositories/undoRepository.js";
-import { imagesOf, UndoService } from "../../src/services/undo/undoJournal.js";
+import { imagesOf } from "../../src/services/undo/undoJournal.js";
 import { PgOutboundMessageRepository } from "../../src/db/repositories/outboundMessageRepository.js";
 import { PgNoteRepository } from "../../src/db/repositories/noteRepository.js";
 import { PgListRepository } from "../../src/db/repositories/listRepository.js";
@@ -67,7 +66,7 @@ async function calendarWithUndo(
           providers,
           ...(logger ? { logger } : {}),
           ledger: new PgOperationLedger(db.pool),
-          undo: { db: db.pool, windowMs: 600_000 },
+          undo: { journal: new PgUndoRepository(db.pool), windowMs: 600_000 },
         }),
       ),
   });
@@ -186,7 +185,7 @@ describe("undo, with no LLM", () => {
     expect((await h.say("בטל")).text).toBe("בסדר, לא אעשה את זה.");
     expect(await stores(h).tasks()).toEqual([]);
     // "ביטול" with no question open stays what it was: a reply to no question, not an undo.
-    expect((await h.say("ביטול")).text).toBe("אני לא מחכה לתשובה ממך כרגע — מה תרצה לעשות?");
+    expect((await h.say("ביטול")).text).toBe("אני לא מחכה לתשובה ממך כרגע — במה אפשר לעזור?");
     // The deletion is still the latest change to undo.
     expect((await h.say("בטל")).text).toContain("להתקשר לבנק");
   });
@@ -232,7 +231,7 @@ describe("undo, with no LLM", () => {
     h.clock.advance(60_000);
     // No question is open, and the user spoke since the note was saved: not read as an undo of it.
     expect((await h.say("בטל")).text).toBe(
-      'אין שאלה פתוחה לבטל. כדי להחזיר את השינוי האחרון (הפתק „קוד השער הוא 4412”), כתוב "תחזיר".',
+      'אין שאלה פתוחה לבטל. כדי להחזיר את השינוי האחרון (הפתק „קוד השער הוא 4412”), כתבו "תחזיר".',
     );
     expect((await h.db.pool.query("SELECT id, content FROM notes")).rows).toEqual(notes);
     // "תחזיר" only means undo.
@@ -286,12 +285,12 @@ describe("clearing a list, with no LLM", () => {
     await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem", language: "he" });
     const before = await seedShopping(h, "קניות");
     expect((await h.say("נקה את רשימת הקניות")).text).toBe(
-      "🧹 ניקיתי את *קניות* (3 פריטים).\nענה *בטל* כדי להחזיר.",
+      "🧹 ניקיתי את *קניות* (3 פריטים).\nענו *בטל* כדי להחזיר.",
     );
     expect((await h.say("בטל")).text).toBe("↩️ בוטל — חזר למצב הקודם: 3 פריטים.");
     expect(await stores(h).listRepo.get(PHONE, before.id)).toEqual(before);
     expect((await h.say("מחק את הפריטים המסומנים מרשימת קניות")).text).toBe(
-      "🧹 הסרתי את הפריט המסומן מ*קניות*.\nענה *בטל* כדי להחזיר.",
+      "🧹 הסרתי את הפריט המסומן מ*קניות*.\nענו *בטל* כדי להחזיר.",
     );
   });
 
@@ -424,9 +423,7 @@ describe("undo of changes planned by the LLM", () => {
   });
 
   it("brings back a deleted event of the built-in calendar", async () => {
-    const { calendar } = await calendarWithUndo((db) =>
-      createCalendarProviders({ pool: db.pool, google: null, logger: createLogger("silent") }),
-    );
+    const { calendar } = await calendarWithUndo((db) => builtinCalendars(db.pool));
     h = calendar;
     await seedEvent(calendar, "dentist", {
       summary: "Dentist",
@@ -755,8 +752,7 @@ describe("the undo service", () => {
       });
       const calls: string[] = [];
       let crash = true;
-      const service = new UndoService({
-        pool: db.pool,
+      const service = undoServiceOn(db.pool, {
         windowMs: 600_000,
         external: (_phone, change) => {
           calls.push(change.eventId);

@@ -1,3 +1,5 @@
+import { PgOperationLedger } from "../../src/db/repositories/operationLedger.js";
+import { PgUndoRepository } from "../../src/db/repositories/undoRepository.js";
 import { createGmailCapability } from "../../src/graph/capabilities/gmail.js";
 import type { GmailOperation } from "../../src/prompts/gmailPrompt.js";
 import { pgliteBackend } from "../support/db.js";
@@ -28,11 +30,11 @@ export async function gmailHarness(options: { connected?: boolean; timeoutMs?: n
       registry.register(
         createGmailCapability({
           google: gmail.accounts(),
-          pool: db.pool,
+          ledger: new PgOperationLedger(db.pool),
           logger: capabilityLogs.logger,
           ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
           // As the runtime does: a change in Gmail is one "undo" says it cannot take back.
-          undo: { db: db.pool, windowMs: 600_000 },
+          undo: { journal: new PgUndoRepository(db.pool), windowMs: 600_000 },
         }),
       ),
   });

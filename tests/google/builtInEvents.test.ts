@@ -80,8 +80,8 @@ describe.each(backends)("the built-in events notice on $name", (backend) => {
     expect(bed.notified.at(-1)).toEqual({
       phone: PHONE_B,
       text:
-        'גוגל מחובר (user@example.com), אבל לא אישרת גישה ל-Gmail, אז אין לי גישה למייל שלך. כדי לאשר, כתוב "נתק גוגל", אחר כך "חבר גוגל", וסמן את Gmail בדף של גוגל. ' +
-        "יש לך אירוע אחד ביומן שלי; הוא נשאר שם וחוזר אם תנתק את גוגל, אבל הוא לא יופיע ביומן גוגל.",
+        'גוגל מחובר (user@example.com), אבל לא אישרת גישה ל-Gmail, אז אין לי גישה למייל שלך. כדי לאשר, כתבו "נתק גוגל", אחר כך "חבר גוגל", וסמנו את Gmail בדף של גוגל. ' +
+        "יש לך אירוע אחד ביומן שלי; הוא נשאר שם וחוזר אם מנתקים את גוגל, אבל הוא לא יופיע ביומן גוגל.",
     });
   });
 
@@ -96,7 +96,7 @@ describe.each(backends)("the built-in events notice on $name", (backend) => {
     await connectThroughBrowser(bed, PHONE_A);
     expect(bed.notified.map((n) => n.text)).toEqual([
       "גוגל מחובר ✅ (user@example.com) עכשיו אני יכול להשתמש ביומן וב-Gmail שלך. " +
-        "יש לך 2 אירועים ביומן שלי; הם נשארים שם וחוזרים אם תנתק את גוגל, אבל הם לא יופיעו ביומן גוגל.",
+        "יש לך 2 אירועים ביומן שלי; הם נשארים שם וחוזרים אם מנתקים את גוגל, אבל הם לא יופיעו ביומן גוגל.",
       "Google is connected ✅ (user@example.com) I can now use your calendar and Gmail. " +
         "You have 1 event in my own calendar; it stays there and comes back if you disconnect Google, " +
         "but it won't show in Google Calendar.",

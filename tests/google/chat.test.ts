@@ -13,6 +13,7 @@ import { buildMemoGraph } from "../../src/graph/memoGraph.js";
 import { MemoRuntime } from "../../src/graph/memoRuntime.js";
 import { recognizeGoogleCommand } from "../../src/nlu/googleCommands.js";
 import { createLLMService } from "../../src/services/llm/index.js";
+import { PgGoogleAccountRepository } from "../../src/db/repositories/googleAccountRepository.js";
 import { createGoogleAccounts } from "../../src/services/google/googleAccountService.js";
 import type { GoogleConnector } from "../../src/services/google/types.js";
 import { MemoryService } from "../../src/services/memory/index.js";
@@ -194,7 +195,7 @@ describe("connect and disconnect Google in chat", () => {
     const say = await memoWith(bed, bed.accounts);
 
     const reply = await say(PHONE_B, "חבר את גוגל");
-    expect(reply.text).toMatch(/^פתח את הקישור הזה כדי לחבר את חשבון הגוגל שלך/);
+    expect(reply.text).toMatch(/^אפשר לפתוח את הקישור הזה כדי לחבר את חשבון הגוגל שלך/);
     expect((await say(PHONE_B, "נתק גוגל")).text).toBe("חשבון הגוגל שלך לא היה מחובר, אז לא היה מה לנתק.");
 
     expect((await completeLink(bed, linkIn(reply.text))).status).toBe(200);
@@ -202,10 +203,10 @@ describe("connect and disconnect Google in chat", () => {
       "גוגל מחובר ✅ (user@example.com) עכשיו אני יכול להשתמש ביומן וב-Gmail שלך.",
     ]);
     expect((await say(PHONE_B, "חבר גוגל")).text).toBe(
-      'חשבון הגוגל שלך כבר מחובר ✅ כדי לחבר חשבון אחר, כתוב קודם "נתק גוגל".',
+      'חשבון הגוגל שלך כבר מחובר ✅ כדי לחבר חשבון אחר, כתבו קודם "נתק גוגל".',
     );
     expect((await say(PHONE_B, "תנתק את חשבון הגוגל שלי")).text).toBe(
-      'גוגל נותק: מחקתי את הגישה לחשבון הגוגל שלך. כתוב "חבר גוגל" כדי לחבר שוב.',
+      'גוגל נותק: מחקתי את הגישה לחשבון הגוגל שלך. כתבו "חבר גוגל" כדי לחבר שוב.',
     );
     expect(await bed.googleConnected(PHONE_B)).toBe(false);
   });
@@ -213,7 +214,7 @@ describe("connect and disconnect Google in chat", () => {
   it("says Google is not set up when this server has no Google OAuth client", async () => {
     bed = await startGoogleTestbed(pgliteBackend);
     const unconfigured = createGoogleAccounts({
-      pool: bed.db.pool,
+      accounts: new PgGoogleAccountRepository(bed.db.pool),
       config: loadConfig({}),
       logger: captureLogs().logger,
       secret: randomBytes(32),

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import request from "supertest";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config/env.js";
+import { PgGoogleAccountRepository } from "../../src/db/repositories/googleAccountRepository.js";
 import { createGoogleAccounts, GOOGLE_SCOPES } from "../../src/services/google/googleAccountService.js";
 import { TokenDecryptionError } from "../../src/services/google/tokenCrypto.js";
 import { isInvalidGrant } from "../../src/services/google/types.js";
@@ -225,7 +226,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
       phone: PHONE_B,
       text:
         "גוגל מחובר (user@example.com), אבל לא אישרת גישה ליומן ול-Gmail, אז אין לי גישה אליהם. " +
-        'כדי לאשר, כתוב "נתק גוגל", אחר כך "חבר גוגל", וסמן את היומן ואת Gmail בדף של גוגל.',
+        'כדי לאשר, כתבו "נתק גוגל", אחר כך "חבר גוגל", וסמנו את היומן ואת Gmail בדף של גוגל.',
     });
 
     bed.google.withhold = [calendarScope];
@@ -382,7 +383,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
     bed = await startGoogleTestbed(backend);
     await connectThroughBrowser(bed, PHONE_A);
     const otherKey = createGoogleAccounts({
-      pool: bed.db.pool,
+      accounts: new PgGoogleAccountRepository(bed.db.pool),
       config: bed.config,
       logger: captureLogs().logger,
       secret: randomBytes(32),
@@ -396,7 +397,7 @@ describe.each(backends)("Google connection on $name", (backend) => {
   it("offers no link and no client when Google OAuth is not configured", async () => {
     bed = await startGoogleTestbed(backend);
     const unconfigured = createGoogleAccounts({
-      pool: bed.db.pool,
+      accounts: new PgGoogleAccountRepository(bed.db.pool),
       config: loadConfig({}),
       logger: captureLogs().logger,
       secret: randomBytes(32),

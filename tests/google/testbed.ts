@@ -5,6 +5,7 @@ import { createApp } from "../../src/app/httpApp.js";
 import { loadConfig, type AppConfig } from "../../src/config/env.js";
 import { MIGRATIONS } from "../../src/db/migrations/index.js";
 import { googleAuthRoutes } from "../../src/transport/http/googleAuthRoute.js";
+import { PgGoogleAccountRepository } from "../../src/db/repositories/googleAccountRepository.js";
 import { createGoogleAccounts, GOOGLE_AUTH_PATH } from "../../src/services/google/googleAccountService.js";
 import { TokenCipher } from "../../src/services/google/tokenCrypto.js";
 import { InFlightWork } from "../../src/utils/inFlightWork.js";
@@ -36,7 +37,7 @@ export async function startGoogleTestbed(
   const { logger, lines } = captureLogs();
   const config: AppConfig = loadConfig({ ...google.env(), PUBLIC_URL });
   const accounts = createGoogleAccounts({
-    pool: db.pool,
+    accounts: new PgGoogleAccountRepository(db.pool),
     config,
     logger,
     clock: clock.now,

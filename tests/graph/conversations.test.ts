@@ -167,7 +167,7 @@ describe("without an LLM", () => {
 describe("stale replies", () => {
   it.each([
     ["yes", "I'm not waiting on a question right now — what would you like to do?"],
-    ["כן", "אני לא מחכה לתשובה ממך כרגע — מה תרצה לעשות?"],
+    ["כן", "אני לא מחכה לתשובה ממך כרגע — במה אפשר לעזור?"],
     ["2", "I'm not waiting on a question right now — what would you like to do?"],
   ])("answers %s when nothing is pending, with no LLM call", async (message, expected) => {
     h = await createHarness();
@@ -175,6 +175,17 @@ describe("stale replies", () => {
     expect(reply).toMatchObject({ status: "completed", text: expected });
     expect(h.server!.requests).toHaveLength(0);
     expect(h.logs().some((l) => l.event === "HITL_STALE_REPLY")).toBe(true);
+  });
+
+  it("answers a bare number right after a numbered list through the planner, not as a stale reply", async () => {
+    h = await createHarness();
+    await h.memory.load(PHONE);
+    await h.memory.addAssistantMessage(PHONE, "Your lists:\n1. Groceries\n2. Work");
+    h.server!.enqueue(plan({ intentType: "meta", steps: [step("s1", "meta", "describe_capabilities")] }));
+    await h.say("2");
+    const planned = h.server!.requests.filter(isPlanner);
+    expect(planned).toHaveLength(1);
+    expect(planned[0]!.body.messages.at(-1)!.content).toContain('[Item 2 of the list Memo sent: "Work"]');
   });
 });
 
@@ -215,5 +226,18 @@ describe("capability check", () => {
     });
     h.server!.enqueue(plan({ steps: [step("s1", "second-brain", "store_note")] }));
     expect((await h.say("תרשום פתק: הקוד של השער 1234")).text).toBe("אני עוד לא יכול לעזור עם פתקים.");
+  });
+});
+
+describe("storage faults", () => {
+  it("returns failed instead of throwing when the database is gone", async () => {
+    h = await createHarness();
+    await h.db.close();
+    const reply = await h.say("hello there");
+    expect(reply).toMatchObject({
+      status: "failed",
+      text: "Something went wrong on my side. Please try again in a moment.",
+    });
+    h.db.close = () => Promise.resolve();
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryStorage } from "../../src/db/storage.js";
 import type { LLMNode } from "../../src/types/llm.js";
 import {
   PgConversationHistory,
@@ -9,13 +10,13 @@ import { PgMemoryProfileRepository } from "../../src/db/repositories/memoryProfi
 import { PgMemoryRepository } from "../../src/db/repositories/memoryRepository.js";
 import type pg from "pg";
 import type { LLMMessage } from "../../src/types/llm.js";
-import { FACTS_PROMPT } from "../../src/services/memory/factExtraction.js";
+import { FACTS_PROMPT } from "../../src/prompts/factExtractionPrompt.js";
 import { estimateTokens } from "../../src/services/memory/limits.js";
 import { LongTermMemory } from "../../src/services/memory/longTermMemory.js";
 import { FACTS_HEADING, SUMMARY_HEADING } from "../../src/services/memory/memoryContext.js";
 import { MemoryService } from "../../src/services/memory/memoryService.js";
 import { mentionsFact } from "../../src/utils/memoryText.js";
-import { FORGET_PROMPT, SUMMARY_PROMPT } from "../../src/services/memory/summary.js";
+import { CONVERSATION_SUMMARY_PROMPT, FORGET_PROMPT } from "../../src/prompts/conversationSummaryPrompt.js";
 import { fakeClock, type FakeClock } from "../support/clock.js";
 import { backends, type TestDatabase } from "../support/db.js";
 import { FakeLLM } from "../support/fakeLLM.js";
@@ -82,7 +83,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
     const history = new PgConversationHistory(db.pool);
     const memory = new MemoryService(new PgConversationStore(db.pool), { clock: clock.now, history });
     const longTerm = new LongTermMemory({
-      pool: db.pool,
+      storage: memoryStorage(db.pool),
       llm: options.llm ?? null,
       memory,
       clock: clock.now,
@@ -263,8 +264,8 @@ describe.each(backends)("long-term memory on $name", (backend) => {
           createdAt: clock.now() + i * MINUTE,
         });
       }
-      const a = new LongTermMemory({ pool: db.pool, llm: null, clock: clock.now });
-      const b = new LongTermMemory({ pool: db.pool, llm: null, clock: clock.now });
+      const a = new LongTermMemory({ storage: memoryStorage(db.pool), llm: null, clock: clock.now });
+      const b = new LongTermMemory({ storage: memoryStorage(db.pool), llm: null, clock: clock.now });
       const [ra, rb] = await Promise.all([a.process(phone, 10), b.process(phone, 10)]);
 
       expect(ra.folded + rb.folded).toBe(20);
@@ -282,7 +283,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
     it("asks the LLM with the previous summary and exactly the messages that left the window", async () => {
       const phone = await newUser();
       const llm = new FakeLLM((_node: LLMNode, messages: LLMMessage[]) => {
-        if (systemText(messages) === SUMMARY_PROMPT)
+        if (systemText(messages) === CONVERSATION_SUMMARY_PROMPT)
           return "- Planning a trip to Rome in May\n- Prefers aisle seats";
         return { facts: [] };
       });
@@ -302,7 +303,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       ];
       for (const text of said) await turn(phone, text, `Noted: ${text}`);
 
-      const calls = llm.calls.filter((c) => systemText(c.messages) === SUMMARY_PROMPT);
+      const calls = llm.calls.filter((c) => systemText(c.messages) === CONVERSATION_SUMMARY_PROMPT);
       expect(calls).toHaveLength(1);
       expect(calls[0]!.node).toBe("memory");
       const sent = userText(calls[0]!.messages);
@@ -440,7 +441,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
           },
         },
       }) as typeof pool;
-      const longTerm = new LongTermMemory({ pool: gated, llm: null });
+      const longTerm = new LongTermMemory({ storage: memoryStorage(gated), llm: null });
       await history.append(phone, { role: "user", content: "I live in Haifa", createdAt: Date.now() });
       const first = longTerm.schedule(phone);
       await history.append(phone, {
@@ -579,7 +580,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
         const llm =
           mode === "llm"
             ? new FakeLLM((_node: LLMNode, messages: LLMMessage[]) => {
-                if (systemText(messages) === SUMMARY_PROMPT) return "- Talked about groceries";
+                if (systemText(messages) === CONVERSATION_SUMMARY_PROMPT) return "- Talked about groceries";
                 const text = userText(messages);
                 const index = text.split("\n").findIndex((l) => l.includes("prefer morning"));
                 return index > 0
@@ -659,7 +660,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
     it("removes it from the summary through the LLM, checked in code (llm)", async () => {
       const llm = new FakeLLM((_node: LLMNode, messages: LLMMessage[]) => {
         const system = systemText(messages);
-        if (system === SUMMARY_PROMPT) return "- Prefers morning meetings\n- Lives in Haifa";
+        if (system === CONVERSATION_SUMMARY_PROMPT) return "- Prefers morning meetings\n- Lives in Haifa";
         if (system === FORGET_PROMPT) return "- Lives in Haifa";
         const lines = userText(messages).split("\n");
         return {
@@ -687,7 +688,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
     it("rebuilds the summary without it when the LLM's rewrite still speaks of it", async () => {
       const llm = new FakeLLM((_node: LLMNode, messages: LLMMessage[]) => {
         const system = systemText(messages);
-        if (system === SUMMARY_PROMPT || system === FORGET_PROMPT)
+        if (system === CONVERSATION_SUMMARY_PROMPT || system === FORGET_PROMPT)
           return "- Prefers morning meetings\n- Lives in Haifa";
         const lines = userText(messages).split("\n");
         const index = lines.findIndex((l) => l.includes("prefer morning"));
@@ -828,7 +829,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
           });
         },
       } as unknown as pg.Pool;
-      const longTerm = new LongTermMemory({ pool, llm: null, memory });
+      const longTerm = new LongTermMemory({ storage: memoryStorage(pool), llm: null, memory });
       const [found] = await longTerm.findFacts(phone, "I prefer morning meetings");
       const report = await longTerm.forget(phone, [found!.id]);
       expect(report).toMatchObject({ facts: ["Prefers morning meetings"], notes: 1, messages: 1 });
@@ -979,7 +980,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
     it("names users with messages not yet processed, and not once they are", async () => {
       const phone = await newUser();
       const history = new PgConversationHistory(db.pool);
-      const longTerm = new LongTermMemory({ pool: db.pool, llm: null });
+      const longTerm = new LongTermMemory({ storage: memoryStorage(db.pool), llm: null });
       await history.append(phone, { role: "user", content: "I prefer tea", createdAt: Date.now() });
       expect(await longTerm.pendingUsers(10_000)).toContain(phone);
       await longTerm.process(phone);
@@ -1000,7 +1001,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       const phone = "972530099001";
       await own.pool.query("INSERT INTO users (phone) VALUES ($1)", [phone]);
       const repo = new PgMemoryRepository(own.pool);
-      const longTerm = new LongTermMemory({ pool: own.pool, llm: null, clock: clock.now });
+      const longTerm = new LongTermMemory({ storage: memoryStorage(own.pool), llm: null, clock: clock.now });
       const idle = (await repo.create(phone, { type: "fact", content: "Owns a red bicycle" }, t0)).fact;
       const used = (await repo.create(phone, { type: "fact", content: "Works at Acme" }, t0)).fact;
       const goal = (await repo.create(phone, { type: "goal", content: "Aims to run a marathon" }, t0)).fact;

@@ -124,21 +124,26 @@ describe("MemoryService", () => {
       expect(memory.getRepliedToMessage(PHONE, "wamid.gone")).toBeNull();
     });
 
-    it("sets the WhatsApp id of a sent assistant message, so replies to it are found", async () => {
-      await memory.addAssistantMessage(PHONE, "Done");
+    it("sets the WhatsApp id on the stored assistant message it is handed, so replies to it are found", async () => {
+      const earlier = await memory.addAssistantMessage(PHONE, "Done");
       clock.advance(1000);
       await memory.addUserMessage(PHONE, "thanks");
       clock.advance(1000);
-      await memory.addAssistantMessage(PHONE, "Done");
-      await memory.setAssistantMessageId(PHONE, "Done", "wamid.sent");
+      const sent = await memory.addAssistantMessage(PHONE, "Done");
+      expect(sent).toEqual(expect.any(String));
+      expect(sent).not.toBe(earlier);
+      // A message stored with its WhatsApp id needs no link.
+      expect(await memory.addAssistantMessage(PHONE, "Sent", "wamid.known")).toBeNull();
+      await memory.setAssistantMessageId(PHONE, sent!, "wamid.sent");
 
-      const [first, , last] = memory.getRecentMessages(PHONE);
-      expect(last!.whatsappMessageId).toBe("wamid.sent");
+      const [first, , linked] = memory.getRecentMessages(PHONE);
+      expect(linked!.whatsappMessageId).toBe("wamid.sent");
+      expect(linked!.localId).toBeUndefined();
       expect(first!.whatsappMessageId).toBeUndefined();
-      expect(memory.getRepliedToMessage(PHONE, "wamid.sent")).toEqual(last);
+      expect(memory.getRepliedToMessage(PHONE, "wamid.sent")).toEqual(linked);
       expect((await store.load(PHONE))!.messages[2]!.whatsappMessageId).toBe("wamid.sent");
 
-      await memory.setAssistantMessageId(PHONE, "never said", "wamid.x");
+      await memory.setAssistantMessageId(PHONE, "never stored", "wamid.x");
       expect(memory.getRepliedToMessage(PHONE, "wamid.x")).toBeNull();
     });
 

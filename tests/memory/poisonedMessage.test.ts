@@ -2,6 +2,7 @@
 // once did in mayHoldFacts) is skipped and logged once; the user's later facts are still found and
 // later summaries still folded, instead of every later turn failing on it again.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { memoryStorage } from "../../src/db/storage.js";
 import { PgConversationHistory } from "../../src/db/repositories/conversationHistory.js";
 import { PgConversationStore } from "../../src/db/repositories/conversationStore.js";
 import { PgMemoryProfileRepository } from "../../src/db/repositories/memoryProfileRepository.js";
@@ -46,7 +47,13 @@ function conversation(llm: FakeLLM | null) {
   const { logger, lines } = captureLogs();
   const history = new PgConversationHistory(db.pool);
   const memory = new MemoryService(new PgConversationStore(db.pool), { clock: clock.now, history });
-  const longTerm = new LongTermMemory({ pool: db.pool, llm, memory, logger, clock: clock.now });
+  const longTerm = new LongTermMemory({
+    storage: memoryStorage(db.pool),
+    llm,
+    memory,
+    logger,
+    clock: clock.now,
+  });
   return {
     longTerm,
     /** Log lines about skipped messages, as [step, message id]. */

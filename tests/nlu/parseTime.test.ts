@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { stripCommandWords } from "../../src/nlu/commandWords.js";
 import { nextOccurrence } from "../../src/nlu/recurrence.js";
 import { parseTime, readTime, type ParsedTime } from "../../src/nlu/parseTime.js";
-import { isTimeZone, parseNow, toWhenJson, whenFor, whenForLine } from "../../src/nlu/whenJson.js";
+import { parseNow, toWhenJson, whenFor, whenForLine } from "../../src/nlu/whenJson.js";
+import { isValidTimeZone } from "../../src/utils/timeContext.js";
 
 const JERUSALEM = "Asia/Jerusalem";
 /** Wednesday 11 March 2026, 10:00 in Jerusalem (+02). */
@@ -650,8 +651,8 @@ describe("whenFor", () => {
     });
     expect(whenFor({ text: "tomorrow", now: "soon" }, WED_10AM)).toHaveProperty("error");
     expect(whenFor({ text: "buy milk" }, WED_10AM)).toEqual({ error: "no time found in the text" });
-    expect(isTimeZone("")).toBe(false);
-    expect(isTimeZone("America/New_York")).toBe(true);
+    expect(isValidTimeZone("")).toBe(false);
+    expect(isValidTimeZone("America/New_York")).toBe(true);
   });
 
   it("answers {error} for a batch line that is not a request", () => {

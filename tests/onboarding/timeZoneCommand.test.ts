@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ONBOARDING_MESSAGES, onboardingMessage } from "../../src/transport/onboarding/messages.js";
+import { MESSAGES, t } from "../../src/messages/index.js";
 import { isTimeZoneQuestion, parseTimeZoneCommand } from "../../src/transport/onboarding/timeZoneCommand.js";
 
 describe("parseTimeZoneCommand", () => {
@@ -104,37 +104,24 @@ describe("isTimeZoneQuestion", () => {
 });
 
 describe("onboarding messages", () => {
-  it("exist in Hebrew and English for every key, and the Hebrew is Hebrew", () => {
-    expect(Object.keys(ONBOARDING_MESSAGES.he).sort()).toEqual(Object.keys(ONBOARDING_MESSAGES.en).sort());
-    for (const key of Object.keys(ONBOARDING_MESSAGES.en) as (keyof typeof ONBOARDING_MESSAGES.en)[]) {
-      expect(ONBOARDING_MESSAGES.en[key].length, key).toBeGreaterThan(0);
-      expect(ONBOARDING_MESSAGES.he[key], key).toMatch(/[\u0590-\u05FF]/);
-      // Both languages take the same placeholders.
-      const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-      expect(placeholders(ONBOARDING_MESSAGES.he[key]), key).toEqual(
-        placeholders(ONBOARDING_MESSAGES.en[key]),
-      );
-    }
-  });
-
   it("fit a WhatsApp list button", () => {
-    expect(ONBOARDING_MESSAGES.en.chooseButton.length).toBeLessThanOrEqual(20);
-    expect(ONBOARDING_MESSAGES.he.chooseButton.length).toBeLessThanOrEqual(20);
+    expect(MESSAGES.en["onboarding.chooseButton"].length).toBeLessThanOrEqual(20);
+    expect(MESSAGES.he["onboarding.chooseButton"].length).toBeLessThanOrEqual(20);
   });
 
   it("fill their placeholders", () => {
-    expect(onboardingMessage("en", "timeZoneSet", { zone: "London (UTC+0)", time: "09:30" })).toBe(
+    expect(t("en", "onboarding.timeZoneSet", { zone: "London (UTC+0)", time: "09:30" })).toBe(
       "Done — your time zone is now London (UTC+0). It's 09:30 there.",
     );
-    expect(onboardingMessage("he", "timeZoneSet", { zone: "לונדון (UTC+0)", time: "09:30" })).toContain(
+    expect(t("he", "onboarding.timeZoneSet", { zone: "לונדון (UTC+0)", time: "09:30" })).toContain(
       "לונדון (UTC+0)",
     );
-    expect(onboardingMessage("en", "timeZoneWhich", {})).toContain("{place}");
+    expect(t("en", "onboarding.timeZoneWhich", {})).toContain("{place}");
   });
 
   it("suggest a change command that Memo understands", () => {
     for (const language of ["en", "he"] as const) {
-      const example = /"([^"]+)"/.exec(ONBOARDING_MESSAGES[language].timeZoneCurrent)?.[1] ?? "";
+      const example = /"([^"]+)"/.exec(MESSAGES[language]["onboarding.timeZoneCurrent"])?.[1] ?? "";
       expect(parseTimeZoneCommand(example), example).not.toBeNull();
     }
   });

@@ -8,7 +8,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../src/db/migrate.js";
 import { MIGRATIONS } from "../../src/db/migrations/index.js";
-import { countUserData, eraseUserData, USER_TABLES } from "../../src/services/privacy/eraseUser.js";
+import { countUserData, eraseUserData, USER_TABLES } from "../../src/db/repositories/userDataRepository.js";
 import { createPostgresDatabase, testDatabaseUrl, type TestDatabase } from "../support/db.js";
 import { runEntry } from "../support/process.js";
 import { deriveKey } from "../../src/services/google/secrets.js";

@@ -9,6 +9,7 @@ import type pg from "pg";
 import request from "supertest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/env.js";
+import { PgInboxRepository } from "../../src/db/repositories/inboxRepository.js";
 import { PgTaskRepository } from "../../src/db/repositories/taskRepository.js";
 import { metricsRoutes } from "../../src/transport/http/metricsRoute.js";
 import { startService, type RunningService } from "../../src/app/server.js";
@@ -408,7 +409,11 @@ describe("when the inbox cannot be read", () => {
     const failing = { query: () => Promise.reject(new Error("connection refused")) } as unknown as pg.Pool;
     const hanging = { query: () => new Promise(() => undefined) } as unknown as pg.Pool;
     for (const pool of [failing, hanging]) {
-      const metrics = new Metrics({ pool, processMetrics: false, inboxTimeoutMs: 50 });
+      const metrics = new Metrics({
+        inbox: new PgInboxRepository(pool),
+        processMetrics: false,
+        inboxTimeoutMs: 50,
+      });
       const first = new Scrape(parseMetrics(await metrics.render()));
       expect(first.one("memo_inbox_pending_messages")).toBeNaN();
       expect(first.one("memo_inbox_oldest_pending_age_seconds")).toBeNaN();

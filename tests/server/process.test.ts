@@ -3,6 +3,7 @@ import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedPgliteDataDir } from "../support/pgliteDataDir.js";
 import { freePort, runEntry, runNode, ROOT, type ChildRun } from "../support/process.js";
 
 let cwd: string;
@@ -11,13 +12,24 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(cwd, { recursive: true, force: true }));
 
-/** Starts the service on a free port in its own data folder and waits until it listens. */
+/** A new data folder whose embedded database is already initialized (saves the service's initdb). */
+async function seededDataDir(): Promise<string> {
+  const dataDir = await mkdtemp(path.join(cwd, "data-"));
+  await seedPgliteDataDir(dataDir);
+  return dataDir;
+}
+
+/**
+ * Starts the service on a free port in its own data folder and waits until it listens. The folder
+ * is empty, or with `seeded` holds an initialized database, for tests that are not about first start.
+ */
 async function start(
   entry: string,
   env: Record<string, string> = {},
+  { seeded = false } = {},
 ): Promise<{ run: ChildRun; base: string; dataDir: string }> {
   const port = await freePort();
-  const dataDir = await mkdtemp(path.join(cwd, "data-"));
+  const dataDir = seeded ? await seededDataDir() : await mkdtemp(path.join(cwd, "data-"));
   const run = runEntry(entry, { cwd, env: { PORT: String(port), DATA_DIR: dataDir, ...env } });
   await run.waitFor(/memo listening/);
   return { run, base: `http://127.0.0.1:${port}`, dataDir };
@@ -83,7 +95,7 @@ describe("starting the service", () => {
 
 describe("graceful shutdown", () => {
   it("lets a slow request finish after SIGTERM, refuses new connections, then exits 0", async () => {
-    const { run, base } = await start("tests/fixtures/slowService.ts");
+    const { run, base } = await start("tests/fixtures/slowService.ts", {}, { seeded: true });
     const slow = fetch(`${base}/slow?ms=1500`).then(async (r) => ({
       status: r.status,
       body: await r.json(),
@@ -98,7 +110,11 @@ describe("graceful shutdown", () => {
   });
 
   it("stops waiting after SHUTDOWN_TIMEOUT_MS and exits 1", async () => {
-    const { run, base } = await start("tests/fixtures/slowService.ts", { SHUTDOWN_TIMEOUT_MS: "300" });
+    const { run, base } = await start(
+      "tests/fixtures/slowService.ts",
+      { SHUTDOWN_TIMEOUT_MS: "300" },
+      { seeded: true },
+    );
     const slow = fetch(`${base}/slow?ms=10000`).catch((e: unknown) => e);
     await run.waitFor(/slow request started/);
     const sent = Date.now();
@@ -113,7 +129,7 @@ describe("graceful shutdown", () => {
 describe("npm start", () => {
   it("builds dist/ when needed and runs the built service", async () => {
     const port = await freePort();
-    const dataDir = await mkdtemp(path.join(cwd, "data-"));
+    const dataDir = await seededDataDir();
     const run = runNode([path.join(ROOT, "scripts/start.mjs")], {
       cwd,
       env: { PORT: String(port), DATA_DIR: dataDir },

@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/env.js";
 import { calendarFeedUrl } from "../../src/transport/http/calendarFeedRoute.js";
+import { PgLocalSecretRepository } from "../../src/db/repositories/localSecretRepository.js";
 import { loadSecretKey } from "../../src/services/google/secrets.js";
 import { startService, type RunningService } from "../../src/app/server.js";
 import { chromiumAvailable, launchChromium } from "../support/browser.js";
@@ -101,7 +102,11 @@ describe.skipIf(!chromiumAvailable)("the built-in calendar in the simulator, wit
     await type("calendar link");
     await memoSays("private calendar link");
     const offered = /(http\S+\.ics)/.exec(await memoMessages().last().innerText())?.[1];
-    const secret = await loadSecretKey(service.db.pool, { env: "test" }, logs.logger);
+    const secret = await loadSecretKey(
+      new PgLocalSecretRepository(service.db.pool),
+      { env: "test" },
+      logs.logger,
+    );
     expect(offered).toBe(calendarFeedUrl(service.url, PHONE, secret));
     const feed = await fetch(offered!);
     expect(feed.status).toBe(200);

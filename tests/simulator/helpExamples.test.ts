@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/env.js";
 import { describeCapabilities } from "../../src/graph/executors/generalExecutor.js";
 import { startService, type RunningService } from "../../src/app/server.js";
-import { st } from "../../src/services/secondBrain/replies.js";
 import type { SimMessage } from "../../src/transport/simulator/store.js";
 import type { CapabilityName } from "../../src/types/index.js";
 import { t } from "../../src/messages/index.js";
@@ -124,8 +123,8 @@ function failures(language: Language): string[] {
     prefix(t(language, "noSuchNumber")),
     prefix(t(language, "notFoundTask")),
     prefix(t(language, "notFoundList")),
-    prefix(st(language, "notFound")),
-    prefix(st(language, "forgetNotFound")),
+    prefix(t(language, "notes.notFound")),
+    prefix(t(language, "notes.forgetNotFound")),
   ].filter(Boolean);
 }
 

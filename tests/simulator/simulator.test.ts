@@ -16,7 +16,9 @@ import type { SimMessage } from "../../src/transport/simulator/store.js";
 import type { Logger } from "../../src/utils/logger.js";
 import { createLogger } from "../../src/utils/logger.js";
 import { fakeClock, type FakeClock } from "../support/clock.js";
+import { PRODUCTION_ENV } from "../support/env.js";
 import { captureLogs } from "../support/logs.js";
+import { createWhatsAppHarness } from "../support/whatsappHarness.js";
 
 const PHONE = "972501234567";
 const PHONE_NUMBER_ID = "1234567890";
@@ -897,6 +899,27 @@ describe("WhatsApp simulator: this machine only", () => {
     expect(isLoopback("::FFFF:127.0.0.1")).toBe(true);
     for (const address of ["10.0.0.5", "::ffff:192.168.1.20", "fe80::1", "128.0.0.1", undefined]) {
       expect(isLoopback(address), String(address)).toBe(false);
+    }
+  });
+});
+
+describe("WhatsApp simulator: never in production", () => {
+  it("is not mounted: the only WhatsApp route is the webhook", async () => {
+    const { createWhatsApp } = await import("../../src/app/whatsApp.js");
+    const config = loadConfig(PRODUCTION_ENV);
+    const h = await createWhatsAppHarness({ llm: "none", startWorker: false });
+    try {
+      const whatsapp = createWhatsApp({
+        config,
+        db: h.db,
+        memo: h.memo,
+        logger: captureLogs().logger,
+        serviceUrl: () => "",
+      });
+      expect(whatsapp.simulator).toBeUndefined();
+      expect(whatsapp.routers.map((r) => r.path)).toEqual(["/"]);
+    } finally {
+      await h.close();
     }
   });
 });

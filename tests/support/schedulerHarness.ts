@@ -5,13 +5,13 @@ import { createMemoryJobs } from "../../src/services/memory/memoryJobs.js";
 import { PgTaskRepository } from "../../src/db/repositories/taskRepository.js";
 import { scheduleTask, type TaskTimeArgs } from "../../src/services/database/taskTimes.js";
 import { calendarDigestSource } from "../../src/graph/capabilities/calendar.js";
-import { ReminderService } from "../../src/services/reminder/reminderService.js";
-import { SchedulerService } from "../../src/services/scheduler/schedulerService.js";
+import type { SchedulerService } from "../../src/services/scheduler/schedulerService.js";
 import { GraphApiClient } from "../../src/transport/whatsapp/graphApiClient.js";
 import { WhatsAppSender } from "../../src/transport/whatsapp/whatsAppSender.js";
 import type { NewTask, Task } from "../../src/types/tasks.js";
 import { pgliteBackend, type TestDatabase } from "./db.js";
 import { fakeClock, type FakeClock } from "./clock.js";
+import { schedulerServicesOn } from "./services.js";
 import { createWhatsAppHarness, type WhatsAppHarnessOptions } from "./whatsappHarness.js";
 
 /**
@@ -64,28 +64,28 @@ export async function createSchedulerHarness(
 ) {
   const clock = options.clock ?? fakeClock(options.start ?? "2026-03-02T07:00:00Z");
   const harness = await createWhatsAppHarness({ ...options, clock });
-  const reminders = new ReminderService({
-    pool: harness.db.pool,
-    sender: harness.whatsapp.sender,
-    llm: harness.memo.llm,
-    logger: harness.logger,
-    clock: clock.now,
-    sleepUntil: (atMs) => Promise.resolve(clockTo(clock, atMs)),
-    settings: harness.config.scheduler,
-  });
+  const { reminders, scheduler } = schedulerServicesOn(
+    harness.db.pool,
+    {
+      sender: harness.whatsapp.sender,
+      llm: harness.memo.llm,
+      logger: harness.logger,
+      clock: clock.now,
+      sleepUntil: (atMs) => Promise.resolve(clockTo(clock, atMs)),
+      settings: harness.config.scheduler,
+    },
+    {
+      memory: harness.memo.memory,
+      logger: harness.logger,
+      clock: clock.now,
+      retentionDays: harness.config.scheduler.retentionDays,
+      memoryJobs: createMemoryJobs(harness.memo.longTerm, harness.memo.notes),
+      undoWindowMs: harness.config.undoWindowMinutes * 60_000,
+    },
+  );
   harness.whatsapp.onDeliveryFailed((update) => reminders.onDeliveryFailed(update));
   // As the server does: today's calendar events join the digest.
   reminders.addDigestSource(calendarDigestSource(harness.memo.calendars));
-  const scheduler = new SchedulerService({
-    pool: harness.db.pool,
-    reminders,
-    memory: harness.memo.memory,
-    logger: harness.logger,
-    clock: clock.now,
-    retentionDays: harness.config.scheduler.retentionDays,
-    memoryJobs: createMemoryJobs(harness.memo.longTerm, harness.memo.notes),
-    undoWindowMs: harness.config.undoWindowMinutes * 60_000,
-  });
   const tasks = new PgTaskRepository(harness.db.pool);
   /** Schedulers of the extra instances, stopped by close(). */
   const instances: SchedulerService[] = [];
@@ -150,25 +150,25 @@ export async function createSchedulerHarness(
      */
     instance(overrides: { clock?: () => number; realTimers?: boolean; sender?: WhatsAppSender | null } = {}) {
       const now = overrides.clock ?? clock.now;
-      const other = new ReminderService({
-        pool: harness.db.pool,
-        sender: overrides.sender === undefined ? harness.whatsapp.sender : overrides.sender,
-        llm: harness.memo.llm,
-        logger: harness.logger,
-        clock: now,
-        ...(overrides.realTimers
-          ? {}
-          : { sleepUntil: (atMs: number) => Promise.resolve(clockTo(clock, atMs)) }),
-        settings: harness.config.scheduler,
-      });
-      const otherScheduler = new SchedulerService({
-        pool: harness.db.pool,
-        reminders: other,
-        memory: harness.memo.memory,
-        logger: harness.logger,
-        clock: now,
-        retentionDays: harness.config.scheduler.retentionDays,
-      });
+      const { reminders: other, scheduler: otherScheduler } = schedulerServicesOn(
+        harness.db.pool,
+        {
+          sender: overrides.sender === undefined ? harness.whatsapp.sender : overrides.sender,
+          llm: harness.memo.llm,
+          logger: harness.logger,
+          clock: now,
+          ...(overrides.realTimers
+            ? {}
+            : { sleepUntil: (atMs: number) => Promise.resolve(clockTo(clock, atMs)) }),
+          settings: harness.config.scheduler,
+        },
+        {
+          memory: harness.memo.memory,
+          logger: harness.logger,
+          clock: now,
+          retentionDays: harness.config.scheduler.retentionDays,
+        },
+      );
       instances.push(otherScheduler);
       return { reminders: other, scheduler: otherScheduler };
     },

@@ -237,4 +237,48 @@ describe.each(backends)("inbox on $name", (backend) => {
     await h.graphApi.waitForSent(1);
     expect(h.graphApi.textsTo(ALICE)[0]).toMatch(/^מצטער, לא הצלחתי לטפל בהודעה "🎤"/);
   });
+
+  it("a message whose last attempt answered before a crash is marked done, with no apology", async () => {
+    const h = await harness({ startWorker: false });
+    const message = textMessage(ALICE, "answered just before the crash", h.clock.now());
+    await h.deliver(message);
+    await h.db.pool.query("UPDATE inbox_messages SET attempts = 3 WHERE wa_message_id = $1", [message.id]);
+    await h.whatsapp.outbound.record({
+      waMessageId: "wamid.ANSWERED",
+      phone: ALICE,
+      inReplyTo: message.id,
+      kind: "text",
+      body: "the answer",
+    });
+    h.whatsapp.worker.start();
+    await expect.poll(async () => (await h.whatsapp.inbox.get(message.id))?.status).toBe("done");
+    await h.idle();
+    expect(h.graphApi.sent).toHaveLength(0);
+  });
+
+  it("a NUL character in one message does not lose the batch", async () => {
+    const h = await harness({ startWorker: false });
+    const bad = textMessage(ALICE, "a\u0000b", h.clock.now());
+    const good = textMessage(BOB, "fine", h.clock.now());
+    const res = await h.post(webhookBody([{ messages: [bad, good] }]));
+    expect(res.status).toBe(200);
+    expect(await h.whatsapp.inbox.get(bad.id)).toMatchObject({ payload: { text: { body: "ab" } } });
+    expect(await h.whatsapp.inbox.get(good.id)).not.toBeNull();
+  });
+
+  it("different phones run in parallel: one phone's slow turn does not hold another's", async () => {
+    server.on((req) => isPlanner(req) && JSON.stringify(req.body.messages).includes("slow one"), {
+      hang: true,
+    });
+    echoLLM(server);
+    const h = await harness();
+    await h.deliver(
+      textMessage(ALICE, "slow one", h.clock.now()),
+      textMessage(BOB, "quick one", h.clock.now()),
+    );
+    // Bob is answered while Alice's turn still hangs in the planner.
+    await h.graphApi.waitForSent(1);
+    expect(h.graphApi.textsTo(BOB)).toEqual(["echo: quick one"]);
+    expect(h.graphApi.textsTo(ALICE)).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 // The per-phone leases of the inbox (D4) and the group-committed inbox writer, on their own.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InboxRepository, NewInboxMessage } from "../../src/db/repositories/inboxRepository.js";
+import { PgPhoneLeaseRepository } from "../../src/db/repositories/phoneLeaseRepository.js";
 import { InboxWriter } from "../../src/transport/whatsapp/inboxWriter.js";
 import { PgPhoneLeases } from "../../src/transport/whatsapp/phoneLocks.js";
 import { backends, type TestDatabase } from "../support/db.js";
@@ -15,7 +16,10 @@ describe.each(backends)("phone leases on $name", (backend) => {
 
   const leases = (exclusive = false, ttlSeconds = 30) => {
     const { logger, lines } = captureLogs();
-    return { locks: new PgPhoneLeases(db.pool, { ttlSeconds, exclusive, logger }), lines };
+    return {
+      locks: new PgPhoneLeases(new PgPhoneLeaseRepository(db.pool), { ttlSeconds, exclusive, logger }),
+      lines,
+    };
   };
 
   it("gives a phone to one holder at a time, and to the next once released", async () => {

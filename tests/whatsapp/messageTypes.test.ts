@@ -122,10 +122,15 @@ describe("a very long message", () => {
       await harness();
       const long = word.repeat(13_000); // 64 KB and more
       await h.deliver(textMessage(PHONE, long, h.clock.now()));
-      await h.graphApi.waitForSent(1);
+      const [sent] = await h.graphApi.waitForSent(1);
       await h.idle();
       const reply = h.graphApi.textsTo(PHONE).join("\n\n");
       expect(reply.startsWith(`${note}\n\n`)).toBe(true);
+      // The window keeps the reply without the note, and the sender still gives it its WhatsApp id.
+      await h.memo.memory.load(PHONE);
+      const linked = h.memo.memory.getRepliedToMessage(PHONE, sent!.id);
+      expect(linked?.role).toBe("assistant");
+      expect(reply.endsWith(linked!.content)).toBe(true);
       expect(server.requests.length).toBeGreaterThan(0);
       for (const request of server.requests) {
         const sent = JSON.stringify(request.body.messages);
@@ -214,6 +219,24 @@ describe("voice notes", () => {
         .filter((r) => r.path.includes("media-audio-1"))
         .every((r) => r.authorization === "Bearer test-access-token"),
     ).toBe(true);
+  });
+
+  it("what was heard is shown when it leads to an action", async () => {
+    const { transcriber } = fakeTranscriber("remind me in 10 minutes to call the bank");
+    await harness({ transcriber, llm: "none", env: { FAST_PATH: "on" } });
+    h.graphApi.addMedia("media-audio-3", Buffer.from("x"), "audio/ogg");
+    await h.deliver(
+      message(
+        "audio",
+        { audio: { id: "media-audio-3", mime_type: "audio/ogg", voice: true } },
+        h.clock.now(),
+      ),
+    );
+    await h.graphApi.waitForSent(2);
+    await h.idle();
+    const texts = h.graphApi.textsTo(PHONE);
+    expect(texts[0]).toBe('🎤 I heard: "remind me in 10 minutes to call the bank"');
+    expect(texts[1]).toContain("call the bank");
   });
 
   it("a plain conversational voice note is answered without repeating it back", async () => {

@@ -86,9 +86,22 @@ function toStored(row: CalendarEventRow): StoredCalendarEvent {
   };
 }
 
-/** The timing columns of an event: instants for a timed one, dates for an all-day one. */
-function timing(event: CompleteEventInput): [string | null, string | null, string | null, string | null] {
-  return event.allDay ? [null, null, event.start, event.end] : [event.start, event.end, null, null];
+/**
+ * An event's columns summary … reminder_minutes_before, in the order insert and replace bind them
+ * ($3 to $13): the timing as instants for a timed event, as dates for an all-day one.
+ */
+function eventValues(event: CompleteEventInput): unknown[] {
+  const timing = event.allDay ? [null, null, event.start, event.end] : [event.start, event.end, null, null];
+  return [
+    event.summary,
+    event.description,
+    event.location,
+    event.allDay,
+    ...timing,
+    event.timeZone,
+    event.recurrence ? JSON.stringify(event.recurrence) : null,
+    event.reminderMinutesBefore,
+  ];
 }
 
 /** CalendarEventRepository in plain SQL, on the pool or on a transaction's client. */
@@ -102,18 +115,7 @@ export class PgCalendarEventRepository implements CalendarEventRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13)
        ON CONFLICT (user_phone, created_by_operation) DO NOTHING
        RETURNING ${COLUMNS}`,
-      [
-        phone,
-        operationId,
-        event.summary,
-        event.description,
-        event.location,
-        event.allDay,
-        ...timing(event),
-        event.timeZone,
-        event.recurrence ? JSON.stringify(event.recurrence) : null,
-        event.reminderMinutesBefore,
-      ],
+      [phone, operationId, ...eventValues(event)],
     );
     if (inserted.rows[0]) return toStored(inserted.rows[0]);
     const existing = await this.db.query<CalendarEventRow>(
@@ -175,14 +177,7 @@ export class PgCalendarEventRepository implements CalendarEventRepository {
       [
         phone,
         id,
-        event.summary,
-        event.description,
-        event.location,
-        event.allDay,
-        ...timing(event),
-        event.timeZone,
-        event.recurrence ? JSON.stringify(event.recurrence) : null,
-        event.reminderMinutesBefore,
+        ...eventValues(event),
         exceptions ? JSON.stringify(exceptions.exdates) : null,
         exceptions ? JSON.stringify(exceptions.overrides) : null,
       ],

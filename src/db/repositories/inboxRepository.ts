@@ -1,4 +1,4 @@
-import type pg from "pg";
+import type { Queryable } from "../transaction.js";
 
 /** How an inbox row ended: answered, given up on, too old to answer, or kept without a turn. */
 export type InboxFinalStatus = "done" | "failed" | "expired" | "recorded";
@@ -77,6 +77,10 @@ export interface InboxRepository {
   /** Ends a pending message's life (`error` says why it failed); false when the lease is no longer live. */
   finish(waMessageId: string, status: InboxFinalStatus, token: string, error?: string): Promise<boolean>;
   get(waMessageId: string): Promise<InboxMessage | null>;
+  /** Deletes the phone's answered rows (they keep what the user sent); returns how many. */
+  deleteAnswered(phone: string): Promise<number>;
+  /** Pending rows of every phone, and how many seconds the oldest has waited (0 when none). */
+  backlog(): Promise<{ pending: number; oldestSeconds: number }>;
 }
 
 /** Rows per INSERT statement. */
@@ -113,7 +117,7 @@ const LEASE_IS_LIVE = `EXISTS (SELECT 1 FROM inbox_phone_leases l
   WHERE l.phone = m.phone AND l.token = $2::bigint AND l.expires_at > now())`;
 
 export class PgInboxRepository implements InboxRepository {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly db: Queryable) {}
 
   async insert(messages: NewInboxMessage[]): Promise<string[]> {
     const stored: string[] = [];
@@ -134,7 +138,7 @@ export class PgInboxRepository implements InboxRepository {
       return `(${[1, 2, 3, 4, 5, 6, 7].map((i) => `$${base + i}`).join(", ")})`;
     });
     // One statement is one transaction: the rows are durable before the webhook answers 200.
-    const { rows: stored } = await this.pool.query<{ wa_message_id: string }>(
+    const { rows: stored } = await this.db.query<{ wa_message_id: string }>(
       `INSERT INTO inbox_messages (wa_message_id, phone, type, sent_at, payload, contact_name, status)
        VALUES ${rows.join(", ")}
        ON CONFLICT (wa_message_id) DO NOTHING
@@ -145,7 +149,7 @@ export class PgInboxRepository implements InboxRepository {
   }
 
   async phonesWithPending(limit: number, exclude: readonly string[]): Promise<string[]> {
-    const { rows } = await this.pool.query<{ phone: string }>(
+    const { rows } = await this.db.query<{ phone: string }>(
       `SELECT phone FROM inbox_messages m
        WHERE status = 'pending' AND NOT (phone = ANY($2::text[]))
          AND NOT EXISTS (SELECT 1 FROM inbox_phone_leases l WHERE l.phone = m.phone AND l.expires_at > now())
@@ -158,7 +162,7 @@ export class PgInboxRepository implements InboxRepository {
   }
 
   async nextPending(phone: string): Promise<InboxMessage | null> {
-    const { rows } = await this.pool.query<InboxRow>(
+    const { rows } = await this.db.query<InboxRow>(
       `SELECT * FROM inbox_messages WHERE phone = $1 AND status = 'pending'
        ORDER BY sent_at, seq LIMIT 1`,
       [phone],
@@ -167,7 +171,7 @@ export class PgInboxRepository implements InboxRepository {
   }
 
   async beginAttempt(waMessageId: string, token: string): Promise<number | null> {
-    const { rows } = await this.pool.query<{ attempts: number }>(
+    const { rows } = await this.db.query<{ attempts: number }>(
       `UPDATE inbox_messages m SET attempts = attempts + 1
        WHERE wa_message_id = $1 AND status = 'pending' AND ${LEASE_IS_LIVE}
        RETURNING attempts`,
@@ -182,7 +186,7 @@ export class PgInboxRepository implements InboxRepository {
     token: string,
     error?: string,
   ): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
+    const { rowCount } = await this.db.query(
       `UPDATE inbox_messages m SET status = $3, last_error = COALESCE($4, last_error), finished_at = now()
        WHERE wa_message_id = $1 AND status = 'pending' AND ${LEASE_IS_LIVE}`,
       [waMessageId, token, status, error?.slice(0, 2000) ?? null],
@@ -191,10 +195,32 @@ export class PgInboxRepository implements InboxRepository {
   }
 
   async get(waMessageId: string): Promise<InboxMessage | null> {
-    const { rows } = await this.pool.query<InboxRow>(
-      "SELECT * FROM inbox_messages WHERE wa_message_id = $1",
-      [waMessageId],
-    );
+    const { rows } = await this.db.query<InboxRow>("SELECT * FROM inbox_messages WHERE wa_message_id = $1", [
+      waMessageId,
+    ]);
     return rows[0] ? toMessage(rows[0]) : null;
+  }
+
+  async deleteAnswered(phone: string): Promise<number> {
+    const { rowCount } = await this.db.query(
+      "DELETE FROM inbox_messages WHERE phone = $1 AND status <> 'pending'",
+      [phone],
+    );
+    return rowCount ?? 0;
+  }
+
+  async backlog(): Promise<{ pending: number; oldestSeconds: number }> {
+    // One query over the partial index of pending rows.
+    const { rows } = await this.db.query<{ pending: number; oldest_seconds: number }>(
+      `SELECT count(*)::int AS pending,
+              COALESCE(EXTRACT(EPOCH FROM now() - min(received_at)), 0)::float8 AS oldest_seconds
+         FROM inbox_messages
+        WHERE status = 'pending'`,
+    );
+    return {
+      pending: Number(rows[0]?.pending ?? 0),
+      // Another instance's clock cannot make it negative (both times are the database's), but be safe.
+      oldestSeconds: Math.max(0, Number(rows[0]?.oldest_seconds ?? 0)),
+    };
   }
 }

@@ -91,6 +91,10 @@ export interface NoteRepository {
   delete(phone: string, ids: readonly string[]): Promise<Note[]>;
   /** Deletes all the owner's notes; returns how many. */
   deleteAll(phone: string): Promise<number>;
+  /** Deletes the notes made from these conversation messages; returns how many. */
+  deleteFromMessages(phone: string, messageIds: readonly number[]): Promise<number>;
+  /** How many notes the user has. */
+  count(phone: string): Promise<number>;
   /**
    * Full-text candidates: notes having any form of any query word (one group of forms per word),
    * best first: by the summed rarity (idf) of the words they have, then by ts_rank_cd; and, per
@@ -356,6 +360,22 @@ export class PgNoteRepository implements NoteRepository {
   async deleteAll(phone: string): Promise<number> {
     const { rowCount } = await this.db.query("DELETE FROM notes WHERE user_phone = $1", [phone]);
     return rowCount ?? 0;
+  }
+
+  async deleteFromMessages(phone: string, messageIds: readonly number[]): Promise<number> {
+    const { rowCount } = await this.db.query(
+      "DELETE FROM notes WHERE user_phone = $1 AND source_message_id = ANY($2::bigint[])",
+      [phone, messageIds],
+    );
+    return rowCount ?? 0;
+  }
+
+  async count(phone: string): Promise<number> {
+    const { rows } = await this.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM notes WHERE user_phone = $1",
+      [phone],
+    );
+    return rows[0]!.n;
   }
 
   async textCandidates(

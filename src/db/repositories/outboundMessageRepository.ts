@@ -1,4 +1,4 @@
-import type pg from "pg";
+import type { Queryable } from "../transaction.js";
 import type { DeliveryStatus } from "../../types/whatsapp.js";
 
 export type OutboundStatus = "accepted" | DeliveryStatus;
@@ -41,6 +41,8 @@ export interface OutboundMessageRepository {
   /** Whether anything was sent in answer to this inbound message (a retried turn must not answer twice). */
   hasReplyTo(inboundId: string): Promise<boolean>;
   get(waMessageId: string): Promise<OutboundMessage | null>;
+  /** Erases the text of everything sent to the phone, keeping the rows (delivery status); returns how many. */
+  eraseBodies(phone: string): Promise<number>;
 }
 
 /** Rank of a status in SQL, so updates only move forward. */
@@ -48,11 +50,11 @@ const RANK = `CASE %s WHEN 'accepted' THEN 0 WHEN 'sent' THEN 1 WHEN 'delivered'
 const rank = (expr: string) => RANK.replace("%s", expr);
 
 export class PgOutboundMessageRepository implements OutboundMessageRepository {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly db: Queryable) {}
 
   async record(message: NewOutboundMessage): Promise<void> {
     // A status webhook can beat this insert (Meta answers fast); then only the content is filled in.
-    await this.pool.query(
+    await this.db.query(
       `INSERT INTO outbound_messages (wa_message_id, phone, in_reply_to, kind, body)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (wa_message_id) DO UPDATE
@@ -62,7 +64,7 @@ export class PgOutboundMessageRepository implements OutboundMessageRepository {
   }
 
   async applyStatus(update: StatusUpdate): Promise<void> {
-    await this.pool.query(
+    await this.db.query(
       `INSERT INTO outbound_messages AS o (wa_message_id, phone, status, error_code, error_title, status_at)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (wa_message_id) DO UPDATE
@@ -83,14 +85,14 @@ export class PgOutboundMessageRepository implements OutboundMessageRepository {
   }
 
   async hasReplyTo(inboundId: string): Promise<boolean> {
-    const { rows } = await this.pool.query("SELECT 1 FROM outbound_messages WHERE in_reply_to = $1 LIMIT 1", [
+    const { rows } = await this.db.query("SELECT 1 FROM outbound_messages WHERE in_reply_to = $1 LIMIT 1", [
       inboundId,
     ]);
     return rows.length > 0;
   }
 
   async get(waMessageId: string): Promise<OutboundMessage | null> {
-    const { rows } = await this.pool.query<{
+    const { rows } = await this.db.query<{
       wa_message_id: string;
       phone: string;
       in_reply_to: string | null;
@@ -112,5 +114,13 @@ export class PgOutboundMessageRepository implements OutboundMessageRepository {
       errorCode: row.error_code,
       errorTitle: row.error_title,
     };
+  }
+
+  async eraseBodies(phone: string): Promise<number> {
+    const { rowCount } = await this.db.query(
+      "UPDATE outbound_messages SET body = NULL WHERE phone = $1 AND body IS NOT NULL",
+      [phone],
+    );
+    return rowCount ?? 0;
   }
 }

@@ -5,6 +5,8 @@ import type { User, UserPatch } from "../../types/user.js";
 export interface UserRepository {
   /** The user, or null when this phone has never been seen. */
   get(phone: string): Promise<User | null>;
+  /** The user's time zone alone (a lighter read than `get`), or null when this phone has never been seen. */
+  timeZone(phone: string): Promise<string | null>;
   /** The user, created with `defaults` on first contact; an existing user is returned unchanged. */
   getOrCreate(phone: string, defaults?: UserPatch): Promise<User>;
   /** Applies the given fields; returns the updated user, or null when there is none. */
@@ -91,6 +93,14 @@ export class PgUserRepository implements UserRepository {
   async get(phone: string): Promise<User | null> {
     const { rows } = await this.pool.query<UserRow>("SELECT * FROM users WHERE phone = $1", [phone]);
     return rows[0] ? toUser(rows[0]) : null;
+  }
+
+  async timeZone(phone: string): Promise<string | null> {
+    const { rows } = await this.pool.query<{ time_zone: string }>(
+      "SELECT time_zone FROM users WHERE phone = $1",
+      [phone],
+    );
+    return rows[0]?.time_zone ?? null;
   }
 
   async getOrCreate(phone: string, defaults: UserPatch = {}): Promise<User> {

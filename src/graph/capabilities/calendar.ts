@@ -1,4 +1,5 @@
 import type { OperationLedger } from "../../db/repositories/operationLedger.js";
+import { t } from "../../messages/index.js";
 import { createCalendarExecutor } from "../executors/calendarExecutor.js";
 import type { CapabilityModule } from "../../types/capability.js";
 import { calendarFindResolver } from "../resolvers/calendarFindResolver.js";
@@ -6,7 +7,7 @@ import { calendarMutateResolver } from "../resolvers/calendarMutateResolver.js";
 import type { Logger } from "../../utils/logger.js";
 import type { DigestSource } from "../../services/reminder/digest.js";
 import { CalendarEntityResolver } from "../entities/calendarEntityResolver.js";
-import { calendarTemplate, ct, digestLines } from "../../services/calendar/replies.js";
+import { calendarTemplate, digestLines } from "../../services/calendar/replies.js";
 import { CalendarRequestError } from "../../services/calendar/calendarRequestError.js";
 import { type CalendarProviders } from "../../types/calendar.js";
 import type { UndoSettings } from "../../services/undo/undoJournal.js";
@@ -67,7 +68,7 @@ export function calendarDigestSource(providers: CalendarProviders): DigestSource
       });
       if (events.length === 0) return null;
       return {
-        title: ct(user.language, "digestTitle"),
+        title: t(user.language, "calendar.digestTitle"),
         lines: digestLines(events, user.timeZone, user.language),
       };
     },

@@ -1,7 +1,5 @@
-import type pg from "pg";
-import { PgListRepository } from "../../db/repositories/listRepository.js";
-import { PgOperationLedger } from "../../db/repositories/operationLedger.js";
-import { PgTaskRepository } from "../../db/repositories/taskRepository.js";
+import type { DatabaseRepositories } from "../../db/storage.js";
+import type { Storage } from "../../db/transaction.js";
 import { createDatabaseExecutor } from "../executors/databaseExecutor.js";
 import type { CapabilityModule } from "../../types/capability.js";
 import { databaseListResolver } from "../resolvers/databaseListResolver.js";
@@ -11,7 +9,8 @@ import { databaseTemplate } from "../../services/database/replies.js";
 
 /** The `database` capability: tasks, reminders and lists, stored in the app's database. */
 export function createDatabaseCapability(
-  pool: pg.Pool,
+  /** Tasks, lists, the operation ledger and the undo journal (db/storage databaseStorage). */
+  storage: Storage<DatabaseRepositories>,
   /** How long each change can be taken back with "undo" (default: 10 minutes). */
   undoWindowMs?: number,
 ): CapabilityModule {
@@ -19,11 +18,11 @@ export function createDatabaseCapability(
     capability: "database",
     // The task resolver takes every database action the list resolver does not claim.
     resolvers: [databaseTaskResolver, databaseListResolver],
-    executor: createDatabaseExecutor(pool, undoWindowMs),
+    executor: createDatabaseExecutor(storage, undoWindowMs),
     entityResolver: new DatabaseEntityResolver(
-      new PgTaskRepository(pool),
-      new PgListRepository(pool),
-      new PgOperationLedger(pool),
+      storage.repositories.tasks,
+      storage.repositories.lists,
+      storage.repositories.ledger,
     ),
     template: databaseTemplate,
     // Bulk and multi-item changes are confirmed by DatabaseEntityResolver, naming what will change.

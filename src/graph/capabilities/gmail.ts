@@ -1,5 +1,4 @@
-import type pg from "pg";
-import { PgOperationLedger } from "../../db/repositories/operationLedger.js";
+import type { OperationLedger } from "../../db/repositories/operationLedger.js";
 import { createGmailExecutor } from "../executors/gmailExecutor.js";
 import type { CapabilityModule } from "../../types/capability.js";
 import { gmailResolver } from "../resolvers/gmailResolver.js";
@@ -15,7 +14,8 @@ export { GmailService } from "../../services/gmail/gmailService.js";
 /** The `gmail` capability: the user's own Gmail, through their Google connection. */
 export function createGmailCapability(options: {
   google: GoogleAccounts;
-  pool: pg.Pool;
+  /** Where each Gmail change's outcome is recorded, so a re-run turn does not repeat it. */
+  ledger: OperationLedger;
   logger: Logger;
   /** Milliseconds one Gmail request may take (default: GOOGLE_TIMEOUT_MS). */
   timeoutMs?: number;
@@ -25,7 +25,7 @@ export function createGmailCapability(options: {
   const gmail = new GmailService(options.google, options.logger, {
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
-  const ledger = new PgOperationLedger(options.pool);
+  const { ledger } = options;
   return {
     capability: "gmail",
     resolvers: [gmailResolver],

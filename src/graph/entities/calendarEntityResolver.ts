@@ -1,4 +1,5 @@
 import type { OperationLedger } from "../../db/repositories/operationLedger.js";
+import { t } from "../../messages/index.js";
 import { operationIdOf } from "../plan/operationId.js";
 import type { CapabilityContext, EntityResolution, EntityResolver } from "../../types/capability.js";
 import type { DAY_NAMES } from "../../prompts/calendarFindPrompt.js";
@@ -28,13 +29,11 @@ import {
   startOfDay,
 } from "../../services/calendar/recurrenceExpansion.js";
 import {
-  ct,
   dayText,
   eventView,
   type EventView,
   frameAt,
   rangeText,
-  refusalText,
   ruleText,
   timeQuestion,
   whenText,
@@ -50,8 +49,9 @@ import {
   type TimeRange,
 } from "../../types/calendar.js";
 import { GoogleConnectionLostError } from "../../services/google/types.js";
+import { userTextOf } from "../errorText.js";
 import { DEFAULT_THRESHOLD, decideMatch, rankMatches, type Match } from "../../utils/fuzzy.js";
-import { actionIds, parseHandle } from "./references.js";
+import { actionIds, parseHandle, withChosenArgs } from "./references.js";
 
 type Args = Record<string, unknown>;
 
@@ -157,8 +157,8 @@ export class CalendarEntityResolver implements EntityResolver {
       const provider = await this.providers.forUser(context.phone);
       return await this.resolveOperation(step, operation, result.args ?? {}, provider, context, chosenId);
     } catch (error) {
-      if (error instanceof GoogleConnectionLostError) return notFound(ct(context.language, "googleLost"));
-      if (error instanceof CalendarRequestError) return notFound(refusalText(error, context.language));
+      if (error instanceof GoogleConnectionLostError || error instanceof CalendarRequestError)
+        return notFound(userTextOf(error, context.language, { capability: "calendar" }));
       throw error;
     }
   }
@@ -181,7 +181,10 @@ export class CalendarEntityResolver implements EntityResolver {
       const events = Array.isArray(args.events) ? (args.events as EventView[]) : [];
       const event = events.length === 1 ? events[0]! : null;
       return event
-        ? ct(language, "confirmDeleteOne", { summary: event.summary, when: whenText(event, frame, language) })
+        ? t(language, "calendar.confirmDeleteOne", {
+            summary: event.summary,
+            when: whenText(event, frame, language),
+          })
         : null;
     }
     if (operation !== "update" && operation !== "truncateRecurring") return null;
@@ -189,13 +192,13 @@ export class CalendarEntityResolver implements EntityResolver {
     const event = id ? await (await this.providers.forUser(context.phone)).getEvent(id) : null;
     if (!event) return null;
     if (operation === "update")
-      return ct(language, "confirmUpdateOne", {
+      return t(language, "calendar.confirmUpdateOne", {
         summary: event.summary,
         when: whenText(event, frame, language),
       });
     const last = parseDate(str(args.lastDate) ?? "");
     return last
-      ? ct(language, "confirmTruncate", {
+      ? t(language, "calendar.confirmTruncate", {
           summary: event.summary,
           date: dayText(last, frame.today, language),
         })
@@ -211,12 +214,10 @@ export class CalendarEntityResolver implements EntityResolver {
     const chosen = selection[0];
     // Only an event Memo itself offered: the choice is an id of the user's own calendar.
     if (!chosen || !disambiguation.candidates.some((c) => c.id === chosen))
-      return notFound(ct(context.language, "askWhichEvent"));
-    const args = disambiguation.originalArgs;
-    const result = context.state.resolverResults.get(step.id);
+      return notFound(t(context.language, "calendar.askWhichEvent"));
     return this.resolveStep(
       step,
-      { stepId: step.id, type: "execute", functionName: result?.functionName ?? "", args },
+      withChosenArgs(step, context, disambiguation.originalArgs),
       context,
       chosen,
     );
@@ -241,7 +242,7 @@ export class CalendarEntityResolver implements EntityResolver {
       case "getEvents":
       case "analyzeSchedule": {
         const range = readRange(str(args.timeMin), str(args.timeMax), timeOptions(context, true));
-        if (!range.ok) return notFound(ct(language, "askRange", { phrase: range.phrase }));
+        if (!range.ok) return notFound(t(language, "calendar.askRange", { phrase: range.phrase }));
         return resolved({
           operation,
           range: range.range,
@@ -272,12 +273,13 @@ export class CalendarEntityResolver implements EntityResolver {
         );
         if (found.status !== "found") return this.unresolved(step, found, args, context);
         const series = found.event;
-        if (!series.seriesId) return notFound(ct(language, "notRecurring", { summary: series.summary }));
+        if (!series.seriesId)
+          return notFound(t(language, "calendar.notRecurring", { summary: series.summary }));
         const range = readRange(criteria.timeMin, criteria.timeMax, {
           ...timeOptions(context, true),
           defaultDays: INSTANCES_DAYS,
         });
-        if (!range.ok) return notFound(ct(language, "askRange", { phrase: range.phrase }));
+        if (!range.ok) return notFound(t(language, "calendar.askRange", { phrase: range.phrase }));
         return resolved({ operation, seriesId: series.seriesId, range: range.range });
       }
       case "update":
@@ -290,15 +292,20 @@ export class CalendarEntityResolver implements EntityResolver {
         const found = await this.find(criteriaOf(args), provider, context, true);
         if (found.status !== "found") return this.unresolved(step, found, args, context);
         const series = found.event;
-        if (!series.seriesId) return notFound(ct(language, "notRecurring", { summary: series.summary }));
+        if (!series.seriesId)
+          return notFound(t(language, "calendar.notRecurring", { summary: series.summary }));
         const until = str(args.until);
         const last = until ? readDate(until, timeOptions(context, true)) : null;
         if (!last)
-          return notFound(until ? ct(language, "askEventTime", { phrase: until }) : ct(language, "askUntil"));
+          return notFound(
+            until
+              ? t(language, "calendar.askEventTime", { phrase: until })
+              : t(language, "calendar.askUntil"),
+          );
         return resolved({ operation, seriesId: series.seriesId, lastDate: formatDate(last) });
       }
       default:
-        return notFound(ct(language, "askWhichEvent"));
+        return notFound(t(language, "calendar.askWhichEvent"));
     }
   }
 
@@ -333,7 +340,7 @@ export class CalendarEntityResolver implements EntityResolver {
     const first = clashes[0]!;
     return {
       status: "confirm",
-      question: ct(context.language, "confirmConflict", {
+      question: t(context.language, "calendar.confirmConflict", {
         conflicts: this.names(first.with, context),
         summary: first.input.summary,
         when: whenText(first.input, frameOf(context), context.language),
@@ -385,7 +392,7 @@ export class CalendarEntityResolver implements EntityResolver {
     if (str(fields.description)) patch.description = str(fields.description)!;
     if (typeof fields.reminderMinutesBefore === "number")
       patch.reminderMinutesBefore = fields.reminderMinutesBefore;
-    if (Object.keys(patch).length === 0) return notFound(ct(context.language, "askChange"));
+    if (Object.keys(patch).length === 0) return notFound(t(context.language, "calendar.askChange"));
     const scope = scopeOf(event, args.isRecurring, dateNamed);
     const resolvedArgs = { operation: "update", eventId: event.id, scope, patch };
 
@@ -400,7 +407,7 @@ export class CalendarEntityResolver implements EntityResolver {
       if (clashes.length > 0) {
         return {
           status: "confirm",
-          question: ct(context.language, "confirmMoveConflict", {
+          question: t(context.language, "calendar.confirmMoveConflict", {
             summary: moved.summary,
             conflicts: this.names(clashes, context),
           }),
@@ -434,7 +441,7 @@ export class CalendarEntityResolver implements EntityResolver {
     if (scope === "series" && event.recurrence) {
       return {
         status: "confirm",
-        question: ct(context.language, "confirmDeleteSeries", {
+        question: t(context.language, "calendar.confirmDeleteSeries", {
           summary: event.summary,
           rule: ruleText(event.recurrence, event, frameOf(context), context.language),
         }),
@@ -454,7 +461,7 @@ export class CalendarEntityResolver implements EntityResolver {
     const { language } = context;
     const criteria = readCriteria(args);
     const window = this.window(criteria, context);
-    if (!window.ok) return notFound(ct(language, "askRange", { phrase: window.phrase }));
+    if (!window.ok) return notFound(t(language, "calendar.askRange", { phrase: window.phrase }));
     let events = this.filter(await provider.listEvents(window.range), criteria, context);
     if (criteria.summary) {
       const query = criteria.summary;
@@ -467,8 +474,8 @@ export class CalendarEntityResolver implements EntityResolver {
     if (events.length === 0) {
       return notFound(
         criteria.summary
-          ? ct(language, "notFound", { query: criteria.summary, range: ` ${rangeWords}` })
-          : ct(language, "noEvents", { range: rangeWords }),
+          ? t(language, "calendar.notFound", { query: criteria.summary, range: ` ${rangeWords}` })
+          : t(language, "calendar.noEvents", { range: rangeWords }),
       );
     }
     // A whole series goes only when asked for; otherwise its occurrences in the range.
@@ -489,11 +496,14 @@ export class CalendarEntityResolver implements EntityResolver {
       status: "confirm",
       question:
         events.length === 1
-          ? ct(language, "confirmDeleteOne", {
+          ? t(language, "calendar.confirmDeleteOne", {
               summary: events[0]!.summary,
               when: whenText(events[0]!, frameOf(context), language),
             })
-          : ct(language, "confirmDeleteMany", { count: String(events.length), names: names.join("\n") }),
+          : t(language, "calendar.confirmDeleteMany", {
+              count: String(events.length),
+              names: names.join("\n"),
+            }),
       args: resolvedArgs,
     };
   }
@@ -558,7 +568,7 @@ export class CalendarEntityResolver implements EntityResolver {
     }
     const window = this.window(criteria, context);
     if (!window.ok)
-      return { status: "missing", message: ct(language, "askRange", { phrase: window.phrase }) };
+      return { status: "missing", message: t(language, "calendar.askRange", { phrase: window.phrase }) };
     let events = this.filter(await provider.listEvents(window.range), criteria, context);
     if (seriesOnly) events = events.filter((e) => e.seriesId);
     // Without a day, a series is one thing to choose: its next occurrence.
@@ -569,13 +579,15 @@ export class CalendarEntityResolver implements EntityResolver {
       if (!dateNamed) {
         const latest = await this.latestEvent(provider, context);
         if (latest) return { status: "found", event: latest, dateNamed: false };
-        return { status: "missing", message: ct(language, "askWhichEvent") };
+        return { status: "missing", message: t(language, "calendar.askWhichEvent") };
       }
       if (events.length === 1) return { status: "found", event: events[0]!, dateNamed };
       if (events.length > 1) return { status: "several", events, query: "" };
       return {
         status: "missing",
-        message: ct(language, "noEvents", { range: rangeText(window.range, frameOf(context), language) }),
+        message: t(language, "calendar.noEvents", {
+          range: rangeText(window.range, frameOf(context), language),
+        }),
       };
     }
     const decision = decideMatch(words, events, (e) => e.summary);
@@ -589,7 +601,8 @@ export class CalendarEntityResolver implements EntityResolver {
     const range = dateNamed ? ` ${rangeText(window.range, frameOf(context), language)}` : "";
     return {
       status: "missing",
-      message: ct(language, "notFound", { query: words, range }) + closestHint(decision.closest, language),
+      message:
+        t(language, "calendar.notFound", { query: words, range }) + closestHint(decision.closest, language),
     };
   }
 
@@ -619,7 +632,7 @@ export class CalendarEntityResolver implements EntityResolver {
     const frame = frameOf(context);
     return {
       status: "disambiguation",
-      entityLabel: ct(context.language, "entity"),
+      entityLabel: t(context.language, "calendar.entity"),
       disambiguation: {
         type: "calendar_event",
         stepId: step.id,
@@ -676,7 +689,7 @@ function scopeOf(event: CalendarEvent, isRecurring: unknown, dateNamed: boolean)
 function closestHint(closest: Match<CalendarEvent>[], language: "he" | "en"): string {
   const names = [...new Set(closest.map((m) => m.item.summary))];
   return names.length > 0
-    ? ` ${ct(language, "closest", { names: names.map((n) => `"${n}"`).join(", ") })}`
+    ? ` ${t(language, "calendar.closest", { names: names.map((n) => `"${n}"`).join(", ") })}`
     : "";
 }
 

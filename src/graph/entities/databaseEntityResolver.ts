@@ -12,7 +12,7 @@ import { isFillerListName } from "../../nlu/commands.js";
 import { findTasks } from "../../services/database/taskFilters.js";
 import { decideMatch, type Match } from "../../utils/fuzzy.js";
 import { invisibleNameReply } from "../../services/database/visibleNames.js";
-import { actionIds, lastNumbered, parseHandle } from "./references.js";
+import { actionIds, lastNumbered, parseHandle, withChosenArgs } from "./references.js";
 
 /** The question a risky plan asks before changing one task, by task operation. */
 const TASK_CONFIRMATION: Partial<Record<string, MessageKey>> = {
@@ -99,12 +99,7 @@ export class DatabaseEntityResolver implements EntityResolver {
     if (!chosen || !disambiguation.target) return notFound(t(context.language, "internalError"));
     // The choice fills its reference; the others are resolved again (and may ask in turn).
     const args = fill(disambiguation.originalArgs, disambiguation.target, chosen);
-    const result = context.state.resolverResults.get(step.id);
-    return this.resolve(
-      step,
-      { stepId: step.id, type: "execute", functionName: result?.functionName ?? "", args },
-      context,
-    );
+    return this.resolve(step, withChosenArgs(step, context, args), context);
   }
 
   /**
@@ -136,14 +131,7 @@ export class DatabaseEntityResolver implements EntityResolver {
       const checked = args.onlyChecked === true;
       const count = list.items.filter((item) => !checked || item.checked).length;
       if (count === 0) return null;
-      const key = checked
-        ? count === 1
-          ? "confirmClearCheckedOne"
-          : "confirmClearChecked"
-        : count === 1
-          ? "confirmClearListOne"
-          : "confirmClearList";
-      return t(language, key, { name: list.name, count: String(count) });
+      return t(language, checked ? "confirmClearChecked" : "confirmClearList", { name: list.name, count });
     }
     if (operation === "deleteItem" || operation === "toggleItem") {
       const item = list.items.find((i) => i.id === args.item);
@@ -393,11 +381,9 @@ export class DatabaseEntityResolver implements EntityResolver {
     };
   }
 
+  /** A task's name with its due time, as questions list it: "Buy milk (tomorrow at 09:00)". */
   private taskLabel(task: Task, context: CapabilityContext): string {
-    const when = task.dueAt
-      ? humanTime(task.dueAt, context.now, context.state.user.timezone, context.language)
-      : null;
-    return when ? `${task.text} (${when})` : task.text;
+    return `${task.text}${this.dueSuffix(task, context)}`;
   }
 
   // ---- lists ----
@@ -469,10 +455,7 @@ export class DatabaseEntityResolver implements EntityResolver {
     if (list.items.length === 0) return resolved(args);
     return {
       status: "confirm",
-      question: t(language, list.items.length === 1 ? "confirmDeleteListOne" : "confirmDeleteList", {
-        name: list.name,
-        count: String(list.items.length),
-      }),
+      question: t(language, "confirmDeleteList", { name: list.name, count: list.items.length }),
       args,
     };
   }

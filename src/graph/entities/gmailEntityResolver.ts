@@ -14,9 +14,11 @@ import {
   type OutgoingEmail,
 } from "../../services/gmail/gmailService.js";
 import { addressOf, isEmailAddress } from "../../services/gmail/mime.js";
-import { approvalQuestion, emailLabel, failureText, gt } from "../../services/gmail/replies.js";
+import { approvalQuestion, emailLabel } from "../../services/gmail/replies.js";
 import { GoogleConnectionLostError } from "../../services/google/types.js";
 import { t } from "../../messages/index.js";
+import { DRAFT_REVISION_PROMPT } from "../../prompts/draftRevisionPrompt.js";
+import { userTextOf } from "../errorText.js";
 import { parseHandle } from "./references.js";
 
 type Args = Record<string, unknown>;
@@ -25,10 +27,12 @@ type Args = Record<string, unknown>;
 const ON_EMAILS = new Set(["read", "reply", "forward", "label", "archive", "delete", "markRead"]);
 const BULK = new Set(["label", "archive", "delete", "markRead"]);
 /** The question of a risky plan before a change it did not approve already. */
-const CONFIRM_CHANGE: Partial<Record<string, "confirmArchive" | "confirmMarkRead" | "confirmLabel">> = {
-  archive: "confirmArchive",
-  markRead: "confirmMarkRead",
-  label: "confirmLabel",
+const CONFIRM_CHANGE: Partial<
+  Record<string, "gmail.confirmArchive" | "gmail.confirmMarkRead" | "gmail.confirmLabel">
+> = {
+  archive: "gmail.confirmArchive",
+  markRead: "gmail.confirmMarkRead",
+  label: "gmail.confirmLabel",
 };
 /** Emails a search shows as candidates, and that one bulk change touches at most. */
 const CANDIDATES = 10;
@@ -102,9 +106,6 @@ export function referenceQuery(reference: Args): string {
   return parts.join(" ");
 }
 
-const REVISE_PROMPT = `You revise an email draft as the user asks. You get the current draft as JSON and the user's change in their words.
-Answer with the whole revised draft: every field, changed or not. Keep what the user did not ask to change word for word. Write in the draft's language unless the user asks otherwise. Recipients are email addresses as given; a person named without an address goes in as the name. Never invent an address.`;
-
 /** The revised fields of a draft (forward: the note stands for the body). */
 const RevisedDraftSchema = z.object({
   to: z.array(z.string()),
@@ -156,7 +157,7 @@ export class GmailEntityResolver implements EntityResolver {
     const chosen = selection[0];
     // Only an offered candidate is taken: the ids came from the user's own mailbox search.
     if (!chosen || !disambiguation.candidates.some((c) => c.id === chosen) || !disambiguation.target) {
-      return notFound(gt(context.language, "whichEmail"));
+      return notFound(t(context.language, "gmail.whichEmail"));
     }
     const args = { ...disambiguation.originalArgs };
     const [field, index] = disambiguation.target.split(".");
@@ -179,7 +180,7 @@ export class GmailEntityResolver implements EntityResolver {
     const key = CONFIRM_CHANGE[String(args.operation)];
     const emails = Array.isArray(args.emails) ? (args.emails as { from: string; subject: string }[]) : [];
     if (!key || emails.length === 0) return Promise.resolve(null);
-    return Promise.resolve(this.naming(gt(context.language, key), emails, context));
+    return Promise.resolve(this.naming(t(context.language, key), emails, context));
   }
 
   async revise(
@@ -191,7 +192,7 @@ export class GmailEntityResolver implements EntityResolver {
     // "cancel" at "What should I change?" ends the step with nothing sent; it never becomes the text.
     if (CANCEL_WORDS.test(change.trim().replace(/[.!,\s]+$/u, ""))) {
       const draft = (args as unknown as GmailExecutorArgs).draft;
-      return notFound(draft ? gt(context.language, "wontSend") : t(context.language, "cancelled"));
+      return notFound(draft ? t(context.language, "gmail.wontSend") : t(context.language, "cancelled"));
     }
     return this.guarded(context, (mailbox) =>
       this.reviseDraft(args as unknown as GmailExecutorArgs, change, mailbox, context),
@@ -206,8 +207,8 @@ export class GmailEntityResolver implements EntityResolver {
     try {
       return await work(await this.mailboxes.forUser(context.phone));
     } catch (error) {
-      if (error instanceof GoogleConnectionLostError) return notFound(gt(context.language, "googleLost"));
-      if (error instanceof GmailRequestError) return notFound(failureText(context.language, error.reason));
+      if (error instanceof GoogleConnectionLostError || error instanceof GmailRequestError)
+        return notFound(userTextOf(error, context.language, { capability: "gmail" }));
       throw error;
     }
   }
@@ -244,13 +245,13 @@ export class GmailEntityResolver implements EntityResolver {
         ? { status: "resolved", args: { ...out } }
         : { status: "approve", question: approvalQuestion("send", draft, language), args: { ...out } };
     }
-    if (!ON_EMAILS.has(operation)) return notFound(gt(language, "failed"));
+    if (!ON_EMAILS.has(operation)) return notFound(t(language, "gmail.failed"));
     if (
       operation === "label" &&
       (strings(args.addLabels).some((l) => NEVER_ADDED.test(l)) ||
         strings(args.removeLabels).some((l) => NEVER_REMOVED.test(l)))
     ) {
-      return notFound(gt(language, "labelProtected"));
+      return notFound(t(language, "gmail.labelProtected"));
     }
 
     const found = await this.findEmails(args, operation, mailbox, context);
@@ -258,7 +259,7 @@ export class GmailEntityResolver implements EntityResolver {
     if (found.status === "several") {
       return {
         status: "disambiguation",
-        entityLabel: gt(language, "entity"),
+        entityLabel: t(language, "gmail.entity"),
         disambiguation: {
           type: "email",
           stepId: step.id,
@@ -337,7 +338,8 @@ export class GmailEntityResolver implements EntityResolver {
     if (handle?.kind === "number") {
       const listing = state.latestActions.find((a) => a.capability === "gmail" && a.action === "search");
       const id = listing?.externalIds?.[handle.n - 1];
-      if (!id) return { status: "missing", message: gt(language, "noSuchNumber", { n: String(handle.n) }) };
+      if (!id)
+        return { status: "missing", message: t(language, "gmail.noSuchNumber", { n: String(handle.n) }) };
       return { status: "found", emails: [await mailbox.getMessage(id)] };
     }
     const query = referenceQuery(reference);
@@ -350,13 +352,13 @@ export class GmailEntityResolver implements EntityResolver {
       const ids = action?.capability === "gmail" ? (action.externalIds ?? []) : [];
       // "it" after a search means the first email shown only when one was shown.
       const id = action?.action === "search" && ids.length !== 1 ? undefined : ids[0];
-      if (!id) return { status: "missing", message: gt(language, "whichEmail") };
+      if (!id) return { status: "missing", message: t(language, "gmail.whichEmail") };
       return { status: "found", emails: [await mailbox.getMessage(id)] };
     }
     const many = args.all === true && BULK.has(operation);
     const emails = await mailbox.search(query, many ? MAX_BULK : CANDIDATES);
     if (emails.length === 0) {
-      return { status: "missing", message: gt(language, "notFound", { query: describe(reference) }) };
+      return { status: "missing", message: t(language, "gmail.notFound", { query: describe(reference) }) };
     }
     if (emails.length === 1 || many) return { status: "found", emails };
     return { status: "several", emails, query };
@@ -378,12 +380,12 @@ export class GmailEntityResolver implements EntityResolver {
     }
     const result = found.problem;
     if (result.status === "missing") {
-      return { resolution: notFound(gt(context.language, "noAddressFor", { name: result.name })) };
+      return { resolution: notFound(t(context.language, "gmail.noAddressFor", { name: result.name })) };
     }
     return {
       resolution: {
         status: "disambiguation",
-        entityLabel: gt(context.language, "entityAddresses", { name: result.name }),
+        entityLabel: t(context.language, "gmail.entityAddresses", { name: result.name }),
         disambiguation: {
           type: "contact",
           stepId: step.id,
@@ -431,7 +433,7 @@ export class GmailEntityResolver implements EntityResolver {
         cc = found.cc;
       } else if (found.status !== "found") {
         // An address that cannot be found never replaces a good one: the recipients stay.
-        note = `${gt(language, "revisedRecipientsKept", { names: found.problem.name })}\n`;
+        note = `${t(language, "gmail.revisedRecipientsKept", { names: found.problem.name })}\n`;
       }
     }
     let next: OutgoingEmail;
@@ -468,7 +470,7 @@ export class GmailEntityResolver implements EntityResolver {
         "resolver:gmail",
         RevisedDraftSchema,
         [
-          { role: "system", content: REVISE_PROMPT },
+          { role: "system", content: DRAFT_REVISION_PROMPT },
           {
             role: "user",
             content: `Draft:\n${JSON.stringify(current, null, 1)}\n\nThe user's change:\n${change}`,
@@ -499,8 +501,8 @@ export class GmailEntityResolver implements EntityResolver {
     const { language } = context;
     const title =
       emails.length === 1
-        ? gt(language, "approveDelete")
-        : gt(language, "approveDeleteMany", { count: String(emails.length) });
+        ? t(language, "gmail.approveDelete")
+        : t(language, "gmail.approveDeleteMany", { count: String(emails.length) });
     return this.naming(title, emails, context);
   }
 

@@ -1,4 +1,11 @@
-import type { ConversationMessage, LatestAction, NumberedRefs } from "../../types/index.js";
+import type { CapabilityContext } from "../../types/capability.js";
+import type {
+  ConversationMessage,
+  LatestAction,
+  NumberedRefs,
+  PlanStep,
+  ResolverResult,
+} from "../../types/index.js";
 
 /** A handle the resolver wrote instead of words: "#N" (item N as last shown) or "@N" (latest action N). */
 export type Handle = { kind: "number"; n: number } | { kind: "action"; n: number };
@@ -38,4 +45,14 @@ export function latestNumbered(messages: readonly ConversationMessage[]): Number
 /** The ids a latest action touched (action 1 is the most recent), or []. */
 export function actionIds(latestActions: readonly LatestAction[], n: number): string[] {
   return latestActions[n - 1]?.externalIds ?? [];
+}
+
+/** The step's operation once more, with the args the user's answer to "which one?" filled in: resolved again. */
+export function withChosenArgs(
+  step: PlanStep,
+  context: CapabilityContext,
+  args: Record<string, unknown>,
+): ResolverResult {
+  const functionName = context.state.resolverResults.get(step.id)?.functionName ?? "";
+  return { stepId: step.id, type: "execute", functionName, args };
 }

@@ -1,8 +1,9 @@
 import type { CapabilityContext, EntityResolution, EntityResolver } from "../../types/capability.js";
+import { t } from "../../messages/index.js";
 import type { DisambiguationState, PlanStep, ResolverResult } from "../../types/index.js";
 import { nonEmpty } from "../../utils/args.js";
 import type { MemoryPort, NoteMatch, NotesPort, StoredNote } from "../../services/secondBrain/ports.js";
-import { quoteOf, st } from "../../services/secondBrain/replies.js";
+import { quoteOf } from "../../services/secondBrain/replies.js";
 import { decideMatch } from "../../utils/fuzzy.js";
 import { actionIds, lastNumbered, latestNumbered, parseHandle } from "./references.js";
 
@@ -40,7 +41,7 @@ function chooseNote(query: string, found: NoteMatch[]): StoredNote[] {
 function forgetNoteQuestion(note: StoredNote, args: Args, language: "he" | "en"): EntityResolution {
   return {
     status: "confirm",
-    question: st(language, "forgetNote", { quote: quoteOf(note.content) }),
+    question: t(language, "notes.forgetNote", { quote: quoteOf(note.content) }),
     args: { ...args, factIds: [], noteIds: [note.id] },
   };
 }
@@ -62,7 +63,7 @@ function whichNote(
 ): EntityResolution {
   return {
     status: "disambiguation",
-    entityLabel: st(language, "entity"),
+    entityLabel: t(language, "notes.entity"),
     disambiguation: {
       type: "note",
       stepId: step.id,
@@ -99,7 +100,7 @@ export class SecondBrainEntityResolver implements EntityResolver {
         const counts = await this.memory.counts(context.phone);
         return {
           status: "confirm",
-          question: st(context.language, "confirmForgetAll", {
+          question: t(context.language, "notes.confirmForgetAll", {
             facts: String(counts.facts),
             notes: String(counts.notes),
           }),
@@ -124,21 +125,21 @@ export class SecondBrainEntityResolver implements EntityResolver {
     ) {
       const [note] = await this.notes.getMany(phone, [args.noteId]);
       if (!note) return null;
-      const key = functionName === "notes.delete" ? "confirmDeleteNote" : "confirmUpdateNote";
-      return st(language, key, { quote: quoteOf(note.content) });
+      const key = functionName === "notes.delete" ? "notes.confirmDeleteNote" : "notes.confirmUpdateNote";
+      return t(language, key, { quote: quoteOf(note.content) });
     }
     if (functionName !== "memory.forget") return null;
     const ids = new Set(Array.isArray(args.factIds) ? args.factIds : []);
     const facts = (await this.memory.listFacts(phone)).filter((f) => ids.has(f.id));
     if (facts.length > 0)
-      return st(language, "confirmForget", { quote: facts.map((f) => quoteOf(f.content)).join("; ") });
+      return t(language, "notes.confirmForget", { quote: facts.map((f) => quoteOf(f.content)).join("; ") });
     // A note picked from "which note?": the pick chose which one, it did not agree to delete it.
     // One note the words named was asked about when it was resolved (a policy_confirmation answer).
     const noteId: unknown = Array.isArray(args.noteIds) ? args.noteIds[0] : undefined;
     if (typeof noteId !== "string" || context.answers.some((a) => a.reason === "policy_confirmation"))
       return null;
     const [note] = await this.notes.getMany(phone, [noteId]);
-    return note ? st(language, "forgetNote", { quote: quoteOf(note.content) }) : null;
+    return note ? t(language, "notes.forgetNote", { quote: quoteOf(note.content) }) : null;
   }
 
   applySelection(
@@ -151,8 +152,8 @@ export class SecondBrainEntityResolver implements EntityResolver {
     const offered = new Set(disambiguation.candidates.map((c) => c.id));
     const chosen = selection.filter((id) => offered.has(id));
     if (chosen.length === 0) {
-      const key = disambiguation.type === "note" ? "whichNote" : "whichMemory";
-      return Promise.resolve(notFound(st(context.language, key)));
+      const key = disambiguation.type === "note" ? "notes.whichNote" : "notes.whichMemory";
+      return Promise.resolve(notFound(t(context.language, key)));
     }
     const args = { ...disambiguation.originalArgs };
     // "Forget that …" matching several notes: in a command the user typed (planned low-risk),
@@ -186,14 +187,16 @@ export class SecondBrainEntityResolver implements EntityResolver {
       );
       if (!note)
         return notFound(
-          st(language, handle.kind === "number" ? "noSuchNumber" : "notFoundAny", { n: String(handle.n) }),
+          t(language, handle.kind === "number" ? "notes.noSuchNumber" : "notes.notFoundAny", {
+            n: String(handle.n),
+          }),
         );
       return { status: "resolved", args: { ...args, noteId: note.id } };
     }
     const query = nonEmpty(args.query) ?? ref;
-    if (!query) return notFound(st(language, "whichNote"));
+    if (!query) return notFound(t(language, "notes.whichNote"));
     const chosen = chooseNote(query, await this.notes.search(phone, query, { limit: CANDIDATES }));
-    if (chosen.length === 0) return notFound(st(language, "notFound", { query }));
+    if (chosen.length === 0) return notFound(t(language, "notes.notFound", { query }));
     if (chosen.length === 1) return { status: "resolved", args: { ...args, noteId: chosen[0]!.id } };
     return whichNote(step, query, chosen, args, "noteId", language);
   }
@@ -205,19 +208,19 @@ export class SecondBrainEntityResolver implements EntityResolver {
   ): Promise<EntityResolution> {
     const { language, phone } = context;
     const query = nonEmpty(args.query);
-    if (!query) return notFound(st(language, "whichMemory"));
+    if (!query) return notFound(t(language, "notes.whichMemory"));
     // "forget 2": item 2 of what Memo listed last, remembered things or notes.
     const handle = parseHandle(query);
     if (handle?.kind === "number") {
       const shown = latestNumbered(context.state.recentMessages);
       const id = shown?.type === "memory" || shown?.type === "note" ? shown.ids[handle.n - 1] : undefined;
-      if (!id || !shown) return notFound(st(language, "forgetNotFound", { query }));
+      if (!id || !shown) return notFound(t(language, "notes.forgetNotFound", { query }));
       if (shown.type === "memory") return { status: "resolved", args: { ...args, factIds: [id] } };
       const [note] = await this.notes.getMany(phone, [id]);
-      if (!note) return notFound(st(language, "notFoundAny"));
+      if (!note) return notFound(t(language, "notes.notFoundAny"));
       return {
         status: "confirm",
-        question: st(language, "confirmDeleteNote", { quote: quoteOf(note.content) }),
+        question: t(language, "notes.confirmDeleteNote", { quote: quoteOf(note.content) }),
         args: { ...args, factIds: [], noteIds: [note.id] },
       };
     }
@@ -232,14 +235,14 @@ export class SecondBrainEntityResolver implements EntityResolver {
         const notes = decision.matches.slice(0, MAX_CHOICES).map(({ item }) => item.note);
         return whichNote(step, query, notes, { ...args, factIds: [] }, "noteIds", language);
       }
-      return notFound(st(language, "forgetNotFound", { query }));
+      return notFound(t(language, "notes.forgetNotFound", { query }));
     }
     const best = found[0]!.score;
     const close = found.filter((f) => f.score >= best - FACT_MARGIN).slice(0, MAX_CHOICES);
     if (close.length === 1) return { status: "resolved", args: { ...args, factIds: [close[0]!.id] } };
     return {
       status: "disambiguation",
-      entityLabel: st(language, "entityMemory"),
+      entityLabel: t(language, "notes.entityMemory"),
       disambiguation: {
         type: "memory",
         stepId: step.id,

@@ -1,4 +1,5 @@
 import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
+import { t } from "../../messages/index.js";
 import { dayIndex } from "../../services/calendar/eventTimes.js";
 import {
   formatDate,
@@ -6,13 +7,7 @@ import {
   parseDate,
   startOfDay,
 } from "../../services/calendar/recurrenceExpansion.js";
-import {
-  ct,
-  eventView,
-  refusalText,
-  type CalendarData,
-  type EventView,
-} from "../../services/calendar/replies.js";
+import { eventView, type CalendarData, type EventView } from "../../services/calendar/replies.js";
 import { analyzeSchedule } from "../../services/calendar/scheduleAnalysis.js";
 import { CalendarRequestError } from "../../services/calendar/calendarRequestError.js";
 import {
@@ -24,13 +19,15 @@ import {
   type TimeRange,
 } from "../../types/calendar.js";
 import { GoogleConnectionLostError } from "../../services/google/types.js";
+import { userTextOf } from "../errorText.js";
 import { DEFAULT_THRESHOLD, rankMatches } from "../../utils/fuzzy.js";
 import { nonEmpty } from "../../utils/args.js";
 import type { OperationLedger } from "../../db/repositories/operationLedger.js";
 import type { Logger } from "../../utils/logger.js";
-import { describeError } from "../../utils/errors.js";
+import { describeError, MemoError } from "../../utils/errors.js";
 import { parseEventId } from "../../services/calendar/builtinCalendar.js";
 import {
+  describeChanged,
   recordIrreversible,
   UndoCapture,
   type UndoDescription,
@@ -50,7 +47,7 @@ const strings = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((s): s is 
 const READS = new Set(["get", "getEvents", "checkConflicts", "getRecurringInstances", "analyzeSchedule"]);
 
 /** A request the executor cannot run as given (a programming slip upstream, or args from an old turn). */
-class MalformedArgs extends Error {}
+class MalformedArgs extends MemoError {}
 
 function rangeOf(value: unknown): TimeRange {
   const range = value as Partial<TimeRange> | undefined;
@@ -149,7 +146,7 @@ export function createCalendarExecutor(
           return {
             success: false,
             errorCode: "GOOGLE_CONNECTION_LOST",
-            error: ct(context.language, "googleLost"),
+            error: userTextOf(error, context.language, { capability: "calendar" }),
           };
         }
         if (error instanceof CalendarRequestError) {
@@ -165,7 +162,7 @@ export function createCalendarExecutor(
           return {
             success: false,
             errorCode: error.code.toUpperCase(),
-            error: refusalText(error, context.language),
+            error: userTextOf(error, context.language),
           };
         }
         throw error;
@@ -205,7 +202,7 @@ async function beforeChange(
   const targets = eventIdsOf(args);
   const builtin = provider.kind === "builtin";
   const capture = new UndoCapture(
-    undo.db,
+    undo.journal,
     context.phone,
     builtin
       ? [
@@ -248,10 +245,7 @@ function createdOnProvider(data: CalendarData | undefined): ExternalUndo[] {
 
 /** What an undo of a calendar change names. */
 function undoDescription(data: CalendarData | undefined, args: Args): UndoDescription | null {
-  const named = (events: { summary: string }[]): UndoDescription =>
-    events.length === 1
-      ? { kind: "event", text: events[0]!.summary }
-      : { kind: "event", count: events.length };
+  const named = (events: { summary: string }[]) => describeChanged("event", events, (event) => event.summary);
   switch (data?.kind) {
     case "created":
       return named(data.events);
@@ -331,7 +325,7 @@ async function dispatch(
         if (event) found.push(eventView(event));
       }
       if (found.length === 0)
-        return { success: false, errorCode: "NOT_FOUND", error: ct(context.language, "notFoundAny") };
+        return { success: false, errorCode: "NOT_FOUND", error: t(context.language, "calendar.notFoundAny") };
       const range = daysOf(found, frame.zone);
       return success(
         { kind: "listing", op: "get", events: found, range, ...frame },

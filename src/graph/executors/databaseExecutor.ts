@@ -1,13 +1,13 @@
 import { literalOf } from "../../utils/fuzzy.js";
 import { nonEmpty } from "../../utils/args.js";
-import type pg from "pg";
-import { PgListRepository, type ListRepository } from "../../db/repositories/listRepository.js";
-import { PgOperationLedger } from "../../db/repositories/operationLedger.js";
-import { PgTaskRepository, type TaskRepository } from "../../db/repositories/taskRepository.js";
-import { withTransaction } from "../../db/transaction.js";
+import type { ListRepository } from "../../db/repositories/listRepository.js";
+import type { TaskRepository } from "../../db/repositories/taskRepository.js";
+import type { DatabaseRepositories } from "../../db/storage.js";
+import type { Storage } from "../../db/transaction.js";
 import type { RowScope } from "../../db/repositories/undoRepository.js";
 import {
   DEFAULT_UNDO_WINDOW_MS,
+  describeChanged,
   UndoCapture,
   type UndoDescription,
 } from "../../services/undo/undoJournal.js";
@@ -25,6 +25,7 @@ import {
 import type { ListItem, Task, TaskList, TaskPatch } from "../../types/tasks.js";
 import { t, type MessageKey } from "../../messages/index.js";
 import type { CapabilityContext, Executor, ExecutorOutcome } from "../../types/capability.js";
+import { MemoError } from "../../utils/errors.js";
 
 type Args = Record<string, unknown>;
 
@@ -103,9 +104,9 @@ function saidInOf(task: Task): SaidIn | null {
 }
 
 /** A failure the user caused or can fix, in their language; the operation changes nothing. */
-class OperationRefused extends Error {
-  constructor(readonly outcome: ExecutorOutcome) {
-    super(outcome.errorCode);
+class OperationRefused extends MemoError {
+  constructor(readonly outcome: ExecutorOutcome & { errorCode: string }) {
+    super(outcome.errorCode, { capability: "database", errorCode: outcome.errorCode });
   }
 }
 
@@ -166,7 +167,7 @@ function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anc
  * reports the first outcome and changes nothing again.
  */
 export function createDatabaseExecutor(
-  pool: pg.Pool,
+  storage: Storage<DatabaseRepositories>,
   /** How long each change can be taken back with "undo" (default: 10 minutes). */
   undoWindowMs = DEFAULT_UNDO_WINDOW_MS,
 ): Executor {
@@ -181,27 +182,16 @@ export function createDatabaseExecutor(
         const invisible = invisibleNameReply(args, context.language);
         if (invisible) refuse("INVISIBLE_NAME", invisible);
         if (READS.has(functionName)) {
-          return await dispatch(
-            functionName,
-            args,
-            new PgTaskRepository(pool),
-            new PgListRepository(pool),
-            run,
-          );
+          const { tasks, lists } = storage.repositories;
+          return await dispatch(functionName, args, tasks, lists, run);
         }
-        const recorded = await new PgOperationLedger(pool).get(phone, operationId);
+        const recorded = await storage.repositories.ledger.get(phone, operationId);
         if (recorded !== undefined) return recorded as ExecutorOutcome;
-        return await withTransaction(pool, async (client) => {
+        return await storage.transaction(async ({ tasks, lists, ledger, journal }) => {
           // The rows this operation can touch, copied before and after: the difference is what undo puts back.
-          const undo = new UndoCapture(client, phone, undoScopes(functionName, args, operationId));
+          const undo = new UndoCapture(journal, phone, undoScopes(functionName, args, operationId));
           await undo.before();
-          const outcome = await dispatch(
-            functionName,
-            args,
-            new PgTaskRepository(client),
-            new PgListRepository(client),
-            run,
-          );
+          const outcome = await dispatch(functionName, args, tasks, lists, run);
           const description = outcome.success ? undoDescription(outcome.data as DatabaseData) : null;
           if (description)
             await undo.finish({
@@ -211,7 +201,7 @@ export function createDatabaseExecutor(
               now: context.now,
               windowMs: undoWindowMs,
             });
-          await new PgOperationLedger(client).record(phone, operationId, outcome);
+          await ledger.record(phone, operationId, outcome);
           return outcome;
         });
       } catch (error) {
@@ -250,25 +240,15 @@ function undoDescription(data: DatabaseData | undefined): UndoDescription | null
     case "task":
       return { kind: "task", text: data.task.text };
     case "tasks":
-      return data.tasks.length === 1
-        ? { kind: "task", text: data.tasks[0]!.text }
-        : { kind: "task", count: data.tasks.length };
+      return describeChanged("task", data.tasks, (task) => task.text);
     case "list":
       if (data.item) return { kind: "item", text: data.item.text };
-      if (data.cleared)
-        return data.cleared.length === 1
-          ? { kind: "item", text: data.cleared[0]!.text }
-          : { kind: "item", count: data.cleared.length };
+      if (data.cleared) return describeChanged("item", data.cleared, (item) => item.text);
       // Items added to a list made for them: undoing takes back the list.
-      if (data.added && !data.created)
-        return data.added.length === 1
-          ? { kind: "item", text: data.added[0]! }
-          : { kind: "item", count: data.added.length };
+      if (data.added && !data.created) return describeChanged("item", data.added, (text) => text);
       return { kind: "list", text: data.previousName ?? data.list.name };
     case "lists":
-      return data.lists.length === 1
-        ? { kind: "list", text: data.lists[0]!.name }
-        : { kind: "list", count: data.lists.length };
+      return describeChanged("list", data.lists, (list) => list.name);
     default:
       return null;
   }

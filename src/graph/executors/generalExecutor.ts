@@ -2,7 +2,7 @@ import type { GoogleConnector } from "../../services/google/types.js";
 import type { UndoService } from "../../services/undo/undoJournal.js";
 import { undoReply } from "../../services/undo/replies.js";
 import type { CapabilityName, ConversationMessage } from "../../types/index.js";
-import { t } from "../../messages/index.js";
+import { t, type MessageKey } from "../../messages/index.js";
 import type { Executor, ResponseTemplate } from "../../types/capability.js";
 
 /** general: the resolver already wrote the answer; executing it means handing it on. */
@@ -17,32 +17,13 @@ export const generalExecutor: Executor = {
   },
 };
 
-/** What each capability offers, as Memo describes it. */
-const CAPABILITY_LINES: Record<"he" | "en", Partial<Record<CapabilityName, string>>> = {
-  en: {
-    database:
-      '• *Tasks & reminders*: "remind me tomorrow at 9 to call mom", "every Sunday at 8:00", nudges until it\'s done; shopping lists and checklists',
-    calendar: "• *Calendar*: add, move and look up events",
-    gmail: "• *Email*: search, read, draft and send, always with your approval",
-    "second-brain":
-      '• *Notes & memory*: "note: …", "what\'s my wifi password?"; I remember what you tell me about yourself ("what do you remember about me?", "forget that…")',
-    general: "• *Questions*: ask me anything, or think something through with me",
-  },
-  he: {
-    database:
-      '• *משימות ותזכורות*: "תזכיר לי מחר ב-9 להתקשר לאמא", "כל יום ראשון ב-8:00", נדנודים עד שזה נעשה; רשימות קניות וצ\'קליסטים',
-    calendar: "• *יומן*: להוסיף, להזיז ולבדוק אירועים",
-    gmail: "• *מייל*: לחפש, לקרוא, לנסח ולשלוח, תמיד באישור שלך",
-    "second-brain":
-      '• *פתקים וזיכרון*: "פתק: …", "מה הסיסמה של הוויפי?"; אני זוכר מה שאתה מספר לי על עצמך ("מה אתה זוכר עליי?", "תשכח ש…")',
-    general: "• *שאלות*: אפשר לשאול אותי הכל, או לחשוב איתי על משהו",
-  },
-};
-
-const INTRO = { en: "Here's what I can do for you:", he: "הנה מה שאני יכול לעשות בשבילך:" };
-const OUTRO = {
-  en: 'Write to me in Hebrew or English. When something is unclear, I\'ll ask before acting. Changed something by mistake? Say "undo".',
-  he: 'אפשר לכתוב לי בעברית או באנגלית. כשמשהו לא ברור, אשאל לפני שאפעל. שיניתי משהו בטעות? כתבו "בטל".',
+/** The help line of each capability that has one, as Memo describes it. */
+const HELP_LINES: Partial<Record<CapabilityName, MessageKey>> = {
+  database: "help.database",
+  calendar: "help.calendar",
+  gmail: "help.gmail",
+  "second-brain": "help.second-brain",
+  general: "help.general",
 };
 
 /**
@@ -56,8 +37,11 @@ export function describeCapabilities(
   withModel = true,
 ): string {
   if (!withModel) return t(language, "helpNoLLM");
-  const lines = capabilities.map((c) => CAPABILITY_LINES[language][c]).filter(Boolean);
-  return `${[INTRO[language], ...lines].join("\n")}\n\n${OUTRO[language]}`;
+  const lines = capabilities.flatMap((c) => {
+    const key = HELP_LINES[c];
+    return key ? [t(language, key)] : [];
+  });
+  return `${[t(language, "help.intro"), ...lines].join("\n")}\n\n${t(language, "help.outro")}`;
 }
 
 /** "connect Google": the link, or why there is none. */

@@ -1,4 +1,5 @@
 import type { OperationLedger } from "../../db/repositories/operationLedger.js";
+import { t } from "../../messages/index.js";
 import { recordIrreversible, type UndoSettings } from "../../services/undo/undoJournal.js";
 import {
   GmailRequestError,
@@ -6,7 +7,7 @@ import {
   type GmailFailure,
   type OutgoingEmail,
 } from "../../services/gmail/gmailService.js";
-import { failureText, gt } from "../../services/gmail/replies.js";
+import { userTextOf } from "../errorText.js";
 import { summarizeThread } from "../../services/gmail/summarize.js";
 import { GoogleConnectionLostError } from "../../services/google/types.js";
 import type { GmailExecutorArgs, MailboxSource } from "../entities/gmailEntityResolver.js";
@@ -71,7 +72,7 @@ export function createGmailExecutor(
         if (recorded !== undefined) return recorded as ExecutorOutcome;
         if (SENDS.has(operation)) {
           if ((await ledger.get(phone, sending)) !== undefined) {
-            return { success: false, errorCode: "MAYBE_SENT", error: gt(language, "maybeSent") };
+            return { success: false, errorCode: "MAYBE_SENT", error: t(language, "gmail.maybeSent") };
           }
           await ledger.record(phone, sending, { operation });
         }
@@ -110,7 +111,11 @@ function refusal(
 ): { outcome: ExecutorOutcome; definite: boolean } | null {
   if (error instanceof GoogleConnectionLostError) {
     return {
-      outcome: { success: false, errorCode: "GOOGLE_LOST", error: gt(language, "googleLost") },
+      outcome: {
+        success: false,
+        errorCode: "GOOGLE_LOST",
+        error: userTextOf(error, language, { capability: "gmail" }),
+      },
       definite: true,
     };
   }
@@ -119,7 +124,7 @@ function refusal(
       outcome: {
         success: false,
         errorCode: ERROR_CODES[error.reason] ?? "GMAIL_FAILED",
-        error: failureText(language, error.reason, sending),
+        error: userTextOf(error, language, { sending }),
       },
       // A 5xx or a lost connection may have happened after Gmail acted.
       definite: error.status !== null && error.status < 500,
@@ -242,6 +247,6 @@ async function run(
       return changed("label", { added, removed });
     }
     default:
-      return { success: false, errorCode: "UNKNOWN_OPERATION", error: gt(language, "failed") };
+      return { success: false, errorCode: "UNKNOWN_OPERATION", error: t(language, "gmail.failed") };
   }
 }

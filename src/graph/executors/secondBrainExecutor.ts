@@ -1,11 +1,14 @@
 import type { OperationLedger } from "../../db/repositories/operationLedger.js";
+import { t } from "../../messages/index.js";
 import { NoteValidationError } from "../../services/secondBrain/secondBrainService.js";
+import { userTextOf } from "../errorText.js";
 import { answerFromNotes, isQuestion, summarizeNotes } from "../../services/secondBrain/answer.js";
 import type { MemoryPort, NotesPort, StoredNote } from "../../services/secondBrain/ports.js";
-import { quoteOf, st, type NoteView, type SecondBrainData } from "../../services/secondBrain/replies.js";
+import { quoteOf, type NoteView, type SecondBrainData } from "../../services/secondBrain/replies.js";
 import { nonEmpty } from "../../utils/args.js";
 import type { Logger } from "../../utils/logger.js";
 import {
+  describeChanged,
   recordIrreversible,
   UndoCapture,
   type UndoDescription,
@@ -36,9 +39,7 @@ function undoDescription(data: SecondBrainData | undefined): UndoDescription | n
     case "updated":
       return { kind: "note", text: data.note.quote };
     case "deleted":
-      return data.notes.length === 1
-        ? { kind: "note", text: data.notes[0]!.quote }
-        : { kind: "note", count: data.notes.length };
+      return describeChanged("note", data.notes, (note) => note.quote);
     default:
       return null;
   }
@@ -143,7 +144,7 @@ export function createSecondBrainExecutor(
         const content = nonEmpty(args.content);
         if (!content)
           return {
-            outcome: { success: false, errorCode: "INVALID_ARGS", error: st(language, "askContent") },
+            outcome: { success: false, errorCode: "INVALID_ARGS", error: t(language, "notes.askContent") },
           };
         const sourceMessageId = await memory.sourceMessageId(phone, context.state.input.whatsappMessageId);
         const category = nonEmpty(args.category);
@@ -219,11 +220,13 @@ export function createSecondBrainExecutor(
         const content = nonEmpty(args.newContent);
         if (!id || !content)
           return {
-            outcome: { success: false, errorCode: "INVALID_ARGS", error: st(language, "askNewContent") },
+            outcome: { success: false, errorCode: "INVALID_ARGS", error: t(language, "notes.askNewContent") },
           };
         const note = await notes.update(phone, id, { content });
         if (!note)
-          return { outcome: { success: false, errorCode: "NOT_FOUND", error: st(language, "notFoundAny") } };
+          return {
+            outcome: { success: false, errorCode: "NOT_FOUND", error: t(language, "notes.notFoundAny") },
+          };
         return {
           outcome: success(
             { kind: "updated", note: view(note, context) },
@@ -236,7 +239,9 @@ export function createSecondBrainExecutor(
         const ids = [nonEmpty(args.noteId), ...strings(args.noteIds)].filter((id): id is string => !!id);
         const deleted = await notes.delete(phone, ids);
         if (deleted.length === 0)
-          return { outcome: { success: false, errorCode: "NOT_FOUND", error: st(language, "notFoundAny") } };
+          return {
+            outcome: { success: false, errorCode: "NOT_FOUND", error: t(language, "notes.notFoundAny") },
+          };
         return {
           outcome: success(
             { kind: "deleted", notes: deleted.map((n) => view(n, context)) },
@@ -301,14 +306,18 @@ export function createSecondBrainExecutor(
       case "memory.forgetAll": {
         if (args.confirmed !== true)
           return {
-            outcome: { success: false, errorCode: "NOT_CONFIRMED", error: st(language, "memoriesHint") },
+            outcome: { success: false, errorCode: "NOT_CONFIRMED", error: t(language, "notes.memoriesHint") },
           };
         await memory.forgetEverything(phone);
         return { outcome: success({ kind: "forgotAll" }), record: { kind: "forgotAll" } };
       }
       default:
         return {
-          outcome: { success: false, errorCode: "UNKNOWN_OPERATION", error: st(language, "notFoundAny") },
+          outcome: {
+            success: false,
+            errorCode: "UNKNOWN_OPERATION",
+            error: t(language, "notes.notFoundAny"),
+          },
         };
     }
   }
@@ -325,7 +334,7 @@ export function createSecondBrainExecutor(
       const noteIds = [nonEmpty(args.noteId), ...strings(args.noteIds)].filter((id): id is string => !!id);
       const capture =
         undo && NOTE_CHANGES.has(functionName)
-          ? new UndoCapture(undo.db, context.phone, [
+          ? new UndoCapture(undo.journal, context.phone, [
               { table: "notes", column: "id", values: noteIds },
               { table: "notes", column: "created_by_operation", values: [context.operationId] },
             ])
@@ -337,7 +346,7 @@ export function createSecondBrainExecutor(
       } catch (error) {
         // Empty or over-long note text is the user's to fix: said so, nothing stored.
         if (error instanceof NoteValidationError) {
-          return { success: false, errorCode: "INVALID_NOTE", error: st(context.language, "tooLong") };
+          return { success: false, errorCode: "INVALID_NOTE", error: userTextOf(error, context.language) };
         }
         throw error;
       }

@@ -30,8 +30,10 @@ async function longTermContext(
 }
 
 /**
- * context_assembly: loads the user (created on first contact), adds the message to memory first,
- * then reads the recent window, the latest actions, and builds the time context (spec 000 §3.1).
+ * context_assembly: takes the user the caller loaded (the transport), or loads it (created on
+ * first contact) when called without one (tests, the replay, the chat script); adds the message to
+ * memory first, then reads the recent window, the latest actions, and builds the time context
+ * (spec 000 §3.1).
  */
 export function createContextAssemblyNode(deps: MemoGraphDeps) {
   return async (state: MemoState): Promise<MemoUpdate> => {
@@ -41,10 +43,12 @@ export function createContextAssemblyNode(deps: MemoGraphDeps) {
     const { input } = state;
 
     const detected = detectLanguage(input.message);
-    let user = await deps.users.getOrCreate(phone, {
-      timeZone: deps.defaultTimeZone,
-      ...(detected ? { language: detected } : {}),
-    });
+    let user =
+      input.user ??
+      (await deps.users.getOrCreate(phone, {
+        timeZone: deps.defaultTimeZone,
+        ...(detected ? { language: detected } : {}),
+      }));
     if (user.language === null && detected)
       user = (await deps.users.update(phone, { language: detected })) ?? user;
 

@@ -3,6 +3,7 @@ import { mapWithConcurrency } from "../../utils/concurrency.js";
 import { replyLanguage } from "../../utils/language.js";
 import { t } from "../../messages/index.js";
 import type { MemoGraphDeps } from "../deps.js";
+import { userTextOf } from "../errorText.js";
 import { activeGroup } from "../plan/executionGroups.js";
 import type { MemoUpdate } from "../state/memoState.js";
 import type { MemoState } from "../../types/state.js";
@@ -70,7 +71,7 @@ export function createExecutorNode(deps: MemoGraphDeps) {
             { err: error, node: "executor", executor: executor.name, operationId, traceId: state.traceId },
             "executor failed",
           );
-          result = failedResult(step, "EXECUTION_FAILED", t(language, "internalError"), {
+          result = failedResult(step, "EXECUTION_FAILED", userTextOf(error, language), {
             durationMs: performance.now() - started,
             functionName,
             args,

@@ -2,15 +2,15 @@ import { Command } from "@langchain/langgraph";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { MemoUpdate } from "../state/memoState.js";
 import type { MemoState } from "../../types/state.js";
+import { MemoError } from "../../utils/errors.js";
 
 type NodeResult = MemoUpdate | Command;
 export type MemoNode = (state: MemoState, config: LangGraphRunnableConfig) => Promise<NodeResult>;
 
 /** Thrown when a node is reached without a field it needs: a wiring bug, named precisely. */
-export class NodeInputError extends Error {
+export class NodeInputError extends MemoError {
   constructor(node: string, field: string) {
-    super(`${node}: missing ${field} in state`);
-    this.name = "NodeInputError";
+    super(`${node}: missing ${field} in state`, { node, field });
   }
 }
 

@@ -34,8 +34,9 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
     });
     // One write for the turn's actions, one for the reply.
     await deps.memory.pushLatestAction(phone, ...actions);
+    const acted = actions.length > 0;
 
-    if (!state.finalResponse) return {};
+    if (!state.finalResponse) return { acted };
     // The reply's numbered listing (the last one, if several steps showed one), so "done 2" can name it.
     const numbered = (state.plannerOutput?.plan ?? [])
       .map((step) => state.executionResults.get(step.id))
@@ -55,6 +56,6 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
     deps.longTerm?.schedule(phone, deps.memory.getRecentMessages(phone).length);
     // The reply as memory stored it, so state and window agree.
     const message = deps.memory.getRecentMessages(phone).at(-1);
-    return message ? { recentMessages: [message] } : {};
+    return { acted, ...(message ? { recentMessages: [message] } : {}) };
   };
 }

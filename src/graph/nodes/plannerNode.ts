@@ -1,15 +1,14 @@
 import { isReminderRequest } from "../../nlu/noteCommands.js";
 import { isUndoCommand } from "../../nlu/commands.js";
 import { fastPathTurn } from "../plan/fastPath.js";
-import { PLANNER_SYSTEM_PROMPT, PlannerSchema, type PlannerAnswer } from "../../prompts/plannerPrompt.js";
-import type { LLMMessage } from "../../types/llm.js";
-import type { HITLResult, PlannerOutput, PlanStep } from "../../types/index.js";
+import { buildPlannerMessages, PlannerSchema, type PlannerAnswer } from "../../prompts/plannerPrompt.js";
+import type { PlannerOutput, PlanStep } from "../../types/index.js";
 import { describeError } from "../../utils/errors.js";
 import { replyLanguage } from "../../utils/language.js";
-import { humanTime } from "../../utils/timeContext.js";
 import { latestNumbered } from "../entities/references.js";
 import { t } from "../../messages/index.js";
 import type { MemoGraphDeps } from "../deps.js";
+import { userTextOf } from "../errorText.js";
 import { llmUsageUpdate } from "../state/metadata.js";
 import type { MemoUpdate } from "../state/memoState.js";
 import type { MemoState } from "../../types/state.js";
@@ -25,45 +24,6 @@ const ROUTING_PATTERNS: [RegExp, string][] = [
 
 export function routingSuggestions(message: string): string[] {
   return ROUTING_PATTERNS.filter(([pattern]) => pattern.test(message)).map(([, capability]) => capability);
-}
-
-/** The latest clarification the user gave for a re-plan, if the planner asked one this turn. */
-function latestClarification(state: MemoState): HITLResult | undefined {
-  return Object.values(state.hitlResults)
-    .filter((r) => r.returnTo.node === "planner")
-    .sort((a, b) => a.answeredAt - b.answeredAt)
-    .at(-1);
-}
-
-/** The per-turn message: time, memory, latest actions, then the request (and any clarification). */
-export function buildPlannerMessages(state: MemoState): LLMMessage[] {
-  // Times in the user's zone and words, never a UTC instant the model might do arithmetic on (D6).
-  const when = (iso: string) =>
-    humanTime(iso, state.now.epochMs, state.user.timezone, replyLanguage(state.user.language));
-  const sections: string[] = [state.now.formatted];
-  if (state.longTermSummary) sections.push(`## What Memo knows about the user\n${state.longTermSummary}`);
-  if (state.latestActions.length > 0) {
-    sections.push(
-      `## Latest Actions (most recent first)\n${state.latestActions
-        .map((a) => `- ${a.capability}.${a.action}: ${a.summary}${a.when ? ` (${when(a.when)})` : ""}`)
-        .join("\n")}`,
-    );
-  }
-  // The current message is the last of the window; show the conversation before it.
-  // "forget that…" and its reply repeat what was forgotten: never shown to a model.
-  const history = state.recentMessages.slice(0, -1).filter((m) => !m.metadata?.memoryCommand);
-  if (history.length > 0) {
-    sections.push(`## Recent conversation\n${history.map((m) => `${m.role}: ${m.content}`).join("\n")}`);
-  }
-  sections.push(`## User message\n${state.input.enhancedMessage ?? state.input.message}`);
-  const clarification = latestClarification(state);
-  if (clarification) {
-    sections.push(`## Memo asked the user to clarify, and they answered\n${clarification.raw}`);
-  }
-  return [
-    { role: "system", content: PLANNER_SYSTEM_PROMPT },
-    { role: "user", content: sections.join("\n\n") },
-  ];
 }
 
 /** Unique step ids, and dependencies only on steps that exist (the rest dropped). */
@@ -177,7 +137,7 @@ export function createPlannerNode(deps: MemoGraphDeps) {
     } catch (error) {
       deps.logger.error({ err: error, node: "planner", traceId: state.traceId }, "planner failed");
       return {
-        finalResponse: t(language, "llmFailed"),
+        finalResponse: userTextOf(error, language, { unexplained: "llmFailed" }),
         error: { type: "api_error", message: describeError(error), failedNode: "planner" },
       };
     }

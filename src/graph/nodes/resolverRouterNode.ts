@@ -13,6 +13,7 @@ import type { MemoGraphDeps } from "../deps.js";
 import { activeGroup, answersFor, PlanCycleError } from "../plan/executionGroups.js";
 import { failedResult } from "../plan/failedResult.js";
 import { resolveTimeAnswer, TimeQuestionAbandoned } from "../plan/timeAnswer.js";
+import { userTextOf } from "../errorText.js";
 import { llmUsageUpdate } from "../state/metadata.js";
 import type { CapabilityContext } from "../../types/capability.js";
 import type { MemoUpdate } from "../state/memoState.js";
@@ -54,7 +55,7 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
       deps.logger.error({ err: error, traceId: state.traceId }, "plan has a dependency cycle");
       return new Command({
         update: {
-          finalResponse: t(language, "internalError"),
+          finalResponse: userTextOf(error, language),
           error: { type: "validation", message: error.message, failedNode: "resolver_router" },
         },
         goto: "response_writer",
@@ -126,7 +127,7 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
           return [step, await resolver.resolve(step, capabilityContext(deps, state, step.id))];
         } catch (error) {
           if (error instanceof TimeQuestionAbandoned) {
-            executionResults.set(step.id, failedResult(step, "NO_TIME_GIVEN", t(language, "tooManyInvalid")));
+            executionResults.set(step.id, failedResult(step, "NO_TIME_GIVEN", userTextOf(error, language)));
             return [step, null];
           }
           deps.logger.error(
@@ -139,7 +140,10 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
             },
             "resolver failed",
           );
-          executionResults.set(step.id, failedResult(step, "RESOLVER_FAILED", t(language, "llmFailed")));
+          executionResults.set(
+            step.id,
+            failedResult(step, "RESOLVER_FAILED", userTextOf(error, language, { unexplained: "llmFailed" })),
+          );
           return [step, null];
         }
       },

@@ -2,6 +2,7 @@ import { RESPONSE_WRITER_SYSTEM_PROMPT } from "../../prompts/responseWriterPromp
 import { replyLanguage } from "../../utils/language.js";
 import { t } from "../../messages/index.js";
 import type { MemoGraphDeps } from "../deps.js";
+import { userTextOf } from "../errorText.js";
 import { llmUsageUpdate } from "../state/metadata.js";
 import type { MemoUpdate } from "../state/memoState.js";
 import type { MemoState } from "../../types/state.js";
@@ -64,7 +65,7 @@ export function createResponseWriterNode(deps: MemoGraphDeps) {
         { err: error, node: "response_writer", traceId: state.traceId },
         "response writer failed",
       );
-      return { finalResponse: t(language, "llmFailed") };
+      return { finalResponse: userTextOf(error, language, { unexplained: "llmFailed" }) };
     }
   };
 }

@@ -9,6 +9,7 @@ import { readTime, type ParsedTime } from "../../nlu/parseTime.js";
 import { formatClock, instantToLocal } from "../../nlu/zonedTime.js";
 import type { HITLResult, ResolverResult, TimeAnswerResume } from "../../types/index.js";
 import { t } from "../../messages/index.js";
+import { MemoError } from "../../utils/errors.js";
 
 type Language = "he" | "en";
 
@@ -78,10 +79,9 @@ const AFTERNOON =
 export const MAX_TIME_ANSWERS = 3;
 
 /** The question could not be answered in MAX_TIME_ANSWERS replies: the turn ends, nothing stored. */
-export class TimeQuestionAbandoned extends Error {
+export class TimeQuestionAbandoned extends MemoError {
   constructor() {
-    super("no time in the answers to a time question");
-    this.name = "TimeQuestionAbandoned";
+    super("no time in the answers to a time question", { node: "resolver_router" });
   }
 }
 

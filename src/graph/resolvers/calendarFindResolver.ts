@@ -3,8 +3,9 @@ import {
   CalendarFindSchema,
   type CalendarFindOperation,
 } from "../../prompts/calendarFindPrompt.js";
+import { t } from "../../messages/index.js";
 import { eventTimes, readRange } from "../../services/calendar/eventTimes.js";
-import { ct, frameAt, timeQuestion } from "../../services/calendar/replies.js";
+import { frameAt, timeQuestion } from "../../services/calendar/replies.js";
 import type { PlanStep, ResolverResult } from "../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../types/capability.js";
 import { resolveOperation } from "./resolverPrompt.js";
@@ -28,14 +29,14 @@ export function missingFind(op: CalendarFindOperation, context: CapabilityContex
   const { language } = context;
   const options = { nowMs: context.now, timeZone: context.state.user.timezone, allowPast: true };
   if ((op.operation === "get" || op.operation === "getRecurringInstances") && !op.summary && !op.eventId) {
-    return ct(language, "askWhichEvent");
+    return t(language, "calendar.askWhichEvent");
   }
   if (op.operation === "checkConflicts") {
     const slot = eventTimes({ start: op.start, end: op.end }, options);
     return slot.ok ? null : timeQuestion(slot, language, frameAt(context.now, context.state.user.timezone));
   }
   const range = readRange(op.timeMin, op.timeMax, options);
-  return range.ok ? null : ct(language, "askRange", { phrase: range.phrase });
+  return range.ok ? null : t(language, "calendar.askRange", { phrase: range.phrase });
 }
 
 /**

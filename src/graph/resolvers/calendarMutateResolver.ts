@@ -1,4 +1,5 @@
 import { bareClock } from "../../services/database/taskTimes.js";
+import { t } from "../../messages/index.js";
 import {
   CALENDAR_MUTATE_SYSTEM_PROMPT,
   CalendarMutateSchema,
@@ -11,7 +12,7 @@ import {
   readRange,
   type TimeOptions,
 } from "../../services/calendar/eventTimes.js";
-import { ct, frameAt, timeQuestion } from "../../services/calendar/replies.js";
+import { frameAt, timeQuestion } from "../../services/calendar/replies.js";
 import { resolveWhen } from "../../nlu/whenPhrase.js";
 import type { PlanStep, ResolverResult } from "../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../types/capability.js";
@@ -38,7 +39,7 @@ function criteriaQuestion(
 ) {
   if (!criteria?.timeMin && !criteria?.timeMax) return null;
   const range = readRange(criteria.timeMin, criteria.timeMax, options);
-  return range.ok ? null : ct(context.language, "askRange", { phrase: range.phrase });
+  return range.ok ? null : t(context.language, "calendar.askRange", { phrase: range.phrase });
 }
 
 /** Whether an update's new time can be read: a bare clock (read on the event's day) or time words. */
@@ -73,21 +74,21 @@ export function missingMutate(op: CalendarMutateOperation, context: CapabilityCo
           fields.location ||
           fields.description ||
           typeof fields.reminderMinutesBefore === "number");
-      if (!changes) return ct(language, "askChange");
-      if (!namesEvent(op, context)) return ct(language, "askWhichEvent");
+      if (!changes) return t(language, "calendar.askChange");
+      if (!namesEvent(op, context)) return t(language, "calendar.askWhichEvent");
       for (const words of [fields.start, fields.end]) {
-        if (!readable(words, options)) return ct(language, "askEventTime", { phrase: words ?? "" });
+        if (!readable(words, options)) return t(language, "calendar.askEventTime", { phrase: words ?? "" });
       }
       return criteriaQuestion(op.searchCriteria, context, { ...options, allowPast: true });
     }
     case "delete":
     case "deleteBySummary":
-      if (!namesEvent(op, context)) return ct(language, "askWhichEvent");
+      if (!namesEvent(op, context)) return t(language, "calendar.askWhichEvent");
       return criteriaQuestion(op.searchCriteria, context, { ...options, allowPast: true });
     case "truncateRecurring": {
-      if (!namesEvent(op, context)) return ct(language, "askWhichEvent");
-      if (!op.until?.trim()) return ct(language, "askUntil");
-      if (!readDate(op.until, options)) return ct(language, "askEventTime", { phrase: op.until });
+      if (!namesEvent(op, context)) return t(language, "calendar.askWhichEvent");
+      if (!op.until?.trim()) return t(language, "calendar.askUntil");
+      if (!readDate(op.until, options)) return t(language, "calendar.askEventTime", { phrase: op.until });
       return criteriaQuestion(op.searchCriteria, context, { ...options, allowPast: true });
     }
     default:

@@ -1,10 +1,10 @@
 import { GMAIL_SYSTEM_PROMPT, GmailOperationSchema, type GmailOperation } from "../../prompts/gmailPrompt.js";
-import { gt } from "../../services/gmail/replies.js";
+import { t } from "../../messages/index.js";
 import { isEmailAddress } from "../../services/gmail/mime.js";
 import type { PlanStep, ResolverResult } from "../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../types/capability.js";
 import { compactArgs } from "./compactArgs.js";
-import { buildResolverMessages } from "./resolverPrompt.js";
+import { buildResolverMessages } from "../../prompts/resolverMessagesPrompt.js";
 
 /** An entry that means to be an address ("@" in it) but is not a valid one, or undefined. */
 function badAddress(recipients: string[] | null | undefined): string | undefined {
@@ -14,18 +14,18 @@ function badAddress(recipients: string[] | null | undefined): string | undefined
 /** What must be asked before the operation can run, or null. Names without "@" are looked up later. */
 export function missingForGmail(op: GmailOperation, language: "he" | "en"): string | null {
   const bad = badAddress(op.to) ?? badAddress(op.cc);
-  if (bad) return gt(language, "badAddress", { address: bad });
+  if (bad) return t(language, "gmail.badAddress", { address: bad });
   switch (op.operation) {
     case "compose":
     case "send":
-      if (!op.to?.length) return gt(language, "askRecipient");
-      return op.body?.trim() ? null : gt(language, "askBody");
+      if (!op.to?.length) return t(language, "gmail.askRecipient");
+      return op.body?.trim() ? null : t(language, "gmail.askBody");
     case "reply":
-      return op.body?.trim() ? null : gt(language, "askBody");
+      return op.body?.trim() ? null : t(language, "gmail.askBody");
     case "forward":
-      return op.to?.length ? null : gt(language, "askForwardTo");
+      return op.to?.length ? null : t(language, "gmail.askForwardTo");
     case "label":
-      return op.addLabels?.length || op.removeLabels?.length ? null : gt(language, "askLabel");
+      return op.addLabels?.length || op.removeLabels?.length ? null : t(language, "gmail.askLabel");
     default:
       return null;
   }

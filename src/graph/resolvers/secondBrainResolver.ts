@@ -4,7 +4,7 @@ import {
   SECOND_BRAIN_SYSTEM_PROMPT,
   type NoteOperation,
 } from "../../prompts/secondBrainPrompt.js";
-import { st } from "../../services/secondBrain/replies.js";
+import { t } from "../../messages/index.js";
 import type { PlanStep, ResolverResult } from "../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../types/capability.js";
 import { resolveOperation } from "./resolverPrompt.js";
@@ -13,12 +13,12 @@ import { resolveOperation } from "./resolverPrompt.js";
 function missing(op: NoteOperation, context: CapabilityContext): string | null {
   switch (op.operation) {
     case "store":
-      return op.content?.trim() ? null : st(context.language, "askContent");
+      return op.content?.trim() ? null : t(context.language, "notes.askContent");
     case "update":
-      if (!op.noteRef?.trim() && !op.query?.trim()) return st(context.language, "whichNote");
-      return op.newContent?.trim() ? null : st(context.language, "askNewContent");
+      if (!op.noteRef?.trim() && !op.query?.trim()) return t(context.language, "notes.whichNote");
+      return op.newContent?.trim() ? null : t(context.language, "notes.askNewContent");
     case "delete":
-      return op.noteRef?.trim() || op.query?.trim() ? null : st(context.language, "whichNote");
+      return op.noteRef?.trim() || op.query?.trim() ? null : t(context.language, "notes.whichNote");
     default:
       return null;
   }

@@ -96,6 +96,8 @@ export const MemoStateAnnotation = Annotation.Root({
   formattedResponse: lastValue<FormattedResponse[]>(() => []),
   /** The reply; written by response_writer (or earlier by capability_check / hitl_gate / errors); read by invokeMemoGraph. */
   finalResponse: lastValue<string | undefined>(() => undefined),
+  /** Whether the turn recorded a latest action (it did something); written by memory_update; read by invokeMemoGraph. */
+  acted: lastValue<boolean>(() => false),
   /** Written by the node that failed; read by join and response_writer. */
   error: lastValue<ErrorInfo | undefined>(() => undefined),
   /** Accumulated by every node (timings) and LLM call (tokens, cost). */

@@ -1,10 +1,8 @@
-import {
-  PgCalendarEventRepository,
-  type CalendarEventRepository,
-  type OccurrenceOverride,
-  type StoredCalendarEvent,
+import type {
+  CalendarEventRepository,
+  OccurrenceOverride,
+  StoredCalendarEvent,
 } from "../../db/repositories/calendarEventRepository.js";
-import type { Queryable } from "../../db/transaction.js";
 import { addDays } from "../../nlu/zonedTime.js";
 import {
   applyPatch,
@@ -114,14 +112,11 @@ function byStart(a: CalendarEvent, b: CalendarEvent): number {
  */
 export class BuiltinCalendar implements CalendarProvider {
   readonly kind = "builtin" as const;
-  private readonly events: CalendarEventRepository;
-
   constructor(
-    db: Queryable | CalendarEventRepository,
+    /** Every user's stored events (this calendar reads and changes only `phone`'s). */
+    private readonly events: CalendarEventRepository,
     private readonly phone: string,
-  ) {
-    this.events = "insert" in db ? db : new PgCalendarEventRepository(db);
-  }
+  ) {}
 
   async listEvents(range: TimeRange, options: { query?: string } = {}): Promise<CalendarEvent[]> {
     const { fromMs, toMs } = rangeBounds(range);

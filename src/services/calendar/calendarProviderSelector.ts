@@ -1,4 +1,4 @@
-import type pg from "pg";
+import type { CalendarEventRepository } from "../../db/repositories/calendarEventRepository.js";
 import { GoogleConnectionLostError, type GoogleAccounts } from "../google/types.js";
 import type { Logger } from "../../utils/logger.js";
 import { BuiltinCalendar } from "./builtinCalendar.js";
@@ -7,7 +7,8 @@ import type { CalendarProviders } from "../../types/calendar.js";
 
 /** What picking a user's calendar needs. */
 export interface CalendarProvidersDeps {
-  pool: pg.Pool;
+  /** Where the built-in calendar keeps its events. */
+  events: CalendarEventRepository;
   /** Google access; null when Google is not configured (everyone gets the built-in calendar). */
   google: GoogleAccounts | null;
   logger: Logger;
@@ -26,7 +27,7 @@ export function createCalendarProviders(deps: CalendarProvidersDeps): CalendarPr
         return new GoogleCalendar({ google: deps.google, phone, logger: deps.logger });
       }
       if (status === "lost") throw new GoogleConnectionLostError(phone);
-      return new BuiltinCalendar(deps.pool, phone);
+      return new BuiltinCalendar(deps.events, phone);
     },
   };
 }

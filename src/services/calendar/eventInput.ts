@@ -15,19 +15,10 @@ import {
   startOfDay,
 } from "./recurrenceExpansion.js";
 import { CalendarRequestError } from "./calendarRequestError.js";
+import { isValidTimeZone } from "../../utils/timeContext.js";
 import type { CalendarRecurrence, CompleteEventInput, EventInput, EventPatch } from "../../types/calendar.js";
 
 const invalid = (message: string) => new CalendarRequestError("invalid", message);
-
-/** Whether `timeZone` is an IANA zone this runtime knows. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const FREQUENCIES = ["daily", "weekly", "monthly", "yearly"];
 
@@ -92,7 +83,7 @@ export function checkEventInput(input: EventInput): CompleteEventInput {
   if (summary.length > 500) throw invalid("the summary is too long");
   if ((input.description?.length ?? 0) > 8000) throw invalid("the description is too long");
   if ((input.location?.length ?? 0) > 500) throw invalid("the location is too long");
-  if (typeof input.timeZone !== "string" || !isTimeZone(input.timeZone)) {
+  if (typeof input.timeZone !== "string" || !isValidTimeZone(input.timeZone)) {
     throw invalid(`unknown time zone "${String(input.timeZone)}"`);
   }
   let start: string;

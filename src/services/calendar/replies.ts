@@ -1,10 +1,10 @@
-import { fillTemplate, t } from "../../messages/index.js";
+import { t } from "../../messages/index.js";
 import { withUndoHint } from "../undo/replies.js";
 import type { ResponseTemplate } from "../../types/capability.js";
 import { formatRule } from "../../nlu/recurrenceRule.js";
 import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
 import { HEBREW_DAYS, pad2, zonedParts } from "../../utils/timeContext.js";
-import { rruleWords } from "../database/rruleText.js";
+import { joinAnd, ordinal, rruleWords } from "../database/rruleText.js";
 import { partsOf } from "./calendarRule.js";
 import { daysBetween, formatDate, parseDate } from "./recurrenceExpansion.js";
 import type { ScheduleAnalysis } from "./scheduleAnalysis.js";
@@ -13,189 +13,11 @@ import type { CalendarEvent, CalendarRecurrence, EventScope, TimeRange } from ".
 
 type Language = "he" | "en";
 
-/**
- * Every fixed sentence of the calendar capability, in English and Hebrew: replies, questions and
- * confirmations. Templates, no LLM.
- */
-const MESSAGES = {
-  en: {
-    created: "📅 Added to your calendar: *{summary}* — {when}",
-    createdRecurring: "🔁 Added to your calendar: *{summary}* — {rule}, from {first}",
-    createdMany: "📅 Added {count} events to your calendar:",
-    updated: "✏️ Updated *{summary}* — {when}",
-    updatedSeries: "✏️ Updated every occurrence of *{summary}* — {rule}",
-    deleted: "🗑️ Deleted *{summary}* ({when}).",
-    deletedSeries: "🗑️ Deleted the series *{summary}* ({rule}).",
-    deletedMany: "🗑️ Deleted {count} events.",
-    truncated: "✂️ *{summary}* now ends on {date}.",
-    reminderBefore: "🔔 Calendar reminder {offset} before",
-    allDay: "all day",
-    listTitle: "📅 Your calendar, {range}:",
-    listTitleDay: "📅 Your calendar, {day}:",
-    listTitleMatching: '📅 "{query}" in your calendar, {range}:',
-    nothing: "📅 Nothing in your calendar {range}.",
-    nothingMatching: '📅 Nothing called "{query}" in your calendar {range}.',
-    occurrencesTitle: "🔁 *{summary}* ({rule}), {range}:",
-    free: "✅ You're free {when}.",
-    conflicts: "⚠️ {when} overlaps:",
-    scheduleTitle: "📊 Your schedule, {range}: {events}, {busy} busy.",
-    scheduleBusiest: "Busiest: {day}.",
-    scheduleDay: "*{day}* — {summary}",
-    scheduleDayEvents: "{events}, {busy} busy",
-    scheduleDayFree: "a free day",
-    scheduleFree: "free {slots}",
-    scheduleNoFree: "no free time left",
-    oneEvent: "1 event",
-    events: "{count} events",
-    today: "today",
-    tomorrow: "tomorrow",
-    yesterday: "yesterday",
-    Today: "Today",
-    Tomorrow: "Tomorrow",
-    rangeDays: "from {from} to {to}",
-    rangeNext: "in the next {count} days",
-    and: "and",
-    everyDay: "every day",
-    everyNDays: "every {n} days",
-    everyWeek: "every {days}",
-    everyNWeeks: "every {n} weeks on {days}",
-    everyMonth: "every month on the {days}",
-    everyNMonths: "every {n} months on the {days}",
-    everyYear: "every year",
-    at: "at {time}",
-    until: "until {date}",
-    times: "{count} times",
-    hours: "{n} hours",
-    hour: "1 hour",
-    minutes: "{n} minutes",
-    // Questions
-    askSummary: "What should I call the event?",
-    askEventTime: 'When is it? I couldn\'t tell the time from "{phrase}".',
-    askStart: "When is it?",
-    askTimeOfDay: "At what time on {phrase}? (Or is it all day?)",
-    askTimeOfDayNoPhrase: "At what time? (Or is it all day?)",
-    askPast: '"{phrase}" has already passed. When should it be?',
-    askEndBeforeStart: 'It can\'t end before it starts ("{phrase}"). When does it end?',
-    askDays: 'On which days does it repeat? I couldn\'t read "{phrase}".',
-    askChange: "What should I change in it?",
-    askWhichEvent: "Which event do you mean?",
-    askRange: 'Which days should I look at? I couldn\'t read "{phrase}".',
-    askUntil: "Until when should it go on?",
-    // Entity resolution
-    entity: "events",
-    notFound: 'I couldn\'t find "{query}" in your calendar{range}.',
-    notFoundAny: "I couldn't find that event in your calendar.",
-    closest: "The closest: {names}.",
-    noEvents: "There are no events in your calendar {range}.",
-    notRecurring: "*{summary}* doesn't repeat.",
-    confirmConflict: "⚠️ That overlaps {conflicts}. Add *{summary}* ({when}) anyway?",
-    confirmMoveConflict: "⚠️ At the new time *{summary}* would overlap {conflicts}. Move it anyway?",
-    confirmDeleteSeries: "Delete the whole series *{summary}* ({rule})? All its occurrences will go.",
-    confirmDeleteMany: "Delete these {count} events?\n{names}",
-    confirmDeleteOne: "Delete *{summary}* ({when})?",
-    confirmUpdateOne: "Change *{summary}* ({when})?",
-    confirmTruncate: "End the series *{summary}* on {date}? Its later occurrences will go.",
-    googleLost:
-      'I\'ve lost access to your Google Calendar (the permission was revoked or has expired). Say "connect Google" and I\'ll send you a new link, or "disconnect Google" to use my own calendar instead.',
-    invalid: "Your calendar refused that: {reason}.",
-    unavailable: "Google Calendar isn't answering right now, please try again in a minute.",
-    digestTitle: "📅 In your calendar today:",
-  },
-  he: {
-    created: "📅 הוספתי ליומן: *{summary}* — {when}",
-    createdRecurring: "🔁 הוספתי ליומן: *{summary}* — {rule}, החל מ{first}",
-    createdMany: "📅 הוספתי {count} אירועים ליומן:",
-    updated: "✏️ עדכנתי את *{summary}* — {when}",
-    updatedSeries: "✏️ עדכנתי את כל המופעים של *{summary}* — {rule}",
-    deleted: "🗑️ מחקתי את *{summary}* ({when}).",
-    deletedSeries: "🗑️ מחקתי את הסדרה *{summary}* ({rule}).",
-    deletedMany: "🗑️ מחקתי {count} אירועים.",
-    truncated: "✂️ *{summary}* מסתיים עכשיו ב{date}.",
-    reminderBefore: "🔔 התראה ביומן {offset} לפני",
-    allDay: "כל היום",
-    listTitle: "📅 היומן שלך, {range}:",
-    listTitleDay: "📅 היומן שלך, {day}:",
-    listTitleMatching: '📅 "{query}" ביומן שלך, {range}:',
-    nothing: "📅 אין כלום ביומן {range}.",
-    nothingMatching: '📅 אין "{query}" ביומן {range}.',
-    occurrencesTitle: "🔁 *{summary}* ({rule}), {range}:",
-    free: "✅ אתה פנוי {when}.",
-    conflicts: "⚠️ {when} חופף ל:",
-    scheduleTitle: "📊 הלו״ז שלך, {range}: {events}, תפוס {busy}.",
-    scheduleBusiest: "היום העמוס ביותר: {day}.",
-    scheduleDay: "*{day}* — {summary}",
-    scheduleDayEvents: "{events}, תפוס {busy}",
-    scheduleDayFree: "יום פנוי",
-    scheduleFree: "פנוי {slots}",
-    scheduleNoFree: "אין זמן פנוי",
-    oneEvent: "אירוע אחד",
-    events: "{count} אירועים",
-    today: "היום",
-    tomorrow: "מחר",
-    yesterday: "אתמול",
-    Today: "היום",
-    Tomorrow: "מחר",
-    rangeDays: "מ{from} עד {to}",
-    rangeNext: "ב-{count} הימים הקרובים",
-    and: "ו",
-    everyDay: "כל יום",
-    everyNDays: "כל {n} ימים",
-    everyWeek: "כל יום {days}",
-    everyNWeeks: "כל {n} שבועות ביום {days}",
-    everyMonth: "כל {days} לחודש",
-    everyNMonths: "כל {n} חודשים ב-{days} לחודש",
-    everyYear: "כל שנה",
-    at: "ב-{time}",
-    until: "עד {date}",
-    times: "{count} פעמים",
-    hours: "{n} שעות",
-    hour: "שעה",
-    minutes: "{n} דקות",
-    askSummary: "איך לקרוא לאירוע?",
-    askEventTime: 'מתי זה? לא הצלחתי להבין את הזמן מ-"{phrase}".',
-    askStart: "מתי זה?",
-    askTimeOfDay: "באיזו שעה {phrase}? (או שזה לכל היום?)",
-    askTimeOfDayNoPhrase: "באיזו שעה? (או שזה לכל היום?)",
-    askPast: '"{phrase}" כבר עבר. מתי לקבוע?',
-    askEndBeforeStart: 'זה לא יכול להסתיים לפני שהתחיל ("{phrase}"). מתי זה נגמר?',
-    askDays: 'באילו ימים זה חוזר? לא הצלחתי להבין את "{phrase}".',
-    askChange: "מה לשנות בו?",
-    askWhichEvent: "לאיזה אירוע התכוונת?",
-    askRange: 'על אילו ימים להסתכל? לא הצלחתי להבין את "{phrase}".',
-    askUntil: "עד מתי זה ימשיך?",
-    entity: "אירועים",
-    notFound: 'לא מצאתי את "{query}" ביומן{range}.',
-    notFoundAny: "לא מצאתי את האירוע הזה ביומן.",
-    closest: "הכי קרובים: {names}.",
-    noEvents: "אין אירועים ביומן {range}.",
-    notRecurring: "*{summary}* לא חוזר.",
-    confirmConflict: "⚠️ זה חופף ל: {conflicts}. להוסיף את *{summary}* ({when}) בכל זאת?",
-    confirmMoveConflict: "⚠️ בזמן החדש *{summary}* יחפוף ל{conflicts}. להזיז בכל זאת?",
-    confirmDeleteSeries: "למחוק את כל הסדרה *{summary}* ({rule})? כל המופעים שלה יימחקו.",
-    confirmDeleteMany: "למחוק את {count} האירועים האלה?\n{names}",
-    confirmDeleteOne: "למחוק את *{summary}* ({when})?",
-    confirmUpdateOne: "לשנות את *{summary}* ({when})?",
-    confirmTruncate: "לסיים את הסדרה *{summary}* ב{date}? המופעים שאחרי יימחקו.",
-    googleLost:
-      'איבדתי את הגישה ליומן Google שלך (ההרשאה בוטלה או פגה). כתוב "חבר גוגל" ואשלח לך קישור חדש, או "נתק גוגל" כדי להשתמש ביומן שלי במקום.',
-    invalid: "היומן סירב: {reason}.",
-    unavailable: "יומן Google לא עונה כרגע, נסה שוב בעוד דקה.",
-    digestTitle: "📅 ביומן היום:",
-  },
-} as const;
-
-export type CalendarMessageKey = keyof (typeof MESSAGES)["en"];
-
-/** The calendar sentence `key` in `language`, with `{name}` placeholders filled. */
-export function ct(language: Language, key: CalendarMessageKey, vars: Record<string, string> = {}): string {
-  return fillTemplate(MESSAGES[language][key], vars);
-}
-
 /** What the user reads when the calendar refused a request or did not answer. */
 export function refusalText(error: CalendarRequestError, language: Language): string {
-  if (error.code === "not_found") return ct(language, "notFoundAny");
-  if (error.code === "unavailable") return ct(language, "unavailable");
-  return ct(language, "invalid", { reason: error.message });
+  if (error.code === "not_found") return t(language, "calendar.notFoundAny");
+  if (error.code === "unavailable") return t(language, "calendar.unavailable");
+  return t(language, "calendar.invalid", { reason: error.message });
 }
 
 // ---- what the executor hands the templates ----
@@ -280,9 +102,9 @@ function local(iso: string, zone: string) {
 /** "today", "tomorrow", "Sun 08/03" / "היום", "מחר", "יום ראשון 08/03". */
 export function dayText(date: LocalDate, today: string, language: Language, capital = false): string {
   const diff = daysBetween(parseDate(today)!, date);
-  if (diff === 0) return ct(language, capital ? "Today" : "today");
-  if (diff === 1) return ct(language, capital ? "Tomorrow" : "tomorrow");
-  if (diff === -1) return ct(language, "yesterday");
+  if (diff === 0) return t(language, capital ? "calendar.Today" : "calendar.today");
+  if (diff === 1) return t(language, capital ? "calendar.Tomorrow" : "calendar.tomorrow");
+  if (diff === -1) return t(language, "calendar.yesterday");
   return dateLabel(date, language);
 }
 
@@ -315,7 +137,7 @@ export function whenText(
   if (event.allDay) {
     const first = parseDate(event.start)!;
     const last = addDays(parseDate(event.end)!, -1);
-    const allDay = ct(language, "allDay");
+    const allDay = t(language, "calendar.allDay");
     return daysBetween(first, last) <= 0
       ? `${dayText(first, frame.today, language)} (${allDay})`
       : `${dateLabel(first, language)} – ${dateLabel(last, language)} (${allDay})`;
@@ -338,7 +160,7 @@ function allDaySpan(event: Pick<EventView, "start" | "end">, language: Language)
   const first = parseDate(event.start)!;
   const last = addDays(parseDate(event.end)!, -1);
   return daysBetween(first, last) <= 0
-    ? ct(language, "allDay")
+    ? t(language, "calendar.allDay")
     : `${dateLabel(first, language)} – ${dateLabel(last, language)}`;
 }
 
@@ -347,18 +169,6 @@ function clockSpan(event: EventView, zone: string): string {
   const start = local(event.start, zone).clock;
   const end = local(event.end, zone).clock;
   return event.start === event.end ? start : `${start}–${end}`;
-}
-
-function joinAnd(parts: string[], language: Language): string {
-  if (parts.length <= 1) return parts.join("");
-  const and = ct(language, "and");
-  const last = parts.at(-1)!;
-  return `${parts.slice(0, -1).join(", ")}${language === "he" ? ` ${and}` : ` ${and} `}${last}`;
-}
-
-function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
-  return `${n}${suffix}`;
 }
 
 /** Day sets that are a working week or a weekend (Sun–Thu, Mon–Fri, Fri–Sat, Sat–Sun): said as reminders say them. */
@@ -397,47 +207,51 @@ export function ruleText(
   if (text === null) {
     switch (rule.frequency) {
       case "daily":
-        text = ct(language, repeat ? "everyNDays" : "everyDay", { n });
+        text = t(language, repeat ? "calendar.everyNDays" : "calendar.everyDay", { n });
         break;
       case "weekly": {
         const names = (rule.days ?? []).map(
           (d) => (language === "he" ? HEBREW_DAYS[d] : EN_DAYS[d]) ?? String(d),
         );
-        text = ct(language, repeat ? "everyNWeeks" : "everyWeek", { n, days: joinAnd(names, language) });
+        text = t(language, repeat ? "calendar.everyNWeeks" : "calendar.everyWeek", {
+          n,
+          days: joinAnd(names, language),
+        });
         break;
       }
       case "monthly": {
         const days = (rule.daysOfMonth ?? []).map((d) => (language === "he" ? String(d) : ordinal(d)));
-        text = ct(language, repeat ? "everyNMonths" : "everyMonth", { n, days: joinAnd(days, language) });
+        text = t(language, repeat ? "calendar.everyNMonths" : "calendar.everyMonth", {
+          n,
+          days: joinAnd(days, language),
+        });
         break;
       }
       default:
-        text = ct(language, "everyYear");
+        text = t(language, "calendar.everyYear");
     }
-    if (time !== null) text += ` ${ct(language, "at", { time })}`;
+    if (time !== null) text += ` ${t(language, "calendar.at", { time })}`;
   }
   if (rule.until)
-    text += ` ${ct(language, "until", { date: dayText(parseDate(rule.until)!, frame.today, language) })}`;
-  if (rule.count) text += ` (${ct(language, "times", { count: String(rule.count) })})`;
+    text += ` ${t(language, "calendar.until", { date: dayText(parseDate(rule.until)!, frame.today, language) })}`;
+  if (rule.count) text += ` (${t(language, "calendar.times", { count: String(rule.count) })})`;
   return text;
 }
 
-/** "30 minutes", "1 hour", "2 hours" / "30 דקות", "שעה", "2 שעות". */
+/** "30 minutes", "1 hour", "2 hours" / "30 דקות", "שעה", "שעתיים". */
 function minutesText(minutes: number, language: Language): string {
-  if (minutes === 60) return ct(language, "hour");
-  if (minutes % 60 === 0) return ct(language, "hours", { n: String(minutes / 60) });
-  return ct(language, "minutes", { n: String(minutes) });
+  if (minutes % 60 === 0) return t(language, "duration.hours", { count: minutes / 60 });
+  return t(language, "duration.minutes", { count: minutes });
 }
 
 /** Busy time, to the half hour: "3 hours", "7.5 hours", "30 minutes". */
 function busyText(minutes: number, language: Language): string {
-  if (minutes < 60) return ct(language, "minutes", { n: String(minutes) });
-  const hours = Math.round(minutes / 30) / 2;
-  return hours === 1 ? ct(language, "hour") : ct(language, "hours", { n: String(hours) });
+  if (minutes < 60) return t(language, "duration.minutes", { count: minutes });
+  return t(language, "duration.hours", { count: Math.round(minutes / 30) / 2 });
 }
 
 function countText(count: number, language: Language): string {
-  return count === 1 ? ct(language, "oneEvent") : ct(language, "events", { count: String(count) });
+  return t(language, "calendar.events", { count });
 }
 
 /** "today", "from Thu 05/03 to Wed 11/03": the days a range covers (its end is exclusive). */
@@ -445,7 +259,7 @@ export function rangeText(range: TimeRange, frame: Frame, language: Language): s
   const first = local(range.from, frame.zone).date;
   const last = local(new Date(Date.parse(range.to) - 1).toISOString(), frame.zone).date;
   if (daysBetween(first, last) === 0) return dayText(first, frame.today, language);
-  return ct(language, "rangeDays", {
+  return t(language, "calendar.rangeDays", {
     from: dayText(first, frame.today, language),
     to: dayText(last, frame.today, language),
   });
@@ -458,7 +272,7 @@ function eventDetails(event: EventView, frame: Frame, language: Language): strin
   if (event.location) extra.push(`📍 ${event.location}`);
   if (event.reminderMinutesBefore !== null && event.reminderMinutesBefore > 0) {
     extra.push(
-      ct(language, "reminderBefore", { offset: minutesText(event.reminderMinutesBefore, language) }),
+      t(language, "calendar.reminderBefore", { offset: minutesText(event.reminderMinutesBefore, language) }),
     );
   }
   void frame;
@@ -477,16 +291,16 @@ function created(events: EventView[], frame: Frame, language: Language): string 
   if (events.length === 1) {
     const event = events[0]!;
     const head = event.recurrence
-      ? ct(language, "createdRecurring", {
+      ? t(language, "calendar.createdRecurring", {
           summary: event.summary,
           rule: ruleText(event.recurrence, event, frame, language),
           first: dayText(startDate(event, frame.zone), frame.today, language),
         })
-      : ct(language, "created", { summary: event.summary, when: whenText(event, frame, language) });
+      : t(language, "calendar.created", { summary: event.summary, when: whenText(event, frame, language) });
     return [head, ...eventDetails(event, frame, language)].join("\n");
   }
   return [
-    ct(language, "createdMany", { count: String(events.length) }),
+    t(language, "calendar.createdMany", { count: String(events.length) }),
     ...events.map((e) => `• ${eventLine(e, frame, language)}`),
   ].join("\n");
 }
@@ -523,7 +337,7 @@ function byDay(
 function listing(data: Extract<CalendarData, { kind: "listing" }>, language: Language): string {
   const range = rangeText(data.range, data, language);
   if (data.series?.recurrence) {
-    const title = ct(language, "occurrencesTitle", {
+    const title = t(language, "calendar.occurrencesTitle", {
       summary: data.series.summary,
       rule: ruleText(data.series.recurrence, data.series, data, language),
       range,
@@ -532,25 +346,25 @@ function listing(data: Extract<CalendarData, { kind: "listing" }>, language: Lan
   }
   if (data.events.length === 0) {
     return data.query
-      ? ct(language, "nothingMatching", { query: data.query, range })
-      : ct(language, "nothing", { range });
+      ? t(language, "calendar.nothingMatching", { query: data.query, range })
+      : t(language, "calendar.nothing", { range });
   }
   const first = local(data.range.from, data.zone).date;
   const last = local(new Date(Date.parse(data.range.to) - 1).toISOString(), data.zone).date;
   const oneDay = daysBetween(first, last) === 0;
   const title = data.query
-    ? ct(language, "listTitleMatching", { query: data.query, range })
+    ? t(language, "calendar.listTitleMatching", { query: data.query, range })
     : oneDay
-      ? ct(language, "listTitleDay", { day: dayHeading(first, data.today, language, false) })
-      : ct(language, "listTitle", { range });
+      ? t(language, "calendar.listTitleDay", { day: dayHeading(first, data.today, language, false) })
+      : t(language, "calendar.listTitle", { range });
   return [title, ...byDay(data.events, data.range, data, language, !oneDay)].join("\n");
 }
 
 function conflicts(data: Extract<CalendarData, { kind: "conflicts" }>, language: Language): string {
   const when = whenText({ allDay: false, start: data.range.from, end: data.range.to }, data, language);
-  if (data.events.length === 0) return ct(language, "free", { when });
+  if (data.events.length === 0) return t(language, "calendar.free", { when });
   return [
-    ct(language, "conflicts", { when }),
+    t(language, "calendar.conflicts", { when }),
     ...data.events.map((e) => `• ${eventLine(e, data, language)}`),
   ].join("\n");
 }
@@ -558,7 +372,7 @@ function conflicts(data: Extract<CalendarData, { kind: "conflicts" }>, language:
 function schedule(data: Extract<CalendarData, { kind: "schedule" }>, language: Language): string {
   const { analysis } = data;
   const lines = [
-    ct(language, "scheduleTitle", {
+    t(language, "calendar.scheduleTitle", {
       range: rangeText(data.range, data, language),
       events: countText(analysis.totalEvents, language),
       busy: busyText(analysis.busyMinutes, language),
@@ -566,7 +380,7 @@ function schedule(data: Extract<CalendarData, { kind: "schedule" }>, language: L
   ];
   if (analysis.busiestDate && analysis.days.length > 1) {
     lines.push(
-      ct(language, "scheduleBusiest", {
+      t(language, "calendar.scheduleBusiest", {
         day: dayText(parseDate(analysis.busiestDate)!, data.today, language),
       }),
     );
@@ -575,11 +389,11 @@ function schedule(data: Extract<CalendarData, { kind: "schedule" }>, language: L
   for (const day of analysis.days) {
     const parts = [
       day.events > 0
-        ? ct(language, "scheduleDayEvents", {
+        ? t(language, "calendar.scheduleDayEvents", {
             events: countText(day.events, language),
             busy: busyText(day.busyMinutes, language),
           })
-        : ct(language, "scheduleDayFree"),
+        : t(language, "calendar.scheduleDayFree"),
     ];
     if (day.allDay.length > 0) parts.push(day.allDay.join(", "));
     const slots = day.freeSlots.map(
@@ -588,12 +402,12 @@ function schedule(data: Extract<CalendarData, { kind: "schedule" }>, language: L
     if (day.events > 0 || slots.length === 0) {
       parts.push(
         slots.length > 0
-          ? ct(language, "scheduleFree", { slots: slots.join(", ") })
-          : ct(language, "scheduleNoFree"),
+          ? t(language, "calendar.scheduleFree", { slots: slots.join(", ") })
+          : t(language, "calendar.scheduleNoFree"),
       );
     }
     lines.push(
-      ct(language, "scheduleDay", {
+      t(language, "calendar.scheduleDay", {
         day: dayHeading(parseDate(day.date)!, data.today, language),
         summary: parts.join("; "),
       }),
@@ -609,30 +423,33 @@ function render(data: CalendarData, language: Language): string {
     case "updated": {
       const { event } = data;
       if (data.scope === "series" && event.recurrence) {
-        return ct(language, "updatedSeries", {
+        return t(language, "calendar.updatedSeries", {
           summary: event.summary,
           rule: ruleText(event.recurrence, event, data, language),
         });
       }
       return [
-        ct(language, "updated", { summary: event.summary, when: whenText(event, data, language) }),
+        t(language, "calendar.updated", { summary: event.summary, when: whenText(event, data, language) }),
         ...eventDetails(event, data, language),
       ].join("\n");
     }
     case "deleted": {
       const only = data.events.length === 1 ? data.events[0]! : null;
       if (only && data.scope === "series" && only.recurrence) {
-        return ct(language, "deletedSeries", {
+        return t(language, "calendar.deletedSeries", {
           summary: only.summary,
           rule: ruleText(only.recurrence, only, data, language),
         });
       }
       if (only)
-        return ct(language, "deleted", { summary: only.summary, when: whenText(only, data, language) });
-      return ct(language, "deletedMany", { count: String(data.events.length) });
+        return t(language, "calendar.deleted", {
+          summary: only.summary,
+          when: whenText(only, data, language),
+        });
+      return t(language, "calendar.deletedMany", { count: String(data.events.length) });
     }
     case "truncated":
-      return ct(language, "truncated", {
+      return t(language, "calendar.truncated", {
         summary: data.event.summary,
         date: dayText(parseDate(data.lastDate)!, data.today, language),
       });
@@ -665,7 +482,7 @@ export function digestLines(
   );
   return sorted.map((event) =>
     event.allDay
-      ? { text: `${event.summary} (${ct(language, "allDay")})` }
+      ? { text: `${event.summary} (${t(language, "calendar.allDay")})` }
       : {
           time: local(event.start, zone).clock,
           text: event.location ? `${event.summary} 📍 ${event.location}` : event.summary,
@@ -682,25 +499,27 @@ export function timeQuestion(
   const phrase = frame ? localPhrase(problem.phrase, frame, language) : problem.phrase;
   switch (problem.problem) {
     case "missing_summary":
-      return ct(language, "askSummary");
+      return t(language, "calendar.askSummary");
     case "missing_start":
-      return ct(language, "askStart");
+      return t(language, "calendar.askStart");
     case "missing_time":
-      return phrase ? ct(language, "askTimeOfDay", { phrase }) : ct(language, "askTimeOfDayNoPhrase");
+      return phrase
+        ? t(language, "calendar.askTimeOfDay", { phrase })
+        : t(language, "calendar.askTimeOfDayNoPhrase");
     case "past_time":
-      return ct(language, "askPast", { phrase });
+      return t(language, "calendar.askPast", { phrase });
     case "end_before_start":
-      return ct(language, "askEndBeforeStart", { phrase });
+      return t(language, "calendar.askEndBeforeStart", { phrase });
     case "missing_days":
     case "unclear_days":
-      return ct(language, "askDays", { phrase });
+      return t(language, "calendar.askDays", { phrase });
     // Repeat words readTime could not settle: the questions reminders ask.
     case "ambiguous_hour":
       return t(language, "askHalfOfDay", { phrase });
     case "unsupported_repeat":
       return t(language, "askRepeat", { phrase });
     default:
-      return phrase ? ct(language, "askEventTime", { phrase }) : ct(language, "askStart");
+      return phrase ? t(language, "calendar.askEventTime", { phrase }) : t(language, "calendar.askStart");
   }
 }
 

@@ -2,7 +2,7 @@ import { formatClock, instantToLocal } from "../../nlu/zonedTime.js";
 import type { ResponseTemplate } from "../../types/capability.js";
 import type { TaskRecurrence, TaskList } from "../../types/tasks.js";
 import { t } from "../../messages/index.js";
-import { rruleText } from "./rruleText.js";
+import { joinAnd, ordinal, rruleText } from "./rruleText.js";
 import { withUndoHint } from "../undo/replies.js";
 
 type Language = "he" | "en";
@@ -60,19 +60,6 @@ export function intervalText(minutes: number, language: Language): string {
   if (minutes === 60) return "hour";
   if (minutes % 60 === 0) return `${minutes / 60} hours`;
   return `${minutes} minutes`;
-}
-
-/** "A, B and C" / "A, B וC". */
-function joinAnd(parts: string[], language: Language): string {
-  if (parts.length <= 1) return parts.join("");
-  const and = t(language, "rule.and");
-  const last = parts.at(-1)!;
-  return `${parts.slice(0, -1).join(", ")}${language === "he" ? ` ${and}` : ` ${and} `}${last}`;
-}
-
-function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
-  return `${n}${suffix}`;
 }
 
 /** "every day at 08:00", "every Sunday and Wednesday at 18:00", "כל 10 לחודש ב-09:00", "every weekday (Sun–Thu) at 07:00"… */
@@ -223,20 +210,11 @@ function listDetail(list: TaskList, language: Language): string {
 function clearedText(name: string, cleared: unknown[], onlyChecked: boolean, language: Language): string {
   const count = cleared.length;
   if (count === 0) return t(language, onlyChecked ? "list.noneChecked" : "list.alreadyEmpty", { name });
-  const key = onlyChecked
-    ? count === 1
-      ? "list.clearedCheckedOne"
-      : "list.clearedChecked"
-    : count === 1
-      ? "list.clearedOne"
-      : "list.cleared";
-  return t(language, key, { name, count: String(count) });
+  return t(language, onlyChecked ? "list.clearedChecked" : "list.cleared", { name, count });
 }
 
 function itemCount(list: TaskList, language: Language): string {
-  return list.items.length === 1
-    ? t(language, "list.oneItem")
-    : t(language, "list.itemCount", { count: String(list.items.length) });
+  return t(language, "list.itemCount", { count: list.items.length });
 }
 
 function render(data: Shown, language: Language): string {

@@ -75,7 +75,7 @@ function every(unit: "day" | "week" | "month" | "year", n: number, language: Lan
 }
 
 /** "A, B and C" / "A, B וC". */
-function joinAnd(names: string[], language: Language): string {
+export function joinAnd(names: string[], language: Language): string {
   if (names.length <= 1) return names.join("");
   const and = t(language, "rule.and");
   return `${names.slice(0, -1).join(", ")}${language === "he" ? ` ${and}` : ` ${and} `}${names.at(-1)}`;
@@ -105,7 +105,8 @@ function weekPartOf(
   return null;
 }
 
-function ordinal(n: number): string {
+/** "1st", "2nd", "11th", "23rd": English ordinals (Hebrew says the plain number). */
+export function ordinal(n: number): string {
   const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
   return `${n}${suffix}`;
 }

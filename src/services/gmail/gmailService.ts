@@ -9,6 +9,7 @@ import {
 } from "../google/types.js";
 import { bodyText, decodeHtmlSnippet, displayName, headerOf, splitAddresses } from "./messageText.js";
 import { addressOf, rawMessage } from "./mime.js";
+import { MemoError } from "../../utils/errors.js";
 
 /** One message as a search lists it. */
 export interface EmailSummary {
@@ -64,13 +65,16 @@ export type GmailFailure =
   "not_found" | "no_permission" | "timeout" | "protected_label" | "no_draft" | "failed";
 
 /** Gmail refused a request for a reason other than lost access (not found, bad request…). */
-export class GmailRequestError extends Error {
+export class GmailRequestError extends MemoError {
   constructor(
     readonly status: number | null,
     readonly reason: GmailFailure,
   ) {
-    super(`Gmail request failed (${status ?? "no status"}: ${reason})`);
-    this.name = "GmailRequestError";
+    super(`Gmail request failed (${status ?? "no status"}: ${reason})`, {
+      capability: "gmail",
+      status,
+      reason,
+    });
   }
 }
 

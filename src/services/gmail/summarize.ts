@@ -1,6 +1,8 @@
 import type { Logger } from "../../utils/logger.js";
 import type { LLMService } from "../../types/llm.js";
+import { EMAIL_THREAD_SUMMARY_PROMPT } from "../../prompts/emailThreadSummaryPrompt.js";
 import type { EmailMessage } from "./gmailService.js";
+import { t } from "../../messages/index.js";
 import { shorten } from "./replies.js";
 
 /** The longest summary sent to WhatsApp. */
@@ -11,9 +13,6 @@ const MODEL_CHARS_PER_MESSAGE = 2000;
 const MODEL_MESSAGES = 15;
 /** Messages an extractive summary names. */
 const EXTRACT_MESSAGES = 5;
-
-const SUMMARY_PROMPT = `You summarize an email conversation for someone reading it on WhatsApp.
-Write in the requested language, at most 8 short lines: what it is about, who said what (by first name), and what is still open or asked of the reader. No greeting, no preamble, plain text with at most a few *bold* words.`;
 
 /** The message's own words: quoted history ("On … wrote:", "> …", forwarded originals) left out. */
 export function freshText(body: string): string {
@@ -48,9 +47,8 @@ export function extractiveSummary(
     return `• *${firstName(m.from)}*${m.date ? ` (${when(m.date)})` : ""}: ${shorten(first.trim(), 140, language)}`;
   });
   const earlier = messages.length - recent.length;
-  if (earlier > 0)
-    lines.unshift(language === "he" ? `(ועוד ${earlier} הודעות קודמות)` : `(${earlier} earlier messages)`);
-  const lastHeader = `${language === "he" ? "אחרונה" : "Latest"}: *${last.from}*${last.date ? ` (${when(last.date)})` : ""}`;
+  if (earlier > 0) lines.unshift(t(language, "gmail.earlierMessages", { count: earlier }));
+  const lastHeader = `${t(language, "gmail.latest")}: *${last.from}*${last.date ? ` (${when(last.date)})` : ""}`;
   const budget = Math.max(300, MAX_SUMMARY_CHARS - lines.join("\n").length - lastHeader.length);
   return [...lines, "", lastHeader, shorten(freshText(last.body), budget, language)].join("\n").trim();
 }
@@ -79,7 +77,7 @@ export async function summarizeThread(
       .join("\n\n---\n\n");
     try {
       const { value } = await llm.text("resolver:gmail", [
-        { role: "system", content: SUMMARY_PROMPT },
+        { role: "system", content: EMAIL_THREAD_SUMMARY_PROMPT },
         {
           role: "user",
           content: `Language: ${language === "he" ? "Hebrew" : "English"}\nSubject: ${messages[0]?.subject ?? ""}\n\n${transcript}`,

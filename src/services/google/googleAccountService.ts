@@ -1,8 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { OAuth2Client, type Credentials } from "google-auth-library";
-import type pg from "pg";
 import { z } from "zod";
 import type { AppConfig } from "../../config/env.js";
+import type {
+  PgGoogleAccountRepository,
+  StoredLanguage,
+} from "../../db/repositories/googleAccountRepository.js";
 import type { Logger } from "../../utils/logger.js";
 import {
   readLinkToken,
@@ -54,9 +57,6 @@ export interface ConnectionOutcome {
   builtInEvents: number;
 }
 
-/** The user's language, as stored in users.language. */
-type StoredLanguage = "he" | "en" | "other" | null;
-
 /** The token set Memo keeps for a user (encrypted): what the OAuth2 client needs to work and refresh. */
 const StoredTokens = z.object({
   access_token: z.string().nullish(),
@@ -67,14 +67,9 @@ const StoredTokens = z.object({
 });
 type StoredTokens = z.infer<typeof StoredTokens>;
 
-interface ConnectionRow {
-  tokens: Buffer;
-  status: "connected" | "lost";
-  created_at: Date;
-}
-
 export interface GoogleAccountOptions {
-  pool: pg.Pool;
+  /** Where connections and link nonces are stored. */
+  accounts: PgGoogleAccountRepository;
   config: Pick<AppConfig, "google" | "publicUrl" | "port">;
   logger: Logger;
   /** Epoch milliseconds (default: Date.now). */
@@ -127,7 +122,7 @@ function emailOf(idToken: string | null | undefined): string | null {
 export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
   readonly configured: boolean;
   readonly apiRootUrl: string;
-  private readonly pool: pg.Pool;
+  private readonly accounts: PgGoogleAccountRepository;
   private readonly config: GoogleAccountOptions["config"];
   private readonly logger: Logger;
   private readonly clock: () => number;
@@ -137,7 +132,7 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
   private readonly timeoutMs: number;
 
   constructor(options: GoogleAccountOptions) {
-    this.pool = options.pool;
+    this.accounts = options.accounts;
     this.config = options.config;
     this.logger = options.logger;
     this.clock = options.clock ?? Date.now;
@@ -190,11 +185,7 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
    * in storage, so restoring the right key brings the connection back.
    */
   async status(phone: string): Promise<"connected" | "lost" | "none"> {
-    const { rows } = await this.pool.query<Pick<ConnectionRow, "tokens" | "status">>(
-      "SELECT tokens, status FROM google_connections WHERE user_phone = $1",
-      [phone],
-    );
-    const row = rows[0];
+    const row = await this.accounts.status(phone);
     if (!row) return "none";
     if (row.status === "connected" && !this.readable(phone, row.tokens)) return "lost";
     return row.status;
@@ -216,11 +207,7 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
 
   async clientFor(phone: string): Promise<OAuth2Client | null> {
     if (!this.configured) return null;
-    const { rows } = await this.pool.query<ConnectionRow>(
-      "SELECT tokens, status, created_at FROM google_connections WHERE user_phone = $1",
-      [phone],
-    );
-    const row = rows[0];
+    const row = await this.accounts.connection(phone);
     if (!row || row.status !== "connected") return null;
     // Throws TokenDecryptionError on a wrong key: loud, never a client with garbage credentials.
     let current = StoredTokens.parse(this.cipher.decrypt(phone, row.tokens));
@@ -234,7 +221,7 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
         refresh_token: fresh.refresh_token ?? current.refresh_token,
       });
       current = next;
-      this.storeRefreshed(phone, row.created_at, next).catch((error: unknown) => {
+      this.storeRefreshed(phone, row.createdAt, next).catch((error: unknown) => {
         this.logger.error(
           { err: error, event: "GOOGLE_TOKEN_STORE_FAILED" },
           "storing refreshed Google tokens failed",
@@ -246,10 +233,11 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
 
   /** Stores refreshed tokens, unless the connection was replaced or removed since the client was made. */
   private async storeRefreshed(phone: string, connectedAt: Date, tokens: StoredTokens): Promise<void> {
-    await this.pool.query(
-      `UPDATE google_connections SET tokens = $3, updated_at = $4
-       WHERE user_phone = $1 AND created_at = $2 AND status = 'connected'`,
-      [phone, connectedAt, this.cipher.encrypt(phone, tokens), new Date(this.clock())],
+    await this.accounts.storeRefreshed(
+      phone,
+      connectedAt,
+      this.cipher.encrypt(phone, tokens),
+      new Date(this.clock()),
     );
     this.logger.debug({ event: "GOOGLE_TOKENS_REFRESHED" }, "Google tokens refreshed");
   }
@@ -258,19 +246,7 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
     const now = new Date(this.clock());
     // One statement: the connection turns lost and the flag the graph reads goes off together;
     // only the update that finds lost_notified_at still empty reports "first time".
-    const { rows } = await this.pool.query<{ first: boolean }>(
-      `WITH marked AS (
-         UPDATE google_connections
-         SET status = 'lost', lost_at = COALESCE(lost_at, $2), lost_notified_at = $2, updated_at = $2
-         WHERE user_phone = $1 AND lost_notified_at IS NULL
-         RETURNING user_phone
-       ), flag AS (
-         UPDATE users SET google_connected = false, updated_at = now() WHERE phone = $1 RETURNING phone
-       )
-       SELECT EXISTS (SELECT 1 FROM marked) AS first`,
-      [phone, now],
-    );
-    const first = rows[0]?.first ?? false;
+    const first = await this.accounts.markLost(phone, now);
     if (first) this.logger.warn({ event: "GOOGLE_CONNECTION_LOST" }, "Google refused the user's tokens");
     return first;
   }
@@ -281,14 +257,8 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
     const nonce = randomBytes(18).toString("base64url");
     const expiresAt = now + LINK_TTL_MS;
     // Old links are of no use to anyone: clear those expired a day ago while we are here.
-    await this.pool.query("DELETE FROM google_link_nonces WHERE user_phone = $1 AND expires_at < $2", [
-      phone,
-      new Date(now - 24 * 60 * 60 * 1000),
-    ]);
-    await this.pool.query(
-      "INSERT INTO google_link_nonces (nonce, user_phone, expires_at) VALUES ($1, $2, $3)",
-      [nonce, phone, new Date(expiresAt)],
-    );
+    await this.accounts.deleteExpiredNonces(phone, new Date(now - 24 * 60 * 60 * 1000));
+    await this.accounts.addNonce(nonce, phone, new Date(expiresAt));
     const token = signLinkToken(this.linkKey, { phone, nonce, expiresAt });
     return `${this.publicUrl()}${GOOGLE_AUTH_PATH}/start?t=${encodeURIComponent(token)}`;
   }
@@ -306,20 +276,10 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
     if (!claims) return { refused: "invalid" };
     const now = this.clock();
     if (claims.expiresAt <= now) return { refused: "expired" };
-    const { rows } = await this.pool.query<{
-      used_at: Date | null;
-      expires_at: Date;
-      language: StoredLanguage;
-    }>(
-      `SELECT n.used_at, n.expires_at, u.language
-       FROM google_link_nonces n JOIN users u ON u.phone = n.user_phone
-       WHERE n.nonce = $1 AND n.user_phone = $2`,
-      [claims.nonce, claims.phone],
-    );
-    const row = rows[0];
+    const row = await this.accounts.nonce(claims.nonce, claims.phone);
     if (!row) return { refused: "invalid" };
-    if (row.used_at) return { refused: "used" };
-    if (row.expires_at.getTime() <= now) return { refused: "expired" };
+    if (row.usedAt) return { refused: "used" };
+    if (row.expiresAt.getTime() <= now) return { refused: "expired" };
     return { phone: claims.phone, language: row.language };
   }
 
@@ -336,12 +296,13 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
     const now = this.clock();
     if (claims.expiresAt <= now) return { refused: "expired" };
     // The nonce must exist for this phone, unused and unexpired; the consent gets a fresh window.
-    const { rowCount } = await this.pool.query(
-      `UPDATE google_link_nonces SET expires_at = $4
-       WHERE nonce = $1 AND user_phone = $2 AND used_at IS NULL AND expires_at > $3`,
-      [claims.nonce, claims.phone, new Date(now), new Date(now + LINK_TTL_MS)],
+    const extended = await this.accounts.extendNonce(
+      claims.nonce,
+      claims.phone,
+      new Date(now),
+      new Date(now + LINK_TTL_MS),
     );
-    if (!rowCount) return { refused: await this.whyRefused(claims.nonce, claims.phone) };
+    if (!extended) return { refused: await this.whyRefused(claims.nonce, claims.phone) };
     const url = this.oauthClient().generateAuthUrl({
       access_type: "offline",
       // Consent every time, so Google always returns a refresh token (it omits it on re-consent otherwise).
@@ -370,26 +331,16 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
     // Checked before anything is consumed: a refused callback leaves the link usable by its owner.
     if (!verifyBrowser(this.linkKey, claims.nonce, browser)) return { refused: "browser" };
     const now = new Date(this.clock());
-    const { rows } = await this.pool.query<{ language: StoredLanguage }>(
-      `UPDATE google_link_nonces n SET used_at = $3
-       FROM users u
-       WHERE n.nonce = $1 AND n.user_phone = $2 AND u.phone = n.user_phone
-         AND n.used_at IS NULL AND n.expires_at > $3
-       RETURNING u.language`,
-      [claims.nonce, claims.phone, now],
-    );
-    if (!rows[0]) return { refused: await this.whyRefused(claims.nonce, claims.phone) };
-    return { phone: claims.phone, language: rows[0].language };
+    const consumed = await this.accounts.consumeNonce(claims.nonce, claims.phone, now);
+    if (!consumed) return { refused: await this.whyRefused(claims.nonce, claims.phone) };
+    return { phone: claims.phone, language: consumed.language };
   }
 
   /** Why a nonce could not be used: already used, expired, or unknown (for this phone). */
   private async whyRefused(nonce: string, phone: string): Promise<LinkRefusal> {
-    const { rows } = await this.pool.query<{ used_at: Date | null }>(
-      "SELECT used_at FROM google_link_nonces WHERE nonce = $1 AND user_phone = $2",
-      [nonce, phone],
-    );
-    if (!rows[0]) return "invalid";
-    return rows[0].used_at ? "used" : "expired";
+    const usedAt = await this.accounts.nonceUsedAt(nonce, phone);
+    if (usedAt === undefined) return "invalid";
+    return usedAt ? "used" : "expired";
   }
 
   /**
@@ -415,20 +366,12 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
     const now = new Date(this.clock());
     // One statement: tokens stored and the flag on together; reconnecting starts a fresh connection
     // (new created_at, so clients made before it never overwrite its tokens).
-    await this.pool.query(
-      `WITH saved AS (
-         INSERT INTO google_connections (user_phone, tokens, scopes, email, status, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, 'connected', $5, $5)
-         ON CONFLICT (user_phone) DO UPDATE SET
-           tokens = EXCLUDED.tokens, scopes = EXCLUDED.scopes,
-           email = COALESCE(EXCLUDED.email, google_connections.email), status = 'connected',
-           lost_at = NULL, lost_notified_at = NULL,
-           created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at
-         RETURNING user_phone
-       )
-       UPDATE users SET google_connected = true, updated_at = now() WHERE phone = (SELECT user_phone FROM saved)`,
-      [phone, this.cipher.encrypt(phone, keep(tokens)), scopes, email, now],
-    );
+    await this.accounts.saveConnection(phone, {
+      tokens: this.cipher.encrypt(phone, keep(tokens)),
+      scopes,
+      email,
+      at: now,
+    });
     this.logger.info({ event: "GOOGLE_CONNECTED", scopes, missing }, "Google account connected");
     return { email, missing, builtInEvents: await this.builtInEvents(phone) };
   }
@@ -441,15 +384,7 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
    */
   private async builtInEvents(phone: string): Promise<number> {
     try {
-      const { rows } = await this.pool.query<{ count: number }>(
-        `SELECT count(*)::int AS count FROM calendar_events
-         WHERE user_phone = $1
-           AND (recurrence IS NOT NULL
-             OR (NOT all_day AND COALESCE(end_at, start_at) >= $2)
-             OR (all_day AND end_date > ($2::timestamptz AT TIME ZONE time_zone)::date))`,
-        [phone, new Date(this.clock())],
-      );
-      return rows[0]?.count ?? 0;
+      return await this.accounts.builtInEventsAhead(phone, new Date(this.clock()));
     } catch (error) {
       this.logger.warn(
         { err: error, event: "GOOGLE_BUILT_IN_EVENTS_UNCOUNTED" },
@@ -460,19 +395,10 @@ export class GoogleAccountService implements GoogleAccounts, GoogleConnector {
   }
 
   async disconnect(phone: string): Promise<boolean> {
-    const { rows } = await this.pool.query<{ tokens: Buffer }>(
-      `WITH removed AS (
-         DELETE FROM google_connections WHERE user_phone = $1 RETURNING tokens
-       ), flag AS (
-         UPDATE users SET google_connected = false, updated_at = now() WHERE phone = $1 RETURNING phone
-       )
-       SELECT tokens FROM removed`,
-      [phone],
-    );
-    const row = rows[0];
-    if (!row) return false;
+    const tokens = await this.accounts.removeConnection(phone);
+    if (!tokens) return false;
     this.logger.info({ event: "GOOGLE_DISCONNECTED" }, "Google account disconnected");
-    if (this.configured) await this.revoke(phone, row.tokens);
+    if (this.configured) await this.revoke(phone, tokens);
     return true;
   }
 

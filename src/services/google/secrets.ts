@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
-import type pg from "pg";
 import type { AppConfig } from "../../config/env.js";
+import type { PgLocalSecretRepository } from "../../db/repositories/localSecretRepository.js";
 import type { Logger } from "../../utils/logger.js";
 
 /** The name of the generated key in `local_secrets` (development only). */
@@ -12,17 +12,14 @@ const LOCAL_KEY = "token_encryption_key";
  * beside what it protects is no protection, so that is logged as a warning; production refuses it.
  */
 export async function loadSecretKey(
-  pool: pg.Pool,
+  secrets: PgLocalSecretRepository,
   config: Pick<AppConfig, "env" | "tokenKey">,
   logger: Logger,
 ): Promise<Buffer> {
   if (config.tokenKey) return config.tokenKey;
   if (config.env === "production") throw new Error("TOKEN_ENCRYPTION_KEY is required in production");
-  await pool.query("INSERT INTO local_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [
-    LOCAL_KEY,
-    randomBytes(32),
-  ]);
-  const stored = (await storedSecretKey(pool))!;
+  await secrets.addIfMissing(LOCAL_KEY, randomBytes(32));
+  const stored = (await storedSecretKey(secrets))!;
   logger.warn(
     { event: "LOCAL_TOKEN_KEY" },
     "TOKEN_ENCRYPTION_KEY is not set: using a key generated and stored in the database (fine for development, never for production)",
@@ -34,15 +31,8 @@ export async function loadSecretKey(
  * The key the service generated for itself outside production, read without writing (tools
  * that must change nothing: replay, a deletion dry run). Null when there is none, or no table yet.
  */
-export async function storedSecretKey(pool: Pick<pg.Pool, "query">): Promise<Buffer | null> {
-  const table = await pool.query<{ found: boolean }>(
-    "SELECT to_regclass('local_secrets') IS NOT NULL AS found",
-  );
-  if (!table.rows[0]?.found) return null;
-  const { rows } = await pool.query<{ value: Buffer }>("SELECT value FROM local_secrets WHERE name = $1", [
-    LOCAL_KEY,
-  ]);
-  return rows[0] ? Buffer.from(rows[0].value) : null;
+export function storedSecretKey(secrets: PgLocalSecretRepository): Promise<Buffer | null> {
+  return secrets.get(LOCAL_KEY);
 }
 
 /** A key for one purpose ("tokens", "google-link", "calendar-feed"), derived from the secret with HKDF-SHA256. */

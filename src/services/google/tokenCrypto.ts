@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { deriveKey } from "./secrets.js";
+import { MemoError } from "../../utils/errors.js";
 
 /** Bytes of the random IV of each encryption (the size GCM is designed for). */
 const IV_BYTES = 12;
@@ -7,12 +8,12 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** Stored tokens that cannot be decrypted: a different TOKEN_ENCRYPTION_KEY, or altered bytes. */
-export class TokenDecryptionError extends Error {
+export class TokenDecryptionError extends MemoError {
   constructor(readonly phone: string) {
     super(
       "Stored Google tokens cannot be decrypted: TOKEN_ENCRYPTION_KEY differs from the key they were stored with, or the data was altered",
+      { capability: "google" },
     );
-    this.name = "TokenDecryptionError";
   }
 }
 

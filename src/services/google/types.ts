@@ -1,4 +1,5 @@
 import type { OAuth2Client } from "google-auth-library";
+import { MemoError } from "../../utils/errors.js";
 
 /**
  * Milliseconds one request to Google (an API call, a token exchange or refresh) may take before it
@@ -26,10 +27,9 @@ export interface GoogleAccounts {
 }
 
 /** Google refused the user's tokens (revoked or expired refresh token). */
-export class GoogleConnectionLostError extends Error {
+export class GoogleConnectionLostError extends MemoError {
   constructor(readonly phone: string) {
-    super("Google access was lost");
-    this.name = "GoogleConnectionLostError";
+    super("Google access was lost", { capability: "google" });
   }
 }
 

@@ -1,4 +1,4 @@
-import type pg from "pg";
+import type { PgLlmUsageRepository } from "../../db/repositories/llmUsageRepository.js";
 import type { LLMNode } from "../../types/llm.js";
 import type { Logger } from "../../utils/logger.js";
 import { phoneTag } from "../../utils/phone.js";
@@ -17,7 +17,8 @@ interface Spend {
 }
 
 export interface LLMBudgetOptions {
-  pool: pg.Pool;
+  /** Where each user's daily usage is kept. */
+  usage: PgLlmUsageRepository;
   logger: Logger;
   /** USD a user's turns may spend on LLM calls per day of their own calendar; 0 means no limit. */
   dailyUsd: number;
@@ -60,22 +61,10 @@ export class LLMBudget {
     const { usage } = call;
     const cached = this.spend.get(phone);
     if (cached) cached.costUsd += usage.costUsd;
-    const write = this.options.pool
-      .query<{ day: string; cost_usd: number }>(
-        `INSERT INTO llm_usage_daily AS d (user_phone, day, calls, input_tokens, output_tokens, cost_usd)
-         SELECT phone, ($2::timestamptz AT TIME ZONE time_zone)::date, 1, $3, $4, $5 FROM users WHERE phone = $1
-         ON CONFLICT (user_phone, day) DO UPDATE SET
-           calls = d.calls + 1,
-           input_tokens = d.input_tokens + EXCLUDED.input_tokens,
-           output_tokens = d.output_tokens + EXCLUDED.output_tokens,
-           cost_usd = d.cost_usd + EXCLUDED.cost_usd,
-           updated_at = now()
-         RETURNING day::text AS day, cost_usd`,
-        [phone, new Date(this.clock()), usage.inputTokens, usage.outputTokens, usage.costUsd],
-      )
-      .then(({ rows }) => {
-        const row = rows[0];
-        if (row) this.spend.set(phone, { day: row.day, costUsd: row.cost_usd, readAt: this.clock() });
+    const write = this.options.usage
+      .add(phone, new Date(this.clock()), usage)
+      .then((day) => {
+        if (day) this.spend.set(phone, { ...day, readAt: this.clock() });
       })
       .catch((error: unknown) =>
         this.options.logger.error(
@@ -98,18 +87,10 @@ export class LLMBudget {
     const now = this.clock();
     // The clock moves at least FRESH_MS between readings, so a reading never outlives its day by more.
     if (cached && now - cached.readAt < FRESH_MS) return cached.costUsd;
-    const { rows } = await this.options.pool.query<{ day: string; cost_usd: number | null }>(
-      `SELECT ($2::timestamptz AT TIME ZONE u.time_zone)::date::text AS day, d.cost_usd
-         FROM users u
-         LEFT JOIN llm_usage_daily d
-           ON d.user_phone = u.phone AND d.day = ($2::timestamptz AT TIME ZONE u.time_zone)::date
-        WHERE u.phone = $1`,
-      [phone, new Date(now)],
-    );
-    const row = rows[0];
-    if (!row) return 0;
-    this.spend.set(phone, { day: row.day, costUsd: row.cost_usd ?? 0, readAt: now });
-    return row.cost_usd ?? 0;
+    const day = await this.options.usage.spent(phone, new Date(now));
+    if (!day) return 0;
+    this.spend.set(phone, { ...day, readAt: now });
+    return day.costUsd;
   }
 
   /** Whether the user has spent their budget for today. False when no limit is set. */

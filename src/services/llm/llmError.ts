@@ -34,7 +34,7 @@ export class LLMError extends MemoError {
     context: LLMErrorContext,
     options: { cause?: unknown; usage?: LLMUsage } = {},
   ) {
-    super(message, context, undefined, { cause: options.cause });
+    super(message, context, { cause: options.cause });
     this.usage = options.usage;
     this.status = context.status;
   }

@@ -11,6 +11,7 @@ import { costUsd } from "./cost.js";
 import { classifyFailure, LLMError } from "./llmError.js";
 import type { LLMContentPart, LLMMessage, LLMResult, LLMService, LLMUsage } from "../../types/llm.js";
 import { structuredMethodFor } from "./structuredMethod.js";
+import { MemoError } from "../../utils/errors.js";
 
 /** One attempt's answer and the tokens it took. */
 interface Answer<T> {
@@ -90,8 +91,13 @@ function withinBudget<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** The call's overall budget ran out. */
-class LLMTimeout extends Error {
+class LLMTimeout extends MemoError {
+  /** The name classifyFailure reads as a timeout, as LangChain's own TimeoutError. */
   override name = "TimeoutError";
+
+  constructor() {
+    super("the LLM call's time budget ran out");
+  }
 }
 
 /** LangChain's own retry decision (not exported, but every AsyncCaller carries it). */

@@ -69,9 +69,7 @@ export class OpenAITranscriber implements Transcriber {
       );
       return result.text.trim();
     } catch (error) {
-      throw new TranscriptionError("Transcription failed", { model: this.model }, undefined, {
-        cause: error,
-      });
+      throw new TranscriptionError("Transcription failed", { model: this.model }, { cause: error });
     }
   }
 }

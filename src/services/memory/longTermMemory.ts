@@ -1,16 +1,8 @@
-import type pg from "pg";
-import { PgConversationHistory, type HistoryMessage } from "../../db/repositories/conversationHistory.js";
-import {
-  PgMemoryProfileRepository,
-  type MemoryProfile,
-} from "../../db/repositories/memoryProfileRepository.js";
-import {
-  PgMemoryRepository,
-  sameStatement,
-  type Fact,
-  type FoundFact,
-} from "../../db/repositories/memoryRepository.js";
-import { withTransaction } from "../../db/transaction.js";
+import type { HistoryMessage } from "../../db/repositories/conversationHistory.js";
+import type { MemoryProfile } from "../../db/repositories/memoryProfileRepository.js";
+import { sameStatement, type Fact, type FoundFact } from "../../db/repositories/memoryRepository.js";
+import type { MemoryRepositories } from "../../db/storage.js";
+import type { Storage } from "../../db/transaction.js";
 import { describeError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
 import { LLMError } from "../llm/llmError.js";
@@ -59,8 +51,8 @@ const REBUILD_SCAN = 400;
 const REWRITE_TRIES = 3;
 
 export interface LongTermMemoryOptions {
-  /** The app's pool (the embedded database or Postgres). */
-  pool: pg.Pool;
+  /** The conversation history, summaries, facts and what "forget" erases (db/storage memoryStorage). */
+  storage: Storage<MemoryRepositories>;
   /** The LLM (node "memory"), or null: then summaries are extractive and facts come from patterns. */
   llm: LLMService | null;
   /** "rules" forces the extractive summary and pattern facts even with an LLM (default: "llm" when there is one). */
@@ -159,14 +151,14 @@ export interface ConsolidationReport {
  * user's hash and the step, never with message text, and never thrown.
  */
 export class LongTermMemory {
-  private readonly pool: pg.Pool;
+  private readonly storage: Storage<MemoryRepositories>;
   private readonly llm: LLMService | null;
   private readonly memory: MemoryService | undefined;
   private readonly logger: Logger | undefined;
   private readonly clock: () => number;
-  private readonly history: PgConversationHistory;
-  private readonly profiles: PgMemoryProfileRepository;
-  private readonly facts: PgMemoryRepository;
+  private readonly history: MemoryRepositories["history"];
+  private readonly profiles: MemoryRepositories["profiles"];
+  private readonly facts: MemoryRepositories["facts"];
   /** Per phone, the background run in progress. */
   private readonly running = new Map<string, Promise<void>>();
   /** Per phone, the window size of a run asked for while one was in progress. */
@@ -175,14 +167,12 @@ export class LongTermMemory {
   private readonly writes = new Set<Promise<void>>();
 
   constructor(options: LongTermMemoryOptions) {
-    this.pool = options.pool;
+    this.storage = options.storage;
     this.llm = options.mode === "rules" ? null : options.llm;
     this.memory = options.memory;
     this.logger = options.logger;
     this.clock = options.clock ?? Date.now;
-    this.history = new PgConversationHistory(options.pool);
-    this.profiles = new PgMemoryProfileRepository(options.pool);
-    this.facts = new PgMemoryRepository(options.pool);
+    ({ history: this.history, profiles: this.profiles, facts: this.facts } = options.storage.repositories);
   }
 
   /** Whether summaries and facts are made by the LLM ("llm") or by rules ("rules"). */
@@ -402,12 +392,8 @@ export class LongTermMemory {
 
     const now = this.clock();
     // A short transaction after any LLM call: the cursor moves from the value read, or nothing is stored.
-    const stored = await withTransaction(this.pool, async (client) => {
-      if (
-        !(await new PgMemoryProfileRepository(client).advanceFacts(phone, profile.factsThrough, through, now))
-      )
-        return null;
-      const facts = new PgMemoryRepository(client);
+    const stored = await this.storage.transaction(async ({ profiles, facts }) => {
+      if (!(await profiles.advanceFacts(phone, profile.factsThrough, through, now))) return null;
       let created = 0;
       for (const [i, fact] of found.entries()) {
         const result = await facts.create(
@@ -519,24 +505,21 @@ export class LongTermMemory {
     const userIds = [...sourceIds, ...repeats.map((m) => m.id)];
     const messages = [...sources, ...repeats, ...echoed];
 
-    const removed = await withTransaction(this.pool, async (client) => {
-      const deleted = await new PgMemoryRepository(client).delete(
+    const removed = await this.storage.transaction(async ({ facts, notes, history }) => {
+      const deleted = await facts.delete(
         phone,
         doomed.map((f) => f.id),
       );
       if (deleted.length === 0) return null;
       // Before the messages: deleting one sets its notes' source_message_id to NULL.
-      const notes = await client.query(
-        "DELETE FROM notes WHERE user_phone = $1 AND source_message_id = ANY($2::bigint[])",
-        [phone, userIds],
-      );
-      const messagesDeleted = await new PgConversationHistory(client).delete(
+      const notesDeleted = await notes.deleteFromMessages(phone, userIds);
+      const messagesDeleted = await history.delete(
         phone,
         messages.map((m) => m.id),
       );
       return {
         factIds: new Set(deleted.map((f) => f.id)),
-        notesDeleted: notes.rowCount ?? 0,
+        notesDeleted,
         messagesDeleted,
       };
     });
@@ -623,10 +606,10 @@ export class LongTermMemory {
     await this.settle(phone);
     const [facts, notes, summary] = await Promise.all([
       this.facts.count(phone),
-      this.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM notes WHERE user_phone = $1", [phone]),
+      this.storage.repositories.notes.count(phone),
       this.profiles.summary(phone),
     ]);
-    return { facts, notes: notes.rows[0]!.n, hasSummary: summary !== "" };
+    return { facts, notes, hasSummary: summary !== "" };
   }
 
   /**
@@ -645,24 +628,16 @@ export class LongTermMemory {
    */
   async forgetEverything(phone: string): Promise<EraseReport> {
     await this.settle(phone);
-    const report = await withTransaction(this.pool, async (client) => {
-      const facts = await new PgMemoryRepository(client).deleteAll(phone);
-      const notes = (await client.query("DELETE FROM notes WHERE user_phone = $1", [phone])).rowCount ?? 0;
-      const messages = await new PgConversationHistory(client).deleteAll(phone);
-      const profiles = await new PgMemoryProfileRepository(client).delete(phone);
+    const report = await this.storage.transaction(async (tx) => {
+      const facts = await tx.facts.deleteAll(phone);
+      const notes = await tx.notes.deleteAll(phone);
+      const messages = await tx.history.deleteAll(phone);
+      const profiles = await tx.profiles.delete(phone);
       // Answered inbox rows keep the text of what the user sent until RETENTION_DAYS: erased too.
       // The message being answered now is still pending; it goes with the retention period.
-      const inbox =
-        (await client.query("DELETE FROM inbox_messages WHERE phone = $1 AND status <> 'pending'", [phone]))
-          .rowCount ?? 0;
+      const inbox = await tx.inbox.deleteAnswered(phone);
       // What Memo sent keeps its row (delivery status), not its text.
-      const outbound =
-        (
-          await client.query(
-            "UPDATE outbound_messages SET body = NULL WHERE phone = $1 AND body IS NOT NULL",
-            [phone],
-          )
-        ).rowCount ?? 0;
+      const outbound = await tx.outbound.eraseBodies(phone);
       return { facts, notes, messages, profiles, inbox, outbound };
     });
     await this.memory?.clearConversation(phone);

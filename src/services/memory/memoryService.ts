@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { ConversationHistory } from "../../db/repositories/conversationHistory.js";
 import type { ConversationStore, StoredWindow } from "../../db/repositories/conversationStore.js";
 import type {
@@ -41,6 +42,11 @@ export interface AddUserMessageOptions {
   whatsappMessageId?: string;
   replyToMessageId?: string;
   metadata?: MessageMetadata;
+}
+
+/** How a message is added: the user's options, and an assistant message's `localId`. */
+interface AddMessageOptions extends AddUserMessageOptions {
+  localId?: string | undefined;
 }
 
 export interface ConversationStats {
@@ -102,17 +108,25 @@ export class MemoryService {
     await this.addMessage(phone, "addUserMessage", "user", content, options);
   }
 
-  /** Adds the assistant's message; a WhatsApp id already in the window is not added twice. */
+  /**
+   * Adds the assistant's message; a WhatsApp id already in the window is not added twice. A
+   * message stored before it is sent (no WhatsApp id yet) gets a `localId`, returned here, which
+   * the sender later hands to `setAssistantMessageId`; null when the message carries its WhatsApp
+   * id or was already in the window.
+   */
   async addAssistantMessage(
     phone: string,
     content: string,
     whatsappMessageId?: string,
     metadata?: MessageMetadata,
-  ): Promise<void> {
-    await this.addMessage(phone, "addAssistantMessage", "assistant", content, {
+  ): Promise<string | null> {
+    const localId = whatsappMessageId === undefined ? randomUUID() : undefined;
+    const added = await this.addMessage(phone, "addAssistantMessage", "assistant", content, {
       whatsappMessageId,
       metadata,
+      localId,
     });
+    return added ? (localId ?? null) : null;
   }
 
   /**
@@ -166,21 +180,17 @@ export class MemoryService {
   }
 
   /**
-   * Sets the WhatsApp id of an already stored assistant message (the transport learns it after
-   * sending): the newest message without an id whose content is what was sent, or its last
-   * paragraphs (a notice sent before the stored reply). A no-op when there is none.
+   * Sets the WhatsApp id of the stored assistant message `localId` names (what
+   * `addAssistantMessage` returned; the transport learns the id after sending). A no-op when that
+   * message has left the window.
    */
-  async setAssistantMessageId(phone: string, sent: string, whatsappMessageId: string): Promise<void> {
+  async setAssistantMessageId(phone: string, localId: string, whatsappMessageId: string): Promise<void> {
     await this.update(phone, "setAssistantMessageId", (window) => {
-      const index = window.messages.findLastIndex(
-        (m) =>
-          m.role === "assistant" &&
-          m.whatsappMessageId === undefined &&
-          (m.content === sent || sent.endsWith(`\n\n${m.content}`)),
-      );
+      const index = window.messages.findIndex((m) => m.localId === localId);
       if (index < 0) return null;
       const messages = [...window.messages];
-      messages[index] = { ...messages[index]!, whatsappMessageId };
+      const { localId: _sent, ...message } = messages[index]!;
+      messages[index] = { ...message, whatsappMessageId };
       return { ...window, messages };
     });
   }
@@ -337,14 +347,14 @@ export class MemoryService {
     op: string,
     role: ConversationMessage["role"],
     content: string,
-    options: AddUserMessageOptions,
-  ): Promise<void> {
+    options: AddMessageOptions,
+  ): Promise<boolean> {
     let added: ConversationMessage | null = null;
     await this.update(
       phone,
       op,
       (window, now) => {
-        const { whatsappMessageId, replyToMessageId, metadata } = options;
+        const { whatsappMessageId, localId, replyToMessageId, metadata } = options;
         if (
           whatsappMessageId !== undefined &&
           window.messages.some((m) => m.role === role && m.whatsappMessageId === whatsappMessageId)
@@ -357,6 +367,7 @@ export class MemoryService {
           timestamp: now,
           estimatedTokens: estimateTokens(content),
           ...(whatsappMessageId !== undefined && { whatsappMessageId }),
+          ...(localId !== undefined && { localId }),
           ...(replyToMessageId !== undefined && { replyToMessageId }),
           ...(metadata !== undefined && { metadata: jsonCopy(metadata) }),
         };
@@ -365,6 +376,7 @@ export class MemoryService {
       },
       () => (added ? this.appendToHistory(phone, added) : Promise.resolve()),
     );
+    return added !== null;
   }
 
   /**

@@ -4,6 +4,11 @@
  */
 import type { HistoryMessage } from "../../db/repositories/conversationHistory.js";
 import type { LLMMessage } from "../../types/llm.js";
+import {
+  CONVERSATION_SUMMARY_PROMPT,
+  FORGET_PROMPT,
+  SUMMARY_TARGET_TOKENS,
+} from "../../prompts/conversationSummaryPrompt.js";
 import { MEMORY_MESSAGE_MAX_CHARS, capText, estimateTokens } from "./limits.js";
 import {
   isCommand,
@@ -14,8 +19,6 @@ import {
   unitsOf,
 } from "../../utils/memoryText.js";
 
-/** What a summary is written to (default: 250 estimated tokens). */
-export const SUMMARY_TARGET_TOKENS = 250;
 /** What context assembly shows at most (default: 300 estimated tokens). */
 export const SUMMARY_MAX_TOKENS = 300;
 /** One quoted sentence of the extractive summary is cut at this many characters. */
@@ -148,15 +151,6 @@ function transcript(messages: readonly HistoryMessage[], timeZone: string): stri
     .join("\n");
 }
 
-/** System prompt of the rolling summary (LLM node "memory"). */
-export const SUMMARY_PROMPT = `You keep the running summary of a user's conversation with Memo, their WhatsApp assistant.
-You get the previous summary and the messages that have just left Memo's short-term window.
-Write the updated summary, under ${SUMMARY_TARGET_TOKENS} tokens, in the language the user writes in.
-Keep: facts about the user and the people in their life, their preferences, decisions, goals and constraints, and open threads (things still to do or to answer), with dates where known.
-Drop: small talk, greetings, thanks, and routine requests Memo already carried out (reminders set, tasks added) unless they reveal something lasting about the user.
-Never include anything the user asked Memo to forget.
-Answer with the summary text only: short lines starting with "- ", oldest first.`;
-
 /** The messages of one summary update: previous summary plus the messages that left the window. */
 export function summaryMessages(
   previous: string,
@@ -164,18 +158,13 @@ export function summaryMessages(
   timeZone: string,
 ): LLMMessage[] {
   return [
-    { role: "system", content: SUMMARY_PROMPT },
+    { role: "system", content: CONVERSATION_SUMMARY_PROMPT },
     {
       role: "user",
       content: `Previous summary:\n${previous.trim() || "(none yet)"}\n\nMessages that left the window:\n${transcript(messages, timeZone)}`,
     },
   ];
 }
-
-/** System prompt of a summary rewrite after "forget" (LLM node "memory"). */
-export const FORGET_PROMPT = `You edit the running summary of a user's conversation with Memo, their WhatsApp assistant.
-The user asked Memo to forget some things about them. Rewrite the summary so that it no longer says or implies any of them; leave everything else as it is.
-Answer with the summary text only (it may be empty).`;
 
 /** The messages of a rewrite leaving out the forgotten facts. */
 export function forgetMessages(summary: string, forgotten: readonly string[]): LLMMessage[] {

@@ -1,5 +1,5 @@
-import type pg from "pg";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { InboxRepository } from "../../db/repositories/inboxRepository.js";
 import type { LLMNode } from "../../types/llm.js";
 import type { MemoReply } from "../../types/reply.js";
 import type { TriggerType } from "../../types/index.js";
@@ -22,16 +22,9 @@ const LLM_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60];
 /** The webhook answers once the message is stored: milliseconds normally, Meta retries after ~20 s. */
 const WEBHOOK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** Pending inbox rows and how long the oldest has waited, in one query over the partial index. */
-const INBOX_BACKLOG_SQL = `
-  SELECT count(*)::int AS pending,
-         COALESCE(EXTRACT(EPOCH FROM now() - min(received_at)), 0)::float8 AS oldest_seconds
-    FROM inbox_messages
-   WHERE status = 'pending'`;
-
 export interface MetricsOptions {
-  /** The database whose inbox backlog is read on each scrape (default: none; the inbox gauges then stay at 0). */
-  pool?: pg.Pool;
+  /** The inbox whose backlog is read on each scrape (default: none; the inbox gauges then stay at 0). */
+  inbox?: Pick<InboxRepository, "backlog">;
   /** Told when the inbox query fails (default: silent). */
   logger?: Logger;
   /** The configured model of a node, for failed calls that got no answer naming one (default: "unknown"). */
@@ -142,13 +135,13 @@ export class Metrics {
       registers,
     });
 
-    const pool = options.pool;
+    const inbox = options.inbox;
     const backlog = () => this.inboxBacklog();
     new Gauge({
       name: "memo_inbox_pending_messages",
       help: "Inbound messages stored and not yet answered (inbox rows pending), read from the database on scrape.",
       registers,
-      collect: pool
+      collect: inbox
         ? async function (this: Gauge) {
             this.set((await backlog()).pending);
           }
@@ -158,7 +151,7 @@ export class Metrics {
       name: "memo_inbox_oldest_pending_age_seconds",
       help: "Seconds the oldest pending inbound message has waited since it arrived (0 when none), read on scrape.",
       registers,
-      collect: pool
+      collect: inbox
         ? async function (this: Gauge) {
             this.set((await backlog()).oldestSeconds);
           }
@@ -169,7 +162,7 @@ export class Metrics {
       help: "Scrapes whose inbox query failed or timed out (the inbox gauges are then NaN).",
       registers,
       // Read after this scrape's query has settled, so a failure shows in the same scrape.
-      collect: pool
+      collect: inbox
         ? async () => {
             await backlog();
           }
@@ -298,7 +291,7 @@ export class Metrics {
 
   /** The backlog, or NaN for both when the database fails or is slow: the scrape itself never fails. */
   private async queryInbox(): Promise<{ pending: number; oldestSeconds: number }> {
-    const { pool, logger } = this.options;
+    const { inbox, logger } = this.options;
     const timeoutMs = this.options.inboxTimeoutMs ?? 2000;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -306,18 +299,14 @@ export class Metrics {
         timer = setTimeout(() => reject(new Error(`inbox query took over ${timeoutMs} ms`)), timeoutMs);
         timer.unref();
       });
-      const query = pool!.query<{ pending: number; oldest_seconds: number }>(INBOX_BACKLOG_SQL);
+      const read = inbox!.backlog();
       // A late answer after the timeout is dropped, not left as an unhandled rejection.
-      query.catch(() => undefined);
-      const { rows } = await Promise.race([query, timeout]);
+      read.catch(() => undefined);
+      const backlog = await Promise.race([read, timeout]);
       if (this.inboxFailing)
         logger?.info({ event: "METRICS_INBOX_RECOVERED" }, "inbox metrics readable again");
       this.inboxFailing = false;
-      return {
-        pending: Number(rows[0]?.pending ?? 0),
-        // Another instance's clock cannot make it negative (both times are the database's), but be safe.
-        oldestSeconds: Math.max(0, Number(rows[0]?.oldest_seconds ?? 0)),
-      };
+      return backlog;
     } catch (error) {
       this.inboxFailures.inc();
       // Said once per outage, not on every scrape.

@@ -33,29 +33,12 @@ export interface RenderedMessage {
 /** "5 minutes", "2 hours 10 minutes", "3 days" (or Hebrew): how late a message is. */
 export function durationText(ms: number, language: Language): string {
   const minutes = Math.max(1, Math.round(ms / 60_000));
-  if (minutes < 60)
-    return language === "he" ? (minutes === 1 ? "דקה" : `${minutes} דקות`) : plural(minutes, "minute");
+  if (minutes < 60) return t(language, "duration.minutes", { count: minutes });
   const hours = Math.floor(minutes / 60);
+  if (hours >= 48) return t(language, "duration.days", { count: Math.round(hours / 24) });
+  const hourText = t(language, "duration.hours", { count: hours });
   const rest = minutes % 60;
-  if (hours >= 48) {
-    const days = Math.round(hours / 24);
-    return language === "he" ? (days === 2 ? "יומיים" : `${days} ימים`) : plural(days, "day");
-  }
-  const hourText =
-    language === "he"
-      ? hours === 1
-        ? "שעה"
-        : hours === 2
-          ? "שעתיים"
-          : `${hours} שעות`
-      : plural(hours, "hour");
-  if (rest === 0) return hourText;
-  if (language === "he") return rest === 1 ? `${hourText} ודקה` : `${hourText} ו-${rest} דקות`;
-  return `${hourText} ${plural(rest, "minute")}`;
-}
-
-function plural(n: number, unit: string): string {
-  return n === 1 ? `1 ${unit}` : `${n} ${unit}s`;
+  return rest === 0 ? hourText : `${hourText} ${t(language, "duration.andMinutes", { count: rest })}`;
 }
 
 /** Local "HH:mm" of an instant. */
@@ -154,8 +137,7 @@ export function renderDigest(content: DigestContent): string {
   }
   if (content.overdue.length > 0)
     blocks.push([t(lang, "digest.overdue"), ...content.overdue.map(line)].join("\n"));
-  if (content.undated === 1) blocks.push(t(lang, "digest.undatedOne"));
-  else if (content.undated > 1) blocks.push(t(lang, "digest.undated", { count: String(content.undated) }));
+  if (content.undated > 0) blocks.push(t(lang, "digest.undated", { count: content.undated }));
   blocks.push(t(lang, "digest.footer"));
   return blocks.join("\n\n");
 }

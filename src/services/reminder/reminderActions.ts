@@ -1,10 +1,9 @@
-import type pg from "pg";
-import { DeliveryLedger } from "../../db/repositories/deliveryLedger.js";
-import { PgTaskRepository } from "../../db/repositories/taskRepository.js";
+import type { TaskRepository } from "../../db/repositories/taskRepository.js";
 import type { UserRepository } from "../../db/repositories/userRepository.js";
+import type { ReminderActionRepositories } from "../../db/storage.js";
+import type { Storage } from "../../db/transaction.js";
 import type { User } from "../../types/index.js";
 import type { Task } from "../../types/tasks.js";
-import { withTransaction } from "../../db/transaction.js";
 import { recordIrreversible, UndoCapture, type UndoSettings } from "../undo/undoJournal.js";
 import type { Logger } from "../../utils/logger.js";
 import { humanTime } from "../../utils/timeContext.js";
@@ -17,7 +16,8 @@ import { REMINDER_BUTTON, SNOOZE_MINUTES } from "./proactiveText.js";
 import { parseSettingsCommand, type SettingsCommand } from "./settingsCommand.js";
 
 export interface ReminderActionsDeps {
-  pool: pg.Pool;
+  /** The tasks a tap changes with their undo journal, and the reminders rung (db/storage reminderActionStorage). */
+  storage: Storage<ReminderActionRepositories>;
   users: UserRepository;
   memory: MemoryService;
   sender: MessageSender;
@@ -97,16 +97,15 @@ export class ReminderActions {
     user: User,
     taskId: string,
     messageId: string,
-    change: (tasks: PgTaskRepository, task: Task, now: number) => Promise<T>,
+    change: (tasks: TaskRepository, task: Task, now: number) => Promise<T>,
   ): Promise<{ task: Task; result: T; now: number } | null> {
-    const { pool, clock, undo } = this.deps;
+    const { storage, clock, undo } = this.deps;
     const now = clock();
-    return withTransaction(pool, async (client) => {
-      const tasks = new PgTaskRepository(client);
+    return storage.transaction(async ({ tasks, journal }) => {
       const task = await tasks.get(user.phone, taskId);
       if (!task || task.completed) return null;
       const capture = undo
-        ? new UndoCapture(client, user.phone, [{ table: "tasks", column: "id", values: [task.id] }])
+        ? new UndoCapture(journal, user.phone, [{ table: "tasks", column: "id", values: [task.id] }])
         : null;
       await capture?.before();
       const result = await change(tasks, task, now);
@@ -144,8 +143,8 @@ export class ReminderActions {
    * no reminder rang recently (or the one quoted is not a reminder): the graph answers instead.
    */
   private async doneTyped(user: User, language: "he" | "en", message: ActionMessage): Promise<string | null> {
-    const { pool, clock } = this.deps;
-    const taskId = await new DeliveryLedger(pool).lastRungTask(user.phone, {
+    const { storage, clock } = this.deps;
+    const taskId = await storage.repositories.deliveries.lastRungTask(user.phone, {
       sinceMs: clock() - TYPED_DONE_WINDOW_MS,
       ...(message.replyTo ? { waMessageId: message.replyTo } : {}),
     });

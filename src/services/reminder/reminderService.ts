@@ -2,15 +2,11 @@ import { withTurn } from "../../utils/turnContext.js";
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
-import type pg from "pg";
 import type { SchedulerSettings } from "../../config/env.js";
-import { DeliveryLedger, type Delivery, type NewDelivery } from "../../db/repositories/deliveryLedger.js";
-import {
-  SchedulerRepository,
-  type DigestTask,
-  type ProactiveUser,
-} from "../../db/repositories/schedulerRepository.js";
-import { withTransaction } from "../../db/transaction.js";
+import type { DeliveryLedger, Delivery, NewDelivery } from "../../db/repositories/deliveryLedger.js";
+import type { DigestTask, ProactiveUser } from "../../db/repositories/schedulerRepository.js";
+import type { ReminderRepositories } from "../../db/storage.js";
+import type { Storage } from "../../db/transaction.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
 import { addDays, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
 import { digestPolishMessages } from "../../prompts/morningBriefPrompt.js";
@@ -50,7 +46,8 @@ const MAX_BATCHES = 40;
 const SEND_CONCURRENCY = 64;
 
 export interface ReminderServiceDeps {
-  pool: pg.Pool;
+  /** Due tasks and digests to claim, and the delivery ledger (db/storage reminderStorage). */
+  storage: Storage<ReminderRepositories>;
   /** null: no WhatsApp client at all (nothing can be sent; deliveries fail loudly). */
   sender: MessageSender | null;
   llm: LLMService | null;
@@ -101,7 +98,7 @@ export class ReminderService {
   private readonly lastSent = new Map<string, number>();
 
   constructor(private readonly deps: ReminderServiceDeps) {
-    this.ledger = new DeliveryLedger(deps.pool);
+    this.ledger = deps.storage.repositories.deliveries;
     this.sleepUntil =
       deps.sleepUntil ??
       ((atMs) =>
@@ -188,8 +185,7 @@ export class ReminderService {
   async claimRings(token: string, limit: number): Promise<{ locked: number; deliveries: Delivery[] }> {
     const now = this.deps.clock();
     const { gapMs } = { gapMs: this.deps.settings.userGapMs };
-    const planned = await withTransaction(this.deps.pool, async (client) => {
-      const repo = new SchedulerRepository(client);
+    const planned = await this.deps.storage.transaction(async ({ schedule: repo, deliveries }) => {
       const tasks = await repo.lockDueTasks(now, limit);
       if (tasks.length === 0) return { locked: 0, rows: [] as NewDelivery[] };
       const users = await repo.lockUsers([...new Set(tasks.map((t) => t.phone))].sort());
@@ -284,7 +280,7 @@ export class ReminderService {
       const rows = assignSlots(perUser, users, now, gapMs);
       await repo.setNextProactive(nextSlots(rows, gapMs));
       await repo.setNextFire(nextFires);
-      const inserted = await new DeliveryLedger(client).insert([...rows, ...covered], token, now);
+      const inserted = await deliveries.insert([...rows, ...covered], token, now);
       return { locked: tasks.length, rows: rows.filter((r) => inserted.has(r.key)) };
     });
     return { locked: planned.locked, deliveries: planned.rows.map((r) => asDelivery(r, token)) };
@@ -300,8 +296,7 @@ export class ReminderService {
   ): Promise<{ locked: number; deliveries: Delivery[]; skipped: number }> {
     const now = this.deps.clock();
     const gapMs = this.deps.settings.userGapMs;
-    return withTransaction(this.deps.pool, async (client) => {
-      const repo = new SchedulerRepository(client);
+    return this.deps.storage.transaction(async ({ schedule: repo, deliveries }) => {
       const unscheduled = await repo.lockUnscheduledDigests(limit);
       await repo.setDigestNext(unscheduled.map((u) => ({ phone: u.phone, at: this.nextDigest(u, now) })));
       const due = await repo.lockDueDigests(now, limit);
@@ -338,7 +333,7 @@ export class ReminderService {
       const rows = assignSlots(perUser, users, now, gapMs);
       await repo.setNextProactive(nextSlots(rows, gapMs));
       await repo.setDigestNext(due.map((u) => ({ phone: u.phone, at: this.nextDigest(u, now) })));
-      const inserted = await new DeliveryLedger(client).insert([...rows, ...skippedRows], token, now);
+      const inserted = await deliveries.insert([...rows, ...skippedRows], token, now);
       return {
         locked,
         deliveries: rows.filter((r) => inserted.has(r.key)).map((r) => asDelivery(r, token)),

@@ -1,7 +1,6 @@
 import cron, { type ScheduledTask } from "node-cron";
-import type pg from "pg";
-import { Housekeeping } from "../../db/repositories/housekeeping.js";
-import { SchedulerRepository } from "../../db/repositories/schedulerRepository.js";
+import type { Housekeeping } from "../../db/repositories/housekeeping.js";
+import type { SchedulerRepository } from "../../db/repositories/schedulerRepository.js";
 import type { Logger } from "../../utils/logger.js";
 import { CONVERSATION_MAX_AGE_MS } from "../memory/conversationWindow.js";
 import type { MemoryService } from "../memory/index.js";
@@ -26,7 +25,10 @@ export interface MemoryJobs {
 }
 
 export interface SchedulerServiceDeps {
-  pool: pg.Pool;
+  /** Clears expired conversations and undo entries, prunes old records. */
+  housekeeping: Housekeeping;
+  /** When the next ring is due, to wake for it on time. */
+  schedule: SchedulerRepository;
   reminders: ReminderService;
   memory: MemoryService;
   logger: Logger;
@@ -117,7 +119,7 @@ export class SchedulerService {
    */
   private async purgeUndo(): Promise<void> {
     const windowMs = this.deps.undoWindowMs ?? DEFAULT_UNDO_WINDOW_MS;
-    const purged = await new Housekeeping(this.deps.pool).purgeUndo(this.deps.clock() - windowMs);
+    const purged = await this.deps.housekeeping.purgeUndo(this.deps.clock() - windowMs);
     if (purged > 0)
       this.deps.logger.info({ event: "UNDO_PURGED", entries: purged }, "expired undo entries dropped");
   }
@@ -128,10 +130,7 @@ export class SchedulerService {
       this.guard("hourly", async () => {
         const now = this.deps.clock();
         this.deps.memory.cleanup();
-        const expired = await new Housekeeping(this.deps.pool).expireConversations(
-          now - CONVERSATION_MAX_AGE_MS,
-          now,
-        );
+        const expired = await this.deps.housekeeping.expireConversations(now - CONVERSATION_MAX_AGE_MS, now);
         this.deps.logger.info({ event: "SCHEDULER_HOURLY", ...expired }, "expired conversations cleared");
       }),
     );
@@ -151,7 +150,7 @@ export class SchedulerService {
     await this.track(() =>
       this.guard("daily", async () => {
         const before = this.deps.clock() - this.deps.retentionDays * 24 * 60 * 60 * 1000;
-        const messages = await new Housekeeping(this.deps.pool).pruneMessages(before);
+        const messages = await this.deps.housekeeping.pruneMessages(before);
         const deliveries = await this.deps.reminders.prune(before);
         this.deps.logger.info({ event: "SCHEDULER_PRUNE", ...messages, deliveries }, "old records pruned");
       }),
@@ -196,7 +195,7 @@ export class SchedulerService {
     clearTimeout(this.wake);
     const now = this.deps.clock();
     const next = await this.guard("wake", () =>
-      new SchedulerRepository(this.deps.pool).nextDueBetween(now, now + WAKE_AHEAD_MS, CLAIM_LEASE_MS),
+      this.deps.schedule.nextDueBetween(now, now + WAKE_AHEAD_MS, CLAIM_LEASE_MS),
     );
     if (next === null || this.stopped) return;
     this.wake = setTimeout(() => void this.runDue(), Math.max(0, next - this.deps.clock()));

@@ -1,5 +1,6 @@
 import type { Logger } from "../../utils/logger.js";
 import type { LLMService } from "../../types/llm.js";
+import { NOTES_ANSWER_PROMPT, NOTES_SUMMARY_PROMPT } from "../../prompts/notesAnswerPrompt.js";
 import type { StoredNote } from "./ports.js";
 import { quoteOf } from "./replies.js";
 
@@ -7,12 +8,6 @@ import { quoteOf } from "./replies.js";
 const MAX_ANSWER_CHARS = 900;
 /** Characters of each note the model reads. */
 const MODEL_CHARS_PER_NOTE = 1500;
-
-const ANSWER_PROMPT = `You answer the user's question using only their own notes, for a reply on WhatsApp.
-The notes are numbered [1], [2]…. Answer in the requested language in one to three short sentences, and cite the notes you used with their numbers in square brackets, like "The code is 4412 [2]." If the notes do not answer the question, say so in one sentence and cite nothing. Never add facts that are not in the notes.`;
-
-const SUMMARY_PROMPT = `You sum up the user's own notes for a reply on WhatsApp.
-The notes are numbered [1], [2]…. Write in the requested language, at most 6 short lines, grouping what belongs together, and cite the notes each line comes from in square brackets, like "Gift ideas for Dana: a scarf, a cookbook [1][3]". Use only what the notes say.`;
 
 /** Whether a message asks something (and so deserves an answer above the notes found). */
 export function isQuestion(message: string): boolean {
@@ -67,7 +62,7 @@ export async function answerFromNotes(
   if (!llm || notes.length === 0) return undefined;
   try {
     const { value } = await llm.text("resolver:second-brain", [
-      { role: "system", content: ANSWER_PROMPT },
+      { role: "system", content: NOTES_ANSWER_PROMPT },
       {
         role: "user",
         content: `Language: ${language === "he" ? "Hebrew" : "English"}\nQuestion: ${question}\n\nNotes:\n${numbered(notes)}`,
@@ -90,7 +85,7 @@ export async function summarizeNotes(
   if (!llm || notes.length === 0) return extractive();
   try {
     const { value } = await llm.text("resolver:second-brain", [
-      { role: "system", content: SUMMARY_PROMPT },
+      { role: "system", content: NOTES_SUMMARY_PROMPT },
       {
         role: "user",
         content: `Language: ${language === "he" ? "Hebrew" : "English"}\n\nNotes:\n${numbered(notes)}`,

@@ -1,4 +1,4 @@
-import { t, type MessageKey } from "../../messages/index.js";
+import { t, type MessageKey, type PluralKey } from "../../messages/index.js";
 import type { UndoDescription, UndoResult } from "./undoJournal.js";
 
 type Language = "he" | "en";
@@ -7,9 +7,7 @@ type Language = "he" | "en";
 function whatOf(description: UndoDescription, language: Language): string {
   if (description.text !== undefined)
     return t(language, `undo.what.${description.kind}` as MessageKey, { text: description.text });
-  return t(language, `undo.what.${description.kind}s` as MessageKey, {
-    count: String(description.count ?? 0),
-  });
+  return t(language, `undo.what.${description.kind}s` as PluralKey, { count: description.count ?? 0 });
 }
 
 /** The reply to "undo" / "בטל". */

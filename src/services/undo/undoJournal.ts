@@ -1,13 +1,12 @@
-import type pg from "pg";
-import {
+import type {
   PgUndoRepository,
-  type UndoEntry,
-  type RowCopy,
-  type RowImage,
-  type RowScope,
+  UndoEntry,
+  RowCopy,
+  RowImage,
+  RowScope,
 } from "../../db/repositories/undoRepository.js";
-import { PgOutboundMessageRepository } from "../../db/repositories/outboundMessageRepository.js";
-import { withTransaction, type Queryable } from "../../db/transaction.js";
+import type { UndoRepositories } from "../../db/storage.js";
+import type { Storage } from "../../db/transaction.js";
 import type { Logger } from "../../utils/logger.js";
 import type { ExternalRestorer, ExternalUndo } from "../../types/capability.js";
 
@@ -16,7 +15,7 @@ export const DEFAULT_UNDO_WINDOW_MS = 10 * 60_000;
 
 /** Where changes made outside a transaction are journaled, and for how long they can be taken back. */
 export interface UndoSettings {
-  db: Queryable;
+  journal: PgUndoRepository;
   windowMs: number;
 }
 
@@ -27,6 +26,15 @@ export interface UndoDescription {
   /** The one thing's name; absent when the change touched several (then `count`). */
   text?: string;
   count?: number;
+}
+
+/** What an undo of changed things of one kind names: the one thing's name, or how many when there are several. */
+export function describeChanged<T>(
+  kind: UndoDescription["kind"],
+  things: readonly T[],
+  nameOf: (thing: T) => string,
+): UndoDescription {
+  return things.length === 1 ? { kind, text: nameOf(things[0]!) } : { kind, count: things.length };
 }
 
 /**
@@ -56,7 +64,7 @@ export async function recordIrreversible(
     forgetEarlier?: boolean;
   },
 ): Promise<void> {
-  const journal = new PgUndoRepository(undo.db);
+  const { journal } = undo;
   if (entry.forgetEarlier) await journal.forgetAll(phone);
   await journal.record(phone, {
     operationId: entry.operationId,
@@ -97,13 +105,14 @@ export class UndoCapture {
   private copies: RowCopy[] = [];
 
   constructor(
-    private readonly db: Queryable,
+    /** The journal on the change's own transaction client where it has one. */
+    private readonly journal: PgUndoRepository,
     private readonly phone: string,
     private readonly scopes: RowScope[],
   ) {}
 
   async before(): Promise<void> {
-    this.copies = await new PgUndoRepository(this.db).copy(this.phone, this.scopes);
+    this.copies = await this.journal.copy(this.phone, this.scopes);
   }
 
   /** Journals the change; false when nothing in scope changed (nothing recorded). */
@@ -116,11 +125,10 @@ export class UndoCapture {
     windowMs: number;
     external?: ExternalUndo[];
   }): Promise<boolean> {
-    const repository = new PgUndoRepository(this.db);
-    const after = await repository.copy(this.phone, this.scopes);
+    const after = await this.journal.copy(this.phone, this.scopes);
     const images = imagesOf(this.copies, after);
     if (images.length === 0 && !entry.external?.length) return false;
-    await repository.record(this.phone, {
+    await this.journal.record(this.phone, {
       operationId: entry.operationId,
       ...(entry.turnId ? { turnId: entry.turnId } : {}),
       description: { ...entry.description },
@@ -186,7 +194,8 @@ const externalOf = (entry: UndoEntry): ExternalUndo[] =>
 export class UndoService {
   constructor(
     private readonly options: {
-      pool: pg.Pool;
+      /** The undo journal, and the sent messages a quoted "undo" names (db/storage undoStorage). */
+      storage: Storage<UndoRepositories>;
       /** How long a change can be taken back (UNDO_WINDOW_MINUTES). */
       windowMs: number;
       /** Puts back what lives outside the database (a Google Calendar event); absent: reported as not restored. */
@@ -204,7 +213,11 @@ export class UndoService {
     phone: string,
     entry: { operationId: string; turnId?: string; reason: IrreversibleReason; now: number },
   ): Promise<void> {
-    await recordIrreversible({ db: this.options.pool, windowMs: this.options.windowMs }, phone, entry);
+    await recordIrreversible(
+      { journal: this.options.storage.repositories.journal, windowMs: this.options.windowMs },
+      phone,
+      entry,
+    );
   }
 
   /**
@@ -217,9 +230,10 @@ export class UndoService {
 
   /** The latest open turn, when `quotedMessageId` is Memo's answer to it; else null. */
   private async quotedTurn(phone: string, quotedMessageId: string): Promise<string | null> {
-    const quoted = await new PgOutboundMessageRepository(this.options.pool).get(quotedMessageId);
+    const { journal, outbound } = this.options.storage.repositories;
+    const quoted = await outbound.get(quotedMessageId);
     if (!quoted?.inReplyTo || quoted.phone !== phone) return null;
-    const latest = await new PgUndoRepository(this.options.pool).latestOpen(phone);
+    const latest = await journal.latestOpen(phone);
     return latest?.turnId === quoted.inReplyTo ? latest.turnId : null;
   }
 
@@ -245,8 +259,7 @@ export class UndoService {
     let taking: UndoEntry[] = [];
     let done;
     try {
-      done = await withTransaction(this.options.pool, async (client) => {
-        const journal = new PgUndoRepository(client);
+      done = await this.options.storage.transaction(async ({ journal }) => {
         const previous = await journal.undoneBy(phone, operationId);
         if (previous.length > 0) return { entries: previous, rerun: true };
         // With no scheduler, this is where an idle user's stale copies go.
@@ -289,7 +302,7 @@ export class UndoService {
         },
         "undo could not put the change back",
       );
-      await new PgUndoRepository(this.options.pool).markFailed(
+      await this.options.storage.repositories.journal.markFailed(
         phone,
         taking.map((e) => e.id),
         operationId,
@@ -307,7 +320,7 @@ export class UndoService {
     if ("ambiguous" in done) return { kind: "ambiguous", description };
     if ("expired" in done) return { kind: "expired", description };
     if (entries.some((e) => e.restoreFailed)) return { kind: "failed", description };
-    const journal = new PgUndoRepository(this.options.pool);
+    const { journal } = this.options.storage.repositories;
     const notRestored: string[] = [];
     // The provider's part, after the commit; a re-run turn (a crash before it was done) asks again.
     for (const entry of entries) {

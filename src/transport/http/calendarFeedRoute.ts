@@ -1,13 +1,14 @@
 import { Router } from "express";
-import type pg from "pg";
-import { PgCalendarEventRepository } from "../../db/repositories/calendarEventRepository.js";
+import type { CalendarEventRepository } from "../../db/repositories/calendarEventRepository.js";
+import type { UserRepository } from "../../db/repositories/userRepository.js";
 import { renderIcsFeed } from "../../services/calendar/icsFeed.js";
 import { deriveKey, sign, verify } from "../../services/google/secrets.js";
 import type { Logger } from "../../utils/logger.js";
 
 /** What the calendar feed needs. */
 export interface CalendarFeedDeps {
-  pool: pg.Pool;
+  users: Pick<UserRepository, "timeZone">;
+  events: Pick<CalendarEventRepository, "listAll">;
   /** The service secret (loadSecretKey); feed links are signed with a key derived from it. */
   secret: Buffer;
   logger: Logger;
@@ -37,7 +38,7 @@ export function calendarFeedUrl(baseUrl: string, phone: string, secret: Buffer):
 export function calendarFeedRoutes(deps: CalendarFeedDeps): Router {
   const router = Router();
   const key = deriveKey(deps.secret, PURPOSE);
-  const events = new PgCalendarEventRepository(deps.pool);
+  const { users, events } = deps;
 
   router.get("/calendar/:phone/:file", async (req, res) => {
     const { phone, file } = req.params;
@@ -47,17 +48,14 @@ export function calendarFeedRoutes(deps: CalendarFeedDeps): Router {
       res.status(404).json({ error: "not_found", requestId: req.id });
       return;
     }
-    const { rows } = await deps.pool.query<{ time_zone: string }>(
-      "SELECT time_zone FROM users WHERE phone = $1",
-      [phone],
-    );
-    if (!rows[0]) {
+    const timeZone = await users.timeZone(phone);
+    if (timeZone === null) {
       res.status(404).json({ error: "not_found", requestId: req.id });
       return;
     }
     const body = renderIcsFeed(await events.listAll(phone), {
       now: (deps.clock ?? Date.now)(),
-      timeZone: rows[0].time_zone,
+      timeZone,
     });
     // Never logged: the URL is the credential.
     deps.logger.debug({ event: "CALENDAR_FEED_SERVED", requestId: req.id }, "calendar feed served");

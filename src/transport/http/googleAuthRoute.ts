@@ -27,82 +27,9 @@ export interface GoogleAuthRouteDeps {
   logger: Logger;
 }
 
-/**
- * The pages a browser sees: a title and paragraphs, in both languages when the user is not known
- * yet. `{number}` stands for the user's masked WhatsApp number.
- */
-const PAGES = {
-  confirm: {
-    en: [
-      "Connect Google to Memo",
-      "This connects your Google account to Memo for the WhatsApp number {number}.",
-      "Only continue if this is your number. If it is not, close this page: continuing would give whoever uses that number access to your calendar and email.",
-    ],
-    he: [
-      "חיבור גוגל לממו",
-      "הפעולה הזו מחברת את חשבון הגוגל שלכם לממו עבור מספר הוואטסאפ {number}.",
-      "המשיכו רק אם זה המספר שלכם. אם לא, סגרו את הדף: המשך ייתן למי שמשתמש במספר הזה גישה ליומן ולמייל שלכם.",
-    ],
-  },
-  connected: {
-    en: [
-      "Google is connected",
-      "It is connected to the WhatsApp number {number}. You can go back to WhatsApp.",
-    ],
-    he: ["גוגל מחובר", "הוא מחובר למספר הוואטסאפ {number}. אפשר לחזור לוואטסאפ."],
-  },
-  invalid: {
-    en: ["This link is not valid", 'Write "connect Google" to Memo in WhatsApp for a new link.'],
-    he: ["הקישור הזה לא תקין", 'כתבו "חבר גוגל" לממו בוואטסאפ כדי לקבל קישור חדש.'],
-  },
-  expired: {
-    en: ["This link has expired", 'Write "connect Google" to Memo in WhatsApp for a new link.'],
-    he: ["תוקף הקישור פג", 'כתבו "חבר גוגל" לממו בוואטסאפ כדי לקבל קישור חדש.'],
-  },
-  used: {
-    en: ["This link was already used", 'Write "connect Google" to Memo in WhatsApp for a new link.'],
-    he: ["כבר השתמשו בקישור הזה", 'כתבו "חבר גוגל" לממו בוואטסאפ כדי לקבל קישור חדש.'],
-  },
-  browser: {
-    en: [
-      "This link was opened in another browser",
-      'Nothing was connected. For your safety, Google can only be connected in the browser where the connect link was opened: write "connect Google" to Memo in WhatsApp and open the new link on this device.',
-    ],
-    he: [
-      "הקישור נפתח בדפדפן אחר",
-      'שום דבר לא חובר. מטעמי אבטחה אפשר לחבר את גוגל רק בדפדפן שבו נפתח קישור החיבור: כתבו "חבר גוגל" לממו בוואטסאפ ופתחו את הקישור החדש במכשיר הזה.',
-    ],
-  },
-  crossSite: {
-    en: [
-      "This page was sent from another site",
-      'Nothing was connected. Open the link Memo sent you in WhatsApp, or write "connect Google" to Memo for a new one.',
-    ],
-    he: [
-      "הדף הזה נשלח מאתר אחר",
-      'שום דבר לא חובר. פתחו את הקישור שממו שלח לכם בוואטסאפ, או כתבו "חבר גוגל" לממו כדי לקבל קישור חדש.',
-    ],
-  },
-  denied: {
-    en: [
-      "Google was not connected",
-      "Access was not granted. You can try the same link again, or go back to WhatsApp.",
-    ],
-    he: ["גוגל לא חובר", "לא ניתנה גישה. אפשר לנסות שוב עם אותו קישור, או לחזור לוואטסאפ."],
-  },
-  failed: {
-    en: [
-      "Google could not be connected",
-      'Something went wrong. Write "connect Google" to Memo in WhatsApp to try again.',
-    ],
-    he: ["לא הצלחתי לחבר את גוגל", 'משהו השתבש. כתבו "חבר גוגל" לממו בוואטסאפ כדי לנסות שוב.'],
-  },
-} as const satisfies Record<string, Record<Language, readonly [string, ...string[]]>>;
-
-type Page = keyof typeof PAGES;
-
-/** The confirmation page's button, which posts the link's token back to /start. */
-const CONTINUE = { en: "Continue to Google", he: "המשיכו לגוגל" } as const;
+/** The pages a browser sees, each a title and paragraphs (the "googlePage.*" sentences of src/messages/google.ts). */
+type Page =
+  "confirm" | "connected" | "invalid" | "expired" | "used" | "browser" | "crossSite" | "denied" | "failed";
 
 /** HTTP status of each refusal: a link that was good once is Gone, anything else a bad request. */
 const REFUSAL_STATUS: Record<LinkRefusal, number> = { invalid: 400, expired: 410, used: 410, browser: 400 };
@@ -134,7 +61,11 @@ interface PageValues {
 
 /** One language's section of a page: escaped texts, the masked number kept left-to-right. */
 function section(page: Page, language: Language, values: PageValues): string {
-  const [title, ...paragraphs] = PAGES[page][language].map((text) =>
+  const texts = [
+    t(language, `googlePage.${page}.title`),
+    ...t(language, `googlePage.${page}.body`).split("\n"),
+  ];
+  const [title, ...paragraphs] = texts.map((text) =>
     escapeHtml(text).replace("{number}", () =>
       values.phone ? `<bdi dir="ltr">${escapeHtml(maskPhone(values.phone))}</bdi>` : "",
     ),
@@ -143,7 +74,7 @@ function section(page: Page, language: Language, values: PageValues): string {
     values.token === undefined
       ? ""
       : // A plain form (no script): the click posts the token, and only the token, back to /start.
-        `<form method="post" action="start"><input type="hidden" name="t" value="${escapeHtml(values.token)}"><button type="submit">${escapeHtml(CONTINUE[language])}</button></form>`;
+        `<form method="post" action="start"><input type="hidden" name="t" value="${escapeHtml(values.token)}"><button type="submit">${escapeHtml(t(language, "googlePage.continue"))}</button></form>`;
   const body = paragraphs.map((p) => `<p>${p}</p>`).join("");
   return `<section dir="${language === "he" ? "rtl" : "ltr"}" lang="${language}"><h1>${title}</h1>${body}${form}</section>`;
 }
@@ -233,9 +164,7 @@ function accountText(language: Language, { email, missing }: ConnectionOutcome):
 /** The sentence about events kept in the built-in calendar, which Google Calendar won't show; none for 0. */
 function builtInEventsText(language: Language, count: number): string | null {
   if (count === 0) return null;
-  return count === 1
-    ? t(language, "google.builtInEventsOne")
-    : t(language, "google.builtInEvents", { count: String(count) });
+  return t(language, "google.builtInEvents", { count });
 }
 
 /** The single string value of a query or form parameter, or undefined (absent, repeated or not a string). */

@@ -9,7 +9,7 @@ import { isValidTimeZone } from "../../utils/timeContext.js";
 import type { MemoryService } from "../../services/memory/index.js";
 import type { WhatsAppSender } from "../whatsapp/whatsAppSender.js";
 import type { SendOptions } from "../../types/outbound.js";
-import { onboardingMessage } from "./messages.js";
+import { t } from "../../messages/index.js";
 import { isTimeZoneQuestion, parseTimeZoneCommand } from "./timeZoneCommand.js";
 import { countryOfPhone, guessTimeZone, resolveTimeZone, zoneLabel, type ZoneChoice } from "./timeZones.js";
 
@@ -91,7 +91,7 @@ export class Onboarding {
     if (answered && text && options.inReplyTo) {
       await memory.addUserMessage(user.phone, text, { whatsappMessageId: options.inReplyTo });
     }
-    const welcome = `${onboardingMessage(language, "welcome")}\n\n${describeCapabilities(language, this.deps.capabilities(), this.deps.withModel ?? true)}`;
+    const welcome = `${t(language, "onboarding.welcome")}\n\n${describeCapabilities(language, this.deps.capabilities(), this.deps.withModel ?? true)}`;
     // Only an answer records the message it answers: a retry after a crash must still run the turn.
     const send: SendOptions = { ...options, memory: "add", ...(answered ? {} : { inReplyTo: undefined }) };
     await sender.send(user.phone, { text: welcome, options: [], language }, send);
@@ -106,7 +106,7 @@ export class Onboarding {
       const choices = [...guess.choices].sort(
         (a, b) => Number(b.zone === guess.zone) - Number(a.zone === guess.zone),
       );
-      await this.askZone(user, language, choices, send, "askTimeZone");
+      await this.askZone(user, language, choices, send, "onboarding.askTimeZone");
     }
     return answered;
   }
@@ -149,19 +149,21 @@ export class Onboarding {
         await this.reply(
           user.phone,
           message,
-          onboardingMessage(language, "timeZoneUnknown", { place: command.place }),
+          t(language, "onboarding.timeZoneUnknown", { place: command.place }),
           language,
           options,
         );
       } else {
         await users.update(user.phone, { timeZoneChoices: choices.map((c) => c.zone) });
         await this.remember(user.phone, message);
-        await this.askZone(user, language, choices, options, "timeZoneWhich", { place: command.place });
+        await this.askZone(user, language, choices, options, "onboarding.timeZoneWhich", {
+          place: command.place,
+        });
       }
       return true;
     }
     if (isTimeZoneQuestion(message.text)) {
-      const text = onboardingMessage(language, "timeZoneCurrent", {
+      const text = t(language, "onboarding.timeZoneCurrent", {
         zone: zoneLabel(user.timeZone, language, now),
         time: localTime(user.timeZone, now),
       });
@@ -203,7 +205,7 @@ export class Onboarding {
     }
     this.deps.logger.info({ event: "TIME_ZONE_SET", timeZone: zone }, "time zone changed");
     const now = new Date(this.deps.clock());
-    const text = onboardingMessage(language, "timeZoneSet", {
+    const text = t(language, "onboarding.timeZoneSet", {
       zone: zoneLabel(zone, language, now),
       time: localTime(zone, now),
     });
@@ -215,11 +217,11 @@ export class Onboarding {
     language: "he" | "en",
     choices: ZoneChoice[],
     options: SendOptions,
-    key: "askTimeZone" | "timeZoneWhich",
+    key: "onboarding.askTimeZone" | "onboarding.timeZoneWhich",
     vars: Record<string, string> = {},
   ): Promise<void> {
     const now = new Date(this.deps.clock());
-    const question = onboardingMessage(language, key, {
+    const question = t(language, key, {
       zone: zoneLabel(user.timeZone, language, now),
       ...vars,
     });
@@ -233,7 +235,7 @@ export class Onboarding {
         options: choices.map((c) => ({ id: `${ZONE_OPTION}${c.zone}`, label: c.label })),
         expectedInput: "single_choice",
         language,
-        listButton: onboardingMessage(language, "chooseButton"),
+        listButton: t(language, "onboarding.chooseButton"),
       },
       { ...options, memory: "add" },
     );

@@ -1,4 +1,5 @@
-import type pg from "pg";
+import { storedMessages, type StoredHistoryRow } from "../../db/repositories/replayRepository.js";
+import type { Queryable } from "../../db/transaction.js";
 import { WhatsAppMessageSchema } from "../whatsapp/webhookSchema.js";
 import { textOf } from "../whatsapp/inboundProcessor.js";
 
@@ -24,59 +25,6 @@ export interface StoredInbound {
   oldReply: { text: string; from: "sent" | "conversation" } | null;
 }
 
-/** Anything that runs SQL: a pool, or the one client of a read-only snapshot. */
-export type Queryable = Pick<pg.PoolClient, "query">;
-
-/**
- * Reads everything a replay needs inside one read-only transaction: a consistent snapshot, and a
- * database that refuses any write (Postgres raises "cannot execute … in a read-only transaction").
- */
-export async function readOnlySnapshot<T>(
-  pool: pg.Pool,
-  read: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
-  const client = await pool.connect();
-  // A dropped connection fails the read in progress; unheard, it would end the process.
-  client.on("error", () => undefined);
-  try {
-    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    return await read(client);
-  } finally {
-    await client.query("ROLLBACK").catch(() => undefined);
-    client.release();
-  }
-}
-
-async function tableExists(db: Queryable, table: string): Promise<boolean> {
-  const { rows } = await db.query(
-    "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1",
-    [table],
-  );
-  return rows.length > 0;
-}
-
-/** Whether Memo knows this (normalized) phone. */
-export async function userExists(db: Queryable, phone: string): Promise<boolean> {
-  if (!(await tableExists(db, "users"))) return false;
-  const { rows } = await db.query("SELECT 1 FROM users WHERE phone = $1", [phone]);
-  return rows.length > 0;
-}
-
-interface InboxRow {
-  id: string;
-  type: string;
-  sent_at: Date;
-  payload: unknown;
-}
-
-interface HistoryRow {
-  id: string;
-  role: string;
-  content: string;
-  whatsapp_message_id: string | null;
-  created_at: Date;
-}
-
 /**
  * The user's messages since `since` (all stored ones without it), oldest first: the inbox's rows
  * (kept for RETENTION_DAYS), then, for older ones, the user's side of the stored conversation.
@@ -84,34 +32,7 @@ interface HistoryRow {
  */
 export async function storedInbound(db: Queryable, phone: string, since?: Date): Promise<StoredInbound[]> {
   const from = since ?? new Date(0);
-  const inbox = (await tableExists(db, "inbox_messages"))
-    ? (
-        await db.query<InboxRow>(
-          `SELECT wa_message_id AS id, type, sent_at, payload FROM inbox_messages
-            WHERE phone = $1 AND sent_at >= $2 AND status NOT IN ('recorded', 'expired')
-            ORDER BY sent_at, seq`,
-          [phone, from],
-        )
-      ).rows
-    : [];
-  const history = (await tableExists(db, "conversation_messages"))
-    ? (
-        await db.query<HistoryRow>(
-          `SELECT id::text AS id, role, content, whatsapp_message_id, created_at FROM conversation_messages
-            WHERE user_phone = $1 ORDER BY id`,
-          [phone],
-        )
-      ).rows
-    : [];
-  const sent = (await tableExists(db, "outbound_messages"))
-    ? (
-        await db.query<{ in_reply_to: string; body: string | null }>(
-          `SELECT in_reply_to, body FROM outbound_messages
-            WHERE phone = $1 AND in_reply_to IS NOT NULL ORDER BY created_at, wa_message_id`,
-          [phone],
-        )
-      ).rows
-    : [];
+  const { inbox, history, sent } = await storedMessages(db, phone, from);
 
   const sentFor = new Map<string, string[]>();
   for (const row of sent) {
@@ -120,8 +41,8 @@ export async function storedInbound(db: Queryable, phone: string, since?: Date):
   }
   // What Memo said after each user message of the conversation, up to the next one.
   const answeredInConversation = new Map<string, string>();
-  const historyById = new Map<string, { row: HistoryRow; answer: string[] }>();
-  let current: { row: HistoryRow; answer: string[] } | undefined;
+  const historyById = new Map<string, { row: StoredHistoryRow; answer: string[] }>();
+  let current: { row: StoredHistoryRow; answer: string[] } | undefined;
   for (const row of history) {
     if (row.role === "user") {
       current = { row, answer: [] };

@@ -19,6 +19,7 @@ import {
   type InboundContent,
   type StatusUpdate,
 } from "./webhookPayloads.js";
+import { MemoError } from "../../utils/errors.js";
 
 /**
  * What happens between the two ends: the user's messages become signed webhooks to the app,
@@ -72,9 +73,7 @@ export type MemoMessage = Omit<
 export type WebhookOutcome = { status: number } | { error: string };
 
 /** A caller mistake the page API reports as a 400. */
-export class SimulatorInputError extends Error {
-  override readonly name = "SimulatorInputError";
-}
+export class SimulatorInputError extends MemoError {}
 
 /** Read acks remembered, so a page's repeated acks post "read" once. */
 const MAX_READ_ACKS = 10_000;

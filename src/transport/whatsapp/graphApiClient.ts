@@ -323,6 +323,7 @@ export class GraphApiClient {
       operation: "downloadMedia",
       kind: "too_large",
       retryable: false,
+      maxBytes,
     });
   }
 

@@ -1,7 +1,8 @@
 import type { InboxMessage } from "../../db/repositories/inboxRepository.js";
 import type { UserRepository } from "../../db/repositories/userRepository.js";
 import type { OutboundMessageRepository } from "../../db/repositories/outboundMessageRepository.js";
-import type { MemoRuntime } from "../../graph/memoRuntime.js";
+import type { InvokeOptions, MemoRuntime } from "../../graph/memoRuntime.js";
+import { userTextOf } from "../../graph/errorText.js";
 import type { MemoReply } from "../../types/reply.js";
 import type { ImageContext, User } from "../../types/index.js";
 import { MemoError } from "../../utils/errors.js";
@@ -28,6 +29,9 @@ export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const AUDIO_MAX_BYTES = 16 * 1024 * 1024;
 /** A reply sent this long after the user's message quotes it, so it is clear what it answers. */
 const QUOTE_AFTER_MS = 60_000;
+
+/** What every turn of one inbound message is invoked with: its WhatsApp ids and the loaded user. */
+type TurnOptions = InvokeOptions & { whatsappMessageId: string; user: User };
 
 /** A turn that ended in our error; the inbox retries it, then apologizes. */
 export class TurnFailedError extends MemoError {}
@@ -105,7 +109,8 @@ export class InboundProcessor implements InboxHandler {
     const reply: SendOptions = {
       inReplyTo: id,
       quote: deps.clock() - inbox.sentAt.getTime() > QUOTE_AFTER_MS,
-      memory: "link",
+      // Each sender of a reply says how the window learns of it (answer(): the turn's stored message).
+      memory: "none",
       guard: () => lease.confirm(),
     };
     if (created) {
@@ -121,7 +126,12 @@ export class InboundProcessor implements InboxHandler {
     if (deps.actions && (await deps.actions.handle(user, language, action, reply))) return;
 
     const replyTo = message.context?.id;
-    const base = { whatsappMessageId: id, ...(replyTo ? { replyToMessageId: replyTo } : {}) };
+    // The phone was normalised at the webhook and the user loaded above: the runtime takes both as they are.
+    const base: TurnOptions = {
+      whatsappMessageId: id,
+      ...(replyTo ? { replyToMessageId: replyTo } : {}),
+      user,
+    };
     try {
       switch (message.type) {
         case "text":
@@ -147,10 +157,7 @@ export class InboundProcessor implements InboxHandler {
     } catch (error) {
       // A file over the limit is the user's to fix: say so instead of retrying.
       if (error instanceof WhatsAppApiError && error.kind === "too_large") {
-        const megabytes = String(
-          Math.round((message.type === "image" ? IMAGE_MAX_BYTES : AUDIO_MAX_BYTES) / 1024 / 1024),
-        );
-        await this.say(phone, t(language, "mediaTooLarge", { megabytes }), language, {
+        await this.say(phone, userTextOf(error, language), language, {
           ...reply,
           memory: "none",
         });
@@ -190,7 +197,7 @@ export class InboundProcessor implements InboxHandler {
     message: WhatsAppMessage,
     user: User,
     language: "he" | "en",
-    base: { whatsappMessageId: string; replyToMessageId?: string },
+    base: TurnOptions,
     reply: SendOptions,
   ): Promise<void> {
     const { deps } = this;
@@ -208,15 +215,11 @@ export class InboundProcessor implements InboxHandler {
       await this.say(phone, t(heardLanguage, "voiceEmpty"), heardLanguage, { ...reply, memory: "none" });
       return;
     }
-    await deps.memory.load(phone);
-    const before = deps.memory.getLatestActions(phone, 1)[0]?.createdAt ?? 0;
     const result = await deps.runtime.invokeMemoGraph(phone, heard, { ...base, audioTranscription: heard });
     if (result.status === "failed")
       throw new TurnFailedError("The turn failed", { messageId: base.whatsappMessageId });
-    await deps.memory.load(phone);
-    const actedOn = (deps.memory.getLatestActions(phone, 1)[0]?.createdAt ?? 0) > before;
     // What was heard is shown when it drives an action or a question, so a mishearing is caught.
-    if (actedOn || result.status === "waiting") {
+    if (result.acted || result.status === "waiting") {
       const shown = heard.length > 300 ? `${heard.slice(0, 297)}…` : heard;
       // A notice, not the answer: it does not count as this message being answered.
       await this.say(phone, t(heardLanguage, "voiceHeard", { text: shown }), heardLanguage, {
@@ -232,7 +235,7 @@ export class InboundProcessor implements InboxHandler {
     phone: string,
     message: WhatsAppMessage,
     language: "he" | "en",
-    base: { whatsappMessageId: string; replyToMessageId?: string },
+    base: TurnOptions,
     reply: SendOptions,
   ): Promise<void> {
     const { deps } = this;
@@ -282,7 +285,9 @@ export class InboundProcessor implements InboxHandler {
       ...(result.expectedInput ? { expectedInput: result.expectedInput } : {}),
       language,
     };
-    await this.deps.sender.send(phone, content, options);
+    // The runtime stored the reply (or the question) in the window: the sender gives it its WhatsApp id.
+    const memory = result.storedMessageId ? { link: result.storedMessageId } : ("none" as const);
+    await this.deps.sender.send(phone, content, { ...options, memory });
   }
 
   private async say(phone: string, text: string, language: "he" | "en", options: SendOptions): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type pg from "pg";
+import type { PgPhoneLeaseRepository } from "../../db/repositories/phoneLeaseRepository.js";
 import { MemoError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
 
@@ -54,55 +54,40 @@ export class PgPhoneLeases implements PhoneLocks {
   private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly pool: pg.Pool,
+    private readonly store: PgPhoneLeaseRepository,
     private readonly options: PhoneLeasesOptions,
   ) {}
 
   async prepare(): Promise<void> {
-    if (this.options.exclusive) await this.pool.query("DELETE FROM inbox_phone_leases");
+    if (this.options.exclusive) await this.store.clear();
     this.heartbeat ??= setInterval(() => void this.renew(), (this.options.ttlSeconds * 1000) / 3).unref();
   }
 
   async tryAcquire(phone: string): Promise<PhoneLease | null> {
-    const { rows } = await this.pool.query<{ token: string }>(
-      `INSERT INTO inbox_phone_leases AS l (phone, owner, token, expires_at)
-       VALUES ($1, $2, nextval('inbox_lease_tokens'), now() + make_interval(secs => $3))
-       ON CONFLICT (phone) DO UPDATE
-         SET owner = EXCLUDED.owner, token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
-         WHERE l.expires_at < now()
-       RETURNING token`,
-      [phone, this.owner, this.options.ttlSeconds],
-    );
-    const token = rows[0]?.token;
-    if (token === undefined) return null;
-    const lease = new HeldLease(phone, String(token), (l) => this.confirm(l));
+    const token = await this.store.acquire(phone, this.owner, this.options.ttlSeconds);
+    if (token === null) return null;
+    const lease = new HeldLease(phone, token, (l) => this.confirm(l));
     this.leases.set(phone, lease);
     return lease;
   }
 
   private async confirm(lease: HeldLease): Promise<boolean> {
     if (lease.lost) return false;
-    const { rows } = await this.pool.query(
-      "SELECT 1 FROM inbox_phone_leases WHERE phone = $1 AND token = $2 AND expires_at > now()",
-      [lease.phone, lease.token],
-    );
-    if (rows.length === 0) this.lose(lease, "confirm");
-    return rows.length > 0;
+    const live = await this.store.isLive(lease.phone, lease.token);
+    if (!live) this.lose(lease, "confirm");
+    return live;
   }
 
   async release(lease: PhoneLease): Promise<void> {
     if (this.leases.get(lease.phone) === lease) this.leases.delete(lease.phone);
-    await this.pool.query("DELETE FROM inbox_phone_leases WHERE phone = $1 AND token = $2", [
-      lease.phone,
-      lease.token,
-    ]);
+    await this.store.release(lease.phone, lease.token);
   }
 
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
     this.heartbeat = undefined;
     this.leases.clear();
-    await this.pool.query("DELETE FROM inbox_phone_leases WHERE owner = $1", [this.owner]);
+    await this.store.releaseAll(this.owner);
   }
 
   /**
@@ -115,13 +100,13 @@ export class PgPhoneLeases implements PhoneLocks {
     if (leases.length === 0) return;
     const startedAt = Date.now();
     try {
-      const { rows } = await this.pool.query<{ token: string }>(
-        `UPDATE inbox_phone_leases SET expires_at = now() + make_interval(secs => $3)
-         WHERE owner = $1 AND token = ANY($2::bigint[]) AND expires_at > now()
-         RETURNING token`,
-        [this.owner, leases.map((l) => l.token), this.options.ttlSeconds],
+      const renewed = new Set(
+        await this.store.renew(
+          this.owner,
+          leases.map((l) => l.token),
+          this.options.ttlSeconds,
+        ),
       );
-      const renewed = new Set(rows.map((r) => String(r.token)));
       for (const lease of leases) {
         if (renewed.has(lease.token)) lease.renewedAt = startedAt;
         else this.lose(lease, "renewal");

@@ -89,7 +89,6 @@ export class WhatsAppSender implements MessageSender {
           throw new DeliveryError(
             "Reply could not be delivered",
             { sent: ids.length, of: payloads.length },
-            undefined,
             { cause: error },
           );
         }
@@ -113,8 +112,8 @@ export class WhatsAppSender implements MessageSender {
     const first = ids[0];
     if (options.memory === "add") await memory.addAssistantMessage(phone, content.text, first);
     else if (options.memory === "append") await memory.appendProactiveMessage(phone, content.text, first);
-    else if (options.memory === "link" && first)
-      await memory.setAssistantMessageId(phone, content.text, first);
+    else if (typeof options.memory === "object" && first)
+      await memory.setAssistantMessageId(phone, options.memory.link, first);
     return ids;
   }
 

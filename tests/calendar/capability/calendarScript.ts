@@ -1,11 +1,10 @@
 import { PgOperationLedger } from "../../../src/db/repositories/operationLedger.js";
 import type { CalendarFindOperation } from "../../../src/prompts/calendarFindPrompt.js";
 import type { CalendarMutateOperation } from "../../../src/prompts/calendarMutatePrompt.js";
-import { createCalendarProviders } from "../../../src/services/calendar/calendarProviderSelector.js";
 import { createCalendarCapability } from "../../../src/graph/capabilities/calendar.js";
 import type { CalendarProviders, EventInput } from "../../../src/types/calendar.js";
-import { createLogger } from "../../../src/utils/logger.js";
 import { pgliteBackend } from "../../support/db.js";
+import { builtinCalendars } from "../../support/services.js";
 import {
   createHarness,
   PHONE,
@@ -34,9 +33,7 @@ export async function calendarHarness(
   options: HarnessOptions & { providers?: CalendarProviders; timeZone?: string } = {},
 ): Promise<CalendarHarness> {
   const db = options.db ?? (await pgliteBackend.create());
-  const providers =
-    options.providers ??
-    createCalendarProviders({ pool: db.pool, google: null, logger: createLogger("silent") });
+  const providers = options.providers ?? builtinCalendars(db.pool);
   const h = await createHarness({
     ...options,
     db,

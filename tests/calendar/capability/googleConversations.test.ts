@@ -89,7 +89,7 @@ describe("with Google Calendar", () => {
     expect(asked.text).toContain("למחוק את כל הסדרה *יוגה*");
     expect(google.requests.filter((r) => r.method === "DELETE")).toHaveLength(0);
     expect((await h.say("כן")).text).toBe(
-      "🗑️ מחקתי את הסדרה *יוגה* (כל יום שני ורביעי ב-19:00–20:00).\nענה *בטל* כדי להחזיר.",
+      "🗑️ מחקתי את הסדרה *יוגה* (כל יום שני ורביעי ב-19:00–20:00).\nענו *בטל* כדי להחזיר.",
     );
     const deletes = google.requests.filter((r) => r.method === "DELETE");
     expect(deletes.map((r) => r.path)).toEqual([expect.stringContaining(series.id)]);
@@ -122,7 +122,7 @@ describe("when Google Calendar does not answer", () => {
     google.setFault({ method: "GET", delayMs: 5_000 });
     scriptTurn(h, "delete_event", { operation: "delete", searchCriteria: { summary: "רופא שיניים" } });
     const reply = await h.say("תמחק את רופא השיניים");
-    expect(reply.text).toBe("יומן Google לא עונה כרגע, נסה שוב בעוד דקה.");
+    expect(reply.text).toBe("יומן Google לא עונה כרגע, כדאי לנסות שוב בעוד דקה.");
     expect(google.calendarRequests("DELETE")).toHaveLength(0);
   });
 });

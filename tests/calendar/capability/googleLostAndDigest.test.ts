@@ -51,7 +51,7 @@ describe("Google access lost", () => {
     scriptTurn(h, "create_event", { operation: "create", summary: "פגישה עם דנה", start: "מחר ב-14:00" });
     const reply = await h.say("תקבע פגישה עם דנה מחר ב-14:00");
     expect(reply.text).toBe(
-      'איבדתי את הגישה ליומן Google שלך (ההרשאה בוטלה או פגה). כתוב "חבר גוגל" ואשלח לך קישור חדש, או "נתק גוגל" כדי להשתמש ביומן שלי במקום.',
+      'איבדתי את הגישה ליומן Google שלך (ההרשאה בוטלה או פגה). כתבו "חבר גוגל" ואשלח קישור חדש, או "נתק גוגל" כדי להשתמש ביומן שלי במקום.',
     );
     expect(h.server!.requests.filter(isMutateResolver)).toHaveLength(1);
     const { rows } = await h.db.pool.query("SELECT 1 FROM calendar_events");

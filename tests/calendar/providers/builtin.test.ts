@@ -1,5 +1,5 @@
-import { BuiltinCalendar } from "../../../src/services/calendar/builtinCalendar.js";
 import { backends } from "../../support/db.js";
+import { builtinCalendarOf } from "../../support/services.js";
 import { calendarProviderContract } from "./calendarContract.js";
 
 /** The built-in calendar keeps the contract on every database backend of this run. */
@@ -11,7 +11,7 @@ for (const backend of backends) {
       return {
         async providerFor(phone) {
           await db.pool.query("INSERT INTO users (phone) VALUES ($1) ON CONFLICT DO NOTHING", [phone]);
-          return new BuiltinCalendar(db.pool, phone);
+          return builtinCalendarOf(db.pool, phone);
         },
         close: () => db.close(),
       };

@@ -1,5 +1,123 @@
 import type pg from "pg";
-import type { Queryable } from "./replaySource.js";
+import type { Queryable } from "../transaction.js";
+
+/**
+ * Reads everything a replay needs inside one read-only transaction: a consistent snapshot, and a
+ * database that refuses any write (Postgres raises "cannot execute … in a read-only transaction").
+ */
+export async function readOnlySnapshot<T>(
+  pool: pg.Pool,
+  read: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  // A dropped connection fails the read in progress; unheard, it would end the process.
+  client.on("error", () => undefined);
+  try {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    return await read(client);
+  } finally {
+    await client.query("ROLLBACK").catch(() => undefined);
+    client.release();
+  }
+}
+
+async function tableExists(db: Queryable, table: string): Promise<boolean> {
+  const { rows } = await db.query(
+    "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1",
+    [table],
+  );
+  return rows.length > 0;
+}
+
+/** Whether Memo knows this (normalized) phone. */
+export async function userExists(db: Queryable, phone: string): Promise<boolean> {
+  if (!(await tableExists(db, "users"))) return false;
+  const { rows } = await db.query("SELECT 1 FROM users WHERE phone = $1", [phone]);
+  return rows.length > 0;
+}
+
+/** An inbox row as a replay reads it. */
+export interface StoredInboxRow {
+  id: string;
+  type: string;
+  sent_at: Date;
+  payload: unknown;
+}
+
+/** A conversation message as a replay reads it. */
+export interface StoredHistoryRow {
+  id: string;
+  role: string;
+  content: string;
+  whatsapp_message_id: string | null;
+  created_at: Date;
+}
+
+/** A stored reply: the message it answered and its text (null once erased). */
+export interface StoredReplyRow {
+  in_reply_to: string;
+  body: string | null;
+}
+
+/**
+ * What the source holds of the user's messages: the inbox rows sent from `from` on (oldest first,
+ * reactions and messages too old to have been answered left out), the whole conversation (by id),
+ * and the replies sent. A table the source does not have (a migration behind) gives none.
+ */
+export async function storedMessages(
+  db: Queryable,
+  phone: string,
+  from: Date,
+): Promise<{ inbox: StoredInboxRow[]; history: StoredHistoryRow[]; sent: StoredReplyRow[] }> {
+  const inbox = (await tableExists(db, "inbox_messages"))
+    ? (
+        await db.query<StoredInboxRow>(
+          `SELECT wa_message_id AS id, type, sent_at, payload FROM inbox_messages
+            WHERE phone = $1 AND sent_at >= $2 AND status NOT IN ('recorded', 'expired')
+            ORDER BY sent_at, seq`,
+          [phone, from],
+        )
+      ).rows
+    : [];
+  const history = (await tableExists(db, "conversation_messages"))
+    ? (
+        await db.query<StoredHistoryRow>(
+          `SELECT id::text AS id, role, content, whatsapp_message_id, created_at FROM conversation_messages
+            WHERE user_phone = $1 ORDER BY id`,
+          [phone],
+        )
+      ).rows
+    : [];
+  const sent = (await tableExists(db, "outbound_messages"))
+    ? (
+        await db.query<StoredReplyRow>(
+          `SELECT in_reply_to, body FROM outbound_messages
+            WHERE phone = $1 AND in_reply_to IS NOT NULL ORDER BY created_at, wa_message_id`,
+          [phone],
+        )
+      ).rows
+    : [];
+  return { inbox, history, sent };
+}
+
+/** The user's last `count` user and assistant messages of the conversation, newest first. */
+export async function latestConversation(
+  db: Queryable,
+  phone: string,
+  count: number,
+): Promise<{ role: "user" | "assistant"; content: string; at: Date; wa: string | null }[]> {
+  const { rows } = await db.query<{
+    role: "user" | "assistant";
+    content: string;
+    at: Date;
+    wa: string | null;
+  }>(
+    `SELECT role, content, created_at AS at, whatsapp_message_id AS wa FROM conversation_messages
+      WHERE user_phone = $1 AND role IN ('user', 'assistant') ORDER BY id DESC LIMIT $2`,
+    [phone, count],
+  );
+  return rows;
+}
 
 /**
  * What a replay copies of one user, parents before children, and what it leaves behind:

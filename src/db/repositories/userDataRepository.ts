@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { withTransaction } from "../../db/transaction.js";
+import { withTransaction } from "../transaction.js";
 
 /**
  * Every place a user's data lives, by table and the column that holds their phone. Tables whose

@@ -1,0 +1,55 @@
+import type { Queryable } from "../transaction.js";
+
+/** What a user's LLM calls cost on one of their local days. */
+export interface DailySpend {
+  /** The user's local day (YYYY-MM-DD). */
+  day: string;
+  costUsd: number;
+}
+
+/**
+ * Storage of each user's LLM usage per local day (`llm_usage_daily`). The day is taken in the
+ * user's time zone (users.time_zone) at the instant given, so a user with no row spends nothing.
+ */
+export class PgLlmUsageRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /**
+   * Adds one call to the user's day at `at`; returns the day's new total, or null when the user
+   * does not exist.
+   */
+  async add(
+    phone: string,
+    at: Date,
+    call: { inputTokens: number; outputTokens: number; costUsd: number },
+  ): Promise<DailySpend | null> {
+    const { rows } = await this.db.query<{ day: string; cost_usd: number }>(
+      `INSERT INTO llm_usage_daily AS d (user_phone, day, calls, input_tokens, output_tokens, cost_usd)
+       SELECT phone, ($2::timestamptz AT TIME ZONE time_zone)::date, 1, $3, $4, $5 FROM users WHERE phone = $1
+       ON CONFLICT (user_phone, day) DO UPDATE SET
+         calls = d.calls + 1,
+         input_tokens = d.input_tokens + EXCLUDED.input_tokens,
+         output_tokens = d.output_tokens + EXCLUDED.output_tokens,
+         cost_usd = d.cost_usd + EXCLUDED.cost_usd,
+         updated_at = now()
+       RETURNING day::text AS day, cost_usd`,
+      [phone, at, call.inputTokens, call.outputTokens, call.costUsd],
+    );
+    const row = rows[0];
+    return row ? { day: row.day, costUsd: row.cost_usd } : null;
+  }
+
+  /** What the user's calls cost on their day at `at` (0 when none); null when the user does not exist. */
+  async spent(phone: string, at: Date): Promise<DailySpend | null> {
+    const { rows } = await this.db.query<{ day: string; cost_usd: number | null }>(
+      `SELECT ($2::timestamptz AT TIME ZONE u.time_zone)::date::text AS day, d.cost_usd
+         FROM users u
+         LEFT JOIN llm_usage_daily d
+           ON d.user_phone = u.phone AND d.day = ($2::timestamptz AT TIME ZONE u.time_zone)::date
+        WHERE u.phone = $1`,
+      [phone, at],
+    );
+    const row = rows[0];
+    return row ? { day: row.day, costUsd: row.cost_usd ?? 0 } : null;
+  }
+}

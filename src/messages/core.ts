@@ -1,0 +1,200 @@
+import type { Entry, Translation } from "./entries.js";
+
+/** Commands Memo understands without a language model (the fast path), as shown to users. */
+const FAST_COMMANDS_EN =
+  '\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "clear shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes"\n• "what do you remember about me?", "forget that …"\n• "undo" takes back the last change (a deletion, a task marked done, an edit)';
+const FAST_COMMANDS_HE =
+  '\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "נקה את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי"\n• "מה אתה זוכר עליי?", "תשכח ש…"\n• "בטל" מחזיר את השינוי האחרון (מחיקה, משימה שסומנה כבוצעה, עריכה)';
+
+/** Conversation-wide sentences: help, questions and their answers, errors, media, greetings. */
+export const CORE_EN = {
+  noLLM:
+    "Without a language model I understand commands like these:" +
+    FAST_COMMANDS_EN +
+    "\nEverything else needs a language model to be configured (OPENAI_API_KEY, or OPENAI_BASE_URL for a compatible server; see .env.example).",
+  helpNoLLM:
+    "Here's what I can do for you:" +
+    FAST_COMMANDS_EN +
+    "\nThat's without a language model, in Hebrew or English; with one configured (OPENAI_API_KEY, or OPENAI_BASE_URL; see .env.example) I also understand free-form requests.",
+  rememberedNoLLM:
+    '🧠 Got it, I\'ll keep that in mind: {facts}. (Say "what do you remember about me?" to see everything, "forget that …" to undo.)',
+  staleReply: "I'm not waiting on a question right now — what would you like to do?",
+  hitlExpired: "Your earlier question timed out, so I dropped it.",
+  invalidYesNo: "Please answer yes or no.",
+  invalidSingle: "Please pick one of the options by its number.",
+  invalidMulti: "Please pick options by their numbers, e.g. 1, 3.",
+  invalidFreeText: "I didn't catch an answer there.",
+  cancelled: "OK, I won't do that.",
+  confirmDeleteSeveral: "That deletes {count} things at once:\n{names}\nShould I go ahead?",
+  tooManyInvalid: "Let's leave that for now. Tell me again whenever you're ready.",
+  tooManyRounds: "I still couldn't work out what you need. Could you say it again in one sentence?",
+  connectGoogle:
+    'To use {capability} I need access to your Google account. Say "connect Google" and I\'ll send you a link.',
+  capabilityUnavailable: "I can't help with {capability} yet.",
+  internalError: "Something went wrong on my side. Please try again in a moment.",
+  llmFailed: "I'm having trouble thinking right now. Please try again in a minute.",
+  budgetReached:
+    "You've used up today's allowance for requests I need my language model for, so until midnight I can only do quick commands like these:" +
+    FAST_COMMANDS_EN +
+    "\nEverything else works again tomorrow.",
+  confirmQuestion: "Should I go ahead?",
+  clarifyQuestion: "Could you tell me a bit more about what you'd like me to do?",
+  clarifyBetween: "Is this about {options}?",
+  or: "or",
+  missingFields: "I need a bit more to do that: {fields}.",
+  disambiguate: "I found several {entity}. Which one did you mean?",
+  partialFailure: "Some of it didn't work: {errors}",
+  yes: "Yes",
+  no: "No",
+  approve: "Approve",
+  edit: "Edit",
+  cancel: "Cancel",
+  askEdit: "What should I change?",
+  tooManyEdits:
+    "That's a lot of changes; I've left it unsent. Tell me again from the start when you're ready.",
+  "capability.calendar": "your calendar",
+  "capability.gmail": "email",
+  "capability.database": "tasks and reminders",
+  "capability.second-brain": "notes",
+  "capability.general": "that",
+  "capability.meta": "that",
+  greeting: "Hi! What can I do for you?",
+  thanksReply: "You're welcome! 😊",
+  turnFailed:
+    'Sorry, I couldn\'t handle your message "{message}" because of a problem on my side. Please send it again in a few minutes.',
+  unsupportedType:
+    "I can read text, voice notes and photos, but I can't open {kind} yet. Could you write it to me instead?",
+  "kind.location": "locations",
+  "kind.document": "documents",
+  "kind.sticker": "stickers",
+  "kind.video": "videos",
+  "kind.contacts": "contact cards",
+  "kind.other": "this kind of message",
+  voiceHeard: '🎤 I heard: "{text}"',
+  mediaTooLarge: "That file is too big for me (over {megabytes} MB). Could you send a smaller one?",
+  voiceEmpty: "I couldn't make out any words in that voice note. Could you say it again, or type it?",
+  voiceUnavailable:
+    "I can't listen to voice notes until a speech model is configured (OPENAI_API_KEY). Could you type it instead?",
+  imageUnavailable:
+    "I can't look at images until a vision model is configured (OPENAI_API_KEY). Could you tell me what's in it?",
+  imageTasks: "*Tasks I found:*",
+  imageEvents: "*Events:*",
+  imageItems: "*Items:*",
+  imageText: "*Text:*",
+  imageOfferTasks: '"add these as tasks"',
+  imageOfferEvents: '"add the event to my calendar"',
+  imageOfferItems: '"save this as a list"',
+  imageOfferNote: '"save this as a note"',
+  imageOffer: "Want me to do something with it? Say for example {examples}.",
+  imageOfferRandom: "Tell me if you'd like me to do something with it.",
+  hitlLeft: "(I left my earlier question unanswered: nothing was done for it.)",
+  "help.intro": "Here's what I can do for you:",
+  "help.database":
+    '• *Tasks & reminders*: "remind me tomorrow at 9 to call mom", "every Sunday at 8:00", nudges until it\'s done; shopping lists and checklists',
+  "help.calendar": "• *Calendar*: add, move and look up events",
+  "help.gmail": "• *Email*: search, read, draft and send, always with your approval",
+  "help.second-brain":
+    '• *Notes & memory*: "note: …", "what\'s my wifi password?"; I remember what you tell me about yourself ("what do you remember about me?", "forget that…")',
+  "help.general": "• *Questions*: ask me anything, or think something through with me",
+  "help.outro":
+    'Write to me in Hebrew or English. When something is unclear, I\'ll ask before acting. Changed something by mistake? Say "undo".',
+  // Durations ("late by 2 hours", "a 90-minute meeting")
+  "duration.minutes": { one: "1 minute", other: "{count} minutes" },
+  "duration.hours": { one: "1 hour", other: "{count} hours" },
+  "duration.days": { one: "1 day", other: "{count} days" },
+  /** The minutes after whole hours: "2 hours 5 minutes". */
+  "duration.andMinutes": { one: "1 minute", other: "{count} minutes" },
+} as const satisfies Record<string, Entry>;
+
+export const CORE_HE = {
+  noLLM:
+    "בלי מודל שפה אני מבין פקודות כמו:" +
+    FAST_COMMANDS_HE +
+    "\nלכל השאר צריך להגדיר מודל שפה (OPENAI_API_KEY, או OPENAI_BASE_URL לשרת תואם; ראו .env.example).",
+  helpNoLLM:
+    "הנה מה שאני יכול לעשות בשבילך:" +
+    FAST_COMMANDS_HE +
+    "\nזה בלי מודל שפה, בעברית או באנגלית; כשמוגדר מודל (OPENAI_API_KEY, או OPENAI_BASE_URL; ראו .env.example) אני מבין גם בקשות חופשיות.",
+  rememberedNoLLM:
+    "🧠 הבנתי, אזכור: {facts}. (אפשר לשאול „מה אתה זוכר עליי?” כדי לראות הכל, או „תשכח ש…” כדי לבטל.)",
+  staleReply: "אני לא מחכה לתשובה ממך כרגע — במה אפשר לעזור?",
+  hitlExpired: "השאלה הקודמת שלי פגה, אז ביטלתי אותה.",
+  invalidYesNo: "נא לענות כן או לא.",
+  invalidSingle: "נא לבחור אחת מהאפשרויות לפי המספר שלה.",
+  invalidMulti: "נא לבחור אפשרויות לפי המספרים שלהן, למשל 1, 3.",
+  invalidFreeText: "לא קלטתי תשובה.",
+  cancelled: "בסדר, לא אעשה את זה.",
+  confirmDeleteSeveral: "זה מוחק {count} דברים בבת אחת:\n{names}\nלהמשיך?",
+  tooManyInvalid: "נעזוב את זה בינתיים. אפשר לכתוב לי שוב בכל זמן.",
+  tooManyRounds: "עדיין לא הצלחתי להבין מה צריך. אפשר לנסח את זה שוב במשפט אחד?",
+  connectGoogle: 'כדי להשתמש ב{capability} אני צריך גישה לחשבון Google שלך. כתבו "חבר גוגל" ואשלח קישור.',
+  capabilityUnavailable: "אני עוד לא יכול לעזור עם {capability}.",
+  internalError: "משהו השתבש אצלי. כדאי לנסות שוב בעוד רגע.",
+  llmFailed: "יש לי קושי זמני לחשוב. כדאי לנסות שוב בעוד דקה.",
+  budgetReached:
+    "הגעת למכסה היומית של בקשות שדורשות ממני את מודל השפה, אז עד חצות אני יכול לעשות רק פקודות מהירות כמו:" +
+    FAST_COMMANDS_HE +
+    "\nכל השאר יחזור לעבוד מחר.",
+  confirmQuestion: "להמשיך?",
+  clarifyQuestion: "אפשר לפרט קצת יותר מה לעשות?",
+  clarifyBetween: "זה קשור ל{options}?",
+  or: "או",
+  missingFields: "חסר לי עוד קצת מידע: {fields}.",
+  disambiguate: "מצאתי כמה {entity}. למה התכוונת?",
+  partialFailure: "חלק לא הצליח: {errors}",
+  yes: "כן",
+  no: "לא",
+  approve: "אישור",
+  edit: "עריכה",
+  cancel: "ביטול",
+  askEdit: "מה לשנות?",
+  tooManyEdits: "זה הרבה שינויים; השארתי את זה בלי לשלוח. אפשר לכתוב לי שוב מההתחלה בכל זמן.",
+  "capability.calendar": "יומן",
+  "capability.gmail": "מייל",
+  "capability.database": "משימות ותזכורות",
+  "capability.second-brain": "פתקים",
+  "capability.general": "זה",
+  "capability.meta": "זה",
+  greeting: "היי! במה אפשר לעזור?",
+  thanksReply: "בשמחה! 😊",
+  turnFailed: 'מצטער, לא הצלחתי לטפל בהודעה "{message}" בגלל תקלה אצלי. אפשר לשלוח אותה שוב בעוד כמה דקות?',
+  unsupportedType:
+    "אני קורא הודעות טקסט, הודעות קוליות ותמונות, אבל עוד לא {kind}. אפשר לכתוב לי את זה במקום?",
+  "kind.location": "מיקומים",
+  "kind.document": "מסמכים",
+  "kind.sticker": "מדבקות",
+  "kind.video": "סרטונים",
+  "kind.contacts": "אנשי קשר",
+  "kind.other": "הודעות מהסוג הזה",
+  voiceHeard: '🎤 שמעתי: "{text}"',
+  mediaTooLarge: "הקובץ הזה גדול מדי בשבילי (מעל {megabytes} MB). אפשר לשלוח קובץ קטן יותר?",
+  voiceEmpty: "לא הצלחתי לשמוע מילים בהודעה הקולית. אפשר להגיד שוב, או לכתוב?",
+  voiceUnavailable:
+    "אני לא יכול להקשיב להודעות קוליות עד שיוגדר מודל דיבור (OPENAI_API_KEY). אפשר לכתוב במקום?",
+  imageUnavailable: "אני לא יכול לראות תמונות עד שיוגדר מודל ראייה (OPENAI_API_KEY). אפשר לספר לי מה יש בה?",
+  imageTasks: "*משימות שמצאתי:*",
+  imageEvents: "*אירועים:*",
+  imageItems: "*פריטים:*",
+  imageText: "*טקסט:*",
+  imageOfferTasks: '"תוסיף את אלה כמשימות"',
+  imageOfferEvents: '"תוסיף את האירוע ליומן"',
+  imageOfferItems: '"תשמור את זה כרשימה"',
+  imageOfferNote: '"תשמור את זה כפתק"',
+  imageOffer: "לעשות עם זה משהו? אפשר לכתוב למשל {examples}.",
+  imageOfferRandom: "אם צריך לעשות עם זה משהו, אפשר פשוט לכתוב לי.",
+  hitlLeft: "(השארתי את השאלה הקודמת שלי בלי תשובה: לא נעשה בשבילה כלום.)",
+  "help.intro": "הנה מה שאני יכול לעשות בשבילך:",
+  "help.database":
+    '• *משימות ותזכורות*: "תזכיר לי מחר ב-9 להתקשר לאמא", "כל יום ראשון ב-8:00", נדנודים עד שזה נעשה; רשימות קניות וצ\'קליסטים',
+  "help.calendar": "• *יומן*: להוסיף, להזיז ולבדוק אירועים",
+  "help.gmail": "• *מייל*: לחפש, לקרוא, לנסח ולשלוח, תמיד באישור שלך",
+  "help.second-brain":
+    '• *פתקים וזיכרון*: "פתק: …", "מה הסיסמה של הוויפי?"; אני זוכר את מה שסיפרת לי על עצמך ("מה אתה זוכר עליי?", "תשכח ש…")',
+  "help.general": "• *שאלות*: אפשר לשאול אותי הכל, או לחשוב איתי על משהו",
+  "help.outro":
+    'אפשר לכתוב לי בעברית או באנגלית. כשמשהו לא ברור, אשאל לפני שאפעל. שיניתי משהו בטעות? כתבו "בטל".',
+  "duration.minutes": { one: "דקה", other: "{count} דקות" },
+  "duration.hours": { one: "שעה", two: "שעתיים", other: "{count} שעות" },
+  "duration.days": { one: "יום", two: "יומיים", other: "{count} ימים" },
+  "duration.andMinutes": { one: "ודקה", other: "ו-{count} דקות" },
+} as const satisfies Translation<typeof CORE_EN>;

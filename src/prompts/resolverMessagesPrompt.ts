@@ -1,0 +1,54 @@
+import type { CapabilityContext } from "../types/capability.js";
+import type { PlanStep } from "../types/index.js";
+import type { LLMMessage } from "../types/llm.js";
+import { humanTime } from "../utils/timeContext.js";
+
+/**
+ * The per-step message of a capability resolver: time, language, latest actions as "@N" handles,
+ * the conversation (numbered listings included, so "#N" can be named), the plan step, the user's
+ * message and any answers to questions asked this turn. The static system prompt goes first.
+ */
+export function buildResolverMessages(
+  system: string,
+  step: PlanStep,
+  context: CapabilityContext,
+): LLMMessage[] {
+  const { state } = context;
+  // Times in the user's zone and words, never a UTC instant the model might do arithmetic on (D6).
+  const when = (iso: string) => humanTime(iso, context.now, state.user.timezone, context.language);
+  const sections = [
+    state.now.formatted,
+    `User's language: ${context.language === "he" ? "Hebrew" : "English"}`,
+  ];
+  if (state.latestActions.length > 0) {
+    sections.push(
+      `## Latest actions (most recent first; name them "@N")\n${state.latestActions
+        .map(
+          (a, i) =>
+            `@${i + 1} ${a.capability}.${a.action}: ${a.summary}${a.when ? ` (${when(a.when)})` : ""}`,
+        )
+        .join("\n")}`,
+    );
+  }
+  // "forget that…" and its reply repeat what was forgotten: never shown to a model.
+  const history = state.recentMessages.slice(0, -1).filter((m) => !m.metadata?.memoryCommand);
+  if (history.length > 0) {
+    sections.push(`## Recent conversation\n${history.map((m) => `${m.role}: ${m.content}`).join("\n")}`);
+  }
+  sections.push(
+    `## Plan step\naction: ${step.action}\nconstraints: ${JSON.stringify(step.constraints)}\nchanges: ${JSON.stringify(step.changes)}`,
+  );
+  sections.push(`## User message\n${state.input.enhancedMessage ?? state.input.message}`);
+  const answered = context.answers.filter((a) => a.reason === "resolver_clarify");
+  if (answered.length > 0) {
+    sections.push(`## Memo asked, and the user answered\n${answered.map((a) => a.raw).join("\n")}`);
+  }
+  return [
+    { role: "system", content: system },
+    { role: "user", content: sections.join("\n\n") },
+  ];
+}
+
+/** The note sent back to a model that handed over an instant: once, then the user is asked. */
+export const LOCAL_TIMES_ONLY =
+  'Your answer contained an instant with Z or a UTC offset. Never compute instants: give times as the user\'s own words or a local wall time without a zone (for example "tomorrow at 9" or "2026-03-06T09:00"). Answer again.';

@@ -1,0 +1,99 @@
+// Two Memo instances behind a load balancer, on one Postgres: every message answered once, in order,
+// and a turn whose phone lease was taken over neither answers nor marks its message.
+import { scrubIdentifiers } from "../../src/utils/phone.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { backends, testDatabaseUrl } from "../support/db.js";
+import { isPlanner } from "../support/memoHarness.js";
+import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
+import {
+  createWhatsAppHarness,
+  echoLLM,
+  textMessage,
+  type WhatsAppHarness,
+} from "../support/whatsappHarness.js";
+
+const ALICE = "972501110001";
+const BOB = "972501110002";
+const AMERICAN = "12125550123";
+
+let server: ScriptedOpenAI;
+const open: WhatsAppHarness[] = [];
+beforeAll(async () => {
+  server = await ScriptedOpenAI.start();
+});
+afterAll(() => server.close());
+afterEach(async () => {
+  const harnesses = open.splice(0).reverse();
+  for (const h of harnesses) await h.close(false);
+  for (const db of new Set(harnesses.map((h) => h.db))) await db.close();
+  server.reset();
+});
+
+async function harness(options: Parameters<typeof createWhatsAppHarness>[0] = {}) {
+  const h = await createWhatsAppHarness({ llm: server, ...options });
+  open.push(h);
+  return h;
+}
+
+describe.skipIf(!testDatabaseUrl)("two instances on one Postgres", () => {
+  const postgres = backends.find((b) => b.name === "postgres")!;
+
+  it("answer every message once, each phone in order", async () => {
+    echoLLM(server, { delayMs: 20 });
+    const db = await postgres.create();
+    const a = await harness({ db });
+    const b = await harness({ db, graphApi: a.graphApi });
+    for (const phone of [ALICE, BOB, AMERICAN]) await a.knownUser(phone);
+    const start = a.clock.now();
+    const bodies = [ALICE, BOB, AMERICAN].flatMap((phone) =>
+      [1, 2, 3].map((i) => textMessage(phone, `${phone.slice(-1)}-${i}`, start + i * 1000)),
+    );
+    // Deliveries land on both instances, as behind a load balancer.
+    await Promise.all(bodies.map((m, i) => (i % 2 ? a : b).deliver(m)));
+    await a.graphApi.waitForSent(9, 15_000);
+    await Promise.all([a.idle(), b.idle()]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const phone of [ALICE, BOB, AMERICAN]) {
+      const tag = phone.slice(-1);
+      expect(a.graphApi.textsTo(phone)).toEqual([`echo: ${tag}-1`, `echo: ${tag}-2`, `echo: ${tag}-3`]);
+    }
+    // Every row ended done, exactly once.
+    const workers = await db.pool.query<{ n: string }>(
+      "SELECT count(*) AS n FROM inbox_messages WHERE status = 'done'",
+    );
+    expect(Number(workers.rows[0]!.n)).toBe(9);
+  });
+
+  it("a worker that lost its lease mid-turn neither answers nor marks the message; the new holder does", async () => {
+    let planned = 0;
+    // The first turn takes long enough for its lease to be taken from it.
+    echoLLM(server, { delayMs: () => (++planned === 1 ? 1500 : 0) });
+    const db = await postgres.create();
+    const a = await harness({ db });
+    await a.knownUser(ALICE);
+    const start = a.clock.now();
+    await a.deliver(textMessage(ALICE, "one", start + 1000), textMessage(ALICE, "two", start + 2000));
+    await expect.poll(() => server.requests.filter(isPlanner).length).toBe(1);
+    // A stalls past its lease (simulated by expiring it); B takes the phone over.
+    await db.pool.query("UPDATE inbox_phone_leases SET expires_at = now() - interval '1 second'");
+    const b = await harness({ db, graphApi: a.graphApi });
+    await a.graphApi.waitForSent(2, 10_000);
+    await Promise.all([a.idle(), b.idle()]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(a.graphApi.textsTo(ALICE)).toEqual(["echo: one", "echo: two"]);
+    expect(a.logs().some((l) => l.event === "INBOX_LEASE_LOST")).toBe(true);
+    // B ran both turns; A's turn of "one" ended without a reply.
+    const turns = (h: WhatsAppHarness) =>
+      h
+        .logs()
+        .filter((l) => l.event === "turn")
+        .map((l) => l.traceId);
+    const ids = (
+      await db.pool.query<{ id: string }>("SELECT wa_message_id AS id FROM inbox_messages ORDER BY seq")
+    ).rows;
+    // Log lines carry message ids with the phone inside replaced by its tag.
+    expect(turns(b)).toEqual(ids.map((r) => scrubIdentifiers(r.id)));
+    const rows = await db.pool.query<{ status: string }>("SELECT status FROM inbox_messages ORDER BY seq");
+    expect(rows.rows.map((r) => r.status)).toEqual(["done", "done"]);
+  });
+});

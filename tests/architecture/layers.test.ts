@@ -49,3 +49,20 @@ describe("the layers of src/", () => {
     expect(await rulesBrokenBy("src/graph/memoRuntime.ts", "../services/memory/limits.js")).toEqual([]);
   }, 60_000);
 });
+
+describe("file names", () => {
+  it("are camelCase, folders too (migrations keep their numbered names)", async () => {
+    const { readdir } = await import("node:fs/promises");
+    const offending: string[] = [];
+    for (const top of ["src", "tests", "scripts", "bench"]) {
+      for (const entry of await readdir(path.join(root, top), { recursive: true })) {
+        if (entry.startsWith(path.join("db", "migrations") + path.sep)) continue;
+        for (const part of entry.split(path.sep)) {
+          // A name, then dot-separated suffixes (".test.ts", ".conformance.test.ts", ".jsonl").
+          if (!/^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)*$/.test(part)) offending.push(`${top}/${entry}`);
+        }
+      }
+    }
+    expect(offending).toEqual([]);
+  });
+});

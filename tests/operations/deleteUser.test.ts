@@ -93,10 +93,10 @@ describe("npm run delete-user", () => {
   it("refuses a missing or bad phone with exit code 2 and one line", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "memo-delete-"));
     try {
-      const none = runEntry("scripts/delete-user.ts", { cwd: dir });
+      const none = runEntry("scripts/deleteUser.ts", { cwd: dir });
       expect(await none.exited).toBe(2);
       expect(none.stderr().trim()).toBe("delete-user: --phone is required (see --help)");
-      const bad = runEntry("scripts/delete-user.ts", { cwd: dir, args: ["--phone", "call me"] });
+      const bad = runEntry("scripts/deleteUser.ts", { cwd: dir, args: ["--phone", "call me"] });
       expect(await bad.exited).toBe(2);
       expect(bad.stderr()).toContain("not a phone number");
     } finally {
@@ -120,7 +120,7 @@ describe("npm run delete-user", () => {
         const before = await rowsOf(pool, ALICE);
         const env = { DATABASE_URL: database.url, TOKEN_ENCRYPTION_KEY: "ab".repeat(32) };
 
-        const dry = runEntry("scripts/delete-user.ts", { cwd: dir, env, args: ["--phone", `+${ALICE}`] });
+        const dry = runEntry("scripts/deleteUser.ts", { cwd: dir, env, args: ["--phone", `+${ALICE}`] });
         expect(await dry.exited).toBe(0);
         const counted = JSON.parse(dry.stdout()) as {
           user: string;
@@ -133,7 +133,7 @@ describe("npm run delete-user", () => {
         expect(await rowsOf(pool, ALICE)).toEqual(before);
         expect(counted.user).toBe(tagWith("ab".repeat(32), ALICE));
 
-        const real = runEntry("scripts/delete-user.ts", { cwd: dir, env, args: ["--phone", ALICE, "--yes"] });
+        const real = runEntry("scripts/deleteUser.ts", { cwd: dir, env, args: ["--phone", ALICE, "--yes"] });
         expect(await real.exited).toBe(0);
         expect(JSON.parse(real.stdout())).toMatchObject({ rows: before, erased: true, googleRevoked: false });
         expect(await rowsOf(pool, ALICE)).toEqual({});

@@ -34,8 +34,9 @@ export function userTextOf(error: unknown, language: Language, site: FailureSite
   if (error instanceof GmailRequestError) return failureText(language, error.reason, site.sending);
   if (error instanceof NoteValidationError) return t(language, "notes.tooLong");
   if (error instanceof TimeQuestionAbandoned) return t(language, "tooManyInvalid");
-  if (error instanceof WhatsAppApiError && error.kind === "too_large" && error.maxBytes !== undefined) {
-    return t(language, "mediaTooLarge", { megabytes: Math.round(error.maxBytes / 1024 / 1024) });
+  if (error instanceof WhatsAppApiError && error.kind === "too_large") {
+    // Every too_large error carries its limit (the constructor's type requires it).
+    return t(language, "mediaTooLarge", { megabytes: Math.round((error.maxBytes ?? 0) / 1024 / 1024) });
   }
   return t(language, site.unexplained ?? "internalError");
 }

@@ -43,7 +43,6 @@ export const CALENDAR_EN = {
   "calendar.Today": "Today",
   "calendar.Tomorrow": "Tomorrow",
   "calendar.rangeDays": "from {from} to {to}",
-  "calendar.rangeNext": "in the next {count} days",
   "calendar.everyDay": "every day",
   "calendar.everyNDays": "every {n} days",
   "calendar.everyWeek": "every {days}",
@@ -54,14 +53,6 @@ export const CALENDAR_EN = {
   "calendar.at": "at {time}",
   "calendar.until": "until {date}",
   "calendar.times": "{count} times",
-  "calendar.hours": {
-    one: "1 hour",
-    other: "{count} hours",
-  },
-  "calendar.minutes": {
-    one: "1 minute",
-    other: "{count} minutes",
-  },
   // Questions
   "calendar.askSummary": "What should I call the event?",
   "calendar.askEventTime": 'When is it? I couldn\'t tell the time from "{phrase}".',
@@ -139,7 +130,6 @@ export const CALENDAR_HE = {
   "calendar.Today": "היום",
   "calendar.Tomorrow": "מחר",
   "calendar.rangeDays": "מ{from} עד {to}",
-  "calendar.rangeNext": "ב-{count} הימים הקרובים",
   "calendar.everyDay": "כל יום",
   "calendar.everyNDays": "כל {n} ימים",
   "calendar.everyWeek": "כל יום {days}",
@@ -150,15 +140,6 @@ export const CALENDAR_HE = {
   "calendar.at": "ב-{time}",
   "calendar.until": "עד {date}",
   "calendar.times": "{count} פעמים",
-  "calendar.hours": {
-    one: "שעה",
-    two: "שעתיים",
-    other: "{count} שעות",
-  },
-  "calendar.minutes": {
-    one: "דקה",
-    other: "{count} דקות",
-  },
   "calendar.askSummary": "איך לקרוא לאירוע?",
   "calendar.askEventTime": 'מתי זה? לא הצלחתי להבין את הזמן מ-"{phrase}".',
   "calendar.askStart": "מתי זה?",

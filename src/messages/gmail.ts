@@ -42,7 +42,6 @@ export const GMAIL_EN = {
   "gmail.cc": "Cc",
   "gmail.from": "From",
   "gmail.subject": "Subject",
-  "gmail.date": "Date",
   "gmail.noSubject": "(no subject)",
   // Results.
   "gmail.found": {
@@ -108,7 +107,6 @@ export const GMAIL_HE = {
   "gmail.cc": "עותק",
   "gmail.from": "מאת",
   "gmail.subject": "נושא",
-  "gmail.date": "תאריך",
   "gmail.noSubject": "(ללא נושא)",
   "gmail.found": {
     one: "📬 מייל אחד:",

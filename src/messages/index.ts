@@ -70,10 +70,16 @@ function fillTemplate(template: string, vars: MessageVars): string {
 
 const PLURAL_RULES = { en: new Intl.PluralRules("en"), he: new Intl.PluralRules("he") };
 
-/** The form of `forms` that `count` takes in `language` ("one", "two" or "other"). */
+/**
+ * The form of `forms` that `count` takes in `language`: "one" and "two" only for exactly 1 and 2
+ * (Intl.PluralRules puts Hebrew ½ in "one", which would say "שעה" for half an hour), else the
+ * language's rule, "other" where a form is missing.
+ */
 function pluralForm(forms: PluralForms, count: number, language: Language): string {
   const category = PLURAL_RULES[language].select(count);
-  return (category === "one" || category === "two" ? forms[category] : undefined) ?? forms.other;
+  if (category === "one" && count === 1) return forms.one;
+  if (category === "two" && count === 2) return forms.two ?? forms.other;
+  return forms.other;
 }
 
 /**

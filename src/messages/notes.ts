@@ -32,8 +32,6 @@ export const NOTES_EN = {
   "notes.listEmpty": '🗂️ You have no notes yet. Say "note: …" and I\'ll keep it.',
   "notes.summaryHeading": "🧾 What your notes say:",
   "notes.sources": "From these notes:",
-  "notes.deleteHint": 'Say "delete note 2" to remove one.',
-  "notes.confirmDeleteMany": "Delete these {count} notes?\n{names}\nReply yes to delete them.",
   // Long-term memory.
   "notes.memoriesHeading": "🧠 What I remember about you:",
   "notes.memoriesNone":
@@ -88,8 +86,6 @@ export const NOTES_HE = {
   "notes.listEmpty": "🗂️ אין לך עדיין פתקים. כתבו „פתק: …” ואשמור אותו.",
   "notes.summaryHeading": "🧾 מה כתוב בפתקים שלך:",
   "notes.sources": "מהפתקים האלה:",
-  "notes.deleteHint": "אפשר לכתוב „מחק פתק 2” כדי למחוק.",
-  "notes.confirmDeleteMany": "למחוק את {count} הפתקים האלה?\n{names}\nענו כן כדי למחוק.",
   "notes.memoriesHeading": "🧠 מה שאני זוכר עליך:",
   "notes.memoriesNone":
     "🧠 עדיין אין לי משהו שמור עליך. אפשר לספר לי דברים כמו „אני מעדיף פגישות בבוקר” ואזכור אותם.",

@@ -66,16 +66,18 @@ export class WhatsAppApiError extends MemoError {
 
   constructor(
     message: string,
+    // A file over the limit always says which limit (the user is told it); no other kind has one.
     details: {
       operation: GraphOperation;
-      kind: WhatsAppErrorKind;
       retryable: boolean;
       status?: number;
       code?: number;
       subcode?: number;
       fbtraceId?: string;
-      maxBytes?: number;
-    },
+    } & (
+      | { kind: "too_large"; maxBytes: number }
+      | { kind: Exclude<WhatsAppErrorKind, "too_large">; maxBytes?: undefined }
+    ),
     options?: { cause?: unknown },
   ) {
     const { operation, kind, retryable, status, code, subcode, fbtraceId, maxBytes } = details;

@@ -68,6 +68,13 @@ describe("the message catalogue", () => {
     expect(t("he", "duration.hours", { count: 2 })).toBe("שעתיים");
     expect(t("he", "duration.hours", { count: 3 })).toBe("3 שעות");
     expect(t("en", "duration.hours", { count: 7.5 })).toBe("7.5 hours");
+    // Zero, the teens and twenties, and fractions take "other" in both languages.
+    for (const count of [0, 11, 21, 0.5, 1.5]) {
+      expect(t("en", "duration.hours", { count })).toBe(`${count} hours`);
+      expect(t("he", "duration.hours", { count })).toBe(`${count} שעות`);
+    }
+    expect(t("he", "duration.days", { count: 2 })).toBe("יומיים");
+    expect(t("he", "duration.minutes", { count: 2 })).toBe("2 דקות");
   });
 
   it("fills placeholders and leaves unknown ones as written", () => {

@@ -1,4 +1,4 @@
-import { t } from "../../messages/index.js";
+import { t, type Language } from "../../messages/index.js";
 import { withUndoHint } from "../undo/replies.js";
 import type { ResponseTemplate } from "../../types/capability.js";
 import { formatRule } from "../../nlu/recurrenceRule.js";
@@ -10,8 +10,6 @@ import { daysBetween, formatDate, parseDate } from "./recurrenceExpansion.js";
 import type { ScheduleAnalysis } from "./scheduleAnalysis.js";
 import type { CalendarRequestError } from "./calendarRequestError.js";
 import type { CalendarEvent, CalendarRecurrence, EventScope, TimeRange } from "../../types/calendar.js";
-
-type Language = "he" | "en";
 
 /** What the user reads when the calendar refused a request or did not answer. */
 export function refusalText(error: CalendarRequestError, language: Language): string {

@@ -6,10 +6,8 @@ import type {
   ProactiveContent,
   RingContent,
 } from "../../types/proactive.js";
-
-type Language = "he" | "en";
 import { HEBREW_DAYS, humanTime, pad2, zonedParts } from "../../utils/timeContext.js";
-import { t } from "../../messages/index.js";
+import { t, type Language } from "../../messages/index.js";
 import { intervalText } from "../database/replies.js";
 
 /**

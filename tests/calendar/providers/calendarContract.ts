@@ -4,7 +4,7 @@ import { CalendarRequestError } from "../../../src/services/calendar/calendarReq
 import { type CalendarEvent, type CalendarProvider, type EventInput } from "../../../src/types/calendar.js";
 
 /**
- * The calendar contract (src/services/calendar/types.ts), run against every provider: the built-in
+ * The calendar contract (src/types/calendar.ts), run against every provider: the built-in
  * calendar on each database backend, and Google Calendar against the local stand-in.
  */
 

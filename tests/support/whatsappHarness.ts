@@ -1,4 +1,5 @@
 import type { Express } from "express";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import request from "supertest";
 import { createApp } from "../../src/app/httpApp.js";
 import { loadConfig } from "../../src/config/env.js";
@@ -16,8 +17,7 @@ import { pgliteBackend, type TestDatabase } from "./db.js";
 import { FakeGraphApi } from "./fakeGraphApi.js";
 import { captureLogs } from "./logs.js";
 import { isPlanner } from "./memoHarness.js";
-import type { ScriptedOpenAI } from "./scriptedOpenAI.js";
-import { lastUserMessageOf, type RecordedRequest } from "./scriptedOpenAI.js";
+import { ScriptedOpenAI, lastUserMessageOf, type RecordedRequest } from "./scriptedOpenAI.js";
 
 export const APP_SECRET = "test-app-secret";
 export const VERIFY_TOKEN = "test-verify-token";
@@ -237,4 +237,36 @@ export function echoLLM(server: ScriptedOpenAI, options: { delayMs?: number | ((
     ...(delayMs !== undefined ? { delayMs: typeof delayMs === "number" ? delayMs : delayMs() } : {}),
   }));
   server.on((req) => !isPlanner(req), echoReply);
+}
+
+/**
+ * For a test file whose tests open harnesses on one scripted model server: starts the server
+ * before the file's tests, closes each test's harnesses (and their databases) after it and resets
+ * the script. `server()` is the server; `harness(options)` opens a harness on it.
+ */
+export function scriptedHarnesses() {
+  let server: ScriptedOpenAI | undefined;
+  const open: WhatsAppHarness[] = [];
+  beforeAll(async () => {
+    server = await ScriptedOpenAI.start();
+  });
+  afterAll(() => server?.close());
+  afterEach(async () => {
+    const harnesses = open.splice(0).reverse();
+    for (const h of harnesses) await h.close(false);
+    for (const db of new Set(harnesses.map((h) => h.db))) await db.close();
+    server?.reset();
+  });
+  const started = (): ScriptedOpenAI => {
+    if (!server) throw new Error("the scripted model server starts in beforeAll");
+    return server;
+  };
+  const harness = async (
+    options: Parameters<typeof createWhatsAppHarness>[0] = {},
+  ): Promise<WhatsAppHarness> => {
+    const h = await createWhatsAppHarness({ llm: started(), ...options });
+    open.push(h);
+    return h;
+  };
+  return { server: started, harness };
 }

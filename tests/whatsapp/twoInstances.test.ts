@@ -1,45 +1,22 @@
 // Two Memo instances behind a load balancer, on one Postgres: every message answered once, in order,
 // and a turn whose phone lease was taken over neither answers nor marks its message.
 import { scrubIdentifiers } from "../../src/utils/phone.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { backends, testDatabaseUrl } from "../support/db.js";
 import { isPlanner } from "../support/memoHarness.js";
-import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
-import {
-  createWhatsAppHarness,
-  echoLLM,
-  textMessage,
-  type WhatsAppHarness,
-} from "../support/whatsappHarness.js";
+import { scriptedHarnesses, echoLLM, textMessage, type WhatsAppHarness } from "../support/whatsappHarness.js";
 
 const ALICE = "972501110001";
 const BOB = "972501110002";
 const AMERICAN = "12125550123";
 
-let server: ScriptedOpenAI;
-const open: WhatsAppHarness[] = [];
-beforeAll(async () => {
-  server = await ScriptedOpenAI.start();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  const harnesses = open.splice(0).reverse();
-  for (const h of harnesses) await h.close(false);
-  for (const db of new Set(harnesses.map((h) => h.db))) await db.close();
-  server.reset();
-});
-
-async function harness(options: Parameters<typeof createWhatsAppHarness>[0] = {}) {
-  const h = await createWhatsAppHarness({ llm: server, ...options });
-  open.push(h);
-  return h;
-}
+const { server, harness } = scriptedHarnesses();
 
 describe.skipIf(!testDatabaseUrl)("two instances on one Postgres", () => {
   const postgres = backends.find((b) => b.name === "postgres")!;
 
   it("answer every message once, each phone in order", async () => {
-    echoLLM(server, { delayMs: 20 });
+    echoLLM(server(), { delayMs: 20 });
     const db = await postgres.create();
     const a = await harness({ db });
     const b = await harness({ db, graphApi: a.graphApi });
@@ -67,13 +44,13 @@ describe.skipIf(!testDatabaseUrl)("two instances on one Postgres", () => {
   it("a worker that lost its lease mid-turn neither answers nor marks the message; the new holder does", async () => {
     let planned = 0;
     // The first turn takes long enough for its lease to be taken from it.
-    echoLLM(server, { delayMs: () => (++planned === 1 ? 1500 : 0) });
+    echoLLM(server(), { delayMs: () => (++planned === 1 ? 1500 : 0) });
     const db = await postgres.create();
     const a = await harness({ db });
     await a.knownUser(ALICE);
     const start = a.clock.now();
     await a.deliver(textMessage(ALICE, "one", start + 1000), textMessage(ALICE, "two", start + 2000));
-    await expect.poll(() => server.requests.filter(isPlanner).length).toBe(1);
+    await expect.poll(() => server().requests.filter(isPlanner).length).toBe(1);
     // A stalls past its lease (simulated by expiring it); B takes the phone over.
     await db.pool.query("UPDATE inbox_phone_leases SET expires_at = now() - interval '1 second'");
     const b = await harness({ db, graphApi: a.graphApi });

@@ -1,42 +1,18 @@
 // Messages off the common path: a new user whose first message is a voice note or a request that needs
 // the time-zone question first, a file over the size limit, an interactive message of an unknown kind.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Transcriber } from "../../src/services/media/transcriber.js";
 import { backends } from "../support/db.js";
-import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
-import {
-  createWhatsAppHarness,
-  echoLLM,
-  textMessage,
-  waId,
-  type WhatsAppHarness,
-} from "../support/whatsappHarness.js";
+import { scriptedHarnesses, echoLLM, textMessage, waId } from "../support/whatsappHarness.js";
 
 const ALICE = "972501110001";
 const AMERICAN = "12125550123";
 
-let server: ScriptedOpenAI;
-const open: WhatsAppHarness[] = [];
-beforeAll(async () => {
-  server = await ScriptedOpenAI.start();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  const harnesses = open.splice(0).reverse();
-  for (const h of harnesses) await h.close(false);
-  for (const db of new Set(harnesses.map((h) => h.db))) await db.close();
-  server.reset();
-});
-
-async function harness(options: Parameters<typeof createWhatsAppHarness>[0] = {}) {
-  const h = await createWhatsAppHarness({ llm: server, ...options });
-  open.push(h);
-  return h;
-}
+const { server, harness } = scriptedHarnesses();
 
 describe.each(backends)("messages off the common path on $name", (backend) => {
   it("a new user's first voice note is welcomed and then handled, not dropped", async () => {
-    echoLLM(server);
+    echoLLM(server());
     const calls: string[] = [];
     const transcriber: Transcriber = {
       transcribe: () => {
@@ -63,7 +39,7 @@ describe.each(backends)("messages off the common path on $name", (backend) => {
   });
 
   it("a multi-zone first message that is a request keeps the zone question open for the next message", async () => {
-    echoLLM(server);
+    echoLLM(server());
     const h = await harness({ db: await backend.create() });
     await h.deliver(textMessage(AMERICAN, "remind me to call mom tomorrow", h.clock.now()));
     // Welcome, the zone question, the answer.

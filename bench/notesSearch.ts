@@ -10,6 +10,7 @@ import { createHashingEmbedder, hashingEmbed } from "../tests/support/hashingEmb
 import { round } from "./measure.js";
 import { withPglite } from "./pglite.js";
 import { percentile } from "./stats.js";
+import { prng } from "../tests/support/random.js";
 
 const NOTES = 10_000;
 const PHONE = "972501234567";
@@ -20,17 +21,6 @@ const OTHER_NOTES_EACH = 50;
 const SEED_BATCH = 250;
 /** Rounds over the query list; the first is untimed warm-up. */
 const ROUNDS = 6;
-
-/** A seeded generator (mulberry32): the same corpus every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PEOPLE = [
   "Dana",
@@ -195,7 +185,8 @@ const ms = (samples: number[], p: number) => round(percentile(samples, p));
 export async function notesSearch(): Promise<Record<string, unknown>> {
   return withPglite(async (pool) => {
     await migrate(pool, MIGRATIONS);
-    const random = seeded(20260305);
+    // The same corpus every run.
+    const random = prng(20260305).next;
     const started = performance.now();
     const phones = [
       PHONE,

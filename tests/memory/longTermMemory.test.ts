@@ -22,6 +22,7 @@ import { backends, type TestDatabase } from "../support/db.js";
 import { FakeLLM } from "../support/fakeLLM.js";
 import type { MemoryPort } from "../../src/services/secondBrain/ports.js";
 import { captureLogs } from "../support/logs.js";
+import { prng } from "../support/random.js";
 
 const MINUTE = 60_000;
 const THINGS = ["car", "bike", "piano", "guitar", "laptop", "camera", "sofa", "boat", "drone", "tent"].concat(
@@ -45,17 +46,6 @@ const DAY = 24 * 60 * MINUTE;
 let n = 0;
 /** A phone no other test in this file uses. */
 const nextPhone = () => `97253000${String(++n).padStart(4, "0")}`;
-
-/** A deterministic PRNG (mulberry32), so the property tests replay. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The text of a message the service sent (memory calls send plain text only). */
 const textOf = (message: LLMMessage | undefined) =>
@@ -922,7 +912,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
 
   describe("isolation", () => {
     it("never lets one user's memories reach another (seeded random conversations)", async () => {
-      const rand = random(20260301);
+      const rand = prng(20260301).next;
       const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)]!;
       const templates = [
         (w: string) => `I prefer ${w} meetings`,

@@ -24,18 +24,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_HORIZON_DAYS, readTime, type TimeReading } from "../../src/nlu/parseTime.js";
 import { localToInstant } from "../../src/nlu/zonedTime.js";
-
-/** A tiny seeded PRNG (mulberry32): the same phrases every run. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from "../support/random.js";
 
 const SEED = 20260327;
 const PHRASES = 5000;
@@ -651,7 +640,8 @@ function explain(phrase: Phrase, result: ReturnType<typeof outcome>): string {
   return `${result.outcome}: ${JSON.stringify(phrase.text)} (${phrase.zone}, now ${wall(phrase.now, phrase.zone)}) expected ${expected}, got ${got}`;
 }
 
-const rng = mulberry32(SEED);
+/** The same phrases every run. */
+const rng = prng(SEED).next;
 const phrases = Array.from({ length: PHRASES }, () => generatePhrase(rng));
 const noisy = Array.from({ length: NOISY }, () => generateNoisy(rng));
 const approximations = Array.from({ length: APPROXIMATE }, () => generateApproximate(rng));

@@ -9,21 +9,9 @@ import { queryTerms } from "../../src/utils/searchText.js";
 import { createLogger } from "../../src/utils/logger.js";
 import { backends, requireExtension, type TestDatabase } from "../support/db.js";
 import { createHashingEmbedder, hashingEmbed } from "../support/hashingEmbedder.js";
+import { prng } from "../support/random.js";
 
 const SEED = Number(process.env.PROPERTY_SEED ?? 20260305);
-
-/** A seeded generator (mulberry32), so a failing round can be replayed: set PROPERTY_SEED. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  return { int, pick: <T>(xs: readonly T[]): T => xs[int(xs.length)]! };
-}
 
 /** A copy of `word` with one letter dropped (a typo), when it is long enough to stay recognizable. */
 function typo(word: string, at: number): string {
@@ -288,7 +276,7 @@ describe.each(backends)("note storage on $name", (backend) => {
   });
 
   it("never returns another user's notes, through any list (property test)", async () => {
-    const random = seeded(SEED);
+    const random = prng(SEED);
     const alice = await newUser();
     const bob = await newUser();
     const shared = [

@@ -1,39 +1,29 @@
 // The simulator in real headless Chromium, against the whole service: what a new developer sees.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/env.js";
-import { startService, type RunningService } from "../../src/app/server.js";
+import { type RunningService } from "../../src/app/server.js";
 import { chromiumAvailable, launchChromium } from "../support/browser.js";
-import { captureLogs } from "../support/logs.js";
 import { plan, step } from "../support/memoHarness.js";
-import { freePort } from "../support/process.js";
 import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
+import { startLocalService, type LocalService } from "../support/localService.js";
 
 describe.skipIf(!chromiumAvailable)("the simulator in Chromium", () => {
-  let dir: string;
   let llm: ScriptedOpenAI;
+  let local: LocalService | undefined;
   let service: RunningService;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "memo-sim-"));
     llm = await ScriptedOpenAI.start();
-    const config = loadConfig({
-      NODE_ENV: "test",
-      PORT: String(await freePort()),
-      HOST: "127.0.0.1",
-      DATA_DIR: dir,
+    local = await startLocalService("sim", {
       WHATSAPP_APP_SECRET: "browser-test-secret",
       OPENAI_BASE_URL: llm.baseUrl,
       // Summaries and facts by rules: the scripted replies are for the turns.
       MEMORY_MODE: "rules",
       LLM_MAX_RETRIES: "0",
     });
-    service = await startService(config, { logger: captureLogs().logger });
+    service = local.service;
     browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(`${service.simulatorUrl!}?phone=972501234567`);
@@ -41,9 +31,8 @@ describe.skipIf(!chromiumAvailable)("the simulator in Chromium", () => {
 
   afterAll(async () => {
     await browser?.close();
-    await service?.shutdown("test over");
+    await local?.stop();
     await llm?.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const memoMessages = () => page.locator('[data-testid="message"][data-from="memo"]');

@@ -3,29 +3,25 @@
 // scripted one) standing in for OpenAI; the user types in Chromium, Memo adds the event to the
 // built-in calendar, lists it (the no-LLM fast path), warns of a conflict, and offers the event in
 // the user's private iCalendar feed.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/env.js";
 import { calendarFeedUrl } from "../../src/transport/http/calendarFeedRoute.js";
 import { PgLocalSecretRepository } from "../../src/db/repositories/localSecretRepository.js";
 import { loadSecretKey } from "../../src/services/google/secrets.js";
-import { startService, type RunningService } from "../../src/app/server.js";
+import { type RunningService } from "../../src/app/server.js";
 import { chromiumAvailable, launchChromium } from "../support/browser.js";
 import { fakeClock } from "../support/clock.js";
 import { captureLogs } from "../support/logs.js";
 import { plan, step } from "../support/memoHarness.js";
-import { freePort } from "../support/process.js";
 import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
+import { startLocalService, type LocalService } from "../support/localService.js";
 
 const PHONE = "972501234567";
 
 describe.skipIf(!chromiumAvailable)("the built-in calendar in the simulator, with no Google account", () => {
   // Thursday 5 March 2026, 12:00 in Jerusalem.
   const clock = fakeClock("2026-03-05T10:00:00Z");
-  let dir: string;
+  let local: LocalService | undefined;
   let llm: ScriptedOpenAI;
   let service: RunningService;
   let browser: Browser;
@@ -33,19 +29,18 @@ describe.skipIf(!chromiumAvailable)("the built-in calendar in the simulator, wit
   const logs = captureLogs();
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "memo-sim-calendar-"));
     llm = await ScriptedOpenAI.start();
-    const config = loadConfig({
-      NODE_ENV: "test",
-      PORT: String(await freePort()),
-      HOST: "127.0.0.1",
-      DATA_DIR: dir,
-      OPENAI_BASE_URL: llm.baseUrl,
-      // Summaries and facts by rules: the scripted replies are for the turns.
-      MEMORY_MODE: "rules",
-      LLM_MAX_RETRIES: "0",
-    });
-    service = await startService(config, { logger: logs.logger, memo: { clock: clock.now } });
+    local = await startLocalService(
+      "sim-calendar",
+      {
+        OPENAI_BASE_URL: llm.baseUrl,
+        // Summaries and facts by rules: the scripted replies are for the turns.
+        MEMORY_MODE: "rules",
+        LLM_MAX_RETRIES: "0",
+      },
+      { logger: logs.logger, memo: { clock: clock.now } },
+    );
+    service = local.service;
     // An Israeli number: onboarding takes Asia/Jerusalem without asking.
     await service.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem", language: "en" });
     browser = await launchChromium();
@@ -55,9 +50,8 @@ describe.skipIf(!chromiumAvailable)("the built-in calendar in the simulator, wit
 
   afterAll(async () => {
     await browser?.close();
-    await service?.shutdown("test over");
+    await local?.stop();
     await llm?.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const memoMessages = () => page.locator('[data-testid="message"][data-from="memo"]');

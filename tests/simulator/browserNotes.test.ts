@@ -1,34 +1,23 @@
 // The issue's acceptance: notes work in the simulator with no OpenAI key (search by words). What
 // `npm start` gets on a fresh machine: no OpenAI, no Meta, the embedded database; the user types in
 // Chromium, keeps two notes, finds one again with a quote, and sees what Memo remembers.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/env.js";
-import { startService, type RunningService } from "../../src/app/server.js";
+import { type RunningService } from "../../src/app/server.js";
 import { chromiumAvailable, launchChromium } from "../support/browser.js";
-import { captureLogs } from "../support/logs.js";
-import { freePort } from "../support/process.js";
+import { startLocalService, type LocalService } from "../support/localService.js";
 
 const PHONE = "972501234567";
 
 describe.skipIf(!chromiumAvailable)("notes in the simulator, with no OpenAI key", () => {
-  let dir: string;
+  let local: LocalService | undefined;
   let service: RunningService;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "memo-sim-notes-"));
-    const config = loadConfig({
-      NODE_ENV: "test",
-      PORT: String(await freePort()),
-      HOST: "127.0.0.1",
-      DATA_DIR: dir,
-    });
-    service = await startService(config, { logger: captureLogs().logger });
+    local = await startLocalService("sim-notes");
+    service = local.service;
     browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(`${service.simulatorUrl!}?phone=${PHONE}`);
@@ -36,8 +25,7 @@ describe.skipIf(!chromiumAvailable)("notes in the simulator, with no OpenAI key"
 
   afterAll(async () => {
     await browser?.close();
-    await service?.shutdown("test over");
-    await rm(dir, { recursive: true, force: true });
+    await local?.stop();
   });
 
   const memoMessages = () => page.locator('[data-testid="message"][data-from="memo"]');

@@ -3,18 +3,15 @@
 // in its language: not "Without a language model I understand…", not an error, not a "not found"
 // of something the script set up. The phrases are read from the texts themselves, so a new example
 // is tested as soon as it is written. One in-process service, one PGlite, no browser.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/env.js";
 import { describeCapabilities } from "../../src/graph/executors/generalExecutor.js";
-import { startService, type RunningService } from "../../src/app/server.js";
+import { type RunningService } from "../../src/app/server.js";
 import type { SimMessage } from "../../src/transport/simulator/store.js";
 import type { CapabilityName } from "../../src/types/index.js";
 import { t } from "../../src/messages/index.js";
-import { captureLogs } from "../support/logs.js";
-import { freePort } from "../support/process.js";
+import { startLocalService, type LocalService } from "../support/localService.js";
 
 const PHONE = "972501234567";
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -129,23 +126,16 @@ function failures(language: Language): string[] {
 }
 
 describe("every example the help, README and docs offer works in the simulator without a model", () => {
-  let dir: string;
+  let local: LocalService | undefined;
   let service: RunningService;
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "memo-help-examples-"));
-    const config = loadConfig({
-      NODE_ENV: "test",
-      PORT: String(await freePort()),
-      HOST: "127.0.0.1",
-      DATA_DIR: dir,
-    });
-    service = await startService(config, { logger: captureLogs().logger });
+    local = await startLocalService("help-examples");
+    service = local.service;
   }, 60_000);
 
   afterAll(async () => {
-    await service?.shutdown("test over");
-    await rm(dir, { recursive: true, force: true });
+    await local?.stop();
   });
 
   const memoMessages = async (): Promise<SimMessage[]> => {

@@ -131,26 +131,6 @@ export const scaled = <T>(trimmed: T, full: T): T => (FULL_SCALE ? full : trimme
 /** Log lines that mean an error escaped every handler (app/main.ts logs them instead of dying). */
 export const ESCAPED_ERROR = /unhandled|uncaught/i;
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same bodies, so a failure reproduces. */
-export function prng(seed: number) {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    /** A whole number from 0 to n - 1. */
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
-    chance: (p: number) => next() < p,
-  };
-}
-export type Prng = ReturnType<typeof prng>;
-
 /** Waits `ms` milliseconds. */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

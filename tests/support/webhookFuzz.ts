@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
-import { APP_SECRET, PHONE_NUMBER_ID, prng, webhookBody, type Prng } from "./reliability.js";
+import { prng, type Prng } from "./random.js";
+import { APP_SECRET, PHONE_NUMBER_ID, webhookBody } from "./reliability.js";
 
 /**
  * Random and malformed webhook bodies for the reliability suite, reproducible from (seed, index):

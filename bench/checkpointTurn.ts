@@ -1,5 +1,6 @@
 import { Annotation, END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
-import { createCheckpointer } from "../src/db/checkpointer.js";
+import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { createCheckpointer, turnBufferedCheckpointer } from "../src/db/checkpointer.js";
 import { againstFloor, TURNS } from "./measure.js";
 import { withPglite } from "./pglite.js";
 
@@ -19,24 +20,55 @@ export function chain(checkpointer?: BaseCheckpointSaver, nodes = NODES) {
 }
 
 /**
- * One turn of a 12-node graph with PostgresSaver on PGlite (durability "exit", thread deleted
- * after the turn as spec 001 wants) beside the same graph with no checkpointer, in the same run.
+ * What checkpointing costs a turn, beside the same 12-node graph with no checkpointer, interleaved
+ * in the same run, on PGlite:
+ * - `ratio`: Memo's checkpointer on a turn that completes (nearly every turn): the thread's latest
+ *   checkpoint read once (`readLatest`, the open-question check), the turn's writes kept in memory
+ *   by TurnBufferedSaver and dropped at the end (spec 001 deletes a finished thread's checkpoints);
+ * - `paused_ratio`: a turn that ends on a question (`flush`: the checkpoint and the interrupt
+ *   written to PostgresSaver) and its thread deleted after the answer;
+ * - `postgres_saver_ratio`: LangGraph's PostgresSaver alone, durability "exit", thread deleted
+ *   after the turn (what a turn cost before the buffer).
  */
 export function checkpointTurn(): Promise<Record<string, unknown>> {
   return withPglite(async (pool) => {
-    const saver = await createCheckpointer("postgres", pool);
+    const saver = (await createCheckpointer("postgres", pool)) as PostgresSaver;
+    const buffered = turnBufferedCheckpointer(saver, pool);
+    const withBuffer = chain(buffered);
     const withSaver = chain(saver);
     const floor = chain();
-    const result = await againstFloor(
-      async (i) => {
-        const thread = `97250${String(i).padStart(7, "0")}`;
-        await withSaver.invoke({ steps: 0 }, { configurable: { thread_id: thread }, durability: "exit" });
-        await saver.deleteThread(thread);
-      },
-      async () => {
-        await floor.invoke({ steps: 0 });
-      },
-    );
-    return { bench: "checkpoint_turn", nodes: NODES, turns: TURNS, ...result };
+    const thread = (i: number) => `97250${String(i).padStart(7, "0")}`;
+    const config = (id: string) => ({ configurable: { thread_id: id }, durability: "exit" as const });
+    const runFloor = async () => {
+      await floor.invoke({ steps: 0 });
+    };
+    const completed = await againstFloor(async (i) => {
+      const id = thread(i);
+      await buffered.readLatest(id);
+      await withBuffer.invoke({ steps: 0 }, config(id));
+      await buffered.discard(id);
+    }, runFloor);
+    const paused = await againstFloor(async (i) => {
+      const id = thread(i);
+      await buffered.readLatest(id);
+      await withBuffer.invoke({ steps: 0 }, config(id));
+      await buffered.flush(id);
+      await buffered.deleteThread(id);
+    }, runFloor);
+    const postgresSaver = await againstFloor(async (i) => {
+      const id = thread(i);
+      await withSaver.invoke({ steps: 0 }, config(id));
+      await saver.deleteThread(id);
+    }, runFloor);
+    return {
+      bench: "checkpoint_turn",
+      nodes: NODES,
+      turns: TURNS,
+      ...completed,
+      paused_median_ms: paused.median_ms,
+      paused_ratio: paused.ratio,
+      postgres_saver_median_ms: postgresSaver.median_ms,
+      postgres_saver_ratio: postgresSaver.ratio,
+    };
   });
 }

@@ -58,10 +58,16 @@ const DEFAULTS: Settings = { name: "defaults", inboxConcurrency: 8, poolMax: 10 
  */
 const PRODUCTION: Settings = { name: "production", inboxConcurrency: 64, poolMax: 20 };
 
-/** Each service and the arrivals measured on it, in order (a service is warmed up once). */
-const PLAN: [Settings, Arrival[]][] = [
-  [DEFAULTS, [{ kind: "burst" }]],
-  [PRODUCTION, [{ kind: "burst" }, { kind: "paced", perSecond: 5 }]],
+/**
+ * Each deployment (settings × instances on one Postgres) and the arrivals measured on it, in order
+ * (a deployment is warmed up once). With several instances the webhook POSTs go round-robin to
+ * them, as a load balancer would send them; any instance's worker may answer any message.
+ */
+const PLAN: [Settings, number, Arrival[]][] = [
+  [DEFAULTS, 1, [{ kind: "burst" }]],
+  [PRODUCTION, 1, [{ kind: "burst" }, { kind: "paced", perSecond: 5 }]],
+  [PRODUCTION, 2, [{ kind: "burst" }]],
+  [PRODUCTION, 3, [{ kind: "burst" }]],
 ];
 
 /** Shopping items by the piece or pack: with a quantity each user's message is unique, so its calls can be told apart. */
@@ -88,7 +94,7 @@ const phonesOf = (run: number, count: number, from = 0) =>
   );
 
 /** The user's own words, as the planner and resolver prompts carry them. */
-function userMessageIn(req: RecordedRequest): string {
+export function userMessageIn(req: RecordedRequest): string {
   const text = lastUserMessageOf(req) ?? "";
   const at = text.lastIndexOf("## User message\n");
   return at < 0
@@ -121,7 +127,8 @@ function script(llm: ScriptedOpenAI): void {
   llm.on(() => true, { text: "OK", ...after });
 }
 
-function webhookBody(phone: string, text: string, id: string): Buffer {
+/** A signed-ready webhook body: one text message from `phone`. */
+export function webhookBody(phone: string, text: string, id: string): Buffer {
   const message = {
     from: phone,
     id,
@@ -201,9 +208,9 @@ async function settled(llm: ScriptedOpenAI, quietMs = LLM_LATENCY_MS * 3): Promi
   }
 }
 
-/** Posts each phone's message, signed, per `arrival`; returns when each POST started (epoch ms). */
+/** Posts each phone's message, signed, per `arrival`, round-robin to `urls`; returns when each POST started (epoch ms). */
 async function post(
-  url: string,
+  urls: string[],
   phones: string[],
   arrival: Arrival,
   tag: string,
@@ -218,7 +225,7 @@ async function post(
       }
       const raw = webhookBody(phone, messageOf(i), `wamid.E2E${tag}-${i}`);
       started.set(phone, Date.now());
-      const res = await fetch(`${url}/webhook/whatsapp`, {
+      const res = await fetch(`${urls[i % urls.length]!}/webhook/whatsapp`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-hub-signature-256": signBody(raw, SECRET) },
         body: raw,
@@ -321,17 +328,33 @@ async function startService(rig: Rig, settings: Settings) {
 type Service = Awaited<ReturnType<typeof startService>>;
 
 /** WARMUP_USERS turns at once, untimed: the JIT, connections and caches of a fresh process. */
-async function warmUp(rig: Rig, service: Service, phones: string[], tag: string): Promise<void> {
+async function warmUp(rig: Rig, services: Service[], phones: string[], tag: string): Promise<void> {
   const from = rig.graph.sent.length;
-  await post(service.url, phones, { kind: "burst" }, tag);
+  await post(
+    services.map((service) => service.url),
+    phones,
+    { kind: "burst" },
+    tag,
+  );
   await repliesFor(rig.graph, phones, from);
   await settled(rig.llm);
 }
 
-/** USERS messages per `arrival` against a running service: one end_to_end line. */
+/** CPU seconds all `services` have used; undefined when one cannot be read. */
+function cpuOf(services: Service[]): number | undefined {
+  let total = 0;
+  for (const service of services) {
+    const seconds = cpuSeconds(service.pid);
+    if (seconds === undefined) return undefined;
+    total += seconds;
+  }
+  return total;
+}
+
+/** USERS messages per `arrival` against running services: one end_to_end line. */
 async function measure(
   rig: Rig,
-  service: Service,
+  services: Service[],
   settings: Settings,
   arrival: Arrival,
   phones: string[],
@@ -341,13 +364,18 @@ async function measure(
   const firstRequest = rig.llm.requests.length;
   const firstSent = rig.graph.sent.length;
   const xactsBefore = await transactions(rig.pool);
-  const cpuBefore = cpuSeconds(service.pid);
-  const started = await post(service.url, phones, arrival, tag);
+  const cpuBefore = cpuOf(services);
+  const started = await post(
+    services.map((service) => service.url),
+    phones,
+    arrival,
+    tag,
+  );
   const replies = await repliesFor(rig.graph, phones, firstSent);
-  const cpuAtLastReply = cpuSeconds(service.pid);
+  const cpuAtLastReply = cpuOf(services);
   // The turns' background memory work is part of what they cost.
   await settled(rig.llm);
-  const cpuAfter = cpuSeconds(service.pid);
+  const cpuAfter = cpuOf(services);
   const xactsAfter = await transactions(rig.pool);
   const requests = rig.llm.requests.slice(firstRequest);
 
@@ -367,9 +395,9 @@ async function measure(
   const cpu =
     cpuBefore !== undefined && cpuAfter !== undefined && cpuAtLastReply !== undefined
       ? {
-          // One Node.js thread: the service cannot finish more than 1000 / this turns a second.
+          // One Node.js thread per instance: an instance cannot finish more than 1000 / this turns a second.
           service_cpu_ms_per_turn: round(((cpuAfter - cpuBefore) * 1000) / USERS),
-          // Share of one core the service used while turns ran: near 1 means CPU-bound.
+          // Cores the instances used while turns ran (summed): near 1 per instance means CPU-bound.
           service_cpu_busy: round((cpuAtLastReply - cpuBefore) / wallS),
         }
       : {};
@@ -384,6 +412,7 @@ async function measure(
     ratio_p50_to_ideal: round(p50 / idealMs),
     arrival: arrival.kind === "burst" ? "burst" : `paced ${arrival.perSecond}/s`,
     settings: settings.name,
+    instances: services.length,
     inbox_concurrency: settings.inboxConcurrency,
     database_pool_max: settings.poolMax,
     answered: replies.size,
@@ -409,7 +438,10 @@ async function measure(
  * extraction after LLM_LATENCY_MS each; a fake Graph API records when each reply arrives. Turn
  * time runs from the webhook POST to the reply at the Graph API; ideal_turn_ms is the turn's LLM
  * calls (counted from the scripted server's requests) × LLM_LATENCY_MS. One line per PLAN entry:
- * the shipped defaults with all USERS at once, and production settings at once and paced.
+ * the shipped defaults with all USERS at once; production settings at once and paced; and two and
+ * three production instances on the same Postgres at once (`speedup_vs_one_instance`: their
+ * turns per second over one instance's in this run; they share this machine's cores with Postgres
+ * and the bench's own fakes).
  */
 export async function endToEnd(): Promise<Record<string, unknown>[]> {
   // Every measured message must take the LLM path; a fast-path command would make no call.
@@ -435,19 +467,27 @@ export async function endToEnd(): Promise<Record<string, unknown>[]> {
     await migrate(pool, MIGRATIONS);
     script(rig.llm);
     let run = 0;
-    for (const [s, [settings, arrivals]] of PLAN.entries()) {
-      const warm = phonesOf(90 + s, WARMUP_USERS);
+    for (const [s, [settings, instances, arrivals]] of PLAN.entries()) {
+      const warm = phonesOf(90 + s, WARMUP_USERS * instances);
       const measured = arrivals.map(() => phonesOf(++run, USERS));
       await seedUsers(pool, [...warm, ...measured.flat()]);
-      const service = await startService(rig, settings);
+      const services: Service[] = [];
       try {
-        await warmUp(rig, service, warm, `W${s}`);
+        for (let n = 0; n < instances; n++) services.push(await startService(rig, settings));
+        await warmUp(rig, services, warm, `W${s}`);
         for (const [a, arrival] of arrivals.entries()) {
-          out.push(await measure(rig, service, settings, arrival, measured[a]!, `R${s}.${a}`));
+          out.push(await measure(rig, services, settings, arrival, measured[a]!, `R${s}.${a}`));
         }
       } finally {
-        await service.stop();
+        await Promise.all(services.map((service) => service.stop()));
       }
+    }
+    const one = out.find(
+      (line) => line.instances === 1 && line.settings === PRODUCTION.name && line.arrival === "burst",
+    );
+    for (const line of out) {
+      if (one && line !== one && line.settings === PRODUCTION.name && line.arrival === "burst")
+        line.speedup_vs_one_instance = round(Number(line.turns_per_s) / Number(one.turns_per_s));
     }
   } finally {
     await rig.llm.close();

@@ -9,6 +9,7 @@ import { llmCalls } from "./llmCalls.js";
 import { notesSearch } from "./notesSearch.js";
 import { schedulerTick } from "./schedulerTick.js";
 import { timeCorpus } from "./timeCorpus.js";
+import { turnBudget } from "./turnBudget.js";
 import { webhookAck } from "./webhookAck.js";
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown> | Record<string, unknown>[]>> = {
@@ -21,6 +22,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown> | Record<str
   notes_search: notesSearch,
   scheduler_tick: schedulerTick,
   time_corpus: timeCorpus,
+  turn_budget: turnBudget,
   webhook_ack: webhookAck,
 };
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type pg from "pg";
 import type { AppConfig } from "../config/env.js";
-import { TurnBufferedSaver } from "../db/turnBufferedSaver.js";
+import { turnBufferedCheckpointer } from "../db/checkpointer.js";
 import { databaseStorage, memoryStorage, undoStorage } from "../db/storage.js";
 import { PgCalendarEventRepository } from "../db/repositories/calendarEventRepository.js";
 import { PgConversationHistory } from "../db/repositories/conversationHistory.js";
@@ -71,8 +71,9 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   const clock = options.clock ?? Date.now;
   const newId = options.newId ?? randomUUID;
   const users = new PgUserRepository(pool);
-  // The window (short-term) in front of its table; every message also joins the long-term history.
-  const memory = new MemoryService(new PgConversationStore(pool), {
+  // The window (short-term) in front of its table; every message also joins the long-term history,
+  // written with the window (proactive messages, appended outside a turn, through `history`).
+  const memory = new MemoryService(new PgConversationStore(pool, { history: true }), {
     clock,
     logger,
     history: new PgConversationHistory(pool),
@@ -162,7 +163,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   if (google?.configured)
     capabilities.register(createGmailCapability({ google, ledger, logger, undo: undoSettings }));
   // Turns write their checkpoints durably only when they pause on a question.
-  const saver = new TurnBufferedSaver(checkpointer);
+  const saver = turnBufferedCheckpointer(checkpointer, pool);
   const graph = buildMemoGraph(
     {
       users,

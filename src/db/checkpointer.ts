@@ -2,6 +2,8 @@ import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 import type { AppConfig } from "../config/env.js";
+import { PgCheckpointThreads } from "./repositories/checkpointThreads.js";
+import { TurnBufferedSaver } from "./turnBufferedSaver.js";
 
 /**
  * The checkpointer that keeps paused threads (D3): LangGraph's PostgresSaver on the app's pool,
@@ -17,4 +19,15 @@ export async function createCheckpointer(
   // Creates or upgrades the checkpoint tables; idempotent.
   await saver.setup();
   return saver;
+}
+
+/**
+ * The checkpointer turns run on: `durable` behind a TurnBufferedSaver, so only a turn that pauses
+ * on a question writes; over PostgresSaver, a turn with no open question (nearly every turn) learns
+ * so from one cheap look instead of the full read of the latest checkpoint.
+ */
+export function turnBufferedCheckpointer(durable: BaseCheckpointSaver, pool: pg.Pool): TurnBufferedSaver {
+  if (!(durable instanceof PostgresSaver)) return new TurnBufferedSaver(durable);
+  const threads = new PgCheckpointThreads(pool);
+  return new TurnBufferedSaver(durable, { hasCheckpoints: (threadId) => threads.exists(threadId) });
 }

@@ -30,7 +30,17 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
   /** Per thread, the checkpoints read from the durable store this turn: their writes go there too. */
   private readonly onDisk = new Map<string, Set<string>>();
 
-  constructor(readonly durable: BaseCheckpointSaver) {
+  constructor(
+    readonly durable: BaseCheckpointSaver,
+    private readonly options: {
+      /**
+       * Whether the durable store holds any checkpoint of the thread: a cheap look that lets
+       * `readLatest` skip the full read on the turns with no open question (nearly all). Default:
+       * none, always the full read.
+       */
+      hasCheckpoints?: (threadId: string) => Promise<boolean>;
+    } = {},
+  ) {
     super(durable.serde);
   }
 
@@ -58,7 +68,10 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
    * it, which follows at once in the same turn, is then answered without a second query.
    */
   async readLatest(threadId: string): Promise<CheckpointTuple | undefined> {
-    const tuple = this.noteOnDisk(await this.durable.getTuple({ configurable: { thread_id: threadId } }));
+    const stored = (await this.options.hasCheckpoints?.(threadId)) ?? true;
+    const tuple = stored
+      ? this.noteOnDisk(await this.durable.getTuple({ configurable: { thread_id: threadId } }))
+      : undefined;
     this.primed.set(threadId, tuple);
     return tuple;
   }

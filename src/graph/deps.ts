@@ -2,11 +2,19 @@ import type { UserRepository } from "../db/repositories/userRepository.js";
 import type { GoogleConnector } from "../services/google/types.js";
 import type { LLMService } from "../types/llm.js";
 import type { MemoryService } from "../services/memory/index.js";
+import type { LongTermRead } from "../services/memory/memoryService.js";
 
 /** Long-term memory as the graph uses it: context for the planner, background work after a turn. */
 export interface LongTermContext {
-  /** The rolling summary and the most relevant remembered facts, within their token budgets. */
-  contextFor(phone: string, message: string): Promise<{ text: string | undefined }>;
+  /**
+   * The rolling summary and the most relevant remembered facts, within their token budgets; from
+   * `read` when the turn's first read brought them (`MemoryService.beginTurn`).
+   */
+  contextFor(
+    phone: string,
+    message: string,
+    read?: LongTermRead | null,
+  ): Promise<{ text: string | undefined }>;
   /** Starts the background work after a turn (summary, facts); never throws, never waits. */
   schedule(phone: string, windowSize: number): unknown;
   /** What the rules will remember of a message (no model): a no-LLM turn says so. */

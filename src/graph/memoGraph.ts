@@ -14,6 +14,7 @@ import { createResolverRouterNode, RESOLVER_ROUTER_ENDS } from "./nodes/resolver
 import { createResponseFormatterNode } from "./nodes/responseFormatterNode.js";
 import { createResponseWriterNode } from "./nodes/responseWriterNode.js";
 import { MemoStateAnnotation } from "./state/memoState.js";
+import { skipUntracedRunTrees } from "./untracedRuns.js";
 import { type MemoState } from "../types/state.js";
 
 /** After the planner: on to the capability check, or straight to the writer when it already replied (no LLM, LLM failure). */
@@ -28,6 +29,8 @@ export function routeAfterCapabilityCheck(state: MemoState): "hitl_gate" | "resp
 
 /** Builds Memo's conversation graph (spec 002 §12.4) over the given services and checkpointer. */
 export function buildMemoGraph(deps: MemoGraphDeps, checkpointer?: BaseCheckpointSaver) {
+  // No LangSmith run tree per node when the turn is not traced.
+  skipUntracedRunTrees();
   const node = <T extends Parameters<typeof instrument>[1]>(name: string, fn: T) =>
     instrument(name, fn, deps.clock);
 

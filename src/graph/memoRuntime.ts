@@ -338,6 +338,8 @@ export class MemoRuntime {
         .catch((e: unknown) =>
           this.deps.logger.error({ err: e, threadId }, "could not clear the turn's buffer"),
         );
+      // What the turn held of memory (the user's message) is saved: it stays said, retried or not.
+      await this.deps.memory.commit(threadId).catch(() => undefined);
       return {
         status: "failed",
         text: userTextOf(error, replyLanguage(detectLanguage(message))),
@@ -366,6 +368,8 @@ export class MemoRuntime {
 
   private async remember(threadId: string, message: string, options: InvokeOptions): Promise<void> {
     await this.deps.memory.load(threadId);
+    // Saved with Memo's next message (the reply, or the question asked again), in one write.
+    this.deps.memory.holdWrites(threadId);
     await this.deps.memory.addUserMessage(threadId, message, {
       ...(options.whatsappMessageId ? { whatsappMessageId: options.whatsappMessageId } : {}),
       ...(options.replyToMessageId ? { replyToMessageId: options.replyToMessageId } : {}),

@@ -18,16 +18,61 @@ export interface TurnContext {
    * turn (and the memory work it starts) may finish even if it crosses the budget on the way.
    */
   llmAdmitted?: boolean;
+  /** Set by withTurn once the work itself settled (background work it started may still run). */
+  ended?: boolean;
+  /** Told once when the work settles (onTurnEnd); e.g. the turn's LLM usage is written then. */
+  endHooks?: (() => void)[];
 }
 
 const storage = new AsyncLocalStorage<TurnContext>();
 
-/** Runs `fn` with `context` visible to everything it calls or starts, background work included. */
+/** Marks the turn ended and tells its end hooks, each once; a hook's fault is its own. */
+function end(context: TurnContext): void {
+  context.ended = true;
+  const hooks = context.endHooks ?? [];
+  context.endHooks = [];
+  for (const hook of hooks) {
+    try {
+      hook();
+    } catch {
+      // An end hook (a usage write) never fails the turn it ends.
+    }
+  }
+}
+
+/**
+ * Runs `fn` with `context` visible to everything it calls or starts, background work included.
+ * When `fn` settles (its promise, or its return) the turn ends: its end hooks run. Running inside
+ * the same context again (a nested call) does not end it early.
+ */
 export function withTurn<T>(context: TurnContext, fn: () => T): T {
-  return storage.run(context, fn);
+  if (storage.getStore() === context) return fn();
+  let result: T;
+  try {
+    result = storage.run(context, fn);
+  } catch (error) {
+    end(context);
+    throw error;
+  }
+  if (result instanceof Promise) {
+    return result.finally(() => end(context)) as T;
+  }
+  end(context);
+  return result;
 }
 
 /** The context of the work now running, if any. */
 export function currentTurn(): TurnContext | undefined {
   return storage.getStore();
+}
+
+/**
+ * Calls `hook` once when the current turn's work settles; false (nothing registered) when no
+ * turn is running or it has already ended (background work after its reply).
+ */
+export function onTurnEnd(hook: () => void): boolean {
+  const turn = storage.getStore();
+  if (!turn || turn.ended) return false;
+  (turn.endHooks ??= []).push(hook);
+  return true;
 }

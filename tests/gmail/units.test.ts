@@ -19,8 +19,9 @@ function memoryLedger(): OperationLedger & { entries: Map<string, unknown> } {
     entries,
     get: (phone, id) => Promise.resolve(entries.get(`${phone}|${id}`)),
     record: (phone, id, outcome) => {
-      if (!entries.has(`${phone}|${id}`)) entries.set(`${phone}|${id}`, outcome);
-      return Promise.resolve();
+      if (entries.has(`${phone}|${id}`)) return Promise.resolve(false);
+      entries.set(`${phone}|${id}`, outcome);
+      return Promise.resolve(true);
     },
   };
 }

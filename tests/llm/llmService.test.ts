@@ -82,6 +82,35 @@ describe("structured output", () => {
     },
   );
 
+  it.each(["jsonSchema", "functionCalling"] as const)(
+    "with %s, each schema's request is built once and sent the same on every call, and never another schema's",
+    async (method) => {
+      const Other = z.object({ title: z.string() });
+      server.enqueue(
+        { json: { intent: "task", when: null } },
+        { json: { title: "milk" } },
+        { json: { intent: "chat", when: null } },
+      );
+      const llm = service({ LLM_STRUCTURED_OUTPUT_METHOD: method });
+      await llm.structured("planner", Intent, messages);
+      expect((await llm.structured("planner", Other, messages, { name: "other" })).value).toEqual({
+        title: "milk",
+      });
+      expect((await llm.structured("planner", Intent, messages)).value).toEqual({
+        intent: "chat",
+        when: null,
+      });
+
+      const [first, other, again] = server.requests.map(({ body }) =>
+        JSON.stringify({ format: body.response_format ?? null, tools: body.tools ?? null }),
+      );
+      expect(again).toBe(first);
+      expect(other).not.toBe(first);
+      expect(other).toContain('"title"');
+      expect(first).toContain('"intent"');
+    },
+  );
+
   it("sends the system prompt first, then the conversation in order, to the node's model", async () => {
     server.enqueue({ json: { intent: "chat", when: null } }, { json: { intent: "chat", when: null } });
     const llm = service();

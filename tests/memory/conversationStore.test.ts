@@ -243,3 +243,70 @@ describe.each(backends)("conversation memory written through to $name", (backend
     expect(reader.getRecentMessages(phone).map((m) => m.content)).toEqual(["☀️ Good morning!"]);
   });
 });
+
+describe.each(backends)("PgConversationStore with the history ($name)", (backend) => {
+  let db: TestDatabase;
+  let store: PgConversationStore;
+  beforeAll(async () => {
+    db = await backend.create();
+    store = new PgConversationStore(db.pool, { history: true });
+  });
+  afterAll(async () => db?.close());
+
+  const user = async () => {
+    const phone = nextPhone();
+    await db.pool.query("INSERT INTO users (phone, time_zone) VALUES ($1, 'UTC')", [phone]);
+    return phone;
+  };
+  const historyOf = async (phone: string) =>
+    (
+      await db.pool.query<{ role: string; content: string }>(
+        "SELECT role, content FROM conversation_messages WHERE user_phone = $1 ORDER BY id",
+        [phone],
+      )
+    ).rows.map((r) => `${r.role}: ${r.content}`);
+
+  it("saves the window and appends its messages in one statement, in order, a redelivery once", async () => {
+    const phone = await user();
+    const rows = [
+      { role: "user" as const, content: "a\u0000b", whatsappMessageId: "wamid.u1", createdAt: 1_000 },
+      { role: "assistant" as const, content: "reply", createdAt: 2_000 },
+    ];
+    await store.save(phone, sampleWindow("x"), rows);
+    await store.save(phone, sampleWindow("y"), [rows[0]!]);
+    expect(await historyOf(phone)).toEqual(["user: ab", "assistant: reply"]);
+    expect((await store.load(phone))!.messages[0]!.content).toBe("y");
+  });
+
+  it("still saves the window of a phone with no user row (no history to keep)", async () => {
+    const phone = nextPhone();
+    await store.save(phone, sampleWindow("z"), [{ role: "user", content: "hi", createdAt: 1_000 }]);
+    expect((await store.load(phone))!.messages[0]!.content).toBe("z");
+    expect(await historyOf(phone)).toEqual([]);
+  });
+
+  it("reads the window, the summary and the facts for a message in one statement", async () => {
+    const phone = await user();
+    expect(await store.loadTurn(phone, { text: "coffee", now: Date.now(), limit: 12 })).toEqual({
+      window: null,
+      summary: "",
+      facts: [],
+    });
+    await store.save(phone, sampleWindow("w"));
+    await db.pool.query("INSERT INTO memory_profiles (user_phone, summary) VALUES ($1, 'Likes tea.')", [
+      phone,
+    ]);
+    await db.pool.query(
+      `INSERT INTO memories (user_phone, type, content, search_text, importance)
+       VALUES ($1, 'preference', 'Drinks coffee black', 'drinks coffee black', 0.8),
+              ($1, 'fact', 'Has a dog', 'has a dog', 0.5)`,
+      [phone],
+    );
+    const read = await store.loadTurn(phone, { text: "more coffee please", now: Date.now(), limit: 12 });
+    expect(read.window).toEqual(sampleWindow("w"));
+    expect(read.summary).toBe("Likes tea.");
+    expect(read.facts.map((f) => f.fact.content)).toEqual(["Drinks coffee black", "Has a dog"]);
+    expect(read.facts[0]!.relevance).toBeGreaterThan(0);
+    expect(read.facts[0]!.fact.createdAt).toBeGreaterThan(0);
+  });
+});

@@ -187,6 +187,30 @@ describe("the hourly clean-up", () => {
   });
 });
 
+describe("the operation ledger's clean-up", () => {
+  it("hourly: drops ledger entries older than a week (no turn does it), keeping the newer ones", async () => {
+    const h = await harness();
+    await h.user(PHONE);
+    const now = h.clock.now();
+    for (const [id, age] of [
+      ["old", 7 * DAY + HOUR],
+      ["recent", 6 * DAY],
+    ] as const) {
+      await h.db.pool.query(
+        "INSERT INTO database_operations (user_phone, operation_id, outcome, created_at) VALUES ($1, $2, '{}', $3)",
+        [PHONE, id, new Date(now - age)],
+      );
+    }
+    await h.scheduler.runHourly();
+    const { rows } = await h.db.pool.query<{ operation_id: string }>(
+      "SELECT operation_id FROM database_operations WHERE user_phone = $1",
+      [PHONE],
+    );
+    expect(rows.map((r) => r.operation_id)).toEqual(["recent"]);
+    expect(logsOf(h, "SCHEDULER_HOURLY")).toMatchObject([{ operations: 1 }]);
+  });
+});
+
 describe("the daily clean-up", () => {
   it("prunes records past RETENTION_DAYS, keeping unanswered inbox messages and unfinished deliveries", async () => {
     const h = await harness({ RETENTION_DAYS: "7" });

@@ -88,6 +88,8 @@ export interface WhatsAppHarnessOptions {
   graphApi?: FakeGraphApi;
   /** Counts webhook, send and delivery events (default: none). */
   metrics?: Metrics;
+  /** Milliseconds between the inbox worker's looks for unannounced work (default: 200). */
+  pollIntervalMs?: number;
 }
 
 /**
@@ -135,7 +137,7 @@ export async function createWhatsAppHarness(options: WhatsAppHarnessOptions = {}
     serviceUrl: () => "http://127.0.0.1:1",
     transcriber: options.transcriber ?? null,
     ...(options.metrics ? { metrics: options.metrics } : {}),
-    worker: { pollIntervalMs: 200, retryDelayMs: () => 10 },
+    worker: { pollIntervalMs: options.pollIntervalMs ?? 200, retryDelayMs: () => 10 },
   });
   const app: Express = createApp({
     logger,

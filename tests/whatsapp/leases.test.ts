@@ -1,6 +1,10 @@
 // The per-phone leases of the inbox (D4) and the group-committed inbox writer, on their own.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { InboxRepository, NewInboxMessage } from "../../src/db/repositories/inboxRepository.js";
+import {
+  PgInboxRepository,
+  type InboxRepository,
+  type NewInboxMessage,
+} from "../../src/db/repositories/inboxRepository.js";
 import { PgPhoneLeaseRepository } from "../../src/db/repositories/phoneLeaseRepository.js";
 import { InboxWriter } from "../../src/transport/whatsapp/inboxWriter.js";
 import { PgPhoneLeases } from "../../src/transport/whatsapp/phoneLocks.js";
@@ -89,6 +93,109 @@ describe.each(backends)("phone leases on $name", (backend) => {
     expect(await d.tryAcquire("972500000006")).not.toBeNull();
     await d.close();
     await c.close();
+  });
+});
+
+describe.each(backends)("the inbox's claim and advance statements on $name", (backend) => {
+  let db: TestDatabase;
+  let inbox: InboxRepository;
+  beforeAll(async () => {
+    db = await backend.create();
+    inbox = new PgInboxRepository(db.pool);
+  });
+  afterAll(() => db.close());
+
+  let n = 0;
+  const message = (phone: string, at: number): NewInboxMessage => ({
+    waMessageId: `wamid.CLAIM${++n}`,
+    phone,
+    type: "text",
+    sentAt: new Date(at),
+    payload: { n },
+  });
+  const claim = (owner: string, limit = 8, exclude: string[] = []) =>
+    inbox.claim({ owner, ttlSeconds: 30, limit, exclude });
+
+  it("takes each waiting phone's lease with its earliest message, the attempt counted; a second claimer gets none", async () => {
+    const t = Date.parse("2026-11-20T10:00:00Z");
+    const [late, early, other] = [
+      message("972500000101", t + 2000),
+      message("972500000101", t + 1000),
+      message("972500000102", t + 500),
+    ];
+    await inbox.insert([late, early, other]);
+    const first = await claim("owner-a");
+    expect(first.more).toBe(false);
+    const byPhone = new Map(first.phones.map((p) => [p.phone, p]));
+    expect(byPhone.get("972500000101")?.message).toMatchObject({
+      waMessageId: early.waMessageId,
+      attempts: 1,
+    });
+    expect(byPhone.get("972500000102")?.message).toMatchObject({
+      waMessageId: other.waMessageId,
+      attempts: 1,
+    });
+    expect(await claim("owner-b")).toEqual({ phones: [], more: false });
+    expect((await inbox.get(late.waMessageId))?.attempts).toBe(0);
+
+    // Ending a message takes the phone's next one, attempt counted, in the same statement.
+    const a = byPhone.get("972500000101")!;
+    const step = await inbox.advance(a.phone, a.token, {
+      finish: { waMessageId: early.waMessageId, status: "done" },
+      then: "next",
+    });
+    expect(step).toMatchObject({
+      finished: true,
+      released: false,
+      next: { waMessageId: late.waMessageId, attempts: 1 },
+    });
+    expect((await inbox.get(early.waMessageId))?.status).toBe("done");
+    // A stale token (a lease another worker took over) changes nothing.
+    const stale = await inbox.advance(a.phone, String(Number(a.token) + 1_000_000), {
+      finish: { waMessageId: late.waMessageId, status: "done" },
+      then: "next",
+    });
+    expect(stale).toEqual({ finished: false, next: null, released: false });
+    expect((await inbox.get(late.waMessageId))?.status).toBe("pending");
+    // The last message: the lease goes with it, and the phone can be claimed again.
+    const last = await inbox.advance(a.phone, a.token, {
+      finish: { waMessageId: late.waMessageId, status: "done" },
+      then: "next",
+    });
+    expect(last).toEqual({ finished: true, next: null, released: true });
+    const leases = await db.pool.query("SELECT phone FROM inbox_phone_leases WHERE phone = $1", [a.phone]);
+    expect(leases.rows).toEqual([]);
+
+    // "hold" ends a message and keeps the lease (the apology still has to go out); "release" lets it go.
+    const b = byPhone.get("972500000102")!;
+    const held = await inbox.advance(b.phone, b.token, {
+      finish: { waMessageId: other.waMessageId, status: "failed", error: "boom" },
+      then: "hold",
+    });
+    expect(held).toEqual({ finished: true, next: null, released: false });
+    expect(await inbox.get(other.waMessageId)).toMatchObject({ status: "failed", lastError: "boom" });
+    expect(await inbox.advance(b.phone, b.token, { then: "release" })).toEqual({
+      finished: false,
+      next: null,
+      released: true,
+    });
+  });
+
+  it("leaves out phones being worked off, says when phones were left waiting, and takes back an attempt that never ran", async () => {
+    const t = Date.parse("2026-11-20T11:00:00Z");
+    const phones = ["972500000201", "972500000202", "972500000203"];
+    const rows = phones.map((phone, i) => message(phone, t + i * 1000));
+    await inbox.insert(rows);
+    const one = await claim("owner-c", 1, ["972500000201"]);
+    // The longest-waiting phone not left out; one more is waiting.
+    expect(one.phones.map((p) => p.phone)).toEqual(["972500000202"]);
+    expect(one.more).toBe(true);
+    const [taken] = one.phones;
+    await inbox.giveBackAttempt(taken!.message!.waMessageId, taken!.token);
+    expect((await inbox.get(taken!.message!.waMessageId))?.attempts).toBe(0);
+    const rest = await claim("owner-c", 8, ["972500000202"]);
+    expect(rest.phones.map((p) => p.phone).sort()).toEqual(["972500000201", "972500000203"]);
+    expect(rest.more).toBe(false);
   });
 });
 

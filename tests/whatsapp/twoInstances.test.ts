@@ -22,11 +22,18 @@ describe.skipIf(!testDatabaseUrl)("two instances on one Postgres", () => {
     const b = await harness({ db, graphApi: a.graphApi });
     for (const phone of [ALICE, BOB, AMERICAN]) await a.knownUser(phone);
     const start = a.clock.now();
-    const bodies = [ALICE, BOB, AMERICAN].flatMap((phone) =>
-      [1, 2, 3].map((i) => textMessage(phone, `${phone.slice(-1)}-${i}`, start + i * 1000)),
+    // Deliveries land on both instances, as behind a load balancer: every phone at once, each
+    // phone's messages back to back (the next posted once the previous one is stored), alternating.
+    // (Order is WhatsApp timestamp order among the messages stored when a turn starts: a message
+    // posted at the same instant as a later one may arrive after that one has started.)
+    await Promise.all(
+      [ALICE, BOB, AMERICAN].map(async (phone, p) => {
+        for (const i of [1, 2, 3]) {
+          const message = textMessage(phone, `${phone.slice(-1)}-${i}`, start + i * 1000);
+          await ((p + i) % 2 ? a : b).deliver(message);
+        }
+      }),
     );
-    // Deliveries land on both instances, as behind a load balancer.
-    await Promise.all(bodies.map((m, i) => (i % 2 ? a : b).deliver(m)));
     await a.graphApi.waitForSent(9, 15_000);
     await Promise.all([a.idle(), b.idle()]);
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -8,6 +8,8 @@ import type {
 } from "../../types/conversation.js";
 import { CAPABILITY_NAMES } from "../../types/plan.js";
 import { InvalidPhoneError } from "../../utils/errors.js";
+import type { NewHistoryMessage } from "./conversationHistory.js";
+import { relevantFacts, type ScoredFact } from "./memoryRepository.js";
 
 /** The whole short-term window of one user, stored as one document. */
 export interface StoredWindow {
@@ -20,12 +22,46 @@ export interface StoredWindow {
   recentTasks: RecentTaskSnapshot[];
 }
 
+/** The facts a turn's read also ranks for the planner (see `ConversationStore.loadTurn`). */
+export interface TurnFactsQuery {
+  /** The user's message: facts speaking of its words rank first. */
+  text: string;
+  /** The instant decay is computed at (epoch ms). */
+  now: number;
+  /** At most this many, best first. */
+  limit: number;
+}
+
+/** What the start of a turn reads: the window, and the long-term memory the planner sees. */
+export interface TurnRead {
+  /** The stored window, or null when this phone has none. */
+  window: StoredWindow | null;
+  /** The rolling summary ("" without a profile). */
+  summary: string;
+  /** The facts for the message, best first. */
+  facts: ScoredFact[];
+}
+
 /** Storage of conversation windows, one per phone. Every method takes the phone that scopes it. */
 export interface ConversationStore {
+  /**
+   * Whether `save` also appends the messages it is handed to the conversation history
+   * (`conversation_messages`), in the same statement as the window (default: false).
+   */
+  readonly keepsHistory?: boolean;
   /** The stored window, or null when this phone has none. */
   load(phone: string): Promise<StoredWindow | null>;
-  /** Replaces the phone's window with this one. */
-  save(phone: string, window: StoredWindow): Promise<void>;
+  /**
+   * The window, the user's summary and the facts for the message, in one read (absent: a store
+   * that holds no long-term memory; the caller reads it elsewhere).
+   */
+  loadTurn?(phone: string, facts: TurnFactsQuery): Promise<TurnRead>;
+  /**
+   * Replaces the phone's window with this one; a store that `keepsHistory` also appends `history`
+   * (in order, ids following it; a message already stored with the same role and WhatsApp id is
+   * not stored again), all or nothing. Others ignore `history`.
+   */
+  save(phone: string, window: StoredWindow, history?: readonly NewHistoryMessage[]): Promise<void>;
   /** Forgets the phone's window; a no-op when there is none. */
   delete(phone: string): Promise<void>;
   /**
@@ -104,9 +140,27 @@ export function parseStoredWindow(value: unknown): StoredWindow {
   };
 }
 
+// Postgres text refuses NUL characters; a message carrying one must still be kept.
+const withoutNul = (text: string) => text.replaceAll("\u0000", "");
+
+const SAVE_WINDOW = `INSERT INTO conversation_windows (user_phone, state) VALUES ($1, $2::jsonb)
+  ON CONFLICT (user_phone) DO UPDATE SET state = EXCLUDED.state, updated_at = now()`;
+
+export interface PgConversationStoreOptions {
+  /** `save` also appends the turn's messages to `conversation_messages` (default: false). */
+  history?: boolean;
+}
+
 /** ConversationStore over the `conversation_windows` table, in plain SQL on the app's pool. */
 export class PgConversationStore implements ConversationStore {
-  constructor(private readonly pool: pg.Pool) {}
+  readonly keepsHistory: boolean;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    options: PgConversationStoreOptions = {},
+  ) {
+    this.keepsHistory = options.history ?? false;
+  }
 
   async load(phone: string): Promise<StoredWindow | null> {
     const { rows } = await this.pool.query<{ state: unknown }>(
@@ -116,12 +170,50 @@ export class PgConversationStore implements ConversationStore {
     return rows[0] ? parseStoredWindow(rows[0].state) : null;
   }
 
-  async save(phone: string, window: StoredWindow): Promise<void> {
+  async loadTurn(phone: string, query: TurnFactsQuery): Promise<TurnRead> {
+    // Twice what is shown, so a fact too long for the budget leaves room for the next ones.
+    const facts = relevantFacts(query.text, { now: query.now, limit: query.limit }, 2);
+    const { rows } = await this.pool.query<{ state: unknown; summary: string | null; facts: unknown[] }>(
+      `WITH facts AS (${facts.sql})
+       SELECT (SELECT state FROM conversation_windows WHERE user_phone = $1) AS state,
+              (SELECT summary FROM memory_profiles WHERE user_phone = $1) AS summary,
+              (SELECT COALESCE(jsonb_agg(to_jsonb(f)), '[]'::jsonb) FROM facts f) AS facts`,
+      [phone, ...facts.params],
+    );
+    const row = rows[0];
+    return {
+      window: row?.state ? parseStoredWindow(row.state) : null,
+      summary: row?.summary ?? "",
+      facts: facts.rank(row?.facts ?? []),
+    };
+  }
+
+  async save(phone: string, window: StoredWindow, history: readonly NewHistoryMessage[] = []): Promise<void> {
     assertNormalizedPhone(phone);
+    if (!this.keepsHistory || history.length === 0) {
+      await this.pool.query(SAVE_WINDOW, [phone, serializeWindow(window)]);
+      return;
+    }
+    // One statement, so the window and its messages' history are stored together or not at all.
+    // The rows are inserted in the order given (ids follow it); a user without a `users` row
+    // (nothing to keep a history for) still gets the window.
     await this.pool.query(
-      `INSERT INTO conversation_windows (user_phone, state) VALUES ($1, $2::jsonb)
-       ON CONFLICT (user_phone) DO UPDATE SET state = EXCLUDED.state, updated_at = now()`,
-      [phone, serializeWindow(window)],
+      `WITH saved AS (${SAVE_WINDOW} RETURNING 1)
+       INSERT INTO conversation_messages (user_phone, role, content, whatsapp_message_id, created_at)
+       SELECT $1, m.role, m.content, m.whatsapp_message_id, m.created_at
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[])
+              WITH ORDINALITY AS m(role, content, whatsapp_message_id, created_at, n)
+        WHERE EXISTS (SELECT 1 FROM users WHERE phone = $1)
+        ORDER BY m.n
+       ON CONFLICT (user_phone, role, whatsapp_message_id) DO NOTHING`,
+      [
+        phone,
+        serializeWindow(window),
+        history.map((m) => m.role),
+        history.map((m) => withoutNul(m.content)),
+        history.map((m) => m.whatsappMessageId ?? null),
+        history.map((m) => (m.createdAt instanceof Date ? m.createdAt : new Date(m.createdAt))),
+      ],
     );
   }
 

@@ -1,6 +1,9 @@
 import type { Queryable } from "../transaction.js";
 
-/** Clean-up the scheduler runs: idle conversation windows, expired questions, old records. */
+/**
+ * Clean-up the scheduler runs: idle conversation windows, expired questions, expired undo entries,
+ * old ledger entries and records. None of it runs inside a user's turn.
+ */
 export class Housekeeping {
   constructor(private readonly db: Queryable) {}
 
@@ -30,6 +33,17 @@ export class Housekeeping {
    */
   async purgeUndo(beforeMs: number): Promise<number> {
     const { rowCount } = await this.db.query("DELETE FROM undo_journal WHERE expires_at < $1", [
+      new Date(beforeMs),
+    ]);
+    return rowCount ?? 0;
+  }
+
+  /**
+   * Drops operation ledger entries (`database_operations`) recorded before `beforeMs`: their turns
+   * can no longer be re-run. Returns how many went.
+   */
+  async pruneOperations(beforeMs: number): Promise<number> {
+    const { rowCount } = await this.db.query("DELETE FROM database_operations WHERE created_at < $1", [
       new Date(beforeMs),
     ]);
     return rowCount ?? 0;

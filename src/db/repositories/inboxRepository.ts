@@ -61,21 +61,73 @@ function toMessage(row: InboxRow): InboxMessage {
   };
 }
 
+/** What `InboxRepository.claim` needs: who takes the leases, for how long, and how many. */
+export interface ClaimRequest {
+  /** The lease owner (one per process). */
+  owner: string;
+  /** Lifetime of a lease without renewal. */
+  ttlSeconds: number;
+  /** Most phones taken. */
+  limit: number;
+  /** Phones this process is working off already. */
+  exclude: readonly string[];
+}
+
+/** A phone whose lease a claim took. */
+export interface ClaimedPhone {
+  phone: string;
+  /** The new lease's fencing token. */
+  token: string;
+  /** The phone's next pending message, its attempt counted; null if another worker finished it meanwhile. */
+  message: InboxMessage | null;
+}
+
+export interface Claim {
+  phones: ClaimedPhone[];
+  /** Whether phones were left waiting: more than `limit` found, or some lost to another worker. */
+  more: boolean;
+}
+
+/** See `InboxRepository.advance`. */
+export interface AdvanceStep {
+  finish?: { waMessageId: string; status: InboxFinalStatus; error?: string };
+  then: "next" | "hold" | "release";
+}
+
+export interface Advanced {
+  /** `step.finish` was applied (false: the lease is lost, or the row was no longer pending). */
+  finished: boolean;
+  /** The phone's next pending message, its attempt counted (only with `then: "next"`). */
+  next: InboxMessage | null;
+  /** The lease was let go (`then: "release"`, or `"next"` with nothing left). */
+  released: boolean;
+}
+
 /** The durable inbox of D4: every inbound message, once, until its turn has run. */
 export interface InboxRepository {
   /** Stores new messages in one statement; redeliveries (known ids) are dropped. Returns the ids stored. */
   insert(messages: NewInboxMessage[]): Promise<string[]>;
-  /** Phones with pending messages and no live lease, the longest-waiting first, leaving out `exclude`. */
-  phonesWithPending(limit: number, exclude: readonly string[]): Promise<string[]>;
-  /** The phone's next pending message in WhatsApp timestamp order (arrival order within a second). */
-  nextPending(phone: string): Promise<InboxMessage | null>;
+  /**
+   * Takes the leases of up to `limit` phones with pending messages and no live lease (the
+   * longest-waiting first, leaving out `exclude`), and of each, in the same statement, the next
+   * pending message with its attempt counted (see `ClaimedPhone`).
+   */
+  claim(request: ClaimRequest): Promise<Claim>;
+  /**
+   * One step of a phone's run under its lease, in one statement: ends the message just handled
+   * (`step.finish`), then takes the phone's next pending message with its attempt counted
+   * (`then: "next"`, letting the lease go when there is none), keeps the lease (`"hold"`), or lets
+   * it go (`"release"`). Nothing happens when the lease `token` is no longer live, or when
+   * `step.finish` names a message that is no longer pending.
+   */
+  advance(phone: string, token: string, step: AdvanceStep): Promise<Advanced>;
   /**
    * Counts an attempt at a message's turn before it starts; returns the attempts so far, or null
    * when the lease `token` is no longer live (another worker has the phone now).
    */
   beginAttempt(waMessageId: string, token: string): Promise<number | null>;
-  /** Ends a pending message's life (`error` says why it failed); false when the lease is no longer live. */
-  finish(waMessageId: string, status: InboxFinalStatus, token: string, error?: string): Promise<boolean>;
+  /** Takes back an attempt counted for a message whose turn never started (the worker stopped first). */
+  giveBackAttempt(waMessageId: string, token: string): Promise<void>;
   get(waMessageId: string): Promise<InboxMessage | null>;
   /** Deletes the phone's answered rows (they keep what the user sent); returns how many. */
   deleteAnswered(phone: string): Promise<number>;
@@ -148,26 +200,118 @@ export class PgInboxRepository implements InboxRepository {
     return stored.map((r) => r.wa_message_id);
   }
 
-  async phonesWithPending(limit: number, exclude: readonly string[]): Promise<string[]> {
-    const { rows } = await this.db.query<{ phone: string }>(
-      `SELECT phone FROM inbox_messages m
-       WHERE status = 'pending' AND NOT (phone = ANY($2::text[]))
-         AND NOT EXISTS (SELECT 1 FROM inbox_phone_leases l WHERE l.phone = m.phone AND l.expires_at > now())
-       GROUP BY phone
-       ORDER BY min(sent_at), min(seq)
-       LIMIT $1`,
-      [limit, exclude],
+  async claim({ owner, ttlSeconds, limit, exclude }: ClaimRequest): Promise<Claim> {
+    // One statement: pick the waiting phones (one more than asked, to know whether some are left),
+    // take their leases (an upsert that only wins over an expired lease, in phone order so two
+    // instances claiming at once cannot deadlock), and count the attempt at each one's next message.
+    // The message is re-checked as pending when counted: a worker that finished it since this
+    // statement's snapshot leaves the phone with no message here (the run then looks again).
+    const { rows } = await this.db.query<
+      Partial<InboxRow> & { found: string; lease_phone: string | null; lease_token: string | null }
+    >(
+      `WITH waiting AS (
+         SELECT phone, row_number() OVER (ORDER BY min(sent_at), min(seq)) AS rank
+           FROM inbox_messages m
+          WHERE status = 'pending' AND NOT (phone = ANY($2::text[]))
+            AND NOT EXISTS (SELECT 1 FROM inbox_phone_leases l WHERE l.phone = m.phone AND l.expires_at > now())
+          GROUP BY phone
+          ORDER BY min(sent_at), min(seq)
+          LIMIT $1 + 1
+       ),
+       leased AS (
+         INSERT INTO inbox_phone_leases AS l (phone, owner, token, expires_at)
+         SELECT phone, $3, nextval('inbox_lease_tokens'), now() + make_interval(secs => $4)
+           FROM waiting WHERE rank <= $1 ORDER BY phone
+         ON CONFLICT (phone) DO UPDATE
+           SET owner = EXCLUDED.owner, token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+           WHERE l.expires_at < now()
+         RETURNING phone, token
+       ),
+       first AS (
+         SELECT DISTINCT ON (m.phone) m.wa_message_id
+           FROM inbox_messages m JOIN leased USING (phone)
+          WHERE m.status = 'pending'
+          ORDER BY m.phone, m.sent_at, m.seq
+       ),
+       counted AS (
+         UPDATE inbox_messages m SET attempts = m.attempts + 1
+           FROM first WHERE m.wa_message_id = first.wa_message_id AND m.status = 'pending'
+         RETURNING m.*
+       )
+       SELECT (SELECT count(*) FROM waiting) AS found, leased.phone AS lease_phone,
+              leased.token AS lease_token, counted.*
+         FROM (SELECT 1) AS one
+         LEFT JOIN leased ON true
+         LEFT JOIN counted ON counted.phone = leased.phone`,
+      [limit, exclude, owner, ttlSeconds],
     );
-    return rows.map((r) => r.phone);
+    const phones = rows
+      .filter((r) => r.lease_phone !== null && r.lease_token !== null)
+      .map((r) => ({
+        phone: r.lease_phone!,
+        token: String(r.lease_token),
+        message: r.wa_message_id ? toMessage(r as InboxRow) : null,
+      }));
+    const found = Number(rows[0]?.found ?? 0);
+    return { phones, more: found > Math.min(limit, phones.length) };
   }
 
-  async nextPending(phone: string): Promise<InboxMessage | null> {
-    const { rows } = await this.db.query<InboxRow>(
-      `SELECT * FROM inbox_messages WHERE phone = $1 AND status = 'pending'
-       ORDER BY sent_at, seq LIMIT 1`,
-      [phone],
+  async advance(phone: string, token: string, step: AdvanceStep): Promise<Advanced> {
+    const { finish, then } = step;
+    // One statement, fenced by the lease: the finished row, the next row (the snapshot still shows
+    // the finished one pending, hence the id left out) with its attempt counted, and the lease let
+    // go when the phone has nothing left, so no other statement is needed between two messages.
+    const { rows } = await this.db.query<Partial<InboxRow> & { finished: boolean; released: boolean }>(
+      `WITH lease AS (
+         SELECT 1 FROM inbox_phone_leases
+          WHERE phone = $1 AND token = $2::bigint AND expires_at > now()
+       ),
+       finished AS (
+         UPDATE inbox_messages
+            SET status = $4, last_error = COALESCE($5, last_error), finished_at = now()
+          WHERE wa_message_id = $3 AND phone = $1 AND status = 'pending' AND EXISTS (SELECT 1 FROM lease)
+         RETURNING wa_message_id
+       ),
+       go AS (
+         SELECT 1 WHERE EXISTS (SELECT 1 FROM lease)
+                    AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM finished))
+       ),
+       next AS (
+         SELECT wa_message_id FROM inbox_messages
+          WHERE phone = $1 AND status = 'pending' AND wa_message_id IS DISTINCT FROM $3
+            AND $6 = 'next' AND EXISTS (SELECT 1 FROM go)
+          ORDER BY sent_at, seq
+          LIMIT 1
+       ),
+       counted AS (
+         UPDATE inbox_messages m SET attempts = m.attempts + 1
+           FROM next WHERE m.wa_message_id = next.wa_message_id AND m.status = 'pending'
+         RETURNING m.*
+       ),
+       released AS (
+         DELETE FROM inbox_phone_leases
+          WHERE phone = $1 AND token = $2::bigint AND EXISTS (SELECT 1 FROM go)
+            AND ($6 = 'release' OR ($6 = 'next' AND NOT EXISTS (SELECT 1 FROM next)))
+         RETURNING 1
+       )
+       SELECT EXISTS (SELECT 1 FROM finished) AS finished, EXISTS (SELECT 1 FROM released) AS released,
+              counted.*
+         FROM (SELECT 1) AS one LEFT JOIN counted ON true`,
+      [
+        phone,
+        token,
+        finish?.waMessageId ?? null,
+        finish?.status ?? null,
+        finish?.error?.slice(0, 2000) ?? null,
+        then,
+      ],
     );
-    return rows[0] ? toMessage(rows[0]) : null;
+    const row = rows[0];
+    return {
+      finished: finish !== undefined && row?.finished === true,
+      next: row?.wa_message_id ? toMessage(row as InboxRow) : null,
+      released: row?.released === true,
+    };
   }
 
   async beginAttempt(waMessageId: string, token: string): Promise<number | null> {
@@ -180,18 +324,12 @@ export class PgInboxRepository implements InboxRepository {
     return rows[0]?.attempts ?? null;
   }
 
-  async finish(
-    waMessageId: string,
-    status: InboxFinalStatus,
-    token: string,
-    error?: string,
-  ): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      `UPDATE inbox_messages m SET status = $3, last_error = COALESCE($4, last_error), finished_at = now()
-       WHERE wa_message_id = $1 AND status = 'pending' AND ${LEASE_IS_LIVE}`,
-      [waMessageId, token, status, error?.slice(0, 2000) ?? null],
+  async giveBackAttempt(waMessageId: string, token: string): Promise<void> {
+    await this.db.query(
+      `UPDATE inbox_messages m SET attempts = attempts - 1
+       WHERE wa_message_id = $1 AND status = 'pending' AND attempts > 0 AND ${LEASE_IS_LIVE}`,
+      [waMessageId, token],
     );
-    return (rowCount ?? 0) > 0;
   }
 
   async get(waMessageId: string): Promise<InboxMessage | null> {

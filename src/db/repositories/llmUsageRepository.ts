@@ -15,25 +15,25 @@ export class PgLlmUsageRepository {
   constructor(private readonly db: Queryable) {}
 
   /**
-   * Adds one call to the user's day at `at`; returns the day's new total, or null when the user
-   * does not exist.
+   * Adds calls to the user's day at `at` (one, or a turn's calls at once: `calls`); returns the
+   * day's new total, or null when the user does not exist.
    */
   async add(
     phone: string,
     at: Date,
-    call: { inputTokens: number; outputTokens: number; costUsd: number },
+    usage: { calls?: number; inputTokens: number; outputTokens: number; costUsd: number },
   ): Promise<DailySpend | null> {
     const { rows } = await this.db.query<{ day: string; cost_usd: number }>(
       `INSERT INTO llm_usage_daily AS d (user_phone, day, calls, input_tokens, output_tokens, cost_usd)
-       SELECT phone, ($2::timestamptz AT TIME ZONE time_zone)::date, 1, $3, $4, $5 FROM users WHERE phone = $1
+       SELECT phone, ($2::timestamptz AT TIME ZONE time_zone)::date, $6, $3, $4, $5 FROM users WHERE phone = $1
        ON CONFLICT (user_phone, day) DO UPDATE SET
-         calls = d.calls + 1,
+         calls = d.calls + EXCLUDED.calls,
          input_tokens = d.input_tokens + EXCLUDED.input_tokens,
          output_tokens = d.output_tokens + EXCLUDED.output_tokens,
          cost_usd = d.cost_usd + EXCLUDED.cost_usd,
          updated_at = now()
        RETURNING day::text AS day, cost_usd`,
-      [phone, at, call.inputTokens, call.outputTokens, call.costUsd],
+      [phone, at, usage.inputTokens, usage.outputTokens, usage.costUsd, usage.calls ?? 1],
     );
     const row = rows[0];
     return row ? { day: row.day, costUsd: row.cost_usd } : null;

@@ -1,4 +1,5 @@
 import type { Queryable } from "../transaction.js";
+import type { HistoryMessage } from "./conversationHistory.js";
 
 /** One user's rolling summary and the cursors of the background memory work (`memory_profiles`). */
 export interface MemoryProfile {
@@ -10,6 +11,18 @@ export interface MemoryProfile {
   factsThrough: number;
   /** The user's IANA time zone (from `users`), for the dates a summary names. */
   timeZone: string;
+}
+
+/** What one round of background memory work starts from, read at once. */
+export interface MemoryWorkload {
+  /** The profile (empty, with the user's time zone, when there is none yet). */
+  profile: MemoryProfile;
+  /** Whether the profile row exists (a write that needs it creates it first). */
+  exists: boolean;
+  /** Messages past the summary's cursor that have left the window, oldest first. */
+  outsideWindow: HistoryMessage[];
+  /** User messages past the facts cursor, oldest first. */
+  freshUserMessages: HistoryMessage[];
 }
 
 /** The summary and cursor a writer read, which must still be there for its write to land. */
@@ -26,6 +39,14 @@ export interface SummaryVersion {
 export interface MemoryProfileRepository {
   /** The user's profile, created empty on first use. */
   ensure(phone: string): Promise<MemoryProfile>;
+  /**
+   * In one statement: the profile, the messages that have left a window of the newest
+   * `windowSize` past the summary's cursor (at most `foldLimit`), and the user messages past the
+   * facts cursor (at most `factLimit`).
+   */
+  workload(phone: string, windowSize: number, foldLimit: number, factLimit: number): Promise<MemoryWorkload>;
+  /** Creates the user's empty profile; a no-op when it exists. */
+  create(phone: string): Promise<void>;
   /** The user's summary, or "" without a profile (one indexed read, for context assembly). */
   summary(phone: string): Promise<string>;
   /**
@@ -39,8 +60,17 @@ export interface MemoryProfileRepository {
     foldedIds: readonly number[],
     now: number,
   ): Promise<boolean>;
-  /** Moves the facts cursor from `expected` to `through`; false when another writer moved it first. */
-  advanceFacts(phone: string, expected: number, through: number, now: number): Promise<boolean>;
+  /**
+   * Moves the facts cursor from `expected` to `through`; false when another writer moved it first.
+   * With `create`, a missing profile is created with the cursor at `through` (its cursor read as 0).
+   */
+  advanceFacts(
+    phone: string,
+    expected: number,
+    through: number,
+    now: number,
+    create?: boolean,
+  ): Promise<boolean>;
   /** Deletes the user's profile; returns how many rows (0 or 1). */
   delete(phone: string): Promise<number>;
   /**
@@ -48,6 +78,29 @@ export interface MemoryProfileRepository {
    * extracted from, or at least `windowSize + foldMin` messages past the summary's cursor.
    */
   pendingUsers(windowSize: number, foldMin: number, limit: number): Promise<string[]>;
+}
+
+/** A message as `jsonb_build_object` hands it over (see `MESSAGE_JSON`). */
+interface MessageJson {
+  id: number | string;
+  role: HistoryMessage["role"];
+  content: string;
+  whatsappMessageId: string | null;
+  createdAt: number | string;
+}
+
+const MESSAGE_JSON = `jsonb_build_object('id', id, 'role', role, 'content', content,
+  'whatsappMessageId', whatsapp_message_id,
+  'createdAt', floor(extract(epoch FROM created_at) * 1000))`;
+
+function fromJson(m: MessageJson): HistoryMessage {
+  return {
+    id: Number(m.id),
+    role: m.role,
+    content: m.content,
+    whatsappMessageId: m.whatsappMessageId,
+    createdAt: Number(m.createdAt),
+  };
 }
 
 interface ProfileRow {
@@ -80,6 +133,58 @@ export class PgMemoryProfileRepository implements MemoryProfileRepository {
       factsThrough: Number(row.facts_through),
       timeZone: row.time_zone,
     };
+  }
+
+  async workload(
+    phone: string,
+    windowSize: number,
+    foldLimit: number,
+    factLimit: number,
+  ): Promise<MemoryWorkload> {
+    // The fold's upper bound is the newest message outside the window (the (windowSize + 1)-th
+    // newest); with no more than windowSize messages it is NULL and nothing has left the window.
+    const { rows } = await this.db.query<
+      ProfileRow & { has_profile: boolean; outside: MessageJson[]; fresh: MessageJson[] }
+    >(
+      `WITH p AS (
+         SELECT COALESCE(mp.summary, '') AS summary, COALESCE(mp.summary_through, 0) AS summary_through,
+                COALESCE(mp.facts_through, 0) AS facts_through, COALESCE(u.time_zone, 'UTC') AS time_zone,
+                mp.user_phone IS NOT NULL AS has_profile
+           FROM (SELECT 1) AS one
+           LEFT JOIN users u ON u.phone = $1
+           LEFT JOIN memory_profiles mp ON mp.user_phone = $1)
+       SELECT p.*,
+              (SELECT COALESCE(jsonb_agg(o.m ORDER BY o.id), '[]'::jsonb)
+                 FROM (SELECT id, ${MESSAGE_JSON} AS m FROM conversation_messages
+                        WHERE user_phone = $1 AND id > p.summary_through
+                          AND id <= (SELECT id FROM conversation_messages WHERE user_phone = $1
+                                      ORDER BY id DESC OFFSET $2 LIMIT 1)
+                        ORDER BY id LIMIT $3) AS o) AS outside,
+              (SELECT COALESCE(jsonb_agg(f.m ORDER BY f.id), '[]'::jsonb)
+                 FROM (SELECT id, ${MESSAGE_JSON} AS m FROM conversation_messages
+                        WHERE user_phone = $1 AND role = 'user' AND id > p.facts_through
+                        ORDER BY id LIMIT $4) AS f) AS fresh
+         FROM p`,
+      [phone, windowSize, foldLimit, factLimit],
+    );
+    const row = rows[0]!;
+    return {
+      profile: {
+        summary: row.summary,
+        summaryThrough: Number(row.summary_through),
+        factsThrough: Number(row.facts_through),
+        timeZone: row.time_zone,
+      },
+      exists: row.has_profile,
+      outsideWindow: row.outside.map(fromJson),
+      freshUserMessages: row.fresh.map(fromJson),
+    };
+  }
+
+  async create(phone: string): Promise<void> {
+    await this.db.query("INSERT INTO memory_profiles (user_phone) VALUES ($1) ON CONFLICT DO NOTHING", [
+      phone,
+    ]);
   }
 
   async summary(phone: string): Promise<string> {
@@ -115,10 +220,20 @@ export class PgMemoryProfileRepository implements MemoryProfileRepository {
     return result.rowCount === 1;
   }
 
-  async advanceFacts(phone: string, expected: number, through: number, now: number): Promise<boolean> {
+  async advanceFacts(
+    phone: string,
+    expected: number,
+    through: number,
+    now: number,
+    create = false,
+  ): Promise<boolean> {
     const result = await this.db.query(
-      `UPDATE memory_profiles SET facts_through = $3, updated_at = $4
-        WHERE user_phone = $1 AND facts_through = $2`,
+      create
+        ? `INSERT INTO memory_profiles AS p (user_phone, facts_through, updated_at) VALUES ($1, $3, $4)
+           ON CONFLICT (user_phone) DO UPDATE SET facts_through = EXCLUDED.facts_through, updated_at = EXCLUDED.updated_at
+            WHERE p.facts_through = $2`
+        : `UPDATE memory_profiles SET facts_through = $3, updated_at = $4
+            WHERE user_phone = $1 AND facts_through = $2`,
       [phone, expected, through, new Date(now)],
     );
     return result.rowCount === 1;

@@ -170,6 +170,7 @@ export interface MemoryRepository {
   archiveStaleBatch(now: number, batchSize: number): Promise<number>;
 }
 
+/** A `memories` row as a query returns it, or as JSON (`to_jsonb`: instants as text, ids as numbers). */
 interface FactRow {
   id: string;
   type: MemoryType;
@@ -177,13 +178,16 @@ interface FactRow {
   search_text: string;
   importance: number;
   access_count: number;
-  last_accessed_at: Date;
+  last_accessed_at: Date | string;
   decay_factor: number;
   status: Fact["status"];
-  source_message_id: string | null;
-  created_at: Date;
-  updated_at: Date;
+  source_message_id: string | number | null;
+  created_at: Date | string;
+  updated_at: Date | string;
 }
+
+/** Epoch ms of an instant read as a Date or as JSON text. */
+const millis = (at: Date | string): number => (at instanceof Date ? at.getTime() : Date.parse(at));
 
 const COLUMN_NAMES = [
   ...["id", "type", "content", "search_text", "importance", "access_count", "last_accessed_at"],
@@ -203,12 +207,58 @@ function toFact(row: FactRow): Fact {
     content: row.content,
     importance: row.importance,
     accessCount: row.access_count,
-    lastAccessedAt: row.last_accessed_at.getTime(),
+    lastAccessedAt: millis(row.last_accessed_at),
     decayFactor: row.decay_factor,
     status: row.status,
     sourceMessageId: row.source_message_id === null ? null : Number(row.source_message_id),
-    createdAt: row.created_at.getTime(),
-    updatedAt: row.updated_at.getTime(),
+    createdAt: millis(row.created_at),
+    updatedAt: millis(row.updated_at),
+  };
+}
+
+/** The statement that reads the facts for a query, and how its rows are ranked. */
+export interface RelevantFactsQuery {
+  /** One statement; the phone is `$1`, `params` follow from the first number it was asked for. */
+  sql: string;
+  params: unknown[];
+  /** The rows read (as returned, or as `to_jsonb` of them), scored and ranked, best first, at most `limit`. */
+  rank(rows: readonly unknown[]): ScoredFact[];
+}
+
+/**
+ * The facts speaking of the query's words (through the text-search index) and the most valuable
+ * ones by their stored decay (kept fresh by access and consolidation), in one statement that other
+ * reads can embed. The decay at `now` and the final ranking are computed in code: in SQL, 200
+ * power() calls cost more than the whole rest of context assembly on the embedded database.
+ */
+export function relevantFacts(query: string, options: RelevantOptions, first: number): RelevantFactsQuery {
+  const limit = options.limit ?? 6;
+  const words = queryWordsOf(query);
+  const [terms, matching, valued] = [first, first + 1, first + 2].map((n) => `$${n}`);
+  return {
+    sql: `(SELECT ${COLUMNS} FROM memories
+            WHERE user_phone = $1 AND status = 'active' AND ${terms}::text IS NOT NULL
+              AND search @@ to_tsquery('simple', ${terms})
+            ORDER BY importance * decay_factor DESC LIMIT ${matching})
+          UNION
+          (SELECT ${COLUMNS} FROM memories
+            WHERE user_phone = $1 AND status = 'active'
+            ORDER BY importance * decay_factor DESC, last_accessed_at DESC LIMIT ${valued})`,
+    params: [toTsQuery(lexemesOf(words)), options.matchingCandidates ?? 40, options.valueCandidates ?? 20],
+    rank: (rows) =>
+      (rows as FactRow[])
+        .map((row) => {
+          const fact = toFact(row);
+          fact.decayFactor = calculateDecay(fact.accessCount, fact.lastAccessedAt, options.now);
+          const relevance = Math.min(1, matchedWordCount(words, row.search_text) / FULL_RELEVANCE_WORDS);
+          return {
+            fact,
+            relevance,
+            score: RELEVANCE_WEIGHT * relevance + VALUE_WEIGHT * fact.importance * fact.decayFactor,
+          };
+        })
+        .sort((a, b) => b.score - a.score || b.fact.lastAccessedAt - a.fact.lastAccessedAt)
+        .slice(0, limit),
   };
 }
 
@@ -391,36 +441,9 @@ export class PgMemoryRepository implements MemoryRepository {
   }
 
   async relevant(phone: string, query: string, options: RelevantOptions): Promise<ScoredFact[]> {
-    const limit = options.limit ?? 6;
-    const words = queryWordsOf(query);
-    // One statement: the facts speaking of the message's words (through the text-search index) and
-    // the most valuable ones by their stored decay (kept fresh by access and consolidation). The
-    // decay at `now` and the final ranking are computed here: in SQL, 200 power() calls cost more
-    // than the whole rest of context assembly on the embedded database.
-    const { rows } = await this.db.query<FactRow>(
-      `(SELECT ${COLUMNS} FROM memories
-         WHERE user_phone = $1 AND status = 'active' AND $2::text IS NOT NULL
-           AND search @@ to_tsquery('simple', $2)
-         ORDER BY importance * decay_factor DESC LIMIT $3)
-       UNION
-       (SELECT ${COLUMNS} FROM memories
-         WHERE user_phone = $1 AND status = 'active'
-         ORDER BY importance * decay_factor DESC, last_accessed_at DESC LIMIT $4)`,
-      [phone, toTsQuery(lexemesOf(words)), options.matchingCandidates ?? 40, options.valueCandidates ?? 20],
-    );
-    return rows
-      .map((row) => {
-        const fact = toFact(row);
-        fact.decayFactor = calculateDecay(fact.accessCount, fact.lastAccessedAt, options.now);
-        const relevance = Math.min(1, matchedWordCount(words, row.search_text) / FULL_RELEVANCE_WORDS);
-        return {
-          fact,
-          relevance,
-          score: RELEVANCE_WEIGHT * relevance + VALUE_WEIGHT * fact.importance * fact.decayFactor,
-        };
-      })
-      .sort((a, b) => b.score - a.score || b.fact.lastAccessedAt - a.fact.lastAccessedAt)
-      .slice(0, limit);
+    const relevant = relevantFacts(query, options, 2);
+    const { rows } = await this.db.query<FactRow>(relevant.sql, [phone, ...relevant.params]);
+    return relevant.rank(rows);
   }
 
   async recordAccess(phone: string, ids: readonly string[], now: number): Promise<void> {

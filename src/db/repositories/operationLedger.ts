@@ -1,15 +1,24 @@
 import type { Queryable } from "../transaction.js";
+import { undoInsert, type UndoRecord } from "./undoRepository.js";
 
 /**
  * The outcome of every operation that changed a user's data, keyed by the operation id
  * (traceId:stepId). Written in the transaction of the change, so a turn re-run after a crash
  * finds it and reports the same outcome instead of acting twice. Entries hold what the reply
- * shows (task texts, like the tasks table itself), are the user's only, and are kept for a week.
+ * shows (task texts, like the tasks table itself), are the user's only, and are kept for a week
+ * (the scheduler's housekeeping drops older ones: Housekeeping.pruneOperations).
  */
 export interface OperationLedger {
   get(phone: string, operationId: string): Promise<unknown>;
-  record(phone: string, operationId: string, outcome: unknown): Promise<void>;
+  /**
+   * Records the outcome, and with `undo` the change's undo journal entry in the same statement;
+   * false when the operation was recorded already (the caller rolls back what it wrote).
+   */
+  record(phone: string, operationId: string, outcome: unknown, undo?: UndoRecord): Promise<boolean>;
 }
+
+/** How long an operation's outcome is kept for a re-run of its turn. */
+export const OPERATION_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** OperationLedger over `database_operations`, on the pool or on a transaction's client. */
 export class PgOperationLedger implements OperationLedger {
@@ -23,16 +32,15 @@ export class PgOperationLedger implements OperationLedger {
     return rows[0]?.outcome;
   }
 
-  async record(phone: string, operationId: string, outcome: unknown): Promise<void> {
-    // The user's entries older than a week can no longer be re-run: dropped as new ones come.
-    await this.db.query(
-      "DELETE FROM database_operations WHERE user_phone = $1 AND created_at < now() - interval '7 days'",
-      [phone],
-    );
-    await this.db.query(
-      `INSERT INTO database_operations (user_phone, operation_id, outcome) VALUES ($1, $2, $3::jsonb)
+  async record(phone: string, operationId: string, outcome: unknown, undo?: UndoRecord): Promise<boolean> {
+    // A data-modifying WITH always runs, whatever the outer INSERT does: one round trip for both.
+    const journal = undo ? undoInsert(phone, undo, 4) : null;
+    const { rowCount } = await this.db.query(
+      `${journal ? `WITH undo AS (${journal.sql}) ` : ""}
+       INSERT INTO database_operations (user_phone, operation_id, outcome) VALUES ($1, $2, $3::jsonb)
        ON CONFLICT (user_phone, operation_id) DO NOTHING`,
-      [phone, operationId, JSON.stringify(outcome)],
+      [phone, operationId, JSON.stringify(outcome), ...(journal?.params ?? [])],
     );
+    return (rowCount ?? 0) === 1;
   }
 }

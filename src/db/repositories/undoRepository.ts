@@ -76,6 +76,45 @@ const entryOf = (row: EntryRow): UndoEntry => ({
   undoneBy: row.undone_by,
 });
 
+/** A change to journal: what it was, the rows it touched, and how long it can be taken back. */
+export interface UndoRecord {
+  operationId: string;
+  /** The turn that made the change (default: the operation itself). */
+  turnId?: string;
+  description: Record<string, unknown>;
+  images: RowImage[];
+  external?: unknown;
+  now: number;
+  windowMs: number;
+}
+
+/**
+ * The statement that journals `entry` (once per operation), its parameters numbered from `$first`:
+ * run alone, or inside another statement (the operation ledger writes it with its own entry).
+ */
+export function undoInsert(
+  phone: string,
+  entry: UndoRecord,
+  first: number,
+): { sql: string; params: unknown[] } {
+  const $ = (n: number) => `$${first + n - 1}`;
+  return {
+    sql: `INSERT INTO undo_journal (user_phone, operation_id, turn_id, description, images, external, created_at, expires_at)
+       VALUES (${$(1)}, ${$(2)}, ${$(8)}, ${$(3)}::jsonb, ${$(4)}::jsonb, ${$(5)}::jsonb, ${$(6)}, ${$(7)})
+       ON CONFLICT (user_phone, operation_id) DO NOTHING`,
+    params: [
+      phone,
+      entry.operationId,
+      JSON.stringify(entry.description),
+      JSON.stringify(entry.images),
+      entry.external === undefined ? null : JSON.stringify(entry.external),
+      new Date(entry.now),
+      new Date(entry.now + entry.windowMs),
+      entry.turnId || entry.operationId,
+    ],
+  };
+}
+
 const SCOPE_COLUMNS = new Set<RowScope["column"]>(["id", "list_id", "created_by_operation"]);
 
 function checkTable(table: string): asserts table is UndoableTable {
@@ -96,66 +135,52 @@ export class PgUndoRepository {
 
   constructor(private readonly db: Queryable) {}
 
-  /** The owner's rows in the scopes, whole, in scope order (a list before its items). */
+  /** The owner's rows in the scopes, whole, in scope order (a list before its items): one statement. */
   async copy(phone: string, scopes: RowScope[]): Promise<RowCopy[]> {
-    const copies: RowCopy[] = [];
-    const seen = new Set<string>();
-    for (const scope of scopes) {
+    const params: unknown[] = [phone];
+    const parts: string[] = [];
+    scopes.forEach((scope, index) => {
       checkTable(scope.table);
       if (!SCOPE_COLUMNS.has(scope.column)) throw new Error(`not a scope column: ${scope.column}`);
-      if (scope.values.length === 0) continue;
+      if (scope.values.length === 0) return;
+      params.push(scope.values);
+      const values = `$${params.length}::text[]`;
       const match =
         scope.column === "created_by_operation"
           ? // An operation's own id, or one of its numbered parts ("<id>#0", "<id>#1"…); compared
             // whole, so a "_" or "%" in an id is never a wildcard.
-            "(t.created_by_operation = ANY ($2::text[]) OR split_part(t.created_by_operation, '#', 1) = ANY ($2::text[]))"
-          : `t.${scope.column}::text = ANY ($2::text[])`;
+            `(t.created_by_operation = ANY (${values}) OR split_part(t.created_by_operation, '#', 1) = ANY (${values}))`
+          : `t.${scope.column}::text = ANY (${values})`;
       // list_items orders by position so a restore keeps the list's order.
       const order = scope.table === "list_items" ? "t.position, t.created_at" : "t.created_at";
-      const { rows } = await this.db.query<{ row: Record<string, unknown> }>(
-        `SELECT to_jsonb(t) AS row FROM ${scope.table} t WHERE t.user_phone = $1 AND ${match} ORDER BY ${order}`,
-        [phone, scope.values],
+      parts.push(
+        `SELECT ${index} AS scope, '${scope.table}' AS tbl, row_number() OVER (ORDER BY ${order}) AS n, to_jsonb(t) AS row
+           FROM ${scope.table} t WHERE t.user_phone = $1 AND ${match}`,
       );
-      for (const { row } of rows) {
-        const id = String(row.id);
-        if (seen.has(`${scope.table}:${id}`)) continue;
-        seen.add(`${scope.table}:${id}`);
-        copies.push({ table: scope.table, id, row });
-      }
+    });
+    if (parts.length === 0) return [];
+    const { rows } = await this.db.query<{ tbl: UndoableTable; row: Record<string, unknown> }>(
+      `${parts.join(" UNION ALL ")} ORDER BY scope, n`,
+      params,
+    );
+    const copies: RowCopy[] = [];
+    const seen = new Set<string>();
+    for (const { tbl, row } of rows) {
+      const id = String(row.id);
+      if (seen.has(`${tbl}:${id}`)) continue;
+      seen.add(`${tbl}:${id}`);
+      copies.push({ table: tbl, id, row });
     }
     return copies;
   }
 
-  /** Records a change that can be taken back; drops the user's entries expired a window ago (as the scheduler does). */
-  async record(
-    phone: string,
-    entry: {
-      operationId: string;
-      /** The turn that made the change (default: the operation itself). */
-      turnId?: string;
-      description: Record<string, unknown>;
-      images: RowImage[];
-      external?: unknown;
-      now: number;
-      windowMs: number;
-    },
-  ): Promise<void> {
-    await this.purgeExpired(phone, entry.now - entry.windowMs);
-    await this.db.query(
-      `INSERT INTO undo_journal (user_phone, operation_id, turn_id, description, images, external, created_at, expires_at)
-       VALUES ($1, $2, $8, $3::jsonb, $4::jsonb, $5::jsonb, $6, $7)
-       ON CONFLICT (user_phone, operation_id) DO NOTHING`,
-      [
-        phone,
-        entry.operationId,
-        JSON.stringify(entry.description),
-        JSON.stringify(entry.images),
-        entry.external === undefined ? null : JSON.stringify(entry.external),
-        new Date(entry.now),
-        new Date(entry.now + entry.windowMs),
-        entry.turnId || entry.operationId,
-      ],
-    );
+  /**
+   * Records a change that can be taken back. Expired entries are dropped by the scheduler's due
+   * pass (Housekeeping.purgeUndo) and at the user's next undo, never inside a change's transaction.
+   */
+  async record(phone: string, entry: UndoRecord): Promise<void> {
+    const insert = undoInsert(phone, entry, 1);
+    await this.db.query(insert.sql, insert.params);
   }
 
   /** Drops the user's entries that expired before `beforeMs` (the scheduler does it for everyone). */

@@ -11,8 +11,12 @@ export interface UserRepository {
   getOrCreate(phone: string, defaults?: UserPatch): Promise<User>;
   /** Applies the given fields; returns the updated user, or null when there is none. */
   update(phone: string, patch: UserPatch): Promise<User | null>;
-  /** Records the time of the user's latest inbound message (WhatsApp's 24-hour window). */
-  recordInbound(phone: string, at: Date): Promise<void>;
+  /**
+   * Records the time of the user's latest inbound message (WhatsApp's 24-hour window); returns the
+   * user as updated, or null when this phone has never been seen (one statement: the inbound path
+   * reads the user with it).
+   */
+  recordInbound(phone: string, at: Date): Promise<User | null>;
 }
 
 interface UserRow {
@@ -136,11 +140,13 @@ export class PgUserRepository implements UserRepository {
     return rows[0] ? toUser(rows[0]) : null;
   }
 
-  async recordInbound(phone: string, at: Date): Promise<void> {
+  async recordInbound(phone: string, at: Date): Promise<User | null> {
     // Out-of-order deliveries never move the time backwards.
-    await this.pool.query(
-      `UPDATE users SET last_inbound_at = GREATEST(COALESCE(last_inbound_at, $2), $2) WHERE phone = $1`,
+    const { rows } = await this.pool.query<UserRow>(
+      `UPDATE users SET last_inbound_at = GREATEST(COALESCE(last_inbound_at, $2), $2) WHERE phone = $1
+       RETURNING *`,
       [phone, at],
     );
+    return rows[0] ? toUser(rows[0]) : null;
   }
 }

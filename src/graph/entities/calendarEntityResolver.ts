@@ -1,6 +1,7 @@
 import type { OperationLedger } from "../../db/repositories/operationLedger.js";
 import { t } from "../../messages/index.js";
 import { operationIdOf } from "../plan/operationId.js";
+import { confirmUnlessDone, resolveUnlessDone } from "./rerun.js";
 import type { CapabilityContext, EntityResolution, EntityResolver } from "../../types/capability.js";
 import type { DAY_NAMES } from "../../prompts/calendarFindPrompt.js";
 import type {
@@ -147,20 +148,18 @@ export class CalendarEntityResolver implements EntityResolver {
     chosenId?: string,
   ): Promise<EntityResolution> {
     const operation = (result.functionName ?? "").split(".")[1] ?? "";
-    if (
-      this.ledger &&
-      (await this.ledger.get(context.phone, operationIdOf(context.state.traceId, step.id))) !== undefined
-    ) {
-      return { status: "resolved", args: result.args ?? {} };
-    }
-    try {
-      const provider = await this.providers.forUser(context.phone);
-      return await this.resolveOperation(step, operation, result.args ?? {}, provider, context, chosenId);
-    } catch (error) {
-      if (error instanceof GoogleConnectionLostError || error instanceof CalendarRequestError)
-        return notFound(userTextOf(error, context.language, { capability: "calendar" }));
-      throw error;
-    }
+    const operationIds = [operationIdOf(context.state.traceId, step.id)];
+    // A re-run of a turn whose change already happened: the executor reports its outcome.
+    return resolveUnlessDone(this.ledger, context.phone, operationIds, result.args ?? {}, async () => {
+      try {
+        const provider = await this.providers.forUser(context.phone);
+        return await this.resolveOperation(step, operation, result.args ?? {}, provider, context, chosenId);
+      } catch (error) {
+        if (error instanceof GoogleConnectionLostError || error instanceof CalendarRequestError)
+          return notFound(userTextOf(error, context.language, { capability: "calendar" }));
+        throw error;
+      }
+    });
   }
 
   /**
@@ -168,12 +167,18 @@ export class CalendarEntityResolver implements EntityResolver {
    * *Dentist* (tomorrow 14:00–15:00)?". Creating and reading ask nothing; a series and several
    * events were asked about already.
    */
-  async confirmation(step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
-    if (
-      this.ledger &&
-      (await this.ledger.get(context.phone, operationIdOf(context.state.traceId, step.id))) !== undefined
-    )
-      return null;
+  confirmation(step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
+    // A re-run of a turn whose change already happened asks nothing again.
+    return confirmUnlessDone(
+      this.ledger,
+      context.phone,
+      [operationIdOf(context.state.traceId, step.id)],
+      () => this.question(args, context),
+    );
+  }
+
+  /** The confirmation question of a change to one event, if it asks one. */
+  private async question(args: Args, context: CapabilityContext): Promise<string | null> {
     const { language } = context;
     const frame = frameOf(context);
     const operation = str(args.operation);

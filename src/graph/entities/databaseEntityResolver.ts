@@ -13,6 +13,7 @@ import { findTasks } from "../../services/database/taskFilters.js";
 import { decideMatch, type Match } from "../../utils/fuzzy.js";
 import { invisibleNameReply } from "../../services/database/visibleNames.js";
 import { actionIds, lastNumbered, parseHandle, withChosenArgs } from "./references.js";
+import { confirmUnlessDone, resolveUnlessDone } from "./rerun.js";
 
 /** The question a risky plan asks before changing one task, by task operation. */
 const TASK_CONFIRMATION: Partial<Record<string, MessageKey>> = {
@@ -77,16 +78,21 @@ export class DatabaseEntityResolver implements EntityResolver {
   ): Promise<EntityResolution> {
     const args = result.args ?? {};
     // A re-run of a turn whose operation already happened: the executor reports its outcome.
-    if ((await this.ledger.get(context.phone, operationIdOf(context.state.traceId, step.id))) !== undefined) {
-      return { status: "resolved", args };
-    }
-    // A name of invisible characters only names nothing: asked again, never matched or stored.
-    const invisible = invisibleNameReply(args, context.language);
-    if (invisible) return notFound(invisible);
-    const [kind, operation = ""] = (result.functionName ?? "").split(".");
-    return kind === "lists"
-      ? this.resolveList(step, operation, args, context)
-      : this.resolveTask(step, operation, args, context);
+    return resolveUnlessDone(
+      this.ledger,
+      context.phone,
+      [operationIdOf(context.state.traceId, step.id)],
+      args,
+      () => {
+        // A name of invisible characters only names nothing: asked again, never matched or stored.
+        const invisible = invisibleNameReply(args, context.language);
+        if (invisible) return Promise.resolve(notFound(invisible));
+        const [kind, operation = ""] = (result.functionName ?? "").split(".");
+        return kind === "lists"
+          ? this.resolveList(step, operation, args, context)
+          : this.resolveTask(step, operation, args, context);
+      },
+    );
   }
 
   async applySelection(
@@ -108,10 +114,19 @@ export class DatabaseEntityResolver implements EntityResolver {
    * *Shopping*?". Creating and reading ask nothing; several deleted or completed things were asked
    * about already (confirmTasks, confirmDeleteLists).
    */
-  async confirmation(step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
+  confirmation(step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
+    // A re-run of a turn whose operation already happened asks nothing again.
+    return confirmUnlessDone(
+      this.ledger,
+      context.phone,
+      [operationIdOf(context.state.traceId, step.id)],
+      () => this.question(step, args, context),
+    );
+  }
+
+  /** The confirmation question of a step resolved to `args`, if it asks one. */
+  private async question(step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
     const { phone, language } = context;
-    if ((await this.ledger.get(phone, operationIdOf(context.state.traceId, step.id))) !== undefined)
-      return null;
     const [kind, operation = ""] = (context.state.resolverResults.get(step.id)?.functionName ?? "").split(
       ".",
     );

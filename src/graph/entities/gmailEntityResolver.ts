@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { OperationLedger } from "../../db/repositories/operationLedger.js";
 import { operationIdOf } from "../plan/operationId.js";
+import { resolveUnlessDone } from "./rerun.js";
 import type { CapabilityContext, EntityResolution, EntityResolver } from "../../types/capability.js";
 import type { DisambiguationState, PlanStep, ResolverResult } from "../../types/index.js";
 import { nonEmpty } from "../../utils/args.js";
@@ -137,15 +138,11 @@ export class GmailEntityResolver implements EntityResolver {
   ): Promise<EntityResolution> {
     const args = result.args ?? {};
     const operationId = operationIdOf(context.state.traceId, step.id);
-    // A re-run of a turn whose operation already ran (or began to send): the executor reports it.
-    if (
-      (await this.ledger.get(context.phone, operationId)) !== undefined ||
-      (await this.ledger.get(context.phone, `${operationId}:sending`)) !== undefined
-    ) {
-      return { status: "resolved", args };
-    }
     const operation = (result.functionName ?? "").split(".")[1] ?? "";
-    return this.guarded(context, (mailbox) => this.resolveOperation(step, operation, args, mailbox, context));
+    // A re-run of a turn whose operation already ran (or began to send): the executor reports it.
+    return resolveUnlessDone(this.ledger, context.phone, [operationId, `${operationId}:sending`], args, () =>
+      this.guarded(context, (mailbox) => this.resolveOperation(step, operation, args, mailbox, context)),
+    );
   }
 
   async applySelection(

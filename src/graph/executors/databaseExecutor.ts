@@ -164,7 +164,9 @@ function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anc
  * database: tasks, reminders and lists over their repositories (spec 002 §12.3; no LLM here).
  * Every change runs in one transaction with its ledger entry, and a refused operation rolls back
  * whatever it had done; creates carry the operation id as a unique key. A turn re-run after a crash
- * reports the first outcome and changes nothing again.
+ * reports the first outcome and changes nothing again: its ledger entry is found when the re-run
+ * tries to write it (or fails on the way), and the re-run rolls back. So the ledger is read only
+ * then, never on the way of a first run, and reads never touch it.
  */
 export function createDatabaseExecutor(
   storage: Storage<DatabaseRepositories>,
@@ -177,37 +179,51 @@ export function createDatabaseExecutor(
     async execute(functionName, args, context) {
       const { phone, operationId } = context;
       const run: RunContext = { ...context, zone: context.state.user.timezone };
-      try {
-        // A name of invisible characters only is refused before anything is read or written.
-        const invisible = invisibleNameReply(args, context.language);
-        if (invisible) refuse("INVISIBLE_NAME", invisible);
-        if (READS.has(functionName)) {
-          const { tasks, lists } = storage.repositories;
+      // A name of invisible characters only is refused before anything is read or written.
+      const invisible = invisibleNameReply(args, context.language);
+      if (invisible) return { success: false, errorCode: "INVISIBLE_NAME", error: invisible };
+      if (READS.has(functionName)) {
+        const { tasks, lists } = storage.repositories;
+        try {
           return await dispatch(functionName, args, tasks, lists, run);
+        } catch (error) {
+          if (error instanceof OperationRefused) return error.outcome;
+          throw error;
         }
-        const recorded = await storage.repositories.ledger.get(phone, operationId);
-        if (recorded !== undefined) return recorded as ExecutorOutcome;
+      }
+      let failure: unknown;
+      try {
         return await storage.transaction(async ({ tasks, lists, ledger, journal }) => {
           // The rows this operation can touch, copied before and after: the difference is what undo puts back.
           const undo = new UndoCapture(journal, phone, undoScopes(functionName, args, operationId));
           await undo.before();
           const outcome = await dispatch(functionName, args, tasks, lists, run);
           const description = outcome.success ? undoDescription(outcome.data as DatabaseData) : null;
-          if (description)
-            await undo.finish({
-              operationId,
-              turnId: context.state.traceId,
-              description,
-              now: context.now,
-              windowMs: undoWindowMs,
-            });
-          await ledger.record(phone, operationId, outcome);
+          const entry = description
+            ? await undo.entry({
+                operationId,
+                turnId: context.state.traceId,
+                description,
+                now: context.now,
+                windowMs: undoWindowMs,
+              })
+            : null;
+          // The ledger entry (with the undo entry, one statement) commits with the change. One
+          // already there: this is a re-run of an operation that happened, so everything this run
+          // did is rolled back (and its outcome read below).
+          if (!(await ledger.record(phone, operationId, outcome, entry ?? undefined)))
+            throw new Error(`operation ${operationId} was recorded already`);
           return outcome;
         });
       } catch (error) {
-        if (error instanceof OperationRefused) return error.outcome;
-        throw error;
+        failure = error;
       }
+      // Rolled back. The ledger is read only now: a re-run of a turn whose operation happened
+      // (refused or failing this time, its rows being gone or there) reports the first outcome.
+      const recorded = await storage.repositories.ledger.get(phone, operationId);
+      if (recorded !== undefined) return recorded as ExecutorOutcome;
+      if (failure instanceof OperationRefused) return failure.outcome;
+      throw failure;
     },
   };
 }

@@ -1,4 +1,5 @@
 import { recognizeMemoryCommand } from "../../nlu/noteCommands.js";
+import type { LongTermRead } from "../../services/memory/memoryService.js";
 import { describeError } from "../../utils/errors.js";
 import { detectLanguage } from "../../utils/language.js";
 import { buildTimeContext } from "../../utils/timeContext.js";
@@ -10,16 +11,20 @@ import { NodeInputError } from "./instrument.js";
 /** How many latest actions the planner sees (spec 001). */
 const LATEST_ACTIONS_FOR_PLANNER = 3;
 
-/** The long-term memory for the planner; a failure is logged and the turn goes on without it. */
+/**
+ * The long-term memory for the planner, from what the turn's read brought (read here when it
+ * brought none); a failure is logged and the turn goes on without it.
+ */
 async function longTermContext(
   deps: MemoGraphDeps,
   phone: string,
   message: string,
+  read: LongTermRead | null,
   traceId: string | undefined,
 ): Promise<string | undefined> {
   if (!deps.longTerm) return undefined;
   try {
-    return (await deps.longTerm.contextFor(phone, message)).text;
+    return (await deps.longTerm.contextFor(phone, message, read)).text;
   } catch (error) {
     deps.logger.error(
       { node: "context_assembly", traceId, error: describeError(error) },
@@ -31,9 +36,10 @@ async function longTermContext(
 
 /**
  * context_assembly: takes the user the caller loaded (the transport), or loads it (created on
- * first contact) when called without one (tests, the replay, the chat script); adds the message to
- * memory first, then reads the recent window, the latest actions, and builds the time context
- * (spec 000 §3.1).
+ * first contact) when called without one (tests, the replay, the chat script); starts the turn's
+ * memory with one read (the window, the summary and the facts for the message), adds the message
+ * to the window (saved with the turn's other changes when it ends: memory_update, or the question
+ * a paused turn asks), and builds the time context (spec 000 §3.1).
  */
 export function createContextAssemblyNode(deps: MemoGraphDeps) {
   return async (state: MemoState): Promise<MemoUpdate> => {
@@ -52,7 +58,7 @@ export function createContextAssemblyNode(deps: MemoGraphDeps) {
     if (user.language === null && detected)
       user = (await deps.users.update(phone, { language: detected })) ?? user;
 
-    await deps.memory.load(phone);
+    const read = await deps.memory.beginTurn(phone, deps.longTerm ? { longTermFor: input.message } : {});
     if (input.triggerType === "user") {
       // "forget that I…" repeats what is to be forgotten: it stays out of long-term history.
       const memoryCommand = recognizeMemoryCommand(input.message) !== null;
@@ -66,7 +72,7 @@ export function createContextAssemblyNode(deps: MemoGraphDeps) {
         ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
       });
     }
-    const longTermSummary = await longTermContext(deps, phone, input.message, state.traceId);
+    const longTermSummary = await longTermContext(deps, phone, input.message, read, state.traceId);
 
     const language = detected ?? user.language ?? "en";
     const now = deps.clock();

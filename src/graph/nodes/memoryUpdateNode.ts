@@ -10,7 +10,8 @@ const NOT_ACTIONS = new Set(["general", "meta"]);
 
 /**
  * memory_update: the reply joins the conversation window (limits enforced there and in the
- * state reducer), and every successful action becomes a latest action (FIFO of 10; spec 001).
+ * state reducer), and every successful action becomes a latest action (FIFO of 10; spec 001). The
+ * turn's memory changes, the user's message included, are saved here in one write.
  */
 export function createMemoryUpdateNode(deps: MemoGraphDeps) {
   return async (state: MemoState): Promise<MemoUpdate> => {
@@ -32,11 +33,15 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
         },
       ];
     });
-    // One write for the turn's actions, one for the reply.
+    // Held with the rest of the turn (a resumed turn did not start here), saved with the reply.
+    deps.memory.holdWrites(phone);
     await deps.memory.pushLatestAction(phone, ...actions);
     const acted = actions.length > 0;
 
-    if (!state.finalResponse) return { acted };
+    if (!state.finalResponse) {
+      await deps.memory.commit(phone);
+      return { acted };
+    }
     // The reply's numbered listing (the last one, if several steps showed one), so "done 2" can name it.
     const numbered = (state.plannerOutput?.plan ?? [])
       .map((step) => state.executionResults.get(step.id))
@@ -46,6 +51,7 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
       (step) => step.capability === "second-brain" && MEMORY_ACTIONS.has(step.action),
     );
     const metadata = { ...(numbered ? { numbered } : {}), ...(memoryCommand ? { memoryCommand } : {}) };
+    // Memo's message ends the turn: everything it held is saved with it, in one write.
     await deps.memory.addAssistantMessage(
       phone,
       state.finalResponse,

@@ -1,8 +1,8 @@
-import type { PgLlmUsageRepository } from "../../db/repositories/llmUsageRepository.js";
-import type { LLMNode } from "../../types/llm.js";
+import type { DailySpend, PgLlmUsageRepository } from "../../db/repositories/llmUsageRepository.js";
+import type { LLMNode, LLMUsage } from "../../types/llm.js";
 import type { Logger } from "../../utils/logger.js";
 import { phoneTag } from "../../utils/phone.js";
-import { currentTurn } from "../../utils/turnContext.js";
+import { currentTurn, onTurnEnd, type TurnContext } from "../../utils/turnContext.js";
 import { LLMError } from "./llmError.js";
 import type { LLMCallRecord } from "./observedLlmService.js";
 
@@ -14,6 +14,28 @@ interface Spend {
   day: string;
   costUsd: number;
   readAt: number;
+}
+
+/** Calls of one user not yet written: a turn's, added up. */
+interface PendingUsage {
+  phone: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** When the latest of them ended (epoch ms): the day they count on. */
+  at: number;
+  /** The nodes that made them, for a failed write's log line. */
+  nodes: LLMNode[];
+}
+
+function add(pending: PendingUsage, usage: LLMUsage, at: number): void {
+  pending.calls += 1;
+  pending.inputTokens += usage.inputTokens;
+  pending.outputTokens += usage.outputTokens;
+  pending.costUsd += usage.costUsd;
+  pending.at = at;
+  pending.nodes.push(usage.node);
 }
 
 export interface LLMBudgetOptions {
@@ -28,7 +50,8 @@ export interface LLMBudgetOptions {
 
 /**
  * The per-user daily LLM budget (LLM_DAILY_BUDGET_USD): every call made for a user (their turns,
- * their digest, the memory work after their turns) is added to their day in `llm_usage_daily`;
+ * their digest, the memory work after their turns) is added to their day in `llm_usage_daily`
+ * (a turn's calls together, in one write when it ends; later calls one by one);
  * once the day's cost reaches the budget, calls for that user are refused before they are made
  * and the planner answers only fast-path commands, saying why. The day is the user's local day,
  * so the budget renews at their midnight. Several instances share the table; each trusts its
@@ -38,6 +61,10 @@ export class LLMBudget {
   private readonly spend = new Map<string, Spend>();
   /** Ledger writes still running (awaited by `idle` before the pool closes). */
   private readonly writes = new Set<Promise<void>>();
+  /** The calls of each running turn, written when it ends. */
+  private readonly turns = new WeakMap<TurnContext, PendingUsage>();
+  /** Per user, the cost of their turns' calls not yet written (added to what is read). */
+  private readonly unwritten = new Map<string, number>();
   private readonly clock: () => number;
 
   constructor(private readonly options: LLMBudgetOptions) {
@@ -54,27 +81,85 @@ export class LLMBudget {
     return this.options.dailyUsd;
   }
 
-  /** Observer of every LLM call: adds its cost to the current user's day (when the work is a user's). */
+  /**
+   * Observer of every LLM call: adds its cost to the current user's day (when the work is a user's).
+   * A turn's calls are added up and written once, when the turn ends (one upsert per turn); calls
+   * made after that (the memory work its reply started) or outside a turn are written one by one.
+   */
   readonly observer = (call: LLMCallRecord): void => {
-    const phone = currentTurn()?.phone;
-    if (!phone || !call.usage) return;
+    const turn = currentTurn();
+    const phone = turn?.phone;
+    if (!turn || !phone || !call.usage) return;
     const { usage } = call;
     const cached = this.spend.get(phone);
     if (cached) cached.costUsd += usage.costUsd;
+    const at = this.clock();
+    const open = this.turns.get(turn);
+    if (open && open.phone === phone) {
+      add(open, usage, at);
+      this.unwritten.set(phone, (this.unwritten.get(phone) ?? 0) + usage.costUsd);
+      return;
+    }
+    const pending: PendingUsage = {
+      phone,
+      calls: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+      at,
+      nodes: [],
+    };
+    add(pending, usage, at);
+    if (!turn.ended && onTurnEnd(() => this.flush(turn))) {
+      this.turns.set(turn, pending);
+      this.unwritten.set(phone, (this.unwritten.get(phone) ?? 0) + usage.costUsd);
+      return;
+    }
+    this.write(pending);
+  };
+
+  /** Writes what the ended turn's calls cost, as one record. */
+  private flush(turn: TurnContext): void {
+    const pending = this.turns.get(turn);
+    if (!pending) return;
+    this.turns.delete(turn);
+    this.write(pending, true);
+  }
+
+  /** Adds `usage` to its user's day; `counted` when its cost is in `unwritten` until written. */
+  private write(usage: PendingUsage, counted = false): void {
+    const { phone } = usage;
     const write = this.options.usage
-      .add(phone, new Date(this.clock()), usage)
+      .add(phone, new Date(usage.at), usage)
       .then((day) => {
-        if (day) this.spend.set(phone, { ...day, readAt: this.clock() });
+        if (counted) this.settle(phone, usage.costUsd);
+        if (day) this.remember(phone, day, this.clock());
       })
-      .catch((error: unknown) =>
+      .catch((error: unknown) => {
+        if (counted) this.settle(phone, usage.costUsd);
         this.options.logger.error(
-          { err: error, user: phoneTag(phone), node: usage.node },
+          { err: error, user: phoneTag(phone), nodes: usage.nodes, calls: usage.calls },
           "could not record LLM usage",
-        ),
-      )
+        );
+      })
       .finally(() => this.writes.delete(write));
     this.writes.add(write);
-  };
+  }
+
+  /** Keeps the user's spend as read (or returned by a write) at `readAt`; returns it. */
+  private remember(phone: string, day: DailySpend, readAt: number): number {
+    // What running turns of this process spent and have not written yet counts too.
+    const costUsd = day.costUsd + (this.unwritten.get(phone) ?? 0);
+    this.spend.set(phone, { day: day.day, costUsd, readAt });
+    return costUsd;
+  }
+
+  /** Takes a written (or lost) turn's cost off what is still unwritten for the user. */
+  private settle(phone: string, costUsd: number): void {
+    const left = (this.unwritten.get(phone) ?? 0) - costUsd;
+    if (left > 1e-12) this.unwritten.set(phone, left);
+    else this.unwritten.delete(phone);
+  }
 
   /** Resolves once every usage record started so far is written (shutdown, tests). */
   async idle(): Promise<void> {
@@ -89,8 +174,7 @@ export class LLMBudget {
     if (cached && now - cached.readAt < FRESH_MS) return cached.costUsd;
     const day = await this.options.usage.spent(phone, new Date(now));
     if (!day) return 0;
-    this.spend.set(phone, { ...day, readAt: now });
-    return day.costUsd;
+    return this.remember(phone, day, now);
   }
 
   /** Whether the user has spent their budget for today. False when no limit is set. */

@@ -105,8 +105,40 @@ const DEFAULT_FAILED_ATTEMPT = (
   new AsyncCaller({}) as unknown as { onFailedAttempt: (error: unknown) => unknown }
 ).onFailedAttempt;
 
+/** An OpenAI `response_format` as ChatOpenAI sends it. */
+type ResponseFormat = Parameters<ChatOpenAI["_getResponseFormat"]>[0];
+
+/**
+ * ChatOpenAI that converts each zod schema to its JSON-schema `response_format` once, not on every
+ * request (LangChain converts it in every call's request parameters: about a tenth of a turn's
+ * CPU). The schemas are module constants, so the cache holds a handful of entries.
+ */
+class SchemaCachingChatOpenAI extends ChatOpenAI {
+  private readonly formats = new WeakMap<object, Map<string, ReturnType<ChatOpenAI["_getResponseFormat"]>>>();
+
+  override _getResponseFormat(format: ResponseFormat): ReturnType<ChatOpenAI["_getResponseFormat"]> {
+    const schema = format?.type === "json_schema" ? format.json_schema.schema : undefined;
+    if (!schema || typeof schema !== "object") return super._getResponseFormat(format);
+    const json = format as Extract<ResponseFormat, { type: "json_schema" }>;
+    const key = JSON.stringify([json.json_schema.name, json.json_schema.description ?? null]);
+    let byName = this.formats.get(schema);
+    if (!byName) {
+      byName = new Map<string, ReturnType<ChatOpenAI["_getResponseFormat"]>>();
+      this.formats.set(schema, byName);
+    }
+    let converted = byName.get(key);
+    if (!converted) byName.set(key, (converted = super._getResponseFormat(format)));
+    return converted;
+  }
+}
+
+/** A model bound to one structured-output schema, as `withStructuredOutput` builds it. */
+type StructuredRunnable = ReturnType<ChatOpenAI["withStructuredOutput"]>;
+
 export class OpenAILLMService implements LLMService {
   private readonly models = new Map<string, ChatOpenAI>();
+  /** Per schema, its structured-output runnable per model, name and method: built once. */
+  private readonly structuredRunnables = new WeakMap<object, Map<string, StructuredRunnable>>();
 
   constructor(
     private readonly settings: ResolvedLLMConfig,
@@ -147,13 +179,11 @@ export class OpenAILLMService implements LLMService {
     name: string,
     signal: AbortSignal,
   ): Promise<Answer<T>> {
-    const method = structuredMethodFor(model, this.settings.structuredOutputMethod);
-    // LangChain types structured output as a record; the value is checked against `schema` below.
-    const runnable = this.chat(model).withStructuredOutput(
-      schema as unknown as InteropZodType<Record<string, unknown>>,
-      { name, method, includeRaw: true },
-    );
-    const { raw, parsed } = await runnable.invoke(toLangChain(messages), { signal });
+    const runnable = this.structuredRunnable(model, schema, name);
+    const { raw, parsed } = (await runnable.invoke(toLangChain(messages), { signal })) as {
+      raw: BaseMessage;
+      parsed: unknown;
+    };
     const tokens = tokensOf(raw);
     // With includeRaw, LangChain reports an unparsable answer as parsed: null instead of throwing.
     if (parsed === null || parsed === undefined) {
@@ -346,12 +376,41 @@ export class OpenAILLMService implements LLMService {
     return failure;
   }
 
+  /** The model with structured output to `schema` (raw answer included), built on first use. */
+  private structuredRunnable<T>(
+    model: LLMModelConfig,
+    schema: z.ZodType<T>,
+    name: string,
+  ): StructuredRunnable {
+    const method = structuredMethodFor(model, this.settings.structuredOutputMethod);
+    const key = JSON.stringify([this.chatKey(model), name, method]);
+    let bySchema = this.structuredRunnables.get(schema);
+    if (!bySchema) {
+      bySchema = new Map<string, StructuredRunnable>();
+      this.structuredRunnables.set(schema, bySchema);
+    }
+    let runnable = bySchema.get(key);
+    if (!runnable) {
+      // LangChain types structured output as a record; the value is checked against `schema` after the call.
+      runnable = this.chat(model).withStructuredOutput(
+        schema as unknown as InteropZodType<Record<string, unknown>>,
+        { name, method, includeRaw: true },
+      );
+      bySchema.set(key, runnable);
+    }
+    return runnable;
+  }
+
+  private chatKey(model: LLMModelConfig): string {
+    return JSON.stringify([model.model, model.temperature, model.maxTokens]);
+  }
+
   /** One ChatOpenAI per model and sampling settings, built on first use. */
   private chat(model: LLMModelConfig): ChatOpenAI {
-    const key = JSON.stringify([model.model, model.temperature, model.maxTokens]);
+    const key = this.chatKey(model);
     let chat = this.models.get(key);
     if (!chat) {
-      chat = new ChatOpenAI({
+      chat = new SchemaCachingChatOpenAI({
         model: model.model,
         apiKey: this.apiKey,
         configuration: this.settings.baseUrl ? { baseURL: this.settings.baseUrl } : {},

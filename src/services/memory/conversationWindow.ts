@@ -74,11 +74,11 @@ export class ConversationWindow {
     this.entries.delete(phone);
   }
 
-  /** Evicts the entries not loaded or written for 12 hours; returns how many went. */
-  evictIdle(now: number): number {
+  /** Evicts the entries not loaded or written for 12 hours, but those `keep` names; returns how many went. */
+  evictIdle(now: number, keep: (phone: string) => boolean = () => false): number {
     let evicted = 0;
     for (const [phone, entry] of this.entries) {
-      if (now - entry.touchedAt > CONVERSATION_MAX_AGE_MS) {
+      if (now - entry.touchedAt > CONVERSATION_MAX_AGE_MS && !keep(phone)) {
         this.entries.delete(phone);
         evicted++;
       }

@@ -14,6 +14,7 @@ export { enforceMemoryLimits, estimateTokens, totalTokens } from "./limits.js";
 export {
   MemoryService,
   type AddUserMessageOptions,
+  type LongTermRead,
   type ConversationStats,
   type MemoryServiceOptions,
 } from "./memoryService.js";

@@ -1,5 +1,5 @@
 import type { HistoryMessage } from "../../db/repositories/conversationHistory.js";
-import type { MemoryProfile } from "../../db/repositories/memoryProfileRepository.js";
+import type { MemoryProfile, MemoryWorkload } from "../../db/repositories/memoryProfileRepository.js";
 import { sameStatement, type Fact, type FoundFact } from "../../db/repositories/memoryRepository.js";
 import type { MemoryRepositories } from "../../db/storage.js";
 import type { Storage } from "../../db/transaction.js";
@@ -17,10 +17,10 @@ import {
   factsFromAnswer,
   type ExtractedFact,
 } from "./factExtraction.js";
-import { CONTEXT_MAX_FACTS, formatMemoryContext, type MemoryContext } from "./memoryContext.js";
+import { CONTEXT_FACT_CANDIDATES, formatMemoryContext, type MemoryContext } from "./memoryContext.js";
 import { echoesFact, isMemoryCommand, mentionsFact, withoutNoteCommand } from "../../utils/memoryText.js";
 import { phoneTag } from "../../utils/phone.js";
-import type { MemoryService } from "./memoryService.js";
+import type { LongTermRead, MemoryService } from "./memoryService.js";
 import {
   SUMMARY_MAX_TOKENS,
   extractiveLines,
@@ -79,6 +79,26 @@ function repeatsAny(
   if (sources.some((source) => sameStatement(message.content, source.content))) return true;
   const found = extractFactsByRules({ ...message, content: withoutNoteCommand(message.content) });
   return found.some((f) => facts.some((fact) => sameStatement(f.content, fact.content)));
+}
+
+/** A summary update worked out by one round, to store. */
+interface Fold {
+  summary: string;
+  /** The newest message folded in. */
+  through: number;
+  /** Every message folded in (all must still be stored for the summary to be saved). */
+  ids: number[];
+  /** The round read a full batch: more may wait. */
+  full: boolean;
+}
+
+/** The facts one round found, to store. */
+interface FactsFound {
+  found: ExtractedFact[];
+  /** The newest user message read. */
+  through: number;
+  /** The round read a full batch: more may wait. */
+  full: boolean;
 }
 
 /** What one `process` call did. */
@@ -199,15 +219,17 @@ export class LongTermMemory {
    * message first, then the most valuable. Records, without waiting, that the facts speaking of
    * the message were used; those shown for their value alone keep decaying, so they can still be
    * archived. A failure is logged and gives no context: the turn goes on with the recent window alone.
+   * With `read` (what the turn's first read brought: `MemoryService.beginTurn`) nothing is read here.
    */
-  async contextFor(phone: string, message: string): Promise<MemoryContext> {
-    const now = this.clock();
+  async contextFor(phone: string, message: string, read?: LongTermRead | null): Promise<MemoryContext> {
+    const now = read?.now ?? this.clock();
     try {
-      const [summary, ranked] = await Promise.all([
-        this.profiles.summary(phone),
-        // Twice what is shown, so a fact too long for the budget leaves room for the next ones.
-        this.facts.relevant(phone, message, { now, limit: CONTEXT_MAX_FACTS * 2 }),
-      ]);
+      const [summary, ranked] = read
+        ? [read.summary, read.ranked]
+        : await Promise.all([
+            this.profiles.summary(phone),
+            this.facts.relevant(phone, message, { now, limit: CONTEXT_FACT_CANDIDATES }),
+          ]);
       const context = formatMemoryContext(summary, ranked);
       const relevant = new Set(ranked.filter((r) => r.relevance > 0).map((r) => r.fact.id));
       const used = context.factIds.filter((id) => relevant.has(id));
@@ -275,35 +297,54 @@ export class LongTermMemory {
   /**
    * The background work for one user: folds messages that have left a window of `windowSize`
    * into the summary (once at least 4 wait) and extracts facts from new user messages, a few
-   * rounds at most. Never throws: failures are logged and counted, and retried on the next call.
+   * rounds at most. Each round is one read (the profile and both steps' messages) and, when there
+   * is something to store, one write. Never throws: failures are logged and counted, and retried
+   * on the next call.
    */
   async process(phone: string, windowSize: number = MAX_TOTAL_MESSAGES): Promise<ProcessReport> {
     const report: ProcessReport = { folded: 0, factsCreated: 0, factsRefreshed: 0, failures: 0 };
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      let profile: MemoryProfile;
+      let work: MemoryWorkload;
       try {
-        profile = await this.profiles.ensure(phone);
+        work = await this.profiles.workload(phone, Math.max(0, windowSize), FOLD_BATCH, FACT_BATCH);
       } catch (error) {
         this.fail(phone, "process", error);
         report.failures++;
         return report;
       }
-      let more = false;
+      let fold: Fold | null = null;
       try {
-        const folded = await this.foldSummary(phone, profile, Math.max(0, windowSize));
-        report.folded += folded.count;
-        more ||= folded.more;
+        fold = await this.foldSummary(phone, work);
       } catch (error) {
         this.fail(phone, "foldSummary", error);
         report.failures++;
       }
+      let facts: FactsFound | null = null;
       try {
-        const extracted = await this.extractFacts(phone, profile);
-        report.factsCreated += extracted.created;
-        report.factsRefreshed += extracted.refreshed;
-        more ||= extracted.more;
+        facts = await this.extractFacts(phone, work);
       } catch (error) {
         this.fail(phone, "extractFacts", error);
+        report.failures++;
+      }
+      if (!fold && !facts) break;
+      let more = false;
+      try {
+        const stored = await this.store(phone, work, fold, facts);
+        if (fold && stored.folded) {
+          report.folded += fold.ids.length;
+          more ||= fold.full;
+        } else if (fold) {
+          this.logger?.debug({ user: phoneTag(phone), step: "foldSummary" }, "summary already moved on");
+        }
+        if (facts && stored.facts) {
+          report.factsCreated += stored.facts.created;
+          report.factsRefreshed += stored.facts.refreshed;
+          more ||= facts.full;
+        } else if (facts) {
+          this.logger?.debug({ user: phoneTag(phone), step: "extractFacts" }, "facts already extracted");
+        }
+      } catch (error) {
+        this.fail(phone, "storeMemory", error);
         report.failures++;
       }
       if (!more) break;
@@ -311,12 +352,61 @@ export class LongTermMemory {
     return report;
   }
 
-  private async foldSummary(
+  /**
+   * Stores one round's work in one write: the summary (when it is still the one read) and the
+   * facts (when their cursor is still the one read), each independently of the other. A single
+   * statement runs on its own; more run in one short transaction, after any LLM call.
+   */
+  private async store(
     phone: string,
-    profile: MemoryProfile,
-    windowSize: number,
-  ): Promise<{ count: number; more: boolean }> {
-    const left = await this.history.outsideWindow(phone, profile.summaryThrough, windowSize, FOLD_BATCH);
+    work: MemoryWorkload,
+    fold: Fold | null,
+    facts: FactsFound | null,
+  ): Promise<{ folded: boolean; facts: { created: number; refreshed: number } | null }> {
+    const now = this.clock();
+    const { profile } = work;
+    const write = async ({ profiles, facts: memories }: MemoryRepositories) => {
+      let advanced = false;
+      // Facts first: with `create`, their cursor's write makes the profile a summary needs.
+      if (facts)
+        advanced = await profiles.advanceFacts(phone, profile.factsThrough, facts.through, now, !work.exists);
+      else if (fold && !work.exists) await profiles.create(phone);
+      const folded = fold
+        ? await profiles.saveSummary(
+            phone,
+            { summary: fold.summary, summaryThrough: fold.through },
+            { summary: profile.summary, summaryThrough: profile.summaryThrough },
+            fold.ids,
+            now,
+          )
+        : false;
+      if (!facts || !advanced) return { folded, facts: null };
+      let created = 0;
+      for (const [i, fact] of facts.found.entries()) {
+        const result = await memories.create(
+          phone,
+          {
+            type: fact.type,
+            content: fact.content,
+            importance: fact.importance,
+            sourceMessageId: fact.sourceMessageId,
+            operationKey: `message:${fact.sourceMessageId}:${i}`,
+          },
+          now,
+        );
+        if (result.created) created++;
+      }
+      return { folded, facts: { created, refreshed: facts.found.length - created } };
+    };
+    const statements =
+      (fold ? 1 : 0) + (facts ? 1 + facts.found.length : 0) + (!work.exists && !facts ? 1 : 0);
+    return statements > 1 ? this.storage.transaction(write) : write(this.storage.repositories);
+  }
+
+  /** The summary with the messages that left the window folded in, or null when fewer than 4 wait. */
+  private async foldSummary(phone: string, work: MemoryWorkload): Promise<Fold | null> {
+    const { profile } = work;
+    const left = [...work.outsideWindow];
     const full = left.length === FOLD_BATCH;
     // A request about memory is folded together with Memo's answer to it, which may still be
     // in the window: both are then left out of the summary. (One that cannot be read is no such
@@ -329,7 +419,7 @@ export class LongTermMemory {
       }
     };
     while (left.length > 0 && left.at(-1)!.role === "user" && memoryCommand(left.at(-1)!)) left.pop();
-    if (left.length < FOLD_MIN) return { count: 0, more: false };
+    if (left.length < FOLD_MIN) return null;
 
     const through = left.at(-1)!.id;
     // A message the extractive summary cannot read is left out of it (logged once): the cursor
@@ -345,18 +435,7 @@ export class LongTermMemory {
       kept.length === 0
         ? profile.summary
         : await this.updatedSummary(phone, profile.summary, kept, profile.timeZone);
-    const saved = await this.profiles.saveSummary(
-      phone,
-      { summary, summaryThrough: through },
-      { summary: profile.summary, summaryThrough: profile.summaryThrough },
-      left.map((m) => m.id),
-      this.clock(),
-    );
-    if (!saved) {
-      this.logger?.debug({ user: phoneTag(phone), step: "foldSummary" }, "summary already moved on");
-      return { count: 0, more: false };
-    }
-    return { count: left.length, more: full };
+    return { summary, through, ids: left.map((m) => m.id), full };
   }
 
   /** The previous summary with these messages folded in: by the LLM, or extractive without one or when it fails. */
@@ -378,44 +457,12 @@ export class LongTermMemory {
     return extractiveSummary(previous, extractiveLines(messages, timeZone));
   }
 
-  private async extractFacts(
-    phone: string,
-    profile: MemoryProfile,
-  ): Promise<{ created: number; refreshed: number; more: boolean }> {
-    const fresh = await this.history.between(phone, profile.factsThrough, null, {
-      role: "user",
-      limit: FACT_BATCH,
-    });
-    if (fresh.length === 0) return { created: 0, refreshed: 0, more: false };
-    const through = fresh.at(-1)!.id;
+  /** The facts in the user messages past the facts cursor, or null when there are none. */
+  private async extractFacts(phone: string, work: MemoryWorkload): Promise<FactsFound | null> {
+    const fresh = work.freshUserMessages;
+    if (fresh.length === 0) return null;
     const found = await this.factsIn(phone, extractable(fresh));
-
-    const now = this.clock();
-    // A short transaction after any LLM call: the cursor moves from the value read, or nothing is stored.
-    const stored = await this.storage.transaction(async ({ profiles, facts }) => {
-      if (!(await profiles.advanceFacts(phone, profile.factsThrough, through, now))) return null;
-      let created = 0;
-      for (const [i, fact] of found.entries()) {
-        const result = await facts.create(
-          phone,
-          {
-            type: fact.type,
-            content: fact.content,
-            importance: fact.importance,
-            sourceMessageId: fact.sourceMessageId,
-            operationKey: `message:${fact.sourceMessageId}:${i}`,
-          },
-          now,
-        );
-        if (result.created) created++;
-      }
-      return { created, refreshed: found.length - created };
-    });
-    if (!stored) {
-      this.logger?.debug({ user: phoneTag(phone), step: "extractFacts" }, "facts already extracted");
-      return { created: 0, refreshed: 0, more: false };
-    }
-    return { ...stored, more: fresh.length === FACT_BATCH };
+    return { found, through: fresh.at(-1)!.id, full: fresh.length === FACT_BATCH };
   }
 
   /** The facts in these user messages: by the LLM (one call), or by rules without one or when it fails. */

@@ -8,6 +8,8 @@ import { SUMMARY_MAX_TOKENS, fitSummary } from "./summary.js";
 
 /** Facts shown at most (default: 6). */
 export const CONTEXT_MAX_FACTS = 6;
+/** Facts read for the context: twice those shown, so a fact too long for the budget leaves room for the next ones. */
+export const CONTEXT_FACT_CANDIDATES = CONTEXT_MAX_FACTS * 2;
 /** Estimated tokens of the facts section's lines at most (default: 200). */
 export const CONTEXT_FACT_TOKENS = 200;
 

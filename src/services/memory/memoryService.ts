@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { ConversationHistory } from "../../db/repositories/conversationHistory.js";
+import type { ConversationHistory, NewHistoryMessage } from "../../db/repositories/conversationHistory.js";
 import type { ConversationStore, StoredWindow } from "../../db/repositories/conversationStore.js";
+import type { ScoredFact } from "../../db/repositories/memoryRepository.js";
 import type {
   ConversationMessage,
   DisambiguationContext,
@@ -23,6 +24,7 @@ import {
   pruneWindow,
 } from "./conversationWindow.js";
 import { enforceMemoryLimits, estimateTokens, totalTokens } from "./limits.js";
+import { CONTEXT_FACT_CANDIDATES } from "./memoryContext.js";
 
 export interface MemoryServiceOptions {
   /** Epoch milliseconds now (default: `Date.now`). */
@@ -34,8 +36,28 @@ export interface MemoryServiceOptions {
    * that joins the window is also appended there, after the window is saved; system notes and
    * "what do you remember" / "forget" exchanges (`metadata.memoryCommand`) are not. A failed append
    * is logged and the turn goes on: the window keeps the message, only long-term memory misses it.
+   * A store that `keepsHistory` writes these messages itself, with the window: then this is used
+   * only for proactive messages (`appendProactiveMessage`).
    */
   history?: ConversationHistory;
+}
+
+/** What `beginTurn` read of long-term memory for the message, for the planner's context. */
+export interface LongTermRead {
+  /** The rolling summary ("" when none). */
+  summary: string;
+  /** The facts for the message, best first. */
+  ranked: ScoredFact[];
+  /** The instant they were ranked at (epoch ms). */
+  now: number;
+}
+
+/** A turn's window changes held back to be saved together (see `beginTurn`). */
+interface HeldWrites {
+  /** The cached window has changes not saved yet. */
+  dirty: boolean;
+  /** Messages that joined the window since the last save, for the history, in order. */
+  joined: ConversationMessage[];
 }
 
 export interface AddUserMessageOptions {
@@ -68,12 +90,19 @@ function jsonCopy<T>(value: T): T {
  * Short-term conversation memory per user (spec 000 §4.1): recent messages, latest actions, the
  * disambiguation snapshot and recent tasks.
  *
- * Every write goes through to the ConversationStore, so a restart or another instance sees the same
- * recent conversation (D9); the in-process ConversationWindow is only a cache in front of it. Reads
- * are synchronous and answer from the cache, so a turn first awaits `load(phone)`; a phone never
- * loaded reads as empty. A write to a phone not cached loads it first, so it never overwrites a
- * stored window it has not seen. Writes for one phone are assumed to come from the turn that holds
- * that phone (D4); within this instance they are saved in the order they were made.
+ * Every write reaches the ConversationStore before the reply does, so a restart or another
+ * instance sees the same recent conversation (D9); the in-process ConversationWindow is only a
+ * cache in front of it. Reads are synchronous and answer from the cache, so a turn first awaits
+ * `load(phone)` or `beginTurn(phone)`; a phone never loaded reads as empty. A write to a phone not
+ * cached loads it first, so it never overwrites a stored window it has not seen. Writes for one
+ * phone are assumed to come from the turn that holds that phone (D4); within this instance they are
+ * saved in the order they were made.
+ *
+ * Outside a turn each write is saved at once. Between `beginTurn` (or `holdWrites`) and the turn's
+ * end, changes are cached and held, then saved in one write with the messages' history: when Memo's
+ * message joins the window (the reply, or the question a paused turn asks) or on `commit`. Held
+ * changes of a turn that failed are saved by the phone's next load, before it reads, so nothing the
+ * user said is lost (the inbox's retry of the message then finds it stored).
  */
 export class MemoryService {
   private readonly cache = new ConversationWindow();
@@ -82,6 +111,8 @@ export class MemoryService {
   private readonly history: ConversationHistory | undefined;
   /** Per phone, the end of the chain of loads and writes, which run one at a time in call order. */
   private readonly tails = new Map<string, Promise<void>>();
+  /** Per phone in a turn, the changes held until the turn's one write. */
+  private readonly held = new Map<string, HeldWrites>();
 
   constructor(
     private readonly store: ConversationStore,
@@ -98,7 +129,58 @@ export class MemoryService {
    * disambiguation.
    */
   async load(phone: string): Promise<void> {
-    await this.serially(phone, () => this.loadNow(phone));
+    await this.serially(phone, async () => {
+      await this.loadNow(phone);
+      this.held.delete(phone);
+    });
+  }
+
+  /**
+   * Starts a turn: saves what an earlier failed turn still held, then reads the window (as `load`)
+   * and, with `longTermFor` (the user's message) and a store that keeps long-term memory, the
+   * summary and the facts for it, in the same read. Until the turn's end (see the class) its
+   * changes are held. Returns what it read of long-term memory, or null when it read none.
+   */
+  async beginTurn(phone: string, options: { longTermFor?: string } = {}): Promise<LongTermRead | null> {
+    let read: LongTermRead | null = null;
+    await this.serially(phone, async () => {
+      // Logged by the save; never in the way of the read (as in `loadNow`).
+      await this.flushHeld(phone).catch(() => undefined);
+      const now = this.clock();
+      const text = options.longTermFor;
+      let stored: StoredWindow | null;
+      if (text !== undefined && this.store.loadTurn) {
+        const turn = await this.reportFailure(phone, "load", () =>
+          this.store.loadTurn!(phone, { text, now, limit: CONTEXT_FACT_CANDIDATES }),
+        );
+        stored = turn.window;
+        read = { summary: turn.summary, ranked: turn.facts, now };
+      } else {
+        stored = await this.reportFailure(phone, "load", () => this.store.load(phone));
+      }
+      this.cache.set(phone, pruneWindow(stored ?? emptyWindow(), now), now);
+      this.held.set(phone, { dirty: false, joined: [] });
+    });
+    return read;
+  }
+
+  /**
+   * Holds this phone's changes from now until the turn's end (see the class), without reading:
+   * for a turn that resumes a paused one. A no-op when they are held already.
+   */
+  holdWrites(phone: string): void {
+    if (!this.held.has(phone)) this.held.set(phone, { dirty: false, joined: [] });
+  }
+
+  /** Ends the turn: saves the changes it held, with their history, in one write (none when nothing changed). */
+  async commit(phone: string): Promise<void> {
+    await this.serially(phone, async () => {
+      try {
+        await this.flushHeld(phone);
+      } finally {
+        this.held.delete(phone);
+      }
+    });
   }
 
   // ---- messages ----
@@ -126,6 +208,8 @@ export class MemoryService {
       metadata,
       localId,
     });
+    // Memo's message ends a turn: what it held is saved now, with it, before anyone reads it.
+    if (this.held.has(phone)) await this.commit(phone);
     return added ? (localId ?? null) : null;
   }
 
@@ -136,6 +220,8 @@ export class MemoryService {
    */
   async appendProactiveMessage(phone: string, content: string, whatsappMessageId?: string): Promise<void> {
     await this.serially(phone, async () => {
+      // A turn of this phone running here keeps its held changes, saved first so they come before.
+      await this.flushHeld(phone);
       const message: ConversationMessage = {
         role: "assistant",
         content,
@@ -144,7 +230,7 @@ export class MemoryService {
         ...(whatsappMessageId !== undefined && { whatsappMessageId }),
       };
       await this.reportFailure(phone, "appendProactiveMessage", () => this.store.append(phone, message));
-      await this.appendToHistory(phone, message);
+      await this.appendToHistory(phone, message, true);
       await this.loadNow(phone);
     });
   }
@@ -292,6 +378,8 @@ export class MemoryService {
   async clearConversation(phone: string): Promise<void> {
     await this.serially(phone, async () => {
       this.cache.set(phone, emptyWindow(), this.clock());
+      const held = this.held.get(phone);
+      if (held) this.held.set(phone, { dirty: false, joined: [] });
       await this.reportFailure(phone, "clearConversation", () => this.store.delete(phone));
     });
   }
@@ -323,7 +411,7 @@ export class MemoryService {
 
   /** Evicts cache entries idle for 12 h (the table keeps them; `load()` brings them back). */
   cleanup(): void {
-    this.cache.evictIdle(this.clock());
+    this.cache.evictIdle(this.clock(), (phone) => this.held.has(phone));
   }
 
   // ---- internals ----
@@ -374,24 +462,64 @@ export class MemoryService {
         added = message;
         return { ...window, messages: enforceMemoryLimits([...window.messages, message]) };
       },
-      () => (added ? this.appendToHistory(phone, added) : Promise.resolve()),
+      () => added,
     );
     return added !== null;
   }
 
+  /** The messages of `joined` the history keeps: not system notes, not exchanges about memory. */
+  private historyOf(joined: readonly ConversationMessage[]): NewHistoryMessage[] {
+    return joined
+      .filter((m) => m.role !== "system" && !m.metadata?.memoryCommand)
+      .map((m) => ({
+        role: m.role,
+        content: m.content,
+        createdAt: m.timestamp,
+        ...(m.whatsappMessageId !== undefined && { whatsappMessageId: m.whatsappMessageId }),
+      }));
+  }
+
   /**
-   * Appends a message that joined the window to the history (when there is one). Runs in the
-   * phone's chain, so history ids follow the window's order. Never throws: see `history`.
+   * Saves the window with the history of the messages that joined it: in one write when the store
+   * keeps the history, else the window, then each message through `history` (a failed append is
+   * logged, see `history`).
    */
-  private async appendToHistory(phone: string, message: ConversationMessage): Promise<void> {
-    if (!this.history || message.role === "system" || message.metadata?.memoryCommand) return;
+  private async save(
+    phone: string,
+    op: string,
+    window: StoredWindow,
+    joined: readonly ConversationMessage[],
+  ) {
+    const rows = this.historyOf(joined);
+    if (this.store.keepsHistory) {
+      await this.reportFailure(phone, op, () => this.store.save(phone, window, rows));
+      return;
+    }
+    await this.reportFailure(phone, op, () => this.store.save(phone, window));
+    for (const message of joined) await this.appendToHistory(phone, message);
+  }
+
+  /** Saves what the phone's turn held, if anything; it is held no more either way. Runs in the phone's chain. */
+  private async flushHeld(phone: string): Promise<void> {
+    const held = this.held.get(phone);
+    const window = this.cache.get(phone);
+    if (!held?.dirty || !window) return;
+    const joined = held.joined;
+    this.held.set(phone, { dirty: false, joined: [] });
+    await this.save(phone, "commit", window, joined);
+  }
+
+  /**
+   * Appends a message that joined the window to the history (when there is one and the store does
+   * not keep it). Runs in the phone's chain, so history ids follow the window's order. Never
+   * throws: see `history`. `always`: also with a store that keeps history (its `append` does not).
+   */
+  private async appendToHistory(phone: string, message: ConversationMessage, always = false): Promise<void> {
+    if (!this.history || (this.store.keepsHistory && !always)) return;
+    const [row] = this.historyOf([message]);
+    if (!row) return;
     try {
-      await this.history.append(phone, {
-        role: message.role,
-        content: message.content,
-        createdAt: message.timestamp,
-        ...(message.whatsappMessageId !== undefined && { whatsappMessageId: message.whatsappMessageId }),
-      });
+      await this.history.append(phone, row);
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
       this.logger?.error(
@@ -420,7 +548,9 @@ export class MemoryService {
     return run;
   }
 
+  /** Saves what a turn held (a failed one's: logged, never in the way of the read), then reads the window. */
   private async loadNow(phone: string): Promise<void> {
+    await this.flushHeld(phone).catch(() => undefined);
     const stored = await this.reportFailure(phone, "load", () => this.store.load(phone));
     const now = this.clock();
     this.cache.set(phone, pruneWindow(stored ?? emptyWindow(), now), now);
@@ -428,13 +558,14 @@ export class MemoryService {
 
   /**
    * Applies `change` to the user's current window (loaded first when not cached), caches the
-   * result and saves it. `change` returns null when there is nothing to change.
+   * result and saves it, or holds it in a turn. `change` returns null when there is nothing to
+   * change; `joined` names the message it added, if any, for the history.
    */
   private update(
     phone: string,
     op: string,
     change: (window: StoredWindow, now: number) => StoredWindow | null,
-    afterSave?: () => Promise<void>,
+    joined?: () => ConversationMessage | null,
   ): Promise<void> {
     return this.serially(phone, async () => {
       if (!this.cache.has(phone)) await this.loadNow(phone);
@@ -443,8 +574,14 @@ export class MemoryService {
       if (!next) return;
       // Cached first: should the save fail, the next load() brings the cache back in step.
       this.cache.set(phone, next, now);
-      await this.reportFailure(phone, op, () => this.store.save(phone, next));
-      await afterSave?.();
+      const message = joined?.() ?? null;
+      const held = this.held.get(phone);
+      if (held) {
+        held.dirty = true;
+        if (message) held.joined.push(message);
+        return;
+      }
+      await this.save(phone, op, next, message ? [message] : []);
     });
   }
 

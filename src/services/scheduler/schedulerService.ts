@@ -1,5 +1,6 @@
 import cron, { type ScheduledTask } from "node-cron";
 import type { Housekeeping } from "../../db/repositories/housekeeping.js";
+import { OPERATION_RETENTION_MS } from "../../db/repositories/operationLedger.js";
 import type { SchedulerRepository } from "../../db/repositories/schedulerRepository.js";
 import type { Logger } from "../../utils/logger.js";
 import { CONVERSATION_MAX_AGE_MS } from "../memory/conversationWindow.js";
@@ -9,7 +10,7 @@ import { CLAIM_LEASE_MS, type PassReport, type ReminderService } from "../remind
 
 /** Every minute: due reminders, nudges, overdue notices and digests (spec 002 §9.2). */
 export const DUE_SCHEDULE = "* * * * *";
-/** Every hour: idle conversation windows and expired disambiguation snapshots. */
+/** Every hour: idle conversation windows, expired disambiguation snapshots, week-old ledger entries. */
 export const HOURLY_SCHEDULE = "7 * * * *";
 /** Every day: records past the retention period. */
 export const DAILY_SCHEDULE = "37 3 * * *";
@@ -124,14 +125,21 @@ export class SchedulerService {
       this.deps.logger.info({ event: "UNDO_PURGED", entries: purged }, "expired undo entries dropped");
   }
 
-  /** Hourly: the window cache and table forget idle conversations and expired questions; long-term memory catches up. */
+  /**
+   * Hourly: the window cache and table forget idle conversations and expired questions, the
+   * operation ledger its entries older than a week; long-term memory catches up.
+   */
   async runHourly(): Promise<void> {
     await this.track(() =>
       this.guard("hourly", async () => {
         const now = this.deps.clock();
         this.deps.memory.cleanup();
         const expired = await this.deps.housekeeping.expireConversations(now - CONVERSATION_MAX_AGE_MS, now);
-        this.deps.logger.info({ event: "SCHEDULER_HOURLY", ...expired }, "expired conversations cleared");
+        const operations = await this.deps.housekeeping.pruneOperations(now - OPERATION_RETENTION_MS);
+        this.deps.logger.info(
+          { event: "SCHEDULER_HOURLY", ...expired, operations },
+          "expired conversations cleared",
+        );
       }),
     );
     const { memoryJobs } = this.deps;

@@ -4,6 +4,7 @@ import type {
   RowCopy,
   RowImage,
   RowScope,
+  UndoRecord,
 } from "../../db/repositories/undoRepository.js";
 import type { UndoRepositories } from "../../db/storage.js";
 import type { Storage } from "../../db/transaction.js";
@@ -111,24 +112,34 @@ export class UndoCapture {
     private readonly scopes: RowScope[],
   ) {}
 
+  /**
+   * Copies the rows in scope as they are. Rows the operation creates (its `created_by_operation`
+   * scopes) are not looked for: before it first runs there are none, and any found on a re-run are
+   * its own, which undo must still take back (where they commit with the ledger entry, as in the
+   * database executor, a re-run finds that entry and rolls back anyway). One statement at most.
+   */
   async before(): Promise<void> {
-    this.copies = await this.journal.copy(this.phone, this.scopes);
+    const existing = this.scopes.filter((scope) => scope.column !== "created_by_operation");
+    this.copies = await this.journal.copy(this.phone, existing);
   }
 
   /** Journals the change; false when nothing in scope changed (nothing recorded). */
-  async finish(entry: {
-    operationId: string;
-    /** The turn that made the change (default: the operation itself). */
-    turnId?: string;
-    description: UndoDescription;
-    now: number;
-    windowMs: number;
-    external?: ExternalUndo[];
-  }): Promise<boolean> {
+  async finish(entry: UndoChange): Promise<boolean> {
+    const record = await this.entry(entry);
+    if (!record) return false;
+    await this.journal.record(this.phone, record);
+    return true;
+  }
+
+  /**
+   * The journal entry of the change, for the caller to write with its own (the operation ledger's
+   * `record` takes it); null when nothing in scope changed.
+   */
+  async entry(entry: UndoChange): Promise<UndoRecord | null> {
     const after = await this.journal.copy(this.phone, this.scopes);
     const images = imagesOf(this.copies, after);
-    if (images.length === 0 && !entry.external?.length) return false;
-    await this.journal.record(this.phone, {
+    if (images.length === 0 && !entry.external?.length) return null;
+    return {
       operationId: entry.operationId,
       ...(entry.turnId ? { turnId: entry.turnId } : {}),
       description: { ...entry.description },
@@ -136,9 +147,19 @@ export class UndoCapture {
       ...(entry.external?.length ? { external: entry.external } : {}),
       now: entry.now,
       windowMs: entry.windowMs,
-    });
-    return true;
+    };
   }
+}
+
+/** A change UndoCapture journals: what it names, and how long it can be taken back. */
+export interface UndoChange {
+  operationId: string;
+  /** The turn that made the change (default: the operation itself). */
+  turnId?: string;
+  description: UndoDescription;
+  now: number;
+  windowMs: number;
+  external?: ExternalUndo[];
 }
 
 /** What "undo" did. */

@@ -102,9 +102,7 @@ export class InboundProcessor implements InboxHandler {
     if (inbox.attempts === 1) deps.sender.markRead(id);
 
     const text = textOf(message).trim();
-    const { user, created } = await deps.onboarding.ensureUser(phone, text, inbox.contactName);
-    // WhatsApp's 24-hour window for free-form messages runs from the user's latest message.
-    await deps.users.recordInbound(phone, inbox.sentAt);
+    const { user, created } = await this.touchUser(inbox, text);
     const language = replyLanguage(detectLanguage(text) ?? user.language);
     const reply: SendOptions = {
       inReplyTo: id,
@@ -168,6 +166,20 @@ export class InboundProcessor implements InboxHandler {
     const kind = t(language, UNSUPPORTED[message.type] ?? "kind.other");
     deps.logger.info({ messageId: id, type: message.type }, "message type Memo cannot take");
     await this.say(phone, t(language, "unsupportedType", { kind }), language, { ...reply, memory: "none" });
+  }
+
+  /**
+   * The sender's user, with the time of this message recorded (WhatsApp's 24-hour window for
+   * free-form messages runs from the user's latest message): one statement for a known user; on
+   * first contact onboarding creates the user, then the time is recorded.
+   */
+  private async touchUser(inbox: InboxMessage, text: string): Promise<{ user: User; created: boolean }> {
+    const { users, onboarding } = this.deps;
+    const known = await users.recordInbound(inbox.phone, inbox.sentAt);
+    if (known) return { user: known, created: false };
+    const first = await onboarding.ensureUser(inbox.phone, text, inbox.contactName);
+    await users.recordInbound(inbox.phone, inbox.sentAt);
+    return first;
   }
 
   answered(inbox: InboxMessage): Promise<boolean> {

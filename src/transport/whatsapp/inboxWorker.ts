@@ -1,5 +1,5 @@
 import { withTurn } from "../../utils/turnContext.js";
-import type { InboxMessage, InboxRepository } from "../../db/repositories/inboxRepository.js";
+import type { AdvanceStep, InboxMessage, InboxRepository } from "../../db/repositories/inboxRepository.js";
 import { describeError } from "../../utils/errors.js";
 import type { InFlightWork } from "../../utils/inFlightWork.js";
 import type { Logger } from "../../utils/logger.js";
@@ -15,8 +15,11 @@ export interface InboxHandler {
   giveUp(message: InboxMessage, error: string, lease: PhoneLease): Promise<void>;
 }
 
-/** How handling one message ended for the phone's run. */
-type Outcome = "next" | "stop";
+/**
+ * How handling one message ended for the phone's run: stop (the lease is lost, or the worker is
+ * stopping), or go on, ending the message with `finish` in the statement that takes the next one.
+ */
+type Outcome = "stop" | { finish?: AdvanceStep["finish"] };
 
 export interface InboxWorkerOptions {
   inbox: InboxRepository;
@@ -45,8 +48,14 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /**
  * Works off the inbox (D4): each phone's messages one at a time, in WhatsApp timestamp order,
  * under that phone's lock; different phones in parallel up to `concurrency`. It looks for work when
- * told (`kick`, after the webhook stored messages), when a phone's run ends, and on a slow poll
- * (work stored by another instance, phones another instance held, rows left by a crash).
+ * told (`kick`, after the webhook stored messages), on a slow poll (work stored by another
+ * instance, phones another instance held, rows left by a crash), and when a phone's run ends if
+ * work may have been left for then (a kick came during the run's last statement or after it, or
+ * the last look found more phones than it could take).
+ *
+ * Database work per message (issue 22): one statement takes a phone's lease with its next message
+ * and counts the attempt (`InboxRepository.claim`); one ends the message, takes the next one and
+ * lets the lease go with the phone's last message (`advance`).
  */
 export class InboxWorker {
   private readonly active = new Map<string, Promise<void>>();
@@ -56,6 +65,10 @@ export class InboxWorker {
   /** Ends retry back-offs early when the worker stops. */
   private readonly sleepers = new Set<() => void>();
   private rescan = false;
+  /** Kicks so far: a run that ends looks again when one came since its last statement. */
+  private kicks = 0;
+  /** The last look left phones waiting (all slots taken, or lost to another worker). */
+  private backlogged = false;
   private stopped = true;
   private poll: NodeJS.Timeout | undefined;
   private readonly clock: () => number;
@@ -80,6 +93,7 @@ export class InboxWorker {
   /** Looks for work now (coalesced: a look already running looks once more when it ends). */
   kick(): void {
     if (this.stopped) return;
+    this.kicks += 1;
     if (this.scanning) {
       // The look under way looks once more before it ends.
       this.rescan = true;
@@ -131,27 +145,36 @@ export class InboxWorker {
   /** Takes leases on waiting phones and starts their runs, up to `concurrency`; only one at a time (see kick). */
   private async scan(): Promise<void> {
     this.scanning = true;
+    const { inbox, locks } = this.options;
     try {
-      await (this.prepared ??= this.options.locks.prepare()).catch((error: unknown) => {
+      await (this.prepared ??= locks.prepare()).catch((error: unknown) => {
         this.prepared = undefined;
         throw error;
       });
       do {
         this.rescan = false;
         const free = this.options.concurrency - this.active.size;
-        if (free <= 0 || this.stopped) break;
-        // More phones than free slots: some may be held by another instance.
-        const phones = await this.options.inbox.phonesWithPending(free * 4, [...this.active.keys()]);
-        for (const phone of phones) {
-          if (this.active.size >= this.options.concurrency || this.stopped) break;
-          if (this.active.has(phone)) continue;
-          const lease = await this.options.locks.tryAcquire(phone);
-          if (!lease) continue;
+        if (this.stopped) break;
+        if (free <= 0) {
+          // Work announced now waits for a slot: the next run that ends looks again.
+          this.backlogged = true;
+          break;
+        }
+        const takenAt = Date.now();
+        const claim = await inbox.claim({
+          owner: locks.owner,
+          ttlSeconds: locks.ttlSeconds,
+          limit: free,
+          exclude: [...this.active.keys()],
+        });
+        this.backlogged = claim.more;
+        for (const { phone, token, message } of claim.phones) {
+          const lease = locks.adopt(phone, token, takenAt);
           if (this.stopped) {
-            await this.options.locks.release(lease);
-            break;
+            await this.letGo(lease, message);
+            continue;
           }
-          this.active.set(phone, this.runPhone(lease));
+          this.active.set(phone, this.runPhone(lease, message));
         }
       } while (this.rescan);
     } catch (error) {
@@ -163,40 +186,77 @@ export class InboxWorker {
     }
   }
 
-  /** Works off one phone's pending messages in order, then lets the phone go. */
-  private async runPhone(lease: PhoneLease): Promise<void> {
-    const { phone } = lease;
+  /** Lets a lease go, first taking back the attempt counted for a message that never ran. */
+  private async letGo(lease: PhoneLease, unrun: InboxMessage | null): Promise<void> {
+    if (unrun) await this.options.inbox.giveBackAttempt(unrun.waMessageId, lease.token);
+    await this.options.locks.release(lease);
+  }
+
+  /**
+   * Works off one phone's pending messages in order, starting with `first` (its attempt already
+   * counted by the claim), then lets the phone go.
+   */
+  private async runPhone(lease: PhoneLease, first: InboxMessage | null): Promise<void> {
+    const { phone, token } = lease;
+    const { inbox, locks } = this.options;
     let healthy = true;
+    /** The next message, its attempt counted, not yet started. */
+    let next = first;
+    /** The database let the lease go with the phone's last message. */
+    let released = false;
+    let kicksSeen = this.kicks;
     try {
-      while (!this.stopped && lease.held()) {
-        const message = await this.options.inbox.nextPending(phone);
-        if (!message) break;
+      if (!next) {
+        kicksSeen = this.kicks;
+        ({ next, released } = await inbox.advance(phone, token, { then: "next" }));
+      }
+      while (next && !this.stopped && lease.held()) {
+        const message = next;
+        next = null;
+        let outcome: Outcome;
         const end = this.options.inFlight?.begin();
         try {
           // Every log line, LLM call and trace of this message's turn carries its id and user.
           const turn = { traceId: message.waMessageId, phone, trigger: "user" as const };
-          if ((await withTurn(turn, () => this.handle(message, lease))) === "stop") break;
+          outcome = await withTurn(turn, () => this.handle(message, lease));
         } finally {
           end?.();
+        }
+        if (outcome === "stop") break;
+        // Ends the message and takes the next one; when stopping, lets the phone go instead.
+        kicksSeen = this.kicks;
+        const step = await inbox.advance(phone, token, {
+          ...(outcome.finish ? { finish: outcome.finish } : {}),
+          then: this.stopped ? "release" : "next",
+        });
+        ({ next, released } = step);
+        // The lease was lost: the new holder ends the message.
+        if (outcome.finish && !step.finished) break;
+        if (!next && !released && !this.stopped) {
+          // Found but not counted (only if the row changed meanwhile), or the lease is gone: look once more.
+          kicksSeen = this.kicks;
+          ({ next, released } = await inbox.advance(phone, token, { then: "next" }));
         }
       }
     } catch (error) {
       healthy = false;
       this.options.logger.error({ err: error, phone }, "inbox run for a phone failed");
     } finally {
-      await this.options.locks
-        .release(lease)
-        .catch((error: unknown) =>
+      if (released) locks.forget(lease);
+      else
+        await this.letGo(lease, next).catch((error: unknown) =>
           this.options.logger.error({ err: error, phone }, "could not release phone lease"),
         );
       this.active.delete(phone);
-      // A message stored while this run was ending found the phone busy: look again. After a
-      // storage error, leave it to the poll instead of spinning.
-      if (healthy) this.kick();
+      // A message stored while this run was ending found the phone busy, and one stored while all
+      // slots were taken found no slot: look again. After a storage error, leave it to the poll
+      // instead of spinning.
+      if (healthy && (this.kicks !== kicksSeen || this.backlogged)) this.kick();
       this.settle();
     }
   }
 
+  /** Runs one message's turn (its first attempt already counted); says how to end it. */
   private async handle(message: InboxMessage, lease: PhoneLease): Promise<Outcome> {
     const { inbox, logger, maxAttempts, handler } = this.options;
     const id = message.waMessageId;
@@ -205,24 +265,23 @@ export class InboxWorker {
       // A redelivery after a long outage: answering it now as if fresh would surprise the user.
       logger.warn({ event: "INBOX_EXPIRED", messageId: id, ageMs }, "message too old to answer; recorded");
       const minutes = Math.round(ageMs / 60_000);
-      return (await inbox.finish(id, "expired", lease.token, `not answered: ${minutes} minutes old`))
-        ? "next"
-        : "stop";
+      return {
+        finish: { waMessageId: id, status: "expired", error: `not answered: ${minutes} minutes old` },
+      };
     }
     let lastError = message.lastError ?? "the turn was interrupted (process stopped)";
+    let attempt: number | null = message.attempts;
     for (;;) {
-      const attempt = await inbox.beginAttempt(id, lease.token);
       if (attempt === null) return "stop";
       if (attempt > maxAttempts) {
         // Attempts ran out across restarts. If the last one got its answer out before the
         // process died, the message was handled after all.
-        if (await handler.answered(message))
-          return (await inbox.finish(id, "done", lease.token)) ? "next" : "stop";
+        if (await handler.answered(message)) return { finish: { waMessageId: id, status: "done" } };
         break;
       }
       try {
         await handler.process({ ...message, attempts: attempt }, lease);
-        return (await inbox.finish(id, "done", lease.token)) ? "next" : "stop";
+        return { finish: { waMessageId: id, status: "done" } };
       } catch (error) {
         if (error instanceof LeaseLostError) return "stop";
         lastError = describeError(error);
@@ -233,18 +292,24 @@ export class InboxWorker {
         // Shutting down: the message stays pending and runs after the restart.
         if (this.stopped) return "stop";
       }
+      attempt = await inbox.beginAttempt(id, lease.token);
     }
     logger.error(
       { event: "INBOX_FAILED", messageId: id, error: lastError },
       "message given up after retries",
     );
-    // Marked failed first: if the apology cannot be sent, it is not retried on every poll.
-    if (!(await inbox.finish(id, "failed", lease.token, lastError))) return "stop";
+    // Marked failed first, keeping the lease for the apology: if it cannot be sent, it is not
+    // retried on every poll.
+    const failed = await inbox.advance(lease.phone, lease.token, {
+      finish: { waMessageId: id, status: "failed", error: lastError },
+      then: "hold",
+    });
+    if (!failed.finished) return "stop";
     try {
       await handler.giveUp(message, lastError, lease);
     } catch (error) {
       logger.error({ err: error, messageId: id }, "could not tell the user their message failed");
     }
-    return "next";
+    return {};
   }
 }

@@ -17,9 +17,20 @@ export interface PhoneLease {
 export interface PhoneLocks {
   /** Gets ready to hand out leases (clears stale ones where this process owns the database). */
   prepare(): Promise<void>;
+  /** Who takes leases (one per process): a statement that takes leases along with work writes it. */
+  readonly owner: string;
+  /** Seconds a lease lives without renewal. */
+  readonly ttlSeconds: number;
   /** Takes the phone's lease if no one holds a live one; never waits. */
   tryAcquire(phone: string): Promise<PhoneLease | null>;
+  /**
+   * Holds a lease for `owner` that another statement took (InboxRepository.claim): renewed,
+   * confirmed and let go like one from tryAcquire. `takenAt` (epoch ms) is from before that statement.
+   */
+  adopt(phone: string, token: string, takenAt: number): PhoneLease;
   release(lease: PhoneLease): Promise<void>;
+  /** Stops renewing a lease the database already let go (InboxRepository.advance released it). */
+  forget(lease: PhoneLease): void;
   /** Stops renewing and lets every lease of this process go. */
   close(): Promise<void>;
 }
@@ -49,7 +60,7 @@ export interface PhoneLeasesOptions {
  */
 export class PgPhoneLeases implements PhoneLocks {
   /** Identifies this process's leases. */
-  private readonly owner = randomUUID();
+  readonly owner = randomUUID();
   private readonly leases = new Map<string, HeldLease>();
   private heartbeat: NodeJS.Timeout | undefined;
 
@@ -58,15 +69,23 @@ export class PgPhoneLeases implements PhoneLocks {
     private readonly options: PhoneLeasesOptions,
   ) {}
 
+  get ttlSeconds(): number {
+    return this.options.ttlSeconds;
+  }
+
   async prepare(): Promise<void> {
     if (this.options.exclusive) await this.store.clear();
     this.heartbeat ??= setInterval(() => void this.renew(), (this.options.ttlSeconds * 1000) / 3).unref();
   }
 
   async tryAcquire(phone: string): Promise<PhoneLease | null> {
+    const takenAt = Date.now();
     const token = await this.store.acquire(phone, this.owner, this.options.ttlSeconds);
-    if (token === null) return null;
-    const lease = new HeldLease(phone, token, (l) => this.confirm(l));
+    return token === null ? null : this.adopt(phone, token, takenAt);
+  }
+
+  adopt(phone: string, token: string, takenAt: number): PhoneLease {
+    const lease = new HeldLease(phone, token, takenAt, (l) => this.confirm(l));
     this.leases.set(phone, lease);
     return lease;
   }
@@ -81,6 +100,10 @@ export class PgPhoneLeases implements PhoneLocks {
   async release(lease: PhoneLease): Promise<void> {
     if (this.leases.get(lease.phone) === lease) this.leases.delete(lease.phone);
     await this.store.release(lease.phone, lease.token);
+  }
+
+  forget(lease: PhoneLease): void {
+    if (this.leases.get(lease.phone) === lease) this.leases.delete(lease.phone);
   }
 
   async close(): Promise<void> {
@@ -133,12 +156,12 @@ export class PgPhoneLeases implements PhoneLocks {
 
 class HeldLease implements PhoneLease {
   lost = false;
-  /** When the lease was last known live in the database (epoch ms). */
-  renewedAt = Date.now();
 
   constructor(
     readonly phone: string,
     readonly token: string,
+    /** When the lease was last known live in the database (epoch ms, taken before the statement). */
+    public renewedAt: number,
     private readonly check: (lease: HeldLease) => Promise<boolean>,
   ) {}
 

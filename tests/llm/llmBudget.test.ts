@@ -1,0 +1,140 @@
+// The daily LLM budget's bookkeeping (issue 22): a turn's calls are added up and written once, when
+// the turn ends; calls made after it (its background memory work) and outside a turn's own work
+// (a digest) are written one by one. Every call counts, and a user over their limit is stopped.
+import { afterEach, describe, expect, it } from "vitest";
+import { PgLlmUsageRepository } from "../../src/db/repositories/llmUsageRepository.js";
+import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
+import { LLMBudget } from "../../src/services/llm/llmBudget.js";
+import type { LLMCallRecord } from "../../src/services/llm/observedLlmService.js";
+import type { LLMNode } from "../../src/types/llm.js";
+import { withTurn, type TurnContext } from "../../src/utils/turnContext.js";
+import { backends, type TestDatabase } from "../support/db.js";
+import { fakeClock } from "../support/clock.js";
+import { captureLogs } from "../support/logs.js";
+import { countQueries, type QueryCounter } from "../support/queryCounter.js";
+
+const PHONE = "972501112233";
+
+const call = (node: LLMNode, costUsd: number): LLMCallRecord => ({
+  node,
+  usage: {
+    node,
+    model: "gpt-4o-mini",
+    inputTokens: 100,
+    outputTokens: 10,
+    costUsd,
+    durationMs: 5,
+    fallback: false,
+  },
+  ok: true,
+  durationMs: 5,
+});
+
+let db: TestDatabase | undefined;
+let counter: QueryCounter | undefined;
+afterEach(async () => {
+  counter?.restore();
+  counter = undefined;
+  await db?.close();
+  db = undefined;
+});
+
+describe.each(backends)("the LLM budget's usage records on $name", (backend) => {
+  async function setup(dailyUsd = 1) {
+    db = await backend.create();
+    await new PgUserRepository(db.pool).getOrCreate(PHONE, { timeZone: "Asia/Jerusalem" });
+    const clock = fakeClock("2026-03-05T10:00:00Z");
+    const budget = new LLMBudget({
+      usage: new PgLlmUsageRepository(db.pool),
+      logger: captureLogs().logger,
+      dailyUsd,
+      clock: clock.now,
+    });
+    const day = async () =>
+      (
+        await db!.pool.query<{ calls: number; input_tokens: string; cost_usd: number }>(
+          "SELECT calls, input_tokens, cost_usd FROM llm_usage_daily WHERE user_phone = $1",
+          [PHONE],
+        )
+      ).rows[0] ?? null;
+    const turn = (trigger: TurnContext["trigger"] = "user"): TurnContext => ({
+      traceId: "t",
+      phone: PHONE,
+      trigger,
+    });
+    return { budget, clock, day, turn };
+  }
+
+  it("writes a turn's calls once, when it ends, with all of them counted", async () => {
+    const { budget, day, turn } = await setup();
+    counter = countQueries();
+    await withTurn(turn(), async () => {
+      budget.observer(call("planner", 0.001));
+      budget.observer(call("resolver:database", 0.002));
+      budget.observer(call("memory", 0.003));
+      await budget.idle();
+      // Nothing written while the turn runs.
+      expect(counter!.statements).toEqual([]);
+    });
+    await budget.idle();
+    expect(counter.statements.filter((sql) => sql.includes("llm_usage_daily"))).toHaveLength(1);
+    const row = await day();
+    expect(row?.calls).toBe(3);
+    expect(Number(row?.input_tokens)).toBe(300);
+    expect(row?.cost_usd).toBeCloseTo(0.006, 6);
+  });
+
+  it("counts the calls a turn's background work makes after it ended, each written at once", async () => {
+    const { budget, day, turn } = await setup();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let background!: Promise<void>;
+    await withTurn(turn(), async () => {
+      budget.observer(call("planner", 0.001));
+      // The memory work the reply started, still running after the turn.
+      background = released.then(() => budget.observer(call("memory", 0.002)));
+      await Promise.resolve();
+    });
+    await budget.idle();
+    expect((await day())?.calls).toBe(1);
+    release();
+    await background;
+    await budget.idle();
+    expect((await day())?.calls).toBe(2);
+    expect((await day())?.cost_usd).toBeCloseTo(0.003, 6);
+  });
+
+  it("stops a user over their limit before the turn's first call, and background calls count towards it", async () => {
+    const { budget, clock, turn } = await setup(0.01);
+    // A digest (the scheduler's work for the user, not admitted by a planner) spends most of it.
+    await withTurn(turn("cron"), async () => {
+      await budget.gate("responseWriter");
+      budget.observer(call("responseWriter", 0.006));
+    });
+    // A turn admitted within the budget finishes although its calls cross it.
+    await withTurn(turn(), async () => {
+      expect(await budget.admit(PHONE)).toBe(true);
+      budget.observer(call("planner", 0.003));
+      await budget.gate("resolver:database");
+      budget.observer(call("resolver:database", 0.003));
+      // Another process's reading would miss it until written; this one counts it already.
+      clock.advance(60_000);
+      expect(await budget.spentToday(PHONE)).toBeCloseTo(0.012, 6);
+    });
+    await budget.idle();
+    clock.advance(60_000);
+    // The next turn is refused before any call, and so is the user's background work.
+    expect(await withTurn(turn(), () => budget.admit(PHONE))).toBe(false);
+    await expect(withTurn(turn("cron"), () => budget.gate("responseWriter"))).rejects.toMatchObject({
+      kind: "over_budget",
+    });
+    // Counted from the table too (a fresh instance, as another process would read it).
+    const other = new LLMBudget({
+      usage: new PgLlmUsageRepository(db!.pool),
+      logger: captureLogs().logger,
+      dailyUsd: 0.01,
+      clock: clock.now,
+    });
+    expect(await other.exhausted(PHONE)).toBe(true);
+  });
+});

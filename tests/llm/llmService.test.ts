@@ -1,3 +1,4 @@
+import { ChatOpenAICompletions } from "@langchain/openai";
 import { z } from "zod";
 import { loadConfig } from "../../src/config/env.js";
 import { createLLMService, LLMError } from "../../src/services/llm/index.js";
@@ -91,6 +92,13 @@ describe("structured output", () => {
         { json: { title: "milk" } },
         { json: { intent: "chat", when: null } },
       );
+      // LangChain's conversion of a schema to its response_format (jsonSchema builds requests with it).
+      const convert = vi.spyOn(
+        ChatOpenAICompletions.prototype as unknown as {
+          _getResponseFormat: (format?: { type?: string }) => unknown;
+        },
+        "_getResponseFormat",
+      );
       const llm = service({ LLM_STRUCTURED_OUTPUT_METHOD: method });
       await llm.structured("planner", Intent, messages);
       expect((await llm.structured("planner", Other, messages, { name: "other" })).value).toEqual({
@@ -108,6 +116,10 @@ describe("structured output", () => {
       expect(other).not.toBe(first);
       expect(other).toContain('"title"');
       expect(first).toContain('"intent"');
+      // Converted once per schema, not three times per request.
+      const converted = convert.mock.calls.filter(([format]) => format?.type === "json_schema");
+      expect(converted).toHaveLength(method === "jsonSchema" ? 2 : 0);
+      convert.mockRestore();
     },
   );
 

@@ -1,7 +1,12 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { InteropZodType } from "@langchain/core/utils/types";
 import { AsyncCaller } from "@langchain/core/utils/async_caller";
-import { ChatOpenAI } from "@langchain/openai";
+import {
+  ChatOpenAI,
+  ChatOpenAICompletions,
+  ChatOpenAIResponses,
+  type ChatOpenAIFields,
+} from "@langchain/openai";
 import type { z } from "zod";
 import type { AppConfig } from "../../config/env.js";
 import { resolveLLMConfig, type LLMModelConfig, type ResolvedLLMConfig } from "../../config/llmConfig.js";
@@ -105,30 +110,52 @@ const DEFAULT_FAILED_ATTEMPT = (
   new AsyncCaller({}) as unknown as { onFailedAttempt: (error: unknown) => unknown }
 ).onFailedAttempt;
 
-/** An OpenAI `response_format` as ChatOpenAI sends it. */
+/** An OpenAI `response_format` as ChatOpenAI sends it, and as it converts a zod schema's. */
 type ResponseFormat = Parameters<ChatOpenAI["_getResponseFormat"]>[0];
+type ConvertedFormat = ReturnType<ChatOpenAI["_getResponseFormat"]>;
 
 /**
- * ChatOpenAI that converts each zod schema to its JSON-schema `response_format` once, not on every
- * request (LangChain converts it in every call's request parameters: about a tenth of a turn's
- * CPU). The schemas are module constants, so the cache holds a handful of entries.
+ * Converts each zod schema to its JSON-schema `response_format` once: LangChain converts it three
+ * times per request (request parameters, its own tracing parameters, the call), about a tenth of a
+ * turn's CPU. Keyed by the schema object (module constants, so a handful of entries).
  */
-class SchemaCachingChatOpenAI extends ChatOpenAI {
-  private readonly formats = new WeakMap<object, Map<string, ReturnType<ChatOpenAI["_getResponseFormat"]>>>();
+function cachedResponseFormat(
+  cache: WeakMap<object, Map<string, ConvertedFormat>>,
+  format: ResponseFormat,
+  convert: (format: ResponseFormat) => ConvertedFormat,
+): ConvertedFormat {
+  const schema = format?.type === "json_schema" ? format.json_schema.schema : undefined;
+  if (!schema || typeof schema !== "object") return convert(format);
+  const json = format as Extract<ResponseFormat, { type: "json_schema" }>;
+  const key = JSON.stringify([json.json_schema.name, json.json_schema.description ?? null]);
+  let byName = cache.get(schema);
+  if (!byName) {
+    byName = new Map<string, ConvertedFormat>();
+    cache.set(schema, byName);
+  }
+  let converted = byName.get(key);
+  if (!converted) {
+    converted = convert(format);
+    byName.set(key, converted);
+  }
+  return converted;
+}
 
-  override _getResponseFormat(format: ResponseFormat): ReturnType<ChatOpenAI["_getResponseFormat"]> {
-    const schema = format?.type === "json_schema" ? format.json_schema.schema : undefined;
-    if (!schema || typeof schema !== "object") return super._getResponseFormat(format);
-    const json = format as Extract<ResponseFormat, { type: "json_schema" }>;
-    const key = JSON.stringify([json.json_schema.name, json.json_schema.description ?? null]);
-    let byName = this.formats.get(schema);
-    if (!byName) {
-      byName = new Map<string, ReturnType<ChatOpenAI["_getResponseFormat"]>>();
-      this.formats.set(schema, byName);
-    }
-    let converted = byName.get(key);
-    if (!converted) byName.set(key, (converted = super._getResponseFormat(format)));
-    return converted;
+/** ChatOpenAI's Chat Completions half (where requests are built), with the schema cache. */
+class SchemaCachingCompletions extends ChatOpenAICompletions {
+  private readonly formats = new WeakMap<object, Map<string, ConvertedFormat>>();
+
+  override _getResponseFormat(format: ResponseFormat): ConvertedFormat {
+    return cachedResponseFormat(this.formats, format, (f) => super._getResponseFormat(f));
+  }
+}
+
+/** ChatOpenAI's Responses API half (models that prefer it), with the schema cache. */
+class SchemaCachingResponses extends ChatOpenAIResponses {
+  private readonly formats = new WeakMap<object, Map<string, ConvertedFormat>>();
+
+  override _getResponseFormat(format: ResponseFormat): ConvertedFormat {
+    return cachedResponseFormat(this.formats, format, (f) => super._getResponseFormat(f));
   }
 }
 
@@ -410,7 +437,7 @@ export class OpenAILLMService implements LLMService {
     const key = this.chatKey(model);
     let chat = this.models.get(key);
     if (!chat) {
-      chat = new SchemaCachingChatOpenAI({
+      const fields: ChatOpenAIFields = {
         model: model.model,
         apiKey: this.apiKey,
         configuration: this.settings.baseUrl ? { baseURL: this.settings.baseUrl } : {},
@@ -426,6 +453,12 @@ export class OpenAILLMService implements LLMService {
           ? { temperature: model.temperature }
           : {}),
         ...(model.maxTokens !== undefined ? { maxTokens: model.maxTokens } : {}),
+      };
+      chat = new ChatOpenAI({
+        ...fields,
+        // The halves that build requests, each converting a structured-output schema only once.
+        completions: new SchemaCachingCompletions(fields),
+        responses: new SchemaCachingResponses(fields),
       });
       this.models.set(key, chat);
     }

@@ -19,10 +19,10 @@ const REPEAT = 4;
 
 /** What one turn may cost at most; a count past it fails the bench (exit code 1). */
 export const BUDGET: Record<Scenario, Counts> = {
-  fast_path_command: { queries: 13, transactions: 13, roundTrips: 13 },
-  llm_operation: { queries: 23, transactions: 16, roundTrips: 25 },
-  hitl_question: { queries: 35, transactions: 13, roundTrips: 39 },
-  hitl_answer: { queries: 28, transactions: 19, roundTrips: 32 },
+  fast_path_command: { queries: 10, transactions: 10, roundTrips: 10 },
+  llm_operation: { queries: 19, transactions: 12, roundTrips: 21 },
+  hitl_question: { queries: 32, transactions: 10, roundTrips: 36 },
+  hitl_answer: { queries: 25, transactions: 16, roundTrips: 29 },
 };
 
 export type Scenario = "fast_path_command" | "llm_operation" | "hitl_question" | "hitl_answer";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type pg from "pg";
 import type { AppConfig } from "../config/env.js";
-import { turnBufferedCheckpointer } from "../db/checkpointer.js";
+import { checkpointThreads, turnBufferedCheckpointer } from "../db/checkpointer.js";
 import { databaseStorage, memoryStorage, undoStorage } from "../db/storage.js";
 import { PgCalendarEventRepository } from "../db/repositories/calendarEventRepository.js";
 import { PgConversationHistory } from "../db/repositories/conversationHistory.js";
@@ -70,7 +70,8 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   const { config, pool, checkpointer, logger } = options;
   const clock = options.clock ?? Date.now;
   const newId = options.newId ?? randomUUID;
-  const users = new PgUserRepository(pool);
+  // The inbound path's user update also says whether the user's thread has checkpoints (PostgresSaver's).
+  const users = new PgUserRepository(pool, { checkpoints: checkpointThreads(checkpointer, pool) });
   // The window (short-term) in front of its table; every message also joins the long-term history,
   // written with the window (proactive messages, appended outside a turn, through `history`).
   const memory = new MemoryService(new PgConversationStore(pool, { history: true }), {

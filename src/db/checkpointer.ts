@@ -27,7 +27,15 @@ export async function createCheckpointer(
  * so from one cheap look instead of the full read of the latest checkpoint.
  */
 export function turnBufferedCheckpointer(durable: BaseCheckpointSaver, pool: pg.Pool): TurnBufferedSaver {
-  if (!(durable instanceof PostgresSaver)) return new TurnBufferedSaver(durable);
-  const threads = new PgCheckpointThreads(pool);
+  const threads = checkpointThreads(durable, pool);
+  if (!threads) return new TurnBufferedSaver(durable);
   return new TurnBufferedSaver(durable, { hasCheckpoints: (threadId) => threads.exists(threadId) });
+}
+
+/**
+ * The look at which threads have checkpoints, when `durable` keeps them in tables (PostgresSaver);
+ * null for MemorySaver (CHECKPOINTER=memory), which has no table to ask.
+ */
+export function checkpointThreads(durable: BaseCheckpointSaver, pool: pg.Pool): PgCheckpointThreads | null {
+  return durable instanceof PostgresSaver ? new PgCheckpointThreads(pool) : null;
 }

@@ -66,9 +66,11 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
   /**
    * Reads the thread's latest durable checkpoint at the start of a turn; the graph's own read of
    * it, which follows at once in the same turn, is then answered without a second query.
+   * `stored`, when the caller already knows whether the durable store holds any checkpoint of the
+   * thread (asked in this turn, under the phone's lease), stands in for `hasCheckpoints`.
    */
-  async readLatest(threadId: string): Promise<CheckpointTuple | undefined> {
-    const stored = (await this.options.hasCheckpoints?.(threadId)) ?? true;
+  async readLatest(threadId: string, stored?: boolean): Promise<CheckpointTuple | undefined> {
+    stored ??= (await this.options.hasCheckpoints?.(threadId)) ?? true;
     const tuple = stored
       ? this.noteOnDisk(await this.durable.getTuple({ configurable: { thread_id: threadId } }))
       : undefined;

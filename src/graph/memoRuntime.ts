@@ -43,6 +43,12 @@ export interface InvokeOptions {
    * instead of loading it again, and its phone (normalised at the webhook) is the thread's, as is.
    */
   user?: User;
+  /**
+   * Whether the durable checkpointer holds checkpoints of the thread (an open question), as the
+   * transport read it with the user at the turn's start, under the phone's lease: the runtime then
+   * does not look again (false: nothing to read at all). Default: the runtime looks itself.
+   */
+  threadStored?: boolean;
 }
 
 export interface MemoRuntimeDeps {
@@ -138,7 +144,7 @@ export class MemoRuntime {
 
   private async handle(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
     // The checkpoint's pending interrupt write is the open question, if any.
-    const stored = await this.deps.checkpointer.readLatest(threadId);
+    const stored = await this.deps.checkpointer.readLatest(threadId, options.threadStored);
     const pending = (stored?.pendingWrites ?? [])
       .filter(([, channel]) => channel === INTERRUPT)
       .flatMap(([, , value]) => (Array.isArray(value) ? value : [value]) as { value?: unknown }[])

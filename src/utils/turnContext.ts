@@ -18,6 +18,11 @@ export interface TurnContext {
    * turn (and the memory work it starts) may finish even if it crosses the budget on the way.
    */
   llmAdmitted?: boolean;
+  /**
+   * The user's LLM spend on their local day as the transport read it with the user, at `readAt`
+   * (epoch ms): the budget's first look in this turn takes it instead of reading it again.
+   */
+  llmSpend?: { day: string; costUsd: number; readAt: number };
   /** Set by withTurn once the work itself settled (background work it started may still run). */
   ended?: boolean;
   /** Told once when the work settles (onTurnEnd); e.g. the turn's LLM usage is written then. */

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCheckpointer, checkpointThreads } from "../../src/db/checkpointer.js";
+import { PgLlmUsageRepository } from "../../src/db/repositories/llmUsageRepository.js";
 import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
 import { backends, type TestDatabase } from "../support/db.js";
+import { countQueries } from "../support/queryCounter.js";
 
 describe.each(backends)("UserRepository on $name", (backend) => {
   let db: TestDatabase;
@@ -62,6 +65,70 @@ describe.each(backends)("UserRepository on $name", (backend) => {
     await users.recordInbound(phone, new Date("2026-11-22T10:00:00Z"));
     await users.recordInbound(phone, new Date("2026-11-22T09:00:00Z"));
     expect((await users.get(phone))!.lastInboundAt).toBe("2026-11-22T10:00:00.000Z");
+  });
+
+  it("records an inbound message and says, in the same statement, whether a question is open and what today's LLM calls cost", async () => {
+    const durable = await createCheckpointer("postgres", db.pool);
+    const withThreads = new PgUserRepository(db.pool, { checkpoints: checkpointThreads(durable, db.pool) });
+    const phone = nextPhone();
+    const other = nextPhone();
+    await users.getOrCreate(phone, { timeZone: "America/New_York" });
+    await users.getOrCreate(other);
+    const usage = new PgLlmUsageRepository(db.pool);
+    // 03:00 UTC is still the 21st in New York: the 21st's cost is today's, the 22nd's is not.
+    const now = new Date("2026-11-22T03:00:00Z");
+    await usage.add(phone, new Date("2026-11-21T15:00:00Z"), {
+      inputTokens: 1,
+      outputTokens: 1,
+      costUsd: 0.25,
+    });
+    await usage.add(phone, new Date("2026-11-22T12:00:00Z"), {
+      inputTokens: 1,
+      outputTokens: 1,
+      costUsd: 0.5,
+    });
+
+    const counter = countQueries();
+    const record = await withThreads.recordInbound(phone, now, now);
+    counter.restore();
+    expect(counter.statements).toHaveLength(1);
+    expect(record).toMatchObject({
+      user: { phone, lastInboundAt: now.toISOString() },
+      threadStored: false,
+      spentToday: { day: "2026-11-21", costUsd: 0.25 },
+    });
+    // A user with no usage that day spent nothing.
+    expect((await withThreads.recordInbound(other, now, now))?.spentToday).toEqual({
+      day: "2026-11-22",
+      costUsd: 0,
+    });
+
+    // Another thread's checkpoint is not this one's; this thread's own is.
+    const put = async (threadId: string) =>
+      db.pool.query(
+        `INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, checkpoint, metadata)
+         VALUES ($1, '', 'c1', '{}'::jsonb, '{}'::jsonb)`,
+        [threadId],
+      );
+    await put(other);
+    expect((await withThreads.recordInbound(phone, now))?.threadStored).toBe(false);
+    await put(phone);
+    const stored = await withThreads.recordInbound(phone, now);
+    expect(stored?.threadStored).toBe(true);
+    expect(stored?.spentToday).toBeUndefined();
+    expect(await withThreads.recordInbound(nextPhone(), now, now)).toBeNull();
+  });
+
+  it("leaves the checkpoint tables out of the statement when the checkpointer keeps none (CHECKPOINTER=memory)", async () => {
+    const phone = nextPhone();
+    await users.getOrCreate(phone);
+    const counter = countQueries();
+    const record = await users.recordInbound(phone, new Date(), new Date());
+    counter.restore();
+    expect(record?.threadStored).toBeUndefined();
+    expect(record?.spentToday?.costUsd).toBe(0);
+    expect(counter.statements).toHaveLength(1);
+    expect(counter.statements[0]).not.toContain("checkpoints");
   });
 
   it("rejects values the schema forbids", async () => {

@@ -137,4 +137,74 @@ describe.each(backends)("the LLM budget's usage records on $name", (backend) => 
     });
     expect(await other.exhausted(PHONE)).toBe(true);
   });
+
+  it("takes the spend read with the user at the turn's start instead of reading it again, and still refuses over the limit", async () => {
+    const { budget, clock, turn } = await setup(0.01);
+    const handed = (costUsd: number): TurnContext => ({
+      ...turn(),
+      llmSpend: { day: "2026-03-05", costUsd, readAt: clock.now() },
+    });
+    counter = countQueries();
+    // Within the limit: admitted on what was handed, with no read of its own.
+    expect(await withTurn(handed(0.004), () => budget.admit(PHONE))).toBe(true);
+    expect(counter.statements).toEqual([]);
+    clock.advance(60_000);
+    // Over it (as read by the transport): refused before any call, still without a read.
+    const over = handed(0.02);
+    expect(await withTurn(over, () => budget.admit(PHONE))).toBe(false);
+    await expect(withTurn(over, () => budget.gate("planner"))).rejects.toMatchObject({ kind: "over_budget" });
+    expect(counter.statements).toEqual([]);
+    // What the turn's calls add counts on top of it.
+    clock.advance(60_000);
+    await withTurn(handed(0.004), async () => {
+      expect(await budget.admit(PHONE)).toBe(true);
+      budget.observer(call("planner", 0.007));
+      expect(await budget.spentToday(PHONE)).toBeCloseTo(0.011, 6);
+    });
+    await budget.idle();
+  });
+
+  it("reads the spend itself when a background call's write is still running (the handed reading may miss it)", async () => {
+    db = await backend.create();
+    await new PgUserRepository(db.pool).getOrCreate(PHONE, { timeZone: "Asia/Jerusalem" });
+    const clock = fakeClock("2026-03-05T10:00:00Z");
+    // The ledger holds its writes until told.
+    let land!: () => void;
+    const landed = new Promise<void>((resolve) => (land = resolve));
+    const usage = new PgLlmUsageRepository(db.pool);
+    const slow = Object.assign(Object.create(usage) as PgLlmUsageRepository, {
+      add: async (...args: Parameters<PgLlmUsageRepository["add"]>) => {
+        await landed;
+        return usage.add(...args);
+      },
+    });
+    const budget = new LLMBudget({
+      usage: slow,
+      logger: captureLogs().logger,
+      dailyUsd: 1,
+      clock: clock.now,
+    });
+    const turn = (): TurnContext => ({ traceId: "t", phone: PHONE, trigger: "user" });
+    let background!: Promise<void>;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await withTurn(turn(), async () => {
+      // The memory work the reply started, after the turn: its call is written on its own.
+      background = released.then(() => budget.observer(call("memory", 0.005)));
+      await Promise.resolve();
+    });
+    release();
+    await background;
+    counter = countQueries();
+    const handed = { ...turn(), llmSpend: { day: "2026-03-05", costUsd: 0, readAt: clock.now() } };
+    await withTurn(handed, () => budget.admit(PHONE));
+    expect(counter.statements.filter((sql) => sql.includes("LEFT JOIN llm_usage_daily"))).toHaveLength(1);
+    land();
+    await budget.idle();
+    // Without a write running, the next turn's reading is taken as handed.
+    clock.advance(60_000);
+    const next = { ...turn(), llmSpend: { day: "2026-03-05", costUsd: 0.005, readAt: clock.now() } };
+    await withTurn(next, () => budget.admit(PHONE));
+    expect(counter.statements.filter((sql) => sql.includes("LEFT JOIN llm_usage_daily"))).toHaveLength(1);
+  });
 });

@@ -17,7 +17,7 @@ type Kind = "turn read" | "turn write" | "background read" | "background write" 
 
 /** What a memory statement is: the turn's read or write, the background work's, or another (a command's). */
 function kindOf(sql: string): Kind {
-  if (/^(WITH facts|SELECT state FROM conversation_windows)/.test(sql)) return "turn read";
+  if (/^(WITH facts|SELECT w\.state|SELECT state FROM conversation_windows)/.test(sql)) return "turn read";
   if (/^(WITH saved|INSERT INTO conversation_windows)/.test(sql)) return "turn write";
   if (/^WITH p /.test(sql)) return "background read";
   if (/^(INSERT|UPDATE|DELETE)/.test(sql)) return "background write";

@@ -51,6 +51,7 @@ describe("HTTP app", () => {
         "memory",
         "llm_usage",
         "undo",
+        "outbound_local_id",
       ],
     });
   });

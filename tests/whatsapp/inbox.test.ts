@@ -176,6 +176,34 @@ describe.each(backends)("inbox on $name", (backend) => {
     ]);
   });
 
+  // Issue 22: the reply is recorded by the statement that ends its message. Should that statement
+  // fail, the record is written on its own: the message runs again but is not answered twice.
+  it("a reply whose message could not be ended is still recorded, and the message is not answered again", async () => {
+    echoLLM(server);
+    const h = await harness();
+    const inbox = h.whatsapp.inbox;
+    const advance = inbox.advance.bind(inbox);
+    let failed = 0;
+    inbox.advance = (phone, token, step) => {
+      if (step.finish && failed === 0) {
+        failed += 1;
+        return Promise.reject(new Error("connection lost"));
+      }
+      return advance(phone, token, step);
+    };
+    const message = textMessage(ALICE, "tell me something", h.clock.now());
+    await h.deliver(message);
+    const [sent] = await h.graphApi.waitForSent(1);
+    await expect
+      .poll(() => h.whatsapp.outbound.get(sent!.id), { timeout: 5000 })
+      .toMatchObject({ inReplyTo: message.id });
+    // The poll runs the message again: its answer is recorded, so it ends without a second reply.
+    await expect.poll(async () => (await inbox.get(message.id))?.status, { timeout: 5000 }).toBe("done");
+    await h.idle();
+    expect(failed).toBe(1);
+    expect(h.graphApi.textsTo(ALICE)).toEqual(["echo: tell me something"]);
+  });
+
   it("records a message older than the limit without answering it", async () => {
     echoLLM(server);
     const h = await harness();

@@ -2,10 +2,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTranscriber, type Transcriber } from "../../src/services/media/transcriber.js";
 import { fakeClock } from "../support/clock.js";
+import { FakeGraphApi } from "../support/fakeGraphApi.js";
 import { captureLogs } from "../support/logs.js";
 import { isPlanner, plan, step } from "../support/memoHarness.js";
 import { ScriptedOpenAI, lastUserMessageOf, systemPromptOf } from "../support/scriptedOpenAI.js";
 import {
+  ACCESS_TOKEN,
   createWhatsAppHarness,
   echoLLM,
   textMessage,
@@ -90,6 +92,48 @@ describe("text", () => {
     await h.graphApi.waitForSent(2);
     const planner = server.requests.filter(isPlanner).at(-1)!;
     expect(JSON.stringify(planner.body.messages)).toContain("echo: first");
+  });
+
+  it("a reply to Memo's message quotes it after a restart, though the window was not written when it was sent", async () => {
+    const graphApi = await FakeGraphApi.start({ accessToken: ACCESS_TOKEN });
+    try {
+      await harness({ graphApi });
+      const m = textMessage(PHONE, "first", h.clock.now());
+      await h.deliver(m);
+      const [sent] = await h.graphApi.waitForSent(1);
+      await h.idle();
+      // The stored window keeps the reply as the turn stored it: the id is in its outbound record.
+      const stored = await h.db.pool.query<{
+        state: { messages: { content: string; whatsappMessageId?: string }[] };
+      }>("SELECT state FROM conversation_windows WHERE user_phone = $1", [PHONE]);
+      const reply = stored.rows[0]!.state.messages.find((x) => x.content === "echo: first");
+      expect(reply).toBeDefined();
+      expect(reply!.whatsappMessageId).toBeUndefined();
+      const { db, clock } = h;
+      await h.close(false);
+
+      // Another instance (a restart) takes the user's reply quoting Memo's message.
+      h = await createWhatsAppHarness({ llm: server, db, clock, graphApi });
+      await h.deliver(textMessage(PHONE, "what did you mean?", h.clock.now() + 1000, { replyTo: sent!.id }));
+      await h.graphApi.waitForSent(2);
+      await h.idle();
+      const planner = server.requests.filter(isPlanner).at(-1)!;
+      // reply_context found the quoted message by its WhatsApp id (not only as recent conversation).
+      expect(JSON.stringify(planner.body.messages)).toContain(
+        `[Replying to Memo's message: \\"echo: first\\"]`,
+      );
+      // The turn's own save keeps the id in the window from then on.
+      await h.memo.memory.load(PHONE);
+      expect(h.memo.memory.getRepliedToMessage(PHONE, sent!.id)?.content).toBe("echo: first");
+      const after = await h.db.pool.query<{
+        state: { messages: { content: string; whatsappMessageId?: string }[] };
+      }>("SELECT state FROM conversation_windows WHERE user_phone = $1", [PHONE]);
+      expect(after.rows[0]!.state.messages.find((x) => x.content === "echo: first")?.whatsappMessageId).toBe(
+        sent!.id,
+      );
+    } finally {
+      await graphApi.close();
+    }
   });
 
   it("splits a reply longer than 4096 characters", async () => {

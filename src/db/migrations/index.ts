@@ -10,6 +10,7 @@ import { calendarMigration } from "./0009_calendar.js";
 import { memoryMigration } from "./0010_memory.js";
 import { llmUsageMigration } from "./0011_llm_usage.js";
 import { undoMigration } from "./0012_undo.js";
+import { outboundLocalIdMigration } from "./0013_outbound_local_id.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   memoryMigration,
   llmUsageMigration,
   undoMigration,
+  outboundLocalIdMigration,
 ];

@@ -15,9 +15,17 @@ export class PgCheckpointThreads {
   async exists(threadId: string): Promise<boolean> {
     const { rows } = await this.db.query<{ found: boolean }>({
       name: `checkpoint-thread-exists:${this.schema}`,
-      text: `SELECT EXISTS (SELECT 1 FROM "${this.schema}".checkpoints WHERE thread_id = $1) AS found`,
+      text: `SELECT ${this.existsSql("$1")} AS found`,
       values: [threadId],
     });
     return rows[0]?.found === true;
+  }
+
+  /**
+   * The same question as an SQL expression over `threadId` (a parameter or column), for a statement
+   * that asks it along with something else (the inbound path's user update).
+   */
+  existsSql(threadId: string): string {
+    return `EXISTS (SELECT 1 FROM "${this.schema}".checkpoints WHERE thread_id = ${threadId})`;
   }
 }

@@ -49,6 +49,12 @@ export interface ConversationStore {
    * (`conversation_messages`), in the same statement as the window (default: false).
    */
   readonly keepsHistory?: boolean;
+  /**
+   * Whether `load` and `loadTurn` give Memo's messages that were stored before they were sent
+   * (with a `localId`, no WhatsApp id) the id of the message that sent them, from the outbound
+   * record (default: false): then the window need not be written again when a reply goes out.
+   */
+  readonly readsSentIds?: boolean;
   /** The stored window, or null when this phone has none. */
   load(phone: string): Promise<StoredWindow | null>;
   /**
@@ -143,6 +149,35 @@ export function parseStoredWindow(value: unknown): StoredWindow {
 // Postgres text refuses NUL characters; a message carrying one must still be kept.
 const withoutNul = (text: string) => text.replaceAll("\u0000", "");
 
+/**
+ * The stored window of phone $1 (`state`) and, for its messages stored before they were sent, the
+ * WhatsApp ids they were sent with (`sent`: localId → id, from `outbound_messages.local_id`).
+ */
+const WINDOW_WITH_SENT_IDS = `SELECT w.state,
+    (SELECT jsonb_object_agg(o.local_id, o.wa_message_id ORDER BY o.created_at DESC)
+       FROM outbound_messages o
+      WHERE o.phone = $1
+        AND o.local_id IN (SELECT m->>'localId'
+                             FROM jsonb_array_elements(CASE WHEN jsonb_typeof(w.state->'messages') = 'array'
+                                                            THEN w.state->'messages' ELSE '[]'::jsonb END) m)
+    ) AS sent
+  FROM conversation_windows w WHERE w.user_phone = $1`;
+
+/** The window with the WhatsApp ids its unsent-when-stored messages went out with (see `readsSentIds`). */
+function withSentIds(window: StoredWindow, sent: unknown): StoredWindow {
+  if (typeof sent !== "object" || sent === null) return window;
+  const ids = sent as Record<string, unknown>;
+  let changed = false;
+  const messages = window.messages.map((message) => {
+    const id = message.localId === undefined ? undefined : ids[message.localId];
+    if (typeof id !== "string" || message.whatsappMessageId !== undefined) return message;
+    changed = true;
+    const { localId: _sent, ...rest } = message;
+    return { ...rest, whatsappMessageId: id };
+  });
+  return changed ? { ...window, messages } : window;
+}
+
 const SAVE_WINDOW = `INSERT INTO conversation_windows (user_phone, state) VALUES ($1, $2::jsonb)
   ON CONFLICT (user_phone) DO UPDATE SET state = EXCLUDED.state, updated_at = now()`;
 
@@ -154,6 +189,7 @@ export interface PgConversationStoreOptions {
 /** ConversationStore over the `conversation_windows` table, in plain SQL on the app's pool. */
 export class PgConversationStore implements ConversationStore {
   readonly keepsHistory: boolean;
+  readonly readsSentIds = true;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -163,26 +199,28 @@ export class PgConversationStore implements ConversationStore {
   }
 
   async load(phone: string): Promise<StoredWindow | null> {
-    const { rows } = await this.pool.query<{ state: unknown }>(
-      "SELECT state FROM conversation_windows WHERE user_phone = $1",
-      [phone],
-    );
-    return rows[0] ? parseStoredWindow(rows[0].state) : null;
+    const { rows } = await this.pool.query<{ state: unknown; sent: unknown }>(WINDOW_WITH_SENT_IDS, [phone]);
+    return rows[0] ? withSentIds(parseStoredWindow(rows[0].state), rows[0].sent) : null;
   }
 
   async loadTurn(phone: string, query: TurnFactsQuery): Promise<TurnRead> {
     // Twice what is shown, so a fact too long for the budget leaves room for the next ones.
     const facts = relevantFacts(query.text, { now: query.now, limit: query.limit }, 2);
-    const { rows } = await this.pool.query<{ state: unknown; summary: string | null; facts: unknown[] }>(
-      `WITH facts AS (${facts.sql})
-       SELECT (SELECT state FROM conversation_windows WHERE user_phone = $1) AS state,
+    const { rows } = await this.pool.query<{
+      state: unknown;
+      sent: unknown;
+      summary: string | null;
+      facts: unknown[];
+    }>(
+      `WITH facts AS (${facts.sql}), win AS (${WINDOW_WITH_SENT_IDS})
+       SELECT (SELECT state FROM win) AS state, (SELECT sent FROM win) AS sent,
               (SELECT summary FROM memory_profiles WHERE user_phone = $1) AS summary,
               (SELECT COALESCE(jsonb_agg(to_jsonb(f)), '[]'::jsonb) FROM facts f) AS facts`,
       [phone, ...facts.params],
     );
     const row = rows[0];
     return {
-      window: row?.state ? parseStoredWindow(row.state) : null,
+      window: row?.state ? withSentIds(parseStoredWindow(row.state), row.sent) : null,
       summary: row?.summary ?? "",
       facts: facts.rank(row?.facts ?? []),
     };

@@ -1,4 +1,5 @@
 import type { Queryable } from "../transaction.js";
+import { recordParams, recordSql, type NewOutboundMessage } from "./outboundMessageRepository.js";
 
 /** How an inbox row ended: answered, given up on, too old to answer, or kept without a turn. */
 export type InboxFinalStatus = "done" | "failed" | "expired" | "recorded";
@@ -92,6 +93,11 @@ export interface Claim {
 export interface AdvanceStep {
   finish?: { waMessageId: string; status: InboxFinalStatus; error?: string };
   then: "next" | "hold" | "release";
+  /**
+   * Messages WhatsApp accepted and Memo has not recorded yet (the end of the turn's reply), recorded
+   * in the same statement whether or not the lease is still live: they were sent either way.
+   */
+  record?: readonly NewOutboundMessage[];
 }
 
 export interface Advanced {
@@ -117,8 +123,9 @@ export interface InboxRepository {
    * One step of a phone's run under its lease, in one statement: ends the message just handled
    * (`step.finish`), then takes the phone's next pending message with its attempt counted
    * (`then: "next"`, letting the lease go when there is none), keeps the lease (`"hold"`), or lets
-   * it go (`"release"`). Nothing happens when the lease `token` is no longer live, or when
-   * `step.finish` names a message that is no longer pending.
+   * it go (`"release"`); and records `step.record` in `outbound_messages`. Nothing happens to the
+   * inbox when the lease `token` is no longer live, or when `step.finish` names a message that is
+   * no longer pending.
    */
   advance(phone: string, token: string, step: AdvanceStep): Promise<Advanced>;
   /**
@@ -257,10 +264,12 @@ export class PgInboxRepository implements InboxRepository {
   }
 
   async advance(phone: string, token: string, step: AdvanceStep): Promise<Advanced> {
-    const { finish, then } = step;
+    const { finish, then, record = [] } = step;
     // One statement, fenced by the lease: the finished row, the next row (the snapshot still shows
     // the finished one pending, hence the id left out) with its attempt counted, and the lease let
     // go when the phone has nothing left, so no other statement is needed between two messages.
+    // The reply's record is not fenced, and commits with the row's end: an answered row is never
+    // seen without its answer's record.
     const { rows } = await this.db.query<Partial<InboxRow> & { finished: boolean; released: boolean }>(
       `WITH lease AS (
          SELECT 1 FROM inbox_phone_leases
@@ -293,7 +302,8 @@ export class PgInboxRepository implements InboxRepository {
           WHERE phone = $1 AND token = $2::bigint AND EXISTS (SELECT 1 FROM go)
             AND ($6 = 'release' OR ($6 = 'next' AND NOT EXISTS (SELECT 1 FROM next)))
          RETURNING 1
-       )
+       ),
+       recorded AS (${recordSql(7)})
        SELECT EXISTS (SELECT 1 FROM finished) AS finished, EXISTS (SELECT 1 FROM released) AS released,
               counted.*
          FROM (SELECT 1) AS one LEFT JOIN counted ON true`,
@@ -304,6 +314,7 @@ export class PgInboxRepository implements InboxRepository {
         finish?.status ?? null,
         finish?.error?.slice(0, 2000) ?? null,
         then,
+        ...recordParams(record),
       ],
     );
     const row = rows[0];

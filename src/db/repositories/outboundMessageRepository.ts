@@ -11,6 +11,11 @@ export interface NewOutboundMessage {
   inReplyTo?: string;
   kind: string;
   body: string;
+  /**
+   * The `localId` of the conversation-window message it sends (its first part only): the next read
+   * of the window gives that message this WhatsApp id (see `PgConversationStore`).
+   */
+  localId?: string;
 }
 
 export interface OutboundMessage {
@@ -36,6 +41,8 @@ export interface StatusUpdate {
 /** The record of what Memo sent and how far it got. */
 export interface OutboundMessageRepository {
   record(message: NewOutboundMessage): Promise<void>;
+  /** Records several in one statement (none: no statement). */
+  recordMany(messages: readonly NewOutboundMessage[]): Promise<void>;
   /** Moves a message's status forward (never back: a late "delivered" after "read" is ignored); "failed" always wins. */
   applyStatus(update: StatusUpdate): Promise<void>;
   /** Whether anything was sent in answer to this inbound message (a retried turn must not answer twice). */
@@ -49,18 +56,43 @@ export interface OutboundMessageRepository {
 const RANK = `CASE %s WHEN 'accepted' THEN 0 WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 ELSE 4 END`;
 const rank = (expr: string) => RANK.replace("%s", expr);
 
+/**
+ * The upsert that records sent messages, its six array parameters numbered from `first` (see
+ * `recordParams`): also a part of the inbox's `advance`, which records a turn's last reply with the
+ * end of its message. A status webhook can beat it (Meta answers fast); then only the content is
+ * filled in.
+ */
+export function recordSql(first: number): string {
+  const p = (i: number) => `$${first + i}`;
+  return `INSERT INTO outbound_messages (wa_message_id, phone, in_reply_to, kind, body, local_id)
+    SELECT * FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[], ${p(5)}::text[])
+    ON CONFLICT (wa_message_id) DO UPDATE
+      SET in_reply_to = EXCLUDED.in_reply_to, kind = EXCLUDED.kind, body = EXCLUDED.body,
+          local_id = EXCLUDED.local_id`;
+}
+
+/** The six parameters of `recordSql`, one array per column. */
+export function recordParams(messages: readonly NewOutboundMessage[]): unknown[] {
+  return [
+    messages.map((m) => m.waMessageId),
+    messages.map((m) => m.phone),
+    messages.map((m) => m.inReplyTo ?? null),
+    messages.map((m) => m.kind),
+    messages.map((m) => m.body),
+    messages.map((m) => m.localId ?? null),
+  ];
+}
+
 export class PgOutboundMessageRepository implements OutboundMessageRepository {
   constructor(private readonly db: Queryable) {}
 
   async record(message: NewOutboundMessage): Promise<void> {
-    // A status webhook can beat this insert (Meta answers fast); then only the content is filled in.
-    await this.db.query(
-      `INSERT INTO outbound_messages (wa_message_id, phone, in_reply_to, kind, body)
-       VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (wa_message_id) DO UPDATE
-         SET in_reply_to = EXCLUDED.in_reply_to, kind = EXCLUDED.kind, body = EXCLUDED.body`,
-      [message.waMessageId, message.phone, message.inReplyTo ?? null, message.kind, message.body],
-    );
+    await this.recordMany([message]);
+  }
+
+  async recordMany(messages: readonly NewOutboundMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.db.query(recordSql(1), recordParams(messages));
   }
 
   async applyStatus(update: StatusUpdate): Promise<void> {

@@ -1,5 +1,19 @@
 import type pg from "pg";
 import type { User, UserPatch } from "../../types/user.js";
+import type { PgCheckpointThreads } from "./checkpointThreads.js";
+import type { DailySpend } from "./llmUsageRepository.js";
+
+/** The user as the inbound path records them, with what the turn would otherwise read next. */
+export interface InboundRecord {
+  user: User;
+  /**
+   * Whether the checkpointer holds checkpoints of the user's thread (an open question), read in the
+   * same statement; absent when the checkpointer keeps no table to ask (CHECKPOINTER=memory).
+   */
+  threadStored?: boolean;
+  /** What the user's LLM calls cost on their local day at the `now` given; absent without one. */
+  spentToday?: DailySpend;
+}
 
 /** Storage of users. Every method takes the phone that scopes it. */
 export interface UserRepository {
@@ -13,10 +27,11 @@ export interface UserRepository {
   update(phone: string, patch: UserPatch): Promise<User | null>;
   /**
    * Records the time of the user's latest inbound message (WhatsApp's 24-hour window); returns the
-   * user as updated, or null when this phone has never been seen (one statement: the inbound path
-   * reads the user with it).
+   * user as updated, or null when this phone has never been seen. One statement: the inbound path
+   * reads the user with it, whether the user's thread has checkpoints, and, given `now`, what the
+   * user's LLM calls cost on their day at `now`.
    */
-  recordInbound(phone: string, at: Date): Promise<User | null>;
+  recordInbound(phone: string, at: Date, now?: Date): Promise<InboundRecord | null>;
 }
 
 interface UserRow {
@@ -90,9 +105,22 @@ function patchColumns(patch: UserPatch): { columns: string[]; values: unknown[] 
   return { columns, values };
 }
 
+/** What `recordInbound` reads besides the row. */
+interface InboundRow extends UserRow {
+  thread_stored?: boolean;
+  spent_day?: string;
+  spent_usd?: number | null;
+}
+
 /** UserRepository over plain SQL on the app's pool. */
 export class PgUserRepository implements UserRepository {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly options: {
+      /** The checkpointer's tables, asked by `recordInbound` (default: none, CHECKPOINTER=memory). */
+      checkpoints?: PgCheckpointThreads | null;
+    } = {},
+  ) {}
 
   async get(phone: string): Promise<User | null> {
     const { rows } = await this.pool.query<UserRow>("SELECT * FROM users WHERE phone = $1", [phone]);
@@ -140,13 +168,31 @@ export class PgUserRepository implements UserRepository {
     return rows[0] ? toUser(rows[0]) : null;
   }
 
-  async recordInbound(phone: string, at: Date): Promise<User | null> {
+  async recordInbound(phone: string, at: Date, now?: Date): Promise<InboundRecord | null> {
+    const { checkpoints } = this.options;
+    // The thread is the user's phone. Read at the turn's start under the phone's lease, so a
+    // question paused by another instance (which held the lease before) is seen.
+    const thread = checkpoints ? `, ${checkpoints.existsSql("$1")} AS thread_stored` : "";
+    // As PgLlmUsageRepository.spent: the user's local day at `now`, and its cost (no row: none).
+    const day = "($3::timestamptz AT TIME ZONE users.time_zone)::date";
+    const spend = now
+      ? `, ${day}::text AS spent_day,
+         (SELECT d.cost_usd FROM llm_usage_daily d WHERE d.user_phone = users.phone AND d.day = ${day}) AS spent_usd`
+      : "";
     // Out-of-order deliveries never move the time backwards.
-    const { rows } = await this.pool.query<UserRow>(
+    const { rows } = await this.pool.query<InboundRow>(
       `UPDATE users SET last_inbound_at = GREATEST(COALESCE(last_inbound_at, $2), $2) WHERE phone = $1
-       RETURNING *`,
-      [phone, at],
+       RETURNING *${thread}${spend}`,
+      now ? [phone, at, now] : [phone, at],
     );
-    return rows[0] ? toUser(rows[0]) : null;
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      user: toUser(row),
+      ...(row.thread_stored !== undefined ? { threadStored: row.thread_stored } : {}),
+      ...(row.spent_day !== undefined
+        ? { spentToday: { day: row.spent_day, costUsd: row.spent_usd ?? 0 } }
+        : {}),
+    };
   }
 }

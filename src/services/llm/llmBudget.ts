@@ -65,6 +65,8 @@ export class LLMBudget {
   private readonly turns = new WeakMap<TurnContext, PendingUsage>();
   /** Per user, the cost of their turns' calls not yet written (added to what is read). */
   private readonly unwritten = new Map<string, number>();
+  /** Per user, writes running of calls not counted in `unwritten` (background calls, one by one). */
+  private readonly uncountedWrites = new Map<string, number>();
   private readonly clock: () => number;
 
   constructor(private readonly options: LLMBudgetOptions) {
@@ -129,6 +131,7 @@ export class LLMBudget {
   /** Adds `usage` to its user's day; `counted` when its cost is in `unwritten` until written. */
   private write(usage: PendingUsage, counted = false): void {
     const { phone } = usage;
+    if (!counted) this.uncountedWrites.set(phone, (this.uncountedWrites.get(phone) ?? 0) + 1);
     const write = this.options.usage
       .add(phone, new Date(usage.at), usage)
       .then((day) => {
@@ -142,7 +145,13 @@ export class LLMBudget {
           "could not record LLM usage",
         );
       })
-      .finally(() => this.writes.delete(write));
+      .finally(() => {
+        this.writes.delete(write);
+        if (counted) return;
+        const left = (this.uncountedWrites.get(phone) ?? 1) - 1;
+        if (left > 0) this.uncountedWrites.set(phone, left);
+        else this.uncountedWrites.delete(phone);
+      });
     this.writes.add(write);
   }
 
@@ -168,6 +177,7 @@ export class LLMBudget {
 
   /** What the user's calls cost today (their local day), in USD. */
   async spentToday(phone: string): Promise<number> {
+    this.takeHanded(phone);
     const cached = this.spend.get(phone);
     const now = this.clock();
     // The clock moves at least FRESH_MS between readings, so a reading never outlives its day by more.
@@ -175,6 +185,23 @@ export class LLMBudget {
     const day = await this.options.usage.spent(phone, new Date(now));
     if (!day) return 0;
     return this.remember(phone, day, now);
+  }
+
+  /**
+   * Takes the spend the transport read with the user at the turn's start (TurnContext.llmSpend)
+   * as this process's reading of it, once, unless a newer one is kept already (a usage write that
+   * returned since). A write of a background call still running is in neither that reading nor
+   * `unwritten`: then the reading is left, and the spend read as ever.
+   */
+  private takeHanded(phone: string): void {
+    const turn = currentTurn();
+    const handed = turn?.phone === phone ? turn.llmSpend : undefined;
+    if (!turn || !handed) return;
+    delete turn.llmSpend;
+    const cached = this.spend.get(phone);
+    if (cached && cached.readAt >= handed.readAt) return;
+    if ((this.uncountedWrites.get(phone) ?? 0) > 0) return;
+    this.remember(phone, handed, handed.readAt);
   }
 
   /** Whether the user has spent their budget for today. False when no limit is set. */

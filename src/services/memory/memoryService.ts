@@ -268,16 +268,24 @@ export class MemoryService {
   /**
    * Sets the WhatsApp id of the stored assistant message `localId` names (what
    * `addAssistantMessage` returned; the transport learns the id after sending). A no-op when that
-   * message has left the window.
+   * message has left the window. With a store that `readsSentIds` (the sender recorded the id
+   * with `localId`), only the cached window changes: the store's next read fills the id in.
    */
   async setAssistantMessageId(phone: string, localId: string, whatsappMessageId: string): Promise<void> {
-    await this.update(phone, "setAssistantMessageId", (window) => {
+    const change = (window: StoredWindow): StoredWindow | null => {
       const index = window.messages.findIndex((m) => m.localId === localId);
       if (index < 0) return null;
       const messages = [...window.messages];
       const { localId: _sent, ...message } = messages[index]!;
       messages[index] = { ...message, whatsappMessageId };
       return { ...window, messages };
+    };
+    if (!this.store.readsSentIds) return this.update(phone, "setAssistantMessageId", change);
+    await this.serially(phone, () => {
+      const window = this.cache.get(phone);
+      const next = window && change(window);
+      if (next) this.cache.set(phone, next, this.clock());
+      return Promise.resolve();
     });
   }
 

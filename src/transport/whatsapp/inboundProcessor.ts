@@ -8,6 +8,7 @@ import type { ImageContext, User } from "../../types/index.js";
 import { MemoError } from "../../utils/errors.js";
 import { detectLanguage, replyLanguage } from "../../utils/language.js";
 import type { Logger } from "../../utils/logger.js";
+import { currentTurn } from "../../utils/turnContext.js";
 import { t, type MessageKey } from "../../messages/index.js";
 import type { LLMService } from "../../types/llm.js";
 import { analyzeImage } from "../../services/media/analyzeImage.js";
@@ -21,8 +22,7 @@ import type { PhoneLease } from "./phoneLocks.js";
 import type { InboxHandler } from "./inboxWorker.js";
 import type { ReplyContent } from "../../types/outbound.js";
 import { WhatsAppMessageSchema, type WhatsAppMessage } from "./webhookSchema.js";
-import type { WhatsAppSender } from "./whatsAppSender.js";
-import type { SendOptions } from "../../types/outbound.js";
+import type { HeldRecords, WhatsAppSender, WhatsAppSendOptions } from "./whatsAppSender.js";
 
 /** WhatsApp's own limits: images up to 5 MB, audio up to 16 MB. */
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
@@ -89,7 +89,7 @@ export function textOf(message: WhatsAppMessage): string {
 export class InboundProcessor implements InboxHandler {
   constructor(private readonly deps: InboundProcessorDeps) {}
 
-  async process(inbox: InboxMessage, lease: PhoneLease): Promise<void> {
+  async process(inbox: InboxMessage, lease: PhoneLease, sent?: HeldRecords): Promise<void> {
     const { deps } = this;
     const message = WhatsAppMessageSchema.parse(inbox.payload);
     const id = inbox.waMessageId;
@@ -102,14 +102,16 @@ export class InboundProcessor implements InboxHandler {
     if (inbox.attempts === 1) deps.sender.markRead(id);
 
     const text = textOf(message).trim();
-    const { user, created } = await this.touchUser(inbox, text);
+    const { user, created, threadStored } = await this.touchUser(inbox, text);
     const language = replyLanguage(detectLanguage(text) ?? user.language);
-    const reply: SendOptions = {
+    const reply: WhatsAppSendOptions = {
       inReplyTo: id,
       quote: deps.clock() - inbox.sentAt.getTime() > QUOTE_AFTER_MS,
       // Each sender of a reply says how the window learns of it (answer(): the turn's stored message).
       memory: "none",
       guard: () => lease.confirm(),
+      // The reply's record is written with the end of the inbox row (one statement).
+      ...(sent ? { held: sent } : {}),
     };
     if (created) {
       const welcome = { ...reply, quote: false, memory: "add" as const };
@@ -129,6 +131,7 @@ export class InboundProcessor implements InboxHandler {
       whatsappMessageId: id,
       ...(replyTo ? { replyToMessageId: replyTo } : {}),
       user,
+      ...(threadStored !== undefined ? { threadStored } : {}),
     };
     try {
       switch (message.type) {
@@ -171,22 +174,40 @@ export class InboundProcessor implements InboxHandler {
   /**
    * The sender's user, with the time of this message recorded (WhatsApp's 24-hour window for
    * free-form messages runs from the user's latest message): one statement for a known user; on
-   * first contact onboarding creates the user, then the time is recorded.
+   * first contact onboarding creates the user, then the time is recorded. The same statement says
+   * whether a question is open (`threadStored`, for the runtime) and what the user's LLM calls
+   * cost today (kept in the turn's context for the budget), so neither is read again.
    */
-  private async touchUser(inbox: InboxMessage, text: string): Promise<{ user: User; created: boolean }> {
+  private async touchUser(
+    inbox: InboxMessage,
+    text: string,
+  ): Promise<{ user: User; created: boolean; threadStored?: boolean }> {
     const { users, onboarding } = this.deps;
-    const known = await users.recordInbound(inbox.phone, inbox.sentAt);
-    if (known) return { user: known, created: false };
-    const first = await onboarding.ensureUser(inbox.phone, text, inbox.contactName);
-    await users.recordInbound(inbox.phone, inbox.sentAt);
-    return first;
+    const now = this.deps.clock();
+    let record = await users.recordInbound(inbox.phone, inbox.sentAt, new Date(now));
+    let created = false;
+    if (!record) {
+      const first = await onboarding.ensureUser(inbox.phone, text, inbox.contactName);
+      const recorded = await users.recordInbound(inbox.phone, inbox.sentAt, new Date(now));
+      record = { ...recorded, user: first.user };
+      created = first.created;
+    }
+    // The budget's first look in this turn takes the spend from here (a turn of this phone's).
+    const turn = currentTurn();
+    if (record.spentToday && turn?.phone === inbox.phone)
+      turn.llmSpend = { ...record.spentToday, readAt: now };
+    return {
+      user: record.user,
+      created,
+      ...(record.threadStored !== undefined ? { threadStored: record.threadStored } : {}),
+    };
   }
 
   answered(inbox: InboxMessage): Promise<boolean> {
     return this.deps.outbound.hasReplyTo(inbox.waMessageId);
   }
 
-  async giveUp(inbox: InboxMessage, _error: string, lease: PhoneLease): Promise<void> {
+  async giveUp(inbox: InboxMessage, _error: string, lease: PhoneLease, sent?: HeldRecords): Promise<void> {
     // A question that never reached the user must not take their next message as its answer.
     await this.deps.runtime.dropQuestion(inbox.phone);
     const parsed = WhatsAppMessageSchema.safeParse(inbox.payload);
@@ -200,6 +221,7 @@ export class InboundProcessor implements InboxHandler {
       quote: true,
       memory: "none",
       guard: () => lease.confirm(),
+      ...(sent ? { held: sent } : {}),
     });
   }
 
@@ -210,7 +232,7 @@ export class InboundProcessor implements InboxHandler {
     user: User,
     language: "he" | "en",
     base: TurnOptions,
-    reply: SendOptions,
+    reply: WhatsAppSendOptions,
   ): Promise<void> {
     const { deps } = this;
     const mediaId = message.audio?.id;
@@ -237,6 +259,7 @@ export class InboundProcessor implements InboxHandler {
       await this.say(phone, t(heardLanguage, "voiceHeard", { text: shown }), heardLanguage, {
         memory: "none",
         ...(reply.guard ? { guard: reply.guard } : {}),
+        ...(reply.held ? { held: reply.held } : {}),
       });
     }
     await this.answer(phone, result, heardLanguage, { ...reply, quote: false });
@@ -248,7 +271,7 @@ export class InboundProcessor implements InboxHandler {
     message: WhatsAppMessage,
     language: "he" | "en",
     base: TurnOptions,
-    reply: SendOptions,
+    reply: WhatsAppSendOptions,
   ): Promise<void> {
     const { deps } = this;
     const mediaId = message.image?.id;
@@ -287,7 +310,7 @@ export class InboundProcessor implements InboxHandler {
     phone: string,
     result: MemoReply,
     language: "he" | "en",
-    options: SendOptions,
+    options: WhatsAppSendOptions,
   ): Promise<void> {
     if (result.status === "failed") throw new TurnFailedError("The turn failed", { traceId: result.traceId });
     const content: ReplyContent = {
@@ -302,7 +325,12 @@ export class InboundProcessor implements InboxHandler {
     await this.deps.sender.send(phone, content, { ...options, memory });
   }
 
-  private async say(phone: string, text: string, language: "he" | "en", options: SendOptions): Promise<void> {
+  private async say(
+    phone: string,
+    text: string,
+    language: "he" | "en",
+    options: WhatsAppSendOptions,
+  ): Promise<void> {
     await this.deps.sender.send(phone, { text, options: [], language }, options);
   }
 }

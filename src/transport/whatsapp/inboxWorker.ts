@@ -1,18 +1,28 @@
 import { withTurn } from "../../utils/turnContext.js";
-import type { AdvanceStep, InboxMessage, InboxRepository } from "../../db/repositories/inboxRepository.js";
+import type {
+  AdvanceStep,
+  Advanced,
+  InboxMessage,
+  InboxRepository,
+} from "../../db/repositories/inboxRepository.js";
+import type { NewOutboundMessage } from "../../db/repositories/outboundMessageRepository.js";
 import { describeError } from "../../utils/errors.js";
 import type { InFlightWork } from "../../utils/inFlightWork.js";
 import type { Logger } from "../../utils/logger.js";
 import { LeaseLostError, type PhoneLease, type PhoneLocks } from "./phoneLocks.js";
+import { HeldRecords } from "./whatsAppSender.js";
 
 /** Runs the turn of one inbox message; throws when the turn failed and may be retried. */
 export interface InboxHandler {
-  /** Runs the turn; sends only while `lease` is confirmed (else throws LeaseLostError). */
-  process(message: InboxMessage, lease: PhoneLease): Promise<void>;
+  /**
+   * Runs the turn; sends only while `lease` is confirmed (else throws LeaseLostError). The records
+   * of what it sent may be left in `sent`: the worker writes them with the message's end.
+   */
+  process(message: InboxMessage, lease: PhoneLease, sent: HeldRecords): Promise<void>;
   /** Whether an earlier attempt already sent the answer (the process died right after). */
   answered(message: InboxMessage): Promise<boolean>;
   /** After the last failed attempt: tell the user, briefly, that their message was not handled. */
-  giveUp(message: InboxMessage, error: string, lease: PhoneLease): Promise<void>;
+  giveUp(message: InboxMessage, error: string, lease: PhoneLease, sent: HeldRecords): Promise<void>;
 }
 
 /**
@@ -54,8 +64,8 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * the last look found more phones than it could take).
  *
  * Database work per message (issue 22): one statement takes a phone's lease with its next message
- * and counts the attempt (`InboxRepository.claim`); one ends the message, takes the next one and
- * lets the lease go with the phone's last message (`advance`).
+ * and counts the attempt (`InboxRepository.claim`); one records the turn's reply, ends the message,
+ * takes the next one and lets the lease go with the phone's last message (`advance`).
  */
 export class InboxWorker {
   private readonly active = new Map<string, Promise<void>>();
@@ -205,6 +215,8 @@ export class InboxWorker {
     /** The database let the lease go with the phone's last message. */
     let released = false;
     let kicksSeen = this.kicks;
+    /** What the current message's turn sent and has not recorded yet. */
+    let sent: HeldRecords | undefined;
     try {
       if (!next) {
         kicksSeen = this.kicks;
@@ -214,18 +226,20 @@ export class InboxWorker {
         const message = next;
         next = null;
         let outcome: Outcome;
+        sent = this.heldRecords(lease);
         const end = this.options.inFlight?.begin();
         try {
           // Every log line, LLM call and trace of this message's turn carries its id and user.
           const turn = { traceId: message.waMessageId, phone, trigger: "user" as const };
-          outcome = await withTurn(turn, () => this.handle(message, lease));
+          const records = sent;
+          outcome = await withTurn(turn, () => this.handle(message, lease, records));
         } finally {
           end?.();
         }
         if (outcome === "stop") break;
-        // Ends the message and takes the next one; when stopping, lets the phone go instead.
+        // Records the reply, ends the message and takes the next one; when stopping, lets the phone go instead.
         kicksSeen = this.kicks;
-        const step = await inbox.advance(phone, token, {
+        const step = await this.advanceWith(sent, lease, {
           ...(outcome.finish ? { finish: outcome.finish } : {}),
           then: this.stopped ? "release" : "next",
         });
@@ -242,6 +256,8 @@ export class InboxWorker {
       healthy = false;
       this.options.logger.error({ err: error, phone }, "inbox run for a phone failed");
     } finally {
+      // A turn that ended without an advance (lease lost, worker stopping, a failed statement).
+      await sent?.flush();
       if (released) locks.forget(lease);
       else
         await this.letGo(lease, next).catch((error: unknown) =>
@@ -256,8 +272,40 @@ export class InboxWorker {
     }
   }
 
+  /** Holds a turn's send records; written on their own (if need be) by an advance that only records. */
+  private heldRecords(lease: PhoneLease): HeldRecords {
+    return new HeldRecords((record) => this.record(lease, record), this.options.logger);
+  }
+
+  /** Records sent messages in a step that changes nothing else. */
+  private async record(lease: PhoneLease, record: readonly NewOutboundMessage[]): Promise<void> {
+    await this.options.inbox.advance(lease.phone, lease.token, { record, then: "hold" });
+  }
+
+  /**
+   * `inbox.advance` carrying the records `sent` holds. Should it fail, the records are written on
+   * their own once more: a reply recorded is never sent again, even if the message runs again.
+   */
+  private async advanceWith(sent: HeldRecords, lease: PhoneLease, step: AdvanceStep): Promise<Advanced> {
+    const { messages, done } = sent.take();
+    try {
+      return await this.options.inbox.advance(lease.phone, lease.token, {
+        ...step,
+        ...(messages.length > 0 ? { record: messages } : {}),
+      });
+    } catch (error) {
+      if (messages.length > 0)
+        await this.record(lease, messages).catch((cause: unknown) =>
+          this.options.logger.error({ err: cause, phone: lease.phone }, "could not record a sent message"),
+        );
+      throw error;
+    } finally {
+      done();
+    }
+  }
+
   /** Runs one message's turn (its first attempt already counted); says how to end it. */
-  private async handle(message: InboxMessage, lease: PhoneLease): Promise<Outcome> {
+  private async handle(message: InboxMessage, lease: PhoneLease, sent: HeldRecords): Promise<Outcome> {
     const { inbox, logger, maxAttempts, handler } = this.options;
     const id = message.waMessageId;
     const ageMs = this.clock() - message.sentAt.getTime();
@@ -280,9 +328,12 @@ export class InboxWorker {
         break;
       }
       try {
-        await handler.process({ ...message, attempts: attempt }, lease);
+        await handler.process({ ...message, attempts: attempt }, lease, sent);
         return { finish: { waMessageId: id, status: "done" } };
       } catch (error) {
+        // What the failed attempt sent is recorded before anything else (the next attempt's
+        // `answered` reads it), and its send slot let go before the back-off.
+        await sent.flush();
         if (error instanceof LeaseLostError) return "stop";
         lastError = describeError(error);
         logger.error({ err: error, messageId: id, attempt, maxAttempts }, "turn failed");
@@ -306,7 +357,7 @@ export class InboxWorker {
     });
     if (!failed.finished) return "stop";
     try {
-      await handler.giveUp(message, lastError, lease);
+      await handler.giveUp(message, lastError, lease, sent);
     } catch (error) {
       logger.error({ err: error, messageId: id }, "could not tell the user their message failed");
     }

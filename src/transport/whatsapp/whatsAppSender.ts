@@ -1,5 +1,8 @@
 import { createLimiter } from "../../utils/concurrency.js";
-import type { OutboundMessageRepository } from "../../db/repositories/outboundMessageRepository.js";
+import type {
+  NewOutboundMessage,
+  OutboundMessageRepository,
+} from "../../db/repositories/outboundMessageRepository.js";
 import { MemoError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
 import type { MemoryService } from "../../services/memory/index.js";
@@ -12,6 +15,61 @@ import type { MessageSender, ReplyContent, SendOptions } from "../../types/outbo
 export class DeliveryError extends MemoError {
   /** Re-running the turn would repeat what it did; the inbox gives up on the message instead. */
   readonly rerunnable = false;
+}
+
+/**
+ * The records of messages one inbox turn sent, held until the inbox writes them with the end of the
+ * turn's message, in one statement (issue 22), or until the turn sends again. Each held message
+ * keeps its send slot (WHATSAPP_SEND_CONCURRENCY) until it is written: a crash repeats no more
+ * messages than when each was recorded on its own.
+ */
+export class HeldRecords {
+  private held: { message: NewOutboundMessage; written: () => void }[] = [];
+
+  /** `write`: records messages on their own (when no step of the inbox carries them). */
+  constructor(
+    private readonly write: (messages: readonly NewOutboundMessage[]) => Promise<void>,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Holds a message's record; `written` lets its send slot go once it is written (or failed). */
+  hold(message: NewOutboundMessage, written: () => void): void {
+    this.held.push({ message, written });
+  }
+
+  /**
+   * Takes the held records for the caller to write; `done` must be called after that write, whatever
+   * its outcome (it lets their slots go).
+   */
+  take(): { messages: NewOutboundMessage[]; done: () => void } {
+    const taken = this.held.splice(0);
+    return { messages: taken.map((h) => h.message), done: () => taken.forEach((h) => h.written()) };
+  }
+
+  /** Writes the held records on their own; never throws (a sent message must not be sent again). */
+  async flush(): Promise<void> {
+    const { messages, done } = this.take();
+    if (messages.length === 0) return;
+    try {
+      await this.write(messages);
+    } catch (error) {
+      this.logger.error(
+        { err: error, messageIds: messages.map((m) => m.waMessageId) },
+        "could not record a sent message",
+      );
+    } finally {
+      done();
+    }
+  }
+}
+
+/** How an inbox turn sends: as any send, and with `held`, its record left for the inbox to write. */
+export interface WhatsAppSendOptions extends SendOptions {
+  /**
+   * Where the record of a message goes, instead of its own statement, when nothing else is written
+   * after it here (`memory` is "none" or `{ link }`). Flushed before the turn's next message.
+   */
+  held?: HeldRecords;
 }
 
 /** What a payload shows in the chat, for the outbound record. */
@@ -32,9 +90,10 @@ function kindOf(payload: OutboundPayload): string {
 }
 
 /**
- * Sends Memo's replies: fits them to WhatsApp (split text, buttons, lists), records every sent
- * message with its id and the message it answers, and gives the conversation window the id, so a
- * later reply-to one of Memo's messages finds it. At most `sendConcurrency` messages are under way at once (inFlight).
+ * Sends Memo's replies: fits them to WhatsApp (split text, buttons, lists), and records every
+ * sent message with its id, the message it answers and the window message it carries (`localId`),
+ * so a later reply-to one of Memo's messages finds it (the window reads the id from the record). At
+ * most `sendConcurrency` messages are under way at once (inFlight).
  */
 export class WhatsAppSender implements MessageSender {
   /**
@@ -44,7 +103,8 @@ export class WhatsAppSender implements MessageSender {
    * the Cloud API takes no idempotency key to prevent that. Bounding the sends under way bounds
    * that window: with the default of one, a crash repeats at most one reply per process, not one
    * per turn in flight. The cost: each slot sends one message per Graph API round trip
-   * (WHATSAPP_SEND_CONCURRENCY, docs/WHATSAPP.md).
+   * (WHATSAPP_SEND_CONCURRENCY, docs/WHATSAPP.md). A record `held` for the inbox keeps its slot
+   * until the inbox statement that writes it (the turn's end) has run.
    */
   private readonly inFlight: <T>(send: () => Promise<T>) => Promise<T>;
 
@@ -63,17 +123,22 @@ export class WhatsAppSender implements MessageSender {
   }
 
   /** Sends one reply; returns the WhatsApp ids of its messages, in order. */
-  async send(phone: string, content: ReplyContent, options: SendOptions): Promise<string[]> {
-    const { client, outbound, memory, logger } = this.deps;
+  async send(phone: string, content: ReplyContent, options: WhatsAppSendOptions): Promise<string[]> {
+    const { client, memory, logger } = this.deps;
     if (!client) {
       logger.warn({ phone, chars: content.text.length }, "no WhatsApp access token: reply not sent");
       if (options.memory === "add") await memory.addAssistantMessage(phone, content.text);
       return [];
     }
     const payloads = buildReplyPayloads(phone, content, options.quote ? options.inReplyTo : undefined);
+    const link = typeof options.memory === "object" ? options.memory.link : undefined;
+    // Only a record nothing is written after here waits for the inbox's statement.
+    const held = options.memory === "none" || link !== undefined ? options.held : undefined;
     const ids: string[] = [];
     for (const payload of payloads) {
-      const id = await this.inFlight(async () => {
+      // This turn's earlier message is recorded first: its slot is let go before this one is taken.
+      await options.held?.flush();
+      const id = await this.admit(held, async () => {
         // Checked before each message (and after waiting for the slot), so a reply in parts
         // stops when the phone changes hands.
         if (options.guard && !(await options.guard())) {
@@ -93,28 +158,49 @@ export class WhatsAppSender implements MessageSender {
           );
         }
         await options.onAccepted?.(sent);
-        // The message is out: a failure to record it must not make the turn run (and send) again.
-        await outbound
-          .record({
-            waMessageId: sent,
-            phone,
-            ...(options.inReplyTo ? { inReplyTo: options.inReplyTo } : {}),
-            kind: kindOf(payload),
-            body: bodyOf(payload),
-          })
-          .catch((error: unknown) =>
-            logger.error({ err: error, messageId: sent }, "could not record a sent message"),
-          );
-        return sent;
+        return {
+          waMessageId: sent,
+          phone,
+          ...(options.inReplyTo ? { inReplyTo: options.inReplyTo } : {}),
+          kind: kindOf(payload),
+          body: bodyOf(payload),
+          // The window's message gets the id of the reply's first part.
+          ...(link !== undefined && ids.length === 0 ? { localId: link } : {}),
+        };
       });
       ids.push(id);
     }
     const first = ids[0];
     if (options.memory === "add") await memory.addAssistantMessage(phone, content.text, first);
     else if (options.memory === "append") await memory.appendProactiveMessage(phone, content.text, first);
-    else if (typeof options.memory === "object" && first)
-      await memory.setAssistantMessageId(phone, options.memory.link, first);
+    else if (link !== undefined && first) await memory.setAssistantMessageId(phone, link, first);
     return ids;
+  }
+
+  /**
+   * Sends one message under a slot and records it: at once, or, with `held`, by the inbox's next
+   * statement, the slot kept until then. Returns its WhatsApp id once it is accepted.
+   */
+  private admit(held: HeldRecords | undefined, send: () => Promise<NewOutboundMessage>): Promise<string> {
+    const { outbound, logger } = this.deps;
+    return new Promise<string>((resolve, reject) => {
+      this.inFlight(async () => {
+        const message = await send();
+        if (held) {
+          const written = new Promise<void>((done) => held.hold(message, done));
+          resolve(message.waMessageId);
+          await written;
+          return;
+        }
+        // The message is out: a failure to record it must not make the turn run (and send) again.
+        await outbound
+          .record(message)
+          .catch((error: unknown) =>
+            logger.error({ err: error, messageId: message.waMessageId }, "could not record a sent message"),
+          );
+        resolve(message.waMessageId);
+      }).catch(reject);
+    });
   }
 
   /**

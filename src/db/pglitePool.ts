@@ -15,7 +15,8 @@ import pg from "pg";
  * - never closes idle clients;
  * - and should a client still be destroyed (`release(err)`, a client error), gives its successor a
  *   fresh connection that first waits for the old one's messages to drain and then rolls back any
- *   transaction the old one left open, so the single PGlite session starts clean.
+ *   transaction the old one left open and drops its prepared statements, so the single PGlite
+ *   session starts clean.
  */
 export function createPglitePool(pglite: PGlite): pg.Pool {
   let previousDrained: Promise<void> = Promise.resolve();
@@ -25,8 +26,11 @@ export function createPglitePool(pglite: PGlite): pg.Pool {
     override async connect(port: number, host: string): Promise<void> {
       await previousDrained;
       if (sessionUsed) {
-        // A predecessor was destroyed, perhaps mid-transaction: start from a clean session.
+        // A predecessor was destroyed, perhaps mid-transaction: start from a clean session. Its
+        // prepared statements go too, or this client (which has prepared none) would fail to
+        // prepare the same names again.
         await pglite.exec("ROLLBACK").catch(() => undefined);
+        await pglite.exec("DEALLOCATE ALL").catch(() => undefined);
       }
       sessionUsed = true;
       return super.connect(port, host);

@@ -17,9 +17,11 @@ let installed = false;
  * in the async context: a uuid7 (crypto random), a timestamp string and a dozen properties, about
  * 40 times a turn, for nothing. Here, when the config has no callbacks (no tracer: Memo passes its
  * LangSmith tracer as a callback when LANGSMITH_TRACING=true, and LangChain's own implicit tracing
- * is switched off at start-up), the context holds a plain object with what is read from it (the
- * config, context variables, and `tracingEnabled: false`, so callback managers still see tracing
- * off); otherwise the original runs. Idempotent; applies to every graph of the process.
+ * is switched off at start-up) and no context variables are set, the context holds a plain object
+ * with what is read from it (the config, and `tracingEnabled: false`, so callback managers still
+ * see tracing off); otherwise the original runs. Idempotent; applies to every graph of the process.
+ * Written against @langchain/core 1.4.0 (pinned); tests/graph/untracedRuns.test.ts and the HITL
+ * suites (interrupt() reads the config from this context) fail if an upgrade changes the contract.
  */
 export function skipUntracedRunTrees(): void {
   if (installed) return;
@@ -31,13 +33,13 @@ export function skipUntracedRunTrees(): void {
     callback: () => T,
     avoidCreatingRootRunTree?: boolean,
   ): T => {
-    if (avoidCreatingRootRunTree || hasCallbacks(config))
-      return original(config, callback, avoidCreatingRootRunTree);
     const storage = provider.getInstance();
     const previous = storage.getStore() as Record<symbol, unknown> | undefined;
-    const store: Record<PropertyKey, unknown> = { tracingEnabled: false, extra: { [CHILD_CONFIG]: config } };
-    if (previous?.[CONTEXT_VARIABLES] !== undefined) store[CONTEXT_VARIABLES] = previous[CONTEXT_VARIABLES];
-    return storage.run(store, callback);
+    // Context variables (setContextVariable) make core rebuild the store around them, which only a
+    // RunTree survives with its config intact: that rare case keeps LangChain's own path.
+    if (avoidCreatingRootRunTree || hasCallbacks(config) || previous?.[CONTEXT_VARIABLES] !== undefined)
+      return original(config, callback, avoidCreatingRootRunTree);
+    return storage.run({ tracingEnabled: false, extra: { [CHILD_CONFIG]: config } }, callback);
   };
   provider.runWithConfig = untraced;
 }

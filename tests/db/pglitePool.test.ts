@@ -52,4 +52,17 @@ describe("PGlite pool after errors", () => {
     expect(results.map((r) => r.rows[0]!.a)).toEqual([1, 2, 3]);
     expect(await count()).toBe(3);
   });
+
+  it("serves prepared statements again after a client that prepared them was destroyed", async () => {
+    const prepared = (n: number) => ({
+      name: "pglite-pool-test",
+      text: "SELECT $1::int + 1 AS x",
+      values: [n],
+    });
+    const client = await pool.connect();
+    expect((await client.query<{ x: number }>(prepared(1))).rows).toEqual([{ x: 2 }]);
+    client.release(new Error("caller gave up"));
+    expect((await pool.query<{ x: number }>(prepared(2))).rows).toEqual([{ x: 3 }]);
+    expect((await pool.query<{ x: number }>(prepared(3))).rows).toEqual([{ x: 4 }]);
+  });
 });

@@ -358,6 +358,20 @@ describe("MemoryService", () => {
       expect(memory.getStats(PHONE).messageCount).toBe(1);
     });
 
+    it("keeps the window when the history rows written with it fail: logged, the turn goes on", async () => {
+      const { logger, lines } = captureLogs();
+      const store = new HistoryRefusingStore();
+      const service = new MemoryService(store, { clock: clock.now, logger });
+      await service.load(PHONE);
+      await service.addUserMessage(PHONE, "remember the milk", { whatsappMessageId: "wamid.1" });
+      expect((await store.load(PHONE))?.messages.map((m) => m.content)).toEqual(["remember the milk"]);
+      expect(lines().find((l) => l.msg === "conversation history failed")).toMatchObject({
+        op: "appendHistory",
+        error: "history table gone",
+      });
+      expect(lines().find((l) => l.msg === "conversation store failed")).toBeUndefined();
+    });
+
     it("logs a failed save with its context but without the user's words or number, and rethrows", async () => {
       const { logger, lines } = captureLogs();
       const failing = new FailingStore(new Error("connection terminated"));
@@ -401,5 +415,14 @@ class FailingStore implements ConversationStore {
   }
   append(): Promise<void> {
     return Promise.reject(this.error);
+  }
+}
+
+/** A store that keeps history with the window, but whose history rows always fail. */
+class HistoryRefusingStore extends InMemoryConversationStore {
+  readonly keepsHistory = true;
+  override save(phone: string, window: StoredWindow, history: readonly unknown[] = []): Promise<void> {
+    if (history.length > 0) return Promise.reject(new Error("history table gone"));
+    return super.save(phone, window);
   }
 }

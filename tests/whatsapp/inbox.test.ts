@@ -7,6 +7,7 @@ import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
 import {
   createWhatsAppHarness,
   echoLLM,
+  GENERAL_PLAN,
   textMessage,
   webhookBody,
   type WhatsAppHarness,
@@ -282,6 +283,21 @@ describe.each(backends)("inbox on $name", (backend) => {
     await expect.poll(async () => (await h.whatsapp.inbox.get(message.id))?.status).toBe("done");
     await h.idle();
     expect(h.graphApi.sent).toHaveLength(0);
+  });
+
+  it("a reply carrying a NUL character is recorded with its message's end: answered once, no apology", async () => {
+    server.on(isPlanner, { json: GENERAL_PLAN });
+    server.on((req) => !isPlanner(req), { text: "before\u0000after" });
+    const h = await harness();
+    const message = textMessage(ALICE, "say something odd", h.clock.now());
+    await h.deliver(message);
+    const [sent] = await h.graphApi.waitForSent(1);
+    await expect
+      .poll(async () => (await h.whatsapp.inbox.get(message.id))?.status, { timeout: 5000 })
+      .toBe("done");
+    await h.idle();
+    expect(await h.whatsapp.outbound.get(sent!.id)).toMatchObject({ inReplyTo: message.id });
+    expect(h.graphApi.sent.filter((m) => m.to === ALICE)).toHaveLength(1);
   });
 
   it("a NUL character in one message does not lose the batch", async () => {

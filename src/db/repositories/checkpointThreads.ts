@@ -1,3 +1,4 @@
+import { prepared } from "../prepared.js";
 import type { Queryable } from "../transaction.js";
 
 /**
@@ -13,11 +14,9 @@ export class PgCheckpointThreads {
   ) {}
 
   async exists(threadId: string): Promise<boolean> {
-    const { rows } = await this.db.query<{ found: boolean }>({
-      name: `checkpoint-thread-exists:${this.schema}`,
-      text: `SELECT ${this.existsSql("$1")} AS found`,
-      values: [threadId],
-    });
+    const { rows } = await this.db.query<{ found: boolean }>(
+      prepared(`SELECT ${this.existsSql("$1")} AS found`, [threadId]),
+    );
     return rows[0]?.found === true;
   }
 

@@ -1,3 +1,4 @@
+import { withoutNul } from "../text.js";
 import type { Queryable } from "../transaction.js";
 
 /** Who wrote a stored message. */
@@ -94,7 +95,6 @@ function toMessage(row: MessageRow): HistoryMessage {
 }
 
 // Postgres text refuses NUL characters; a message carrying one must still be kept.
-const withoutNul = (text: string) => text.replaceAll("\u0000", "");
 
 /** ConversationHistory over `conversation_messages`, in plain SQL on a pool or a transaction's client. */
 export class PgConversationHistory implements ConversationHistory {

@@ -1,3 +1,5 @@
+import { withoutNul } from "../text.js";
+import { prepared } from "../prepared.js";
 import type pg from "pg";
 import { z } from "zod";
 import type {
@@ -147,11 +149,12 @@ export function parseStoredWindow(value: unknown): StoredWindow {
 }
 
 // Postgres text refuses NUL characters; a message carrying one must still be kept.
-const withoutNul = (text: string) => text.replaceAll("\u0000", "");
 
 /**
  * The stored window of phone $1 (`state`) and, for its messages stored before they were sent, the
- * WhatsApp ids they were sent with (`sent`: localId → id, from `outbound_messages.local_id`).
+ * WhatsApp ids they were sent with (`sent`: localId → id, from `outbound_messages.local_id`). Should a
+ * message have been sent twice (a crash between send and record), the first send's id is kept:
+ * jsonb keeps a key's last value, hence newest first.
  */
 const WINDOW_WITH_SENT_IDS = `SELECT w.state,
     (SELECT jsonb_object_agg(o.local_id, o.wa_message_id ORDER BY o.created_at DESC)
@@ -229,14 +232,15 @@ export class PgConversationStore implements ConversationStore {
   async save(phone: string, window: StoredWindow, history: readonly NewHistoryMessage[] = []): Promise<void> {
     assertNormalizedPhone(phone);
     if (!this.keepsHistory || history.length === 0) {
-      await this.pool.query(SAVE_WINDOW, [phone, serializeWindow(window)]);
+      await this.pool.query(prepared(SAVE_WINDOW, [phone, serializeWindow(window)]));
       return;
     }
     // One statement, so the window and its messages' history are stored together or not at all.
     // The rows are inserted in the order given (ids follow it); a user without a `users` row
     // (nothing to keep a history for) still gets the window.
     await this.pool.query(
-      `WITH saved AS (${SAVE_WINDOW} RETURNING 1)
+      prepared(
+        `WITH saved AS (${SAVE_WINDOW} RETURNING 1)
        INSERT INTO conversation_messages (user_phone, role, content, whatsapp_message_id, created_at)
        SELECT $1, m.role, m.content, m.whatsapp_message_id, m.created_at
          FROM unnest($3::text[], $4::text[], $5::text[], $6::timestamptz[])
@@ -244,14 +248,15 @@ export class PgConversationStore implements ConversationStore {
         WHERE EXISTS (SELECT 1 FROM users WHERE phone = $1)
         ORDER BY m.n
        ON CONFLICT (user_phone, role, whatsapp_message_id) DO NOTHING`,
-      [
-        phone,
-        serializeWindow(window),
-        history.map((m) => m.role),
-        history.map((m) => withoutNul(m.content)),
-        history.map((m) => m.whatsappMessageId ?? null),
-        history.map((m) => (m.createdAt instanceof Date ? m.createdAt : new Date(m.createdAt))),
-      ],
+        [
+          phone,
+          serializeWindow(window),
+          history.map((m) => m.role),
+          history.map((m) => withoutNul(m.content)),
+          history.map((m) => m.whatsappMessageId ?? null),
+          history.map((m) => (m.createdAt instanceof Date ? m.createdAt : new Date(m.createdAt))),
+        ],
+      ),
     );
   }
 

@@ -129,8 +129,9 @@ export interface InboxRepository {
    */
   advance(phone: string, token: string, step: AdvanceStep): Promise<Advanced>;
   /**
-   * Counts an attempt at a message's turn before it starts; returns the attempts so far, or null
-   * when the lease `token` is no longer live (another worker has the phone now).
+   * Counts another attempt at a message whose turn failed, before it is run again (the first
+   * attempt is counted by `claim` or `advance`); returns the attempts so far, or null when the
+   * lease `token` is no longer live (another worker has the phone now).
    */
   beginAttempt(waMessageId: string, token: string): Promise<number | null>;
   /** Takes back an attempt counted for a message whose turn never started (the worker stopped first). */

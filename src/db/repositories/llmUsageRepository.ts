@@ -1,3 +1,4 @@
+import { prepared } from "../prepared.js";
 import type { Queryable } from "../transaction.js";
 
 /** What a user's LLM calls cost on one of their local days. */
@@ -24,7 +25,8 @@ export class PgLlmUsageRepository {
     usage: { calls?: number; inputTokens: number; outputTokens: number; costUsd: number },
   ): Promise<DailySpend | null> {
     const { rows } = await this.db.query<{ day: string; cost_usd: number }>(
-      `INSERT INTO llm_usage_daily AS d (user_phone, day, calls, input_tokens, output_tokens, cost_usd)
+      prepared(
+        `INSERT INTO llm_usage_daily AS d (user_phone, day, calls, input_tokens, output_tokens, cost_usd)
        SELECT phone, ($2::timestamptz AT TIME ZONE time_zone)::date, $6, $3, $4, $5 FROM users WHERE phone = $1
        ON CONFLICT (user_phone, day) DO UPDATE SET
          calls = d.calls + EXCLUDED.calls,
@@ -33,7 +35,8 @@ export class PgLlmUsageRepository {
          cost_usd = d.cost_usd + EXCLUDED.cost_usd,
          updated_at = now()
        RETURNING day::text AS day, cost_usd`,
-      [phone, at, usage.inputTokens, usage.outputTokens, usage.costUsd, usage.calls ?? 1],
+        [phone, at, usage.inputTokens, usage.outputTokens, usage.costUsd, usage.calls ?? 1],
+      ),
     );
     const row = rows[0];
     return row ? { day: row.day, costUsd: row.cost_usd } : null;
@@ -42,12 +45,14 @@ export class PgLlmUsageRepository {
   /** What the user's calls cost on their day at `at` (0 when none); null when the user does not exist. */
   async spent(phone: string, at: Date): Promise<DailySpend | null> {
     const { rows } = await this.db.query<{ day: string; cost_usd: number | null }>(
-      `SELECT ($2::timestamptz AT TIME ZONE u.time_zone)::date::text AS day, d.cost_usd
+      prepared(
+        `SELECT ($2::timestamptz AT TIME ZONE u.time_zone)::date::text AS day, d.cost_usd
          FROM users u
          LEFT JOIN llm_usage_daily d
            ON d.user_phone = u.phone AND d.day = ($2::timestamptz AT TIME ZONE u.time_zone)::date
         WHERE u.phone = $1`,
-      [phone, at],
+        [phone, at],
+      ),
     );
     const row = rows[0];
     return row ? { day: row.day, costUsd: row.cost_usd ?? 0 } : null;

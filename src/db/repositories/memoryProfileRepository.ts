@@ -1,3 +1,4 @@
+import { prepared } from "../prepared.js";
 import type { Queryable } from "../transaction.js";
 import type { HistoryMessage } from "./conversationHistory.js";
 
@@ -146,7 +147,8 @@ export class PgMemoryProfileRepository implements MemoryProfileRepository {
     const { rows } = await this.db.query<
       ProfileRow & { has_profile: boolean; outside: MessageJson[]; fresh: MessageJson[] }
     >(
-      `WITH p AS (
+      prepared(
+        `WITH p AS (
          SELECT COALESCE(mp.summary, '') AS summary, COALESCE(mp.summary_through, 0) AS summary_through,
                 COALESCE(mp.facts_through, 0) AS facts_through, COALESCE(u.time_zone, 'UTC') AS time_zone,
                 mp.user_phone IS NOT NULL AS has_profile
@@ -165,7 +167,8 @@ export class PgMemoryProfileRepository implements MemoryProfileRepository {
                         WHERE user_phone = $1 AND role = 'user' AND id > p.facts_through
                         ORDER BY id LIMIT $4) AS f) AS fresh
          FROM p`,
-      [phone, windowSize, foldLimit, factLimit],
+        [phone, windowSize, foldLimit, factLimit],
+      ),
     );
     const row = rows[0]!;
     return {
@@ -228,13 +231,15 @@ export class PgMemoryProfileRepository implements MemoryProfileRepository {
     create = false,
   ): Promise<boolean> {
     const result = await this.db.query(
-      create
-        ? `INSERT INTO memory_profiles AS p (user_phone, facts_through, updated_at) VALUES ($1, $3, $4)
+      prepared(
+        create
+          ? `INSERT INTO memory_profiles AS p (user_phone, facts_through, updated_at) VALUES ($1, $3, $4)
            ON CONFLICT (user_phone) DO UPDATE SET facts_through = EXCLUDED.facts_through, updated_at = EXCLUDED.updated_at
             WHERE p.facts_through = $2`
-        : `UPDATE memory_profiles SET facts_through = $3, updated_at = $4
+          : `UPDATE memory_profiles SET facts_through = $3, updated_at = $4
             WHERE user_phone = $1 AND facts_through = $2`,
-      [phone, expected, through, new Date(now)],
+        [phone, expected, through, new Date(now)],
+      ),
     );
     return result.rowCount === 1;
   }

@@ -1,3 +1,4 @@
+import { prepared } from "../prepared.js";
 import type { Queryable } from "../transaction.js";
 import { undoInsert, type UndoRecord } from "./undoRepository.js";
 
@@ -36,10 +37,12 @@ export class PgOperationLedger implements OperationLedger {
     // A data-modifying WITH always runs, whatever the outer INSERT does: one round trip for both.
     const journal = undo ? undoInsert(phone, undo, 4) : null;
     const { rowCount } = await this.db.query(
-      `${journal ? `WITH undo AS (${journal.sql}) ` : ""}
+      prepared(
+        `${journal ? `WITH undo AS (${journal.sql}) ` : ""}
        INSERT INTO database_operations (user_phone, operation_id, outcome) VALUES ($1, $2, $3::jsonb)
        ON CONFLICT (user_phone, operation_id) DO NOTHING`,
-      [phone, operationId, JSON.stringify(outcome), ...(journal?.params ?? [])],
+        [phone, operationId, JSON.stringify(outcome), ...(journal?.params ?? [])],
+      ),
     );
     return (rowCount ?? 0) === 1;
   }

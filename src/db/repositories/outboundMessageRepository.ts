@@ -1,3 +1,5 @@
+import { prepared } from "../prepared.js";
+import { withoutNul } from "../text.js";
 import type { Queryable } from "../transaction.js";
 import type { DeliveryStatus } from "../../types/whatsapp.js";
 
@@ -78,7 +80,8 @@ export function recordParams(messages: readonly NewOutboundMessage[]): unknown[]
     messages.map((m) => m.phone),
     messages.map((m) => m.inReplyTo ?? null),
     messages.map((m) => m.kind),
-    messages.map((m) => m.body),
+    // Postgres text cannot hold NUL; a reply quoting one must still be recorded.
+    messages.map((m) => withoutNul(m.body)),
     messages.map((m) => m.localId ?? null),
   ];
 }
@@ -92,7 +95,7 @@ export class PgOutboundMessageRepository implements OutboundMessageRepository {
 
   async recordMany(messages: readonly NewOutboundMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.db.query(recordSql(1), recordParams(messages));
+    await this.db.query(prepared(recordSql(1), recordParams(messages)));
   }
 
   async applyStatus(update: StatusUpdate): Promise<void> {

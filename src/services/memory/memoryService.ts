@@ -489,8 +489,8 @@ export class MemoryService {
 
   /**
    * Saves the window with the history of the messages that joined it: in one write when the store
-   * keeps the history, else the window, then each message through `history` (a failed append is
-   * logged, see `history`).
+   * keeps the history (if that fails, the window alone), else the window, then each message through
+   * `history`. A failed history write is logged, never fatal (see `history`).
    */
   private async save(
     phone: string,
@@ -500,7 +500,18 @@ export class MemoryService {
   ) {
     const rows = this.historyOf(joined);
     if (this.store.keepsHistory) {
-      await this.reportFailure(phone, op, () => this.store.save(phone, window, rows));
+      if (rows.length === 0) {
+        await this.reportFailure(phone, op, () => this.store.save(phone, window));
+        return;
+      }
+      try {
+        await this.store.save(phone, window, rows);
+      } catch (error) {
+        // As with a failed append (see `history`): the window is saved without the history rows
+        // and the turn goes on; should the window itself fail, that is reported and thrown.
+        this.logFailure(phone, "appendHistory", error, "conversation history failed");
+        await this.reportFailure(phone, op, () => this.store.save(phone, window));
+      }
       return;
     }
     await this.reportFailure(phone, op, () => this.store.save(phone, window));
@@ -529,17 +540,17 @@ export class MemoryService {
     try {
       await this.history.append(phone, row);
     } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      this.logger?.error(
-        {
-          user: phoneTag(phone),
-          op: "appendHistory",
-          error: describeError(error),
-          ...(typeof code === "string" && { code }),
-        },
-        "conversation history failed",
-      );
+      this.logFailure(phone, "appendHistory", error, "conversation history failed");
     }
+  }
+
+  /** Logs a failed store call by its message and code only: a database error's detail can quote the row. */
+  private logFailure(phone: string, op: string, error: unknown, message: string): void {
+    const code = (error as { code?: unknown } | null)?.code;
+    this.logger?.error(
+      { user: phoneTag(phone), op, error: describeError(error), ...(typeof code === "string" && { code }) },
+      message,
+    );
   }
 
   /**
@@ -598,12 +609,7 @@ export class MemoryService {
     try {
       return await call();
     } catch (error) {
-      // Message and code only: a database error's detail can quote the row, message text included.
-      const code = (error as { code?: unknown } | null)?.code;
-      this.logger?.error(
-        { user: phoneTag(phone), op, error: describeError(error), ...(typeof code === "string" && { code }) },
-        "conversation store failed",
-      );
+      this.logFailure(phone, op, error, "conversation store failed");
       throw error;
     }
   }

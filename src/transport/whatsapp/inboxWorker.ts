@@ -294,11 +294,13 @@ export class InboxWorker {
         ...(messages.length > 0 ? { record: messages } : {}),
       });
     } catch (error) {
-      if (messages.length > 0)
-        await this.record(lease, messages).catch((cause: unknown) =>
-          this.options.logger.error({ err: cause, phone: lease.phone }, "could not record a sent message"),
-        );
-      throw error;
+      if (messages.length === 0) throw error;
+      // The record may be what failed: written on its own (logged if it cannot be), the message
+      // still ends, so a reply that went out is never sent again for want of its record.
+      await this.record(lease, messages).catch((cause: unknown) =>
+        this.options.logger.error({ err: cause, phone: lease.phone }, "could not record a sent message"),
+      );
+      return await this.options.inbox.advance(lease.phone, lease.token, step);
     } finally {
       done();
     }

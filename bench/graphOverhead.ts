@@ -6,6 +6,7 @@ import { MIGRATIONS } from "../src/db/migrations/index.js";
 import { createMemoRuntime } from "../src/app/createMemoRuntime.js";
 import { createLogger } from "../src/utils/logger.js";
 import { FakeLLM } from "../tests/support/fakeLLM.js";
+import { plan, step } from "../tests/support/memoHarness.js";
 import { chain } from "./checkpointTurn.js";
 import { againstFloor } from "./measure.js";
 import { withPglite } from "./pglite.js";
@@ -18,24 +19,13 @@ const USERS = 50;
 async function overheadOn(pool: pg.Pool, backend: string): Promise<Record<string, unknown>> {
   await migrate(pool, MIGRATIONS);
   const checkpointer = await createCheckpointer("postgres", pool);
-  const llm = new FakeLLM(() => ({
+  // A meta question: planner → template reply, no resolver.
+  const answer = plan({
     intentType: "meta",
     confidence: 0.97,
-    riskLevel: "low",
-    needsApproval: false,
-    missingFields: [],
-    clarificationQuestion: null,
-    plan: [
-      {
-        id: "s1",
-        capability: "meta",
-        action: "describe_capabilities",
-        constraints: {},
-        changes: {},
-        dependsOn: [],
-      },
-    ],
-  }));
+    steps: [step("s1", "meta", "describe_capabilities")],
+  }).json;
+  const llm = new FakeLLM(() => answer);
   const { runtime } = createMemoRuntime({
     config: loadConfig({}),
     pool,

@@ -19,8 +19,8 @@ const REPEAT = 4;
 
 /** What one turn may cost at most; a count past it fails the bench (exit code 1). */
 export const BUDGET: Record<Scenario, Counts> = {
-  fast_path_command: { queries: 10, transactions: 10, roundTrips: 10 },
-  llm_operation: { queries: 19, transactions: 12, roundTrips: 21 },
+  fast_path_command: { queries: 8, transactions: 8, roundTrips: 8 },
+  llm_operation: { queries: 17, transactions: 10, roundTrips: 19 },
   hitl_question: { queries: 32, transactions: 10, roundTrips: 36 },
   hitl_answer: { queries: 25, transactions: 16, roundTrips: 29 },
 };

@@ -69,18 +69,17 @@ describe.each(backends)("memory statements of a turn ($name)", (backend) => {
     return { h, executed: db.executed };
   }
 
-  it("a completed turn: one read, one write; its background work: one read, one write", async () => {
+  it("a completed command turn: one read, one write, and no background round (nothing for long-term memory)", async () => {
     const { h } = await start();
     h.server!.enqueue(plan({ steps: [step("s1", "database", "add_task")] }));
     expect(await turn(h, "add a task to call mom", "wamid.in1")).toEqual({
       status: "completed",
-      memory: ["turn read", "turn write", "background read", "background write"],
+      memory: ["turn read", "turn write"],
     });
-    // The user's second turn: the profile exists, still one write of background work.
     h.server!.enqueue(plan({ steps: [step("s1", "database", "add_task")] }));
     expect(await turn(h, "add a task to call dad", "wamid.in2")).toEqual({
       status: "completed",
-      memory: ["turn read", "turn write", "background read", "background write"],
+      memory: ["turn read", "turn write"],
     });
 
     const seen = await seenElsewhere(h);
@@ -92,6 +91,33 @@ describe.each(backends)("memory statements of a turn ($name)", (backend) => {
     ]);
     expect(seen.history).toEqual(seen.window);
     expect([...seen.ids].sort((a, b) => a - b)).toEqual(seen.ids);
+  });
+
+  it("a turn where the user may say something to keep gets its background round: one read, then its writes", async () => {
+    const { h } = await start();
+    h.server!.enqueue(plan({ steps: [step("s1", "database", "add_task")] }));
+    const { memory } = await turn(
+      h,
+      "I moved to Haifa last week, add a task to call the movers",
+      "wamid.in1",
+    );
+    expect(memory.slice(0, 3)).toEqual(["turn read", "turn write", "background read"]);
+    expect(memory.filter((kind) => kind === "background read")).toHaveLength(1);
+    expect(memory).toContain("background write");
+  });
+
+  it("a command turn that pushes a message out of the window gets its background round (a summary may be due)", async () => {
+    const { h } = await start();
+    // Five turns fill the window (10 messages); the sixth user message pushes the oldest out.
+    for (let i = 1; i <= 5; i++) {
+      h.server!.enqueue(plan({ steps: [step("s1", "database", "add_task")] }));
+      expect((await turn(h, `add a task number ${i}`, `wamid.in${i}`)).memory).toEqual([
+        "turn read",
+        "turn write",
+      ]);
+    }
+    h.server!.enqueue(plan({ steps: [step("s1", "database", "add_task")] }));
+    expect((await turn(h, "add a task number 6", "wamid.in6")).memory).toContain("background read");
   });
 
   it("a question turn and its answer: one read and one write each", async () => {

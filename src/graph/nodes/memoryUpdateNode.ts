@@ -58,8 +58,10 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
       undefined,
       Object.keys(metadata).length > 0 ? metadata : undefined,
     );
-    // Summaries and remembered facts are worked out after the reply, in the background.
-    deps.longTerm?.schedule(phone, deps.memory.getRecentMessages(phone).length);
+    // Summaries and remembered facts are worked out after the reply, in the background, when the
+    // turn gave them work (a message left the window, or the user may have said something to keep).
+    if (deps.memory.longTermWorkDue(phone))
+      deps.longTerm?.schedule(phone, deps.memory.getRecentMessages(phone).length);
     // The reply as memory stored it, so state and window agree.
     const message = deps.memory.getRecentMessages(phone).at(-1);
     return { acted, ...(message ? { recentMessages: [message] } : {}) };

@@ -24,6 +24,7 @@ import {
   pruneWindow,
 } from "./conversationWindow.js";
 import { enforceMemoryLimits, estimateTokens, totalTokens } from "./limits.js";
+import { mayHoldFacts } from "./factExtraction.js";
 import { CONTEXT_FACT_CANDIDATES } from "./memoryContext.js";
 
 export interface MemoryServiceOptions {
@@ -113,6 +114,11 @@ export class MemoryService {
   private readonly tails = new Map<string, Promise<void>>();
   /** Per phone in a turn, the changes held until the turn's one write. */
   private readonly held = new Map<string, HeldWrites>();
+  /**
+   * Per phone in a turn: whether a message left the window (aged out at the turn's read or pushed
+   * out by a newer one: a summary may be due) and whether a user message may hold facts.
+   */
+  private readonly turnChanges = new Map<string, { left: boolean; mayHoldFacts: boolean }>();
 
   constructor(
     private readonly store: ConversationStore,
@@ -158,8 +164,13 @@ export class MemoryService {
       } else {
         stored = await this.reportFailure(phone, "load", () => this.store.load(phone));
       }
-      this.cache.set(phone, pruneWindow(stored ?? emptyWindow(), now), now);
+      const window = pruneWindow(stored ?? emptyWindow(), now);
+      this.cache.set(phone, window, now);
       this.held.set(phone, { dirty: false, joined: [] });
+      this.turnChanges.set(phone, {
+        left: (stored?.messages.length ?? 0) > window.messages.length,
+        mayHoldFacts: false,
+      });
     });
     return read;
   }
@@ -169,7 +180,21 @@ export class MemoryService {
    * for a turn that resumes a paused one. A no-op when they are held already.
    */
   holdWrites(phone: string): void {
-    if (!this.held.has(phone)) this.held.set(phone, { dirty: false, joined: [] });
+    if (this.held.has(phone)) return;
+    this.held.set(phone, { dirty: false, joined: [] });
+    // Not read by beginTurn: whether something left the window is unknown, so assume it did.
+    this.turnChanges.set(phone, { left: true, mayHoldFacts: false });
+  }
+
+  /**
+   * Whether the turn under way gave long-term memory work: a message left the window (a summary
+   * may be due) or a user message may hold facts. True outside a turn (unknown). Turns of plain
+   * commands ("add milk to my list") then cost no background round; the messages they skip are
+   * read again, and passed over, by the next round that runs (or the scheduler's sweep).
+   */
+  longTermWorkDue(phone: string): boolean {
+    const changes = this.turnChanges.get(phone);
+    return !changes || changes.left || changes.mayHoldFacts;
   }
 
   /** Ends the turn: saves the changes it held, with their history, in one write (none when nothing changed). */
@@ -420,6 +445,8 @@ export class MemoryService {
   /** Evicts cache entries idle for 12 h (the table keeps them; `load()` brings them back). */
   cleanup(): void {
     this.cache.evictIdle(this.clock(), (phone) => this.held.has(phone));
+    // What a finished turn did to the window is only read at its end.
+    for (const phone of this.turnChanges.keys()) if (!this.held.has(phone)) this.turnChanges.delete(phone);
   }
 
   // ---- internals ----
@@ -528,6 +555,29 @@ export class MemoryService {
     await this.save(phone, "commit", window, joined);
   }
 
+  /** Records, for `longTermWorkDue`, what a change in the turn did to the window. */
+  private noteTurnChange(
+    phone: string,
+    before: StoredWindow,
+    after: StoredWindow,
+    added: ConversationMessage | null,
+  ): void {
+    const changes = this.turnChanges.get(phone);
+    if (!changes) return;
+    if (after.messages.length < before.messages.length + (added ? 1 : 0)) changes.left = true;
+    if (
+      added?.role === "user" &&
+      mayHoldFacts({
+        id: 0,
+        role: "user",
+        content: added.content,
+        whatsappMessageId: added.whatsappMessageId ?? null,
+        createdAt: added.timestamp,
+      })
+    )
+      changes.mayHoldFacts = true;
+  }
+
   /**
    * Appends a message that joined the window to the history (when there is one and the store does
    * not keep it). Runs in the phone's chain, so history ids follow the window's order. Never
@@ -589,11 +639,13 @@ export class MemoryService {
     return this.serially(phone, async () => {
       if (!this.cache.has(phone)) await this.loadNow(phone);
       const now = this.clock();
-      const next = change(this.read(phone), now);
+      const current = this.read(phone);
+      const next = change(current, now);
       if (!next) return;
       // Cached first: should the save fail, the next load() brings the cache back in step.
       this.cache.set(phone, next, now);
       const message = joined?.() ?? null;
+      this.noteTurnChange(phone, current, next, message);
       const held = this.held.get(phone);
       if (held) {
         held.dirty = true;

@@ -52,8 +52,8 @@ interface Settings {
 const DEFAULTS: Settings = { name: "defaults", inboxConcurrency: 8, poolMax: 10 };
 /**
  * What a production instance would set: a turn holds no database connection while it waits for the
- * model, so the concurrency is sized by the one core a Node.js process has (about 1000 / 27 ms =
- * 37 turns a second here) times a real turn's length (2 model calls of 1–3 s: 75–220 turns in
+ * model, so the concurrency is sized by the one core a Node.js process has (about 1000 / 25 ms =
+ * 40 turns a second here) times a real turn's length (2 model calls of 1–3 s: 80–240 turns in
  * flight; 64 here, where a call takes 300 ms), not by the pool. Far more in flight only shares the
  * core among more turns.
  */

@@ -12,6 +12,15 @@ export interface DailySpend {
  * Storage of each user's LLM usage per local day (`llm_usage_daily`). The day is taken in the
  * user's time zone (users.time_zone) at the instant given, so a user with no row spends nothing.
  */
+/**
+ * The SQL for the user's local day at an instant: `instant` a timestamptz parameter, `zone` the
+ * column holding the user's IANA zone. One definition, so the budget's reads and the usage writes
+ * always agree on which day a call belongs to.
+ */
+export function localDaySql(instant: string, zone: string): string {
+  return `(${instant}::timestamptz AT TIME ZONE ${zone})::date`;
+}
+
 export class PgLlmUsageRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -27,7 +36,7 @@ export class PgLlmUsageRepository {
     const { rows } = await this.db.query<{ day: string; cost_usd: number }>(
       prepared(
         `INSERT INTO llm_usage_daily AS d (user_phone, day, calls, input_tokens, output_tokens, cost_usd)
-       SELECT phone, ($2::timestamptz AT TIME ZONE time_zone)::date, $6, $3, $4, $5 FROM users WHERE phone = $1
+       SELECT phone, ${localDaySql("$2", "time_zone")}, $6, $3, $4, $5 FROM users WHERE phone = $1
        ON CONFLICT (user_phone, day) DO UPDATE SET
          calls = d.calls + EXCLUDED.calls,
          input_tokens = d.input_tokens + EXCLUDED.input_tokens,
@@ -46,10 +55,10 @@ export class PgLlmUsageRepository {
   async spent(phone: string, at: Date): Promise<DailySpend | null> {
     const { rows } = await this.db.query<{ day: string; cost_usd: number | null }>(
       prepared(
-        `SELECT ($2::timestamptz AT TIME ZONE u.time_zone)::date::text AS day, d.cost_usd
+        `SELECT ${localDaySql("$2", "u.time_zone")}::text AS day, d.cost_usd
          FROM users u
          LEFT JOIN llm_usage_daily d
-           ON d.user_phone = u.phone AND d.day = ($2::timestamptz AT TIME ZONE u.time_zone)::date
+           ON d.user_phone = u.phone AND d.day = ${localDaySql("$2", "u.time_zone")}
         WHERE u.phone = $1`,
         [phone, at],
       ),

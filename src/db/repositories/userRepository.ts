@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { User, UserPatch } from "../../types/user.js";
 import type { PgCheckpointThreads } from "./checkpointThreads.js";
-import type { DailySpend } from "./llmUsageRepository.js";
+import { localDaySql, type DailySpend } from "./llmUsageRepository.js";
 
 /** The user as the inbound path records them, with what the turn would otherwise read next. */
 export interface InboundRecord {
@@ -174,7 +174,7 @@ export class PgUserRepository implements UserRepository {
     // question paused by another instance (which held the lease before) is seen.
     const thread = checkpoints ? `, ${checkpoints.existsSql("$1")} AS thread_stored` : "";
     // As PgLlmUsageRepository.spent: the user's local day at `now`, and its cost (no row: none).
-    const day = "($3::timestamptz AT TIME ZONE users.time_zone)::date";
+    const day = localDaySql("$3", "users.time_zone");
     const spend = now
       ? `, ${day}::text AS spent_day,
          (SELECT d.cost_usd FROM llm_usage_daily d WHERE d.user_phone = users.phone AND d.day = ${day}) AS spent_usd`

@@ -44,6 +44,8 @@ export interface WhatsAppOptions {
   transcriber?: Transcriber | null;
   /** Options of the inbox worker the tests set (fast retries, polls). */
   worker?: { pollIntervalMs?: number; retryDelayMs?: (attempt: number) => number };
+  /** The phone leases' monotonic clock (default: performance.now); tests move it to stand for a stall. */
+  leaseClock?: () => number;
   /** Webhook latency, failed deliveries and failed sends (default: not counted). */
   metrics?: WebhookMetrics & SendMetrics;
 }
@@ -141,6 +143,7 @@ export function createWhatsApp(options: WhatsAppOptions) {
     ttlSeconds: config.inbox.leaseSeconds,
     exclusive: db.kind === "pglite",
     logger,
+    ...(options.leaseClock ? { elapsed: options.leaseClock } : {}),
   });
   const worker = new InboxWorker({
     inbox,

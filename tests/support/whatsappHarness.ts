@@ -90,6 +90,8 @@ export interface WhatsAppHarnessOptions {
   metrics?: Metrics;
   /** Milliseconds between the inbox worker's looks for unannounced work (default: 200). */
   pollIntervalMs?: number;
+  /** The phone leases' monotonic clock (default: performance.now). */
+  leaseClock?: () => number;
 }
 
 /**
@@ -138,6 +140,7 @@ export async function createWhatsAppHarness(options: WhatsAppHarnessOptions = {}
     transcriber: options.transcriber ?? null,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     worker: { pollIntervalMs: options.pollIntervalMs ?? 200, retryDelayMs: () => 10 },
+    ...(options.leaseClock ? { leaseClock: options.leaseClock } : {}),
   });
   const app: Express = createApp({
     logger,

@@ -1,5 +1,6 @@
 // Issue 22: the database round trips of the inbox path (webhook row, phone lease, attempt count,
-// the user's 24-hour window, lease confirmation, outbound record with the end of the message, and
+// the user's 24-hour window, lease confirmation, outbound record and the turn's LLM usage with the
+// end of the message, and
 // no window write for the reply's WhatsApp id), counted through the WhatsApp harness; and the looks
 // for work they no longer make after every message.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -28,9 +29,11 @@ function inboxStatement(sql: string): string | null {
   if (sql.startsWith("INSERT INTO inbox_messages")) return "store message";
   if (sql.startsWith("WITH waiting AS")) return "claim phone, next message, count attempt";
   if (sql.startsWith("WITH lease AS"))
-    return sql.includes("INSERT INTO outbound_messages")
-      ? "record reply, finish message, next or release"
+    return sql.includes("INSERT INTO outbound_messages") && sql.includes("INSERT INTO llm_usage_daily")
+      ? "record reply and usage, finish message, next or release"
       : "finish message, next or release";
+  // The turn's LLM usage written on its own: it rides on the statement that ends the message.
+  if (sql.startsWith("INSERT INTO llm_usage_daily")) return "usage write";
   if (/^SELECT 1 FROM inbox_phone_leases/.test(sql)) return "confirm lease";
   if (sql.startsWith("INSERT INTO outbound_messages")) return "record reply";
   if (/^UPDATE users SET last_inbound_at/.test(sql)) return "touch user";
@@ -81,7 +84,7 @@ describe.each(backends)("inbox statements on $name", (backend) => {
     return statements.map(inboxStatement).filter((s): s is string => s !== null);
   }
 
-  it("a plain text message costs five statements: store, claim, touch user, confirm, record and finish", async () => {
+  it("a plain text message costs four statements: store, claim, touch user, record and finish", async () => {
     echoLLM(server);
     const h = await harness();
     const message = textMessage(ALICE, "hello there", h.clock.now());
@@ -94,11 +97,14 @@ describe.each(backends)("inbox statements on $name", (backend) => {
       "store message",
       "claim phone, next message, count attempt",
       "touch user",
-      "confirm lease",
-      // The reply's record commits with the end of the message it answers. Done, nothing else
-      // pending: the lease goes in the same statement, and no look follows.
-      "record reply, finish message, next or release",
+      // The lease, taken moments ago, is known live without asking (PgPhoneLeases.confirm).
+      // The reply's record and the turn's LLM usage commit with the end of the message it answers.
+      // Done, nothing else pending: the lease goes in the same statement, and no look follows.
+      "record reply and usage, finish message, next or release",
     ]);
+    // The planner's and the writer's calls, on the user's day.
+    const usage = await h.db.pool.query("SELECT calls FROM llm_usage_daily WHERE user_phone = $1", [ALICE]);
+    expect(usage.rows).toEqual([{ calls: 2 }]);
     const row = await h.whatsapp.inbox.get(message.id);
     expect(row).toMatchObject({ status: "done", attempts: 1 });
     const [sent] = h.graphApi.sent;
@@ -119,7 +125,7 @@ describe.each(backends)("inbox statements on $name", (backend) => {
       await h.graphApi.waitForSent(2);
     });
     expect(h.graphApi.textsTo(ALICE)).toEqual(["echo: one", "echo: two"]);
-    const turn = ["touch user", "confirm lease", "record reply, finish message, next or release"];
+    const turn = ["touch user", "record reply and usage, finish message, next or release"];
     expect(statements).toEqual([
       "store message",
       "claim phone, next message, count attempt",

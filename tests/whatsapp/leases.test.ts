@@ -10,6 +10,7 @@ import { InboxWriter } from "../../src/transport/whatsapp/inboxWriter.js";
 import { PgPhoneLeases } from "../../src/transport/whatsapp/phoneLocks.js";
 import { backends, type TestDatabase } from "../support/db.js";
 import { captureLogs } from "../support/logs.js";
+import { countQueries } from "../support/queryCounter.js";
 
 describe.each(backends)("phone leases on $name", (backend) => {
   let db: TestDatabase;
@@ -20,9 +21,19 @@ describe.each(backends)("phone leases on $name", (backend) => {
 
   const leases = (exclusive = false, ttlSeconds = 30) => {
     const { logger, lines } = captureLogs();
+    // The leases' own monotonic clock; `stall` moves it as if the process had been paused.
+    let stalledMs = 0;
     return {
-      locks: new PgPhoneLeases(new PgPhoneLeaseRepository(db.pool), { ttlSeconds, exclusive, logger }),
+      locks: new PgPhoneLeases(new PgPhoneLeaseRepository(db.pool), {
+        ttlSeconds,
+        exclusive,
+        logger,
+        elapsed: () => performance.now() + stalledMs,
+      }),
       lines,
+      stall: (ms: number) => {
+        stalledMs += ms;
+      },
     };
   };
 
@@ -45,6 +56,8 @@ describe.each(backends)("phone leases on $name", (backend) => {
     const a = leases();
     const b = leases();
     const old = (await a.locks.tryAcquire("972500000003"))!;
+    // A stalls for its lease's lifetime, which expires meanwhile.
+    a.stall(31_000);
     await db.pool.query(
       "UPDATE inbox_phone_leases SET expires_at = now() - interval '1 second' WHERE phone = $1",
       ["972500000003"],
@@ -58,6 +71,33 @@ describe.each(backends)("phone leases on $name", (backend) => {
     expect(await fresh!.confirm()).toBe(true);
     await a.locks.close();
     await b.locks.close();
+  });
+
+  it("confirms a lease taken or renewed less than half its lifetime ago without asking the database", async () => {
+    const { locks, stall } = leases(false, 30);
+    const lease = (await locks.tryAcquire("972500000007"))!;
+    const counter = countQueries();
+    const statements = () => counter.statements.filter((q) => q.includes("inbox_phone_leases")).length;
+    try {
+      stall(14_000);
+      expect(await lease.confirm()).toBe(true);
+      expect(statements()).toBe(0);
+      // Past half its lifetime without a renewal, it asks; still live, so trusted again.
+      stall(2_000);
+      expect(await lease.confirm()).toBe(true);
+      expect(statements()).toBe(1);
+      expect(await lease.confirm()).toBe(true);
+      expect(statements()).toBe(1);
+      // A renewal restarts the trusted half.
+      stall(20_000);
+      await locks.renew();
+      expect(statements()).toBe(2);
+      expect(await lease.confirm()).toBe(true);
+      expect(statements()).toBe(2);
+    } finally {
+      counter.restore();
+    }
+    await locks.close();
   });
 
   it("a renewal keeps leases alive, and never marks lost a lease taken while it ran", async () => {

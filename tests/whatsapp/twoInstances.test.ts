@@ -53,12 +53,14 @@ describe.skipIf(!testDatabaseUrl)("two instances on one Postgres", () => {
     // The first turn takes long enough for its lease to be taken from it.
     echoLLM(server(), { delayMs: () => (++planned === 1 ? 1500 : 0) });
     const db = await postgres.create();
-    const a = await harness({ db });
+    // A's process stalls past its lease: its own clock jumps a minute, and the lease expires.
+    let stalledMs = 0;
+    const a = await harness({ db, leaseClock: () => performance.now() + stalledMs });
     await a.knownUser(ALICE);
     const start = a.clock.now();
     await a.deliver(textMessage(ALICE, "one", start + 1000), textMessage(ALICE, "two", start + 2000));
     await expect.poll(() => server().requests.filter(isPlanner).length).toBe(1);
-    // A stalls past its lease (simulated by expiring it); B takes the phone over.
+    stalledMs = 60_000;
     await db.pool.query("UPDATE inbox_phone_leases SET expires_at = now() - interval '1 second'");
     const b = await harness({ db, graphApi: a.graphApi });
     await a.graphApi.waitForSent(2, 10_000);

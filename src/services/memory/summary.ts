@@ -18,6 +18,7 @@ import {
   sentencesOf,
   unitsOf,
 } from "../../utils/memoryText.js";
+import { pad2, zonedParts } from "../../utils/timeContext.js";
 
 /** What context assembly shows at most (default: 300 estimated tokens). */
 export const SUMMARY_MAX_TOKENS = 300;
@@ -47,12 +48,8 @@ export function summarizable(messages: readonly HistoryMessage[]): HistoryMessag
 /** The local calendar date of an instant in a zone, "YYYY-MM-DD". */
 function localDate(epochMs: number, timeZone: string): string {
   try {
-    return new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-    }).format(epochMs);
+    const p = zonedParts(epochMs, timeZone);
+    return `${p.year}-${pad2(p.month)}-${pad2(p.day)}`;
   } catch {
     return new Date(epochMs).toISOString().slice(0, 10);
   }

@@ -10,7 +10,11 @@ export interface PhoneLease {
   readonly token: string;
   /** False once the lease is known to be lost (a renewal found it taken, or renewals kept failing). */
   held(): boolean;
-  /** Asks the database whether the lease is still ours, before something that cannot be undone (a send). */
+  /**
+   * Whether the lease is still ours, before something that cannot be undone (a send): known
+   * without asking while it was taken or renewed less than half its lifetime ago, else asked of
+   * the database.
+   */
   confirm(): Promise<boolean>;
 }
 
@@ -50,6 +54,11 @@ export interface PhoneLeasesOptions {
    */
   exclusive: boolean;
   logger: Logger;
+  /**
+   * A monotonic clock in milliseconds (default: performance.now), for how long ago a lease was
+   * known live; tests move it to stand for a process that stalled.
+   */
+  elapsed?: () => number;
 }
 
 /**
@@ -63,11 +72,14 @@ export class PgPhoneLeases implements PhoneLocks {
   readonly owner = randomUUID();
   private readonly leases = new Map<string, HeldLease>();
   private heartbeat: NodeJS.Timeout | undefined;
+  private readonly elapsed: () => number;
 
   constructor(
     private readonly store: PgPhoneLeaseRepository,
     private readonly options: PhoneLeasesOptions,
-  ) {}
+  ) {
+    this.elapsed = options.elapsed ?? (() => performance.now());
+  }
 
   get ttlSeconds(): number {
     return this.options.ttlSeconds;
@@ -85,15 +97,27 @@ export class PgPhoneLeases implements PhoneLocks {
   }
 
   adopt(phone: string, token: string, takenAt: number): PhoneLease {
-    const lease = new HeldLease(phone, token, takenAt, (l) => this.confirm(l));
+    // `takenAt` is wall-clock; how long ago is measured on the monotonic clock from here.
+    const knownLiveAt = this.elapsed() - Math.max(0, Date.now() - takenAt);
+    const lease = new HeldLease(phone, token, takenAt, knownLiveAt, (l) => this.confirm(l));
     this.leases.set(phone, lease);
     return lease;
   }
 
+  /**
+   * A lease is only ever taken over once expired (the upsert in `acquire`), and its expiry was set
+   * by a statement sent after `knownLiveAt`: it is still ours for a lifetime after that. Half a
+   * lifetime is trusted without asking (the heartbeat renews every third, so a working process
+   * never asks); the other half covers clock-rate drift and the send itself. A process that
+   * stalled past it, or whose renewals failed, asks the database.
+   */
   private async confirm(lease: HeldLease): Promise<boolean> {
     if (lease.lost) return false;
+    if (this.elapsed() - lease.knownLiveAt < (this.options.ttlSeconds * 1000) / 2) return true;
+    const askedAt = this.elapsed();
     const live = await this.store.isLive(lease.phone, lease.token);
-    if (!live) this.lose(lease, "confirm");
+    if (live) lease.knownLiveAt = Math.max(lease.knownLiveAt, askedAt);
+    else this.lose(lease, "confirm");
     return live;
   }
 
@@ -122,6 +146,7 @@ export class PgPhoneLeases implements PhoneLocks {
     const leases = [...this.leases.values()].filter((l) => !l.lost);
     if (leases.length === 0) return;
     const startedAt = Date.now();
+    const startedElapsed = this.elapsed();
     try {
       const renewed = new Set(
         await this.store.renew(
@@ -131,8 +156,10 @@ export class PgPhoneLeases implements PhoneLocks {
         ),
       );
       for (const lease of leases) {
-        if (renewed.has(lease.token)) lease.renewedAt = startedAt;
-        else this.lose(lease, "renewal");
+        if (renewed.has(lease.token)) {
+          lease.renewedAt = startedAt;
+          lease.knownLiveAt = Math.max(lease.knownLiveAt, startedElapsed);
+        } else this.lose(lease, "renewal");
       }
     } catch (error) {
       this.options.logger.error({ err: error, leases: leases.length }, "could not renew phone leases");
@@ -162,6 +189,8 @@ class HeldLease implements PhoneLease {
     readonly token: string,
     /** When the lease was last known live in the database (epoch ms, taken before the statement). */
     public renewedAt: number,
+    /** The same moment on the monotonic clock (`PhoneLeasesOptions.elapsed`). */
+    public knownLiveAt: number,
     private readonly check: (lease: HeldLease) => Promise<boolean>,
   ) {}
 

@@ -106,9 +106,9 @@ describe.each(backends)("memory statements of a turn ($name)", (backend) => {
     expect(memory).toContain("background write");
   });
 
-  it("a command turn that pushes a message out of the window gets its background round (a summary may be due)", async () => {
+  it("command turns that push messages out of the window get a background round once enough wait for a summary", async () => {
     const { h } = await start();
-    // Five turns fill the window (10 messages); the sixth user message pushes the oldest out.
+    // Five turns fill the window (10 messages).
     for (let i = 1; i <= 5; i++) {
       h.server!.enqueue(plan({ steps: [step("s1", "database", "add_task")] }));
       expect((await turn(h, `add a task number ${i}`, `wamid.in${i}`)).memory).toEqual([
@@ -116,8 +116,23 @@ describe.each(backends)("memory statements of a turn ($name)", (backend) => {
         "turn write",
       ]);
     }
-    h.server!.enqueue(plan({ steps: [step("s1", "database", "add_task")] }));
-    expect((await turn(h, "add a task number 6", "wamid.in6")).memory).toContain("background read");
+    // Each further turn pushes two out: the sixth leaves 2 waiting (fewer than FOLD_MIN, no round),
+    // the seventh 4, and its round folds them; the eighth starts counting again.
+    const rounds: boolean[] = [];
+    for (let i = 6; i <= 9; i++) {
+      h.server!.enqueue(plan({ steps: [step("s1", "database", "add_task")] }));
+      rounds.push(
+        (await turn(h, `add a task number ${i}`, `wamid.in${i}`)).memory.includes("background read"),
+      );
+    }
+    expect(rounds).toEqual([false, true, false, true]);
+    // Both rounds folded: the summary has read through the 8 messages that left (4 turns).
+    const folded = await h.db.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM conversation_messages m JOIN memory_profiles p USING (user_phone)
+        WHERE m.user_phone = $1 AND m.id <= p.summary_through`,
+      [PHONE],
+    );
+    expect(Number(folded.rows[0]!.n)).toBe(8);
   });
 
   it("a question turn and its answer: one read and one write each", async () => {

@@ -59,8 +59,8 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
       Object.keys(metadata).length > 0 ? metadata : undefined,
     );
     // Summaries and remembered facts are worked out after the reply, in the background, when the
-    // turn gave them work (a message left the window, or the user may have said something to keep).
-    if (deps.memory.longTermWorkDue(phone))
+    // turn leaves them work (enough messages left the window, or the user may have said something to keep).
+    if (deps.memory.takeLongTermWork(phone))
       deps.longTerm?.schedule(phone, deps.memory.getRecentMessages(phone).length);
     // The reply as memory stored it, so state and window agree.
     const message = deps.memory.getRecentMessages(phone).at(-1);

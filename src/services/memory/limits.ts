@@ -17,6 +17,9 @@ export const MAX_MESSAGE_CHARS = 4000;
  */
 export const MEMORY_MESSAGE_MAX_CHARS = 1000;
 
+/** Messages that must have left the window before the summary is updated (default: 4). */
+export const FOLD_MIN = 4;
+
 /** The text cut at `max` characters (never inside a surrogate pair), and whether it was cut. */
 export function capText(text: string, max: number): { text: string; cut: boolean } {
   if (text.length <= max) return { text, cut: false };

@@ -30,9 +30,8 @@ import {
   summarizable,
   summaryMessages,
 } from "./summary.js";
+import { FOLD_MIN } from "./limits.js";
 
-/** Messages that must have left the window before the summary is updated (default: 4). */
-export const FOLD_MIN = 4;
 /** Messages folded into the summary at most per update (default: 40). */
 export const FOLD_BATCH = 40;
 /** User messages read for facts at most per extraction (default: 20). */

@@ -23,7 +23,7 @@ import {
   emptyWindow,
   pruneWindow,
 } from "./conversationWindow.js";
-import { enforceMemoryLimits, estimateTokens, totalTokens } from "./limits.js";
+import { FOLD_MIN, enforceMemoryLimits, estimateTokens, totalTokens } from "./limits.js";
 import { mayHoldFacts } from "./factExtraction.js";
 import { CONTEXT_FACT_CANDIDATES } from "./memoryContext.js";
 
@@ -115,10 +115,15 @@ export class MemoryService {
   /** Per phone in a turn, the changes held until the turn's one write. */
   private readonly held = new Map<string, HeldWrites>();
   /**
-   * Per phone in a turn: whether a message left the window (aged out at the turn's read or pushed
-   * out by a newer one: a summary may be due) and whether a user message may hold facts.
+   * Per phone in a turn: whether what left the window is unknown (a resumed turn, not read) and
+   * whether a user message may hold facts.
    */
-  private readonly turnChanges = new Map<string, { left: boolean; mayHoldFacts: boolean }>();
+  private readonly turnChanges = new Map<string, { unknown: boolean; mayHoldFacts: boolean }>();
+  /**
+   * Per cached phone, messages that left the window (aged out at a turn's read or pushed out by a
+   * newer one) since the last background round was started: a summary is due once FOLD_MIN wait.
+   */
+  private readonly leftSinceRound = new Map<string, number>();
 
   constructor(
     private readonly store: ConversationStore,
@@ -167,10 +172,8 @@ export class MemoryService {
       const window = pruneWindow(stored ?? emptyWindow(), now);
       this.cache.set(phone, window, now);
       this.held.set(phone, { dirty: false, joined: [] });
-      this.turnChanges.set(phone, {
-        left: (stored?.messages.length ?? 0) > window.messages.length,
-        mayHoldFacts: false,
-      });
+      this.countLeft(phone, (stored?.messages.length ?? 0) - window.messages.length);
+      this.turnChanges.set(phone, { unknown: false, mayHoldFacts: false });
     });
     return read;
   }
@@ -183,18 +186,23 @@ export class MemoryService {
     if (this.held.has(phone)) return;
     this.held.set(phone, { dirty: false, joined: [] });
     // Not read by beginTurn: whether something left the window is unknown, so assume it did.
-    this.turnChanges.set(phone, { left: true, mayHoldFacts: false });
+    this.turnChanges.set(phone, { unknown: true, mayHoldFacts: false });
   }
 
   /**
-   * Whether the turn under way gave long-term memory work: a message left the window (a summary
-   * may be due) or a user message may hold facts. True outside a turn (unknown). Turns of plain
-   * commands ("add milk to my list") then cost no background round; the messages they skip are
-   * read again, and passed over, by the next round that runs (or the scheduler's sweep).
+   * Whether the turn under way leaves long-term memory work for a background round the caller
+   * starts: at least FOLD_MIN messages left the window since the last such round (a summary is
+   * due; counting starts again), a user message may hold facts, or it is unknown (outside a turn,
+   * a resumed turn). Turns of plain commands ("add milk to my list") and turns that pushed fewer messages
+   * out cost no background round; what they pass over is read by the next round that runs (or
+   * the scheduler's sweep).
    */
-  longTermWorkDue(phone: string): boolean {
+  takeLongTermWork(phone: string): boolean {
     const changes = this.turnChanges.get(phone);
-    return !changes || changes.left || changes.mayHoldFacts;
+    // A round started for facts folds only what it finds waiting: the count goes on until FOLD_MIN.
+    const summaryDue = (this.leftSinceRound.get(phone) ?? 0) >= FOLD_MIN;
+    if (summaryDue) this.leftSinceRound.delete(phone);
+    return !changes || changes.unknown || changes.mayHoldFacts || summaryDue;
   }
 
   /** Ends the turn: saves the changes it held, with their history, in one write (none when nothing changed). */
@@ -447,6 +455,9 @@ export class MemoryService {
     this.cache.evictIdle(this.clock(), (phone) => this.held.has(phone));
     // What a finished turn did to the window is only read at its end.
     for (const phone of this.turnChanges.keys()) if (!this.held.has(phone)) this.turnChanges.delete(phone);
+    // Counts of evicted phones go with them: the scheduler's sweep folds what they leave waiting.
+    for (const phone of this.leftSinceRound.keys())
+      if (!this.cache.has(phone)) this.leftSinceRound.delete(phone);
   }
 
   // ---- internals ----
@@ -555,7 +566,12 @@ export class MemoryService {
     await this.save(phone, "commit", window, joined);
   }
 
-  /** Records, for `longTermWorkDue`, what a change in the turn did to the window. */
+  /** Adds `left` messages (when positive) to those that left the phone's window since the last round. */
+  private countLeft(phone: string, left: number): void {
+    if (left > 0) this.leftSinceRound.set(phone, (this.leftSinceRound.get(phone) ?? 0) + left);
+  }
+
+  /** Records, for `takeLongTermWork`, what a change in the turn did to the window. */
   private noteTurnChange(
     phone: string,
     before: StoredWindow,
@@ -564,7 +580,7 @@ export class MemoryService {
   ): void {
     const changes = this.turnChanges.get(phone);
     if (!changes) return;
-    if (after.messages.length < before.messages.length + (added ? 1 : 0)) changes.left = true;
+    this.countLeft(phone, before.messages.length + (added ? 1 : 0) - after.messages.length);
     if (
       added?.role === "user" &&
       mayHoldFacts({

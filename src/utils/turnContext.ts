@@ -2,6 +2,24 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { TriggerType } from "../types/index.js";
 
 /**
+ * A turn's LLM usage, its calls added up, handed at the turn's end to the work that writes it with
+ * a statement of its own (TurnContext.usageCarrier); the budget counts it as unwritten until told.
+ */
+export interface CarriedUsage {
+  phone: string;
+  /** When the latest of the calls ended: the day they count on. */
+  at: Date;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** Tells the budget it was written: `day` is the user's day with it (null: no such user). */
+  written(day: { day: string; costUsd: number } | null): void;
+  /** Gives it back unwritten: the budget writes it on its own. */
+  unwritten(): void;
+}
+
+/**
  * What is known about the work being done, for everything that runs inside it: log lines carry
  * its trace id and hashed user, LLM calls are counted against the user's daily budget, traces
  * are labelled with its trigger.
@@ -23,6 +41,12 @@ export interface TurnContext {
    * (epoch ms): the budget's first look in this turn takes it instead of reading it again.
    */
   llmSpend?: { day: string; costUsd: number; readAt: number };
+  /**
+   * Set by work that writes the turn's LLM usage itself after the turn (the inbox worker, with the
+   * statement that ends the message): at the turn's end the budget leaves the usage here instead of
+   * writing it, and whoever takes it tells the budget how the write went (see CarriedUsage).
+   */
+  usageCarrier?: { usage?: CarriedUsage };
   /** Set by withTurn once the work itself settled (background work it started may still run). */
   ended?: boolean;
   /** Told once when the work settles (onTurnEnd); e.g. the turn's LLM usage is written then. */

@@ -1,8 +1,7 @@
 // Issue 22: the database round trips of the inbox path (webhook row, phone lease, attempt count,
 // the user's 24-hour window, lease confirmation, outbound record and the turn's LLM usage with the
-// end of the message, and
-// no window write for the reply's WhatsApp id), counted through the WhatsApp harness; and the looks
-// for work they no longer make after every message.
+// end of the message, and no window write for the reply's WhatsApp id), counted through the
+// WhatsApp harness; and the looks for work they no longer make after every message.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { backends } from "../support/db.js";
 import { countQueries, type QueryCounter } from "../support/queryCounter.js";

@@ -1,4 +1,5 @@
 import type { Queryable } from "../transaction.js";
+import { usageParams, usageSql, type DailySpend, type UserUsage } from "./llmUsageRepository.js";
 import { recordParams, recordSql, type NewOutboundMessage } from "./outboundMessageRepository.js";
 
 /** How an inbox row ended: answered, given up on, too old to answer, or kept without a turn. */
@@ -98,6 +99,11 @@ export interface AdvanceStep {
    * in the same statement whether or not the lease is still live: they were sent either way.
    */
   record?: readonly NewOutboundMessage[];
+  /**
+   * The LLM usage of the turn just ended, added to its user's day in the same statement whether or
+   * not the lease is still live: the calls were made either way.
+   */
+  usage?: UserUsage;
 }
 
 export interface Advanced {
@@ -107,6 +113,8 @@ export interface Advanced {
   next: InboxMessage | null;
   /** The lease was let go (`then: "release"`, or `"next"` with nothing left). */
   released: boolean;
+  /** With `step.usage`: the user's day with it added (null: no such user). */
+  usage?: DailySpend | null;
 }
 
 /** The durable inbox of D4: every inbound message, once, until its turn has run. */
@@ -123,9 +131,9 @@ export interface InboxRepository {
    * One step of a phone's run under its lease, in one statement: ends the message just handled
    * (`step.finish`), then takes the phone's next pending message with its attempt counted
    * (`then: "next"`, letting the lease go when there is none), keeps the lease (`"hold"`), or lets
-   * it go (`"release"`); and records `step.record` in `outbound_messages`. Nothing happens to the
-   * inbox when the lease `token` is no longer live, or when `step.finish` names a message that is
-   * no longer pending.
+   * it go (`"release"`); records `step.record` in `outbound_messages` and adds `step.usage` to
+   * `llm_usage_daily`. Nothing happens to the inbox when the lease `token` is no longer live, or
+   * when `step.finish` names a message that is no longer pending.
    */
   advance(phone: string, token: string, step: AdvanceStep): Promise<Advanced>;
   /**
@@ -265,13 +273,20 @@ export class PgInboxRepository implements InboxRepository {
   }
 
   async advance(phone: string, token: string, step: AdvanceStep): Promise<Advanced> {
-    const { finish, then, record = [] } = step;
+    const { finish, then, record = [], usage } = step;
     // One statement, fenced by the lease: the finished row, the next row (the snapshot still shows
     // the finished one pending, hence the id left out) with its attempt counted, and the lease let
     // go when the phone has nothing left, so no other statement is needed between two messages.
     // The reply's record is not fenced, and commits with the row's end: an answered row is never
-    // seen without its answer's record.
-    const { rows } = await this.db.query<Partial<InboxRow> & { finished: boolean; released: boolean }>(
+    // seen without its answer's record. Nor is the turn's LLM usage (a null phone adds none).
+    const { rows } = await this.db.query<
+      Partial<InboxRow> & {
+        finished: boolean;
+        released: boolean;
+        usage_day: string | null;
+        usage_cost_usd: number | null;
+      }
+    >(
       `WITH lease AS (
          SELECT 1 FROM inbox_phone_leases
           WHERE phone = $1 AND token = $2::bigint AND expires_at > now()
@@ -304,10 +319,11 @@ export class PgInboxRepository implements InboxRepository {
             AND ($6 = 'release' OR ($6 = 'next' AND NOT EXISTS (SELECT 1 FROM next)))
          RETURNING 1
        ),
-       recorded AS (${recordSql(7)})
+       recorded AS (${recordSql(7)}),
+       used AS (${usageSql(13)})
        SELECT EXISTS (SELECT 1 FROM finished) AS finished, EXISTS (SELECT 1 FROM released) AS released,
-              counted.*
-         FROM (SELECT 1) AS one LEFT JOIN counted ON true`,
+              used.day AS usage_day, used.cost_usd AS usage_cost_usd, counted.*
+         FROM (SELECT 1) AS one LEFT JOIN counted ON true LEFT JOIN used ON true`,
       [
         phone,
         token,
@@ -316,6 +332,7 @@ export class PgInboxRepository implements InboxRepository {
         finish?.error?.slice(0, 2000) ?? null,
         then,
         ...recordParams(record),
+        ...usageParams(usage),
       ],
     );
     const row = rows[0];
@@ -323,6 +340,14 @@ export class PgInboxRepository implements InboxRepository {
       finished: finish !== undefined && row?.finished === true,
       next: row?.wa_message_id ? toMessage(row as InboxRow) : null,
       released: row?.released === true,
+      ...(usage
+        ? {
+            usage:
+              row?.usage_day != null && row.usage_cost_usd != null
+                ? { day: row.usage_day, costUsd: row.usage_cost_usd }
+                : null,
+          }
+        : {}),
     };
   }
 

@@ -21,6 +21,45 @@ export function localDaySql(instant: string, zone: string): string {
   return `(${instant}::timestamptz AT TIME ZONE ${zone})::date`;
 }
 
+/** Calls to add to a user's day: one, or a turn's at once (`calls`, default 1). */
+export interface NewUsage {
+  calls?: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** Calls of one user to add to their day at `at` (the instance that decides the day). */
+export interface UserUsage extends NewUsage {
+  phone: string;
+  at: Date;
+}
+
+/**
+ * The upsert adding calls to the user's day at an instant, its six parameters from `$first` (see
+ * `usageParams`); returns `day` (text) and `cost_usd`, the day's new total, and adds nothing when
+ * the phone is null or no user has it. One definition: `add` runs it alone, and the inbox's
+ * `advance` as a part, writing a turn's usage with the end of its message.
+ */
+export function usageSql(first: number): string {
+  const p = (i: number) => `$${first + i}`;
+  return `INSERT INTO llm_usage_daily AS d (user_phone, day, calls, input_tokens, output_tokens, cost_usd)
+       SELECT phone, ${localDaySql(p(1), "time_zone")}, ${p(5)}, ${p(2)}, ${p(3)}, ${p(4)} FROM users WHERE phone = ${p(0)}
+       ON CONFLICT (user_phone, day) DO UPDATE SET
+         calls = d.calls + EXCLUDED.calls,
+         input_tokens = d.input_tokens + EXCLUDED.input_tokens,
+         output_tokens = d.output_tokens + EXCLUDED.output_tokens,
+         cost_usd = d.cost_usd + EXCLUDED.cost_usd,
+         updated_at = now()
+       RETURNING day::text AS day, cost_usd`;
+}
+
+/** The six parameters of `usageSql`; without `usage`, ones that add nothing. */
+export function usageParams(usage?: UserUsage): unknown[] {
+  if (!usage) return [null, null, 0, 0, 0, 0];
+  return [usage.phone, usage.at, usage.inputTokens, usage.outputTokens, usage.costUsd, usage.calls ?? 1];
+}
+
 export class PgLlmUsageRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -28,24 +67,9 @@ export class PgLlmUsageRepository {
    * Adds calls to the user's day at `at` (one, or a turn's calls at once: `calls`); returns the
    * day's new total, or null when the user does not exist.
    */
-  async add(
-    phone: string,
-    at: Date,
-    usage: { calls?: number; inputTokens: number; outputTokens: number; costUsd: number },
-  ): Promise<DailySpend | null> {
+  async add(phone: string, at: Date, usage: NewUsage): Promise<DailySpend | null> {
     const { rows } = await this.db.query<{ day: string; cost_usd: number }>(
-      prepared(
-        `INSERT INTO llm_usage_daily AS d (user_phone, day, calls, input_tokens, output_tokens, cost_usd)
-       SELECT phone, ${localDaySql("$2", "time_zone")}, $6, $3, $4, $5 FROM users WHERE phone = $1
-       ON CONFLICT (user_phone, day) DO UPDATE SET
-         calls = d.calls + EXCLUDED.calls,
-         input_tokens = d.input_tokens + EXCLUDED.input_tokens,
-         output_tokens = d.output_tokens + EXCLUDED.output_tokens,
-         cost_usd = d.cost_usd + EXCLUDED.cost_usd,
-         updated_at = now()
-       RETURNING day::text AS day, cost_usd`,
-        [phone, at, usage.inputTokens, usage.outputTokens, usage.costUsd, usage.calls ?? 1],
-      ),
+      prepared(usageSql(1), usageParams({ ...usage, phone, at })),
     );
     const row = rows[0];
     return row ? { day: row.day, costUsd: row.cost_usd } : null;

@@ -2,7 +2,7 @@ import type { DailySpend, PgLlmUsageRepository } from "../../db/repositories/llm
 import type { LLMNode, LLMUsage } from "../../types/llm.js";
 import type { Logger } from "../../utils/logger.js";
 import { phoneTag } from "../../utils/phone.js";
-import { currentTurn, onTurnEnd, type TurnContext } from "../../utils/turnContext.js";
+import { currentTurn, onTurnEnd, type CarriedUsage, type TurnContext } from "../../utils/turnContext.js";
 import { LLMError } from "./llmError.js";
 import type { LLMCallRecord } from "./observedLlmService.js";
 
@@ -51,7 +51,8 @@ export interface LLMBudgetOptions {
 /**
  * The per-user daily LLM budget (LLM_DAILY_BUDGET_USD): every call made for a user (their turns,
  * their digest, the memory work after their turns) is added to their day in `llm_usage_daily`
- * (a turn's calls together, in one write when it ends; later calls one by one);
+ * (a turn's calls together, in one write when it ends, or with the statement that ends its inbox
+ * message when the inbox worker carries them; later calls one by one);
  * once the day's cost reaches the budget, calls for that user are refused before they are made
  * and the planner answers only fast-path commands, saying why. The day is the user's local day,
  * so the budget renews at their midnight. Several instances share the table; each trusts its
@@ -85,8 +86,8 @@ export class LLMBudget {
 
   /**
    * Observer of every LLM call: adds its cost to the current user's day (when the work is a user's).
-   * A turn's calls are added up and written once, when the turn ends (one upsert per turn); calls
-   * made after that (the memory work its reply started) or outside a turn are written one by one.
+   * A turn's calls are added up and written once, when the turn ends (one upsert per turn, or none
+   * of its own when the turn's work carries it, see `flush`); calls made after that (the memory work its reply started) or outside a turn are written one by one.
    */
   readonly observer = (call: LLMCallRecord): void => {
     const turn = currentTurn();
@@ -120,12 +121,51 @@ export class LLMBudget {
     this.write(pending);
   };
 
-  /** Writes what the ended turn's calls cost, as one record. */
+  /**
+   * Writes what the ended turn's calls cost, as one record; or, when the turn's work carries it
+   * (TurnContext.usageCarrier), hands it over to be written with that work's own statement.
+   */
   private flush(turn: TurnContext): void {
     const pending = this.turns.get(turn);
     if (!pending) return;
     this.turns.delete(turn);
-    this.write(pending, true);
+    const carrier = turn.usageCarrier;
+    if (carrier && !carrier.usage) carrier.usage = this.handOver(pending);
+    else this.write(pending, true);
+  }
+
+  /**
+   * The turn's usage for its carrier. Its cost stays in `unwritten`, and `idle` waits, until the
+   * carrier says it was written (then the returned day is kept, as after a write of its own) or gives
+   * it back (then it is written as ever); either at most once, whatever comes after.
+   */
+  private handOver(pending: PendingUsage): CarriedUsage {
+    const { phone } = pending;
+    let close!: () => void;
+    const open = new Promise<void>((resolve) => (close = resolve));
+    this.writes.add(open);
+    let settled = false;
+    const end = (then: () => void): void => {
+      if (settled) return;
+      settled = true;
+      then();
+      this.writes.delete(open);
+      close();
+    };
+    return {
+      phone,
+      at: new Date(pending.at),
+      calls: pending.calls,
+      inputTokens: pending.inputTokens,
+      outputTokens: pending.outputTokens,
+      costUsd: pending.costUsd,
+      written: (day) =>
+        end(() => {
+          this.settle(phone, pending.costUsd);
+          if (day) this.remember(phone, day, this.clock());
+        }),
+      unwritten: () => end(() => this.write(pending, true)),
+    };
   }
 
   /** Adds `usage` to its user's day; `counted` when its cost is in `unwritten` until written. */

@@ -1,4 +1,4 @@
-import { withTurn } from "../../utils/turnContext.js";
+import { withTurn, type CarriedUsage, type TurnContext } from "../../utils/turnContext.js";
 import type {
   AdvanceStep,
   Advanced,
@@ -64,8 +64,9 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
  * the last look found more phones than it could take).
  *
  * Database work per message (issue 22): one statement takes a phone's lease with its next message
- * and counts the attempt (`InboxRepository.claim`); one records the turn's reply, ends the message,
- * takes the next one and lets the lease go with the phone's last message (`advance`).
+ * and counts the attempt (`InboxRepository.claim`); one records the turn's reply, adds its LLM
+ * usage to the user's day, ends the message, takes the next one and lets the lease go with the
+ * phone's last message (`advance`).
  */
 export class InboxWorker {
   private readonly active = new Map<string, Promise<void>>();
@@ -217,6 +218,8 @@ export class InboxWorker {
     let kicksSeen = this.kicks;
     /** What the current message's turn sent and has not recorded yet. */
     let sent: HeldRecords | undefined;
+    /** Where the current message's turn leaves its LLM usage for the advance (see CarriedUsage). */
+    let carrier: TurnContext["usageCarrier"];
     try {
       if (!next) {
         kicksSeen = this.kicks;
@@ -229,8 +232,15 @@ export class InboxWorker {
         sent = this.heldRecords(lease);
         const end = this.options.inFlight?.begin();
         try {
-          // Every log line, LLM call and trace of this message's turn carries its id and user.
-          const turn = { traceId: message.waMessageId, phone, trigger: "user" as const };
+          // Every log line, LLM call and trace of this message's turn carries its id and user; its
+          // LLM usage is left in `carrier`, to be written by the advance that ends the message.
+          carrier = {};
+          const turn: TurnContext = {
+            traceId: message.waMessageId,
+            phone,
+            trigger: "user",
+            usageCarrier: carrier,
+          };
           const records = sent;
           outcome = await withTurn(turn, () => this.handle(message, lease, records));
         } finally {
@@ -239,7 +249,7 @@ export class InboxWorker {
         if (outcome === "stop") break;
         // Records the reply, ends the message and takes the next one; when stopping, lets the phone go instead.
         kicksSeen = this.kicks;
-        const step = await this.advanceWith(sent, lease, {
+        const step = await this.advanceWith(sent, takeUsage(carrier), lease, {
           ...(outcome.finish ? { finish: outcome.finish } : {}),
           then: this.stopped ? "release" : "next",
         });
@@ -256,7 +266,9 @@ export class InboxWorker {
       healthy = false;
       this.options.logger.error({ err: error, phone }, "inbox run for a phone failed");
     } finally {
-      // A turn that ended without an advance (lease lost, worker stopping, a failed statement).
+      // A turn that ended without an advance (lease lost, worker stopping, a failed statement):
+      // the budget writes its usage on its own.
+      takeUsage(carrier)?.unwritten();
       await sent?.flush();
       if (released) locks.forget(lease);
       else
@@ -283,17 +295,28 @@ export class InboxWorker {
   }
 
   /**
-   * `inbox.advance` carrying the records `sent` holds. Should it fail, the records are written on
+   * `inbox.advance` carrying the records `sent` holds and the turn's LLM `usage`. Should it fail,
+   * the usage goes back to the budget, which writes it on its own, and the records are written on
    * their own once more: a reply recorded is never sent again, even if the message runs again.
    */
-  private async advanceWith(sent: HeldRecords, lease: PhoneLease, step: AdvanceStep): Promise<Advanced> {
+  private async advanceWith(
+    sent: HeldRecords,
+    usage: CarriedUsage | undefined,
+    lease: PhoneLease,
+    step: AdvanceStep,
+  ): Promise<Advanced> {
     const { messages, done } = sent.take();
     try {
-      return await this.options.inbox.advance(lease.phone, lease.token, {
+      const advanced = await this.options.inbox.advance(lease.phone, lease.token, {
         ...step,
         ...(messages.length > 0 ? { record: messages } : {}),
+        ...(usage ? { usage } : {}),
       });
+      usage?.written(advanced.usage ?? null);
+      return advanced;
     } catch (error) {
+      // Written once either way: the statement that failed wrote nothing.
+      usage?.unwritten();
       if (messages.length === 0) throw error;
       // The record may be what failed: written on its own (logged if it cannot be), the message
       // still ends, so a reply that went out is never sent again for want of its record.
@@ -365,4 +388,11 @@ export class InboxWorker {
     }
     return {};
   }
+}
+
+/** Takes the turn's LLM usage left in `carrier` (once), if any. */
+function takeUsage(carrier: TurnContext["usageCarrier"]): CarriedUsage | undefined {
+  const usage = carrier?.usage;
+  if (carrier) delete carrier.usage;
+  return usage;
 }

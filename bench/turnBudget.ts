@@ -19,10 +19,10 @@ const REPEAT = 4;
 
 /** What one turn may cost at most; a count past it fails the bench (exit code 1). */
 export const BUDGET: Record<Scenario, Counts> = {
-  fast_path_command: { queries: 8, transactions: 8, roundTrips: 8 },
-  llm_operation: { queries: 17, transactions: 10, roundTrips: 19 },
-  hitl_question: { queries: 32, transactions: 10, roundTrips: 36 },
-  hitl_answer: { queries: 25, transactions: 16, roundTrips: 29 },
+  fast_path_command: { queries: 7, transactions: 7, roundTrips: 7 },
+  llm_operation: { queries: 15, transactions: 8, roundTrips: 17 },
+  hitl_question: { queries: 30, transactions: 8, roundTrips: 34 },
+  hitl_answer: { queries: 23, transactions: 14, roundTrips: 27 },
 };
 
 export type Scenario = "fast_path_command" | "llm_operation" | "hitl_question" | "hitl_answer";

@@ -29,6 +29,12 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
   private readonly primed = new Map<string, CheckpointTuple | undefined>();
   /** Per thread, the checkpoints read from the durable store this turn: their writes go there too. */
   private readonly onDisk = new Map<string, Set<string>>();
+  /**
+   * Per thread, the durable checkpoint read this turn, as read, while nothing was written against
+   * it since: LangGraph reads it again by id when it loads the thread (its walk for channels kept
+   * as deltas), which is then answered without a query.
+   */
+  private readonly readThisTurn = new Map<string, CheckpointTuple>();
 
   constructor(
     readonly durable: BaseCheckpointSaver,
@@ -48,7 +54,10 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
     const buffered = await this.buffer.getTuple(config);
     if (buffered) return buffered;
     const threadId = config.configurable?.thread_id as string | undefined;
-    if (threadId && !config.configurable?.checkpoint_id && this.primed.has(threadId)) {
+    const id = config.configurable?.checkpoint_id as string | undefined;
+    const read = threadId && id ? this.readThisTurn.get(threadId) : undefined;
+    if (read && read.config.configurable?.checkpoint_id === id) return read;
+    if (threadId && !id && this.primed.has(threadId)) {
       const tuple = this.primed.get(threadId);
       this.primed.delete(threadId);
       return this.noteOnDisk(tuple);
@@ -59,7 +68,10 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
   private noteOnDisk(tuple: CheckpointTuple | undefined): CheckpointTuple | undefined {
     const threadId = tuple?.config.configurable?.thread_id as string | undefined;
     const id = tuple?.config.configurable?.checkpoint_id as string | undefined;
-    if (threadId && id) this.onDisk.set(threadId, (this.onDisk.get(threadId) ?? new Set()).add(id));
+    if (threadId && id) {
+      this.onDisk.set(threadId, (this.onDisk.get(threadId) ?? new Set()).add(id));
+      this.readThisTurn.set(threadId, tuple!);
+    }
     return tuple;
   }
 
@@ -70,6 +82,8 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
    * thread (asked in this turn, under the phone's lease), stands in for `hasCheckpoints`.
    */
   async readLatest(threadId: string, stored?: boolean): Promise<CheckpointTuple | undefined> {
+    // A new turn: nothing read by an earlier one (a turn that failed before its end) is reused.
+    this.readThisTurn.delete(threadId);
     stored ??= (await this.options.hasCheckpoints?.(threadId)) ?? true;
     const tuple = stored
       ? this.noteOnDisk(await this.durable.getTuple({ configurable: { thread_id: threadId } }))
@@ -103,6 +117,8 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
     const threadId = config.configurable?.thread_id as string | undefined;
     const id = config.configurable?.checkpoint_id as string | undefined;
     const target = threadId && id && this.onDisk.get(threadId)?.has(id) ? this.durable : this.buffer;
+    // What was read of that checkpoint no longer holds all its writes.
+    if (target === this.durable && threadId) this.readThisTurn.delete(threadId);
     return target.putWrites(config, writes, taskId);
   }
 
@@ -142,6 +158,7 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
   private forget(threadId: string): void {
     this.primed.delete(threadId);
     this.onDisk.delete(threadId);
+    this.readThisTurn.delete(threadId);
   }
 
   /** Drops the thread's buffered writes (a completed turn: nothing of it needs keeping). */

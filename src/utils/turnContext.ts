@@ -90,6 +90,27 @@ export function withTurn<T>(context: TurnContext, fn: () => T): T {
   return result;
 }
 
+/**
+ * Runs `fn`, background work the current turn starts (a memory round), in a context of its own:
+ * the same trace, user, trigger and LLM admission, but its own end, so what it spends is written
+ * when it settles, never carried with the turn's own usage (whether it ends before or after the
+ * turn). Outside a turn, just runs `fn`.
+ */
+export function inBackgroundOfTurn<T>(fn: () => Promise<T>): Promise<T> {
+  const turn = storage.getStore();
+  if (!turn) return fn();
+  const { traceId, phone, trigger, llmAdmitted } = turn;
+  return withTurn(
+    {
+      traceId,
+      trigger,
+      ...(phone !== undefined ? { phone } : {}),
+      ...(llmAdmitted !== undefined ? { llmAdmitted } : {}),
+    },
+    fn,
+  );
+}
+
 /** The context of the work now running, if any. */
 export function currentTurn(): TurnContext | undefined {
   return storage.getStore();

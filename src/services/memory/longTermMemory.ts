@@ -20,6 +20,7 @@ import {
 import { CONTEXT_FACT_CANDIDATES, formatMemoryContext, type MemoryContext } from "./memoryContext.js";
 import { echoesFact, isMemoryCommand, mentionsFact, withoutNoteCommand } from "../../utils/memoryText.js";
 import { phoneTag } from "../../utils/phone.js";
+import { inBackgroundOfTurn } from "../../utils/turnContext.js";
 import type { LongTermRead, MemoryService } from "./memoryService.js";
 import {
   SUMMARY_MAX_TOKENS,
@@ -275,8 +276,9 @@ export class LongTermMemory {
         this.running.delete(phone);
       }
     };
-    // process() logs its own failures; this only guards against an unhandled rejection.
-    const started = run().catch((error: unknown) => this.fail(phone, "schedule", error));
+    // process() logs its own failures; this only guards against an unhandled rejection. Its own
+    // context: the round's LLM usage is one write of its own, never part of the turn's.
+    const started = inBackgroundOfTurn(run).catch((error: unknown) => this.fail(phone, "schedule", error));
     this.running.set(phone, started);
     return started;
   }

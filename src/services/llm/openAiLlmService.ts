@@ -17,6 +17,7 @@ import { classifyFailure, LLMError } from "./llmError.js";
 import type { LLMContentPart, LLMMessage, LLMResult, LLMService, LLMUsage } from "../../types/llm.js";
 import { structuredMethodFor } from "./structuredMethod.js";
 import { MemoError } from "../../utils/errors.js";
+import { bufferedFetch } from "../../utils/bufferedFetch.js";
 
 /** One attempt's answer and the tokens it took. */
 interface Answer<T> {
@@ -440,7 +441,11 @@ export class OpenAILLMService implements LLMService {
       const fields: ChatOpenAIFields = {
         model: model.model,
         apiKey: this.apiKey,
-        configuration: this.settings.baseUrl ? { baseURL: this.settings.baseUrl } : {},
+        // Requests and answers are small JSON: read whole over node:http, not Node's fetch (see bufferedFetch).
+        configuration: {
+          fetch: bufferedFetch,
+          ...(this.settings.baseUrl ? { baseURL: this.settings.baseUrl } : {}),
+        },
         timeout: this.settings.timeoutMs,
         // ChatOpenAI's own retry: exponential backoff on 429 (when a wait is hinted), 5xx and timeouts.
         maxRetries: this.settings.maxRetries,

@@ -4,6 +4,7 @@ import { WhatsAppApiError, type GraphOperation } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
 import type { SendMetrics } from "../../services/metrics/metrics.js";
 import type { OutboundPayload } from "./outboundFormat.js";
+import { bufferedFetch } from "../../utils/bufferedFetch.js";
 
 export interface GraphApiClientOptions {
   /** Base URL, read per request (the local simulator learns its port late), e.g. https://graph.facebook.com. */
@@ -21,7 +22,7 @@ export interface GraphApiClientOptions {
   logger: Logger;
   /** Waits between retries (default: a real timer); tests pass a recorder. */
   sleep?: (ms: number) => Promise<void>;
-  /** HTTP client (default: the global fetch). */
+  /** HTTP client (default: bufferedFetch for JSON calls, the global fetch for media downloads). */
   fetch?: typeof fetch;
   /** Counts sends that failed for good, by Meta's error code (default: not counted). */
   metrics?: SendMetrics;
@@ -126,10 +127,13 @@ function errorFromThrown(operation: GraphOperation, error: unknown, timeoutMs: n
 export class GraphApiClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly fetch: typeof fetch;
+  /** For the small JSON calls (sends, reads, media lookups); downloads stream through `fetch`. */
+  private readonly jsonFetch: typeof fetch;
 
   constructor(private readonly options: GraphApiClientOptions) {
     this.sleep = options.sleep ?? ((ms) => delay(ms));
     this.fetch = options.fetch ?? globalThis.fetch;
+    this.jsonFetch = options.fetch ?? bufferedFetch;
   }
 
   /** POST /{v}/{phoneNumberId}/messages with `payload`; returns the new message's wamid. */
@@ -238,7 +242,7 @@ export class GraphApiClient {
     body?: unknown,
   ): Promise<T> {
     return this.withRetries(operation, async (signal) => {
-      const response = await this.fetch(this.graphUrl(path), {
+      const response = await this.jsonFetch(this.graphUrl(path), {
         method,
         headers: {
           ...this.authHeaders(),

@@ -1,16 +1,16 @@
 // A WhatsApp turn's LLM usage is added to the user's day by the statement that ends its inbox
 // message (no write of its own): every call counted once, with its tokens and cost, also when that
 // statement fails and the usage is written on its own; and the daily budget still stops the user.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { modelConfigOf } from "../../src/config/llmConfig.js";
 import { costUsd } from "../../src/services/llm/cost.js";
 import { backends } from "../support/db.js";
 import { isPlanner } from "../support/memoHarness.js";
 import { countQueries, type QueryCounter } from "../support/queryCounter.js";
-import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
+import type { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
 import {
-  createWhatsAppHarness,
   echoReply,
+  scriptedHarnesses,
   GENERAL_PLAN,
   textMessage,
   type WhatsAppHarness,
@@ -35,28 +35,15 @@ function scriptTurns(server: ScriptedOpenAI): void {
 }
 
 describe.each(backends)("a WhatsApp turn's LLM usage on $name", (backend) => {
-  let server: ScriptedOpenAI;
-  let h: WhatsAppHarness | undefined;
+  const scripted = scriptedHarnesses();
   let counter: QueryCounter | undefined;
-  beforeAll(async () => {
-    server = await ScriptedOpenAI.start();
-  });
-  afterAll(() => server.close());
-  afterEach(async () => {
+  afterEach(() => {
     counter?.restore();
     counter = undefined;
-    await h?.close();
-    h = undefined;
-    server.reset();
   });
 
   async function harness(options: WhatsAppHarnessOptions = {}) {
-    h = await createWhatsAppHarness({
-      db: await backend.create(),
-      llm: server,
-      pollIntervalMs: NO_POLL,
-      ...options,
-    });
+    const h = await scripted.harness({ db: await backend.create(), pollIntervalMs: NO_POLL, ...options });
     await h.knownUser(ALICE);
     await h.idle();
     return h;
@@ -75,7 +62,7 @@ describe.each(backends)("a WhatsApp turn's LLM usage on $name", (backend) => {
   }
 
   it("is written by the statement that ends the message, with every call, token and cent", async () => {
-    scriptTurns(server);
+    scriptTurns(scripted.server());
     const h = await harness();
     counter = countQueries();
     await h.deliver(textMessage(ALICE, "what's the capital of France?", h.clock.now()));
@@ -86,7 +73,7 @@ describe.each(backends)("a WhatsApp turn's LLM usage on $name", (backend) => {
     counter.restore();
     counter = undefined;
     expect(h.graphApi.textsTo(ALICE)).toEqual(["echo: what's the capital of France?"]);
-    expect(server.requests).toHaveLength(2);
+    expect(scripted.server().requests).toHaveLength(2);
     // Read with the user at the turn's start, written with the message's end: nothing else.
     expect(usageStatements).toHaveLength(2);
     expect(usageStatements[0]).toMatch(/^UPDATE users SET last_inbound_at/);
@@ -105,7 +92,7 @@ describe.each(backends)("a WhatsApp turn's LLM usage on $name", (backend) => {
   });
 
   it("is written once on its own when the statement that ends the message fails", async () => {
-    scriptTurns(server);
+    scriptTurns(scripted.server());
     const h = await harness();
     const inbox = h.whatsapp.inbox;
     const advance = inbox.advance.bind(inbox);
@@ -125,7 +112,7 @@ describe.each(backends)("a WhatsApp turn's LLM usage on $name", (backend) => {
     expect(h.graphApi.textsTo(ALICE)).toEqual(["echo: tell me something"]);
     // Only the failed statement carried it; the record and the retried end went without.
     expect(carried).toEqual([true, false, false]);
-    expect(server.requests).toHaveLength(2);
+    expect(scripted.server().requests).toHaveLength(2);
     const rows = await day(h);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.calls).toBe(2);
@@ -134,7 +121,7 @@ describe.each(backends)("a WhatsApp turn's LLM usage on $name", (backend) => {
   });
 
   it("is written by the statement that ends the message even when the lease was lost meanwhile", async () => {
-    scriptTurns(server);
+    scriptTurns(scripted.server());
     const h = await harness();
     const inbox = h.whatsapp.inbox;
     const advance = inbox.advance.bind(inbox);
@@ -159,20 +146,20 @@ describe.each(backends)("a WhatsApp turn's LLM usage on $name", (backend) => {
   });
 
   it("still stops the user at the daily budget on their next turn", async () => {
-    scriptTurns(server);
+    scriptTurns(scripted.server());
     // One call costs more than this: the first turn crosses it (and, admitted, finishes).
     const h = await harness({ env: { LLM_DAILY_BUDGET_USD: String(CALL_COST / 2) } });
     await h.deliver(textMessage(ALICE, "what's the capital of France?", h.clock.now()));
     await h.graphApi.waitForSent(1);
     await h.idle();
-    expect(server.requests.filter(isPlanner)).toHaveLength(1);
+    expect(scripted.server().requests.filter(isPlanner)).toHaveLength(1);
     expect((await day(h))[0]?.calls).toBe(2);
     h.clock.advance(60_000);
     await h.deliver(textMessage(ALICE, "and of Italy?", h.clock.now()));
     await h.graphApi.waitForSent(2);
     await h.idle();
     expect(h.graphApi.textsTo(ALICE)[1]).toContain("today's allowance");
-    expect(server.requests).toHaveLength(2);
+    expect(scripted.server().requests).toHaveLength(2);
     expect((await day(h))[0]?.calls).toBe(2);
   });
 });

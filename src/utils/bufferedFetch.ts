@@ -10,7 +10,6 @@ const DECODERS: Record<string, (data: Buffer) => Promise<Buffer>> = {
   br: promisify(zlib.brotliDecompress),
 };
 
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /** The headers of a fetch call as a plain object. */
@@ -40,7 +39,9 @@ function abortReason(signal: AbortSignal): unknown {
  * before it is returned. Node 20's fetch builds web streams, abort listeners and a cloned request
  * for every call; measured here it cost about twice the CPU per request, a tenth of a turn's CPU
  * (issue 22). What it does not handle the same way is left to the global fetch: a Request object,
- * a body other than text or bytes (a form, a stream), a redirect. Like fetch it rejects with the
+ * a body other than text or bytes (a form, a stream), a `redirect` setting other than "follow". A
+ * redirect is answered as it came (these APIs do not redirect; following it would send the
+ * request twice). Like fetch it rejects with the
  * signal's reason when aborted, with a TypeError when the server cannot be reached or the
  * connection breaks, and undoes gzip, deflate and brotli encodings. Not for downloads of unknown
  * size: the whole body is buffered.
@@ -76,7 +77,12 @@ export const bufferedFetch: typeof fetch = async (input, init = {}) => {
           res.on("end", () => {
             const headers = new Headers();
             const raw = res.rawHeaders;
-            for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+            try {
+              for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+            } catch (error) {
+              fail(error);
+              return;
+            }
             resolve({
               status: res.statusCode ?? 0,
               statusText: res.statusMessage ?? "",
@@ -91,9 +97,6 @@ export const bufferedFetch: typeof fetch = async (input, init = {}) => {
     },
   );
 
-  if (REDIRECTS.has(response.status) && response.headers.has("location")) {
-    return globalThis.fetch(input, init);
-  }
   let data = response.data;
   const encoding = response.headers.get("content-encoding")?.trim().toLowerCase();
   const decode = encoding ? DECODERS[encoding] : undefined;

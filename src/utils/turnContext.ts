@@ -91,13 +91,15 @@ export function withTurn<T>(context: TurnContext, fn: () => T): T {
 }
 
 /**
- * Runs `fn`, background work the current turn starts (a memory round), in a context of its own:
- * the same trace, user, trigger and LLM admission, but its own end, so what it spends is written
- * when it settles, never carried with the turn's own usage (whether it ends before or after the
- * turn). Outside a turn, just runs `fn`.
+ * Runs `fn`, background work a turn started (a memory round), in a context of its own: the same
+ * trace, user, trigger and LLM admission as `turn` (default: the current one), but its own end, so
+ * what it spends is written when it settles, never carried with the turn's own usage (whether it
+ * ends before or after the turn). Without a turn, just runs `fn`.
  */
-export function inBackgroundOfTurn<T>(fn: () => Promise<T>): Promise<T> {
-  const turn = storage.getStore();
+export function inBackgroundOfTurn<T>(
+  fn: () => Promise<T>,
+  turn: TurnContext | undefined = storage.getStore(),
+): Promise<T> {
   if (!turn) return fn();
   const { traceId, phone, trigger, llmAdmitted } = turn;
   return withTurn(

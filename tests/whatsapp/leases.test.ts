@@ -1,5 +1,5 @@
 // The per-phone leases of the inbox (D4) and the group-committed inbox writer, on their own.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   PgInboxRepository,
   type InboxRepository,
@@ -94,7 +94,15 @@ describe.each(backends)("phone leases on $name", (backend) => {
       expect(statements()).toBe(2);
       expect(await lease.confirm()).toBe(true);
       expect(statements()).toBe(2);
+      // A machine that slept: the monotonic clock stood still, the wall clock jumped; it asks, and
+      // a lease taken over meanwhile is found lost.
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 20_000 });
+      await db.pool.query("DELETE FROM inbox_phone_leases WHERE phone = $1", ["972500000007"]);
+      expect(await lease.confirm()).toBe(false);
+      expect(statements()).toBe(4);
+      expect(lease.held()).toBe(false);
     } finally {
+      vi.useRealTimers();
       counter.restore();
     }
     await locks.close();

@@ -20,7 +20,7 @@ import {
 import { CONTEXT_FACT_CANDIDATES, formatMemoryContext, type MemoryContext } from "./memoryContext.js";
 import { echoesFact, isMemoryCommand, mentionsFact, withoutNoteCommand } from "../../utils/memoryText.js";
 import { phoneTag } from "../../utils/phone.js";
-import { inBackgroundOfTurn } from "../../utils/turnContext.js";
+import { currentTurn, inBackgroundOfTurn, type TurnContext } from "../../utils/turnContext.js";
 import type { LongTermRead, MemoryService } from "./memoryService.js";
 import {
   SUMMARY_MAX_TOKENS,
@@ -182,7 +182,7 @@ export class LongTermMemory {
   /** Per phone, the background run in progress. */
   private readonly running = new Map<string, Promise<void>>();
   /** Per phone, the window size of a run asked for while one was in progress. */
-  private readonly again = new Map<string, number>();
+  private readonly again = new Map<string, { windowSize: number; turn: TurnContext | undefined }>();
   /** Access records not yet written. */
   private readonly writes = new Set<Promise<void>>();
 
@@ -260,15 +260,21 @@ export class LongTermMemory {
   schedule(phone: string, windowSize: number = MAX_TOTAL_MESSAGES): Promise<void> {
     const running = this.running.get(phone);
     if (running) {
-      this.again.set(phone, windowSize);
+      this.again.set(phone, { windowSize, turn: currentTurn() });
       return running;
     }
     const run = async (): Promise<void> => {
       try {
-        let size: number | undefined = windowSize;
-        while (size !== undefined) {
-          await this.process(phone, size);
-          size = this.again.get(phone);
+        let next: { windowSize: number; turn: TurnContext | undefined } | undefined = {
+          windowSize,
+          turn: currentTurn(),
+        };
+        while (next !== undefined) {
+          const size = next.windowSize;
+          // Each round in a context of its own, of the turn that asked for it: its LLM usage is
+          // one write when the round ends, never part of that turn's.
+          await inBackgroundOfTurn(() => this.process(phone, size), next.turn);
+          next = this.again.get(phone);
           this.again.delete(phone);
         }
       } finally {
@@ -276,9 +282,8 @@ export class LongTermMemory {
         this.running.delete(phone);
       }
     };
-    // process() logs its own failures; this only guards against an unhandled rejection. Its own
-    // context: the round's LLM usage is one write of its own, never part of the turn's.
-    const started = inBackgroundOfTurn(run).catch((error: unknown) => this.fail(phone, "schedule", error));
+    // process() logs its own failures; this only guards against an unhandled rejection.
+    const started = run().catch((error: unknown) => this.fail(phone, "schedule", error));
     this.running.set(phone, started);
     return started;
   }

@@ -105,19 +105,26 @@ export class PgPhoneLeases implements PhoneLocks {
   }
 
   /**
-   * A lease is only ever taken over once expired (the upsert in `acquire`), and its expiry was set
-   * by a statement sent after `knownLiveAt`: it is still ours for a lifetime after that. Half a
+   * Workers take a lease over only once it expired (the upsert in `acquire`), and its expiry was
+   * set by a statement sent after `knownLiveAt`: it is still ours for a lifetime after that. Half a
    * lifetime is trusted without asking (the heartbeat renews every third, so a working process
-   * never asks); the other half covers clock-rate drift and the send itself. A process that
-   * stalled past it, or whose renewals failed, asks the database.
+   * never asks); the other half covers clock-rate drift and the send itself. Both clocks must
+   * agree: the monotonic one stands still while the machine is suspended, the wall clock jumps
+   * ahead then. A process that stalled or slept past it, or whose renewals failed, asks the
+   * database. (A lease row deleted by hand, or by erasing the user, while a turn runs is not seen
+   * until the statement that ends the message, which is fenced by it.)
    */
   private async confirm(lease: HeldLease): Promise<boolean> {
     if (lease.lost) return false;
-    if (this.elapsed() - lease.knownLiveAt < (this.options.ttlSeconds * 1000) / 2) return true;
+    const trusted = (this.options.ttlSeconds * 1000) / 2;
+    if (this.elapsed() - lease.knownLiveAt < trusted && Date.now() - lease.renewedAt < trusted) return true;
     const askedAt = this.elapsed();
+    const askedAtWall = Date.now();
     const live = await this.store.isLive(lease.phone, lease.token);
-    if (live) lease.knownLiveAt = Math.max(lease.knownLiveAt, askedAt);
-    else this.lose(lease, "confirm");
+    if (live) {
+      lease.knownLiveAt = Math.max(lease.knownLiveAt, askedAt);
+      lease.renewedAt = Math.max(lease.renewedAt, askedAtWall);
+    } else this.lose(lease, "confirm");
     return live;
   }
 

@@ -77,6 +77,25 @@ describe.each(backends)("task and list storage on $name", (backend) => {
     expect(await tasks.getMany(phone, [c.id, a.id])).toEqual([updated]);
   });
 
+  it("gives items added to one list by two transactions at once distinct positions, and touches the list", async () => {
+    const phone = await newUser();
+    const list = await lists.create(phone, "l#race", { name: "Race", items: ["a"] });
+    // Two pool clients on Postgres; PGlite's single connection runs them one after the other.
+    await Promise.all(
+      [["b", "c"], ["d"]].map((texts) =>
+        withTransaction(db.pool, (client) => new PgListRepository(client).addItems(phone, list.id, texts)),
+      ),
+    );
+    const after = (await lists.get(phone, list.id))!;
+    expect(after.items.map((i) => i.position)).toEqual([1, 2, 3, 4]);
+    expect(after.items.map((i) => i.text).sort()).toEqual(["a", "b", "c", "d"]);
+    expect(Date.parse(after.updatedAt)).toBeGreaterThanOrEqual(Date.parse(list.updatedAt));
+    // Nothing to add: the list is checked, not touched; another user's list is not found.
+    expect(await lists.addItems(phone, list.id, [])).toEqual([]);
+    expect((await lists.get(phone, list.id))!.updatedAt).toBe(after.updatedAt);
+    expect(await lists.addItems(await newUser(), list.id, [])).toBeNull();
+  });
+
   it("keeps list items in order, with checks, and deletes a list with its items", async () => {
     const phone = await newUser();
     const list = await lists.create(phone, "l#0", { name: "Shopping", items: ["milk", "eggs"] });

@@ -118,13 +118,19 @@ export class PgListRepository implements ListRepository {
 
   async addItems(phone: string, listId: string, texts: readonly string[]): Promise<ListItem[] | null> {
     if (!isUuid(listId)) return null;
-    // Locks the list row: two additions at once still get distinct positions.
-    const owned = await this.db.query("SELECT id FROM lists WHERE user_phone = $1 AND id = $2 FOR UPDATE", [
-      phone,
-      listId,
-    ]);
+    if (texts.length === 0) {
+      const owned = await this.db.query("SELECT 1 FROM lists WHERE user_phone = $1 AND id = $2", [
+        phone,
+        listId,
+      ]);
+      return owned.rowCount === 0 ? null : [];
+    }
+    // Touching the list locks its row: two additions at once still get distinct positions.
+    const owned = await this.db.query(
+      "UPDATE lists SET updated_at = now() WHERE user_phone = $1 AND id = $2 RETURNING id",
+      [phone, listId],
+    );
     if (owned.rowCount === 0) return null;
-    if (texts.length === 0) return [];
     const { rows } = await this.db.query<ItemRow>(
       `INSERT INTO list_items (list_id, user_phone, text, position)
        SELECT $1, $2, t.text, (SELECT COALESCE(max(position), 0) FROM list_items WHERE list_id = $1) + t.n
@@ -132,10 +138,6 @@ export class PgListRepository implements ListRepository {
        RETURNING *`,
       [listId, phone, texts],
     );
-    await this.db.query("UPDATE lists SET updated_at = now() WHERE user_phone = $1 AND id = $2", [
-      phone,
-      listId,
-    ]);
     return rows.sort((a, b) => a.position - b.position).map(toItem);
   }
 
@@ -176,22 +178,23 @@ export class PgListRepository implements ListRepository {
   }
 
   /** Lists of the owner (all, or those among `ids`) with their items in position order. */
+  /** The lists (all, or those of `ids`) with their items, in one statement. */
   private async load(phone: string, ids: string[] | null): Promise<TaskList[]> {
-    const lists = await this.db.query<ListRow>(
-      `SELECT * FROM lists WHERE user_phone = $1 AND ($2::uuid[] IS NULL OR id = ANY($2::uuid[]))
-       ORDER BY seq`,
+    const lists = await this.db.query<ListRow & { items: ItemRow[] }>(
+      `SELECT l.*, COALESCE((
+                SELECT json_agg(json_build_object('id', i.id, 'list_id', i.list_id, 'text', i.text,
+                                                  'checked', i.checked, 'position', i.position)
+                                ORDER BY i.position, i.id)
+                  FROM list_items i WHERE i.list_id = l.id AND i.user_phone = $1), '[]'::json) AS items
+         FROM lists l WHERE l.user_phone = $1 AND ($2::uuid[] IS NULL OR l.id = ANY($2::uuid[]))
+        ORDER BY l.seq`,
       [phone, ids],
-    );
-    if (lists.rows.length === 0) return [];
-    const items = await this.db.query<ItemRow>(
-      `SELECT * FROM list_items WHERE user_phone = $1 AND list_id = ANY($2::uuid[]) ORDER BY position, id`,
-      [phone, lists.rows.map((l) => l.id)],
     );
     return lists.rows.map((l) => ({
       id: l.id,
       name: l.name,
       isChecklist: l.is_checklist,
-      items: items.rows.filter((i) => i.list_id === l.id).map(toItem),
+      items: l.items.map(toItem),
       createdAt: l.created_at.toISOString(),
       updatedAt: l.updated_at.toISOString(),
     }));

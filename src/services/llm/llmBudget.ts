@@ -52,7 +52,7 @@ export interface LLMBudgetOptions {
  * The per-user daily LLM budget (LLM_DAILY_BUDGET_USD): every call made for a user (their turns,
  * their digest, the memory work after their turns) is added to their day in `llm_usage_daily`
  * (a turn's calls together, in one write when it ends, or with the statement that ends its inbox
- * message when the inbox worker carries them; later calls one by one);
+ * message when the inbox worker carries them; calls outside a turn one by one);
  * once the day's cost reaches the budget, calls for that user are refused before they are made
  * and the planner answers only fast-path commands, saying why. The day is the user's local day,
  * so the budget renews at their midnight. Several instances share the table; each trusts its
@@ -87,7 +87,8 @@ export class LLMBudget {
   /**
    * Observer of every LLM call: adds its cost to the current user's day (when the work is a user's).
    * A turn's calls are added up and written once, when the turn ends (one upsert per turn, or none
-   * of its own when the turn's work carries it, see `flush`); calls made after that (the memory work its reply started) or outside a turn are written one by one.
+   * of its own when the turn's work carries it, see `flush`); a background memory round is a turn
+   * of its own for this (inBackgroundOfTurn); calls outside any turn are written one by one.
    */
   readonly observer = (call: LLMCallRecord): void => {
     const turn = currentTurn();

@@ -25,16 +25,15 @@ import type { RunnableConfig } from "@langchain/core/runnables";
  */
 export class TurnBufferedSaver extends BaseCheckpointSaver {
   private readonly buffer = new MemorySaver();
-  /** The thread's latest durable checkpoint as `readLatest` just read it, for the graph's own read that follows. */
-  private readonly primed = new Map<string, CheckpointTuple | undefined>();
   /** Per thread, the checkpoints read from the durable store this turn: their writes go there too. */
   private readonly onDisk = new Map<string, Set<string>>();
   /**
-   * Per thread, the durable checkpoint read this turn, as read, while nothing was written against
-   * it since: LangGraph reads it again by id when it loads the thread (its walk for channels kept
-   * as deltas), which is then answered without a query.
+   * Per thread, its latest durable checkpoint as read this turn (undefined: it has none), while
+   * nothing was written against it since: the graph's own reads of it, right after `readLatest`
+   * (the latest, then the same one by id for LangGraph's walk over channels kept as deltas), are
+   * answered without a query.
    */
-  private readonly readThisTurn = new Map<string, CheckpointTuple>();
+  private readonly latest = new Map<string, CheckpointTuple | undefined>();
 
   constructor(
     readonly durable: BaseCheckpointSaver,
@@ -55,40 +54,34 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
     if (buffered) return buffered;
     const threadId = config.configurable?.thread_id as string | undefined;
     const id = config.configurable?.checkpoint_id as string | undefined;
-    const read = threadId && id ? this.readThisTurn.get(threadId) : undefined;
-    if (read && read.config.configurable?.checkpoint_id === id) return read;
-    if (threadId && !id && this.primed.has(threadId)) {
-      const tuple = this.primed.get(threadId);
-      this.primed.delete(threadId);
-      return this.noteOnDisk(tuple);
+    if (threadId && this.latest.has(threadId)) {
+      const read = this.latest.get(threadId);
+      if (!id || (read && read.config.configurable?.checkpoint_id === id)) return read;
     }
-    return this.noteOnDisk(await this.durable.getTuple(config));
+    const tuple = this.noteOnDisk(await this.durable.getTuple(config));
+    if (threadId && !id) this.latest.set(threadId, tuple);
+    return tuple;
   }
 
   private noteOnDisk(tuple: CheckpointTuple | undefined): CheckpointTuple | undefined {
     const threadId = tuple?.config.configurable?.thread_id as string | undefined;
     const id = tuple?.config.configurable?.checkpoint_id as string | undefined;
-    if (threadId && id) {
-      this.onDisk.set(threadId, (this.onDisk.get(threadId) ?? new Set()).add(id));
-      this.readThisTurn.set(threadId, tuple!);
-    }
+    if (threadId && id) this.onDisk.set(threadId, (this.onDisk.get(threadId) ?? new Set()).add(id));
     return tuple;
   }
 
   /**
-   * Reads the thread's latest durable checkpoint at the start of a turn; the graph's own read of
-   * it, which follows at once in the same turn, is then answered without a second query.
+   * Reads the thread's latest durable checkpoint at the start of a turn; the graph's own reads of
+   * it, which follow at once in the same turn, are then answered without another query.
    * `stored`, when the caller already knows whether the durable store holds any checkpoint of the
    * thread (asked in this turn, under the phone's lease), stands in for `hasCheckpoints`.
    */
   async readLatest(threadId: string, stored?: boolean): Promise<CheckpointTuple | undefined> {
-    // A new turn: nothing read by an earlier one (a turn that failed before its end) is reused.
-    this.readThisTurn.delete(threadId);
     stored ??= (await this.options.hasCheckpoints?.(threadId)) ?? true;
     const tuple = stored
       ? this.noteOnDisk(await this.durable.getTuple({ configurable: { thread_id: threadId } }))
       : undefined;
-    this.primed.set(threadId, tuple);
+    this.latest.set(threadId, tuple);
     return tuple;
   }
 
@@ -118,7 +111,7 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
     const id = config.configurable?.checkpoint_id as string | undefined;
     const target = threadId && id && this.onDisk.get(threadId)?.has(id) ? this.durable : this.buffer;
     // What was read of that checkpoint no longer holds all its writes.
-    if (target === this.durable && threadId) this.readThisTurn.delete(threadId);
+    if (target === this.durable && threadId) this.latest.delete(threadId);
     return target.putWrites(config, writes, taskId);
   }
 
@@ -156,9 +149,8 @@ export class TurnBufferedSaver extends BaseCheckpointSaver {
   }
 
   private forget(threadId: string): void {
-    this.primed.delete(threadId);
     this.onDisk.delete(threadId);
-    this.readThisTurn.delete(threadId);
+    this.latest.delete(threadId);
   }
 
   /** Drops the thread's buffered writes (a completed turn: nothing of it needs keeping). */

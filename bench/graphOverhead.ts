@@ -1,21 +1,77 @@
+import { Command, END, START, StateGraph } from "@langchain/langgraph";
 import pg from "pg";
 import { loadConfig } from "../src/config/env.js";
 import { createCheckpointer } from "../src/db/checkpointer.js";
 import { migrate } from "../src/db/migrate.js";
 import { MIGRATIONS } from "../src/db/migrations/index.js";
 import { createMemoRuntime } from "../src/app/createMemoRuntime.js";
+import { routeAfterCapabilityCheck, routeAfterPlanner } from "../src/graph/memoGraph.js";
+import { ENTITY_RESOLUTION_ENDS } from "../src/graph/nodes/entityResolutionNode.js";
+import { HITL_GATE_ENDS } from "../src/graph/nodes/hitlGateNode.js";
+import { RESOLVER_ROUTER_ENDS } from "../src/graph/nodes/resolverRouterNode.js";
+import { MemoStateAnnotation } from "../src/graph/state/memoState.js";
+import type { MemoState } from "../src/types/state.js";
 import { createLogger } from "../src/utils/logger.js";
 import { FakeLLM } from "../tests/support/fakeLLM.js";
 import { plan, step } from "../tests/support/memoHarness.js";
 import { chain } from "./checkpointTurn.js";
-import { againstFloor } from "./measure.js";
+import { interleaved, round } from "./measure.js";
 import { withPglite } from "./pglite.js";
 import { NO_POSTGRES, postgresDatabase } from "./postgres.js";
 
 /** Distinct users the turns rotate through. */
 const USERS = 50;
 
-/** Memo's full graph on `pool` against the 12-node floor, as one graph_overhead line. */
+/**
+ * Memo's graph with nothing in it: the same state channels, nodes, edges and routing, every node
+ * doing nothing but steer the turn along the path the measured turn takes (context_assembly …
+ * hitl_gate > resolver_router > entity_resolution > executor > resolver_router > join …
+ * memory_update: 13 steps), no checkpointer. What LangGraph costs Memo's shape before any node
+ * works, reads the database or calls a model.
+ */
+function emptyMemoShape() {
+  const nothing = () => Promise.resolve({});
+  return new StateGraph(MemoStateAnnotation)
+    .addNode("context_assembly", nothing)
+    .addNode("reply_context", nothing)
+    .addNode("planner", nothing)
+    .addNode("capability_check", nothing)
+    .addNode("hitl_gate", () => Promise.resolve(new Command({ goto: "resolver_router" })), {
+      ends: [...HITL_GATE_ENDS],
+    })
+    .addNode(
+      "resolver_router",
+      (state: MemoState) =>
+        Promise.resolve(
+          new Command({
+            goto: state.routerPasses === 0 ? "entity_resolution" : "join",
+            update: { routerPasses: state.routerPasses + 1 },
+          }),
+        ),
+      { ends: [...RESOLVER_ROUTER_ENDS] },
+    )
+    .addNode("entity_resolution", () => Promise.resolve(new Command({ goto: "executor" })), {
+      ends: [...ENTITY_RESOLUTION_ENDS],
+    })
+    .addNode("executor", nothing)
+    .addNode("join", nothing)
+    .addNode("response_formatter", nothing)
+    .addNode("response_writer", () => Promise.resolve({ finalResponse: "" }))
+    .addNode("memory_update", nothing)
+    .addEdge(START, "context_assembly")
+    .addEdge("context_assembly", "reply_context")
+    .addEdge("reply_context", "planner")
+    .addConditionalEdges("planner", routeAfterPlanner, ["capability_check", "response_writer"])
+    .addConditionalEdges("capability_check", routeAfterCapabilityCheck, ["hitl_gate", "response_writer"])
+    .addEdge("executor", "resolver_router")
+    .addEdge("join", "response_formatter")
+    .addEdge("response_formatter", "response_writer")
+    .addEdge("response_writer", "memory_update")
+    .addEdge("memory_update", END)
+    .compile();
+}
+
+/** Memo's full graph on `pool` against the 12-node floor and Memo's empty shape, as one graph_overhead line. */
 async function overheadOn(pool: pg.Pool, backend: string): Promise<Record<string, unknown>> {
   await migrate(pool, MIGRATIONS);
   const checkpointer = await createCheckpointer("postgres", pool);
@@ -34,8 +90,9 @@ async function overheadOn(pool: pg.Pool, backend: string): Promise<Record<string
     llm,
   });
   const floor = chain(undefined, 12);
-  const result = await againstFloor(
-    async (i) => {
+  const shape = emptyMemoShape();
+  const medians = await interleaved({
+    memo: async (i) => {
       const reply = await runtime.invokeMemoGraph(
         `9725${String(i % USERS).padStart(8, "0")}`,
         // Not a fast-path phrase: the planner (the fake LLM) runs, as in every real turn.
@@ -43,10 +100,21 @@ async function overheadOn(pool: pg.Pool, backend: string): Promise<Record<string
       );
       if (reply.status !== "completed") throw new Error(`bench turn ended ${reply.status}`);
     },
-    async () => {
+    floor: async () => {
       await floor.invoke({ steps: 0 });
     },
-  );
+    shape: async () => {
+      const end = await shape.invoke({ threadId: "shape" });
+      if (end.finalResponse !== "" || end.routerPasses !== 2) throw new Error("empty shape left its path");
+    },
+  });
+  const result = {
+    median_ms: round(medians.memo),
+    floor_ms: round(medians.floor),
+    ratio: round(medians.memo / medians.floor),
+    shape_floor_ms: round(medians.shape),
+    shape_ratio: round(medians.shape / medians.floor),
+  };
   return { bench: "graph_overhead", backend, ...result };
 }
 
@@ -54,7 +122,9 @@ async function overheadOn(pool: pg.Pool, backend: string): Promise<Record<string
  * The graph's own overhead per turn: the full Memo graph with an LLM that answers at once (a meta
  * question: planner → template reply), its checkpointer (TurnBufferedSaver over PostgresSaver),
  * user and memory storage on the same database; beside LangGraph's floor for 12 no-op nodes with
- * no checkpointer, interleaved in the same run. One line on embedded PGlite, whose engine runs in
+ * no checkpointer, interleaved in the same run; and Memo's empty shape (`shape_floor_ms`, its
+ * `shape_ratio` to the same floor): what the framework alone charges a graph of Memo's channels
+ * and path. One line on embedded PGlite, whose engine runs in
  * this process and takes its share of the turn, and one on the machine's Postgres (production).
  */
 export async function graphOverhead(): Promise<Record<string, unknown>[]> {

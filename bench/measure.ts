@@ -9,26 +9,36 @@ export function round(n: number): number {
 }
 
 /**
- * Times `subject` against `floor`, alternating them turn by turn so both series see the same
- * machine (GC, JIT, other load): medians in ms and their ratio.
+ * Times each series turn by turn in rotation, so all of them see the same machine (GC, JIT, other
+ * load): the median ms of each, by name.
  */
+export async function interleaved<K extends string>(
+  series: Record<K, (i: number) => Promise<void>>,
+  turns = TURNS,
+  warmup = WARMUP,
+): Promise<Record<K, number>> {
+  const names = Object.keys(series) as K[];
+  const samples = new Map<K, number[]>(names.map((name) => [name, []]));
+  for (let i = 0; i < warmup + turns; i++) {
+    for (const name of names) {
+      const t = performance.now();
+      await series[name](i);
+      if (i >= warmup) samples.get(name)?.push(performance.now() - t);
+    }
+  }
+  return Object.fromEntries(names.map((name) => [name, median(samples.get(name) ?? [])])) as Record<
+    K,
+    number
+  >;
+}
+
+/** Times `subject` against `floor`, interleaved: medians in ms and their ratio. */
 export async function againstFloor(
   subject: (i: number) => Promise<void>,
   floor: () => Promise<void>,
   turns = TURNS,
   warmup = WARMUP,
 ): Promise<{ median_ms: number; floor_ms: number; ratio: number }> {
-  const samples: number[] = [];
-  const floorSamples: number[] = [];
-  for (let i = 0; i < warmup + turns; i++) {
-    let t = performance.now();
-    await subject(i);
-    if (i >= warmup) samples.push(performance.now() - t);
-    t = performance.now();
-    await floor();
-    if (i >= warmup) floorSamples.push(performance.now() - t);
-  }
-  const medianMs = median(samples);
-  const floorMs = median(floorSamples);
+  const { subject: medianMs, floor: floorMs } = await interleaved({ subject, floor }, turns, warmup);
   return { median_ms: round(medianMs), floor_ms: round(floorMs), ratio: round(medianMs / floorMs) };
 }

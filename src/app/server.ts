@@ -123,6 +123,8 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
     const cleanup = setInterval(() => memo.memory.cleanup(), MEMORY_CLEANUP_INTERVAL_MS).unref();
     const inFlight = new InFlightWork();
     let shuttingDown = false;
+    // Household messages are sent by the reminder service, created with the sender below.
+    const late: { reminders?: ReminderService } = {};
     const whatsapp = createWhatsApp({
       config,
       db,
@@ -131,6 +133,7 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       inFlight,
       serviceUrl: () => url,
       metrics,
+      deliver: (deliveries) => late.reminders?.send(deliveries) ?? Promise.resolve(),
       ...options.whatsapp,
     });
 
@@ -145,6 +148,7 @@ export async function startService(config: AppConfig, options: StartOptions): Pr
       settings: config.scheduler,
       metrics,
     });
+    late.reminders = reminders;
     whatsapp.onDeliveryFailed((update) => reminders.onDeliveryFailed(update));
     // Today's events join the morning digest.
     reminders.addDigestSource(calendarDigestSource(memo.calendars));

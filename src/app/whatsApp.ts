@@ -12,13 +12,16 @@ import { createTranscriber, type Transcriber } from "../services/media/transcrib
 import type { SendMetrics, WebhookMetrics } from "../services/metrics/metrics.js";
 import { Onboarding } from "../transport/onboarding/onboarding.js";
 import { ReminderActions } from "../services/reminder/reminderActions.js";
+import { HouseholdActions } from "../services/household/householdActions.js";
+import { HouseholdService } from "../services/household/householdService.js";
+import type { Delivery } from "../db/repositories/deliveryLedger.js";
 import { GraphApiClient } from "../transport/whatsapp/graphApiClient.js";
 import { InboundProcessor } from "../transport/whatsapp/inboundProcessor.js";
 import { InboxWorker } from "../transport/whatsapp/inboxWorker.js";
 import { InboxWriter } from "../transport/whatsapp/inboxWriter.js";
 import { PgPhoneLeases } from "../transport/whatsapp/phoneLocks.js";
 import { PgPhoneLeaseRepository } from "../db/repositories/phoneLeaseRepository.js";
-import { reminderActionStorage } from "../db/storage.js";
+import { householdStorage, reminderActionStorage } from "../db/storage.js";
 import { PgUndoRepository } from "../db/repositories/undoRepository.js";
 import { WhatsAppSender } from "../transport/whatsapp/whatsAppSender.js";
 
@@ -48,6 +51,11 @@ export interface WhatsAppOptions {
   leaseClock?: () => number;
   /** Webhook latency, failed deliveries and failed sends (default: not counted). */
   metrics?: WebhookMetrics & SendMetrics;
+  /**
+   * Sends household messages (invitations, notices) inserted in the delivery ledger: the reminder
+   * service's `send`, known once it exists (default: none now; the scheduler's takeover sends them).
+   */
+  deliver?: (deliveries: readonly Delivery[]) => Promise<unknown>;
 }
 
 /**
@@ -122,10 +130,23 @@ export function createWhatsApp(options: WhatsAppOptions) {
     // A tap on Done or Snooze can be taken back with "undo", like the same change typed.
     undo: { journal: new PgUndoRepository(db.pool), windowMs: config.undoWindowMinutes * 60_000 },
   });
+  // Invitations and the household's notices; their taps and commands are answered without the graph.
+  const households = new HouseholdActions({
+    households: new HouseholdService({
+      storage: householdStorage(db.pool),
+      users: memo.users,
+      deliver: (deliveries) => options.deliver?.(deliveries) ?? Promise.resolve(),
+      logger,
+      clock,
+    }),
+    memory: memo.memory,
+    sender,
+  });
   /** Listeners of "failed" delivery statuses (the scheduler). */
   const failureListeners: ((update: DeliveryFailure) => Promise<void>)[] = [];
   const processor = new InboundProcessor({
     actions,
+    households,
     runtime: memo.runtime,
     users: memo.users,
     memory: memo.memory,

@@ -144,6 +144,15 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z0-9_]{1,512}$/, { error: "must be a template name: lowercase letters, digits and _" })
     .optional(),
+  /**
+   * Name of the approved message template for household messages (an invitation, a member who
+   * joined or left) to people outside the 24-hour window; its body takes the message as {{1}} and
+   * it has two quick-reply buttons, Accept and Decline (default: unset). See docs/HOUSEHOLD.md.
+   */
+  WHATSAPP_HOUSEHOLD_TEMPLATE: z
+    .string()
+    .regex(/^[a-z0-9_]{1,512}$/, { error: "must be a template name: lowercase letters, digits and _" })
+    .optional(),
   /** Language code of the templates for Hebrew speakers (default: he). */
   WHATSAPP_TEMPLATE_LANGUAGE_HE: z
     .string()
@@ -359,7 +368,12 @@ export interface SchedulerSettings {
   /** Polish digests with the response writer's model (when an LLM is configured). */
   digestPolish: boolean;
   /** Templates for messages outside the 24-hour window; absent: none configured. */
-  templates: { reminder?: string; digest?: string; languages: { he: string; en: string } };
+  templates: {
+    reminder?: string;
+    digest?: string;
+    household?: string;
+    languages: { he: string; en: string };
+  };
   maxPerSecond: number;
   userGapMs: number;
   retentionDays: number;
@@ -522,6 +536,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       templates: {
         ...(env.WHATSAPP_REMINDER_TEMPLATE ? { reminder: env.WHATSAPP_REMINDER_TEMPLATE } : {}),
         ...(env.WHATSAPP_DIGEST_TEMPLATE ? { digest: env.WHATSAPP_DIGEST_TEMPLATE } : {}),
+        ...(env.WHATSAPP_HOUSEHOLD_TEMPLATE ? { household: env.WHATSAPP_HOUSEHOLD_TEMPLATE } : {}),
         languages: { he: env.WHATSAPP_TEMPLATE_LANGUAGE_HE, en: env.WHATSAPP_TEMPLATE_LANGUAGE_EN },
       },
       maxPerSecond: env.PROACTIVE_MAX_PER_SECOND,

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { PgConversationHistory } from "./repositories/conversationHistory.js";
 import { DeliveryLedger } from "./repositories/deliveryLedger.js";
+import { HouseholdRepository } from "./repositories/householdRepository.js";
 import { PgInboxRepository } from "./repositories/inboxRepository.js";
 import { PgListRepository } from "./repositories/listRepository.js";
 import { PgMemoryProfileRepository } from "./repositories/memoryProfileRepository.js";
@@ -88,4 +89,14 @@ export type UndoRepositories = ReturnType<typeof undoRepositories>;
 /** The undo service's storage on the pool. */
 export function undoStorage(pool: pg.Pool): Storage<UndoRepositories> {
   return storageOf(pool, undoRepositories);
+}
+
+/** Households and the messages their changes send (the delivery ledger), written together. */
+function householdRepositories(db: Queryable) {
+  return { households: new HouseholdRepository(db), deliveries: new DeliveryLedger(db) };
+}
+
+/** The household service's storage on the pool. */
+export function householdStorage(pool: pg.Pool) {
+  return storageOf(pool, householdRepositories);
 }

@@ -4,6 +4,7 @@ import { CORE_EN, CORE_HE } from "./core.js";
 import type { Language, PluralForms, Translation } from "./entries.js";
 import { GMAIL_EN, GMAIL_HE } from "./gmail.js";
 import { GOOGLE_EN, GOOGLE_HE } from "./google.js";
+import { HOUSEHOLD_EN, HOUSEHOLD_HE } from "./household.js";
 import { NOTES_EN, NOTES_HE } from "./notes.js";
 import { ONBOARDING_EN, ONBOARDING_HE } from "./onboarding.js";
 import { TASKS_EN, TASKS_HE } from "./tasks.js";
@@ -21,6 +22,7 @@ export const AREAS = [
   [GMAIL_EN, GMAIL_HE],
   [NOTES_EN, NOTES_HE],
   [ONBOARDING_EN, ONBOARDING_HE],
+  [HOUSEHOLD_EN, HOUSEHOLD_HE],
 ] as const;
 
 const EN = {
@@ -32,6 +34,7 @@ const EN = {
   ...GMAIL_EN,
   ...NOTES_EN,
   ...ONBOARDING_EN,
+  ...HOUSEHOLD_EN,
 };
 
 const HE: Translation<typeof EN> = {
@@ -43,6 +46,7 @@ const HE: Translation<typeof EN> = {
   ...GMAIL_HE,
   ...NOTES_HE,
   ...ONBOARDING_HE,
+  ...HOUSEHOLD_HE,
 };
 
 /**

@@ -52,6 +52,9 @@ export interface MessageSender {
     phone: string,
     template: { name: string; languageCode: string },
     text: string,
-    options?: Pick<SendOptions, "onAccepted">,
+    options?: TemplateOptions,
   ): Promise<string | null>;
 }
+
+/** How a template goes: `buttons` are the payloads of its quick-reply buttons, in their order. */
+export type TemplateOptions = Pick<SendOptions, "onAccepted"> & { buttons?: readonly string[] };

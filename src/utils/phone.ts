@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { createHmac, randomBytes } from "node:crypto";
 import { InvalidPhoneError } from "./errors.js";
 
@@ -85,4 +86,26 @@ export function scrubIdentifiers(text: string, tag: Tagger = phoneTag): string {
       return `[phone:${tag(digits)}]`;
     })
     .replace(BASE64_RUN, (run) => (encodesPhone(run) ? `b64:${tag(run)}` : run));
+}
+
+/**
+ * A number as a person typed it ("050-1234567", "+44 7700 900123", "00972501234567"), in the
+ * country of `callerPhone` when it has no country code: its E.164 digits, or null when it cannot be
+ * a phone number there.
+ */
+export function dialledNumber(raw: string, callerPhone: string): string | null {
+  const country = parsePhoneNumberFromString(`+${callerPhone}`)?.country;
+  const compact = raw.trim().replace(/^00/, "+");
+  const parsed = parsePhoneNumberFromString(compact, country ? { defaultCountry: country } : undefined);
+  if (!parsed?.isPossible()) return null;
+  try {
+    return normalizePhone(parsed.number);
+  } catch {
+    return null;
+  }
+}
+
+/** A phone number as people read it: "+972 50 123 4567". */
+export function displayPhone(phone: string): string {
+  return parsePhoneNumberFromString(`+${phone}`)?.formatInternational() ?? `+${phone}`;
 }

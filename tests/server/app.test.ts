@@ -52,6 +52,7 @@ describe("HTTP app", () => {
         "llm_usage",
         "undo",
         "outbound_local_id",
+        "households",
       ],
     });
   });

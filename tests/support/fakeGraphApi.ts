@@ -117,22 +117,34 @@ const Template = z.strictObject({
   language: z.strictObject({ code: z.string().min(2) }),
   components: z
     .array(
-      z.strictObject({
-        type: z.literal("body"),
-        parameters: z
-          .array(
-            z.strictObject({
-              type: z.literal("text"),
-              // Meta: "Param text cannot have new-line/tab characters or more than 4 consecutive spaces".
-              text: z
-                .string()
-                .min(1)
-                .max(1024)
-                .refine((t) => !/[\n\t]| {5,}/.test(t), "Param text cannot have new-line/tab characters"),
-            }),
-          )
-          .min(1),
-      }),
+      z
+        .strictObject({
+          type: z.literal("body"),
+          parameters: z
+            .array(
+              z.strictObject({
+                type: z.literal("text"),
+                // Meta: "Param text cannot have new-line/tab characters or more than 4 consecutive spaces".
+                text: z
+                  .string()
+                  .min(1)
+                  .max(1024)
+                  .refine((t) => !/[\n\t]| {5,}/.test(t), "Param text cannot have new-line/tab characters"),
+              }),
+            )
+            .min(1),
+        })
+        .or(
+          // A quick-reply button's payload (Meta: at most 256 characters), by the button's index.
+          z.strictObject({
+            type: z.literal("button"),
+            sub_type: z.literal("quick_reply"),
+            index: z.string().regex(/^[0-9]$/),
+            parameters: z
+              .array(z.strictObject({ type: z.literal("payload"), payload: z.string().min(1).max(256) }))
+              .length(1),
+          }),
+        ),
     )
     .optional(),
 });

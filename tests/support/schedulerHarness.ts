@@ -1,3 +1,4 @@
+import type { ReminderService } from "../../src/services/reminder/reminderService.js";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
@@ -63,7 +64,13 @@ export async function createSchedulerHarness(
   options: WhatsAppHarnessOptions & { start?: string; instance?: { reminders?: boolean } } = {},
 ) {
   const clock = options.clock ?? fakeClock(options.start ?? "2026-03-02T07:00:00Z");
-  const harness = await createWhatsAppHarness({ ...options, clock });
+  // Household messages go out through this harness's reminder service, as on the server.
+  const late: { reminders?: ReminderService } = {};
+  const harness = await createWhatsAppHarness({
+    ...options,
+    clock,
+    deliver: (deliveries) => late.reminders?.send(deliveries) ?? Promise.resolve(),
+  });
   const { reminders, scheduler } = schedulerServicesOn(
     harness.db.pool,
     {
@@ -83,6 +90,7 @@ export async function createSchedulerHarness(
       undoWindowMs: harness.config.undoWindowMinutes * 60_000,
     },
   );
+  late.reminders = reminders;
   harness.whatsapp.onDeliveryFailed((update) => reminders.onDeliveryFailed(update));
   // As the server does: today's calendar events join the digest.
   reminders.addDigestSource(calendarDigestSource(harness.memo.calendars));

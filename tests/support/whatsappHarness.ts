@@ -1,3 +1,4 @@
+import type { Delivery } from "../../src/db/repositories/deliveryLedger.js";
 import type { Express } from "express";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import request from "supertest";
@@ -92,6 +93,8 @@ export interface WhatsAppHarnessOptions {
   pollIntervalMs?: number;
   /** The phone leases' monotonic clock (default: performance.now). */
   leaseClock?: () => number;
+  /** Sends household messages the way the server's reminder service does (default: none). */
+  deliver?: (deliveries: readonly Delivery[]) => Promise<unknown>;
 }
 
 /**
@@ -141,6 +144,7 @@ export async function createWhatsAppHarness(options: WhatsAppHarnessOptions = {}
     ...(options.metrics ? { metrics: options.metrics } : {}),
     worker: { pollIntervalMs: options.pollIntervalMs ?? 200, retryDelayMs: () => 10 },
     ...(options.leaseClock ? { leaseClock: options.leaseClock } : {}),
+    ...(options.deliver ? { deliver: options.deliver } : {}),
   });
   const app: Express = createApp({
     logger,

@@ -11,6 +11,7 @@ import { memoryMigration } from "./0010_memory.js";
 import { llmUsageMigration } from "./0011_llm_usage.js";
 import { undoMigration } from "./0012_undo.js";
 import { outboundLocalIdMigration } from "./0013_outbound_local_id.js";
+import { householdsMigration } from "./0014_households.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   llmUsageMigration,
   undoMigration,
   outboundLocalIdMigration,
+  householdsMigration,
 ];

@@ -7,6 +7,13 @@ import { withTransaction } from "../transaction.js";
  * them and so nothing depends on a cascade someone might drop. Order: children before parents.
  */
 export const USER_TABLES: readonly { table: string; column: string }[] = [
+  // Households (docs/HOUSEHOLD.md): the person leaves theirs; invitations sent or received and
+  // refusals either way go. A household left with one member ends (eraseUserData).
+  { table: "household_invitations", column: "inviter_phone" },
+  { table: "household_invitations", column: "invitee_phone" },
+  { table: "household_blocks", column: "phone" },
+  { table: "household_blocks", column: "blocked_phone" },
+  { table: "household_members", column: "phone" },
   { table: "list_items", column: "user_phone" },
   { table: "lists", column: "user_phone" },
   { table: "tasks", column: "user_phone" },
@@ -53,7 +60,7 @@ export async function countUserData(pool: pg.Pool, phone: string): Promise<Erase
       [phone],
     );
     const n = Number(rows[0]?.n ?? 0);
-    if (n > 0) report[table] = n;
+    if (n > 0) report[table] = (report[table] ?? 0) + n;
   }
   return report;
 }
@@ -71,7 +78,17 @@ export async function eraseUserData(pool: pg.Pool, phone: string): Promise<Erase
     for (const { table, column } of USER_TABLES) {
       if (!tables.has(table)) continue;
       const result = await client.query(`DELETE FROM ${table} WHERE ${column} = $1`, [phone]);
-      if ((result.rowCount ?? 0) > 0) report[table] = result.rowCount ?? 0;
+      if ((result.rowCount ?? 0) > 0) report[table] = (report[table] ?? 0) + (result.rowCount ?? 0);
+    }
+    // A household the person leaves with one member is no household any more.
+    if (tables.has("households")) {
+      const ended = await client.query(
+        `DELETE FROM households h
+          WHERE (SELECT count(*) FROM household_members m WHERE m.household_id = h.id) < 2
+            AND NOT EXISTS (SELECT 1 FROM household_invitations i
+                             WHERE i.household_id = h.id AND i.status = 'pending')`,
+      );
+      if ((ended.rowCount ?? 0) > 0) report.households = ended.rowCount ?? 0;
     }
     return report;
   });

@@ -3,6 +3,7 @@ import type {
   AwayContent,
   DigestContent,
   DigestLine,
+  HouseholdContent,
   ProactiveContent,
   RingContent,
 } from "../../types/proactive.js";
@@ -19,6 +20,8 @@ import { intervalText } from "../database/replies.js";
 export const LATE_AFTER_MS = 2 * 60 * 1000;
 /** Minutes a "Snooze" tap moves the next ring. */
 export const SNOOZE_MINUTES = 10;
+/** Reply-button ids of an invitation: `hh:accept:<invitation id>`, `hh:decline:<invitation id>`. */
+export const HOUSEHOLD_BUTTON = { accept: "hh:accept:", decline: "hh:decline:" } as const;
 /** Reply-button ids of a reminder: `rem:done:<task id>`, `rem:snooze:<task id>`. */
 export const REMINDER_BUTTON = { done: "rem:done:", snooze: "rem:snooze:" } as const;
 
@@ -52,9 +55,27 @@ export function renderProactive(content: ProactiveContent, nowMs: number): Rende
       return { text: renderAway(content, nowMs), buttons: [] };
     case "digest":
       return { text: renderDigest(content), buttons: [] };
+    case "household":
+      return renderHousehold(content);
     default:
       return renderRing(content, nowMs);
   }
+}
+
+function renderHousehold(content: HouseholdContent): RenderedMessage {
+  const { language: lang, who } = content;
+  const id = content.invitationId;
+  if (content.notice === "invitation" && id) {
+    return {
+      text: t(lang, "household.invitation", { who }),
+      buttons: [
+        { id: `${HOUSEHOLD_BUTTON.accept}${id}`, label: t(lang, "household.buttonAccept") },
+        { id: `${HOUSEHOLD_BUTTON.decline}${id}`, label: t(lang, "household.buttonDecline") },
+      ],
+    };
+  }
+  const key = content.notice === "invitation" ? "household.joined" : (`household.${content.notice}` as const);
+  return { text: t(lang, key, { who }), buttons: [] };
 }
 
 function renderRing(content: RingContent, nowMs: number): RenderedMessage {

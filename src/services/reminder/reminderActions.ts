@@ -44,6 +44,25 @@ export interface ActionMessage {
 }
 
 /**
+ * Sends `reply` to a message answered without the graph, both kept in the conversation window
+ * (the message first, so the next turn sees what was asked and answered).
+ */
+export async function answerOutsideGraph(
+  deps: { memory: MemoryService; sender: MessageSender },
+  phone: string,
+  message: ActionMessage,
+  reply: string,
+  language: "he" | "en",
+  options: SendOptions,
+): Promise<void> {
+  await deps.memory.load(phone);
+  if (message.text) {
+    await deps.memory.addUserMessage(phone, message.text, { whatsappMessageId: message.messageId });
+  }
+  await deps.sender.send(phone, { text: reply, options: [], language }, { ...options, memory: "add" });
+}
+
+/**
  * What the user answers to the scheduler without the graph: a reminder's "Done ✅" and
  * "Snooze 10 min" buttons, and the settings of the morning digest and quiet hours. Each is
  * answered at once, in the user's language, and kept in the conversation window.
@@ -75,17 +94,7 @@ export class ReminderActions {
       else if (BARE_DONE.test(message.text.trim())) reply = await this.doneTyped(user, language, message);
     }
     if (reply === null) return false;
-    await this.deps.memory.load(user.phone);
-    if (message.text) {
-      await this.deps.memory.addUserMessage(user.phone, message.text, {
-        whatsappMessageId: message.messageId,
-      });
-    }
-    await this.deps.sender.send(
-      user.phone,
-      { text: reply, options: [], language },
-      { ...options, memory: "add" },
-    );
+    await answerOutsideGraph(this.deps, user.phone, message, reply, language, options);
     return true;
   }
 

@@ -481,7 +481,9 @@ export class ReminderService {
     };
     try {
       if (via === "template") {
-        await sender.sendTemplate(delivery.phone, template!, message.text, { onAccepted });
+        // Only the household template has buttons (Accept / Decline): their payloads go with it.
+        const buttons = content.kind === "household" ? message.buttons.map((b) => b.id) : [];
+        await sender.sendTemplate(delivery.phone, template!, message.text, { onAccepted, buttons });
       } else {
         await sender.send(
           delivery.phone,
@@ -638,7 +640,12 @@ export class ReminderService {
 
   private templateFor(content: ProactiveContent): { name: string; languageCode: string } | null {
     const { templates } = this.deps.settings;
-    const name = content.kind === "digest" ? templates.digest : templates.reminder;
+    const name =
+      content.kind === "digest"
+        ? templates.digest
+        : content.kind === "household"
+          ? templates.household
+          : templates.reminder;
     if (!name) return null;
     return {
       name,
@@ -724,7 +731,8 @@ function graphErrorOf(error: unknown): WhatsAppApiError | null {
   return cause instanceof WhatsAppApiError ? cause : null;
 }
 
-function asDelivery(row: NewDelivery, token: string): Delivery {
+/** A row this instance just inserted under `token`, as the delivery it is now to send. */
+export function asDelivery(row: NewDelivery, token: string): Delivery {
   return {
     key: row.key,
     phone: row.phone,

@@ -16,6 +16,7 @@ import type { Transcriber } from "../../services/media/transcriber.js";
 import type { MemoryService } from "../../services/memory/index.js";
 import type { Onboarding } from "../onboarding/onboarding.js";
 import type { ReminderActions } from "../../services/reminder/reminderActions.js";
+import type { HouseholdActions } from "../../services/household/householdActions.js";
 import { type GraphApiClient } from "./graphApiClient.js";
 import { WhatsAppApiError } from "../../utils/errors.js";
 import type { PhoneLease } from "./phoneLocks.js";
@@ -54,6 +55,8 @@ export interface InboundProcessorDeps {
   onboarding: Onboarding;
   /** Reminder buttons and scheduler settings, answered without the graph. */
   actions?: ReminderActions;
+  /** Invitations' buttons and the household's commands, answered without the graph. */
+  households?: HouseholdActions;
   /** null: no access token and no simulator (media cannot be fetched). */
   client: GraphApiClient | null;
   /** Vision model for images; null when no LLM is configured. */
@@ -124,6 +127,10 @@ export class InboundProcessor implements InboxHandler {
     if (await deps.onboarding.handleTimeZone(user, language, timeZone, reply)) return;
     const action = { text, optionId, messageId: id, replyTo: message.context?.id };
     if (deps.actions && (await deps.actions.handle(user, language, action, reply))) return;
+    // A template's quick-reply button (an invitation outside the 24-hour window) carries its id as the payload.
+    const tapped = message.type === "button" && message.button?.payload ? message.button.payload : optionId;
+    const household = { ...action, optionId: tapped, text: message.type === "button" ? "" : text };
+    if (deps.households && (await deps.households.handle(user, language, household, reply))) return;
 
     const replyTo = message.context?.id;
     // The phone was normalised at the webhook and the user loaded above: the runtime takes both as they are.

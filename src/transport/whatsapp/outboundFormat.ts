@@ -85,7 +85,15 @@ export interface TemplatePayload extends PayloadBase {
   template: {
     name: string;
     language: { code: string };
-    components: { type: "body"; parameters: { type: "text"; text: string }[] }[];
+    components: (
+      | { type: "body"; parameters: { type: "text"; text: string }[] }
+      | {
+          type: "button";
+          sub_type: "quick_reply";
+          index: string;
+          parameters: { type: "payload"; payload: string }[];
+        }
+    )[];
   };
 }
 
@@ -97,12 +105,15 @@ export const TEMPLATE_PARAMETER_LIMIT = 900;
 
 /**
  * A template message whose body's one parameter is `text`. Meta refuses parameters with line
- * breaks, tabs or more than four spaces in a row, so lines are joined with " · ".
+ * breaks, tabs or more than four spaces in a row, so lines are joined with " · ". `buttons`: the
+ * payloads of the template's quick-reply buttons, in their order (a tap comes back as a message of
+ * type `button` carrying the payload).
  */
 export function buildTemplatePayload(
   to: string,
   template: { name: string; languageCode: string },
   text: string,
+  buttons: readonly string[] = [],
 ): TemplatePayload {
   const flat = text
     .split(/\r?\n/)
@@ -119,7 +130,15 @@ export function buildTemplatePayload(
     template: {
       name: template.name,
       language: { code: template.languageCode },
-      components: [{ type: "body", parameters: [{ type: "text", text: parameter || ELLIPSIS }] }],
+      components: [
+        { type: "body", parameters: [{ type: "text", text: parameter || ELLIPSIS }] },
+        ...buttons.map((payload, index) => ({
+          type: "button" as const,
+          sub_type: "quick_reply" as const,
+          index: String(index),
+          parameters: [{ type: "payload" as const, payload }],
+        })),
+      ],
     },
   };
 }

@@ -9,7 +9,7 @@ import type { MemoryService } from "../../services/memory/index.js";
 import type { GraphApiClient } from "./graphApiClient.js";
 import { LeaseLostError } from "./phoneLocks.js";
 import { buildReplyPayloads, buildTemplatePayload, type OutboundPayload } from "./outboundFormat.js";
-import type { MessageSender, ReplyContent, SendOptions } from "../../types/outbound.js";
+import type { MessageSender, ReplyContent, SendOptions, TemplateOptions } from "../../types/outbound.js";
 
 /** A reply that could not be delivered after the client's own retries; the turn is not re-run for it. */
 export class DeliveryError extends MemoError {
@@ -79,8 +79,10 @@ function bodyOf(payload: OutboundPayload): string {
       return payload.text.body;
     case "interactive":
       return payload.interactive.body.text;
-    case "template":
-      return payload.template.components[0]?.parameters[0]?.text ?? "";
+    case "template": {
+      const body = payload.template.components.find((c) => c.type === "body");
+      return body?.type === "body" ? (body.parameters[0]?.text ?? "") : "";
+    }
   }
 }
 
@@ -212,14 +214,14 @@ export class WhatsAppSender implements MessageSender {
     phone: string,
     template: { name: string; languageCode: string },
     text: string,
-    options: Pick<SendOptions, "onAccepted"> = {},
+    options: TemplateOptions = {},
   ): Promise<string | null> {
     const { client, outbound, memory, logger } = this.deps;
     if (!client) {
       logger.warn({ template: template.name }, "no WhatsApp access token: template not sent");
       return null;
     }
-    const payload = buildTemplatePayload(phone, template, text);
+    const payload = buildTemplatePayload(phone, template, text, options.buttons);
     const id = await this.inFlight(async () => {
       const { id: sent } = await client.sendMessage(payload);
       // Recorded first, before anything else can fail: a template that went must not go again.

@@ -1,0 +1,60 @@
+import { recognizeHouseholdCommand } from "../../nlu/householdCommands.js";
+import type { User } from "../../types/index.js";
+import type { MessageSender, SendOptions } from "../../types/outbound.js";
+import type { MemoryService } from "../memory/index.js";
+import { answerOutsideGraph, type ActionMessage } from "../reminder/reminderActions.js";
+import { HOUSEHOLD_BUTTON } from "../reminder/proactiveText.js";
+import type { HouseholdService } from "./householdService.js";
+
+export interface HouseholdActionsDeps {
+  households: HouseholdService;
+  memory: MemoryService;
+  sender: MessageSender;
+}
+
+/**
+ * The household's messages, answered without the graph like a reminder's buttons: Accept and
+ * Decline on an invitation, "stop" while one is open, and the commands of docs/HOUSEHOLD.md in
+ * their English and Hebrew forms (invite, "my household", leave, remove).
+ */
+export class HouseholdActions {
+  constructor(private readonly deps: HouseholdActionsDeps) {}
+
+  /** Answers the message when it is one of these; false leaves it to what comes next. */
+  async handle(
+    user: User,
+    language: "he" | "en",
+    message: ActionMessage,
+    options: SendOptions,
+  ): Promise<boolean> {
+    const reply = await this.replyTo(user, language, message);
+    if (reply === null) return false;
+    await answerOutsideGraph(this.deps, user.phone, message, reply, language, options);
+    return true;
+  }
+
+  private async replyTo(user: User, language: "he" | "en", message: ActionMessage): Promise<string | null> {
+    const { households } = this.deps;
+    const option = message.optionId ?? "";
+    if (option.startsWith(HOUSEHOLD_BUTTON.accept))
+      return households.accept(user, option.slice(HOUSEHOLD_BUTTON.accept.length), language);
+    if (option.startsWith(HOUSEHOLD_BUTTON.decline))
+      return households.decline(user, option.slice(HOUSEHOLD_BUTTON.decline.length), language);
+    if (message.optionId) return null;
+    const command = recognizeHouseholdCommand(message.text);
+    switch (command?.kind) {
+      case "invite":
+        return households.invite(user, command.name, command.phone, language);
+      case "members":
+        return households.describe(user, language);
+      case "leave":
+        return households.leave(user, language);
+      case "remove":
+        return households.remove(user, command.name, command.explicit, language);
+      case "stop":
+        return households.stop(user, language);
+      default:
+        return null;
+    }
+  }
+}

@@ -147,7 +147,8 @@ const EnvSchema = z.object({
   /**
    * Name of the approved message template for household messages (an invitation, a member who
    * joined or left) to people outside the 24-hour window; its body takes the message as {{1}} and
-   * it has two quick-reply buttons, Accept and Decline (default: unset). See docs/HOUSEHOLD.md.
+   * it has two quick-reply buttons, Accept and Decline (default: unset; memo_household with the
+   * local simulator, which takes any template). See docs/HOUSEHOLD.md.
    */
   WHATSAPP_HOUSEHOLD_TEMPLATE: z
     .string()
@@ -536,7 +537,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       templates: {
         ...(env.WHATSAPP_REMINDER_TEMPLATE ? { reminder: env.WHATSAPP_REMINDER_TEMPLATE } : {}),
         ...(env.WHATSAPP_DIGEST_TEMPLATE ? { digest: env.WHATSAPP_DIGEST_TEMPLATE } : {}),
-        ...(env.WHATSAPP_HOUSEHOLD_TEMPLATE ? { household: env.WHATSAPP_HOUSEHOLD_TEMPLATE } : {}),
+        // The simulator takes any template: invitations to a phone that never wrote reach it locally.
+        ...(env.WHATSAPP_HOUSEHOLD_TEMPLATE || simulator
+          ? { household: env.WHATSAPP_HOUSEHOLD_TEMPLATE ?? "memo_household" }
+          : {}),
         languages: { he: env.WHATSAPP_TEMPLATE_LANGUAGE_HE, en: env.WHATSAPP_TEMPLATE_LANGUAGE_EN },
       },
       maxPerSecond: env.PROACTIVE_MAX_PER_SECOND,

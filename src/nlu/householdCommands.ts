@@ -12,7 +12,9 @@ export type HouseholdCommand =
   /** "remove Dana from the household"; `explicit` false for a bare "remove Dana" (only a member's name makes it one). */
   | { kind: "remove"; name: string; explicit: boolean }
   /** "stop" (after an invitation: no more from that person) */
-  | { kind: "stop" };
+  | { kind: "stop" }
+  /** "accept" (typed instead of tapping Accept on an open invitation) */
+  | { kind: "accept" };
 
 /** A phone number as typed: digits with spaces, dashes, dots or brackets, maybe a leading + . */
 const PHONE = String.raw`\(?(\+?\d[\d\s\-().]{4,}\d)\)?`;
@@ -57,6 +59,9 @@ const REMOVE_BARE = [
 ];
 const STOP = /^(?:stop|block|no more|unsubscribe|עצור|עצרי|הפסק|הפסיקי|די|סטופ|תפסיק|תפסיקי)$/;
 
+const ACCEPT =
+  /^(?:accept|i accept|join|i'?ll join|אישור|מאשר|מאשרת|אני מאשר|אני מאשרת|מצטרף|מצטרפת|אני מצטרף|אני מצטרפת)$/;
+
 /** Lower case, one space, without surrounding punctuation (a phone's brackets and + stay). */
 function normalize(text: string): string {
   return text
@@ -88,6 +93,7 @@ export function recognizeHouseholdCommand(text: string): HouseholdCommand | null
     if (m?.[1]) return { kind: "remove", name: originalName(text, m[1]), explicit: false };
   }
   if (STOP.test(normalized)) return { kind: "stop" };
+  if (ACCEPT.test(normalized)) return { kind: "accept" };
   return null;
 }
 

@@ -172,6 +172,16 @@ describe("inviting someone to a household", () => {
     expect(h.sentTo(DANA).filter((t) => t.includes("invites you"))).toHaveLength(1);
   });
 
+  it("a typed “accept” answers the open invitation; with none open it is not a household command", async () => {
+    const h = await harness();
+    await h.user(YOSSI);
+    await h.user(DANA);
+    await say(h, YOSSI, "add Dana 050-1234567 to my household");
+    expect(await say(h, DANA, "accept")).toEqual([expect.stringContaining("You've joined")]);
+    expect(h.sentTo(YOSSI).at(-1)).toBe("🏠 Dana accepted: you now share a household.");
+    expect((await say(h, DANA, "accept")).join("\n")).not.toContain("household");
+  });
+
   it("answers a number Memo knows and one it does not in the same words", async () => {
     const h = await harness();
     await h.user(YOSSI);

@@ -14,7 +14,7 @@ export interface HouseholdActionsDeps {
 
 /**
  * The household's messages, answered without the graph like a reminder's buttons: Accept and
- * Decline on an invitation, "stop" while one is open, and the commands of docs/HOUSEHOLD.md in
+ * Decline on an invitation, "stop" or "accept" typed while one is open, and the commands of docs/HOUSEHOLD.md in
  * their English and Hebrew forms (invite, "my household", leave, remove).
  */
 export class HouseholdActions {
@@ -53,6 +53,8 @@ export class HouseholdActions {
         return households.remove(user, command.name, command.explicit, language);
       case "stop":
         return households.stop(user, language);
+      case "accept":
+        return households.acceptLatest(user, language);
       default:
         return null;
     }

@@ -158,6 +158,12 @@ export class HouseholdService {
     return open ? this.decline(invitee, open.id, language) : null;
   }
 
+  /** A typed "accept" while an invitation is open: accepts the newest one. Null when none is open. */
+  async acceptLatest(invitee: User, language: Language): Promise<string | null> {
+    const open = await this.deps.storage.repositories.households.latestOpenInvitation(invitee.phone);
+    return open ? this.accept(invitee, open.id, language) : null;
+  }
+
   /** "my household": its members, and who was invited. */
   async describe(user: User, language: Language): Promise<string> {
     const household = await this.deps.storage.repositories.households.householdOf(user.phone);

@@ -30,15 +30,6 @@ export class PgPhoneLeaseRepository {
     return token === undefined ? null : String(token);
   }
 
-  /** Whether the lease with this token is still the phone's, and live. */
-  async isLive(phone: string, token: string): Promise<boolean> {
-    const { rows } = await this.db.query(
-      "SELECT 1 FROM inbox_phone_leases WHERE phone = $1 AND token = $2 AND expires_at > now()",
-      [phone, token],
-    );
-    return rows.length > 0;
-  }
-
   /** Deletes the phone's lease if it is still the one with this token. */
   async release(phone: string, token: string): Promise<void> {
     await this.db.query("DELETE FROM inbox_phone_leases WHERE phone = $1 AND token = $2", [phone, token]);

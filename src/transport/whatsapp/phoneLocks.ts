@@ -111,16 +111,19 @@ export class PgPhoneLeases implements PhoneLocks {
    * never asks); the other half covers clock-rate drift and the send itself. Both clocks must
    * agree: the monotonic one stands still while the machine is suspended, the wall clock jumps
    * ahead then. A process that stalled or slept past it, or whose renewals failed, asks the
-   * database. (A lease row deleted by hand, or by erasing the user, while a turn runs is not seen
+   * database by renewing that lease alone (a look that did not extend it would not restart the
+   * trusted half: the lease may have had a second left). (A lease row deleted by hand, or by erasing the user, while a turn runs is not seen
    * until the statement that ends the message, which is fenced by it.)
    */
   private async confirm(lease: HeldLease): Promise<boolean> {
     if (lease.lost) return false;
     const trusted = (this.options.ttlSeconds * 1000) / 2;
     if (this.elapsed() - lease.knownLiveAt < trusted && Date.now() - lease.renewedAt < trusted) return true;
+    // The look is a renewal of this one lease: live, it now runs a lifetime from this statement,
+    // so the trusted half starts again here.
     const askedAt = this.elapsed();
     const askedAtWall = Date.now();
-    const live = await this.store.isLive(lease.phone, lease.token);
+    const live = (await this.store.renew(this.owner, [lease.token], this.options.ttlSeconds)).length > 0;
     if (live) {
       lease.knownLiveAt = Math.max(lease.knownLiveAt, askedAt);
       lease.renewedAt = Math.max(lease.renewedAt, askedAtWall);

@@ -62,16 +62,16 @@ export interface DigestContent {
  * A message to a member (or a person invited) about their household: an invitation (with Accept /
  * Decline buttons), or a notice that someone joined or left.
  */
-export interface HouseholdContent {
+export type HouseholdContent = {
   kind: "household";
   language: Language;
   timeZone: string;
-  notice: "invitation" | "joined" | "left" | "removed";
   /** Who it is about: the inviter's name and number, the member who joined or left. */
   who: string;
-  /** The invitation an invitation's buttons answer. */
-  invitationId?: string;
-}
+} & (
+  | { notice: "invitation"; /** The invitation its buttons answer. */ invitationId: string }
+  | { notice: "joined" | "left" | "removed" }
+);
 
 /** What a delivery says; `viaTemplate`: WhatsApp refused it free-form (131047), so it goes as the template. */
 export type ProactiveContent = (RingContent | AwayContent | DigestContent | HouseholdContent) & {

@@ -1,3 +1,4 @@
+import type { Language } from "../../types/user.js";
 import type { Queryable } from "../transaction.js";
 
 /** One person of a household, as the household knows them. */
@@ -6,7 +7,7 @@ export interface HouseholdMember {
   name: string;
   joinedAt: number;
   /** Their language and zone as Memo knows them (null: not a user any more). */
-  language: string | null;
+  language: Language | null;
   timeZone: string | null;
 }
 
@@ -63,7 +64,7 @@ export class HouseholdRepository {
       phone: string;
       name: string;
       joined_at: Date;
-      language: string | null;
+      language: Language | null;
       time_zone: string | null;
     }>(
       `SELECT m.household_id, m.phone, m.name, m.joined_at, u.language, u.time_zone

@@ -7,6 +7,7 @@ import { t, type Language } from "../../messages/index.js";
 import type { User } from "../../types/index.js";
 import type { HouseholdContent } from "../../types/proactive.js";
 import type { Logger } from "../../utils/logger.js";
+import { replyLanguage } from "../../utils/language.js";
 import { dialledNumber, displayPhone } from "../../utils/phone.js";
 import { asDelivery } from "../reminder/reminderService.js";
 
@@ -28,10 +29,10 @@ export const HOUSEHOLD_LIMITS = {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** What a change answers its author, and the messages to others it recorded. */
+/** What a change answers its author, and the messages to others it tells of (sent once it commits). */
 interface Outcome {
   reply: string;
-  rows?: NewDelivery[];
+  tell?: NewDelivery[];
 }
 
 export interface HouseholdServiceDeps {
@@ -62,10 +63,8 @@ export class HouseholdService {
     const phone = dialledNumber(typedPhone, inviter.phone);
     if (!phone) return t(language, "household.badPhone", { phone: typedPhone });
     if (phone === inviter.phone) return t(language, "household.self");
-    const now = this.deps.clock();
     const invitee = await this.deps.users.get(phone);
-    const token = this.newId();
-    const outcome = await this.deps.storage.transaction<Outcome>(async ({ households, deliveries }) => {
+    return this.change(async ({ households }, now) => {
       const household = await households.householdOf(inviter.phone);
       const member = household?.members.find((m) => m.phone === phone);
       if (member) return { reply: t(language, "household.alreadyMember", { name: member.name }) };
@@ -85,15 +84,15 @@ export class HouseholdService {
         createdAt: now,
       });
       if (!invitation) return { reply: t(language, "household.alreadyInvited", { name }) };
-      const invited = { reply: t(language, "household.invited", { name }) };
+      const reply = t(language, "household.invited", { name });
       // Refused before, or asked too often today by anyone: recorded, not sent, and answered the
       // same as any invitation (the inviter learns nothing about the number).
       if (
         (await households.blocks(phone, inviter.phone)) ||
         (await households.receivedSince(phone, now - DAY_MS)) > HOUSEHOLD_LIMITS.receivedPerDay
       )
-        return invited;
-      const row = notice(phone, `household:invitation:${invitation.id}`, now, {
+        return { reply };
+      const invitationNotice = notice(phone, `household:invitation:${invitation.id}`, now, {
         kind: "household",
         notice: "invitation",
         // In the invitee's language when Memo knows it, else in the inviter's.
@@ -102,21 +101,15 @@ export class HouseholdService {
         who: `${inviter.displayName ? `${inviter.displayName} ` : ""}(${displayPhone(inviter.phone)})`,
         invitationId: invitation.id,
       });
-      const inserted = await deliveries.insert([row], token, now);
-      return { ...invited, rows: inserted.has(row.key) ? [row] : [] };
+      return { reply, tell: [invitationNotice] };
     });
-    await this.send(outcome.rows ?? [], token);
-    return outcome.reply;
   }
 
   /** A tap on Accept: the reply to the invitee. */
   async accept(invitee: User, invitationId: string, language: Language): Promise<string> {
-    const now = this.deps.clock();
-    const token = this.newId();
-    const outcome = await this.deps.storage.transaction<Outcome>(async ({ households, deliveries }) => {
+    return this.change(async ({ households }, now) => {
       const invitation = await households.openInvitation(invitationId, invitee.phone);
       if (!invitation) return { reply: t(language, "household.invitationGone") };
-      if (await households.householdOf(invitee.phone)) return { reply: t(language, "household.inAnother") };
       const household = await households.householdOf(invitation.inviterPhone);
       if (!household || household.id !== invitation.householdId) {
         await households.answer(invitation.id, "cancelled", now);
@@ -124,20 +117,18 @@ export class HouseholdService {
       }
       if (household.members.length >= HOUSEHOLD_LIMITS.members)
         return { reply: t(language, "household.full", { count: HOUSEHOLD_LIMITS.members }) };
+      // One household per person: already in one (this or another), the invitation stays open.
+      if (!(await households.addMember(household.id, invitee.phone, invitation.inviteeName, now)))
+        return { reply: t(language, "household.inAnother") };
       await households.answer(invitation.id, "accepted", now);
-      await households.addMember(household.id, invitee.phone, invitation.inviteeName, now);
       const inviter = household.members.find((m) => m.phone === invitation.inviterPhone);
-      const rows = this.notices(household, invitee.phone, "joined", invitation.inviteeName, now);
-      const inserted = await deliveries.insert(rows, token, now);
       return {
         reply: t(language, "household.joinedYou", {
           who: inviter?.name ?? displayPhone(invitation.inviterPhone),
         }),
-        rows: rows.filter((r) => inserted.has(r.key)),
+        tell: this.notices(household, invitee.phone, "joined", invitation.inviteeName, now),
       };
     });
-    await this.send(outcome.rows ?? [], token);
-    return outcome.reply;
   }
 
   /** A tap on Decline: no more invitations from that person. */
@@ -164,88 +155,89 @@ export class HouseholdService {
     return open ? this.accept(invitee, open.id, language) : null;
   }
 
-  /** "my household": its members, and who was invited. */
+  /** "my household": its members ("you" first, then in the order they joined), and who was invited. */
   async describe(user: User, language: Language): Promise<string> {
-    const household = await this.deps.storage.repositories.households.householdOf(user.phone);
-    if (!household || household.members.length < 2) {
-      const pending = household ? await this.pendingNames(household.id) : [];
-      if (pending.length === 0) return t(language, "household.none");
-      return t(language, "household.pending", { names: pending.join(", ") });
-    }
-    // "you" first, then the others in the order they joined.
-    const names = [
-      t(language, "household.you"),
-      ...household.members.filter((m) => m.phone !== user.phone).map((m) => m.name),
+    const { households } = this.deps.storage.repositories;
+    const household = await households.householdOf(user.phone);
+    const others = household?.members.filter((m) => m.phone !== user.phone) ?? [];
+    const pending = household ? await households.pendingInvitees(household.id) : [];
+    const lines = [
+      ...(others.length > 0
+        ? [
+            t(language, "household.members", {
+              names: [t(language, "household.you"), ...others.map((m) => m.name)].join(", "),
+            }),
+          ]
+        : []),
+      ...(pending.length > 0 ? [t(language, "household.pending", { names: pending.join(", ") })] : []),
     ];
-    const pending = await this.pendingNames(household.id);
-    const lines = [t(language, "household.members", { names: names.join(", ") })];
-    if (pending.length > 0) lines.push(t(language, "household.pending", { names: pending.join(", ") }));
-    return lines.join("\n");
+    return lines.length > 0 ? lines.join("\n") : t(language, "household.none");
   }
 
   /** "leave the household". */
   async leave(user: User, language: Language): Promise<string> {
-    const now = this.deps.clock();
-    const token = this.newId();
-    const outcome = await this.deps.storage.transaction<Outcome>(async ({ households, deliveries }) => {
+    return this.change(async ({ households }, now) => {
       const household = await households.householdOf(user.phone);
       if (!household) return { reply: t(language, "household.none") };
       const me = household.members.find((m) => m.phone === user.phone);
       await households.cancelSentBy(user.phone, now);
       await households.removeMember(user.phone);
-      const rows = this.notices(household, user.phone, "left", me?.name ?? displayPhone(user.phone), now);
-      const inserted = await deliveries.insert(rows, token, now);
-      return { reply: t(language, "household.youLeft"), rows: rows.filter((r) => inserted.has(r.key)) };
+      return {
+        reply: t(language, "household.youLeft"),
+        tell: this.notices(household, user.phone, "left", me?.name ?? displayPhone(user.phone), now),
+      };
     });
-    await this.send(outcome.rows ?? [], token);
-    return outcome.reply;
   }
 
   /**
    * "remove Dana from the household". A bare "remove Dana" (`explicit` false) is one only when
-   * Dana is a member: otherwise null, and the message goes on (it may be a list item).
+   * Dana is a member: otherwise null, and the message goes on (it may be a list item) after one
+   * read, with no transaction.
    */
   async remove(user: User, name: string, explicit: boolean, language: Language): Promise<string | null> {
-    const now = this.deps.clock();
-    const token = this.newId();
-    const outcome = await this.deps.storage.transaction<Outcome | null>(
-      async ({ households, deliveries }) => {
-        const household = await households.householdOf(user.phone);
-        const others = household?.members.filter((m) => m.phone !== user.phone) ?? [];
-        const wanted = name.trim().toLocaleLowerCase();
-        const target = others.find((m) => m.name.toLocaleLowerCase() === wanted);
-        if (!target) {
-          if (!explicit) return null;
-          if (!household || others.length === 0) return { reply: t(language, "household.none") };
-          return {
-            reply: t(language, "household.notMember", { name, names: others.map((m) => m.name).join(", ") }),
-          };
-        }
-        await households.cancelSentBy(target.phone, now);
-        await households.removeMember(target.phone);
-        const me = household!.members.find((m) => m.phone === user.phone);
-        const row = notice(target.phone, `household:removed:${household!.id}:${target.phone}@${now}`, now, {
-          kind: "household",
-          notice: "removed",
-          language: knownLanguage(target) ?? language,
-          timeZone: target.timeZone ?? user.timeZone,
-          who: me?.name ?? displayPhone(user.phone),
-        });
-        const inserted = await deliveries.insert([row], token, now);
-        return {
-          reply: t(language, "household.youRemoved", { name: target.name }),
-          rows: inserted.has(row.key) ? [row] : [],
-        };
-      },
-    );
-    if (!outcome) return null;
-    await this.send(outcome.rows ?? [], token);
-    return outcome.reply;
+    const household = await this.deps.storage.repositories.households.householdOf(user.phone);
+    const others = household?.members.filter((m) => m.phone !== user.phone) ?? [];
+    const wanted = name.trim().toLocaleLowerCase();
+    const target = others.find((m) => m.name.toLocaleLowerCase() === wanted);
+    if (!household || !target) {
+      if (!explicit) return null;
+      if (others.length === 0) return t(language, "household.none");
+      return t(language, "household.notMember", { name, names: others.map((m) => m.name).join(", ") });
+    }
+    const me = household.members.find((m) => m.phone === user.phone);
+    return this.change(async ({ households }, now) => {
+      await households.cancelSentBy(target.phone, now);
+      // Gone meanwhile (they left): nothing to tell them.
+      if (!(await households.removeMember(target.phone)))
+        return { reply: t(language, "household.youRemoved", { name: target.name }) };
+      const removed = notice(target.phone, `household:removed:${household.id}:${target.phone}@${now}`, now, {
+        kind: "household",
+        notice: "removed",
+        language: knownLanguage(target) ?? language,
+        timeZone: target.timeZone ?? user.timeZone,
+        who: me?.name ?? displayPhone(user.phone),
+      });
+      return { reply: t(language, "household.youRemoved", { name: target.name }), tell: [removed] };
+    });
   }
 
-  /** Names of the people invited to the household who have not answered yet. */
-  private async pendingNames(householdId: string): Promise<string[]> {
-    return this.deps.storage.repositories.households.pendingInvitees(householdId);
+  /**
+   * Runs one change in a transaction with the messages it tells of recorded in the delivery
+   * ledger under one claim token, then (committed) sends them; returns the reply to its author.
+   */
+  private async change(
+    work: (repositories: HouseholdRepositories, now: number) => Promise<Outcome>,
+  ): Promise<string> {
+    const now = this.deps.clock();
+    const token = this.newId();
+    const { reply, tell } = await this.deps.storage.transaction(async (repositories) => {
+      const outcome = await work(repositories, now);
+      if (!outcome.tell?.length) return { reply: outcome.reply, tell: [] };
+      const inserted = await repositories.deliveries.insert(outcome.tell, token, now);
+      return { reply: outcome.reply, tell: outcome.tell.filter((row) => inserted.has(row.key)) };
+    });
+    await this.send(tell, token);
+    return reply;
   }
 
   /** A notice to every member of `household` but `about` (who joined or left), in their language and zone. */
@@ -262,7 +254,7 @@ export class HouseholdService {
         notice(member.phone, `household:${kind}:${household.id}:${about}@${now}:${member.phone}`, now, {
           kind: "household",
           notice: kind,
-          language: knownLanguage(member) ?? "en",
+          language: replyLanguage(member.language),
           timeZone: member.timeZone ?? "UTC",
           who,
         }),
@@ -288,7 +280,7 @@ function memberName(user: User): string {
   return user.displayName?.trim() || displayPhone(user.phone);
 }
 
-function knownLanguage(user: { language: string | null } | null | undefined): Language | null {
+function knownLanguage(user: Pick<User, "language"> | null | undefined): Language | null {
   return user?.language === "he" || user?.language === "en" ? user.language : null;
 }
 

@@ -64,18 +64,16 @@ export function renderProactive(content: ProactiveContent, nowMs: number): Rende
 
 function renderHousehold(content: HouseholdContent): RenderedMessage {
   const { language: lang, who } = content;
+  if (content.notice !== "invitation")
+    return { text: t(lang, `household.${content.notice}`, { who }), buttons: [] };
   const id = content.invitationId;
-  if (content.notice === "invitation" && id) {
-    return {
-      text: t(lang, "household.invitation", { who }),
-      buttons: [
-        { id: `${HOUSEHOLD_BUTTON.accept}${id}`, label: t(lang, "household.buttonAccept") },
-        { id: `${HOUSEHOLD_BUTTON.decline}${id}`, label: t(lang, "household.buttonDecline") },
-      ],
-    };
-  }
-  const key = content.notice === "invitation" ? "household.joined" : (`household.${content.notice}` as const);
-  return { text: t(lang, key, { who }), buttons: [] };
+  return {
+    text: t(lang, "household.invitation", { who }),
+    buttons: [
+      { id: `${HOUSEHOLD_BUTTON.accept}${id}`, label: t(lang, "household.buttonAccept") },
+      { id: `${HOUSEHOLD_BUTTON.decline}${id}`, label: t(lang, "household.buttonDecline") },
+    ],
+  };
 }
 
 function renderRing(content: RingContent, nowMs: number): RenderedMessage {

@@ -127,9 +127,10 @@ export class InboundProcessor implements InboxHandler {
     if (await deps.onboarding.handleTimeZone(user, language, timeZone, reply)) return;
     const action = { text, optionId, messageId: id, replyTo: message.context?.id };
     if (deps.actions && (await deps.actions.handle(user, language, action, reply))) return;
-    // A template's quick-reply button (an invitation outside the 24-hour window) carries its id as the payload.
-    const tapped = message.type === "button" && message.button?.payload ? message.button.payload : optionId;
-    const household = { ...action, optionId: tapped, text: message.type === "button" ? "" : text };
+    // A template's quick-reply button (an invitation outside the 24-hour window) carries its id as
+    // the payload; the window keeps the button's title, what the user tapped.
+    const button = message.type === "button" ? message.button : undefined;
+    const household = button?.payload ? { ...action, optionId: button.payload, text: button.text } : action;
     if (deps.households && (await deps.households.handle(user, language, household, reply))) return;
 
     const replyTo = message.context?.id;

@@ -199,6 +199,8 @@ export class MemoryService {
    */
   takeLongTermWork(phone: string): boolean {
     const changes = this.turnChanges.get(phone);
+    // Taken: what later changes outside a turn do is not this turn's.
+    this.turnChanges.delete(phone);
     // A round started for facts folds only what it finds waiting: the count goes on until FOLD_MIN.
     const summaryDue = (this.leftSinceRound.get(phone) ?? 0) >= FOLD_MIN;
     if (summaryDue) this.leftSinceRound.delete(phone);
@@ -578,9 +580,10 @@ export class MemoryService {
     after: StoredWindow,
     added: ConversationMessage | null,
   ): void {
+    // Counted in and out of turns alike (a reminder appended outside one pushes messages out too).
+    this.countLeft(phone, before.messages.length + (added ? 1 : 0) - after.messages.length);
     const changes = this.turnChanges.get(phone);
     if (!changes) return;
-    this.countLeft(phone, before.messages.length + (added ? 1 : 0) - after.messages.length);
     if (
       added?.role === "user" &&
       mayHoldFacts({

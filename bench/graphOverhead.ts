@@ -1,16 +1,11 @@
-import { Command, END, START, StateGraph } from "@langchain/langgraph";
+import { Command } from "@langchain/langgraph";
 import pg from "pg";
 import { loadConfig } from "../src/config/env.js";
 import { createCheckpointer } from "../src/db/checkpointer.js";
 import { migrate } from "../src/db/migrate.js";
 import { MIGRATIONS } from "../src/db/migrations/index.js";
 import { createMemoRuntime } from "../src/app/createMemoRuntime.js";
-import { routeAfterCapabilityCheck, routeAfterPlanner } from "../src/graph/memoGraph.js";
-import { ENTITY_RESOLUTION_ENDS } from "../src/graph/nodes/entityResolutionNode.js";
-import { HITL_GATE_ENDS } from "../src/graph/nodes/hitlGateNode.js";
-import { RESOLVER_ROUTER_ENDS } from "../src/graph/nodes/resolverRouterNode.js";
-import { MemoStateAnnotation } from "../src/graph/state/memoState.js";
-import type { MemoState } from "../src/types/state.js";
+import { wireMemoGraph } from "../src/graph/memoGraph.js";
 import { createLogger } from "../src/utils/logger.js";
 import { FakeLLM } from "../tests/support/fakeLLM.js";
 import { plan, step } from "../tests/support/memoHarness.js";
@@ -31,44 +26,26 @@ const USERS = 50;
  */
 function emptyMemoShape() {
   const nothing = () => Promise.resolve({});
-  return new StateGraph(MemoStateAnnotation)
-    .addNode("context_assembly", nothing)
-    .addNode("reply_context", nothing)
-    .addNode("planner", nothing)
-    .addNode("capability_check", nothing)
-    .addNode("hitl_gate", () => Promise.resolve(new Command({ goto: "resolver_router" })), {
-      ends: [...HITL_GATE_ENDS],
-    })
-    .addNode(
-      "resolver_router",
-      (state: MemoState) =>
-        Promise.resolve(
-          new Command({
-            goto: state.routerPasses === 0 ? "entity_resolution" : "join",
-            update: { routerPasses: state.routerPasses + 1 },
-          }),
-        ),
-      { ends: [...RESOLVER_ROUTER_ENDS] },
-    )
-    .addNode("entity_resolution", () => Promise.resolve(new Command({ goto: "executor" })), {
-      ends: [...ENTITY_RESOLUTION_ENDS],
-    })
-    .addNode("executor", nothing)
-    .addNode("join", nothing)
-    .addNode("response_formatter", nothing)
-    .addNode("response_writer", () => Promise.resolve({ finalResponse: "" }))
-    .addNode("memory_update", nothing)
-    .addEdge(START, "context_assembly")
-    .addEdge("context_assembly", "reply_context")
-    .addEdge("reply_context", "planner")
-    .addConditionalEdges("planner", routeAfterPlanner, ["capability_check", "response_writer"])
-    .addConditionalEdges("capability_check", routeAfterCapabilityCheck, ["hitl_gate", "response_writer"])
-    .addEdge("executor", "resolver_router")
-    .addEdge("join", "response_formatter")
-    .addEdge("response_formatter", "response_writer")
-    .addEdge("response_writer", "memory_update")
-    .addEdge("memory_update", END)
-    .compile();
+  return wireMemoGraph({
+    context_assembly: nothing,
+    reply_context: nothing,
+    planner: nothing,
+    capability_check: nothing,
+    hitl_gate: () => Promise.resolve(new Command({ goto: "resolver_router" })),
+    resolver_router: (state) =>
+      Promise.resolve(
+        new Command({
+          goto: state.routerPasses === 0 ? "entity_resolution" : "join",
+          update: { routerPasses: state.routerPasses + 1 },
+        }),
+      ),
+    entity_resolution: () => Promise.resolve(new Command({ goto: "executor" })),
+    executor: nothing,
+    join: nothing,
+    response_formatter: nothing,
+    response_writer: () => Promise.resolve({ finalResponse: "" }),
+    memory_update: nothing,
+  });
 }
 
 /** Memo's full graph on `pool` against the 12-node floor and Memo's empty shape, as one graph_overhead line. */

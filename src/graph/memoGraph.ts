@@ -5,7 +5,7 @@ import { createContextAssemblyNode } from "./nodes/contextAssemblyNode.js";
 import { createEntityResolutionNode, ENTITY_RESOLUTION_ENDS } from "./nodes/entityResolutionNode.js";
 import { createExecutorNode } from "./nodes/executorNode.js";
 import { createHITLGateNode, HITL_GATE_ENDS } from "./nodes/hitlGateNode.js";
-import { instrument } from "./nodes/instrument.js";
+import { instrument, type MemoNode } from "./nodes/instrument.js";
 import { createJoinNode } from "./nodes/joinNode.js";
 import { createMemoryUpdateNode } from "./nodes/memoryUpdateNode.js";
 import { createPlannerNode } from "./nodes/plannerNode.js";
@@ -27,43 +27,78 @@ export function routeAfterCapabilityCheck(state: MemoState): "hitl_gate" | "resp
   return state.finalResponse !== undefined ? "response_writer" : "hitl_gate";
 }
 
+/** The graph's nodes by name. */
+export type MemoNodes = Record<
+  | "context_assembly"
+  | "reply_context"
+  | "planner"
+  | "capability_check"
+  | "hitl_gate"
+  | "resolver_router"
+  | "entity_resolution"
+  | "executor"
+  | "join"
+  | "response_formatter"
+  | "response_writer"
+  | "memory_update",
+  MemoNode
+>;
+
 /** Builds Memo's conversation graph (spec 002 §12.4) over the given services and checkpointer. */
 export function buildMemoGraph(deps: MemoGraphDeps, checkpointer?: BaseCheckpointSaver) {
   // No LangSmith run tree per node when the turn is not traced.
   skipUntracedRunTrees();
-  const node = <T extends Parameters<typeof instrument>[1]>(name: string, fn: T) =>
-    instrument(name, fn, deps.clock);
+  const node = (name: string, fn: MemoNode) => instrument(name, fn, deps.clock);
+  return wireMemoGraph(
+    {
+      // Loads the user, stores the message in memory first, reads the window and builds the time context.
+      context_assembly: node("context_assembly", createContextAssemblyNode(deps)),
+      // Folds reply-to targets, numbered-list items and a recent image into the message.
+      reply_context: node("reply_context", createReplyContextNode(deps)),
+      // Turns the message into a plan with one structured LLM call.
+      planner: node("planner", createPlannerNode(deps)),
+      // Stops steps the user cannot run (no Google for Gmail, a capability not available).
+      capability_check: node("capability_check", createCapabilityCheckNode(deps)),
+      // The single HITL control plane: asks, validates the answer, and routes to where it returns.
+      hitl_gate: node("hitl_gate", createHITLGateNode(deps)),
+      // Resolves the next dependency group's steps in parallel, or finishes to join.
+      resolver_router: node("resolver_router", createResolverRouterNode(deps)),
+      // Turns semantic args into ids, asking when several entities match.
+      entity_resolution: node("entity_resolution", createEntityResolutionNode(deps)),
+      // Performs the group's operations, idempotently.
+      executor: node("executor", createExecutorNode(deps)),
+      // Notes complete or partial failure.
+      join: node("join", createJoinNode()),
+      // Local human times and response flags for the writer.
+      response_formatter: node("response_formatter", createResponseFormatterNode()),
+      // The final message: templates when they suffice, the LLM otherwise.
+      response_writer: node("response_writer", createResponseWriterNode(deps)),
+      // The reply and the latest actions join short-term memory.
+      memory_update: node("memory_update", createMemoryUpdateNode(deps)),
+    },
+    checkpointer,
+  );
+}
 
+/**
+ * Memo's wiring (its state, edges and routing) around the given nodes: `buildMemoGraph`'s, and the
+ * bench's empty shape (bench/graphOverhead.ts), which must stay the same graph.
+ */
+export function wireMemoGraph(nodes: MemoNodes, checkpointer?: BaseCheckpointSaver) {
   return (
     new StateGraph(MemoStateAnnotation)
-      // Loads the user, stores the message in memory first, reads the window and builds the time context.
-      .addNode("context_assembly", node("context_assembly", createContextAssemblyNode(deps)))
-      // Folds reply-to targets, numbered-list items and a recent image into the message.
-      .addNode("reply_context", node("reply_context", createReplyContextNode(deps)))
-      // Turns the message into a plan with one structured LLM call.
-      .addNode("planner", node("planner", createPlannerNode(deps)))
-      // Stops steps the user cannot run (no Google for Gmail, a capability not available).
-      .addNode("capability_check", node("capability_check", createCapabilityCheckNode(deps)))
-      // The single HITL control plane: asks, validates the answer, and routes to where it returns.
-      .addNode("hitl_gate", node("hitl_gate", createHITLGateNode(deps)), { ends: [...HITL_GATE_ENDS] })
-      // Resolves the next dependency group's steps in parallel, or finishes to join.
-      .addNode("resolver_router", node("resolver_router", createResolverRouterNode(deps)), {
-        ends: [...RESOLVER_ROUTER_ENDS],
-      })
-      // Turns semantic args into ids, asking when several entities match.
-      .addNode("entity_resolution", node("entity_resolution", createEntityResolutionNode(deps)), {
-        ends: [...ENTITY_RESOLUTION_ENDS],
-      })
-      // Performs the group's operations, idempotently.
-      .addNode("executor", node("executor", createExecutorNode(deps)))
-      // Notes complete or partial failure.
-      .addNode("join", node("join", createJoinNode()))
-      // Local human times and response flags for the writer.
-      .addNode("response_formatter", node("response_formatter", createResponseFormatterNode()))
-      // The final message: templates when they suffice, the LLM otherwise.
-      .addNode("response_writer", node("response_writer", createResponseWriterNode(deps)))
-      // The reply and the latest actions join short-term memory.
-      .addNode("memory_update", node("memory_update", createMemoryUpdateNode(deps)))
+      .addNode("context_assembly", nodes.context_assembly)
+      .addNode("reply_context", nodes.reply_context)
+      .addNode("planner", nodes.planner)
+      .addNode("capability_check", nodes.capability_check)
+      .addNode("hitl_gate", nodes.hitl_gate, { ends: [...HITL_GATE_ENDS] })
+      .addNode("resolver_router", nodes.resolver_router, { ends: [...RESOLVER_ROUTER_ENDS] })
+      .addNode("entity_resolution", nodes.entity_resolution, { ends: [...ENTITY_RESOLUTION_ENDS] })
+      .addNode("executor", nodes.executor)
+      .addNode("join", nodes.join)
+      .addNode("response_formatter", nodes.response_formatter)
+      .addNode("response_writer", nodes.response_writer)
+      .addNode("memory_update", nodes.memory_update)
 
       // Every turn starts by assembling context.
       .addEdge(START, "context_assembly")

@@ -92,14 +92,11 @@ export function withTurn<T>(context: TurnContext, fn: () => T): T {
 
 /**
  * Runs `fn`, background work a turn started (a memory round), in a context of its own: the same
- * trace, user, trigger and LLM admission as `turn` (default: the current one), but its own end, so
+ * trace, user, trigger and LLM admission as `turn`, but its own end, so
  * what it spends is written when it settles, never carried with the turn's own usage (whether it
  * ends before or after the turn). Without a turn, just runs `fn`.
  */
-export function inBackgroundOfTurn<T>(
-  fn: () => Promise<T>,
-  turn: TurnContext | undefined = storage.getStore(),
-): Promise<T> {
+export function inBackgroundOfTurn<T>(fn: () => Promise<T>, turn: TurnContext | undefined): Promise<T> {
   if (!turn) return fn();
   const { traceId, phone, trigger, llmAdmitted } = turn;
   return withTurn(

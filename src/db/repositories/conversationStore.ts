@@ -148,8 +148,6 @@ export function parseStoredWindow(value: unknown): StoredWindow {
   };
 }
 
-// Postgres text refuses NUL characters; a message carrying one must still be kept.
-
 /**
  * The stored window of phone $1 (`state`) and, for its messages stored before they were sent, the
  * WhatsApp ids they were sent with (`sent`: localId → id, from `outbound_messages.local_id`). Should a

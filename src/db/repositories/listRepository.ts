@@ -177,8 +177,7 @@ export class PgListRepository implements ListRepository {
     return rows.sort((a, b) => a.position - b.position).map(toItem);
   }
 
-  /** Lists of the owner (all, or those among `ids`) with their items in position order. */
-  /** The lists (all, or those of `ids`) with their items, in one statement. */
+  /** The owner's lists (all, or those among `ids`) with their items in position order, in one statement. */
   private async load(phone: string, ids: string[] | null): Promise<TaskList[]> {
     const lists = await this.db.query<ListRow & { items: ItemRow[] }>(
       `SELECT l.*, COALESCE((

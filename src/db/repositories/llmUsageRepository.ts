@@ -9,10 +9,6 @@ export interface DailySpend {
 }
 
 /**
- * Storage of each user's LLM usage per local day (`llm_usage_daily`). The day is taken in the
- * user's time zone (users.time_zone) at the instant given, so a user with no row spends nothing.
- */
-/**
  * The SQL for the user's local day at an instant: `instant` a timestamptz parameter, `zone` the
  * column holding the user's IANA zone. One definition, so the budget's reads and the usage writes
  * always agree on which day a call belongs to.
@@ -60,6 +56,10 @@ export function usageParams(usage?: UserUsage): unknown[] {
   return [usage.phone, usage.at, usage.inputTokens, usage.outputTokens, usage.costUsd, usage.calls ?? 1];
 }
 
+/**
+ * Storage of each user's LLM usage per local day (`llm_usage_daily`). The day is taken in the
+ * user's time zone (users.time_zone) at the instant given, so a user with no row spends nothing.
+ */
 export class PgLlmUsageRepository {
   constructor(private readonly db: Queryable) {}
 

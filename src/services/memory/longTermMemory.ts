@@ -181,7 +181,7 @@ export class LongTermMemory {
   private readonly facts: MemoryRepositories["facts"];
   /** Per phone, the background run in progress. */
   private readonly running = new Map<string, Promise<void>>();
-  /** Per phone, the window size of a run asked for while one was in progress. */
+  /** Per phone, the window size and turn of a run asked for while one was in progress. */
   private readonly again = new Map<string, { windowSize: number; turn: TurnContext | undefined }>();
   /** Access records not yet written. */
   private readonly writes = new Set<Promise<void>>();

@@ -14,6 +14,7 @@ import { Onboarding } from "../transport/onboarding/onboarding.js";
 import { ReminderActions } from "../services/reminder/reminderActions.js";
 import { HouseholdActions } from "../services/household/householdActions.js";
 import { HouseholdService } from "../services/household/householdService.js";
+import { HouseholdSharing } from "../services/household/householdSharing.js";
 import type { Delivery } from "../db/repositories/deliveryLedger.js";
 import { GraphApiClient } from "../transport/whatsapp/graphApiClient.js";
 import { InboundProcessor } from "../transport/whatsapp/inboundProcessor.js";
@@ -131,14 +132,16 @@ export function createWhatsApp(options: WhatsAppOptions) {
     undo: { journal: new PgUndoRepository(db.pool), windowMs: config.undoWindowMinutes * 60_000 },
   });
   // Invitations and the household's notices; their taps and commands are answered without the graph.
+  const householdDeps = {
+    storage: householdStorage(db.pool),
+    users: memo.users,
+    deliver: (deliveries: readonly Delivery[]) => options.deliver?.(deliveries) ?? Promise.resolve(),
+    logger,
+    clock,
+  };
   const households = new HouseholdActions({
-    households: new HouseholdService({
-      storage: householdStorage(db.pool),
-      users: memo.users,
-      deliver: (deliveries) => options.deliver?.(deliveries) ?? Promise.resolve(),
-      logger,
-      clock,
-    }),
+    households: new HouseholdService(householdDeps),
+    sharing: new HouseholdSharing(householdDeps),
     memory: memo.memory,
     sender,
   });

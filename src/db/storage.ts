@@ -91,9 +91,17 @@ export function undoStorage(pool: pg.Pool): Storage<UndoRepositories> {
   return storageOf(pool, undoRepositories);
 }
 
-/** Households and the messages their changes send (the delivery ledger), written together. */
+/**
+ * Households and the messages their changes send (the delivery ledger), written together, with
+ * the lists and tasks a household shares (each read as the person asking sees them).
+ */
 function householdRepositories(db: Queryable) {
-  return { households: new HouseholdRepository(db), deliveries: new DeliveryLedger(db) };
+  return {
+    households: new HouseholdRepository(db),
+    deliveries: new DeliveryLedger(db),
+    lists: new PgListRepository(db),
+    tasks: new PgTaskRepository(db),
+  };
 }
 
 /** The household service's storage on the pool. */

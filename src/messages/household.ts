@@ -38,6 +38,51 @@ export const HOUSEHOLD_EN = {
   "household.youRemoved": "{name} is no longer in your household.",
   "household.notMember": "There's no “{name}” in your household. It has: {names}.",
   "household.you": "you",
+  "household.copyOffer": "You no longer see {lists}. Say “keep a copy” within a week to keep your own copy.",
+  "household.copied": "📋 Kept your own copy of {lists}. It's yours alone.",
+  "household.noCopy":
+    "There's nothing to keep a copy of: a copy of shared lists can be kept for a week after leaving a household.",
+  "household.shared":
+    "🏠 {who} shared the list *{list}* with the household. Say “show {list} list” to see it, or “add milk to {list} list”.",
+  "household.sharedList":
+    "🏠 *{list}* is now shared with your household ({names}): they see it and can change its items. Say “stop sharing {list}” to stop.",
+  "household.alreadyShared": "*{list}* is already shared with your household ({names}).",
+  "household.unshared": "*{list}* is no longer shared; it's yours alone again.",
+  "household.notShared": "*{list}* isn't shared.",
+  "household.theirList": "*{list}* is {owner}'s list, shared with you; only {owner} can change who sees it.",
+  "household.noList": "You have no list called “{name}”. Your lists: {names}.",
+  "household.noLists": "You have no list called “{name}”.",
+  "household.newSharedList":
+    "🏠 Made the list *{list}*, shared with your household ({names}). Add to it with “add milk to {list} list”.",
+  "household.listTaken": "There's already a list *{list}*. To share it: “share {list} with the household”.",
+  "household.task": "📋 {who} gave you a task: {text}\nI'll let {who} know when you mark it done.",
+  "household.done": "✅ {who} marked “{text}” done.",
+  "household.stillOpen": "⏳ {who} hasn't marked “{text}” done yet (the reminder went an hour ago).",
+  "household.listsTitle": "🛒 Shared lists:",
+  "household.listChange": {
+    one: "{who} added {count} item to *{list}*",
+    other: "{who} added {count} items to *{list}*",
+  },
+  "household.ourTasks": "🏠 Our tasks:",
+  "household.noOurTasks":
+    "No shared tasks are open. To give one: “Dana: call the plumber”, or “remind Dana at 17:00 to pick up the kids”.",
+  "household.taskFrom": "from {name}",
+  "household.assigned": "📋 Gave {name} the task “{text}”. I'll tell you when it's done.",
+  "household.reminded":
+    "⏰ I'll remind {name} {when} ({name}'s time): “{text}”. I'll tell you when it's done.",
+  "household.yourTime": "That's {time} for you.",
+  "household.remindQuiet": "It falls in {name}'s quiet hours, so it will go when they end.",
+  "household.remindHow":
+    "When should I remind {name}? Say it with a day or a time, like “remind {name} at 17:00 to pick up the kids”.",
+  "household.remindOnce":
+    "For now I can set one-time reminders for {name}, not repeating ones. Say for example “remind {name} tomorrow at 8:00 to take the bins out”.",
+  "household.remindBlocked": "{name} has turned off reminders and tasks from you.",
+  "household.remindersOff":
+    "OK, no more reminders or tasks from {name}. Say “allow reminders from {name}” to allow them again.",
+  "household.remindersOn": "Reminders and tasks from {name} are allowed again.",
+  "household.noticesOn":
+    "🔔 I'll send you a short summary when others add to shared lists (never in your quiet hours). Say “turn off list notices” to stop.",
+  "household.noticesOff": "🔕 No more notices about shared lists.",
 } as const satisfies Record<string, Entry>;
 
 export const HOUSEHOLD_HE: Translation<typeof HOUSEHOLD_EN> = {
@@ -76,4 +121,48 @@ export const HOUSEHOLD_HE: Translation<typeof HOUSEHOLD_EN> = {
   "household.youRemoved": "{name} כבר לא במשק הבית שלך.",
   "household.notMember": "אין “{name}” במשק הבית שלך. יש בו: {names}.",
   "household.you": "את/ה",
+  "household.copyOffer": "{lists} כבר לא אצלך. כתוב/י “שמור עותק” בתוך שבוע כדי לשמור עותק משלך.",
+  "household.copied": "📋 שמרתי לך עותק של {lists}. הוא שלך בלבד.",
+  "household.noCopy": "אין ממה לשמור עותק: אפשר לשמור עותק של רשימות משותפות עד שבוע אחרי עזיבת משק בית.",
+  "household.shared":
+    "🏠 {who} שיתף/ה את הרשימה *{list}* עם משק הבית. כתוב/י “תראה את רשימת {list}” כדי לראות אותה, או “תוסיף חלב לרשימת {list}”.",
+  "household.sharedList":
+    "🏠 *{list}* משותפת עכשיו עם משק הבית ({names}): הם רואים אותה ויכולים לשנות את הפריטים. כתוב/י “תפסיק לשתף את {list}” כדי להפסיק.",
+  "household.alreadyShared": "*{list}* כבר משותפת עם משק הבית ({names}).",
+  "household.unshared": "*{list}* כבר לא משותפת; היא שוב רק שלך.",
+  "household.notShared": "*{list}* לא משותפת.",
+  "household.theirList":
+    "*{list}* היא רשימה של {owner} ששותפה איתך; רק {owner} יכול/ה לשנות עם מי היא משותפת.",
+  "household.noList": "אין לך רשימה בשם “{name}”. הרשימות שלך: {names}.",
+  "household.noLists": "אין לך רשימה בשם “{name}”.",
+  "household.newSharedList":
+    "🏠 יצרתי את הרשימה *{list}*, משותפת עם משק הבית ({names}). אפשר להוסיף אליה: “תוסיף חלב לרשימת {list}”.",
+  "household.listTaken": "כבר יש רשימה *{list}*. כדי לשתף אותה: “תשתף את {list} עם משק הבית”.",
+  "household.task": "📋 {who} נתן/ה לך משימה: {text}\nאעדכן את {who} כשתסמן/י שהיא בוצעה.",
+  "household.done": "✅ {who} סימן/ה ש“{text}” בוצע.",
+  "household.stillOpen": "⏳ {who} עוד לא סימן/ה ש“{text}” בוצע (התזכורת נשלחה לפני שעה).",
+  "household.listsTitle": "🛒 רשימות משותפות:",
+  "household.listChange": {
+    one: "{who} הוסיף/ה פריט אחד ל*{list}*",
+    other: "{who} הוסיף/ה {count} פריטים ל*{list}*",
+  },
+  "household.ourTasks": "🏠 המשימות שלנו:",
+  "household.noOurTasks":
+    "אין משימות משותפות פתוחות. כדי לתת משימה: “דנה: להתקשר לאינסטלטור”, או “תזכיר לדנה ב-17:00 לאסוף את הילדים”.",
+  "household.taskFrom": "מ{name}",
+  "household.assigned": "📋 נתתי ל{name} את המשימה “{text}”. אעדכן אותך כשהיא תבוצע.",
+  "household.reminded": "⏰ אזכיר ל{name} {when} (לפי השעה אצל {name}): “{text}”. אעדכן אותך כשזה יבוצע.",
+  "household.yourTime": "אצלך זה {time}.",
+  "household.remindQuiet": "זה בשעות השקט של {name}, אז התזכורת תישלח כשהן ייגמרו.",
+  "household.remindHow":
+    "מתי להזכיר ל{name}? כתוב/י עם יום או שעה, למשל “תזכיר ל{name} ב-17:00 לאסוף את הילדים”.",
+  "household.remindOnce":
+    "בינתיים אפשר לקבוע ל{name} רק תזכורות חד-פעמיות, לא חוזרות. למשל: “תזכיר ל{name} מחר ב-8:00 להוציא את הזבל”.",
+  "household.remindBlocked": "{name} כיבה/תה תזכורות ומשימות ממך.",
+  "household.remindersOff":
+    "בסדר, לא יגיעו עוד תזכורות או משימות מ{name}. כתוב/י “תאפשר תזכורות מ{name}” כדי לאפשר שוב.",
+  "household.remindersOn": "תזכורות ומשימות מ{name} מותרות שוב.",
+  "household.noticesOn":
+    "🔔 אשלח לך סיכום קצר כשמישהו מוסיף לרשימות המשותפות (אף פעם לא בשעות השקט). כתוב/י “תפסיק לעדכן על רשימות” כדי להפסיק.",
+  "household.noticesOff": "🔕 לא יגיעו עוד עדכונים על רשימות משותפות.",
 };

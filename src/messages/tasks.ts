@@ -4,6 +4,7 @@ import type { Entry, Translation } from "./entries.js";
 export const TASKS_EN = {
   "reminder.ring": "⏰ Reminder: {text}",
   "reminder.ringAt": "⏰ Reminder: {text} ({time})",
+  "reminder.ringFrom": "⏰ Reminder from {from}: {text}",
   "reminder.recurring": "🔁 Reminder: {text}",
   "reminder.recurringAt": "🔁 Reminder: {text} ({time})",
   "reminder.nudge": "🔔 {text}\nI'll remind you again every {interval} until it's done.",
@@ -168,6 +169,10 @@ export const TASKS_EN = {
   "list.updated": "✏️ Updated the list *{name}*",
   "list.updatedMany": "✏️ Updated {count} lists.",
   "list.deleted": "🗑️ Deleted the list *{name}*",
+  "list.notOwner":
+    "*{name}* is {owner}'s list, shared with you: only {owner} can rename or delete it. You can add, tick and remove its items.",
+  "list.sharedBy": "{owner}'s, shared",
+  "list.sharedMine": "shared with your household",
   "list.deletedMany": "🗑️ Deleted {count} lists: {names}",
   "list.cleared": {
     one: "🧹 Cleared *{name}* (1 item).",
@@ -190,6 +195,7 @@ export const TASKS_EN = {
 export const TASKS_HE = {
   "reminder.ring": "⏰ תזכורת: {text}",
   "reminder.ringAt": "⏰ תזכורת: {text} ({time})",
+  "reminder.ringFrom": "⏰ תזכורת מ{from}: {text}",
   "reminder.recurring": "🔁 תזכורת: {text}",
   "reminder.recurringAt": "🔁 תזכורת: {text} ({time})",
   "reminder.nudge": "🔔 {text}\nאזכיר שוב כל {interval} עד שזה ייעשה.",
@@ -353,6 +359,10 @@ export const TASKS_HE = {
   "list.updated": "✏️ עדכנתי את הרשימה *{name}*",
   "list.updatedMany": "✏️ עדכנתי {count} רשימות.",
   "list.deleted": "🗑️ מחקתי את הרשימה *{name}*",
+  "list.notOwner":
+    "*{name}* היא רשימה של {owner} ששותפה איתך: רק {owner} יכול לשנות את שמה או למחוק אותה. אפשר להוסיף, לסמן ולהוריד פריטים.",
+  "list.sharedBy": "של {owner}, משותפת",
+  "list.sharedMine": "משותפת עם משק הבית",
   "list.deletedMany": "🗑️ מחקתי {count} רשימות: {names}",
   "list.cleared": {
     one: "🧹 ניקיתי את *{name}* (פריט אחד).",

@@ -48,6 +48,8 @@ export const UNDO_EN = {
     "I can't undo disconnecting Google — say “connect Google” to connect it again. Nothing else was changed.",
   "undo.cannot.untracked":
     "I couldn't keep a copy of that last change, so I can't take it back. Nothing else was changed.",
+  "undo.cannot.shared":
+    "That change was to a list someone in your household shared with you, so I can't take it back — just tell me what to add or remove. Nothing else was changed.",
   "undo.removed": "↩️ Removed {what} you added.",
   "undo.failed": "I couldn't bring back {what} — something it needed is gone. Nothing was changed.",
   "undo.notQuoted":
@@ -103,6 +105,8 @@ export const UNDO_HE = {
     "אני לא יכול לבטל את הניתוק מגוגל — כתבו „חבר גוגל” כדי להתחבר שוב. שום דבר אחר לא השתנה.",
   "undo.cannot.untracked":
     "לא הצלחתי לשמור עותק של השינוי האחרון, אז אי אפשר לבטל אותו. שום דבר אחר לא השתנה.",
+  "undo.cannot.shared":
+    "השינוי היה ברשימה שמישהו ממשק הבית שיתף איתך, אז אני לא יכול לבטל אותו — פשוט כתבו לי מה להוסיף או להוריד. שום דבר אחר לא השתנה.",
   "undo.removed": "↩️ הסרתי את {what} שהוספת.",
   "undo.failed": "לא הצלחתי להחזיר את {what} — משהו שהיה דרוש לזה כבר לא קיים. שום דבר לא השתנה.",
   "undo.notQuoted":

@@ -14,7 +14,31 @@ export type HouseholdCommand =
   /** "stop" (after an invitation: no more from that person) */
   | { kind: "stop" }
   /** "accept" (typed instead of tapping Accept on an open invitation) */
-  | { kind: "accept" };
+  | { kind: "accept" }
+  /** "share the shopping list with Dana" / "… with the household": `with` null for the household. */
+  | { kind: "share"; list: string; with: string | null }
+  /** "stop sharing the shopping list" */
+  | { kind: "unshare"; list: string }
+  /** "create a shopping list for the household" */
+  | { kind: "newSharedList"; list: string }
+  /** "our tasks" */
+  | { kind: "ourTasks" }
+  /**
+   * "Dana: call the plumber", "task for Dana: …": `target` is the words before the colon (only a
+   * member's name makes it one).
+   */
+  | { kind: "assign"; target: string; text: string; explicit: boolean }
+  /**
+   * "remind Dana at 17:00 to pick up the kids": `rest` is what follows "remind" ("Dana at 17:00 …",
+   * Hebrew: after "תזכיר ל"); the member's name is found at its start by the service.
+   */
+  | { kind: "remind"; rest: string; hebrew: boolean }
+  /** "stop reminders from Yossi" / "allow reminders from Yossi" */
+  | { kind: "reminders"; name: string; allow: boolean }
+  /** "turn on list notices" / "turn off list notices" */
+  | { kind: "listNotices"; on: boolean }
+  /** "keep a copy" (of the shared lists lost by leaving) */
+  | { kind: "keepCopy" };
 
 /** A phone number as typed: digits with spaces, dashes, dots or brackets, maybe a leading + . */
 const PHONE = String.raw`\(?(\+?\d[\d\s\-().]{4,}\d)\)?`;
@@ -62,6 +86,78 @@ const STOP = /^(?:stop|block|no more|unsubscribe|עצור|עצרי|הפסק|הפ
 const ACCEPT =
   /^(?:accept|i accept|join|i'?ll join|אישור|מאשר|מאשרת|אני מאשר|אני מאשרת|מצטרף|מצטרפת|אני מצטרף|אני מצטרפת)$/;
 
+const LIST_EN = String.raw`(?:the |my |our )?(.+?)(?: list)?`;
+const LIST_HE = String.raw`(?:את )?(?:ה)?(?:רשימת |רשימה |הרשימה )?(.+?)`;
+const SHARE = [
+  new RegExp(String.raw`^${POLITE_EN}share ${LIST_EN} with (.+)$`),
+  new RegExp(String.raw`^${POLITE_HE}(?:תשתף|שתף|תשתפי|שתפי|לשתף) ${LIST_HE} עם (.+)$`),
+];
+const UNSHARE = [
+  new RegExp(String.raw`^${POLITE_EN}(?:stop sharing|unshare) ${LIST_EN}$`),
+  new RegExp(String.raw`^${POLITE_HE}(?:תפסיק|הפסק|תפסיקי|הפסיקי) לשתף ${LIST_HE}$`),
+];
+/** Who a list is shared with, when it is the household itself rather than a person. */
+const WHOLE_HOUSEHOLD = new RegExp(
+  String.raw`^(?:${HOUSEHOLD_EN}|household|everyone|everybody|the family|my family|(?:ה)?${HOUSEHOLD_HE}|כולם|המשפחה)$`,
+);
+const NEW_SHARED_LIST = [
+  new RegExp(
+    String.raw`^${POLITE_EN}(?:create|make|start|open|new) (?:a )?(?:new )?(?:shared )?(?:list )?(.+?)(?: list)? for ${HOUSEHOLD_EN}$`,
+  ),
+  new RegExp(
+    String.raw`^${POLITE_HE}(?:תיצור|צור|תיצרי|צרי|תפתח|פתח|תפתחי|פתחי) (?:רשימת |רשימה )(?:חדשה )?(.+?) (?:ל|עבור )${HOUSEHOLD_HE}$`,
+  ),
+];
+const OUR_TASKS = [
+  /^(?:show (?:me )?)?(?:our|household|the household'?s|shared) tasks$/,
+  new RegExp(String.raw`^(?:תראה לי )?(?:את )?(?:ה)?משימות (?:שלנו|של ${HOUSEHOLD_HE}|המשותפות)$`),
+];
+const ASSIGN = [
+  /^(?:(?:a )?task for )?([^:\n]{1,40}):\s*(.+)$/,
+  /^(?:משימה (?:ל|עבור ))?([^:\n]{1,40}):\s*(.+)$/,
+];
+const REMIND_OTHER = [
+  new RegExp(String.raw`^${POLITE_EN}remind (?!(?:me|us|myself)(?: |$))(.+)$`),
+  new RegExp(String.raw`^${POLITE_HE}(?:תזכיר|תזכירי|הזכר|הזכירי|להזכיר) ל(?!(?:י|נו)(?: |$))(.+)$`),
+];
+const REMINDERS_FROM = [
+  {
+    allow: false,
+    pattern: new RegExp(String.raw`^${POLITE_EN}(?:stop|block|no more|turn off) reminders from (.+)$`),
+  },
+  {
+    allow: true,
+    pattern: new RegExp(String.raw`^${POLITE_EN}(?:allow|unblock|resume|turn on) reminders from (.+)$`),
+  },
+  {
+    allow: false,
+    pattern: new RegExp(
+      String.raw`^${POLITE_HE}(?:תפסיק|הפסק|תפסיקי|עצור|עצרי|תחסום|חסום|תחסמי) (?:את )?(?:ה)?תזכורות (?:מ|של )(.+)$`,
+    ),
+  },
+  {
+    allow: true,
+    pattern: new RegExp(
+      String.raw`^${POLITE_HE}(?:תאפשר|אפשר|תאפשרי|תחזיר|תחזירי|תפתח|פתח) (?:את )?(?:ה)?תזכורות (?:מ|של )(.+)$`,
+    ),
+  },
+];
+const LIST_NOTICES = [
+  {
+    on: true,
+    pattern:
+      /^(?:turn on|start|enable) (?:shared )?list (?:notices|notifications|updates)$|^notify me (?:about|of) (?:shared )?list changes$/,
+  },
+  { on: false, pattern: /^(?:turn off|stop|disable) (?:shared )?list (?:notices|notifications|updates)$/ },
+  { on: true, pattern: /^(?:תעדכן|עדכן|תעדכני|עדכני) אותי על שינויים ב(?:ה)?רשימות(?: המשותפות)?$/ },
+  {
+    on: false,
+    pattern: /^(?:תפסיק|הפסק|תפסיקי|הפסיקי) לעדכן(?: אותי)? על (?:שינויים ב)?(?:ה)?רשימות(?: המשותפות)?$/,
+  },
+];
+const KEEP_COPY =
+  /^(?:please )?keep (?:a )?cop(?:y|ies)(?: please)?$|^(?:תשמור|שמור|תשמרי|שמרי) (?:לי )?(?:עותק|העתק)$/;
+
 /** Lower case, one space, without surrounding punctuation (a phone's brackets and + stay). */
 function normalize(text: string): string {
   return text
@@ -83,6 +179,45 @@ export function recognizeHouseholdCommand(text: string): HouseholdCommand | null
     }
   }
   if (MEMBERS.some((p) => p.test(normalized))) return { kind: "members" };
+  if (OUR_TASKS.some((p) => p.test(normalized))) return { kind: "ourTasks" };
+  if (KEEP_COPY.test(normalized)) return { kind: "keepCopy" };
+  for (const { on, pattern } of LIST_NOTICES)
+    if (pattern.test(normalized)) return { kind: "listNotices", on };
+  for (const { allow, pattern } of REMINDERS_FROM) {
+    const m = pattern.exec(normalized);
+    if (m?.[1]) return { kind: "reminders", name: originalName(text, m[1]), allow };
+  }
+  for (const pattern of NEW_SHARED_LIST) {
+    const m = pattern.exec(normalized);
+    if (m?.[1]) return { kind: "newSharedList", list: originalName(text, m[1]) };
+  }
+  for (const pattern of UNSHARE) {
+    const m = pattern.exec(normalized);
+    if (m?.[1]) return { kind: "unshare", list: originalName(text, m[1]) };
+  }
+  for (const pattern of SHARE) {
+    const m = pattern.exec(normalized);
+    if (m?.[1] && m[2]) {
+      const who = m[2].trim();
+      return {
+        kind: "share",
+        list: originalName(text, m[1]),
+        with: WHOLE_HOUSEHOLD.test(who) ? null : originalName(text, who),
+      };
+    }
+  }
+  for (const [i, pattern] of REMIND_OTHER.entries()) {
+    const m = pattern.exec(normalized);
+    if (m?.[1]) return { kind: "remind", rest: originalName(text, m[1]), hebrew: i === 1 };
+  }
+  for (const pattern of ASSIGN) {
+    const m = pattern.exec(normalized);
+    if (m?.[1] && m[2]) {
+      const explicit = /^(?:(?:a )?task for |משימה (?:ל|עבור ))/.test(normalized);
+      const target = m[1].trim();
+      return { kind: "assign", target: originalName(text, target), text: originalName(text, m[2]), explicit };
+    }
+  }
   if (LEAVE.some((p) => p.test(normalized))) return { kind: "leave" };
   for (const pattern of REMOVE_EXPLICIT) {
     const m = pattern.exec(normalized);

@@ -56,5 +56,11 @@ export interface MessageSender {
   ): Promise<string | null>;
 }
 
-/** How a template goes: `buttons` are the payloads of its quick-reply buttons, in their order. */
-export type TemplateOptions = Pick<SendOptions, "onAccepted"> & { buttons?: readonly string[] };
+/**
+ * How a template goes: `buttons` are the payloads of its quick-reply buttons, in their order;
+ * `memory` "none" keeps it out of the conversation window (to someone who is not a user yet).
+ */
+export type TemplateOptions = Pick<SendOptions, "onAccepted"> & {
+  buttons?: readonly string[];
+  memory?: "append" | "none";
+};

@@ -19,6 +19,8 @@ export interface RingContent {
   dueAt: string | null;
   /** A nudge's interval, for its wording. */
   intervalMinutes?: number;
+  /** Given by another member of the household: their household name ("from Yossi"). */
+  from?: string;
 }
 
 /** Occurrences more than a day late, gathered into one message. */
@@ -60,17 +62,27 @@ export interface DigestContent {
 
 /**
  * A message to a member (or a person invited) about their household: an invitation (with Accept /
- * Decline buttons), or a notice that someone joined or left.
+ * Decline buttons), a notice that someone joined or left, shared a list or gave them a task, that
+ * a reminder they gave was done or is still open, and the batched notice of shared-list changes.
  */
 export type HouseholdContent = {
   kind: "household";
   language: Language;
   timeZone: string;
-  /** Who it is about: the inviter's name and number, the member who joined or left. */
+  /** Who it is about: the inviter's name and number, the member who joined, left, shared or did it. */
   who: string;
 } & (
   | { notice: "invitation"; /** The invitation its buttons answer. */ invitationId: string }
-  | { notice: "joined" | "left" | "removed" }
+  | { notice: "joined" }
+  /** `lost`: names of the shared lists the reader no longer sees ("keep a copy" offered). */
+  | { notice: "left" | "removed"; lost?: string[] }
+  | { notice: "shared"; list: string }
+  /** A task given to the reader. */
+  | { notice: "task"; text: string }
+  /** A task or reminder the reader gave: done, or still open an hour after it rang. */
+  | { notice: "done" | "stillOpen"; text: string }
+  /** Others' additions to shared lists since the last notice. */
+  | { notice: "lists"; changes: { who: string; list: string; count: number }[] }
 );
 
 /** What a delivery says; `viaTemplate`: WhatsApp refused it free-form (131047), so it goes as the template. */

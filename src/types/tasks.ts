@@ -26,6 +26,10 @@ export interface Task {
   completed: boolean;
   completedAt: string | null;
   subtasks: Subtask[];
+  /** Given by another member of the household (docs/HOUSEHOLD.md): their phone; absent for one's own tasks. */
+  assignedByPhone?: string;
+  /** Shared with this household ("our tasks"). */
+  householdId?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -50,13 +54,17 @@ export type TaskPatch = Partial<
 >;
 
 /** What a new task is made of; the owner and the creating operation are passed beside it. */
-export type NewTask = Pick<Task, "text" | "timeZone"> & Omit<TaskPatch, "text" | "completed" | "completedAt">;
+export type NewTask = Pick<Task, "text" | "timeZone"> &
+  Omit<TaskPatch, "text" | "completed" | "completedAt"> &
+  Pick<Task, "assignedByPhone" | "householdId">;
 
 export interface ListItem {
   id: string;
   text: string;
   checked: boolean;
   position: number;
+  /** On a shared list: the household name of who added it, when that is not the reader (else absent). */
+  addedBy?: string;
 }
 
 export interface TaskList {
@@ -64,6 +72,10 @@ export interface TaskList {
   name: string;
   isChecklist: boolean;
   items: ListItem[];
+  /** Shared with the owner's household (docs/HOUSEHOLD.md). */
+  shared?: boolean;
+  /** A list another member shared: their household name (only its owner renames or deletes it). */
+  owner?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -53,6 +53,7 @@ describe("HTTP app", () => {
         "undo",
         "outbound_local_id",
         "households",
+        "household_sharing",
       ],
     });
   });

@@ -12,6 +12,7 @@ import { llmUsageMigration } from "./0011_llm_usage.js";
 import { undoMigration } from "./0012_undo.js";
 import { outboundLocalIdMigration } from "./0013_outbound_local_id.js";
 import { householdsMigration } from "./0014_households.js";
+import { householdSharingMigration } from "./0015_household_sharing.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   undoMigration,
   outboundLocalIdMigration,
   householdsMigration,
+  householdSharingMigration,
 ];

@@ -147,16 +147,18 @@ export class DeliveryLedger {
     key: string,
     claimToken: string,
     nowMs: number,
-  ): Promise<{ attempts: number; lastInboundAt: number | null; taskGone: boolean } | null> {
+  ): Promise<{ attempts: number; lastInboundAt: number | null; taskGone: boolean; isUser: boolean } | null> {
     const { rows } = await this.db.query<{
       attempts: number;
       last_inbound_at: Date | null;
       task_gone: boolean;
+      is_user: boolean;
     }>(
       `UPDATE reminder_deliveries d SET claimed_at = $3, attempts = d.attempts + 1
         WHERE d.key = $1 AND d.claim_token = $2 AND d.status = 'sending'
         RETURNING d.attempts,
           (SELECT u.last_inbound_at FROM users u WHERE u.phone = d.user_phone),
+          EXISTS (SELECT 1 FROM users u WHERE u.phone = d.user_phone) AS is_user,
           (d.task_id IS NOT NULL AND NOT EXISTS
             (SELECT 1 FROM tasks t WHERE t.id = d.task_id AND NOT t.completed)) AS task_gone`,
       [key, claimToken, new Date(nowMs)],
@@ -168,6 +170,8 @@ export class DeliveryLedger {
           lastInboundAt: row.last_inbound_at?.getTime() ?? null,
           // Done or deleted since it was claimed (a deferred ring after a "Done" tap): not sent.
           taskGone: row.task_gone,
+          // Not a user (a person invited to a household): no conversation to keep it in.
+          isUser: row.is_user,
         }
       : null;
   }

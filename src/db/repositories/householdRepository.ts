@@ -9,6 +9,32 @@ export interface HouseholdMember {
   /** Their language and zone as Memo knows them (null: not a user any more). */
   language: Language | null;
   timeZone: string | null;
+  /** Their quiet hours, local "HH:mm" (null: none). */
+  quietStart: string | null;
+  quietEnd: string | null;
+  /** Whether they get the batched notice of others' changes to shared lists. */
+  listNotices: boolean;
+}
+
+/** What blocks hold: no more invitations, or no more reminders, from a person. */
+export type BlockKind = "invitations" | "reminders";
+
+/** A shared list as a copy offer keeps it: its name and its items' text. */
+export interface ListCopy {
+  name: string;
+  items: string[];
+}
+
+/** An open task shared with the household ("our tasks"). */
+export interface SharedTask {
+  id: string;
+  text: string;
+  dueAt: string | null;
+  timeZone: string;
+  /** The household name of who holds it, null when it is the asking person. */
+  holder: string | null;
+  /** The household name of who gave it, null when it is the asking person or no one did. */
+  from: string | null;
 }
 
 export interface Household {
@@ -66,8 +92,12 @@ export class HouseholdRepository {
       joined_at: Date;
       language: Language | null;
       time_zone: string | null;
+      quiet_start: string | null;
+      quiet_end: string | null;
+      list_notices: boolean;
     }>(
-      `SELECT m.household_id, m.phone, m.name, m.joined_at, u.language, u.time_zone
+      `SELECT m.household_id, m.phone, m.name, m.joined_at, m.list_notices, u.language, u.time_zone,
+              u.quiet_start, u.quiet_end
          FROM household_members m LEFT JOIN users u ON u.phone = m.phone
         WHERE m.household_id = (SELECT household_id FROM household_members WHERE phone = $1)
         ORDER BY m.joined_at, m.phone`,
@@ -83,6 +113,9 @@ export class HouseholdRepository {
         joinedAt: r.joined_at.getTime(),
         language: r.language,
         timeZone: r.time_zone,
+        quietStart: r.quiet_start,
+        quietEnd: r.quiet_end,
+        listNotices: r.list_notices,
       })),
     };
   }
@@ -209,21 +242,145 @@ export class HouseholdRepository {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** `phone` wants no more invitations from `blockedPhone`. */
-  async block(phone: string, blockedPhone: string, nowMs: number): Promise<void> {
+  /** `phone` wants no more invitations (or reminders) from `blockedPhone`. */
+  async block(phone: string, blockedPhone: string, nowMs: number, kind: BlockKind = "invitations") {
     await this.db.query(
-      `INSERT INTO household_blocks (phone, blocked_phone, kind, created_at) VALUES ($1, $2, 'invitations', $3)
+      `INSERT INTO household_blocks (phone, blocked_phone, kind, created_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT DO NOTHING`,
-      [phone, blockedPhone, new Date(nowMs)],
+      [phone, blockedPhone, kind, new Date(nowMs)],
     );
   }
 
-  /** Whether `phone` refused invitations from `from`. */
-  async blocks(phone: string, from: string): Promise<boolean> {
+  /** Takes back a block; false when there was none. */
+  async unblock(phone: string, blockedPhone: string, kind: BlockKind): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `DELETE FROM household_blocks WHERE phone = $1 AND blocked_phone = $2 AND kind = $3`,
+      [phone, blockedPhone, kind],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Whether `phone` refused invitations (or reminders) from `from`. */
+  async blocks(phone: string, from: string, kind: BlockKind = "invitations"): Promise<boolean> {
     const { rows } = await this.db.query(
-      `SELECT 1 FROM household_blocks WHERE phone = $1 AND blocked_phone = $2 AND kind = 'invitations'`,
-      [phone, from],
+      `SELECT 1 FROM household_blocks WHERE phone = $1 AND blocked_phone = $2 AND kind = $3`,
+      [phone, from, kind],
     );
     return rows.length > 0;
+  }
+
+  /** Turns the member's batched notice of shared-list changes on or off; false when not a member. */
+  async setListNotices(phone: string, on: boolean): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      `UPDATE household_members SET list_notices = $2 WHERE phone = $1`,
+      [phone, on],
+    );
+    if (!on) await this.db.query(`DELETE FROM household_list_changes WHERE recipient_phone = $1`, [phone]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  /**
+   * The open tasks shared with the household of `phone` ("our tasks"), held by its members, due
+   * first then oldest. Only tasks given within the household are shared; nothing else is read.
+   */
+  async sharedTasks(phone: string): Promise<SharedTask[]> {
+    const { rows } = await this.db.query<{
+      id: string;
+      text: string;
+      due_at: Date | null;
+      time_zone: string;
+      holder: string;
+      holder_phone: string;
+      giver: string | null;
+      giver_phone: string | null;
+    }>(
+      `SELECT t.id, t.text, t.due_at, t.time_zone, holder.name AS holder, holder.phone AS holder_phone,
+              giver.name AS giver, giver.phone AS giver_phone
+         FROM tasks t
+         JOIN household_members holder ON holder.phone = t.user_phone AND holder.household_id = t.household_id
+         LEFT JOIN household_members giver
+           ON giver.phone = t.assigned_by_phone AND giver.household_id = t.household_id
+        WHERE t.household_id = (SELECT household_id FROM household_members WHERE phone = $1)
+          AND NOT t.completed
+        ORDER BY t.due_at NULLS LAST, t.seq`,
+      [phone],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      text: r.text,
+      dueAt: r.due_at?.toISOString() ?? null,
+      timeZone: r.time_zone,
+      holder: r.holder_phone === phone ? null : r.holder,
+      from: r.giver_phone === null || r.giver_phone === phone ? null : r.giver,
+    }));
+  }
+
+  /**
+   * What `phone` leaving their household `householdId` ends (before they are taken out): their
+   * lists stop being shared, tasks given between them and the others stop being shared and
+   * nothing more is told about them, and pending list-change notices involving them go. Returns
+   * the shared lists each person loses: the leaver those of the others, each other member the
+   * leaver's (for "keep a copy").
+   */
+  async endSharing(phone: string, householdId: string): Promise<Map<string, ListCopy[]>> {
+    const { rows } = await this.db.query<{ owner: string; name: string; items: string[] }>(
+      `SELECT l.user_phone AS owner, l.name,
+              COALESCE((SELECT array_agg(i.text ORDER BY i.position, i.id) FROM list_items i
+                         WHERE i.list_id = l.id), '{}') AS items
+         FROM lists l
+         JOIN household_members o ON o.phone = l.user_phone AND o.household_id = l.household_id
+        WHERE l.household_id = $1
+        ORDER BY l.seq`,
+      [householdId],
+    );
+    const { rows: members } = await this.db.query<{ phone: string }>(
+      `SELECT phone FROM household_members WHERE household_id = $1 AND phone <> $2`,
+      [householdId, phone],
+    );
+    const lost = new Map<string, ListCopy[]>();
+    const give = (to: string, copy: ListCopy) => lost.set(to, [...(lost.get(to) ?? []), copy]);
+    for (const row of rows) {
+      const copy = { name: row.name, items: row.items };
+      if (row.owner !== phone) give(phone, copy);
+      else for (const member of members) give(member.phone, copy);
+    }
+    await this.db.query(`UPDATE lists SET household_id = NULL WHERE user_phone = $1 AND household_id = $2`, [
+      phone,
+      householdId,
+    ]);
+    await this.db.query(
+      `UPDATE tasks SET household_id = NULL, assigner_told_done_at = COALESCE(assigner_told_done_at, now())
+        WHERE household_id = $2 AND (user_phone = $1 OR assigned_by_phone = $1)`,
+      [phone, householdId],
+    );
+    await this.db.query(
+      `DELETE FROM household_list_changes WHERE recipient_phone = $1 OR actor_phone = $1
+          OR (list_id IN (SELECT id FROM lists WHERE user_phone = $1))`,
+      [phone],
+    );
+    return lost;
+  }
+
+  /** Keeps the lists `phone` lost a while, for "keep a copy" (added to an offer still open). */
+  async offerCopies(phone: string, lists: readonly ListCopy[], nowMs: number, expiresMs: number) {
+    if (lists.length === 0) return;
+    await this.db.query(
+      `INSERT INTO household_copy_offers (phone, lists, created_at, expires_at) VALUES ($1, $2::jsonb, $3, $4)
+       ON CONFLICT (phone) DO UPDATE SET
+         lists = CASE WHEN household_copy_offers.expires_at > $3
+                      THEN household_copy_offers.lists || excluded.lists ELSE excluded.lists END,
+         created_at = $3, expires_at = $4`,
+      [phone, JSON.stringify(lists), new Date(nowMs), new Date(expiresMs)],
+    );
+  }
+
+  /** Takes the open copy offer of `phone` (gone once taken); null when there is none. */
+  async takeCopyOffer(phone: string, nowMs: number): Promise<ListCopy[] | null> {
+    const { rows } = await this.db.query<{ lists: ListCopy[]; expires_at: Date }>(
+      `DELETE FROM household_copy_offers WHERE phone = $1 RETURNING lists, expires_at`,
+      [phone],
+    );
+    const row = rows[0];
+    return row && row.expires_at.getTime() > nowMs ? row.lists : null;
   }
 }

@@ -11,6 +11,37 @@ export interface DueTaskRow {
   recurrence: TaskRecurrence | null;
   reminderOffsetMinutes: number | null;
   timeZone: string;
+  /** Given by another member of the holder's household: the giver's household name. */
+  fromName: string | null;
+}
+
+/** What a member who receives a household notice is, as the scheduler addresses them. */
+export interface NoticeReader {
+  phone: string;
+  language: ProactiveUser["language"];
+  timeZone: string;
+  quietStart: string | null;
+  quietEnd: string | null;
+}
+
+/** A task given within a household whose giver is to be told something: it is done, or still open. */
+export interface AssignerNotice {
+  taskId: string;
+  text: string;
+  done: boolean;
+  /** The household name of who holds it. */
+  holder: string;
+  giver: NoticeReader;
+}
+
+/** Additions by one member to one shared list, counted for another member's batched notice. */
+export interface ListChange {
+  reader: NoticeReader;
+  listId: string;
+  list: string;
+  actorPhone: string;
+  actor: string;
+  items: number;
 }
 
 /** What the scheduler needs of a user, locked while their messages are given send slots. */
@@ -82,8 +113,12 @@ export class SchedulerRepository {
       recurrence: TaskRecurrence | null;
       reminder_offset_minutes: number | null;
       time_zone: string;
+      from_name: string | null;
     }>(
-      `SELECT id, user_phone, text, due_at, next_fire_at, recurrence, reminder_offset_minutes, time_zone
+      `SELECT id, user_phone, text, due_at, next_fire_at, recurrence, reminder_offset_minutes, time_zone,
+              CASE WHEN assigned_by_phone IS NOT NULL THEN
+                (SELECT m.name FROM household_members m
+                  WHERE m.phone = tasks.assigned_by_phone AND m.household_id = tasks.household_id) END AS from_name
          FROM tasks
         WHERE next_fire_at <= $1 AND NOT completed
         ORDER BY next_fire_at
@@ -100,7 +135,125 @@ export class SchedulerRepository {
       recurrence: r.recurrence,
       reminderOffsetMinutes: r.reminder_offset_minutes,
       timeZone: r.time_zone,
+      fromName: r.from_name,
     }));
+  }
+
+  /**
+   * Locks tasks given within a household whose giver is to be told (docs/HOUSEHOLD.md): done, or
+   * still open with a ring sent by `rangBeforeMs` (an hour ago) and not told so yet. Only while
+   * giver and holder share the household.
+   */
+  async lockAssignerNotices(rangBeforeMs: number, limit: number): Promise<AssignerNotice[]> {
+    const { rows } = await this.db.query<{
+      id: string;
+      text: string;
+      completed: boolean;
+      holder: string;
+      giver_phone: string;
+      language: ProactiveUser["language"];
+      time_zone: string;
+      quiet_start: string | null;
+      quiet_end: string | null;
+    }>(
+      `SELECT t.id, t.text, t.completed, holder.name AS holder, t.assigned_by_phone AS giver_phone,
+              u.language, u.time_zone, u.quiet_start, u.quiet_end
+         FROM tasks t
+         JOIN household_members holder ON holder.phone = t.user_phone AND holder.household_id = t.household_id
+         JOIN household_members giver ON giver.phone = t.assigned_by_phone AND giver.household_id = t.household_id
+         JOIN users u ON u.phone = t.assigned_by_phone
+        WHERE t.assigned_by_phone IS NOT NULL AND t.assigner_told_done_at IS NULL
+          AND (t.completed OR (t.assigner_told_open_at IS NULL AND EXISTS (
+                SELECT 1 FROM reminder_deliveries d
+                 WHERE d.task_id = t.id AND d.status = 'sent' AND d.kind IN ('reminder', 'nudge', 'overdue')
+                   AND d.sent_at <= $1)))
+        ORDER BY t.seq
+        LIMIT $2
+        FOR UPDATE OF t SKIP LOCKED`,
+      [new Date(rangBeforeMs), limit],
+    );
+    return rows.map((r) => ({
+      taskId: r.id,
+      text: r.text,
+      done: r.completed,
+      holder: r.holder,
+      giver: {
+        phone: r.giver_phone,
+        language: r.language,
+        timeZone: r.time_zone,
+        quietStart: r.quiet_start,
+        quietEnd: r.quiet_end,
+      },
+    }));
+  }
+
+  /** Records that the givers were told (done, or still open). */
+  async markAssignerTold(told: readonly { taskId: string; done: boolean }[], nowMs: number): Promise<void> {
+    if (told.length === 0) return;
+    await this.db.query(
+      `UPDATE tasks SET assigner_told_done_at = CASE WHEN u.done THEN $2 ELSE assigner_told_done_at END,
+                        assigner_told_open_at = CASE WHEN u.done THEN assigner_told_open_at ELSE $2 END
+         FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, done boolean)
+        WHERE tasks.id = u.id`,
+      [JSON.stringify(told.map((t) => ({ id: t.taskId, done: t.done }))), new Date(nowMs)],
+    );
+  }
+
+  /**
+   * Takes the counted shared-list additions of every reader whose oldest one was counted by
+   * `beforeMs` (all of that reader's go in one notice), deleting them; those of readers no longer
+   * sharing the list are dropped.
+   */
+  async takeListChanges(beforeMs: number, limit: number): Promise<ListChange[]> {
+    const { rows } = await this.db.query<{
+      recipient_phone: string;
+      list_id: string;
+      actor_phone: string;
+      items: number;
+      list: string | null;
+      actor: string | null;
+      language: ProactiveUser["language"];
+      time_zone: string | null;
+      quiet_start: string | null;
+      quiet_end: string | null;
+    }>(
+      `DELETE FROM household_list_changes c
+        WHERE c.recipient_phone IN (SELECT recipient_phone FROM household_list_changes
+                                     GROUP BY recipient_phone HAVING min(first_at) <= $1 LIMIT $2)
+       RETURNING c.recipient_phone, c.list_id, c.actor_phone, c.items,
+         (SELECT l.name FROM lists l JOIN household_members o
+                ON o.phone = l.user_phone AND o.household_id = l.household_id
+           JOIN household_members r ON r.phone = c.recipient_phone AND r.household_id = l.household_id
+          WHERE l.id = c.list_id AND r.list_notices) AS list,
+         (SELECT a.name FROM household_members a JOIN household_members r
+                ON r.household_id = a.household_id AND r.phone = c.recipient_phone
+          WHERE a.phone = c.actor_phone) AS actor,
+         (SELECT u.language FROM users u WHERE u.phone = c.recipient_phone) AS language,
+         (SELECT u.time_zone FROM users u WHERE u.phone = c.recipient_phone) AS time_zone,
+         (SELECT u.quiet_start FROM users u WHERE u.phone = c.recipient_phone) AS quiet_start,
+         (SELECT u.quiet_end FROM users u WHERE u.phone = c.recipient_phone) AS quiet_end`,
+      [new Date(beforeMs), limit],
+    );
+    return rows.flatMap((r) =>
+      r.list && r.actor && r.time_zone
+        ? [
+            {
+              reader: {
+                phone: r.recipient_phone,
+                language: r.language,
+                timeZone: r.time_zone,
+                quietStart: r.quiet_start,
+                quietEnd: r.quiet_end,
+              },
+              listId: r.list_id,
+              list: r.list,
+              actorPhone: r.actor_phone,
+              actor: r.actor,
+              items: r.items,
+            },
+          ]
+        : [],
+    );
   }
 
   /** Moves tasks to their next ring (null: none). */

@@ -41,6 +41,8 @@ interface TaskRow {
   completed: boolean;
   completed_at: Date | null;
   subtasks: Subtask[];
+  assigned_by_phone: string | null;
+  household_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -62,6 +64,8 @@ function toTask(row: TaskRow): Task {
     completed: row.completed,
     completedAt: iso(row.completed_at),
     subtasks: row.subtasks,
+    ...(row.assigned_by_phone ? { assignedByPhone: row.assigned_by_phone } : {}),
+    ...(row.household_id ? { householdId: row.household_id } : {}),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
@@ -95,8 +99,9 @@ export class PgTaskRepository implements TaskRepository {
   async create(phone: string, operationKey: string, task: NewTask): Promise<Task> {
     const inserted = await this.db.query<TaskRow>(
       `INSERT INTO tasks (user_phone, created_by_operation, text, category, due_at, reminder,
-         reminder_offset_minutes, recurrence, reminder_details, time_zone, next_fire_at, subtasks)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11, $12::jsonb)
+         reminder_offset_minutes, recurrence, reminder_details, time_zone, next_fire_at, subtasks,
+         assigned_by_phone, household_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11, $12::jsonb, $13, $14)
        ON CONFLICT (user_phone, created_by_operation) DO NOTHING
        RETURNING *`,
       [
@@ -112,6 +117,8 @@ export class PgTaskRepository implements TaskRepository {
         task.timeZone,
         task.nextFireAt ?? null,
         JSON.stringify(task.subtasks ?? []),
+        task.assignedByPhone ?? null,
+        task.householdId ?? null,
       ],
     );
     if (inserted.rows[0]) return toTask(inserted.rows[0]);

@@ -14,7 +14,14 @@ export const USER_TABLES: readonly { table: string; column: string }[] = [
   { table: "household_blocks", column: "phone" },
   { table: "household_blocks", column: "blocked_phone" },
   { table: "household_members", column: "phone" },
+  { table: "household_copy_offers", column: "phone" },
+  { table: "household_list_changes", column: "recipient_phone" },
+  { table: "household_list_changes", column: "actor_phone" },
+  // What they wrote into others' shared objects goes with them: items they added to another
+  // member's shared list, and the tasks and reminders they gave others.
+  { table: "list_items", column: "added_by_phone" },
   { table: "list_items", column: "user_phone" },
+  { table: "tasks", column: "assigned_by_phone" },
   { table: "lists", column: "user_phone" },
   { table: "tasks", column: "user_phone" },
   { table: "database_operations", column: "user_phone" },

@@ -14,11 +14,12 @@ import {
 import { findTasks, groupOf, type TaskGroup } from "../../services/database/taskFilters.js";
 import { completeTaskRow } from "../../services/database/completeTask.js";
 import { invisibleNameReply } from "../../services/database/visibleNames.js";
+import { MAX_LENGTH } from "../../services/database/limits.js";
 import {
   bareClock,
   recurrenceArgsOf,
+  scheduleFields,
   scheduleTask,
-  type TaskSchedule,
   type TaskTimeArgs,
   type SaidIn,
 } from "../../services/database/taskTimes.js";
@@ -66,9 +67,6 @@ export type DatabaseData =
       onlyChecked?: boolean;
     }
   | { kind: "lists"; op: string; lists: TaskList[] };
-
-/** The longest texts kept, as the tables' CHECKs allow (longer ones get a clear reply, not a crash). */
-export const MAX_LENGTH = { task: 2000, category: 100, list: 200, item: 500 } as const;
 
 type RunContext = CapabilityContext & { operationId: string; zone: string };
 
@@ -127,24 +125,6 @@ function checkLength(text: string | undefined, what: keyof typeof MAX_LENGTH, la
   }
 }
 
-/** The schedule fields of a task, from a computed schedule. */
-function scheduleFields(schedule: TaskSchedule): TaskPatch {
-  return {
-    dueAt: schedule.dueAt,
-    reminder: schedule.reminder,
-    reminderOffsetMinutes: schedule.reminderOffsetMinutes,
-    recurrence: schedule.recurrence,
-    nextFireAt: schedule.nextFireAt,
-    reminderDetails:
-      schedule.dateOnly || schedule.saidIn
-        ? {
-            ...(schedule.dateOnly ? { dateOnly: true } : {}),
-            ...(schedule.saidIn ? { saidIn: schedule.saidIn } : {}),
-          }
-        : null,
-  };
-}
-
 function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anchorDueAt?: string | null) {
   const result = scheduleTask(args, {
     nowMs: context.now,
@@ -198,16 +178,25 @@ export function createDatabaseExecutor(
           const undo = new UndoCapture(journal, phone, undoScopes(functionName, args, operationId));
           await undo.before();
           const outcome = await dispatch(functionName, args, tasks, lists, run);
-          const description = outcome.success ? undoDescription(outcome.data as DatabaseData) : null;
-          const entry = description
-            ? await undo.entry({
-                operationId,
-                turnId: context.state.traceId,
-                description,
-                now: context.now,
-                windowMs: undoWindowMs,
-              })
-            : null;
+          const data = outcome.success ? (outcome.data as DatabaseData) : undefined;
+          const description = undoDescription(data);
+          const change = {
+            operationId,
+            turnId: context.state.traceId,
+            now: context.now,
+            windowMs: undoWindowMs,
+          };
+          // A change to a list another member shared is theirs to keep: its rows are not copied
+          // into this person's journal, so "undo" says it cannot rather than reaching past it.
+          const entry = !description
+            ? null
+            : data?.kind === "list" && data.list.owner
+              ? {
+                  ...change,
+                  description: { kind: "irreversible" as const, reason: "shared" as const },
+                  images: [],
+                }
+              : await undo.entry({ ...change, description });
           // The ledger entry (with the undo entry, one statement) commits with the change. One
           // already there: this is a re-run of an operation that happened, so everything this run
           // did is rolled back (and its outcome read below).
@@ -533,6 +522,11 @@ function oneList(
   };
 }
 
+/** Renaming or deleting a list another member shared is refused: it is theirs (docs/HOUSEHOLD.md). */
+function notOwner(list: TaskList, language: RunContext["language"]): void {
+  if (list.owner) refuse("NOT_OWNER", t(language, "list.notOwner", { name: list.name, owner: list.owner }));
+}
+
 async function runList(
   operation: string,
   args: Args,
@@ -561,6 +555,7 @@ async function runList(
             name,
             isChecklist: draft.isChecklist !== false,
             items,
+            forHousehold: draft.forHousehold === true,
           }),
         );
       }
@@ -591,6 +586,7 @@ async function runList(
       const updated: { list: TaskList; previousName: string }[] = [];
       for (const change of changes) {
         const before = (await lists.get(phone, String(change.listId))) ?? whichList();
+        notOwner(before, language);
         const newName = str(change.newName);
         checkLength(newName, "list", language);
         const after = await lists.update(phone, before.id, {
@@ -613,6 +609,8 @@ async function runList(
     case "delete":
     case "deleteMultiple": {
       const targets = operation === "delete" ? [String(args.listId)] : strings(args.listIds);
+      for (const shared of (await lists.list(phone)).filter((l) => targets.includes(l.id)))
+        notOwner(shared, language);
       const deleted = await lists.delete(phone, targets);
       if (deleted.length === 0) whichList();
       if (operation === "delete") return oneList("delete", deleted[0]!, false);
@@ -632,7 +630,7 @@ async function runList(
         const created = await lists.create(phone, `${operationId}#0`, { name, items: texts });
         return oneList("addItem", created, true, { added: texts, created: true });
       }
-      if (!(await lists.addItems(phone, String(args.listId), texts))) whichList();
+      if (!(await lists.addItems(phone, String(args.listId), texts, context.now))) whichList();
       const list = (await lists.get(phone, String(args.listId))) ?? whichList();
       return oneList("addItem", list, true, { added: texts });
     }

@@ -12,7 +12,8 @@ export interface CompletedTask {
 
 /**
  * Done: a reminder (one-time or nudge) is deleted, as V1 did; a daily, weekly or monthly
- * reminder stays and moves past today's ring if that is still to come; a plain task is marked done.
+ * reminder stays and moves past today's ring if that is still to come; a plain task, and a
+ * reminder another household member gave (its giver is told), is marked done.
  */
 export async function completeTaskRow(
   tasks: TaskRepository,
@@ -30,13 +31,15 @@ export async function completeTaskRow(
     });
     return { task: updated ?? task, removed: false, recurring: true };
   }
-  if (rule || task.dueAt || task.nextFireAt) {
+  // A reminder another member gave is kept, done, until the scheduler has told them (docs/HOUSEHOLD.md).
+  if ((rule || task.dueAt || task.nextFireAt) && !task.assignedByPhone) {
     await tasks.delete(phone, [task.id]);
     return { task, removed: true, recurring: false };
   }
   const updated = await tasks.update(phone, task.id, {
     completed: true,
     completedAt: new Date(now).toISOString(),
+    nextFireAt: null,
   });
   return { task: updated ?? task, removed: false, recurring: false };
 }

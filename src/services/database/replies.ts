@@ -199,11 +199,20 @@ function taskListing(tasks: TaskShown[], filtered: boolean, language: Language):
 }
 
 function listDetail(list: TaskList, language: Language): string {
-  if (list.items.length === 0) return `*${list.name}*\n${t(language, "list.empty")}`;
-  const items = list.items.map((item) =>
-    list.isChecklist ? `${item.checked ? "☑" : "☐"} ${item.text}` : item.text,
-  );
-  return `*${list.name}*\n${numbered(items).join("\n")}`;
+  const title = `*${list.name}*${sharing(list, language)}`;
+  if (list.items.length === 0) return `${title}\n${t(language, "list.empty")}`;
+  // On a shared list, who added an item when it was not the reader: "milk — Dana".
+  const items = list.items.map((item) => {
+    const text = item.addedBy ? `${item.text} — ${item.addedBy}` : item.text;
+    return list.isChecklist ? `${item.checked ? "☑" : "☐"} ${text}` : text;
+  });
+  return `${title}\n${numbered(items).join("\n")}`;
+}
+
+/** " (Dana's, shared)" / " (shared with your household)" after a shared list's name; "" otherwise. */
+function sharing(list: TaskList, language: Language): string {
+  if (list.owner) return ` (${t(language, "list.sharedBy", { owner: list.owner })})`;
+  return list.shared ? ` (${t(language, "list.sharedMine")})` : "";
 }
 
 /** "🧹 Cleared *shopping* (5 items)." / "🧹 ניקיתי את *קניות* (5 פריטים)."; nothing removed says why. */
@@ -313,7 +322,7 @@ function render(data: Shown, language: Language): string {
           return t(language, "list.updatedMany", { count: String(data.lists.length) });
         default:
           if (data.lists.length === 0) return t(language, "noLists");
-          return `${t(language, "list.allTitle")}\n${numbered(data.lists.map((l) => `${l.name} (${itemCount(l, language)})`)).join("\n")}`;
+          return `${t(language, "list.allTitle")}\n${numbered(data.lists.map((l) => `${l.name} (${itemCount(l, language)})${sharing(l, language)}`)).join("\n")}`;
       }
     }
   }

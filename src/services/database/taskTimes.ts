@@ -3,7 +3,7 @@ import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
 import { MAX_NUDGE_MINUTES, nextOccurrence, parseIntervalMinutes, rfc5545Of } from "../../nlu/recurrence.js";
 import { readWhen, resolveWhen } from "../../nlu/whenPhrase.js";
 import { formatClock, instantToLocal, localToInstant, parseClock } from "../../nlu/zonedTime.js";
-import type { TaskRecurrence } from "../../types/tasks.js";
+import type { TaskPatch, TaskRecurrence } from "../../types/tasks.js";
 
 /** The time words of a task as the resolver named them (D6: words or local times, never instants it computed). */
 export interface TaskTimeArgs {
@@ -302,4 +302,22 @@ export function nextFireAfter(
     return iso(afterMs + (recurrence.intervalMinutes ?? DEFAULT_NUDGE_MINUTES) * 60_000);
   const occurrence = nextOccurrence(recurrence, timeZone, afterMs + offsetMinutes * 60_000);
   return iso(occurrence === null ? null : occurrence - offsetMinutes * 60_000);
+}
+
+/** The schedule fields of a task, from a computed schedule. */
+export function scheduleFields(schedule: TaskSchedule): TaskPatch {
+  return {
+    dueAt: schedule.dueAt,
+    reminder: schedule.reminder,
+    reminderOffsetMinutes: schedule.reminderOffsetMinutes,
+    recurrence: schedule.recurrence,
+    nextFireAt: schedule.nextFireAt,
+    reminderDetails:
+      schedule.dateOnly || schedule.saidIn
+        ? {
+            ...(schedule.dateOnly ? { dateOnly: true } : {}),
+            ...(schedule.saidIn ? { saidIn: schedule.saidIn } : {}),
+          }
+        : null,
+  };
 }

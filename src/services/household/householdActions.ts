@@ -5,17 +5,20 @@ import type { MemoryService } from "../memory/index.js";
 import { answerOutsideGraph, type ActionMessage } from "../reminder/reminderActions.js";
 import { HOUSEHOLD_BUTTON } from "../reminder/proactiveText.js";
 import type { HouseholdService } from "./householdService.js";
+import type { HouseholdSharing } from "./householdSharing.js";
 
 export interface HouseholdActionsDeps {
   households: HouseholdService;
+  sharing: HouseholdSharing;
   memory: MemoryService;
   sender: MessageSender;
 }
 
 /**
  * The household's messages, answered without the graph like a reminder's buttons: Accept and
- * Decline on an invitation, "stop" or "accept" typed while one is open, and the commands of docs/HOUSEHOLD.md in
- * their English and Hebrew forms (invite, "my household", leave, remove).
+ * Decline on an invitation, "stop" or "accept" typed while one is open, and the commands of
+ * docs/HOUSEHOLD.md in their English and Hebrew forms (invite, "my household", leave, remove,
+ * share a list, give a task or a reminder, "our tasks", refuse reminders, list notices, keep a copy).
  */
 export class HouseholdActions {
   constructor(private readonly deps: HouseholdActionsDeps) {}
@@ -34,7 +37,7 @@ export class HouseholdActions {
   }
 
   private async replyTo(user: User, language: "he" | "en", message: ActionMessage): Promise<string | null> {
-    const { households } = this.deps;
+    const { households, sharing } = this.deps;
     const option = message.optionId ?? "";
     if (option.startsWith(HOUSEHOLD_BUTTON.accept))
       return households.accept(user, option.slice(HOUSEHOLD_BUTTON.accept.length), language);
@@ -55,6 +58,31 @@ export class HouseholdActions {
         return households.stop(user, language);
       case "accept":
         return households.acceptLatest(user, language);
+      case "share":
+        return sharing.share(user, command.list, command.with, language);
+      case "unshare":
+        return sharing.unshare(user, command.list, language);
+      case "newSharedList":
+        return sharing.newSharedList(user, command.list, message.messageId, language);
+      case "ourTasks":
+        return sharing.ourTasks(user, language);
+      case "assign":
+        return sharing.assign(
+          user,
+          command.target,
+          command.text,
+          command.explicit,
+          message.messageId,
+          language,
+        );
+      case "remind":
+        return sharing.remind(user, command.rest, command.hebrew, message.messageId, language);
+      case "reminders":
+        return sharing.reminders(user, command.name, command.allow, language);
+      case "listNotices":
+        return sharing.listNotices(user, command.on, language);
+      case "keepCopy":
+        return sharing.keepCopy(user, message.messageId, language);
       default:
         return null;
     }

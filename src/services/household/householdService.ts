@@ -1,21 +1,21 @@
 import { randomUUID } from "node:crypto";
-import type { DeliveryLedger, NewDelivery, Delivery } from "../../db/repositories/deliveryLedger.js";
-import type { HouseholdRepository, Household } from "../../db/repositories/householdRepository.js";
-import type { UserRepository } from "../../db/repositories/userRepository.js";
-import type { Storage } from "../../db/transaction.js";
+import type { NewDelivery } from "../../db/repositories/deliveryLedger.js";
+import type { Household } from "../../db/repositories/householdRepository.js";
 import { t, type Language } from "../../messages/index.js";
 import type { User } from "../../types/index.js";
-import type { HouseholdContent } from "../../types/proactive.js";
-import type { Logger } from "../../utils/logger.js";
-import { replyLanguage } from "../../utils/language.js";
 import { dialledNumber, displayPhone } from "../../utils/phone.js";
-import { asDelivery } from "../reminder/reminderService.js";
+import {
+  addressedTo,
+  knownLanguage,
+  memberName,
+  notice,
+  runChange,
+  type HouseholdRepositories,
+  type HouseholdServiceDeps,
+  type Outcome,
+} from "./householdChange.js";
 
-/** The repositories a household change writes together: the household and the messages it sends. */
-export interface HouseholdRepositories {
-  households: HouseholdRepository;
-  deliveries: DeliveryLedger;
-}
+export type { HouseholdRepositories, HouseholdServiceDeps } from "./householdChange.js";
 
 /** Limits of docs/HOUSEHOLD.md. */
 export const HOUSEHOLD_LIMITS = {
@@ -28,22 +28,8 @@ export const HOUSEHOLD_LIMITS = {
 } as const;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** What a change answers its author, and the messages to others it tells of (sent once it commits). */
-interface Outcome {
-  reply: string;
-  tell?: NewDelivery[];
-}
-
-export interface HouseholdServiceDeps {
-  storage: Storage<HouseholdRepositories>;
-  users: Pick<UserRepository, "get">;
-  /** Sends deliveries this service inserted under their claim token (the reminder service's `send`). */
-  deliver: (deliveries: readonly Delivery[]) => Promise<unknown>;
-  logger: Logger;
-  clock: () => number;
-  newId?: () => string;
-}
+/** How long "keep a copy" can take the shared lists one lost by a leaving. */
+export const COPY_OFFER_MS = 7 * DAY_MS;
 
 /**
  * Households (docs/HOUSEHOLD.md): invitations and their answers, members joining, leaving and
@@ -174,19 +160,46 @@ export class HouseholdService {
     return lines.length > 0 ? lines.join("\n") : t(language, "household.none");
   }
 
-  /** "leave the household". */
+  /** "leave the household": shared lists stay with their owners; who loses one may keep a copy. */
   async leave(user: User, language: Language): Promise<string> {
     return this.change(async ({ households }, now) => {
       const household = await households.householdOf(user.phone);
       if (!household) return { reply: t(language, "household.none") };
       const me = household.members.find((m) => m.phone === user.phone);
+      const lost = await this.endSharing(households, user.phone, household.id, now);
       await households.cancelSentBy(user.phone, now);
       await households.removeMember(user.phone);
+      const mine = lost.get(user.phone) ?? [];
       return {
-        reply: t(language, "household.youLeft"),
-        tell: this.notices(household, user.phone, "left", me?.name ?? displayPhone(user.phone), now),
+        reply: [
+          t(language, "household.youLeft"),
+          ...(mine.length > 0 ? [t(language, "household.copyOffer", { lists: mine.join(", ") })] : []),
+        ].join("\n"),
+        tell: this.notices(household, user.phone, "left", me?.name ?? displayPhone(user.phone), now, lost),
       };
     });
+  }
+
+  /**
+   * Ends what `phone` shared and was shared with them in the household, and offers each person
+   * who loses a shared list a copy for a week; returns the names of the lists each one lost.
+   */
+  private async endSharing(
+    households: HouseholdRepositories["households"],
+    phone: string,
+    householdId: string,
+    now: number,
+  ): Promise<Map<string, string[]>> {
+    const lost = await households.endSharing(phone, householdId);
+    const names = new Map<string, string[]>();
+    for (const [person, lists] of lost) {
+      await households.offerCopies(person, lists, now, now + COPY_OFFER_MS);
+      names.set(
+        person,
+        lists.map((l) => l.name),
+      );
+    }
+    return names;
   }
 
   /**
@@ -206,84 +219,71 @@ export class HouseholdService {
     }
     const me = household.members.find((m) => m.phone === user.phone);
     return this.change(async ({ households }, now) => {
-      await households.cancelSentBy(target.phone, now);
-      // Gone meanwhile (they left): nothing to tell them.
-      if (!(await households.removeMember(target.phone)))
+      // Gone meanwhile (they left): nothing to end, nothing to tell them.
+      const still = await households.householdOf(target.phone);
+      if (still?.id !== household.id)
         return { reply: t(language, "household.youRemoved", { name: target.name }) };
+      const lost = await this.endSharing(households, target.phone, household.id, now);
+      await households.cancelSentBy(target.phone, now);
+      await households.removeMember(target.phone);
+      const who = me?.name ?? displayPhone(user.phone);
       const removed = notice(target.phone, `household:removed:${household.id}:${target.phone}@${now}`, now, {
         kind: "household",
         notice: "removed",
         language: knownLanguage(target) ?? language,
         timeZone: target.timeZone ?? user.timeZone,
-        who: me?.name ?? displayPhone(user.phone),
+        who,
+        ...(lost.get(target.phone)?.length ? { lost: lost.get(target.phone)! } : {}),
       });
-      return { reply: t(language, "household.youRemoved", { name: target.name }), tell: [removed] };
+      // The others (not the remover) lose the lists of the one taken out: they are told, with the offer.
+      const others = this.notices(
+        { ...household, members: household.members.filter((m) => m.phone !== user.phone) },
+        target.phone,
+        "left",
+        target.name,
+        now,
+        lost,
+      );
+      const mine = lost.get(user.phone) ?? [];
+      return {
+        reply: [
+          t(language, "household.youRemoved", { name: target.name }),
+          ...(mine.length > 0 ? [t(language, "household.copyOffer", { lists: mine.join(", ") })] : []),
+        ].join("\n"),
+        tell: [removed, ...others],
+      };
     });
+  }
+
+  private change(work: (repositories: HouseholdRepositories, now: number) => Promise<Outcome>) {
+    return runChange(this.deps, this.newId(), work);
   }
 
   /**
-   * Runs one change in a transaction with the messages it tells of recorded in the delivery
-   * ledger under one claim token, then (committed) sends them; returns the reply to its author.
+   * A notice to every member of `household` but `about` (who joined or left), in their language
+   * and zone, naming the shared lists each one lost by it.
    */
-  private async change(
-    work: (repositories: HouseholdRepositories, now: number) => Promise<Outcome>,
-  ): Promise<string> {
-    const now = this.deps.clock();
-    const token = this.newId();
-    const { reply, tell } = await this.deps.storage.transaction(async (repositories) => {
-      const outcome = await work(repositories, now);
-      if (!outcome.tell?.length) return { reply: outcome.reply, tell: [] };
-      const inserted = await repositories.deliveries.insert(outcome.tell, token, now);
-      return { reply: outcome.reply, tell: outcome.tell.filter((row) => inserted.has(row.key)) };
-    });
-    await this.send(tell, token);
-    return reply;
-  }
-
-  /** A notice to every member of `household` but `about` (who joined or left), in their language and zone. */
   private notices(
     household: Household,
     about: string,
     kind: "joined" | "left",
     who: string,
     now: number,
+    lost: ReadonlyMap<string, string[]> = new Map(),
   ): NewDelivery[] {
     return household.members
       .filter((member) => member.phone !== about)
-      .map((member) =>
-        notice(member.phone, `household:${kind}:${household.id}:${about}@${now}:${member.phone}`, now, {
-          kind: "household",
-          notice: kind,
-          language: replyLanguage(member.language),
-          timeZone: member.timeZone ?? "UTC",
-          who,
-        }),
-      );
+      .map((member) => {
+        const key = `household:${kind}:${household.id}:${about}@${now}:${member.phone}`;
+        const lists = lost.get(member.phone) ?? [];
+        return notice(
+          member.phone,
+          key,
+          now,
+          kind === "joined"
+            ? { ...addressedTo(member), notice: "joined", who }
+            : { ...addressedTo(member), notice: "left", who, ...(lists.length > 0 ? { lost: lists } : {}) },
+        );
+      });
   }
-
-  /** Sends what a committed change inserted; a failure leaves it to the scheduler's takeover. */
-  private async send(rows: readonly NewDelivery[], token: string): Promise<void> {
-    if (rows.length === 0) return;
-    try {
-      await this.deps.deliver(rows.map((row) => asDelivery(row, token)));
-    } catch (error) {
-      this.deps.logger.error(
-        { err: error, event: "HOUSEHOLD_NOTICE_FAILED", keys: rows.map((r) => r.key) },
-        "household message not sent now; the scheduler takes it over after the claim lease",
-      );
-    }
-  }
-}
-
-/** What a household calls a person who started it or joined without being named: their WhatsApp name, else their number. */
-function memberName(user: User): string {
-  return user.displayName?.trim() || displayPhone(user.phone);
-}
-
-function knownLanguage(user: Pick<User, "language"> | null | undefined): Language | null {
-  return user?.language === "he" || user?.language === "en" ? user.language : null;
-}
-
-function notice(phone: string, key: string, now: number, content: HouseholdContent): NewDelivery {
-  return { key, phone, kind: "household", taskId: null, occurrenceAt: now, content, sendAfter: now };
 }

@@ -64,8 +64,33 @@ export function renderProactive(content: ProactiveContent, nowMs: number): Rende
 
 function renderHousehold(content: HouseholdContent): RenderedMessage {
   const { language: lang, who } = content;
-  if (content.notice !== "invitation")
-    return { text: t(lang, `household.${content.notice}`, { who }), buttons: [] };
+  const text = (body: string) => ({ text: body, buttons: [] });
+  switch (content.notice) {
+    case "joined":
+      return text(t(lang, "household.joined", { who }));
+    case "left":
+    case "removed": {
+      const lost = content.lost?.length
+        ? `\n${t(lang, "household.copyOffer", { lists: content.lost.join(", ") })}`
+        : "";
+      return text(`${t(lang, `household.${content.notice}`, { who })}${lost}`);
+    }
+    case "shared":
+      return text(t(lang, "household.shared", { who, list: content.list }));
+    case "task":
+    case "done":
+    case "stillOpen":
+      return text(t(lang, `household.${content.notice}`, { who, text: content.text }));
+    case "lists":
+      return text(
+        [
+          t(lang, "household.listsTitle"),
+          ...content.changes.map((c) => `• ${t(lang, "household.listChange", { ...c, count: c.count })}`),
+        ].join("\n"),
+      );
+    case "invitation":
+      break;
+  }
   const id = content.invitationId;
   return {
     text: t(lang, "household.invitation", { who }),
@@ -107,7 +132,9 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
       text =
         content.dueAt && dueAt !== null && dueAt > fireAt && dueAt > nowMs
           ? t(lang, "reminder.ringAt", { text: content.text, time: when(content.dueAt) })
-          : t(lang, "reminder.ring", { text: content.text });
+          : content.from
+            ? t(lang, "reminder.ringFrom", { text: content.text, from: content.from })
+            : t(lang, "reminder.ring", { text: content.text });
       break;
   }
   const late = nowMs - lateFrom;

@@ -4,7 +4,7 @@ import { setMaxListeners } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
 import type { SchedulerSettings } from "../../config/env.js";
 import type { DeliveryLedger, Delivery, NewDelivery } from "../../db/repositories/deliveryLedger.js";
-import type { DigestTask, ProactiveUser } from "../../db/repositories/schedulerRepository.js";
+import type { DigestTask, NoticeReader, ProactiveUser } from "../../db/repositories/schedulerRepository.js";
 import type { ReminderRepositories } from "../../db/storage.js";
 import type { Storage } from "../../db/transaction.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
@@ -20,8 +20,13 @@ import type { MessageSender } from "../../types/outbound.js";
 import { ProactivePacer } from "../scheduler/proactivePacer.js";
 import { buildDigest, type DigestSource } from "./digest.js";
 import { digestIsEmpty, LATE_AFTER_MS, renderProactive } from "./proactiveText.js";
-import { type AwayContent, type ProactiveContent, type RingContent } from "../../types/proactive.js";
-import { planRing, type QuietHours, type RingPlan } from "./ringPlan.js";
+import {
+  type AwayContent,
+  type HouseholdContent,
+  type ProactiveContent,
+  type RingContent,
+} from "../../types/proactive.js";
+import { inQuietHours, planRing, quietHoursEnd, type QuietHours, type RingPlan } from "./ringPlan.js";
 
 /** Meta error code: the message went outside the 24-hour customer-service window. */
 export const OUTSIDE_WINDOW_CODE = 131047;
@@ -158,6 +163,8 @@ export class ReminderService {
       skipped += digests.skipped;
       if (digests.locked < CLAIM_BATCH) break;
     }
+    if (claimed.length < budget)
+      claimed.push(...(await this.claimHousehold(token, Math.min(CLAIM_BATCH, budget - claimed.length))));
     const claimMs = performance.now() - started;
     const outcomes = await this.send(claimed);
     const count = (status: string) => outcomes.filter((o) => o === status).length;
@@ -210,7 +217,7 @@ export class ReminderService {
             : null;
         let plan: RingPlan;
         try {
-          plan = planRing(task, now, quiet);
+          plan = planRing(task, now, quiet, task.fromName !== null);
         } catch (error) {
           // One unreadable task (a zone this runtime lacks) must not hold up everyone's reminders.
           this.deps.logger.error(
@@ -238,6 +245,7 @@ export class ReminderService {
           dueAt:
             kind === "recurring" && offsetMs > 0 ? new Date(fireAt + offsetMs).toISOString() : task.dueAt,
           ...(task.recurrence?.intervalMinutes ? { intervalMinutes: task.recurrence.intervalMinutes } : {}),
+          ...(task.fromName ? { from: task.fromName } : {}),
         };
         const row: NewDelivery = {
           key: ringKey(task.id, fireAt),
@@ -284,6 +292,43 @@ export class ReminderService {
       return { locked: tasks.length, rows: rows.filter((r) => inserted.has(r.key)) };
     });
     return { locked: planned.locked, deliveries: planned.rows.map((r) => asDelivery(r, token)) };
+  }
+
+  /**
+   * Claims the household's notices (docs/HOUSEHOLD.md): to whoever gave a task or reminder, that
+   * it is done or still open an hour after it rang (each once), and each member's batched notice
+   * of others' additions to shared lists. A reader in their quiet hours gets it when they end.
+   */
+  async claimHousehold(token: string, limit: number): Promise<Delivery[]> {
+    const now = this.deps.clock();
+    const rows = await this.deps.storage.transaction(async ({ schedule: repo, deliveries }) => {
+      const told = await repo.lockAssignerNotices(now - STILL_OPEN_AFTER_MS, limit);
+      const changes = await repo.takeListChanges(now - LIST_NOTICE_BATCH_MS, limit);
+      if (told.length === 0 && changes.length === 0) return [];
+      const out: NewDelivery[] = told.map((n) =>
+        householdNotice(n.giver, `household:${n.done ? "done" : "open"}:${n.taskId}`, now, {
+          notice: n.done ? "done" : "stillOpen",
+          who: n.holder,
+          text: n.text,
+        }),
+      );
+      const perReader = new Map<string, typeof changes>();
+      for (const change of changes)
+        perReader.set(change.reader.phone, [...(perReader.get(change.reader.phone) ?? []), change]);
+      for (const [phone, mine] of perReader) {
+        out.push(
+          householdNotice(mine[0]!.reader, `household:lists:${phone}@${new Date(now).toISOString()}`, now, {
+            notice: "lists",
+            who: mine[0]!.actor,
+            changes: mine.map((c) => ({ who: c.actor, list: c.list, count: c.items })),
+          }),
+        );
+      }
+      await repo.markAssignerTold(told, now);
+      const inserted = await deliveries.insert(out, token, now);
+      return out.filter((row) => inserted.has(row.key));
+    });
+    return rows.map((row) => asDelivery(row, token));
   }
 
   /**
@@ -483,7 +528,11 @@ export class ReminderService {
       if (via === "template") {
         // Only the household template has buttons (Accept / Decline): their payloads go with it.
         const buttons = content.kind === "household" ? message.buttons.map((b) => b.id) : [];
-        await sender.sendTemplate(delivery.phone, template!, message.text, { onAccepted, buttons });
+        await sender.sendTemplate(delivery.phone, template!, message.text, {
+          onAccepted,
+          buttons,
+          memory: attempt.isUser ? "append" : "none",
+        });
       } else {
         await sender.send(
           delivery.phone,
@@ -496,7 +545,8 @@ export class ReminderService {
             language: content.language,
           },
           // Appended in one statement: a turn of this user may be running on another instance.
-          { memory: "append", onAccepted },
+          // Someone invited who is not a user yet has no conversation to keep it in.
+          { memory: attempt.isUser ? "append" : "none", onAccepted },
         );
       }
       // A sender without a client logs and sends nothing: not a delivery.
@@ -665,6 +715,41 @@ export class ReminderService {
     );
   }
 }
+
+/** An hour after a reminder given within a household rang and is still open, its giver is told once. */
+export const STILL_OPEN_AFTER_MS = 60 * 60 * 1000;
+/** Additions to shared lists are gathered this long into one notice. */
+export const LIST_NOTICE_BATCH_MS = 15 * 60 * 1000;
+
+/** A household notice to `reader`, sent now or, in their quiet hours, when those end. */
+function householdNotice(
+  reader: NoticeReader,
+  key: string,
+  now: number,
+  body: DistributiveOmit<HouseholdContent, "kind" | "language" | "timeZone">,
+): NewDelivery {
+  const quiet: QuietHours | null =
+    reader.quietStart && reader.quietEnd
+      ? { start: reader.quietStart, end: reader.quietEnd, timeZone: reader.timeZone }
+      : null;
+  const content = {
+    ...body,
+    kind: "household",
+    language: replyLanguage(reader.language),
+    timeZone: reader.timeZone,
+  } as HouseholdContent;
+  return {
+    key,
+    phone: reader.phone,
+    kind: "household",
+    taskId: null,
+    occurrenceAt: now,
+    content,
+    sendAfter: quiet && inQuietHours(now, quiet) ? quietHoursEnd(now, quiet) : now,
+  };
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** `away:<phone>@<claim ISO>/<first task>`: two claims at the same millisecond (two instances) never collide. */
 /** The stop signal every waiting send listens to (up to SEND_CONCURRENCY at once: no listener limit). */

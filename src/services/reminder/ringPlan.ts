@@ -69,8 +69,16 @@ const ms = (iso: string | null) => (iso === null ? null : Date.parse(iso));
 const fireAfter = (task: DueTask, rule: TaskRecurrence, afterMs: number) =>
   ms(nextFireAfter(rule, task.timeZone, afterMs, task.reminderOffsetMinutes ?? 0));
 
-/** The ring of a due task at `nowMs` and its next fire instant. */
-export function planRing(task: DueTask, nowMs: number, quiet: QuietHours | null): RingPlan {
+/**
+ * The ring of a due task at `nowMs` and its next fire instant. `fromOther`: a reminder another
+ * household member gave, held through the holder's quiet hours like a nudge (they did not set it).
+ */
+export function planRing(
+  task: DueTask,
+  nowMs: number,
+  quiet: QuietHours | null,
+  fromOther = false,
+): RingPlan {
   const fireAt = Date.parse(task.nextFireAt);
   const rule = task.recurrence;
 
@@ -99,6 +107,9 @@ export function planRing(task: DueTask, nowMs: number, quiet: QuietHours | null)
     return { ring: { kind: "nudge", fireAt }, skipped: 0, nextFireAt: upToEnd(fireAfter(task, rule, nowMs)) };
   }
 
+  if (fromOther && quiet && inQuietHours(nowMs, quiet)) {
+    return { ring: null, skipped: 0, nextFireAt: quietHoursEnd(nowMs, quiet) };
+  }
   // One-time. With a lead time ("remind me an hour before"), the due time itself comes next,
   // as an overdue notice, unless it has passed already (then this one message says it all).
   const dueAt = ms(task.dueAt);

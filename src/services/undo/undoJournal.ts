@@ -41,9 +41,11 @@ export function describeChanged<T>(
 /**
  * Why a change cannot be taken back: an email went out ("email"), a Gmail change ("gmail"), a
  * setting ("settings"), disconnecting Google ("google"), something the user asked Memo to forget ("forgotten"),
- * a change whose earlier state could not be copied ("untracked").
+ * a change whose earlier state could not be copied ("untracked"), a change to a list another household
+ * member shared ("shared": their rows, not copied into this person's journal).
  */
-export type IrreversibleReason = "email" | "gmail" | "settings" | "google" | "forgotten" | "untracked";
+export type IrreversibleReason =
+  "email" | "gmail" | "settings" | "google" | "forgotten" | "untracked" | "shared";
 
 /**
  * Journals a change undo cannot take back, so "undo" right after it says so instead of reaching

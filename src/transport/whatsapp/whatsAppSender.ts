@@ -233,6 +233,7 @@ export class WhatsAppSender implements MessageSender {
         );
       return sent;
     });
+    if (options.memory === "none") return id;
     // The window is context only: its failure is logged, never a reason to send again.
     await memory
       .appendProactiveMessage(phone, text, id)

@@ -1,0 +1,104 @@
+import type { DeliveryLedger, NewDelivery, Delivery } from "../../db/repositories/deliveryLedger.js";
+import type { HouseholdRepository, Household } from "../../db/repositories/householdRepository.js";
+import type { ListRepository } from "../../db/repositories/listRepository.js";
+import type { TaskRepository } from "../../db/repositories/taskRepository.js";
+import type { UserRepository } from "../../db/repositories/userRepository.js";
+import type { Storage } from "../../db/transaction.js";
+import type { Language } from "../../messages/index.js";
+import type { User } from "../../types/index.js";
+import type { HouseholdContent } from "../../types/proactive.js";
+import type { Logger } from "../../utils/logger.js";
+import { literalOf } from "../../utils/fuzzy.js";
+import { replyLanguage } from "../../utils/language.js";
+import { displayPhone } from "../../utils/phone.js";
+import { asDelivery } from "../reminder/reminderService.js";
+
+/**
+ * The repositories a household change writes together: the household, the messages it sends,
+ * and the lists and tasks it shares (each read as the person asking sees them).
+ */
+export interface HouseholdRepositories {
+  households: HouseholdRepository;
+  deliveries: DeliveryLedger;
+  lists: ListRepository;
+  tasks: TaskRepository;
+}
+
+export interface HouseholdServiceDeps {
+  storage: Storage<HouseholdRepositories>;
+  users: Pick<UserRepository, "get">;
+  /** Sends deliveries this service inserted under their claim token (the reminder service's `send`). */
+  deliver: (deliveries: readonly Delivery[]) => Promise<unknown>;
+  logger: Logger;
+  clock: () => number;
+  newId?: () => string;
+}
+
+/** What a change answers its author, and the messages to others it tells of (sent once it commits). */
+export interface Outcome {
+  reply: string;
+  tell?: NewDelivery[];
+}
+
+/**
+ * Runs one change in a transaction with the messages it tells of recorded in the delivery
+ * ledger under one claim token, then (committed) sends them; returns the reply to its author.
+ * A send that fails now is left to the scheduler, which takes the row over after the claim lease.
+ */
+export async function runChange(
+  deps: HouseholdServiceDeps,
+  token: string,
+  work: (repositories: HouseholdRepositories, now: number) => Promise<Outcome>,
+): Promise<string> {
+  const now = deps.clock();
+  const { reply, tell } = await deps.storage.transaction(async (repositories) => {
+    const outcome = await work(repositories, now);
+    if (!outcome.tell?.length) return { reply: outcome.reply, tell: [] };
+    const inserted = await repositories.deliveries.insert(outcome.tell, token, now);
+    return { reply: outcome.reply, tell: outcome.tell.filter((row) => inserted.has(row.key)) };
+  });
+  if (tell.length === 0) return reply;
+  try {
+    await deps.deliver(tell.map((row) => asDelivery(row, token)));
+  } catch (error) {
+    deps.logger.error(
+      { err: error, event: "HOUSEHOLD_NOTICE_FAILED", keys: tell.map((r) => r.key) },
+      "household message not sent now; the scheduler takes it over after the claim lease",
+    );
+  }
+  return reply;
+}
+
+/** What a household calls a person who started it or joined without being named: their WhatsApp name, else their number. */
+export function memberName(user: User): string {
+  return user.displayName?.trim() || displayPhone(user.phone);
+}
+
+export function knownLanguage(user: Pick<User, "language"> | null | undefined): Language | null {
+  return user?.language === "he" || user?.language === "en" ? user.language : null;
+}
+
+/** A household message to `phone` under ledger key `key`, sent now. */
+export function notice(phone: string, key: string, now: number, content: HouseholdContent): NewDelivery {
+  return { key, phone, kind: "household", taskId: null, occurrenceAt: now, content, sendAfter: now };
+}
+
+/** Content fields every member's notice shares: their language and zone. */
+export function addressedTo(member: Household["members"][number]) {
+  return {
+    kind: "household" as const,
+    language: replyLanguage(member.language),
+    timeZone: member.timeZone ?? "UTC",
+  };
+}
+
+/** The other members of `household` (all but `phone`). */
+export function othersOf(household: Household | null, phone: string): Household["members"] {
+  return household?.members.filter((m) => m.phone !== phone) ?? [];
+}
+
+/** The member among `members` the words name (their household name, any case), or undefined. */
+export function memberNamed(members: Household["members"], words: string) {
+  const wanted = literalOf(words);
+  return members.find((m) => literalOf(m.name) === wanted);
+}

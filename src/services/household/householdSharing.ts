@@ -1,0 +1,320 @@
+import { randomUUID } from "node:crypto";
+import type { Household, HouseholdMember } from "../../db/repositories/householdRepository.js";
+import { t, type Language } from "../../messages/index.js";
+import { recognizeCommand } from "../../nlu/commands.js";
+import type { User } from "../../types/index.js";
+import type { TaskList } from "../../types/tasks.js";
+import { literalOf } from "../../utils/fuzzy.js";
+import { humanTime } from "../../utils/timeContext.js";
+import { scheduleFields, scheduleTask } from "../database/taskTimes.js";
+import { MAX_LENGTH } from "../database/limits.js";
+import { inQuietHours } from "../reminder/ringPlan.js";
+import {
+  addressedTo,
+  memberNamed,
+  notice,
+  othersOf,
+  runChange,
+  type HouseholdRepositories,
+  type HouseholdServiceDeps,
+  type Outcome,
+} from "./householdChange.js";
+
+/** Words around a list's name that are not the name ("the shopping list", "רשימת קניות"). */
+const LIST_WORDS = /^(?:the |my |our |ה)|(?: list| רשימה)$|^(?:רשימת |רשימה |הרשימה )/gu;
+
+/** A list name as said, without "the … list" / "רשימת …", for matching. */
+function listKey(name: string): string {
+  let key = literalOf(name);
+  for (let i = 0; i < 3; i++) key = key.replace(LIST_WORDS, "").trim();
+  return key;
+}
+
+/**
+ * What a household shares (docs/HOUSEHOLD.md): lists shared with it, tasks and one-time reminders
+ * one member gives another, who may refuse them, the batched notice of shared-list changes, and
+ * "keep a copy" after leaving. Each reply is the asking person's; every message to another member
+ * goes through the scheduler's delivery ledger, in the same transaction as the change it tells of.
+ */
+export class HouseholdSharing {
+  private readonly newId: () => string;
+
+  constructor(private readonly deps: HouseholdServiceDeps) {
+    this.newId = deps.newId ?? randomUUID;
+  }
+
+  /** "share the shopping list with Dana" (`withName` null: "with the household"). */
+  async share(user: User, listWords: string, withName: string | null, language: Language): Promise<string> {
+    return this.change(async ({ households, lists }, now) => {
+      const household = await households.householdOf(user.phone);
+      const others = othersOf(household, user.phone);
+      if (!household || others.length === 0) return { reply: t(language, "household.none") };
+      if (withName !== null && !memberNamed(others, withName))
+        return { reply: notMember(withName, others, language) };
+      const found = await findList(lists.list(user.phone), listWords, language);
+      if (typeof found === "string") return { reply: found };
+      const names = others.map((m) => m.name).join(", ");
+      if (found.owner)
+        return { reply: t(language, "household.theirList", { list: found.name, owner: found.owner }) };
+      if (found.shared) return { reply: t(language, "household.alreadyShared", { list: found.name, names }) };
+      await lists.share(user.phone, found.id, true);
+      const me = household.members.find((m) => m.phone === user.phone)!;
+      return {
+        reply: t(language, "household.sharedList", { list: found.name, names }),
+        tell: others.map((member) =>
+          notice(member.phone, `household:shared:${found.id}@${now}:${member.phone}`, now, {
+            ...addressedTo(member),
+            notice: "shared",
+            who: me.name,
+            list: found.name,
+          }),
+        ),
+      };
+    });
+  }
+
+  /** "stop sharing the shopping list". */
+  async unshare(user: User, listWords: string, language: Language): Promise<string> {
+    return this.change(async ({ lists }) => {
+      const found = await findList(lists.list(user.phone), listWords, language);
+      if (typeof found === "string") return { reply: found };
+      if (found.owner)
+        return { reply: t(language, "household.theirList", { list: found.name, owner: found.owner }) };
+      if (!found.shared) return { reply: t(language, "household.notShared", { list: found.name }) };
+      await lists.share(user.phone, found.id, false);
+      return { reply: t(language, "household.unshared", { list: found.name }) };
+    });
+  }
+
+  /** "create a shopping list for the household". */
+  async newSharedList(user: User, name: string, messageId: string, language: Language): Promise<string> {
+    if (name.length > MAX_LENGTH.list) return t(language, "household.noLists", { name: name.slice(0, 40) });
+    return this.change(async ({ households, lists }, now) => {
+      const household = await households.householdOf(user.phone);
+      const others = othersOf(household, user.phone);
+      if (!household || others.length === 0) return { reply: t(language, "household.none") };
+      const taken = (await lists.list(user.phone)).find((l) => listKey(l.name) === listKey(name));
+      if (taken) return { reply: t(language, "household.listTaken", { list: taken.name }) };
+      const list = await lists.create(user.phone, `household:${messageId}`, { name, forHousehold: true });
+      const me = household.members.find((m) => m.phone === user.phone)!;
+      return {
+        reply: t(language, "household.newSharedList", {
+          list: list.name,
+          names: others.map((m) => m.name).join(", "),
+        }),
+        tell: others.map((member) =>
+          notice(member.phone, `household:shared:${list.id}@${now}:${member.phone}`, now, {
+            ...addressedTo(member),
+            notice: "shared",
+            who: me.name,
+            list: list.name,
+          }),
+        ),
+      };
+    });
+  }
+
+  /** "our tasks": the open tasks shared with the household, with who holds each. */
+  async ourTasks(user: User, language: Language): Promise<string> {
+    const { households } = this.deps.storage.repositories;
+    const tasks = await households.sharedTasks(user.phone);
+    if (tasks.length === 0) return t(language, "household.noOurTasks");
+    const now = this.deps.clock();
+    return [
+      t(language, "household.ourTasks"),
+      ...tasks.map((task) => {
+        const holder = task.holder ?? t(language, "household.you");
+        const when = task.dueAt ? `, ${humanTime(task.dueAt, now, user.timeZone, language)}` : "";
+        const from = task.from ? ` (${t(language, "household.taskFrom", { name: task.from })})` : "";
+        return `• ${task.text} — ${holder}${when}${from}`;
+      }),
+    ].join("\n");
+  }
+
+  /**
+   * "Dana: call the plumber": a task for a member, who is told. Null when the words before the
+   * colon name no member and were not explicitly a task ("Note: …" goes on to the rest of Memo).
+   */
+  async assign(
+    user: User,
+    target: string,
+    text: string,
+    explicit: boolean,
+    messageId: string,
+    language: Language,
+  ): Promise<string | null> {
+    const household = await this.deps.storage.repositories.households.householdOf(user.phone);
+    const others = othersOf(household, user.phone);
+    const member = memberNamed(others, target);
+    if (!member || !household) return explicit ? notMember(target, others, language) : null;
+    if (text.length > MAX_LENGTH.task) return null;
+    return this.change(async ({ households, tasks }, now) => {
+      if (await households.blocks(member.phone, user.phone, "reminders"))
+        return { reply: t(language, "household.remindBlocked", { name: member.name }) };
+      const task = await tasks.create(member.phone, `household:${user.phone}:${messageId}`, {
+        text,
+        timeZone: member.timeZone ?? user.timeZone,
+        assignedByPhone: user.phone,
+        householdId: household.id,
+      });
+      const me = household.members.find((m) => m.phone === user.phone)!;
+      return {
+        reply: t(language, "household.assigned", { name: member.name, text }),
+        tell: [
+          notice(member.phone, `household:task:${task.id}`, now, {
+            ...addressedTo(member),
+            notice: "task",
+            who: me.name,
+            text,
+          }),
+        ],
+      };
+    });
+  }
+
+  /**
+   * "remind Dana at 17:00 to pick up the kids": a one-time reminder in Dana's tasks, at 17:00 in
+   * her zone, that rings "from Yossi" with Done / Snooze; the giver is told when it is done. Null
+   * when the words after "remind" do not start with a member's name (the rest of Memo reads them).
+   */
+  async remind(
+    user: User,
+    rest: string,
+    hebrew: boolean,
+    messageId: string,
+    language: Language,
+  ): Promise<string | null> {
+    const household = await this.deps.storage.repositories.households.householdOf(user.phone);
+    const found = household ? memberAtStart(othersOf(household, user.phone), rest) : null;
+    if (!household || !found) return null;
+    const { member, after } = found;
+    const now = this.deps.clock();
+    const zone = member.timeZone ?? user.timeZone;
+    // The same reading as "remind me …", in the zone of the one reminded (D6: time in code).
+    const command = recognizeCommand(`${hebrew ? "תזכיר לי" : "remind me"} ${after}`, now, zone);
+    const args = command?.functionName === "tasks.create" && !command.timeQuestion ? command.args : null;
+    if (args?.reminderRecurrence) return t(language, "household.remindOnce", { name: member.name });
+    const text = typeof args?.text === "string" ? args.text : null;
+    const scheduled =
+      args && text && args.dueDate ? scheduleTask(args, { nowMs: now, timeZone: zone }) : null;
+    if (!scheduled?.ok || !text || !scheduled.schedule.nextFireAt)
+      return t(language, "household.remindHow", { name: member.name });
+    const schedule = scheduled.schedule;
+    return this.change(async ({ households, tasks }) => {
+      if (await households.blocks(member.phone, user.phone, "reminders"))
+        return { reply: t(language, "household.remindBlocked", { name: member.name }) };
+      await tasks.create(member.phone, `household:${user.phone}:${messageId}`, {
+        text,
+        timeZone: zone,
+        ...scheduleFields(schedule),
+        assignedByPhone: user.phone,
+        householdId: household.id,
+      });
+      const at = schedule.nextFireAt!;
+      const lines = [
+        t(language, "household.reminded", {
+          name: member.name,
+          when: humanTime(at, now, zone, language),
+          text,
+        }),
+      ];
+      const mine = humanTime(at, now, user.timeZone, language);
+      if (zone !== user.timeZone && mine !== humanTime(at, now, zone, language))
+        lines.push(t(language, "household.yourTime", { time: mine }));
+      if (
+        member.quietStart &&
+        member.quietEnd &&
+        inQuietHours(Date.parse(at), { start: member.quietStart, end: member.quietEnd, timeZone: zone })
+      )
+        lines.push(t(language, "household.remindQuiet", { name: member.name }));
+      return { reply: lines.join("\n") };
+    });
+  }
+
+  /** "stop reminders from Yossi" / "allow reminders from Yossi". */
+  async reminders(user: User, name: string, allow: boolean, language: Language): Promise<string> {
+    const { households } = this.deps.storage.repositories;
+    const household = await households.householdOf(user.phone);
+    const others = othersOf(household, user.phone);
+    const member = memberNamed(others, name);
+    if (!member)
+      return others.length === 0 ? t(language, "household.none") : notMember(name, others, language);
+    if (allow) {
+      await households.unblock(user.phone, member.phone, "reminders");
+      return t(language, "household.remindersOn", { name: member.name });
+    }
+    await households.block(user.phone, member.phone, this.deps.clock(), "reminders");
+    return t(language, "household.remindersOff", { name: member.name });
+  }
+
+  /** "turn on list notices" / "turn off list notices". */
+  async listNotices(user: User, on: boolean, language: Language): Promise<string> {
+    const changed = await this.deps.storage.transaction(({ households }) =>
+      households.setListNotices(user.phone, on),
+    );
+    if (!changed) return t(language, "household.none");
+    return t(language, on ? "household.noticesOn" : "household.noticesOff");
+  }
+
+  /** "keep a copy": the shared lists lost by a leaving become the person's own. */
+  async keepCopy(user: User, messageId: string, language: Language): Promise<string> {
+    return this.change(async ({ households, lists }, now) => {
+      const offered = await households.takeCopyOffer(user.phone, now);
+      if (!offered?.length) return { reply: t(language, "household.noCopy") };
+      const taken = new Set((await lists.list(user.phone)).map((l) => listKey(l.name)));
+      const made: string[] = [];
+      for (const [i, copy] of offered.entries()) {
+        // A name already taken gets a number, so "which list?" can still tell them apart.
+        let name = copy.name;
+        for (let n = 2; taken.has(listKey(name)); n++) name = `${copy.name} (${n})`;
+        taken.add(listKey(name));
+        await lists.create(user.phone, `copy:${messageId}#${i}`, { name, items: copy.items });
+        made.push(`*${name}*`);
+      }
+      return { reply: t(language, "household.copied", { lists: made.join(", ") }) };
+    });
+  }
+
+  private change(work: (repositories: HouseholdRepositories, now: number) => Promise<Outcome>) {
+    return runChange(this.deps, this.newId(), work);
+  }
+}
+
+function notMember(name: string, others: readonly HouseholdMember[], language: Language): string {
+  if (others.length === 0) return t(language, "household.none");
+  return t(language, "household.notMember", { name, names: others.map((m) => m.name).join(", ") });
+}
+
+/**
+ * The list the words name among those the person sees (exact name first, then without "the …
+ * list"); a reply saying there is none (with their lists' names) otherwise.
+ */
+async function findList(
+  seen: Promise<TaskList[]>,
+  words: string,
+  language: Language,
+): Promise<TaskList | string> {
+  const lists = await seen;
+  const exact = lists.find((l) => literalOf(l.name) === literalOf(words));
+  const found = exact ?? lists.find((l) => listKey(l.name) === listKey(words));
+  if (found) return found;
+  const name = words.trim();
+  return lists.length === 0
+    ? t(language, "household.noLists", { name })
+    : t(language, "household.noList", { name, names: lists.map((l) => l.name).join(", ") });
+}
+
+/** The member whose name the words start with (longest name first), and the words after it. */
+function memberAtStart(
+  members: Household["members"],
+  words: string,
+): { member: HouseholdMember; after: string } | null {
+  const said = words.trim();
+  const lowered = said.toLocaleLowerCase();
+  for (const member of [...members].sort((a, b) => b.name.length - a.name.length)) {
+    const name = member.name.trim().toLocaleLowerCase();
+    if (name && lowered.startsWith(name) && /^[\s,:]/u.test(said.slice(name.length)))
+      return { member, after: said.slice(name.length).replace(/^[\s,:]+/u, "") };
+  }
+  return null;
+}

@@ -286,8 +286,8 @@ function notMember(name: string, others: readonly HouseholdMember[], language: L
 }
 
 /**
- * The list the words name among those the person sees (exact name first, then without "the …
- * list"); a reply saying there is none (with their lists' names) otherwise.
+ * The list the words name among those the person sees, their own first (exact name first, then
+ * without "the … list"); a reply saying there is none (with their lists' names) otherwise.
  */
 async function findList(
   seen: Promise<TaskList[]>,
@@ -295,8 +295,10 @@ async function findList(
   language: Language,
 ): Promise<TaskList | string> {
   const lists = await seen;
-  const exact = lists.find((l) => literalOf(l.name) === literalOf(words));
-  const found = exact ?? lists.find((l) => listKey(l.name) === listKey(words));
+  const named = (candidates: TaskList[]) =>
+    candidates.find((l) => literalOf(l.name) === literalOf(words)) ??
+    candidates.find((l) => listKey(l.name) === listKey(words));
+  const found = named(lists.filter((l) => !l.owner)) ?? named(lists);
   if (found) return found;
   const name = words.trim();
   return lists.length === 0

@@ -2,9 +2,9 @@ import type { Entry, Translation } from "./entries.js";
 
 /** Commands Memo understands without a language model (the fast path), as shown to users. */
 const FAST_COMMANDS_EN =
-  '\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "clear shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes"\n• "what do you remember about me?", "forget that …"\n• "undo" takes back the last change (a deletion, a task marked done, an edit)';
+  '\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "clear shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes"\n• "what do you remember about me?", "forget that …"\n• "undo" takes back the last change (a deletion, a task marked done, an edit)\n• "add Dana 052-7654321 to my household", "my household", "our tasks" (lists and reminders shared with the people you live with)';
 const FAST_COMMANDS_HE =
-  '\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "נקה את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי"\n• "מה אתה זוכר עליי?", "תשכח ש…"\n• "בטל" מחזיר את השינוי האחרון (מחיקה, משימה שסומנה כבוצעה, עריכה)';
+  '\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "נקה את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי"\n• "מה אתה זוכר עליי?", "תשכח ש…"\n• "בטל" מחזיר את השינוי האחרון (מחיקה, משימה שסומנה כבוצעה, עריכה)\n• "תוסיף את דנה 052-7654321 למשק הבית", "משק הבית שלי", "המשימות שלנו" (רשימות ותזכורות משותפות עם מי שגר איתך)';
 
 /** Conversation-wide sentences: help, questions and their answers, errors, media, greetings. */
 export const CORE_EN = {

@@ -116,6 +116,18 @@ describe("a shared list", () => {
     expect((await say(h, DANA, "show shopping list")).join("\n")).not.toContain("milk");
   });
 
+  it("two lists of one name, hers and his shared one: Memo asks which, saying whose", async () => {
+    const h = await household();
+    await say(h, DANA, "create shopping list");
+    await say(h, YOSSI, "create a groceries list for the household");
+    await say(h, YOSSI, "add milk to groceries list");
+    await h.db.pool.query("UPDATE lists SET name = 'shopping' WHERE name = 'groceries'");
+    await say(h, DANA, "add bread to shopping list");
+    const question = h.graphApi.sent.filter((m) => m.to.replace(/\D/g, "") === DANA).at(-1)!;
+    expect(JSON.stringify(question.body)).toContain('"title":"shopping — Yossi"');
+    expect(await h.tasks.list(YOSSI)).toEqual([]);
+  });
+
   it("in Hebrew: a list made for the household, both add to it", async () => {
     const h = await household({ language: "he" });
     const made = await received(h, DANA, () => say(h, YOSSI, "תיצור רשימת קניות למשק הבית"));

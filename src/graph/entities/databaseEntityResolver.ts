@@ -12,6 +12,7 @@ import { isFillerListName } from "../../nlu/commands.js";
 import { findTasks } from "../../services/database/taskFilters.js";
 import { decideMatch, type Match } from "../../utils/fuzzy.js";
 import { invisibleNameReply } from "../../services/database/visibleNames.js";
+import { listLabel } from "../../services/database/replies.js";
 import { actionIds, lastNumbered, parseHandle, withChosenArgs } from "./references.js";
 import { confirmUnlessDone, resolveUnlessDone } from "./rerun.js";
 
@@ -556,7 +557,7 @@ export class DatabaseEntityResolver implements EntityResolver {
   ): EntityResolution {
     if (result.status === "missing") return notFound(result.message);
     const label = (item: T) =>
-      "dueAt" in item ? this.taskLabel(item, context) : "name" in item ? item.name : item.text;
+      "dueAt" in item ? this.taskLabel(item, context) : "name" in item ? listLabel(item) : item.text;
     return {
       status: "disambiguation",
       entityLabel: t(context.language, `entity.${entity}`),

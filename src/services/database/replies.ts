@@ -209,6 +209,11 @@ function listDetail(list: TaskList, language: Language): string {
   return `${title}\n${numbered(items).join("\n")}`;
 }
 
+/** A list's name as a choice among lists: another member's shared list says whose ("shopping — Yossi"). */
+export function listLabel(list: TaskList): string {
+  return list.owner ? `${list.name} — ${list.owner}` : list.name;
+}
+
 /** " (Dana's, shared)" / " (shared with your household)" after a shared list's name; "" otherwise. */
 function sharing(list: TaskList, language: Language): string {
   if (list.owner) return ` (${t(language, "list.sharedBy", { owner: list.owner })})`;

@@ -256,6 +256,26 @@ describe("a reminder for another member", () => {
     expect(await h.tasks.list(DANA)).toEqual([]);
   });
 
+  it("bad input: invisible or overlong words, absurd times, someone not in the household", async () => {
+    const h = await household();
+    expect(await say(h, YOSSI, "Dana: \u200b\u200f")).toEqual([expect.stringContaining("a task")]);
+    expect((await say(h, YOSSI, `Dana: ${"x".repeat(2100)}`))[0]).toContain("up to 2,000 characters");
+    expect((await say(h, YOSSI, `create a ${"y".repeat(250)} list for the household`))[0]).toContain(
+      "up to 200 characters",
+    );
+    expect((await say(h, YOSSI, "remind Dana in 9999999999 years to wait"))[0]).toContain(
+      "When should I remind Dana?",
+    );
+    expect((await say(h, YOSSI, "task for Rina: call"))[0]).toBe(
+      "There's no “Rina” in your household. It has: Dana.",
+    );
+    expect((await say(h, YOSSI, "share the gifts list with Dana"))[0]).toBe(
+      "You have no list called “gifts”.",
+    );
+    expect((await say(h, YOSSI, "stop reminders from Rina"))[0]).toContain("There's no “Rina”");
+    expect(await h.tasks.list(DANA)).toEqual([]);
+  });
+
   it("a reminder from a member in the holder's quiet hours waits until they end", async () => {
     const h = await household();
     await say(h, DANA, "quiet hours 22:00-07:00");

@@ -309,6 +309,30 @@ describe.each(backends)("long-term memory on $name", (backend) => {
   });
 
   describe("facts", () => {
+    it("of a household member stay theirs: a 'we' statement about the other person is no fact of hers", async () => {
+      const yossi = await newUser();
+      const dana = await newUser();
+      await db.pool.query(
+        `INSERT INTO households (id, created_at) VALUES ('00000000-0000-4000-8000-0000000000bb', now());
+         INSERT INTO household_members (household_id, phone, name, joined_at)
+         VALUES ('00000000-0000-4000-8000-0000000000bb', '${yossi}', 'Yossi', now()),
+                ('00000000-0000-4000-8000-0000000000bb', '${dana}', 'Dana', now())`,
+      );
+      // The model takes a fact about Dana from Yossi's words: it is Yossi's to remember, about his life.
+      const llm = new FakeLLM((_node: LLMNode, messages: LLMMessage[]) =>
+        systemText(messages) === FACTS_PROMPT
+          ? {
+              facts: [{ message: 1, type: "entity", content: "Partner Dana is vegetarian", importance: 0.8 }],
+            }
+          : "summary",
+      );
+      const { turn, longTerm } = setup({ llm });
+      await turn(yossi, "We don't eat meat at home, Dana is vegetarian");
+      expect((await longTerm.listFacts(yossi)).map((f) => f.content)).toEqual(["Partner Dana is vegetarian"]);
+      expect(await longTerm.listFacts(dana)).toEqual([]);
+      expect(FACTS_PROMPT).toContain('A "we" statement');
+    });
+
     it("are extracted by the LLM in one call per batch, with their source message; questions cost no call", async () => {
       const phone = await newUser();
       const llm = new FakeLLM((_node: LLMNode, messages: LLMMessage[]) => {

@@ -8,6 +8,7 @@ import { literalOf } from "../../utils/fuzzy.js";
 import { humanTime } from "../../utils/timeContext.js";
 import { scheduleFields, scheduleTask } from "../database/taskTimes.js";
 import { MAX_LENGTH } from "../database/limits.js";
+import { invisibleNameReply } from "../database/visibleNames.js";
 import { inQuietHours } from "../reminder/ringPlan.js";
 import {
   addressedTo,
@@ -88,7 +89,8 @@ export class HouseholdSharing {
 
   /** "create a shopping list for the household". */
   async newSharedList(user: User, name: string, messageId: string, language: Language): Promise<string> {
-    if (name.length > MAX_LENGTH.list) return t(language, "household.noLists", { name: name.slice(0, 40) });
+    const refused = badName("list", name, language);
+    if (refused) return refused;
     return this.change(async ({ households, lists }, now) => {
       const household = await households.householdOf(user.phone);
       const others = othersOf(household, user.phone);
@@ -147,7 +149,8 @@ export class HouseholdSharing {
     const others = othersOf(household, user.phone);
     const member = memberNamed(others, target);
     if (!member || !household) return explicit ? notMember(target, others, language) : null;
-    if (text.length > MAX_LENGTH.task) return null;
+    const refused = badName("task", text, language);
+    if (refused) return refused;
     return this.change(async ({ households, tasks }, now) => {
       if (await households.blocks(member.phone, user.phone, "reminders"))
         return { reply: t(language, "household.remindBlocked", { name: member.name }) };
@@ -199,6 +202,8 @@ export class HouseholdSharing {
       args && text && args.dueDate ? scheduleTask(args, { nowMs: now, timeZone: zone }) : null;
     if (!scheduled?.ok || !text || !scheduled.schedule.nextFireAt)
       return t(language, "household.remindHow", { name: member.name });
+    const refused = badName("task", text, language);
+    if (refused) return refused;
     const schedule = scheduled.schedule;
     return this.change(async ({ households, tasks }) => {
       if (await households.blocks(member.phone, user.phone, "reminders"))
@@ -278,6 +283,17 @@ export class HouseholdSharing {
   private change(work: (repositories: HouseholdRepositories, now: number) => Promise<Outcome>) {
     return runChange(this.deps, this.newId(), work);
   }
+}
+
+/** The refusal of a name nothing of which shows, or longer than its column keeps; null when it is fine. */
+function badName(what: "task" | "list", name: string, language: Language): string | null {
+  const invisible = invisibleNameReply(what === "task" ? { text: name } : { listName: name }, language);
+  if (invisible) return invisible;
+  if (name.length <= MAX_LENGTH[what]) return null;
+  return t(language, "tooLong", {
+    what: t(language, `what.${what}`),
+    max: MAX_LENGTH[what].toLocaleString("en-US"),
+  });
 }
 
 function notMember(name: string, others: readonly HouseholdMember[], language: Language): string {

@@ -105,7 +105,11 @@ export function dialledNumber(raw: string, callerPhone: string): string | null {
   }
 }
 
-/** A phone number as people read it: "+972 50 123 4567". */
+/**
+ * A phone number as people read it: "+972 50 123 4567", isolated left to right (U+2066 … U+2069)
+ * so that inside Hebrew text its groups keep their order instead of being reversed.
+ */
 export function displayPhone(phone: string): string {
-  return parsePhoneNumberFromString(`+${phone}`)?.formatInternational() ?? `+${phone}`;
+  const number = parsePhoneNumberFromString(`+${phone}`)?.formatInternational() ?? `+${phone}`;
+  return `\u2066${number}\u2069`;
 }

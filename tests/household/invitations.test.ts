@@ -2,6 +2,7 @@
 // who is in the household, leaving and removing, in English and Hebrew, through the webhook with
 // the scheduler's delivery ledger sending every message to the other person.
 import { describe, expect, it } from "vitest";
+import { t } from "../../src/messages/index.js";
 import { eraseUserData } from "../../src/db/repositories/userDataRepository.js";
 import type { SentMessage } from "../support/fakeGraphApi.js";
 import {
@@ -122,6 +123,17 @@ describe("inviting someone to a household", () => {
     ]);
   });
 
+  it("in Hebrew, to someone who never wrote: the template's אישור answers in Hebrew", async () => {
+    const h = await harness();
+    await h.user(YOSSI, { language: "he" });
+    await say(h, YOSSI, "תוסיף את דנה 0501234567 למשק הבית");
+    const [accept] = templateButtons(lastTo(h, DANA));
+    // The tap carries the payload and the title she tapped; she is a new user, answered in her words' language.
+    const answer = await tapTemplateButton(h, DANA, accept!, "אישור");
+    expect(answer.at(-1)).toContain("הצטרפת למשק הבית של");
+    expect((await h.memo.users.get(DANA))?.language).toBe("he");
+  });
+
   it("in Hebrew: invite, accept with a reply button inside the window, who is in it, remove", async () => {
     const h = await harness();
     await h.user(YOSSI, { language: "he" });
@@ -155,7 +167,7 @@ describe("inviting someone to a household", () => {
       lastTo(h, RINA).body as { interactive: { action: { buttons: { reply: { id: string } }[] } } }
     ).interactive.action.buttons[1]!.reply.id;
     expect(await tapButton(h, RINA, decline, "Decline")).toEqual([
-      "OK, declined. You won't get invitations from +972 52 111 0001 again.",
+      "OK, declined. You won't get invitations from \u2066+972 52 111 0001\u2069 again.",
     ]);
     const sentToRina = h.sentTo(RINA).length;
     // Asked again: answered exactly as the first time, and nothing reaches her.
@@ -166,7 +178,7 @@ describe("inviting someone to a household", () => {
     await h.user(DANA);
     await say(h, YOSSI, "add Dana 050-1234567 to my household");
     expect(await say(h, DANA, "stop")).toEqual([
-      "OK, declined. You won't get invitations from +972 52 111 0001 again.",
+      "OK, declined. You won't get invitations from \u2066+972 52 111 0001\u2069 again.",
     ]);
     await say(h, YOSSI, "add Dana 050-1234567 to my household");
     expect(h.sentTo(DANA).filter((t) => t.includes("invites you"))).toHaveLength(1);
@@ -179,7 +191,8 @@ describe("inviting someone to a household", () => {
     await say(h, YOSSI, "add Dana 050-1234567 to my household");
     expect(await say(h, DANA, "accept")).toEqual([expect.stringContaining("You've joined")]);
     expect(h.sentTo(YOSSI).at(-1)).toBe("🏠 Dana accepted: you now share a household.");
-    expect((await say(h, DANA, "accept")).join("\n")).not.toContain("household");
+    // Without a model, the rest of Memo lists what it understands.
+    expect(await say(h, DANA, "accept")).toEqual([t("en", "noLLM")]);
   });
 
   it("answers a number Memo knows and one it does not in the same words", async () => {
@@ -218,7 +231,7 @@ describe("inviting someone to a household", () => {
     const h = await harness();
     await h.user(YOSSI);
     const reply = await say(h, YOSSI, "remove milk");
-    expect(reply.join("\n")).not.toMatch(/household/i);
+    expect(reply).toEqual([t("en", "noLLM")]);
   });
 
   it("erasing a person takes them out of every household, with their invitations and refusals", async () => {

@@ -5,6 +5,7 @@
 // with "keep a copy", and the erasure of a member. English and Hebrew, through the webhook, with
 // the scheduler's passes on a fake clock.
 import { describe, expect, it } from "vitest";
+import { t } from "../../src/messages/index.js";
 import { eraseUserData } from "../../src/db/repositories/userDataRepository.js";
 import {
   createSchedulerHarness,
@@ -252,7 +253,7 @@ describe("a reminder for another member", () => {
       "one-time reminders for Dana",
     );
     // "remind Dan…" is not Dana: the ordinary reading (a reminder of Yossi's own, or the help).
-    expect((await say(h, YOSSI, "remind Danny at 17:00 to call")).join("\n")).not.toContain("Dana");
+    expect(await say(h, YOSSI, "remind Danny at 17:00 to call")).toEqual([t("en", "noLLM")]);
     expect(await h.tasks.list(DANA)).toEqual([]);
   });
 

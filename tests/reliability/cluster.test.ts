@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../src/db/migrate.js";
 import { MIGRATIONS } from "../../src/db/migrations/index.js";
+import { HouseholdRepository } from "../../src/db/repositories/householdRepository.js";
+import { PgListRepository } from "../../src/db/repositories/listRepository.js";
 import { PgTaskRepository } from "../../src/db/repositories/taskRepository.js";
 import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
 import { testDatabaseUrl } from "../support/db.js";
@@ -26,7 +28,10 @@ import {
   waitUntil,
   type MemoInstance,
 } from "../support/reliability.js";
-import type { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
+import { systemPromptOf, type RecordedRequest, type ScriptedOpenAI } from "../support/scriptedOpenAI.js";
+
+const isListResolver = (req: RecordedRequest) =>
+  (systemPromptOf(req) ?? "").includes("into a list operation");
 
 const SKIP_REASON =
   "TEST_DATABASE_URL is unset: the reliability suite runs several Memo processes on one real Postgres";
@@ -48,7 +53,14 @@ function scriptLLM(llm: ScriptedOpenAI): void {
       return { ...plan({ steps: [step("s1", "database", "create_task")] }), ...delay() };
     if (text.startsWith("delete "))
       return { ...plan({ steps: [step("s1", "database", "delete_task")] }), ...delay() };
+    if (/^add .+ to shopping list$/.test(text))
+      return plan({ steps: [step("s1", "database", "add_list_item")] });
     return { ...GENERAL_PLAN, ...delay() };
+  });
+  // "add X to shopping list": a list item, for the households' shared lists.
+  llm.on(isListResolver, (req) => {
+    const item = /^add (.+) to shopping list$/.exec(userMessageOf(req))?.[1];
+    return item ? { json: { operation: "addItem", listName: "shopping", items: [item] } } : { status: 400 };
   });
   llm.on(isTaskResolver, (req) => {
     const text = userMessageOf(req);
@@ -303,6 +315,98 @@ describe.skipIf(!testDatabaseUrl)("two Memo processes on one Postgres", () => {
     expect(turns[1]).toBeGreaterThan(0);
     console.info(
       `[reliability] burst: ${count * 5} messages answered in ${elapsed} ms (turns: a ${turns[0]}, b ${turns[1]}; CPU: ${cpuUsed.map((s) => s.toFixed(1)).join(" s, ")} s)`,
+    );
+    expectNoEscapedErrors();
+  }, 300_000);
+
+  it(`${scaled(6, 30)} households across both processes: a reminder for the other member and shared-list edits at once, each exactly once, in order, nothing lost`, async () => {
+    const pairs = scaled(6, 30);
+    const households = new HouseholdRepository(rig.pool);
+    const lists = new PgListRepository(rig.pool);
+    const yossi = (p: number) => phoneOf(3, 2 * p);
+    const dana = (p: number) => phoneOf(3, 2 * p + 1);
+    for (let p = 0; p < pairs; p++) {
+      await knownUser(yossi(p));
+      await knownUser(dana(p));
+      const id = `00000000-0000-4000-8000-${String(p).padStart(12, "0")}`;
+      await households.create(id, yossi(p), "Yossi", Date.now());
+      await households.addMember(id, dana(p), "Dana", Date.now());
+      await lists.create(yossi(p), `seed:${p}`, { name: "shopping", forHousehold: true });
+    }
+    const base = Date.now() - 10_000;
+    const started = Date.now();
+    const target = (n: number) => (n % 2 === 0 ? a : b);
+    /** A word for pair `p` (a reminder's text with a digit is not a plain command). */
+    const word = (p: number) =>
+      [...p.toString(26)].map((c) => "abcdefghijklmnopqrstuvwxyz"[parseInt(c, 26)]).join("");
+    // A reminder for Dana at the next whole minute (at least 8 s ahead: the minute's tick rings
+    // it), her time, from either process.
+    const dueAt = Math.ceil((Date.now() + 8_000) / 60_000) * 60_000;
+    const clock = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Asia/Jerusalem",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).format(dueAt);
+    await Promise.all(
+      Array.from({ length: pairs }, (_, p) =>
+        target(p).deliver(textMessage(yossi(p), `remind Dana at ${clock} to ring ${word(p)}`, base)),
+      ),
+    );
+    // Both members add four items each to the shared list, alternating processes, all pairs at once.
+    await Promise.all(
+      Array.from({ length: pairs }, (_, p) =>
+        Promise.all(
+          [yossi(p), dana(p)].map(async (phone, who) => {
+            for (let m = 0; m < 4; m++)
+              await target(p + who + m).deliver(
+                textMessage(
+                  phone,
+                  `add ${who === 0 ? "y" : "d"}${p}n${m} to shopping list`,
+                  base + (m + 1) * 1000,
+                ),
+              );
+          }),
+        ),
+      ),
+    );
+    const everyone = Array.from({ length: pairs }, (_, p) => [yossi(p), dana(p)]).flat();
+    await waitUntil(
+      async () => (await rig.pending(everyone)).length === 0,
+      scaled(60_000, 240_000),
+      async () => `${(await rig.pending(everyone)).length} messages still pending`,
+    );
+    const edited = Date.now();
+    for (let p = 0; p < pairs; p++) {
+      const [list] = await lists.list(yossi(p));
+      const items = list!.items.map((i) => i.text);
+      // Every item once; each member's in the order they sent them.
+      expect(items.toSorted(), `pair ${p}`).toEqual(
+        [0, 1, 2, 3].flatMap((m) => [`y${p}n${m}`, `d${p}n${m}`]).toSorted(),
+      );
+      for (const who of ["y", "d"])
+        expect(
+          items.filter((i) => i.startsWith(who)),
+          `pair ${p}`,
+        ).toEqual([0, 1, 2, 3].map((m) => `${who}${p}n${m}`));
+      expect(
+        rig.textsTo(yossi(p)).filter((t) => t.startsWith("⏰ I'll remind Dana")),
+        `pair ${p}`,
+      ).toHaveLength(1);
+    }
+    // The reminders ring at Dana's, each once (B's scheduler, on its minute tick or the wake it arms).
+    const rung = (p: number) =>
+      rig.textsTo(dana(p)).filter((t) => t === `⏰ Reminder from Yossi: ring ${word(p)}`);
+    await waitUntil(
+      () => Array.from({ length: pairs }, (_, p) => rung(p).length).every((n) => n >= 1),
+      scaled(90_000, 240_000),
+      () => `rung: ${Array.from({ length: pairs }, (_, p) => rung(p).length).join(",")}`,
+    );
+    const rang = Date.now();
+    await sleep(1000);
+    for (let p = 0; p < pairs; p++) expect(rung(p), `pair ${p}`).toHaveLength(1);
+    console.info(
+      `[reliability] households: ${pairs * 9} messages done in ${edited - started} ms, the reminders rang ${rang - started} ms after they were asked for`,
     );
     expectNoEscapedErrors();
   }, 300_000);

@@ -360,6 +360,61 @@ describe("WhatsApp simulator: the user's messages become Cloud API webhooks", ()
     expect(list).not.toHaveProperty("context");
   });
 
+  it("shows a template's quick replies as buttons, and sends a tap as a button message quoting it", async () => {
+    const h = await start();
+    const quickReply = (index: string, payload: string) => ({
+      type: "button",
+      sub_type: "quick_reply",
+      index,
+      parameters: [{ type: "payload", payload }],
+    });
+    // Listed out of order: the buttons show in index order.
+    const invitation = await graphSend(h, {
+      type: "template",
+      template: {
+        name: "memo_household",
+        language: { code: "he" },
+        components: [
+          { type: "body", parameters: [{ type: "text", text: "👋 יוסי מזמין/ה אותך למשק בית" }] },
+          quickReply("1", "hh:decline:inv-1"),
+          quickReply("0", "hh:accept:inv-1"),
+        ],
+      },
+    });
+    expect(invitation.status).toBe(200);
+    const invitationId = (invitation.body.messages as { id: string }[])[0]!.id;
+    expect((await conversation(h)).at(-1)?.template).toEqual({
+      name: "memo_household",
+      language: "he",
+      buttons: [
+        { id: "hh:accept:inv-1", title: "אישור" },
+        { id: "hh:decline:inv-1", title: "לא תודה" },
+      ],
+    });
+    // Titles are not in the send: any other payload is its own title.
+    await graphSend(h, {
+      type: "template",
+      template: { name: "other", language: { code: "en_US" }, components: [quickReply("0", "snooze:42")] },
+    });
+    expect((await conversation(h)).at(-1)?.template?.buttons).toEqual([
+      { id: "snooze:42", title: "snooze:42" },
+    ]);
+
+    const tap = await userSends(h, { type: "button", button: { payload: "hh:accept:inv-1", text: "אישור" } });
+    expect(tap.status).toBe(200);
+    expect(messagesIn(h).at(-1)).toMatchObject({
+      type: "button",
+      context: { from: DISPLAY, id: invitationId },
+      button: { payload: "hh:accept:inv-1", text: "אישור" },
+    });
+    expect((await conversation(h)).at(-1)).toMatchObject({
+      direction: "in",
+      type: "button",
+      text: "אישור",
+      context: { id: invitationId, direction: "out" },
+    });
+  });
+
   it("quotes the replied-to message in context, with its author", async () => {
     const h = await start();
     const first = await userSends(h, { type: "text", text: "first" });
@@ -564,6 +619,17 @@ describe("WhatsApp simulator: the Graph API stand-in", () => {
       },
     });
     const row = (i: number, extra: Json = {}) => ({ id: `r${i}`, title: `Row ${i}`, ...extra });
+    const template = (...components: Json[]) => ({
+      type: "template",
+      template: { name: "memo_household", language: { code: "en" }, components },
+    });
+    const payload = { type: "payload", payload: "hh:accept:1" };
+    const quick = (index: string) => ({
+      type: "button",
+      sub_type: "quick_reply",
+      index,
+      parameters: [payload],
+    });
     const cases: [Json, RegExp][] = [
       [buttons("This title is far too long"), /Button title length invalid/],
       [buttons("Yes", "Yes"), /must be unique/],
@@ -574,6 +640,10 @@ describe("WhatsApp simulator: the Graph API stand-in", () => {
       [list([row(1)], "A list label too long"), /Button label length invalid/],
       [{ type: "text", text: { body: "x".repeat(4097) } }, /Message text length invalid/],
       [{ type: "sms", sms: {} }, /unsupported message type/],
+      [template({ type: "body", parameters: [{ type: "text", text: "two\nlines" }] }), /new-line/],
+      [template({ type: "button", sub_type: "quick_reply", index: "0", parameters: [] }), /one payload/],
+      [template({ type: "button", sub_type: "quick_reply", index: "10", parameters: [payload] }), /0 to 9/],
+      [template(quick("0"), quick("0")), /indexes must be unique/],
     ];
     for (const [body, details] of cases) {
       const res = await graphSend(h, body);

@@ -1,6 +1,25 @@
 import type { Task, TaskRecurrence } from "../../types/tasks.js";
 import type { Queryable } from "../transaction.js";
 
+/** Who reads a household notice, from a row with their user columns. */
+function readerOf(
+  phone: string,
+  row: {
+    language: ProactiveUser["language"];
+    time_zone: string;
+    quiet_start: string | null;
+    quiet_end: string | null;
+  },
+): NoticeReader {
+  return {
+    phone,
+    language: row.language,
+    timeZone: row.time_zone,
+    quietStart: row.quiet_start,
+    quietEnd: row.quiet_end,
+  };
+}
+
 /** A task whose reminder is due, locked for the claiming transaction. */
 export interface DueTaskRow {
   id: string;
@@ -177,13 +196,7 @@ export class SchedulerRepository {
       text: r.text,
       done: r.completed,
       holder: r.holder,
-      giver: {
-        phone: r.giver_phone,
-        language: r.language,
-        timeZone: r.time_zone,
-        quietStart: r.quiet_start,
-        quietEnd: r.quiet_end,
-      },
+      giver: readerOf(r.giver_phone, r),
     }));
   }
 
@@ -238,13 +251,7 @@ export class SchedulerRepository {
       r.list && r.actor && r.time_zone
         ? [
             {
-              reader: {
-                phone: r.recipient_phone,
-                language: r.language,
-                timeZone: r.time_zone,
-                quietStart: r.quiet_start,
-                quietEnd: r.quiet_end,
-              },
+              reader: readerOf(r.recipient_phone, { ...r, time_zone: r.time_zone }),
               listId: r.list_id,
               list: r.list,
               actorPhone: r.actor_phone,

@@ -74,6 +74,12 @@ export function memberName(user: User): string {
   return user.displayName?.trim() || displayPhone(user.phone);
 }
 
+/** A person named with their number ("Yossi (+972 52 111 0001)"), or the number alone when it is all the name there is. */
+export function withNumber(name: string | null | undefined, phone: string): string {
+  const number = displayPhone(phone);
+  return name?.trim() && name.trim() !== number ? `${name.trim()} (${number})` : number;
+}
+
 export function knownLanguage(user: Pick<User, "language"> | null | undefined): Language | null {
   return user?.language === "he" || user?.language === "en" ? user.language : null;
 }

@@ -10,6 +10,7 @@ import {
   memberName,
   notice,
   runChange,
+  withNumber,
   type HouseholdRepositories,
   type HouseholdServiceDeps,
   type Outcome,
@@ -84,7 +85,7 @@ export class HouseholdService {
         // In the invitee's language when Memo knows it, else in the inviter's.
         language: knownLanguage(invitee) ?? language,
         timeZone: invitee?.timeZone ?? inviter.timeZone,
-        who: `${inviter.displayName ? `${inviter.displayName} ` : ""}(${displayPhone(inviter.phone)})`,
+        who: withNumber(inviter.displayName, inviter.phone),
         invitationId: invitation.id,
       });
       return { reply, tell: [invitationNotice] };
@@ -125,7 +126,13 @@ export class HouseholdService {
       if (!invitation) return t(language, "household.invitationGone");
       await households.answer(invitation.id, "declined", now);
       await households.block(invitee.phone, invitation.inviterPhone, now);
-      return t(language, "household.declinedYou", { who: displayPhone(invitation.inviterPhone) });
+      const inviter = (await households.householdOf(invitation.inviterPhone))?.members.find(
+        (m) => m.phone === invitation.inviterPhone,
+      );
+      // Named as the invitation named them: their name and number.
+      return t(language, "household.declinedYou", {
+        who: withNumber(inviter?.name, invitation.inviterPhone),
+      });
     });
   }
 

@@ -62,14 +62,7 @@ export class HouseholdSharing {
       const me = household.members.find((m) => m.phone === user.phone)!;
       return {
         reply: t(language, "household.sharedList", { list: found.name, names }),
-        tell: others.map((member) =>
-          notice(member.phone, `household:shared:${found.id}@${now}:${member.phone}`, now, {
-            ...addressedTo(member),
-            notice: "shared",
-            who: me.name,
-            list: found.name,
-          }),
-        ),
+        tell: sharedNotices(others, me.name, found, now),
       };
     });
   }
@@ -104,14 +97,7 @@ export class HouseholdSharing {
           list: list.name,
           names: others.map((m) => m.name).join(", "),
         }),
-        tell: others.map((member) =>
-          notice(member.phone, `household:shared:${list.id}@${now}:${member.phone}`, now, {
-            ...addressedTo(member),
-            notice: "shared",
-            who: me.name,
-            list: list.name,
-          }),
-        ),
+        tell: sharedNotices(others, me.name, list, now),
       };
     });
   }
@@ -283,6 +269,18 @@ export class HouseholdSharing {
   private change(work: (repositories: HouseholdRepositories, now: number) => Promise<Outcome>) {
     return runChange(this.deps, this.newId(), work);
   }
+}
+
+/** "Yossi shared the list *shopping* with the household", to each of the others. */
+function sharedNotices(others: readonly HouseholdMember[], who: string, list: TaskList, now: number) {
+  return others.map((member) =>
+    notice(member.phone, `household:shared:${list.id}@${now}:${member.phone}`, now, {
+      ...addressedTo(member),
+      notice: "shared",
+      who,
+      list: list.name,
+    }),
+  );
 }
 
 /** The refusal of a name nothing of which shows, or longer than its column keeps; null when it is fine. */

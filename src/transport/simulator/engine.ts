@@ -332,17 +332,22 @@ export class SimulatorEngine {
     this.store.close();
   }
 
-  /** Memo's latest message in the conversation with a button or list row of this id. */
+  /**
+   * Memo's latest message in the conversation with a button or list row of this id (a template's
+   * quick reply: of this payload).
+   */
   private offering(phone: string, choiceId: string): SimMessage | undefined {
     const messages = this.store.list(phone);
     for (let i = messages.length - 1; i >= 0; i--) {
-      const interactive = messages[i]?.interactive;
-      if (!interactive) continue;
+      const message = messages[i];
+      if (message?.direction !== "out") continue;
+      const { interactive, template } = message;
       const ids = [
-        ...(interactive.buttons ?? []).map((b) => b.id),
-        ...(interactive.list?.sections ?? []).flatMap((s) => s.rows.map((r) => r.id)),
+        ...(interactive?.buttons ?? []).map((b) => b.id),
+        ...(interactive?.list?.sections ?? []).flatMap((s) => s.rows.map((r) => r.id)),
+        ...(template?.buttons ?? []).map((b) => b.id),
       ];
-      if (ids.includes(choiceId)) return messages[i];
+      if (ids.includes(choiceId)) return message;
     }
     return undefined;
   }

@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import express, { Router, type ErrorRequestHandler, type Response } from "express";
 import { z } from "zod";
 import type { MemoMessage, SimulatorEngine } from "./engine.js";
-import type { SimInteractive, SimMedia } from "./store.js";
+import type { SimButton, SimInteractive, SimMedia } from "./store.js";
+import { t } from "../../messages/index.js";
+import { HOUSEHOLD_BUTTON } from "../../services/reminder/proactiveText.js";
 
 /**
  * The Graph API stand-in: the endpoints Memo's WhatsApp client calls, answering as Meta does,
@@ -169,6 +171,107 @@ const MediaObject = z
     message: "must have either an id or a link",
   });
 
+/** Meta refuses a text parameter with a line break, a tab or more than four spaces in a row. */
+const TemplateText = z.looseObject({
+  type: z.literal("text"),
+  text: bounded("Text parameter", 1024).refine((text) => !/[\n\t]| {5,}/.test(text), {
+    message: "cannot have new-line/tab characters or more than 4 consecutive spaces",
+  }),
+});
+
+/** A body parameter: text, or Meta's other localizable kinds (shown as nothing). */
+const BodyParameter = z.discriminatedUnion("type", [
+  TemplateText,
+  z.looseObject({ type: z.literal("currency"), currency: z.looseObject({}) }),
+  z.looseObject({ type: z.literal("date_time"), date_time: z.looseObject({}) }),
+]);
+
+const INDEX_RANGE = "must be the button's position, 0 to 9";
+/** A button's position in the template as registered: 0 to 9 (Meta documents it as a string). */
+const ButtonIndex = z.union([
+  z.string().regex(/^[0-9]$/, { message: INDEX_RANGE }),
+  z.number().int({ message: INDEX_RANGE }).min(0, { message: INDEX_RANGE }).max(9, { message: INDEX_RANGE }),
+]);
+
+/** A quick-reply button's payload, which a tap sends back (Meta: at most 256 characters). */
+const QuickReply = z.looseObject({
+  type: z.literal("button"),
+  sub_type: z.literal("quick_reply"),
+  index: ButtonIndex,
+  parameters: z
+    .array(z.looseObject({ type: z.literal("payload"), payload: bounded("Button payload", 256) }))
+    .length(1, { message: "A quick reply button takes exactly one payload parameter" }),
+});
+
+const OtherButton = z.looseObject({
+  type: z.literal("button"),
+  sub_type: z.enum(["url", "copy_code", "flow", "catalog", "mpm", "voice_call"]),
+  index: ButtonIndex,
+});
+
+const TemplateComponent = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("header"), parameters: z.array(z.looseObject({ type: z.string() })) }),
+  z.looseObject({ type: z.literal("body"), parameters: z.array(BodyParameter).min(1) }),
+  z.discriminatedUnion("sub_type", [QuickReply, OtherButton]),
+]);
+
+const Template = z.looseObject({
+  name: z.string().min(1),
+  language: z.looseObject({ code: z.string().min(1) }),
+  components: z
+    .array(TemplateComponent)
+    .superRefine((components, ctx) => {
+      const seen = new Set<string>();
+      components.forEach((component, index) => {
+        if (component.type !== "button") return;
+        const position = String(component.index);
+        if (seen.has(position)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [index, "index"],
+            message: `Button indexes must be unique. Duplicate: ${position}`,
+          });
+        }
+        seen.add(position);
+      });
+    })
+    .optional(),
+});
+
+type TemplateData = z.infer<typeof Template>;
+
+/**
+ * A quick-reply button's title. The titles are part of the template as registered with Meta, not
+ * of the send, so the simulator makes them up from the payload: Memo's invitation buttons
+ * (`hh:accept:<id>`, `hh:decline:<id>`) get the titles docs/HOUSEHOLD.md registers, in the
+ * template's language (the body's: Hebrew for a `he` or `iw` code, else English); any other
+ * payload is its own title, cut to the 25 characters a template button's title may have.
+ */
+function quickReplyTitle(payload: string, languageCode: string): string {
+  const language = /^(he|iw)(_|$)/i.test(languageCode) ? "he" : "en";
+  if (payload.startsWith(HOUSEHOLD_BUTTON.accept)) return t(language, "household.buttonAccept");
+  if (payload.startsWith(HOUSEHOLD_BUTTON.decline)) return t(language, "household.buttonDecline");
+  const chars = Array.from(payload);
+  return chars.length > 25 ? `${chars.slice(0, 24).join("")}…` : payload;
+}
+
+/** A template send as the page shows it: the filled-in text and the quick replies, in index order. */
+function readTemplate(template: TemplateData): { text: string; buttons: SimButton[] } {
+  const components = template.components ?? [];
+  // What the user would read: the text parameters the template is filled with.
+  const filled = components
+    .flatMap((c) => (c.type === "button" ? [] : c.parameters))
+    .map((p) => p.text)
+    .filter((text): text is string => typeof text === "string");
+  const buttons = components
+    .filter((c): c is z.infer<typeof QuickReply> => c.type === "button" && c.sub_type === "quick_reply")
+    .sort((a, b) => Number(a.index) - Number(b.index))
+    .flatMap((c) => c.parameters)
+    .map(({ payload }) => ({ id: payload, title: quickReplyTitle(payload, template.language.code) }));
+  const header = `📋 Template "${template.name}" (${template.language.code})`;
+  return { text: filled.length ? `${header}\n${filled.join("\n")}` : header, buttons };
+}
+
 const SendBase = z.looseObject({
   messaging_product: z.literal("whatsapp"),
   recipient_type: z.literal("individual").optional(),
@@ -198,12 +301,7 @@ const TYPED: Record<string, z.ZodType> = {
       address: z.string().optional(),
     }),
   }),
-  template: z.looseObject({
-    template: z.looseObject({
-      name: z.string().min(1),
-      language: z.looseObject({ code: z.string().min(1) }),
-    }),
-  }),
+  template: z.looseObject({ template: Template }),
   ...Object.fromEntries(MEDIA_TYPES.map((type) => [type, z.looseObject({ [type]: MediaObject })])),
 };
 
@@ -347,22 +445,18 @@ function readSend(
       };
     }
     case "template": {
-      const t = data.template as {
-        name: string;
-        language: { code: string };
-        components?: { parameters?: { text?: unknown }[] }[];
-      };
-      // What the user would read: the parameters the template's body is filled with.
-      const filled = (t.components ?? [])
-        .flatMap((c) => c.parameters ?? [])
-        .map((p) => p.text)
-        .filter((text): text is string => typeof text === "string");
+      const template = data.template as TemplateData;
+      const { text, buttons } = readTemplate(template);
       return {
         to,
         message: {
           ...common,
-          text: `📋 Template "${t.name}" (${t.language.code})${filled.length ? `\n${filled.join("\n")}` : ""}`,
-          template: { name: t.name, language: t.language.code },
+          text,
+          template: {
+            name: template.name,
+            language: template.language.code,
+            ...(buttons.length ? { buttons } : {}),
+          },
         },
       };
     }

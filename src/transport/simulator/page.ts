@@ -54,6 +54,7 @@ button { cursor: pointer; }
 .row.flash .bubble { animation: flash 1.2s ease; }
 @keyframes flash { 0%, 60% { box-shadow: 0 0 0 3px rgba(0,128,105,.45); } 100% { box-shadow: var(--shadow); } }
 .text { white-space: pre-wrap; }
+.template-text { unicode-bidi: plaintext; text-align: start; }
 .text code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13.5px; }
 .text a { color: var(--link); }
 .header-text { font-weight: 600; margin-bottom: 2px; }
@@ -296,6 +297,21 @@ const SCRIPT = String.raw`
     return d;
   }
 
+  // Tappable buttons under a bubble: Memo's reply buttons or a template's quick replies.
+  function buildButtons(buttons, tap) {
+    var actions = el("div", "actions");
+    buttons.forEach(function (b) {
+      var btn = el("button", null, b.title);
+      btn.type = "button";
+      btn.setAttribute("dir", "auto");
+      btn.setAttribute("data-testid", "message-button");
+      btn.setAttribute("data-id", b.id);
+      btn.addEventListener("click", function () { tap(b); });
+      actions.appendChild(btn);
+    });
+    return actions;
+  }
+
   function buildRow(m) {
     var mine = m.direction === "in";
     var row = el("div", "row " + (mine ? "in" : "out"));
@@ -320,7 +336,8 @@ const SCRIPT = String.raw`
     } else if (it) {
       bubble.appendChild(textNode(it.body));
     } else if (m.text) {
-      bubble.appendChild(textNode(m.text));
+      // A template's first line names it in English; each line takes its own direction.
+      bubble.appendChild(textNode(m.text, m.template ? "text template-text" : null));
     } else if (!m.media) {
       bubble.appendChild(textNode("[" + m.type + "]"));
     }
@@ -353,19 +370,16 @@ const SCRIPT = String.raw`
     }
 
     if (it && it.buttons && it.buttons.length) {
-      var actions = el("div", "actions");
-      it.buttons.forEach(function (b) {
-        var btn = el("button", null, b.title);
-        btn.type = "button";
-        btn.setAttribute("dir", "auto");
-        btn.setAttribute("data-testid", "message-button");
-        btn.setAttribute("data-id", b.id);
-        btn.addEventListener("click", function () {
-          send({ type: "interactive", interactive: { type: "button_reply", id: b.id, title: b.title } }, m.id);
-        });
-        actions.appendChild(btn);
-      });
-      row.appendChild(actions);
+      row.appendChild(buildButtons(it.buttons, function (b) {
+        send({ type: "interactive", interactive: { type: "button_reply", id: b.id, title: b.title } }, m.id);
+      }));
+    }
+    // A template's quick replies: a tap is a "button" message carrying the payload (the id here).
+    var tb = m.template && m.template.buttons;
+    if (tb && tb.length) {
+      row.appendChild(buildButtons(tb, function (b) {
+        send({ type: "button", button: { payload: b.id, text: b.title } }, m.id);
+      }));
     }
     if (it && it.list) {
       var la = el("div", "actions");

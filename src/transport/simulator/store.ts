@@ -94,7 +94,8 @@ export interface SimMessage {
   choice?: SimChoice;
   reaction?: { messageId: string; emoji: string };
   location?: SimLocation;
-  template?: { name: string; language?: string };
+  /** A template message: its name, language code and quick-reply buttons (payload as id). */
+  template?: { name: string; language?: string; buttons?: SimButton[] };
   /** The message this one quotes. */
   context?: { id: string; direction?: Direction; preview?: string };
   status: DeliveryState;

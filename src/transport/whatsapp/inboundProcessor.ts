@@ -66,7 +66,10 @@ export interface InboundProcessorDeps {
   clock: () => number;
 }
 
-/** The text a message asks with: its body, a tapped option's title, a template button's payload, a caption. */
+/**
+ * The text a message asks with: its body, a tapped option's title, a template button's title (what
+ * the user tapped, in their language; its payload routes it), a caption.
+ */
 export function textOf(message: WhatsAppMessage): string {
   switch (message.type) {
     case "text":
@@ -76,7 +79,7 @@ export function textOf(message: WhatsAppMessage): string {
       return reply?.title ?? "";
     }
     case "button":
-      return message.button?.payload || message.button?.text || "";
+      return message.button?.text || message.button?.payload || "";
     case "image":
       return message.image?.caption ?? "";
     default:

@@ -142,6 +142,9 @@ export function createWhatsApp(options: WhatsAppOptions) {
   const households = new HouseholdActions({
     households: new HouseholdService(householdDeps),
     sharing: new HouseholdSharing(householdDeps),
+    clock,
+    // A household change cannot be undone: "undo" right after one says so.
+    undo: { journal: new PgUndoRepository(db.pool), windowMs: config.undoWindowMinutes * 60_000 },
     memory: memo.memory,
     sender,
   });

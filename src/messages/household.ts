@@ -38,6 +38,12 @@ export const HOUSEHOLD_EN = {
   "household.youRemoved": "{name} is no longer in your household.",
   "household.notMember": "There's no “{name}” in your household. It has: {names}.",
   "household.you": "you",
+  "household.giveAsk": "Give {name} the task “{text}”? I'll tell them, and you when it's done.",
+  "household.giveYes": "Yes, give it",
+  "household.giveExplicit": "To give {name} a task, say “task for {name}: …”.",
+  "household.notGiven": "OK, I didn't give it to anyone.",
+  "household.nobodyYet":
+    "Nobody has joined your household yet ({names} hasn't accepted). Once someone does, you can share lists and remind each other.",
   "household.copyOffer": "You no longer see {lists}. Say “keep a copy” within a week to keep your own copy.",
   "household.copied": "📋 Kept your own copy of {lists}. It's yours alone.",
   "household.noCopy":
@@ -58,6 +64,7 @@ export const HOUSEHOLD_EN = {
   "household.task": "📋 {who} gave you a task: {text}\nI'll let {who} know when you mark it done.",
   "household.done": "✅ {who} marked “{text}” done.",
   "household.stillOpen": "⏳ {who} hasn't marked “{text}” done yet (the reminder went an hour ago).",
+  "household.stillOpenSince": "⏳ {who} hasn't marked “{text}” done yet (the reminder went {time}).",
   "household.listsTitle": "🛒 Shared lists:",
   "household.listChange": {
     one: "{who} added {count} item to *{list}*",
@@ -121,6 +128,12 @@ export const HOUSEHOLD_HE: Translation<typeof HOUSEHOLD_EN> = {
   "household.youRemoved": "{name} כבר לא במשק הבית שלך.",
   "household.notMember": "אין “{name}” במשק הבית שלך. יש בו: {names}.",
   "household.you": "את/ה",
+  "household.giveAsk": "לתת ל{name} את המשימה “{text}”? אעדכן אותם, ואותך כשהיא תבוצע.",
+  "household.giveYes": "כן, לתת",
+  "household.giveExplicit": "כדי לתת ל{name} משימה, כתוב/י “משימה ל{name}: …”.",
+  "household.notGiven": "בסדר, לא נתתי אותה לאף אחד.",
+  "household.nobodyYet":
+    "עוד אף אחד לא הצטרף למשק הבית שלך ({names} טרם אישר/ה). ברגע שמישהו יצטרף אפשר לשתף רשימות ולהזכיר אחד לשני.",
   "household.copyOffer": "{lists} כבר לא אצלך. כתוב/י “שמור עותק” בתוך שבוע כדי לשמור עותק משלך.",
   "household.copied": "📋 שמרתי לך עותק של {lists}. הוא שלך בלבד.",
   "household.noCopy": "אין ממה לשמור עותק: אפשר לשמור עותק של רשימות משותפות עד שבוע אחרי עזיבת משק בית.",
@@ -141,6 +154,7 @@ export const HOUSEHOLD_HE: Translation<typeof HOUSEHOLD_EN> = {
   "household.task": "📋 {who} נתן/ה לך משימה: {text}\nאעדכן את {who} כשתסמן/י שהיא בוצעה.",
   "household.done": "✅ {who} סימן/ה ש“{text}” בוצע.",
   "household.stillOpen": "⏳ {who} עוד לא סימן/ה ש“{text}” בוצע (התזכורת נשלחה לפני שעה).",
+  "household.stillOpenSince": "⏳ {who} עוד לא סימן/ה ש“{text}” בוצע (התזכורת נשלחה {time}).",
   "household.listsTitle": "🛒 רשימות משותפות:",
   "household.listChange": {
     one: "{who} הוסיף/ה פריט אחד ל*{list}*",

@@ -48,6 +48,8 @@ export const UNDO_EN = {
     "I can't undo disconnecting Google — say “connect Google” to connect it again. Nothing else was changed.",
   "undo.cannot.untracked":
     "I couldn't keep a copy of that last change, so I can't take it back. Nothing else was changed.",
+  "undo.cannot.household":
+    "I can't undo a household change (a list shared, a task or reminder given, someone invited or a household left) — just tell me what you want now, like “stop sharing the shopping list”. Nothing else was changed.",
   "undo.cannot.shared":
     "That change was to a list someone in your household shared with you, so I can't take it back — just tell me what to add or remove. Nothing else was changed.",
   "undo.removed": "↩️ Removed {what} you added.",
@@ -105,6 +107,8 @@ export const UNDO_HE = {
     "אני לא יכול לבטל את הניתוק מגוגל — כתבו „חבר גוגל” כדי להתחבר שוב. שום דבר אחר לא השתנה.",
   "undo.cannot.untracked":
     "לא הצלחתי לשמור עותק של השינוי האחרון, אז אי אפשר לבטל אותו. שום דבר אחר לא השתנה.",
+  "undo.cannot.household":
+    "אני לא יכול לבטל שינוי במשק הבית (רשימה ששותפה, משימה או תזכורת שניתנה, הזמנה או עזיבה) — פשוט כתבו לי מה לעשות עכשיו, למשל „תפסיק לשתף את רשימת קניות”. שום דבר אחר לא השתנה.",
   "undo.cannot.shared":
     "השינוי היה ברשימה שמישהו ממשק הבית שיתף איתך, אז אני לא יכול לבטל אותו — פשוט כתבו לי מה להוסיף או להוריד. שום דבר אחר לא השתנה.",
   "undo.removed": "↩️ הסרתי את {what} שהוספת.",

@@ -102,7 +102,7 @@ const WHOLE_HOUSEHOLD = new RegExp(
 );
 const NEW_SHARED_LIST = [
   new RegExp(
-    String.raw`^${POLITE_EN}(?:create|make|start|open|new) (?:a )?(?:new )?(?:shared )?(?:list )?(.+?)(?: list)? for ${HOUSEHOLD_EN}$`,
+    String.raw`^${POLITE_EN}(?:create|make|start|open|new) (?:a )?(?:new )?(?:shared )?(?:list (.+?)|(.+?) list) for ${HOUSEHOLD_EN}$`,
   ),
   new RegExp(
     String.raw`^${POLITE_HE}(?:תיצור|צור|תיצרי|צרי|תפתח|פתח|תפתחי|פתחי) (?:רשימת |רשימה )(?:חדשה )?(.+?) (?:ל|עבור )${HOUSEHOLD_HE}$`,
@@ -112,10 +112,8 @@ const OUR_TASKS = [
   /^(?:show (?:me )?)?(?:our|household|the household'?s|shared) tasks$/,
   new RegExp(String.raw`^(?:תראה לי )?(?:את )?(?:ה)?משימות (?:שלנו|של ${HOUSEHOLD_HE}|המשותפות)$`),
 ];
-const ASSIGN = [
-  /^(?:(?:a )?task for )?([^:\n]{1,40}):\s*(.+)$/,
-  /^(?:משימה (?:ל|עבור ))?([^:\n]{1,40}):\s*(.+)$/,
-];
+/** "task for Dana: …" / "משימה לדנה: …" (explicit), or a bare "Dana: …"; group 1 the prefix, 2 the name. */
+const ASSIGN = [/^((?:a )?task for )?([^:\n]{1,40}):\s*(.+)$/, /^(משימה (?:ל|עבור ))([^:\n]{1,40}):\s*(.+)$/];
 const REMIND_OTHER = [
   new RegExp(String.raw`^${POLITE_EN}remind (?!(?:me|us|myself)(?: |$))(.+)$`),
   new RegExp(String.raw`^${POLITE_HE}(?:תזכיר|תזכירי|הזכר|הזכירי|להזכיר) ל(?!(?:י|נו)(?: |$))(.+)$`),
@@ -189,7 +187,8 @@ export function recognizeHouseholdCommand(text: string): HouseholdCommand | null
   }
   for (const pattern of NEW_SHARED_LIST) {
     const m = pattern.exec(normalized);
-    if (m?.[1]) return { kind: "newSharedList", list: originalName(text, m[1]) };
+    const name = m?.[1] ?? m?.[2];
+    if (name) return { kind: "newSharedList", list: originalName(text, name) };
   }
   for (const pattern of UNSHARE) {
     const m = pattern.exec(normalized);
@@ -210,12 +209,16 @@ export function recognizeHouseholdCommand(text: string): HouseholdCommand | null
     const m = pattern.exec(normalized);
     if (m?.[1]) return { kind: "remind", rest: originalName(text, m[1]), hebrew: i === 1 };
   }
-  for (const pattern of ASSIGN) {
+  for (const pattern of [ASSIGN[1]!, ASSIGN[0]!]) {
     const m = pattern.exec(normalized);
-    if (m?.[1] && m[2]) {
-      const explicit = /^(?:(?:a )?task for |משימה (?:ל|עבור ))/.test(normalized);
-      const target = m[1].trim();
-      return { kind: "assign", target: originalName(text, target), text: originalName(text, m[2]), explicit };
+    if (m?.[2] && m[3]) {
+      const target = m[2].trim();
+      return {
+        kind: "assign",
+        target: originalName(text, target),
+        text: originalName(text, m[3]),
+        explicit: !!m[1],
+      };
     }
   }
   if (LEAVE.some((p) => p.test(normalized))) return { kind: "leave" };

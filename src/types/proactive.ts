@@ -79,8 +79,8 @@ export type HouseholdContent = {
   | { notice: "shared"; list: string }
   /** A task given to the reader. */
   | { notice: "task"; text: string }
-  /** A task or reminder the reader gave: done, or still open an hour after it rang. */
-  | { notice: "done" | "stillOpen"; text: string }
+  /** A task or reminder the reader gave: done, or still open an hour after it rang (`rangAt`). */
+  | { notice: "done" | "stillOpen"; text: string; rangAt?: string }
   /** Others' additions to shared lists since the last notice. */
   | { notice: "lists"; changes: { who: string; list: string; count: number }[] }
 );

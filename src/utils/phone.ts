@@ -110,6 +110,10 @@ export function dialledNumber(raw: string, callerPhone: string): string | null {
  * so that inside Hebrew text its groups keep their order instead of being reversed.
  */
 export function displayPhone(phone: string): string {
-  const number = parsePhoneNumberFromString(`+${phone}`)?.formatInternational() ?? `+${phone}`;
-  return `\u2066${number}\u2069`;
+  return `\u2066${formatPhone(phone)}\u2069`;
+}
+
+/** A phone number as people read it, without direction marks (to store as a name). */
+export function formatPhone(phone: string): string {
+  return parsePhoneNumberFromString(`+${phone}`)?.formatInternational() ?? `+${phone}`;
 }

@@ -99,6 +99,9 @@ describe("inviting someone to a household", () => {
     expect(await say(h, YOSSI, "my household")).toEqual([
       expect.stringContaining("Invited, not answered yet: Dana"),
     ]);
+    expect(await say(h, YOSSI, "create a shopping list for the household")).toEqual([
+      "Nobody has joined your household yet (Dana hasn't accepted). Once someone does, you can share lists and remind each other.",
+    ]);
 
     const answer = await tapTemplateButton(h, DANA, accept!, "Accept");
     // A first message: the welcome, then the answer to her tap.

@@ -170,9 +170,13 @@ describe("a shared list", () => {
     await say(h, DANA, "add tea to shopping list");
     h.clock.advance(16 * MINUTE);
     expect(await received(h, YOSSI, () => h.pass())).toEqual([]);
+    await say(h, DANA, "add coffee to shopping list");
+    h.clock.advance(40 * MINUTE);
+    expect(await received(h, YOSSI, () => h.pass())).toEqual([]);
+    // One notice when they end, with everything gathered meanwhile.
     h.at("2026-03-02T10:00:30Z");
     expect(await received(h, YOSSI, () => h.pass())).toEqual([
-      "🛒 Shared lists:\n• Dana added 1 item to *shopping*",
+      "🛒 Shared lists:\n• Dana added 2 items to *shopping*",
     ]);
     expect(await say(h, YOSSI, "turn off list notices")).toEqual(["🔕 No more notices about shared lists."]);
   });
@@ -211,7 +215,7 @@ describe("a reminder for another member", () => {
     expect(await received(h, YOSSI, () => h.pass())).toEqual([]);
     h.at("2026-03-02T19:00:30Z");
     expect(await received(h, YOSSI, () => h.pass())).toEqual([
-      "⏳ Dana hasn't marked “call grandma” done yet (the reminder went an hour ago).",
+      "⏳ Dana hasn't marked “call grandma” done yet (the reminder went today at 20:00).",
     ]);
     h.at("2026-03-02T20:30:00Z");
     expect(await received(h, YOSSI, () => h.pass())).toEqual([]);
@@ -219,12 +223,12 @@ describe("a reminder for another member", () => {
     expect(await received(h, YOSSI, () => h.pass())).toEqual(["✅ Dana marked “call grandma” done."]);
   });
 
-  it("in Hebrew, with a task given by 'דנה: …', 'המשימות שלנו', and refusing reminders from a member", async () => {
+  it("in Hebrew, with a task given by 'משימה לדנה: …', 'המשימות שלנו', and refusing reminders from a member", async () => {
     const h = await household({ language: "he" });
     expect(await say(h, YOSSI, "תזכיר לדנה מחר ב-17:00 לאסוף את הילדים")).toEqual([
       "⏰ אזכיר לדנה מחר ב-17:00 (לפי השעה אצל דנה): “לאסוף את הילדים”. אעדכן אותך כשזה יבוצע.",
     ]);
-    const given = await received(h, DANA, () => say(h, YOSSI, "דנה: להתקשר לאינסטלטור"));
+    const given = await received(h, DANA, () => say(h, YOSSI, "משימה לדנה: להתקשר לאינסטלטור"));
     expect(h.sentTo(YOSSI).at(-1)).toBe(
       "📋 נתתי לדנה את המשימה “להתקשר לאינסטלטור”. אעדכן אותך כשהיא תבוצע.",
     );
@@ -257,19 +261,54 @@ describe("a reminder for another member", () => {
     expect(await h.tasks.list(DANA)).toEqual([]);
   });
 
+  it("a bare 'Dana: …' asks first; Yes gives her the task, No gives nothing; undo after a household change says it cannot", async () => {
+    const h = await household();
+    await say(h, YOSSI, "add task water the plants");
+    const asked = await say(h, YOSSI, "Dana: allergic to peanuts");
+    expect(asked).toEqual([
+      "Give Dana the task “allergic to peanuts”? I'll tell them, and you when it's done.",
+    ]);
+    const [give, keep] = buttonsOfLast(h, YOSSI);
+    expect(await tap(h, YOSSI, keep!, "No")).toEqual(["OK, I didn't give it to anyone."]);
+    expect(await h.tasks.list(DANA)).toEqual([]);
+
+    await say(h, YOSSI, "Dana: call the plumber");
+    const [giveAgain] = buttonsOfLast(h, YOSSI);
+    expect(giveAgain).not.toBe(give);
+    const told = await received(h, DANA, () => tap(h, YOSSI, giveAgain!, "Yes, give it"));
+    expect(h.sentTo(YOSSI).at(-1)).toBe(
+      "📋 Gave Dana the task “call the plumber”. I'll tell you when it's done.",
+    );
+    expect(told).toEqual([
+      "📋 Yossi gave you a task: call the plumber\nI'll let Yossi know when you mark it done.",
+    ]);
+    expect((await h.tasks.list(DANA)).map((task) => task.text)).toEqual(["call the plumber"]);
+
+    // "undo" now does not reach back to "water the plants".
+    expect((await say(h, YOSSI, "undo"))[0]).toContain("I can't undo a household change");
+    expect((await h.tasks.list(YOSSI)).map((task) => task.text)).toEqual(["water the plants"]);
+  });
+
   it("bad input: invisible or overlong words, absurd times, someone not in the household", async () => {
     const h = await household();
-    expect(await say(h, YOSSI, "Dana: \u200b\u200f")).toEqual([expect.stringContaining("a task")]);
-    expect((await say(h, YOSSI, `Dana: ${"x".repeat(2100)}`))[0]).toContain("up to 2,000 characters");
+    expect(await say(h, YOSSI, "task for Dana: \u200b\u200f")).toEqual([expect.stringContaining("a task")]);
+    expect((await say(h, YOSSI, `task for Dana: ${"x".repeat(2100)}`))[0]).toContain(
+      "up to 2,000 characters",
+    );
+    expect(await say(h, YOSSI, `Dana: ${"x".repeat(300)}`)).toEqual([
+      "To give Dana a task, say “task for Dana: …”.",
+    ]);
     expect((await say(h, YOSSI, `create a ${"y".repeat(250)} list for the household`))[0]).toContain(
       "up to 200 characters",
     );
     expect((await say(h, YOSSI, "remind Dana in 9999999999 years to wait"))[0]).toContain(
       "When should I remind Dana?",
     );
-    expect((await say(h, YOSSI, "task for Rina: call"))[0]).toBe(
-      "There's no “Rina” in your household. It has: Dana.",
-    );
+    // Not a member: the rest of Memo reads it (here, with no model, the list of what it understands).
+    expect(await say(h, YOSSI, "task for Rina: call")).toEqual([t("en", "noLLM")]);
+    // A colon after words that are no member's name is no household command either.
+    expect(await say(h, YOSSI, "task for tomorrow: call the bank")).toEqual([t("en", "noLLM")]);
+    expect(await say(h, YOSSI, "make dinner for the household")).toEqual([t("en", "noLLM")]);
     expect((await say(h, YOSSI, "share the gifts list with Dana"))[0]).toBe(
       "You have no list called “gifts”.",
     );
@@ -341,7 +380,7 @@ describe("leaving and removing", () => {
     await say(h, YOSSI, "create a shopping list for the household");
     await say(h, YOSSI, "add milk to shopping list");
     await say(h, DANA, "add bread to shopping list");
-    await say(h, DANA, "Yossi: fix the shelf");
+    await say(h, DANA, "task for Yossi: fix the shelf");
     await say(h, YOSSI, "turn on list notices");
     await say(h, DANA, "add jam to shopping list");
     await eraseUserData(h.db.pool, DANA);
@@ -353,7 +392,13 @@ describe("leaving and removing", () => {
       [DANA],
     );
     expect(Number(rows[0]!.n)).toBe(0);
-    expect((await say(h, YOSSI, "show shopping list"))[0]).toBe("*shopping*\n1. ☐ milk");
+    // What is Yossi's stays his: the item she added and the task she gave him, no longer naming her.
+    expect((await say(h, YOSSI, "show shopping list"))[0]).toBe(
+      "*shopping*\n1. ☐ milk\n2. ☐ bread\n3. ☐ jam",
+    );
+    expect((await h.tasks.list(YOSSI)).map((task) => [task.text, task.assignedByPhone])).toEqual([
+      ["fix the shelf", undefined],
+    ]);
     expect((await say(h, YOSSI, "my household")).join("\n")).toContain("You're not in a household");
   });
 });

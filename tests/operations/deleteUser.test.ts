@@ -8,7 +8,12 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../src/db/migrate.js";
 import { MIGRATIONS } from "../../src/db/migrations/index.js";
-import { countUserData, eraseUserData, USER_TABLES } from "../../src/db/repositories/userDataRepository.js";
+import {
+  countUserData,
+  eraseUserData,
+  USER_TABLES,
+  USER_REFERENCES,
+} from "../../src/db/repositories/userDataRepository.js";
 import { createPostgresDatabase, testDatabaseUrl, type TestDatabase } from "../support/db.js";
 import { runEntry } from "../support/process.js";
 import { deriveKey } from "../../src/services/google/secrets.js";
@@ -83,7 +88,7 @@ describe("erasing a user's data", () => {
       `SELECT table_name, column_name FROM information_schema.columns
         WHERE table_schema = current_schema() AND (column_name LIKE '%phone%' OR column_name = 'thread_id')`,
     );
-    const listed = new Set(USER_TABLES.map((t) => `${t.table}.${t.column}`));
+    const listed = new Set([...USER_TABLES, ...USER_REFERENCES].map((t) => `${t.table}.${t.column}`));
     const missing = rows.map((r) => `${r.table_name}.${r.column_name}`).filter((c) => !listed.has(c));
     expect(missing).toEqual([]);
   });

@@ -51,6 +51,8 @@ export interface AssignerNotice {
   /** The household name of who holds it. */
   holder: string;
   giver: NoticeReader;
+  /** When its reminder was last sent (null: it never rang). */
+  rangAt: number | null;
 }
 
 /** Additions by one member to one shared list, counted for another member's batched notice. */
@@ -174,9 +176,12 @@ export class SchedulerRepository {
       time_zone: string;
       quiet_start: string | null;
       quiet_end: string | null;
+      rang_at: Date | null;
     }>(
       `SELECT t.id, t.text, t.completed, holder.name AS holder, t.assigned_by_phone AS giver_phone,
-              u.language, u.time_zone, u.quiet_start, u.quiet_end
+              u.language, u.time_zone, u.quiet_start, u.quiet_end,
+              (SELECT max(d.sent_at) FROM reminder_deliveries d
+                WHERE d.task_id = t.id AND d.status = 'sent' AND d.kind IN ('reminder', 'nudge', 'overdue')) AS rang_at
          FROM tasks t
          JOIN household_members holder ON holder.phone = t.user_phone AND holder.household_id = t.household_id
          JOIN household_members giver ON giver.phone = t.assigned_by_phone AND giver.household_id = t.household_id
@@ -197,12 +202,23 @@ export class SchedulerRepository {
       done: r.completed,
       holder: r.holder,
       giver: readerOf(r.giver_phone, r),
+      rangAt: r.rang_at?.getTime() ?? null,
     }));
   }
 
-  /** Records that the givers were told (done, or still open). */
+  /**
+   * Records that the givers were told (done, or still open). A done one-time reminder, kept only
+   * for this, then goes like any other done reminder.
+   */
   async markAssignerTold(told: readonly { taskId: string; done: boolean }[], nowMs: number): Promise<void> {
     if (told.length === 0) return;
+    const done = told.filter((t) => t.done).map((t) => t.taskId);
+    if (done.length > 0)
+      await this.db.query(
+        `DELETE FROM tasks WHERE id = ANY($1::uuid[]) AND completed
+            AND (due_at IS NOT NULL OR next_fire_at IS NOT NULL OR recurrence IS NOT NULL)`,
+        [done],
+      );
     await this.db.query(
       `UPDATE tasks SET assigner_told_done_at = CASE WHEN u.done THEN $2 ELSE assigner_told_done_at END,
                         assigner_told_open_at = CASE WHEN u.done THEN assigner_told_open_at ELSE $2 END
@@ -212,12 +228,31 @@ export class SchedulerRepository {
     );
   }
 
+  /** Readers with counted shared-list additions, the oldest counted by `beforeMs`, and their quiet hours. */
+  async listChangeReaders(beforeMs: number, limit: number): Promise<NoticeReader[]> {
+    const { rows } = await this.db.query<{
+      phone: string;
+      language: ProactiveUser["language"];
+      time_zone: string;
+      quiet_start: string | null;
+      quiet_end: string | null;
+    }>(
+      `SELECT u.phone, u.language, u.time_zone, u.quiet_start, u.quiet_end
+         FROM (SELECT recipient_phone FROM household_list_changes
+                GROUP BY recipient_phone HAVING min(first_at) <= $1 LIMIT $2) c
+         JOIN users u ON u.phone = c.recipient_phone`,
+      [new Date(beforeMs), limit],
+    );
+    return rows.map((r) => readerOf(r.phone, r));
+  }
+
   /**
-   * Takes the counted shared-list additions of every reader whose oldest one was counted by
-   * `beforeMs` (all of that reader's go in one notice), deleting them; those of readers no longer
-   * sharing the list are dropped.
+   * Takes the counted shared-list additions of these readers (all of a reader's go in one notice),
+   * deleting them; those of readers no longer sharing the list are dropped. Another instance taking
+   * the same ones at once gets none of them.
    */
-  async takeListChanges(beforeMs: number, limit: number): Promise<ListChange[]> {
+  async takeListChanges(readers: readonly string[]): Promise<ListChange[]> {
+    if (readers.length === 0) return [];
     const { rows } = await this.db.query<{
       recipient_phone: string;
       list_id: string;
@@ -231,8 +266,7 @@ export class SchedulerRepository {
       quiet_end: string | null;
     }>(
       `DELETE FROM household_list_changes c
-        WHERE c.recipient_phone IN (SELECT recipient_phone FROM household_list_changes
-                                     GROUP BY recipient_phone HAVING min(first_at) <= $1 LIMIT $2)
+        WHERE c.recipient_phone = ANY($1::text[])
        RETURNING c.recipient_phone, c.list_id, c.actor_phone, c.items,
          (SELECT l.name FROM lists l JOIN household_members o
                 ON o.phone = l.user_phone AND o.household_id = l.household_id
@@ -245,7 +279,7 @@ export class SchedulerRepository {
          (SELECT u.time_zone FROM users u WHERE u.phone = c.recipient_phone) AS time_zone,
          (SELECT u.quiet_start FROM users u WHERE u.phone = c.recipient_phone) AS quiet_start,
          (SELECT u.quiet_end FROM users u WHERE u.phone = c.recipient_phone) AS quiet_end`,
-      [new Date(beforeMs), limit],
+      [[...readers]],
     );
     return rows.flatMap((r) =>
       r.list && r.actor && r.time_zone

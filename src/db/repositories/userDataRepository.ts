@@ -17,11 +17,7 @@ export const USER_TABLES: readonly { table: string; column: string }[] = [
   { table: "household_copy_offers", column: "phone" },
   { table: "household_list_changes", column: "recipient_phone" },
   { table: "household_list_changes", column: "actor_phone" },
-  // What they wrote into others' shared objects goes with them: items they added to another
-  // member's shared list, and the tasks and reminders they gave others.
-  { table: "list_items", column: "added_by_phone" },
   { table: "list_items", column: "user_phone" },
-  { table: "tasks", column: "assigned_by_phone" },
   { table: "lists", column: "user_phone" },
   { table: "tasks", column: "user_phone" },
   { table: "database_operations", column: "user_phone" },
@@ -46,6 +42,16 @@ export const USER_TABLES: readonly { table: string; column: string }[] = [
   { table: "users", column: "phone" },
 ];
 
+/**
+ * Where the person is named in rows that are someone else's: who added an item to another
+ * member's shared list, who gave another member a task or reminder. The rows stay with their
+ * owner (docs/HOUSEHOLD.md); the link to the person is cleared (`clear`: columns cleared with it).
+ */
+export const USER_REFERENCES: readonly { table: string; column: string; clear: readonly string[] }[] = [
+  { table: "list_items", column: "added_by_phone", clear: [] },
+  { table: "tasks", column: "assigned_by_phone", clear: ["household_id"] },
+];
+
 /** Rows per table that hold the user's data (only tables that exist and have some). */
 export type EraseReport = Record<string, number>;
 
@@ -60,13 +66,19 @@ async function existing(client: pg.PoolClient | pg.Pool): Promise<Set<string>> {
 export async function countUserData(pool: pg.Pool, phone: string): Promise<EraseReport> {
   const tables = await existing(pool);
   const report: EraseReport = {};
-  for (const { table, column } of USER_TABLES) {
-    if (!tables.has(table)) continue;
+  const count = async (table: string, column: string) => {
     const { rows } = await pool.query<{ n: string }>(
       `SELECT count(*) AS n FROM ${table} WHERE ${column} = $1`,
       [phone],
     );
-    const n = Number(rows[0]?.n ?? 0);
+    return Number(rows[0]?.n ?? 0);
+  };
+  for (const { table, column } of USER_REFERENCES) {
+    const n = tables.has(table) ? await count(table, column) : 0;
+    if (n > 0) report[`${table}.${column}`] = n;
+  }
+  for (const { table, column } of USER_TABLES) {
+    const n = tables.has(table) ? await count(table, column) : 0;
     if (n > 0) report[table] = (report[table] ?? 0) + n;
   }
   return report;
@@ -82,6 +94,12 @@ export async function eraseUserData(pool: pg.Pool, phone: string): Promise<Erase
   return withTransaction(pool, async (client) => {
     const tables = await existing(client);
     const report: EraseReport = {};
+    for (const { table, column, clear } of USER_REFERENCES) {
+      if (!tables.has(table)) continue;
+      const sets = [column, ...clear].map((c) => `${c} = NULL`).join(", ");
+      const result = await client.query(`UPDATE ${table} SET ${sets} WHERE ${column} = $1`, [phone]);
+      if ((result.rowCount ?? 0) > 0) report[`${table}.${column}`] = result.rowCount ?? 0;
+    }
     for (const { table, column } of USER_TABLES) {
       if (!tables.has(table)) continue;
       const result = await client.query(`DELETE FROM ${table} WHERE ${column} = $1`, [phone]);

@@ -32,7 +32,7 @@ export async function completeTaskRow(
     return { task: updated ?? task, removed: false, recurring: true };
   }
   // A reminder another member gave is kept, done, until the scheduler has told them (docs/HOUSEHOLD.md).
-  if ((rule || task.dueAt || task.nextFireAt) && !task.assignedByPhone) {
+  if ((rule || task.dueAt || task.nextFireAt) && !(task.assignedByPhone && task.householdId)) {
     await tasks.delete(phone, [task.id]);
     return { task, removed: true, recurring: false };
   }

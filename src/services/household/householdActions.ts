@@ -5,14 +5,22 @@ import type { MemoryService } from "../memory/index.js";
 import { answerOutsideGraph, type ActionMessage } from "../reminder/reminderActions.js";
 import { HOUSEHOLD_BUTTON } from "../reminder/proactiveText.js";
 import type { HouseholdService } from "./householdService.js";
-import type { HouseholdSharing } from "./householdSharing.js";
+import { GIVE_BUTTON, type Answer, type HouseholdSharing } from "./householdSharing.js";
+import { recordIrreversible, type UndoSettings } from "../undo/undoJournal.js";
+import { t } from "../../messages/index.js";
 
 export interface HouseholdActionsDeps {
   households: HouseholdService;
   sharing: HouseholdSharing;
   memory: MemoryService;
   sender: MessageSender;
+  clock: () => number;
+  /** Journals each household change as one "undo" cannot take back (default: none). */
+  undo?: UndoSettings;
 }
+
+/** Commands that change nothing: "undo" after them still reaches the change before. */
+const READ_ONLY = new Set(["members", "ourTasks"]);
 
 /**
  * The household's messages, answered without the graph like a reminder's buttons: Accept and
@@ -30,19 +38,43 @@ export class HouseholdActions {
     message: ActionMessage,
     options: SendOptions,
   ): Promise<boolean> {
-    const reply = await this.replyTo(user, language, message);
-    if (reply === null) return false;
+    const answer = await this.replyTo(user, language, message);
+    if (answer === null) return false;
+    const { reply, changed } = answer;
+    // A household change may have told someone already: "undo" right after it says it cannot,
+    // rather than reaching past it to an older change.
+    if (changed && typeof reply === "string" && this.deps.undo)
+      await recordIrreversible(this.deps.undo, user.phone, {
+        operationId: `household:${message.messageId}`,
+        reason: "household",
+        now: this.deps.clock(),
+      });
     await answerOutsideGraph(this.deps, user.phone, message, reply, language, options);
     return true;
   }
 
-  private async replyTo(user: User, language: "he" | "en", message: ActionMessage): Promise<string | null> {
+  private async replyTo(
+    user: User,
+    language: "he" | "en",
+    message: ActionMessage,
+  ): Promise<{ reply: Answer; changed: boolean } | null> {
+    const reply = await this.answer(user, language, message);
+    if (reply === null) return null;
+    const kind = message.optionId ? null : recognizeHouseholdCommand(message.text)?.kind;
+    const changed = message.optionId !== GIVE_BUTTON.keep && !(kind && READ_ONLY.has(kind));
+    return { reply, changed };
+  }
+
+  private async answer(user: User, language: "he" | "en", message: ActionMessage): Promise<Answer | null> {
     const { households, sharing } = this.deps;
     const option = message.optionId ?? "";
     if (option.startsWith(HOUSEHOLD_BUTTON.accept))
       return households.accept(user, option.slice(HOUSEHOLD_BUTTON.accept.length), language);
     if (option.startsWith(HOUSEHOLD_BUTTON.decline))
       return households.decline(user, option.slice(HOUSEHOLD_BUTTON.decline.length), language);
+    if (option.startsWith(GIVE_BUTTON.give))
+      return sharing.giveTapped(user, option.slice(GIVE_BUTTON.give.length), message.messageId, language);
+    if (option === GIVE_BUTTON.keep) return t(language, "household.notGiven");
     if (message.optionId) return null;
     const command = recognizeHouseholdCommand(message.text);
     switch (command?.kind) {

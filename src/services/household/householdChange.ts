@@ -9,9 +9,8 @@ import type { User } from "../../types/index.js";
 import type { HouseholdContent } from "../../types/proactive.js";
 import type { Logger } from "../../utils/logger.js";
 import { literalOf } from "../../utils/fuzzy.js";
-import { replyLanguage } from "../../utils/language.js";
-import { displayPhone } from "../../utils/phone.js";
-import { asDelivery } from "../reminder/reminderService.js";
+import { displayPhone, formatPhone } from "../../utils/phone.js";
+import { asDelivery, householdNotice, type HouseholdNoticeBody } from "../reminder/reminderService.js";
 
 /**
  * The repositories a household change writes together: the household, the messages it sends,
@@ -71,13 +70,13 @@ export async function runChange(
 
 /** What a household calls a person who started it or joined without being named: their WhatsApp name, else their number. */
 export function memberName(user: User): string {
-  return user.displayName?.trim() || displayPhone(user.phone);
+  return user.displayName?.trim() || formatPhone(user.phone);
 }
 
 /** A person named with their number ("Yossi (+972 52 111 0001)"), or the number alone when it is all the name there is. */
 export function withNumber(name: string | null | undefined, phone: string): string {
   const number = displayPhone(phone);
-  return name?.trim() && name.trim() !== number ? `${name.trim()} (${number})` : number;
+  return name?.trim() && name.trim() !== formatPhone(phone) ? `${name.trim()} (${number})` : number;
 }
 
 export function knownLanguage(user: Pick<User, "language"> | null | undefined): Language | null {
@@ -89,13 +88,14 @@ export function notice(phone: string, key: string, now: number, content: Househo
   return { key, phone, kind: "household", taskId: null, occurrenceAt: now, content, sendAfter: now };
 }
 
-/** Content fields every member's notice shares: their language and zone. */
-export function addressedTo(member: Household["members"][number]) {
-  return {
-    kind: "household" as const,
-    language: replyLanguage(member.language),
-    timeZone: member.timeZone ?? "UTC",
-  };
+/** A notice to a member, in their language and zone, held through their quiet hours. */
+export function noticeTo(
+  member: Household["members"][number],
+  key: string,
+  now: number,
+  body: HouseholdNoticeBody,
+): NewDelivery {
+  return householdNotice(member, key, now, body);
 }
 
 /** The other members of `household` (all but `phone`). */

@@ -5,10 +5,10 @@ import { t, type Language } from "../../messages/index.js";
 import type { User } from "../../types/index.js";
 import { dialledNumber, displayPhone } from "../../utils/phone.js";
 import {
-  addressedTo,
   knownLanguage,
   memberName,
   notice,
+  noticeTo,
   runChange,
   withNumber,
   type HouseholdRepositories,
@@ -283,13 +283,13 @@ export class HouseholdService {
       .map((member) => {
         const key = `household:${kind}:${household.id}:${about}@${now}:${member.phone}`;
         const lists = lost.get(member.phone) ?? [];
-        return notice(
-          member.phone,
+        return noticeTo(
+          member,
           key,
           now,
           kind === "joined"
-            ? { ...addressedTo(member), notice: "joined", who }
-            : { ...addressedTo(member), notice: "left", who, ...(lists.length > 0 ? { lost: lists } : {}) },
+            ? { notice: "joined", who }
+            : { notice: "left", who, ...(lists.length > 0 ? { lost: lists } : {}) },
         );
       });
   }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Household, HouseholdMember } from "../../db/repositories/householdRepository.js";
 import { t, type Language } from "../../messages/index.js";
 import { recognizeCommand } from "../../nlu/commands.js";
-import type { User } from "../../types/index.js";
+import type { HITLOption, User } from "../../types/index.js";
 import type { TaskList } from "../../types/tasks.js";
 import { literalOf } from "../../utils/fuzzy.js";
 import { humanTime } from "../../utils/timeContext.js";
@@ -11,9 +11,8 @@ import { MAX_LENGTH } from "../database/limits.js";
 import { invisibleNameReply } from "../database/visibleNames.js";
 import { inQuietHours } from "../reminder/ringPlan.js";
 import {
-  addressedTo,
   memberNamed,
-  notice,
+  noticeTo,
   othersOf,
   runChange,
   type HouseholdRepositories,
@@ -30,6 +29,14 @@ function listKey(name: string): string {
   for (let i = 0; i < 3; i++) key = key.replace(LIST_WORDS, "").trim();
   return key;
 }
+
+/** A reply, or a question with buttons. */
+export type Answer = string | { text: string; options: HITLOption[] };
+
+/** Reply-button ids of "Give Dana the task …?": `hh:give:<member phone>:<text>`, and No. */
+export const GIVE_BUTTON = { give: "hh:give:", keep: "hh:keep" } as const;
+/** A bare "Dana: …" longer than this is not asked about with a button (its id holds the text). */
+const GIVE_ASK_MAX = 200;
 
 /**
  * What a household shares (docs/HOUSEHOLD.md): lists shared with it, tasks and one-time reminders
@@ -49,7 +56,7 @@ export class HouseholdSharing {
     return this.change(async ({ households, lists }, now) => {
       const household = await households.householdOf(user.phone);
       const others = othersOf(household, user.phone);
-      if (!household || others.length === 0) return { reply: t(language, "household.none") };
+      if (!household || others.length === 0) return { reply: await alone(households, household, language) };
       if (withName !== null && !memberNamed(others, withName))
         return { reply: notMember(withName, others, language) };
       const found = await findList(lists.list(user.phone), listWords, language);
@@ -87,7 +94,7 @@ export class HouseholdSharing {
     return this.change(async ({ households, lists }, now) => {
       const household = await households.householdOf(user.phone);
       const others = othersOf(household, user.phone);
-      if (!household || others.length === 0) return { reply: t(language, "household.none") };
+      if (!household || others.length === 0) return { reply: await alone(households, household, language) };
       const taken = (await lists.list(user.phone)).find((l) => listKey(l.name) === listKey(name));
       if (taken) return { reply: t(language, "household.listTaken", { list: taken.name }) };
       const list = await lists.create(user.phone, `household:${messageId}`, { name, forHousehold: true });
@@ -120,8 +127,9 @@ export class HouseholdSharing {
   }
 
   /**
-   * "Dana: call the plumber": a task for a member, who is told. Null when the words before the
-   * colon name no member and were not explicitly a task ("Note: …" goes on to the rest of Memo).
+   * "task for Dana: call the plumber" gives Dana a task (she is told); a bare "Dana: call the
+   * plumber" asks first, with buttons (people also write notes that way). Null when the words
+   * before the colon name no member: the message goes on to the rest of Memo.
    */
   async assign(
     user: User,
@@ -130,14 +138,41 @@ export class HouseholdSharing {
     explicit: boolean,
     messageId: string,
     language: Language,
-  ): Promise<string | null> {
+  ): Promise<Answer | null> {
     const household = await this.deps.storage.repositories.households.householdOf(user.phone);
-    const others = othersOf(household, user.phone);
-    const member = memberNamed(others, target);
-    if (!member || !household) return explicit ? notMember(target, others, language) : null;
+    const member = memberNamed(othersOf(household, user.phone), target);
+    if (!member || !household) return null;
     const refused = badName("task", text, language);
     if (refused) return refused;
+    if (explicit) return this.give(user, member.phone, text, messageId, language);
+    if (text.length > GIVE_ASK_MAX) return t(language, "household.giveExplicit", { name: member.name });
+    return {
+      text: t(language, "household.giveAsk", { name: member.name, text }),
+      options: [
+        { id: `${GIVE_BUTTON.give}${member.phone}:${text}`, label: t(language, "household.giveYes") },
+        { id: GIVE_BUTTON.keep, label: t(language, "no") },
+      ],
+    };
+  }
+
+  /** A tap on the question of a bare "Dana: …": `payload` is what follows `hh:give:`. */
+  async giveTapped(user: User, payload: string, messageId: string, language: Language): Promise<string> {
+    const at = payload.indexOf(":");
+    return this.give(user, payload.slice(0, at), payload.slice(at + 1), messageId, language);
+  }
+
+  /** Gives the member with this phone the task `text`, while they are in the giver's household. */
+  private async give(
+    user: User,
+    phone: string,
+    text: string,
+    messageId: string,
+    language: Language,
+  ): Promise<string> {
     return this.change(async ({ households, tasks }, now) => {
+      const household = await households.householdOf(user.phone);
+      const member = othersOf(household, user.phone).find((m) => m.phone === phone);
+      if (!household || !member) return { reply: await alone(households, household, language) };
       if (await households.blocks(member.phone, user.phone, "reminders"))
         return { reply: t(language, "household.remindBlocked", { name: member.name }) };
       const task = await tasks.create(member.phone, `household:${user.phone}:${messageId}`, {
@@ -149,14 +184,7 @@ export class HouseholdSharing {
       const me = household.members.find((m) => m.phone === user.phone)!;
       return {
         reply: t(language, "household.assigned", { name: member.name, text }),
-        tell: [
-          notice(member.phone, `household:task:${task.id}`, now, {
-            ...addressedTo(member),
-            notice: "task",
-            who: me.name,
-            text,
-          }),
-        ],
+        tell: [noticeTo(member, `household:task:${task.id}`, now, { notice: "task", who: me.name, text })],
       };
     });
   }
@@ -274,13 +302,27 @@ export class HouseholdSharing {
 /** "Yossi shared the list *shopping* with the household", to each of the others. */
 function sharedNotices(others: readonly HouseholdMember[], who: string, list: TaskList, now: number) {
   return others.map((member) =>
-    notice(member.phone, `household:shared:${list.id}@${now}:${member.phone}`, now, {
-      ...addressedTo(member),
+    noticeTo(member, `household:shared:${list.id}@${now}:${member.phone}`, now, {
       notice: "shared",
       who,
       list: list.name,
     }),
   );
+}
+
+/**
+ * The answer to a household request of someone with no one to share with: not in a household, or
+ * in one nobody has joined yet (those invited named).
+ */
+async function alone(
+  households: HouseholdRepositories["households"],
+  household: Household | null,
+  language: Language,
+): Promise<string> {
+  const pending = household ? await households.pendingInvitees(household.id) : [];
+  return pending.length > 0
+    ? t(language, "household.nobodyYet", { names: pending.join(", ") })
+    : t(language, "household.none");
 }
 
 /** The refusal of a name nothing of which shows, or longer than its column keeps; null when it is fine. */

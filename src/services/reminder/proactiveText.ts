@@ -56,13 +56,13 @@ export function renderProactive(content: ProactiveContent, nowMs: number): Rende
     case "digest":
       return { text: renderDigest(content), buttons: [] };
     case "household":
-      return renderHousehold(content);
+      return renderHousehold(content, nowMs);
     default:
       return renderRing(content, nowMs);
   }
 }
 
-function renderHousehold(content: HouseholdContent): RenderedMessage {
+function renderHousehold(content: HouseholdContent, nowMs: number): RenderedMessage {
   const { language: lang, who } = content;
   const text = (body: string) => ({ text: body, buttons: [] });
   switch (content.notice) {
@@ -79,8 +79,18 @@ function renderHousehold(content: HouseholdContent): RenderedMessage {
       return text(t(lang, "household.shared", { who, list: content.list }));
     case "task":
     case "done":
-    case "stillOpen":
       return text(t(lang, `household.${content.notice}`, { who, text: content.text }));
+    case "stillOpen":
+      // Said with when it rang: held by quiet hours, "an hour ago" would not be true.
+      return text(
+        content.rangAt
+          ? t(lang, "household.stillOpenSince", {
+              who,
+              text: content.text,
+              time: humanTime(content.rangAt, nowMs, content.timeZone, lang),
+            })
+          : t(lang, "household.stillOpen", { who, text: content.text }),
+      );
     case "lists":
       return text(
         [
@@ -131,7 +141,12 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
       // Rung ahead of the due time ("an hour before") and that is still to come: say when it is due.
       text =
         content.dueAt && dueAt !== null && dueAt > fireAt && dueAt > nowMs
-          ? t(lang, "reminder.ringAt", { text: content.text, time: when(content.dueAt) })
+          ? t(lang, "reminder.ringAt", {
+              text: content.from
+                ? `${content.text} (${t(lang, "reminder.from", { from: content.from })})`
+                : content.text,
+              time: when(content.dueAt),
+            })
           : content.from
             ? t(lang, "reminder.ringFrom", { text: content.text, from: content.from })
             : t(lang, "reminder.ring", { text: content.text });

@@ -2,7 +2,7 @@ import type { TaskRepository } from "../../db/repositories/taskRepository.js";
 import type { UserRepository } from "../../db/repositories/userRepository.js";
 import type { ReminderActionRepositories } from "../../db/storage.js";
 import type { Storage } from "../../db/transaction.js";
-import type { User } from "../../types/index.js";
+import type { HITLOption, User } from "../../types/index.js";
 import type { Task } from "../../types/tasks.js";
 import { recordIrreversible, UndoCapture, type UndoSettings } from "../undo/undoJournal.js";
 import type { Logger } from "../../utils/logger.js";
@@ -51,7 +51,7 @@ export async function answerOutsideGraph(
   deps: { memory: MemoryService; sender: MessageSender },
   phone: string,
   message: ActionMessage,
-  reply: string,
+  reply: string | { text: string; options: HITLOption[] },
   language: "he" | "en",
   options: SendOptions,
 ): Promise<void> {
@@ -59,7 +59,18 @@ export async function answerOutsideGraph(
   if (message.text) {
     await deps.memory.addUserMessage(phone, message.text, { whatsappMessageId: message.messageId });
   }
-  await deps.sender.send(phone, { text: reply, options: [], language }, { ...options, memory: "add" });
+  // A question with reply buttons, or a plain answer.
+  const body =
+    typeof reply === "string"
+      ? { text: reply, options: [], language }
+      : {
+          text: reply.text,
+          question: reply.text,
+          expectedInput: "single_choice" as const,
+          options: reply.options,
+          language,
+        };
+  await deps.sender.send(phone, body, { ...options, memory: "add" });
 }
 
 /**

@@ -303,25 +303,38 @@ export class ReminderService {
     const now = this.deps.clock();
     const rows = await this.deps.storage.transaction(async ({ schedule: repo, deliveries }) => {
       const told = await repo.lockAssignerNotices(now - STILL_OPEN_AFTER_MS, limit);
-      const changes = await repo.takeListChanges(now - LIST_NOTICE_BATCH_MS, limit);
+      // A reader in their quiet hours keeps gathering: one notice when they end, not one per batch.
+      const readers = (await repo.listChangeReaders(now - LIST_NOTICE_BATCH_MS, limit)).filter(
+        (reader) => !inQuietHours(now, quietOf(reader)),
+      );
+      const changes = await repo.takeListChanges(readers.map((reader) => reader.phone));
       if (told.length === 0 && changes.length === 0) return [];
-      const out: NewDelivery[] = told.map((n) =>
-        householdNotice(n.giver, `household:${n.done ? "done" : "open"}:${n.taskId}`, now, {
+      const out: NewDelivery[] = told.map((n) => {
+        const row = householdNotice(n.giver, `household:${n.done ? "done" : "open"}:${n.taskId}`, now, {
           notice: n.done ? "done" : "stillOpen",
           who: n.holder,
           text: n.text,
-        }),
-      );
+          ...(n.rangAt !== null ? { rangAt: new Date(n.rangAt).toISOString() } : {}),
+        });
+        // "Still open" goes with its task: done before it is sent (held by quiet hours), it is not.
+        return n.done ? row : { ...row, taskId: n.taskId };
+      });
+
       const perReader = new Map<string, typeof changes>();
       for (const change of changes)
         perReader.set(change.reader.phone, [...(perReader.get(change.reader.phone) ?? []), change]);
       for (const [phone, mine] of perReader) {
         out.push(
-          householdNotice(mine[0]!.reader, `household:lists:${phone}@${new Date(now).toISOString()}`, now, {
-            notice: "lists",
-            who: mine[0]!.actor,
-            changes: mine.map((c) => ({ who: c.actor, list: c.list, count: c.items })),
-          }),
+          householdNotice(
+            mine[0]!.reader,
+            `household:lists:${phone}@${new Date(now).toISOString()}/${token}`,
+            now,
+            {
+              notice: "lists",
+              who: mine[0]!.actor,
+              changes: mine.map((c) => ({ who: c.actor, list: c.list, count: c.items })),
+            },
+          ),
         );
       }
       await repo.markAssignerTold(told, now);
@@ -721,22 +734,33 @@ export const STILL_OPEN_AFTER_MS = 60 * 60 * 1000;
 /** Additions to shared lists are gathered this long into one notice. */
 export const LIST_NOTICE_BATCH_MS = 15 * 60 * 1000;
 
-/** A household notice to `reader`, sent now or, in their quiet hours, when those end. */
-function householdNotice(
-  reader: NoticeReader,
+/** A reader's quiet hours; none (equal bounds) is never quiet. */
+function quietOf(reader: Pick<NoticeReader, "quietStart" | "quietEnd" | "timeZone">): QuietHours {
+  return reader.quietStart && reader.quietEnd
+    ? { start: reader.quietStart, end: reader.quietEnd, timeZone: reader.timeZone }
+    : { start: "00:00", end: "00:00", timeZone: reader.timeZone };
+}
+
+/** What a household notice says, without whom it is for (their language and zone are added). */
+export type HouseholdNoticeBody = DistributiveOmit<HouseholdContent, "kind" | "language" | "timeZone">;
+
+/**
+ * A household notice to `reader` (a member: their language, zone and quiet hours), sent now or, in
+ * their quiet hours, when those end.
+ */
+export function householdNotice(
+  reader: Omit<NoticeReader, "timeZone"> & { timeZone: string | null },
   key: string,
   now: number,
-  body: DistributiveOmit<HouseholdContent, "kind" | "language" | "timeZone">,
+  body: HouseholdNoticeBody,
 ): NewDelivery {
-  const quiet: QuietHours | null =
-    reader.quietStart && reader.quietEnd
-      ? { start: reader.quietStart, end: reader.quietEnd, timeZone: reader.timeZone }
-      : null;
+  const timeZone = reader.timeZone ?? "UTC";
+  const quiet = quietOf({ ...reader, timeZone });
   const content = {
     ...body,
     kind: "household",
     language: replyLanguage(reader.language),
-    timeZone: reader.timeZone,
+    timeZone,
   } as HouseholdContent;
   return {
     key,
@@ -745,7 +769,7 @@ function householdNotice(
     taskId: null,
     occurrenceAt: now,
     content,
-    sendAfter: quiet && inQuietHours(now, quiet) ? quietHoursEnd(now, quiet) : now,
+    sendAfter: inQuietHours(now, quiet) ? quietHoursEnd(now, quiet) : now,
   };
 }
 

@@ -42,10 +42,11 @@ export function describeChanged<T>(
  * Why a change cannot be taken back: an email went out ("email"), a Gmail change ("gmail"), a
  * setting ("settings"), disconnecting Google ("google"), something the user asked Memo to forget ("forgotten"),
  * a change whose earlier state could not be copied ("untracked"), a change to a list another household
- * member shared ("shared": their rows, not copied into this person's journal).
+ * member shared ("shared": their rows, not copied into this person's journal), a household command
+ * ("household": it may have told someone else already).
  */
 export type IrreversibleReason =
-  "email" | "gmail" | "settings" | "google" | "forgotten" | "untracked" | "shared";
+  "email" | "gmail" | "settings" | "google" | "forgotten" | "untracked" | "shared" | "household";
 
 /**
  * Journals a change undo cannot take back, so "undo" right after it says so instead of reaching

@@ -66,10 +66,7 @@ export interface InboundProcessorDeps {
   clock: () => number;
 }
 
-/**
- * The text a message asks with: its body, a tapped option's title, a template button's title (what
- * the user tapped, in their language; its payload routes it), a caption.
- */
+/** The text a message asks with: its body, a tapped option's title, a template button's payload, a caption. */
 export function textOf(message: WhatsAppMessage): string {
   switch (message.type) {
     case "text":
@@ -79,7 +76,7 @@ export function textOf(message: WhatsAppMessage): string {
       return reply?.title ?? "";
     }
     case "button":
-      return message.button?.text || message.button?.payload || "";
+      return message.button?.payload || message.button?.text || "";
     case "image":
       return message.image?.caption ?? "";
     default:
@@ -108,8 +105,10 @@ export class InboundProcessor implements InboxHandler {
     if (inbox.attempts === 1) deps.sender.markRead(id);
 
     const text = textOf(message).trim();
-    const { user, created, threadStored } = await this.touchUser(inbox, text);
-    const language = replyLanguage(detectLanguage(text) ?? user.language);
+    // What the user's own words are: a template button's title, not its payload (Memo's id).
+    const said = message.type === "button" ? message.button?.text?.trim() || text : text;
+    const { user, created, threadStored } = await this.touchUser(inbox, said);
+    const language = replyLanguage(detectLanguage(said) ?? user.language);
     const reply: WhatsAppSendOptions = {
       inReplyTo: id,
       quote: deps.clock() - inbox.sentAt.getTime() > QUOTE_AFTER_MS,

@@ -112,6 +112,11 @@ const OUR_TASKS = [
   /^(?:show (?:me )?)?(?:our|household|the household'?s|shared) tasks$/,
   new RegExp(String.raw`^(?:תראה לי )?(?:את )?(?:ה)?משימות (?:שלנו|של ${HOUSEHOLD_HE}|המשותפות)$`),
 ];
+/** Up to three words of letters (a name), and words before a colon that are never a member's name. */
+const NAME_LIKE = /^[\p{L}'’-]+(?: [\p{L}'’-]+){0,2}$/u;
+const NOT_A_NAME =
+  /^(?:note|notes|todo|to do|reminder|task|tasks|memo|re|fw|fwd|ps|http|https|mailto|subject|פתק|הערה|תזכורת|משימה|משימות)$/;
+
 /** "task for Dana: …" / "משימה לדנה: …" (explicit), or a bare "Dana: …"; group 1 the prefix, 2 the name. */
 const ASSIGN = [/^((?:a )?task for )?([^:\n]{1,40}):\s*(.+)$/, /^(משימה (?:ל|עבור ))([^:\n]{1,40}):\s*(.+)$/];
 const REMIND_OTHER = [
@@ -213,6 +218,8 @@ export function recognizeHouseholdCommand(text: string): HouseholdCommand | null
     const m = pattern.exec(normalized);
     if (m?.[2] && m[3]) {
       const target = m[2].trim();
+      // Only what can be a person's name is looked up: not "remind me at 10:30", "https://…", "note: …".
+      if (!NAME_LIKE.test(target) || NOT_A_NAME.test(target)) continue;
       return {
         kind: "assign",
         target: originalName(text, target),

@@ -16,7 +16,12 @@ export type HouseholdCommand =
   /** "accept" (typed instead of tapping Accept on an open invitation) */
   | { kind: "accept" }
   /** "share the shopping list with Dana" / "… with the household": `with` null for the household. */
-  | { kind: "share"; list: string; with: string | null }
+  | {
+      kind: "share";
+      list: string;
+      with: string | null;
+      /** The words said "list" / "רשימה". */ saidList: boolean;
+    }
   /** "stop sharing the shopping list" */
   | { kind: "unshare"; list: string }
   /** "create a shopping list for the household" */
@@ -207,6 +212,7 @@ export function recognizeHouseholdCommand(text: string): HouseholdCommand | null
         kind: "share",
         list: originalName(text, m[1]),
         with: WHOLE_HOUSEHOLD.test(who) ? null : originalName(text, who),
+        saidList: /(?:^| )list(?: |$)|רשימ/.test(normalized),
       };
     }
   }

@@ -309,6 +309,7 @@ describe("a reminder for another member", () => {
     // A colon after words that are no member's name is no household command either.
     expect(await say(h, YOSSI, "task for tomorrow: call the bank")).toEqual([t("en", "noLLM")]);
     expect(await say(h, YOSSI, "make dinner for the household")).toEqual([t("en", "noLLM")]);
+    expect(await say(h, YOSSI, "share my calendar with the family")).toEqual([t("en", "noLLM")]);
     expect((await say(h, YOSSI, "share the gifts list with Dana"))[0]).toBe(
       "You have no list called “gifts”.",
     );

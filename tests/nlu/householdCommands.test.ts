@@ -7,9 +7,9 @@ describe("household commands", () => {
   it.each([
     ["add Dana 050-1234567 to my household", { kind: "invite", name: "Dana", phone: "050-1234567" }],
     ["תוסיף את דנה 0501234567 למשק הבית", { kind: "invite", name: "דנה", phone: "0501234567" }],
-    ["share the shopping list with Dana", { kind: "share", list: "shopping", with: "Dana" }],
-    ["share shopping with the household", { kind: "share", list: "shopping", with: null }],
-    ["תשתף את רשימת קניות עם דנה", { kind: "share", list: "קניות", with: "דנה" }],
+    ["share the shopping list with Dana", { kind: "share", list: "shopping", with: "Dana", saidList: true }],
+    ["share shopping with the household", { kind: "share", list: "shopping", with: null, saidList: false }],
+    ["תשתף את רשימת קניות עם דנה", { kind: "share", list: "קניות", with: "דנה", saidList: true }],
     ["stop sharing the shopping list", { kind: "unshare", list: "shopping" }],
     ["create a shopping list for the household", { kind: "newSharedList", list: "shopping" }],
     ["תיצור רשימת קניות למשק הבית", { kind: "newSharedList", list: "קניות" }],

@@ -91,7 +91,7 @@ export class HouseholdActions {
       case "accept":
         return households.acceptLatest(user, language);
       case "share":
-        return sharing.share(user, command.list, command.with, language);
+        return sharing.share(user, command.list, command.with, command.saidList, language);
       case "unshare":
         return sharing.unshare(user, command.list, language);
       case "newSharedList":

@@ -51,8 +51,24 @@ export class HouseholdSharing {
     this.newId = deps.newId ?? randomUUID;
   }
 
-  /** "share the shopping list with Dana" (`withName` null: "with the household"). */
-  async share(user: User, listWords: string, withName: string | null, language: Language): Promise<string> {
+  /**
+   * "share the shopping list with Dana" (`withName` null: "with the household"). Null when the words
+   * neither say "list" nor name one of the person's lists.
+   */
+  async share(
+    user: User,
+    listWords: string,
+    withName: string | null,
+    saidList: boolean,
+    language: Language,
+  ): Promise<string | null> {
+    // "share my calendar with the family" names no list: the rest of Memo reads it.
+    if (
+      !saidList &&
+      typeof (await findList(this.deps.storage.repositories.lists.list(user.phone), listWords, language)) ===
+        "string"
+    )
+      return null;
     return this.change(async ({ households, lists }, now) => {
       const household = await households.householdOf(user.phone);
       const others = othersOf(household, user.phone);

@@ -10,11 +10,8 @@ import {
   sharedDatabase,
   type SchedulerHarness,
 } from "../support/schedulerHarness.js";
-import { textMessage, waId } from "../support/whatsappHarness.js";
+import { DANA, from, RINA, say, tap, YOSSI } from "./talk.js";
 
-const YOSSI = "972521110001";
-const DANA = "972501234567";
-const RINA = "972541112223";
 const TEMPLATES = { WHATSAPP_HOUSEHOLD_TEMPLATE: "memo_household", WHATSAPP_TEMPLATE_LANGUAGE_EN: "en_US" };
 
 let h: SchedulerHarness | undefined;
@@ -25,34 +22,11 @@ async function harness(env: Record<string, string> = TEMPLATES): Promise<Schedul
   return h;
 }
 
-/** Sends `text` as `phone` and waits for the turn; returns what reached `phone` meanwhile. */
-async function say(h: SchedulerHarness, phone: string, text: string): Promise<string[]> {
-  const before = h.sentTo(phone).length;
-  await h.deliver(textMessage(phone, text, h.clock.now()));
-  await h.idle();
-  return h.sentTo(phone).slice(before);
-}
-
-/** Delivers `message` from `phone` and waits for the turn; returns what reached `phone` meanwhile. */
-async function from(h: SchedulerHarness, phone: string, message: Record<string, unknown>) {
-  const before = h.sentTo(phone).length;
-  await h.deliver({
-    from: phone,
-    id: waId(),
-    timestamp: String(Math.floor(h.clock.now() / 1000)),
-    ...message,
-  } as never);
-  await h.idle();
-  return h.sentTo(phone).slice(before);
-}
-
 /** A tap on a template's quick-reply button (type `button`, its payload). */
 const tapTemplateButton = (h: SchedulerHarness, phone: string, payload: string, title: string) =>
   from(h, phone, { type: "button", button: { payload, text: title } });
 
-/** A tap on an interactive reply button. */
-const tapButton = (h: SchedulerHarness, phone: string, id: string, title: string) =>
-  from(h, phone, { type: "interactive", interactive: { type: "button_reply", button_reply: { id, title } } });
+const tapButton = tap;
 
 type TemplateBody = {
   template: {

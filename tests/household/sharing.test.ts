@@ -12,45 +12,12 @@ import {
   sharedDatabase,
   type SchedulerHarness,
 } from "../support/schedulerHarness.js";
-import { textMessage, waId } from "../support/whatsappHarness.js";
+import { DANA, received, RINA, say, tap, YOSSI } from "./talk.js";
 
-const YOSSI = "972521110001";
-const DANA = "972501234567";
-const RINA = "972541112223";
 const MINUTE = 60_000;
 
 let h: SchedulerHarness | undefined;
 const shared = sharedDatabase(() => h);
-
-/** Sends `text` as `phone` and waits for the turn; returns what reached `phone` meanwhile. */
-async function say(h: SchedulerHarness, phone: string, text: string): Promise<string[]> {
-  const before = h.sentTo(phone).length;
-  await h.deliver(textMessage(phone, text, h.clock.now()));
-  await h.idle();
-  return h.sentTo(phone).slice(before);
-}
-
-/** What reaches `phone` while `work` runs. */
-async function received(h: SchedulerHarness, phone: string, work: () => Promise<unknown>): Promise<string[]> {
-  const before = h.sentTo(phone).length;
-  await work();
-  await h.idle();
-  return h.sentTo(phone).slice(before);
-}
-
-/** A tap on an interactive reply button. */
-async function tap(h: SchedulerHarness, phone: string, id: string, title: string): Promise<string[]> {
-  const before = h.sentTo(phone).length;
-  await h.deliver({
-    from: phone,
-    id: waId(),
-    timestamp: String(Math.floor(h.clock.now() / 1000)),
-    type: "interactive",
-    interactive: { type: "button_reply", button_reply: { id, title } },
-  });
-  await h.idle();
-  return h.sentTo(phone).slice(before);
-}
 
 /** The reply-button ids of the last interactive message to `phone`. */
 function buttonsOfLast(h: SchedulerHarness, phone: string): string[] {

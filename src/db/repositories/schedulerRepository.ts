@@ -53,6 +53,8 @@ export interface AssignerNotice {
   giver: NoticeReader;
   /** When its reminder was last sent (null: it never rang). */
   rangAt: number | null;
+  /** When it was marked done (null: open). */
+  completedAt: number | null;
 }
 
 /** Additions by one member to one shared list, counted for another member's batched notice. */
@@ -177,8 +179,9 @@ export class SchedulerRepository {
       quiet_start: string | null;
       quiet_end: string | null;
       rang_at: Date | null;
+      completed_at: Date | null;
     }>(
-      `SELECT t.id, t.text, t.completed, holder.name AS holder, t.assigned_by_phone AS giver_phone,
+      `SELECT t.id, t.text, t.completed, t.completed_at, holder.name AS holder, t.assigned_by_phone AS giver_phone,
               u.language, u.time_zone, u.quiet_start, u.quiet_end,
               (SELECT max(d.sent_at) FROM reminder_deliveries d
                 WHERE d.task_id = t.id AND d.status = 'sent' AND d.kind IN ('reminder', 'nudge', 'overdue')) AS rang_at
@@ -203,6 +206,7 @@ export class SchedulerRepository {
       holder: r.holder,
       giver: readerOf(r.giver_phone, r),
       rangAt: r.rang_at?.getTime() ?? null,
+      completedAt: r.completed_at?.getTime() ?? null,
     }));
   }
 

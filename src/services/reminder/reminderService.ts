@@ -310,7 +310,11 @@ export class ReminderService {
       const changes = await repo.takeListChanges(readers.map((reader) => reader.phone));
       if (told.length === 0 && changes.length === 0) return [];
       const out: NewDelivery[] = told.map((n) => {
-        const row = householdNotice(n.giver, `household:${n.done ? "done" : "open"}:${n.taskId}`, now, {
+        // Done again after an undo is another "done": its key names when.
+        const key = n.done
+          ? `household:done:${n.taskId}@${new Date(n.completedAt ?? now).toISOString()}`
+          : `household:open:${n.taskId}`;
+        const row = householdNotice(n.giver, key, now, {
           notice: n.done ? "done" : "stillOpen",
           who: n.holder,
           text: n.text,

@@ -69,6 +69,7 @@ export const TASKS_EN = {
   askPast: 'That time ("{phrase}") has already passed. When should it be?',
   tooLong: "That's too long for me to keep ({what}: up to {max} characters). Could you shorten it?",
   listExists: 'You already have a list *{name}*. To add to it: "add milk to {name}".',
+  listExistsShared: '*{name}* is {owner}\'s list, shared with you. To add to it: "add milk to {name} list".',
   invisibleName:
     "I can't see anything in that ({what}): it has only invisible characters, such as zero-width spaces or direction marks, so I saved nothing. Send it again with its words.",
   "what.task": "a task",
@@ -261,6 +262,7 @@ export const TASKS_HE = {
   askPast: 'הזמן הזה ("{phrase}") כבר עבר. מתי זה צריך להיות?',
   tooLong: "זה ארוך מדי בשבילי ({what}: עד {max} תווים). אפשר לקצר?",
   listExists: 'כבר יש לך רשימה *{name}*. כדי להוסיף אליה: "תוסיף חלב ל{name}".',
+  listExistsShared: '*{name}* היא רשימה של {owner} ששותפה איתך. כדי להוסיף אליה: "תוסיף חלב לרשימת {name}".',
   invisibleName:
     "אין בזה שום דבר שרואים ({what}): רק תווים בלתי נראים, כמו רווח ברוחב אפס או סימני כיוון, אז לא שמרתי כלום. אפשר לשלוח שוב עם המילים.",
   "what.task": "משימה",

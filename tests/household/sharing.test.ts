@@ -65,6 +65,10 @@ describe("a shared list", () => {
     expect(sharing).toEqual([expect.stringContaining("Yossi")]);
     expect(sharing[0]).toContain("shared the list *shopping* with the household");
 
+    // His list is not hers to make again: said whose it is.
+    expect(await say(h, DANA, "create shopping list")).toEqual([
+      '*shopping* is Yossi\'s list, shared with you. To add to it: "add milk to shopping list".',
+    ]);
     const added = await say(h, DANA, "add bread to shopping list");
     expect(added[0]).toContain("*shopping* (Yossi's, shared)");
     expect(added[0]).toContain("1. ☐ milk — Yossi\n2. ☐ eggs — Yossi\n3. ☐ bread");

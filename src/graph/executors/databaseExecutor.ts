@@ -541,13 +541,18 @@ async function runList(
       const drafts = operation === "create" ? [args] : records(args.lists);
       const created: TaskList[] = [];
       // A second list of the same name could never be told apart in "which list?".
-      const taken = new Map((await lists.list(phone)).map((l) => [literalOf(l.name), l.name]));
+      const taken = new Map(
+        (await lists.list(phone)).map((l) => [literalOf(l.name), { name: l.name, owner: l.owner }]),
+      );
       for (const [i, draft] of drafts.entries()) {
         const name = str(draft.listName) ?? refuse("MISSING_NAME", t(language, "askListName"));
         checkLength(name, "list", language);
         const same = taken.get(literalOf(name));
-        if (same !== undefined) refuse("LIST_EXISTS", t(language, "listExists", { name: same }));
-        taken.set(literalOf(name), name);
+        // A member's shared list of that name is theirs: said so, not "you already have".
+        if (same?.owner)
+          refuse("LIST_EXISTS", t(language, "listExistsShared", { name: same.name, owner: same.owner }));
+        if (same !== undefined) refuse("LIST_EXISTS", t(language, "listExists", { name: same.name }));
+        taken.set(literalOf(name), { name, owner: undefined });
         const items = strings(draft.items);
         for (const item of items) checkLength(item, "item", language);
         created.push(

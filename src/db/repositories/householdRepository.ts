@@ -316,13 +316,15 @@ export class HouseholdRepository {
   }
 
   /**
-   * What `phone` leaving their household `householdId` ends (before they are taken out): their
+   * What `phone` leaving their household (as read in the same transaction) ends (before they are taken out): their
    * lists stop being shared, tasks given between them and the others stop being shared and
    * nothing more is told about them, and pending list-change notices involving them go. Returns
    * the shared lists each person loses: the leaver those of the others, each other member the
    * leaver's (for "keep a copy").
    */
-  async endSharing(phone: string, householdId: string): Promise<Map<string, ListCopy[]>> {
+  async endSharing(phone: string, household: Household): Promise<Map<string, ListCopy[]>> {
+    const householdId = household.id;
+    const members = household.members.filter((m) => m.phone !== phone);
     const { rows } = await this.db.query<{ owner: string; name: string; items: string[] }>(
       `SELECT l.user_phone AS owner, l.name,
               COALESCE((SELECT array_agg(i.text ORDER BY i.position, i.id) FROM list_items i
@@ -332,10 +334,6 @@ export class HouseholdRepository {
         WHERE l.household_id = $1
         ORDER BY l.seq`,
       [householdId],
-    );
-    const { rows: members } = await this.db.query<{ phone: string }>(
-      `SELECT phone FROM household_members WHERE household_id = $1 AND phone <> $2`,
-      [householdId, phone],
     );
     const lost = new Map<string, ListCopy[]>();
     const give = (to: string, copy: ListCopy) => lost.set(to, [...(lost.get(to) ?? []), copy]);

@@ -14,7 +14,7 @@ import {
 import { findTasks, groupOf, type TaskGroup } from "../../services/database/taskFilters.js";
 import { completeTaskRow } from "../../services/database/completeTask.js";
 import { invisibleNameReply } from "../../services/database/visibleNames.js";
-import { MAX_LENGTH } from "../../services/database/limits.js";
+import { tooLongReply, type MAX_LENGTH } from "../../services/database/limits.js";
 import {
   bareClock,
   recurrenceArgsOf,
@@ -24,7 +24,7 @@ import {
   type SaidIn,
 } from "../../services/database/taskTimes.js";
 import type { ListItem, Task, TaskList, TaskPatch } from "../../types/tasks.js";
-import { t, type MessageKey } from "../../messages/index.js";
+import { t } from "../../messages/index.js";
 import type { CapabilityContext, Executor, ExecutorOutcome } from "../../types/capability.js";
 import { MemoError } from "../../utils/errors.js";
 
@@ -114,15 +114,8 @@ function refuse(errorCode: string, error: string): never {
 
 /** Refuses a text longer than its column keeps. */
 function checkLength(text: string | undefined, what: keyof typeof MAX_LENGTH, language: "he" | "en"): void {
-  if (text && text.length > MAX_LENGTH[what]) {
-    refuse(
-      "TOO_LONG",
-      t(language, "tooLong", {
-        what: t(language, `what.${what}` as MessageKey),
-        max: MAX_LENGTH[what].toLocaleString("en-US"),
-      }),
-    );
-  }
+  const reply = tooLongReply(text, what, language);
+  if (reply) refuse("TOO_LONG", reply);
 }
 
 function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anchorDueAt?: string | null) {

@@ -1,4 +1,4 @@
-import { recognizeHouseholdCommand } from "../../nlu/householdCommands.js";
+import { recognizeHouseholdCommand, type HouseholdCommand } from "../../nlu/householdCommands.js";
 import type { User } from "../../types/index.js";
 import type { MessageSender, SendOptions } from "../../types/outbound.js";
 import type { MemoryService } from "../memory/index.js";
@@ -58,14 +58,20 @@ export class HouseholdActions {
     language: "he" | "en",
     message: ActionMessage,
   ): Promise<{ reply: Answer; changed: boolean } | null> {
-    const reply = await this.answer(user, language, message);
+    // Read once: a tap carries its id, a typed message may be a command.
+    const command = message.optionId ? null : recognizeHouseholdCommand(message.text);
+    const reply = await this.answer(user, language, message, command);
     if (reply === null) return null;
-    const kind = message.optionId ? null : recognizeHouseholdCommand(message.text)?.kind;
-    const changed = message.optionId !== GIVE_BUTTON.keep && !(kind && READ_ONLY.has(kind));
+    const changed = message.optionId !== GIVE_BUTTON.keep && !(command && READ_ONLY.has(command.kind));
     return { reply, changed };
   }
 
-  private async answer(user: User, language: "he" | "en", message: ActionMessage): Promise<Answer | null> {
+  private async answer(
+    user: User,
+    language: "he" | "en",
+    message: ActionMessage,
+    command: HouseholdCommand | null,
+  ): Promise<Answer | null> {
     const { households, sharing } = this.deps;
     const option = message.optionId ?? "";
     if (option.startsWith(HOUSEHOLD_BUTTON.accept))
@@ -76,7 +82,6 @@ export class HouseholdActions {
       return sharing.giveTapped(user, option.slice(GIVE_BUTTON.give.length), message.messageId, language);
     if (option === GIVE_BUTTON.keep) return t(language, "household.notGiven");
     if (message.optionId) return null;
-    const command = recognizeHouseholdCommand(message.text);
     switch (command?.kind) {
       case "invite":
         return households.invite(user, command.name, command.phone, language);

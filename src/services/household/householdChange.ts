@@ -10,7 +10,7 @@ import type { HouseholdContent } from "../../types/proactive.js";
 import type { Logger } from "../../utils/logger.js";
 import { literalOf } from "../../utils/fuzzy.js";
 import { displayPhone, formatPhone } from "../../utils/phone.js";
-import { asDelivery, householdNotice, type HouseholdNoticeBody } from "../reminder/reminderService.js";
+import { asDelivery } from "../reminder/reminderService.js";
 
 /**
  * The repositories a household change writes together: the household, the messages it sends,
@@ -86,16 +86,6 @@ export function knownLanguage(user: Pick<User, "language"> | null | undefined): 
 /** A household message to `phone` under ledger key `key`, sent now. */
 export function notice(phone: string, key: string, now: number, content: HouseholdContent): NewDelivery {
   return { key, phone, kind: "household", taskId: null, occurrenceAt: now, content, sendAfter: now };
-}
-
-/** A notice to a member, in their language and zone, held through their quiet hours. */
-export function noticeTo(
-  member: Household["members"][number],
-  key: string,
-  now: number,
-  body: HouseholdNoticeBody,
-): NewDelivery {
-  return householdNotice(member, key, now, body);
 }
 
 /** The other members of `household` (all but `phone`). */

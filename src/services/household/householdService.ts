@@ -4,11 +4,11 @@ import type { Household } from "../../db/repositories/householdRepository.js";
 import { t, type Language } from "../../messages/index.js";
 import type { User } from "../../types/index.js";
 import { dialledNumber, displayPhone } from "../../utils/phone.js";
+import { householdNotice } from "../reminder/reminderService.js";
 import {
   knownLanguage,
   memberName,
   notice,
-  noticeTo,
   runChange,
   withNumber,
   type HouseholdRepositories,
@@ -173,7 +173,7 @@ export class HouseholdService {
       const household = await households.householdOf(user.phone);
       if (!household) return { reply: t(language, "household.none") };
       const me = household.members.find((m) => m.phone === user.phone);
-      const lost = await this.endSharing(households, user.phone, household.id, now);
+      const lost = await this.endSharing(households, user.phone, household, now);
       await households.cancelSentBy(user.phone, now);
       await households.removeMember(user.phone);
       const mine = lost.get(user.phone) ?? [];
@@ -194,12 +194,11 @@ export class HouseholdService {
   private async endSharing(
     households: HouseholdRepositories["households"],
     phone: string,
-    householdId: string,
+    household: Household,
     now: number,
   ): Promise<Map<string, string[]>> {
-    const lost = await households.endSharing(phone, householdId);
     const names = new Map<string, string[]>();
-    for (const [person, lists] of lost) {
+    for (const [person, lists] of await households.endSharing(phone, household)) {
       await households.offerCopies(person, lists, now, now + COPY_OFFER_MS);
       names.set(
         person,
@@ -230,18 +229,21 @@ export class HouseholdService {
       const still = await households.householdOf(target.phone);
       if (still?.id !== household.id)
         return { reply: t(language, "household.youRemoved", { name: target.name }) };
-      const lost = await this.endSharing(households, target.phone, household.id, now);
+      const lost = await this.endSharing(households, target.phone, household, now);
       await households.cancelSentBy(target.phone, now);
       await households.removeMember(target.phone);
       const who = me?.name ?? displayPhone(user.phone);
-      const removed = notice(target.phone, `household:removed:${household.id}:${target.phone}@${now}`, now, {
-        kind: "household",
-        notice: "removed",
-        language: knownLanguage(target) ?? language,
-        timeZone: target.timeZone ?? user.timeZone,
-        who,
-        ...(lost.get(target.phone)?.length ? { lost: lost.get(target.phone)! } : {}),
-      });
+      // Told in their language and zone, held through their quiet hours like every member's notice.
+      const removed = householdNotice(
+        target,
+        `household:removed:${household.id}:${target.phone}@${now}`,
+        now,
+        {
+          notice: "removed",
+          who,
+          ...(lost.get(target.phone)?.length ? { lost: lost.get(target.phone)! } : {}),
+        },
+      );
       // The others (not the remover) lose the lists of the one taken out: they are told, with the offer.
       const others = this.notices(
         { ...household, members: household.members.filter((m) => m.phone !== user.phone) },
@@ -283,7 +285,7 @@ export class HouseholdService {
       .map((member) => {
         const key = `household:${kind}:${household.id}:${about}@${now}:${member.phone}`;
         const lists = lost.get(member.phone) ?? [];
-        return noticeTo(
+        return householdNotice(
           member,
           key,
           now,

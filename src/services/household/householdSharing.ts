@@ -7,12 +7,12 @@ import type { TaskList } from "../../types/tasks.js";
 import { literalOf } from "../../utils/fuzzy.js";
 import { humanTime } from "../../utils/timeContext.js";
 import { scheduleFields, scheduleTask } from "../database/taskTimes.js";
-import { MAX_LENGTH } from "../database/limits.js";
+import { tooLongReply } from "../database/limits.js";
 import { invisibleNameReply } from "../database/visibleNames.js";
 import { inQuietHours } from "../reminder/ringPlan.js";
+import { householdNotice } from "../reminder/reminderService.js";
 import {
   memberNamed,
-  noticeTo,
   othersOf,
   runChange,
   type HouseholdRepositories,
@@ -200,7 +200,9 @@ export class HouseholdSharing {
       const me = household.members.find((m) => m.phone === user.phone)!;
       return {
         reply: t(language, "household.assigned", { name: member.name, text }),
-        tell: [noticeTo(member, `household:task:${task.id}`, now, { notice: "task", who: me.name, text })],
+        tell: [
+          householdNotice(member, `household:task:${task.id}`, now, { notice: "task", who: me.name, text }),
+        ],
       };
     });
   }
@@ -318,7 +320,7 @@ export class HouseholdSharing {
 /** "Yossi shared the list *shopping* with the household", to each of the others. */
 function sharedNotices(others: readonly HouseholdMember[], who: string, list: TaskList, now: number) {
   return others.map((member) =>
-    noticeTo(member, `household:shared:${list.id}@${now}:${member.phone}`, now, {
+    householdNotice(member, `household:shared:${list.id}@${now}:${member.phone}`, now, {
       notice: "shared",
       who,
       list: list.name,
@@ -344,12 +346,7 @@ async function alone(
 /** The refusal of a name nothing of which shows, or longer than its column keeps; null when it is fine. */
 function badName(what: "task" | "list", name: string, language: Language): string | null {
   const invisible = invisibleNameReply(what === "task" ? { text: name } : { listName: name }, language);
-  if (invisible) return invisible;
-  if (name.length <= MAX_LENGTH[what]) return null;
-  return t(language, "tooLong", {
-    what: t(language, `what.${what}`),
-    max: MAX_LENGTH[what].toLocaleString("en-US"),
-  });
+  return invisible ?? tooLongReply(name, what, language);
 }
 
 function notMember(name: string, others: readonly HouseholdMember[], language: Language): string {

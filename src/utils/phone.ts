@@ -117,3 +117,42 @@ export function displayPhone(phone: string): string {
 export function formatPhone(phone: string): string {
   return parsePhoneNumberFromString(`+${phone}`)?.formatInternational() ?? `+${phone}`;
 }
+
+/**
+ * What stands for an erased person's number where a row must outlive the erasure (their refusals,
+ * the invitations their number received today): a keyed hash of the number under the service's
+ * secret (the key of phone tags), full length, never reversible and never a number itself.
+ */
+export function erasedPhoneKey(phone: string): string {
+  return `erased:${createHmac("sha256", tagKey).update(`erased:${phone}`).digest("hex")}`;
+}
+
+/** Characters people and Memo put between a number's digits: spaces, dashes, dots, brackets, direction isolates. */
+const DIGIT_GAP = "[-. ()\u2066-\u2069]{0,2}";
+
+/**
+ * A regular expression source (valid in JavaScript and in PostgreSQL) matching every way the code
+ * and people write `phone` (E.164 digits): the digits, "+972 50-123-4567", "00972…", the national
+ * "050-1234567", each with any separators; and the base64 that spells the digits (a WhatsApp
+ * message id), in either alphabet and every alignment. Never part of a longer run of digits.
+ */
+export function phoneMentionPattern(phone: string): string {
+  const parsed = parsePhoneNumberFromString(`+${phone}`);
+  const code = parsed?.countryCallingCode ?? "";
+  const national = parsed?.nationalNumber ?? phone;
+  const spaced = (digits: string) => [...digits].join(DIGIT_GAP);
+  const country = code ? `(?:(?:\\+|00)?${spaced(code)}${DIGIT_GAP}|0)?` : "\\+?";
+  const written = `(?<![0-9])${country}${spaced(national)}(?![0-9])`;
+  // Base64 of the digits at each alignment, without the characters that mix in the bytes around them.
+  const encoded = new Set<string>();
+  for (let offset = 0; offset < 3; offset++) {
+    const text = Buffer.concat([Buffer.alloc(offset), Buffer.from(phone)]).toString("base64");
+    const start = [0, 2, 3][offset]!;
+    const end = Math.floor((offset + phone.length) / 3) * 4;
+    const run = text.slice(start, end);
+    encoded.add(run);
+    encoded.add(run.replaceAll("+", "-").replaceAll("/", "_"));
+  }
+  const base64 = [...encoded].map((run) => run.replace(/[+/]/g, (c) => `\\${c}`));
+  return [written, ...base64].join("|");
+}

@@ -4,8 +4,8 @@ import type { Entry, Translation } from "./entries.js";
 export const TASKS_EN = {
   "reminder.ring": "⏰ Reminder: {text}",
   "reminder.ringAt": "⏰ Reminder: {text} ({time})",
-  "reminder.ringFrom": "⏰ Reminder from {from}: {text}",
-  "reminder.from": "from {from}",
+  "reminder.ringFrom": "⏰ Reminder from {from}:\n{text}",
+  "reminder.ringFromAt": "⏰ Reminder from {from} ({time}):\n{text}",
   "reminder.recurring": "🔁 Reminder: {text}",
   "reminder.recurringAt": "🔁 Reminder: {text} ({time})",
   "reminder.nudge": "🔔 {text}\nI'll remind you again every {interval} until it's done.",
@@ -197,8 +197,8 @@ export const TASKS_EN = {
 export const TASKS_HE = {
   "reminder.ring": "⏰ תזכורת: {text}",
   "reminder.ringAt": "⏰ תזכורת: {text} ({time})",
-  "reminder.ringFrom": "⏰ תזכורת מ{from}: {text}",
-  "reminder.from": "מ{from}",
+  "reminder.ringFrom": "⏰ תזכורת מ{from}:\n{text}",
+  "reminder.ringFromAt": "⏰ תזכורת מ{from} ({time}):\n{text}",
   "reminder.recurring": "🔁 תזכורת: {text}",
   "reminder.recurringAt": "🔁 תזכורת: {text} ({time})",
   "reminder.nudge": "🔔 {text}\nאזכיר שוב כל {interval} עד שזה ייעשה.",

@@ -157,8 +157,8 @@ export const HOUSEHOLD_HE: Translation<typeof HOUSEHOLD_EN> = {
   "household.stillOpenSince": "⏳ {who} עוד לא סימן/ה ש“{text}” בוצע (התזכורת נשלחה {time}).",
   "household.listsTitle": "🛒 רשימות משותפות:",
   "household.listChange": {
-    one: "{who} הוסיף/ה פריט אחד ל*{list}*",
-    other: "{who} הוסיף/ה {count} פריטים ל*{list}*",
+    one: "{who} הוסיף/ה פריט אחד לרשימה *{list}*",
+    other: "{who} הוסיף/ה {count} פריטים לרשימה *{list}*",
   },
   "household.ourTasks": "🏠 המשימות שלנו:",
   "household.noOurTasks":

@@ -7,8 +7,10 @@ import { GOOGLE_EN, GOOGLE_HE } from "./google.js";
 import { HOUSEHOLD_EN, HOUSEHOLD_HE } from "./household.js";
 import { NOTES_EN, NOTES_HE } from "./notes.js";
 import { ONBOARDING_EN, ONBOARDING_HE } from "./onboarding.js";
+import { OTHERS_WORDS, type Quoting } from "./othersWords.js";
 import { TASKS_EN, TASKS_HE } from "./tasks.js";
 import { UNDO_EN, UNDO_HE } from "./undo.js";
+import { quotedBlock, quotedInline } from "../utils/quotedText.js";
 
 export type { Language, PluralForms } from "./entries.js";
 
@@ -51,7 +53,9 @@ const HE: Translation<typeof EN> = {
 
 /**
  * Every fixed sentence Memo says, in English and Hebrew: the one place where results, questions,
- * errors and control-plane events become what the user reads.
+ * errors and control-plane events become what the user reads. WhatsApp formats `*bold*` only at
+ * word edges, so a marker is never glued to a letter: "לרשימה *{name}*", not "ל*{name}*"
+ * (tests/messages/markup.test.ts checks every sentence).
  */
 export const MESSAGES: { readonly en: typeof EN; readonly he: Translation<typeof EN> } = { en: EN, he: HE };
 
@@ -64,11 +68,47 @@ export type PluralKey = { [K in MessageKey]: (typeof EN)[K] extends string ? nev
 /** Values of `{name}` placeholders; a number is written as digits. */
 export type MessageVars = Readonly<Record<string, string | number>>;
 
-/** `template` with its `{name}` placeholders filled from `vars` (unknown names stay as written). */
-function fillTemplate(template: string, vars: MessageVars): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+/** The placeholders of a sentence that carry another person's words, and how each is shown. */
+const QUOTED = new Map(Object.entries(OTHERS_WORDS));
+
+/**
+ * `template` with placeholder `{name}` on lines of its own: the words before it on its line end
+ * that line, the words after it start the next (WhatsApp makes a quote only of a line that starts
+ * with "> ").
+ */
+function onOwnLines(template: string, name: string): string {
+  const placed = new RegExp(String.raw`[^\S\n]*\{${name}\}[^\S\n]*`, "g");
+  return template.replace(placed, (found, at: number, whole: string) => {
+    const startsLine = at === 0 || whole[at - 1] === "\n";
+    const next = whole[at + found.length];
+    const endsLine = next === undefined || next === "\n";
+    return `${startsLine ? "" : "\n"}{${name}}${endsLine ? "" : "\n"}`;
+  });
+}
+
+/**
+ * `template` with its `{name}` placeholders filled from `vars` (unknown names stay as written);
+ * those in `quoted` show another person's words through quotedText, a quote block on lines of its own.
+ */
+function fillTemplate(
+  template: string,
+  vars: MessageVars,
+  quoted: Readonly<Record<string, Quoting>> = {},
+): string {
+  const laidOut = Object.entries(quoted)
+    .filter(([, how]) => how === "block")
+    .reduce((text, [name]) => onOwnLines(text, name), template);
+  return laidOut.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = vars[name];
-    return value === undefined ? `{${name}}` : String(value);
+    if (value === undefined) return `{${name}}`;
+    switch (quoted[name]) {
+      case "inline":
+        return quotedInline(String(value));
+      case "block":
+        return quotedBlock(String(value));
+      default:
+        return String(value);
+    }
   });
 }
 
@@ -87,7 +127,8 @@ function pluralForm(forms: PluralForms, count: number, language: Language): stri
 }
 
 /**
- * The sentence `key` in `language`, with `{name}` placeholders filled. A key with plural forms needs
+ * The sentence `key` in `language`, with `{name}` placeholders filled; those that carry another
+ * person's words (othersWords.ts) are shown quoted, as content. A key with plural forms needs
  * a numeric `count` (a type error without one) and says it in the form that count takes.
  */
 export function t<K extends MessageKey>(
@@ -99,7 +140,7 @@ export function t<K extends MessageKey>(
   const given: MessageVars = vars ?? {};
   const template =
     typeof entry === "string" ? entry : pluralForm(entry, Number(given.count ?? Number.NaN), language);
-  return fillTemplate(template, given);
+  return fillTemplate(template, given, QUOTED.get(key));
 }
 
 /** How a capability is named to the user. */

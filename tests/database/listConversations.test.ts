@@ -62,7 +62,7 @@ describe("lists", () => {
     });
     const reply = await c.say("תוסיף לרשימת קניות עגבניות ומלפפונים");
     expect(reply.text).toBe(
-      "➕ הוספתי ל*קניות*: עגבניות, מלפפונים\n\n*קניות*\n1. ☐ חלב\n2. ☐ עגבניות\n3. ☐ מלפפונים",
+      "➕ הוספתי לרשימה *קניות*: עגבניות, מלפפונים\n\n*קניות*\n1. ☐ חלב\n2. ☐ עגבניות\n3. ☐ מלפפונים",
     );
     expect(await itemsOf(h, "קניות")).toEqual([
       ["חלב", false],
@@ -71,7 +71,7 @@ describe("lists", () => {
     ]);
     scriptTurn(h, "delete_list_item", { operation: "deleteItem", listName: "קניות", item: "מלפפון" });
     expect((await c.say("תוריד את המלפפונים מהקניות")).text).toBe(
-      "🗑️ הסרתי את מלפפונים מ*קניות*\nענו *בטל* כדי להחזיר.",
+      "🗑️ הסרתי את מלפפונים מהרשימה *קניות*\nענו *בטל* כדי להחזיר.",
     );
     expect(await itemsOf(h, "קניות")).toEqual([
       ["חלב", false],
@@ -293,7 +293,7 @@ describe("lists: review regressions", () => {
     scriptTurn(h, "add_list_item", { operation: "addItem", listName: "הרשימה", items: ["אוהל"] });
     const asked = await h.say("תוסיף אוהל לרשימה");
     expect(asked.options.map((o) => o.label)).toEqual(["Shopping", "Packing"]);
-    expect((await h.say("Packing")).text).toContain("➕ הוספתי ל*Packing*: אוהל");
+    expect((await h.say("Packing")).text).toContain("➕ הוספתי לרשימה *Packing*: אוהל");
 
     await stores(h).listRepo.delete(PHONE, [shopping.id]);
     for (const [listName, item] of [
@@ -317,7 +317,7 @@ describe("lists: review regressions", () => {
     expect((await c.say("תוסיף חלב וביצים לרשימת קניות")).text).toBe(
       "📝 יצרתי את הרשימה *קניות* והוספתי: חלב, ביצים\n\n*קניות*\n1. ☐ חלב\n2. ☐ ביצים",
     );
-    expect((await c.say("הוסף לחם לרשימת הקניות")).text).toContain("➕ הוספתי ל*קניות*: לחם");
+    expect((await c.say("הוסף לחם לרשימת הקניות")).text).toContain("➕ הוספתי לרשימה *קניות*: לחם");
     expect((await stores(h).lists()).map((l) => [l.name, l.items.map((i) => i.text)])).toEqual(
       expect.arrayContaining([
         ["shopping", ["milk", "eggs", "bread"]],

@@ -73,7 +73,7 @@ describe("without an LLM, through the graph", () => {
     expect((await c.say("בוצע 2")).text).toBe("✅ בוצע: *להתקשר לאמא*");
     expect((await c.say("צור רשימה קניות")).text).toBe("📝 יצרתי את הרשימה *קניות*");
     expect((await c.say("תוסיף חלב, ביצים ולחם לרשימת קניות")).text).toBe(
-      "➕ הוספתי ל*קניות*: חלב, ביצים, לחם\n\n*קניות*\n1. ☐ חלב\n2. ☐ ביצים\n3. ☐ לחם",
+      "➕ הוספתי לרשימה *קניות*: חלב, ביצים, לחם\n\n*קניות*\n1. ☐ חלב\n2. ☐ ביצים\n3. ☐ לחם",
     );
     expect((await c.say("תראה לי את רשימת הקניות")).text).toBe("*קניות*\n1. ☐ חלב\n2. ☐ ביצים\n3. ☐ לחם");
     expect((await c.say("מה דעתך על הסרט?")).text).toContain("בלי מודל שפה אני מבין פקודות כמו");
@@ -175,7 +175,7 @@ describe("without an LLM, through the WhatsApp webhook", () => {
     const say = sayThroughWebhook(w);
     expect(await say("תזכיר לי מחר ב-9 להתקשר לאמא", 1)).toBe("⏰ אזכיר לך מחר ב-09:00: *להתקשר לאמא*");
     expect(await say("רשימה חדשה קניות", 2)).toBe("📝 יצרתי את הרשימה *קניות*");
-    expect(await say("תוסיף חלב לרשימת קניות", 3)).toContain("➕ הוספתי ל*קניות*: חלב");
+    expect(await say("תוסיף חלב לרשימת קניות", 3)).toContain("➕ הוספתי לרשימה *קניות*: חלב");
     expect(await say("המשימות שלי", 4)).toContain("1. להתקשר לאמא — מחר ב-09:00");
     expect(await say("בוצע 1", 5)).toBe("✅ בוצע: *להתקשר לאמא*");
   });

@@ -290,7 +290,7 @@ describe("clearing a list, with no LLM", () => {
     expect((await h.say("בטל")).text).toBe("↩️ בוטל — חזר למצב הקודם: 3 פריטים.");
     expect(await stores(h).listRepo.get(PHONE, before.id)).toEqual(before);
     expect((await h.say("מחק את הפריטים המסומנים מרשימת קניות")).text).toBe(
-      "🧹 הסרתי את הפריט המסומן מ*קניות*.\nענו *בטל* כדי להחזיר.",
+      "🧹 הסרתי את הפריט המסומן מהרשימה *קניות*.\nענו *בטל* כדי להחזיר.",
     );
   });
 

@@ -367,7 +367,7 @@ describe("changes the step confirms nowhere else, planned high risk", () => {
       RISKY,
     );
     expect((await h.say("תבטל את הסימון של milk ברשימה market")).question).toBe(
-      "לבטל את הסימון של „milk” ב*Market*?",
+      "לבטל את הסימון של „milk” ברשימה *Market*?",
     );
     expect((await h.say("לא")).text).toBe("בסדר, לא אעשה את זה.");
     expect((await itemsOf(list.id))?.[0]).toEqual(["milk", true]);

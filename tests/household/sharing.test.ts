@@ -170,7 +170,7 @@ describe("a reminder for another member", () => {
     h.at("2026-03-02T16:59:00Z");
     expect(await received(h, DANA, () => h.pass())).toEqual([]);
     h.at("2026-03-02T17:00:00Z");
-    expect(await received(h, DANA, () => h.pass())).toEqual(["⏰ Reminder from Yossi: pick up the kids"]);
+    expect(await received(h, DANA, () => h.pass())).toEqual(["⏰ Reminder from Yossi:\n> pick up the kids"]);
     const [done] = buttonsOfLast(h, DANA);
     expect(done).toMatch(/^rem:done:/);
     expect(await tap(h, DANA, done!, "Done ✅")).toEqual(["✅ Done: pick up the kids"]);
@@ -181,7 +181,7 @@ describe("a reminder for another member", () => {
     // Another one, left open: told once, an hour after it rang; then Done still tells.
     await say(h, YOSSI, "remind Dana at 18:00 to call grandma");
     h.at("2026-03-02T18:00:00Z");
-    expect(await received(h, DANA, () => h.pass())).toEqual(["⏰ Reminder from Yossi: call grandma"]);
+    expect(await received(h, DANA, () => h.pass())).toEqual(["⏰ Reminder from Yossi:\n> call grandma"]);
     h.at("2026-03-02T18:59:00Z");
     expect(await received(h, YOSSI, () => h.pass())).toEqual([]);
     h.at("2026-03-02T19:00:30Z");
@@ -203,7 +203,9 @@ describe("a reminder for another member", () => {
     expect(h.sentTo(YOSSI).at(-1)).toBe(
       "📋 נתתי לדנה את המשימה “להתקשר לאינסטלטור”. אעדכן אותך כשהיא תבוצע.",
     );
-    expect(given).toEqual(["📋 יוסי נתן/ה לך משימה: להתקשר לאינסטלטור\nאעדכן את יוסי כשתסמן/י שהיא בוצעה."]);
+    expect(given).toEqual([
+      "📋 יוסי נתן/ה לך משימה:\n> להתקשר לאינסטלטור\nאעדכן את יוסי כשתסמן/י שהיא בוצעה.",
+    ]);
     expect((await say(h, DANA, "המשימות שלנו"))[0]).toBe(
       "🏠 המשימות שלנו:\n• לאסוף את הילדים — את/ה, מחר ב-17:00 (מיוסי)\n• להתקשר לאינסטלטור — את/ה (מיוסי)",
     );
@@ -251,7 +253,7 @@ describe("a reminder for another member", () => {
       "📋 Gave Dana the task “call the plumber”. I'll tell you when it's done.",
     );
     expect(told).toEqual([
-      "📋 Yossi gave you a task: call the plumber\nI'll let Yossi know when you mark it done.",
+      "📋 Yossi gave you a task:\n> call the plumber\nI'll let Yossi know when you mark it done.",
     ]);
     expect((await h.tasks.list(DANA)).map((task) => task.text)).toEqual(["call the plumber"]);
 
@@ -297,7 +299,7 @@ describe("a reminder for another member", () => {
     h.at("2026-03-02T21:00:00Z");
     expect(await received(h, DANA, () => h.pass())).toEqual([]);
     h.at("2026-03-03T05:00:00Z");
-    expect(await received(h, DANA, () => h.pass())).toEqual(["⏰ Reminder from Yossi: lock the door"]);
+    expect(await received(h, DANA, () => h.pass())).toEqual(["⏰ Reminder from Yossi:\n> lock the door"]);
   });
 });
 

@@ -396,7 +396,7 @@ describe.skipIf(!testDatabaseUrl)("two Memo processes on one Postgres", () => {
     }
     // The reminders ring at Dana's, each once (B's scheduler, on its minute tick or the wake it arms).
     const rung = (p: number) =>
-      rig.textsTo(dana(p)).filter((t) => t === `⏰ Reminder from Yossi: ring ${word(p)}`);
+      rig.textsTo(dana(p)).filter((t) => t === `⏰ Reminder from Yossi:\n> ring ${word(p)}`);
     await waitUntil(
       () => Array.from({ length: pairs }, (_, p) => rung(p).length).every((n) => n >= 1),
       scaled(90_000, 240_000),

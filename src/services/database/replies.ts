@@ -2,6 +2,7 @@ import { formatClock, instantToLocal } from "../../nlu/zonedTime.js";
 import type { ResponseTemplate } from "../../types/capability.js";
 import type { TaskRecurrence, TaskList } from "../../types/tasks.js";
 import { t } from "../../messages/index.js";
+import { quotedInline } from "../../utils/quotedText.js";
 import { joinAnd, ordinal, rruleText } from "./rruleText.js";
 import { withUndoHint } from "../undo/replies.js";
 
@@ -33,7 +34,7 @@ type Shown =
       list: TaskList;
       added?: string[];
       created?: boolean;
-      item?: { text: string; checked: boolean };
+      item?: { text: string; checked: boolean; addedBy?: string };
       previousName?: string;
       cleared?: { text: string }[];
       onlyChecked?: boolean;
@@ -198,12 +199,22 @@ function taskListing(tasks: TaskShown[], filtered: boolean, language: Language):
   return out.join("\n");
 }
 
+/** A list's name as shown: the words of whoever named it, quoted when that is another member (D14). */
+function listName(list: TaskList): string {
+  return list.owner ? quotedInline(list.name) : list.name;
+}
+
+/** An item's text as shown: quoted when another member added it. */
+function itemText(item: { text: string; addedBy?: string }): string {
+  return item.addedBy ? quotedInline(item.text) : item.text;
+}
+
 function listDetail(list: TaskList, language: Language): string {
-  const title = `*${list.name}*${sharing(list, language)}`;
+  const title = `*${listName(list)}*${sharing(list, language)}`;
   if (list.items.length === 0) return `${title}\n${t(language, "list.empty")}`;
   // On a shared list, who added an item when it was not the reader: "milk — Dana".
   const items = list.items.map((item) => {
-    const text = item.addedBy ? `${item.text} — ${item.addedBy}` : item.text;
+    const text = item.addedBy ? `${itemText(item)} — ${quotedInline(item.addedBy)}` : item.text;
     return list.isChecklist ? `${item.checked ? "☑" : "☐"} ${text}` : text;
   });
   return `${title}\n${numbered(items).join("\n")}`;
@@ -211,7 +222,7 @@ function listDetail(list: TaskList, language: Language): string {
 
 /** A list's name as a choice among lists: another member's shared list says whose ("shopping — Yossi"). */
 export function listLabel(list: TaskList): string {
-  return list.owner ? `${list.name} — ${list.owner}` : list.name;
+  return list.owner ? `${listName(list)} — ${quotedInline(list.owner)}` : list.name;
 }
 
 /** " (Dana's, shared)" / " (shared with your household)" after a shared list's name; "" otherwise. */
@@ -284,36 +295,37 @@ function render(data: Shown, language: Language): string {
       return taskListing(data.tasks, data.filtered, language);
     case "list": {
       const { list } = data;
+      const name = listName(list);
       switch (data.op) {
         case "create":
           return list.items.length > 0
-            ? `${t(language, "list.created", { name: list.name })}\n${listDetail(list, language)}`
-            : t(language, "list.created", { name: list.name });
+            ? `${t(language, "list.created", { name })}\n${listDetail(list, language)}`
+            : t(language, "list.created", { name });
         case "addItem": {
           const key = data.created ? "list.createdWithItems" : "list.itemsAdded";
-          return `${t(language, key, { name: list.name, items: (data.added ?? []).join(", ") })}\n\n${listDetail(list, language)}`;
+          return `${t(language, key, { name, items: (data.added ?? []).join(", ") })}\n\n${listDetail(list, language)}`;
         }
         case "toggleItem":
           return t(language, data.item?.checked ? "list.itemChecked" : "list.itemUnchecked", {
-            item: data.item?.text ?? "",
-            name: list.name,
+            item: data.item ? itemText(data.item) : "",
+            name,
           });
         case "deleteItem":
-          return t(language, "list.itemDeleted", { item: data.item?.text ?? "", name: list.name });
+          return t(language, "list.itemDeleted", { item: data.item ? itemText(data.item) : "", name });
         case "update":
           return data.previousName && data.previousName !== list.name
-            ? t(language, "list.renamed", { from: data.previousName, name: list.name })
-            : t(language, "list.updated", { name: list.name });
+            ? t(language, "list.renamed", { from: data.previousName, name })
+            : t(language, "list.updated", { name });
         case "delete":
-          return t(language, "list.deleted", { name: list.name });
+          return t(language, "list.deleted", { name });
         case "clear":
-          return clearedText(list.name, data.cleared ?? [], data.onlyChecked === true, language);
+          return clearedText(name, data.cleared ?? [], data.onlyChecked === true, language);
         default:
           return listDetail(list, language);
       }
     }
     case "lists": {
-      const names = data.lists.map((l) => `*${l.name}*`).join(", ");
+      const names = data.lists.map((l) => `*${listName(l)}*`).join(", ");
       const only = data.lists.length === 1 ? data.lists[0]! : null;
       if (only && data.op === "createMultiple") return t(language, "list.created", { name: only.name });
       if (only && data.op === "deleteMultiple") return t(language, "list.deleted", { name: only.name });
@@ -327,7 +339,7 @@ function render(data: Shown, language: Language): string {
           return t(language, "list.updatedMany", { count: String(data.lists.length) });
         default:
           if (data.lists.length === 0) return t(language, "noLists");
-          return `${t(language, "list.allTitle")}\n${numbered(data.lists.map((l) => `${l.name} (${itemCount(l, language)})${sharing(l, language)}`)).join("\n")}`;
+          return `${t(language, "list.allTitle")}\n${numbered(data.lists.map((l) => `${listName(l)} (${itemCount(l, language)})${sharing(l, language)}`)).join("\n")}`;
       }
     }
   }

@@ -5,6 +5,7 @@ import { recognizeCommand } from "../../nlu/commands.js";
 import type { HITLOption, User } from "../../types/index.js";
 import type { TaskList } from "../../types/tasks.js";
 import { literalOf } from "../../utils/fuzzy.js";
+import { quotedInline } from "../../utils/quotedText.js";
 import { humanTime } from "../../utils/timeContext.js";
 import { scheduleFields, scheduleTask } from "../database/taskTimes.js";
 import { tooLongReply } from "../database/limits.js";
@@ -137,7 +138,7 @@ export class HouseholdSharing {
         const holder = task.holder ?? t(language, "household.you");
         const when = task.dueAt ? `, ${humanTime(task.dueAt, now, user.timeZone, language)}` : "";
         const from = task.from ? ` (${t(language, "household.taskFrom", { name: task.from })})` : "";
-        return `• ${task.text} — ${holder}${when}${from}`;
+        return `• ${quotedInline(task.text)} — ${quotedInline(holder)}${when}${from}`;
       }),
     ].join("\n");
   }

@@ -7,6 +7,7 @@ import type {
   ProactiveContent,
   RingContent,
 } from "../../types/proactive.js";
+import { quotedInline } from "../../utils/quotedText.js";
 import { HEBREW_DAYS, humanTime, pad2, zonedParts } from "../../utils/timeContext.js";
 import { t, type Language } from "../../messages/index.js";
 import { intervalText } from "../database/replies.js";
@@ -119,11 +120,13 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
   // An early ring ("an hour before") sent only after the due time itself: that is what it is late for.
   const lateFrom =
     content.kind === "reminder" && dueAt !== null && dueAt > fireAt && nowMs >= dueAt ? dueAt : fireAt;
+  // Words another member wrote are never Memo's formatting, whatever ring shows them.
+  const words = content.from ? quotedInline(content.text) : content.text;
   let text: string;
   switch (content.kind) {
     case "nudge":
       text = t(lang, "reminder.nudge", {
-        text: content.text,
+        text: words,
         interval: intervalText(content.intervalMinutes ?? SNOOZE_MINUTES, lang),
       });
       break;
@@ -131,25 +134,25 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
       // Rung ahead of each occurrence ("30 minutes before"): say when it is.
       text =
         dueAt !== null && dueAt > fireAt
-          ? t(lang, "reminder.recurringAt", { text: content.text, time: when(content.dueAt!) })
-          : t(lang, "reminder.recurring", { text: content.text });
+          ? t(lang, "reminder.recurringAt", { text: words, time: when(content.dueAt!) })
+          : t(lang, "reminder.recurring", { text: words });
       break;
     case "overdue":
-      text = t(lang, "reminder.overdue", { text: content.text, time: when(content.dueAt ?? content.fireAt) });
+      text = t(lang, "reminder.overdue", { text: words, time: when(content.dueAt ?? content.fireAt) });
       break;
     case "reminder":
       // Rung ahead of the due time ("an hour before") and that is still to come: say when it is due.
-      text =
-        content.dueAt && dueAt !== null && dueAt > fireAt && dueAt > nowMs
-          ? t(lang, "reminder.ringAt", {
-              text: content.from
-                ? `${content.text} (${t(lang, "reminder.from", { from: content.from })})`
-                : content.text,
-              time: when(content.dueAt),
-            })
-          : content.from
-            ? t(lang, "reminder.ringFrom", { text: content.text, from: content.from })
-            : t(lang, "reminder.ring", { text: content.text });
+      // Another member's reminder: their words quoted under their name (messages/othersWords.ts).
+      if (content.dueAt && dueAt !== null && dueAt > fireAt && dueAt > nowMs) {
+        const time = when(content.dueAt);
+        text = content.from
+          ? t(lang, "reminder.ringFromAt", { text: content.text, from: content.from, time })
+          : t(lang, "reminder.ringAt", { text: content.text, time });
+      } else {
+        text = content.from
+          ? t(lang, "reminder.ringFrom", { text: content.text, from: content.from })
+          : t(lang, "reminder.ring", { text: content.text });
+      }
       break;
   }
   const late = nowMs - lateFrom;

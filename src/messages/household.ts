@@ -90,6 +90,24 @@ export const HOUSEHOLD_EN = {
   "household.noticesOn":
     "🔔 I'll send you a short summary when others add to shared lists (never in your quiet hours). Say “turn off list notices” to stop.",
   "household.noticesOff": "🔕 No more notices about shared lists.",
+  "household.what.name": "a name",
+  "household.nameControls":
+    "That name has hidden direction characters that make it show differently from how it is written. Please type the name with plain letters.",
+  "household.nameTaken":
+    "Someone in your household (or invited to it) is already called “{name}”. Invite them by another name, for example with their last name or an initial.",
+  "household.invitationsWithdrawn": "Your open invitations ({names}) were withdrawn.",
+  "household.ended": "With only you left, the household has ended.",
+  "household.endedWithdrawn":
+    "With only you left, the household has ended, and its open invitations ({names}) with it.",
+  "household.notYet":
+    "{name} hasn't accepted your invitation yet. Once they do, you can give them reminders and tasks.",
+  "household.taskLimit": {
+    one: "You've given {name} {count} reminder or task today, the most for one day. You can give more tomorrow.",
+    other:
+      "You've given {name} {count} reminders and tasks today, the most for one day. You can give more tomorrow.",
+  },
+  "household.openInvitations": "open invitations to a household",
+  "capability.household": "your household",
 } as const satisfies Record<string, Entry>;
 
 export const HOUSEHOLD_HE: Translation<typeof HOUSEHOLD_EN> = {
@@ -179,4 +197,19 @@ export const HOUSEHOLD_HE: Translation<typeof HOUSEHOLD_EN> = {
   "household.noticesOn":
     "🔔 אשלח לך סיכום קצר כשמישהו מוסיף לרשימות המשותפות (אף פעם לא בשעות השקט). כתוב/י “תפסיק לעדכן על רשימות” כדי להפסיק.",
   "household.noticesOff": "🔕 לא יגיעו עוד עדכונים על רשימות משותפות.",
+  "household.what.name": "שם",
+  "household.nameControls":
+    "בשם הזה יש תווי כיוון נסתרים שגורמים לו להיראות אחרת ממה שנכתב. כתוב/י את השם באותיות רגילות.",
+  "household.nameTaken":
+    "כבר יש במשק הבית שלך (או בין המוזמנים) מישהו בשם “{name}”. הזמן/י אותו בשם אחר, למשל עם שם משפחה או אות.",
+  "household.invitationsWithdrawn": "ההזמנות הפתוחות שלך ({names}) בוטלו.",
+  "household.ended": "נשארת לבד, אז משק הבית הסתיים.",
+  "household.endedWithdrawn": "נשארת לבד, אז משק הבית הסתיים, ואיתו ההזמנות הפתוחות שלו ({names}).",
+  "household.notYet": "{name} עוד לא אישר/ה את ההזמנה שלך. ברגע שיאשרו, אפשר יהיה לתת להם תזכורות ומשימות.",
+  "household.taskLimit": {
+    one: "נתת היום ל{name} תזכורת או משימה אחת, המקסימום ליום. אפשר לתת עוד מחר.",
+    other: "נתת היום ל{name} {count} תזכורות ומשימות, המקסימום ליום. אפשר לתת עוד מחר.",
+  },
+  "household.openInvitations": "הזמנות פתוחות למשק בית",
+  "capability.household": "משק הבית שלך",
 };

@@ -117,3 +117,12 @@ export function displayPhone(phone: string): string {
 export function formatPhone(phone: string): string {
   return parsePhoneNumberFromString(`+${phone}`)?.formatInternational() ?? `+${phone}`;
 }
+
+/**
+ * What stands for an erased person's number where a row must outlive the erasure (their refusals,
+ * the invitations their number received today): a keyed hash of the number under the service's
+ * secret (the key of phone tags), full length, never reversible and never a number itself.
+ */
+export function erasedPhoneKey(phone: string): string {
+  return `erased:${createHmac("sha256", tagKey).update(`erased:${phone}`).digest("hex")}`;
+}

@@ -13,6 +13,7 @@ import {
   type SchedulerHarness,
 } from "../support/schedulerHarness.js";
 import { textMessage } from "../support/whatsappHarness.js";
+import { erasedPhoneKey } from "../../src/utils/phone.js";
 import { DANA, RINA, received, say, tap, YOSSI } from "./talk.js";
 
 const MOTI = "972527770001";
@@ -205,6 +206,27 @@ describe("an answer applies only to an invitation delivered, open and not refuse
     expect(await say(h, VERED, "2")).toEqual([expect.stringContaining("הצטרפת למשק הבית של Yossi")]);
   });
 
+  it("the question “which invitation?” survives a restart, and its answer joins the one chosen", async () => {
+    const before = await harness({
+      [YOSSI]: { name: "Yossi" },
+      [EVE]: { name: "Eve" },
+      [VERED]: { name: "Vered" },
+    });
+    await say(before, YOSSI, "add Vered 053-7770002 to my household");
+    before.clock.advance(60_000);
+    await say(before, EVE, "add Vered 053-7770002 to my household");
+    await say(before, VERED, "accept");
+    const [, yossi] = optionsOfLast(before, VERED);
+    // Another process on the same database, at the same time: the paused thread is on disk.
+    await before.close(false);
+    h = await createSchedulerHarness({ db: shared.db, clock: before.clock, env: TEMPLATES });
+    const after = h;
+    expect(await tap(after, VERED, yossi!, "Yossi")).toEqual([
+      expect.stringContaining("You've joined Yossi's household"),
+    ]);
+    expect(await household(after, EVE)).toBe("Invited, not answered yet: Vered.");
+  });
+
   it("a member taken out cannot rejoin by typing “accept” to an invitation that was never delivered", async () => {
     const h = await harness({ [YOSSI]: { name: "Yossi" }, [DANA]: { name: "Dana" } });
     // Three invitations reach Dana today: each accepted, each time she is taken out.
@@ -250,6 +272,61 @@ describe("limits count people and numbers, whatever happens to a household", () 
       expect.stringContaining("I've invited Dana"),
     ]);
     expect(invitationsTo(h, DANA)).toHaveLength(4);
+  });
+});
+
+describe("what protects a person outlives their erasure", () => {
+  /**
+   * What `npm run delete-user` keeps of a person (docs/HOUSEHOLD.md "Data deletion"): their
+   * invitations go, their refusals and the limits' log stay under the keyed hash of their number.
+   */
+  async function erase(h: SchedulerHarness, phone: string): Promise<void> {
+    const key = erasedPhoneKey(phone);
+    await h.db.pool.query(
+      `DELETE FROM household_invitations WHERE invitee_phone = $1 OR inviter_phone = $1`,
+      [phone],
+    );
+    for (const [table, column] of [
+      ["household_blocks", "phone"],
+      ["household_blocks", "blocked_phone"],
+      ["household_invitation_log", "inviter_phone"],
+      ["household_invitation_log", "invitee_phone"],
+    ] as const)
+      await h.db.pool.query(`UPDATE ${table} SET ${column} = $2 WHERE ${column} = $1`, [phone, key]);
+  }
+
+  it("a refusal still holds, and the invitations a number had today still count", async () => {
+    const h = await harness({
+      [MOTI]: { name: "Moti" },
+      [YOSSI]: { name: "Yossi" },
+      [RINA]: { name: "Rina" },
+      [VERED]: { name: "Vered" },
+    });
+    // Vered refuses Moti, then is erased; Moti invites her again from a new household.
+    await say(h, MOTI, "add Vered 053-7770002 to my household");
+    await tap(h, VERED, invitationButtons(h, VERED).decline, "Decline");
+    await erase(h, VERED);
+    await say(h, MOTI, "leave the household");
+    expect(await say(h, MOTI, "add Vered 053-7770002 to my household")).toEqual([
+      expect.stringContaining("I've invited Vered"),
+    ]);
+    expect(invitationsTo(h, VERED)).toHaveLength(1);
+
+    // Dana had three today; erased, a fourth is still not sent, and Yossi's count stands too.
+    for (const inviter of [YOSSI, RINA, YOSSI]) {
+      await say(h, inviter, "add Dana 050-1234567 to my household");
+      await say(h, inviter, "leave the household");
+    }
+    expect(invitationsTo(h, DANA)).toHaveLength(3);
+    await erase(h, DANA);
+    await erase(h, YOSSI);
+    await h.user(YOSSI);
+    await say(h, RINA, "add Dana 050-1234567 to my household");
+    expect(invitationsTo(h, DANA)).toHaveLength(3);
+    for (let i = 0; i < 3; i++) await say(h, YOSSI, `add Guest${"abc"[i]} 050-700-000${i} to my household`);
+    expect(await say(h, YOSSI, "add Guestd 050-700-0009 to my household")).toEqual([
+      "You've sent 5 invitations today, the most for one day. You can invite again tomorrow.",
+    ]);
   });
 });
 

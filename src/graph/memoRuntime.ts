@@ -195,7 +195,7 @@ export class MemoRuntime {
       await this.deps.checkpointer.deleteThread(threadId);
       const expired = t(pending.language, "hitlExpired");
       // A late "yes" must never be taken as a new instruction: the question it answered is gone.
-      if (answerLike && !options.replyToMessageId) {
+      if (answerLike && !options.replyToMessageId && !(await this.claimed(threadId, message, options))) {
         const reply = await this.staleReply(threadId, message, options);
         return { ...reply, status: "expired", text: `${expired}\n\n${reply.text}` };
       }

@@ -39,9 +39,7 @@ export const HOUSEHOLD_EN = {
   "household.notMember": "There's no “{name}” in your household. It has: {names}.",
   "household.you": "you",
   "household.giveAsk": "Give {name} the task “{text}”? I'll tell them, and you when it's done.",
-  "household.giveYes": "Yes, give it",
   "household.giveExplicit": "To give {name} a task, say “task for {name}: …”.",
-  "household.notGiven": "OK, I didn't give it to anyone.",
   "household.nobodyYet":
     "Nobody has joined your household yet ({names} hasn't accepted). Once someone does, you can share lists and remind each other.",
   "household.copyOffer": "You no longer see {lists}. Say “keep a copy” within a week to keep your own copy.",
@@ -147,9 +145,7 @@ export const HOUSEHOLD_HE: Translation<typeof HOUSEHOLD_EN> = {
   "household.notMember": "אין “{name}” במשק הבית שלך. יש בו: {names}.",
   "household.you": "את/ה",
   "household.giveAsk": "לתת ל{name} את המשימה “{text}”? אעדכן אותם, ואותך כשהיא תבוצע.",
-  "household.giveYes": "כן, לתת",
   "household.giveExplicit": "כדי לתת ל{name} משימה, כתוב/י “משימה ל{name}: …”.",
-  "household.notGiven": "בסדר, לא נתתי אותה לאף אחד.",
   "household.nobodyYet":
     "עוד אף אחד לא הצטרף למשק הבית שלך ({names} טרם אישר/ה). ברגע שמישהו יצטרף אפשר לשתף רשימות ולהזכיר אחד לשני.",
   "household.copyOffer": "{lists} כבר לא אצלך. כתוב/י “שמור עותק” בתוך שבוע כדי לשמור עותק משלך.",

@@ -158,8 +158,9 @@ export class HouseholdService {
       if (!invitation) return { reply: t(language, "household.invitationGone") };
       const household = await households.householdOf(invitation.inviterPhone);
       if (!household || household.id !== invitation.householdId) {
+        // The inviter is in another household now: closed, and nothing of the person's changed.
         await households.answer(invitation.id, "cancelled", now);
-        return { reply: t(language, "household.invitationGone"), changed: true };
+        return { reply: t(language, "household.invitationGone") };
       }
       if (household.members.length >= HOUSEHOLD_LIMITS.members)
         return { reply: t(language, "household.full", { count: HOUSEHOLD_LIMITS.members }) };

@@ -191,6 +191,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     logger,
     clock,
     newId: randomUUID,
+    capabilities,
     ...(options.tracing ? { tracing: options.tracing } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.traceThreadId ? { traceThreadId: options.traceThreadId } : {}),

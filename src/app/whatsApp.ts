@@ -15,6 +15,7 @@ import { ReminderActions } from "../services/reminder/reminderActions.js";
 import { HouseholdActions } from "../services/household/householdActions.js";
 import { HouseholdService } from "../services/household/householdService.js";
 import { HouseholdSharing } from "../services/household/householdSharing.js";
+import { createHouseholdCapability } from "../graph/capabilities/household.js";
 import type { Delivery } from "../db/repositories/deliveryLedger.js";
 import { GraphApiClient } from "../transport/whatsapp/graphApiClient.js";
 import { InboundProcessor } from "../transport/whatsapp/inboundProcessor.js";
@@ -138,16 +139,34 @@ export function createWhatsApp(options: WhatsAppOptions) {
     deliver: (deliveries: readonly Delivery[]) => options.deliver?.(deliveries) ?? Promise.resolve(),
     logger,
     clock,
+    settings: config.household,
+  };
+  const householdService = new HouseholdService(householdDeps);
+  const householdSharing = new HouseholdSharing(householdDeps);
+  // A household change cannot be undone: "undo" right after one says so.
+  const householdUndo = {
+    journal: new PgUndoRepository(db.pool),
+    windowMs: config.undoWindowMinutes * 60_000,
   };
   const households = new HouseholdActions({
-    households: new HouseholdService(householdDeps),
-    sharing: new HouseholdSharing(householdDeps),
+    households: householdService,
+    sharing: householdSharing,
     clock,
-    // A household change cannot be undone: "undo" right after one says so.
-    undo: { journal: new PgUndoRepository(db.pool), windowMs: config.undoWindowMinutes * 60_000 },
+    undo: householdUndo,
     memory: memo.memory,
     sender,
   });
+  // What may need a question (which invitation an "accept" means, giving a bare "Dana: …") is the
+  // graph's, asked through its question plane.
+  if (!memo.capabilities.has("household"))
+    memo.capabilities.register(
+      createHouseholdCapability({
+        households: householdService,
+        sharing: householdSharing,
+        users: memo.users,
+        undo: householdUndo,
+      }),
+    );
   /** Listeners of "failed" delivery statuses (the scheduler). */
   const failureListeners: ((update: DeliveryFailure) => Promise<void>)[] = [];
   const processor = new InboundProcessor({

@@ -154,6 +154,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z0-9_]{1,512}$/, { error: "must be a template name: lowercase letters, digits and _" })
     .optional(),
+  /** Days a household invitation can be answered, listed to its inviter until then (default: 7). */
+  HOUSEHOLD_INVITATION_DAYS: wholeNumber(1, 90, 7),
+  /** Reminders and tasks one household member may give another in 24 hours (default: 10). */
+  HOUSEHOLD_TASKS_PER_DAY: wholeNumber(1, 1000, 10),
   /** Language code of the templates for Hebrew speakers (default: he). */
   WHATSAPP_TEMPLATE_LANGUAGE_HE: z
     .string()
@@ -299,6 +303,8 @@ export interface AppConfig {
   whatsapp: WhatsAppSettings;
   inbox: InboxSettings;
   scheduler: SchedulerSettings;
+  /** Households: how long an invitation stays open, and tasks a day from one member to another. */
+  household: { invitationDays: number; tasksPerDay: number };
   openai: { apiKey?: string };
   /** MEMORY_MODE: summaries and remembered facts by the LLM (when there is one) or by rules. */
   memoryMode: "llm" | "rules";
@@ -546,6 +552,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       maxPerSecond: env.PROACTIVE_MAX_PER_SECOND,
       userGapMs: env.PROACTIVE_USER_GAP_SECONDS * 1000,
       retentionDays: env.RETENTION_DAYS,
+    },
+    household: {
+      invitationDays: env.HOUSEHOLD_INVITATION_DAYS,
+      tasksPerDay: env.HOUSEHOLD_TASKS_PER_DAY,
     },
     openai: { apiKey: env.OPENAI_API_KEY },
     memoryMode: env.MEMORY_MODE,

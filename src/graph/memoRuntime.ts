@@ -24,6 +24,7 @@ import { numberedItems } from "./nodes/replyContextNode.js";
 import { MAX_PLAN_STEPS } from "../prompts/plannerPrompt.js";
 import { MEMORY_ACTIONS, recognizeMemoryCommand, recognizeNoteCommand } from "../nlu/noteCommands.js";
 import type { MemoGraph } from "./memoGraph.js";
+import type { CapabilityRegistry } from "./capabilities/registry.js";
 import type { Tracing } from "../services/tracing/tracing.js";
 import type { RuntimeMetrics } from "../services/metrics/metrics.js";
 import type { MemoState } from "../types/state.js";
@@ -67,6 +68,11 @@ export interface MemoRuntimeDeps {
   metrics?: RuntimeMetrics;
   /** The LangSmith thread of a phone's turns (default: the user's own, from their keyed tag). */
   traceThreadId?: (phone: string) => string;
+  /**
+   * The capabilities that read some messages as their own in code (default: none): a "yes"-like
+   * word one of them claims (a typed "stop" or "מאשרת" while an invitation is open) is no stale reply.
+   */
+  capabilities?: Pick<CapabilityRegistry, "recognize">;
 }
 
 /** The question as sent: its text, and its options numbered when they are choices. */
@@ -189,7 +195,7 @@ export class MemoRuntime {
       await this.deps.checkpointer.deleteThread(threadId);
       const expired = t(pending.language, "hitlExpired");
       // A late "yes" must never be taken as a new instruction: the question it answered is gone.
-      if (answerLike && !options.replyToMessageId) {
+      if (answerLike && !options.replyToMessageId && !(await this.claimed(threadId, message, options))) {
         const reply = await this.staleReply(threadId, message, options);
         return { ...reply, status: "expired", text: `${expired}\n\n${reply.text}` };
       }
@@ -209,13 +215,22 @@ export class MemoRuntime {
       answerLike &&
       !isUndoCommand(message) &&
       !options.replyToMessageId &&
-      !(await this.justSentAList(threadId))
+      !(await this.justSentAList(threadId)) &&
+      !(await this.claimed(threadId, message, options))
     ) {
       // Nothing runs the graph on this path; the read primed for it must not linger.
       await this.deps.checkpointer.discard(threadId);
       return this.staleReply(threadId, message, options);
     }
     return this.fresh(threadId, message, options);
+  }
+
+  /** Whether a capability reads the message as its own (a typed "stop" while an invitation is open). */
+  private async claimed(threadId: string, message: string, options: InvokeOptions): Promise<boolean> {
+    const { capabilities } = this.deps;
+    if (!capabilities) return false;
+    const language = replyLanguage(detectLanguage(message) ?? options.user?.language);
+    return (await capabilities.recognize(message, { phone: threadId, language })) !== null;
   }
 
   /** Whether the message is a whole command of Memo's no-model grammar (never "בטל", a question's cancel). */

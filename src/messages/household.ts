@@ -39,9 +39,7 @@ export const HOUSEHOLD_EN = {
   "household.notMember": "There's no “{name}” in your household. It has: {names}.",
   "household.you": "you",
   "household.giveAsk": "Give {name} the task “{text}”? I'll tell them, and you when it's done.",
-  "household.giveYes": "Yes, give it",
   "household.giveExplicit": "To give {name} a task, say “task for {name}: …”.",
-  "household.notGiven": "OK, I didn't give it to anyone.",
   "household.nobodyYet":
     "Nobody has joined your household yet ({names} hasn't accepted). Once someone does, you can share lists and remind each other.",
   "household.copyOffer": "You no longer see {lists}. Say “keep a copy” within a week to keep your own copy.",
@@ -90,6 +88,24 @@ export const HOUSEHOLD_EN = {
   "household.noticesOn":
     "🔔 I'll send you a short summary when others add to shared lists (never in your quiet hours). Say “turn off list notices” to stop.",
   "household.noticesOff": "🔕 No more notices about shared lists.",
+  "household.what.name": "a name",
+  "household.nameControls":
+    "That name has hidden direction characters that make it show differently from how it is written. Please type the name with plain letters.",
+  "household.nameTaken":
+    "Someone in your household (or invited to it) is already called “{name}”. Invite them by another name, for example with their last name or an initial.",
+  "household.invitationsWithdrawn": "Your open invitations ({names}) were withdrawn.",
+  "household.ended": "With only you left, the household has ended.",
+  "household.endedWithdrawn":
+    "With only you left, the household has ended, and its open invitations ({names}) with it.",
+  "household.notYet":
+    "{name} hasn't accepted your invitation yet. Once they do, you can give them reminders and tasks.",
+  "household.taskLimit": {
+    one: "You've given {name} {count} reminder or task today, the most for one day. You can give more tomorrow.",
+    other:
+      "You've given {name} {count} reminders and tasks today, the most for one day. You can give more tomorrow.",
+  },
+  "household.openInvitations": "open invitations to a household",
+  "capability.household": "your household",
 } as const satisfies Record<string, Entry>;
 
 export const HOUSEHOLD_HE: Translation<typeof HOUSEHOLD_EN> = {
@@ -129,9 +145,7 @@ export const HOUSEHOLD_HE: Translation<typeof HOUSEHOLD_EN> = {
   "household.notMember": "אין “{name}” במשק הבית שלך. יש בו: {names}.",
   "household.you": "את/ה",
   "household.giveAsk": "לתת ל{name} את המשימה “{text}”? אעדכן אותם, ואותך כשהיא תבוצע.",
-  "household.giveYes": "כן, לתת",
   "household.giveExplicit": "כדי לתת ל{name} משימה, כתוב/י “משימה ל{name}: …”.",
-  "household.notGiven": "בסדר, לא נתתי אותה לאף אחד.",
   "household.nobodyYet":
     "עוד אף אחד לא הצטרף למשק הבית שלך ({names} טרם אישר/ה). ברגע שמישהו יצטרף אפשר לשתף רשימות ולהזכיר אחד לשני.",
   "household.copyOffer": "{lists} כבר לא אצלך. כתוב/י “שמור עותק” בתוך שבוע כדי לשמור עותק משלך.",
@@ -179,4 +193,19 @@ export const HOUSEHOLD_HE: Translation<typeof HOUSEHOLD_EN> = {
   "household.noticesOn":
     "🔔 אשלח לך סיכום קצר כשמישהו מוסיף לרשימות המשותפות (אף פעם לא בשעות השקט). כתוב/י “תפסיק לעדכן על רשימות” כדי להפסיק.",
   "household.noticesOff": "🔕 לא יגיעו עוד עדכונים על רשימות משותפות.",
+  "household.what.name": "שם",
+  "household.nameControls":
+    "בשם הזה יש תווי כיוון נסתרים שגורמים לו להיראות אחרת ממה שנכתב. כתוב/י את השם באותיות רגילות.",
+  "household.nameTaken":
+    "כבר יש במשק הבית שלך (או בין המוזמנים) מישהו בשם “{name}”. הזמן/י אותו בשם אחר, למשל עם שם משפחה או אות.",
+  "household.invitationsWithdrawn": "ההזמנות הפתוחות שלך ({names}) בוטלו.",
+  "household.ended": "נשארת לבד, אז משק הבית הסתיים.",
+  "household.endedWithdrawn": "נשארת לבד, אז משק הבית הסתיים, ואיתו ההזמנות הפתוחות שלו ({names}).",
+  "household.notYet": "{name} עוד לא אישר/ה את ההזמנה שלך. ברגע שיאשרו, אפשר יהיה לתת להם תזכורות ומשימות.",
+  "household.taskLimit": {
+    one: "נתת היום ל{name} תזכורת או משימה אחת, המקסימום ליום. אפשר לתת עוד מחר.",
+    other: "נתת היום ל{name} {count} תזכורות ומשימות, המקסימום ליום. אפשר לתת עוד מחר.",
+  },
+  "household.openInvitations": "הזמנות פתוחות למשק בית",
+  "capability.household": "משק הבית שלך",
 };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CAPABILITY_NAMES, type HITLResult } from "../types/index.js";
+import { PLANNER_CAPABILITIES, type HITLResult } from "../types/index.js";
 import type { LLMMessage } from "../types/llm.js";
 import type { MemoState } from "../types/state.js";
 import { replyLanguage } from "../utils/language.js";
@@ -21,7 +21,7 @@ export const PlannerSchema = z.object({
     .array(
       z.object({
         id: z.string().min(1),
-        capability: z.enum(CAPABILITY_NAMES),
+        capability: z.enum(PLANNER_CAPABILITIES),
         action: z.string().min(1),
         constraints: z.record(z.string(), z.unknown()),
         changes: z.record(z.string(), z.unknown()),

@@ -119,6 +119,25 @@ export interface Executor {
 /** Writes a reply for one result without an LLM, or returns null to leave it to the writer. */
 export type ResponseTemplate = (result: FormattedResponse, language: "he" | "en") => string | null;
 
+/**
+ * A whole message a capability reads in code before any planning, because what it means depends
+ * on the user's own data (a typed "accept" is an answer only while an invitation to them is open):
+ * its one step, already resolved to an operation.
+ */
+export interface RecognizedStep {
+  action: string;
+  functionName: string;
+  args: Record<string, unknown>;
+}
+
+/** What a capability's recognizer knows of the message besides its words. */
+export interface RecognizeContext {
+  phone: string;
+  language: "he" | "en";
+  /** The WhatsApp id of the message it quotes, when it quotes one. */
+  replyToMessageId?: string;
+}
+
 /** Everything one capability brings. */
 export interface CapabilityModule {
   capability: CapabilityName;
@@ -134,4 +153,9 @@ export interface CapabilityModule {
   confirmsInCode?: boolean;
   /** Puts back, on "undo", a change its executor journaled outside the database (a Google Calendar event). */
   undoExternal?: ExternalRestorer;
+  /**
+   * Reads a whole message in code before the planner, with or without a model (default: none):
+   * its step, or null when the message is not one of its own.
+   */
+  recognize?: (message: string, context: RecognizeContext) => Promise<RecognizedStep | null>;
 }

@@ -1,7 +1,20 @@
-/** The capabilities a plan step can target (spec 003). */
-export type CapabilityName = "calendar" | "database" | "gmail" | "second-brain" | "general" | "meta";
+/** The capabilities the planner may choose for a plan step (spec 003). */
+export const PLANNER_CAPABILITIES = [
+  "calendar",
+  "database",
+  "gmail",
+  "second-brain",
+  "general",
+  "meta",
+] as const;
 
-export const CAPABILITY_NAMES = ["calendar", "database", "gmail", "second-brain", "general", "meta"] as const;
+/**
+ * Every capability a plan step can target: the planner's, and `household`, whose steps only code
+ * plans (its questions: which invitation an "accept" means, whether to give a member a task).
+ */
+export const CAPABILITY_NAMES = [...PLANNER_CAPABILITIES, "household"] as const;
+
+export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
 
 export type IntentType = "operation" | "conversation" | "meta";
 export type RiskLevel = "low" | "medium" | "high";

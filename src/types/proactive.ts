@@ -74,8 +74,12 @@ export type HouseholdContent = {
 } & (
   | { notice: "invitation"; /** The invitation its buttons answer. */ invitationId: string }
   | { notice: "joined" }
-  /** `lost`: names of the shared lists the reader no longer sees ("keep a copy" offered). */
-  | { notice: "left" | "removed"; lost?: string[] }
+  /**
+   * `lost`: names of the shared lists the reader no longer sees ("keep a copy" offered); `ended`:
+   * the reader was the one left, so the household ended, with its open invitations (`withdrawn`,
+   * as the household named those invited).
+   */
+  | { notice: "left" | "removed"; lost?: string[]; ended?: boolean; withdrawn?: string[] }
   | { notice: "shared"; list: string }
   /** A task given to the reader. */
   | { notice: "task"; text: string }

@@ -94,7 +94,10 @@ describe("inviting someone to a household", () => {
     expect(await say(h, DANA, "leave the household")).toEqual([
       "You've left the household. Your lists, tasks and notes stay yours.",
     ]);
-    expect(h.sentTo(YOSSI).at(-1)).toBe("🏠 Dana left the household.");
+    // He is the one left: the household ends (docs/HOUSEHOLD.md), and he is told so.
+    expect(h.sentTo(YOSSI).at(-1)).toBe(
+      "🏠 Dana left the household.\nWith only you left, the household has ended.",
+    );
     expect(await say(h, YOSSI, "my household")).toEqual([
       expect.stringContaining("You're not in a household"),
     ]);
@@ -130,7 +133,9 @@ describe("inviting someone to a household", () => {
     expect(h.sentTo(YOSSI).at(-1)).toBe("🏠 דנה אישר/ה: יש לכם עכשיו משק בית משותף.");
     expect(await say(h, DANA, "מי במשק הבית?")).toEqual([expect.stringMatching(/^🏠 משק הבית שלך: .*את\/ה/)]);
 
-    expect(await say(h, YOSSI, "תוציא את דנה ממשק הבית")).toEqual(["דנה כבר לא במשק הבית שלך."]);
+    expect(await say(h, YOSSI, "תוציא את דנה ממשק הבית")).toEqual([
+      "דנה כבר לא במשק הבית שלך.\nנשארת לבד, אז משק הבית הסתיים.",
+    ]);
     expect(h.sentTo(DANA).at(-1)).toContain("הוציא/ה אותך ממשק הבית");
     expect(await say(h, DANA, "משק הבית שלי")).toEqual([expect.stringContaining("את/ה לא במשק בית")]);
   });
@@ -147,7 +152,18 @@ describe("inviting someone to a household", () => {
       "OK, declined. You won't get invitations from \u2066+972 52 111 0001\u2069 again.",
     ]);
     const sentToRina = h.sentTo(RINA).length;
-    // Asked again: answered exactly as the first time, and nothing reaches her.
+    // Asked again: answered as for an invitation still waiting (a refusal looks like no answer
+    // until the invitation expires), and he still sees her as invited; nothing reaches her.
+    expect(await say(h, YOSSI, "add Rina +972 54-111-2223 to my household")).toEqual([
+      "You've already invited Rina; I'm waiting for their answer.",
+    ]);
+    expect(await say(h, YOSSI, "my household")).toEqual(["Invited, not answered yet: Rina."]);
+    // Once it expired, a new invitation is answered exactly as the first, and is not sent either.
+    h.clock.advance(7 * 24 * 60 * 60 * 1000 + 1000);
+    await h.user(YOSSI);
+    expect(await say(h, YOSSI, "my household")).toEqual([
+      expect.stringContaining("You're not in a household"),
+    ]);
     expect(await say(h, YOSSI, "add Rina +972 54-111-2223 to my household")).toEqual(first);
     expect(h.sentTo(RINA)).toHaveLength(sentToRina);
 
@@ -177,8 +193,9 @@ describe("inviting someone to a household", () => {
     await h.user(YOSSI);
     await h.user(RINA);
     const known = await say(h, YOSSI, "add Pat +972 54-111-2223 to my household");
-    const unknown = await say(h, YOSSI, "add Pat +972 54-999-8887 to my household");
-    expect(unknown).toEqual(known);
+    // (Another name: two people of one household never share one.)
+    const unknown = await say(h, YOSSI, "add Sam +972 54-999-8887 to my household");
+    expect(unknown).toEqual(known.map((reply) => reply.replace("Pat", "Sam")));
   });
 
   it("refuses a number it cannot read, the user's own number, and a seventh invitation in a day", async () => {

@@ -54,6 +54,7 @@ describe("HTTP app", () => {
         "outbound_local_id",
         "households",
         "household_sharing",
+        "household_consent",
       ],
     });
   });

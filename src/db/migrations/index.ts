@@ -13,6 +13,7 @@ import { undoMigration } from "./0012_undo.js";
 import { outboundLocalIdMigration } from "./0013_outbound_local_id.js";
 import { householdsMigration } from "./0014_households.js";
 import { householdSharingMigration } from "./0015_household_sharing.js";
+import { householdConsentMigration } from "./0016_household_consent.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   outboundLocalIdMigration,
   householdsMigration,
   householdSharingMigration,
+  householdConsentMigration,
 ];

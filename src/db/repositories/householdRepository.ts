@@ -1,5 +1,22 @@
 import type { Language } from "../../types/user.js";
+import { erasedPhoneKey } from "../../utils/phone.js";
 import type { Queryable } from "../transaction.js";
+
+/**
+ * A number as the refusals and the limits' log may hold it: as is, or as its keyed hash once the
+ * person was erased (those rows outlive an erasure, docs/HOUSEHOLD.md).
+ */
+function phoneKeys(phone: string): string[] {
+  return [phone, erasedPhoneKey(phone)];
+}
+
+/**
+ * An invitation (alias i) to $1 an answer may apply to: pending, delivered, made after $2, from
+ * someone $1 (as its keys, $3) has not refused.
+ */
+const ANSWERABLE = `i.invitee_phone = $1 AND i.status = 'pending' AND i.delivered AND i.created_at > $2
+  AND NOT EXISTS (SELECT 1 FROM household_blocks b
+                   WHERE b.phone = ANY($3) AND b.blocked_phone = i.inviter_phone AND b.kind = 'invitations')`;
 
 /** One person of a household, as the household knows them. */
 export interface HouseholdMember {
@@ -52,6 +69,17 @@ export interface Invitation {
   inviteePhone: string;
   status: InvitationStatus;
   createdAt: number;
+}
+
+/** Someone invited who has not joined (yet), as the household named them, and who invited them. */
+export interface PendingInvitee {
+  name: string;
+  inviterPhone: string;
+}
+
+/** An invitation an answer may apply to, with its inviter's WhatsApp name (null: none known). */
+export interface AnswerableInvitation extends Invitation {
+  inviterDisplayName: string | null;
 }
 
 interface InvitationRow {
@@ -156,12 +184,25 @@ export class HouseholdRepository {
     return id;
   }
 
-  /** Records an invitation; null when one to that person from this household is already open. */
-  async invite(invitation: Omit<Invitation, "status">): Promise<Invitation | null> {
+  /**
+   * Records an invitation (`delivered`: sent to the invitee, not held back); null when one to that
+   * person from this household is already open. A pending one that expired (created before
+   * `openSince`) is closed first: it no longer stands in the way.
+   */
+  async invite(
+    invitation: Omit<Invitation, "status">,
+    delivered: boolean,
+    openSince: number,
+  ): Promise<Invitation | null> {
+    await this.db.query(
+      `UPDATE household_invitations SET status = 'cancelled', answered_at = $4
+        WHERE household_id = $1 AND invitee_phone = $2 AND status = 'pending' AND created_at <= $3`,
+      [invitation.householdId, invitation.inviteePhone, new Date(openSince), new Date(invitation.createdAt)],
+    );
     const { rows } = await this.db.query<InvitationRow>(
       `INSERT INTO household_invitations
-         (id, household_id, inviter_phone, invitee_name, invitee_phone, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, 'pending', $6)
+         (id, household_id, inviter_phone, invitee_name, invitee_phone, status, created_at, delivered)
+       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7)
        ON CONFLICT (household_id, invitee_phone) WHERE status = 'pending' DO NOTHING
        RETURNING *`,
       [
@@ -171,38 +212,100 @@ export class HouseholdRepository {
         invitation.inviteeName,
         invitation.inviteePhone,
         new Date(invitation.createdAt),
+        delivered,
       ],
     );
     return rows[0] ? toInvitation(rows[0]) : null;
   }
 
-  /** An open invitation to `inviteePhone` by its id (an invitation is only ever read by its invitee). */
-  async openInvitation(id: string, inviteePhone: string): Promise<Invitation | null> {
+  /**
+   * The invitation `id` to `inviteePhone` when an answer may still apply to it: delivered to them,
+   * pending, made after `openSince` (not expired), and from someone they have not refused.
+   */
+  async openInvitation(id: string, inviteePhone: string, openSince: number): Promise<Invitation | null> {
     const { rows } = await this.db.query<InvitationRow>(
-      `SELECT * FROM household_invitations WHERE id = $1 AND invitee_phone = $2 AND status = 'pending'`,
-      [id, inviteePhone],
+      `SELECT i.* FROM household_invitations i WHERE ${ANSWERABLE} AND i.id::text = $4`,
+      [inviteePhone, new Date(openSince), phoneKeys(inviteePhone), id],
     );
     return rows[0] ? toInvitation(rows[0]) : null;
   }
 
-  /** The newest open invitation to `inviteePhone` (a typed "stop" answers it). */
-  async latestOpenInvitation(inviteePhone: string): Promise<Invitation | null> {
-    const { rows } = await this.db.query<InvitationRow>(
-      `SELECT * FROM household_invitations WHERE invitee_phone = $1 AND status = 'pending'
-        ORDER BY created_at DESC LIMIT 1`,
-      [inviteePhone],
+  /**
+   * Every invitation to `inviteePhone` an answer may apply to (as `openInvitation`), newest first,
+   * each with the WhatsApp name its inviter had when Memo last saw them.
+   */
+  async answerableInvitations(inviteePhone: string, openSince: number): Promise<AnswerableInvitation[]> {
+    const { rows } = await this.db.query<InvitationRow & { inviter_display_name: string | null }>(
+      `SELECT i.*, u.display_name AS inviter_display_name
+         FROM household_invitations i LEFT JOIN users u ON u.phone = i.inviter_phone
+        WHERE ${ANSWERABLE}
+        ORDER BY i.created_at DESC, i.id`,
+      [inviteePhone, new Date(openSince), phoneKeys(inviteePhone)],
     );
-    return rows[0] ? toInvitation(rows[0]) : null;
+    return rows.map((r) => ({ ...toInvitation(r), inviterDisplayName: r.inviter_display_name }));
   }
 
-  /** How the household named the people it invited who have not answered yet, oldest first. */
-  async pendingInvitees(householdId: string): Promise<string[]> {
+  /**
+   * Whether an invitation delivered to `inviteePhone` was left unanswered until it expired, between
+   * `sinceMs` and `openSince` (a typed "accept" then hears it is no longer open).
+   */
+  async expiredUnanswered(inviteePhone: string, sinceMs: number, openSince: number): Promise<boolean> {
+    const { rows } = await this.db.query(
+      `SELECT 1 FROM household_invitations
+        WHERE invitee_phone = $1 AND status = 'pending' AND delivered
+          AND created_at > $2 AND created_at <= $3 LIMIT 1`,
+      [inviteePhone, new Date(sinceMs), new Date(openSince)],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * The invitation a message Memo sent `inviteePhone` carried (the WhatsApp id of the message they
+   * quote), whatever became of it; null when that message was no invitation to them.
+   */
+  async invitationSentAs(inviteePhone: string, waMessageId: string): Promise<string | null> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `SELECT d.content->>'invitationId' AS id FROM reminder_deliveries d
+        WHERE d.user_phone = $1 AND d.wa_message_id = $2 AND d.kind = 'household'
+          AND d.content->>'notice' = 'invitation'`,
+      [inviteePhone, waMessageId],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  /**
+   * The people the household invited whose invitation is neither accepted nor withdrawn nor
+   * expired (made after `openSince`), oldest first, as it named them and with who invited them: a
+   * declined one is listed like an unanswered one, so the inviter never learns of a refusal.
+   */
+  async pendingInvitees(householdId: string, openSince: number): Promise<PendingInvitee[]> {
+    const { rows } = await this.db.query<{ invitee_name: string; inviter_phone: string }>(
+      `SELECT invitee_name, inviter_phone FROM (
+         SELECT DISTINCT ON (i.invitee_phone) i.invitee_name, i.inviter_phone, i.created_at
+           FROM household_invitations i
+          WHERE i.household_id = $1 AND i.status IN ('pending', 'declined') AND i.created_at > $2
+            AND NOT EXISTS (SELECT 1 FROM household_members m
+                             WHERE m.household_id = i.household_id AND m.phone = i.invitee_phone)
+          ORDER BY i.invitee_phone, i.created_at DESC) latest
+        ORDER BY created_at`,
+      [householdId, new Date(openSince)],
+    );
+    return rows.map((r) => ({ name: r.invitee_name, inviterPhone: r.inviter_phone }));
+  }
+
+  /**
+   * The invitation of this household to `inviteePhone` that still looks open to the inviter
+   * (pending or declined, made after `openSince`), if any: inviting them again says "already invited".
+   */
+  async invitedAlready(householdId: string, inviteePhone: string, openSince: number): Promise<string | null> {
     const { rows } = await this.db.query<{ invitee_name: string }>(
       `SELECT invitee_name FROM household_invitations
-        WHERE household_id = $1 AND status = 'pending' ORDER BY created_at`,
-      [householdId],
+        WHERE household_id = $1 AND invitee_phone = $2 AND status IN ('pending', 'declined')
+          AND created_at > $3
+        ORDER BY created_at DESC LIMIT 1`,
+      [householdId, inviteePhone, new Date(openSince)],
     );
-    return rows.map((r) => r.invitee_name);
+    return rows[0]?.invitee_name ?? null;
   }
 
   /** Answers an open invitation; false when it was no longer open (answered twice, cancelled). */
@@ -214,57 +317,95 @@ export class HouseholdRepository {
     return (rowCount ?? 0) > 0;
   }
 
-  /** Closes every open invitation `phone` sent (they left their household). */
-  async cancelSentBy(phone: string, nowMs: number): Promise<number> {
+  /**
+   * Closes every open invitation `phone` sent, and every one to them from `householdId` (they left
+   * it or were taken out: no old invitation brings them back).
+   */
+  async cancelInvitationsOf(phone: string, householdId: string, nowMs: number): Promise<number> {
     const { rowCount } = await this.db.query(
-      `UPDATE household_invitations SET status = 'cancelled', answered_at = $2
-        WHERE inviter_phone = $1 AND status = 'pending'`,
-      [phone, new Date(nowMs)],
+      `UPDATE household_invitations SET status = 'cancelled', answered_at = $3
+        WHERE status = 'pending' AND (inviter_phone = $1 OR (invitee_phone = $1 AND household_id = $2))`,
+      [phone, householdId, new Date(nowMs)],
     );
     return rowCount ?? 0;
   }
 
-  /** Invitations `inviterPhone` sent since `sinceMs` (the daily limit). */
+  /**
+   * Logs an invitation sent (`delivered`: it reached the number) or a task or reminder given to
+   * another member, for the daily limits; drops log rows older than a day (`dayAgoMs`).
+   */
+  async log(
+    entry: { from: string; to: string; kind: "invitation" | "task"; delivered: boolean; atMs: number },
+    dayAgoMs: number,
+  ): Promise<void> {
+    await this.db.query(`DELETE FROM household_invitation_log WHERE sent_at <= $1`, [new Date(dayAgoMs)]);
+    await this.db.query(
+      `INSERT INTO household_invitation_log (inviter_phone, invitee_phone, kind, delivered, sent_at)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [entry.from, entry.to, entry.kind, entry.delivered, new Date(entry.atMs)],
+    );
+  }
+
+  /** Invitations `inviterPhone` sent since `sinceMs` (the daily limit), whatever became of their household. */
   async sentSince(inviterPhone: string, sinceMs: number): Promise<number> {
     const { rows } = await this.db.query<{ n: string }>(
-      `SELECT count(*) AS n FROM household_invitations WHERE inviter_phone = $1 AND created_at > $2`,
-      [inviterPhone, new Date(sinceMs)],
+      `SELECT count(*) AS n FROM household_invitation_log
+        WHERE inviter_phone = ANY($1) AND kind = 'invitation' AND sent_at > $2`,
+      [phoneKeys(inviterPhone), new Date(sinceMs)],
     );
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** Invitations anyone sent `inviteePhone` since `sinceMs` (no one is flooded with them). */
+  /** Invitations delivered to `inviteePhone` since `sinceMs`, by anyone (no one is flooded with them). */
   async receivedSince(inviteePhone: string, sinceMs: number): Promise<number> {
     const { rows } = await this.db.query<{ n: string }>(
-      `SELECT count(*) AS n FROM household_invitations WHERE invitee_phone = $1 AND created_at > $2`,
-      [inviteePhone, new Date(sinceMs)],
+      `SELECT count(*) AS n FROM household_invitation_log
+        WHERE invitee_phone = ANY($1) AND kind = 'invitation' AND delivered AND sent_at > $2`,
+      [phoneKeys(inviteePhone), new Date(sinceMs)],
     );
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** `phone` wants no more invitations (or reminders) from `blockedPhone`. */
-  async block(phone: string, blockedPhone: string, nowMs: number, kind: BlockKind = "invitations") {
-    await this.db.query(
+  /** Tasks and reminders `giverPhone` gave `holderPhone` since `sinceMs` (deleting them takes none back). */
+  async givenSince(giverPhone: string, holderPhone: string, sinceMs: number): Promise<number> {
+    const { rows } = await this.db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM household_invitation_log
+        WHERE inviter_phone = ANY($1) AND invitee_phone = ANY($2) AND kind = 'task' AND sent_at > $3`,
+      [phoneKeys(giverPhone), phoneKeys(holderPhone), new Date(sinceMs)],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** `phone` wants no more invitations (or reminders) from `blockedPhone`; false when they already did. */
+  async block(
+    phone: string,
+    blockedPhone: string,
+    nowMs: number,
+    kind: BlockKind = "invitations",
+  ): Promise<boolean> {
+    if (await this.blocks(phone, blockedPhone, kind)) return false;
+    const { rowCount } = await this.db.query(
       `INSERT INTO household_blocks (phone, blocked_phone, kind, created_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT DO NOTHING`,
       [phone, blockedPhone, kind, new Date(nowMs)],
     );
+    return (rowCount ?? 0) > 0;
   }
 
   /** Takes back a block; false when there was none. */
   async unblock(phone: string, blockedPhone: string, kind: BlockKind): Promise<boolean> {
     const { rowCount } = await this.db.query(
-      `DELETE FROM household_blocks WHERE phone = $1 AND blocked_phone = $2 AND kind = $3`,
-      [phone, blockedPhone, kind],
+      `DELETE FROM household_blocks WHERE phone = ANY($1) AND blocked_phone = ANY($2) AND kind = $3`,
+      [phoneKeys(phone), phoneKeys(blockedPhone), kind],
     );
     return (rowCount ?? 0) > 0;
   }
 
-  /** Whether `phone` refused invitations (or reminders) from `from`. */
+  /** Whether `phone` refused invitations (or reminders) from `from` (either one maybe erased since). */
   async blocks(phone: string, from: string, kind: BlockKind = "invitations"): Promise<boolean> {
     const { rows } = await this.db.query(
-      `SELECT 1 FROM household_blocks WHERE phone = $1 AND blocked_phone = $2 AND kind = $3`,
-      [phone, from, kind],
+      `SELECT 1 FROM household_blocks WHERE phone = ANY($1) AND blocked_phone = ANY($2) AND kind = $3`,
+      [phoneKeys(phone), phoneKeys(from), kind],
     );
     return rows.length > 0;
   }

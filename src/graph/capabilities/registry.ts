@@ -1,5 +1,7 @@
 import type {
   CapabilityModule,
+  RecognizeContext,
+  RecognizedStep,
   EntityResolver,
   Executor,
   ExternalRestorer,
@@ -63,5 +65,17 @@ export class CapabilityRegistry {
 
   undoExternalFor(capability: CapabilityName): ExternalRestorer | undefined {
     return this.modules.get(capability)?.undoExternal;
+  }
+
+  /** The first capability that reads `message` as its own in code (`CapabilityModule.recognize`), with its step. */
+  async recognize(
+    message: string,
+    context: RecognizeContext,
+  ): Promise<{ capability: CapabilityName; step: RecognizedStep } | null> {
+    for (const module of this.modules.values()) {
+      const step = await module.recognize?.(message, context);
+      if (step) return { capability: module.capability, step };
+    }
+    return null;
   }
 }

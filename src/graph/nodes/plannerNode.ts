@@ -1,6 +1,6 @@
 import { isReminderRequest } from "../../nlu/noteCommands.js";
 import { isUndoCommand } from "../../nlu/commands.js";
-import { fastPathTurn } from "../plan/fastPath.js";
+import { fastPathTurn, recognizedTurn } from "../plan/fastPath.js";
 import { buildPlannerMessages, PlannerSchema, type PlannerAnswer } from "../../prompts/plannerPrompt.js";
 import type { PlannerOutput, PlanStep } from "../../types/index.js";
 import { describeError } from "../../utils/errors.js";
@@ -78,6 +78,14 @@ export function createPlannerNode(deps: MemoGraphDeps) {
       quoted && deps.undo && isUndoCommand(state.input.message)
         ? { messageId: quoted, latest: await deps.undo.quotesLatest(state.threadId, quoted) }
         : undefined;
+    // A message whose meaning depends on the user's data ("accept" while invitations to them are
+    // open) is read by its capability in code, with or without a model, before anything else.
+    const recognized = await deps.capabilities.recognize(state.input.message, {
+      phone: state.threadId,
+      language,
+      ...(quoted ? { replyToMessageId: quoted } : {}),
+    });
+    if (recognized) return recognizedTurn(recognized.capability, recognized.step);
     // "What can you do?", "hi", "my tasks", "remind me tomorrow at 9 to…" need no model: planned
     // and resolved in code, the same with or without one.
     const fast = fastPathTurn(

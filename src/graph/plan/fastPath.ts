@@ -1,6 +1,7 @@
 import { isCancelWordUndo, isUndoCommand, recognizeCommand } from "../../nlu/commands.js";
 import { recognizeGoogleCommand, type GoogleCommand } from "../../nlu/googleCommands.js";
 import { recognizeMemoryCommand, recognizeNoteCommand, type NoteCommand } from "../../nlu/noteCommands.js";
+import type { RecognizedStep } from "../../types/capability.js";
 import type { CapabilityName, NumberedRefs, PlannerOutput, ResolverResult } from "../../types/index.js";
 import { timeQuestionResult } from "./timeAnswer.js";
 
@@ -78,6 +79,24 @@ export function fastPathPlan(
         dependsOn: [],
       },
     ],
+  };
+}
+
+/** The turn of a message a capability recognized in code (`CapabilityRegistry.recognize`): its one step, resolved. */
+export function recognizedTurn(capability: CapabilityName, step: RecognizedStep): FastPathTurn {
+  const stepId = "A";
+  return {
+    plannerOutput: {
+      intentType: "operation",
+      confidence: 1,
+      riskLevel: "low",
+      needsApproval: false,
+      missingFields: [],
+      plan: [{ id: stepId, capability, action: step.action, constraints: {}, changes: {}, dependsOn: [] }],
+    },
+    resolverResults: new Map([
+      [stepId, { stepId, type: "execute", functionName: step.functionName, args: step.args }],
+    ]),
   };
 }
 

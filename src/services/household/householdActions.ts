@@ -4,10 +4,10 @@ import type { MessageSender, SendOptions } from "../../types/outbound.js";
 import type { MemoryService } from "../memory/index.js";
 import { answerOutsideGraph, type ActionMessage } from "../reminder/reminderActions.js";
 import { HOUSEHOLD_BUTTON } from "../reminder/proactiveText.js";
+import type { HouseholdReply } from "./householdChange.js";
 import type { HouseholdService } from "./householdService.js";
-import { GIVE_BUTTON, type Answer, type HouseholdSharing } from "./householdSharing.js";
+import type { HouseholdSharing } from "./householdSharing.js";
 import { recordIrreversible, type UndoSettings } from "../undo/undoJournal.js";
-import { t } from "../../messages/index.js";
 
 export interface HouseholdActionsDeps {
   households: HouseholdService;
@@ -19,14 +19,13 @@ export interface HouseholdActionsDeps {
   undo?: UndoSettings;
 }
 
-/** Commands that change nothing: "undo" after them still reaches the change before. */
-const READ_ONLY = new Set(["members", "ourTasks"]);
-
 /**
- * The household's messages, answered without the graph like a reminder's buttons: Accept and
- * Decline on an invitation, "stop" or "accept" typed while one is open, and the commands of
- * docs/HOUSEHOLD.md in their English and Hebrew forms (invite, "my household", leave, remove,
- * share a list, give a task or a reminder, "our tasks", refuse reminders, list notices, keep a copy).
+ * The household's messages that need no question, answered without the graph like a reminder's
+ * buttons: Accept and Decline on an invitation, and the commands of docs/HOUSEHOLD.md in their
+ * English and Hebrew forms (invite, "my household", leave, remove, share a list, give a task or a
+ * reminder, "our tasks", refuse reminders, list notices, keep a copy). What may need a question —
+ * a typed "accept" or "stop" (which invitation?), a bare "Dana: …" (give it?) — is the graph's
+ * household capability, asked through its question plane like every other question.
  */
 export class HouseholdActions {
   constructor(private readonly deps: HouseholdActionsDeps) {}
@@ -38,51 +37,46 @@ export class HouseholdActions {
     message: ActionMessage,
     options: SendOptions,
   ): Promise<boolean> {
-    const answer = await this.replyTo(user, language, message);
+    const answer = await this.answer(user, language, message);
     if (answer === null) return false;
-    const { reply, changed } = answer;
-    // A household change may have told someone already: "undo" right after it says it cannot,
-    // rather than reaching past it to an older change.
-    if (changed && typeof reply === "string" && this.deps.undo)
+    // Only a change that happened is journaled: a household change may have told someone already,
+    // so "undo" right after it says it cannot rather than reaching past it; a refusal changed
+    // nothing, and "undo" after it still reaches the change before.
+    if (answer.changed && this.deps.undo)
       await recordIrreversible(this.deps.undo, user.phone, {
         operationId: `household:${message.messageId}`,
         reason: "household",
         now: this.deps.clock(),
       });
-    await answerOutsideGraph(this.deps, user.phone, message, reply, language, options);
+    await answerOutsideGraph(this.deps, user.phone, message, answer.text, language, options);
     return true;
-  }
-
-  private async replyTo(
-    user: User,
-    language: "he" | "en",
-    message: ActionMessage,
-  ): Promise<{ reply: Answer; changed: boolean } | null> {
-    // Read once: a tap carries its id, a typed message may be a command.
-    const command = message.optionId ? null : recognizeHouseholdCommand(message.text);
-    const reply = await this.answer(user, language, message, command);
-    if (reply === null) return null;
-    const changed = message.optionId !== GIVE_BUTTON.keep && !(command && READ_ONLY.has(command.kind));
-    return { reply, changed };
   }
 
   private async answer(
     user: User,
     language: "he" | "en",
     message: ActionMessage,
-    command: HouseholdCommand | null,
-  ): Promise<Answer | null> {
-    const { households, sharing } = this.deps;
+  ): Promise<HouseholdReply | null> {
+    const { households } = this.deps;
     const option = message.optionId ?? "";
     if (option.startsWith(HOUSEHOLD_BUTTON.accept))
       return households.accept(user, option.slice(HOUSEHOLD_BUTTON.accept.length), language);
     if (option.startsWith(HOUSEHOLD_BUTTON.decline))
       return households.decline(user, option.slice(HOUSEHOLD_BUTTON.decline.length), language);
-    if (option.startsWith(GIVE_BUTTON.give))
-      return sharing.giveTapped(user, option.slice(GIVE_BUTTON.give.length), message.messageId, language);
-    if (option === GIVE_BUTTON.keep) return t(language, "household.notGiven");
+    // Any other button (a question's, or one that names nothing of ours) is not a household command.
     if (message.optionId) return null;
-    switch (command?.kind) {
+    const command = recognizeHouseholdCommand(message.text);
+    return command ? this.command(user, language, message, command) : null;
+  }
+
+  private command(
+    user: User,
+    language: "he" | "en",
+    message: ActionMessage,
+    command: HouseholdCommand,
+  ): Promise<HouseholdReply | null> | null {
+    const { households, sharing } = this.deps;
+    switch (command.kind) {
       case "invite":
         return households.invite(user, command.name, command.phone, language);
       case "members":
@@ -91,10 +85,6 @@ export class HouseholdActions {
         return households.leave(user, language);
       case "remove":
         return households.remove(user, command.name, command.explicit, language);
-      case "stop":
-        return households.stop(user, language);
-      case "accept":
-        return households.acceptLatest(user, language);
       case "share":
         return sharing.share(user, command.list, command.with, command.saidList, language);
       case "unshare":
@@ -104,14 +94,10 @@ export class HouseholdActions {
       case "ourTasks":
         return sharing.ourTasks(user, language);
       case "assign":
-        return sharing.assign(
-          user,
-          command.target,
-          command.text,
-          command.explicit,
-          message.messageId,
-          language,
-        );
+        // A bare "Dana: …" asks first: the graph's question.
+        return command.explicit
+          ? sharing.assign(user, command.target, command.text, message.messageId, language)
+          : null;
       case "remind":
         return sharing.remind(user, command.rest, command.hebrew, message.messageId, language);
       case "reminders":
@@ -120,7 +106,9 @@ export class HouseholdActions {
         return sharing.listNotices(user, command.on, language);
       case "keepCopy":
         return sharing.keepCopy(user, message.messageId, language);
-      default:
+      // "accept" and "stop" may need "which invitation?": the graph's question.
+      case "stop":
+      case "accept":
         return null;
     }
   }

@@ -31,11 +31,40 @@ export interface HouseholdServiceDeps {
   logger: Logger;
   clock: () => number;
   newId?: () => string;
+  /** Days an invitation stays open, and tasks a day one member may give another (HOUSEHOLD_SETTINGS). */
+  settings?: Partial<HouseholdSettings>;
 }
 
-/** What a change answers its author, and the messages to others it tells of (sent once it commits). */
+/** What can be configured of households (docs/HOUSEHOLD.md, .env.example). */
+export interface HouseholdSettings {
+  /** Days an invitation can be answered, and is listed to its inviter (HOUSEHOLD_INVITATION_DAYS, default: 7). */
+  invitationDays: number;
+  /** Reminders and tasks one member may give another in 24 hours (HOUSEHOLD_TASKS_PER_DAY, default: 10). */
+  tasksPerDay: number;
+}
+
+export const DEFAULT_HOUSEHOLD_SETTINGS: HouseholdSettings = { invitationDays: 7, tasksPerDay: 10 };
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A household command's answer, and whether it changed anything (only a change is journaled for undo). */
+export interface HouseholdReply {
+  text: string;
+  changed: boolean;
+}
+
+/** A reply that changed nothing (a refusal, a question of what was meant, a read). */
+export function unchanged(text: string): HouseholdReply {
+  return { text, changed: false };
+}
+
+/**
+ * What a change answers its author, whether it changed something (default: no), and the messages
+ * to others it tells of (sent once it commits).
+ */
 export interface Outcome {
   reply: string;
+  changed?: boolean;
   tell?: NewDelivery[];
 }
 
@@ -48,13 +77,14 @@ export async function runChange(
   deps: HouseholdServiceDeps,
   token: string,
   work: (repositories: HouseholdRepositories, now: number) => Promise<Outcome>,
-): Promise<string> {
+): Promise<HouseholdReply> {
   const now = deps.clock();
   const { reply, tell } = await deps.storage.transaction(async (repositories) => {
     const outcome = await work(repositories, now);
-    if (!outcome.tell?.length) return { reply: outcome.reply, tell: [] };
+    const reply = { text: outcome.reply, changed: outcome.changed ?? false };
+    if (!outcome.tell?.length) return { reply, tell: [] };
     const inserted = await repositories.deliveries.insert(outcome.tell, token, now);
-    return { reply: outcome.reply, tell: outcome.tell.filter((row) => inserted.has(row.key)) };
+    return { reply, tell: outcome.tell.filter((row) => inserted.has(row.key)) };
   });
   if (tell.length === 0) return reply;
   try {

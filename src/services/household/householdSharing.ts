@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Household, HouseholdMember } from "../../db/repositories/householdRepository.js";
 import { t, type Language } from "../../messages/index.js";
 import { recognizeCommand } from "../../nlu/commands.js";
-import type { HITLOption, User } from "../../types/index.js";
+import type { User } from "../../types/index.js";
 import type { TaskList } from "../../types/tasks.js";
 import { literalOf } from "../../utils/fuzzy.js";
 import { quotedInline } from "../../utils/quotedText.js";
@@ -13,11 +13,16 @@ import { invisibleNameReply } from "../database/visibleNames.js";
 import { inQuietHours } from "../reminder/ringPlan.js";
 import { householdNotice } from "../reminder/reminderService.js";
 import {
+  DAY_MS,
+  DEFAULT_HOUSEHOLD_SETTINGS,
   memberNamed,
   othersOf,
   runChange,
+  unchanged,
+  type HouseholdReply,
   type HouseholdRepositories,
   type HouseholdServiceDeps,
+  type HouseholdSettings,
   type Outcome,
 } from "./householdChange.js";
 
@@ -31,13 +36,14 @@ function listKey(name: string): string {
   return key;
 }
 
-/** A reply, or a question with buttons. */
-export type Answer = string | { text: string; options: HITLOption[] };
-
-/** Reply-button ids of "Give Dana the task …?": `hh:give:<member phone>:<text>`, and No. */
-export const GIVE_BUTTON = { give: "hh:give:", keep: "hh:keep" } as const;
-/** A bare "Dana: …" longer than this is not asked about with a button (its id holds the text). */
+/** A bare "Dana: …" longer than this is not asked about: people write notes that way. */
 const GIVE_ASK_MAX = 200;
+
+/**
+ * What a bare "Dana: call the plumber" is: a task to ask about giving (the member and the text),
+ * or a refusal of its words.
+ */
+export type GiveQuestion = { memberPhone: string; name: string; text: string } | { refused: string };
 
 /**
  * What a household shares (docs/HOUSEHOLD.md): lists shared with it, tasks and one-time reminders
@@ -47,9 +53,16 @@ const GIVE_ASK_MAX = 200;
  */
 export class HouseholdSharing {
   private readonly newId: () => string;
+  private readonly settings: HouseholdSettings;
 
   constructor(private readonly deps: HouseholdServiceDeps) {
     this.newId = deps.newId ?? randomUUID;
+    this.settings = { ...DEFAULT_HOUSEHOLD_SETTINGS, ...deps.settings };
+  }
+
+  /** Invitations made at or before this instant are expired. */
+  private openSince(): number {
+    return this.deps.clock() - this.settings.invitationDays * DAY_MS;
   }
 
   /**
@@ -62,7 +75,7 @@ export class HouseholdSharing {
     withName: string | null,
     saidList: boolean,
     language: Language,
-  ): Promise<string | null> {
+  ): Promise<HouseholdReply | null> {
     // "share my calendar with the family" names no list: the rest of Memo reads it.
     if (
       !saidList &&
@@ -73,7 +86,8 @@ export class HouseholdSharing {
     return this.change(async ({ households, lists }, now) => {
       const household = await households.householdOf(user.phone);
       const others = othersOf(household, user.phone);
-      if (!household || others.length === 0) return { reply: await alone(households, household, language) };
+      if (!household || others.length === 0)
+        return { reply: await alone(households, household, this.openSince(), language) };
       if (withName !== null && !memberNamed(others, withName))
         return { reply: notMember(withName, others, language) };
       const found = await findList(lists.list(user.phone), listWords, language);
@@ -86,13 +100,14 @@ export class HouseholdSharing {
       const me = household.members.find((m) => m.phone === user.phone)!;
       return {
         reply: t(language, "household.sharedList", { list: found.name, names }),
+        changed: true,
         tell: sharedNotices(others, me.name, found, now),
       };
     });
   }
 
   /** "stop sharing the shopping list". */
-  async unshare(user: User, listWords: string, language: Language): Promise<string> {
+  async unshare(user: User, listWords: string, language: Language): Promise<HouseholdReply> {
     return this.change(async ({ lists }) => {
       const found = await findList(lists.list(user.phone), listWords, language);
       if (typeof found === "string") return { reply: found };
@@ -100,18 +115,24 @@ export class HouseholdSharing {
         return { reply: t(language, "household.theirList", { list: found.name, owner: found.owner }) };
       if (!found.shared) return { reply: t(language, "household.notShared", { list: found.name }) };
       await lists.share(user.phone, found.id, false);
-      return { reply: t(language, "household.unshared", { list: found.name }) };
+      return { reply: t(language, "household.unshared", { list: found.name }), changed: true };
     });
   }
 
   /** "create a shopping list for the household". */
-  async newSharedList(user: User, name: string, messageId: string, language: Language): Promise<string> {
+  async newSharedList(
+    user: User,
+    name: string,
+    messageId: string,
+    language: Language,
+  ): Promise<HouseholdReply> {
     const refused = badName("list", name, language);
-    if (refused) return refused;
+    if (refused) return unchanged(refused);
     return this.change(async ({ households, lists }, now) => {
       const household = await households.householdOf(user.phone);
       const others = othersOf(household, user.phone);
-      if (!household || others.length === 0) return { reply: await alone(households, household, language) };
+      if (!household || others.length === 0)
+        return { reply: await alone(households, household, this.openSince(), language) };
       const taken = (await lists.list(user.phone)).find((l) => listKey(l.name) === listKey(name));
       if (taken) return { reply: t(language, "household.listTaken", { list: taken.name }) };
       const list = await lists.create(user.phone, `household:${messageId}`, { name, forHousehold: true });
@@ -121,18 +142,19 @@ export class HouseholdSharing {
           list: list.name,
           names: others.map((m) => m.name).join(", "),
         }),
+        changed: true,
         tell: sharedNotices(others, me.name, list, now),
       };
     });
   }
 
   /** "our tasks": the open tasks shared with the household, with who holds each. */
-  async ourTasks(user: User, language: Language): Promise<string> {
+  async ourTasks(user: User, language: Language): Promise<HouseholdReply> {
     const { households } = this.deps.storage.repositories;
     const tasks = await households.sharedTasks(user.phone);
-    if (tasks.length === 0) return t(language, "household.noOurTasks");
+    if (tasks.length === 0) return unchanged(t(language, "household.noOurTasks"));
     const now = this.deps.clock();
-    return [
+    const lines = [
       t(language, "household.ourTasks"),
       ...tasks.map((task) => {
         const holder = task.holder ?? t(language, "household.you");
@@ -140,72 +162,136 @@ export class HouseholdSharing {
         const from = task.from ? ` (${t(language, "household.taskFrom", { name: task.from })})` : "";
         return `• ${quotedInline(task.text)} — ${quotedInline(holder)}${when}${from}`;
       }),
-    ].join("\n");
+    ];
+    return unchanged(lines.join("\n"));
   }
 
   /**
-   * "task for Dana: call the plumber" gives Dana a task (she is told); a bare "Dana: call the
-   * plumber" asks first, with buttons (people also write notes that way). Null when the words
-   * before the colon name no member: the message goes on to the rest of Memo.
+   * "task for Dana: call the plumber" gives Dana a task (she is told). Null when the words before
+   * the colon name no member nor anyone invited: the message goes on to the rest of Memo.
    */
   async assign(
     user: User,
     target: string,
     text: string,
-    explicit: boolean,
     messageId: string,
     language: Language,
-  ): Promise<Answer | null> {
-    const household = await this.deps.storage.repositories.households.householdOf(user.phone);
+  ): Promise<HouseholdReply | null> {
+    const { households } = this.deps.storage.repositories;
+    const household = await households.householdOf(user.phone);
     const member = memberNamed(othersOf(household, user.phone), target);
-    if (!member || !household) return null;
+    if (!member || !household) return this.notYet(household, target, language);
     const refused = badName("task", text, language);
-    if (refused) return refused;
-    if (explicit) return this.give(user, member.phone, text, messageId, language);
-    if (text.length > GIVE_ASK_MAX) return t(language, "household.giveExplicit", { name: member.name });
-    return {
-      text: t(language, "household.giveAsk", { name: member.name, text }),
-      options: [
-        { id: `${GIVE_BUTTON.give}${member.phone}:${text}`, label: t(language, "household.giveYes") },
-        { id: GIVE_BUTTON.keep, label: t(language, "no") },
-      ],
-    };
+    if (refused) return unchanged(refused);
+    return this.give(user, member.phone, text, messageId, language);
   }
 
-  /** A tap on the question of a bare "Dana: …": `payload` is what follows `hh:give:`. */
-  async giveTapped(user: User, payload: string, messageId: string, language: Language): Promise<string> {
-    const at = payload.indexOf(":");
-    return this.give(user, payload.slice(0, at), payload.slice(at + 1), messageId, language);
+  /**
+   * A bare "Dana: call the plumber" of `phone`: the task to ask about giving (asked through the
+   * graph's question plane, people also write notes that way), a refusal of its words, or null
+   * when the words before the colon name no member (the rest of Memo reads the message).
+   */
+  async giveQuestion(
+    phone: string,
+    target: string,
+    text: string,
+    language: Language,
+  ): Promise<GiveQuestion | null> {
+    const household = await this.deps.storage.repositories.households.householdOf(phone);
+    const member = memberNamed(othersOf(household, phone), target);
+    if (!member) return null;
+    const refused = badName("task", text, language);
+    if (refused) return { refused };
+    if (text.length > GIVE_ASK_MAX)
+      return { refused: t(language, "household.giveExplicit", { name: member.name }) };
+    return { memberPhone: member.phone, name: member.name, text };
   }
 
-  /** Gives the member with this phone the task `text`, while they are in the giver's household. */
-  private async give(
+  /**
+   * Gives the member with this phone the task `text`, while they are in the giver's household,
+   * within the day's limit of tasks from one member to another. `operationId` keeps it once.
+   */
+  async give(
     user: User,
     phone: string,
     text: string,
-    messageId: string,
+    operationId: string,
     language: Language,
-  ): Promise<string> {
-    return this.change(async ({ households, tasks }, now) => {
+  ): Promise<HouseholdReply> {
+    return this.change(async (repositories, now) => {
+      const { households, tasks } = repositories;
       const household = await households.householdOf(user.phone);
       const member = othersOf(household, user.phone).find((m) => m.phone === phone);
-      if (!household || !member) return { reply: await alone(households, household, language) };
-      if (await households.blocks(member.phone, user.phone, "reminders"))
-        return { reply: t(language, "household.remindBlocked", { name: member.name }) };
-      const task = await tasks.create(member.phone, `household:${user.phone}:${messageId}`, {
+      if (!household || !member)
+        return { reply: await alone(households, household, this.openSince(), language) };
+      const refusal = await this.refusesTask(repositories, user, member, now, language);
+      if (refusal) return { reply: refusal };
+      const task = await tasks.create(member.phone, `household:${user.phone}:${operationId}`, {
         text,
         timeZone: member.timeZone ?? user.timeZone,
         assignedByPhone: user.phone,
         householdId: household.id,
       });
+      await this.logTask(repositories, user, member, now);
       const me = household.members.find((m) => m.phone === user.phone)!;
       return {
         reply: t(language, "household.assigned", { name: member.name, text }),
+        changed: true,
         tell: [
           householdNotice(member, `household:task:${task.id}`, now, { notice: "task", who: me.name, text }),
         ],
       };
     });
+  }
+
+  /** Why `member` cannot be given a task or reminder by `user` now (a refusal, the day's limit); null when they can. */
+  private async refusesTask(
+    { households }: HouseholdRepositories,
+    user: User,
+    member: HouseholdMember,
+    now: number,
+    language: Language,
+  ): Promise<string | null> {
+    if (await households.blocks(member.phone, user.phone, "reminders"))
+      return t(language, "household.remindBlocked", { name: member.name });
+    const given = await households.givenSince(user.phone, member.phone, now - DAY_MS);
+    if (given >= this.settings.tasksPerDay)
+      return t(language, "household.taskLimit", { name: member.name, count: given });
+    return null;
+  }
+
+  /** Counts a task or reminder given toward the day's limit (a row no deletion takes back). */
+  private async logTask(
+    { households }: HouseholdRepositories,
+    user: User,
+    member: HouseholdMember,
+    now: number,
+  ) {
+    await households.log(
+      { from: user.phone, to: member.phone, kind: "task", delivered: true, atMs: now },
+      now - DAY_MS,
+    );
+  }
+
+  /**
+   * "Dana hasn't accepted your invitation yet" when `words` (or, `atStart`, their beginning) name
+   * someone the household invited who has not joined; null otherwise.
+   */
+  private async notYet(
+    household: Household | null,
+    words: string,
+    language: Language,
+    atStart = false,
+  ): Promise<HouseholdReply | null> {
+    if (!household) return null;
+    const pending = await this.deps.storage.repositories.households.pendingInvitees(
+      household.id,
+      this.openSince(),
+    );
+    const named = atStart
+      ? pending.find((p) => nameAtStart(p.name, words) !== null)
+      : pending.find((p) => literalOf(p.name) === literalOf(words));
+    return named ? unchanged(t(language, "household.notYet", { name: named.name })) : null;
   }
 
   /**
@@ -219,28 +305,30 @@ export class HouseholdSharing {
     hebrew: boolean,
     messageId: string,
     language: Language,
-  ): Promise<string | null> {
+  ): Promise<HouseholdReply | null> {
     const household = await this.deps.storage.repositories.households.householdOf(user.phone);
     const found = household ? memberAtStart(othersOf(household, user.phone), rest) : null;
-    if (!household || !found) return null;
+    if (!household || !found) return this.notYet(household, rest, language, true);
     const { member, after } = found;
     const now = this.deps.clock();
     const zone = member.timeZone ?? user.timeZone;
     // The same reading as "remind me …", in the zone of the one reminded (D6: time in code).
     const command = recognizeCommand(`${hebrew ? "תזכיר לי" : "remind me"} ${after}`, now, zone);
     const args = command?.functionName === "tasks.create" && !command.timeQuestion ? command.args : null;
-    if (args?.reminderRecurrence) return t(language, "household.remindOnce", { name: member.name });
+    if (args?.reminderRecurrence)
+      return unchanged(t(language, "household.remindOnce", { name: member.name }));
     const text = typeof args?.text === "string" ? args.text : null;
     const scheduled =
       args && text && args.dueDate ? scheduleTask(args, { nowMs: now, timeZone: zone }) : null;
     if (!scheduled?.ok || !text || !scheduled.schedule.nextFireAt)
-      return t(language, "household.remindHow", { name: member.name });
+      return unchanged(t(language, "household.remindHow", { name: member.name }));
     const refused = badName("task", text, language);
-    if (refused) return refused;
+    if (refused) return unchanged(refused);
     const schedule = scheduled.schedule;
-    return this.change(async ({ households, tasks }) => {
-      if (await households.blocks(member.phone, user.phone, "reminders"))
-        return { reply: t(language, "household.remindBlocked", { name: member.name }) };
+    return this.change(async (repositories) => {
+      const { tasks } = repositories;
+      const refusal = await this.refusesTask(repositories, user, member, now, language);
+      if (refusal) return { reply: refusal };
       await tasks.create(member.phone, `household:${user.phone}:${messageId}`, {
         text,
         timeZone: zone,
@@ -265,37 +353,40 @@ export class HouseholdSharing {
         inQuietHours(Date.parse(at), { start: member.quietStart, end: member.quietEnd, timeZone: zone })
       )
         lines.push(t(language, "household.remindQuiet", { name: member.name }));
-      return { reply: lines.join("\n") };
+      await this.logTask(repositories, user, member, now);
+      return { reply: lines.join("\n"), changed: true };
     });
   }
 
   /** "stop reminders from Yossi" / "allow reminders from Yossi". */
-  async reminders(user: User, name: string, allow: boolean, language: Language): Promise<string> {
+  async reminders(user: User, name: string, allow: boolean, language: Language): Promise<HouseholdReply> {
     const { households } = this.deps.storage.repositories;
     const household = await households.householdOf(user.phone);
     const others = othersOf(household, user.phone);
     const member = memberNamed(others, name);
     if (!member)
-      return others.length === 0 ? t(language, "household.none") : notMember(name, others, language);
+      return unchanged(
+        others.length === 0 ? t(language, "household.none") : notMember(name, others, language),
+      );
     if (allow) {
-      await households.unblock(user.phone, member.phone, "reminders");
-      return t(language, "household.remindersOn", { name: member.name });
+      const changed = await households.unblock(user.phone, member.phone, "reminders");
+      return { text: t(language, "household.remindersOn", { name: member.name }), changed };
     }
-    await households.block(user.phone, member.phone, this.deps.clock(), "reminders");
-    return t(language, "household.remindersOff", { name: member.name });
+    const changed = await households.block(user.phone, member.phone, this.deps.clock(), "reminders");
+    return { text: t(language, "household.remindersOff", { name: member.name }), changed };
   }
 
   /** "turn on list notices" / "turn off list notices". */
-  async listNotices(user: User, on: boolean, language: Language): Promise<string> {
-    const changed = await this.deps.storage.transaction(({ households }) =>
+  async listNotices(user: User, on: boolean, language: Language): Promise<HouseholdReply> {
+    const member = await this.deps.storage.transaction(({ households }) =>
       households.setListNotices(user.phone, on),
     );
-    if (!changed) return t(language, "household.none");
-    return t(language, on ? "household.noticesOn" : "household.noticesOff");
+    if (!member) return unchanged(t(language, "household.none"));
+    return { text: t(language, on ? "household.noticesOn" : "household.noticesOff"), changed: true };
   }
 
   /** "keep a copy": the shared lists lost by a leaving become the person's own. */
-  async keepCopy(user: User, messageId: string, language: Language): Promise<string> {
+  async keepCopy(user: User, messageId: string, language: Language): Promise<HouseholdReply> {
     return this.change(async ({ households, lists }, now) => {
       const offered = await households.takeCopyOffer(user.phone, now);
       if (!offered?.length) return { reply: t(language, "household.noCopy") };
@@ -309,11 +400,13 @@ export class HouseholdSharing {
         await lists.create(user.phone, `copy:${messageId}#${i}`, { name, items: copy.items });
         made.push(`*${name}*`);
       }
-      return { reply: t(language, "household.copied", { lists: made.join(", ") }) };
+      return { reply: t(language, "household.copied", { lists: made.join(", ") }), changed: true };
     });
   }
 
-  private change(work: (repositories: HouseholdRepositories, now: number) => Promise<Outcome>) {
+  private change(
+    work: (repositories: HouseholdRepositories, now: number) => Promise<Outcome>,
+  ): Promise<HouseholdReply> {
     return runChange(this.deps, this.newId(), work);
   }
 }
@@ -336,11 +429,12 @@ function sharedNotices(others: readonly HouseholdMember[], who: string, list: Ta
 async function alone(
   households: HouseholdRepositories["households"],
   household: Household | null,
+  openSince: number,
   language: Language,
 ): Promise<string> {
-  const pending = household ? await households.pendingInvitees(household.id) : [];
+  const pending = household ? await households.pendingInvitees(household.id, openSince) : [];
   return pending.length > 0
-    ? t(language, "household.nobodyYet", { names: pending.join(", ") })
+    ? t(language, "household.nobodyYet", { names: pending.map((p) => p.name).join(", ") })
     : t(language, "household.none");
 }
 
@@ -381,12 +475,18 @@ function memberAtStart(
   members: Household["members"],
   words: string,
 ): { member: HouseholdMember; after: string } | null {
-  const said = words.trim();
-  const lowered = said.toLocaleLowerCase();
   for (const member of [...members].sort((a, b) => b.name.length - a.name.length)) {
-    const name = member.name.trim().toLocaleLowerCase();
-    if (name && lowered.startsWith(name) && /^[\s,:]/u.test(said.slice(name.length)))
-      return { member, after: said.slice(name.length).replace(/^[\s,:]+/u, "") };
+    const after = nameAtStart(member.name, words);
+    if (after !== null) return { member, after };
   }
   return null;
+}
+
+/** The words after `name` when they start with it (any case) followed by a space, comma or colon; else null. */
+function nameAtStart(name: string, words: string): string | null {
+  const said = words.trim();
+  const wanted = name.trim().toLocaleLowerCase();
+  if (!wanted || !said.toLocaleLowerCase().startsWith(wanted) || !/^[\s,:]/u.test(said.slice(wanted.length)))
+    return null;
+  return said.slice(wanted.length).replace(/^[\s,:]+/u, "");
 }

@@ -74,7 +74,11 @@ function renderHousehold(content: HouseholdContent, nowMs: number): RenderedMess
       const lost = content.lost?.length
         ? `\n${t(lang, "household.copyOffer", { lists: content.lost.join(", ") })}`
         : "";
-      return text(`${t(lang, `household.${content.notice}`, { who })}${lost}`);
+      const withdrawn = content.withdrawn?.join(", ");
+      const ended = !content.ended
+        ? ""
+        : `\n${withdrawn ? t(lang, "household.endedWithdrawn", { names: withdrawn }) : t(lang, "household.ended")}`;
+      return text(`${t(lang, `household.${content.notice}`, { who })}${ended}${lost}`);
     }
     case "shared":
       return text(t(lang, "household.shared", { who, list: content.list }));

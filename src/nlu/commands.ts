@@ -543,4 +543,3 @@ export function isUndoCommand(message: string): boolean {
   const text = tidy(message);
   return UNDO.test(text) || UNDO_HE.test(text);
 }
-

@@ -232,7 +232,9 @@ describe("undo, with no LLM", () => {
     // No question is open, and the user spoke since the note was saved: "בטל" may mean "cancel",
     // so the change is named and asked about (issue 31), not undone at once.
     const asked = await h.say("בטל");
-    expect(asked.text).toBe("השינוי האחרון שלך היה יצירת הפתק „קוד השער הוא 4412”, לפני 3 הודעות. לבטל אותו?");
+    expect(asked.text).toBe(
+      "השינוי האחרון שלך היה יצירת הפתק „קוד השער הוא 4412”, לפני 3 הודעות. לבטל אותו?",
+    );
     expect(asked.status).toBe("waiting");
     expect((await h.say("לא")).text).toBe("בסדר, לא אעשה את זה.");
     expect((await h.db.pool.query("SELECT id, content FROM notes")).rows).toEqual(notes);

@@ -355,7 +355,10 @@ export class PgUndoRepository {
                 t.user_phone AS owner, ${table === "list_items" ? "t.list_id::text" : "NULL::text"} AS list_id
            FROM jsonb_to_recordset($1::jsonb) AS i(id text, after jsonb)
            LEFT JOIN ${table} t ON t.id::text = i.id`,
-        [JSON.stringify(group.map((image) => ({ id: image.id, after: image.after }))), SYSTEM_COLUMNS[table] ?? []],
+        [
+          JSON.stringify(group.map((image) => ({ id: image.id, after: image.after }))),
+          SYSTEM_COLUMNS[table] ?? [],
+        ],
       );
       const now = new Map(rows.map((row) => [row.id, row]));
       for (const image of group) {

@@ -35,9 +35,17 @@ export class UndoEntityResolver implements EntityResolver {
 
   constructor(private readonly undo: Pick<UndoService, "pending">) {}
 
-  async resolve(step: PlanStep, result: ResolverResult, context: CapabilityContext): Promise<EntityResolution> {
+  async resolve(
+    step: PlanStep,
+    result: ResolverResult,
+    context: CapabilityContext,
+  ): Promise<EntityResolution> {
     const args = result.args ?? {};
-    if (result.functionName !== "meta.undo" || typeof args.quoted === "string" || typeof args.turn === "string")
+    if (
+      result.functionName !== "meta.undo" ||
+      typeof args.quoted === "string" ||
+      typeof args.turn === "string"
+    )
       return { status: "resolved", args };
     // Nothing to take back (or this turn already did, a re-run): the executor says what there is.
     const pending = await this.undo.pending(

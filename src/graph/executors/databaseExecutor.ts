@@ -266,7 +266,9 @@ function undoDescription(data: DatabaseData | undefined): UndoDescription | null
         kind: "list",
         text: data.previousName ?? list,
         action: data.created ? "create" : action(data.op),
-        ...(data.op === "create" || data.created || data.op === "delete" ? { items: data.list.items.length } : {}),
+        ...(data.op === "create" || data.created || data.op === "delete"
+          ? { items: data.list.items.length }
+          : {}),
       };
     }
     case "lists":

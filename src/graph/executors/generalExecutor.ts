@@ -139,4 +139,3 @@ export const textTemplate: ResponseTemplate = (result) => {
   const data = result.rawData as { text?: unknown } | undefined;
   return typeof data?.text === "string" ? data.text : null;
 };
-

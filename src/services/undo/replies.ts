@@ -41,7 +41,8 @@ function didOf(description: UndoDescription, language: Language): string {
 /** Why an undo put nothing back: who changed what since, or that it changed. */
 function changedReply(description: UndoDescription, by: LaterChange | null, language: Language): string {
   const what = whatOf(description, language);
-  if (by?.name) return t(language, "undo.changedBy", { who: by.name, did: didOf(by.description, language), what });
+  if (by?.name)
+    return t(language, "undo.changedBy", { who: by.name, did: didOf(by.description, language), what });
   return t(language, by ? "undo.changedBySomeone" : "undo.changedSince", { what });
 }
 

@@ -54,9 +54,18 @@ export function describeChanged<T>(
  * a change whose earlier state could not be copied ("untracked"), a household command
  * ("household": it may have told someone else already).
  */
-export type IrreversibleReason = "email" | "gmail" | "settings" | "google" | "forgotten" | "untracked" | "household";
+export type IrreversibleReason =
+  "email" | "gmail" | "settings" | "google" | "forgotten" | "untracked" | "household";
 
-const REASONS: readonly string[] = ["email", "gmail", "settings", "google", "forgotten", "untracked", "household"];
+const REASONS: readonly string[] = [
+  "email",
+  "gmail",
+  "settings",
+  "google",
+  "forgotten",
+  "untracked",
+  "household",
+];
 
 /** A journaled reason as undo replies name it; one no longer written (an older version's) reads as "untracked". */
 const reasonOf = (reason: unknown): IrreversibleReason =>

@@ -119,6 +119,42 @@ describe("undo after other messages asks first", () => {
   });
 });
 
+describe("a setting that changes nothing takes no undo slot", () => {
+  it("'quiet hours off' with none set, between a deletion and 'undo': undo still reaches the deletion (English and Hebrew)", async () => {
+    const h = await createSchedulerHarness({ db: shared.db });
+    current = h;
+    await h.user(PHONE);
+    await say(h, PHONE, "remind me tomorrow at 9am to call mom");
+    const before = await h.tasks.list(PHONE);
+    h.clock.advance(60_000);
+    await say(h, PHONE, "delete the reminder call mom");
+    h.clock.advance(60_000);
+    expect(await say(h, PHONE, "quiet hours off")).toEqual([t("en", "quiet.off")]);
+    h.clock.advance(60_000);
+    const asked = await say(h, PHONE, "undo");
+    expect(asked[0]).toMatch(
+      /^Your last change was deleting the task “call mom”, \d messages ago\. Undo it\?$/,
+    );
+    expect(await tap(h, PHONE, "yes", "Yes")).toEqual(["↩️ Undone — back as it was: the task “call mom”."]);
+    expect(await h.tasks.list(PHONE)).toEqual(before);
+
+    // A setting that does change something is still said to be beyond undo.
+    h.clock.advance(60_000);
+    await say(h, PHONE, "quiet hours 22:00-07:00");
+    expect((await say(h, PHONE, "undo"))[0]).toContain("I can't undo a settings change");
+    // Quiet hours set again as they are: no change, so "בטל" reaches the reminder made before it.
+    await h.memo.users.update(PHONE, { language: "he" });
+    h.clock.advance(60_000);
+    await say(h, PHONE, "תזכיר לי מחר ב-9 להתקשר לבנק");
+    h.clock.advance(60_000);
+    await say(h, PHONE, "שעות שקט 22:00-07:00");
+    h.clock.advance(60_000);
+    expect((await say(h, PHONE, "בטל"))[0]).toMatch(
+      /^השינוי האחרון שלך היה יצירת המשימה „להתקשר לבנק”, לפני \d הודעות\. לבטל אותו\?$/,
+    );
+  });
+});
+
 describe("deleting a list by name, without a model", () => {
   it("asks first, deletes, and undo brings the list back with its items, ids and ticks", async () => {
     const m = await noLLM();

@@ -14,7 +14,7 @@ import { operationIdOf } from "../plan/operationId.js";
  * one: 0 when nothing the user said came between it and this message, null when the conversation
  * kept (a short window) no longer reaches back to it, so what came between is not known.
  */
-export function messagesAgo(messages: readonly ConversationMessage[], changedAt: number): number | null {
+function messagesAgo(messages: readonly ConversationMessage[], changedAt: number): number | null {
   // The window's last user message is this one.
   const earlier = messages.filter((m) => m.role === "user").slice(0, -1);
   const since = earlier.filter((m) => m.timestamp > changedAt).length;

@@ -6,8 +6,6 @@ export const UNDO_EN = {
   "undo.done": "↩️ Undone — back as it was: {what}.",
   "undo.nothing": "There's nothing more to undo.",
   "undo.already": "Your last change ({what}) is already undone. Undo takes back only the latest change.",
-  "undo.ambiguous":
-    'There\'s no open question to cancel. To take back your last change ({what}), say "undo".',
   "undo.expired":
     "It's too late to undo the last change ({what}): changes can be undone for {minutes} minutes.",
   "undo.lateReminder": "⏰ Its reminder time passed meanwhile, so I'm sending it now.",
@@ -50,8 +48,6 @@ export const UNDO_EN = {
     "I couldn't keep a copy of that last change, so I can't take it back. Nothing else was changed.",
   "undo.cannot.household":
     "I can't undo a household change (a list shared, a task or reminder given, someone invited or a household left) — just tell me what you want now, like “stop sharing the shopping list”. Nothing else was changed.",
-  "undo.cannot.shared":
-    "That change was to a list someone in your household shared with you, so I can't take it back — just tell me what to add or remove. Nothing else was changed.",
   "undo.removed": "↩️ Removed {what} you added.",
   "undo.failed": "I couldn't bring back {what} — something it needed is gone. Nothing was changed.",
   "undo.notQuoted":
@@ -61,6 +57,36 @@ export const UNDO_EN = {
     one: "1 change",
     other: "{count} changes",
   },
+  "undo.ask": {
+    one: "Your last change was {change}, {count} message ago. Undo it?",
+    other: "Your last change was {change}, {count} messages ago. Undo it?",
+  },
+  "undo.askEarlier": "Your last change was {change}, a few messages ago. Undo it?",
+  "undo.change.create": "creating {what}",
+  "undo.change.delete": "deleting {what}",
+  "undo.change.change": "changing {what}",
+  "undo.change.complete": "marking {what} done",
+  "undo.change.clear": "clearing *{list}*",
+  "undo.change.add": "adding {what} to *{list}*",
+  "undo.change.tick": "ticking {what} on *{list}*",
+  "undo.change.untick": "unticking {what} on *{list}*",
+  "undo.change.remove": "removing {what} from *{list}*",
+  "undo.change.items": {
+    one: "{change} (1 item)",
+    other: "{change} ({count} items)",
+  },
+  "undo.did.clear": "cleared *{list}*",
+  "undo.did.deleteList": "deleted the list *{list}*",
+  "undo.did.list": "changed *{list}*",
+  "undo.did.other": "changed {what}",
+  "undo.changedBy": "{who} {did} since, so I can't undo your change to {what}. Nothing was changed.",
+  "undo.changedBySomeone":
+    "Someone else changed it since, so I can't undo your change to {what}. Nothing was changed.",
+  "undo.changedSince": "It changed since, so I can't undo your change to {what}. Nothing was changed.",
+  "undo.unshared":
+    "*{list}* is no longer shared with you, so I can't undo your change to it. Nothing was changed.",
+  "undo.unsharedList":
+    "That list is no longer shared with you, so I can't undo your change to it. Nothing was changed.",
 } as const satisfies Record<string, Entry>;
 
 export const UNDO_HE = {
@@ -68,7 +94,6 @@ export const UNDO_HE = {
   "undo.done": "↩️ בוטל — חזר למצב הקודם: {what}.",
   "undo.nothing": "אין עוד מה לבטל.",
   "undo.already": "השינוי האחרון ({what}) כבר בוטל. אפשר לבטל רק את השינוי האחרון.",
-  "undo.ambiguous": 'אין שאלה פתוחה לבטל. כדי להחזיר את השינוי האחרון ({what}), כתבו "תחזיר".',
   "undo.expired": "כבר מאוחר מדי לבטל את השינוי האחרון ({what}): אפשר לבטל שינוי עד {minutes} דקות אחריו.",
   "undo.lateReminder": "⏰ זמן התזכורת עבר בינתיים, אז אני שולח אותה עכשיו.",
   "undo.notRestored": "לא הצלחתי להחזיר ביומן גוגל: {names}.",
@@ -109,8 +134,6 @@ export const UNDO_HE = {
     "לא הצלחתי לשמור עותק של השינוי האחרון, אז אי אפשר לבטל אותו. שום דבר אחר לא השתנה.",
   "undo.cannot.household":
     "אני לא יכול לבטל שינוי במשק הבית (רשימה ששותפה, משימה או תזכורת שניתנה, הזמנה או עזיבה) — פשוט כתבו לי מה לעשות עכשיו, למשל „תפסיק לשתף את רשימת קניות”. שום דבר אחר לא השתנה.",
-  "undo.cannot.shared":
-    "השינוי היה ברשימה שמישהו ממשק הבית שיתף איתך, אז אני לא יכול לבטל אותו — פשוט כתבו לי מה להוסיף או להוריד. שום דבר אחר לא השתנה.",
   "undo.removed": "↩️ הסרתי את {what} שהוספת.",
   "undo.failed": "לא הצלחתי להחזיר את {what} — משהו שהיה דרוש לזה כבר לא קיים. שום דבר לא השתנה.",
   "undo.notQuoted":
@@ -120,4 +143,33 @@ export const UNDO_HE = {
     one: "שינוי אחד",
     other: "{count} שינויים",
   },
+  "undo.ask": {
+    one: "השינוי האחרון שלך היה {change}, לפני הודעה אחת. לבטל אותו?",
+    other: "השינוי האחרון שלך היה {change}, לפני {count} הודעות. לבטל אותו?",
+  },
+  "undo.askEarlier": "השינוי האחרון שלך היה {change}, לפני כמה הודעות. לבטל אותו?",
+  "undo.change.create": "יצירת {what}",
+  "undo.change.delete": "מחיקת {what}",
+  "undo.change.change": "שינוי {what}",
+  "undo.change.complete": "סימון „בוצע” על {what}",
+  "undo.change.clear": "ניקוי הרשימה *{list}*",
+  "undo.change.add": "הוספת {what} לרשימה *{list}*",
+  "undo.change.tick": "סימון {what} ברשימה *{list}*",
+  "undo.change.untick": "ביטול הסימון של {what} ברשימה *{list}*",
+  "undo.change.remove": "הסרת {what} מהרשימה *{list}*",
+  "undo.change.items": {
+    one: "{change} (פריט אחד)",
+    other: "{change} ({count} פריטים)",
+  },
+  "undo.did.clear": "ניקה/תה את *{list}*",
+  "undo.did.deleteList": "מחק/ה את הרשימה *{list}*",
+  "undo.did.list": "שינה/תה את *{list}*",
+  "undo.did.other": "שינה/תה את {what}",
+  "undo.changedBy": "{who} {did} מאז, אז אני לא יכול לבטל את מה ששינית ({what}). שום דבר לא השתנה.",
+  "undo.changedBySomeone":
+    "מישהו אחר שינה את זה מאז, אז אני לא יכול לבטל את מה ששינית ({what}). שום דבר לא השתנה.",
+  "undo.changedSince": "זה השתנה מאז, אז אני לא יכול לבטל את מה ששינית ({what}). שום דבר לא השתנה.",
+  "undo.unshared":
+    "הרשימה *{list}* כבר לא משותפת איתך, אז אני לא יכול לבטל את מה ששינית בה. שום דבר לא השתנה.",
+  "undo.unsharedList": "הרשימה כבר לא משותפת איתך, אז אני לא יכול לבטל את מה ששינית בה. שום דבר לא השתנה.",
 } as const satisfies Translation<typeof UNDO_EN>;

@@ -301,6 +301,16 @@ const CLEAR_LIST_HE = rx(
   String.raw`(?:נקה|תנקה|תנקי|רוקן|תרוקן|תרוקני)\s+(?:לי\s+)?(?:את\s+)?(?:ה)?(?:רשימת|רשימה)\s+(?:ה)?(.+)|` +
     String.raw`(?:מחק|תמחק|תמחקי|הסר|תסיר|תסירי|הורד|תוריד)\s+(?:את\s+)?(?:כל\s+(?:ה)?פריטים|הכל|הכול)\s+מ(?:ה)?(?:רשימת|רשימה)\s+(?:ה)?(.+)`,
 );
+/** "delete the shopping list", "delete list shopping", "remove my camping list" (the whole list, asked first). */
+const DELETE_LIST = rx(
+  String.raw`(?:delete|remove|erase)\s+(?:my\s+|the\s+)?(?!(?:all|every|each)${E})(.+?)\s+list|` +
+    String.raw`(?:delete|remove|erase)\s+(?:my\s+|the\s+)?list\s+(?:called\s+|named\s+)?(.+)`,
+);
+const DELETE_LIST_HE = rx(
+  String.raw`(?:מחק|תמחק|תמחקי|הסר|תסיר|תסירי)\s+(?:לי\s+)?(?:את\s+)?(?:ה)?(?:רשימת|רשימה)\s+(?:בשם\s+)?(?:ה)?(.+)`,
+);
+/** Words that make "delete X from the Y list" about an item, not a list: the planner reads those. */
+const NOT_A_LIST_NAME = wordsOf("from|off|on|in|to|of|at|all|every|items?|מ|על|של|כל");
 const MY_LISTS = rx(String.raw`(?:(?:show|what\s+are)\s+)?(?:me\s+)?my\s+lists|lists`);
 const MY_LISTS_HE = rx(
   String.raw`(?:תראה\s+לי\s+(?:את\s+)?)?(?:ה)?רשימות\s+(?:שלי)?|(?:מה\s+)?הרשימות\s+שלי`,
@@ -478,6 +488,12 @@ export function recognizeCommand(message: string, nowMs: number, timeZone: strin
         })
       : null;
   }
+  if ((m = DELETE_LIST.exec(text) ?? DELETE_LIST_HE.exec(text))) {
+    const name = listName(m.slice(1).find((g) => g !== undefined) ?? "");
+    return name && !NOT_A_LIST_NAME.test(name)
+      ? command("database", "delete_list", "lists.delete", { operation: "delete", listName: name })
+      : null;
+  }
   if ((m = NEW_LIST.exec(text) ?? NEW_LIST_HE.exec(text))) {
     const name = listName((m[1] ?? m[2])!);
     return name
@@ -526,10 +542,4 @@ const UNDO_HE = rx(
 export function isUndoCommand(message: string): boolean {
   const text = tidy(message);
   return UNDO.test(text) || UNDO_HE.test(text);
-}
-
-/** An undo said with "בטל" / "תבטל", which is also how one says "cancel" (unlike "undo", "תחזיר"). */
-export function isCancelWordUndo(message: string): boolean {
-  const text = tidy(message);
-  return UNDO_HE.test(text) && /^(?:בבקשה\s+)?(?:בטל|תבטל|תבטלי)(?:\s|$)/.test(text);
 }

@@ -75,8 +75,10 @@ describe("a shared list", () => {
     expect((await say(h, YOSSI, "show shopping list"))[0]).toContain(
       "*shopping* (shared with your household)\n1. ☐ milk\n2. ☐ eggs\n3. ☐ bread — Dana",
     );
-    // An undo of Dana's change to Yossi's list says it cannot, rather than reaching past it.
-    expect((await say(h, DANA, "undo"))[0]).toContain("a list someone in your household shared with you");
+    // Dana's change to Yossi's list is hers to undo (issue 31), like a change to her own.
+    expect(await say(h, DANA, "undo")).toEqual(["↩️ Removed the item “bread” you added."]);
+    expect((await say(h, YOSSI, "show shopping list"))[0]).not.toContain("bread");
+    await say(h, DANA, "add bread to shopping list");
     expect((await say(h, YOSSI, "show shopping list"))[0]).toContain("bread — Dana");
     expect((await say(h, YOSSI, "my lists")).join("\n")).toContain(
       "shopping (3 items) (shared with your household)",

@@ -84,6 +84,12 @@ const SETUP: Record<string, string[]> = {
   "delete task 3": ["add task water the plants", "my tasks"],
   "בוצע 2": ["המשימות שלי"],
   "תמחק משימה 3": ["תוסיף משימה להשקות את העציצים", "תוסיף משימה לקנות מתנה", "המשימות שלי"],
+  // Deleting a list that has items asks first (and the script cancels), so the list stays.
+  "delete shopping list": ["add milk to shopping list"],
+  "delete the shopping list": ["add milk to shopping list"],
+  "delete list shopping": ["add milk to shopping list"],
+  "תמחק את רשימת קניות": ["תוסיף חלב לרשימת קניות"],
+  "מחק את הרשימה קניות": ["תוסיף חלב לרשימת קניות"],
   // Undo takes back a change made just before it, so no other example loses what it needs.
   undo: ["add task buy stamps"],
   "undo that": ["add task buy stamps"],

@@ -80,8 +80,9 @@ const toItem = (row: ItemRow): ListItem => ({
 /**
  * Lists `l` that the person `$1` sees: their own, and those shared with the household they are in
  * while the owner is in it too. Two indexable arms (owner; household), so no scan of all lists.
+ * Undo copies and puts back the rows of exactly these lists (undoRepository).
  */
-const VISIBLE = `(l.user_phone = $1 OR (
+export const VISIBLE = `(l.user_phone = $1 OR (
     l.household_id = (SELECT household_id FROM household_members WHERE phone = $1)
     AND EXISTS (SELECT 1 FROM household_members o
                  WHERE o.phone = l.user_phone AND o.household_id = l.household_id)))`;

@@ -1,13 +1,20 @@
 import type { Queryable } from "../transaction.js";
+import { VISIBLE } from "./listRepository.js";
 
 /** The tables whose rows an undo can put back: each has a uuid `id` and its owner's `user_phone`. */
 export const UNDOABLE_TABLES = ["tasks", "lists", "list_items", "notes", "calendar_events"] as const;
 export type UndoableTable = (typeof UNDOABLE_TABLES)[number];
 
-/** A table's rows to copy: those whose `column` is one of `values` (owner's rows only). */
+/**
+ * A table's rows to copy: those whose `column` is one of `values`, among the rows the person may
+ * change (their own, and a list another member shares with them, with its items).
+ */
 export interface RowScope {
   table: UndoableTable;
-  /** "id", "list_id" (a list's items), or "created_by_operation" (an operation id: the rows it created). */
+  /**
+   * "id", "list_id" (a list's items), or "created_by_operation" (an operation id: the rows it
+   * created; for list_items, the items of the lists it created).
+   */
   column: "id" | "list_id" | "created_by_operation";
   values: string[];
 }
@@ -30,6 +37,8 @@ export interface RowImage {
 /** A journal entry, as undo reads it. */
 export interface UndoEntry {
   id: string;
+  /** Journal order (a bigint, as text): entries of anyone written after this one have a greater seq. */
+  seq: string;
   operationId: string;
   /** The turn that made the change: one undo takes back all of a turn's entries. */
   turnId: string;
@@ -48,6 +57,7 @@ export interface UndoEntry {
 
 interface EntryRow {
   id: string;
+  seq: string;
   operation_id: string;
   turn_id: string;
   description: Record<string, unknown>;
@@ -63,6 +73,7 @@ interface EntryRow {
 
 const entryOf = (row: EntryRow): UndoEntry => ({
   id: row.id,
+  seq: String(row.seq),
   operationId: row.operation_id,
   turnId: row.turn_id,
   description: row.description,
@@ -117,6 +128,38 @@ export function undoInsert(
 
 const SCOPE_COLUMNS = new Set<RowScope["column"]>(["id", "list_id", "created_by_operation"]);
 
+/**
+ * Columns Memo itself writes after a change (a ring moves `next_fire_at`, a giver is told, a note's
+ * embedding is filled in): not a change anyone made, so undo does not count them as one.
+ */
+const SYSTEM_COLUMNS: Partial<Record<UndoableTable, string[]>> = {
+  tasks: ["next_fire_at", "assigner_told_open_at", "assigner_told_done_at"],
+  notes: ["embedding", "embedding_model"],
+};
+
+/** Why a change cannot be taken back now (nothing is put back). */
+export type UndoBlock =
+  /** A list it changed is another member's and no longer shared with the person (its name, when known). */
+  | { kind: "unshared"; list: string | null }
+  /**
+   * A row it touched was changed, deleted or made again since. `by`: the newest later journal
+   * entry of someone else that touched it, with their household name (null: not in the person's
+   * household); null when no journal entry names it (a ring, someone leaving, an expired entry).
+   */
+  | { kind: "changed"; by: { name: string | null; description: Record<string, unknown> } | null };
+
+/** The owner's phone of a copied row. */
+const ownerOf = (row: Record<string, unknown> | null): string | null =>
+  typeof row?.user_phone === "string" ? row.user_phone : null;
+
+/** The list a copied row belongs to: the list itself, or an item's list. */
+function listOf(image: RowImage): string | null {
+  if (image.table === "lists") return image.id;
+  if (image.table !== "list_items") return null;
+  const row = image.after ?? image.before;
+  return typeof row?.list_id === "string" ? row.list_id : null;
+}
+
 function checkTable(table: string): asserts table is UndoableTable {
   // Table names are spliced into SQL: only the known ones pass.
   if (!(UNDOABLE_TABLES as readonly string[]).includes(table)) throw new Error(`not undoable: ${table}`);
@@ -135,7 +178,10 @@ export class PgUndoRepository {
 
   constructor(private readonly db: Queryable) {}
 
-  /** The owner's rows in the scopes, whole, in scope order (a list before its items): one statement. */
+  /**
+   * The rows in the scopes the person may change (their own; a shared list's, while it is shared
+   * with them), whole, in scope order (a list before its items): one statement.
+   */
   async copy(phone: string, scopes: RowScope[]): Promise<RowCopy[]> {
     const params: unknown[] = [phone];
     const parts: string[] = [];
@@ -145,17 +191,28 @@ export class PgUndoRepository {
       if (scope.values.length === 0) return;
       params.push(scope.values);
       const values = `$${params.length}::text[]`;
+      // An operation's own id, or one of its numbered parts ("<id>#0", "<id>#1"…); compared
+      // whole, so a "_" or "%" in an id is never a wildcard.
+      const createdBy = (alias: string) =>
+        `(${alias}.created_by_operation = ANY (${values}) OR split_part(${alias}.created_by_operation, '#', 1) = ANY (${values}))`;
       const match =
-        scope.column === "created_by_operation"
-          ? // An operation's own id, or one of its numbered parts ("<id>#0", "<id>#1"…); compared
-            // whole, so a "_" or "%" in an id is never a wildcard.
-            `(t.created_by_operation = ANY (${values}) OR split_part(t.created_by_operation, '#', 1) = ANY (${values}))`
-          : `t.${scope.column}::text = ANY (${values})`;
+        scope.column !== "created_by_operation"
+          ? `t.${scope.column}::text = ANY (${values})`
+          : scope.table === "list_items"
+            ? `t.list_id IN (SELECT c.id FROM lists c WHERE c.user_phone = $1 AND ${createdBy("c")})`
+            : createdBy("t");
+      // Rows the person may change: their own, and those of a list a member shares with them.
+      const reach =
+        scope.table === "lists"
+          ? `(t.user_phone = $1 OR EXISTS (SELECT 1 FROM lists l WHERE l.id = t.id AND ${VISIBLE}))`
+          : scope.table === "list_items"
+            ? `(t.user_phone = $1 OR EXISTS (SELECT 1 FROM lists l WHERE l.id = t.list_id AND ${VISIBLE}))`
+            : "t.user_phone = $1";
       // list_items orders by position so a restore keeps the list's order.
       const order = scope.table === "list_items" ? "t.position, t.created_at" : "t.created_at";
       parts.push(
         `SELECT ${index} AS scope, '${scope.table}' AS tbl, row_number() OVER (ORDER BY ${order}) AS n, to_jsonb(t) AS row
-           FROM ${scope.table} t WHERE t.user_phone = $1 AND ${match}`,
+           FROM ${scope.table} t WHERE ${reach} AND ${match}`,
       );
     });
     if (parts.length === 0) return [];
@@ -196,7 +253,6 @@ export class PgUndoRepository {
     await this.db.query("DELETE FROM undo_journal WHERE user_phone = $1", [phone]);
   }
 
-  /** The user's newest change not yet taken back (expired or not), or null. */
   /** The user's newest change, taken back or not, or null. */
   async latest(phone: string): Promise<UndoEntry | null> {
     const { rows } = await this.db.query<EntryRow>(
@@ -206,6 +262,7 @@ export class PgUndoRepository {
     return rows[0] ? entryOf(rows[0]) : null;
   }
 
+  /** The user's newest change not yet taken back (expired or not), or null. */
   async latestOpen(phone: string): Promise<UndoEntry | null> {
     const { rows } = await this.db.query<EntryRow>(
       `SELECT * FROM undo_journal WHERE user_phone = $1 AND undone_at IS NULL ORDER BY seq DESC LIMIT 1`,
@@ -265,22 +322,114 @@ export class PgUndoRepository {
   }
 
   /**
+   * Why `images` (a turn's, newest first) cannot be put back now, or null when they can: each row
+   * must be as the change left it (its `after`; Memo's own columns aside), and a row of another
+   * member's list must still be on a list shared with the person. The rows are locked until the
+   * transaction ends, so nobody changes them between this look and the restore. `sinceSeq`: the
+   * journal position of the oldest entry undone, after which someone else's entry is looked for.
+   */
+  async blocked(phone: string, images: RowImage[], sinceSeq: string): Promise<UndoBlock | null> {
+    // What the turn left each row as: its newest image.
+    const latest = new Map<string, RowImage>();
+    for (const image of images) {
+      checkTable(image.table);
+      const key = `${image.table}:${image.id}`;
+      if (!latest.has(key)) latest.set(key, image);
+    }
+    const changed = new Set<string>();
+    const lists = new Map<string, string[]>();
+    for (const table of UNDOABLE_TABLES) {
+      const group = [...latest.values()].filter((image) => image.table === table);
+      if (group.length === 0) continue;
+      const ids = group.map((image) => image.id);
+      await this.db.query(`SELECT 1 FROM ${table} WHERE id::text = ANY ($1::text[]) FOR UPDATE`, [ids]);
+      const { rows } = await this.db.query<{
+        id: string;
+        present: boolean;
+        same: boolean;
+        owner: string | null;
+        list_id: string | null;
+      }>(
+        `SELECT i.id, t.id IS NOT NULL AS present,
+                COALESCE((to_jsonb(t) - $2::text[]) = (i.after - $2::text[]), false) AS same,
+                t.user_phone AS owner, ${table === "list_items" ? "t.list_id::text" : "NULL::text"} AS list_id
+           FROM jsonb_to_recordset($1::jsonb) AS i(id text, after jsonb)
+           LEFT JOIN ${table} t ON t.id::text = i.id`,
+        [
+          JSON.stringify(group.map((image) => ({ id: image.id, after: image.after }))),
+          SYSTEM_COLUMNS[table] ?? [],
+        ],
+      );
+      const now = new Map(rows.map((row) => [row.id, row]));
+      for (const image of group) {
+        const row = now.get(image.id);
+        const key = `${table}:${image.id}`;
+        // Deleted, made again, or changed since the change left it.
+        if (image.after === null ? row?.present : !row?.same) changed.add(key);
+        const owner = row?.owner ?? ownerOf(image.after) ?? ownerOf(image.before);
+        if (owner === phone) continue;
+        // Another member's row: only on a list of theirs, looked at below (still shared? still there?).
+        const list = (table === "list_items" ? row?.list_id : null) ?? listOf(image);
+        if (!list) return { kind: "unshared", list: null };
+        lists.set(list, [...(lists.get(list) ?? []), key]);
+      }
+    }
+    if (lists.size > 0) {
+      const { rows } = await this.db.query<{ id: string; name: string; visible: boolean }>(
+        `SELECT l.id::text AS id, l.name, ${VISIBLE} AS visible FROM lists l WHERE l.id::text = ANY ($2::text[])`,
+        [phone, [...lists.keys()]],
+      );
+      const found = new Map(rows.map((row) => [row.id, row]));
+      for (const [id, keys] of lists) {
+        const list = found.get(id);
+        if (list && !list.visible) return { kind: "unshared", list: list.name };
+        // The list went meanwhile (unless this undo brings it back too): its items cannot come back.
+        const restoredToo = latest.get(`lists:${id}`)?.before;
+        if (!list && !restoredToo) {
+          changed.add(`lists:${id}`);
+          for (const key of keys) changed.add(key);
+        }
+      }
+    }
+    if (changed.size === 0) return null;
+    const { rows } = await this.db.query<{ description: Record<string, unknown>; name: string | null }>(
+      `SELECT j.description,
+              (SELECT m.name FROM household_members m
+                 JOIN household_members me ON me.household_id = m.household_id AND me.phone = $1
+                WHERE m.phone = j.user_phone) AS name
+         FROM undo_journal j
+        WHERE j.seq > $2::bigint AND j.user_phone <> $1
+          AND EXISTS (SELECT 1 FROM jsonb_array_elements(j.images) e
+                       WHERE (e ->> 'table') || ':' || (e ->> 'id') = ANY ($3::text[]))
+        ORDER BY (j.undone_at IS NULL) DESC, j.seq DESC
+        LIMIT 1`,
+      [phone, sinceSeq, [...changed]],
+    );
+    const by = rows[0];
+    return { kind: "changed", by: by ? { name: by.name, description: by.description } : null };
+  }
+
+  /**
    * Puts the rows back as they were before the change: rows it created are deleted, the others
-   * written whole with their ids (parents first, so a list exists before its items).
+   * written whole with their ids (parents first, so a list exists before its items). Only rows the
+   * person may change: their own, and those of a list shared with them (checked by `blocked`
+   * first; a row outside both stops the restore).
    */
   async restore(phone: string, images: RowImage[]): Promise<void> {
     for (const image of [...images].reverse()) {
       checkTable(image.table);
       if (image.before === null) {
+        const owner = ownerOf(image.after) ?? phone;
+        await this.mayChange(phone, owner, image);
         await this.db.query(`DELETE FROM ${image.table} WHERE user_phone = $1 AND id = $2`, [
-          phone,
+          owner,
           image.id,
         ]);
       }
     }
     for (const image of images) {
       if (image.before === null) continue;
-      if (image.before.user_phone !== phone) throw new Error("a copy of another user's row");
+      await this.mayChange(phone, ownerOf(image.before), image);
       const { columns, identity, references } = await this.writableColumns(image.table);
       // A row it pointed at that went meanwhile (a note's source message, pruned or forgotten):
       // the link is dropped, as ON DELETE SET NULL would have done, so the row itself comes back.
@@ -306,6 +455,20 @@ export class PgUndoRepository {
         [JSON.stringify(row)],
       );
     }
+  }
+
+  /** Throws unless the person may change a row of `owner`: their own, or one of a list shared with them. */
+  private async mayChange(phone: string, owner: string | null, image: RowImage): Promise<void> {
+    if (owner === phone) return;
+    const list = listOf(image);
+    if (list) {
+      const { rows } = await this.db.query(`SELECT 1 FROM lists l WHERE l.id::text = $2 AND ${VISIBLE}`, [
+        phone,
+        list,
+      ]);
+      if (rows.length > 0) return;
+    }
+    throw new Error("a copy of a row this person cannot change");
   }
 
   private async writableColumns(table: UndoableTable) {

@@ -1,6 +1,7 @@
 import type { GoogleConnector } from "../../services/google/types.js";
 import type { UndoService } from "../../services/undo/undoJournal.js";
 import { createMetaExecutor, generalExecutor, textTemplate } from "../executors/generalExecutor.js";
+import { UndoEntityResolver } from "../entities/undoEntityResolver.js";
 import { CapabilityRegistry } from "./registry.js";
 import { generalResolver } from "../resolvers/generalResolver.js";
 import { metaResolver } from "../resolvers/metaResolver.js";
@@ -36,6 +37,8 @@ export function createCoreCapabilities(options: CoreCapabilityOptions = {}): Cap
       options.undo,
       options.withModel ?? true,
     ),
+    // "undo" after other messages names the change and asks first.
+    ...(options.undo ? { entityResolver: new UndoEntityResolver(options.undo) } : {}),
     template: textTemplate,
   });
   return registry;

@@ -107,37 +107,41 @@ export function createCalendarExecutor(
         const provider = await providers.forUser(context.phone);
         const journal =
           undo && !READS.has(operation) ? await beforeChange(provider, args, run, undo, logger) : null;
-        const outcome = await dispatch(operation, args, provider, run);
+        let outcome = await dispatch(operation, args, provider, run);
         if (outcome.success && !READS.has(operation)) {
           const description = undoDescription(outcome.data as CalendarData, args);
           const turnId = context.state.traceId;
-          const recorded =
-            journal && !journal.incomplete && undo && description
-              ? await journal.capture.finish({
-                  operationId: context.operationId,
-                  turnId,
-                  description,
-                  now: context.now,
-                  windowMs: undo.windowMs,
-                  external: [
-                    ...journal.external.map((e) => ({
-                      ...e,
-                      action: operation.startsWith("delete") ? ("restore" as const) : ("revert" as const),
-                    })),
-                    // Events it created on Google: undo deletes them (the built-in ones are rows in the journal).
-                    ...(journal.builtin ? [] : createdOnProvider(outcome.data as CalendarData)),
-                  ],
-                })
-              : false;
+          // Journaled only when something changed (finish records nothing otherwise): a call that
+          // changed nothing must not take the place of the user's last real change.
+          if (journal && !journal.incomplete && undo && description)
+            await journal.capture.finish({
+              operationId: context.operationId,
+              turnId,
+              description,
+              now: context.now,
+              windowMs: undo.windowMs,
+              external: [
+                ...journal.external.map((e) => ({
+                  ...e,
+                  action: operation.startsWith("delete") ? ("restore" as const) : ("revert" as const),
+                })),
+                // Events it created on Google: undo deletes them (the built-in ones are rows in the journal).
+                ...(journal.builtin ? [] : createdOnProvider(outcome.data as CalendarData)),
+              ],
+            });
           // A change that succeeded but left nothing to put back (no snapshot, a copy that failed):
           // "undo" says it cannot, rather than reaching past it to an older change.
-          if (undo && !recorded)
+          else if (undo) {
             await recordIrreversible(undo, context.phone, {
               operationId: context.operationId,
               turnId,
               reason: "untracked",
               now: context.now,
             });
+            // Its reply then offers no "undo" that would not work.
+            const data = outcome.data as CalendarData;
+            if (data.kind === "deleted") outcome = { ...outcome, data: { ...data, untracked: true } };
+          }
           await ledger?.record(context.phone, context.operationId, outcome);
         }
         return outcome;

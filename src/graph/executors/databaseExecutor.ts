@@ -9,6 +9,7 @@ import {
   DEFAULT_UNDO_WINDOW_MS,
   describeChanged,
   UndoCapture,
+  type UndoAction,
   type UndoDescription,
 } from "../../services/undo/undoJournal.js";
 import { findTasks, groupOf, type TaskGroup } from "../../services/database/taskFilters.js";
@@ -179,17 +180,9 @@ export function createDatabaseExecutor(
             now: context.now,
             windowMs: undoWindowMs,
           };
-          // A change to a list another member shared is theirs to keep: its rows are not copied
-          // into this person's journal, so "undo" says it cannot rather than reaching past it.
-          const entry = !description
-            ? null
-            : data?.kind === "list" && data.list.owner
-              ? {
-                  ...change,
-                  description: { kind: "irreversible" as const, reason: "shared" as const },
-                  images: [],
-                }
-              : await undo.entry({ ...change, description });
+          // Journaled only when something changed (a change to a list another member shares too:
+          // its rows are copied like one's own, and undone on the same terms).
+          const entry = description ? await undo.entry({ ...change, description }) : null;
           // The ledger entry (with the undo entry, one statement) commits with the change. One
           // already there: this is a re-run of an operation that happened, so everything this run
           // did is rolled back (and its outcome read below).
@@ -224,6 +217,8 @@ function undoScopes(functionName: string, args: Args, operationId: string): RowS
       { table: "lists", column: "id", values: lists },
       { table: "lists", column: "created_by_operation", values: created },
       { table: "list_items", column: "list_id", values: lists },
+      // The items of a list it makes: undo then sees whether anyone changed them since.
+      { table: "list_items", column: "created_by_operation", values: created },
     ];
   }
   return [
@@ -232,21 +227,56 @@ function undoScopes(functionName: string, args: Args, operationId: string): RowS
   ];
 }
 
-/** What an undo of this result names; null for results that changed nothing. */
+/** What each operation did, as undo names it (a tick or an untick is told from the item). */
+const ACTIONS: Record<string, UndoAction> = {
+  create: "create",
+  createMultiple: "create",
+  delete: "delete",
+  deleteMultiple: "delete",
+  deleteAll: "delete",
+  deleteItem: "delete",
+  complete: "complete",
+  completeAll: "complete",
+  clear: "clear",
+  addItem: "add",
+};
+
+/** What an undo of this result names, and what it did; null for results that changed nothing. */
 function undoDescription(data: DatabaseData | undefined): UndoDescription | null {
+  const action = (op: string): UndoAction => ACTIONS[op] ?? "change";
+  const itemsOf = (lists: TaskList[]) => lists.reduce((sum, list) => sum + list.items.length, 0);
   switch (data?.kind) {
     case "task":
-      return { kind: "task", text: data.task.text };
+      return { kind: "task", text: data.task.text, action: action(data.op) };
     case "tasks":
-      return describeChanged("task", data.tasks, (task) => task.text);
-    case "list":
-      if (data.item) return { kind: "item", text: data.item.text };
-      if (data.cleared) return describeChanged("item", data.cleared, (item) => item.text);
+      return { ...describeChanged("task", data.tasks, (task) => task.text), action: action(data.op) };
+    case "list": {
+      const list = data.list.name;
+      if (data.item) {
+        // A toggled item is as the toggle left it: ticked or unticked.
+        const toggled = data.op === "toggleItem" ? (data.item.checked ? "tick" : "untick") : null;
+        return { kind: "item", text: data.item.text, action: toggled ?? action(data.op), list };
+      }
+      if (data.cleared)
+        return { ...describeChanged("item", data.cleared, (item) => item.text), action: "clear", list };
       // Items added to a list made for them: undoing takes back the list.
-      if (data.added && !data.created) return describeChanged("item", data.added, (text) => text);
-      return { kind: "list", text: data.previousName ?? data.list.name };
+      if (data.added && !data.created)
+        return { ...describeChanged("item", data.added, (text) => text), action: "add", list };
+      return {
+        kind: "list",
+        text: data.previousName ?? list,
+        action: data.created ? "create" : action(data.op),
+        ...(data.op === "create" || data.created || data.op === "delete"
+          ? { items: data.list.items.length }
+          : {}),
+      };
+    }
     case "lists":
-      return describeChanged("list", data.lists, (list) => list.name);
+      return {
+        ...describeChanged("list", data.lists, (list) => list.name),
+        action: action(data.op),
+        ...(data.op === "updateMultiple" ? {} : { items: itemsOf(data.lists) }),
+      };
     default:
       return null;
   }

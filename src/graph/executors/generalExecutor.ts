@@ -1,7 +1,7 @@
 import type { GoogleConnector } from "../../services/google/types.js";
 import type { UndoService } from "../../services/undo/undoJournal.js";
 import { undoReply } from "../../services/undo/replies.js";
-import type { CapabilityName, ConversationMessage } from "../../types/index.js";
+import type { CapabilityName } from "../../types/index.js";
 import { t, type MessageKey } from "../../messages/index.js";
 import type { Executor, ResponseTemplate } from "../../types/capability.js";
 
@@ -119,7 +119,8 @@ export function createMetaExecutor(
               await undo.undo(phone, context.operationId, context.now, {
                 // "בטל" quoting one of Memo's messages: an undo only of the change that message answered.
                 ...(typeof args.quoted === "string" ? { quoted: args.quoted } : {}),
-                ...(args.cancelWord === true ? previousMessage(context.state.recentMessages) : {}),
+                // Asked first (messages came between): only the change the user said yes to.
+                ...(typeof args.turn === "string" ? { turn: args.turn } : {}),
               }),
               language,
               undo.windowMs,
@@ -138,10 +139,3 @@ export const textTemplate: ResponseTemplate = (result) => {
   const data = result.rawData as { text?: unknown } | undefined;
   return typeof data?.text === "string" ? data.text : null;
 };
-
-/** When the user wrote before this message (the window's last user message is this one). */
-function previousMessage(messages: readonly ConversationMessage[]): { previousMessageAt?: number } {
-  const said = messages.filter((m) => m.role === "user");
-  const previous = said.at(-2);
-  return previous ? { previousMessageAt: previous.timestamp } : {};
-}

@@ -1,4 +1,4 @@
-import { isCancelWordUndo, isUndoCommand, recognizeCommand } from "../../nlu/commands.js";
+import { isUndoCommand, recognizeCommand } from "../../nlu/commands.js";
 import { recognizeGoogleCommand, type GoogleCommand } from "../../nlu/googleCommands.js";
 import { recognizeMemoryCommand, recognizeNoteCommand, type NoteCommand } from "../../nlu/noteCommands.js";
 import type { RecognizedStep } from "../../types/capability.js";
@@ -185,11 +185,8 @@ export function fastPathTurn(
   const quoted = options.quotedUndo;
   if (isUndoCommand(message) && !(quoted && !quoted.latest && options.withModel)) {
     // Quoting: the undo checks again that the quote names the latest change, else asks what to cancel.
-    const args = {
-      ...(quoted ? { quoted: quoted.messageId } : {}),
-      // Quoting Memo's answer to the change names it: only an unquoted "בטל" may mean "cancel".
-      ...(!quoted && isCancelWordUndo(message) ? { cancelWord: true } : {}),
-    };
+    // Unquoted after other messages ("בטל" that may mean "cancel" too), undo names the change and asks first.
+    const args = quoted ? { quoted: quoted.messageId } : {};
     return {
       plannerOutput: fastPathPlan("undo"),
       resolverResults: new Map([["A", { stepId: "A", type: "execute", functionName: "meta.undo", args }]]),

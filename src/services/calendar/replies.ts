@@ -48,7 +48,13 @@ export type CalendarData = Frame &
   (
     | { kind: "created"; events: EventView[] }
     | { kind: "updated"; event: EventView; scope: EventScope }
-    | { kind: "deleted"; events: EventView[]; scope: EventScope }
+    | {
+        kind: "deleted";
+        events: EventView[];
+        scope: EventScope;
+        /** Its earlier state could not be copied: undo cannot bring it back, so the reply does not offer it. */
+        untracked?: true;
+      }
     | { kind: "truncated"; event: EventView; lastDate: string }
     | {
         kind: "listing";
@@ -465,8 +471,10 @@ export const calendarTemplate: ResponseTemplate = (result, language) => {
   // The raw data: the formatter's copy adds `<key>Human` fields these templates do not need.
   const data = result.rawData as CalendarData | undefined;
   if (!data || typeof data !== "object" || !("kind" in data) || !("zone" in data)) return null;
-  // A deletion says how to take it back.
-  return data.kind === "deleted" ? withUndoHint(render(data, language), language) : render(data, language);
+  // A deletion says how to take it back, where undo can.
+  return data.kind === "deleted" && !data.untracked
+    ? withUndoHint(render(data, language), language)
+    : render(data, language);
 };
 
 /** Lines of today's events for the morning digest: all-day first, then by start. */

@@ -27,6 +27,24 @@ export interface ReminderActionsDeps {
   undo?: UndoSettings;
 }
 
+/** Whether a settings command changes what the user has (reading them, or setting them as they are, does not). */
+function changesSetting(user: User, command: SettingsCommand): boolean {
+  switch (command.kind) {
+    case "digestOff":
+      return user.digestEnabled;
+    case "digestOn":
+      return !user.digestEnabled;
+    case "digestAt":
+      return !user.digestEnabled || user.digestLocalTime !== command.time;
+    case "quietHours":
+      return user.quietStart !== command.start || user.quietEnd !== command.end;
+    case "quietOff":
+      return user.quietStart !== null || user.quietEnd !== null;
+    case "quietShow":
+      return false;
+  }
+}
+
 /** A message that says only "done" (in English or Hebrew), with a little politeness around it. */
 const BARE_DONE =
   /^(?:(?:ok|okay|yes|yep|great|thanks)[\s,!.]*)?(?:done|all done|it'?s done|did it|finished)[\s!.✅👍]*$|^(?:(?:אוקיי|אוקי|כן|תודה)[\s,!.]*)?(?:בוצע|סיימתי|עשיתי|גמרתי|זהו|נעשה)[\s!.✅👍]*$/iu;
@@ -198,7 +216,8 @@ export class ReminderActions {
   ): Promise<string> {
     const { users, undo, clock } = this.deps;
     // A setting is not journaled: "undo" right after it says so rather than undoing an older change.
-    if (undo && command.kind !== "quietShow")
+    // One that changes nothing (already so) is not a change, and leaves the last one undoable.
+    if (undo && changesSetting(user, command))
       await recordIrreversible(undo, user.phone, {
         operationId: `settings:${messageId}`,
         reason: "settings",

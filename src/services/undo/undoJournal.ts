@@ -4,6 +4,7 @@ import type {
   RowCopy,
   RowImage,
   RowScope,
+  UndoBlock,
   UndoRecord,
 } from "../../db/repositories/undoRepository.js";
 import type { UndoRepositories } from "../../db/storage.js";
@@ -20,6 +21,9 @@ export interface UndoSettings {
   windowMs: number;
 }
 
+/** What a change did, as undo's question and replies name it ("creating", "cleared"…). */
+export type UndoAction = "create" | "delete" | "change" | "clear" | "add" | "tick" | "untick" | "complete";
+
 /** What an undo reply names: "the task “Buy milk”", "3 notes", "the event “Dentist”". */
 export interface UndoDescription {
   /** "change": several kinds at once (a turn that deleted a task and an event). */
@@ -27,6 +31,12 @@ export interface UndoDescription {
   /** The one thing's name; absent when the change touched several (then `count`). */
   text?: string;
   count?: number;
+  /** What it did (absent: told from its rows, created, deleted or changed). */
+  action?: UndoAction;
+  /** The list whose items it changed, or that it cleared. */
+  list?: string;
+  /** The items of a list it created or deleted. */
+  items?: number;
 }
 
 /** What an undo of changed things of one kind names: the one thing's name, or how many when there are several. */
@@ -41,12 +51,25 @@ export function describeChanged<T>(
 /**
  * Why a change cannot be taken back: an email went out ("email"), a Gmail change ("gmail"), a
  * setting ("settings"), disconnecting Google ("google"), something the user asked Memo to forget ("forgotten"),
- * a change whose earlier state could not be copied ("untracked"), a change to a list another household
- * member shared ("shared": their rows, not copied into this person's journal), a household command
+ * a change whose earlier state could not be copied ("untracked"), a household command
  * ("household": it may have told someone else already).
  */
 export type IrreversibleReason =
-  "email" | "gmail" | "settings" | "google" | "forgotten" | "untracked" | "shared" | "household";
+  "email" | "gmail" | "settings" | "google" | "forgotten" | "untracked" | "household";
+
+const REASONS: readonly string[] = [
+  "email",
+  "gmail",
+  "settings",
+  "google",
+  "forgotten",
+  "untracked",
+  "household",
+];
+
+/** A journaled reason as undo replies name it; one no longer written (an older version's) reads as "untracked". */
+const reasonOf = (reason: unknown): IrreversibleReason =>
+  typeof reason === "string" && REASONS.includes(reason) ? (reason as IrreversibleReason) : "untracked";
 
 /**
  * Journals a change undo cannot take back, so "undo" right after it says so instead of reaching
@@ -165,6 +188,12 @@ export interface UndoChange {
   external?: ExternalUndo[];
 }
 
+/** Someone's later change that stands in the way of an undo: their household name (null: unknown) and what it was. */
+export interface LaterChange {
+  name: string | null;
+  description: UndoDescription;
+}
+
 /** What "undo" did. */
 export type UndoResult =
   | {
@@ -180,40 +209,82 @@ export type UndoResult =
   | { kind: "nothing" }
   /** The latest change was already taken back: undo goes back one change, never further. */
   | { kind: "already"; description: UndoDescription }
-  /**
-   * "בטל" (also "cancel") after the user said something else since the latest change: read as a
-   * cancel with nothing to cancel, not as an undo of that older change.
-   */
-  | { kind: "ambiguous"; description: UndoDescription }
   | { kind: "expired"; description: UndoDescription }
   /** The latest change cannot be taken back; this undo is spent on saying so. */
   | { kind: "irreversible"; reason: IrreversibleReason }
   /** Putting it back failed; the change is spent (a further undo says there is nothing more). */
   | { kind: "failed"; description: UndoDescription }
   /** The message quoted something other than Memo's answer to the latest change: nothing undone. */
-  | { kind: "notQuoted" };
+  | { kind: "notQuoted" }
+  /**
+   * Something the change touched was changed since (by `by`, when someone's journal entry names it):
+   * nothing is put back, and the change stays the latest (it can be undone once that is taken back).
+   */
+  | { kind: "changed"; description: UndoDescription; by: LaterChange | null }
+  /** A list the change was on is another member's and no longer shared with the user: nothing put back. */
+  | { kind: "unshared"; description: UndoDescription; list: string | null };
 
-/** What one undo of several entries (one turn) names: their kind and count, or their one name. */
+/** The change "undo" would take back now: what the question asked first names. */
+export interface PendingUndo {
+  turnId: string;
+  /** When its newest entry was made (epoch ms). */
+  createdAt: number;
+  description: UndoDescription;
+}
+
+/** What an entry's rows say it did, when its description does not: created, deleted or changed. */
+function actionOfRows(entry: UndoEntry): UndoAction {
+  const images = entry.images;
+  if (images.length > 0 && images.every((i) => i.before === null)) return "create";
+  if (images.length > 0 && images.every((i) => i.after === null)) return "delete";
+  const external = externalOf(entry);
+  if (external.length > 0 && external.every((c) => c.action === "remove")) return "create";
+  if (external.length > 0 && external.every((c) => c.action === "restore")) return "delete";
+  return "change";
+}
+
+/** What one undo of several entries (one turn) names: their kind and count, or their one name; and what they did. */
 export function describeTurn(entries: UndoEntry[]): UndoDescription {
-  const parts = entries
-    .filter((e) => e.description.kind !== "irreversible")
-    .map((e) => e.description as unknown as UndoDescription);
+  const changes = entries.filter((e) => e.description.kind !== "irreversible");
+  const parts = changes.map((e) => ({
+    ...(e.description as unknown as UndoDescription),
+    action: (e.description.action as UndoAction | undefined) ?? actionOfRows(e),
+  }));
   if (parts.length === 1) return parts[0]!;
   const kinds = new Set(parts.map((p) => p.kind));
+  const actions = new Set(parts.map((p) => p.action));
+  const lists = new Set(parts.map((p) => p.list));
   const count = parts.reduce((sum, p) => sum + (p.count ?? 1), 0);
-  return { kind: kinds.size === 1 ? parts[0]!.kind : "change", count };
+  const list = lists.size === 1 ? parts[0]?.list : undefined;
+  return {
+    kind: kinds.size === 1 ? parts[0]!.kind : "change",
+    count,
+    ...(actions.size === 1 ? { action: parts[0]!.action } : {}),
+    ...(list !== undefined ? { list } : {}),
+  };
 }
 
 const externalOf = (entry: UndoEntry): ExternalUndo[] =>
   Array.isArray(entry.external) ? (entry.external as ExternalUndo[]) : [];
 
+/** The result of an undo that something stands in the way of. */
+function blockedResult(block: UndoBlock, description: UndoDescription): UndoResult {
+  if (block.kind === "unshared") return { kind: "unshared", description, list: block.list };
+  const by = block.by && {
+    name: block.by.name,
+    description: block.by.description as unknown as UndoDescription,
+  };
+  return { kind: "changed", description, by };
+}
+
 /**
  * "undo": takes back the user's newest turn of changes, within its window: all of that turn's
  * changes ("delete X and Y"), newest first, in one transaction. One level only, so undo is
  * idempotent: once the newest turn is taken back, another "undo" says so and reaches no older
- * change (a user repeating "undo" must not unpick their earlier work). A change is restored once,
- * however many undos race for it, and a re-run of the same undo turn (operationId) reports the
- * first undo again (and finishes its Google part).
+ * change (a user repeating "undo" must not unpick their earlier work). Only while nothing it
+ * touches was changed by anyone since (a member of the household on a shared list): then it says
+ * who and puts nothing back. A change is restored once, however many undos race for it, and a
+ * re-run of the same undo turn (operationId) reports the first undo again (and finishes its Google part).
  */
 export class UndoService {
   constructor(
@@ -252,6 +323,21 @@ export class UndoService {
     return (await this.quotedTurn(phone, quotedMessageId)) !== null;
   }
 
+  /**
+   * The change an "undo" (turn `operationId`) would take back now, or null when it would take
+   * nothing back (nothing open, the latest is already undone, cannot be, or is past its window; or
+   * this turn already took it back, a re-run). Undo asks about it first when messages came between.
+   */
+  async pending(phone: string, operationId: string, now: number): Promise<PendingUndo | null> {
+    const { journal } = this.options.storage.repositories;
+    if ((await journal.undoneBy(phone, operationId)).length > 0) return null;
+    const latest = await journal.latest(phone);
+    if (!latest || latest.undoneAt !== null || latest.expiresAt <= now) return null;
+    if (latest.description.kind === "irreversible") return null;
+    const entries = await journal.openOfTurn(phone, latest.turnId);
+    return { turnId: latest.turnId, createdAt: latest.createdAt, description: describeTurn(entries) };
+  }
+
   /** The latest open turn, when `quotedMessageId` is Memo's answer to it; else null. */
   private async quotedTurn(phone: string, quotedMessageId: string): Promise<string | null> {
     const { journal, outbound } = this.options.storage.repositories;
@@ -272,10 +358,10 @@ export class UndoService {
     options: {
       quoted?: string;
       /**
-       * The undo word also means "cancel" ("בטל"): when the user's previous message came after the
-       * latest change (epoch ms), the word is not taken as an undo of it ("ambiguous").
+       * The turn the user agreed to take back (answering the question asked first): when the latest
+       * change is another by now, nothing is undone.
        */
-      previousMessageAt?: number;
+      turn?: string;
     } = {},
   ): Promise<UndoResult> {
     const quotedTurn =
@@ -296,8 +382,7 @@ export class UndoService {
           return { entries: await journal.ofTurn(phone, latest.turnId), already: true };
         }
         if (quotedTurn !== undefined && latest.turnId !== quotedTurn) return { notQuoted: true };
-        if (options.previousMessageAt !== undefined && options.previousMessageAt > latest.createdAt)
-          return { entries: await journal.openOfTurn(phone, latest.turnId), ambiguous: true };
+        if (options.turn !== undefined && latest.turnId !== options.turn) return null;
         // Said once; the next undo then says there is nothing more.
         if (latest.description.kind === "irreversible") {
           if (!(await journal.markUndone(phone, latest.id, operationId, now))) return null;
@@ -307,6 +392,13 @@ export class UndoService {
         const entries = (await journal.openOfTurn(phone, latest.turnId)).filter(
           (e) => e.description.kind !== "irreversible" || e.id === latest.id,
         );
+        // Nothing it touches may have changed since, by anyone; nothing is spent when it has.
+        const block = await journal.blocked(
+          phone,
+          entries.flatMap((e) => e.images),
+          entries.at(-1)!.seq,
+        );
+        if (block) return { entries, block };
         taking = entries;
         for (const entry of entries)
           if (!(await journal.markUndone(phone, entry.id, operationId, now))) return null;
@@ -338,10 +430,10 @@ export class UndoService {
     if ("notQuoted" in done) return { kind: "notQuoted" };
     const { entries } = done;
     if (entries.length === 1 && entries[0]!.description.kind === "irreversible")
-      return { kind: "irreversible", reason: entries[0]!.description.reason as IrreversibleReason };
+      return { kind: "irreversible", reason: reasonOf(entries[0]!.description.reason) };
     const description = describeTurn(entries);
+    if ("block" in done && done.block) return blockedResult(done.block, description);
     if ("already" in done) return { kind: "already", description };
-    if ("ambiguous" in done) return { kind: "ambiguous", description };
     if ("expired" in done) return { kind: "expired", description };
     if (entries.some((e) => e.restoreFailed)) return { kind: "failed", description };
     const { journal } = this.options.storage.repositories;
@@ -362,7 +454,11 @@ export class UndoService {
     }
     const images = entries.flatMap((e) => e.images);
     const external = entries.flatMap(externalOf);
-    const removed = images.every((i) => i.before === null) && external.every((c) => c.action === "remove");
+    // An addition's list is touched too (its updated_at): still a removal of what was added.
+    const removed =
+      (images.every((i) => i.before === null) && external.every((c) => c.action === "remove")) ||
+      description.action === "create" ||
+      description.action === "add";
     const lateReminders = images.filter((image) => {
       const fireAt = image.table === "tasks" ? image.before?.next_fire_at : undefined;
       return typeof fireAt === "string" && Date.parse(fireAt) <= now;

@@ -49,7 +49,8 @@ async function whereIsTheNumber(pool: pg.Pool): Promise<string[]> {
     if (type === "USER-DEFINED" && udt !== "tsvector") continue;
     const read = type === "bytea" ? `encode("${column}", 'escape')` : `"${column}"::text`;
     const { rows } = await pool.query<{ v: string | null }>(`SELECT ${read} AS v FROM "${table}"`);
-    for (const { v } of rows) if (v !== null && holdsNumber(v)) found.push(`${table}.${column}: ${v.slice(0, 200)}`);
+    for (const { v } of rows)
+      if (v !== null && holdsNumber(v)) found.push(`${table}.${column}: ${v.slice(0, 200)}`);
   }
   return found;
 }
@@ -62,72 +63,76 @@ function buttonsOfLast(h: SchedulerHarness, phone: string): string[] {
 }
 
 describe("erasing a person of two households", () => {
-  it("leaves their number in no table, column or JSON value, before and after every other member's undo", { timeout: 60_000 }, async () => {
-    h = await createSchedulerHarness({ db: shared.db });
-    for (const [phone, name] of [
-      [YOSSI, "Yossi"],
-      [VERED, "Vered"],
-      [MOTI, "Moti"],
-      [RINA, "Rina"],
-    ] as const) {
-      await h.user(phone, { language: "en" });
-      await h.memo.users.update(phone, { displayName: name });
-    }
-    // Moti's household: Moti and Rina. He invites Vered too; she refuses (no more from him).
-    await say(h, MOTI, "add Rina 054-111-2223 to my household");
-    await say(h, RINA, "accept");
-    await say(h, MOTI, "invite Vered +972 53-765-4321 to our household");
-    await say(h, VERED, "stop");
-    // Yossi's household: Yossi and Vered.
-    await say(h, YOSSI, "add Vered 053-7654321 to my household");
-    await say(h, VERED, "accept");
-    await say(h, YOSSI, "create a shopping list for the household");
-    await say(h, YOSSI, "turn on list notices");
-    await say(h, VERED, "add milk, bread to shopping list");
-    await say(h, VERED, "create a camping list for the household");
-    await say(h, YOSSI, "add tent to camping list");
-    await say(h, VERED, "task for Yossi: fix the shelf");
-    await say(h, VERED, "remind Yossi at 17:00 to call the bank");
-    await say(h, YOSSI, "task for Vered: buy stamps");
-    await say(h, YOSSI, "note: Vered's number is 053-765-4321");
-    h.clock.advance(16 * MINUTE);
-    await received(h, YOSSI, () => h!.pass());
-    // Each leaves an undo entry that copies rows naming Vered: Yossi clears the items she added.
-    await say(h, YOSSI, "clear shopping list");
-    await say(h, MOTI, "create list errands");
-    await say(h, RINA, "add soap to errands list");
-    // A question left open in Moti's chat ("morning or afternoon?"): its paused turn holds his
-    // recent messages, her number among them.
-    await say(h, MOTI, "remind me tomorrow at 5 to call Vered");
-    expect(buttonsOfLast(h, MOTI).length).toBeGreaterThan(0);
-    const paused = () =>
-      h!.db.pool.query(`SELECT 1 FROM checkpoints WHERE thread_id = $1`, [MOTI]).then((r) => r.rows.length);
-    expect(await paused()).toBeGreaterThan(0);
+  it(
+    "leaves their number in no table, column or JSON value, before and after every other member's undo",
+    { timeout: 60_000 },
+    async () => {
+      h = await createSchedulerHarness({ db: shared.db });
+      for (const [phone, name] of [
+        [YOSSI, "Yossi"],
+        [VERED, "Vered"],
+        [MOTI, "Moti"],
+        [RINA, "Rina"],
+      ] as const) {
+        await h.user(phone, { language: "en" });
+        await h.memo.users.update(phone, { displayName: name });
+      }
+      // Moti's household: Moti and Rina. He invites Vered too; she refuses (no more from him).
+      await say(h, MOTI, "add Rina 054-111-2223 to my household");
+      await say(h, RINA, "accept");
+      await say(h, MOTI, "invite Vered +972 53-765-4321 to our household");
+      await say(h, VERED, "stop");
+      // Yossi's household: Yossi and Vered.
+      await say(h, YOSSI, "add Vered 053-7654321 to my household");
+      await say(h, VERED, "accept");
+      await say(h, YOSSI, "create a shopping list for the household");
+      await say(h, YOSSI, "turn on list notices");
+      await say(h, VERED, "add milk, bread to shopping list");
+      await say(h, VERED, "create a camping list for the household");
+      await say(h, YOSSI, "add tent to camping list");
+      await say(h, VERED, "task for Yossi: fix the shelf");
+      await say(h, VERED, "remind Yossi at 17:00 to call the bank");
+      await say(h, YOSSI, "task for Vered: buy stamps");
+      await say(h, YOSSI, "note: Vered's number is 053-765-4321");
+      h.clock.advance(16 * MINUTE);
+      await received(h, YOSSI, () => h!.pass());
+      // Each leaves an undo entry that copies rows naming Vered: Yossi clears the items she added.
+      await say(h, YOSSI, "clear shopping list");
+      await say(h, MOTI, "create list errands");
+      await say(h, RINA, "add soap to errands list");
+      // A question left open in Moti's chat ("morning or afternoon?"): its paused turn holds his
+      // recent messages, her number among them.
+      await say(h, MOTI, "remind me tomorrow at 5 to call Vered");
+      expect(buttonsOfLast(h, MOTI).length).toBeGreaterThan(0);
+      const paused = () =>
+        h!.db.pool.query(`SELECT 1 FROM checkpoints WHERE thread_id = $1`, [MOTI]).then((r) => r.rows.length);
+      expect(await paused()).toBeGreaterThan(0);
 
-    const before = await whereIsTheNumber(h.db.pool);
-    expect(before.length).toBeGreaterThan(10);
-    expect(before.some((place) => place.startsWith("checkpoint"))).toBe(true);
+      const before = await whereIsTheNumber(h.db.pool);
+      expect(before.length).toBeGreaterThan(10);
+      expect(before.some((place) => place.startsWith("checkpoint"))).toBe(true);
 
-    await eraseUserData(h.db.pool, VERED);
-    expect(await whereIsTheNumber(h.db.pool)).toEqual([]);
-    // Moti's paused question named her: it is dropped whole (serialized state cannot be edited).
-    expect(await paused()).toBe(0);
-    // Her refusal of Moti's invitations outlives her, under the keyed hash only.
-    const { rows: kept } = await h.db.pool.query(
-      `SELECT 1 FROM household_blocks WHERE phone = $1 AND blocked_phone = $2`,
-      [erasedPhoneKey(VERED), MOTI],
-    );
-    expect(kept).toHaveLength(1);
+      await eraseUserData(h.db.pool, VERED);
+      expect(await whereIsTheNumber(h.db.pool)).toEqual([]);
+      // Moti's paused question named her: it is dropped whole (serialized state cannot be edited).
+      expect(await paused()).toBe(0);
+      // Her refusal of Moti's invitations outlives her, under the keyed hash only.
+      const { rows: kept } = await h.db.pool.query(
+        `SELECT 1 FROM household_blocks WHERE phone = $1 AND blocked_phone = $2`,
+        [erasedPhoneKey(VERED), MOTI],
+      );
+      expect(kept).toHaveLength(1);
 
-    // Every other member's undo: nothing writes her number back.
-    for (const phone of [YOSSI, MOTI, RINA]) {
-      await say(h, phone, "undo");
-      expect(await whereIsTheNumber(h.db.pool), phone).toEqual([]);
-    }
-    // Yossi's undo put back the items she added, no longer naming her; his household ended with her.
-    expect((await say(h, YOSSI, "show shopping list"))[0]).toBe("*shopping*\n1. ☐ milk\n2. ☐ bread");
-    expect((await say(h, YOSSI, "my lists")).join("\n")).not.toContain("shared");
-    expect((await say(h, YOSSI, "my household")).join("\n")).toContain("You're not in a household");
-    expect(await whereIsTheNumber(h.db.pool)).toEqual([]);
-  });
+      // Every other member's undo: nothing writes her number back.
+      for (const phone of [YOSSI, MOTI, RINA]) {
+        await say(h, phone, "undo");
+        expect(await whereIsTheNumber(h.db.pool), phone).toEqual([]);
+      }
+      // Yossi's undo put back the items she added, no longer naming her; his household ended with her.
+      expect((await say(h, YOSSI, "show shopping list"))[0]).toBe("*shopping*\n1. ☐ milk\n2. ☐ bread");
+      expect((await say(h, YOSSI, "my lists")).join("\n")).not.toContain("shared");
+      expect((await say(h, YOSSI, "my household")).join("\n")).toContain("You're not in a household");
+      expect(await whereIsTheNumber(h.db.pool)).toEqual([]);
+    },
+  );
 });

@@ -89,7 +89,9 @@ describe("erasing a user's data", () => {
       `SELECT table_name, column_name FROM information_schema.columns
         WHERE table_schema = current_schema() AND (column_name LIKE '%phone%' OR column_name = 'thread_id')`,
     );
-    const listed = new Set([...USER_TABLES, ...USER_REFERENCES, ...KEPT_UNDER_KEY].map((t) => `${t.table}.${t.column}`));
+    const listed = new Set(
+      [...USER_TABLES, ...USER_REFERENCES, ...KEPT_UNDER_KEY].map((t) => `${t.table}.${t.column}`),
+    );
     const missing = rows.map((r) => `${r.table_name}.${r.column_name}`).filter((c) => !listed.has(c));
     expect(missing).toEqual([]);
   });

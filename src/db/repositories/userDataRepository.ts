@@ -142,10 +142,10 @@ export async function eraseUserData(pool: pg.Pool, phone: string): Promise<Erase
     for (const { table, column } of KEPT_UNDER_KEY) {
       if (!tables.has(table)) continue;
       // A row already kept under the key (an earlier erasure of the same number) stands for it.
-      const result = await client.query(
-        `UPDATE ${table} SET ${column} = $2 WHERE ${column} = $1`,
-        [phone, erasedPhoneKey(phone)],
-      );
+      const result = await client.query(`UPDATE ${table} SET ${column} = $2 WHERE ${column} = $1`, [
+        phone,
+        erasedPhoneKey(phone),
+      ]);
       if ((result.rowCount ?? 0) > 0)
         report[`${table}.${column} (kept under a keyed hash)`] = result.rowCount ?? 0;
     }

@@ -13,7 +13,7 @@ import {
   sharedDatabase,
   type SchedulerHarness,
 } from "../support/schedulerHarness.js";
-import { received, say, YOSSI } from "./talk.js";
+import { DANA, received, say, YOSSI } from "./talk.js";
 
 const VERED = "972537654321";
 const MOTI = "972548887766";
@@ -85,6 +85,8 @@ describe("erasing a person of two households", () => {
       // Yossi's household: Yossi and Vered.
       await say(h, YOSSI, "add Vered 053-7654321 to my household");
       await say(h, VERED, "accept");
+      await say(h, YOSSI, "add Dana 050-1234567 to my household");
+      await say(h, DANA, "accept");
       await say(h, YOSSI, "create a shopping list for the household");
       await say(h, YOSSI, "turn on list notices");
       await say(h, VERED, "add milk, bread to shopping list");
@@ -124,14 +126,15 @@ describe("erasing a person of two households", () => {
       expect(kept).toHaveLength(1);
 
       // Every other member's undo: nothing writes her number back.
-      for (const phone of [YOSSI, MOTI, RINA]) {
+      for (const phone of [YOSSI, MOTI, RINA, DANA]) {
         await say(h, phone, "undo");
         expect(await whereIsTheNumber(h.db.pool), phone).toEqual([]);
       }
-      // Yossi's undo put back the items she added, no longer naming her; his household ended with her.
-      expect((await say(h, YOSSI, "show shopping list"))[0]).toBe("*shopping*\n1. ☐ milk\n2. ☐ bread");
-      expect((await say(h, YOSSI, "my lists")).join("\n")).not.toContain("shared");
-      expect((await say(h, YOSSI, "my household")).join("\n")).toContain("You're not in a household");
+      // Yossi's undo put back the items she added, no longer naming her; his household goes on with Dana.
+      expect((await say(h, YOSSI, "show shopping list"))[0]).toBe(
+        "*shopping* (shared with your household)\n1. ☐ milk\n2. ☐ bread",
+      );
+      expect(await say(h, YOSSI, "my household")).toEqual(["🏠 Your household: you, Dana."]);
       expect(await whereIsTheNumber(h.db.pool)).toEqual([]);
     },
   );

@@ -54,11 +54,20 @@ describe("another member's words, in English", () => {
 
     const ours = await say(h, DANA, "our tasks");
     expect(ours).toEqual([`🏠 Our tasks:\n• ${shown} — you (from Yossi)`]);
-    await say(h, DANA, "my tasks");
-    await say(h, DANA, "done 1");
+    // Her own listing and her "done" show his words as his too.
+    const mine = await say(h, DANA, "my tasks");
+    expect(mine.join("\n")).toContain(`1. ${shown}`);
+    const doneReply = await say(h, DANA, "done 1");
+    expect(doneReply.join("\n")).toContain(shown);
     const done = await received(h, YOSSI, () => h.pass());
     expect(done).toEqual([`✅ Dana marked “${shown}” done.`]);
     for (const text of [...told, ...ours, ...done]) expect(text).not.toMatch(ACTIVE);
+    // In her own replies Memo's markup stays ("*Your tasks:*", "Done: *…*"); his words are inert in it.
+    const hisLines = [...mine, ...doneReply]
+      .flatMap((text) => text.split("\n"))
+      .filter((l) => l.includes("URGENT"));
+    expect(hisLines).toHaveLength(2);
+    for (const line of hisLines) expect(line.replace(shown, "")).not.toMatch(/URGENT|https?:|evil\.example/u);
   });
 
   it("a reminder from a member rings with its words quoted under the name", async () => {
@@ -68,6 +77,18 @@ describe("another member's words, in English", () => {
     expect(await received(h, DANA, () => h.pass())).toEqual([
       "⏰ Reminder from Yossi:\n> ＿pay＿ at evil[.]example/pay",
     ]);
+  });
+
+  it("the holder's morning digest shows a reminder from a member with its words inert", async () => {
+    const { h } = await household("en", "Yossi");
+    await say(h, YOSSI, "remind Dana tomorrow at 17:00 to _pay_ at https://evil.example/pay");
+    // A first pass schedules her digest; 08:00 in Jerusalem the next day: her digest lists the day's reminders.
+    await h.pass();
+    h.at("2026-03-03T06:00:00Z");
+    await h.memo.users.recordInbound(DANA, new Date(h.clock.now()));
+    const [digest] = await received(h, DANA, () => h.pass());
+    expect(digest).toContain("17:00 ＿pay＿ at evil[.]example/pay");
+    expect(digest).not.toMatch(/_pay_|https?:|evil\.example/u);
   });
 
   it("an item with a right-to-left override shows in the order it was written; another's list name is quoted", async () => {

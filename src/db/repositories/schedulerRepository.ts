@@ -116,6 +116,8 @@ function toUser(row: UserRow): ProactiveUser {
 /** Open tasks of a few users, for their digests. */
 export type DigestTask = Pick<Task, "id" | "text" | "dueAt" | "nextFireAt" | "recurrence" | "completed"> & {
   phone: string;
+  /** Another household member gave it (their words). */
+  given: boolean;
 };
 
 /**
@@ -410,9 +412,10 @@ export class SchedulerRepository {
       due_at: Date | null;
       next_fire_at: Date | null;
       recurrence: TaskRecurrence | null;
+      given: boolean;
     }>(
-      `SELECT id, user_phone, text, due_at, next_fire_at, recurrence FROM tasks
-        WHERE user_phone = ANY($1::text[]) AND NOT completed ORDER BY seq`,
+      `SELECT id, user_phone, text, due_at, next_fire_at, recurrence, assigned_by_phone IS NOT NULL AS given
+         FROM tasks WHERE user_phone = ANY($1::text[]) AND NOT completed ORDER BY seq`,
       [[...phones]],
     );
     return rows.map((r) => ({
@@ -423,6 +426,7 @@ export class SchedulerRepository {
       nextFireAt: r.next_fire_at?.toISOString() ?? null,
       recurrence: r.recurrence,
       completed: false,
+      given: r.given,
     }));
   }
 

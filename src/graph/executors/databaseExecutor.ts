@@ -46,6 +46,8 @@ export interface TaskView {
   saidIn?: SaidIn;
   /** The group it is shown in, in a listing. */
   group?: TaskGroup;
+  /** Another household member gave it: its words are theirs, shown as content (D14). */
+  given?: true;
 }
 
 /** What a database operation returns as data (the templates' input). */
@@ -91,6 +93,7 @@ export function taskView(task: Task, group?: TaskGroup): TaskView {
     subtasks: task.subtasks,
     ...(saidInOf(task) ? { saidIn: saidInOf(task)! } : {}),
     ...(group ? { group } : {}),
+    ...(task.assignedByPhone ? { given: true as const } : {}),
   };
 }
 

@@ -22,6 +22,8 @@ interface TaskShown {
   completed: boolean;
   subtasks: { text: string; completed: boolean }[];
   group?: string;
+  /** Another household member gave it: its words are theirs. */
+  given?: true;
 }
 
 type Shown =
@@ -347,12 +349,30 @@ function render(data: Shown, language: Language): string {
 
 /** Every database result in words, with no LLM: the reply templates of tasks, reminders and lists. */
 export const databaseTemplate: ResponseTemplate = (result, language) => {
-  const data = result.formattedData as Shown | undefined;
-  if (!data || typeof data !== "object" || !("kind" in data)) return null;
+  const given = result.formattedData as Shown | undefined;
+  if (!given || typeof given !== "object" || !("kind" in given)) return null;
+  const data = othersWordsQuoted(given);
   const text = render(data, language);
   // A deletion says how to take it back (a clear that removed nothing has nothing to take back).
   const removedNothing = data.kind === "list" && data.op === "clear" && !data.cleared?.length;
   return "op" in data && DELETIONS.has(data.op) && !removedNothing ? withUndoHint(text, language) : text;
 };
+
+/** A task another member gave, with its words shown as theirs (quotedInline), wherever a reply names it. */
+function shownTask(task: TaskShown): TaskShown {
+  return task.given ? { ...task, text: quotedInline(task.text) } : task;
+}
+
+function othersWordsQuoted(data: Shown): Shown {
+  switch (data.kind) {
+    case "task":
+      return { ...data, task: shownTask(data.task) };
+    case "tasks":
+    case "taskList":
+      return { ...data, tasks: data.tasks.map(shownTask) };
+    default:
+      return data;
+  }
+}
 
 const DELETIONS = new Set(["delete", "deleteMultiple", "deleteAll", "deleteItem", "clear"]);

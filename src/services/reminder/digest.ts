@@ -2,6 +2,7 @@ import type { DigestTask, ProactiveUser } from "../../db/repositories/schedulerR
 import { localDayNumber, zonedParts, pad2 } from "../../utils/timeContext.js";
 import { replyLanguage } from "../../utils/language.js";
 import type { DigestContent, DigestLine, DigestSection } from "../../types/proactive.js";
+import { quotedInline } from "../../utils/quotedText.js";
 import { localClock } from "./proactiveText.js";
 
 /**
@@ -46,13 +47,15 @@ export function buildDigest(
       continue;
     }
     const day = localDayNumber(at, zone);
-    const line = { time: localClock(at, zone), text: task.text };
+    // A task another member gave: their words, shown as content (D14).
+    const text = task.given ? quotedInline(task.text) : task.text;
+    const line = { time: localClock(at, zone), text };
     if (task.recurrence === null && at < digestAtMs) {
       const date = zonedParts(at, zone);
       // Overdue from an earlier day shows its date; from earlier today, its time.
       overdue.push({
         at,
-        line: { text: task.text, time: day === today ? line.time : `${pad2(date.day)}/${pad2(date.month)}` },
+        line: { text, time: day === today ? line.time : `${pad2(date.day)}/${pad2(date.month)}` },
       });
     } else if (day === today) {
       todayLines.push({ at, line });

@@ -13,7 +13,7 @@ import {
   sharedDatabase,
   type SchedulerHarness,
 } from "../support/schedulerHarness.js";
-import { DANA, received, say, YOSSI } from "./talk.js";
+import { buttonsOfLast, DANA, received, say, YOSSI } from "./talk.js";
 
 const VERED = "972537654321";
 const MOTI = "972548887766";
@@ -53,13 +53,6 @@ async function whereIsTheNumber(pool: pg.Pool): Promise<string[]> {
       if (v !== null && holdsNumber(v)) found.push(`${table}.${column}: ${v.slice(0, 200)}`);
   }
   return found;
-}
-
-/** The reply-button ids of the last interactive message to `phone`. */
-function buttonsOfLast(h: SchedulerHarness, phone: string): string[] {
-  const last = h.graphApi.sent.filter((m) => m.to.replace(/\D/g, "") === phone).at(-1);
-  const body = last?.body as { interactive?: { action: { buttons: { reply: { id: string } }[] } } };
-  return body.interactive?.action.buttons.map((b) => b.reply.id) ?? [];
 }
 
 describe("erasing a person of two households", () => {

@@ -12,19 +12,12 @@ import {
   sharedDatabase,
   type SchedulerHarness,
 } from "../support/schedulerHarness.js";
-import { DANA, received, RINA, say, tap, YOSSI } from "./talk.js";
+import { buttonsOfLast, DANA, received, RINA, say, tap, YOSSI } from "./talk.js";
 
 const MINUTE = 60_000;
 
 let h: SchedulerHarness | undefined;
 const shared = sharedDatabase(() => h);
-
-/** The reply-button ids of the last interactive message to `phone`. */
-function buttonsOfLast(h: SchedulerHarness, phone: string): string[] {
-  const last = h.graphApi.sent.filter((m) => m.to.replace(/\D/g, "") === phone).at(-1);
-  const body = last?.body as { interactive?: { action: { buttons: { reply: { id: string } }[] } } };
-  return body.interactive?.action.buttons.map((b) => b.reply.id) ?? [];
-}
 
 /** Yossi and Dana (and Rina when asked) in one household, each a user inside the 24-hour window. */
 async function household(

@@ -37,3 +37,10 @@ export const from = (h: SchedulerHarness, phone: string, message: Record<string,
 /** A tap on an interactive reply button. */
 export const tap = (h: SchedulerHarness, phone: string, id: string, title: string) =>
   from(h, phone, { type: "interactive", interactive: { type: "button_reply", button_reply: { id, title } } });
+
+/** The reply-button ids of the last interactive message to `phone`. */
+export function buttonsOfLast(h: SchedulerHarness, phone: string): string[] {
+  const last = h.graphApi.sent.filter((m) => m.to.replace(/\D/g, "") === phone).at(-1);
+  const body = last?.body as { interactive?: { action: { buttons: { reply: { id: string } }[] } } };
+  return body.interactive?.action.buttons.map((b) => b.reply.id) ?? [];
+}

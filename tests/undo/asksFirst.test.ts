@@ -10,7 +10,7 @@ import {
   sharedDatabase,
   type SchedulerHarness,
 } from "../support/schedulerHarness.js";
-import { say, tap } from "../household/talk.js";
+import { buttonsOfLast, say, tap } from "../household/talk.js";
 import { stores } from "../support/databaseScript.js";
 import { t } from "../../src/messages/index.js";
 
@@ -34,13 +34,6 @@ async function rows(h: Harness) {
     "SELECT id, list_id, text, checked, position FROM list_items ORDER BY position",
   );
   return { lists: lists.rows, items: items.rows };
-}
-
-/** The reply-button ids of the last interactive message to `phone`. */
-function buttonsOfLast(h: SchedulerHarness, phone: string): string[] {
-  const last = h.graphApi.sent.filter((msg) => msg.to.replace(/\D/g, "") === phone).at(-1);
-  const body = last?.body as { interactive?: { action: { buttons: { reply: { id: string } }[] } } };
-  return body.interactive?.action.buttons.map((b) => b.reply.id) ?? [];
 }
 
 describe("undo after other messages asks first", () => {

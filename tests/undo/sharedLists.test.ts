@@ -9,7 +9,7 @@ import {
   sharedDatabase,
   type SchedulerHarness,
 } from "../support/schedulerHarness.js";
-import { DANA, say, tap, YOSSI } from "../household/talk.js";
+import { buttonsOfLast, DANA, say, tap, YOSSI } from "../household/talk.js";
 
 let h: SchedulerHarness | undefined;
 const shared = sharedDatabase(() => h);
@@ -47,13 +47,6 @@ async function items(h: SchedulerHarness): Promise<ItemRow[]> {
     "SELECT id, user_phone, added_by_phone, text, checked, position FROM list_items ORDER BY position",
   );
   return rows;
-}
-
-/** The reply-button ids of the last interactive message to `phone`. */
-function buttonsOfLast(h: SchedulerHarness, phone: string): string[] {
-  const last = h.graphApi.sent.filter((m) => m.to.replace(/\D/g, "") === phone).at(-1);
-  const body = last?.body as { interactive?: { action: { buttons: { reply: { id: string } }[] } } };
-  return body.interactive?.action.buttons.map((b) => b.reply.id) ?? [];
 }
 
 describe("undo on a shared list", () => {

@@ -59,41 +59,35 @@ export function fastPathAction(text: string): "describe_capabilities" | "greet" 
   return null;
 }
 
+/** A plan of one step ("A") read in code: certain, and harmless as far as the planner goes. */
+function oneStepPlan(
+  intentType: PlannerOutput["intentType"],
+  capability: CapabilityName,
+  action: string,
+  riskLevel: PlannerOutput["riskLevel"] = "low",
+): PlannerOutput {
+  return {
+    intentType,
+    confidence: 1,
+    riskLevel,
+    needsApproval: false,
+    missingFields: [],
+    plan: [{ id: "A", capability, action, constraints: {}, changes: {}, dependsOn: [] }],
+  };
+}
+
 /** The plan of a message the fast path answers: one meta step, certain, harmless. */
 export function fastPathPlan(
   action: "describe_capabilities" | "greet" | "thank" | "undo" | GoogleCommand,
 ): PlannerOutput {
-  return {
-    intentType: "meta",
-    confidence: 1,
-    riskLevel: "low",
-    needsApproval: false,
-    missingFields: [],
-    plan: [
-      {
-        id: "A",
-        capability: "meta",
-        action,
-        constraints: {},
-        changes: {},
-        dependsOn: [],
-      },
-    ],
-  };
+  return oneStepPlan("meta", "meta", action);
 }
 
 /** The turn of a message a capability recognized in code (`CapabilityRegistry.recognize`): its one step, resolved. */
 export function recognizedTurn(capability: CapabilityName, step: RecognizedStep): FastPathTurn {
   const stepId = "A";
   return {
-    plannerOutput: {
-      intentType: "operation",
-      confidence: 1,
-      riskLevel: "low",
-      needsApproval: false,
-      missingFields: [],
-      plan: [{ id: stepId, capability, action: step.action, constraints: {}, changes: {}, dependsOn: [] }],
-    },
+    plannerOutput: oneStepPlan("operation", capability, step.action),
     resolverResults: new Map([
       [stepId, { stepId, type: "execute", functionName: step.functionName, args: step.args }],
     ]),
@@ -128,24 +122,9 @@ export interface FastPathTurn {
 /** A second-brain command as the turn's one step, already resolved. */
 function secondBrainTurn(command: NoteCommand): FastPathTurn {
   const stepId = "A";
+  const risk = command.action === "forget_everything" ? "high" : "low";
   return {
-    plannerOutput: {
-      intentType: "operation",
-      confidence: 1,
-      riskLevel: command.action === "forget_everything" ? "high" : "low",
-      needsApproval: false,
-      missingFields: [],
-      plan: [
-        {
-          id: stepId,
-          capability: "second-brain",
-          action: command.action,
-          constraints: {},
-          changes: {},
-          dependsOn: [],
-        },
-      ],
-    },
+    plannerOutput: oneStepPlan("operation", "second-brain", command.action, risk),
     resolverResults: new Map([
       [stepId, { stepId, type: "execute", functionName: command.functionName, args: { ...command.args } }],
     ]),
@@ -220,23 +199,7 @@ export function fastPathTurn(
     ? timeQuestionResult(stepId, command.functionName, command.args, question, options.language ?? "en")
     : { stepId, type: "execute", functionName: command.functionName, args: command.args };
   return {
-    plannerOutput: {
-      intentType: "operation",
-      confidence: 1,
-      riskLevel: "low",
-      needsApproval: false,
-      missingFields: [],
-      plan: [
-        {
-          id: stepId,
-          capability: command.capability,
-          action: command.action,
-          constraints: {},
-          changes: {},
-          dependsOn: [],
-        },
-      ],
-    },
+    plannerOutput: oneStepPlan("operation", command.capability, command.action),
     resolverResults: new Map([[stepId, resolved]]),
   };
 }

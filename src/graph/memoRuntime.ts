@@ -163,7 +163,15 @@ export class MemoRuntime {
       if (age <= HITL_TTL_MS) {
         const values = (stored?.checkpoint.channel_values ?? {}) as Partial<MemoState>;
         const answer = { text: message, ...(options.optionId ? { optionId: options.optionId } : {}) };
-        if (leavesQuestion(pending, answer, (text) => this.isCommand(text))) {
+        // A typed answer to an invitation ("accept", "מאשרת", "stop") while another question is open:
+        // quoting the invitation says which it answers (the question is left); unquoted, it could
+        // answer either, so neither is taken: the question stays, and the reply says how to answer each.
+        const claimed = !options.optionId && (await this.claimed(threadId, message, options));
+        if (claimed && !options.replyToMessageId) {
+          await this.deps.checkpointer.discard(threadId);
+          return this.askWhichIsAnswered(threadId, message, options, pending, values.traceId ?? "");
+        }
+        if (claimed || leavesQuestion(pending, answer, (text) => this.isCommand(text))) {
           // A new command, not the answer: the question is left (nothing was done for it) and the
           // command runs, rather than being lost as a bad answer or read as one.
           this.deps.logger.info(
@@ -230,7 +238,43 @@ export class MemoRuntime {
     const { capabilities } = this.deps;
     if (!capabilities) return false;
     const language = replyLanguage(detectLanguage(message) ?? options.user?.language);
-    return (await capabilities.recognize(message, { phone: threadId, language })) !== null;
+    const context = {
+      phone: threadId,
+      language,
+      ...(options.replyToMessageId ? { replyToMessageId: options.replyToMessageId } : {}),
+    };
+    return (await capabilities.recognize(message, context)) !== null;
+  }
+
+  /**
+   * The open question again, after a word that could answer it or an invitation: which one it is
+   * for is not guessed (a "yes" to a deletion, or joining a household). Nothing is resumed.
+   */
+  private async askWhichIsAnswered(
+    threadId: string,
+    message: string,
+    options: InvokeOptions,
+    pending: HITLInterruptPayload,
+    traceId: string,
+  ): Promise<MemoReply> {
+    this.deps.logger.info(
+      { event: "HITL_OR_INVITATION", hitlId: pending.hitlId, threadId },
+      "answer or invitation?",
+    );
+    await this.remember(threadId, message, options);
+    const question = `${t(pending.language, "hitlOrInvitation")}\n\n${pending.question}`;
+    const text = renderQuestion({ ...pending, question });
+    const storedMessageId = await this.deps.memory.addAssistantMessage(threadId, text);
+    return {
+      status: "waiting",
+      text,
+      question,
+      options: pending.options,
+      expectedInput: pending.expectedInput,
+      hitlId: pending.hitlId,
+      traceId,
+      ...(storedMessageId ? { storedMessageId } : {}),
+    };
   }
 
   /** Whether the message is a whole command of Memo's no-model grammar (never "בטל", a question's cancel). */

@@ -245,6 +245,44 @@ describe("an answer applies only to an invitation delivered, open and not refuse
   });
 });
 
+describe("an answer while another question is open", () => {
+  it("“מאשרת” unquoted answers neither (the question stays, nothing deleted); quoting the invitation answers it", async () => {
+    const h = await harness({
+      [YOSSI]: { name: "Yossi", language: "he" },
+      [DANA]: { name: "Dana", language: "he" },
+    });
+    await say(h, DANA, "תוסיף חלב, ביצים לרשימת קניות");
+    // A list with items is deleted only after a yes.
+    expect((await say(h, DANA, "תמחק את רשימת קניות")).join("\n")).toContain("קניות");
+    await say(h, YOSSI, "תוסיף את דנה 050-1234567 למשק הבית");
+    const invitation = await invitationMessageId(h, DANA, "Yossi");
+
+    const unclear = (await say(h, DANA, "מאשרת")).join("\n");
+    expect(unclear).toContain(t("he", "hitlOrInvitation"));
+    expect(await household(h, DANA)).toContain(t("en", "household.none"));
+    expect((await say(h, DANA, "תראה לי את רשימת קניות")).join("\n")).toContain("חלב");
+
+    await say(h, DANA, "תמחק את רשימת קניות");
+    const joined = (await quoting(h, DANA, "מאשרת", invitation)).join("\n");
+    expect(joined).toContain("הצטרפת למשק הבית של Yossi");
+    expect(joined).toContain(t("he", "hitlLeft"));
+    expect((await say(h, DANA, "תראה לי את רשימת קניות")).join("\n")).toContain("חלב");
+  });
+
+  it("“stop” quoting a reminder answers no invitation", async () => {
+    const h = await harness({ [YOSSI]: { name: "Yossi" }, [DANA]: { name: "Dana" } });
+    await say(h, YOSSI, "add Dana 050-1234567 to my household");
+    await say(h, DANA, "add task water the plants");
+    const [listing] = await say(h, DANA, "my tasks");
+    const listingId = h.graphApi.sent.filter((m) => m.to.replace(/\D/g, "") === DANA).at(-1)!.id;
+    expect(listing).toContain("water the plants");
+    const reply = (await quoting(h, DANA, "stop", listingId)).join("\n");
+    expect(reply).not.toContain("won't get invitations");
+    // The invitation is still open to her: a plain "accept" joins.
+    expect((await say(h, DANA, "accept")).join("\n")).toContain("You've joined Yossi's household");
+  });
+});
+
 describe("limits count people and numbers, whatever happens to a household", () => {
   it("invite and leave, again and again: three invitations reach one number a day, and the sixth is refused", async () => {
     const h = await harness({ [YOSSI]: { name: "Yossi" }, [RINA]: { name: "Rina" } });

@@ -219,8 +219,10 @@ export class HouseholdService {
     const { households } = this.deps.storage.repositories;
     const now = this.deps.clock();
     const openSince = this.openSince(now);
-    const quotedId = quoted ? await households.invitationSentAs(phone, quoted) : null;
-    if (quotedId) {
+    if (quoted) {
+      // Quoting something else (a reminder: "stop") answers no invitation: the rest of Memo reads it.
+      const quotedId = await households.invitationSentAs(phone, quoted);
+      if (!quotedId) return null;
       const open = await households.openInvitation(quotedId, phone, openSince);
       return open ? { kind: "open", invitations: this.choices([open]) } : { kind: "gone" };
     }

@@ -283,6 +283,38 @@ describe("an answer while another question is open", () => {
   });
 });
 
+describe("a refusal never shows", () => {
+  it("the inviter leaving closes the invitations she sent, declined ones too: the others see neither", async () => {
+    const h = await harness({
+      [YOSSI]: { name: "Yossi" },
+      [DANA]: { name: "Dana" },
+      [RINA]: { name: "Rina" },
+      [VERED]: { name: "Vered" },
+      [EVE]: { name: "Eve" },
+    });
+    for (const [phone, name, number] of [
+      [DANA, "Dana", "050-1234567"],
+      [RINA, "Rina", "054-1112223"],
+    ] as const) {
+      await say(h, YOSSI, `add ${name} ${number} to my household`);
+      await say(h, phone, "accept");
+    }
+    await say(h, DANA, "add Vered 053-7770002 to my household");
+    await say(h, DANA, "add Eve 054-7770003 to my household");
+    await tap(h, VERED, invitationButtons(h, VERED).decline, "Decline");
+    expect(await household(h, YOSSI)).toContain("Vered, Eve");
+    await say(h, DANA, "leave the household");
+    // Neither shows as invited, so nothing tells Vered's refusal apart from Eve's silence.
+    expect(await household(h, YOSSI)).toBe("🏠 Your household: you, Rina.");
+    expect(await say(h, YOSSI, "add Vered 053-7770002 to my household")).toEqual([
+      expect.stringContaining("I've invited Vered"),
+    ]);
+    expect(await say(h, YOSSI, "add Eve 054-7770003 to my household")).toEqual([
+      expect.stringContaining("I've invited Eve"),
+    ]);
+  });
+});
+
 describe("limits count people and numbers, whatever happens to a household", () => {
   it("invite and leave, again and again: three invitations reach one number a day, and the sixth is refused", async () => {
     const h = await harness({ [YOSSI]: { name: "Yossi" }, [RINA]: { name: "Rina" } });

@@ -50,6 +50,18 @@ async function items(h: SchedulerHarness): Promise<ItemRow[]> {
 }
 
 describe("undo on a shared list", () => {
+  it("another member's addition since is no change to mine: Yossi adds milk, Dana adds bread, his undo takes milk back", async () => {
+    const h = await household();
+    await say(h, YOSSI, "create a shopping list for the household");
+    later(h);
+    await say(h, YOSSI, "add milk to shopping list");
+    later(h);
+    await say(h, DANA, "add bread to shopping list");
+    later(h);
+    expect((await say(h, YOSSI, "undo")).join("\n")).toContain("milk");
+    expect((await items(h)).map((i) => i.text)).toEqual(["bread"]);
+  });
+
   it("Yossi ticks milk, Dana clears the list: his undo names her and changes nothing; hers brings the items back as they were", async () => {
     const h = await household();
     await say(h, YOSSI, "create a shopping list for the household");

@@ -319,12 +319,15 @@ export class HouseholdRepository {
 
   /**
    * Closes every open invitation `phone` sent, and every one to them from `householdId` (they left
-   * it or were taken out: no old invitation brings them back).
+   * it or were taken out: no old invitation brings them back). Declined ones close too: they look
+   * open to their inviter until they expire, and must not outlive the others (a refusal is never
+   * shown); the refusal itself stays in household_blocks.
    */
   async cancelInvitationsOf(phone: string, householdId: string, nowMs: number): Promise<number> {
     const { rowCount } = await this.db.query(
       `UPDATE household_invitations SET status = 'cancelled', answered_at = $3
-        WHERE status = 'pending' AND (inviter_phone = $1 OR (invitee_phone = $1 AND household_id = $2))`,
+        WHERE status IN ('pending', 'declined')
+          AND (inviter_phone = $1 OR (invitee_phone = $1 AND household_id = $2))`,
       [phone, householdId, new Date(nowMs)],
     );
     return rowCount ?? 0;

@@ -134,6 +134,8 @@ const SCOPE_COLUMNS = new Set<RowScope["column"]>(["id", "list_id", "created_by_
  */
 const SYSTEM_COLUMNS: Partial<Record<UndoableTable, string[]>> = {
   tasks: ["next_fire_at", "assigner_told_open_at", "assigner_told_done_at"],
+  // Every change to a list's items stamps the list: another member's addition is no change to mine.
+  lists: ["updated_at"],
   notes: ["embedding", "embedding_model"],
 };
 

@@ -109,6 +109,17 @@ const household = async (h: SchedulerHarness, phone: string) =>
   (await say(h, phone, "my household")).join("\n");
 
 describe("an answer applies only to an invitation delivered, open and not refused", () => {
+  it("an invitation that could not be sent (outside the 24-hour window, no template) is answered by nothing", async () => {
+    h = await createSchedulerHarness({ db: shared.db });
+    await h.user(YOSSI);
+    await h.memo.users.update(YOSSI, { displayName: "Yossi" });
+    await say(h, YOSSI, "add Vered 053-7770002 to my household");
+    expect(h.sentTo(VERED)).toEqual([]);
+    await say(h, VERED, "accept");
+    expect(await household(h, VERED)).toContain("You're not in a household");
+    expect(await household(h, YOSSI)).toContain("Invited, not answered yet: Vered");
+  });
+
   it("a typed “מאשרת” after refusing Moti joins Yossi's household, not Moti's hidden invitation", async () => {
     const h = await harness({
       [MOTI]: { name: "Moti", language: "he" },

@@ -66,6 +66,7 @@ describe("erasing a person of two households", () => {
         [VERED, "Vered"],
         [MOTI, "Moti"],
         [RINA, "Rina"],
+        [DANA, "Dana"],
       ] as const) {
         await h.user(phone, { language: "en" });
         await h.memo.users.update(phone, { displayName: name });
@@ -75,7 +76,7 @@ describe("erasing a person of two households", () => {
       await say(h, RINA, "accept");
       await say(h, MOTI, "invite Vered +972 53-765-4321 to our household");
       await say(h, VERED, "stop");
-      // Yossi's household: Yossi and Vered.
+      // Yossi's household: Yossi, Vered and Dana.
       await say(h, YOSSI, "add Vered 053-7654321 to my household");
       await say(h, VERED, "accept");
       await say(h, YOSSI, "add Dana 050-1234567 to my household");

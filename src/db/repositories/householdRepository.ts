@@ -11,10 +11,13 @@ function phoneKeys(phone: string): string[] {
 }
 
 /**
- * An invitation (alias i) to $1 an answer may apply to: pending, delivered, made after $2, from
- * someone $1 (as its keys, $3) has not refused.
+ * An invitation (alias i) to $1 an answer may apply to: pending, delivered (recorded as sent, and
+ * its message sent: not one still sending, failed or undeliverable), made after $2, from someone $1
+ * (as its keys, $3) has not refused.
  */
 const ANSWERABLE = `i.invitee_phone = $1 AND i.status = 'pending' AND i.delivered AND i.created_at > $2
+  AND EXISTS (SELECT 1 FROM reminder_deliveries d
+               WHERE d.key = 'household:invitation:' || i.id AND d.status = 'sent')
   AND NOT EXISTS (SELECT 1 FROM household_blocks b
                    WHERE b.phone = ANY($3) AND b.blocked_phone = i.inviter_phone AND b.kind = 'invitations')`;
 

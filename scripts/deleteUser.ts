@@ -8,7 +8,7 @@ import { openDatabase } from "../src/db/database.js";
 import { PgGoogleAccountRepository } from "../src/db/repositories/googleAccountRepository.js";
 import { PgLocalSecretRepository } from "../src/db/repositories/localSecretRepository.js";
 import { createGoogleAccounts } from "../src/services/google/googleAccountService.js";
-import { deriveKey, storedSecretKey } from "../src/services/google/secrets.js";
+import { deriveKey, loadSecretKey, storedSecretKey } from "../src/services/google/secrets.js";
 import { countUserData, eraseUserData } from "../src/db/repositories/userDataRepository.js";
 import { describeError } from "../src/utils/errors.js";
 import { createLogger } from "../src/utils/logger.js";
@@ -85,6 +85,12 @@ async function main(): Promise<void> {
         serviceUrl: () => "",
       });
     const revoked = google && google.configured ? await google.disconnect(phone) : false;
+    // The refusals and limits kept past the erasure are under a hash keyed with the service's
+    // secret: without one yet (a development database), the one the service would make is made now.
+    if (!secret)
+      setPhoneTagKey(
+        deriveKey(await loadSecretKey(new PgLocalSecretRepository(db.pool), config, logger), "phone-tag"),
+      );
     const erased = await eraseUserData(db.pool, phone);
     process.stdout.write(
       `${JSON.stringify({ ...summary, rows: erased, googleRevoked: revoked, erased: true })}\n`,

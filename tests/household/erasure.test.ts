@@ -89,11 +89,14 @@ describe("erasing a person of two households", () => {
       await say(h, VERED, "task for Yossi: fix the shelf");
       await say(h, VERED, "remind Yossi at 17:00 to call the bank");
       await say(h, YOSSI, "task for Vered: buy stamps");
+      await say(h, VERED, "task for Dana: water the plants");
       await say(h, YOSSI, "note: Vered's number is 053-765-4321");
       h.clock.advance(16 * MINUTE);
       await received(h, YOSSI, () => h!.pass());
       // Each leaves an undo entry that copies rows naming Vered: Yossi clears the items she added.
       await say(h, YOSSI, "clear shopping list");
+      // Dana deletes the task Vered gave her: her undo journal holds a copy naming Vered.
+      await say(h, DANA, "delete task water the plants");
       await say(h, MOTI, "create list errands");
       await say(h, RINA, "add soap to errands list");
       // A question left open in Moti's chat ("morning or afternoon?"): its paused turn holds his
@@ -121,7 +124,9 @@ describe("erasing a person of two households", () => {
 
       // Every other member's undo: nothing writes her number back.
       for (const phone of [YOSSI, MOTI, RINA, DANA]) {
-        await say(h, phone, "undo");
+        // Other messages came between: undo names the change and asks first.
+        const asked = (await say(h, phone, "undo")).join("\n");
+        if (asked.includes("Undo it?")) await say(h, phone, "yes");
         expect(await whereIsTheNumber(h.db.pool), phone).toEqual([]);
       }
       // Yossi's undo put back the items she added, no longer naming her; his household goes on with Dana.
@@ -129,6 +134,16 @@ describe("erasing a person of two households", () => {
         "*shopping* (shared with your household)\n1. ☐ milk\n2. ☐ bread",
       );
       expect(await say(h, YOSSI, "my household")).toEqual(["🏠 Your household: you, Dana."]);
+      // Dana's undo brought back the task Vered gave her as her own: no longer from anyone, nor the household's.
+      const { rows: given } = await h.db.pool.query<{
+        household_id: string | null;
+        assigned_by_phone: string | null;
+      }>(
+        `SELECT household_id, assigned_by_phone FROM tasks WHERE user_phone = $1 AND text = 'water the plants'`,
+        [DANA],
+      );
+      expect(given).toEqual([{ household_id: null, assigned_by_phone: null }]);
+      expect((await say(h, YOSSI, "our tasks")).join("\n")).not.toContain("water the plants");
       expect(await whereIsTheNumber(h.db.pool)).toEqual([]);
     },
   );

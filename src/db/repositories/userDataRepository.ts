@@ -67,6 +67,9 @@ export const KEPT_UNDER_KEY: readonly { table: string; column: string }[] = [
 /** The paused conversations (LangGraph's checkpointer), dropped whole when one mentions the person. */
 const CHECKPOINT_TABLES = ["checkpoint_writes", "checkpoint_blobs", "checkpoints"] as const;
 
+/** The columns cleared with a reference to the person (USER_REFERENCES), by the reference's column. */
+const CLEARED_WITH = new Map(USER_REFERENCES.map((r) => [r.column, r.clear]));
+
 /** What stands where the person's number was written in someone else's row. */
 const ERASED = "[erased]";
 
@@ -243,19 +246,22 @@ async function eraseMention(db: Queryable, phone: string, mention: Mention): Pro
   const json = (value: unknown): unknown => {
     if (typeof value === "string") return text(value);
     if (Array.isArray(value)) return value.map(json);
-    if (value && typeof value === "object")
+    if (value && typeof value === "object") {
+      const entries = Object.entries(value);
+      const named = entries.filter(([, inner]) => typeof inner === "string" && only.test(inner));
+      // A copy of a row (an undo journal's image) that named the person: the field goes, with the
+      // columns cleared with it in the live row (a task given is no longer the household's).
+      const cleared = new Set(named.flatMap(([key]) => [key, ...(CLEARED_WITH.get(key) ?? [])]));
       return Object.fromEntries(
-        Object.entries(value).map(([key, inner]) => [
-          text(key),
-          typeof inner === "string" && only.test(inner) ? null : json(inner),
-        ]),
+        entries.map(([key, inner]) => [text(key), cleared.has(key) ? null : json(inner)]),
       );
+    }
     return value;
   };
   for (const { ctid, value } of mention.rows) {
     const erased =
       kind === "json"
-        ? JSON.stringify(json(typeof value === "string" ? JSON.parse(value) : value))
+        ? JSON.stringify(json(value))
         : kind === "array"
           ? (value as string[]).map(text)
           : text(String(value));

@@ -1,5 +1,6 @@
 import type { HOUSEHOLD_EN } from "./household.js";
 import type { TASKS_EN } from "./tasks.js";
+import type { UNDO_EN } from "./undo.js";
 
 /**
  * How a placeholder that carries another person's words is shown (utils/quotedText.ts): within
@@ -8,7 +9,7 @@ import type { TASKS_EN } from "./tasks.js";
 export type Quoting = "inline" | "block";
 
 type Placeholders = Readonly<Record<string, Quoting>>;
-type Key = keyof typeof HOUSEHOLD_EN | keyof typeof TASKS_EN;
+type Key = keyof typeof HOUSEHOLD_EN | keyof typeof TASKS_EN | keyof typeof UNDO_EN;
 
 /** A person's name, on the line. */
 const NAME = "inline";
@@ -56,6 +57,20 @@ export const OTHERS_WORDS: { readonly [K in Key]?: Placeholders } = {
   "household.stillOpenSince": { who: NAME, text: "inline" },
   "household.listChange": { who: NAME, list: "inline" },
   "household.taskFrom": { name: NAME },
+  // Undo names what a change touched: on a shared list, another member's item, list and name.
+  "undo.what.item": { text: "inline" },
+  "undo.what.list": { text: "inline" },
+  "undo.what.task": { text: "inline" },
+  "undo.change.clear": { list: "inline" },
+  "undo.change.add": { list: "inline" },
+  "undo.change.tick": { list: "inline" },
+  "undo.change.untick": { list: "inline" },
+  "undo.change.remove": { list: "inline" },
+  "undo.did.clear": { list: "inline" },
+  "undo.did.deleteList": { list: "inline" },
+  "undo.did.list": { list: "inline" },
+  "undo.changedBy": { who: NAME },
+  "undo.unshared": { list: "inline" },
   "household.nameTaken": { name: NAME },
   "household.invitationsWithdrawn": { names: NAME },
   "household.endedWithdrawn": { names: NAME },

@@ -62,6 +62,22 @@ describe("undo on a shared list", () => {
     expect((await items(h)).map((i) => i.text)).toEqual(["bread"]);
   });
 
+  it("the undo question names another member's item as her words: no bold, no link", async () => {
+    const h = await household();
+    await say(h, YOSSI, "create a shopping list for the household");
+    later(h);
+    await say(h, DANA, "add *URGENT* http://evil.example to shopping list");
+    later(h);
+    await say(h, YOSSI, "show shopping list");
+    await say(h, YOSSI, "done 1");
+    later(h);
+    await say(h, YOSSI, "my lists");
+    later(h);
+    const asked = (await say(h, YOSSI, "undo")).join("\n");
+    expect(asked).toContain("＊URGENT＊ evil[.]example");
+    expect(asked).not.toMatch(/\*URGENT|https?:|evil\.example/u);
+  });
+
   it("Yossi ticks milk, Dana clears the list: his undo names her and changes nothing; hers brings the items back as they were", async () => {
     const h = await household();
     await say(h, YOSSI, "create a shopping list for the household");

@@ -15,6 +15,7 @@ import type {
   RecognizedStep,
   Resolver,
 } from "../../types/capability.js";
+import { quotedInline } from "../../utils/quotedText.js";
 import { textTemplate } from "../executors/generalExecutor.js";
 
 /**
@@ -120,7 +121,8 @@ const householdEntityResolver: EntityResolver = {
           type: "contact",
           stepId: step.id,
           query: answer,
-          candidates: invitations.map((i) => ({ id: i.id, displayText: i.who })),
+          // The inviter's WhatsApp name is theirs: shown as content (D14).
+          candidates: invitations.map((i) => ({ id: i.id, displayText: quotedInline(i.who) })),
           allowMultiple: false,
           originalArgs: { answer },
         },

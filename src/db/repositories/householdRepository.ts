@@ -320,6 +320,11 @@ export class HouseholdRepository {
     return (rowCount ?? 0) > 0;
   }
 
+  /** Holds invitations to `phone` to this transaction until it ends (its count and insert are one). */
+  async lockInvitee(phone: string): Promise<void> {
+    await this.db.query(`SELECT pg_advisory_xact_lock(hashtext('household-invitee:' || $1))`, [phone]);
+  }
+
   /**
    * Closes every open invitation `phone` sent, and every one to them from `householdId` (they left
    * it or were taken out: no old invitation brings them back). Declined ones close too: they look

@@ -87,6 +87,9 @@ export class HouseholdService {
     if (phone === inviter.phone) return unchanged(t(language, "household.self"));
     const invitee = await this.deps.users.get(phone);
     return this.change(async ({ households }, now) => {
+      // Invitations to one number from several people at once (on two instances) are counted one
+      // after the other, so none passes the day's limit.
+      await households.lockInvitee(phone);
       const openSince = this.openSince(now);
       const household = await households.householdOf(inviter.phone);
       const member = household?.members.find((m) => m.phone === phone);

@@ -104,7 +104,9 @@ export const HOUSEHOLD_EN = {
     other:
       "You've given {name} {count} reminders and tasks today, the most for one day. You can give more tomorrow.",
   },
-  "household.openInvitations": "open invitations to a household",
+  "household.openInvitations": "open invitations to a household (to accept)",
+  "household.openInvitationsDecline":
+    "open invitations to a household (to decline: no more invitations from whoever sent it)",
   "capability.household": "your household",
 } as const satisfies Record<string, Entry>;
 
@@ -206,6 +208,7 @@ export const HOUSEHOLD_HE: Translation<typeof HOUSEHOLD_EN> = {
     one: "נתת היום ל{name} תזכורת או משימה אחת, המקסימום ליום. אפשר לתת עוד מחר.",
     other: "נתת היום ל{name} {count} תזכורות ומשימות, המקסימום ליום. אפשר לתת עוד מחר.",
   },
-  "household.openInvitations": "הזמנות פתוחות למשק בית",
+  "household.openInvitations": "הזמנות פתוחות למשק בית (לאישור)",
+  "household.openInvitationsDecline": "הזמנות פתוחות למשק בית (לסירוב: לא יגיעו עוד הזמנות ממי ששלח אותה)",
   "capability.household": "משק הבית שלך",
 };

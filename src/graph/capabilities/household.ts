@@ -116,7 +116,10 @@ const householdEntityResolver: EntityResolver = {
       // Several open: which one, naming who sent each (buttons, or their numbers).
       return Promise.resolve({
         status: "disambiguation",
-        entityLabel: t(language, "household.openInvitations"),
+        entityLabel: t(
+          language,
+          answer === "accept" ? "household.openInvitations" : "household.openInvitationsDecline",
+        ),
         disambiguation: {
           type: "contact",
           stepId: step.id,

@@ -75,13 +75,13 @@ export interface Invitation {
 }
 
 /** Someone invited who has not joined (yet), as the household named them, and who invited them. */
-export interface PendingInvitee {
+interface PendingInvitee {
   name: string;
   inviterPhone: string;
 }
 
 /** An invitation an answer may apply to, with its inviter's WhatsApp name (null: none known). */
-export interface AnswerableInvitation extends Invitation {
+interface AnswerableInvitation extends Invitation {
   inviterDisplayName: string | null;
 }
 

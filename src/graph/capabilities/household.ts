@@ -46,7 +46,7 @@ const GiveArgs = z.union([
 
 const FUNCTIONS = { answer: "household.answer", give: "household.give" } as const;
 
-export interface HouseholdCapabilityOptions {
+interface HouseholdCapabilityOptions {
   households: HouseholdService;
   sharing: HouseholdSharing;
   users: Pick<UserRepository, "get">;

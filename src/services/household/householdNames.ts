@@ -3,7 +3,7 @@ import { onlyInvisible, visibleText } from "../../utils/args.js";
 import { literalOf } from "../../utils/fuzzy.js";
 
 /** The longest name a household knows someone by (the "Dana: …" command reads up to 40 characters). */
-export const MAX_MEMBER_NAME = 40;
+const MAX_MEMBER_NAME = 40;
 
 /** Controls that make text show in another order than it is written (U+202A–U+202E, U+2066–U+2069). */
 const DIRECTION_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/u;

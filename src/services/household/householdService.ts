@@ -39,7 +39,7 @@ export const HOUSEHOLD_LIMITS = {
 export const COPY_OFFER_MS = 7 * DAY_MS;
 
 /** An open invitation an answer may mean, and who sent it (their name and number). */
-export interface InvitationChoice {
+interface InvitationChoice {
   id: string;
   who: string;
 }
@@ -49,7 +49,7 @@ export interface InvitationChoice {
  * several to ask about), or `gone` when the one it names (quoted, or the only one, expired) can no
  * longer be answered.
  */
-export type InvitationChoices = { kind: "open"; invitations: InvitationChoice[] } | { kind: "gone" };
+type InvitationChoices = { kind: "open"; invitations: InvitationChoice[] } | { kind: "gone" };
 
 /**
  * Households (docs/HOUSEHOLD.md): invitations and their answers, members joining, leaving and

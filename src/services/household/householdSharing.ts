@@ -43,7 +43,7 @@ const GIVE_ASK_MAX = 200;
  * What a bare "Dana: call the plumber" is: a task to ask about giving (the member and the text),
  * or a refusal of its words.
  */
-export type GiveQuestion = { memberPhone: string; name: string; text: string } | { refused: string };
+type GiveQuestion = { memberPhone: string; name: string; text: string } | { refused: string };
 
 /**
  * What a household shares (docs/HOUSEHOLD.md): lists shared with it, tasks and one-time reminders

@@ -65,6 +65,8 @@ export interface ListItem {
   position: number;
   /** On a shared list: the household name of who added it, when that is not the reader (else absent). */
   addedBy?: string;
+  /** Someone other than the reader wrote it (a member, or one who has since left): shown as content. */
+  othersWords?: true;
 }
 
 export interface TaskList {

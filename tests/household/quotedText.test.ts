@@ -79,6 +79,16 @@ describe("another member's words, in English", () => {
     ]);
   });
 
+  it("an item a member added stays shown as content after she is taken out of the household", async () => {
+    const { h } = await household("en", "Yossi");
+    await say(h, YOSSI, "create a shopping list for the household");
+    await say(h, DANA, "add *URGENT* verify at http://evil.example/login to shopping list");
+    await say(h, YOSSI, "remove Dana from the household");
+    const [list] = await say(h, YOSSI, "show shopping list");
+    expect(list).toContain("＊URGENT＊ verify at evil[.]example/login");
+    expect(list).not.toMatch(/\*URGENT|https?:|evil\.example/u);
+  });
+
   it("the holder's morning digest shows a reminder from a member with its words inert", async () => {
     const { h } = await household("en", "Yossi");
     await say(h, YOSSI, "remind Dana tomorrow at 17:00 to _pay_ at https://evil.example/pay");

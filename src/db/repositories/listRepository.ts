@@ -67,6 +67,7 @@ interface ItemRow {
   checked: boolean;
   position: number;
   added_by?: string | null;
+  others?: boolean;
 }
 
 const toItem = (row: ItemRow): ListItem => ({
@@ -75,6 +76,7 @@ const toItem = (row: ItemRow): ListItem => ({
   checked: row.checked,
   position: row.position,
   ...(row.added_by ? { addedBy: row.added_by } : {}),
+  ...(row.others ? { othersWords: true as const } : {}),
 });
 
 /**
@@ -270,7 +272,8 @@ export class PgListRepository implements ListRepository {
                                                   'added_by', CASE
                                                     WHEN l.household_id IS NOT NULL
                                                      AND COALESCE(i.added_by_phone, l.user_phone) <> $1
-                                                    THEN ${MEMBER_NAME("COALESCE(i.added_by_phone, l.user_phone)")} END)
+                                                    THEN ${MEMBER_NAME("COALESCE(i.added_by_phone, l.user_phone)")} END,
+                                                  'others', COALESCE(i.added_by_phone, l.user_phone) <> $1)
                                 ORDER BY i.position, i.id)
                   FROM list_items i WHERE i.list_id = l.id), '[]'::json) AS items
          FROM lists l WHERE ${VISIBLE} AND ($2::uuid[] IS NULL OR l.id = ANY($2::uuid[]))

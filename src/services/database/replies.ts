@@ -206,9 +206,9 @@ function listName(list: TaskList): string {
   return list.owner ? quotedInline(list.name) : list.name;
 }
 
-/** An item's text as shown: quoted when another member added it. */
-function itemText(item: { text: string; addedBy?: string }): string {
-  return item.addedBy ? quotedInline(item.text) : item.text;
+/** An item's text as shown: quoted when someone else added it (a member, or one who has left since). */
+function itemText(item: { text: string; addedBy?: string; othersWords?: true }): string {
+  return item.addedBy || item.othersWords ? quotedInline(item.text) : item.text;
 }
 
 function listDetail(list: TaskList, language: Language): string {
@@ -216,7 +216,7 @@ function listDetail(list: TaskList, language: Language): string {
   if (list.items.length === 0) return `${title}\n${t(language, "list.empty")}`;
   // On a shared list, who added an item when it was not the reader: "milk — Dana".
   const items = list.items.map((item) => {
-    const text = item.addedBy ? `${itemText(item)} — ${quotedInline(item.addedBy)}` : item.text;
+    const text = item.addedBy ? `${itemText(item)} — ${quotedInline(item.addedBy)}` : itemText(item);
     return list.isChecklist ? `${item.checked ? "☑" : "☐"} ${text}` : text;
   });
   return `${title}\n${numbered(items).join("\n")}`;

@@ -240,7 +240,11 @@ export class HouseholdService {
   }
 
   private choices(invitations: readonly (Invitation & { inviterDisplayName?: string | null })[]) {
-    return invitations.map((i) => ({ id: i.id, who: withNumber(i.inviterDisplayName, i.inviterPhone) }));
+    // The number first: a choice's title is cut short, and a WhatsApp name can pose as a number.
+    return invitations.map((i) => ({
+      id: i.id,
+      who: [displayPhone(i.inviterPhone), i.inviterDisplayName?.trim()].filter(Boolean).join(" "),
+    }));
   }
 
   /** "my household": its members ("you" first, then in the order they joined), and who was invited. */

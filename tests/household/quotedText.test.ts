@@ -9,7 +9,7 @@ import {
   sharedDatabase,
   type SchedulerHarness,
 } from "../support/schedulerHarness.js";
-import { DANA, received, say, YOSSI } from "./talk.js";
+import { buttonsOfLast, DANA, received, say, tap, YOSSI } from "./talk.js";
 
 let h: SchedulerHarness | undefined;
 const shared = sharedDatabase(() => h);
@@ -77,6 +77,11 @@ describe("another member's words, in English", () => {
     expect(await received(h, DANA, () => h.pass())).toEqual([
       "⏰ Reminder from Yossi:\n> ＿pay＿ at evil[.]example/pay",
     ]);
+    // Her Done tap's reply names his words as his too.
+    const [done] = buttonsOfLast(h, DANA);
+    const reply = (await tap(h, DANA, done!, "Done ✅")).join("\n");
+    expect(reply).toContain("＿pay＿ at evil[.]example/pay");
+    expect(reply).not.toMatch(/_pay_|https?:|evil\.example/u);
   });
 
   it("an item a member added stays shown as content after she is taken out of the household", async () => {

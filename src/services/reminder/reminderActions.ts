@@ -13,6 +13,7 @@ import type { MemoryService } from "../memory/index.js";
 import type { MessageSender } from "../../types/outbound.js";
 import type { SendOptions } from "../../types/outbound.js";
 import { REMINDER_BUTTON, SNOOZE_MINUTES } from "./proactiveText.js";
+import { quotedInline } from "../../utils/quotedText.js";
 import { parseSettingsCommand, type SettingsCommand } from "./settingsCommand.js";
 
 export interface ReminderActionsDeps {
@@ -50,6 +51,11 @@ const BARE_DONE =
   /^(?:(?:ok|okay|yes|yep|great|thanks)[\s,!.]*)?(?:done|all done|it'?s done|did it|finished)[\s!.✅👍]*$|^(?:(?:אוקיי|אוקי|כן|תודה)[\s,!.]*)?(?:בוצע|סיימתי|עשיתי|גמרתי|זהו|נעשה)[\s!.✅👍]*$/iu;
 /** A typed "done" means the reminder that rang within this long (a quoted reminder: any time). */
 const TYPED_DONE_WINDOW_MS = 2 * 60 * 60 * 1000;
+
+/** A task's words as a reply names them: another member's, when one gave it, shown as content (D14). */
+function shownText(task: Task): string {
+  return task.assignedByPhone ? quotedInline(task.text) : task.text;
+}
 
 /** An inbound message as these actions read it. */
 export interface ActionMessage {
@@ -166,14 +172,15 @@ export class ReminderActions {
     );
     if (!changed) return t(language, "reminder.gone");
     const { task, result: done, now } = changed;
+    const text = shownText(task);
     logger.info({ event: "REMINDER_DONE_TAP", taskId, removed: done.removed }, "reminder done by button");
     if (done.recurring && done.task.nextFireAt) {
       return t(language, "reminder.doneRecurring", {
-        text: task.text,
+        text,
         time: humanTime(done.task.nextFireAt, now, user.timeZone, language),
       });
     }
-    return t(language, "reminder.done", { text: task.text });
+    return t(language, "reminder.done", { text });
   }
 
   /**
@@ -204,7 +211,7 @@ export class ReminderActions {
     if (!changed) return t(language, "reminder.gone");
     return t(language, "reminder.snoozed", {
       time: humanTime(changed.result, changed.now, user.timeZone, language),
-      text: changed.task.text,
+      text: shownText(changed.task),
     });
   }
 

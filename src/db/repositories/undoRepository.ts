@@ -128,6 +128,9 @@ export function undoInsert(
 
 const SCOPE_COLUMNS = new Set<RowScope["column"]>(["id", "list_id", "created_by_operation"]);
 
+/** A uuid as Postgres reads one (the id columns of the undoable tables). */
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/iu;
+
 /**
  * Columns Memo itself writes after a change (a ring moves `next_fire_at`, a giver is told, a note's
  * embedding is filled in): not a change anyone made, so undo does not count them as one.
@@ -191,21 +194,24 @@ export class PgUndoRepository {
       checkTable(scope.table);
       if (!SCOPE_COLUMNS.has(scope.column)) throw new Error(`not a scope column: ${scope.column}`);
       if (scope.values.length === 0) return;
-      params.push(scope.values);
-      const values = `$${params.length}::text[]`;
+      const byId = scope.column !== "created_by_operation";
+      // Ids are compared as uuids, so the table's index finds them (one that is no uuid names no row).
+      params.push(byId ? scope.values.filter((v) => UUID.test(v)) : scope.values);
+      const values = `$${params.length}::${byId ? "uuid" : "text"}[]`;
       // An operation's own id, or one of its numbered parts ("<id>#0", "<id>#1"…); compared
       // whole, so a "_" or "%" in an id is never a wildcard.
       const createdBy = (alias: string) =>
         `(${alias}.created_by_operation = ANY (${values}) OR split_part(${alias}.created_by_operation, '#', 1) = ANY (${values}))`;
-      const match =
-        scope.column !== "created_by_operation"
-          ? `t.${scope.column}::text = ANY (${values})`
-          : scope.table === "list_items"
-            ? `t.list_id IN (SELECT c.id FROM lists c WHERE c.user_phone = $1 AND ${createdBy("c")})`
-            : createdBy("t");
-      // Rows the person may change: their own, and those of a list a member shares with them.
-      const reach =
-        scope.table === "lists"
+      const match = byId
+        ? `t.${scope.column} = ANY (${values})`
+        : scope.table === "list_items"
+          ? `t.list_id IN (SELECT c.id FROM lists c WHERE c.user_phone = $1 AND ${createdBy("c")})`
+          : `t.user_phone = $1 AND ${createdBy("t")}`;
+      // Rows the person may change: their own, and those of a list a member shares with them (what
+      // an operation created is the person's own, matched above).
+      const reach = !byId
+        ? "TRUE"
+        : scope.table === "lists"
           ? `(t.user_phone = $1 OR EXISTS (SELECT 1 FROM lists l WHERE l.id = t.id AND ${VISIBLE}))`
           : scope.table === "list_items"
             ? `(t.user_phone = $1 OR EXISTS (SELECT 1 FROM lists l WHERE l.id = t.list_id AND ${VISIBLE}))`

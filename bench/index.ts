@@ -5,6 +5,7 @@ import { contextBuild } from "./contextBuild.js";
 import { endToEnd } from "./endToEnd.js";
 import { fastPath } from "./fastPath.js";
 import { graphOverhead } from "./graphOverhead.js";
+import { httpClient } from "./httpClient.js";
 import { llmCalls } from "./llmCalls.js";
 import { notesSearch } from "./notesSearch.js";
 import { schedulerTick } from "./schedulerTick.js";
@@ -18,6 +19,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown> | Record<str
   end_to_end: endToEnd,
   fast_path: fastPath,
   graph_overhead: graphOverhead,
+  http_client: httpClient,
   llm_calls: llmCalls,
   notes_search: notesSearch,
   scheduler_tick: schedulerTick,

@@ -23,7 +23,8 @@ function plainHeaders(headers: RequestInit["headers"]): Record<string, string> {
     return out;
   }
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name] = typeof value === "string" ? value : value.join(", ");
+    // Typed as strings; String() also joins a list the way a header line carries it.
+    if (value !== undefined) out[name] = String(value);
   }
   return out;
 }
@@ -36,9 +37,9 @@ function abortReason(signal: AbortSignal): unknown {
 /**
  * `fetch` for small request/response exchanges (JSON APIs: OpenAI's chat completions, the Graph
  * API's messages) over node:http(s) and its keep-alive agent, the whole response read into memory
- * before it is returned. Node 20's fetch builds web streams, abort listeners and a cloned request
- * for every call; measured here it cost about twice the CPU per request, a tenth of a turn's CPU
- * (issue 22). What it does not handle the same way is left to the global fetch: a Request object,
+ * before it is returned. Node's fetch builds web streams, abort listeners and a cloned request
+ * for every call: about twice the CPU per request on Node 20 (a tenth of a turn's CPU, issue 22),
+ * still a third more on Node 24 (`npm run bench -- http_client`). What it does not handle the same way is left to the global fetch: a Request object,
  * a body other than text or bytes (a form, a stream), a `redirect` setting other than "follow". A
  * redirect is answered as it came (these APIs do not redirect; following it would send the
  * request twice). Like fetch it rejects with the

@@ -1,10 +1,16 @@
 // The service as a real process: what an operator sees when starting and stopping it.
-import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedPgliteDataDir } from "../support/pgliteDataDir.js";
 import { freePort, runEntry, runNode, ROOT, type ChildRun } from "../support/process.js";
+
+interface PackageJson {
+  engines: { node: string };
+}
 
 let cwd: string;
 beforeAll(async () => {
@@ -140,4 +146,40 @@ describe("npm start", () => {
     run.child.kill("SIGTERM");
     expect(await run.exited).toBe(0);
   }, 90_000);
+
+  /** Asserts that `start.mjs` refused with its one sentence for Node `version`. */
+  async function expectRefused(run: ChildRun, version: string): Promise<void> {
+    expect(await run.exited).toBe(1);
+    const lines = run.stderr().trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^memo: Memo needs Node\.js 22\.12 or newer \(24 LTS recommended; .*\)/);
+    expect(lines[0]).toContain(`this is Node.js ${version}.`);
+    expect(run.stdout()).toBe("");
+  }
+
+  it("on a Node older than package.json's engines, stops at once with one sentence naming the version it needs", async () => {
+    const engines = (JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8")) as PackageJson)
+      .engines.node;
+    expect(engines).toBe(">=22.12");
+    for (const version of ["20.20.2", "22.11.0"]) {
+      const asOlder = `data:text/javascript,Object.defineProperty(process.versions,"node",{value:"${version}"})`;
+      await expectRefused(
+        runNode(["--import", asOlder, path.join(ROOT, "scripts/start.mjs")], { cwd }),
+        version,
+      );
+    }
+  });
+
+  // The machines' own Node is 20: the same refusal, from the real thing, where it is installed.
+  const systemNode = "/usr/bin/node";
+  const systemVersion = existsSync(systemNode)
+    ? execFileSync(systemNode, ["--version"], { encoding: "utf8" }).trim().slice(1)
+    : "";
+  it.skipIf(!systemVersion || Number(systemVersion.split(".")[0]) >= 22)(
+    `on the system's Node ${systemVersion || "(none)"}, refuses the same way`,
+    async () => {
+      const child = runNode([path.join(ROOT, "scripts/start.mjs")], { cwd, execPath: systemNode });
+      await expectRefused(child, systemVersion);
+    },
+  );
 });

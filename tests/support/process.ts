@@ -44,8 +44,11 @@ export function runEntry(
 }
 
 /** Runs `node <args>` as in runEntry. */
-export function runNode(args: string[], options: { cwd: string; env?: Record<string, string> }): ChildRun {
-  const child = spawn(process.execPath, args, {
+export function runNode(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; execPath?: string },
+): ChildRun {
+  const child = spawn(options.execPath ?? process.execPath, args, {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],

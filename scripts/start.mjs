@@ -15,7 +15,7 @@ const [major, minor] = process.versions.node.split(".").map(Number);
 if (major < needMajor || (major === needMajor && minor < needMinor)) {
   process.stderr.write(
     `memo: Memo needs Node.js ${needMajor}.${needMinor} or newer (24 LTS recommended; on Linux x64, ` +
-      `\`. scripts/use-node.sh\` installs it from the npm registry), and this is Node.js ${process.versions.node}.\n`,
+      `\`. scripts/useNode.sh\` installs it from the npm registry), and this is Node.js ${process.versions.node}.\n`,
   );
   process.exit(1);
 }

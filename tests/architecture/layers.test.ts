@@ -51,13 +51,14 @@ describe("the layers of src/", () => {
 });
 
 describe("file names", () => {
-  it("are camelCase, folders too (migrations keep their numbered names)", async () => {
+  it("are camelCase, folders too (migrations keep their numbered names, npm's lock file its own)", async () => {
     const { readdir } = await import("node:fs/promises");
     const offending: string[] = [];
     for (const top of ["src", "tests", "scripts", "bench"]) {
       for (const entry of await readdir(path.join(root, top), { recursive: true })) {
         if (entry.startsWith(path.join("db", "migrations") + path.sep)) continue;
         for (const part of entry.split(path.sep)) {
+          if (part === "package-lock.json") continue;
           // A name, then dot-separated suffixes (".test.ts", ".conformance.test.ts", ".jsonl").
           if (!/^[a-z][A-Za-z0-9]*(\.[a-z][A-Za-z0-9]*)*$/.test(part)) offending.push(`${top}/${entry}`);
         }

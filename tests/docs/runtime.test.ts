@@ -43,9 +43,9 @@ describe("the Node.js runtime", () => {
       /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "",
     )?.[0];
     expect(testCommand).toBe("npm test");
-    const steps = ci.split("\n").filter((line) => /^(\. scripts\/use-node\.sh|npm ci|npm test)\b/.test(line));
-    expect(steps).toEqual([". scripts/use-node.sh", "npm ci --no-audit --no-fund", "npm test"]);
-    expect(readme).toContain(". scripts/use-node.sh");
+    const steps = ci.split("\n").filter((line) => /^(\. scripts\/useNode\.sh|npm ci|npm test)\b/.test(line));
+    expect(steps).toEqual([". scripts/useNode.sh", "npm ci --no-audit --no-fund", "npm test"]);
+    expect(readme).toContain(". scripts/useNode.sh");
   });
 
   it("runs no install script that was not decided on in package.json's allowScripts", async () => {

@@ -32,6 +32,7 @@ export const CORE_EN = {
     'To use {capability} I need access to your Google account. Say "connect Google" and I\'ll send you a link.',
   capabilityUnavailable: "I can't help with {capability} yet.",
   internalError: "Something went wrong on my side. Please try again in a moment.",
+  dependencySkipped: "So I didn't do the part of your request that depended on it.",
   llmFailed: "I'm having trouble thinking right now. Please try again in a minute.",
   budgetReached:
     "You've used up today's allowance for requests I need my language model for, so until midnight I can only do quick commands like these:" +
@@ -132,6 +133,7 @@ export const CORE_HE = {
   connectGoogle: 'כדי להשתמש ב{capability} אני צריך גישה לחשבון Google שלך. כתבו "חבר גוגל" ואשלח קישור.',
   capabilityUnavailable: "אני עוד לא יכול לעזור עם {capability}.",
   internalError: "משהו השתבש אצלי. כדאי לנסות שוב בעוד רגע.",
+  dependencySkipped: "לכן לא ביצעתי את החלק בבקשה שהיה תלוי בזה.",
   llmFailed: "יש לי קושי זמני לחשוב. כדאי לנסות שוב בעוד דקה.",
   budgetReached:
     "הגעת למכסה היומית של בקשות שדורשות ממני את מודל השפה, אז עד חצות אני יכול לעשות רק פקודות מהירות כמו:" +

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FROM_STEP_FIELD } from "./resolverMessagesPrompt.js";
 import { DAY_NAMES, eventIdField, localTime } from "./calendarFindPrompt.js";
 
 /** The write operations of V1's calendarOperations (spec 002 §8.2). */
@@ -92,6 +93,7 @@ export const UpdateFieldsSchema = z.object({
 /** CalendarMutateResolver's structured output: V1's write subset of calendarOperations. */
 export const CalendarMutateSchema = z.object({
   operation: z.enum(CALENDAR_MUTATE_OPERATIONS),
+  ...FROM_STEP_FIELD,
   eventId: eventIdField,
   // create
   ...eventFields,
@@ -141,7 +143,7 @@ Operations:
 
 Naming events:
 - searchCriteria.summary is the words of the title as the user said them ("the meeting with Dana" → "meeting with Dana", "הפגישה עם דנה" → "פגישה עם דנה"), plus timeMin / dayOfWeek / startTime when the user named when it is ("Sunday's meeting" → dayOfWeek "Sunday").
-- Never take an eventId from the user's words. "it", "that", "זה", "אותו", "אותה" mean eventId "@1" (latest action 1) unless the message names the event.
+- Never take an eventId from the user's words. "it", "that", "זה", "אותו", "אותה" mean the event an earlier step of this message found or made when the message lists such steps (set fromStep to its id), otherwise eventId "@1" (latest action 1), unless the message names the event.
 
 Time (never compute instants; code reads these in the user's time zone):
 - start / end / timeMin are the user's own time words as written ("tomorrow at 14:00", "מחר ב-14:00", "Sunday 10:00", "18:00") or local "YYYY-MM-DDTHH:mm" / "YYYY-MM-DD" read from the current time above. Never UTC, never an offset.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FROM_STEP_FIELD } from "./resolverMessagesPrompt.js";
 
 /** The operations of V1's listOperations (spec 002 §8.2), and "clear" (empty a list). */
 export const LIST_OPERATIONS = [
@@ -26,6 +27,7 @@ const listRef = {
 /** The database list resolver's structured output: V1's listOperations. */
 export const ListOperationSchema = z.object({
   operation: z.enum(LIST_OPERATIONS),
+  ...FROM_STEP_FIELD,
   ...listRef,
   newName: z.string().nullish().describe("update: the list's new name"),
   isChecklist: z.boolean().nullish(),
@@ -69,5 +71,5 @@ Operations:
 - deleteItem: listName and "item" to remove.
 - clear: listName; removes every item and keeps the list ("clear / empty the shopping list", "remove all items from shopping", "נקה את רשימת הקניות"). onlyChecked true removes only the checked items ("remove the done items from shopping", "מחק את הפריטים המסומנים"). Deleting the list itself is delete.
 
-Naming: "#N" in listId is list N of the numbered lists Memo showed last; "#N" in item is item N of the list Memo showed last ("check 2" → toggleItem, item "#2", checked true). "it", "that", "זה" mean the list of the latest action. Otherwise use the user's words for names and items, in their language, without "list"/"רשימת" in listName unless it is part of the name ("רשימת קניות" → listName "קניות"). Never invent ids.
+Naming: "#N" in listId is list N of the numbered lists Memo showed last; "#N" in item is item N of the list Memo showed last ("check 2" → toggleItem, item "#2", checked true). "it", "that", "זה" mean the list an earlier step of this message produced when the message lists such steps (set fromStep to its id), otherwise the list of the latest action. Otherwise use the user's words for names and items, in their language, without "list"/"רשימת" in listName unless it is part of the name ("רשימת קניות" → listName "קניות"). Never invent ids.
 Ask (question) only when the operation is impossible without an answer, in the user's language.`;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FROM_STEP_FIELD } from "./resolverMessagesPrompt.js";
 
 /** The operations of V1's taskOperations, exactly (spec 002 §8.2). */
 export const TASK_OPERATIONS = [
@@ -69,6 +70,7 @@ export const TaskFiltersSchema = z.object({
 /** The database task resolver's structured output: V1's taskOperations, plus newText and subtask. */
 export const TaskOperationSchema = z.object({
   operation: z.enum(TASK_OPERATIONS),
+  ...FROM_STEP_FIELD,
   ...taskRef,
   newText: z.string().nullish().describe("update: the task's new text"),
   category: taskFields.category,
@@ -123,7 +125,7 @@ Operations:
 
 Naming tasks:
 - "#N" in taskId means item N of the numbered list Memo showed last ("done 2" → complete, taskId "#2"; "delete 1 and 3" → deleteMultiple, taskIds ["#1", "#3"]).
-- "@N" means latest action N. "it", "that", "זה", "אותו", "אותה" refer to @1 unless the message says otherwise ("move it to 18:00" → update, taskId "@1", dueDate "18:00").
+- "@N" means latest action N. "it", "that", "זה", "אותו", "אותה" refer to what an earlier step of this message produced when the message lists such steps (set fromStep to its id), otherwise to @1, unless the message says otherwise ("move it to 18:00" → update, taskId "@1", dueDate "18:00").
 - Otherwise put the user's own words for the task in text ("the dentist" → text "dentist"). Never invent ids.
 
 Time (never compute dates yourself):

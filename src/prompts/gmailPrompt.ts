@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FROM_STEP_FIELD } from "./resolverMessagesPrompt.js";
 
 /** The gmail operations (issue 8). */
 export const GMAIL_OPERATIONS = [
@@ -30,6 +31,7 @@ export const EmailReferenceSchema = z.object({
 /** GmailResolver's structured output. Optional fields also take null: models often send it. */
 export const GmailOperationSchema = z.object({
   operation: z.enum(GMAIL_OPERATIONS),
+  ...FROM_STEP_FIELD,
   query: z
     .string()
     .nullish()
@@ -67,7 +69,7 @@ Operations:
 - forward: send an existing email (email names it) on to "to", with an optional note.
 - label: addLabels / removeLabels on the email(s). archive: out of the inbox. delete: to the trash. markRead: mark as read. all true when the user means every matching email ("archive all the newsletters"), else one.
 
-Naming an existing email (field "email"): never an id. "#N" in handle is email N of the list Memo showed last ("read 2" → handle "#2"); "@N" is latest action N; "it", "that", "זה", "אותו" mean "@1". Otherwise put the user's words: from = the sender as said ("the email from Dana" → from "Dana"), subject / words = what it is about ("about the invoice" → words "invoice").
+Naming an existing email (field "email"): never an id. "#N" in handle is email N of the list Memo showed last ("read 2" → handle "#2"); "@N" is latest action N; "it", "that", "זה", "אותו" mean the email an earlier step of this message found when the message lists such steps (set fromStep to its id), otherwise "@1". Otherwise put the user's words: from = the sender as said ("the email from Dana" → from "Dana"), subject / words = what it is about ("about the invoice" → words "invoice").
 
 Writing email (compose, send, reply, forward note):
 - to / cc: email addresses exactly as the user gave them; a person named without an address goes in as the name ("Dana"), Memo looks it up. Never invent an address.

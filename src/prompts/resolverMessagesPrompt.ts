@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { CapabilityContext } from "../types/capability.js";
 import type { PlanStep } from "../types/index.js";
 import type { LLMMessage } from "../types/llm.js";
@@ -35,8 +36,20 @@ export function buildResolverMessages(
   if (history.length > 0) {
     sections.push(`## Recent conversation\n${history.map((m) => `${m.role}: ${m.content}`).join("\n")}`);
   }
+  if (context.dependencies.length > 0) {
+    // What earlier steps produced is data for this step, shown as summaries; ids stay in code.
+    sections.push(
+      `## Earlier steps of this message (done just now, nearest first)\n${context.dependencies
+        .map((d) => `${d.stepId} ${d.functionName}: ${d.summary}${d.when ? ` (${when(d.when)})` : ""}`)
+        .join(
+          "\n",
+        )}\nThis step depends on them: "it", "them", "there", "that one" or nothing named mean what they produced; then set "fromStep" to that step's id and leave its name out. A name the user gives for something else stays that name.`,
+    );
+  }
   sections.push(
-    `## Plan step\naction: ${step.action}\nconstraints: ${JSON.stringify(step.constraints)}\nchanges: ${JSON.stringify(step.changes)}`,
+    `## Plan step\nid: ${step.id}\naction: ${step.action}\nconstraints: ${JSON.stringify(step.constraints)}\nchanges: ${JSON.stringify(step.changes)}${
+      step.dependsOn.length > 0 ? `\ndependsOn: ${JSON.stringify(step.dependsOn)}` : ""
+    }`,
   );
   sections.push(`## User message\n${state.input.enhancedMessage ?? state.input.message}`);
   const answered = context.answers.filter((a) => a.reason === "resolver_clarify");
@@ -48,6 +61,19 @@ export function buildResolverMessages(
     { role: "user", content: sections.join("\n\n") },
   ];
 }
+
+/**
+ * The field of every operation resolver's answer that points at an earlier step of this message
+ * (D13): code then acts on exactly what that step produced, never on words searched again.
+ */
+export const FROM_STEP_FIELD = {
+  fromStep: z
+    .string()
+    .nullish()
+    .describe(
+      'The id of an earlier step of this message whose result this step acts on ("it", "them", "there", "that one"); null otherwise',
+    ),
+};
 
 /** The note sent back to a model that handed over an instant: once, then the user is asked. */
 export const LOCAL_TIMES_ONLY =

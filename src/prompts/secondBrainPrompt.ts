@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FROM_STEP_FIELD } from "./resolverMessagesPrompt.js";
 
 /** The note operations of the second brain (spec 002 §8.2, with "getAll" to list every note). */
 export const NOTE_OPERATIONS = ["store", "search", "update", "delete", "summarize", "getAll"] as const;
@@ -8,6 +9,7 @@ export type NoteOperationName = (typeof NOTE_OPERATIONS)[number];
 /** SecondBrainResolver's structured output. Optional fields also take null: models often send it. */
 export const NoteOperationSchema = z.object({
   operation: z.enum(NOTE_OPERATIONS),
+  ...FROM_STEP_FIELD,
   content: z
     .string()
     .nullish()
@@ -40,7 +42,7 @@ Operations:
 - search: find notes. "query" is the topic or the question's key words ("wifi password", "מתכון עוגה").
 - summarize: sum up what the notes say about a topic ("query"), or all notes when no topic.
 - getAll: list every note.
-- update: change a note. Name it by "noteRef" when the user points at a listed note ("#2") or the latest action ("@1", "it"), else by "query" with the user's words; "newContent" is the whole new text.
+- update: change a note. Name it by "noteRef" when the user points at a listed note ("#2") or the latest action ("@1", "it"; after an earlier step of this message, "it" is what that step stored or found: set fromStep to its id), else by "query" with the user's words; "newContent" is the whole new text.
 - delete: remove a note, named as for update.
 
 Rules:

@@ -12,6 +12,7 @@ import type {
   HITLResult,
   PlanStep,
   ResolverResult,
+  StepRef,
 } from "./index.js";
 import type { MemoState } from "./state.js";
 
@@ -40,6 +41,11 @@ export interface CapabilityContext {
   phone: string;
   /** Validated HITL answers about this step, oldest first (a resolver's clarification, a confirmation). */
   answers: HITLResult[];
+  /**
+   * What the steps this one depends on produced in this message, nearest first (D13): "it",
+   * "them", "@N" or nothing named bind to these before anything from earlier messages.
+   */
+  dependencies: StepRef[];
 }
 
 /** Turns a plan step into operation arguments or a clarification question (spec 002 §12.2). */

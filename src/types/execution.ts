@@ -119,3 +119,31 @@ export interface ErrorInfo {
   failedNode?: string;
   failedStep?: string;
 }
+
+/** The kinds of entity a step can hand to the steps after it (spec 003 EntityReferences, plus notes). */
+export type RefKind = "events" | "tasks" | "lists" | "contacts" | "emails" | "notes";
+
+/** What one step of this message produced or acted on, for the steps that depend on it. */
+export interface StepRef {
+  stepId: string;
+  capability: CapabilityName;
+  /** The operation that produced it, e.g. "lists.create". */
+  functionName: string;
+  kind: RefKind;
+  /** Ids of the entities, in the order the step returned them. */
+  ids: string[];
+  /** Short human summary, e.g. `list "camping"`. */
+  summary: string;
+  /** When the entity is due or happens, ISO, if it has a time. */
+  when?: string;
+}
+
+/**
+ * Running references of one message (spec 003 "EntityReferences … allows later steps to reference
+ * results from earlier steps"): for each kind, the ids the message's steps produced and the one
+ * selected (the latest step's, when it produced exactly one), and each step's result by step id.
+ * Written by the executor as each step succeeds; read by the steps that depend on it.
+ */
+export type EntityReferences = {
+  [K in RefKind]?: { ids: string[]; selectedId?: string };
+} & { steps: Record<string, StepRef> };

@@ -1,6 +1,7 @@
 import type {
   ConversationMessage,
   DisambiguationState,
+  EntityReferences,
   ErrorInfo,
   ExecutedOperation,
   ExecutionResult,
@@ -97,6 +98,7 @@ export interface MemoState {
   recentMessages: ConversationMessage[];
   longTermSummary: string | undefined;
   latestActions: LatestAction[];
+  refs: EntityReferences;
   plannerOutput: PlannerOutput | undefined;
   routingSuggestions: string[];
   clarificationQuestion: string | undefined;

@@ -35,6 +35,7 @@ function context(operationId: string) {
     language: "en" as const,
     phone: "972501234567",
     answers: [],
+    dependencies: [],
     operationId,
     step: {
       id: "s1",

@@ -52,7 +52,7 @@ import {
 import { GoogleConnectionLostError } from "../../services/google/types.js";
 import { userTextOf } from "../errorText.js";
 import { DEFAULT_THRESHOLD, decideMatch, rankMatches, type Match } from "../../utils/fuzzy.js";
-import { actionIds, parseHandle, withChosenArgs } from "./references.js";
+import { actionIds, bindToDependency, parseHandle, withChosenArgs } from "./references.js";
 
 type Args = Record<string, unknown>;
 
@@ -75,6 +75,8 @@ interface Criteria {
   eventId?: string;
   /** The event the user chose from Memo's own numbered question (disambiguation). */
   chosenId?: string;
+  /** The earlier step of this message the resolver said the event comes from (D13). */
+  fromStep?: string;
   summary?: string;
   timeMin?: string;
   timeMax?: string;
@@ -559,6 +561,28 @@ export class CalendarEntityResolver implements EntityResolver {
   ): Promise<Found> {
     const { language } = context;
     const dateNamed = !!(criteria.timeMin || criteria.timeMax || criteria.dayOfWeek);
+    // "move it" after an earlier step of this message found or made the event: that event (a day
+    // named without a handle or fromStep is the user's own search).
+    const binding =
+      criteria.chosenId || (dateNamed && !criteria.eventId && !criteria.fromStep)
+        ? null
+        : bindToDependency(
+            context,
+            "events",
+            { handle: criteria.eventId, words: criteria.summary },
+            criteria.fromStep,
+          );
+    if (binding) {
+      const events: CalendarEvent[] = [];
+      if (binding.status === "bound")
+        for (const id of binding.ref.ids) {
+          const event = await provider.getEvent(id);
+          if (event) events.push(event);
+        }
+      if (events.length === 1) return { status: "found", event: events[0]!, dateNamed };
+      if (events.length > 1) return { status: "several", events, query: "" };
+      return { status: "missing", message: t(language, "calendar.askWhichEvent") };
+    }
     const handle = criteria.eventId ? parseHandle(criteria.eventId) : null;
     const ids = criteria.chosenId
       ? [criteria.chosenId]
@@ -664,6 +688,8 @@ function readCriteria(args: Args, chosenId?: string): Criteria {
   const pick = (key: keyof SearchCriteria) => str(search[key]) ?? str(args[key]);
   const criteria: Criteria = {};
   if (chosenId) criteria.chosenId = chosenId;
+  const fromStep = str(args.fromStep);
+  if (fromStep) criteria.fromStep = fromStep;
   const eventId = str(args.eventId);
   if (eventId && parseHandle(eventId)) criteria.eventId = eventId;
   for (const key of ["summary", "timeMin", "timeMax", "startTime"] as const) {

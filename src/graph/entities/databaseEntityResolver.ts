@@ -13,7 +13,14 @@ import { findTasks } from "../../services/database/taskFilters.js";
 import { decideMatch, type Match } from "../../utils/fuzzy.js";
 import { invisibleNameReply } from "../../services/database/visibleNames.js";
 import { listLabel } from "../../services/database/replies.js";
-import { actionIds, lastNumbered, parseHandle, withChosenArgs } from "./references.js";
+import {
+  actionIds,
+  bindToDependency,
+  lastNumbered,
+  parseHandle,
+  withChosenArgs,
+  type DependencyBinding,
+} from "./references.js";
 import { confirmUnlessDone, resolveUnlessDone } from "./rerun.js";
 
 /** The question a risky plan asks before changing one task, by task operation. */
@@ -35,6 +42,8 @@ interface Reference {
   path: string;
   handle?: string;
   words?: string;
+  /** The earlier step of this message the resolver said the reference means (D13). */
+  fromStep?: unknown;
 }
 
 /** A reference resolved, or what to tell or ask the user instead. */
@@ -285,6 +294,13 @@ export class DatabaseEntityResolver implements EntityResolver {
             key === "taskIds"
               ? { path: `taskIds.${i}`, ...wordsOrHandle(ref) }
               : taskReference(ref as Args, `updates.${i}`);
+          // "delete them" after a step that found several: every task it found.
+          const binding =
+            key === "taskIds" ? bindToDependency(context, "tasks", reference, args.fromStep) : null;
+          if (binding?.status === "bound") {
+            chosen.push(...(await this.tasks.getMany(phone, binding.ref.ids)));
+            continue;
+          }
           const result = await this.findTask(reference, pool, context);
           if (result.status !== "found")
             return this.unresolved(step, result, args, reference.path, "task", context);
@@ -337,6 +353,9 @@ export class DatabaseEntityResolver implements EntityResolver {
     none: MessageKey = "whichTask",
   ): Promise<Found<Task>> {
     const { language, phone, state } = context;
+    // "it", "@1" or nothing named, after an earlier step of this message: what that step produced.
+    const binding = bindToDependency(context, "tasks", reference, reference.fromStep);
+    if (binding) return this.boundTasks(binding, context, none);
     const handle = reference.handle ? parseHandle(reference.handle) : null;
     if (handle?.kind === "number") {
       const id = lastNumbered(state.recentMessages, "task")?.ids[handle.n - 1];
@@ -363,6 +382,16 @@ export class DatabaseEntityResolver implements EntityResolver {
           closest.map((m) => m.item.text),
         ),
     );
+  }
+
+  /** The tasks an earlier step of this message produced: one is found, several are asked about. */
+  private async boundTasks(
+    binding: NonNullable<DependencyBinding>,
+    context: CapabilityContext,
+    none: MessageKey,
+  ): Promise<Found<Task>> {
+    const tasks = binding.status === "bound" ? await this.tasks.getMany(context.phone, binding.ref.ids) : [];
+    return oneOrSeveral(tasks, t(context.language, none));
   }
 
   /** Nothing named ("move it"): the task of the most recent action that touched one. */
@@ -478,8 +507,14 @@ export class DatabaseEntityResolver implements EntityResolver {
 
   private findList(reference: Reference, lists: TaskList[], context: CapabilityContext): Found<TaskList> {
     const { language, state } = context;
-    const handle = reference.handle ? parseHandle(reference.handle) : null;
     const byId = (id: string | undefined) => lists.find((l) => l.id === id?.toLowerCase());
+    // "to it", "there", "the list" after an earlier step of this message: the list that step produced.
+    const binding = bindToDependency(context, "lists", reference, reference.fromStep, namesNoList);
+    if (binding) {
+      const bound = binding.status === "bound" ? binding.ref.ids.flatMap((id) => byId(id) ?? []) : [];
+      return oneOrSeveral(bound, t(language, "whichList"));
+    }
+    const handle = reference.handle ? parseHandle(reference.handle) : null;
     if (handle?.kind === "number") {
       const list = byId(lastNumbered(state.recentMessages, "list")?.ids[handle.n - 1]);
       return list ? found(list) : missing(t(language, "noSuchNumber", { n: String(handle.n) }));
@@ -619,11 +654,20 @@ function reference(
     path: path === idKey ? idKey : `${path}.${idKey}`,
     ...(id ? { handle: id } : {}),
     ...(words ? { words } : {}),
+    ...(args.fromStep ? { fromStep: args.fromStep } : {}),
   };
 }
 
 const taskReference = (args: Args, path: string) => reference(args, path, "taskId", "text");
 const listReference = (args: Args, path: string) => reference(args, path, "listId", "listName");
+
+/** Entities a reference was bound to: one is found, several are asked about, none is `none`. */
+function oneOrSeveral<T>(items: T[], none: string): Found<T> {
+  if (items.length === 1) return found(items[0]!);
+  if (items.length > 1)
+    return { status: "several", matches: items.map((item) => ({ item, score: 0 })), query: "" };
+  return missing(none);
+}
 
 /** An entry of taskIds/listIds/item: a handle or id when it looks like one, else words. */
 function wordsOrHandle(value: unknown): { handle?: string; words?: string } {

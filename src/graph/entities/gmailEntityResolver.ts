@@ -20,7 +20,7 @@ import { GoogleConnectionLostError } from "../../services/google/types.js";
 import { t } from "../../messages/index.js";
 import { DRAFT_REVISION_PROMPT } from "../../prompts/draftRevisionPrompt.js";
 import { userTextOf } from "../errorText.js";
-import { parseHandle } from "./references.js";
+import { bindToDependency, parseHandle } from "./references.js";
 
 type Args = Record<string, unknown>;
 
@@ -331,6 +331,19 @@ export class GmailEntityResolver implements EntityResolver {
       return { status: "found", emails };
     }
     const reference = (args.email as Args | undefined) ?? {};
+    // "forward it" after an earlier step of this message found the email: exactly that one.
+    const binding = bindToDependency(
+      context,
+      "emails",
+      { handle: nonEmpty(reference.handle), words: referenceQuery(reference) || undefined },
+      args.fromStep,
+    );
+    if (binding) {
+      const ids = binding.status === "bound" ? binding.ref.ids : [];
+      if (ids.length === 0) return { status: "missing", message: t(language, "gmail.whichEmail") };
+      const emails = await Promise.all(ids.map((id) => mailbox.getMessage(id)));
+      return ids.length === 1 ? { status: "found", emails } : { status: "several", emails, query: "" };
+    }
     const handle = nonEmpty(reference.handle) ? parseHandle(String(reference.handle)) : null;
     if (handle?.kind === "number") {
       const listing = state.latestActions.find((a) => a.capability === "gmail" && a.action === "search");

@@ -4,8 +4,11 @@ import type {
   LatestAction,
   NumberedRefs,
   PlanStep,
+  RefKind,
   ResolverResult,
+  StepRef,
 } from "../../types/index.js";
+import { isPronounOnly } from "../../nlu/pronouns.js";
 
 /** A handle the resolver wrote instead of words: "#N" (item N as last shown) or "@N" (latest action N). */
 export type Handle = { kind: "number"; n: number } | { kind: "action"; n: number };
@@ -55,4 +58,38 @@ export function withChosenArgs(
 ): ResolverResult {
   const functionName = context.state.resolverResults.get(step.id)?.functionName ?? "";
   return { stepId: step.id, type: "execute", functionName, args };
+}
+
+/**
+ * How a step's reference binds within its message (D13):
+ * - `bound`: it points back ("it", "them", "@N", nothing named, or the resolver's `fromStep`) and
+ *   an earlier step of the message produced entities of its kind: exactly those;
+ * - `unbound`: it points back, but no step it depends on produced that kind: ask, never take an
+ *   older message's entity;
+ * - null: the step depends on nothing, or the reference is the user's own (a name, "#N", an id),
+ *   which is found as ever.
+ */
+export type DependencyBinding = { status: "bound"; ref: StepRef } | { status: "unbound" } | null;
+
+export function bindToDependency(
+  context: Pick<CapabilityContext, "dependencies">,
+  kind: RefKind,
+  reference: { handle?: string | undefined; words?: string | undefined },
+  fromStep?: unknown,
+  /** Words that name nothing for this kind ("the list", "my list"), beyond pronouns. */
+  namesNothing: (words: string) => boolean = () => false,
+): DependencyBinding {
+  const { dependencies } = context;
+  if (dependencies.length === 0) return null;
+  const named = typeof fromStep === "string" ? dependencies.find((d) => d.stepId === fromStep) : undefined;
+  if (named?.kind === kind) return { status: "bound", ref: named };
+  const handle = reference.handle ? parseHandle(reference.handle) : null;
+  const words = handle ? undefined : (reference.words ?? reference.handle)?.trim();
+  const pointsBack =
+    named !== undefined ||
+    handle?.kind === "action" ||
+    (!handle && (!words || isPronounOnly(words) || namesNothing(words)));
+  if (!pointsBack) return null;
+  const ref = dependencies.find((d) => d.kind === kind);
+  return ref ? { status: "bound", ref } : { status: "unbound" };
 }

@@ -5,7 +5,7 @@ import { nonEmpty } from "../../utils/args.js";
 import type { MemoryPort, NoteMatch, NotesPort, StoredNote } from "../../services/secondBrain/ports.js";
 import { quoteOf } from "../../services/secondBrain/replies.js";
 import { decideMatch } from "../../utils/fuzzy.js";
-import { actionIds, lastNumbered, latestNumbered, parseHandle } from "./references.js";
+import { actionIds, bindToDependency, lastNumbered, latestNumbered, parseHandle } from "./references.js";
 
 type Args = Record<string, unknown>;
 
@@ -175,6 +175,18 @@ export class SecondBrainEntityResolver implements EntityResolver {
   ): Promise<EntityResolution> {
     const { language, phone } = context;
     const ref = nonEmpty(args.noteRef);
+    // "update it" after an earlier step of this message stored or found the note: that note.
+    const binding = bindToDependency(
+      context,
+      "notes",
+      { handle: ref, words: nonEmpty(args.query) },
+      args.fromStep,
+    );
+    if (binding) {
+      const notes = binding.status === "bound" ? await this.notes.getMany(phone, binding.ref.ids) : [];
+      if (notes.length !== 1) return notFound(t(language, "notes.whichNote"));
+      return { status: "resolved", args: { ...args, noteId: notes[0]!.id } };
+    }
     const handle = ref ? parseHandle(ref) : null;
     if (handle) {
       const ids =

@@ -1,4 +1,4 @@
-import type { ExecutedOperation, ExecutionResult, PlanStep } from "../../types/index.js";
+import type { ExecutedOperation, ExecutionResult, PlanStep, StepRef } from "../../types/index.js";
 import { mapWithConcurrency } from "../../utils/concurrency.js";
 import { replyLanguage } from "../../utils/language.js";
 import { t } from "../../messages/index.js";
@@ -9,6 +9,7 @@ import type { MemoUpdate } from "../state/memoState.js";
 import type { MemoState } from "../../types/state.js";
 import { failedResult } from "../plan/failedResult.js";
 import { operationIdOf } from "../plan/operationId.js";
+import { stepRefOf } from "../plan/refs.js";
 import { capabilityContext } from "./resolverRouterNode.js";
 
 /** At most this many operations of one group run at once. */
@@ -25,6 +26,7 @@ export function createExecutorNode(deps: MemoGraphDeps) {
     const steps = (activeGroup(state) ?? []).filter((s) => !state.executionResults.has(s.id));
     const executionResults = new Map<string, ExecutionResult>();
     const executedOperations: Record<string, ExecutedOperation> = {};
+    const produced: Record<string, StepRef> = {};
 
     const runnable: PlanStep[] = [];
     for (const step of steps) {
@@ -79,6 +81,9 @@ export function createExecutorNode(deps: MemoGraphDeps) {
         }
       }
       executionResults.set(step.id, result);
+      // What it produced is handed to the steps that depend on it (refs, D13).
+      const ref = stepRefOf(step, result);
+      if (ref) produced[step.id] = ref;
       executedOperations[operationId] = {
         operationId,
         stepId: step.id,
@@ -89,6 +94,6 @@ export function createExecutorNode(deps: MemoGraphDeps) {
       };
     });
 
-    return { executionResults, executedOperations };
+    return { executionResults, executedOperations, refs: { steps: produced } };
   };
 }

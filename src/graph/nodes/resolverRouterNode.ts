@@ -12,6 +12,7 @@ import { t } from "../../messages/index.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { activeGroup, answersFor, PlanCycleError } from "../plan/executionGroups.js";
 import { failedResult } from "../plan/failedResult.js";
+import { dependencyRefs } from "../plan/refs.js";
 import { resolveTimeAnswer, TimeQuestionAbandoned } from "../plan/timeAnswer.js";
 import { userTextOf } from "../errorText.js";
 import { llmUsageUpdate } from "../state/metadata.js";
@@ -35,6 +36,7 @@ export function capabilityContext(deps: MemoGraphDeps, state: MemoState, stepId:
     language: replyLanguage(state.user.language),
     phone: state.threadId,
     answers: answersFor(state, stepId),
+    dependencies: dependencyRefs(state, stepId),
   };
 }
 
@@ -82,7 +84,10 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
     const runnable = group.filter((step) => {
       const failedDependency = step.dependsOn.find((d) => state.executionResults.get(d)?.success === false);
       if (failedDependency)
-        executionResults.set(step.id, failedResult(step, "DEPENDENCY_FAILED", t(language, "internalError")));
+        executionResults.set(
+          step.id,
+          failedResult(step, "DEPENDENCY_FAILED", t(language, "dependencySkipped")),
+        );
       return !failedDependency;
     });
 

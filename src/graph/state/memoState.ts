@@ -1,8 +1,10 @@
 import { Annotation } from "@langchain/langgraph";
 import { enforceMemoryLimits } from "../../services/memory/limits.js";
+import { mergeRefs } from "../plan/refs.js";
 import type {
   ConversationMessage,
   DisambiguationState,
+  EntityReferences,
   ErrorInfo,
   ExecutedOperation,
   ExecutionResult,
@@ -55,6 +57,12 @@ export const MemoStateAnnotation = Annotation.Root({
   longTermSummary: lastValue<string | undefined>(() => undefined),
   /** Written by context_assembly (3 most recent first); read by planner for "it"/"that". */
   latestActions: lastValue<LatestAction[]>(() => []),
+  /**
+   * Running references (spec 003): what each step of this message produced, by step id, and per
+   * kind. Written by executor as each step succeeds; read by the resolvers and entity resolvers of
+   * the steps that depend on it (D13).
+   */
+  refs: Annotation<EntityReferences>({ reducer: mergeRefs, default: () => ({ steps: {} }) }),
   /** Written by planner; read by capability_check, hitl_gate, resolver_router. */
   plannerOutput: lastValue<PlannerOutput | undefined>(() => undefined),
   /** Capabilities the message's words point at; written by planner; read by hitl_gate to word a clarification. */

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { setTimeout as delay } from "node:timers/promises";
 import type { SchedulerSettings } from "../../config/env.js";
+import { CLAIM_LEASE_MS } from "../../config/lifetimes.js";
 import type { DeliveryLedger, Delivery, NewDelivery } from "../../db/repositories/deliveryLedger.js";
 import type { DigestTask, NoticeReader, ProactiveUser } from "../../db/repositories/schedulerRepository.js";
 import type { ReminderRepositories } from "../../db/storage.js";
@@ -17,8 +18,9 @@ import type { Logger } from "../../utils/logger.js";
 import type { LLMService } from "../../types/llm.js";
 import type { ReminderMetrics } from "../metrics/metrics.js";
 import type { MessageSender } from "../../types/outbound.js";
-import { ProactivePacer } from "../scheduler/proactivePacer.js";
+import type { PassReport, ReminderJobs } from "../scheduler/jobs.js";
 import { buildDigest, type DigestSource } from "./digest.js";
+import { ProactivePacer } from "./proactivePacer.js";
 import { digestIsEmpty, LATE_AFTER_MS, renderProactive } from "./proactiveText.js";
 import {
   type AwayContent,
@@ -36,8 +38,6 @@ export const FREE_FORM_WINDOW_MS = 24 * 60 * 60 * 1000 - 5 * 60 * 1000;
 export const AWAY_AFTER_MS = 24 * 60 * 60 * 1000;
 /** A morning digest more than this late is no morning digest: skipped, not sent at noon. */
 export const DIGEST_STALE_MS = 3 * 60 * 60 * 1000;
-/** A claim not renewed for this long was left by a crashed instance and is taken over. */
-export const CLAIM_LEASE_MS = 5 * 60 * 1000;
 /** Send attempts of one delivery (a Graph API outage is retried on later ticks). */
 export const MAX_ATTEMPTS = 3;
 /** A send slot further ahead than this is left to a later pass (deferred), not waited for. */
@@ -65,22 +65,6 @@ export interface ReminderServiceDeps {
   metrics?: ReminderMetrics;
 }
 
-/** What one pass did, for logs, metrics and tests. */
-export interface PassReport {
-  claimed: number;
-  sent: number;
-  failed: number;
-  undeliverable: number;
-  skipped: number;
-  /** Deliveries taken over from a crashed or stuck instance (or handed back earlier to wait for their slot). */
-  reclaimed: number;
-  /** Deliveries whose send slot was too far ahead: handed back for a later pass. */
-  deferred: number;
-  /** Milliseconds spent claiming (the transactions), and sending. */
-  claimMs: number;
-  sendMs: number;
-}
-
 const ringKey = (taskId: string, fireAt: number) => `task:${taskId}@${new Date(fireAt).toISOString()}`;
 
 /**
@@ -89,7 +73,7 @@ const ringKey = (taskId: string, fireAt: number) => `task:${taskId}@${new Date(f
  * ledger under a unique key and move the task to its next ring; the messages are sent after the
  * commit, each under a claim token, paced per user (in the database) and overall (in process).
  */
-export class ReminderService {
+export class ReminderService implements ReminderJobs {
   private readonly ledger: DeliveryLedger;
   private readonly pacer: ProactivePacer;
   private readonly sleepUntil: (atMs: number) => Promise<void>;

@@ -6,7 +6,8 @@ import { PgConversationStore } from "../src/db/repositories/conversationStore.js
 import { PgOutboundMessageRepository } from "../src/db/repositories/outboundMessageRepository.js";
 import { reminderStorage } from "../src/db/storage.js";
 import { MemoryService } from "../src/services/memory/index.js";
-import { ReminderService, type PassReport } from "../src/services/reminder/reminderService.js";
+import { ReminderService } from "../src/services/reminder/reminderService.js";
+import type { PassReport } from "../src/services/scheduler/jobs.js";
 import { GraphApiClient } from "../src/transport/whatsapp/graphApiClient.js";
 import { WhatsAppSender } from "../src/transport/whatsapp/whatsAppSender.js";
 import { createLogger } from "../src/utils/logger.js";

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { ESLint } from "eslint";
+import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 
 /**
@@ -48,6 +49,32 @@ describe("the layers of src/", () => {
   it("accepts an import from a layer below", async () => {
     expect(await rulesBrokenBy("src/graph/memoRuntime.ts", "../services/memory/limits.js")).toEqual([]);
   }, 60_000);
+});
+
+describe("the folders of src/services", () => {
+  it("never import each other both ways (a job's interface lives where it is run, a shared constant in config)", async () => {
+    const services = path.join(root, "src/services");
+    const { readdir } = await import("node:fs/promises");
+    /** `from -> to` for every import from one service folder into another. */
+    const edges = new Set<string>();
+    for (const entry of await readdir(services, { recursive: true })) {
+      if (!entry.endsWith(".ts")) continue;
+      const from = entry.split(path.sep)[0]!;
+      const file = path.join(services, entry);
+      // Every import, export-from and import() of the file, type-only ones included.
+      for (const { fileName } of ts.preProcessFile(await readFile(file, "utf8"), true, true).importedFiles) {
+        if (!fileName.startsWith(".")) continue;
+        const target = path.relative(services, path.resolve(path.dirname(file), fileName));
+        const to = target.split(path.sep)[0]!;
+        if (!target.startsWith("..") && to !== from) edges.add(`${from} -> ${to}`);
+      }
+    }
+    const ties = [...edges]
+      .map((edge) => edge.split(" -> ") as [string, string])
+      .filter(([from, to]) => from < to && edges.has(`${to} -> ${from}`))
+      .map(([from, to]) => `${from} <-> ${to}`);
+    expect(ties).toEqual([]);
+  });
 });
 
 describe("file names", () => {

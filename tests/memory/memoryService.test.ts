@@ -4,11 +4,8 @@ import {
   type ConversationStore,
   type StoredWindow,
 } from "../../src/db/repositories/conversationStore.js";
-import {
-  CONVERSATION_MAX_AGE_MS,
-  DISAMBIGUATION_EXPIRY_MS,
-  MemoryService,
-} from "../../src/services/memory/index.js";
+import { CONVERSATION_MAX_AGE_MS } from "../../src/config/lifetimes.js";
+import { DISAMBIGUATION_EXPIRY_MS, MemoryService } from "../../src/services/memory/index.js";
 import type {
   DisambiguationContext,
   ImageContext,

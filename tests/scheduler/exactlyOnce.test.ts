@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { CLAIM_LEASE_MS } from "../../src/config/lifetimes.js";
 import { SchedulerRepository } from "../../src/db/repositories/schedulerRepository.js";
-import {
-  CLAIM_LEASE_MS,
-  MAX_ATTEMPTS,
-  type ReminderService,
-} from "../../src/services/reminder/reminderService.js";
+import { MAX_ATTEMPTS } from "../../src/services/reminder/reminderDelivery.js";
+import type { ReminderService } from "../../src/services/reminder/reminderService.js";
 import type { WhatsAppSender } from "../../src/transport/whatsapp/whatsAppSender.js";
 import { fakeClock } from "../support/clock.js";
 import { backends, pgliteBackend, type TestBackend, type TestDatabase } from "../support/db.js";

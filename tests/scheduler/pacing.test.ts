@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { ProactivePacer } from "../../src/services/scheduler/proactivePacer.js";
+import { ProactivePacer } from "../../src/services/reminder/proactivePacer.js";
 import { fakeClock } from "../support/clock.js";
 import { backends, pgliteBackend, type TestDatabase } from "../support/db.js";
 import {

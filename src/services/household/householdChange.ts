@@ -10,7 +10,7 @@ import type { HouseholdContent } from "../../types/proactive.js";
 import type { Logger } from "../../utils/logger.js";
 import { literalOf } from "../../utils/fuzzy.js";
 import { displayPhone, formatPhone } from "../../utils/phone.js";
-import { asDelivery } from "../reminder/reminderService.js";
+import { asDelivery } from "../reminder/deliveryRows.js";
 
 /**
  * The repositories a household change writes together: the household, the messages it sends,

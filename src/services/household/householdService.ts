@@ -4,7 +4,7 @@ import type { Household, Invitation } from "../../db/repositories/householdRepos
 import { t, type Language } from "../../messages/index.js";
 import type { User } from "../../types/index.js";
 import { dialledNumber, displayPhone } from "../../utils/phone.js";
-import { householdNotice } from "../reminder/reminderService.js";
+import { householdNotice } from "../reminder/householdNotices.js";
 import {
   DAY_MS,
   DEFAULT_HOUSEHOLD_SETTINGS,

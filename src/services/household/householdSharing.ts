@@ -11,7 +11,7 @@ import { scheduleFields, scheduleTask } from "../database/taskTimes.js";
 import { tooLongReply } from "../database/limits.js";
 import { invisibleNameReply } from "../database/visibleNames.js";
 import { inQuietHours } from "../reminder/ringPlan.js";
-import { householdNotice } from "../reminder/reminderService.js";
+import { householdNotice } from "../reminder/householdNotices.js";
 import {
   DAY_MS,
   DEFAULT_HOUSEHOLD_SETTINGS,

@@ -1,3 +1,4 @@
+import { CONVERSATION_MAX_AGE_MS } from "../../config/lifetimes.js";
 import type { StoredWindow } from "../../db/repositories/conversationStore.js";
 
 /** User, assistant and system messages kept per user (spec 000 §4.3). */
@@ -10,8 +11,6 @@ export const MAX_RECENT_TASKS = 4;
 export const MAX_SYSTEM_MESSAGES = 3;
 /** Characters per estimated token. */
 export const CHARS_PER_TOKEN = 3.5;
-/** Messages and latest actions older than this are dropped; idle cache entries are evicted. */
-export const CONVERSATION_MAX_AGE_MS = 12 * 60 * 60 * 1000;
 /** A disambiguation snapshot answers follow-ups for this long after it is set. */
 export const DISAMBIGUATION_EXPIRY_MS = 5 * 60 * 1000;
 /** Latest actions kept per user, first in first out (spec 001). */

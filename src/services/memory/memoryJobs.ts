@@ -1,4 +1,4 @@
-import type { MemoryJobs } from "../scheduler/schedulerService.js";
+import type { MemoryJobs } from "../scheduler/jobs.js";
 import type { SecondBrainService } from "../secondBrain/secondBrainService.js";
 import type { LongTermMemory } from "./longTermMemory.js";
 

@@ -13,6 +13,7 @@ import type {
 import { describeError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
 import { phoneTag } from "../../utils/phone.js";
+import type { WindowCache } from "../scheduler/jobs.js";
 import {
   ConversationWindow,
   DISAMBIGUATION_EXPIRY_MS,
@@ -105,7 +106,7 @@ function jsonCopy<T>(value: T): T {
  * changes of a turn that failed are saved by the phone's next load, before it reads, so nothing the
  * user said is lost (the inbox's retry of the message then finds it stored).
  */
-export class MemoryService {
+export class MemoryService implements WindowCache {
   private readonly cache = new ConversationWindow();
   private readonly clock: () => number;
   private readonly logger: Logger | undefined;

@@ -1,12 +1,11 @@
 import cron, { type ScheduledTask } from "node-cron";
+import { CLAIM_LEASE_MS, CONVERSATION_MAX_AGE_MS } from "../../config/lifetimes.js";
 import type { Housekeeping } from "../../db/repositories/housekeeping.js";
 import { OPERATION_RETENTION_MS } from "../../db/repositories/operationLedger.js";
 import type { SchedulerRepository } from "../../db/repositories/schedulerRepository.js";
 import type { Logger } from "../../utils/logger.js";
-import { CONVERSATION_MAX_AGE_MS } from "../memory/conversationWindow.js";
-import type { MemoryService } from "../memory/index.js";
 import { DEFAULT_UNDO_WINDOW_MS } from "../undo/undoJournal.js";
-import { CLAIM_LEASE_MS, type PassReport, type ReminderService } from "../reminder/reminderService.js";
+import type { MemoryJobs, PassReport, ReminderJobs, WindowCache } from "./jobs.js";
 
 /** Every minute: due reminders, nudges, overdue notices and digests (spec 002 §9.2). */
 export const DUE_SCHEDULE = "* * * * *";
@@ -17,21 +16,15 @@ export const DAILY_SCHEDULE = "37 3 * * *";
 /** A ring due within this much of a pass is woken for on time, not at the next minute's tick. */
 const WAKE_AHEAD_MS = 60 * 1000;
 
-/** Long-term memory's periodic work (spec 004 §Memory Consolidation). */
-export interface MemoryJobs {
-  /** Hourly: summaries and facts a turn left unfinished, notes still without an embedding. */
-  sweep(): Promise<Record<string, number>>;
-  /** Daily: decay of remembered facts, low-value old ones archived. */
-  consolidate(now: number): Promise<Record<string, number>>;
-}
-
 export interface SchedulerServiceDeps {
   /** Clears expired conversations and undo entries, prunes old records. */
   housekeeping: Housekeeping;
   /** When the next ring is due, to wake for it on time. */
   schedule: SchedulerRepository;
-  reminders: ReminderService;
-  memory: MemoryService;
+  /** The due pass and the delivery records' prune (the reminder service). */
+  reminders: ReminderJobs;
+  /** The window cache the hourly job empties of idle users (the memory service). */
+  memory: WindowCache;
   logger: Logger;
   clock: () => number;
   retentionDays: number;

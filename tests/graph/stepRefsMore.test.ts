@@ -1,0 +1,126 @@
+// More plans whose steps hand their results to each other (issue 33, D13, spec 003 refs), one per
+// capability beyond lists: events, notes, emails, and numbered handles on tasks. In every test an
+// item of the same kind from the previous message exists and must stay untouched.
+// "Now" is Thursday 5 March 2026, 12:00 in Asia/Jerusalem (UTC+2).
+import { afterEach, describe, expect, it } from "vitest";
+import { plan, step, type Harness } from "../support/memoHarness.js";
+import {
+  calendarHarness,
+  isFindResolver,
+  isMutateResolver,
+  jlm,
+  scriptTurn,
+  seed,
+  storedEvents,
+  type CalendarHarness,
+} from "../calendar/capability/calendarScript.js";
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+/** One message whose plan is `steps`; the resolvers answer `ops` in the order the steps run. */
+function scriptPlan(harness: Harness, steps: ReturnType<typeof step>[], ...ops: object[]): void {
+  harness.server!.enqueue(plan({ steps }), ...ops.map((json) => ({ json })));
+}
+
+const findThenMove = [
+  step("s1", "calendar", "find_event"),
+  step("s2", "calendar", "update_event", { dependsOn: ["s1"] }),
+];
+
+describe("events: find one, then change it", () => {
+  /**
+   * The previous message made `lunch` tomorrow at 13:00 (so it is latest action 1); `dentist` is
+   * already in the calendar tomorrow at 09:00.
+   */
+  async function lunchThenDentist(lunch: string, dentist: string, words: string): Promise<CalendarHarness> {
+    const harness = await calendarHarness();
+    h = harness;
+    await seed(harness, "dentist", { summary: dentist, start: jlm(6, "09:00"), end: jlm(6, "10:00") });
+    scriptTurn(harness, "create_event", { operation: "create", summary: lunch, start: "2026-03-06T13:00" });
+    await harness.say(words);
+    return harness;
+  }
+
+  const startsOf = async (harness: Harness) =>
+    Object.fromEntries((await storedEvents(harness)).map((e) => [e.summary, [e.start, e.end]]));
+
+  for (const [how, reference] of [
+    ['eventId "@1"', { eventId: "@1" }],
+    ["fromStep", { fromStep: "s1" }],
+  ] as const) {
+    it(`moves the dentist appointment found by the first step (${how}), not the lunch made before`, async () => {
+      const harness = await lunchThenDentist(
+        "Lunch with Avi",
+        "Dentist",
+        "add lunch with Avi tomorrow at 13:00",
+      );
+      scriptPlan(
+        harness,
+        findThenMove,
+        { operation: "get", summary: "dentist" },
+        { operation: "update", updateFields: { start: "17:00" }, ...reference },
+      );
+      const reply = await harness.say("find my dentist appointment and move it to 17:00");
+      expect(reply.text).toContain("✏️ Updated *Dentist* — tomorrow 17:00–18:00");
+      expect(await startsOf(harness)).toEqual({
+        Dentist: [jlm(6, "17:00"), jlm(6, "18:00")],
+        "Lunch with Avi": [jlm(6, "13:00"), jlm(6, "14:00")],
+      });
+      expect(harness.server!.requests.filter(isFindResolver)).toHaveLength(1);
+      expect(harness.server!.requests.filter(isMutateResolver)).toHaveLength(2);
+    });
+  }
+
+  it("in Hebrew: תמצא את התור לרופא שיניים ותזיז אותו ל-17:00", async () => {
+    const harness = await lunchThenDentist(
+      "ארוחת צהריים עם אבי",
+      "רופא שיניים",
+      "תוסיף ארוחת צהריים עם אבי מחר ב-13:00",
+    );
+    scriptPlan(
+      harness,
+      findThenMove,
+      { operation: "get", summary: "רופא שיניים" },
+      { operation: "update", eventId: "@1", updateFields: { start: "17:00" } },
+    );
+    const reply = await harness.say("תמצא את התור לרופא שיניים ותזיז אותו ל-17:00");
+    expect(reply.text).toContain("✏️ עדכנתי את *רופא שיניים*");
+    expect(await startsOf(harness)).toEqual({
+      "רופא שיניים": [jlm(6, "17:00"), jlm(6, "18:00")],
+      "ארוחת צהריים עם אבי": [jlm(6, "13:00"), jlm(6, "14:00")],
+    });
+  });
+
+  for (const [language, words, find, skipped] of [
+    [
+      "English",
+      "find my dentist appointment and move it to 17:00",
+      "dentist",
+      "So I didn't do the part of your request that depended on it.",
+    ],
+    [
+      "Hebrew",
+      "תמצא את התור לרופא שיניים ותזיז אותו ל-17:00",
+      "רופא שיניים",
+      "לכן לא ביצעתי את החלק בבקשה שהיה תלוי בזה.",
+    ],
+  ] as const) {
+    it(`finds no such event (${language}): the move does not run, and the reply says so`, async () => {
+      const harness = await calendarHarness();
+      h = harness;
+      scriptTurn(harness, "create_event", {
+        operation: "create",
+        summary: "Lunch with Avi",
+        start: "2026-03-06T13:00",
+      });
+      await harness.say("add lunch with Avi tomorrow at 13:00");
+      scriptPlan(harness, findThenMove, { operation: "get", summary: find });
+      const reply = await harness.say(words);
+      expect(reply.text).toContain(skipped);
+      expect(await startsOf(harness)).toEqual({ "Lunch with Avi": [jlm(6, "13:00"), jlm(6, "14:00")] });
+      // The move's resolver was never asked.
+      expect(harness.server!.requests.filter(isMutateResolver)).toHaveLength(1);
+    });
+  }
+});

@@ -3,7 +3,7 @@
 // item of the same kind from the previous message exists and must stay untouched.
 // "Now" is Thursday 5 March 2026, 12:00 in Asia/Jerusalem (UTC+2).
 import { afterEach, describe, expect, it } from "vitest";
-import { plan, step, type Harness } from "../support/memoHarness.js";
+import { createHarness, PHONE, plan, step, type Harness } from "../support/memoHarness.js";
 import {
   calendarHarness,
   isFindResolver,
@@ -121,6 +121,56 @@ describe("events: find one, then change it", () => {
       expect(await startsOf(harness)).toEqual({ "Lunch with Avi": [jlm(6, "13:00"), jlm(6, "14:00")] });
       // The move's resolver was never asked.
       expect(harness.server!.requests.filter(isMutateResolver)).toHaveLength(1);
+    });
+  }
+});
+
+describe("notes: store one, then change it", () => {
+  async function notesOf(harness: Harness): Promise<string[]> {
+    const { rows } = await harness.db.pool.query<{ content: string }>(
+      "SELECT content FROM notes WHERE user_phone = $1 ORDER BY seq",
+      [PHONE],
+    );
+    return rows.map((r) => r.content);
+  }
+
+  const storeThenUpdate = [
+    step("s1", "second-brain", "store_note"),
+    step("s2", "second-brain", "update_note", { dependsOn: ["s1"] }),
+  ];
+
+  for (const [how, reference] of [
+    ['noteRef "@1"', { noteRef: "@1" }],
+    ["fromStep", { fromStep: "s1" }],
+    ['"it" as the query', { query: "it" }],
+    ["no name at all", {}],
+  ] as const) {
+    it(`updates the note the first step stored (${how}), not the previous message's`, async () => {
+      h = await createHarness();
+      await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem" });
+      scriptPlan(h, [step("s1", "second-brain", "store_note")], {
+        operation: "store",
+        content: "the wifi password is HappyCat42",
+      });
+      await h.say("keep a note that the wifi password is HappyCat42");
+      scriptPlan(
+        h,
+        storeThenUpdate,
+        { operation: "store", content: "the gate code is 4321" },
+        {
+          operation: "update",
+          newContent: "the gate code is 4321, the gate opens to the left",
+          ...reference,
+        },
+      );
+      const reply = await h.say(
+        "keep a note that the gate code is 4321, and add to it that the gate opens to the left",
+      );
+      expect(reply.text).toContain("✏️ Note updated: “the gate code is 4321, the gate opens to the left”");
+      expect(await notesOf(h)).toEqual([
+        "the wifi password is HappyCat42",
+        "the gate code is 4321, the gate opens to the left",
+      ]);
     });
   }
 });

@@ -14,6 +14,7 @@ import {
   storedEvents,
   type CalendarHarness,
 } from "../calendar/capability/calendarScript.js";
+import { gmailHarness, scriptGmailTurn } from "../gmail/support.js";
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -171,6 +172,45 @@ describe("notes: store one, then change it", () => {
         "the wifi password is HappyCat42",
         "the gate code is 4321, the gate opens to the left",
       ]);
+    });
+  }
+});
+
+describe("emails: find one, then forward it", () => {
+  let g: Awaited<ReturnType<typeof gmailHarness>> | undefined;
+  afterEach(async () => {
+    await g?.close();
+    g = undefined;
+  });
+
+  for (const [how, reference] of [
+    ['handle "@1"', { email: { handle: "@1" } }],
+    ["fromStep", { fromStep: "s1" }],
+  ] as const) {
+    it(`forwards the email the search found (${how}), not the one the previous message read`, async () => {
+      g = await gmailHarness();
+      const { h: harness, gmail } = g;
+      const news = gmail.add({ from: "News <news@example.com>", subject: "Weekly", text: "This week…" });
+      gmail.add({ from: "Dana Levi <dana@example.com>", subject: "Invoice March", text: "Amount: 100" });
+      scriptGmailTurn(harness, "read_email", { operation: "read", email: { from: "News" } });
+      expect((await harness.say("read the newsletter")).text).toContain("📧 *Weekly*");
+      const newsLabels = [...gmail.messages.get(news.id)!.labelIds];
+      scriptPlan(
+        harness,
+        [step("s1", "gmail", "search_email"), step("s2", "gmail", "forward_email", { dependsOn: ["s1"] })],
+        { operation: "search", query: "from:dana invoice" },
+        { operation: "forward", to: ["acc@example.com"], ...reference },
+      );
+      const asked = await harness.say("find Dana's invoice email and forward it to acc@example.com");
+      expect(asked.text).toContain(
+        "➡️ Forward this email?\nTo: acc@example.com\nSubject: Fwd: Invoice March",
+      );
+      await harness.say("approve");
+      expect(gmail.sent).toEqual([
+        expect.objectContaining({ to: "acc@example.com", subject: "Fwd: Invoice March" }),
+      ]);
+      expect(gmail.sent[0]!.body).toContain("Amount: 100");
+      expect(gmail.messages.get(news.id)!.labelIds).toEqual(newsLabels);
     });
   }
 });

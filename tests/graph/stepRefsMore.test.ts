@@ -14,6 +14,7 @@ import {
   storedEvents,
   type CalendarHarness,
 } from "../calendar/capability/calendarScript.js";
+import { isTaskResolver, stores } from "../support/databaseScript.js";
 import { gmailHarness, scriptGmailTurn } from "../gmail/support.js";
 
 let h: Harness;
@@ -213,4 +214,36 @@ describe("emails: find one, then forward it", () => {
       expect(gmail.messages.get(news.id)!.labelIds).toEqual(newsLabels);
     });
   }
+});
+
+describe("tasks: a numbered handle in a dependent step is still the user's own reference", () => {
+  it('add a task, then "done 2": item 2 of the last listing is completed, not the task just added', async () => {
+    h = await createHarness();
+    await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem" });
+    const repo = stores(h).taskRepo;
+    await repo.create(PHONE, "seed#1", {
+      text: "Pay electricity bill",
+      timeZone: "Asia/Jerusalem",
+      dueAt: "2026-03-04T08:00:00.000Z",
+    });
+    await repo.create(PHONE, "seed#2", { text: "Buy a birthday gift", timeZone: "Asia/Jerusalem" });
+    scriptPlan(h, [step("s1", "database", "list_tasks")], { operation: "getAll" });
+    const listing = await h.say("what's on my list?");
+    expect(listing.text).toContain("1. Pay electricity bill");
+    expect(listing.text).toContain("2. Buy a birthday gift");
+    scriptPlan(
+      h,
+      [step("s1", "database", "create_task"), step("s2", "database", "complete_task", { dependsOn: ["s1"] })],
+      { operation: "create", text: "Call Dana" },
+      { operation: "complete", taskId: "#2" },
+    );
+    await h.say("add call Dana, and the task you listed as 2 is done");
+    const done = Object.fromEntries((await stores(h).tasks()).map((t) => [t.text, t.completed]));
+    expect(done).toEqual({
+      "Pay electricity bill": false,
+      "Buy a birthday gift": true,
+      "Call Dana": false,
+    });
+    expect(h.server!.requests.filter(isTaskResolver)).toHaveLength(3);
+  });
 });

@@ -17,8 +17,11 @@ import {
 import { isTaskResolver, stores } from "../support/databaseScript.js";
 import { gmailHarness, scriptGmailTurn } from "../gmail/support.js";
 
-let h: Harness;
-afterEach(async () => h?.close());
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
 
 /** One message whose plan is `steps`; the resolvers answer `ops` in the order the steps run. */
 function scriptPlan(harness: Harness, steps: ReturnType<typeof step>[], ...ops: object[]): void {

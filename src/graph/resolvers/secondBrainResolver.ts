@@ -9,16 +9,25 @@ import type { PlanStep, ResolverResult } from "../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../types/capability.js";
 import { resolveOperation } from "./resolverPrompt.js";
 
+/**
+ * Whether the operation names its note: by noteRef or words, or by pointing back at an earlier step
+ * of this message (fromStep, or nothing named when a step it depends on produced a note; D13).
+ */
+function namesNote(op: NoteOperation, context: CapabilityContext): boolean {
+  if (op.noteRef?.trim() || op.query?.trim() || op.fromStep?.trim()) return true;
+  return context.dependencies.some((d) => d.kind === "notes");
+}
+
 /** What must be asked before a note operation can run, or null. */
 function missing(op: NoteOperation, context: CapabilityContext): string | null {
   switch (op.operation) {
     case "store":
       return op.content?.trim() ? null : t(context.language, "notes.askContent");
     case "update":
-      if (!op.noteRef?.trim() && !op.query?.trim()) return t(context.language, "notes.whichNote");
+      if (!namesNote(op, context)) return t(context.language, "notes.whichNote");
       return op.newContent?.trim() ? null : t(context.language, "notes.askNewContent");
     case "delete":
-      return op.noteRef?.trim() || op.query?.trim() ? null : t(context.language, "notes.whichNote");
+      return namesNote(op, context) ? null : t(context.language, "notes.whichNote");
     default:
       return null;
   }

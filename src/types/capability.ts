@@ -108,7 +108,7 @@ export interface EntityResolver {
 /** What an executor reports; the executor node adds timing, step and args. */
 export type ExecutorOutcome = Pick<
   ExecutionResult,
-  "success" | "data" | "errorCode" | "error" | "latestAction" | "numbered"
+  "success" | "data" | "errorCode" | "error" | "latestAction" | "numbered" | "produced"
 >;
 
 /** Performs one operation; no LLM here (spec 002 §12.3). */

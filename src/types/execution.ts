@@ -53,6 +53,11 @@ export interface ExecutionResult {
   latestAction?: { action: string; summary: string; when?: string; externalIds?: string[] };
   /** What the reply will show numbered (memory_update keeps it with the reply). */
   numbered?: NumberedRefs;
+  /**
+   * What a search or listing found, for the steps after it in this message (refs, D13) when it is
+   * no latest action; found nothing (`ids: []`) skips the steps that depend on it.
+   */
+  produced?: { ids: string[]; summary: string };
 }
 
 /** The PII-free ledger entry that makes execution idempotent across resumes (spec 001 §8). */

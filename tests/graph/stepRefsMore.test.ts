@@ -77,6 +77,37 @@ describe("events: find one, then change it", () => {
     });
   }
 
+  it("a listing step (getEvents) hands on what it listed: one event is moved; none skips the move and says so", async () => {
+    const harness = await lunchThenDentist(
+      "Lunch with Avi",
+      "Dentist",
+      "add lunch with Avi tomorrow at 13:00",
+    );
+    const listed = (summary: string) => ({
+      operation: "getEvents",
+      summary,
+      timeMin: "2026-03-06",
+      timeMax: "2026-03-06",
+    });
+    scriptPlan(harness, findThenMove, listed("dentist"), {
+      operation: "update",
+      eventId: "@1",
+      updateFields: { start: "17:00" },
+    });
+    expect((await harness.say("what's my dentist appointment tomorrow? move it to 17:00")).text).toContain(
+      "✏️ Updated *Dentist* — tomorrow 17:00–18:00",
+    );
+    scriptPlan(harness, findThenMove, listed("haircut"));
+    const none = await harness.say("what's my haircut tomorrow? move it to 18:00");
+    expect(none.text).toContain("So I didn't do the part of your request that depended on it.");
+    expect(await startsOf(harness)).toEqual({
+      Dentist: [jlm(6, "17:00"), jlm(6, "18:00")],
+      "Lunch with Avi": [jlm(6, "13:00"), jlm(6, "14:00")],
+    });
+    // The move after the empty listing was never resolved.
+    expect(harness.server!.requests.filter(isMutateResolver)).toHaveLength(2);
+  });
+
   it("in Hebrew: תמצא את התור לרופא שיניים ותזיז אותו ל-17:00", async () => {
     const harness = await lunchThenDentist(
       "ארוחת צהריים עם אבי",

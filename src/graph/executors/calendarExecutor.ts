@@ -340,14 +340,22 @@ async function dispatch(
       const range = rangeOf(args.range);
       const query = str(args.query);
       const events = filterEvents(await provider.listEvents(range), args, frame.zone).map(eventView);
-      return success({
-        kind: "listing",
-        op: "getEvents",
-        events,
-        range,
-        ...(query ? { query } : {}),
-        ...frame,
-      });
+      return {
+        ...success({
+          kind: "listing",
+          op: "getEvents",
+          events,
+          range,
+          ...(query ? { query } : {}),
+          ...frame,
+        }),
+        // A listing is no latest action ("@1" keeps its meaning), but a step of this message that
+        // depends on it acts on what it found ("find my dentist appointment and move it").
+        produced: {
+          ids: events.map((e) => e.id),
+          summary: events.length > 0 ? (eventAction("getEvents", events)?.summary ?? "") : "no events",
+        },
+      };
     }
     case "getRecurringInstances": {
       const seriesId = str(args.seriesId);

@@ -78,7 +78,7 @@ function dayOf(date: Date, zone: string, language: "he" | "en"): string {
 
 function success(
   data: SecondBrainData,
-  extra: Pick<ExecutorOutcome, "latestAction" | "numbered"> = {},
+  extra: Pick<ExecutorOutcome, "latestAction" | "numbered" | "produced"> = {},
 ): ExecutorOutcome {
   return { success: true, data, ...extra };
 }
@@ -185,7 +185,16 @@ export function createSecondBrainExecutor(
               notes: found.map((n) => view(n, context)),
               ...(answer ? { answer } : {}),
             },
-            found.length > 0 ? { numbered: { type: "note", ids: found.map((n) => n.id) } } : {},
+            {
+              ...(found.length > 0
+                ? { numbered: { type: "note" as const, ids: found.map((n) => n.id) } }
+                : {}),
+              // For a step of this message that depends on the search ("find the gate note and update it").
+              produced: {
+                ids: found.map((n) => n.id),
+                summary: noteAction("search", found)?.summary ?? "",
+              },
+            },
           ),
         };
       }

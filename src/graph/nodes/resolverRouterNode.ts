@@ -12,7 +12,7 @@ import { t } from "../../messages/index.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { activeGroup, answersFor, PlanCycleError } from "../plan/executionGroups.js";
 import { failedResult } from "../plan/failedResult.js";
-import { dependencyRefs } from "../plan/refs.js";
+import { dependencyRefs, leftNothingFor } from "../plan/refs.js";
 import { resolveTimeAnswer, TimeQuestionAbandoned } from "../plan/timeAnswer.js";
 import { userTextOf } from "../errorText.js";
 import { llmUsageUpdate } from "../state/metadata.js";
@@ -82,7 +82,7 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
     const executionResults = new Map<string, ExecutionResult>();
     // A step whose dependency failed cannot run.
     const runnable = group.filter((step) => {
-      const failedDependency = step.dependsOn.find((d) => state.executionResults.get(d)?.success === false);
+      const failedDependency = step.dependsOn.find((d) => leftNothingFor(state.executionResults.get(d)));
       if (failedDependency)
         executionResults.set(
           step.id,

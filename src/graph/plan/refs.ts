@@ -13,7 +13,7 @@ const KIND_OF_PREFIX: Record<string, RefKind> = {
 /** What a succeeded step produced, for the steps after it; null when it produced no entity. */
 export function stepRefOf(step: PlanStep, result: ExecutionResult): StepRef | null {
   const kind = KIND_OF_PREFIX[result.functionName.split(".")[0] ?? ""];
-  const ids = result.latestAction?.externalIds ?? [];
+  const ids = result.latestAction?.externalIds ?? result.produced?.ids ?? [];
   if (!result.success || !kind || ids.length === 0) return null;
   return {
     stepId: step.id,
@@ -21,9 +21,18 @@ export function stepRefOf(step: PlanStep, result: ExecutionResult): StepRef | nu
     functionName: result.functionName,
     kind,
     ids,
-    summary: result.latestAction?.summary ?? step.action,
+    summary: result.latestAction?.summary ?? result.produced?.summary ?? step.action,
     ...(result.latestAction?.when ? { when: result.latestAction.when } : {}),
   };
+}
+
+/**
+ * Whether a step that a later one depends on did not give it anything to act on: it failed, or it
+ * was a search or listing that found nothing (the later step is skipped and the reply says so).
+ */
+export function leftNothingFor(result: ExecutionResult | undefined): boolean {
+  if (!result) return false;
+  return !result.success || result.produced?.ids.length === 0;
 }
 
 /** The state's reducer for refs: each step's result kept by id; per kind, every id and the latest single one. */

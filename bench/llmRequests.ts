@@ -2,8 +2,8 @@
 // the end_to_end and llm_calls benches, which count calls per turn from the server's requests.
 import { CALENDAR_FIND_SYSTEM_PROMPT } from "../src/prompts/calendarFindPrompt.js";
 import { CALENDAR_MUTATE_SYSTEM_PROMPT } from "../src/prompts/calendarMutatePrompt.js";
-import { DATABASE_LIST_SYSTEM_PROMPT } from "../src/prompts/databaseListPrompt.js";
-import { DATABASE_TASK_SYSTEM_PROMPT } from "../src/prompts/databaseTaskPrompt.js";
+import { DATABASE_LIST_SYSTEM_PROMPT } from "../src/prompts/listPrompt.js";
+import { DATABASE_TASK_SYSTEM_PROMPT } from "../src/prompts/taskPrompt.js";
 import { GENERAL_SYSTEM_PROMPT } from "../src/prompts/generalPrompt.js";
 import { GMAIL_SYSTEM_PROMPT } from "../src/prompts/gmailPrompt.js";
 import { PLANNER_SYSTEM_PROMPT } from "../src/prompts/plannerPrompt.js";

@@ -17,12 +17,12 @@ import { type LLMService } from "../types/llm.js";
 import { LLMBudget } from "../services/llm/llmBudget.js";
 import { ObservedLLMService, type LLMObserver } from "../services/llm/observedLlmService.js";
 import { createCalendarProviders } from "../services/calendar/calendarProviderSelector.js";
-import { createCalendarCapability } from "../graph/capabilities/calendar.js";
-import { createDatabaseCapability } from "../graph/capabilities/database.js";
-import { createGmailCapability } from "../graph/capabilities/gmail.js";
+import { createCalendarCapability } from "../graph/capabilities/calendar/calendarCapability.js";
+import { createTasksCapability } from "../graph/capabilities/tasks/tasksCapability.js";
+import { createGmailCapability } from "../graph/capabilities/gmail/gmailCapability.js";
 import { MemoryService } from "../services/memory/index.js";
 import { LongTermMemory } from "../services/memory/longTermMemory.js";
-import { createSecondBrainCapability } from "../graph/capabilities/secondBrain.js";
+import { createSecondBrainCapability } from "../graph/capabilities/secondBrain/secondBrainCapability.js";
 import type { CapabilityRegistry } from "../graph/capabilities/registry.js";
 import { UndoService } from "../services/undo/undoJournal.js";
 import { type ExternalRestorer } from "../types/capability.js";
@@ -30,7 +30,7 @@ import { createOpenAIEmbedder, type Embedder } from "../services/secondBrain/emb
 import { SecondBrainService } from "../services/secondBrain/secondBrainService.js";
 import type { GoogleAccounts, GoogleConnector } from "../services/google/types.js";
 import type { Logger } from "../utils/logger.js";
-import { createCoreCapabilities } from "../graph/capabilities/core.js";
+import { createCoreCapabilities } from "../graph/capabilities/core/coreCapabilities.js";
 import { buildMemoGraph } from "../graph/memoGraph.js";
 import { MemoRuntime } from "../graph/memoRuntime.js";
 import type { Tracing } from "../services/tracing/tracing.js";
@@ -142,7 +142,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     undo,
     withModel: !!llm,
   })
-    .register(createDatabaseCapability(databaseStorage(pool), undoWindowMs))
+    .register(createTasksCapability(databaseStorage(pool), undoWindowMs))
     .register(
       createSecondBrainCapability({
         notes,

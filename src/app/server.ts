@@ -23,7 +23,7 @@ import { metricsRoutes } from "../transport/http/metricsRoute.js";
 import { resolveLLMConfig } from "../config/llmConfig.js";
 import { Metrics } from "../services/metrics/metrics.js";
 import { googleAuthRoutes } from "../transport/http/googleAuthRoute.js";
-import { calendarDigestSource } from "../graph/capabilities/calendar.js";
+import { calendarDigestSource } from "../graph/capabilities/calendar/calendarCapability.js";
 import { createGoogleAccounts, GOOGLE_AUTH_PATH } from "../services/google/googleAccountService.js";
 import { deriveKey, loadSecretKey } from "../services/google/secrets.js";
 import { setPhoneTagKey } from "../utils/phone.js";

@@ -15,7 +15,7 @@ import { ReminderActions } from "../services/reminder/reminderActions.js";
 import { HouseholdActions } from "../services/household/householdActions.js";
 import { HouseholdService } from "../services/household/householdService.js";
 import { HouseholdSharing } from "../services/household/householdSharing.js";
-import { createHouseholdCapability } from "../graph/capabilities/household.js";
+import { createHouseholdCapability } from "../graph/capabilities/household/householdCapability.js";
 import type { Delivery } from "../db/repositories/deliveryLedger.js";
 import { GraphApiClient } from "../transport/whatsapp/graphApiClient.js";
 import { InboundProcessor } from "../transport/whatsapp/inboundProcessor.js";

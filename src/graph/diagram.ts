@@ -1,4 +1,4 @@
-import { createCoreCapabilities } from "./capabilities/core.js";
+import { createCoreCapabilities } from "./capabilities/core/coreCapabilities.js";
 import { buildMemoGraph } from "./memoGraph.js";
 import type { MemoGraphDeps } from "./deps.js";
 import { createLogger } from "../utils/logger.js";

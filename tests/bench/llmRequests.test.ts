@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { callKind, inputTokens, inTurn } from "../../bench/llmRequests.js";
-import { DATABASE_LIST_SYSTEM_PROMPT } from "../../src/prompts/databaseListPrompt.js";
+import { DATABASE_LIST_SYSTEM_PROMPT } from "../../src/prompts/listPrompt.js";
 import { GENERAL_SYSTEM_PROMPT } from "../../src/prompts/generalPrompt.js";
 import { PLANNER_SYSTEM_PROMPT } from "../../src/prompts/plannerPrompt.js";
 import { RESPONSE_WRITER_SYSTEM_PROMPT } from "../../src/prompts/responseWriterPrompt.js";

@@ -1,6 +1,6 @@
 // "calendar link" in chat: recognized with no LLM in both languages, and only as a whole message.
 import { describe, expect, it } from "vitest";
-import { createMetaExecutor } from "../../src/graph/executors/generalExecutor.js";
+import { createMetaExecutor } from "../../src/graph/capabilities/core/coreExecutors.js";
 import { recognizeGoogleCommand } from "../../src/nlu/googleCommands.js";
 
 describe("asking for the calendar link", () => {

@@ -1,8 +1,8 @@
 // Repeats beyond V1's schema on the LLM path and in replies: the resolver hands over the user's own
 // repeat words, code reads them into a rule (D6, D10), and every reply describes the rule in words.
 import { describe, expect, it } from "vitest";
-import { recurrenceArgsOf, scheduleTask, nextFireAfter } from "../../src/services/database/taskTimes.js";
-import { ruleText } from "../../src/services/database/replies.js";
+import { recurrenceArgsOf, scheduleTask, nextFireAfter } from "../../src/services/tasks/taskTimes.js";
+import { ruleText } from "../../src/services/tasks/replies.js";
 import type { TaskRecurrence } from "../../src/types/tasks.js";
 
 const ZONE = "Asia/Jerusalem";

@@ -4,7 +4,7 @@
 // once, within UNDO_WINDOW_MINUTES, and across a restart; a repeated undo never reaches an older change.
 import { afterEach, describe, expect, it } from "vitest";
 import { PgOperationLedger } from "../../src/db/repositories/operationLedger.js";
-import { createCalendarCapability } from "../../src/graph/capabilities/calendar.js";
+import { createCalendarCapability } from "../../src/graph/capabilities/calendar/calendarCapability.js";
 import { backends, pgliteBackend } from "../support/db.js";
 import { captureLogs } from "../support/logs.js";
 import { builtinCalendars, undoServiceOn } from "../support/services.js";

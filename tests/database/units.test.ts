@@ -1,10 +1,10 @@
 // The small pure parts of the database capability: time words to a schedule, handles, routing
 // of plan actions, and reply wording.
 import { describe, expect, it } from "vitest";
-import { scheduleTask } from "../../src/services/database/taskTimes.js";
-import { intervalText, ruleText } from "../../src/services/database/replies.js";
+import { scheduleTask } from "../../src/services/tasks/taskTimes.js";
+import { intervalText, ruleText } from "../../src/services/tasks/replies.js";
 import { parseHandle } from "../../src/graph/entities/references.js";
-import { isListAction } from "../../src/graph/resolvers/databaseListResolver.js";
+import { isListAction } from "../../src/graph/capabilities/tasks/listResolver.js";
 import { compactArgs } from "../../src/graph/resolvers/compactArgs.js";
 
 const ZONE = "Asia/Jerusalem";

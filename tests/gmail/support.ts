@@ -1,6 +1,6 @@
 import { PgOperationLedger } from "../../src/db/repositories/operationLedger.js";
 import { PgUndoRepository } from "../../src/db/repositories/undoRepository.js";
-import { createGmailCapability } from "../../src/graph/capabilities/gmail.js";
+import { createGmailCapability } from "../../src/graph/capabilities/gmail/gmailCapability.js";
 import type { GmailOperation } from "../../src/prompts/gmailPrompt.js";
 import { pgliteBackend } from "../support/db.js";
 import { FakeGmail } from "../support/fakeGmail.js";

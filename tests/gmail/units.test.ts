@@ -2,14 +2,14 @@
 // completeness checks and the extractive thread summary.
 import { describe, expect, it } from "vitest";
 import type { OperationLedger } from "../../src/db/repositories/operationLedger.js";
-import { createGmailExecutor } from "../../src/graph/executors/gmailExecutor.js";
-import { missingForGmail } from "../../src/graph/resolvers/gmailResolver.js";
+import { createGmailExecutor } from "../../src/graph/capabilities/gmail/gmailExecutor.js";
+import { missingForGmail } from "../../src/graph/capabilities/gmail/gmailResolver.js";
 import type { CapabilityContext } from "../../src/types/capability.js";
 import type { MemoState } from "../../src/types/state.js";
 import { GmailRequestError, type EmailMessage, type Mailbox } from "../../src/services/gmail/gmailService.js";
 import { firstLines } from "../../src/services/gmail/replies.js";
 import { extractiveSummary, freshText } from "../../src/services/gmail/summarize.js";
-import { applyChangeByRule, referenceQuery } from "../../src/graph/entities/gmailEntityResolver.js";
+import { applyChangeByRule, referenceQuery } from "../../src/graph/capabilities/gmail/gmailEntityResolver.js";
 import { captureLogs } from "../support/logs.js";
 
 /** An OperationLedger in memory. */

@@ -8,7 +8,7 @@ import { createCheckpointer } from "../../src/db/checkpointer.js";
 import { PgConversationStore } from "../../src/db/repositories/conversationStore.js";
 import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
 import { TurnBufferedSaver } from "../../src/db/turnBufferedSaver.js";
-import { createCoreCapabilities } from "../../src/graph/capabilities/core.js";
+import { createCoreCapabilities } from "../../src/graph/capabilities/core/coreCapabilities.js";
 import { buildMemoGraph } from "../../src/graph/memoGraph.js";
 import { MemoRuntime } from "../../src/graph/memoRuntime.js";
 import { recognizeGoogleCommand } from "../../src/nlu/googleCommands.js";

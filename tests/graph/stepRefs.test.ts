@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createHarness, plan, step, type Harness } from "../support/memoHarness.js";
 import { isListResolver, isTaskResolver, stores } from "../support/databaseScript.js";
 import { lastUserMessageOf, systemPromptOf } from "../support/scriptedOpenAI.js";
-import type { ListOperation } from "../../src/prompts/databaseListPrompt.js";
-import type { TaskOperation } from "../../src/prompts/databaseTaskPrompt.js";
+import type { ListOperation } from "../../src/prompts/listPrompt.js";
+import type { TaskOperation } from "../../src/prompts/taskPrompt.js";
 
 let h: Harness;
 afterEach(async () => h?.close());

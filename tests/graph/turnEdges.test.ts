@@ -7,7 +7,7 @@ import type { MemoGraphDeps } from "../../src/graph/deps.js";
 import { MemoStateAnnotation } from "../../src/graph/state/memoState.js";
 import type { MemoState } from "../../src/types/state.js";
 import type { ConversationMessage, ExecutionResult, PlanStep, User } from "../../src/types/index.js";
-import { createCoreCapabilities } from "../../src/graph/capabilities/core.js";
+import { createCoreCapabilities } from "../../src/graph/capabilities/core/coreCapabilities.js";
 import { MemoryService } from "../../src/services/memory/index.js";
 import { InMemoryConversationStore } from "../../src/db/repositories/conversationStore.js";
 import type { UserRepository } from "../../src/db/repositories/userRepository.js";

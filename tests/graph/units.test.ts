@@ -9,7 +9,7 @@ import { looksLikeAnswer, validateAnswer } from "../../src/graph/hitl/validateAn
 import type { MemoGraphDeps } from "../../src/graph/deps.js";
 import { MemoStateAnnotation, type MemoUpdate } from "../../src/graph/state/memoState.js";
 import { type MemoState } from "../../src/types/state.js";
-import { createCoreCapabilities } from "../../src/graph/capabilities/core.js";
+import { createCoreCapabilities } from "../../src/graph/capabilities/core/coreCapabilities.js";
 import { MemoryService } from "../../src/services/memory/index.js";
 import { InMemoryConversationStore } from "../../src/db/repositories/conversationStore.js";
 import type { ExecutedOperation, ExecutionResult, PendingHITL, PlanStep } from "../../src/types/index.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { t } from "../../src/messages/index.js";
-import { describeCapabilities } from "../../src/graph/executors/generalExecutor.js";
+import { describeCapabilities } from "../../src/graph/capabilities/core/coreExecutors.js";
 
 describe("user-facing templates", () => {
   it("fill their placeholders", () => {

@@ -13,7 +13,7 @@ import { PgInboxRepository } from "../../src/db/repositories/inboxRepository.js"
 import { PgTaskRepository } from "../../src/db/repositories/taskRepository.js";
 import { metricsRoutes } from "../../src/transport/http/metricsRoute.js";
 import { startService, type RunningService } from "../../src/app/server.js";
-import { scheduleTask, type TaskTimeArgs } from "../../src/services/database/taskTimes.js";
+import { scheduleTask, type TaskTimeArgs } from "../../src/services/tasks/taskTimes.js";
 import { Metrics } from "../../src/services/metrics/metrics.js";
 import { signBody } from "../../src/transport/whatsapp/signature.js";
 import { HITL_TTL_MS } from "../../src/types/index.js";

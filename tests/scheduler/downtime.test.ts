@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TaskTimeArgs } from "../../src/services/database/taskTimes.js";
+import type { TaskTimeArgs } from "../../src/services/tasks/taskTimes.js";
 import {
   createSchedulerHarness,
   sharedDatabase,

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeCapabilities } from "../../src/graph/executors/generalExecutor.js";
+import { describeCapabilities } from "../../src/graph/capabilities/core/coreExecutors.js";
 import { type RunningService } from "../../src/app/server.js";
 import type { SimMessage } from "../../src/transport/simulator/store.js";
 import type { CapabilityName } from "../../src/types/index.js";

@@ -21,7 +21,7 @@ import {
   parseClock,
   type LocalDate,
 } from "../../nlu/zonedTime.js";
-import { bareClock } from "../database/taskTimes.js";
+import { bareClock } from "../tasks/taskTimes.js";
 import { recurrenceOfReminder } from "./calendarRule.js";
 import { daysBetween, formatDate, localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
 import type {

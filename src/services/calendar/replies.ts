@@ -4,7 +4,7 @@ import type { ResponseTemplate } from "../../types/capability.js";
 import { formatRule } from "../../nlu/recurrenceRule.js";
 import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
 import { HEBREW_DAYS, pad2, zonedParts } from "../../utils/timeContext.js";
-import { joinAnd, ordinal, rruleWords } from "../database/rruleText.js";
+import { joinAnd, ordinal, rruleWords } from "../tasks/rruleText.js";
 import { partsOf } from "./calendarRule.js";
 import { daysBetween, formatDate, parseDate } from "./recurrenceExpansion.js";
 import type { ScheduleAnalysis } from "./scheduleAnalysis.js";

@@ -7,9 +7,9 @@ import type { TaskList } from "../../types/tasks.js";
 import { literalOf } from "../../utils/fuzzy.js";
 import { quotedInline } from "../../utils/quotedText.js";
 import { humanTime } from "../../utils/timeContext.js";
-import { scheduleFields, scheduleTask } from "../database/taskTimes.js";
-import { tooLongReply } from "../database/limits.js";
-import { invisibleNameReply } from "../database/visibleNames.js";
+import { scheduleFields, scheduleTask } from "../tasks/taskTimes.js";
+import { tooLongReply } from "../tasks/limits.js";
+import { invisibleNameReply } from "../tasks/visibleNames.js";
 import { inQuietHours } from "../reminder/ringPlan.js";
 import { householdNotice } from "../reminder/householdNotices.js";
 import {

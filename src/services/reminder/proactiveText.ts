@@ -10,7 +10,7 @@ import type {
 import { quotedInline } from "../../utils/quotedText.js";
 import { HEBREW_DAYS, humanTime, pad2, zonedParts } from "../../utils/timeContext.js";
 import { t, type Language } from "../../messages/index.js";
-import { intervalText } from "../database/replies.js";
+import { intervalText } from "../tasks/replies.js";
 
 /**
  * What a proactive message says, kept as data in the delivery ledger at claim time and rendered

@@ -8,7 +8,7 @@ import { recordIrreversible, UndoCapture, type UndoSettings } from "../undo/undo
 import type { Logger } from "../../utils/logger.js";
 import { humanTime } from "../../utils/timeContext.js";
 import { t } from "../../messages/index.js";
-import { completeTaskRow } from "../database/completeTask.js";
+import { completeTaskRow } from "../tasks/completeTask.js";
 import type { MemoryService } from "../memory/index.js";
 import type { MessageSender } from "../../types/outbound.js";
 import type { SendOptions } from "../../types/outbound.js";

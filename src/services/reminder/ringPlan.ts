@@ -2,7 +2,7 @@ import type { RingKind } from "../../types/proactive.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
 import { instantToLocal, parseClock } from "../../nlu/zonedTime.js";
 import type { TaskRecurrence } from "../../types/tasks.js";
-import { nextFireAfter } from "../database/taskTimes.js";
+import { nextFireAfter } from "../tasks/taskTimes.js";
 
 /**
  * What a due task does when the scheduler reaches it (spec 002 §9, D6, D8), as a pure function of

@@ -1,6 +1,6 @@
 import type { UserRepository } from "../../db/repositories/userRepository.js";
 import { recordIrreversible, type UndoSettings } from "../../services/undo/undoJournal.js";
-import { describeCapabilities } from "../../graph/executors/generalExecutor.js";
+import { describeCapabilities } from "../../graph/capabilities/core/coreExecutors.js";
 import { isGreeting, isHelpRequest } from "../../graph/plan/fastPath.js";
 import type { CapabilityName, User } from "../../types/index.js";
 import { detectLanguage } from "../../utils/language.js";

@@ -1,7 +1,7 @@
 import { PgOperationLedger } from "../../../src/db/repositories/operationLedger.js";
 import type { CalendarFindOperation } from "../../../src/prompts/calendarFindPrompt.js";
 import type { CalendarMutateOperation } from "../../../src/prompts/calendarMutatePrompt.js";
-import { createCalendarCapability } from "../../../src/graph/capabilities/calendar.js";
+import { createCalendarCapability } from "../../../src/graph/capabilities/calendar/calendarCapability.js";
 import type { CalendarProviders, EventInput } from "../../../src/types/calendar.js";
 import { pgliteBackend } from "../../support/db.js";
 import { builtinCalendars } from "../../support/services.js";

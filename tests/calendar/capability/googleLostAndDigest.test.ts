@@ -2,7 +2,7 @@
 // the user's language, and change nothing; today's events join the morning digest. "Now" is
 // Thursday 5 March 2026, 12:00 in Asia/Jerusalem (UTC+2).
 import { afterEach, describe, expect, it } from "vitest";
-import { calendarDigestSource } from "../../../src/graph/capabilities/calendar.js";
+import { calendarDigestSource } from "../../../src/graph/capabilities/calendar/calendarCapability.js";
 import type { CalendarProviders } from "../../../src/types/calendar.js";
 import { GoogleConnectionLostError } from "../../../src/services/google/types.js";
 import { renderDigest } from "../../../src/services/reminder/proactiveText.js";

@@ -1,15 +1,15 @@
-import type { OperationLedger } from "../../db/repositories/operationLedger.js";
-import { createGmailExecutor } from "../executors/gmailExecutor.js";
-import type { CapabilityModule } from "../../types/capability.js";
-import { gmailResolver } from "../resolvers/gmailResolver.js";
-import type { Logger } from "../../utils/logger.js";
-import type { GoogleAccounts } from "../../services/google/types.js";
-import { GmailEntityResolver } from "../entities/gmailEntityResolver.js";
-import { GmailService } from "../../services/gmail/gmailService.js";
-import { gmailTemplate } from "../../services/gmail/replies.js";
-import type { UndoSettings } from "../../services/undo/undoJournal.js";
+import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
+import { createGmailExecutor } from "./gmailExecutor.js";
+import type { CapabilityModule } from "../../../types/capability.js";
+import { gmailResolver } from "./gmailResolver.js";
+import type { Logger } from "../../../utils/logger.js";
+import type { GoogleAccounts } from "../../../services/google/types.js";
+import { GmailEntityResolver } from "./gmailEntityResolver.js";
+import { GmailService } from "../../../services/gmail/gmailService.js";
+import { gmailTemplate } from "../../../services/gmail/replies.js";
+import type { UndoSettings } from "../../../services/undo/undoJournal.js";
 
-export { GmailService } from "../../services/gmail/gmailService.js";
+export { GmailService } from "../../../services/gmail/gmailService.js";
 
 /** The `gmail` capability: the user's own Gmail, through their Google connection. */
 export function createGmailCapability(options: {

@@ -1,6 +1,6 @@
-import { GENERAL_SYSTEM_PROMPT } from "../../prompts/generalPrompt.js";
-import type { PlanStep, ResolverResult } from "../../types/index.js";
-import type { CapabilityContext, Resolver } from "../../types/capability.js";
+import { GENERAL_SYSTEM_PROMPT } from "../../../prompts/generalPrompt.js";
+import type { PlanStep, ResolverResult } from "../../../types/index.js";
+import type { CapabilityContext, Resolver } from "../../../types/capability.js";
 
 /** general: a conversational answer written by the LLM, with no tools (spec 002 §5.1). */
 export const generalResolver: Resolver = {

@@ -1,13 +1,13 @@
-import type { UndoService } from "../../services/undo/undoJournal.js";
-import { undoQuestion } from "../../services/undo/replies.js";
-import type { CapabilityContext, EntityResolution, EntityResolver } from "../../types/capability.js";
+import type { UndoService } from "../../../services/undo/undoJournal.js";
+import { undoQuestion } from "../../../services/undo/replies.js";
+import type { CapabilityContext, EntityResolution, EntityResolver } from "../../../types/capability.js";
 import type {
   ConversationMessage,
   DisambiguationState,
   PlanStep,
   ResolverResult,
-} from "../../types/index.js";
-import { operationIdOf } from "../plan/operationId.js";
+} from "../../../types/index.js";
+import { operationIdOf } from "../../plan/operationId.js";
 
 /**
  * How many of the user's messages ago a change made at `changedAt` (epoch ms) was, counting this

@@ -348,7 +348,7 @@ function render(data: Shown, language: Language): string {
 }
 
 /** Every database result in words, with no LLM: the reply templates of tasks, reminders and lists. */
-export const databaseTemplate: ResponseTemplate = (result, language) => {
+export const tasksTemplate: ResponseTemplate = (result, language) => {
   const given = result.formattedData as Shown | undefined;
   if (!given || typeof given !== "object" || !("kind" in given)) return null;
   const data = othersWordsQuoted(given);

@@ -1,10 +1,10 @@
-import type { GoogleConnector } from "../../services/google/types.js";
-import type { UndoService } from "../../services/undo/undoJournal.js";
-import { createMetaExecutor, generalExecutor, textTemplate } from "../executors/generalExecutor.js";
-import { UndoEntityResolver } from "../entities/undoEntityResolver.js";
-import { CapabilityRegistry } from "./registry.js";
-import { generalResolver } from "../resolvers/generalResolver.js";
-import { metaResolver } from "../resolvers/metaResolver.js";
+import type { GoogleConnector } from "../../../services/google/types.js";
+import type { UndoService } from "../../../services/undo/undoJournal.js";
+import { createMetaExecutor, generalExecutor, textTemplate } from "./coreExecutors.js";
+import { UndoEntityResolver } from "./undoEntityResolver.js";
+import { CapabilityRegistry } from "../registry.js";
+import { generalResolver } from "./generalResolver.js";
+import { metaResolver } from "./metaResolver.js";
 
 /** What the core capabilities are built with. */
 export interface CoreCapabilityOptions {

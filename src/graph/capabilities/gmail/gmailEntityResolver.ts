@@ -1,26 +1,26 @@
 import { z } from "zod";
-import type { OperationLedger } from "../../db/repositories/operationLedger.js";
-import { operationIdOf } from "../plan/operationId.js";
-import { resolveUnlessDone } from "./rerun.js";
-import type { CapabilityContext, EntityResolution, EntityResolver } from "../../types/capability.js";
-import type { DisambiguationState, PlanStep, ResolverResult } from "../../types/index.js";
-import { nonEmpty } from "../../utils/args.js";
-import { humanTime } from "../../utils/timeContext.js";
-import { forwardDraft, replyDraft } from "../../services/gmail/drafts.js";
+import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
+import { operationIdOf } from "../../plan/operationId.js";
+import { resolveUnlessDone } from "../../entities/rerun.js";
+import type { CapabilityContext, EntityResolution, EntityResolver } from "../../../types/capability.js";
+import type { DisambiguationState, PlanStep, ResolverResult } from "../../../types/index.js";
+import { nonEmpty } from "../../../utils/args.js";
+import { humanTime } from "../../../utils/timeContext.js";
+import { forwardDraft, replyDraft } from "../../../services/gmail/drafts.js";
 import {
   GmailRequestError,
   type EmailMessage,
   type EmailSummary,
   type Mailbox,
   type OutgoingEmail,
-} from "../../services/gmail/gmailService.js";
-import { addressOf, isEmailAddress } from "../../services/gmail/mime.js";
-import { approvalQuestion, emailLabel } from "../../services/gmail/replies.js";
-import { GoogleConnectionLostError } from "../../services/google/types.js";
-import { t } from "../../messages/index.js";
-import { DRAFT_REVISION_PROMPT } from "../../prompts/draftRevisionPrompt.js";
-import { userTextOf } from "../errorText.js";
-import { bindToDependency, parseHandle } from "./references.js";
+} from "../../../services/gmail/gmailService.js";
+import { addressOf, isEmailAddress } from "../../../services/gmail/mime.js";
+import { approvalQuestion, emailLabel } from "../../../services/gmail/replies.js";
+import { GoogleConnectionLostError } from "../../../services/google/types.js";
+import { t } from "../../../messages/index.js";
+import { DRAFT_REVISION_PROMPT } from "../../../prompts/draftRevisionPrompt.js";
+import { userTextOf } from "../../errorText.js";
+import { bindToDependency, parseHandle } from "../../entities/references.js";
 
 type Args = Record<string, unknown>;
 

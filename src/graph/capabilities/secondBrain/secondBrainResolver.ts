@@ -1,13 +1,13 @@
-import { recognizeMemoryCommand } from "../../nlu/noteCommands.js";
+import { recognizeMemoryCommand } from "../../../nlu/noteCommands.js";
 import {
   NoteOperationSchema,
   SECOND_BRAIN_SYSTEM_PROMPT,
   type NoteOperation,
-} from "../../prompts/secondBrainPrompt.js";
-import { t } from "../../messages/index.js";
-import type { PlanStep, ResolverResult } from "../../types/index.js";
-import type { CapabilityContext, Resolver } from "../../types/capability.js";
-import { resolveOperation } from "./resolverPrompt.js";
+} from "../../../prompts/secondBrainPrompt.js";
+import { t } from "../../../messages/index.js";
+import type { PlanStep, ResolverResult } from "../../../types/index.js";
+import type { CapabilityContext, Resolver } from "../../../types/capability.js";
+import { resolveOperation } from "../../resolvers/resolverPrompt.js";
 
 /**
  * Whether the operation names its note: by noteRef or words, or by pointing back at an earlier step

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import type { UserRepository } from "../../db/repositories/userRepository.js";
-import { t } from "../../messages/index.js";
-import { recognizeHouseholdCommand } from "../../nlu/householdCommands.js";
-import type { HouseholdReply } from "../../services/household/householdChange.js";
-import type { HouseholdService } from "../../services/household/householdService.js";
-import type { HouseholdSharing } from "../../services/household/householdSharing.js";
-import { recordIrreversible, type UndoSettings } from "../../services/undo/undoJournal.js";
+import type { UserRepository } from "../../../db/repositories/userRepository.js";
+import { t } from "../../../messages/index.js";
+import { recognizeHouseholdCommand } from "../../../nlu/householdCommands.js";
+import type { HouseholdReply } from "../../../services/household/householdChange.js";
+import type { HouseholdService } from "../../../services/household/householdService.js";
+import type { HouseholdSharing } from "../../../services/household/householdSharing.js";
+import { recordIrreversible, type UndoSettings } from "../../../services/undo/undoJournal.js";
 import type {
   CapabilityModule,
   EntityResolution,
@@ -14,9 +14,9 @@ import type {
   RecognizeContext,
   RecognizedStep,
   Resolver,
-} from "../../types/capability.js";
-import { quotedInline } from "../../utils/quotedText.js";
-import { textTemplate } from "../executors/generalExecutor.js";
+} from "../../../types/capability.js";
+import { quotedInline } from "../../../utils/quotedText.js";
+import { textTemplate } from "../core/coreExecutors.js";
 
 /**
  * The household's questions, asked through the graph's question plane like every other question

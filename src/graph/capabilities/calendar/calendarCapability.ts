@@ -1,16 +1,16 @@
-import type { OperationLedger } from "../../db/repositories/operationLedger.js";
-import { t } from "../../messages/index.js";
-import { createCalendarExecutor } from "../executors/calendarExecutor.js";
-import type { CapabilityModule } from "../../types/capability.js";
-import { calendarFindResolver } from "../resolvers/calendarFindResolver.js";
-import { calendarMutateResolver } from "../resolvers/calendarMutateResolver.js";
-import type { Logger } from "../../utils/logger.js";
-import type { DigestSource } from "../../services/reminder/digest.js";
-import { CalendarEntityResolver } from "../entities/calendarEntityResolver.js";
-import { calendarTemplate, digestLines } from "../../services/calendar/replies.js";
-import { CalendarRequestError } from "../../services/calendar/calendarRequestError.js";
-import { type CalendarProviders } from "../../types/calendar.js";
-import type { UndoSettings } from "../../services/undo/undoJournal.js";
+import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
+import { t } from "../../../messages/index.js";
+import { createCalendarExecutor } from "./calendarExecutor.js";
+import type { CapabilityModule } from "../../../types/capability.js";
+import { calendarFindResolver } from "./calendarFindResolver.js";
+import { calendarMutateResolver } from "./calendarMutateResolver.js";
+import type { Logger } from "../../../utils/logger.js";
+import type { DigestSource } from "../../../services/reminder/digest.js";
+import { CalendarEntityResolver } from "./calendarEntityResolver.js";
+import { calendarTemplate, digestLines } from "../../../services/calendar/replies.js";
+import { CalendarRequestError } from "../../../services/calendar/calendarRequestError.js";
+import { type CalendarProviders } from "../../../types/calendar.js";
+import type { UndoSettings } from "../../../services/undo/undoJournal.js";
 
 export interface CalendarCapabilityOptions {
   /** Each user's calendar: Google when connected, the built-in one otherwise. */

@@ -1,5 +1,5 @@
-import type { PlanStep, ResolverResult } from "../../types/index.js";
-import type { Resolver } from "../../types/capability.js";
+import type { PlanStep, ResolverResult } from "../../../types/index.js";
+import type { Resolver } from "../../../types/capability.js";
 
 /** Meta actions and the executor function of each; anything else describes the capabilities. */
 const FUNCTIONS: Record<string, string> = {

@@ -1,10 +1,10 @@
-import { GMAIL_SYSTEM_PROMPT, GmailOperationSchema, type GmailOperation } from "../../prompts/gmailPrompt.js";
-import { t } from "../../messages/index.js";
-import { isEmailAddress } from "../../services/gmail/mime.js";
-import type { PlanStep, ResolverResult } from "../../types/index.js";
-import type { CapabilityContext, Resolver } from "../../types/capability.js";
-import { compactArgs } from "./compactArgs.js";
-import { buildResolverMessages } from "../../prompts/resolverMessagesPrompt.js";
+import { GMAIL_SYSTEM_PROMPT, GmailOperationSchema, type GmailOperation } from "../../../prompts/gmailPrompt.js";
+import { t } from "../../../messages/index.js";
+import { isEmailAddress } from "../../../services/gmail/mime.js";
+import type { PlanStep, ResolverResult } from "../../../types/index.js";
+import type { CapabilityContext, Resolver } from "../../../types/capability.js";
+import { compactArgs } from "../../resolvers/compactArgs.js";
+import { buildResolverMessages } from "../../../prompts/resolverMessagesPrompt.js";
 
 /** An entry that means to be an address ("@" in it) but is not a valid one, or undefined. */
 function badAddress(recipients: string[] | null | undefined): string | undefined {

@@ -1,9 +1,9 @@
-import type { GoogleConnector } from "../../services/google/types.js";
-import type { UndoService } from "../../services/undo/undoJournal.js";
-import { undoReply } from "../../services/undo/replies.js";
-import type { CapabilityName } from "../../types/index.js";
-import { t, type MessageKey } from "../../messages/index.js";
-import type { Executor, ResponseTemplate } from "../../types/capability.js";
+import type { GoogleConnector } from "../../../services/google/types.js";
+import type { UndoService } from "../../../services/undo/undoJournal.js";
+import { undoReply } from "../../../services/undo/replies.js";
+import type { CapabilityName } from "../../../types/index.js";
+import { t, type MessageKey } from "../../../messages/index.js";
+import type { Executor, ResponseTemplate } from "../../../types/capability.js";
 
 /** general: the resolver already wrote the answer; executing it means handing it on. */
 export const generalExecutor: Executor = {

@@ -1,18 +1,18 @@
-import { nonEmpty } from "../../utils/args.js";
-import type { ListRepository } from "../../db/repositories/listRepository.js";
-import type { OperationLedger } from "../../db/repositories/operationLedger.js";
-import { isUuid, type TaskRepository } from "../../db/repositories/taskRepository.js";
-import type { CapabilityContext, EntityResolution, EntityResolver } from "../../types/capability.js";
-import { operationIdOf } from "../plan/operationId.js";
-import type { DisambiguationState, PlanStep, ResolverResult } from "../../types/index.js";
-import type { ListItem, Task, TaskList } from "../../types/tasks.js";
-import { humanTime } from "../../utils/timeContext.js";
-import { t, type MessageKey } from "../../messages/index.js";
-import { isFillerListName } from "../../nlu/commands.js";
-import { findTasks } from "../../services/database/taskFilters.js";
-import { decideMatch, type Match } from "../../utils/fuzzy.js";
-import { invisibleNameReply } from "../../services/database/visibleNames.js";
-import { listLabel } from "../../services/database/replies.js";
+import { nonEmpty } from "../../../utils/args.js";
+import type { ListRepository } from "../../../db/repositories/listRepository.js";
+import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
+import { isUuid, type TaskRepository } from "../../../db/repositories/taskRepository.js";
+import type { CapabilityContext, EntityResolution, EntityResolver } from "../../../types/capability.js";
+import { operationIdOf } from "../../plan/operationId.js";
+import type { DisambiguationState, PlanStep, ResolverResult } from "../../../types/index.js";
+import type { ListItem, Task, TaskList } from "../../../types/tasks.js";
+import { humanTime } from "../../../utils/timeContext.js";
+import { t, type MessageKey } from "../../../messages/index.js";
+import { isFillerListName } from "../../../nlu/commands.js";
+import { findTasks } from "../../../services/tasks/taskFilters.js";
+import { decideMatch, type Match } from "../../../utils/fuzzy.js";
+import { invisibleNameReply } from "../../../services/tasks/visibleNames.js";
+import { listLabel } from "../../../services/tasks/replies.js";
 import {
   actionIds,
   bindToDependency,
@@ -20,8 +20,8 @@ import {
   parseHandle,
   withChosenArgs,
   type DependencyBinding,
-} from "./references.js";
-import { confirmUnlessDone, resolveUnlessDone } from "./rerun.js";
+} from "../../entities/references.js";
+import { confirmUnlessDone, resolveUnlessDone } from "../../entities/rerun.js";
 
 /** The question a risky plan asks before changing one task, by task operation. */
 const TASK_CONFIRMATION: Partial<Record<string, MessageKey>> = {
@@ -72,7 +72,7 @@ const CONFIRM: Record<"delete" | "complete" | "update", [MessageKey, MessageKey]
  * closest names. Deleting or completing more than one thing, every *All operation, and deleting a
  * list that has items ask for confirmation here, in code, whatever the planner said.
  */
-export class DatabaseEntityResolver implements EntityResolver {
+export class TasksEntityResolver implements EntityResolver {
   readonly capability = "database" as const;
 
   constructor(

@@ -1,15 +1,15 @@
-import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
-import { t } from "../../messages/index.js";
-import { dayIndex } from "../../services/calendar/eventTimes.js";
+import { addDays, dayOfWeek, type LocalDate } from "../../../nlu/zonedTime.js";
+import { t } from "../../../messages/index.js";
+import { dayIndex } from "../../../services/calendar/eventTimes.js";
 import {
   formatDate,
   localDateOf,
   parseDate,
   startOfDay,
-} from "../../services/calendar/recurrenceExpansion.js";
-import { eventView, type CalendarData, type EventView } from "../../services/calendar/replies.js";
-import { analyzeSchedule } from "../../services/calendar/scheduleAnalysis.js";
-import { CalendarRequestError } from "../../services/calendar/calendarRequestError.js";
+} from "../../../services/calendar/recurrenceExpansion.js";
+import { eventView, type CalendarData, type EventView } from "../../../services/calendar/replies.js";
+import { analyzeSchedule } from "../../../services/calendar/scheduleAnalysis.js";
+import { CalendarRequestError } from "../../../services/calendar/calendarRequestError.js";
 import {
   type CalendarEvent,
   type CalendarProvider,
@@ -17,24 +17,24 @@ import {
   type EventInput,
   type EventScope,
   type TimeRange,
-} from "../../types/calendar.js";
-import { GoogleConnectionLostError } from "../../services/google/types.js";
-import { userTextOf } from "../errorText.js";
-import { DEFAULT_THRESHOLD, rankMatches } from "../../utils/fuzzy.js";
-import { nonEmpty } from "../../utils/args.js";
-import type { OperationLedger } from "../../db/repositories/operationLedger.js";
-import type { Logger } from "../../utils/logger.js";
-import { describeError, MemoError } from "../../utils/errors.js";
-import { parseEventId } from "../../services/calendar/builtinCalendar.js";
+} from "../../../types/calendar.js";
+import { GoogleConnectionLostError } from "../../../services/google/types.js";
+import { userTextOf } from "../../errorText.js";
+import { DEFAULT_THRESHOLD, rankMatches } from "../../../utils/fuzzy.js";
+import { nonEmpty } from "../../../utils/args.js";
+import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
+import type { Logger } from "../../../utils/logger.js";
+import { describeError, MemoError } from "../../../utils/errors.js";
+import { parseEventId } from "../../../services/calendar/builtinCalendar.js";
 import {
   describeChanged,
   recordIrreversible,
   UndoCapture,
   type UndoDescription,
   type UndoSettings,
-} from "../../services/undo/undoJournal.js";
-import { type ExternalUndo } from "../../types/capability.js";
-import type { CapabilityContext, Executor, ExecutorOutcome } from "../../types/capability.js";
+} from "../../../services/undo/undoJournal.js";
+import { type ExternalUndo } from "../../../types/capability.js";
+import type { CapabilityContext, Executor, ExecutorOutcome } from "../../../types/capability.js";
 
 type Args = Record<string, unknown>;
 type Frame = { zone: string; today: string };

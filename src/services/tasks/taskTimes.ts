@@ -1,4 +1,4 @@
-import type { ReminderRecurrenceArgs } from "../../prompts/databaseTaskPrompt.js";
+import type { ReminderRecurrenceArgs } from "../../prompts/taskPrompt.js";
 import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
 import { MAX_NUDGE_MINUTES, nextOccurrence, parseIntervalMinutes, rfc5545Of } from "../../nlu/recurrence.js";
 import { readWhen, resolveWhen } from "../../nlu/whenPhrase.js";

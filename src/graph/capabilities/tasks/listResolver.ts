@@ -2,11 +2,11 @@ import {
   DATABASE_LIST_SYSTEM_PROMPT,
   ListOperationSchema,
   type ListOperation,
-} from "../../prompts/databaseListPrompt.js";
-import type { PlanStep, ResolverResult } from "../../types/index.js";
-import { t } from "../../messages/index.js";
-import type { CapabilityContext, Resolver } from "../../types/capability.js";
-import { resolveOperation } from "./resolverPrompt.js";
+} from "../../../prompts/listPrompt.js";
+import type { PlanStep, ResolverResult } from "../../../types/index.js";
+import { t } from "../../../messages/index.js";
+import type { CapabilityContext, Resolver } from "../../../types/capability.js";
+import { resolveOperation } from "../../resolvers/resolverPrompt.js";
 
 /** Plan actions about lists or their items ("create_list", "add_list_item", "toggle_item"), not tasks. */
 export function isListAction(action: string): boolean {
@@ -40,7 +40,7 @@ function missing(op: ListOperation, context: CapabilityContext): string | null {
  * database (lists): the LLM turns a list step into one of V1's list operations (spec 002 §8.2),
  * validated by its zod schema; code checks it is complete and asks otherwise.
  */
-export const databaseListResolver: Resolver = {
+export const listResolver: Resolver = {
   name: "DatabaseListResolver",
   capability: "database",
   actions: [

@@ -1,12 +1,12 @@
-import type { OperationLedger } from "../../db/repositories/operationLedger.js";
-import { createSecondBrainExecutor } from "../executors/secondBrainExecutor.js";
-import type { CapabilityModule } from "../../types/capability.js";
-import { memoryCommandResolver, secondBrainResolver } from "../resolvers/secondBrainResolver.js";
-import type { Logger } from "../../utils/logger.js";
-import type { UndoSettings } from "../../services/undo/undoJournal.js";
-import { SecondBrainEntityResolver } from "../entities/secondBrainEntityResolver.js";
-import type { MemoryPort, NotesPort } from "../../services/secondBrain/ports.js";
-import { secondBrainTemplate } from "../../services/secondBrain/replies.js";
+import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
+import { createSecondBrainExecutor } from "./secondBrainExecutor.js";
+import type { CapabilityModule } from "../../../types/capability.js";
+import { memoryCommandResolver, secondBrainResolver } from "./secondBrainResolver.js";
+import type { Logger } from "../../../utils/logger.js";
+import type { UndoSettings } from "../../../services/undo/undoJournal.js";
+import { SecondBrainEntityResolver } from "./secondBrainEntityResolver.js";
+import type { MemoryPort, NotesPort } from "../../../services/secondBrain/ports.js";
+import { secondBrainTemplate } from "../../../services/secondBrain/replies.js";
 
 /** The `second-brain` capability: the user's notes, and what Memo remembers about them. */
 export function createSecondBrainCapability(options: {

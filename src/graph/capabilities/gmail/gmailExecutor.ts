@@ -1,20 +1,20 @@
-import type { OperationLedger } from "../../db/repositories/operationLedger.js";
-import { t } from "../../messages/index.js";
-import { recordIrreversible, type UndoSettings } from "../../services/undo/undoJournal.js";
+import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
+import { t } from "../../../messages/index.js";
+import { recordIrreversible, type UndoSettings } from "../../../services/undo/undoJournal.js";
 import {
   GmailRequestError,
   type EmailSummary,
   type GmailFailure,
   type OutgoingEmail,
-} from "../../services/gmail/gmailService.js";
-import { userTextOf } from "../errorText.js";
-import { summarizeThread } from "../../services/gmail/summarize.js";
-import { GoogleConnectionLostError } from "../../services/google/types.js";
-import type { GmailExecutorArgs, MailboxSource } from "../entities/gmailEntityResolver.js";
-import { humanTime } from "../../utils/timeContext.js";
-import type { Logger } from "../../utils/logger.js";
-import type { CapabilityContext, Executor, ExecutorOutcome } from "../../types/capability.js";
-import type { EmailView, GmailData } from "../../types/gmail.js";
+} from "../../../services/gmail/gmailService.js";
+import { userTextOf } from "../../errorText.js";
+import { summarizeThread } from "../../../services/gmail/summarize.js";
+import { GoogleConnectionLostError } from "../../../services/google/types.js";
+import type { GmailExecutorArgs, MailboxSource } from "./gmailEntityResolver.js";
+import { humanTime } from "../../../utils/timeContext.js";
+import type { Logger } from "../../../utils/logger.js";
+import type { CapabilityContext, Executor, ExecutorOutcome } from "../../../types/capability.js";
+import type { EmailView, GmailData } from "../../../types/gmail.js";
 
 /** The executor's error code for each kind of Gmail failure (others: GMAIL_FAILED). */
 const ERROR_CODES: Partial<Record<GmailFailure, string>> = {

@@ -2,13 +2,13 @@ import {
   CALENDAR_FIND_SYSTEM_PROMPT,
   CalendarFindSchema,
   type CalendarFindOperation,
-} from "../../prompts/calendarFindPrompt.js";
-import { t } from "../../messages/index.js";
-import { eventTimes, readRange } from "../../services/calendar/eventTimes.js";
-import { frameAt, timeQuestion } from "../../services/calendar/replies.js";
-import type { PlanStep, ResolverResult } from "../../types/index.js";
-import type { CapabilityContext, Resolver } from "../../types/capability.js";
-import { resolveOperation } from "./resolverPrompt.js";
+} from "../../../prompts/calendarFindPrompt.js";
+import { t } from "../../../messages/index.js";
+import { eventTimes, readRange } from "../../../services/calendar/eventTimes.js";
+import { frameAt, timeQuestion } from "../../../services/calendar/replies.js";
+import type { PlanStep, ResolverResult } from "../../../types/index.js";
+import type { CapabilityContext, Resolver } from "../../../types/capability.js";
+import { resolveOperation } from "../../resolvers/resolverPrompt.js";
 
 /** The planner's read actions on the calendar (the rest go to CalendarMutateResolver). */
 export const CALENDAR_READ_ACTIONS = [

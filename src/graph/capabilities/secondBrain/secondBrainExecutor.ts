@@ -1,20 +1,20 @@
-import type { OperationLedger } from "../../db/repositories/operationLedger.js";
-import { t } from "../../messages/index.js";
-import { NoteValidationError } from "../../services/secondBrain/secondBrainService.js";
-import { userTextOf } from "../errorText.js";
-import { answerFromNotes, isQuestion, summarizeNotes } from "../../services/secondBrain/answer.js";
-import type { MemoryPort, NotesPort, StoredNote } from "../../services/secondBrain/ports.js";
-import { quoteOf, type NoteView, type SecondBrainData } from "../../services/secondBrain/replies.js";
-import { nonEmpty } from "../../utils/args.js";
-import type { Logger } from "../../utils/logger.js";
+import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
+import { t } from "../../../messages/index.js";
+import { NoteValidationError } from "../../../services/secondBrain/secondBrainService.js";
+import { userTextOf } from "../../errorText.js";
+import { answerFromNotes, isQuestion, summarizeNotes } from "../../../services/secondBrain/answer.js";
+import type { MemoryPort, NotesPort, StoredNote } from "../../../services/secondBrain/ports.js";
+import { quoteOf, type NoteView, type SecondBrainData } from "../../../services/secondBrain/replies.js";
+import { nonEmpty } from "../../../utils/args.js";
+import type { Logger } from "../../../utils/logger.js";
 import {
   describeChanged,
   recordIrreversible,
   UndoCapture,
   type UndoDescription,
   type UndoSettings,
-} from "../../services/undo/undoJournal.js";
-import type { CapabilityContext, Executor, ExecutorOutcome } from "../../types/capability.js";
+} from "../../../services/undo/undoJournal.js";
+import type { CapabilityContext, Executor, ExecutorOutcome } from "../../../types/capability.js";
 
 type Args = Record<string, unknown>;
 type RunContext = CapabilityContext & { operationId: string };

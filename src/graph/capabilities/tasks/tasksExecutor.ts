@@ -1,21 +1,21 @@
-import { literalOf } from "../../utils/fuzzy.js";
-import { nonEmpty } from "../../utils/args.js";
-import type { ListRepository } from "../../db/repositories/listRepository.js";
-import type { TaskRepository } from "../../db/repositories/taskRepository.js";
-import type { DatabaseRepositories } from "../../db/storage.js";
-import type { Storage } from "../../db/transaction.js";
-import type { RowScope } from "../../db/repositories/undoRepository.js";
+import { literalOf } from "../../../utils/fuzzy.js";
+import { nonEmpty } from "../../../utils/args.js";
+import type { ListRepository } from "../../../db/repositories/listRepository.js";
+import type { TaskRepository } from "../../../db/repositories/taskRepository.js";
+import type { DatabaseRepositories } from "../../../db/storage.js";
+import type { Storage } from "../../../db/transaction.js";
+import type { RowScope } from "../../../db/repositories/undoRepository.js";
 import {
   DEFAULT_UNDO_WINDOW_MS,
   describeChanged,
   UndoCapture,
   type UndoAction,
   type UndoDescription,
-} from "../../services/undo/undoJournal.js";
-import { findTasks, groupOf, type TaskGroup } from "../../services/database/taskFilters.js";
-import { completeTaskRow } from "../../services/database/completeTask.js";
-import { invisibleNameReply } from "../../services/database/visibleNames.js";
-import { tooLongReply, type MAX_LENGTH } from "../../services/database/limits.js";
+} from "../../../services/undo/undoJournal.js";
+import { findTasks, groupOf, type TaskGroup } from "../../../services/tasks/taskFilters.js";
+import { completeTaskRow } from "../../../services/tasks/completeTask.js";
+import { invisibleNameReply } from "../../../services/tasks/visibleNames.js";
+import { tooLongReply, type MAX_LENGTH } from "../../../services/tasks/limits.js";
 import {
   bareClock,
   recurrenceArgsOf,
@@ -23,11 +23,11 @@ import {
   scheduleTask,
   type TaskTimeArgs,
   type SaidIn,
-} from "../../services/database/taskTimes.js";
-import type { ListItem, Task, TaskList, TaskPatch } from "../../types/tasks.js";
-import { t } from "../../messages/index.js";
-import type { CapabilityContext, Executor, ExecutorOutcome } from "../../types/capability.js";
-import { MemoError } from "../../utils/errors.js";
+} from "../../../services/tasks/taskTimes.js";
+import type { ListItem, Task, TaskList, TaskPatch } from "../../../types/tasks.js";
+import { t } from "../../../messages/index.js";
+import type { CapabilityContext, Executor, ExecutorOutcome } from "../../../types/capability.js";
+import { MemoError } from "../../../utils/errors.js";
 
 type Args = Record<string, unknown>;
 
@@ -145,7 +145,7 @@ function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anc
  * tries to write it (or fails on the way), and the re-run rolls back. So the ledger is read only
  * then, never on the way of a first run, and reads never touch it.
  */
-export function createDatabaseExecutor(
+export function createTasksExecutor(
   storage: Storage<DatabaseRepositories>,
   /** How long each change can be taken back with "undo" (default: 10 minutes). */
   undoWindowMs = DEFAULT_UNDO_WINDOW_MS,

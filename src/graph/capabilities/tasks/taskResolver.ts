@@ -2,20 +2,20 @@ import {
   DATABASE_TASK_SYSTEM_PROMPT,
   TaskOperationSchema,
   type TaskOperation,
-} from "../../prompts/databaseTaskPrompt.js";
+} from "../../../prompts/taskPrompt.js";
 import {
   bareClock,
   scheduleTask,
   type ScheduleProblem,
   type TaskTimeArgs,
-} from "../../services/database/taskTimes.js";
-import type { PlanStep, ResolverResult } from "../../types/index.js";
-import { t, type MessageKey } from "../../messages/index.js";
-import type { CapabilityContext, Resolver } from "../../types/capability.js";
-import { resolveOperation, type CodeQuestion } from "./resolverPrompt.js";
-import { timeQuestionOf } from "../../nlu/commands.js";
-import { readTime } from "../../nlu/parseTime.js";
-import { timeQuestionResult } from "../plan/timeAnswer.js";
+} from "../../../services/tasks/taskTimes.js";
+import type { PlanStep, ResolverResult } from "../../../types/index.js";
+import { t, type MessageKey } from "../../../messages/index.js";
+import type { CapabilityContext, Resolver } from "../../../types/capability.js";
+import { resolveOperation, type CodeQuestion } from "../../resolvers/resolverPrompt.js";
+import { timeQuestionOf } from "../../../nlu/commands.js";
+import { readTime } from "../../../nlu/parseTime.js";
+import { timeQuestionResult } from "../../plan/timeAnswer.js";
 
 const PROBLEM_QUESTION: Record<ScheduleProblem, MessageKey> = {
   past_time: "askPast",
@@ -100,7 +100,7 @@ function missing(op: TaskOperation, context: CapabilityContext): string | CodeQu
  * (spec 002 §8.0, §8.3), validated by its zod schema; code checks that the operation is complete
  * and that its time words can be read (D6), and asks the user when they cannot.
  */
-export const databaseTaskResolver: Resolver = {
+export const taskResolver: Resolver = {
   name: "DatabaseTaskResolver",
   capability: "database",
   actions: [],

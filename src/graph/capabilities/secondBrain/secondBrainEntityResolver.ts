@@ -1,11 +1,11 @@
-import type { CapabilityContext, EntityResolution, EntityResolver } from "../../types/capability.js";
-import { t } from "../../messages/index.js";
-import type { DisambiguationState, PlanStep, ResolverResult } from "../../types/index.js";
-import { nonEmpty } from "../../utils/args.js";
-import type { MemoryPort, NoteMatch, NotesPort, StoredNote } from "../../services/secondBrain/ports.js";
-import { quoteOf } from "../../services/secondBrain/replies.js";
-import { decideMatch } from "../../utils/fuzzy.js";
-import { actionIds, bindToDependency, lastNumbered, latestNumbered, parseHandle } from "./references.js";
+import type { CapabilityContext, EntityResolution, EntityResolver } from "../../../types/capability.js";
+import { t } from "../../../messages/index.js";
+import type { DisambiguationState, PlanStep, ResolverResult } from "../../../types/index.js";
+import { nonEmpty } from "../../../utils/args.js";
+import type { MemoryPort, NoteMatch, NotesPort, StoredNote } from "../../../services/secondBrain/ports.js";
+import { quoteOf } from "../../../services/secondBrain/replies.js";
+import { decideMatch } from "../../../utils/fuzzy.js";
+import { actionIds, bindToDependency, lastNumbered, latestNumbered, parseHandle } from "../../entities/references.js";
 
 type Args = Record<string, unknown>;
 

@@ -1,17 +1,17 @@
-import type { OperationLedger } from "../../db/repositories/operationLedger.js";
-import { t } from "../../messages/index.js";
-import { operationIdOf } from "../plan/operationId.js";
-import { confirmUnlessDone, resolveUnlessDone } from "./rerun.js";
-import type { CapabilityContext, EntityResolution, EntityResolver } from "../../types/capability.js";
-import type { DAY_NAMES } from "../../prompts/calendarFindPrompt.js";
+import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
+import { t } from "../../../messages/index.js";
+import { operationIdOf } from "../../plan/operationId.js";
+import { confirmUnlessDone, resolveUnlessDone } from "../../entities/rerun.js";
+import type { CapabilityContext, EntityResolution, EntityResolver } from "../../../types/capability.js";
+import type { DAY_NAMES } from "../../../prompts/calendarFindPrompt.js";
 import type {
   CalendarMutateOperation,
   SearchCriteria,
   UpdateFields,
-} from "../../prompts/calendarMutatePrompt.js";
-import type { DisambiguationState, PlanStep, ResolverResult } from "../../types/index.js";
-import { nonEmpty } from "../../utils/args.js";
-import { pad2, zonedParts } from "../../utils/timeContext.js";
+} from "../../../prompts/calendarMutatePrompt.js";
+import type { DisambiguationState, PlanStep, ResolverResult } from "../../../types/index.js";
+import { nonEmpty } from "../../../utils/args.js";
+import { pad2, zonedParts } from "../../../utils/timeContext.js";
 import {
   buildEventInputs,
   clockOf,
@@ -21,14 +21,14 @@ import {
   readDate,
   readRange,
   type TimeOptions,
-} from "../../services/calendar/eventTimes.js";
-import { addDays, dayOfWeek } from "../../nlu/zonedTime.js";
+} from "../../../services/calendar/eventTimes.js";
+import { addDays, dayOfWeek } from "../../../nlu/zonedTime.js";
 import {
   formatDate,
   localDateOf,
   parseDate,
   startOfDay,
-} from "../../services/calendar/recurrenceExpansion.js";
+} from "../../../services/calendar/recurrenceExpansion.js";
 import {
   dayText,
   eventView,
@@ -38,8 +38,8 @@ import {
   ruleText,
   timeQuestion,
   whenText,
-} from "../../services/calendar/replies.js";
-import { CalendarRequestError } from "../../services/calendar/calendarRequestError.js";
+} from "../../../services/calendar/replies.js";
+import { CalendarRequestError } from "../../../services/calendar/calendarRequestError.js";
 import {
   type CalendarEvent,
   type CalendarProvider,
@@ -48,11 +48,11 @@ import {
   type EventPatch,
   type EventScope,
   type TimeRange,
-} from "../../types/calendar.js";
-import { GoogleConnectionLostError } from "../../services/google/types.js";
-import { userTextOf } from "../errorText.js";
-import { DEFAULT_THRESHOLD, decideMatch, rankMatches, type Match } from "../../utils/fuzzy.js";
-import { actionIds, bindToDependency, parseHandle, withChosenArgs } from "./references.js";
+} from "../../../types/calendar.js";
+import { GoogleConnectionLostError } from "../../../services/google/types.js";
+import { userTextOf } from "../../errorText.js";
+import { DEFAULT_THRESHOLD, decideMatch, rankMatches, type Match } from "../../../utils/fuzzy.js";
+import { actionIds, bindToDependency, parseHandle, withChosenArgs } from "../../entities/references.js";
 
 type Args = Record<string, unknown>;
 

@@ -1,22 +1,22 @@
-import { bareClock } from "../../services/database/taskTimes.js";
-import { t } from "../../messages/index.js";
+import { bareClock } from "../../../services/tasks/taskTimes.js";
+import { t } from "../../../messages/index.js";
 import {
   CALENDAR_MUTATE_SYSTEM_PROMPT,
   CalendarMutateSchema,
   type CalendarMutateOperation,
   type SearchCriteria,
-} from "../../prompts/calendarMutatePrompt.js";
+} from "../../../prompts/calendarMutatePrompt.js";
 import {
   buildEventInputs,
   readDate,
   readRange,
   type TimeOptions,
-} from "../../services/calendar/eventTimes.js";
-import { frameAt, timeQuestion } from "../../services/calendar/replies.js";
-import { resolveWhen } from "../../nlu/whenPhrase.js";
-import type { PlanStep, ResolverResult } from "../../types/index.js";
-import type { CapabilityContext, Resolver } from "../../types/capability.js";
-import { resolveOperation } from "./resolverPrompt.js";
+} from "../../../services/calendar/eventTimes.js";
+import { frameAt, timeQuestion } from "../../../services/calendar/replies.js";
+import { resolveWhen } from "../../../nlu/whenPhrase.js";
+import type { PlanStep, ResolverResult } from "../../../types/index.js";
+import type { CapabilityContext, Resolver } from "../../../types/capability.js";
+import { resolveOperation } from "../../resolvers/resolverPrompt.js";
 
 /** Whether the operation names an event: a handle, title words, a day, or a recent calendar action ("move it"). */
 function namesEvent(op: CalendarMutateOperation, context: CapabilityContext): boolean {

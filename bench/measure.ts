@@ -2,7 +2,7 @@ import { median } from "./stats.js";
 
 /** Timed turns per series (default 150), after untimed warm-up turns (default 20). */
 export const TURNS = 150;
-export const WARMUP = 20;
+const WARMUP = 20;
 
 export function round(n: number): number {
   return Math.round(n * 100) / 100;

@@ -1,7 +1,7 @@
 import { createPostgresDatabase } from "../tests/support/db.js";
 
 /** The Postgres server the benches use: BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the machine's. */
-export const BENCH_POSTGRES_URL =
+const BENCH_POSTGRES_URL =
   process.env.BENCH_DATABASE_URL ||
   process.env.TEST_DATABASE_URL ||
   "postgresql://postgres@127.0.0.1:5432/test";

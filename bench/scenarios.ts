@@ -8,7 +8,7 @@ import type { PlannerAnswer } from "../src/prompts/plannerPrompt.js";
 import type { ScriptedReply } from "../tests/support/scriptedOpenAI.js";
 import type { CallKind } from "./llmRequests.js";
 
-export type Area =
+type Area =
   "tasks" | "reminders" | "lists" | "calendar" | "notes" | "memory" | "small_talk" | "meta" | "mixed";
 
 export interface Scenario {

@@ -18,14 +18,14 @@ const PHONE_NUMBER_ID = "1234";
 const REPEAT = 4;
 
 /** What one turn may cost at most; a count past it fails the bench (exit code 1). */
-export const BUDGET: Record<Scenario, Counts> = {
+const BUDGET: Record<Scenario, Counts> = {
   fast_path_command: { queries: 7, transactions: 7, roundTrips: 7 },
   llm_operation: { queries: 13, transactions: 8, roundTrips: 15 },
   hitl_question: { queries: 30, transactions: 8, roundTrips: 34 },
   hitl_answer: { queries: 20, transactions: 13, roundTrips: 24 },
 };
 
-export type Scenario = "fast_path_command" | "llm_operation" | "hitl_question" | "hitl_answer";
+type Scenario = "fast_path_command" | "llm_operation" | "hitl_question" | "hitl_answer";
 
 type Counts = QueryCounts;
 

@@ -266,7 +266,7 @@ const EnvSchema = z.object({
   LANGSMITH_INCLUDE_CONTENT: z.enum(["true", "false"]).default("false"),
 });
 
-export type Env = z.infer<typeof EnvSchema>;
+type Env = z.infer<typeof EnvSchema>;
 
 /** Settings that must be given explicitly when NODE_ENV=production. */
 const PRODUCTION_REQUIRED = [
@@ -331,7 +331,7 @@ export interface TracingSettings {
 }
 
 /** The Google connection (OAuth) and the API endpoints; `oauth` is absent when no client is configured. */
-export interface GoogleSettings {
+interface GoogleSettings {
   oauth?: { clientId: string; clientSecret: string; redirectUrl?: string };
   authUrl: string;
   tokenUrl: string;
@@ -339,7 +339,7 @@ export interface GoogleSettings {
 }
 
 /** The WhatsApp Cloud API connection, or the local simulator standing in for it. */
-export interface WhatsAppSettings {
+interface WhatsAppSettings {
   appSecret?: string;
   accessToken?: string;
   verifyToken?: string;
@@ -357,7 +357,7 @@ export interface WhatsAppSettings {
 }
 
 /** How inbound messages are worked off (D4). */
-export interface InboxSettings {
+interface InboxSettings {
   /** Run the inbox worker in this process. */
   worker: boolean;
   concurrency: number;

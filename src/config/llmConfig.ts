@@ -1,6 +1,7 @@
 import type { LLMNode } from "../types/llm.js";
 import type { LLMSettings } from "./env.js";
 
+/** The graph nodes that call a model, each with its settings below. @internal */
 export const LLM_NODES: readonly LLMNode[] = [
   "planner",
   "responseWriter",
@@ -37,7 +38,7 @@ export interface LLMModelConfig {
   outputCostPer1k: number;
 }
 
-/** Known models, with list prices in USD. */
+/** Known models, with list prices in USD. @internal */
 export const LLM_MODELS: Readonly<Record<string, LLMModelConfig>> = {
   "gpt-4o": {
     model: "gpt-4o",
@@ -92,14 +93,14 @@ export const LLM_MODELS: Readonly<Record<string, LLMModelConfig>> = {
 };
 
 /** A node's model and sampling settings before environment overrides. */
-export interface LLMNodeDefault {
+interface LLMNodeDefault {
   model: string;
   temperature?: number;
   maxTokens?: number;
 }
 
 /** Model of each node (spec 002 §4.3). Decisions run at temperature 0; the writer gets some variety. */
-export const DEFAULT_LLM_NODES: Readonly<Record<LLMNode, LLMNodeDefault>> = {
+const DEFAULT_LLM_NODES: Readonly<Record<LLMNode, LLMNodeDefault>> = {
   // Needs good reasoning, and a static prompt that can be cached.
   planner: { model: "gpt-4o-mini", temperature: 0 },
   // Cheap and fast: it only phrases results.
@@ -144,7 +145,7 @@ function unknownModel(model: string): LLMModelConfig {
   };
 }
 
-/** The table entry of a model, or default capabilities at zero cost when it is not in the table. */
+/** The table entry of a model, or default capabilities at zero cost when it is not in the table. @internal */
 export function modelConfigOf(model: string): { config: LLMModelConfig; known: boolean } {
   const known = Object.hasOwn(LLM_MODELS, model) ? LLM_MODELS[model] : undefined;
   return known ? { config: known, known: true } : { config: unknownModel(model), known: false };

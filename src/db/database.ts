@@ -36,7 +36,7 @@ export function redactDatabaseUrl(url: string): string {
 }
 
 /** Opens the embedded database stored in `dataDir`, creating the folder when needed. */
-export async function openPglite(dataDir: string, logger?: Logger): Promise<Database> {
+async function openPglite(dataDir: string, logger?: Logger): Promise<Database> {
   const absolute = path.resolve(dataDir);
   const folder = path.join(absolute, "pglite");
   await mkdir(folder, { recursive: true });
@@ -65,7 +65,7 @@ export async function openPglite(dataDir: string, logger?: Logger): Promise<Data
 }
 
 /** Opens a pool on a Postgres server and proves it answers. */
-export async function openPostgres(
+async function openPostgres(
   config: Extract<AppConfig["database"], { kind: "postgres" }>,
   logger?: Logger,
 ): Promise<Database> {

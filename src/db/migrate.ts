@@ -99,7 +99,7 @@ export async function pendingMigrations(
   return migrations.filter((m) => !done.has(m.version));
 }
 
-/** Whether the server has an extension installed in this database (e.g. "vector", "pg_trgm"). */
+/** Whether the server has an extension installed in this database (e.g. "vector", "pg_trgm"). @internal */
 export async function hasExtension(pool: pg.Pool, name: string): Promise<boolean> {
   const { rows } = await pool.query("SELECT 1 FROM pg_extension WHERE extname = $1", [name]);
   return rows.length > 0;

@@ -5,7 +5,7 @@ import type { MemoryService } from "../services/memory/index.js";
 import type { LongTermRead } from "../services/memory/memoryService.js";
 
 /** Long-term memory as the graph uses it: context for the planner, background work after a turn. */
-export interface LongTermContext {
+interface LongTermContext {
   /**
    * The rolling summary and the most relevant remembered facts, within their token budgets; from
    * `read` when the turn's first read brought them (`MemoryService.beginTurn`).

@@ -18,12 +18,12 @@ import { skipUntracedRunTrees } from "./untracedRuns.js";
 import { type MemoState } from "../types/state.js";
 
 /** After the planner: on to the capability check, or straight to the writer when it already replied (no LLM, LLM failure). */
-export function routeAfterPlanner(state: MemoState): "capability_check" | "response_writer" {
+function routeAfterPlanner(state: MemoState): "capability_check" | "response_writer" {
   return state.finalResponse !== undefined ? "response_writer" : "capability_check";
 }
 
 /** After the capability check: to the HITL gate, or to the writer with the "connect Google" style message. */
-export function routeAfterCapabilityCheck(state: MemoState): "hitl_gate" | "response_writer" {
+function routeAfterCapabilityCheck(state: MemoState): "hitl_gate" | "response_writer" {
   return state.finalResponse !== undefined ? "response_writer" : "hitl_gate";
 }
 

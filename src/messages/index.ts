@@ -12,9 +12,9 @@ import { TASKS_EN, TASKS_HE } from "./tasks.js";
 import { UNDO_EN, UNDO_HE } from "./undo.js";
 import { quotedBlock, quotedInline } from "../utils/quotedText.js";
 
-export type { Language, PluralForms } from "./entries.js";
+export type { Language } from "./entries.js";
 
-/** Each area's table, English and Hebrew; their keys are namespaced so no two areas share one. */
+/** Each area's table, English and Hebrew; their keys are namespaced so no two areas share one. @internal */
 export const AREAS = [
   [CORE_EN, CORE_HE],
   [TASKS_EN, TASKS_HE],
@@ -56,6 +56,7 @@ const HE: Translation<typeof EN> = {
  * errors and control-plane events become what the user reads. WhatsApp formats `*bold*` only at
  * word edges, so a marker is never glued to a letter: "לרשימה *{name}*", not "ל*{name}*"
  * (tests/messages/markup.test.ts checks every sentence).
+ * @internal
  */
 export const MESSAGES: { readonly en: typeof EN; readonly he: Translation<typeof EN> } = { en: EN, he: HE };
 

@@ -88,7 +88,7 @@ export interface DisambiguationState {
 }
 
 /** Flags that steer formatting (spec 003 ResponseContext). */
-export interface ResponseContext {
+interface ResponseContext {
   isRecurring: boolean;
   isNudge: boolean;
   hasDueDate: boolean;
@@ -115,7 +115,7 @@ export interface FormattedResponse {
   error?: string;
 }
 
-export type ErrorType =
+type ErrorType =
   "validation" | "api_error" | "rate_limit" | "auth_error" | "not_found" | "permission" | "internal";
 
 export interface ErrorInfo {

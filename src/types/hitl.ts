@@ -1,9 +1,9 @@
 /** Canonical HITL types (spec 001 §5). */
 
-export type HITLKind = "clarification" | "disambiguation" | "confirmation" | "approval";
+type HITLKind = "clarification" | "disambiguation" | "confirmation" | "approval";
 export type HITLExpectedInput = "yes_no" | "single_choice" | "multi_choice" | "free_text";
-export type HITLSource = "planner" | "entity_resolution" | "resolver" | "policy";
-export type HITLReason =
+type HITLSource = "planner" | "entity_resolution" | "resolver" | "policy";
+type HITLReason =
   | "intent_unclear"
   | "missing_fields"
   | "high_risk"
@@ -17,7 +17,7 @@ export type HITLReason =
   | "approval_edit";
 
 /** Where the graph goes once the answer is valid. */
-export type HITLReturnTo =
+type HITLReturnTo =
   | { node: "planner"; mode: "replan" }
   | { node: "resolver_router"; mode: "continue" }
   | { node: "entity_resolution"; mode: "apply_selection" };

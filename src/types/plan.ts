@@ -16,8 +16,8 @@ export const CAPABILITY_NAMES = [...PLANNER_CAPABILITIES, "household"] as const;
 
 export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
 
-export type IntentType = "operation" | "conversation" | "meta";
-export type RiskLevel = "low" | "medium" | "high";
+type IntentType = "operation" | "conversation" | "meta";
+type RiskLevel = "low" | "medium" | "high";
 
 /** One step of the planner's plan. */
 export interface PlanStep {

@@ -68,7 +68,7 @@ export interface TimeContext {
 }
 
 /** One node run, for the turn's metadata. */
-export interface NodeExecution {
+interface NodeExecution {
   node: string;
   startTime: number;
   endTime: number;

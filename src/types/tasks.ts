@@ -3,7 +3,7 @@
 import type { Recurrence as TaskRecurrence } from "./recurrence.js";
 
 /** A recurring reminder's rule, computed in its task's zone (D6): the time parser's own type. */
-export type { Recurrence as TaskRecurrence, RecurrenceType } from "./recurrence.js";
+export type { Recurrence as TaskRecurrence } from "./recurrence.js";
 
 export interface Subtask {
   text: string;

@@ -1,5 +1,5 @@
 /** What each plan allows; the capability check combines it with connections (Google). */
-export interface CapabilityFlags {
+interface CapabilityFlags {
   calendar: boolean;
   gmail: boolean;
   database: boolean;
@@ -7,7 +7,7 @@ export interface CapabilityFlags {
 }
 
 export type Language = "he" | "en" | "other";
-export type PlanTier = "free" | "pro" | "enterprise";
+type PlanTier = "free" | "pro" | "enterprise";
 
 /** A Memo user as stored; times are ISO strings so they survive checkpoints unchanged. */
 export interface User {

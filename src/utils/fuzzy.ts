@@ -87,7 +87,7 @@ export function literalOf(text: string): string {
     .trim();
 }
 
-/** The normalized words, without stop words that carry no identity (the, my, את, של…) and naming fillers (thing, task, reminder, משימה, תזכורת…). */
+/** The normalized words, without stop words that carry no identity (the, my, את, של…) and naming fillers (thing, task, reminder, משימה, תזכורת…). @internal */
 export function matchTokens(text: string): string[] {
   return wordsOf(normalizeForMatch(text));
 }

@@ -16,10 +16,10 @@ export type { Logger };
  * Fields that hold a phone number, at the top of a line or one level down: logged as its keyed
  * tag (utils/phone `phoneTag`). A number anywhere else is tagged by its value (`scrubbed`).
  */
-export const PHONE_FIELDS = ["phone", "threadId", "userPhone", "user_phone", "to", "from", "waId", "wa_id"];
+const PHONE_FIELDS = ["phone", "threadId", "userPhone", "user_phone", "to", "from", "waId", "wa_id"];
 
 /** Fields that hold what people wrote or were sent: message bodies, email content, transcripts. */
-export const CONTENT_FIELDS = [
+const CONTENT_FIELDS = [
   "text",
   "body",
   "content",
@@ -38,7 +38,7 @@ export const CONTENT_FIELDS = [
 ];
 
 /** Fields that hold credentials. */
-export const SECRET_FIELDS = [
+const SECRET_FIELDS = [
   "password",
   "token",
   "accessToken",

@@ -1,6 +1,7 @@
 import { loadConfig } from "../../src/config/env.js";
 import { LLM_MODELS, LLM_NODES, modelConfigOf, resolveLLMConfig } from "../../src/config/llmConfig.js";
-import { costUsd, structuredMethodFor } from "../../src/services/llm/index.js";
+import { costUsd } from "../../src/services/llm/cost.js";
+import { structuredMethodFor } from "../../src/services/llm/structuredMethod.js";
 
 const resolve = (env: NodeJS.ProcessEnv = {}) => resolveLLMConfig(loadConfig(env).llm);
 

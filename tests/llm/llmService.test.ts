@@ -1,7 +1,8 @@
 import { ChatOpenAICompletions } from "@langchain/openai";
 import { z } from "zod";
 import { loadConfig } from "../../src/config/env.js";
-import { createLLMService, LLMError } from "../../src/services/llm/index.js";
+import { createLLMService } from "../../src/services/llm/index.js";
+import { LLMError } from "../../src/services/llm/llmError.js";
 import { type LLMMessage, type LLMService } from "../../src/types/llm.js";
 import { createLogger } from "../../src/utils/logger.js";
 import { captureLogs } from "../support/logs.js";

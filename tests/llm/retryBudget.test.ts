@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { loadConfig } from "../../src/config/env.js";
-import { createLLMService, LLMError } from "../../src/services/llm/index.js";
+import { createLLMService } from "../../src/services/llm/index.js";
+import { LLMError } from "../../src/services/llm/llmError.js";
 import { type LLMService } from "../../src/types/llm.js";
 import { createLogger } from "../../src/utils/logger.js";
 import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";

@@ -5,7 +5,8 @@ import {
   type StoredWindow,
 } from "../../src/db/repositories/conversationStore.js";
 import { CONVERSATION_MAX_AGE_MS } from "../../src/config/lifetimes.js";
-import { DISAMBIGUATION_EXPIRY_MS, MemoryService } from "../../src/services/memory/index.js";
+import { DISAMBIGUATION_EXPIRY_MS } from "../../src/services/memory/conversationWindow.js";
+import { MemoryService } from "../../src/services/memory/index.js";
 import type {
   DisambiguationContext,
   ImageContext,

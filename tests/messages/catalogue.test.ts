@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AREAS, MESSAGES, t, type PluralForms } from "../../src/messages/index.js";
+import type { PluralForms } from "../../src/messages/entries.js";
+import { AREAS, MESSAGES, t } from "../../src/messages/index.js";
 
 type Entry = string | PluralForms;
 

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 
 /** Debian's Chromium: browser tests drive it, never a downloaded browser. */
-export const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM = "/usr/bin/chromium";
 
 /** Whether Chromium is installed; when not, say so once, so a skipped leg is never taken for a pass. */
 export const chromiumAvailable = existsSync(CHROMIUM);

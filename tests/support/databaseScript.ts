@@ -75,7 +75,7 @@ export class Conversation {
 const EXAMPLES = path.resolve(import.meta.dirname, "../../docs/examples");
 
 /** The Markdown of a transcript. */
-export function renderTranscript(title: string, lines: Line[]): string {
+function renderTranscript(title: string, lines: Line[]): string {
   const body = lines
     .map((line) => {
       const who = line.who === "user" ? "**User**" : "**Memo**";

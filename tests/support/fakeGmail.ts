@@ -80,7 +80,7 @@ function decodeWords(value: string): string {
 }
 
 /** Headers and body of a single-part MIME message. */
-export function parseMime(mime: string): { headers: Record<string, string>; body: string } {
+function parseMime(mime: string): { headers: Record<string, string>; body: string } {
   const split = mime.indexOf("\r\n\r\n");
   const head = mime.slice(0, split).replace(/\r\n[ \t]+/g, " ");
   const headers: Record<string, string> = {};

@@ -35,8 +35,8 @@ import {
  */
 
 export const APP_SECRET = "reliability-app-secret";
-export const VERIFY_TOKEN = "reliability-verify-token";
-export const ACCESS_TOKEN = "reliability-access-token";
+const VERIFY_TOKEN = "reliability-verify-token";
+const ACCESS_TOKEN = "reliability-access-token";
 export const PHONE_NUMBER_ID = "1234567890";
 
 /** Whether a request is the planner's, or the task resolver's (by their system prompts). */
@@ -123,13 +123,13 @@ export function webhookBody(changes: Record<string, unknown>[]): Record<string, 
 }
 
 /** RELIABILITY_SCALE=full: the issue's numbers (`npm run test:reliability`); otherwise a trimmed run for `npm test`. */
-export const FULL_SCALE = process.env.RELIABILITY_SCALE === "full";
+const FULL_SCALE = process.env.RELIABILITY_SCALE === "full";
 
 /** `trimmed` in the normal run, `full` under RELIABILITY_SCALE=full. */
 export const scaled = <T>(trimmed: T, full: T): T => (FULL_SCALE ? full : trimmed);
 
 /** Log lines that mean an error escaped every handler (app/main.ts logs them instead of dying). */
-export const ESCAPED_ERROR = /unhandled|uncaught/i;
+const ESCAPED_ERROR = /unhandled|uncaught/i;
 
 /** Waits `ms` milliseconds. */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -38,7 +38,7 @@ export interface ScriptedReply {
 }
 
 /** One chat message as the client sent it. */
-export interface RecordedMessage {
+interface RecordedMessage {
   role: string;
   content: unknown;
   [key: string]: unknown;

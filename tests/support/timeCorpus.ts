@@ -45,7 +45,7 @@ function wall(at: number, timeZone: string): string {
 }
 
 /** What readTime said, in the corpus's own terms. */
-export function describe(reading: TimeReading | null): Expectation {
+function describe(reading: TimeReading | null): Expectation {
   if (!reading) return { none: true };
   if (reading.kind === "unclear") return { ask: reading.reason };
   if (reading.kind === "instant") return { local: wall(reading.at, reading.timeZone) };

@@ -2,7 +2,7 @@ import { withoutNul } from "../text.js";
 import type { Queryable } from "../transaction.js";
 
 /** Who wrote a stored message. */
-export type HistoryRole = "user" | "assistant" | "system";
+type HistoryRole = "user" | "assistant" | "system";
 
 /** A message to keep in the whole-conversation history. */
 export interface NewHistoryMessage {

@@ -101,7 +101,7 @@ function jsonbSafe(_key: string, value: unknown): unknown {
 }
 
 /** The JSON text stored for a window. */
-export function serializeWindow(window: StoredWindow): string {
+function serializeWindow(window: StoredWindow): string {
   return JSON.stringify(window, jsonbSafe);
 }
 
@@ -136,7 +136,7 @@ function validEntries<T>(value: unknown, schema: z.ZodType): T[] {
  * A stored document read back as a window. Entries that do not have the expected shape are
  * dropped: the window is short-term context, never worth failing a turn over.
  */
-export function parseStoredWindow(value: unknown): StoredWindow {
+function parseStoredWindow(value: unknown): StoredWindow {
   const doc = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
   return {
     messages: validEntries<ConversationMessage>(doc.messages, messageSchema),
@@ -285,6 +285,7 @@ export class PgConversationStore implements ConversationStore {
 /**
  * ConversationStore in a Map, for fast unit tests. It stores the same JSON text as the table and
  * reads it back the same way, so nothing passes here that the database would change or refuse.
+ * @internal
  */
 export class InMemoryConversationStore implements ConversationStore {
   private readonly documents = new Map<string, string>();

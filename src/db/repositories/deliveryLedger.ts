@@ -1,8 +1,8 @@
 import type { ProactiveContent } from "../../types/proactive.js";
 import type { Queryable } from "../transaction.js";
 
-export type DeliveryKind = "reminder" | "nudge" | "recurring" | "overdue" | "away" | "digest" | "household";
-export type DeliveryStatus = "sending" | "sent" | "failed" | "undeliverable" | "covered" | "skipped";
+type DeliveryKind = "reminder" | "nudge" | "recurring" | "overdue" | "away" | "digest" | "household";
+type DeliveryStatus = "sending" | "sent" | "failed" | "undeliverable" | "covered" | "skipped";
 
 /** One occurrence to record: sent on its own, gathered into another message, or skipped. */
 export interface NewDelivery {

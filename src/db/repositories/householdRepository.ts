@@ -62,7 +62,7 @@ export interface Household {
   members: HouseholdMember[];
 }
 
-export type InvitationStatus = "pending" | "accepted" | "declined" | "cancelled";
+type InvitationStatus = "pending" | "accepted" | "declined" | "cancelled";
 
 export interface Invitation {
   id: string;

@@ -3,8 +3,8 @@ import { usageParams, usageSql, type DailySpend, type UserUsage } from "./llmUsa
 import { recordParams, recordSql, type NewOutboundMessage } from "./outboundMessageRepository.js";
 
 /** How an inbox row ended: answered, given up on, too old to answer, or kept without a turn. */
-export type InboxFinalStatus = "done" | "failed" | "expired" | "recorded";
-export type InboxStatus = "pending" | InboxFinalStatus;
+type InboxFinalStatus = "done" | "failed" | "expired" | "recorded";
+type InboxStatus = "pending" | InboxFinalStatus;
 
 /** An inbound WhatsApp message as the webhook stores it. */
 export interface NewInboxMessage {
@@ -76,7 +76,7 @@ export interface ClaimRequest {
 }
 
 /** A phone whose lease a claim took. */
-export interface ClaimedPhone {
+interface ClaimedPhone {
   phone: string;
   /** The new lease's fencing token. */
   token: string;
@@ -170,7 +170,7 @@ function storable(text: string): string {
  * replaced, and nesting cut at MAX_PAYLOAD_DEPTH (a body nested thousands deep must not overflow
  * the stack, nor make the database refuse the whole batch it came in).
  */
-export function storablePayload<T>(value: T, depth = 0): T {
+function storablePayload<T>(value: T, depth = 0): T {
   if (typeof value === "string") return storable(value) as T;
   if (value === null || typeof value !== "object") return value;
   if (depth >= MAX_PAYLOAD_DEPTH) return null as T;

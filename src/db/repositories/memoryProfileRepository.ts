@@ -37,7 +37,7 @@ export interface SummaryVersion {
  * concurrency), so two instances never fold the same messages twice and a summary rewritten by
  * "forget" is never overwritten by a fold computed before it.
  */
-export interface MemoryProfileRepository {
+interface MemoryProfileRepository {
   /** The user's profile, created empty on first use. */
   ensure(phone: string): Promise<MemoryProfile>;
   /**

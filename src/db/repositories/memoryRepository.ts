@@ -25,16 +25,16 @@ export const DEFAULT_IMPORTANCE: Readonly<Record<MemoryType, number>> = {
 };
 
 /** Days after which an item nobody used is worth half as much (spec 004 calculateDecay). */
-export const DECAY_HALF_LIFE_DAYS = 30;
+const DECAY_HALF_LIFE_DAYS = 30;
 /** Each access adds this much to the decay factor, up to ACCESS_BOOST_MAX (spec 004). */
 const ACCESS_BOOST_PER_USE = 0.1;
 const ACCESS_BOOST_MAX = 0.5;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Items created longer ago than this may be archived (spec 004 consolidation, default: 30 days). */
-export const ARCHIVE_MIN_AGE_DAYS = 30;
+const ARCHIVE_MIN_AGE_DAYS = 30;
 /** Below this importance × decay an old item is archived (spec 004 consolidation). */
-export const ARCHIVE_BELOW = 0.3;
+const ARCHIVE_BELOW = 0.3;
 
 /**
  * Near-identical: a new fact scoring at least this against a stored one of the same user refreshes
@@ -43,9 +43,9 @@ export const ARCHIVE_BELOW = 0.3;
  * near-identical however close the words ("Can't meet on Fridays" against "Can meet on Fridays"
  * scores 0.92): see `contradicts`.
  */
-export const DEDUPE_THRESHOLD = 0.85;
+const DEDUPE_THRESHOLD = 0.85;
 /** Below this a fact is not offered as what the user's words mean ("forget that I…"). */
-export const FIND_MIN_SCORE = 0.35;
+const FIND_MIN_SCORE = 0.35;
 
 /** Relevance weighs most (spec 004's keyword + semantic weights), importance × decay the rest. */
 const RELEVANCE_WEIGHT = 0.7;
@@ -53,7 +53,7 @@ const VALUE_WEIGHT = 0.3;
 /** Matched message words at which relevance is full: one shared word is half relevant. */
 const FULL_RELEVANCE_WORDS = 2;
 
-/** spec 004 calculateDecay: 0.5^(days since access / 30) + min(0.1 × accesses, 0.5), at most 1. */
+/** spec 004 calculateDecay: 0.5^(days since access / 30) + min(0.1 × accesses, 0.5), at most 1. @internal */
 export function calculateDecay(accessCount: number, lastAccessedAt: number, now: number): number {
   const days = Math.max(0, now - lastAccessedAt) / DAY_MS;
   const base = Math.pow(0.5, days / DECAY_HALF_LIFE_DAYS);
@@ -126,7 +126,7 @@ export interface RelevantOptions {
 }
 
 /** Storage of remembered facts (`memories`). Every per-user method takes the phone that scopes it. */
-export interface MemoryRepository {
+interface MemoryRepository {
   /**
    * Stores a fact at `now` (epoch ms); a near-identical one of the user (active or archived) is
    * refreshed instead: made active, its importance raised to the new one's, its access recorded.
@@ -268,6 +268,7 @@ const clamp01 = (n: number) => Math.min(1, Math.max(0, n));
  * Whether a newer statement takes back an older one: one says "not" (not, n't, never, no, לא, אין,
  * אף פעם, בלי…) and the other does not, and apart from that they are near-identical ("Doesn't like
  * coffee" against "Likes coffee", "לא אוהב קפה" against "אוהב קפה").
+ * @internal
  */
 export function contradicts(newer: string, older: string): boolean {
   if (isNegated(newer) === isNegated(older)) return false;

@@ -3,7 +3,7 @@ import { withoutNul } from "../text.js";
 import type { Queryable } from "../transaction.js";
 import type { DeliveryStatus } from "../../types/whatsapp.js";
 
-export type OutboundStatus = "accepted" | DeliveryStatus;
+type OutboundStatus = "accepted" | DeliveryStatus;
 
 /** A message Memo sent, as the Graph API accepted it. */
 export interface NewOutboundMessage {

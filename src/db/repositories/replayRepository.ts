@@ -131,7 +131,7 @@ export async function latestConversation(
  * The database keeps no history of tasks or notes, so "the user's data at the start" is
  * approximated: rows created at or after the start are left out, later edits to older rows stay.
  */
-export const COPIED_TABLES: readonly { table: string; column: string; before?: "created_at" }[] = [
+const COPIED_TABLES: readonly { table: string; column: string; before?: "created_at" }[] = [
   { table: "users", column: "phone" },
   { table: "lists", column: "user_phone", before: "created_at" },
   { table: "list_items", column: "user_phone", before: "created_at" },

@@ -2,7 +2,7 @@ import type { Queryable } from "../transaction.js";
 import { VISIBLE } from "./listRepository.js";
 
 /** The tables whose rows an undo can put back: each has a uuid `id` and its owner's `user_phone`. */
-export const UNDOABLE_TABLES = ["tasks", "lists", "list_items", "notes", "calendar_events"] as const;
+const UNDOABLE_TABLES = ["tasks", "lists", "list_items", "notes", "calendar_events"] as const;
 export type UndoableTable = (typeof UNDOABLE_TABLES)[number];
 
 /**

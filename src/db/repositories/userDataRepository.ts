@@ -6,6 +6,7 @@ import { withTransaction, type Queryable } from "../transaction.js";
  * Every place a user's data lives, by table and the column that holds their phone. Tables whose
  * rows reference `users` are emptied by the cascade as well; they are listed so the report counts
  * them and so nothing depends on a cascade someone might drop. Order: children before parents.
+ * @internal
  */
 export const USER_TABLES: readonly { table: string; column: string }[] = [
   // Households (docs/HOUSEHOLD.md): the person leaves theirs; invitations sent or received and
@@ -45,6 +46,7 @@ export const USER_TABLES: readonly { table: string; column: string }[] = [
  * Where the person is named in rows that are someone else's: who added an item to another
  * member's shared list, who gave another member a task or reminder. The rows stay with their
  * owner (docs/HOUSEHOLD.md); the link to the person is cleared (`clear`: columns cleared with it).
+ * @internal
  */
 export const USER_REFERENCES: readonly { table: string; column: string; clear: readonly string[] }[] = [
   { table: "list_items", column: "added_by_phone", clear: [] },
@@ -56,6 +58,7 @@ export const USER_REFERENCES: readonly { table: string; column: string; clear: r
  * keep the limits, outlive it with the number replaced by its keyed hash (`erasedPhoneKey`, under
  * the service's secret, never reversible): refusals either way ("no more invitations/reminders"),
  * and the invitations a number sent or received in the last day. Lookups match the hash too.
+ * @internal
  */
 export const KEPT_UNDER_KEY: readonly { table: string; column: string }[] = [
   { table: "household_blocks", column: "phone" },

@@ -2,7 +2,7 @@ import type { OperationLedger } from "../../db/repositories/operationLedger.js";
 import type { EntityResolution } from "../../types/capability.js";
 
 /** Whether any of the operations is in the user's ledger: it happened, in an earlier run of this turn. */
-export async function alreadyDone(
+async function alreadyDone(
   ledger: OperationLedger | undefined,
   phone: string,
   operationIds: readonly string[],

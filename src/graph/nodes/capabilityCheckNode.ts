@@ -16,7 +16,7 @@ const FLAG: Partial<Record<CapabilityName, keyof UserContext["capabilities"]>> =
 };
 
 /** Why a capability cannot run for this user, or null when it can. */
-export function blockReason(
+function blockReason(
   capability: CapabilityName,
   user: UserContext,
   registered: boolean,

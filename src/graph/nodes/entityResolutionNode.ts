@@ -44,12 +44,12 @@ function labelOf(state: MemoState, step: PlanStep): string {
 }
 
 /** Disambiguation lists show at most this many candidates. */
-export const MAX_CANDIDATES = 10;
+const MAX_CANDIDATES = 10;
 
-/** "Edit" rounds of one approval question before Memo leaves the action undone. */
+/** "Edit" rounds of one approval question before Memo leaves the action undone. @internal */
 export const MAX_APPROVAL_EDITS = 5;
 
-export function approvalOptions(language: "he" | "en"): HITLOption[] {
+function approvalOptions(language: "he" | "en"): HITLOption[] {
   return [
     { id: "approve", label: t(language, "approve") },
     { id: "edit", label: t(language, "edit") },

@@ -22,12 +22,12 @@ const ROUTING_PATTERNS: [RegExp, string][] = [
   [/note|remember that|פתק|תרשום|תזכור ש/i, "second-brain"],
 ];
 
-export function routingSuggestions(message: string): string[] {
+function routingSuggestions(message: string): string[] {
   return ROUTING_PATTERNS.filter(([pattern]) => pattern.test(message)).map(([, capability]) => capability);
 }
 
 /** Unique step ids, and dependencies only on steps that exist (the rest dropped). */
-export function normalizePlan(answer: PlannerAnswer): PlannerOutput {
+function normalizePlan(answer: PlannerAnswer): PlannerOutput {
   const seen = new Set<string>();
   const plan: PlanStep[] = answer.plan.map((step, i) => {
     const id = seen.has(step.id) ? `${step.id}_${i + 1}` : step.id;
@@ -48,6 +48,7 @@ export function normalizePlan(answer: PlannerAnswer): PlannerOutput {
 /**
  * Planner rule 2, kept in code: a note the user asked for with a time or "remind me" in it is a
  * reminder (a database task), never a note that would sit silently when the time comes.
+ * @internal
  */
 export function enforceNoteRule(
   plan: PlannerOutput,

@@ -5,7 +5,7 @@ import type { MemoState } from "../../types/state.js";
 import { NodeInputError } from "./instrument.js";
 
 /** An analysed image counts as context for this long after it was sent (spec 000 §2.4). */
-export const IMAGE_CONTEXT_MAX_AGE_MS = 5 * 60 * 1000;
+const IMAGE_CONTEXT_MAX_AGE_MS = 5 * 60 * 1000;
 /** Quoted replied-to text is cut to this length in the enhanced message. */
 const QUOTE_LIMIT = 400;
 

@@ -8,6 +8,7 @@ export class PlanCycleError extends MemoError {}
 /**
  * Layers the plan by `dependsOn`: every step of a group depends only on steps of earlier groups,
  * so a group's steps can run in parallel. Throws PlanCycleError naming the steps of a cycle.
+ * @internal
  */
 export function executionGroups(plan: readonly PlanStep[]): PlanStep[][] {
   const ids = new Set(plan.map((s) => s.id));

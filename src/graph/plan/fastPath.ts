@@ -51,7 +51,7 @@ export function isGreeting(text: string): boolean {
 }
 
 /** What a message is when it needs no planning: a help request, a greeting or thanks. */
-export function fastPathAction(text: string): "describe_capabilities" | "greet" | "thank" | null {
+function fastPathAction(text: string): "describe_capabilities" | "greet" | "thank" | null {
   if (isHelpRequest(text)) return "describe_capabilities";
   const normalized = normalize(text);
   if (GREETING.test(normalized)) return "greet";
@@ -77,7 +77,7 @@ function oneStepPlan(
 }
 
 /** The plan of a message the fast path answers: one meta step, certain, harmless. */
-export function fastPathPlan(
+function fastPathPlan(
   action: "describe_capabilities" | "greet" | "thank" | "undo" | GoogleCommand,
 ): PlannerOutput {
   return oneStepPlan("meta", "meta", action);

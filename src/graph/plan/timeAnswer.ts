@@ -14,7 +14,7 @@ import { MemoError } from "../../utils/errors.js";
 type Language = "he" | "en";
 
 /** The question for a time named but not completely, in the user's language. */
-export function timeQuestionText(question: TimeQuestion, language: Language): string {
+function timeQuestionText(question: TimeQuestion, language: Language): string {
   const { reason, phrase, unread } = question.reading;
   switch (reason) {
     case "ambiguous_hour":
@@ -76,7 +76,7 @@ const AFTERNOON =
   /^(?:2|afternoon|in the afternoon|evening|in the evening|pm|p\.m\.?|אחה"צ|אחה״צ|אחר הצהריים|אחרי הצהריים|בצהריים|בערב|ערב)$/iu;
 
 /** Answers that give no time before Memo stops asking (the question's own attempts are separate). */
-export const MAX_TIME_ANSWERS = 3;
+const MAX_TIME_ANSWERS = 3;
 
 /** The question could not be answered in MAX_TIME_ANSWERS replies: the turn ends, nothing stored. */
 export class TimeQuestionAbandoned extends MemoError {

@@ -49,7 +49,7 @@ const WORDS_FIELDS = new Set([
 ]);
 
 /** Whether any string inside a value carries an instant with Z or an offset. */
-export function carriesModelInstant(value: unknown): boolean {
+function carriesModelInstant(value: unknown): boolean {
   if (typeof value === "string") return MODEL_INSTANT.test(value);
   if (Array.isArray(value)) return value.some(carriesModelInstant);
   if (value && typeof value === "object")

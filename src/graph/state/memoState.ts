@@ -141,6 +141,4 @@ type AnnotatedState = typeof MemoStateAnnotation.State;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const stateMatches: Same<AnnotatedState, MemoState> = true;
 void stateMatches;
-
-export type { MemoState };
 export type MemoUpdate = typeof MemoStateAnnotation.Update;

@@ -34,7 +34,7 @@ import {
 } from "../../types/calendar.js";
 
 /** An occurrence's id: the series id and the occurrence's local date, "<uuid>_20260305". */
-export function occurrenceId(seriesId: string, date: string): string {
+function occurrenceId(seriesId: string, date: string): string {
   return `${seriesId}_${date.replaceAll("-", "")}`;
 }
 

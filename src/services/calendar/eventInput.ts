@@ -254,7 +254,7 @@ export function rangeBounds(range: { from: string; to: string }): { fromMs: numb
 }
 
 /** Lower case, NFKC, Hebrew points and cantillation removed: text for matching. */
-export function foldText(text: string): string {
+function foldText(text: string): string {
   return text
     .normalize("NFKC")
     .replace(/[\u0591-\u05C7]/gu, "")

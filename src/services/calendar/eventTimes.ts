@@ -33,9 +33,9 @@ import type {
 } from "../../types/calendar.js";
 
 /** An event named with no end or length lasts this long (default: 60 minutes). */
-export const DEFAULT_DURATION_MINUTES = 60;
+const DEFAULT_DURATION_MINUTES = 60;
 /** A lookup with no range covers the next this many days (default: 7). */
-export const DEFAULT_RANGE_DAYS = 7;
+const DEFAULT_RANGE_DAYS = 7;
 /** A new event may start this long before now (a meeting that has just begun) without a question. */
 const PAST_GRACE_MS = 10 * 60_000;
 
@@ -50,7 +50,7 @@ export interface EventTimes {
 }
 
 /** Why time words could not be read; `phrase` is the words in question. */
-export type EventTimeProblem =
+type EventTimeProblem =
   | "missing_summary"
   | "missing_start"
   | "missing_time"
@@ -64,7 +64,7 @@ export type EventTimeProblem =
   /** A repeat that cannot be expressed exactly ("every few days", "twice a week"). */
   | "unsupported_repeat";
 
-export type Problem = { ok: false; problem: EventTimeProblem; phrase: string };
+type Problem = { ok: false; problem: EventTimeProblem; phrase: string };
 export type Result<T> = ({ ok: true } & T) | Problem;
 
 const problem = (kind: EventTimeProblem, phrase = ""): Problem => ({ ok: false, problem: kind, phrase });
@@ -365,6 +365,7 @@ function seriesAt(
  * are read in code and win over the other rule fields; otherwise V1's fields: the series starts on
  * `startDate` (default today; tomorrow when today's start time has passed), the provider moves it
  * to the rule's first day.
+ * @internal
  */
 export function recurringEventTimes(args: RecurringFields, options: TimeOptions): SeriesTimes {
   const { nowMs, timeZone } = options;

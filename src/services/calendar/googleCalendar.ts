@@ -52,6 +52,7 @@ const BASE32HEX = "0123456789abcdefghijklmnopqrstuv";
  * The Google event id of an operation's event: Google takes ids chosen by the client (base32hex
  * characters a–v and 0–9, 5–1024 of them), so a re-run of the same operation asks for the same id
  * and Google answers 409 instead of creating a second event.
+ * @internal
  */
 export function googleEventId(phone: string, operationId: string): string {
   const digest = createHash("sha256").update(`memo-calendar:${phone}:${operationId}`).digest();

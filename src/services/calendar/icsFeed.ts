@@ -23,7 +23,7 @@ export interface IcsFeedOptions {
   timeZone?: string;
 }
 
-/** TEXT escaping of RFC 5545 §3.3.11: backslash, semicolon, comma and newlines. */
+/** TEXT escaping of RFC 5545 §3.3.11: backslash, semicolon, comma and newlines. @internal */
 export function escapeText(text: string): string {
   return text
     .replace(/\\/g, "\\\\")
@@ -35,6 +35,7 @@ export function escapeText(text: string): string {
 /**
  * A content line folded at 75 octets (RFC 5545 §3.1): continuation lines begin with one space,
  * and a UTF-8 character (a Hebrew letter is two octets) is never split.
+ * @internal
  */
 export function foldLine(line: string): string {
   const parts: string[] = [];

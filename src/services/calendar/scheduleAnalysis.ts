@@ -7,21 +7,21 @@ import { daysBetween, formatDate, localDateOf, startOfDay } from "./recurrenceEx
 import type { CalendarEvent, TimeRange } from "../../types/calendar.js";
 
 /** Free time is looked for from this local time… (default: 08:00). */
-export const WAKING_START = { hour: 8, minute: 0 };
+const WAKING_START = { hour: 8, minute: 0 };
 /** …to this one (default: 22:00). */
-export const WAKING_END = { hour: 22, minute: 0 };
+const WAKING_END = { hour: 22, minute: 0 };
 /** Gaps shorter than this are not offered as free time (default: 30 minutes). */
-export const MIN_FREE_MINUTES = 30;
+const MIN_FREE_MINUTES = 30;
 /** At most this many days are analysed (a month). */
 const MAX_DAYS = 31;
 
 /** A span of instants, ISO. */
-export interface Slot {
+interface Slot {
   start: string;
   end: string;
 }
 
-export interface DaySchedule {
+interface DaySchedule {
   /** The local date, YYYY-MM-DD. */
   date: string;
   /** 0 = Sunday … 6 = Saturday. */

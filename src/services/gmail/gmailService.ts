@@ -79,9 +79,9 @@ export class GmailRequestError extends MemoError {
 }
 
 /** Searches at most this many messages (default for a search without a number). */
-export const DEFAULT_SEARCH_RESULTS = 10;
+const DEFAULT_SEARCH_RESULTS = 10;
 /** And never more than this many. */
-export const MAX_SEARCH_RESULTS = 25;
+const MAX_SEARCH_RESULTS = 25;
 
 /**
  * System labels a label change never adds: Trash and Spam move mail out of sight (deleting goes

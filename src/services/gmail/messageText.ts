@@ -52,7 +52,7 @@ const ENTITIES: Record<string, string> = {
   "#39": "'",
 };
 
-/** Plain text of an HTML body: blocks become lines, tags and scripts go, entities are decoded. */
+/** Plain text of an HTML body: blocks become lines, tags and scripts go, entities are decoded. @internal */
 export function htmlToText(html: string): string {
   return html
     .replace(/<(script|style|head|title)\b[\s\S]*?<\/\1\s*>/gi, "")

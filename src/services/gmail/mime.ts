@@ -41,6 +41,7 @@ const isPlainAscii = (value: string) => /^[\x20-\x7e]*$/.test(value);
 /**
  * RFC 2047 "B" encoded words for a header value with non-ASCII text, split between characters
  * (never inside one) so each word stays within the 75-character limit; folded onto new lines.
+ * @internal
  */
 export function encodeHeaderWords(value: string): string {
   const text = oneLine(value);
@@ -107,7 +108,7 @@ function wrappedBase64(text: string): string {
   );
 }
 
-/** The message as RFC 5322 text. Gmail adds From, Date and Message-ID for the signed-in account. */
+/** The message as RFC 5322 text. Gmail adds From, Date and Message-ID for the signed-in account. @internal */
 export function buildMime(message: MimeMessage): string {
   const headers = [`To: ${addressList(message.to)}`];
   if (message.cc?.length) headers.push(`Cc: ${addressList(message.cc)}`);

@@ -23,11 +23,11 @@ export function failureText(language: Language, reason: GmailFailure, sending = 
 }
 
 /** The most characters of a body shown in one WhatsApp message (WhatsApp allows 4096 in all). */
-export const MAX_BODY_SHOWN = 1500;
+const MAX_BODY_SHOWN = 1500;
 /** Lines of the body an approval question shows. */
-export const APPROVAL_BODY_LINES = 6;
+const APPROVAL_BODY_LINES = 6;
 /** And at most this many characters of them. */
-export const APPROVAL_BODY_CHARS = 400;
+const APPROVAL_BODY_CHARS = 400;
 
 /** `text` cut at a line or word boundary near `max`, with the "shortened" mark when cut. */
 export function shorten(text: string, max: number, language: Language): string {
@@ -37,7 +37,7 @@ export function shorten(text: string, max: number, language: Language): string {
   return `${(at > max * 0.6 ? cut.slice(0, at) : cut).trimEnd()}${t(language, "gmail.shortened")}`;
 }
 
-/** The first lines of a body, bounded, for an approval question. */
+/** The first lines of a body, bounded, for an approval question. @internal */
 export function firstLines(body: string, language: Language): string {
   const lines = body.trim().split(/\r?\n/);
   const head = lines.slice(0, APPROVAL_BODY_LINES).join("\n");

@@ -6,7 +6,7 @@ import { t } from "../../messages/index.js";
 import { shorten } from "./replies.js";
 
 /** The longest summary sent to WhatsApp. */
-export const MAX_SUMMARY_CHARS = 1200;
+const MAX_SUMMARY_CHARS = 1200;
 /** Characters of each message the model reads (the newest text of a message comes first). */
 const MODEL_CHARS_PER_MESSAGE = 2000;
 /** Messages the model reads: the newest ones. */
@@ -14,7 +14,7 @@ const MODEL_MESSAGES = 15;
 /** Messages an extractive summary names. */
 const EXTRACT_MESSAGES = 5;
 
-/** The message's own words: quoted history ("On … wrote:", "> …", forwarded originals) left out. */
+/** The message's own words: quoted history ("On … wrote:", "> …", forwarded originals) left out. @internal */
 export function freshText(body: string): string {
   const lines = body.split(/\r?\n/);
   const end = lines.findIndex(
@@ -30,7 +30,7 @@ export function freshText(body: string): string {
 /** First name of a sender, for "who said what". */
 const firstName = (from: string) => from.split(/[\s@]/)[0] || from;
 
-/** Without a model: who said what in the newest messages (their first line), and the last message in full, bounded. */
+/** Without a model: who said what in the newest messages (their first line), and the last message in full, bounded. @internal */
 export function extractiveSummary(
   messages: EmailMessage[],
   language: "he" | "en",

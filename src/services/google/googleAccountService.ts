@@ -26,12 +26,13 @@ const FEATURE_SCOPES = {
 } as const;
 
 /** A Google feature Memo uses, by the scope it needs. */
-export type GoogleFeature = keyof typeof FEATURE_SCOPES;
+type GoogleFeature = keyof typeof FEATURE_SCOPES;
 
 /**
  * What Memo asks Google for. `gmail.modify` alone covers search, read, drafts, send, labels, archive
  * and moving to Trash (it is a superset of `gmail.send`); permanent deletion would need full mail
  * access, which Memo never asks for. `openid email` only tell Memo which account was connected.
+ * @internal
  */
 export const GOOGLE_SCOPES = ["openid", "email", FEATURE_SCOPES.calendar, FEATURE_SCOPES.gmail] as const;
 

@@ -7,7 +7,7 @@ const IV_BYTES = 12;
 /** Bytes of the GCM authentication tag. */
 const TAG_BYTES = 16;
 
-/** Stored tokens that cannot be decrypted: a different TOKEN_ENCRYPTION_KEY, or altered bytes. */
+/** Stored tokens that cannot be decrypted: a different TOKEN_ENCRYPTION_KEY, or altered bytes. @internal */
 export class TokenDecryptionError extends MemoError {
   constructor(readonly phone: string) {
     super(

@@ -26,7 +26,7 @@ import { freeName, memberNameOf, sameName } from "./householdNames.js";
 export type { HouseholdRepositories, HouseholdServiceDeps } from "./householdChange.js";
 
 /** Limits of docs/HOUSEHOLD.md. */
-export const HOUSEHOLD_LIMITS = {
+const HOUSEHOLD_LIMITS = {
   /** Invitations one person may send in 24 hours. */
   sentPerDay: 5,
   /** Invitations one number receives in 24 hours, from everyone together; more are not sent. */
@@ -36,7 +36,7 @@ export const HOUSEHOLD_LIMITS = {
 } as const;
 
 /** How long "keep a copy" can take the shared lists one lost by a leaving. */
-export const COPY_OFFER_MS = 7 * DAY_MS;
+const COPY_OFFER_MS = 7 * DAY_MS;
 
 /** An open invitation an answer may mean, and who sent it (their name and number). */
 interface InvitationChoice {

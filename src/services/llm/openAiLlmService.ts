@@ -163,7 +163,7 @@ class SchemaCachingResponses extends ChatOpenAIResponses {
 /** A model bound to one structured-output schema, as `withStructuredOutput` builds it. */
 type StructuredRunnable = ReturnType<ChatOpenAI["withStructuredOutput"]>;
 
-export class OpenAILLMService implements LLMService {
+class OpenAILLMService implements LLMService {
   private readonly models = new Map<string, ChatOpenAI>();
   /** Per schema, its structured-output runnable per model, name and method: built once. */
   private readonly structuredRunnables = new WeakMap<object, Map<string, StructuredRunnable>>();

@@ -9,7 +9,7 @@ export interface Transcriber {
   transcribe(audio: { data: Buffer; mimeType: string }, language?: "he" | "en"): Promise<string>;
 }
 
-/** A transcription that failed on our side or the provider's (retried by the inbox). */
+/** A transcription that failed on our side or the provider's (retried by the inbox). @internal */
 export class TranscriptionError extends MemoError {}
 
 /** File names the transcription API accepts, by the mime types WhatsApp sends voice notes in. */
@@ -34,7 +34,7 @@ function fileNameFor(mimeType: string): string {
 }
 
 /** OpenAI's audio transcription API (or a compatible server's) through the `openai` package. */
-export class OpenAITranscriber implements Transcriber {
+class OpenAITranscriber implements Transcriber {
   private readonly client: OpenAI;
 
   constructor(

@@ -23,7 +23,7 @@ import {
  * Credentials are never remembered by themselves: a fact is shown to the planner (and so sent to
  * the model) on every turn. The user keeps them as notes, found only when asked for.
  */
-export const SECRET =
+const SECRET =
   /\b(?:password|passcode|passwd|pin|pin code|cvv|cvc|otp|api key|secret|card number|account number|ssn|social security)\b|סיסמ|קוד (?:סודי|גישה|כניסה|אישי)|מספר (?:כרטיס|חשבון)|(?<![\p{L}])(?:פין|קוד)(?![\p{L}])/iu;
 
 export interface ExtractedFact {

@@ -34,13 +34,13 @@ import {
 import { FOLD_MIN } from "./limits.js";
 
 /** Messages folded into the summary at most per update (default: 40). */
-export const FOLD_BATCH = 40;
+const FOLD_BATCH = 40;
 /** User messages read for facts at most per extraction (default: 20). */
-export const FACT_BATCH = 20;
+const FACT_BATCH = 20;
 /** Fold and extraction rounds per `process` call, so a long backlog cannot hold one user (default: 5). */
 const MAX_ROUNDS = 5;
 /** Facts updated or archived per statement by consolidation (default: 1000). */
-export const CONSOLIDATION_BATCH = 1000;
+const CONSOLIDATION_BATCH = 1000;
 /** Statements per consolidation step at most: 1,000,000 facts (default: 1000). */
 const CONSOLIDATION_MAX_BATCHES = 1000;
 /** The user's newest messages searched for repeats of a forgotten fact (default: 2000). */

@@ -7,13 +7,15 @@ import { estimateTokens } from "./limits.js";
 import { SUMMARY_MAX_TOKENS, fitSummary } from "./summary.js";
 
 /** Facts shown at most (default: 6). */
-export const CONTEXT_MAX_FACTS = 6;
+const CONTEXT_MAX_FACTS = 6;
 /** Facts read for the context: twice those shown, so a fact too long for the budget leaves room for the next ones. */
 export const CONTEXT_FACT_CANDIDATES = CONTEXT_MAX_FACTS * 2;
-/** Estimated tokens of the facts section's lines at most (default: 200). */
+/** Estimated tokens of the facts section's lines at most (default: 200). @internal */
 export const CONTEXT_FACT_TOKENS = 200;
 
+/** Heading of the rolling summary in the planner's context. @internal */
 export const SUMMARY_HEADING = "### Summary of earlier conversation";
+/** Heading of the remembered facts in the planner's context. @internal */
 export const FACTS_HEADING = "### Remembered about the user";
 
 const TYPE_LABELS: Readonly<Record<MemoryType, string>> = {
@@ -26,7 +28,7 @@ const TYPE_LABELS: Readonly<Record<MemoryType, string>> = {
 };
 
 /** One fact as the planner reads it: `- (preference) Prefers morning meetings`. */
-export function factLine(type: MemoryType, content: string): string {
+function factLine(type: MemoryType, content: string): string {
   return `- (${TYPE_LABELS[type]}) ${content}`;
 }
 

@@ -56,7 +56,7 @@ function localDate(epochMs: number, timeZone: string): string {
 }
 
 /** A sentence worth keeping: a statement by the user, not a question, a request to Memo or small talk. */
-export function isInformative(sentence: string): boolean {
+function isInformative(sentence: string): boolean {
   return !isQuestion(sentence) && !isCommand(sentence) && !isSmallTalk(sentence);
 }
 

@@ -32,7 +32,7 @@ export interface RenderedMessage {
   buttons: HITLOption[];
 }
 
-/** "5 minutes", "2 hours 10 minutes", "3 days" (or Hebrew): how late a message is. */
+/** "5 minutes", "2 hours 10 minutes", "3 days" (or Hebrew): how late a message is. @internal */
 export function durationText(ms: number, language: Language): string {
   const minutes = Math.max(1, Math.round(ms / 60_000));
   if (minutes < 60) return t(language, "duration.minutes", { count: minutes });
@@ -187,7 +187,7 @@ function renderAway(content: AwayContent, nowMs: number): string {
 
 const line = (l: DigestLine) => `• ${l.time ? `${l.time} ` : ""}${l.text}`;
 
-/** The morning digest as a template in the user's language. */
+/** The morning digest as a template in the user's language. @internal */
 export function renderDigest(content: DigestContent): string {
   const { language: lang } = content;
   const at = Date.parse(content.digestAt);

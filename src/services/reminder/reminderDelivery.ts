@@ -14,7 +14,7 @@ import { ProactivePacer } from "./proactivePacer.js";
 import { digestIsEmpty, LATE_AFTER_MS, renderProactive } from "./proactiveText.js";
 import { OUTSIDE_WINDOW_CODE, outsideWindow } from "./whatsAppWindow.js";
 
-/** Send attempts of one delivery (a Graph API outage is retried on later ticks). */
+/** Send attempts of one delivery (a Graph API outage is retried on later ticks). @internal */
 export const MAX_ATTEMPTS = 3;
 /** A send slot further ahead than this is left to a later pass (deferred), not waited for. */
 export const DEFER_AFTER_MS = 30 * 1000;

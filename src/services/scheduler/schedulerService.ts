@@ -8,11 +8,11 @@ import { DEFAULT_UNDO_WINDOW_MS } from "../undo/undoJournal.js";
 import type { MemoryJobs, PassReport, ReminderJobs, WindowCache } from "./jobs.js";
 
 /** Every minute: due reminders, nudges, overdue notices and digests (spec 002 §9.2). */
-export const DUE_SCHEDULE = "* * * * *";
+const DUE_SCHEDULE = "* * * * *";
 /** Every hour: idle conversation windows, expired disambiguation snapshots, week-old ledger entries. */
-export const HOURLY_SCHEDULE = "7 * * * *";
+const HOURLY_SCHEDULE = "7 * * * *";
 /** Every day: records past the retention period. */
-export const DAILY_SCHEDULE = "37 3 * * *";
+const DAILY_SCHEDULE = "37 3 * * *";
 /** A ring due within this much of a pass is woken for on time, not at the next minute's tick. */
 const WAKE_AHEAD_MS = 60 * 1000;
 

@@ -28,7 +28,7 @@ function numbered(notes: StoredNote[]): string {
  * notes is removed, so every citation the user reads points at a quoted note. Null when nothing
  * is cited at all (the answer could not be checked against the notes).
  */
-export function checkedCitations(text: string, count: number): string | null {
+function checkedCitations(text: string, count: number): string | null {
   let cited = 0;
   const cleaned = text.replace(/\[(\d{1,2})\]/g, (whole, n: string) => {
     const i = Number(n);

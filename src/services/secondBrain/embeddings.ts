@@ -2,7 +2,7 @@ import { OpenAIEmbeddings } from "@langchain/openai";
 import type { EmbeddingSettings } from "../../config/env.js";
 import { MemoError } from "../../utils/errors.js";
 
-/** Length of every note embedding: the `vector(1536)` column, text-embedding-3-small's own size. */
+/** Length of every note embedding: the `vector(1536)` column, text-embedding-3-small's own size. @internal */
 export const EMBEDDING_DIMENSIONS = 1536;
 
 /** Turns texts into vectors of EMBEDDING_DIMENSIONS numbers, one per text, in order. */
@@ -21,7 +21,7 @@ export interface Embedder {
 /** Cosine similarity under which a vector hit is noise, for an embedder that does not say (default: 0.3). */
 export const DEFAULT_MIN_SIMILARITY = 0.3;
 
-/** An embedder's answer did not have one finite vector of EMBEDDING_DIMENSIONS per text. */
+/** An embedder's answer did not have one finite vector of EMBEDDING_DIMENSIONS per text. @internal */
 export class EmbeddingShapeError extends MemoError {}
 
 export interface OpenAIEmbedderOptions {

@@ -47,7 +47,7 @@ export interface NotesPort {
 }
 
 /** One remembered fact (004 long-term memory). */
-export interface RememberedFact {
+interface RememberedFact {
   id: string;
   type: string;
   content: string;

@@ -5,7 +5,7 @@ import type { ResponseTemplate } from "../../types/capability.js";
 type Language = "he" | "en";
 
 /** The longest quote of a note shown in a reply. */
-export const QUOTE_CHARS = 120;
+const QUOTE_CHARS = 120;
 
 /** A note's words for a reply: one line, at most QUOTE_CHARS characters, cut at a word. */
 export function quoteOf(content: string, max = QUOTE_CHARS): string {
@@ -25,7 +25,7 @@ export interface NoteView {
 }
 
 /** A remembered fact as replies show it. */
-export interface FactView {
+interface FactView {
   id: string;
   type: string;
   content: string;

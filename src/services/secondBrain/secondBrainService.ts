@@ -13,7 +13,7 @@ import { DEFAULT_MIN_SIMILARITY, checkEmbeddings, type Embedder } from "./embedd
 import { queryTerms } from "../../utils/searchText.js";
 
 /** Longest note, in characters (the notes table's check). */
-export const MAX_NOTE_LENGTH = 4000;
+const MAX_NOTE_LENGTH = 4000;
 /** Longest category, in characters (the notes table's check). */
 const MAX_CATEGORY_LENGTH = 100;
 /** Tags kept per note, and characters per tag. */
@@ -29,7 +29,7 @@ export type MatchSource = "text" | "trigram" | "vector";
  * they get half the keyword weight: a note found by both word lists still outranks one found by
  * its misspelling alone, and a typo-only match still outranks nothing.
  */
-export const SEARCH_WEIGHTS: Readonly<Record<MatchSource, number>> = {
+const SEARCH_WEIGHTS: Readonly<Record<MatchSource, number>> = {
   vector: 0.4,
   text: 0.3,
   trigram: 0.15,
@@ -37,7 +37,7 @@ export const SEARCH_WEIGHTS: Readonly<Record<MatchSource, number>> = {
 /** Recency and importance, 004's 0.2 and 0.1: they only order notes whose fused scores tie. */
 const TIE_BREAK_WEIGHTS = { recency: 0.2, importance: 0.1 };
 /** Reciprocal rank fusion's k: a list's n-th item adds weight / (k + n). */
-export const RRF_K = 60;
+const RRF_K = 60;
 /** Days for a note's recency to halve (004's decay half-life). */
 const RECENCY_HALF_LIFE_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;

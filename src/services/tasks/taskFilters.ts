@@ -8,10 +8,10 @@ import { DEFAULT_THRESHOLD, rankMatches } from "../../utils/fuzzy.js";
 export type TaskGroup = "overdue" | "today" | "upcoming" | "recurring" | "undated" | "done";
 
 /** The windows a filter can name (the resolver's filters.due). */
-export type DueWindow = "overdue" | "today" | "tomorrow" | "week" | "upcoming" | "none";
+type DueWindow = "overdue" | "today" | "tomorrow" | "week" | "upcoming" | "none";
 
 /** What getAll, deleteAll, completeAll and updateAll select, beyond open/done and category (the repository's). */
-export interface TaskSelection {
+interface TaskSelection {
   due?: DueWindow;
   /** Words the task must name (every task that matches them well enough, not just the best). */
   query?: string;
@@ -28,7 +28,7 @@ export function groupOf(task: Task, now: number, zone: string): TaskGroup {
 }
 
 /** Whether a task falls in a due window; one rule for listing and for bulk changes alike. */
-export function inDueWindow(task: Task, due: DueWindow, now: number, zone: string): boolean {
+function inDueWindow(task: Task, due: DueWindow, now: number, zone: string): boolean {
   const group = groupOf(task, now, zone);
   if (due === "none") return group === "undated";
   if (due === "overdue") return group === "overdue";
@@ -48,7 +48,7 @@ export function inDueWindow(task: Task, due: DueWindow, now: number, zone: strin
 }
 
 /** The tasks a selection names, in their order. */
-export function selectTasks(tasks: Task[], selection: TaskSelection, now: number, zone: string): Task[] {
+function selectTasks(tasks: Task[], selection: TaskSelection, now: number, zone: string): Task[] {
   let selected = tasks;
   const query = selection.query?.trim();
   if (query) {
@@ -64,7 +64,7 @@ export function selectTasks(tasks: Task[], selection: TaskSelection, now: number
 }
 
 /** The resolver's `filters` (open/done, category, due window, search words) as a query and a selection. */
-export function filtersOf(filters: unknown): {
+function filtersOf(filters: unknown): {
   query: { completed: boolean; category?: string };
   selection: TaskSelection;
   /** Whether anything narrows the set beyond "open tasks". */

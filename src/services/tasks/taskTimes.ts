@@ -54,9 +54,9 @@ export type ScheduleResult =
   { ok: true; schedule: TaskSchedule } | { ok: false; problem: ScheduleProblem; phrase: string };
 
 /** A reminder named by date only rings at this local time. */
-export const DATE_ONLY_TIME = "09:00";
+const DATE_ONLY_TIME = "09:00";
 /** A nudge with no interval named repeats every this many minutes. */
-export const DEFAULT_NUDGE_MINUTES = 10;
+const DEFAULT_NUDGE_MINUTES = 10;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 const BARE_CLOCK =

@@ -83,7 +83,7 @@ export class MemoTurnTracer extends LangChainTracer {
 }
 
 /** Tags and metadata of a finished turn, from its final state (before anything is redacted). */
-export function labelTurn(run: Run): void {
+function labelTurn(run: Run): void {
   const state = (run.outputs ?? {}) as Partial<MemoState>;
   const plan = state.plannerOutput?.plan ?? [];
   const usage = state.metadata?.llmUsage ?? [];

@@ -50,7 +50,7 @@ const IMPLICIT_TRACING_VARIABLES = [
  * a client of its own: unredacted, phone numbers and all. Memo reads LANGSMITH_TRACING itself and
  * passes its own tracer, so the switches are cleared from the process environment, whatever they say.
  */
-export function disableImplicitTracing(logger: Logger, env: NodeJS.ProcessEnv = process.env): void {
+function disableImplicitTracing(logger: Logger, env: NodeJS.ProcessEnv = process.env): void {
   for (const name of IMPLICIT_TRACING_VARIABLES) {
     if (env[name] === undefined) continue;
     if (name !== "LANGSMITH_TRACING" && env[name] === "true") {
@@ -69,7 +69,7 @@ export function disableImplicitTracing(logger: Logger, env: NodeJS.ProcessEnv = 
  * An error's class name from the string LangChain records (its message, then its stack, whose
  * first line is "GraphInterrupt: …"), e.g. "GraphInterrupt", "LLMError"; otherwise "Error".
  */
-export function errorName(error: unknown): string {
+function errorName(error: unknown): string {
   if (typeof error !== "string") return "Error";
   return /(?:^|\n)\s*([A-Z][\w$]*(?:Error|Interrupt|Exception))\b/.exec(error)?.[1] ?? "Error";
 }

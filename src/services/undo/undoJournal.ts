@@ -105,7 +105,7 @@ export async function recordIrreversible(
 
 /** A change a provider outside the database puts back on undo (Google Calendar). */
 
-/** The rows a change touched: those in `before` or `after`, as they were and became; unchanged rows left out. */
+/** The rows a change touched: those in `before` or `after`, as they were and became; unchanged rows left out. @internal */
 export function imagesOf(before: RowCopy[], after: RowCopy[]): RowImage[] {
   const key = (c: RowCopy) => `${c.table}:${c.id}`;
   const afterByKey = new Map(after.map((c) => [key(c), c]));
@@ -244,7 +244,7 @@ function actionOfRows(entry: UndoEntry): UndoAction {
 }
 
 /** What one undo of several entries (one turn) names: their kind and count, or their one name; and what they did. */
-export function describeTurn(entries: UndoEntry[]): UndoDescription {
+function describeTurn(entries: UndoEntry[]): UndoDescription {
   const changes = entries.filter((e) => e.description.kind !== "irreversible");
   const parts = changes.map((e) => ({
     ...(e.description as unknown as UndoDescription),

@@ -40,6 +40,7 @@ const SHORT_CALLING_CODES = /^(1|7|2[07]|3[0-469]|4[013-9]|5[1-8]|6[0-6]|8[1246]
 /**
  * A WhatsApp number as the pages show it: the country code and the last 4 digits, the rest hidden
  * behind a fixed mask that does not give away its length ("+972 ••• ••• 4567").
+ * @internal
  */
 export function maskPhone(phone: string): string {
   const code = SHORT_CALLING_CODES.exec(phone)?.[1] ?? phone.slice(0, 3);

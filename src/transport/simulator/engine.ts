@@ -81,7 +81,7 @@ const MAX_READ_ACKS = 10_000;
 const MEDIA_LABELS: Record<string, string> = { image: "Photo", sticker: "Sticker", video: "Video" };
 
 /** A short text standing for a message in a quote bar. */
-export function previewOf(message: SimMessage): string {
+function previewOf(message: SimMessage): string {
   if (message.text) return message.text.slice(0, 200);
   if (message.interactive) return message.interactive.body.slice(0, 200);
   if (message.choice) return message.choice.title;

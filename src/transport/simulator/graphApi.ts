@@ -26,7 +26,7 @@ interface GraphError {
 }
 
 /** Answers with a Graph API error body (`{error: {message, type, code, fbtrace_id, …}}`). */
-export function sendGraphError(res: Response, status: number, error: GraphError): void {
+function sendGraphError(res: Response, status: number, error: GraphError): void {
   const code = error.code ?? 100;
   res.status(status).json({
     error: {

@@ -11,7 +11,7 @@ import type { Logger } from "../../utils/logger.js";
 /** Remote addresses warned about, so a scanner cannot fill the logs (or the memory). */
 const MAX_WARNED = 1000;
 
-/** True for 127.0.0.0/8, ::1, and IPv4 loopback mapped into IPv6 (::ffff:127.x.x.x). */
+/** True for 127.0.0.0/8, ::1, and IPv4 loopback mapped into IPv6 (::ffff:127.x.x.x). @internal */
 export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   const lower = address.toLowerCase();
@@ -25,7 +25,7 @@ export function isLoopback(address: string | undefined): boolean {
 const LOOPBACK_NAMES = new Set(["localhost", "[::1]"]);
 
 /** The host name of a Host header or an Origin ("localhost:3000" → "localhost"), lower case; undefined when unreadable. */
-export function hostnameOf(hostOrOrigin: string, isOrigin = false): string | undefined {
+function hostnameOf(hostOrOrigin: string, isOrigin = false): string | undefined {
   try {
     return new URL(isOrigin ? hostOrOrigin : `http://${hostOrOrigin}`).hostname.toLowerCase() || undefined;
   } catch {
@@ -39,7 +39,7 @@ export function hostnameOf(hostOrOrigin: string, isOrigin = false): string | und
  * name may be a DNS-rebinding attacker's domain that resolves to 127.0.0.1 for the developer's
  * browser: its pages would be "same-origin" with the simulator.
  */
-export function isAllowedHost(
+function isAllowedHost(
   hostname: string | undefined,
   allowedHosts: readonly string[],
   localAddress?: string,

@@ -16,10 +16,10 @@ export interface PageApiOptions {
 }
 
 /** Largest JSON body of POST /api/messages: media travels as base64 in it. */
-export const PAGE_BODY_LIMIT = "25mb";
+const PAGE_BODY_LIMIT = "25mb";
 
 /** Default contact name in webhooks when the page does not give one. */
-export const DEFAULT_NAME = "Dev User";
+const DEFAULT_NAME = "Dev User";
 
 /** WhatsApp's own ceilings on what a user can send, by type (bytes). */
 const MEDIA_LIMITS: Record<string, number> = {
@@ -37,7 +37,7 @@ const Phone = z
   .string()
   .regex(/^[0-9]{6,15}$/, { error: "must be 6 to 15 digits, country code first, no +" });
 
-export const UserMessageSchema = z
+const UserMessageSchema = z
   .object({
     phone: Phone,
     name: z.string().trim().min(1).max(100).optional(),
@@ -132,7 +132,7 @@ export const UserMessageSchema = z
     }
   });
 
-export type UserMessageInput = z.infer<typeof UserMessageSchema>;
+type UserMessageInput = z.infer<typeof UserMessageSchema>;
 
 const ReadAck = z.object({ phone: Phone, ids: z.array(z.string().min(1).max(256)).max(500) });
 
@@ -150,7 +150,7 @@ function badRequest(res: Response, message: string): void {
 }
 
 /** The checked input as the engine takes it, with media decoded. */
-export function toUserMessage(input: UserMessageInput): UserMessage | { error: string } {
+function toUserMessage(input: UserMessageInput): UserMessage | { error: string } {
   let media: UserMessage["media"];
   if (input.media) {
     const bytes = Buffer.from(stripDataUrl(input.media.base64), "base64");

@@ -10,7 +10,7 @@ import { createHash, randomBytes } from "node:crypto";
  */
 
 /** Who wrote a message: "in" the user (a webhook to the app), "out" Memo (a Graph API send). */
-export type Direction = "in" | "out";
+type Direction = "in" | "out";
 
 /** Delivery states, in the order they progress; "failed" ends a message's progress. */
 export type DeliveryState = "sent" | "delivered" | "read" | "failed";
@@ -44,7 +44,7 @@ export interface SimButton {
   title: string;
 }
 
-export interface SimListRow {
+interface SimListRow {
   id: string;
   title: string;
   description?: string;
@@ -317,7 +317,7 @@ export class SimulatorStore {
 }
 
 /** One phone's stored conversation. */
-export interface StoredConversation {
+interface StoredConversation {
   /** Oldest first. */
   messages: SimMessage[];
   /** Epoch milliseconds of the user's last message (the 24-hour window starts there). */

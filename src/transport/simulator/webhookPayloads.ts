@@ -38,7 +38,7 @@ export interface InboundMessage {
 }
 
 /** Cloud API timestamps: Unix seconds as a string. */
-export function unixSeconds(ms: number): string {
+function unixSeconds(ms: number): string {
   return Math.floor(ms / 1000).toString();
 }
 

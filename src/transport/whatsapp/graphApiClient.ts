@@ -29,11 +29,11 @@ export interface GraphApiClientOptions {
 }
 
 /** Meta error code: the access token expired or is invalid. */
-export const TOKEN_INVALID_CODE = 190;
+const TOKEN_INVALID_CODE = 190;
 /** Meta error code: the phone number's throughput limit was hit (retried with backoff). */
-export const THROUGHPUT_LIMIT_CODE = 130429;
+const THROUGHPUT_LIMIT_CODE = 130429;
 /** Meta error code: too many messages to one user in a short time (retried after a longer wait). */
-export const PAIR_RATE_LIMIT_CODE = 131056;
+const PAIR_RATE_LIMIT_CODE = 131056;
 
 /** Meta error codes that mean "try again later": temporary API trouble, throughput, pair rate limit. */
 const RETRYABLE_CODES = new Set([2, 131000, THROUGHPUT_LIMIT_CODE, PAIR_RATE_LIMIT_CODE]);

@@ -8,28 +8,28 @@ import type { HITLOption } from "../../types/index.js";
  * which is never less than what Meta counts, so a Hebrew or emoji text that fits here fits there.
  */
 
-/** Longest text message body. */
+/** Longest text message body. @internal */
 export const TEXT_LIMIT = 4096;
 /** Longest body of an interactive message (lists allow more; buttons do not). */
-export const INTERACTIVE_BODY_LIMIT = 1024;
+const INTERACTIVE_BODY_LIMIT = 1024;
 /** Most reply buttons in one message. */
-export const MAX_BUTTONS = 3;
+const MAX_BUTTONS = 3;
 /** Longest reply button title. */
-export const BUTTON_TITLE_LIMIT = 20;
+const BUTTON_TITLE_LIMIT = 20;
 /** Longest reply button id. */
-export const BUTTON_ID_LIMIT = 256;
+const BUTTON_ID_LIMIT = 256;
 /** Most rows in one list message, over all its sections. */
-export const MAX_LIST_ROWS = 10;
+const MAX_LIST_ROWS = 10;
 /** Longest list row title. */
-export const ROW_TITLE_LIMIT = 24;
+const ROW_TITLE_LIMIT = 24;
 /** Longest list row description. */
-export const ROW_DESCRIPTION_LIMIT = 72;
+const ROW_DESCRIPTION_LIMIT = 72;
 /** Longest list row id. */
-export const ROW_ID_LIMIT = 200;
+const ROW_ID_LIMIT = 200;
 /** Longest label of the button that opens a list. */
-export const LIST_BUTTON_LIMIT = 20;
+const LIST_BUTTON_LIMIT = 20;
 /** Longest list section title. */
-export const SECTION_TITLE_LIMIT = 24;
+const SECTION_TITLE_LIMIT = 24;
 
 const ELLIPSIS = "…";
 
@@ -46,34 +46,36 @@ interface PayloadBase {
   context?: { message_id: string };
 }
 
+/** A text message's Graph API body. @internal */
 export interface TextPayload extends PayloadBase {
   type: "text";
   text: { body: string; preview_url?: boolean };
 }
 
-export interface ReplyButton {
+interface ReplyButton {
   type: "reply";
   reply: { id: string; title: string };
 }
 
-export interface ListRow {
+interface ListRow {
   id: string;
   title: string;
   description?: string;
 }
 
-export interface ButtonInteractive {
+interface ButtonInteractive {
   type: "button";
   body: { text: string };
   action: { buttons: ReplyButton[] };
 }
 
-export interface ListInteractive {
+interface ListInteractive {
   type: "list";
   body: { text: string };
   action: { button: string; sections: { title?: string; rows: ListRow[] }[] };
 }
 
+/** A button or list message's Graph API body. @internal */
 export interface InteractivePayload extends PayloadBase {
   type: "interactive";
   interactive: ButtonInteractive | ListInteractive;
@@ -101,7 +103,7 @@ export interface TemplatePayload extends PayloadBase {
 export type OutboundPayload = TextPayload | InteractivePayload | TemplatePayload;
 
 /** Longest template parameter Memo sends (a template body holds at most 1,024 characters in all). */
-export const TEMPLATE_PARAMETER_LIMIT = 900;
+const TEMPLATE_PARAMETER_LIMIT = 900;
 
 /**
  * A template message whose body's one parameter is `text`. Meta refuses parameters with line
@@ -171,7 +173,7 @@ function graphemeCutAfter(text: string, start: number): number {
   return low >= 0xdc00 && low <= 0xdfff ? start + 1 : start;
 }
 
-/** `text` shortened to at most `max` characters, ending in "…" when it was cut. */
+/** `text` shortened to at most `max` characters, ending in "…" when it was cut. @internal */
 export function truncate(text: string, max: number): string {
   if (text.length <= max) return text;
   return `${text.slice(0, graphemeCutBefore(text, max - ELLIPSIS.length)).trimEnd()}${ELLIPSIS}`;
@@ -229,6 +231,7 @@ function lastCut(text: string, max: number): Boundary {
  * `text` in pieces of at most `max` characters (default: 4,096, WhatsApp's text limit), split at
  * the last paragraph break that fits, else the last line break, else a sentence end, else a space,
  * else between graphemes. Pieces are never empty; an empty or blank text gives none.
+ * @internal
  */
 export function splitText(text: string, max = TEXT_LIMIT): string[] {
   if (!Number.isInteger(max) || max < 2)

@@ -14,7 +14,7 @@ import type { Logger } from "../../utils/logger.js";
 import { normalizePhone } from "../../utils/phone.js";
 
 /** Largest webhook body accepted (Meta's are a few kB; batches stay far below this). */
-export const WEBHOOK_BODY_LIMIT = "3mb";
+const WEBHOOK_BODY_LIMIT = "3mb";
 
 export interface WebhookDeps {
   logger: Logger;
@@ -178,7 +178,7 @@ function parse(body: Buffer, phoneNumberId: string | undefined): WebhookContents
 const RECORDED_ONLY = new Set(["reaction"]);
 
 /** How far ahead of our clock a message's timestamp may be and still be believed (default: 5 minutes). */
-export const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * When a message was sent, as the inbox keeps it: its timestamp, unless that is further in the

@@ -43,17 +43,17 @@ const ErrorDetail = z.looseObject({
   message: z.string().optional(),
   error_data: z.looseObject({ details: z.string().optional() }).optional(),
 });
-export type WhatsAppErrorDetail = z.infer<typeof ErrorDetail>;
+type WhatsAppErrorDetail = z.infer<typeof ErrorDetail>;
 
 /** One delivery status of a message Memo sent (`value.statuses[]`). */
-export const WhatsAppStatusSchema = z.looseObject({
+const WhatsAppStatusSchema = z.looseObject({
   id: z.string().min(1),
   status: z.string(),
   timestamp: z.string().regex(/^[0-9]{1,12}$/),
   recipient_id: z.string().optional(),
   errors: z.array(ErrorDetail).optional(),
 });
-export type WhatsAppStatus = z.infer<typeof WhatsAppStatusSchema>;
+type WhatsAppStatus = z.infer<typeof WhatsAppStatusSchema>;
 
 /**
  * The envelope: a WhatsApp Business Account notification. Messages and statuses are kept as

@@ -12,7 +12,7 @@ import { buildReplyPayloads, buildTemplatePayload, type OutboundPayload } from "
 import type { MessageSender, ReplyContent, SendOptions, TemplateOptions } from "../../types/outbound.js";
 
 /** A reply that could not be delivered after the client's own retries; the turn is not re-run for it. */
-export class DeliveryError extends MemoError {
+class DeliveryError extends MemoError {
   /** Re-running the turn would repeat what it did; the inbox gives up on the message instead. */
   readonly rerunnable = false;
 }

@@ -33,7 +33,7 @@ export function jlm(local: string): string {
 }
 
 /** The local wall time of an instant in Jerusalem, "2026-04-06 09:00". */
-export function wall(iso: string): string {
+function wall(iso: string): string {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-CA", {
       timeZone: ZONE,

@@ -36,15 +36,23 @@ describe("the Node.js runtime", () => {
     expect(pkg.engines.node).toBe(">=22.12");
   });
 
-  it("runs in CI as README says: .ci/run takes the pinned Node first, then `npm ci` and README's test command", async () => {
+  it("runs in CI as README says: .ci/run takes the pinned Node first, then `npm ci`, README's lint command and its test command", async () => {
     const ci = await read(".ci/run");
     const readme = await read("README.md");
-    const testCommand = /^npm test\b/m.exec(
-      /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "",
-    )?.[0];
+    const quickStart = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    const testCommand = /^npm test\b/m.exec(quickStart)?.[0];
+    const lintCommand = /^npm run lint\b/m.exec(quickStart)?.[0];
     expect(testCommand).toBe("npm test");
-    const steps = ci.split("\n").filter((line) => /^(\. scripts\/useNode\.sh|npm ci|npm test)\b/.test(line));
-    expect(steps).toEqual([". scripts/useNode.sh", "npm ci --no-audit --no-fund", "npm test"]);
+    expect(lintCommand).toBe("npm run lint");
+    const steps = ci
+      .split("\n")
+      .filter((line) => /^(\. scripts\/useNode\.sh|npm ci|npm run lint|npm test)\b/.test(line));
+    expect(steps).toEqual([
+      ". scripts/useNode.sh",
+      "npm ci --no-audit --no-fund",
+      "npm run lint",
+      "npm test",
+    ]);
     expect(readme).toContain(". scripts/useNode.sh");
   });
 

@@ -126,10 +126,12 @@ Operations:
 Naming tasks:
 - "#N" in taskId means item N of the numbered list Memo showed last ("done 2" → complete, taskId "#2"; "delete 1 and 3" → deleteMultiple, taskIds ["#1", "#3"]).
 - "@N" means latest action N. "it", "that", "זה", "אותו", "אותה" refer to what an earlier step of this message produced when the message lists such steps (set fromStep to its id), otherwise to @1, unless the message says otherwise ("move it to 18:00" → update, taskId "@1", dueDate "18:00").
+- "them", "all of them", "אותן", "אותם" after an earlier step of this message that found or made several tasks: completeAll / deleteAll / updateAll with fromStep set to that step and no filters.
 - Otherwise put the user's own words for the task in text ("the dentist" → text "dentist"). Never invent ids.
 
 Time (never compute dates yourself):
 - dueDate is the user's own time words copied as written ("tomorrow at 9", "מחר ב-9", "in 20 minutes", "בעוד שעה", "Sunday at 18:00", "18:00") or, for an explicit calendar date, local "YYYY-MM-DDTHH:mm" / "YYYY-MM-DD".
+- A time counted from what an earlier step of this message made or found ("the day before it", "an hour before the meeting", "יום לפני", "שעה לפני הפגישה") goes into dueDate as those words, with fromStep set to that step; code reads it against that step's time.
 - A reminder is: an explicit time ("at 5", "tomorrow 9am"), a "X before" ("remind me 30 minutes before the meeting at 10" → dueDate "10:00", reminder "30 minutes"), or a date only ("on Friday", dueDate "Friday"). A task with no time words has no dueDate.
 - NUDGE vs DAILY: "every X minutes", "כל X דקות", "נדנד אותי", "תציק לי", "תחפור לי" → reminderRecurrence {type "nudge", interval "X minutes"} (default "10 minutes" if no number). "every day at X", "כל יום ב-X" → {type "daily", time "HH:mm"}. Nudges repeat until the task is done.
 - Weekly: {type "weekly", days [0-6, 0 = Sunday], time "HH:mm"} ("every Monday and Wednesday at 18:00" → days [1, 3]; "כל יום ראשון" → days [0]). Monthly: {type "monthly", dayOfMonth, time} ("every month on the 10th at 9:00", "כל 10 לחודש ב-9:00"). "until …" / "עד …" goes in until, as written.

@@ -57,7 +57,7 @@ export interface ExecutionResult {
    * What a search or listing found, for the steps after it in this message (refs, D13) when it is
    * no latest action; found nothing (`ids: []`) skips the steps that depend on it.
    */
-  produced?: { ids: string[]; summary: string };
+  produced?: { ids: string[]; summary: string; when?: string };
 }
 
 /** The PII-free ledger entry that makes execution idempotent across resumes (spec 001 §8). */

@@ -137,7 +137,7 @@ describe("when the step a later one depends on does not succeed", () => {
       { operation: "get", listName: "hiking gear" },
     );
     const reply = await h.say("open my hiking gear list and add a rope to it");
-    expect(reply.text).toContain("So I didn't do the part of your request that depended on it.");
+    expect(reply.text).toContain("So I didn't add the item: I couldn't find the list “hiking gear”.");
     expect(await itemsOf(h, "groceries")).toEqual(["milk"]);
     // The dependent step's resolver was never asked.
     expect(h.server!.requests.filter(isListResolver)).toHaveLength(2);
@@ -155,7 +155,7 @@ describe("when the step a later one depends on does not succeed", () => {
     const asked = await h.say("תמחק את הרשימה ישנה ותיצור במקומה רשימה חדשה");
     expect(asked.text).toContain("ישנה");
     const reply = await h.say("לא");
-    expect(reply.text).toContain("לכן לא ביצעתי את החלק בבקשה שהיה תלוי בזה.");
+    expect(reply.text).toContain("לכן לא המשכתי ליצור את הרשימה, כי בחרת לא למחוק את הרשימה “ישנה”.");
     expect((await stores(h).lists()).map((l) => l.name).sort()).toEqual(["ישנה", "קניות"]);
   });
 });

@@ -99,7 +99,7 @@ describe("events: find one, then change it", () => {
     );
     scriptPlan(harness, findThenMove, listed("haircut"));
     const none = await harness.say("what's my haircut tomorrow? move it to 18:00");
-    expect(none.text).toContain("So I didn't do the part of your request that depended on it.");
+    expect(none.text).toContain("So I didn't change the event: I couldn't find the event “haircut”.");
     expect(await startsOf(harness)).toEqual({
       Dentist: [jlm(6, "17:00"), jlm(6, "18:00")],
       "Lunch with Avi": [jlm(6, "13:00"), jlm(6, "14:00")],
@@ -133,13 +133,13 @@ describe("events: find one, then change it", () => {
       "English",
       "find my dentist appointment and move it to 17:00",
       "dentist",
-      "So I didn't do the part of your request that depended on it.",
+      "So I didn't change the event: I couldn't find the event “dentist”.",
     ],
     [
       "Hebrew",
       "תמצא את התור לרופא שיניים ותזיז אותו ל-17:00",
       "רופא שיניים",
-      "לכן לא ביצעתי את החלק בבקשה שהיה תלוי בזה.",
+      "לכן לא המשכתי לשנות את האירוע: לא הצלחתי למצוא את האירוע “רופא שיניים”.",
     ],
   ] as const) {
     it(`finds no such event (${language}): the move does not run, and the reply says so`, async () => {

@@ -165,6 +165,23 @@ describe("planner rule 2 in code: a note with a time or 'remind me' is a task", 
     });
   });
 
+  it("a note whose plan sets the reminder in a step of its own stays a note", () => {
+    const both = planned("store_note");
+    both.plan.push({
+      id: "s2",
+      capability: "database",
+      action: "create_task",
+      constraints: {},
+      changes: {},
+      dependsOn: ["s1"],
+    });
+    const message = "note that the car insurance renews on 1 April and remind me tomorrow at 9 to renew it";
+    expect(enforceNoteRule(both, message, NOW, ZONE).plan.map((s) => s.capability)).toEqual([
+      "second-brain",
+      "database",
+    ]);
+  });
+
   it("a plain note, an explicit note naming a time, or a search that names a time, stays with the second brain", () => {
     expect(
       enforceNoteRule(planned("store_note"), "note: the shop opens at 9", NOW, ZONE).plan[0]!.capability,

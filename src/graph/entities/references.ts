@@ -9,6 +9,7 @@ import type {
   StepRef,
 } from "../../types/index.js";
 import { isPronounOnly } from "../../nlu/pronouns.js";
+import { anchoredLocalTime } from "../../nlu/anchoredTime.js";
 
 /** A handle the resolver wrote instead of words: "#N" (item N as last shown) or "@N" (latest action N). */
 export type Handle = { kind: "number"; n: number } | { kind: "action"; n: number };
@@ -92,4 +93,25 @@ export function bindToDependency(
   if (!pointsBack) return null;
   const ref = dependencies.find((d) => d.kind === kind);
   return ref ? { status: "bound", ref } : { status: "unbound" };
+}
+
+/**
+ * Time words of a step that count from what an earlier step of its message produced ("the day
+ * before it", "an hour before the meeting", "יום לפני"), read in code against that step's time
+ * (D6, D10): the local time they name, "YYYY-MM-DDTHH:mm" or "YYYY-MM-DD". Null when the words
+ * name a time of their own, or no earlier step it depends on has a time: then the words are read
+ * as ever, and words that cannot be read are asked about, never guessed.
+ */
+export function timeFromDependency(
+  context: Pick<CapabilityContext, "dependencies" | "state">,
+  words: string | null | undefined,
+  fromStep?: unknown,
+): string | null {
+  if (!words?.trim()) return null;
+  const { dependencies } = context;
+  const named = typeof fromStep === "string" ? dependencies.find((d) => d.stepId === fromStep) : undefined;
+  const anchor = named?.when ? named : dependencies.find((d) => d.when);
+  if (!anchor?.when) return null;
+  const read = anchoredLocalTime(words, anchor.when, context.state.user.timezone);
+  return read?.kind === "local" ? read.local : null;
 }

@@ -47,7 +47,8 @@ function normalizePlan(answer: PlannerAnswer): PlannerOutput {
 
 /**
  * Planner rule 2, kept in code: a note the user asked for with a time or "remind me" in it is a
- * reminder (a database task), never a note that would sit silently when the time comes.
+ * reminder (a database task), never a note that would sit silently when the time comes, unless
+ * the plan sets that reminder in a step of its own.
  * @internal
  */
 export function enforceNoteRule(
@@ -60,7 +61,13 @@ export function enforceNoteRule(
     step.capability === "second-brain" &&
     /store|save|add|create|note$/.test(step.action) &&
     !/search|find|list|delete|update|forget|summar/.test(step.action);
-  if (!plan.plan.some(storesNote) || !isReminderRequest(message, nowMs, timeZone)) return plan;
+  // A plan that sets the reminder in a step of its own ("note X and remind me at 9 to act on it")
+  // keeps its note: the time belongs to that step.
+  const remindsApart = plan.plan.some(
+    (step) => step.capability === "database" && /task|remind/.test(step.action),
+  );
+  if (!plan.plan.some(storesNote) || remindsApart || !isReminderRequest(message, nowMs, timeZone))
+    return plan;
   return {
     ...plan,
     plan: plan.plan.map((step) =>

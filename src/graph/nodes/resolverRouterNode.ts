@@ -13,6 +13,7 @@ import type { MemoGraphDeps } from "../deps.js";
 import { activeGroup, answersFor, PlanCycleError } from "../plan/executionGroups.js";
 import { failedResult } from "../plan/failedResult.js";
 import { dependencyRefs, leftNothingFor } from "../plan/refs.js";
+import { skippedStepText } from "../plan/skippedStep.js";
 import { resolveTimeAnswer, TimeQuestionAbandoned } from "../plan/timeAnswer.js";
 import { userTextOf } from "../errorText.js";
 import { llmUsageUpdate } from "../state/metadata.js";
@@ -80,13 +81,19 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
     }
 
     const executionResults = new Map<string, ExecutionResult>();
-    // A step whose dependency failed cannot run.
+    // A step whose dependency failed, found nothing or was declined cannot run; the reply says what and why.
+    const planSteps = new Map(state.plannerOutput.plan.map((s) => [s.id, s]));
     const runnable = group.filter((step) => {
       const failedDependency = step.dependsOn.find((d) => leftNothingFor(state.executionResults.get(d)));
+      const dependency = failedDependency ? planSteps.get(failedDependency) : undefined;
       if (failedDependency)
         executionResults.set(
           step.id,
-          failedResult(step, "DEPENDENCY_FAILED", t(language, "dependencySkipped")),
+          failedResult(
+            step,
+            "DEPENDENCY_FAILED",
+            dependency ? skippedStepText(state, step, dependency, language) : t(language, "internalError"),
+          ),
         );
       return !failedDependency;
     });

@@ -15,6 +15,7 @@ export function stepRefOf(step: PlanStep, result: ExecutionResult): StepRef | nu
   const kind = KIND_OF_PREFIX[result.functionName.split(".")[0] ?? ""];
   const ids = result.latestAction?.externalIds ?? result.produced?.ids ?? [];
   if (!result.success || !kind || ids.length === 0) return null;
+  const when = result.latestAction ? result.latestAction.when : result.produced?.when;
   return {
     stepId: step.id,
     capability: step.capability,
@@ -22,7 +23,7 @@ export function stepRefOf(step: PlanStep, result: ExecutionResult): StepRef | nu
     kind,
     ids,
     summary: result.latestAction?.summary ?? result.produced?.summary ?? step.action,
-    ...(result.latestAction?.when ? { when: result.latestAction.when } : {}),
+    ...(when ? { when } : {}),
   };
 }
 

@@ -21,6 +21,11 @@ export interface OperationResolverSpec<T extends { operation: string; question?:
   prefix: string;
   /** The question to ask before the operation can run (text, or a question read in code), or null when it can. */
   missing: (op: T, context: CapabilityContext) => string | CodeQuestion | null;
+  /**
+   * The operation with what the steps it depends on produced put in, in code (D13), before
+   * `missing` is asked: e.g. "the day before it" read against the earlier step's time. Default: as is.
+   */
+  fromDependencies?: (op: T, context: CapabilityContext) => T;
 }
 
 /** A question whose answer code reads itself (D10), with the options it offers. */
@@ -97,7 +102,8 @@ export async function resolveOperation<T extends { operation: string; question?:
       };
     }
   }
-  const op = compactArgs(value);
+  const compacted = compactArgs(value);
+  const op = spec.fromDependencies ? spec.fromDependencies(compacted, context) : compacted;
   const question = spec.missing(op, context);
   if (question && typeof question !== "string") {
     return { stepId: step.id, type: "clarify", ...question, llmUsage: usage };

@@ -354,6 +354,8 @@ async function dispatch(
         produced: {
           ids: events.map((e) => e.id),
           summary: events.length > 0 ? (eventAction("getEvents", events)?.summary ?? "") : "no events",
+          // One event found hands on its time ("…and a task the day before it").
+          ...(events.length === 1 && !events[0]!.allDay ? { when: events[0]!.start } : {}),
         },
       };
     }

@@ -16,6 +16,7 @@ import { resolveOperation, type CodeQuestion } from "../../resolvers/resolverPro
 import { timeQuestionOf } from "../../../nlu/commands.js";
 import { readTime } from "../../../nlu/parseTime.js";
 import { timeQuestionResult } from "../../plan/timeAnswer.js";
+import { timeFromDependency } from "../../entities/references.js";
 
 const PROBLEM_QUESTION: Record<ScheduleProblem, MessageKey> = {
   past_time: "askPast",
@@ -95,6 +96,13 @@ function missing(op: TaskOperation, context: CapabilityContext): string | CodeQu
   }
 }
 
+/** A due time said relative to an earlier step of the message ("the day before it"), read against its time (D13). */
+function dueFromDependency(op: TaskOperation, context: CapabilityContext): TaskOperation {
+  if (op.operation !== "create" && op.operation !== "update") return op;
+  const local = timeFromDependency(context, op.dueDate, op.fromStep);
+  return local ? { ...op, dueDate: local } : op;
+}
+
 /**
  * database (tasks and reminders): the LLM turns the plan step into one of V1's task operations
  * (spec 002 §8.0, §8.3), validated by its zod schema; code checks that the operation is complete
@@ -113,6 +121,7 @@ export const taskResolver: Resolver = {
         outputName: "task_operation",
         prefix: "tasks",
         missing,
+        fromDependencies: dueFromDependency,
       },
       step,
       context,

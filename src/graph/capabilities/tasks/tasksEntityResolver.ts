@@ -322,6 +322,20 @@ export class TasksEntityResolver implements EntityResolver {
       case "deleteAll":
       case "completeAll":
       case "updateAll": {
+        const kind =
+          operation === "deleteAll" ? "delete" : operation === "completeAll" ? "complete" : "update";
+        // "complete them" after a step that found tasks: exactly the tasks it found (D13).
+        const binding = bindToDependency(
+          context,
+          "tasks",
+          { words: filterWords(args.filters) },
+          args.fromStep,
+        );
+        if (binding?.status === "bound") {
+          const bound = await this.tasks.getMany(phone, binding.ref.ids);
+          if (bound.length === 0) return notFound(t(language, "whichTask"));
+          return this.confirmTasks(kind, bound, { ...args, taskIds: bound.map((task) => task.id) }, context);
+        }
         // Open tasks unless the user asked about done ones (a bulk change of done tasks is rare).
         const { tasks: matching, narrowed } = await findTasks(
           this.tasks,
@@ -331,8 +345,6 @@ export class TasksEntityResolver implements EntityResolver {
           context.state.user.timezone,
         );
         if (matching.length === 0) return notFound(t(language, narrowed ? "noMatchingTasks" : "noOpenTasks"));
-        const kind =
-          operation === "deleteAll" ? "delete" : operation === "completeAll" ? "complete" : "update";
         return this.confirmTasks(
           kind,
           matching,
@@ -724,4 +736,11 @@ function fill(args: Args, path: string, id: string): Args {
   for (const key of keys.slice(0, -1)) node = node[key] as Record<string, unknown>;
   node[keys.at(-1)!] = id;
   return copy;
+}
+
+/** The words a bulk operation's filters name tasks by, or none ("complete them" names nothing). */
+function filterWords(filters: unknown): string | undefined {
+  const named = filters && typeof filters === "object" ? (filters as Args) : {};
+  const words = ["query", "category", "due"].map((key) => str(named[key])).filter(Boolean);
+  return words.length > 0 ? words.join(" ") : undefined;
 }

@@ -522,6 +522,11 @@ async function listTasks(args: Args, tasks: TaskRepository, context: RunContext)
       filtered: narrowed,
     } satisfies DatabaseData,
     numbered: { type: "task", ids: views.map((v) => v.id) },
+    // For a step of this message that depends on the listing ("find my report tasks and complete them").
+    produced: {
+      ids: views.map((v) => v.id),
+      summary: `${views.length} tasks: ${views.map((v) => `"${v.text}"`).join(", ")}`,
+    },
   };
 }
 

@@ -1,0 +1,134 @@
+import { isBareDone, readButton } from "../../nlu/buttonCommands.js";
+import { recognizeHouseholdCommand } from "../../nlu/householdCommands.js";
+import { parseSettingsCommand } from "../../nlu/settingsCommand.js";
+import type { HouseholdActions } from "../../services/household/householdActions.js";
+import type { MemoryService } from "../../services/memory/index.js";
+import type { ReminderActions } from "../../services/reminder/reminderActions.js";
+import type { InboundCommand } from "../../types/inbound.js";
+import type { User } from "../../types/index.js";
+import type { ReplyContent } from "../../types/outbound.js";
+import type { Onboarding } from "../onboarding/onboarding.js";
+import type { WhatsAppMessage } from "./webhookSchema.js";
+import type { WhatsAppSendOptions, WhatsAppSender } from "./whatsAppSender.js";
+
+/**
+ * Who answers a message: onboarding (a new user's greeting or "what can you do?"), the time zone
+ * (its question's answer, a change, a question about it), a reminder (its Done or Snooze button, a
+ * typed "done"), the scheduler's settings (morning digest, quiet hours), the household (an
+ * invitation's button, a household command), or the graph (the HITL plane, then the fast path or
+ * the planner: docs/ARCHITECTURE.md, "The walk of one message").
+ */
+export type InboundRoute = "onboarding" | "timeZone" | "reminder" | "settings" | "household" | "graph";
+
+export interface InboundRouterDeps {
+  onboarding: Onboarding;
+  /** Reminder buttons and scheduler settings (default: none, the graph answers). */
+  actions?: ReminderActions;
+  /** Invitations' buttons and the household's commands (default: none, the graph answers). */
+  households?: HouseholdActions;
+  memory: MemoryService;
+  sender: WhatsAppSender;
+}
+
+/** One inbound message as the router reads it. */
+export interface RoutedMessage extends InboundCommand {
+  type: WhatsAppMessage["type"];
+  /** This message is the user's first: onboarding welcomes them (and may answer it). */
+  created: boolean;
+  /** A template's quick-reply button (an invitation outside the 24-hour window): its id and title. */
+  templateButton?: { payload: string; text: string } | undefined;
+}
+
+/**
+ * The single way in for every inbound message (spec 002 §3.2): decides, in code and in this order,
+ * which route answers it. A route outside the graph answers through `answer` (the user's message
+ * and the reply in the conversation window, then sent); the graph's answers are written by the
+ * runtime and its memory_update node. Command words are read by src/nlu; the routes act.
+ */
+export class InboundRouter {
+  constructor(private readonly deps: InboundRouterDeps) {}
+
+  /**
+   * Answers the message when a route outside the graph takes it; returns the route that did, or
+   * "graph" when the message is the graph's (the caller runs the turn).
+   */
+  async route(
+    user: User,
+    language: "he" | "en",
+    message: RoutedMessage,
+    options: WhatsAppSendOptions,
+  ): Promise<InboundRoute> {
+    const { onboarding, actions, households } = this.deps;
+    const answered = (route: InboundRoute, reply: string | ReplyContent[], said = message) =>
+      this.answer(user.phone, language, route, said, reply, options);
+
+    if (message.created) {
+      // Only words can be answered by the welcome alone; a voice note or photo goes on.
+      const welcome = onboarding.welcome(user, language, message.type === "text" ? message.text : null);
+      const unquoted = { ...options, quote: false };
+      if (welcome.answered)
+        return this.answer(user.phone, language, "onboarding", message, welcome.messages, unquoted);
+      // Before the answer, and answering nothing: a retry after a crash must still run the turn.
+      await this.answer(user.phone, language, "onboarding", null, welcome.messages, {
+        ...unquoted,
+        inReplyTo: undefined,
+      });
+    }
+
+    const zone = await onboarding.handleTimeZone(user, language, {
+      ...message,
+      questionJustAsked: message.created,
+    });
+    if (zone) return answered("timeZone", zone.messages);
+
+    if (actions) {
+      const button = readButton(message.optionId);
+      if (button?.kind === "reminderDone" || button?.kind === "reminderSnooze")
+        return answered("reminder", await actions.tap(user, language, button, message.messageId));
+      if (!message.optionId) {
+        const settings = parseSettingsCommand(message.text);
+        if (settings)
+          return answered("settings", await actions.settings(user, language, settings, message.messageId));
+        const done = isBareDone(message.text) ? await actions.doneTyped(user, language, message) : null;
+        if (done !== null) return answered("reminder", done);
+      }
+    }
+
+    if (households) {
+      // A template's button carries its id as the payload; the window keeps its title, what was tapped.
+      const { templateButton } = message;
+      const said = templateButton
+        ? { ...message, optionId: templateButton.payload, text: templateButton.text }
+        : message;
+      const button = readButton(said.optionId);
+      if (button?.kind === "invitationAccept" || button?.kind === "invitationDecline")
+        return answered("household", await households.tap(user, language, button, said.messageId), said);
+      // Any other button (a question's, or one that names nothing of ours) is not a household command.
+      const command = said.optionId ? null : recognizeHouseholdCommand(said.text);
+      const reply = command ? await households.command(user, language, said, command) : null;
+      if (reply !== null) return answered("household", reply, said);
+    }
+    return "graph";
+  }
+
+  /**
+   * The one step by which every route outside the graph answers: the user's message (when it has
+   * words, and `said` is not null) and then each reply message join the conversation window, and
+   * the replies are sent, in order. Returns the route, for the caller and the log.
+   */
+  private async answer(
+    phone: string,
+    language: "he" | "en",
+    route: InboundRoute,
+    said: { text: string; messageId: string } | null,
+    reply: string | ReplyContent[],
+    options: WhatsAppSendOptions,
+  ): Promise<InboundRoute> {
+    const { memory, sender } = this.deps;
+    await memory.load(phone);
+    if (said?.text) await memory.addUserMessage(phone, said.text, { whatsappMessageId: said.messageId });
+    const messages = typeof reply === "string" ? [{ text: reply, options: [], language }] : reply;
+    for (const content of messages) await sender.send(phone, content, { ...options, memory: "add" });
+    return route;
+  }
+}

@@ -170,7 +170,6 @@ export function createWhatsApp(options: WhatsAppOptions) {
     router,
     runtime: memo.runtime,
     users: memo.users,
-    memory: memo.memory,
     outbound,
     sender,
     onboarding,

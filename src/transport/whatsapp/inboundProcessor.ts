@@ -13,7 +13,6 @@ import { t, type MessageKey } from "../../messages/index.js";
 import type { LLMService } from "../../types/llm.js";
 import { analyzeImage } from "../../services/media/analyzeImage.js";
 import type { Transcriber } from "../../services/media/transcriber.js";
-import type { MemoryService } from "../../services/memory/index.js";
 import type { Onboarding } from "../onboarding/onboarding.js";
 import type { InboundRouter } from "./inboundRouter.js";
 import { type GraphApiClient } from "./graphApiClient.js";
@@ -48,7 +47,6 @@ const UNSUPPORTED: Record<string, MessageKey> = {
 export interface InboundProcessorDeps {
   runtime: MemoRuntime;
   users: UserRepository;
-  memory: MemoryService;
   outbound: OutboundMessageRepository;
   sender: WhatsAppSender;
   onboarding: Onboarding;
@@ -306,13 +304,14 @@ export class InboundProcessor implements InboxHandler {
       const result = await deps.runtime.invokeMemoGraph(phone, caption, { ...base, imageContext: context });
       return this.answer(phone, result, language, reply);
     }
-    await deps.memory.load(phone);
-    await deps.memory.addUserMessage(phone, "📷", {
-      whatsappMessageId: base.whatsappMessageId,
-      ...(base.replyToMessageId ? { replyToMessageId: base.replyToMessageId } : {}),
+    // Answered without the graph: through the router's one step, like the routes before the graph.
+    const said = {
+      text: "📷",
+      messageId: base.whatsappMessageId,
+      replyTo: base.replyToMessageId,
       metadata: { imageContext: context },
-    });
-    await this.say(phone, describeImage(context, language), language, { ...reply, memory: "add" });
+    };
+    await deps.router.answerWithoutGraph(phone, language, said, describeImage(context, language), reply);
   }
 
   /** Sends the graph's reply; a failed turn is thrown back to the inbox, which retries it. */

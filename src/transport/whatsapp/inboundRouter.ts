@@ -5,7 +5,7 @@ import type { HouseholdActions } from "../../services/household/householdActions
 import type { MemoryService } from "../../services/memory/index.js";
 import type { ReminderActions } from "../../services/reminder/reminderActions.js";
 import type { InboundCommand } from "../../types/inbound.js";
-import type { User } from "../../types/index.js";
+import type { MessageMetadata, User } from "../../types/index.js";
 import type { ReplyContent } from "../../types/outbound.js";
 import type { Onboarding } from "../onboarding/onboarding.js";
 import type { WhatsAppMessage } from "./webhookSchema.js";
@@ -28,6 +28,15 @@ export interface InboundRouterDeps {
   households?: HouseholdActions;
   memory: MemoryService;
   sender: WhatsAppSender;
+}
+
+/** The user's message as the window keeps it: its words, ids, and what Memo learned of it. */
+export interface SaidMessage {
+  text: string;
+  messageId: string;
+  /** The message it quotes (kept for an image; a command's answer keeps none). */
+  replyTo?: string | undefined;
+  metadata?: MessageMetadata | undefined;
 }
 
 /** One inbound message as the router reads it. */
@@ -59,17 +68,24 @@ export class InboundRouter {
     options: WhatsAppSendOptions,
   ): Promise<InboundRoute> {
     const { onboarding, actions, households } = this.deps;
-    const answered = (route: InboundRoute, reply: string | ReplyContent[], said = message) =>
-      this.answer(user.phone, language, route, said, reply, options);
+    // A command's words and id only: the window keeps no reply-to for it.
+    const answered = async (route: InboundRoute, reply: string | ReplyContent[], said = message) => {
+      const words = { text: said.text, messageId: said.messageId };
+      await this.answerWithoutGraph(user.phone, language, words, reply, options);
+      return route;
+    };
 
     if (message.created) {
       // Only words can be answered by the welcome alone; a voice note or photo goes on.
       const welcome = onboarding.welcome(user, language, message.type === "text" ? message.text : null);
       const unquoted = { ...options, quote: false };
-      if (welcome.answered)
-        return this.answer(user.phone, language, "onboarding", message, welcome.messages, unquoted);
+      if (welcome.answered) {
+        const words = { text: message.text, messageId: message.messageId };
+        await this.answerWithoutGraph(user.phone, language, words, welcome.messages, unquoted);
+        return "onboarding";
+      }
       // Before the answer, and answering nothing: a retry after a crash must still run the turn.
-      await this.answer(user.phone, language, "onboarding", null, welcome.messages, {
+      await this.answerWithoutGraph(user.phone, language, null, welcome.messages, {
         ...unquoted,
         inReplyTo: undefined,
       });
@@ -112,23 +128,27 @@ export class InboundRouter {
   }
 
   /**
-   * The one step by which every route outside the graph answers: the user's message (when it has
-   * words, and `said` is not null) and then each reply message join the conversation window, and
-   * the replies are sent, in order. Returns the route, for the caller and the log.
+   * The one step by which every answer outside the graph is given (the routes above, and an image
+   * without a caption): the user's message (when it has words, and `said` is not null) and then
+   * each reply message join the conversation window, and the replies are sent, in order.
    */
-  private async answer(
+  async answerWithoutGraph(
     phone: string,
     language: "he" | "en",
-    route: InboundRoute,
-    said: { text: string; messageId: string } | null,
+    said: SaidMessage | null,
     reply: string | ReplyContent[],
     options: WhatsAppSendOptions,
-  ): Promise<InboundRoute> {
+  ): Promise<void> {
     const { memory, sender } = this.deps;
     await memory.load(phone);
-    if (said?.text) await memory.addUserMessage(phone, said.text, { whatsappMessageId: said.messageId });
+    if (said?.text) {
+      await memory.addUserMessage(phone, said.text, {
+        whatsappMessageId: said.messageId,
+        ...(said.replyTo ? { replyToMessageId: said.replyTo } : {}),
+        ...(said.metadata ? { metadata: said.metadata } : {}),
+      });
+    }
     const messages = typeof reply === "string" ? [{ text: reply, options: [], language }] : reply;
     for (const content of messages) await sender.send(phone, content, { ...options, memory: "add" });
-    return route;
   }
 }

@@ -50,9 +50,10 @@ export interface RoutedMessage extends InboundCommand {
 
 /**
  * The single way in for every inbound message (spec 002 §3.2): decides, in code and in this order,
- * which route answers it. A route outside the graph answers through `answer` (the user's message
- * and the reply in the conversation window, then sent); the graph's answers are written by the
- * runtime and its memory_update node. Command words are read by src/nlu; the routes act.
+ * which route answers it. A route outside the graph answers through `answerWithoutGraph` (the
+ * user's message and the reply in the conversation window, then sent); the graph's answers are
+ * written by its memory_update node (and the HITL plane's, by the plane). Command words are read by
+ * src/nlu; the routes only act.
  */
 export class InboundRouter {
   constructor(private readonly deps: InboundRouterDeps) {}

@@ -22,7 +22,7 @@ import { leavesQuestion, looksLikeAnswer } from "./validateAnswer.js";
 export const HITL_EXPIRY_GRACE_MS = 60_000;
 
 /** An inbound message as the plane reads it: its text and what the transport knows besides. */
-export interface HitlMessage {
+interface HitlMessage {
   text: string;
   whatsappMessageId?: string | undefined;
   replyToMessageId?: string | undefined;
@@ -39,14 +39,14 @@ export interface HitlMessage {
  * before the reply (the question expired, or was left for a new command); `expired` marks the
  * reply's status.
  */
-export interface HitlDecision {
+interface HitlDecision {
   clear: readonly ("thread" | "buffer")[];
   next: "resume" | "fresh" | "stale" | "askWhich";
   notice?: string;
   expired?: boolean;
 }
 
-export interface HitlPlaneDeps {
+interface HitlPlaneDeps {
   memory: MemoryService;
   users: UserRepository;
   logger: Logger;

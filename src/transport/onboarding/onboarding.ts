@@ -13,7 +13,7 @@ import { isTimeZoneQuestion, parseTimeZoneCommand, readZoneAnswer } from "../../
 import { countryOfPhone, guessTimeZone, resolveTimeZone, zoneLabel, type ZoneChoice } from "./timeZones.js";
 
 /** What onboarding answers a message with: its messages, in order (a reply, then a question). */
-export interface OnboardingAnswer {
+interface OnboardingAnswer {
   messages: ReplyContent[];
 }
 

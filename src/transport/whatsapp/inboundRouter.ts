@@ -18,9 +18,9 @@ import type { WhatsAppSendOptions, WhatsAppSender } from "./whatsAppSender.js";
  * invitation's button, a household command), or the graph (the HITL plane, then the fast path or
  * the planner: docs/ARCHITECTURE.md, "The walk of one message").
  */
-export type InboundRoute = "onboarding" | "timeZone" | "reminder" | "settings" | "household" | "graph";
+type InboundRoute = "onboarding" | "timeZone" | "reminder" | "settings" | "household" | "graph";
 
-export interface InboundRouterDeps {
+interface InboundRouterDeps {
   onboarding: Onboarding;
   /** Reminder buttons and scheduler settings (default: none, the graph answers). */
   actions?: ReminderActions;
@@ -31,7 +31,7 @@ export interface InboundRouterDeps {
 }
 
 /** The user's message as the window keeps it: its words, ids, and what Memo learned of it. */
-export interface SaidMessage {
+interface SaidMessage {
   text: string;
   messageId: string;
   /** The message it quotes (kept for an image; a command's answer keeps none). */
@@ -40,7 +40,7 @@ export interface SaidMessage {
 }
 
 /** One inbound message as the router reads it. */
-export interface RoutedMessage extends InboundCommand {
+interface RoutedMessage extends InboundCommand {
   type: WhatsAppMessage["type"];
   /** This message is the user's first: onboarding welcomes them (and may answer it). */
   created: boolean;

@@ -19,6 +19,7 @@ import { createHouseholdCapability } from "../graph/capabilities/household/house
 import type { Delivery } from "../db/repositories/deliveryLedger.js";
 import { GraphApiClient } from "../transport/whatsapp/graphApiClient.js";
 import { InboundProcessor } from "../transport/whatsapp/inboundProcessor.js";
+import { InboundRouter } from "../transport/whatsapp/inboundRouter.js";
 import { InboxWorker } from "../transport/whatsapp/inboxWorker.js";
 import { InboxWriter } from "../transport/whatsapp/inboxWriter.js";
 import { PgPhoneLeases } from "../transport/whatsapp/phoneLocks.js";
@@ -112,8 +113,6 @@ export function createWhatsApp(options: WhatsAppOptions) {
   });
   const onboarding = new Onboarding({
     users: memo.users,
-    memory: memo.memory,
-    sender,
     logger,
     clock,
     defaultTimeZone: config.defaultTimeZone,
@@ -125,8 +124,6 @@ export function createWhatsApp(options: WhatsAppOptions) {
   const actions = new ReminderActions({
     storage: reminderActionStorage(db.pool),
     users: memo.users,
-    memory: memo.memory,
-    sender,
     logger,
     clock,
     // A tap on Done or Snooze can be taken back with "undo", like the same change typed.
@@ -153,8 +150,6 @@ export function createWhatsApp(options: WhatsAppOptions) {
     sharing: householdSharing,
     clock,
     undo: householdUndo,
-    memory: memo.memory,
-    sender,
   });
   // What may need a question (which invitation an "accept" means, giving a bare "Dana: …") is the
   // graph's, asked through its question plane.
@@ -169,12 +164,12 @@ export function createWhatsApp(options: WhatsAppOptions) {
     );
   /** Listeners of "failed" delivery statuses (the scheduler). */
   const failureListeners: ((update: DeliveryFailure) => Promise<void>)[] = [];
+  // Every message goes one way: the router answers what is not the graph's, else the graph.
+  const router = new InboundRouter({ onboarding, actions, households, memory: memo.memory, sender });
   const processor = new InboundProcessor({
-    actions,
-    households,
+    router,
     runtime: memo.runtime,
     users: memo.users,
-    memory: memo.memory,
     outbound,
     sender,
     onboarding,

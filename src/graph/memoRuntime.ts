@@ -1,10 +1,9 @@
 import type { MemoReply } from "../types/reply.js";
-import { Command, INTERRUPT } from "@langchain/langgraph";
+import { Command } from "@langchain/langgraph";
 import type { TurnBufferedSaver } from "../db/turnBufferedSaver.js";
 import type { MemoryService } from "../services/memory/index.js";
 import { MAX_MESSAGE_CHARS, capText } from "../services/memory/limits.js";
 import {
-  HITL_TTL_MS,
   MAX_HITL_ROUNDS,
   type HITLInterruptPayload,
   type ImageContext,
@@ -17,12 +16,10 @@ import type { Logger } from "../utils/logger.js";
 import { normalizePhone } from "../utils/phone.js";
 import { currentTurn, withTurn } from "../utils/turnContext.js";
 import { t } from "../messages/index.js";
-import { leavesQuestion, looksLikeAnswer } from "./hitl/validateAnswer.js";
+import { HitlPlane, openQuestion, pausedTraceId, renderQuestion, withNotice } from "./hitl/hitlPlane.js";
 import { userTextOf } from "./errorText.js";
-import { isUndoCommand, recognizeCommand } from "../nlu/commands.js";
-import { numberedItems } from "./nodes/replyContextNode.js";
 import { MAX_PLAN_STEPS } from "../prompts/plannerPrompt.js";
-import { MEMORY_ACTIONS, recognizeMemoryCommand, recognizeNoteCommand } from "../nlu/noteCommands.js";
+import { MEMORY_ACTIONS } from "../nlu/noteCommands.js";
 import type { MemoGraph } from "./memoGraph.js";
 import type { CapabilityRegistry } from "./capabilities/registry.js";
 import type { Tracing } from "../services/tracing/tracing.js";
@@ -75,12 +72,6 @@ export interface MemoRuntimeDeps {
   capabilities?: Pick<CapabilityRegistry, "recognize">;
 }
 
-/** The question as sent: its text, and its options numbered when they are choices. */
-export function renderQuestion(payload: HITLInterruptPayload): string {
-  if (payload.options.length === 0 || payload.expectedInput === "yes_no") return payload.question;
-  return `${payload.question}\n${payload.options.map((o, i) => `${i + 1}. ${o.label}`).join("\n")}`;
-}
-
 /**
  * Graph steps one run may take. A plan has at most MAX_PLAN_STEPS steps; each costs at most three
  * steps (router, entity resolution, executor) per pass, and the router allows a few passes per step
@@ -93,19 +84,29 @@ type Interrupted = MemoState & { __interrupt__?: { value?: unknown }[] };
 /**
  * Runs turns through the graph, one phone = one thread (spec 001).
  *
+ * What answers a message is the HITL plane's decision (graph/hitl/hitlPlane.ts: resume the open
+ * question, drop an expired one, leave it for a new command, answer a stale "yes"); the runtime
+ * carries it out: it invokes or resumes the graph, and nothing else.
+ *
  * Within a graph run only context_assembly (the message) and memory_update (the reply) write the
- * conversation window. The runtime writes it only where no node can: the answer to an open
- * question before the paused graph resumes, the question after the graph paused (no node runs
- * after interrupt()), and the stale-reply guard, which answers without running the graph. Each
- * stored reply's `localId` comes back as `storedMessageId`, for the sender to link.
+ * conversation window. Outside one it is written only where no node can: the answer to an open
+ * question before the paused graph resumes and the plane's own answers (the HITL plane), and the
+ * question after the graph paused (here: no node runs after interrupt()). Each stored reply's
+ * `localId` comes back as `storedMessageId`, for the sender to link.
  */
 export class MemoRuntime {
-  constructor(private readonly deps: MemoRuntimeDeps) {}
+  /** The HITL plane's decisions before a run: answer, expiry, a new command, a stale reply. */
+  private readonly hitl: HitlPlane;
+
+  constructor(private readonly deps: MemoRuntimeDeps) {
+    this.hitl = new HitlPlane(deps);
+  }
 
   /**
-   * Handles one inbound message: resumes the open question with it, or drops a question older
-   * than HITL_TTL_MS and handles the message fresh, or answers a stray "yes"/"2" when nothing is
-   * open, or runs a new turn. After a completed turn the thread's checkpoints are deleted.
+   * Handles one inbound message as the HITL plane decides: resumes the open question with it, or
+   * drops a question older than HITL_TTL_MS and handles the message fresh, or answers a stray
+   * "yes"/"2" when nothing is open, or runs a new turn. After a completed turn the thread's
+   * checkpoints are deleted.
    * Never throws for errors of ours: they come back as status "failed".
    *
    * With `options.user` (the transport) the phone is that user's, already normalised; without it
@@ -148,156 +149,54 @@ export class MemoRuntime {
     }
   }
 
+  /** Carries out what the HITL plane decides for the message: resume the paused graph, or run, or its answer. */
   private async handle(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
-    // The checkpoint's pending interrupt write is the open question, if any.
-    const stored = await this.deps.checkpointer.readLatest(threadId, options.threadStored);
-    const pending = (stored?.pendingWrites ?? [])
-      .filter(([, channel]) => channel === INTERRUPT)
-      .flatMap(([, , value]) => (Array.isArray(value) ? value : [value]) as { value?: unknown }[])
-      .at(-1)?.value as HITLInterruptPayload | undefined;
-    const answerLike =
-      (looksLikeAnswer(message) || !!options.optionId) && (options.triggerType ?? "user") === "user";
-
-    if (pending) {
-      const age = this.deps.clock() - pending.createdAt;
-      if (age <= HITL_TTL_MS) {
-        const values = (stored?.checkpoint.channel_values ?? {}) as Partial<MemoState>;
-        const answer = { text: message, ...(options.optionId ? { optionId: options.optionId } : {}) };
-        // A typed answer to an invitation ("accept", "מאשרת", "stop") while another question is open:
-        // quoting the invitation says which it answers (the question is left); unquoted, it could
-        // answer either, so neither is taken: the question stays, and the reply says how to answer each.
-        const claimed = !options.optionId && (await this.claimed(threadId, message, options));
-        if (claimed && !options.replyToMessageId) {
-          await this.deps.checkpointer.discard(threadId);
-          return this.askWhichIsAnswered(threadId, message, options, pending, values.traceId ?? "");
-        }
-        if (claimed || leavesQuestion(pending, answer, (text) => this.isCommand(text))) {
-          // A new command, not the answer: the question is left (nothing was done for it) and the
-          // command runs, rather than being lost as a bad answer or read as one.
-          this.deps.logger.info(
-            { event: "HITL_LEFT_FOR_COMMAND", hitlId: pending.hitlId, threadId },
-            "a new command instead of an answer",
-          );
-          await this.deps.checkpointer.deleteThread(threadId);
-          const fresh = await this.fresh(threadId, message, options);
-          return { ...fresh, text: `${t(pending.language, "hitlLeft")}\n\n${fresh.text}` };
-        }
-        await this.remember(threadId, message, options);
-        // The turn that asked was admitted to the LLM budget; its answer finishes it, whatever it costs.
-        const turn = currentTurn();
-        if (turn) turn.llmAdmitted = true;
-        const resume = new Command({
-          resume: { text: message, ...(options.optionId ? { optionId: options.optionId } : {}) },
-        });
-        const reply = await this.run(resume, threadId, values.traceId ?? "", message, true);
-        // Settled, unless the turn failed (the question stays open) or it was asked again (invalid answer).
-        if (reply.status !== "failed" && reply.hitlId !== pending.hitlId)
-          this.deps.metrics?.questionAnswered();
-        return reply;
-      }
-      this.deps.logger.info(
-        { event: "HITL_EXPIRED", hitlId: pending.hitlId, ageMs: age, threadId },
-        "pending question expired",
-      );
-      this.deps.metrics?.questionExpired();
-      await this.deps.checkpointer.deleteThread(threadId);
-      const expired = t(pending.language, "hitlExpired");
-      // A late "yes" must never be taken as a new instruction: the question it answered is gone.
-      if (answerLike && !options.replyToMessageId && !(await this.claimed(threadId, message, options))) {
-        const reply = await this.staleReply(threadId, message, options);
-        return { ...reply, status: "expired", text: `${expired}\n\n${reply.text}` };
-      }
-      const fresh = await this.fresh(threadId, message, options);
-      return {
-        ...fresh,
-        status: fresh.status === "failed" ? "failed" : "expired",
-        text: `${expired}\n\n${fresh.text}`,
-      };
+    const { checkpointer } = this.deps;
+    const stored = await checkpointer.readLatest(threadId, options.threadStored);
+    const pending = openQuestion(stored);
+    const said = { ...options, text: message };
+    const decision = await this.hitl.decide(threadId, said, pending, stored !== undefined);
+    for (const clear of decision.clear) {
+      if (clear === "thread") await checkpointer.deleteThread(threadId);
+      else await checkpointer.discard(threadId);
     }
-
-    // A finished thread left behind (a delete that failed) must not leak into this turn.
-    if (stored) await this.deps.checkpointer.deleteThread(threadId);
-
-    // "בטל" answers a question as "cancel"; with none open (nor one just expired, above) it is "undo".
-    if (
-      answerLike &&
-      !isUndoCommand(message) &&
-      !options.replyToMessageId &&
-      !(await this.justSentAList(threadId)) &&
-      !(await this.claimed(threadId, message, options))
-    ) {
-      // Nothing runs the graph on this path; the read primed for it must not linger.
-      await this.deps.checkpointer.discard(threadId);
-      return this.staleReply(threadId, message, options);
+    const traceId = pausedTraceId(stored);
+    switch (decision.next) {
+      case "resume":
+        return this.resume(threadId, message, options, pending!, traceId);
+      case "askWhich":
+        return this.hitl.askWhichIsAnswered(threadId, said, pending!, traceId);
+      case "stale":
+        return withNotice(await this.hitl.staleReply(threadId, said), decision);
+      case "fresh":
+        return withNotice(await this.fresh(threadId, message, options), decision);
     }
-    return this.fresh(threadId, message, options);
   }
 
-  /** Whether a capability reads the message as its own (a typed "stop" while an invitation is open). */
-  private async claimed(threadId: string, message: string, options: InvokeOptions): Promise<boolean> {
-    const { capabilities } = this.deps;
-    if (!capabilities) return false;
-    const language = replyLanguage(detectLanguage(message) ?? options.user?.language);
-    const context = {
-      phone: threadId,
-      language,
-      ...(options.replyToMessageId ? { replyToMessageId: options.replyToMessageId } : {}),
-    };
-    return (await capabilities.recognize(message, context)) !== null;
-  }
-
-  /**
-   * The open question again, after a word that could answer it or an invitation: which one it is
-   * for is not guessed (a "yes" to a deletion, or joining a household). Nothing is resumed.
-   */
-  private async askWhichIsAnswered(
+  /** Resumes the paused graph with the answer to its open question. */
+  private async resume(
     threadId: string,
     message: string,
     options: InvokeOptions,
     pending: HITLInterruptPayload,
     traceId: string,
   ): Promise<MemoReply> {
-    this.deps.logger.info(
-      { event: "HITL_OR_INVITATION", hitlId: pending.hitlId, threadId },
-      "answer or invitation?",
-    );
-    await this.remember(threadId, message, options);
-    const question = `${t(pending.language, "hitlOrInvitation")}\n\n${pending.question}`;
-    const text = renderQuestion({ ...pending, question });
-    const storedMessageId = await this.deps.memory.addAssistantMessage(threadId, text);
-    return {
-      status: "waiting",
-      text,
-      question,
-      options: pending.options,
-      expectedInput: pending.expectedInput,
-      hitlId: pending.hitlId,
-      traceId,
-      ...(storedMessageId ? { storedMessageId } : {}),
-    };
-  }
-
-  /** Whether the message is a whole command of Memo's no-model grammar (never "בטל", a question's cancel). */
-  private isCommand(message: string): boolean {
-    if (isUndoCommand(message)) return false;
-    const now = this.deps.clock();
-    return (
-      recognizeCommand(message, now, "UTC") !== null ||
-      recognizeNoteCommand(message, now, "UTC") !== null ||
-      recognizeMemoryCommand(message) !== null
-    );
+    await this.hitl.recordMessage(threadId, { ...options, text: message });
+    // The turn that asked was admitted to the LLM budget; its answer finishes it, whatever it costs.
+    const turn = currentTurn();
+    if (turn) turn.llmAdmitted = true;
+    const resume = new Command({
+      resume: { text: message, ...(options.optionId ? { optionId: options.optionId } : {}) },
+    });
+    const reply = await this.run(resume, threadId, traceId, message, true);
+    // Settled, unless the turn failed (the question stays open) or it was asked again (invalid answer).
+    if (reply.status !== "failed" && reply.hitlId !== pending.hitlId) this.deps.metrics?.questionAnswered();
+    return reply;
   }
 
   /** Drops the phone's open question, if any (it could not be delivered, so no answer can come). */
   async dropQuestion(phone: string): Promise<void> {
     await this.deps.checkpointer.deleteThread(normalizePhone(phone));
-  }
-
-  /** Whether Memo's last message was a numbered list, so "2" picks an item of it. */
-  private async justSentAList(threadId: string): Promise<boolean> {
-    await this.deps.memory.load(threadId);
-    const last = this.deps.memory.getRecentMessages(threadId).at(-1);
-    return last?.role === "assistant" && numberedItems(last.content).size > 0;
   }
 
   private async fresh(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
@@ -412,33 +311,6 @@ export class MemoRuntime {
         traceId,
       };
     }
-  }
-
-  /** "yes" or "2" with no question open: say so instead of guessing (spec 001 stale-reply guard). */
-  private async staleReply(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
-    const user = options.user ?? (await this.deps.users.get(threadId));
-    const language = replyLanguage(detectLanguage(message) ?? user?.language);
-    this.deps.logger.info({ event: "HITL_STALE_REPLY", threadId }, "answer with no open question");
-    const text = t(language, "staleReply");
-    await this.remember(threadId, message, options);
-    const storedMessageId = await this.deps.memory.addAssistantMessage(threadId, text);
-    return {
-      status: "completed",
-      text,
-      options: [],
-      traceId: options.whatsappMessageId ?? this.deps.newId(),
-      ...(storedMessageId ? { storedMessageId } : {}),
-    };
-  }
-
-  private async remember(threadId: string, message: string, options: InvokeOptions): Promise<void> {
-    await this.deps.memory.load(threadId);
-    // Saved with Memo's next message (the reply, or the question asked again), in one write.
-    this.deps.memory.holdWrites(threadId);
-    await this.deps.memory.addUserMessage(threadId, message, {
-      ...(options.whatsappMessageId ? { whatsappMessageId: options.whatsappMessageId } : {}),
-      ...(options.replyToMessageId ? { replyToMessageId: options.replyToMessageId } : {}),
-    });
   }
 
   /** One log line per turn: status, duration, and LLM calls, tokens and cost by node. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGES, t } from "../../src/messages/index.js";
-import { isTimeZoneQuestion, parseTimeZoneCommand } from "../../src/transport/onboarding/timeZoneCommand.js";
+import { isTimeZoneQuestion, parseTimeZoneCommand } from "../../src/nlu/timeZoneCommand.js";
 
 describe("parseTimeZoneCommand", () => {
   it.each([

@@ -8,7 +8,7 @@ import {
   type DueTask,
   type QuietHours,
 } from "../../src/services/reminder/ringPlan.js";
-import { parseSettingsCommand, type SettingsCommand } from "../../src/services/reminder/settingsCommand.js";
+import { parseSettingsCommand, type SettingsCommand } from "../../src/nlu/settingsCommand.js";
 
 /** The scheduler's pure parts: what rings when, what a message says, which chat messages are settings. */
 

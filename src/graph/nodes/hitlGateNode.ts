@@ -18,6 +18,7 @@ import { replyLanguage } from "../../utils/language.js";
 import { capabilityLabel, t, type MessageKey } from "../../messages/index.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { cancelsChoice, validateAnswer } from "../hitl/validateAnswer.js";
+import { HITL_EXPIRY_GRACE_MS } from "../hitl/hitlPlane.js";
 import type { MemoUpdate } from "../state/memoState.js";
 import type { MemoState } from "../../types/state.js";
 
@@ -29,9 +30,6 @@ export const HITL_GATE_ENDS = [
   "entity_resolution",
   "response_writer",
 ] as const;
-
-/** How far past expiresAt the gate still takes an answer that invokeMemoGraph accepted in time. */
-const HITL_EXPIRY_GRACE_MS = 60_000;
 
 const INVALID_PREFIX: Record<HITLExpectedInput, MessageKey> = {
   yes_no: "invalidYesNo",
@@ -152,7 +150,7 @@ export function createHITLGateNode(deps: MemoGraphDeps) {
           "second HITL trigger ignored",
         );
       }
-      // invokeMemoGraph decides expiry; this is defense in depth, with room for the turn's own time.
+      // The HITL plane decides expiry before the run; this is defense in depth, with room for the turn's own time.
       if (deps.clock() > pending.expiresAt + HITL_EXPIRY_GRACE_MS) {
         return Promise.resolve(
           new Command({

@@ -1,19 +1,18 @@
-import { recognizeHouseholdCommand, type HouseholdCommand } from "../../nlu/householdCommands.js";
+import type { HouseholdCommand } from "../../nlu/householdCommands.js";
+import type { ButtonCommand } from "../../nlu/buttonCommands.js";
 import type { User } from "../../types/index.js";
-import type { MessageSender, SendOptions } from "../../types/outbound.js";
-import type { MemoryService } from "../memory/index.js";
-import { answerOutsideGraph, type ActionMessage } from "../reminder/reminderActions.js";
-import { HOUSEHOLD_BUTTON } from "../reminder/proactiveText.js";
+import type { InboundCommand } from "../../types/inbound.js";
 import type { HouseholdReply } from "./householdChange.js";
 import type { HouseholdService } from "./householdService.js";
 import type { HouseholdSharing } from "./householdSharing.js";
 import { recordIrreversible, type UndoSettings } from "../undo/undoJournal.js";
 
+/** An invitation's reply button, as nlu/buttonCommands reads it. */
+type InvitationButton = Extract<ButtonCommand, { kind: "invitationAccept" | "invitationDecline" }>;
+
 export interface HouseholdActionsDeps {
   households: HouseholdService;
   sharing: HouseholdSharing;
-  memory: MemoryService;
-  sender: MessageSender;
   clock: () => number;
   /** Journals each household change as one "undo" cannot take back (default: none). */
   undo?: UndoSettings;
@@ -25,54 +24,55 @@ export interface HouseholdActionsDeps {
  * English and Hebrew forms (invite, "my household", leave, remove, share a list, give a task or a
  * reminder, "our tasks", refuse reminders, list notices, keep a copy). What may need a question —
  * a typed "accept" or "stop" (which invitation?), a bare "Dana: …" (give it?) — is the graph's
- * household capability, asked through its question plane like every other question.
+ * household capability, asked through its question plane like every other question. Each returns
+ * its reply; the inbound router sends it.
  */
 export class HouseholdActions {
   constructor(private readonly deps: HouseholdActionsDeps) {}
 
-  /** Answers the message when it is one of these; false leaves it to what comes next. */
-  async handle(
+  /** An invitation's Accept or Decline button; the reply says what happened. */
+  async tap(user: User, language: "he" | "en", button: InvitationButton, messageId: string): Promise<string> {
+    const { households } = this.deps;
+    const reply =
+      button.kind === "invitationAccept"
+        ? await households.accept(user, button.invitationId, language)
+        : await households.decline(user, button.invitationId, language);
+    return this.journaled(user, messageId, reply);
+  }
+
+  /**
+   * One of the household's commands, carried out; null for what needs a question first (which
+   * invitation an "accept" means, giving a bare "Dana: …"): the graph's household capability.
+   */
+  async command(
     user: User,
     language: "he" | "en",
-    message: ActionMessage,
-    options: SendOptions,
-  ): Promise<boolean> {
-    const answer = await this.answer(user, language, message);
-    if (answer === null) return false;
-    // Only a change that happened is journaled: a household change may have told someone already,
-    // so "undo" right after it says it cannot rather than reaching past it; a refusal changed
-    // nothing, and "undo" after it still reaches the change before.
+    message: InboundCommand,
+    command: HouseholdCommand,
+  ): Promise<string | null> {
+    const reply = await this.run(user, language, message, command);
+    return reply === null ? null : this.journaled(user, message.messageId, reply);
+  }
+
+  /**
+   * Only a change that happened is journaled: a household change may have told someone already,
+   * so "undo" right after it says it cannot rather than reaching past it; a refusal changed
+   * nothing, and "undo" after it still reaches the change before.
+   */
+  private async journaled(user: User, messageId: string, answer: HouseholdReply): Promise<string> {
     if (answer.changed && this.deps.undo)
       await recordIrreversible(this.deps.undo, user.phone, {
-        operationId: `household:${message.messageId}`,
+        operationId: `household:${messageId}`,
         reason: "household",
         now: this.deps.clock(),
       });
-    await answerOutsideGraph(this.deps, user.phone, message, answer.text, language, options);
-    return true;
+    return answer.text;
   }
 
-  private async answer(
+  private run(
     user: User,
     language: "he" | "en",
-    message: ActionMessage,
-  ): Promise<HouseholdReply | null> {
-    const { households } = this.deps;
-    const option = message.optionId ?? "";
-    if (option.startsWith(HOUSEHOLD_BUTTON.accept))
-      return households.accept(user, option.slice(HOUSEHOLD_BUTTON.accept.length), language);
-    if (option.startsWith(HOUSEHOLD_BUTTON.decline))
-      return households.decline(user, option.slice(HOUSEHOLD_BUTTON.decline.length), language);
-    // Any other button (a question's, or one that names nothing of ours) is not a household command.
-    if (message.optionId) return null;
-    const command = recognizeHouseholdCommand(message.text);
-    return command ? this.command(user, language, message, command) : null;
-  }
-
-  private command(
-    user: User,
-    language: "he" | "en",
-    message: ActionMessage,
+    message: InboundCommand,
     command: HouseholdCommand,
   ): Promise<HouseholdReply | null> | null {
     const { households, sharing } = this.deps;

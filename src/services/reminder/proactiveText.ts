@@ -11,6 +11,7 @@ import { quotedInline } from "../../utils/quotedText.js";
 import { HEBREW_DAYS, humanTime, pad2, zonedParts } from "../../utils/timeContext.js";
 import { t, type Language } from "../../messages/index.js";
 import { intervalText } from "../tasks/replies.js";
+import { HOUSEHOLD_BUTTON, REMINDER_BUTTON } from "../../nlu/buttonCommands.js";
 
 /**
  * What a proactive message says, kept as data in the delivery ledger at claim time and rendered
@@ -21,10 +22,6 @@ import { intervalText } from "../tasks/replies.js";
 export const LATE_AFTER_MS = 2 * 60 * 1000;
 /** Minutes a "Snooze" tap moves the next ring. */
 export const SNOOZE_MINUTES = 10;
-/** Reply-button ids of an invitation: `hh:accept:<invitation id>`, `hh:decline:<invitation id>`. */
-export const HOUSEHOLD_BUTTON = { accept: "hh:accept:", decline: "hh:decline:" } as const;
-/** Reply-button ids of a reminder: `rem:done:<task id>`, `rem:snooze:<task id>`. */
-export const REMINDER_BUTTON = { done: "rem:done:", snooze: "rem:snooze:" } as const;
 
 /** The message to send: its text and, for reminders, reply buttons. */
 export interface RenderedMessage {

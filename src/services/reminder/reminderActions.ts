@@ -2,26 +2,23 @@ import type { TaskRepository } from "../../db/repositories/taskRepository.js";
 import type { UserRepository } from "../../db/repositories/userRepository.js";
 import type { ReminderActionRepositories } from "../../db/storage.js";
 import type { Storage } from "../../db/transaction.js";
-import type { HITLOption, User } from "../../types/index.js";
+import type { User } from "../../types/index.js";
+import type { InboundCommand } from "../../types/inbound.js";
+import type { ButtonCommand } from "../../nlu/buttonCommands.js";
 import type { Task } from "../../types/tasks.js";
 import { recordIrreversible, UndoCapture, type UndoSettings } from "../undo/undoJournal.js";
 import type { Logger } from "../../utils/logger.js";
 import { humanTime } from "../../utils/timeContext.js";
 import { t } from "../../messages/index.js";
 import { completeTaskRow } from "../tasks/completeTask.js";
-import type { MemoryService } from "../memory/index.js";
-import type { MessageSender } from "../../types/outbound.js";
-import type { SendOptions } from "../../types/outbound.js";
-import { REMINDER_BUTTON, SNOOZE_MINUTES } from "./proactiveText.js";
+import { SNOOZE_MINUTES } from "./proactiveText.js";
 import { quotedInline } from "../../utils/quotedText.js";
-import { parseSettingsCommand, type SettingsCommand } from "./settingsCommand.js";
+import type { SettingsCommand } from "../../nlu/settingsCommand.js";
 
 export interface ReminderActionsDeps {
   /** The tasks a tap changes with their undo journal, and the reminders rung (db/storage reminderActionStorage). */
   storage: Storage<ReminderActionRepositories>;
   users: UserRepository;
-  memory: MemoryService;
-  sender: MessageSender;
   logger: Logger;
   clock: () => number;
   /** Journals taps and settings for "undo" (default: none). */
@@ -46,9 +43,6 @@ function changesSetting(user: User, command: SettingsCommand): boolean {
   }
 }
 
-/** A message that says only "done" (in English or Hebrew), with a little politeness around it. */
-const BARE_DONE =
-  /^(?:(?:ok|okay|yes|yep|great|thanks)[\s,!.]*)?(?:done|all done|it'?s done|did it|finished)[\s!.✅👍]*$|^(?:(?:אוקיי|אוקי|כן|תודה)[\s,!.]*)?(?:בוצע|סיימתי|עשיתי|גמרתי|זהו|נעשה)[\s!.✅👍]*$/iu;
 /** A typed "done" means the reminder that rang within this long (a quoted reminder: any time). */
 const TYPED_DONE_WINDOW_MS = 2 * 60 * 60 * 1000;
 
@@ -57,80 +51,35 @@ function shownText(task: Task): string {
   return task.assignedByPhone ? quotedInline(task.text) : task.text;
 }
 
-/** An inbound message as these actions read it. */
-export interface ActionMessage {
-  text: string;
-  /** The message it replies to (quotes), when it does. */
-  replyTo?: string | undefined;
-  /** The id of a tapped reply button or list row. */
-  optionId?: string | undefined;
-  messageId: string;
-}
-
-/**
- * Sends `reply` to a message answered without the graph, both kept in the conversation window
- * (the message first, so the next turn sees what was asked and answered).
- */
-export async function answerOutsideGraph(
-  deps: { memory: MemoryService; sender: MessageSender },
-  phone: string,
-  message: ActionMessage,
-  reply: string | { text: string; options: HITLOption[] },
-  language: "he" | "en",
-  options: SendOptions,
-): Promise<void> {
-  await deps.memory.load(phone);
-  if (message.text) {
-    await deps.memory.addUserMessage(phone, message.text, { whatsappMessageId: message.messageId });
-  }
-  // A question with reply buttons, or a plain answer.
-  const body =
-    typeof reply === "string"
-      ? { text: reply, options: [], language }
-      : {
-          text: reply.text,
-          question: reply.text,
-          expectedInput: "single_choice" as const,
-          options: reply.options,
-          language,
-        };
-  await deps.sender.send(phone, body, { ...options, memory: "add" });
-}
+/** A reminder's reply button, as nlu/buttonCommands reads it. */
+type ReminderButton = Extract<ButtonCommand, { kind: "reminderDone" | "reminderSnooze" }>;
 
 /**
  * What the user answers to the scheduler without the graph: a reminder's "Done ✅" and
- * "Snooze 10 min" buttons, and the settings of the morning digest and quiet hours. Each is
- * answered at once, in the user's language, and kept in the conversation window.
+ * "Snooze 10 min" buttons (or a typed "done"), and the settings of the morning digest and quiet
+ * hours. Each returns its reply, in the user's language; the inbound router sends it.
  */
 export class ReminderActions {
   constructor(private readonly deps: ReminderActionsDeps) {}
 
-  /** Answers the message when it is one of these; false leaves it to the graph. */
-  async handle(
-    user: User,
-    language: "he" | "en",
-    message: ActionMessage,
-    options: SendOptions,
-  ): Promise<boolean> {
-    const option = message.optionId ?? "";
-    let reply: string | null = null;
-    if (option.startsWith(REMINDER_BUTTON.done)) {
-      reply = await this.done(user, language, option.slice(REMINDER_BUTTON.done.length), message.messageId);
-    } else if (option.startsWith(REMINDER_BUTTON.snooze)) {
-      reply = await this.snooze(
-        user,
-        language,
-        option.slice(REMINDER_BUTTON.snooze.length),
-        message.messageId,
-      );
-    } else if (!message.optionId) {
-      const command = parseSettingsCommand(message.text);
-      if (command) reply = await this.settings(user, language, command, message.messageId);
-      else if (BARE_DONE.test(message.text.trim())) reply = await this.doneTyped(user, language, message);
-    }
-    if (reply === null) return false;
-    await answerOutsideGraph(this.deps, user.phone, message, reply, language, options);
-    return true;
+  /** A reminder's button: its task done or snoozed; the reply says what happened. */
+  tap(user: User, language: "he" | "en", button: ReminderButton, messageId: string): Promise<string> {
+    return button.kind === "reminderDone"
+      ? this.done(user, language, button.taskId, messageId)
+      : this.snooze(user, language, button.taskId, messageId);
+  }
+
+  /**
+   * "done" typed after a reminder (or as a reply to one): that reminder's task is done. Null when
+   * no reminder rang recently (or the one quoted is not a reminder): the graph answers instead.
+   */
+  async doneTyped(user: User, language: "he" | "en", message: InboundCommand): Promise<string | null> {
+    const { storage, clock } = this.deps;
+    const taskId = await storage.repositories.deliveries.lastRungTask(user.phone, {
+      sinceMs: clock() - TYPED_DONE_WINDOW_MS,
+      ...(message.replyTo ? { waMessageId: message.replyTo } : {}),
+    });
+    return taskId ? this.done(user, language, taskId, message.messageId) : null;
   }
 
   /**
@@ -183,19 +132,6 @@ export class ReminderActions {
     return t(language, "reminder.done", { text });
   }
 
-  /**
-   * "done" typed after a reminder (or as a reply to one): that reminder's task is done. Null when
-   * no reminder rang recently (or the one quoted is not a reminder): the graph answers instead.
-   */
-  private async doneTyped(user: User, language: "he" | "en", message: ActionMessage): Promise<string | null> {
-    const { storage, clock } = this.deps;
-    const taskId = await storage.repositories.deliveries.lastRungTask(user.phone, {
-      sinceMs: clock() - TYPED_DONE_WINDOW_MS,
-      ...(message.replyTo ? { waMessageId: message.replyTo } : {}),
-    });
-    return taskId ? this.done(user, language, taskId, message.messageId) : null;
-  }
-
   /** "Snooze 10 min": the next ring comes ten minutes from now. */
   private async snooze(
     user: User,
@@ -215,7 +151,8 @@ export class ReminderActions {
     });
   }
 
-  private async settings(
+  /** A settings command of the morning digest or quiet hours, applied; the reply says what is set now. */
+  async settings(
     user: User,
     language: "he" | "en",
     command: SettingsCommand,

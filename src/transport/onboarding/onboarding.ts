@@ -1,25 +1,24 @@
 import type { UserRepository } from "../../db/repositories/userRepository.js";
 import { recordIrreversible, type UndoSettings } from "../../services/undo/undoJournal.js";
 import { describeCapabilities } from "../../graph/capabilities/core/coreExecutors.js";
-import { isGreeting, isHelpRequest } from "../../graph/plan/fastPath.js";
+import { isGreeting, isHelpRequest } from "../../nlu/smallTalk.js";
 import type { CapabilityName, User } from "../../types/index.js";
 import { detectLanguage } from "../../utils/language.js";
 import type { Logger } from "../../utils/logger.js";
 import { isValidTimeZone } from "../../utils/timeContext.js";
-import type { MemoryService } from "../../services/memory/index.js";
-import type { WhatsAppSender } from "../whatsapp/whatsAppSender.js";
-import type { SendOptions } from "../../types/outbound.js";
+import type { ReplyContent } from "../../types/outbound.js";
+import { readButton, TIME_ZONE_BUTTON } from "../../nlu/buttonCommands.js";
 import { t } from "../../messages/index.js";
-import { isTimeZoneQuestion, parseTimeZoneCommand } from "./timeZoneCommand.js";
+import { isTimeZoneQuestion, parseTimeZoneCommand, readZoneAnswer } from "../../nlu/timeZoneCommand.js";
 import { countryOfPhone, guessTimeZone, resolveTimeZone, zoneLabel, type ZoneChoice } from "./timeZones.js";
 
-/** Option ids of the time-zone question: a tap sends the zone back. */
-const ZONE_OPTION = "tz:";
+/** What onboarding answers a message with: its messages, in order (a reply, then a question). */
+interface OnboardingAnswer {
+  messages: ReplyContent[];
+}
 
 export interface OnboardingDeps {
   users: UserRepository;
-  memory: MemoryService;
-  sender: WhatsAppSender;
   logger: Logger;
   clock: () => number;
   /** Zone of a phone whose country tells nothing (DEFAULT_TIMEZONE). */
@@ -75,26 +74,14 @@ export class Onboarding {
   }
 
   /**
-   * Welcomes a new user, and asks for their zone when their country has several. Returns true when
-   * the welcome answered the message itself (a text that is a greeting or "what can you do");
-   * `text` is null for messages that are not text (voice notes, photos), which go on as usual.
+   * The welcome of a new user, and the question of their zone when their country has several.
+   * `answered` when the welcome answers the message itself (a text that is a greeting or "what can
+   * you do"); `text` is null for messages that are not text (voice notes, photos), which go on.
    */
-  async welcome(
-    user: User,
-    language: "he" | "en",
-    text: string | null,
-    options: SendOptions,
-  ): Promise<boolean> {
-    const { memory, sender } = this.deps;
+  welcome(user: User, language: "he" | "en", text: string | null): OnboardingAnswer & { answered: boolean } {
     const answered = text !== null && (isGreeting(text) || isHelpRequest(text));
-    await memory.load(user.phone);
-    if (answered && text && options.inReplyTo) {
-      await memory.addUserMessage(user.phone, text, { whatsappMessageId: options.inReplyTo });
-    }
     const welcome = `${t(language, "onboarding.welcome")}\n\n${describeCapabilities(language, this.deps.capabilities(), this.deps.withModel ?? true)}`;
-    // Only an answer records the message it answers: a retry after a crash must still run the turn.
-    const send: SendOptions = { ...options, memory: "add", ...(answered ? {} : { inReplyTo: undefined }) };
-    await sender.send(user.phone, { text: welcome, options: [], language }, send);
+    const messages: ReplyContent[] = [{ text: welcome, options: [], language }];
     if (user.timeZoneChoices?.length) {
       const guess = guessTimeZone(
         user.phone,
@@ -106,26 +93,24 @@ export class Onboarding {
       const choices = [...guess.choices].sort(
         (a, b) => Number(b.zone === guess.zone) - Number(a.zone === guess.zone),
       );
-      await this.askZone(user, language, choices, send, "onboarding.askTimeZone");
+      messages.push(this.askZone(user, language, choices, "onboarding.askTimeZone"));
     }
-    return answered;
+    return { answered, messages };
   }
 
   /**
-   * Answers the open time-zone question, a request to change the zone, or a question about it.
-   * Returns true when it answered the message (no turn runs).
+   * The answer to the open time-zone question, a request to change the zone, or a question about
+   * it (the zone already changed); null when the message is none of these.
    */
   async handleTimeZone(
     user: User,
     language: "he" | "en",
     message: { text: string; optionId?: string | undefined; messageId: string; questionJustAsked?: boolean },
-    options: SendOptions,
-  ): Promise<boolean> {
+  ): Promise<OnboardingAnswer | null> {
     const { users } = this.deps;
     const now = new Date(this.deps.clock());
-    const tapped = message.optionId?.startsWith(ZONE_OPTION)
-      ? message.optionId.slice(ZONE_OPTION.length)
-      : undefined;
+    const button = readButton(message.optionId);
+    const tapped = button?.kind === "timeZone" ? button.zone : undefined;
     // The question asked in this very turn (by the welcome) waits for the next message.
     const open = !message.questionJustAsked && (user.timeZoneChoices?.length ?? 0) > 0;
     if (tapped !== undefined || open) {
@@ -135,55 +120,44 @@ export class Onboarding {
           : this.pick(user.timeZoneChoices ?? [], message.text, language, now);
       // Asked once: whatever the answer, the question is closed.
       if (user.timeZoneChoices) await users.update(user.phone, { timeZoneChoices: null });
-      if (picked) {
-        await this.setZone(user, picked, language, message, options);
-        return true;
-      }
+      if (picked) return this.setZone(user, picked, language, message);
     }
 
     const command = parseTimeZoneCommand(message.text);
     if (command) {
       const choices = resolveTimeZone(command.place, language, now);
-      if (choices.length === 1) await this.setZone(user, choices[0]!.zone, language, message, options);
-      else if (choices.length === 0) {
-        await this.reply(
-          user.phone,
-          message,
-          t(language, "onboarding.timeZoneUnknown", { place: command.place }),
-          language,
-          options,
-        );
-      } else {
-        await users.update(user.phone, { timeZoneChoices: choices.map((c) => c.zone) });
-        await this.remember(user.phone, message);
-        await this.askZone(user, language, choices, options, "onboarding.timeZoneWhich", {
-          place: command.place,
-        });
+      if (choices.length === 1) return this.setZone(user, choices[0]!.zone, language, message);
+      if (choices.length === 0) {
+        const text = t(language, "onboarding.timeZoneUnknown", { place: command.place });
+        return { messages: [{ text, options: [], language }] };
       }
-      return true;
+      await users.update(user.phone, { timeZoneChoices: choices.map((c) => c.zone) });
+      return {
+        messages: [
+          this.askZone(user, language, choices, "onboarding.timeZoneWhich", { place: command.place }),
+        ],
+      };
     }
     if (isTimeZoneQuestion(message.text)) {
       const text = t(language, "onboarding.timeZoneCurrent", {
         zone: zoneLabel(user.timeZone, language, now),
         time: localTime(user.timeZone, now),
       });
-      await this.reply(user.phone, message, text, language, options);
-      return true;
+      return { messages: [{ text, options: [], language }] };
     }
-    return false;
+    return null;
   }
 
   /** The zone a reply to the question names: a number, or a place among the choices. */
   private pick(choices: string[], text: string, language: "he" | "en", now: Date): string | undefined {
-    if (choices.length === 0 || !text) return undefined;
-    const number = /^\s*(\d{1,2})\s*[.)]?\s*$/.exec(text);
-    if (number) return choices[Number(number[1]) - 1];
-    const named = resolveTimeZone(text, language, now).map((c) => c.zone);
-    // A zone outside the offered ones only from a bare place name ("Lisbon"), never from a sentence
-    // that happens to name a place ("what's the capital of France?").
-    const bare = text.trim().split(/\s+/).length <= 3;
+    const answer = choices.length > 0 ? readZoneAnswer(text) : null;
+    if (!answer) return undefined;
+    if ("choice" in answer) return choices[answer.choice - 1];
+    const named = resolveTimeZone(answer.place, language, now).map((c) => c.zone);
+    // A zone outside the offered ones only from a bare place name ("Lisbon"), never from a sentence.
     return (
-      named.find((zone) => choices.includes(zone)) ?? (bare && named.length === 1 ? named[0] : undefined)
+      named.find((zone) => choices.includes(zone)) ??
+      (answer.bare && named.length === 1 ? named[0] : undefined)
     );
   }
 
@@ -191,9 +165,8 @@ export class Onboarding {
     user: User,
     zone: string,
     language: "he" | "en",
-    message: { text: string; messageId: string },
-    options: SendOptions,
-  ): Promise<void> {
+    message: { messageId: string },
+  ): Promise<OnboardingAnswer> {
     await this.deps.users.update(user.phone, { timeZone: zone, timeZoneChoices: null });
     // "undo" right after says a setting cannot be undone, rather than undoing an older change.
     if (this.deps.undo) {
@@ -209,53 +182,31 @@ export class Onboarding {
       zone: zoneLabel(zone, language, now),
       time: localTime(zone, now),
     });
-    await this.reply(user.phone, message, text, language, options);
+    return { messages: [{ text, options: [], language }] };
   }
 
-  private async askZone(
+  /** The question of which zone, as a list whose rows send the zone back. */
+  private askZone(
     user: User,
     language: "he" | "en",
     choices: ZoneChoice[],
-    options: SendOptions,
     key: "onboarding.askTimeZone" | "onboarding.timeZoneWhich",
     vars: Record<string, string> = {},
-  ): Promise<void> {
+  ): ReplyContent {
     const now = new Date(this.deps.clock());
     const question = t(language, key, {
       zone: zoneLabel(user.timeZone, language, now),
       ...vars,
     });
-    const text = `${question}\n${choices.map((c, i) => `${i + 1}. ${c.label}`).join("\n")}`;
-    await this.deps.sender.send(
-      user.phone,
-      {
-        text,
-        question,
-        // The label is the user's own city where the zone is named after another (Amsterdam, not Brussels).
-        options: choices.map((c) => ({ id: `${ZONE_OPTION}${c.zone}`, label: c.label })),
-        expectedInput: "single_choice",
-        language,
-        listButton: t(language, "onboarding.chooseButton"),
-      },
-      { ...options, memory: "add" },
-    );
-  }
-
-  private async remember(phone: string, message: { text: string; messageId: string }): Promise<void> {
-    await this.deps.memory.load(phone);
-    if (message.text)
-      await this.deps.memory.addUserMessage(phone, message.text, { whatsappMessageId: message.messageId });
-  }
-
-  private async reply(
-    phone: string,
-    message: { text: string; messageId: string },
-    text: string,
-    language: "he" | "en",
-    options: SendOptions,
-  ): Promise<void> {
-    await this.remember(phone, message);
-    await this.deps.sender.send(phone, { text, options: [], language }, { ...options, memory: "add" });
+    return {
+      text: `${question}\n${choices.map((c, i) => `${i + 1}. ${c.label}`).join("\n")}`,
+      question,
+      // The label is the user's own city where the zone is named after another (Amsterdam, not Brussels).
+      options: choices.map((c) => ({ id: `${TIME_ZONE_BUTTON}${c.zone}`, label: c.label })),
+      expectedInput: "single_choice",
+      language,
+      listButton: t(language, "onboarding.chooseButton"),
+    };
   }
 }
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { MemoMessage, SimulatorEngine } from "./engine.js";
 import type { SimButton, SimInteractive, SimMedia } from "./store.js";
 import { t } from "../../messages/index.js";
-import { HOUSEHOLD_BUTTON } from "../../services/reminder/proactiveText.js";
+import { HOUSEHOLD_BUTTON } from "../../nlu/buttonCommands.js";
 
 /**
  * The Graph API stand-in: the endpoints Memo's WhatsApp client calls, answering as Meta does,

@@ -13,10 +13,8 @@ import { t, type MessageKey } from "../../messages/index.js";
 import type { LLMService } from "../../types/llm.js";
 import { analyzeImage } from "../../services/media/analyzeImage.js";
 import type { Transcriber } from "../../services/media/transcriber.js";
-import type { MemoryService } from "../../services/memory/index.js";
 import type { Onboarding } from "../onboarding/onboarding.js";
-import type { ReminderActions } from "../../services/reminder/reminderActions.js";
-import type { HouseholdActions } from "../../services/household/householdActions.js";
+import type { InboundRouter } from "./inboundRouter.js";
 import { type GraphApiClient } from "./graphApiClient.js";
 import { WhatsAppApiError } from "../../utils/errors.js";
 import type { PhoneLease } from "./phoneLocks.js";
@@ -49,14 +47,11 @@ const UNSUPPORTED: Record<string, MessageKey> = {
 export interface InboundProcessorDeps {
   runtime: MemoRuntime;
   users: UserRepository;
-  memory: MemoryService;
   outbound: OutboundMessageRepository;
   sender: WhatsAppSender;
   onboarding: Onboarding;
-  /** Reminder buttons and scheduler settings, answered without the graph. */
-  actions?: ReminderActions;
-  /** Invitations' buttons and the household's commands, answered without the graph. */
-  households?: HouseholdActions;
+  /** Decides who answers each message: a route outside the graph, or the graph. */
+  router: InboundRouter;
   /** null: no access token and no simulator (media cannot be fetched). */
   client: GraphApiClient | null;
   /** Vision model for images; null when no LLM is configured. */
@@ -85,8 +80,9 @@ export function textOf(message: WhatsAppMessage): string {
 }
 
 /**
- * One inbound message, start to finish (spec 002 §3.2): mark read with the typing indicator,
- * onboarding, the message type (text, voice note, image, button tap…), the graph, and the reply.
+ * One inbound message, start to finish (spec 002 §3.2): mark read with the typing indicator, the
+ * user (created on first contact), the InboundRouter (which answers what is not the graph's), then
+ * by the message type (text, voice note, image, button tap…) the graph, and the reply.
  * Runs under the phone's lock (InboxWorker), so it never overlaps another turn of the same user.
  */
 export class InboundProcessor implements InboxHandler {
@@ -118,22 +114,24 @@ export class InboundProcessor implements InboxHandler {
       // The reply's record is written with the end of the inbox row (one statement).
       ...(sent ? { held: sent } : {}),
     };
-    if (created) {
-      const welcome = { ...reply, quote: false, memory: "add" as const };
-      // Only words can be answered by the welcome alone; a voice note or photo goes on.
-      if (await deps.onboarding.welcome(user, language, message.type === "text" ? text : null, welcome))
-        return;
-    }
     const optionId = message.interactive?.button_reply?.id ?? message.interactive?.list_reply?.id;
-    const timeZone = { text, optionId, messageId: id, questionJustAsked: created };
-    if (await deps.onboarding.handleTimeZone(user, language, timeZone, reply)) return;
-    const action = { text, optionId, messageId: id, replyTo: message.context?.id };
-    if (deps.actions && (await deps.actions.handle(user, language, action, reply))) return;
-    // A template's quick-reply button (an invitation outside the 24-hour window) carries its id as
-    // the payload; the window keeps the button's title, what the user tapped.
     const button = message.type === "button" ? message.button : undefined;
-    const household = button?.payload ? { ...action, optionId: button.payload, text: button.text } : action;
-    if (deps.households && (await deps.households.handle(user, language, household, reply))) return;
+    const route = await deps.router.route(
+      user,
+      language,
+      {
+        type: message.type,
+        text,
+        optionId,
+        messageId: id,
+        replyTo: message.context?.id,
+        created,
+        templateButton: button?.payload ? { payload: button.payload, text: button.text } : undefined,
+      },
+      reply,
+    );
+    deps.logger.info({ event: "INBOUND_ROUTE", route, messageId: id, type: message.type }, "routed");
+    if (route !== "graph") return;
 
     const replyTo = message.context?.id;
     // The phone was normalised at the webhook and the user loaded above: the runtime takes both as they are.
@@ -306,13 +304,14 @@ export class InboundProcessor implements InboxHandler {
       const result = await deps.runtime.invokeMemoGraph(phone, caption, { ...base, imageContext: context });
       return this.answer(phone, result, language, reply);
     }
-    await deps.memory.load(phone);
-    await deps.memory.addUserMessage(phone, "📷", {
-      whatsappMessageId: base.whatsappMessageId,
-      ...(base.replyToMessageId ? { replyToMessageId: base.replyToMessageId } : {}),
+    // Answered without the graph: through the router's one step, like the routes before the graph.
+    const said = {
+      text: "📷",
+      messageId: base.whatsappMessageId,
+      replyTo: base.replyToMessageId,
       metadata: { imageContext: context },
-    });
-    await this.say(phone, describeImage(context, language), language, { ...reply, memory: "add" });
+    };
+    await deps.router.answerWithoutGraph(phone, language, said, describeImage(context, language), reply);
   }
 
   /** Sends the graph's reply; a failed turn is thrown back to the inbox, which retries it. */

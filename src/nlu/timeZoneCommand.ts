@@ -136,3 +136,15 @@ export function isTimeZoneQuestion(text: string): boolean {
   if (!message || message.length > MAX_COMMAND_LENGTH) return false;
   return [...EN_QUESTION, ...HE_QUESTION].some((pattern) => pattern.test(message));
 }
+
+/**
+ * An answer to "which of these zones?": the number of a choice ("2", "2."), or words that may name
+ * a place; `bare` when they are three words at most, a place name rather than a sentence that
+ * happens to name one ("what's the capital of France?"). Null for no words.
+ */
+export function readZoneAnswer(text: string): { choice: number } | { place: string; bare: boolean } | null {
+  if (!text) return null;
+  const number = /^\s*(\d{1,2})\s*[.)]?\s*$/.exec(text);
+  if (number) return { choice: Number(number[1]) };
+  return { place: text, bare: text.trim().split(/\s+/).length <= 3 };
+}

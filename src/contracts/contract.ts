@@ -16,6 +16,8 @@ export interface PlannerAction {
   hint?: string;
   /** Only reads (lists, finds, analyses): a find resolver may claim it. */
   reads?: true;
+  /** The executor function it runs as it is, with no resolver model ("memory.list"). */
+  functionName?: string;
 }
 
 /** One operation of a capability's executor. */
@@ -94,15 +96,16 @@ export function operationLines(contract: Contract, prefix: string): string {
     .join("\n");
 }
 
-/** The plan actions of the contract's `prefix.*` operations (all of them without a prefix). */
-export function actionNames(contract: CapabilityActions | Contract, prefix?: string): string[] {
-  const actions =
-    prefix && "operations" in contract
-      ? Object.entries(contract.operations)
-          .filter(([f]) => f.startsWith(`${prefix}.`))
-          .flatMap(([, spec]) => spec.actions ?? [])
-      : contract.actions;
-  return actions.map((a) => a.name);
+/** The plan actions of a contract's `prefix.*` operations, in declaration order. */
+export function actionsOf(contract: Contract, prefix: string): PlannerAction[] {
+  return Object.entries(contract.operations)
+    .filter(([f]) => f.startsWith(`${prefix}.`))
+    .flatMap(([, spec]) => spec.actions ?? []);
+}
+
+/** The names of a contract's `prefix.*` plan actions: a resolver's `actions`. */
+export function actionNames(contract: Contract, prefix: string): string[] {
+  return actionsOf(contract, prefix).map((a) => a.name);
 }
 
 /** `"create_event" (also several…), "list_events"`: actions as the planner prompt lists them. */

@@ -142,6 +142,8 @@ export interface ListResult<Op extends string = string> {
   cleared?: ListItem[];
   /** clear: only the checked items were removed. */
   onlyChecked?: boolean;
+  /** sort: the items were in that order already (or fewer than two). */
+  unchanged?: boolean;
 }
 
 /** A result about several lists. */
@@ -303,6 +305,13 @@ export const tasksContract = defineContract("database", {
     description:
       'listName; removes every item and keeps the list ("clear / empty the shopping list", "remove all items from shopping", "נקה את רשימת הקניות"). onlyChecked true removes only the checked items ("remove the done items from shopping", "מחק את הפריטים המסומנים"). Deleting the list itself is delete.',
   },
+  "lists.sort": {
+    args: z.object({ listId }),
+    produces: "lists",
+    actions: [{ name: "sort_list", hint: "put its items in alphabetical order" }],
+    description:
+      'listName; puts the items in alphabetical order and keeps them as they are ("sort the shopping list", "סדר את רשימת הקניות", "מיין את רשימת קניות").',
+  },
 });
 
 export type TasksContract = typeof tasksContract;
@@ -340,6 +349,7 @@ export interface TasksResults {
   "lists.delete": ListResult<"delete">;
   "lists.deleteMultiple": ListsResult<"deleteMultiple">;
   "lists.clear": ListResult<"clear">;
+  "lists.sort": ListResult<"sort">;
 }
 
 /** The result of `F`. */

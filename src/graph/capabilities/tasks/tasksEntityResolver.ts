@@ -55,6 +55,7 @@ const LIST_REFERENCES: Record<ListOperationName, "none" | "list" | "lists" | "it
   delete: "list",
   deleteMultiple: "lists",
   clear: "list",
+  sort: "list",
 };
 
 /**
@@ -75,6 +76,8 @@ const LIST_QUESTION: Record<ListOperationName, "none" | "change" | "delete" | "i
   delete: "delete",
   deleteMultiple: "delete",
   clear: "clear",
+  // A new order is taken back with "undo", as it was: nothing to ask.
+  sort: "none",
 };
 
 /** At most this many names are listed in a confirmation question. */

@@ -23,7 +23,7 @@ import {
   scheduleTask,
   type TaskTimeArgs,
 } from "../../../services/tasks/taskTimes.js";
-import type { Task, TaskList, TaskPatch } from "../../../types/tasks.js";
+import type { ListItem, Task, TaskList, TaskPatch } from "../../../types/tasks.js";
 import { t } from "../../../messages/index.js";
 import type { CapabilityContext, Executor, ExecutorOutcome } from "../../../types/capability.js";
 import { MemoError } from "../../../utils/errors.js";
@@ -726,4 +726,28 @@ const HANDLERS: Handlers = {
     const after = (await run.lists.get(run.context.phone, list.id)) ?? list;
     return oneList("clear", after, false, { cleared, onlyChecked });
   },
+  "lists.sort": async (args, run) => {
+    // Alphabetical in the user's language (numbers by value); ticks stay; undo puts the old order back.
+    const { phone, language } = run.context;
+    const list = await listOf(args.listId, run);
+    const sorted = alphabetical(list.items, language);
+    if (sorted.every((item, i) => item.id === list.items[i]?.id))
+      return oneList("sort", list, true, { unchanged: true });
+    await run.lists.reorderItems(
+      phone,
+      list.id,
+      sorted.map((item) => item.id),
+    );
+    return oneList("sort", (await run.lists.get(phone, list.id)) ?? list, true);
+  },
 };
+
+/**
+ * Items in alphabetical order as the user's language has it (Hebrew's collation puts Hebrew before
+ * Latin, English's the reverse), case and accents aside, numbers by value ("2 eggs" before "10
+ * eggs"); items that compare equal keep their order.
+ */
+function alphabetical(items: readonly ListItem[], language: RunContext["language"]): ListItem[] {
+  const collator = new Intl.Collator(language, { numeric: true, sensitivity: "base" });
+  return [...items].sort((a, b) => collator.compare(a.text, b.text) || a.position - b.position);
+}

@@ -155,12 +155,16 @@ function itemText(item: { text: string; addedBy?: string; othersWords?: true }):
 function listDetail(list: TaskList, language: Language): string {
   const title = `*${listName(list)}*${sharing(list, language)}`;
   if (list.items.length === 0) return `${title}\n${t(language, "list.empty")}`;
-  // On a shared list, who added an item when it was not the reader: "milk — Dana".
+  return `${title}\n${itemLines(list).join("\n")}`;
+}
+
+/** A list's items, numbered, ticked or not; on a shared list, who added an item when it was not the reader: "milk — Dana". */
+function itemLines(list: TaskList): string[] {
   const items = list.items.map((item) => {
     const text = item.addedBy ? `${itemText(item)} — ${quotedInline(item.addedBy)}` : itemText(item);
     return list.isChecklist ? `${item.checked ? "☑" : "☐"} ${text}` : text;
   });
-  return `${title}\n${numbered(items).join("\n")}`;
+  return numbered(items);
 }
 
 /** A list's name as a choice among lists: another member's shared list says whose ("shopping — Yossi"). */
@@ -179,6 +183,20 @@ function clearedText(name: string, cleared: unknown[], onlyChecked: boolean, lan
   const count = cleared.length;
   if (count === 0) return t(language, onlyChecked ? "list.noneChecked" : "list.alreadyEmpty", { name });
   return t(language, onlyChecked ? "list.clearedChecked" : "list.cleared", { name, count });
+}
+
+/**
+ * "🔤 Sorted *shopping*:" and its items in their new order; a list of one item or none says there
+ * was nothing to sort.
+ */
+function sortedText(data: ListResult, language: Language): string {
+  const { list } = data;
+  const name = listName(list);
+  if (list.items.length === 0) return t(language, "list.nothingToSort", { name });
+  if (list.items.length === 1)
+    return t(language, "list.oneItemToSort", { name, item: itemText(list.items[0]!) });
+  const key = data.unchanged ? "list.alreadySorted" : "list.sorted";
+  return `${t(language, key, { name })}\n${itemLines(list).join("\n")}`;
 }
 
 function itemCount(list: TaskList, language: Language): string {
@@ -323,6 +341,8 @@ function render(shown: Shown, language: Language): string {
       // A clear that removed nothing has nothing to take back.
       return cleared.length > 0 ? undoable(text) : text;
     }
+    case "lists.sort":
+      return sortedText(shown.data, language);
     case "lists.getAll":
     case "lists.createMultiple":
     case "lists.updateMultiple":

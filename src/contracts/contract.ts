@@ -21,7 +21,7 @@ export interface PlannerAction {
 }
 
 /** One operation of a capability's executor. */
-export interface OperationSpec<A extends z.ZodType = z.ZodType> {
+interface OperationSpec<A extends z.ZodType = z.ZodType> {
   /** What the executor receives, after entity resolution. */
   args: A;
   /** Changes nothing: no ledger entry, no undo entry (default: false). */
@@ -122,7 +122,7 @@ export function declares<C extends Contract>(
 }
 
 /** The result of checking a step's `{ functionName, args }` against its contract. */
-export type Checked<C extends Contract> =
+type Checked<C extends Contract> =
   { success: true; operation: OperationOf<C> } | { success: false; issues: string };
 
 /**

@@ -122,7 +122,7 @@ export interface TasksResult<Op extends string = string> {
 }
 
 /** getAll: the user's tasks in display order. */
-export interface TaskListing {
+interface TaskListing {
   kind: "taskList";
   tasks: TaskView[];
   filtered: boolean;
@@ -314,7 +314,7 @@ export const tasksContract = defineContract("database", {
   },
 });
 
-export type TasksContract = typeof tasksContract;
+type TasksContract = typeof tasksContract;
 export type TasksFunction = FunctionOf<TasksContract>;
 /** One tasks operation with its arguments, as the executor switches on it. */
 export type TasksOperation = OperationOf<TasksContract>;
@@ -352,9 +352,6 @@ export interface TasksResults {
   "lists.sort": ListResult<"sort">;
 }
 
-/** The result of `F`. */
-export type TasksResultOf<F extends TasksFunction> = TasksResults[F];
-
 /** Any result of the tasks capability. */
 export type TasksData = TasksResults[TasksFunction];
 
@@ -364,7 +361,7 @@ const _resultsCoverOperations: Same<keyof TasksResults, TasksFunction> = true;
 void _resultsCoverOperations;
 
 /** A tasks function as its kind and operation: "lists.clear" → lists, clear. */
-export type SplitFunction =
+type SplitFunction =
   { kind: "tasks"; operation: TaskOperationName } | { kind: "lists"; operation: ListOperationName };
 
 /** Splits a function the contract declares into its kind and operation. */

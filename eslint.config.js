@@ -11,7 +11,7 @@ import { createTypeScriptImportResolver } from "eslint-import-resolver-typescrip
  */
 const LAYERS = [
   ["src/types"],
-  ["src/utils", "src/config"],
+  ["src/utils", "src/config", "src/contracts"],
   ["src/nlu", "src/prompts", "src/messages"],
   ["src/db"],
   ["src/services"],

@@ -301,6 +301,16 @@ const CLEAR_LIST_HE = rx(
   String.raw`(?:נקה|תנקה|תנקי|רוקן|תרוקן|תרוקני)\s+(?:לי\s+)?(?:את\s+)?(?:ה)?(?:רשימת|רשימה)\s+(?:ה)?(.+)|` +
     String.raw`(?:מחק|תמחק|תמחקי|הסר|תסיר|תסירי|הורד|תוריד)\s+(?:את\s+)?(?:כל\s+(?:ה)?פריטים|הכל|הכול)\s+מ(?:ה)?(?:רשימת|רשימה)\s+(?:ה)?(.+)`,
 );
+/** "sort the shopping list", "sort list shopping", "alphabetize my shopping list", "sort the shopping list alphabetically". */
+const SORT_LIST = rx(
+  String.raw`(?:sort|alphabeti[sz]e)\s+(?:my\s+|the\s+)?(.+?)\s+list(?:\s+(?:alphabetically|a-z|a\s+to\s+z|by\s+name))?|` +
+    String.raw`(?:sort|alphabeti[sz]e)\s+(?:my\s+|the\s+)?list\s+(.+?)(?:\s+(?:alphabetically|a-z|a\s+to\s+z|by\s+name))?`,
+);
+/** "סדר את רשימת קניות", "מיין את רשימת הקניות", "תסדר את רשימת הקניות לפי א״ב". */
+const SORT_LIST_HE = rx(
+  String.raw`(?:סדר|תסדר|סדרי|תסדרי|מיין|תמיין|מייני|תמייני)\s+(?:לי\s+)?(?:את\s+)?(?:ה)?(?:רשימת|רשימה)\s+(?:ה)?(.+?)` +
+    String.raw`(?:\s+(?:לפי\s+(?:ה)?(?:א["״']?ב|אלף[\s-]בית)|בסדר\s+אלפביתי|אלפביתית))?`,
+);
 /** "delete the shopping list", "delete list shopping", "remove my camping list" (the whole list, asked first). */
 const DELETE_LIST = rx(
   String.raw`(?:delete|remove|erase)\s+(?:my\s+|the\s+)?(?!(?:all|every|each)${E})(.+?)\s+list|` +
@@ -486,6 +496,12 @@ export function recognizeCommand(message: string, nowMs: number, timeZone: strin
           listName: name,
           ...(checkedOnly ? { onlyChecked: true } : {}),
         })
+      : null;
+  }
+  if ((m = SORT_LIST.exec(text) ?? SORT_LIST_HE.exec(text))) {
+    const name = listName(m.slice(1).find((g) => g !== undefined) ?? "");
+    return name
+      ? command("database", "sort_list", "lists.sort", { operation: "sort", listName: name })
       : null;
   }
   if ((m = DELETE_LIST.exec(text) ?? DELETE_LIST_HE.exec(text))) {

@@ -1,23 +1,10 @@
 import { z } from "zod";
+import { operationLines, operationNames } from "../contracts/contract.js";
+import { tasksContract } from "../contracts/tasks.js";
 import { FROM_STEP_FIELD } from "./resolverMessagesPrompt.js";
 
-/** The operations of V1's listOperations (spec 002 §8.2), and "clear" (empty a list). */
-export const LIST_OPERATIONS = [
-  "create",
-  "createMultiple",
-  "get",
-  "getAll",
-  "update",
-  "updateMultiple",
-  "delete",
-  "deleteMultiple",
-  "addItem",
-  "toggleItem",
-  "deleteItem",
-  "clear",
-] as const;
-
-export type ListOperationName = (typeof LIST_OPERATIONS)[number];
+/** The list operations of the tasks contract (V1's listOperations, spec 002 §8.2, and more). */
+const LIST_OPERATIONS = operationNames(tasksContract, "lists");
 
 const listRef = {
   listId: z.string().nullish().describe('"#N" for list N of the lists Memo showed last'),
@@ -62,14 +49,7 @@ Answer with one JSON object: "operation" and only the fields it needs (leave the
 Lists are named collections of items (shopping lists, packing lists, checklists). Use them ONLY when the user says "list" or "רשימה"; anything else is a task, not a list.
 
 Operations:
-- create: listName, items (may be empty), isChecklist (default true; false only for a plain list the user does not tick off).
-- createMultiple: "lists". get: one list (listId or listName). getAll: all lists.
-- update: listId or listName names the list; newName / isChecklist are the new values. updateMultiple: "updates".
-- delete: one list. deleteMultiple: "listIds" (handles or names).
-- addItem: listName (or listId) and the new "items" ("add milk and eggs to the shopping list" → items ["milk", "eggs"]).
-- toggleItem: listName and "item" to tick or untick; checked true/false when the user says which.
-- deleteItem: listName and "item" to remove.
-- clear: listName; removes every item and keeps the list ("clear / empty the shopping list", "remove all items from shopping", "נקה את רשימת הקניות"). onlyChecked true removes only the checked items ("remove the done items from shopping", "מחק את הפריטים המסומנים"). Deleting the list itself is delete.
+${operationLines(tasksContract, "lists")}
 
 Naming: "#N" in listId is list N of the numbered lists Memo showed last; "#N" in item is item N of the list Memo showed last ("check 2" → toggleItem, item "#2", checked true). "it", "that", "זה" mean the list an earlier step of this message produced when the message lists such steps (set fromStep to its id), otherwise the list of the latest action. Otherwise use the user's words for names and items, in their language, without "list"/"רשימת" in listName unless it is part of the name ("רשימת קניות" → listName "קניות"). Never invent ids.
 Ask (question) only when the operation is impossible without an answer, in the user's language.`;

@@ -1,40 +1,10 @@
 import { z } from "zod";
+import { operationLines, operationNames } from "../contracts/contract.js";
+import { ReminderRecurrenceSchema, TaskFiltersSchema, tasksContract } from "../contracts/tasks.js";
 import { FROM_STEP_FIELD } from "./resolverMessagesPrompt.js";
 
-/** The operations of V1's taskOperations, exactly (spec 002 §8.2). */
-export const TASK_OPERATIONS = [
-  "create",
-  "createMultiple",
-  "get",
-  "getAll",
-  "update",
-  "updateMultiple",
-  "delete",
-  "deleteMultiple",
-  "deleteAll",
-  "updateAll",
-  "complete",
-  "completeAll",
-  "addSubtask",
-] as const;
-
-export type TaskOperationName = (typeof TASK_OPERATIONS)[number];
-
-/** V1's reminderRecurrence (spec 002 §8.3). Optional fields also take null: models often send it. */
-export const ReminderRecurrenceSchema = z.object({
-  type: z.enum(["daily", "weekly", "monthly", "nudge"]),
-  time: z.string().nullish().describe('Local "HH:mm", ONLY for daily/weekly/monthly'),
-  interval: z.string().nullish().describe('ONLY for nudge, e.g. "10 minutes"'),
-  days: z.array(z.number().int().min(0).max(6)).nullish().describe("weekly: 0 = Sunday … 6 = Saturday"),
-  dayOfMonth: z.number().int().min(1).max(31).nullish().describe("monthly: day of the month"),
-  until: z.string().nullish().describe("when it stops: the user's words or a local date YYYY-MM-DD"),
-  phrase: z
-    .string()
-    .nullish()
-    .describe(
-      'The user\'s own repeat words with their time, as written: "every other Tuesday at 8", "כל יום חול ב-7"',
-    ),
-});
+/** The task operations of the tasks contract (V1's taskOperations, spec 002 §8.2). */
+const TASK_OPERATIONS = operationNames(tasksContract, "tasks");
 
 const taskFields = {
   text: z.string().nullish(),
@@ -58,14 +28,6 @@ const taskRef = {
     .describe('"#N" for item N of the list Memo showed last, "@N" for latest action N'),
   text: z.string().nullish(),
 };
-
-/** Which tasks getAll, deleteAll, completeAll and updateAll apply to. */
-export const TaskFiltersSchema = z.object({
-  completed: z.boolean().nullish(),
-  category: z.string().nullish(),
-  due: z.enum(["overdue", "today", "tomorrow", "week", "upcoming", "none"]).nullish(),
-  query: z.string().nullish().describe("words the task text must contain"),
-});
 
 /** The database task resolver's structured output: V1's taskOperations, plus newText and subtask. */
 export const TaskOperationSchema = z.object({
@@ -99,29 +61,12 @@ export const TaskOperationSchema = z.object({
 });
 
 export type TaskOperation = z.infer<typeof TaskOperationSchema>;
-/**
- * reminderRecurrence as code hands it on: the model's fields, or (from a stored or parsed rule, never
- * from the model, whose output the schema strips of them) an RFC 5545 rule kept exactly as it is.
- */
-export type ReminderRecurrenceArgs = Omit<z.infer<typeof ReminderRecurrenceSchema>, "type"> & {
-  type: z.infer<typeof ReminderRecurrenceSchema>["type"] | "rrule";
-  /** type "rrule": the rule and its series start, as Recurrence stores them. */
-  rule?: string;
-  start?: string;
-};
-
 /** System prompt of DatabaseTaskResolver, with V1's rules (spec 002 §8.0). Static, first, cacheable. */
 export const DATABASE_TASK_SYSTEM_PROMPT = `You turn one step of Memo's plan into a task operation. Memo is a personal secretary on WhatsApp; users write in Hebrew or English.
 Answer with one JSON object: "operation" and only the fields it needs (leave the others out or null).
 
 Operations:
-- create: one task or reminder. text = what to do, without the time words. dueDate, reminder, reminderRecurrence as below.
-- createMultiple: several at once in "tasks".
-- get: one task (taskId or text). getAll: the user's tasks, narrowed by "filters" (completed, category, due: overdue|today|tomorrow|week|upcoming|none, query).
-- update: taskId or text names the task; newText, category, dueDate, reminder or reminderRecurrence are the new values.
-- updateMultiple: "updates", each naming a task (taskId or text) with its new values. updateAll: filters + the new values.
-- delete / complete: one task (taskId or text). deleteMultiple: "taskIds" (handles or task texts). deleteAll / completeAll: filters (empty = all open tasks).
-- addSubtask: taskId or text names the parent; "subtask" is the new subtask.
+${operationLines(tasksContract, "tasks")}
 
 Naming tasks:
 - "#N" in taskId means item N of the numbered list Memo showed last ("done 2" → complete, taskId "#2"; "delete 1 and 3" → deleteMultiple, taskIds ["#1", "#3"]).

@@ -43,7 +43,7 @@ describe("undo after other messages asks first", () => {
     await h.user(PHONE);
     await say(h, PHONE, "add tent, stove, lamp to camping list");
     h.clock.advance(60_000);
-    expect(await say(h, PHONE, "sort shopping list")).toEqual([t("en", "noLLM")]);
+    expect(await say(h, PHONE, "shuffle the shopping list")).toEqual([t("en", "noLLM")]);
     h.clock.advance(60_000);
     expect(await say(h, PHONE, "undo")).toEqual([
       "Your last change was creating the list “camping” (3 items), 2 messages ago. Undo it?",
@@ -69,7 +69,7 @@ describe("undo after other messages asks first", () => {
     await m.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem", language: "he" });
     await m.say("תוסיף אוהל, גזייה, פנס לרשימת קמפינג");
     m.clock.advance(60_000);
-    expect((await m.say("תמיין לי את רשימת קניות")).text).toBe(t("he", "noLLM"));
+    expect((await m.say("תערבב לי את רשימת קניות")).text).toBe(t("he", "noLLM"));
     m.clock.advance(60_000);
     const asked = await m.say("בטל");
     expect(asked.status).toBe("waiting");

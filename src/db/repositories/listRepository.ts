@@ -50,6 +50,11 @@ export interface ListRepository {
   deleteItems(phone: string, itemIds: readonly string[]): Promise<ListItem[]>;
   /** Empties a list the person sees (only its checked items when `onlyChecked`); returns those removed, in order. */
   clearItems(phone: string, listId: string, onlyChecked: boolean): Promise<ListItem[]>;
+  /**
+   * Puts the items of a list the person sees in the order of `itemIds` (positions 1, 2, …), writing
+   * only the items whose position changes; returns how many moved.
+   */
+  reorderItems(phone: string, listId: string, itemIds: readonly string[]): Promise<number>;
 }
 
 interface ListRow {
@@ -254,6 +259,19 @@ export class PgListRepository implements ListRepository {
       await this.db.query("UPDATE lists SET updated_at = now() WHERE id = $1", [listId]);
     }
     return rows.sort((a, b) => a.position - b.position).map(toItem);
+  }
+
+  async reorderItems(phone: string, listId: string, itemIds: readonly string[]): Promise<number> {
+    const valid = itemIds.filter(isUuid);
+    if (!isUuid(listId) || valid.length === 0) return 0;
+    const { rowCount } = await this.db.query(
+      `UPDATE list_items i SET position = t.n
+         FROM lists l, unnest($3::uuid[]) WITH ORDINALITY AS t(id, n)
+        WHERE i.id = t.id AND i.list_id = $2 AND l.id = i.list_id AND ${VISIBLE} AND i.position <> t.n`,
+      [phone, listId, valid],
+    );
+    if (rowCount) await this.db.query("UPDATE lists SET updated_at = now() WHERE id = $1", [listId]);
+    return rowCount ?? 0;
   }
 
   /**

@@ -1,11 +1,10 @@
 import { nonEmpty } from "../../utils/args.js";
 import type { TaskRepository } from "../../db/repositories/taskRepository.js";
 import type { Task } from "../../types/tasks.js";
+import type { TaskGroup } from "../../contracts/tasks.js";
 import { localDayNumber } from "../../utils/timeContext.js";
 import { DEFAULT_THRESHOLD, rankMatches } from "../../utils/fuzzy.js";
 
-/** How a task is shown in a listing, seen from "now" in the user's zone. */
-export type TaskGroup = "overdue" | "today" | "upcoming" | "recurring" | "undated" | "done";
 
 /** The windows a filter can name (the resolver's filters.due). */
 type DueWindow = "overdue" | "today" | "tomorrow" | "week" | "upcoming" | "none";

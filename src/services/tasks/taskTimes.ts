@@ -1,4 +1,4 @@
-import type { ReminderRecurrenceArgs } from "../../prompts/taskPrompt.js";
+import type { ReminderRecurrenceArgs, SaidIn } from "../../contracts/tasks.js";
 import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
 import { MAX_NUDGE_MINUTES, nextOccurrence, parseIntervalMinutes, rfc5545Of } from "../../nlu/recurrence.js";
 import { readWhen, resolveWhen } from "../../nlu/whenPhrase.js";
@@ -12,14 +12,6 @@ export interface TaskTimeArgs {
   reminderRecurrence?: ReminderRecurrenceArgs | null;
   /** Set in code only (the fast path): the zone the user named with the time ("8am PST"). */
   saidIn?: SaidIn | null;
-}
-
-/** A zone the user named with a time, not their own: the confirmation shows both times. */
-export interface SaidIn {
-  /** IANA zone. */
-  zone: string;
-  /** The words said ("pst", "london time"). */
-  label: string;
 }
 
 /** When a task is due and when its reminder rings, as stored. */

@@ -9,14 +9,13 @@ import { frameAt, timeQuestion } from "../../../services/calendar/replies.js";
 import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../../types/capability.js";
 import { resolveOperation } from "../../resolvers/resolverPrompt.js";
+import { calendarActions } from "../../../contracts/calendar.js";
 
 /** The planner's read actions on the calendar (the rest go to CalendarMutateResolver). */
 export const CALENDAR_READ_ACTIONS = [
-  "list_events",
-  "find_event",
+  ...calendarActions.actions.filter((action) => "reads" in action).map((action) => action.name),
+  // Read actions a planner may coin beside the prompt's.
   "find_events",
-  "check_conflicts",
-  "analyze_schedule",
   "get_recurring_instances",
   "show_calendar",
 ];

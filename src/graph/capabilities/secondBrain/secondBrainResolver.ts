@@ -8,6 +8,7 @@ import { t } from "../../../messages/index.js";
 import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../../types/capability.js";
 import { resolveOperation } from "../../resolvers/resolverPrompt.js";
+import { memoryActions } from "../../../contracts/secondBrain.js";
 
 /**
  * Whether the operation names its note: by noteRef or words, or by pointing back at an earlier step
@@ -59,11 +60,9 @@ export const secondBrainResolver: Resolver = {
 };
 
 /** The memory actions the planner names, and their executor functions. */
-const MEMORY_FUNCTIONS: Record<string, string> = {
-  list_memories: "memory.list",
-  forget_memory: "memory.forget",
-  forget_everything: "memory.forgetAll",
-};
+const MEMORY_FUNCTIONS: Record<string, string> = Object.fromEntries(
+  memoryActions.actions.map((action) => [action.name, action.functionName]),
+);
 
 /** The words of a step's constraints, for "forget …" planned by the model. */
 function constraintWords(step: PlanStep): string {

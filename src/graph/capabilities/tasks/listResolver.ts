@@ -7,6 +7,8 @@ import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import { t } from "../../../messages/index.js";
 import type { CapabilityContext, Resolver } from "../../../types/capability.js";
 import { resolveOperation } from "../../resolvers/resolverPrompt.js";
+import { actionNames } from "../../../contracts/contract.js";
+import { tasksContract } from "../../../contracts/tasks.js";
 
 /** Plan actions about lists or their items ("create_list", "add_list_item", "toggle_item"), not tasks. */
 export function isListAction(action: string): boolean {
@@ -43,17 +45,8 @@ function missing(op: ListOperation, context: CapabilityContext): string | null {
 export const listResolver: Resolver = {
   name: "DatabaseListResolver",
   capability: "database",
-  actions: [
-    "create_list",
-    "show_list",
-    "show_lists",
-    "add_list_item",
-    "toggle_list_item",
-    "delete_list_item",
-    "rename_list",
-    "delete_list",
-    "clear_list",
-  ],
+  // The plan actions of the contract's list operations ("create_list", "clear_list"…).
+  actions: actionNames(tasksContract, "lists"),
   handles: isListAction,
   resolve: (step: PlanStep, context: CapabilityContext): Promise<ResolverResult> =>
     resolveOperation(

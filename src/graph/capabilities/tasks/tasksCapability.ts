@@ -5,7 +5,7 @@ import type { CapabilityModule } from "../../../types/capability.js";
 import { listResolver } from "./listResolver.js";
 import { taskResolver } from "./taskResolver.js";
 import { TasksEntityResolver } from "./tasksEntityResolver.js";
-import { tasksTemplate } from "../../../services/tasks/replies.js";
+import { tasksTemplate } from "./tasksReplies.js";
 
 /** The `database` capability: tasks, reminders and lists, stored in the app's database. */
 export function createTasksCapability(

@@ -12,7 +12,7 @@ import { isFillerListName } from "../../../nlu/commands.js";
 import { findTasks } from "../../../services/tasks/taskFilters.js";
 import { decideMatch, type Match } from "../../../utils/fuzzy.js";
 import { invisibleNameReply } from "../../../services/tasks/visibleNames.js";
-import { listLabel } from "../../../services/tasks/replies.js";
+import { listLabel } from "./tasksReplies.js";
 import {
   actionIds,
   bindToDependency,
@@ -22,13 +22,62 @@ import {
   type DependencyBinding,
 } from "../../entities/references.js";
 import { confirmUnlessDone, resolveUnlessDone } from "../../entities/rerun.js";
+import { assertNever, declares } from "../../../contracts/contract.js";
+import {
+  splitFunction,
+  tasksContract,
+  type ListOperationName,
+  type TaskOperationName,
+} from "../../../contracts/tasks.js";
 
 /** The question a risky plan asks before changing one task, by task operation. */
-const TASK_CONFIRMATION: Partial<Record<string, MessageKey>> = {
+const TASK_CONFIRMATION: Partial<Record<TaskOperationName, MessageKey>> = {
   delete: "confirmDeleteOneTask",
   deleteMultiple: "confirmDeleteOneTask",
   complete: "confirmCompleteOneTask",
   update: "confirmUpdateOneTask",
+};
+
+/**
+ * What each list operation names, for entity resolution: nothing to find, one list, several lists,
+ * or an item of one list. A new operation of the contract fails `tsc` here until it says.
+ */
+const LIST_REFERENCES: Record<ListOperationName, "none" | "list" | "lists" | "item"> = {
+  create: "none",
+  createMultiple: "none",
+  get: "list",
+  getAll: "none",
+  addItem: "list",
+  toggleItem: "item",
+  deleteItem: "item",
+  update: "list",
+  updateMultiple: "lists",
+  delete: "list",
+  deleteMultiple: "lists",
+  clear: "list",
+  sort: "list",
+};
+
+/**
+ * What a risky plan asks before each list operation: nothing (reading, creating, adding), a
+ * rename or change, deleting an empty list (one with items was asked about when resolved), an
+ * item's tick or removal, or a clear.
+ */
+const LIST_QUESTION: Record<ListOperationName, "none" | "change" | "delete" | "item" | "clear"> = {
+  create: "none",
+  createMultiple: "none",
+  get: "none",
+  getAll: "none",
+  addItem: "none",
+  toggleItem: "item",
+  deleteItem: "item",
+  update: "change",
+  updateMultiple: "change",
+  delete: "delete",
+  deleteMultiple: "delete",
+  clear: "clear",
+  // A new order is taken back with "undo", as it was: nothing to ask.
+  sort: "none",
 };
 
 /** At most this many names are listed in a confirmation question. */
@@ -97,10 +146,13 @@ export class TasksEntityResolver implements EntityResolver {
         // A name of invisible characters only names nothing: asked again, never matched or stored.
         const invisible = invisibleNameReply(args, context.language);
         if (invisible) return Promise.resolve(notFound(invisible));
-        const [kind, operation = ""] = (result.functionName ?? "").split(".");
-        return kind === "lists"
-          ? this.resolveList(step, operation, args, context)
-          : this.resolveTask(step, operation, args, context);
+        const functionName = result.functionName ?? "";
+        if (!declares(tasksContract, functionName))
+          return Promise.resolve(notFound(t(context.language, "internalError")));
+        const split = splitFunction(functionName);
+        return split.kind === "lists"
+          ? this.resolveList(step, split.operation, args, context)
+          : this.resolveTask(step, split.operation, args, context);
       },
     );
   }
@@ -137,28 +189,30 @@ export class TasksEntityResolver implements EntityResolver {
   /** The confirmation question of a step resolved to `args`, if it asks one. */
   private async question(step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
     const { phone, language } = context;
-    const [kind, operation = ""] = (context.state.resolverResults.get(step.id)?.functionName ?? "").split(
-      ".",
-    );
-    if (kind === "tasks") return this.taskConfirmation(operation, args, context);
-    if (operation === "update" || operation === "updateMultiple")
+    const functionName = context.state.resolverResults.get(step.id)?.functionName ?? "";
+    if (!declares(tasksContract, functionName)) return null;
+    const split = splitFunction(functionName);
+    if (split.kind === "tasks") return this.taskConfirmation(split.operation, args, context);
+    const { operation } = split;
+    const asks = LIST_QUESTION[operation];
+    if (asks === "change")
       return this.listChangeConfirmation(
         operation === "update" ? [args] : (asArray(args.updates) as Args[]),
         context,
       );
-    if (!["delete", "deleteMultiple", "deleteItem", "toggleItem", "clear"].includes(operation)) return null;
+    if (asks === "none") return null;
     const listIds = operation === "deleteMultiple" ? asArray(args.listIds) : [args.listId];
     const list =
       listIds.length === 1 && typeof listIds[0] === "string" ? await this.lists.get(phone, listIds[0]) : null;
     if (!list) return null;
-    if (operation === "clear") {
+    if (asks === "clear") {
       // Nothing to remove asks nothing: the reply says the list is already empty.
       const checked = args.onlyChecked === true;
       const count = list.items.filter((item) => !checked || item.checked).length;
       if (count === 0) return null;
       return t(language, checked ? "confirmClearChecked" : "confirmClearList", { name: list.name, count });
     }
-    if (operation === "deleteItem" || operation === "toggleItem") {
+    if (asks === "item") {
       const item = list.items.find((i) => i.id === args.item);
       if (!item) return null;
       // toggleItem without "checked" flips the item, as the executor does.
@@ -177,7 +231,7 @@ export class TasksEntityResolver implements EntityResolver {
 
   /** The risky-plan question of a task operation: the one task it changes, or each task of an updateMultiple. */
   private async taskConfirmation(
-    operation: string,
+    operation: TaskOperationName,
     args: Args,
     context: CapabilityContext,
   ): Promise<string | null> {
@@ -255,7 +309,7 @@ export class TasksEntityResolver implements EntityResolver {
 
   private async resolveTask(
     step: PlanStep,
-    operation: string,
+    operation: TaskOperationName,
     args: Args,
     context: CapabilityContext,
   ): Promise<EntityResolution> {
@@ -353,7 +407,7 @@ export class TasksEntityResolver implements EntityResolver {
         );
       }
       default:
-        return notFound(t(language, "internalError"));
+        return assertNever(operation);
     }
   }
 
@@ -447,18 +501,18 @@ export class TasksEntityResolver implements EntityResolver {
 
   private async resolveList(
     step: PlanStep,
-    operation: string,
+    operation: ListOperationName,
     args: Args,
     context: CapabilityContext,
   ): Promise<EntityResolution> {
     const { phone, language } = context;
-    if (operation === "create" || operation === "createMultiple" || operation === "getAll")
-      return resolved(args);
+    const references = LIST_REFERENCES[operation];
+    if (references === "none") return resolved(args);
     const lists = await this.lists.list(phone);
     // "add milk to the shopping list" with no such list: the list is made with the items.
     const toCreate = operation === "addItem" ? listToCreate(args) : null;
     if (lists.length === 0) return toCreate ?? notFound(t(language, "noLists"));
-    if (operation === "deleteMultiple" || operation === "updateMultiple") {
+    if (references === "lists") {
       const key = operation === "deleteMultiple" ? "listIds" : "updates";
       const refs = asArray(args[key]);
       const chosen: TaskList[] = [];
@@ -500,7 +554,7 @@ export class TasksEntityResolver implements EntityResolver {
     const list = result.item;
     const listArgs = { ...withoutKey(args, "listName"), listId: list.id };
     if (operation === "delete") return this.confirmListDelete(list, listArgs, language);
-    if (operation !== "toggleItem" && operation !== "deleteItem") return resolved(listArgs);
+    if (references === "list") return resolved(listArgs);
 
     const item = this.findItem({ path: "item", ...wordsOrHandle(args.item) }, list, context);
     if (item.status !== "found") return this.unresolved(step, item, listArgs, "item", "item", context);

@@ -12,7 +12,7 @@ import {
   type UndoAction,
   type UndoDescription,
 } from "../../../services/undo/undoJournal.js";
-import { findTasks, groupOf, type TaskGroup } from "../../../services/tasks/taskFilters.js";
+import { findTasks, groupOf } from "../../../services/tasks/taskFilters.js";
 import { completeTaskRow } from "../../../services/tasks/completeTask.js";
 import { invisibleNameReply } from "../../../services/tasks/visibleNames.js";
 import { tooLongReply, type MAX_LENGTH } from "../../../services/tasks/limits.js";
@@ -22,65 +22,44 @@ import {
   scheduleFields,
   scheduleTask,
   type TaskTimeArgs,
-  type SaidIn,
 } from "../../../services/tasks/taskTimes.js";
 import type { ListItem, Task, TaskList, TaskPatch } from "../../../types/tasks.js";
 import { t } from "../../../messages/index.js";
 import type { CapabilityContext, Executor, ExecutorOutcome } from "../../../types/capability.js";
 import { MemoError } from "../../../utils/errors.js";
-
-type Args = Record<string, unknown>;
-
-/** A task as results carry it to the formatter and the templates. */
-export interface TaskView {
-  id: string;
-  text: string;
-  category: string | null;
-  dueAt: string | null;
-  nextFireAt: string | null;
-  recurrence: Task["recurrence"];
-  reminderOffsetMinutes: number | null;
-  completed: boolean;
-  subtasks: Task["subtasks"];
-  /** The zone its time was named in, when not the user's ("8am PST"). */
-  saidIn?: SaidIn;
-  /** The group it is shown in, in a listing. */
-  group?: TaskGroup;
-  /** Another household member gave it: its words are theirs, shown as content (D14). */
-  given?: true;
-}
-
-/** What a database operation returns as data (the templates' input). */
-export type DatabaseData =
-  | { kind: "task"; op: string; task: TaskView; removed?: boolean; recurring?: boolean; subtask?: string }
-  | { kind: "tasks"; op: string; tasks: TaskView[] }
-  | { kind: "taskList"; tasks: TaskView[]; filtered: boolean }
-  | {
-      kind: "list";
-      op: string;
-      list: TaskList;
-      added?: string[];
-      /** addItem made the list, none by that name existing. */
-      created?: boolean;
-      item?: ListItem;
-      previousName?: string;
-      /** clear: the items it removed (none: the list had nothing to remove). */
-      cleared?: ListItem[];
-      /** clear: only the checked items were removed. */
-      onlyChecked?: boolean;
-    }
-  | { kind: "lists"; op: string; lists: TaskList[] };
+import type { OutcomeOf } from "../../../contracts/contract.js";
+import {
+  tasksContract,
+  type ListResult,
+  type ListsResult,
+  type SaidIn,
+  type TaskGroup,
+  type TaskResult,
+  type TasksArgs,
+  type TasksData,
+  type TasksFunction,
+  type TasksOperation,
+  type TasksResult,
+  type TasksResults,
+  type TaskView,
+} from "../../../contracts/tasks.js";
+import { typedExecutor } from "../typedExecutor.js";
 
 type RunContext = CapabilityContext & { operationId: string; zone: string };
 
-/** Operations that change nothing: not recorded in the ledger, not re-read on a re-run. */
-const READS = new Set(["tasks.get", "tasks.getAll", "lists.get", "lists.getAll"]);
+/** The repositories an operation runs on (in its transaction, for a change), and its context. */
+interface Run {
+  tasks: TaskRepository;
+  lists: ListRepository;
+  context: RunContext;
+}
 
 const str = nonEmpty;
-const strings = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((s): s is string => !!s) : []);
-const records = (v: unknown) => (Array.isArray(v) ? (v as Args[]) : []);
+/** The visible names of a list of words ("  milk " → "milk"; blank ones dropped). */
+const names = (words: readonly string[] | null | undefined) =>
+  (words ?? []).map(str).filter((s): s is string => !!s);
 
-export function taskView(task: Task, group?: TaskGroup): TaskView {
+function taskView(task: Task, group?: TaskGroup): TaskView {
   return {
     id: task.id,
     text: task.text,
@@ -137,6 +116,13 @@ function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anc
   return result.schedule;
 }
 
+/** Operations that change nothing: not recorded in the ledger, not re-read on a re-run. */
+const READS = new Set<string>(
+  Object.entries(tasksContract.operations)
+    .filter(([, spec]) => "reads" in spec && spec.reads)
+    .map(([functionName]) => functionName),
+);
+
 /**
  * database: tasks, reminders and lists over their repositories (spec 002 §12.3; no LLM here).
  * Every change runs in one transaction with its ledger entry, and a refused operation rolls back
@@ -150,19 +136,18 @@ export function createTasksExecutor(
   /** How long each change can be taken back with "undo" (default: 10 minutes). */
   undoWindowMs = DEFAULT_UNDO_WINDOW_MS,
 ): Executor {
-  return {
+  return typedExecutor(tasksContract, {
     name: "DatabaseExecutor",
-    capability: "database",
-    async execute(functionName, args, context) {
+    async execute(op, context) {
       const { phone, operationId } = context;
       const run: RunContext = { ...context, zone: context.state.user.timezone };
       // A name of invisible characters only is refused before anything is read or written.
-      const invisible = invisibleNameReply(args, context.language);
+      const invisible = invisibleNameReply(op.args, context.language);
       if (invisible) return { success: false, errorCode: "INVISIBLE_NAME", error: invisible };
-      if (READS.has(functionName)) {
+      if (READS.has(op.functionName)) {
         const { tasks, lists } = storage.repositories;
         try {
-          return await dispatch(functionName, args, tasks, lists, run);
+          return await dispatch(op, { tasks, lists, context: run });
         } catch (error) {
           if (error instanceof OperationRefused) return error.outcome;
           throw error;
@@ -172,11 +157,10 @@ export function createTasksExecutor(
       try {
         return await storage.transaction(async ({ tasks, lists, ledger, journal }) => {
           // The rows this operation can touch, copied before and after: the difference is what undo puts back.
-          const undo = new UndoCapture(journal, phone, undoScopes(functionName, args, operationId));
+          const undo = new UndoCapture(journal, phone, undoScopes(op, operationId));
           await undo.before();
-          const outcome = await dispatch(functionName, args, tasks, lists, run);
-          const data = outcome.success ? (outcome.data as DatabaseData) : undefined;
-          const description = undoDescription(data);
+          const outcome = await dispatch(op, { tasks, lists, context: run });
+          const description = outcome.success ? undoDescription(outcome.data) : null;
           const change = {
             operationId,
             turnId: context.state.traceId,
@@ -203,18 +187,28 @@ export function createTasksExecutor(
       if (failure instanceof OperationRefused) return failure.outcome;
       throw failure;
     },
-  };
+  });
+}
+
+/** The ids an operation names, whatever its kind: what its undo scope copies. */
+interface Named {
+  [field: string]: unknown;
+  taskId?: string | null;
+  taskIds?: readonly string[] | null;
+  listId?: string | null;
+  listIds?: readonly string[] | null;
+  updates?: readonly { taskId?: string | null; listId?: string | null }[] | null;
 }
 
 /** The rows an operation can change: the tasks or lists (with their items) it names, and those it creates. */
-function undoScopes(functionName: string, args: Args, operationId: string): RowScope[] {
-  const [kind] = functionName.split(".");
+function undoScopes(op: TasksOperation, operationId: string): RowScope[] {
+  const args: Named = op.args;
   const created = [operationId];
-  const named = (one: string, many: string) =>
-    [str(args[one]), ...strings(args[many]), ...records(args.updates).map((u) => str(u[one]))].filter(
+  const named = (one: "taskId" | "listId", many: "taskIds" | "listIds") =>
+    [args[one], ...(args[many] ?? []), ...(args.updates ?? []).map((u) => u[one])].filter(
       (id): id is string => !!id,
     );
-  if (kind === "lists") {
+  if (op.functionName.startsWith("lists.")) {
     const lists = named("listId", "listIds");
     return [
       { table: "lists", column: "id", values: lists },
@@ -245,7 +239,7 @@ const ACTIONS: Record<string, UndoAction> = {
 };
 
 /** What an undo of this result names, and what it did; null for results that changed nothing. */
-function undoDescription(data: DatabaseData | undefined): UndoDescription | null {
+function undoDescription(data: TasksData | undefined): UndoDescription | null {
   const action = (op: string): UndoAction => ACTIONS[op] ?? "change";
   const itemsOf = (lists: TaskList[]) => lists.reduce((sum, list) => sum + list.items.length, 0);
   switch (data?.kind) {
@@ -285,17 +279,18 @@ function undoDescription(data: DatabaseData | undefined): UndoDescription | null
   }
 }
 
-function dispatch(
-  functionName: string,
-  args: Args,
-  tasks: TaskRepository,
-  lists: ListRepository,
-  context: RunContext,
-): Promise<ExecutorOutcome> {
-  const [kind, operation = ""] = functionName.split(".");
-  return kind === "lists"
-    ? runList(operation, args, lists, context)
-    : runTask(operation, args, tasks, context);
+/** What runs each operation of the contract: a new operation fails `tsc` here until it has one. */
+type Handlers = {
+  [F in TasksFunction]: (args: TasksArgs<F>, run: Run) => Promise<OutcomeOf<TasksResults[F]>>;
+};
+
+/** Runs one operation with its handler (the union and the handler map agree on the function). */
+function dispatch<F extends TasksFunction>(
+  op: { functionName: F; args: TasksArgs<F> },
+  run: Run,
+): Promise<OutcomeOf<TasksResults[F]>> {
+  const handler: Handlers[F] = HANDLERS[op.functionName];
+  return handler(op.args, run);
 }
 
 // ---- tasks ----
@@ -310,23 +305,23 @@ function taskAction(action: string, task: TaskView): ExecutorOutcome["latestActi
 }
 
 /** A result about one task. */
-function oneTask(
-  op: string,
+function oneTask<Op extends string>(
+  op: Op,
   task: TaskView,
-  extra: Partial<Extract<DatabaseData, { kind: "task" }>> = {},
-): ExecutorOutcome {
+  extra: Partial<Pick<TaskResult, "removed" | "recurring" | "subtask">> = {},
+): OutcomeOf<TaskResult<Op>> {
   return {
     success: true,
-    data: { kind: "task", op, task, ...extra } satisfies DatabaseData,
+    data: { kind: "task", op, task, ...extra },
     latestAction: taskAction(op, task),
   };
 }
 
 /** A result about several tasks; `shown` when the reply lists them numbered. */
-function manyTasks(op: string, tasks: TaskView[], shown: boolean): ExecutorOutcome {
+function manyTasks<Op extends string>(op: Op, tasks: TaskView[], shown: boolean): OutcomeOf<TasksResult<Op>> {
   return {
     success: true,
-    data: { kind: "tasks", op, tasks } satisfies DatabaseData,
+    data: { kind: "tasks", op, tasks },
     latestAction: {
       action: op,
       summary:
@@ -339,126 +334,98 @@ function manyTasks(op: string, tasks: TaskView[], shown: boolean): ExecutorOutco
   };
 }
 
-async function runTask(
-  operation: string,
-  args: Args,
-  tasks: TaskRepository,
-  context: RunContext,
-): Promise<ExecutorOutcome> {
+const whichTask = (language: RunContext["language"]) => refuse("NOT_FOUND", t(language, "whichTask"));
+
+/** The ids a task operation names, refused as "which task?" when it names none. */
+function taskIdsOf(ids: readonly (string | null | undefined)[], language: RunContext["language"]): string[] {
+  const present = ids.filter((id): id is string => !!id);
+  return present.length > 0 ? present : whichTask(language);
+}
+
+/** create, createMultiple: each draft made a task, its time read in code (D6). */
+async function createTasks(
+  drafts: TasksArgs<"tasks.create">[],
+  { tasks, context }: Run,
+): Promise<TaskView[]> {
   const { phone, language, zone, operationId } = context;
-  const whichTask = () => refuse("NOT_FOUND", t(language, "whichTask"));
-  switch (operation) {
-    case "create":
-    case "createMultiple": {
-      const drafts = operation === "create" ? [args] : records(args.tasks);
-      const created: TaskView[] = [];
-      for (const [i, draft] of drafts.entries()) {
-        const text = str(draft.text) ?? refuse("MISSING_TEXT", t(language, "askTaskText"));
-        checkLength(text, "task", language);
-        checkLength(str(draft.category), "category", language);
-        const task = await tasks.create(phone, `${operationId}#${i}`, {
-          text,
-          timeZone: zone,
-          ...(str(draft.category) ? { category: str(draft.category)! } : {}),
-          ...scheduleFields(schedule(draft, context, zone)),
-        });
-        created.push(taskView(task));
-      }
-      if (created.length === 0) refuse("MISSING_TEXT", t(language, "askTaskText"));
-      return operation === "create"
-        ? oneTask("create", created[0]!)
-        : manyTasks("createMultiple", created, true);
-    }
-    case "get": {
-      const task = (await tasks.get(phone, String(args.taskId))) ?? whichTask();
-      return oneTask("get", taskView(task));
-    }
-    case "getAll":
-      return listTasks(args, tasks, context);
-    case "update":
-    case "updateMultiple":
-    case "updateAll": {
-      const changes: { taskId: string; change: Args }[] =
-        operation === "update"
-          ? [{ taskId: String(args.taskId), change: args }]
-          : operation === "updateMultiple"
-            ? records(args.updates).map((u) => ({ taskId: String(u.taskId), change: u }))
-            : strings(args.taskIds).map((taskId) => ({ taskId, change: args }));
-      const updated: TaskView[] = [];
-      for (const { taskId, change } of changes)
-        updated.push(await updateTask(taskId, change, tasks, context));
-      if (updated.length === 0) whichTask();
-      return operation === "update" ? oneTask("update", updated[0]!) : manyTasks(operation, updated, true);
-    }
-    case "delete":
-    case "deleteMultiple":
-    case "deleteAll": {
-      const targets = operation === "delete" ? [String(args.taskId)] : strings(args.taskIds);
-      const deleted = (await tasks.delete(phone, targets)).map((task) => taskView(task));
-      if (deleted.length === 0) whichTask();
-      return operation === "delete" ? oneTask("delete", deleted[0]!) : manyTasks(operation, deleted, false);
-    }
-    case "complete":
-    case "completeAll": {
-      const targets = operation === "complete" ? [String(args.taskId)] : strings(args.taskIds);
-      const done: { task: TaskView; removed: boolean; recurring: boolean }[] = [];
-      for (const task of await tasks.getMany(phone, targets))
-        done.push(await completeTask(task, tasks, context));
-      if (done.length === 0) whichTask();
-      if (operation === "complete") {
-        const { task, removed, recurring } = done[0]!;
-        return oneTask("complete", task, { removed, recurring });
-      }
-      return manyTasks(
-        "completeAll",
-        done.map((d) => d.task),
-        false,
-      );
-    }
-    case "addSubtask": {
-      const subtask = str(args.subtask) ?? refuse("MISSING_TEXT", t(language, "askTaskText"));
-      checkLength(subtask, "item", language);
-      const task = (await tasks.get(phone, String(args.taskId))) ?? whichTask();
-      const updated = await tasks.update(phone, task.id, {
-        subtasks: [...task.subtasks, { text: subtask, completed: false }],
-      });
-      return oneTask("addSubtask", taskView(updated ?? task), { subtask });
-    }
-    default:
-      return refuse("UNKNOWN_OPERATION", t(language, "internalError"));
+  const created: TaskView[] = [];
+  for (const [i, draft] of drafts.entries()) {
+    const text = str(draft.text) ?? refuse("MISSING_TEXT", t(language, "askTaskText"));
+    const category = str(draft.category);
+    checkLength(text, "task", language);
+    checkLength(category, "category", language);
+    const task = await tasks.create(phone, `${operationId}#${i}`, {
+      text,
+      timeZone: zone,
+      ...(category ? { category } : {}),
+      ...scheduleFields(schedule(draft, context, zone)),
+    });
+    created.push(taskView(task));
   }
+  if (created.length === 0) refuse("MISSING_TEXT", t(language, "askTaskText"));
+  return created;
+}
+
+/** What an update may change on one task. */
+type TaskChange = Omit<TasksArgs<"tasks.update">, "taskId">;
+
+/** update, updateMultiple, updateAll: each task changed; none named asks "which task?". */
+async function updateTasks(
+  changes: { taskId: string | null | undefined; change: TaskChange }[],
+  { tasks, context }: Run,
+): Promise<TaskView[]> {
+  const updated: TaskView[] = [];
+  for (const { taskId, change } of changes) updated.push(await updateTask(taskId, change, tasks, context));
+  if (updated.length === 0) whichTask(context.language);
+  return updated;
+}
+
+async function deleteTasks(ids: readonly (string | null | undefined)[], { tasks, context }: Run) {
+  const targets = taskIdsOf(ids, context.language);
+  const deleted = (await tasks.delete(context.phone, targets)).map((task) => taskView(task));
+  return deleted.length > 0 ? deleted : whichTask(context.language);
+}
+
+async function completeTasks(ids: readonly (string | null | undefined)[], { tasks, context }: Run) {
+  const targets = taskIdsOf(ids, context.language);
+  const done: { task: TaskView; removed: boolean; recurring: boolean }[] = [];
+  for (const task of await tasks.getMany(context.phone, targets))
+    done.push(await completeTask(task, tasks, context));
+  return done.length > 0 ? done : whichTask(context.language);
 }
 
 async function updateTask(
-  taskId: string,
-  change: Args,
+  taskId: string | null | undefined,
+  change: TaskChange,
   tasks: TaskRepository,
   context: RunContext,
 ): Promise<TaskView> {
   const { phone, language } = context;
-  const task = (await tasks.get(phone, taskId)) ?? refuse("NOT_FOUND", t(language, "whichTask"));
+  const task = (taskId ? await tasks.get(phone, taskId) : null) ?? whichTask(language);
   const patch: TaskPatch = {};
   const newText = str(change.newText);
+  const category = str(change.category);
+  const reminder = str(change.reminder);
   checkLength(newText, "task", language);
-  checkLength(str(change.category), "category", language);
+  checkLength(category, "category", language);
   if (newText) patch.text = newText;
-  if (str(change.category)) patch.category = str(change.category)!;
+  if (category) patch.category = category;
   const dueWords = str(change.dueDate);
-  const newRule = change.reminderRecurrence as TaskTimeArgs["reminderRecurrence"];
-  if (dueWords || str(change.reminder) || newRule) {
+  const newRule = change.reminderRecurrence;
+  if (dueWords || reminder || newRule) {
     const rule = task.recurrence && task.recurrence.type !== "nudge" ? task.recurrence : null;
     const clock = dueWords ? bareClock(dueWords) : null;
     let timeArgs: TaskTimeArgs;
     if (newRule) {
       timeArgs = {
         dueDate: dueWords ?? null,
-        reminder: str(change.reminder) ?? task.reminder,
+        reminder: reminder ?? task.reminder,
         reminderRecurrence: newRule,
       };
     } else if (rule && clock && !clock.open) {
       // "Move it to 18:00" on a daily reminder moves the repeat, it does not end it.
       timeArgs = {
-        reminder: str(change.reminder) ?? task.reminder,
+        reminder: reminder ?? task.reminder,
         reminderRecurrence: {
           ...recurrenceArgsOf(rule),
           time: `${clock.hour}:${String(clock.minute).padStart(2, "0")}`,
@@ -467,7 +434,7 @@ async function updateTask(
     } else if (rule && clock) {
       const hour = clock.hour === 12 ? 12 : nearestHalf(clock.hour, rule.time ?? "09:00");
       timeArgs = {
-        reminder: str(change.reminder) ?? task.reminder,
+        reminder: reminder ?? task.reminder,
         reminderRecurrence: {
           ...recurrenceArgsOf(rule),
           time: `${hour}:${String(clock.minute).padStart(2, "0")}`,
@@ -476,7 +443,7 @@ async function updateTask(
     } else {
       timeArgs = {
         dueDate: dueWords ?? task.dueAt,
-        reminder: str(change.reminder) ?? task.reminder,
+        reminder: reminder ?? task.reminder,
         // A repeating reminder given a new date keeps repeating, from that date.
         reminderRecurrence: task.recurrence ? recurrenceArgsOf(task.recurrence) : null,
       };
@@ -484,8 +451,7 @@ async function updateTask(
     Object.assign(patch, scheduleFields(schedule(timeArgs, context, task.timeZone, task.dueAt)));
   }
   if (Object.keys(patch).length === 0) refuse("NOTHING_TO_CHANGE", t(language, "askChange"));
-  const updated =
-    (await tasks.update(phone, task.id, patch)) ?? refuse("NOT_FOUND", t(language, "whichTask"));
+  const updated = (await tasks.update(phone, task.id, patch)) ?? whichTask(language);
   return taskView(updated);
 }
 
@@ -504,7 +470,10 @@ async function completeTask(task: Task, tasks: TaskRepository, context: RunConte
 const GROUP_ORDER: TaskGroup[] = ["overdue", "today", "upcoming", "recurring", "undated", "done"];
 
 /** getAll: the user's tasks in display order (overdue, today, coming up, recurring, no date), numbered. */
-async function listTasks(args: Args, tasks: TaskRepository, context: RunContext): Promise<ExecutorOutcome> {
+async function listTasks(
+  args: TasksArgs<"tasks.getAll">,
+  { tasks, context }: Run,
+): Promise<OutcomeOf<TasksResults["tasks.getAll"]>> {
   const { phone, now, zone } = context;
   const { tasks: found, narrowed } = await findTasks(tasks, phone, args.filters, now, zone);
   const views = found
@@ -516,11 +485,7 @@ async function listTasks(args: Args, tasks: TaskRepository, context: RunContext)
     );
   return {
     success: true,
-    data: {
-      kind: "taskList",
-      tasks: views,
-      filtered: narrowed,
-    } satisfies DatabaseData,
+    data: { kind: "taskList", tasks: views, filtered: narrowed },
     numbered: { type: "task", ids: views.map((v) => v.id) },
     // For a step of this message that depends on the listing ("find my report tasks and complete them").
     produced: {
@@ -537,15 +502,15 @@ function listAction(action: string, list: TaskList): ExecutorOutcome["latestActi
 }
 
 /** A result about one list; `shown` when the reply shows its items numbered. */
-function oneList(
-  op: string,
+function oneList<Op extends string>(
+  op: Op,
   list: TaskList,
   shown: boolean,
-  extra: Partial<Extract<DatabaseData, { kind: "list" }>> = {},
-): ExecutorOutcome {
+  extra: Partial<Omit<ListResult, "kind" | "op" | "list">> = {},
+): OutcomeOf<ListResult<Op>> {
   return {
     success: true,
-    data: { kind: "list", op, list, ...extra } satisfies DatabaseData,
+    data: { kind: "list", op, list, ...extra },
     latestAction: listAction(op, list),
     ...(shown && list.items.length > 0
       ? { numbered: { type: "list_item" as const, ids: list.items.map((i) => i.id), listId: list.id } }
@@ -553,149 +518,241 @@ function oneList(
   };
 }
 
+/** A result about several lists. */
+function manyLists<Op extends string>(
+  op: Op,
+  lists: TaskList[],
+  extra: Omit<ExecutorOutcome, "success" | "data"> = {},
+): OutcomeOf<ListsResult<Op>> {
+  return { success: true, data: { kind: "lists", op, lists }, ...extra };
+}
+
 /** Renaming or deleting a list another member shared is refused: it is theirs (docs/HOUSEHOLD.md). */
 function notOwner(list: TaskList, language: RunContext["language"]): void {
   if (list.owner) refuse("NOT_OWNER", t(language, "list.notOwner", { name: list.name, owner: list.owner }));
 }
 
-async function runList(
-  operation: string,
-  args: Args,
-  lists: ListRepository,
-  context: RunContext,
-): Promise<ExecutorOutcome> {
+const whichList = (language: RunContext["language"]) => refuse("NOT_FOUND", t(language, "whichList"));
+
+/** The user's list of a resolved id, or "which list?". */
+async function listOf(listId: string | null | undefined, { lists, context }: Run): Promise<TaskList> {
+  return (listId ? await lists.get(context.phone, listId) : null) ?? whichList(context.language);
+}
+
+/** create, createMultiple: each draft made a list, refused when one of that name exists. */
+async function createLists(
+  drafts: TasksArgs<"lists.create">[],
+  { lists, context }: Run,
+): Promise<TaskList[]> {
   const { phone, language, operationId } = context;
-  const whichList = () => refuse("NOT_FOUND", t(language, "whichList"));
-  switch (operation) {
-    case "create":
-    case "createMultiple": {
-      const drafts = operation === "create" ? [args] : records(args.lists);
-      const created: TaskList[] = [];
-      // A second list of the same name could never be told apart in "which list?".
-      const taken = new Map(
-        (await lists.list(phone)).map((l) => [literalOf(l.name), { name: l.name, owner: l.owner }]),
-      );
-      for (const [i, draft] of drafts.entries()) {
-        const name = str(draft.listName) ?? refuse("MISSING_NAME", t(language, "askListName"));
-        checkLength(name, "list", language);
-        const same = taken.get(literalOf(name));
-        // A member's shared list of that name is theirs: said so, not "you already have".
-        if (same?.owner)
-          refuse("LIST_EXISTS", t(language, "listExistsShared", { name: same.name, owner: same.owner }));
-        if (same !== undefined) refuse("LIST_EXISTS", t(language, "listExists", { name: same.name }));
-        taken.set(literalOf(name), { name, owner: undefined });
-        const items = strings(draft.items);
-        for (const item of items) checkLength(item, "item", language);
-        created.push(
-          await lists.create(phone, `${operationId}#${i}`, {
-            name,
-            isChecklist: draft.isChecklist !== false,
-            items,
-            forHousehold: draft.forHousehold === true,
-          }),
-        );
-      }
-      if (operation === "create" && created[0]) return oneList("create", created[0], true);
-      return {
-        success: true,
-        data: { kind: "lists", op: "createMultiple", lists: created } satisfies DatabaseData,
-        latestAction: {
-          action: "createMultiple",
-          summary: created.map((l) => `list "${l.name}"`).join(", "),
-          externalIds: created.map((l) => l.id),
-        },
-      };
-    }
-    case "get":
-      return oneList("get", (await lists.get(phone, String(args.listId))) ?? whichList(), true);
-    case "getAll": {
-      const all = await lists.list(phone);
-      return {
-        success: true,
-        data: { kind: "lists", op: "getAll", lists: all } satisfies DatabaseData,
-        numbered: { type: "list", ids: all.map((l) => l.id) },
-      };
-    }
-    case "update":
-    case "updateMultiple": {
-      const changes = operation === "update" ? [args] : records(args.updates);
-      const updated: { list: TaskList; previousName: string }[] = [];
-      for (const change of changes) {
-        const before = (await lists.get(phone, String(change.listId))) ?? whichList();
-        notOwner(before, language);
-        const newName = str(change.newName);
-        checkLength(newName, "list", language);
-        const after = await lists.update(phone, before.id, {
-          ...(newName ? { name: newName } : {}),
-          ...(typeof change.isChecklist === "boolean" ? { isChecklist: change.isChecklist } : {}),
-        });
-        updated.push({ list: after ?? before, previousName: before.name });
-      }
-      if (operation === "update" && updated[0])
-        return oneList("update", updated[0].list, false, { previousName: updated[0].previousName });
-      return {
-        success: true,
-        data: {
-          kind: "lists",
-          op: "updateMultiple",
-          lists: updated.map((u) => u.list),
-        } satisfies DatabaseData,
-      };
-    }
-    case "delete":
-    case "deleteMultiple": {
-      const targets = operation === "delete" ? [String(args.listId)] : strings(args.listIds);
-      for (const shared of (await lists.list(phone)).filter((l) => targets.includes(l.id)))
-        notOwner(shared, language);
-      const deleted = await lists.delete(phone, targets);
-      if (deleted.length === 0) whichList();
-      if (operation === "delete") return oneList("delete", deleted[0]!, false);
-      return {
-        success: true,
-        data: { kind: "lists", op: "deleteMultiple", lists: deleted } satisfies DatabaseData,
-      };
-    }
-    case "addItem": {
-      const texts = [...strings(args.items), ...(str(args.item) ? [str(args.item)!] : [])];
-      if (texts.length === 0) refuse("MISSING_ITEMS", t(language, "askItems"));
-      for (const text of texts) checkLength(text, "item", language);
-      if (args.createList === true && !str(args.listId)) {
-        // The resolver found no list by that name: it is made now, with the items.
-        const name = str(args.listName) ?? refuse("MISSING_NAME", t(language, "askListName"));
-        checkLength(name, "list", language);
-        const created = await lists.create(phone, `${operationId}#0`, { name, items: texts });
-        return oneList("addItem", created, true, { added: texts, created: true });
-      }
-      if (!(await lists.addItems(phone, String(args.listId), texts, context.now))) whichList();
-      const list = (await lists.get(phone, String(args.listId))) ?? whichList();
-      return oneList("addItem", list, true, { added: texts });
-    }
-    case "toggleItem":
-    case "deleteItem": {
-      const itemId = String(args.item);
-      const list = (await lists.get(phone, String(args.listId))) ?? whichList();
-      const before = list.items.find((i) => i.id === itemId) ?? refuse("NOT_FOUND", t(language, "whichItem"));
-      const item =
-        operation === "toggleItem"
-          ? await lists.toggleItem(
-              phone,
-              itemId,
-              typeof args.checked === "boolean" ? args.checked : undefined,
-            )
-          : (await lists.deleteItems(phone, [itemId]))[0];
-      const after = (await lists.get(phone, list.id)) ?? list;
-      // The reply names the item only: the numbers last shown stay the ones to use.
-      return oneList(operation, after, false, { item: item ?? before });
-    }
-    case "clear": {
-      // Empties the list (or takes its checked items off) and keeps it; undo puts the items back.
-      const list = (await lists.get(phone, String(args.listId))) ?? whichList();
-      const onlyChecked = args.onlyChecked === true;
-      const cleared = await lists.clearItems(phone, list.id, onlyChecked);
-      const after = (await lists.get(phone, list.id)) ?? list;
-      return oneList("clear", after, false, { cleared, onlyChecked });
-    }
-    default:
-      return refuse("UNKNOWN_OPERATION", t(language, "internalError"));
+  const created: TaskList[] = [];
+  // A second list of the same name could never be told apart in "which list?".
+  const taken = new Map(
+    (await lists.list(phone)).map((l) => [literalOf(l.name), { name: l.name, owner: l.owner }]),
+  );
+  for (const [i, draft] of drafts.entries()) {
+    const name = str(draft.listName) ?? refuse("MISSING_NAME", t(language, "askListName"));
+    checkLength(name, "list", language);
+    const same = taken.get(literalOf(name));
+    // A member's shared list of that name is theirs: said so, not "you already have".
+    if (same?.owner)
+      refuse("LIST_EXISTS", t(language, "listExistsShared", { name: same.name, owner: same.owner }));
+    if (same !== undefined) refuse("LIST_EXISTS", t(language, "listExists", { name: same.name }));
+    taken.set(literalOf(name), { name, owner: undefined });
+    const items = names(draft.items);
+    for (const item of items) checkLength(item, "item", language);
+    created.push(
+      await lists.create(phone, `${operationId}#${i}`, {
+        name,
+        isChecklist: draft.isChecklist !== false,
+        items,
+        forHousehold: draft.forHousehold === true,
+      }),
+    );
   }
+  return created;
+}
+
+/** update, updateMultiple: each list renamed or made (not) a checklist, by its owner only. */
+async function updateLists(changes: TasksArgs<"lists.update">[], run: Run) {
+  const { phone, language } = run.context;
+  const updated: { list: TaskList; previousName: string }[] = [];
+  for (const change of changes) {
+    const before = await listOf(change.listId, run);
+    notOwner(before, language);
+    const newName = str(change.newName);
+    checkLength(newName, "list", language);
+    const after = await run.lists.update(phone, before.id, {
+      ...(newName ? { name: newName } : {}),
+      ...(typeof change.isChecklist === "boolean" ? { isChecklist: change.isChecklist } : {}),
+    });
+    updated.push({ list: after ?? before, previousName: before.name });
+  }
+  return updated;
+}
+
+/** delete, deleteMultiple: the lists named, by their owner only; none deleted asks "which list?". */
+async function deleteLists(ids: readonly (string | null | undefined)[], { lists, context }: Run) {
+  const { phone, language } = context;
+  const targets = ids.filter((id): id is string => !!id);
+  for (const shared of (await lists.list(phone)).filter((l) => targets.includes(l.id)))
+    notOwner(shared, language);
+  const deleted = targets.length > 0 ? await lists.delete(phone, targets) : [];
+  return deleted.length > 0 ? deleted : whichList(language);
+}
+
+/** toggleItem, deleteItem: the list's item, before the change, or "which item?". */
+async function itemOf(args: { listId?: string | null; item?: string | null }, run: Run) {
+  const list = await listOf(args.listId, run);
+  const item =
+    list.items.find((i) => i.id === args.item) ?? refuse("NOT_FOUND", t(run.context.language, "whichItem"));
+  return { list, item };
+}
+
+const HANDLERS: Handlers = {
+  "tasks.create": async (args, run) => oneTask("create", (await createTasks([args], run))[0]!),
+  "tasks.createMultiple": async (args, run) =>
+    manyTasks("createMultiple", await createTasks(args.tasks ?? [], run), true),
+  "tasks.get": async (args, { tasks, context }) =>
+    oneTask(
+      "get",
+      taskView(
+        (args.taskId ? await tasks.get(context.phone, args.taskId) : null) ?? whichTask(context.language),
+      ),
+    ),
+  "tasks.getAll": listTasks,
+  "tasks.update": async (args, run) =>
+    oneTask("update", (await updateTasks([{ taskId: args.taskId, change: args }], run))[0]!),
+  "tasks.updateMultiple": async (args, run) =>
+    manyTasks(
+      "updateMultiple",
+      await updateTasks(
+        (args.updates ?? []).map((u) => ({ taskId: u.taskId, change: u })),
+        run,
+      ),
+      true,
+    ),
+  "tasks.updateAll": async (args, run) =>
+    manyTasks(
+      "updateAll",
+      await updateTasks(
+        (args.taskIds ?? []).map((taskId) => ({ taskId, change: args })),
+        run,
+      ),
+      true,
+    ),
+  "tasks.complete": async (args, run) => {
+    const { task, removed, recurring } = (await completeTasks([args.taskId], run))[0]!;
+    return oneTask("complete", task, { removed, recurring });
+  },
+  "tasks.completeAll": async (args, run) =>
+    manyTasks(
+      "completeAll",
+      (await completeTasks(args.taskIds ?? [], run)).map((d) => d.task),
+      false,
+    ),
+  "tasks.delete": async (args, run) => oneTask("delete", (await deleteTasks([args.taskId], run))[0]!),
+  "tasks.deleteMultiple": async (args, run) =>
+    manyTasks("deleteMultiple", await deleteTasks(args.taskIds ?? [], run), false),
+  "tasks.deleteAll": async (args, run) =>
+    manyTasks("deleteAll", await deleteTasks(args.taskIds ?? [], run), false),
+  "tasks.addSubtask": async (args, { tasks, context }) => {
+    const { phone, language } = context;
+    const subtask = str(args.subtask) ?? refuse("MISSING_TEXT", t(language, "askTaskText"));
+    checkLength(subtask, "item", language);
+    const task = (args.taskId ? await tasks.get(phone, args.taskId) : null) ?? whichTask(language);
+    const updated = await tasks.update(phone, task.id, {
+      subtasks: [...task.subtasks, { text: subtask, completed: false }],
+    });
+    return oneTask("addSubtask", taskView(updated ?? task), { subtask });
+  },
+
+  "lists.create": async (args, run) => oneList("create", (await createLists([args], run))[0]!, true),
+  "lists.createMultiple": async (args, run) => {
+    const created = await createLists(args.lists ?? [], run);
+    return manyLists("createMultiple", created, {
+      latestAction: {
+        action: "createMultiple",
+        summary: created.map((l) => `list "${l.name}"`).join(", "),
+        externalIds: created.map((l) => l.id),
+      },
+    });
+  },
+  "lists.get": async (args, run) => oneList("get", await listOf(args.listId, run), true),
+  "lists.getAll": async (_args, { lists, context }) => {
+    const all = await lists.list(context.phone);
+    return manyLists("getAll", all, { numbered: { type: "list", ids: all.map((l) => l.id) } });
+  },
+  "lists.addItem": async (args, run) => {
+    const { phone, language, operationId, now } = run.context;
+    const texts = [...names(args.items), ...names([args.item ?? ""])];
+    if (texts.length === 0) refuse("MISSING_ITEMS", t(language, "askItems"));
+    for (const text of texts) checkLength(text, "item", language);
+    if (args.createList === true && !str(args.listId)) {
+      // The resolver found no list by that name: it is made now, with the items.
+      const name = str(args.listName) ?? refuse("MISSING_NAME", t(language, "askListName"));
+      checkLength(name, "list", language);
+      const created = await run.lists.create(phone, `${operationId}#0`, { name, items: texts });
+      return oneList("addItem", created, true, { added: texts, created: true });
+    }
+    if (!args.listId || !(await run.lists.addItems(phone, args.listId, texts, now))) whichList(language);
+    return oneList("addItem", await listOf(args.listId, run), true, { added: texts });
+  },
+  "lists.toggleItem": async (args, run) => {
+    const { list, item: before } = await itemOf(args, run);
+    const item = await run.lists.toggleItem(run.context.phone, before.id, args.checked ?? undefined);
+    const after = (await run.lists.get(run.context.phone, list.id)) ?? list;
+    // The reply names the item only: the numbers last shown stay the ones to use.
+    return oneList("toggleItem", after, false, { item: item ?? before });
+  },
+  "lists.deleteItem": async (args, run) => {
+    const { list, item: before } = await itemOf(args, run);
+    const item = (await run.lists.deleteItems(run.context.phone, [before.id]))[0];
+    const after = (await run.lists.get(run.context.phone, list.id)) ?? list;
+    return oneList("deleteItem", after, false, { item: item ?? before });
+  },
+  "lists.update": async (args, run) => {
+    const [updated] = await updateLists([args], run);
+    return oneList("update", updated!.list, false, { previousName: updated!.previousName });
+  },
+  "lists.updateMultiple": async (args, run) =>
+    manyLists(
+      "updateMultiple",
+      (await updateLists(args.updates ?? [], run)).map((u) => u.list),
+    ),
+  "lists.delete": async (args, run) => oneList("delete", (await deleteLists([args.listId], run))[0]!, false),
+  "lists.deleteMultiple": async (args, run) =>
+    manyLists("deleteMultiple", await deleteLists(args.listIds ?? [], run)),
+  "lists.clear": async (args, run) => {
+    // Empties the list (or takes its checked items off) and keeps it; undo puts the items back.
+    const list = await listOf(args.listId, run);
+    const onlyChecked = args.onlyChecked === true;
+    const cleared = await run.lists.clearItems(run.context.phone, list.id, onlyChecked);
+    const after = (await run.lists.get(run.context.phone, list.id)) ?? list;
+    return oneList("clear", after, false, { cleared, onlyChecked });
+  },
+  "lists.sort": async (args, run) => {
+    // Alphabetical in the user's language (numbers by value); ticks stay; undo puts the old order back.
+    const { phone, language } = run.context;
+    const list = await listOf(args.listId, run);
+    const sorted = alphabetical(list.items, language);
+    if (sorted.every((item, i) => item.id === list.items[i]?.id))
+      return oneList("sort", list, true, { unchanged: true });
+    await run.lists.reorderItems(
+      phone,
+      list.id,
+      sorted.map((item) => item.id),
+    );
+    return oneList("sort", (await run.lists.get(phone, list.id)) ?? list, true);
+  },
+};
+
+/**
+ * Items in alphabetical order as the user's language has it (Hebrew's collation puts Hebrew before
+ * Latin, English's the reverse), case and accents aside, numbers by value ("2 eggs" before "10
+ * eggs"); items that compare equal keep their order.
+ */
+function alphabetical(items: readonly ListItem[], language: RunContext["language"]): ListItem[] {
+  const collator = new Intl.Collator(language, { numeric: true, sensitivity: "base" });
+  return [...items].sort((a, b) => collator.compare(a.text, b.text) || a.position - b.position);
 }

@@ -77,7 +77,7 @@ export interface MemoRuntimeDeps {
  * steps (router, entity resolution, executor) per pass, and the router allows a few passes per step
  * for questions; plus the fixed steps of a turn. LangGraph's default (25) cut plans of 5 steps.
  */
-export const RECURSION_LIMIT = 20 + 3 * MAX_PLAN_STEPS * (MAX_HITL_ROUNDS + 2);
+const RECURSION_LIMIT = 20 + 3 * MAX_PLAN_STEPS * (MAX_HITL_ROUNDS + 2);
 
 type Interrupted = MemoState & { __interrupt__?: { value?: unknown }[] };
 

@@ -8,7 +8,7 @@ import { addDays, formatClock, instantToLocal, localToInstant, parseClock } from
  * "באותו יום ב-9". `unclear`: the words point at the other thing's time but say no amount ("before
  * it", "just before", "לפני כן"), so the user is asked.
  */
-export type AnchoredWords =
+type AnchoredWords =
   | {
       kind: "offset";
       /** Whole days after the anchor's day (negative: before); the time is `clock` or none (a date). */
@@ -67,7 +67,7 @@ function pointsBack(thing: string): boolean {
   return thing === "" || isPronounOnly(thing) || EN_THING.test(thing) || HE_THING.test(thing);
 }
 
-/** `words` read as a time relative to another thing's; null when they name a time of their own. */
+/** `words` read as a time relative to another thing's; null when they name a time of their own. @internal */
 export function readAnchored(words: string): AnchoredWords | null {
   let text = words
     .trim()

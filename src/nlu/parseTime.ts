@@ -43,7 +43,7 @@ export interface ParsedInstant {
 }
 
 /** A repeating reminder. */
-export interface ParsedRecurring {
+interface ParsedRecurring {
   kind: "recurring";
   recurrence: Recurrence;
   /** Epoch ms of the first occurrence. */
@@ -90,9 +90,9 @@ export interface UnclearTime {
 export type TimeReading = ParsedTime | UnclearTime;
 
 /** Messages longer than this are not read for times (see readTime). */
-export const MAX_READ_LENGTH = 2000;
+const MAX_READ_LENGTH = 2000;
 
-/** The furthest ahead a time may be: 10 years. Beyond it, or with a number too large, Memo asks. */
+/** The furthest ahead a time may be: 10 years. Beyond it, or with a number too large, Memo asks. @internal */
 export const MAX_HORIZON_DAYS = 3653;
 
 /** The wall time of a date named alone, and of a repeat named without a time. */
@@ -232,7 +232,7 @@ function sourceOf(normalized: NormalizedText, { start, end }: Span): string {
 }
 
 /** Whether an instant lies beyond the horizon from now. */
-export function beyondHorizon(at: number, nowMs: number): boolean {
+function beyondHorizon(at: number, nowMs: number): boolean {
   return at - nowMs > MAX_HORIZON_DAYS * 86_400_000;
 }
 

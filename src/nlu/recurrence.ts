@@ -48,7 +48,7 @@ function firstAfter(rule: Recurrence, timeZone: string, afterMs: number): number
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** "2026-03-10" → a real calendar date, else null. */
-export function parseLocalDate(text: string | undefined): LocalDate | null {
+function parseLocalDate(text: string | undefined): LocalDate | null {
   const match = text === undefined ? null : DATE.exec(text);
   if (!match) return null;
   const date = { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) };
@@ -97,7 +97,7 @@ export function rfc5545Of(rule: Recurrence): { parts: RuleParts; start: LocalDat
   }
 }
 
-/** The RFC 5545 text of any calendar rule ("FREQ=DAILY"), or null for a nudge or an incomplete rule. */
+/** The RFC 5545 text of any calendar rule ("FREQ=DAILY"), or null for a nudge or an incomplete rule. @internal */
 export function rfc5545Text(rule: Recurrence): string | null {
   const series = rfc5545Of(rule);
   return series ? formatRule(series.parts) : null;

@@ -15,7 +15,7 @@ import {
   EN_MONTHS,
   EN_WEEKDAYS,
   END,
-  HE_COUNTS,
+  HE_NUMBERS,
   HE_MONTHS,
   HE_WEEKDAYS,
   START,
@@ -126,10 +126,10 @@ const UNSUPPORTED = new RegExp(
     String.raw`${START}${EVERY}\s+(?:second|2nd|third|3rd|fourth|4th)\s+(?:${EN_WEEKDAY_ONE})s?${END}(?!\s+(?:of|in)\s+(?:the|every|each)\s+month)(?!\s*(?:,|and\s|&))`,
     // Shorter than a minute.
     String.raw`${START}${EVERY}\s+(?:\d+\s*|(?:${EN_COUNT_WORDS})\s+)?(?:seconds?|secs?)${END}(?!\s*(?:,|&|and\s|day|week|month|year|weekend|time|(?:${EN_WEEKDAY_ONE})))`,
-    String.raw`${START}${HE_EVERY}\s+(?:(?:\d+|${words(HE_COUNTS.keys())})\s*-?\s*)?(?:שניות|שנייה|שניה)${END}`,
+    String.raw`${START}${HE_EVERY}\s+(?:(?:\d+|${words(HE_NUMBERS.keys())})\s*-?\s*)?(?:שניות|שנייה|שניה)${END}`,
     String.raw`${START}(?:twice|thrice|(?:\d+|${EN_COUNT_WORDS})\s+times)\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)${END}`,
     String.raw`${START}${HE_EVERY}\s+כמה\s+(?:דקות|שעות|ימים|שבועות|חודשים|שנים)${END}`,
-    String.raw`${START}(?:פעמיים|(?:\d+|${words(HE_COUNTS.keys())})\s+פעמים)\s+ב(?:יום|שבוע|חודש|שנה)${END}`,
+    String.raw`${START}(?:פעמיים|(?:\d+|${words(HE_NUMBERS.keys())})\s+פעמים)\s+ב(?:יום|שבוע|חודש|שנה)${END}`,
   ].join("|"),
   "u",
 );
@@ -211,7 +211,7 @@ const REPEATS: [RegExp, (m: RegExpMatchArray) => Shape | undefined][] = [
   ],
   [
     rx(
-      String.raw`${START}${HE_EVERY}\s+(?:(\d+|${words(HE_COUNTS.keys())})\s*-?\s*(דקות|דקה|שעות|שעה)|(${words(HE_WHOLE_INTERVALS.keys())}))${END}`,
+      String.raw`${START}${HE_EVERY}\s+(?:(\d+|${words(HE_NUMBERS.keys())})\s*-?\s*(דקות|דקה|שעות|שעה)|(${words(HE_WHOLE_INTERVALS.keys())}))${END}`,
     ),
     ([, countText, unit, amount]) => {
       if (amount)
@@ -324,7 +324,7 @@ const REPEATS: [RegExp, (m: RegExpMatchArray) => Shape | undefined][] = [
   ],
   [
     rx(
-      String.raw`${START}(?:${HE_EVERY}\s+|פעם\s+ב-?)(?:(\d+|${words(HE_COUNTS.keys())})\s*-?\s*)?(?:(יומיים|ימים)|(שבועיים|שבועות)(?:\s+ב-?\s*(${HE_WEEKDAY_LIST}))?|(חודשיים|חודשים)(?:\s+ב-?\s*(?:ה-?)?(\d{1,2})\s+[לב]חודש|\s+ב-?יום\s+ה?(אחרון)(?:\s+${HE_OF_THE_MONTH})?)?|(שנתיים|שנים))${END}`,
+      String.raw`${START}(?:${HE_EVERY}\s+|פעם\s+ב-?)(?:(\d+|${words(HE_NUMBERS.keys())})\s*-?\s*)?(?:(יומיים|ימים)|(שבועיים|שבועות)(?:\s+ב-?\s*(${HE_WEEKDAY_LIST}))?|(חודשיים|חודשים)(?:\s+ב-?\s*(?:ה-?)?(\d{1,2})\s+[לב]חודש|\s+ב-?יום\s+ה?(אחרון)(?:\s+${HE_OF_THE_MONTH})?)?|(שנתיים|שנים))${END}`,
     ),
     ([, countText, day, week, weekDays, month, monthDay, last, year]) => {
       const unit = day ?? week ?? month ?? year ?? "";

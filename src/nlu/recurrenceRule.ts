@@ -60,7 +60,7 @@ export const MAX_INTERVAL: Record<Frequency, number> = {
 };
 
 /** RFC 5545 day codes, 0 = Sunday … 6 = Saturday (D6 numbering). */
-export const DAY_CODES = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"] as const;
+const DAY_CODES = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"] as const;
 
 const FREQUENCIES: readonly Frequency[] = ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"];
 const KNOWN_PARTS = new Set(["FREQ", "INTERVAL", "BYDAY", "BYMONTHDAY", "BYMONTH", "BYSETPOS", "WKST"]);

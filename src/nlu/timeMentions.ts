@@ -14,7 +14,6 @@ import {
   EN_MONTHS,
   EN_WEEKDAYS,
   HE_AMOUNTS,
-  HE_COUNTS,
   HE_HOURS,
   HE_ALL_MINUTES,
   HE_MINUTES_TO,
@@ -42,7 +41,7 @@ import {
 } from "./zonedTime.js";
 
 /** One thing a text said about time. */
-export type Mention =
+type Mention =
   | { kind: "instant"; at: number }
   | { kind: "relative"; relative: Relative }
   | { kind: "date"; date: LocalDate; impliedPeriod?: Period }
@@ -99,7 +98,7 @@ export class Scanner {
 }
 
 /** Whether only spaces and commas lie between two spans of `text`. */
-export function adjacent(a: Span, b: Span, text: string): boolean {
+function adjacent(a: Span, b: Span, text: string): boolean {
   const [first, second] = a.start <= b.start ? [a, b] : [b, a];
   return second.start >= first.end && /^[\s,]*$/u.test(text.slice(first.end, second.start));
 }
@@ -171,7 +170,7 @@ function clockOf(hourText: string, minuteText: string | undefined, minuteWords?:
 }
 
 /** Count words a clock time can be chosen against: "at 5 or six", "ב-8 או תשע" ("a", "an" are not). */
-const COUNT_WORDS = words([...EN_COUNTS.keys(), ...HE_COUNTS.keys()].filter((w) => w !== "a" && w !== "an"));
+const COUNT_WORDS = words([...EN_COUNTS.keys(), ...HE_NUMBERS.keys()].filter((w) => w !== "a" && w !== "an"));
 /** A number right after a clock time: a range "at 3-4", a choice "at 5 or 6", "ב-8 ו-20", "ב-8 או תשע". */
 const OTHER_NUMBER_AFTER = new RegExp(
   String.raw`^(?:\s*-\s*\d|\s+(?:or|and|או)\s+(?:(?:at|@)\s*|ו?(?:בשעה|ב)\s*-?\s*)?(?:\d|(?:${COUNT_WORDS})(?![\p{L}\p{N}]))|\s+ו-?\s*(?:(?:בשעה|ב)\s*-?\s*)?(?:\d|(?:${COUNT_WORDS})(?![\p{L}\p{N}])))`,

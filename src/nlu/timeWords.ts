@@ -138,9 +138,6 @@ HE_TENS.forEach((tens, t) => {
   });
 });
 
-/** Hebrew counts of units, both genders: "חמש דקות", "שלושה ימים". */
-export const HE_COUNTS = HE_NUMBERS;
-
 /** Hebrew amounts said in one word or phrase: "שעתיים", "רבע שעה", "שבועיים". */
 // prettier-ignore
 export const HE_AMOUNTS = new Map<string, Relative>([
@@ -184,7 +181,7 @@ export const DAY_WORDS = new Map<string, { days: number; period?: Period }>([
  * Minutes said after a Hebrew hour: "שבע ועשרים" (7:20), "שמונה וחצי", "תשע ועשר דקות", "שמונה
  * ועשרים וחמש"; the tens are also said without "ו" ("שבע ארבעים", 7:40).
  */
-export const HE_MINUTES = new Map<string, number>([
+const HE_MINUTES = new Map<string, number>([
   ["ורבע", 15],
   ["וחצי", 30],
 ]);
@@ -208,7 +205,7 @@ for (const [word, value] of HE_NUMBERS)
 /** "3", "three", "שלושה" → 3. */
 export function countOf(word: string): number | null {
   if (/^\d/u.test(word)) return Number(word);
-  return EN_COUNTS.get(word) ?? HE_COUNTS.get(word.replace(/[\s-]+/gu, " ")) ?? null;
+  return EN_COUNTS.get(word) ?? HE_NUMBERS.get(word.replace(/[\s-]+/gu, " ")) ?? null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,7 +263,7 @@ export const PATTERNS = {
   enQuarterHour: rx(String.raw`${START}in\s+(?:a\s+)?quarter\s+(?:of\s+an?\s+)?hour${END}`),
   enThreeQuarterHour: rx(String.raw`${START}in\s+three\s+quarters\s+of\s+an?\s+hour${END}`),
   heRelative: rx(
-    String.raw`${START}ו?ב?עוד\s+(?:(\d+(?:\.\d+)?|כמה|${words(HE_COUNTS.keys())})\s*-?\s*(${HE_UNIT})(\s+וחצי)?|(${words(HE_AMOUNTS.keys())}))${END}`,
+    String.raw`${START}ו?ב?עוד\s+(?:(\d+(?:\.\d+)?|כמה|${words(HE_NUMBERS.keys())})\s*-?\s*(${HE_UNIT})(\s+וחצי)?|(${words(HE_AMOUNTS.keys())}))${END}`,
   ),
   /** "half past 7", "a quarter to 8", "ten past 3", "20 minutes to 9", "quarter to noon", optional am/pm. */
   enMinutesAround: rx(

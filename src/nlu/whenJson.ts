@@ -12,7 +12,7 @@ import { isValidTimeZone } from "../utils/timeContext.js";
 /** The zone used when none is given (default: "Asia/Jerusalem"). */
 export const DEFAULT_WHEN_TIME_ZONE = "Asia/Jerusalem";
 
-export interface WhenInstantJson {
+interface WhenInstantJson {
   kind: "instant";
   at: string;
   local: string;
@@ -20,7 +20,7 @@ export interface WhenInstantJson {
   text: string;
 }
 
-export interface WhenRecurrenceJson {
+interface WhenRecurrenceJson {
   type: RecurrenceType;
   /** type "rrule": the RFC 5545 rule, "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU". */
   rule?: string;
@@ -34,7 +34,7 @@ export interface WhenRecurrenceJson {
   until?: string;
 }
 
-export interface WhenRecurringJson {
+interface WhenRecurringJson {
   kind: "recurring";
   recurrence: WhenRecurrenceJson;
   firstAt: string;
@@ -43,7 +43,7 @@ export interface WhenRecurringJson {
 }
 
 /** A time named but not complete: what Memo would ask about (D10), never a guess. */
-export interface WhenUnclearJson {
+interface WhenUnclearJson {
   kind: "unclear";
   reason: UnclearReason;
   /** The time words that were read. */
@@ -59,7 +59,7 @@ export interface WhenUnclearJson {
 export type WhenJson = WhenInstantJson | WhenRecurringJson | WhenUnclearJson | { error: string };
 
 /** One request: a message, its zone and its "now" (both optional: the defaults apply). */
-export const whenRequestSchema = z.object({
+const whenRequestSchema = z.object({
   text: z.string(),
   tz: z.string().optional(),
   now: z.string().optional(),
@@ -69,7 +69,7 @@ export type WhenRequest = z.infer<typeof whenRequestSchema>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A parse result in the command's JSON shape, with only the fields that apply. */
+/** A parse result in the command's JSON shape, with only the fields that apply. @internal */
 export function toWhenJson(parsed: ParsedTime): WhenInstantJson | WhenRecurringJson {
   if (parsed.kind === "instant") {
     const { at, local, timeZone, text } = parsed;
@@ -95,7 +95,7 @@ export function toWhenJson(parsed: ParsedTime): WhenInstantJson | WhenRecurringJ
 const ISO_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
-/** An ISO date-time as epoch ms; without Z or an offset it is wall time in `timeZone`. Null if unreadable. */
+/** An ISO date-time as epoch ms; without Z or an offset it is wall time in `timeZone`. Null if unreadable. @internal */
 export function parseNow(text: string, timeZone: string): number | null {
   const m = ISO_DATE_TIME.exec(text.trim());
   if (!m) return null;

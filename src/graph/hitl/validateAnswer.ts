@@ -110,7 +110,7 @@ const APPROVAL_WORDS: Record<string, string> = {
 const ALL = new Set(["all", "all of them", "both", "כולם", "הכל", "את כולם", "שניהם"]);
 
 /** Lower case, no surrounding punctuation or spaces, inner spaces folded. */
-export function normalizeReply(text: string): string {
+function normalizeReply(text: string): string {
   return text
     .toLowerCase()
     .replace(/\s+/g, " ")

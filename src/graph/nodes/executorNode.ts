@@ -13,7 +13,7 @@ import { stepRefOf } from "../plan/refs.js";
 import { capabilityContext } from "./resolverRouterNode.js";
 
 /** At most this many operations of one group run at once. */
-export const MAX_PARALLEL_EXECUTORS = 3;
+const MAX_PARALLEL_EXECUTORS = 3;
 
 /**
  * executor: runs the group's steps that have ID-resolved args, through the capability's executor.

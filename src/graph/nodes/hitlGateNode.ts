@@ -71,6 +71,7 @@ export function plannerConfirmed(state: MemoState): boolean {
  * What the planner's output asks for, if anything (spec 002 §5.2 triggers). A risky plan whose
  * every step is of a capability that confirms in code is asked about there, step by step, naming
  * each thing it changes (entity_resolution), not here with a generic question.
+ * @internal
  */
 export function plannerTrigger(
   state: MemoState,

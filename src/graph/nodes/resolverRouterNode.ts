@@ -23,7 +23,7 @@ import type { MemoState } from "../../types/state.js";
 import { NodeInputError } from "./instrument.js";
 
 /** At most this many resolvers run at once (spec 003 MAX_PARALLEL_RESOLVERS). */
-export const MAX_PARALLEL_RESOLVERS = 3;
+const MAX_PARALLEL_RESOLVERS = 3;
 
 export const RESOLVER_ROUTER_ENDS = ["entity_resolution", "hitl_gate", "join", "response_writer"] as const;
 

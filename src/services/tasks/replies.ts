@@ -26,7 +26,7 @@ export function intervalText(minutes: number, language: Language): string {
   return `${minutes} minutes`;
 }
 
-/** "every day at 08:00", "every Sunday and Wednesday at 18:00", "כל 10 לחודש ב-09:00", "every weekday (Sun–Thu) at 07:00"… @internal */
+/** "every day at 08:00", "every Sunday and Wednesday at 18:00", "כל 10 לחודש ב-09:00", "every weekday (Sun–Thu) at 07:00"… */
 export function ruleText(rule: TaskRecurrence & { untilHuman?: string }, language: Language): string {
   let text: string;
   switch (rule.type) {

@@ -24,8 +24,8 @@ import { WhatsAppMessageSchema, type WhatsAppMessage } from "./webhookSchema.js"
 import type { HeldRecords, WhatsAppSender, WhatsAppSendOptions } from "./whatsAppSender.js";
 
 /** WhatsApp's own limits: images up to 5 MB, audio up to 16 MB. */
-export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-export const AUDIO_MAX_BYTES = 16 * 1024 * 1024;
+const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+const AUDIO_MAX_BYTES = 16 * 1024 * 1024;
 /** A reply sent this long after the user's message quotes it, so it is clear what it answers. */
 const QUOTE_AFTER_MS = 60_000;
 
@@ -33,7 +33,7 @@ const QUOTE_AFTER_MS = 60_000;
 type TurnOptions = InvokeOptions & { whatsappMessageId: string; user: User };
 
 /** A turn that ended in our error; the inbox retries it, then apologizes. */
-export class TurnFailedError extends MemoError {}
+class TurnFailedError extends MemoError {}
 
 /** Message types with a fixed "I can't open these" reply, by the word for them. */
 const UNSUPPORTED: Record<string, MessageKey> = {
@@ -345,7 +345,7 @@ export class InboundProcessor implements InboxHandler {
 }
 
 /** What Memo says about an image with no caption: what it shows, what it holds, what it could do. */
-export function describeImage(context: ImageContext, language: "he" | "en"): string {
+function describeImage(context: ImageContext, language: "he" | "en"): string {
   const { analysisResult: result } = context;
   const data = result.extractedData ?? {};
   const bullets = (items: string[]) => items.map((item) => `• ${item}`).join("\n");

@@ -1,21 +1,10 @@
 import { z } from "zod";
+import { operationLines, operationNames } from "../contracts/contract.js";
+import { gmailContract } from "../contracts/gmail.js";
 import { FROM_STEP_FIELD } from "./resolverMessagesPrompt.js";
 
-/** The gmail operations (issue 8). */
-export const GMAIL_OPERATIONS = [
-  "search",
-  "read",
-  "compose",
-  "send",
-  "reply",
-  "forward",
-  "label",
-  "archive",
-  "delete",
-  "markRead",
-] as const;
-
-export type GmailOperationName = (typeof GMAIL_OPERATIONS)[number];
+/** The gmail operations of the gmail contract (issue 8). */
+const GMAIL_OPERATIONS = operationNames(gmailContract, "gmail");
 
 /** Which existing email the user means, in their words; never an id. Code searches the mailbox. */
 export const EmailReferenceSchema = z.object({
@@ -62,12 +51,8 @@ export const GMAIL_SYSTEM_PROMPT = `You turn one step of Memo's plan into an ema
 Answer with one JSON object: "operation" and only the fields it needs (leave the others out or null).
 
 Operations:
-- search: find emails. query is a Gmail search query built from the user's words: from:, to:, subject:, is:unread, has:attachment, newer_than:7d, older_than:, in:inbox, plus plain words ("emails from Dana about the invoice" → "from:Dana invoice"; "unread mail from this week" → "is:unread newer_than:7d").
-- read: show one email; thread true to read the whole conversation.
-- compose: save a draft (not sent). send: send a new email now. Both need to, subject and body.
-- reply: answer an existing email (email names it); body is the reply.
-- forward: send an existing email (email names it) on to "to", with an optional note.
-- label: addLabels / removeLabels on the email(s). archive: out of the inbox. delete: to the trash. markRead: mark as read. all true when the user means every matching email ("archive all the newsletters"), else one.
+${operationLines(gmailContract, "gmail")}
+label, archive, delete, markRead: all true when the user means every matching email ("archive all the newsletters"), else one.
 
 Naming an existing email (field "email"): never an id. "#N" in handle is email N of the list Memo showed last ("read 2" → handle "#2"); "@N" is latest action N; "it", "that", "זה", "אותו" mean the email an earlier step of this message found when the message lists such steps (set fromStep to its id), otherwise "@1". Otherwise put the user's words: from = the sender as said ("the email from Dana" → from "Dana"), subject / words = what it is about ("about the invoice" → words "invoice").
 

@@ -6,7 +6,7 @@ import type { Logger } from "../../../utils/logger.js";
 import type { GoogleAccounts } from "../../../services/google/types.js";
 import { GmailEntityResolver } from "./gmailEntityResolver.js";
 import { GmailService } from "../../../services/gmail/gmailService.js";
-import { gmailTemplate } from "../../../services/gmail/replies.js";
+import { gmailTemplate } from "./gmailReplies.js";
 import type { UndoSettings } from "../../../services/undo/undoJournal.js";
 
 export { GmailService } from "../../../services/gmail/gmailService.js";

@@ -21,19 +21,25 @@ import { t } from "../../../messages/index.js";
 import { DRAFT_REVISION_PROMPT } from "../../../prompts/draftRevisionPrompt.js";
 import { userTextOf } from "../../errorText.js";
 import { bindToDependency, parseHandle } from "../../entities/references.js";
+import { assertNever, checkOperation, declares } from "../../../contracts/contract.js";
+import {
+  gmailContract,
+  type GmailArgs,
+  type GmailFunction,
+  type GmailOperation,
+} from "../../../contracts/gmail.js";
 
 type Args = Record<string, unknown>;
 
-/** Operations that act on existing emails, and those that may act on several at once. */
-const ON_EMAILS = new Set(["read", "reply", "forward", "label", "archive", "delete", "markRead"]);
-const BULK = new Set(["label", "archive", "delete", "markRead"]);
+/** Operations that may act on several emails at once. */
+const BULK = new Set<GmailFunction>(["gmail.label", "gmail.archive", "gmail.delete", "gmail.markRead"]);
 /** The question of a risky plan before a change it did not approve already. */
 const CONFIRM_CHANGE: Partial<
-  Record<string, "gmail.confirmArchive" | "gmail.confirmMarkRead" | "gmail.confirmLabel">
+  Record<GmailFunction, "gmail.confirmArchive" | "gmail.confirmMarkRead" | "gmail.confirmLabel">
 > = {
-  archive: "gmail.confirmArchive",
-  markRead: "gmail.confirmMarkRead",
-  label: "gmail.confirmLabel",
+  "gmail.archive": "gmail.confirmArchive",
+  "gmail.markRead": "gmail.confirmMarkRead",
+  "gmail.label": "gmail.confirmLabel",
 };
 /** Emails a search shows as candidates, and that one bulk change touches at most. */
 const CANDIDATES = 10;
@@ -42,24 +48,6 @@ const MAX_BULK = 25;
 /** The mailboxes the resolver searches: GmailService, or a stand-in. */
 export interface MailboxSource {
   forUser(phone: string): Promise<Mailbox>;
-}
-
-/** What GmailExecutor is handed for each operation, once the emails are found (never user-typed ids). */
-export interface GmailExecutorArgs {
-  operation: string;
-  /** The emails acted on, found in the user's mailbox. */
-  messageIds?: string[];
-  /** Who and what they are, for the reply (no bodies). */
-  emails?: { from: string; subject: string }[];
-  /** compose, send, reply, forward: exactly what is sent (what the approval question showed). */
-  draft?: OutgoingEmail;
-  /** forward: the user's note, kept apart so an edit rewrites it and not the forwarded text. */
-  note?: string;
-  thread?: boolean;
-  query?: string;
-  maxResults?: number;
-  addLabels?: string[];
-  removeLabels?: string[];
 }
 
 /** Emails found for a reference, or what to ask or say instead. */
@@ -88,6 +76,15 @@ const CANCEL_WORDS =
 const strings = (v: unknown) =>
   Array.isArray(v) ? v.flatMap((s) => (typeof s === "string" && s.trim() ? [s.trim()] : [])) : [];
 const notFound = (message: string): EntityResolution => ({ status: "not_found", message });
+
+/**
+ * Args this resolver resolved (what GmailExecutor is handed), as the contract types them: each
+ * carries its operation's name. Null for args that do not satisfy it.
+ */
+function resolvedOperation(args: Args): GmailOperation | null {
+  const checked = checkOperation(gmailContract, `gmail.${String(args.operation)}`, args);
+  return checked.success ? checked.operation : null;
+}
 
 /** Gmail search value: one word as is, several quoted. */
 const term = (words: string) => {
@@ -138,10 +135,10 @@ export class GmailEntityResolver implements EntityResolver {
   ): Promise<EntityResolution> {
     const args = result.args ?? {};
     const operationId = operationIdOf(context.state.traceId, step.id);
-    const operation = (result.functionName ?? "").split(".")[1] ?? "";
+    const functionName = result.functionName ?? "";
     // A re-run of a turn whose operation already ran (or began to send): the executor reports it.
     return resolveUnlessDone(this.ledger, context.phone, [operationId, `${operationId}:sending`], args, () =>
-      this.guarded(context, (mailbox) => this.resolveOperation(step, operation, args, mailbox, context)),
+      this.guarded(context, (mailbox) => this.resolveFunction(step, functionName, args, mailbox, context)),
     );
   }
 
@@ -164,8 +161,10 @@ export class GmailEntityResolver implements EntityResolver {
       list[Number(index)] = chosen;
       args[field] = list;
     }
-    const operation = (context.state.resolverResults.get(step.id)?.functionName ?? "").split(".")[1] ?? "";
-    return this.guarded(context, (mailbox) => this.resolveOperation(step, operation, args, mailbox, context));
+    const functionName = context.state.resolverResults.get(step.id)?.functionName ?? "";
+    return this.guarded(context, (mailbox) =>
+      this.resolveFunction(step, functionName, args, mailbox, context),
+    );
   }
 
   /**
@@ -174,8 +173,9 @@ export class GmailEntityResolver implements EntityResolver {
    * searching and drafts change nothing.
    */
   confirmation(_step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
-    const key = CONFIRM_CHANGE[String(args.operation)];
-    const emails = Array.isArray(args.emails) ? (args.emails as { from: string; subject: string }[]) : [];
+    const op = resolvedOperation(args);
+    const key = op ? CONFIRM_CHANGE[op.functionName] : undefined;
+    const emails = op && "emails" in op.args ? (op.args.emails ?? []) : [];
     if (!key || emails.length === 0) return Promise.resolve(null);
     return Promise.resolve(this.naming(t(context.language, key), emails, context));
   }
@@ -186,14 +186,15 @@ export class GmailEntityResolver implements EntityResolver {
     change: string,
     context: CapabilityContext,
   ): Promise<EntityResolution> {
+    const op = resolvedOperation(args);
     // "cancel" at "What should I change?" ends the step with nothing sent; it never becomes the text.
     if (CANCEL_WORDS.test(change.trim().replace(/[.!,\s]+$/u, ""))) {
-      const draft = (args as unknown as GmailExecutorArgs).draft;
+      const draft = op && "draft" in op.args ? op.args.draft : undefined;
       return notFound(draft ? t(context.language, "gmail.wontSend") : t(context.language, "cancelled"));
     }
-    return this.guarded(context, (mailbox) =>
-      this.reviseDraft(args as unknown as GmailExecutorArgs, change, mailbox, context),
-    );
+    // Only args this resolver made are asked about for approval: anything else is a defect of ours.
+    if (!op) return notFound(t(context.language, "gmail.failed"));
+    return this.guarded(context, (mailbox) => this.reviseDraft(op, args, change, mailbox, context));
   }
 
   /** Runs `work` on the user's mailbox; lost access and Gmail refusals become a message, not a crash. */
@@ -210,26 +211,40 @@ export class GmailEntityResolver implements EntityResolver {
     }
   }
 
+  /** The step's function, when the contract declares it; any other says Gmail failed. */
+  private resolveFunction(
+    step: PlanStep,
+    functionName: string,
+    args: Args,
+    mailbox: Mailbox,
+    context: CapabilityContext,
+  ): Promise<EntityResolution> {
+    if (!declares(gmailContract, functionName))
+      return Promise.resolve(notFound(t(context.language, "gmail.failed")));
+    return this.resolveOperation(step, functionName, args, mailbox, context);
+  }
+
+  /** The args of `functionName` from the resolver's: the emails and recipients found, the draft made. */
   private async resolveOperation(
     step: PlanStep,
-    operation: string,
+    functionName: GmailFunction,
     args: Args,
     mailbox: Mailbox,
     context: CapabilityContext,
   ): Promise<EntityResolution> {
     const { language } = context;
-    if (operation === "search") {
+    if (functionName === "gmail.search") {
       return {
         status: "resolved",
         args: {
-          operation,
+          operation: "search",
           query:
             nonEmpty(args.query) ?? (referenceQuery((args.email as Args | undefined) ?? {}) || "in:inbox"),
           ...(typeof args.maxResults === "number" ? { maxResults: args.maxResults } : {}),
-        } satisfies GmailExecutorArgs,
+        } satisfies GmailArgs<"gmail.search">,
       };
     }
-    if (operation === "compose" || operation === "send") {
+    if (functionName === "gmail.compose" || functionName === "gmail.send") {
       const recipients = await this.recipients(step, args, mailbox, context);
       if (!("draft" in recipients)) return recipients.resolution;
       const draft: OutgoingEmail = {
@@ -237,21 +252,23 @@ export class GmailEntityResolver implements EntityResolver {
         subject: nonEmpty(args.subject) ?? "",
         body: nonEmpty(args.body) ?? "",
       };
-      const out: GmailExecutorArgs = { operation, draft };
-      return operation === "compose"
-        ? { status: "resolved", args: { ...out } }
-        : { status: "approve", question: approvalQuestion("send", draft, language), args: { ...out } };
+      return functionName === "gmail.compose"
+        ? { status: "resolved", args: { operation: "compose", draft } satisfies GmailArgs<"gmail.compose"> }
+        : {
+            status: "approve",
+            question: approvalQuestion("send", draft, language),
+            args: { operation: "send", draft } satisfies GmailArgs<"gmail.send">,
+          };
     }
-    if (!ON_EMAILS.has(operation)) return notFound(t(language, "gmail.failed"));
     if (
-      operation === "label" &&
+      functionName === "gmail.label" &&
       (strings(args.addLabels).some((l) => NEVER_ADDED.test(l)) ||
         strings(args.removeLabels).some((l) => NEVER_REMOVED.test(l)))
     ) {
       return notFound(t(language, "gmail.labelProtected"));
     }
 
-    const found = await this.findEmails(args, operation, mailbox, context);
+    const found = await this.findEmails(args, functionName, mailbox, context);
     if (found.status === "missing") return notFound(found.message);
     if (found.status === "several") {
       return {
@@ -273,15 +290,22 @@ export class GmailEntityResolver implements EntityResolver {
     }
     const emails = found.emails;
     const first = emails[0]!;
-    const base = {
+    // The operation's name, then the emails it acts on (never ids the user typed).
+    const on = <N extends string>(operation: N) => ({
       operation,
       messageIds: emails.map((e) => e.id),
       emails: emails.map((e) => ({ from: e.from, subject: e.subject })),
-    };
-    switch (operation) {
-      case "read":
-        return { status: "resolved", args: { ...base, ...(args.thread === true ? { thread: true } : {}) } };
-      case "reply": {
+    });
+    switch (functionName) {
+      case "gmail.read":
+        return {
+          status: "resolved",
+          args: {
+            ...on("read"),
+            ...(args.thread === true ? { thread: true } : {}),
+          } satisfies GmailArgs<"gmail.read">,
+        };
+      case "gmail.reply": {
         const cc = await this.recipients(step, { ...args, to: [] }, mailbox, context);
         if (!("draft" in cc)) return cc.resolution;
         const original = await mailbox.getMessage(first.id);
@@ -289,10 +313,10 @@ export class GmailEntityResolver implements EntityResolver {
         return {
           status: "approve",
           question: approvalQuestion("reply", draft, language),
-          args: { ...base, draft },
+          args: { ...on("reply"), draft } satisfies GmailArgs<"gmail.reply">,
         };
       }
-      case "forward": {
+      case "gmail.forward": {
         const recipients = await this.recipients(step, args, mailbox, context);
         if (!("draft" in recipients)) return recipients.resolution;
         const original = await mailbox.getMessage(first.id);
@@ -301,25 +325,37 @@ export class GmailEntityResolver implements EntityResolver {
         return {
           status: "approve",
           question: approvalQuestion("forward", draft, language),
-          args: { ...base, draft, note },
+          args: { ...on("forward"), draft, note } satisfies GmailArgs<"gmail.forward">,
         };
       }
-      case "delete":
-        return { status: "approve", question: this.deleteQuestion(emails, context), args: { ...base } };
-      case "label":
+      case "gmail.delete":
+        return {
+          status: "approve",
+          question: this.deleteQuestion(emails, context),
+          args: on("delete") satisfies GmailArgs<"gmail.delete">,
+        };
+      case "gmail.label":
         return {
           status: "resolved",
-          args: { ...base, addLabels: strings(args.addLabels), removeLabels: strings(args.removeLabels) },
+          args: {
+            ...on("label"),
+            addLabels: strings(args.addLabels),
+            removeLabels: strings(args.removeLabels),
+          } satisfies GmailArgs<"gmail.label">,
         };
+      case "gmail.archive":
+        return { status: "resolved", args: on("archive") satisfies GmailArgs<"gmail.archive"> };
+      case "gmail.markRead":
+        return { status: "resolved", args: on("markRead") satisfies GmailArgs<"gmail.markRead"> };
       default:
-        return { status: "resolved", args: { ...base } };
+        return assertNever(functionName);
     }
   }
 
   /** The emails a reference names: a handle, the words searched in the mailbox, or the latest email acted on. */
   private async findEmails(
     args: Args,
-    operation: string,
+    functionName: GmailFunction,
     mailbox: Mailbox,
     context: CapabilityContext,
   ): Promise<Found> {
@@ -365,7 +401,7 @@ export class GmailEntityResolver implements EntityResolver {
       if (!id) return { status: "missing", message: t(language, "gmail.whichEmail") };
       return { status: "found", emails: [await mailbox.getMessage(id)] };
     }
-    const many = args.all === true && BULK.has(operation);
+    const many = args.all === true && BULK.has(functionName);
     const emails = await mailbox.search(query, many ? MAX_BULK : CANDIDATES);
     if (emails.length === 0) {
       return { status: "missing", message: t(language, "gmail.notFound", { query: describe(reference) }) };
@@ -410,28 +446,30 @@ export class GmailEntityResolver implements EntityResolver {
   }
 
   /** Applies the user's change to the draft it asked approval for, and asks again. */
+  /** `args` (as asked about, `op` as the contract types them) with the change applied. */
   private async reviseDraft(
-    args: GmailExecutorArgs,
+    op: GmailOperation,
+    args: Args,
     change: string,
     mailbox: Mailbox,
     context: CapabilityContext,
   ): Promise<EntityResolution> {
     const { language } = context;
-    const draft = args.draft;
+    const draft = "draft" in op.args ? op.args.draft : undefined;
     if (!draft) {
       // Nothing to rewrite (delete): the same question again.
-      const emails = args.emails ?? [];
+      const emails = "emails" in op.args ? (op.args.emails ?? []) : [];
       return { status: "approve", question: this.deleteQuestion(emails, context), args: { ...args } };
     }
-    const forward = args.operation === "forward";
+    const forward = op.functionName === "gmail.forward";
     const current = {
       to: draft.to,
       cc: draft.cc ?? [],
       subject: draft.subject,
-      body: forward ? (args.note ?? "") : draft.body,
+      body: op.functionName === "gmail.forward" ? (op.args.note ?? "") : draft.body,
     };
     const revised = (await this.rewrite(current, change, context)) ?? applyChangeByRule(current, change);
-    const fixedRecipients = args.operation === "reply";
+    const fixedRecipients = op.functionName === "gmail.reply";
     let note = "";
     let to = current.to;
     let cc = current.cc;
@@ -448,7 +486,8 @@ export class GmailEntityResolver implements EntityResolver {
     }
     let next: OutgoingEmail;
     if (forward) {
-      const original: EmailMessage = await mailbox.getMessage(args.messageIds?.[0] ?? "");
+      const chosen = "messageIds" in op.args ? op.args.messageIds?.[0] : undefined;
+      const original: EmailMessage = await mailbox.getMessage(chosen ?? "");
       next = forwardDraft(original, to, revised.body, cc);
     } else {
       next = {
@@ -460,7 +499,7 @@ export class GmailEntityResolver implements EntityResolver {
       if (cc.length) next.cc = cc;
       else delete next.cc;
     }
-    const kind = args.operation === "reply" ? "reply" : forward ? "forward" : "send";
+    const kind = fixedRecipients ? "reply" : forward ? "forward" : "send";
     return {
       status: "approve",
       question: note + approvalQuestion(kind, next, language),

@@ -10,11 +10,22 @@ import {
 import { userTextOf } from "../../errorText.js";
 import { summarizeThread } from "../../../services/gmail/summarize.js";
 import { GoogleConnectionLostError } from "../../../services/google/types.js";
-import type { GmailExecutorArgs, MailboxSource } from "./gmailEntityResolver.js";
+import type { MailboxSource } from "./gmailEntityResolver.js";
 import { humanTime } from "../../../utils/timeContext.js";
 import type { Logger } from "../../../utils/logger.js";
 import type { CapabilityContext, Executor, ExecutorOutcome } from "../../../types/capability.js";
-import type { EmailView, GmailData } from "../../../types/gmail.js";
+import { assertNever, type OutcomeOf } from "../../../contracts/contract.js";
+import {
+  gmailContract,
+  type ChangedResult,
+  type EmailView,
+  type GmailArgs,
+  type GmailFunction,
+  type GmailOperation,
+  type GmailResults,
+  type SentResult,
+} from "../../../contracts/gmail.js";
+import { typedExecutor } from "../typedExecutor.js";
 
 /** The executor's error code for each kind of Gmail failure (others: GMAIL_FAILED). */
 const ERROR_CODES: Partial<Record<GmailFailure, string>> = {
@@ -25,9 +36,13 @@ const ERROR_CODES: Partial<Record<GmailFailure, string>> = {
 };
 
 /** Operations that change nothing: not recorded in the ledger. */
-const READS = new Set(["search", "read"]);
+const READS = new Set<string>(
+  Object.entries(gmailContract.operations)
+    .filter(([, spec]) => "reads" in spec && spec.reads)
+    .map(([functionName]) => functionName),
+);
 /** Operations that send mail: at most once, whatever happens to the turn. */
-const SENDS = new Set(["send", "reply", "forward"]);
+const SENDS = new Set<GmailFunction>(["gmail.send", "gmail.reply", "gmail.forward"]);
 
 type RunContext = CapabilityContext & { operationId: string };
 
@@ -58,46 +73,44 @@ export function createGmailExecutor(
   /** Journals each change as one "undo" cannot take back (default: none). */
   undo?: UndoSettings,
 ): Executor {
-  return {
+  return typedExecutor(gmailContract, {
     name: "GmailExecutor",
-    capability: "gmail",
-    async execute(functionName, rawArgs, context) {
+    async execute(op, context) {
       const { phone, operationId, language } = context;
-      const args = rawArgs as unknown as GmailExecutorArgs;
-      const operation = functionName.split(".")[1] ?? args.operation;
+      const { functionName } = op;
       const sending = `${operationId}:sending`;
       try {
-        if (READS.has(operation)) return await run(operation, args, mailboxes, context, logger);
+        if (READS.has(functionName)) return await run(op, mailboxes, context, logger);
         const recorded = await ledger.get(phone, operationId);
         if (recorded !== undefined) return recorded as ExecutorOutcome;
-        if (SENDS.has(operation)) {
+        if (SENDS.has(functionName)) {
           if ((await ledger.get(phone, sending)) !== undefined) {
             return { success: false, errorCode: "MAYBE_SENT", error: t(language, "gmail.maybeSent") };
           }
-          await ledger.record(phone, sending, { operation });
+          await ledger.record(phone, sending, { operation: functionName.slice("gmail.".length) });
         }
-        const outcome = await run(operation, args, mailboxes, context, logger);
+        const outcome = await run(op, mailboxes, context, logger);
         await ledger.record(phone, operationId, outcome);
         // Gmail keeps no way back Memo could use: "undo" right after says so (never undoes something older).
         if (outcome.success && undo) {
           await recordIrreversible(undo, phone, {
             operationId,
             turnId: context.state.traceId,
-            reason: SENDS.has(operation) ? "email" : "gmail",
+            reason: SENDS.has(functionName) ? "email" : "gmail",
             now: context.now,
           });
         }
         return outcome;
       } catch (error) {
-        const refused = refusal(error, language, SENDS.has(operation));
+        const refused = refusal(error, language, SENDS.has(functionName));
         if (!refused) throw error;
         // A definite refusal changed nothing: recorded, so a re-run says the same and does not retry.
-        if (!READS.has(operation) && refused.definite)
+        if (!READS.has(functionName) && refused.definite)
           await ledger.record(phone, operationId, refused.outcome);
         return refused.outcome;
       }
     },
-  };
+  });
 }
 
 /**
@@ -133,39 +146,61 @@ function refusal(
   return null;
 }
 
+/** The emails an operation acts on, and who and what they are (for the reply). */
+type OnEmails = Pick<GmailArgs<"gmail.archive">, "messageIds" | "emails">;
+
+/** What a change to existing emails reports: the emails, and the labels for a label change. */
+function changed<Op extends "archive" | "delete" | "markRead" | "label">(
+  op: Op,
+  args: OnEmails,
+  extra: { added?: string[]; removed?: string[] } = {},
+): OutcomeOf<ChangedResult<Op>> {
+  const emails = args.emails ?? [];
+  return {
+    success: true,
+    data: { kind: "changed", op, emails, ...extra },
+    latestAction: {
+      action: op,
+      summary: emails.map((e) => `email "${e.subject}" from ${e.from}`).join("; "),
+      externalIds: args.messageIds ?? [],
+    },
+  };
+}
+
+/** What a send, reply or forward reports: who it went to. */
+function sent<Op extends "send" | "reply" | "forward">(
+  op: Op,
+  draft: OutgoingEmail,
+  id: string,
+): OutcomeOf<SentResult<Op>> {
+  return {
+    success: true,
+    data: { kind: "sent", op, to: draft.to, subject: draft.subject },
+    latestAction: { action: op, summary: describe(draft.subject, draft.to), externalIds: [id] },
+  };
+}
+
+/** The draft to send or save; without one (a step that lost it) Gmail is not asked at all. */
+function needsDraft(draft: OutgoingEmail | null | undefined): OutgoingEmail {
+  if (!draft) throw new GmailRequestError(400, "no_draft");
+  return draft;
+}
+
 async function run(
-  operation: string,
-  args: GmailExecutorArgs,
+  op: GmailOperation,
   mailboxes: MailboxSource,
   context: RunContext,
   logger: Logger,
 ): Promise<ExecutorOutcome> {
   const { phone, language } = context;
   const mailbox = await mailboxes.forUser(phone);
-  const ids = args.messageIds ?? [];
-  const emails = args.emails ?? [];
-  const changed = (
-    op: "archive" | "delete" | "markRead" | "label",
-    extra: { added?: string[]; removed?: string[] } = {},
-  ): ExecutorOutcome => ({
-    success: true,
-    data: { kind: "changed", op, emails, ...extra } satisfies GmailData,
-    latestAction: {
-      action: op,
-      summary: emails.map((e) => `email "${e.subject}" from ${e.from}`).join("; "),
-      externalIds: ids,
-    },
-  });
-  const needsDraft = (): OutgoingEmail => {
-    if (!args.draft) throw new GmailRequestError(400, "no_draft");
-    return args.draft;
-  };
-  switch (operation) {
-    case "search": {
-      const found = await mailbox.search(args.query || "in:inbox", args.maxResults);
+  switch (op.functionName) {
+    case "gmail.search": {
+      const { args } = op;
+      const found = await mailbox.search(args.query || "in:inbox", args.maxResults ?? undefined);
       return {
         success: true,
-        data: { kind: "emails", emails: found.map(view) } satisfies GmailData,
+        data: { kind: "emails", emails: found.map(view) },
         latestAction: {
           action: "search",
           summary: `${found.length} emails: ${found
@@ -174,10 +209,11 @@ async function run(
             .join("; ")}`,
           externalIds: found.map((e) => e.id),
         },
-      };
+      } satisfies OutcomeOf<GmailResults["gmail.search"]>;
     }
-    case "read": {
-      const id = ids[0] ?? "";
+    case "gmail.read": {
+      const { args } = op;
+      const id = args.messageIds?.[0] ?? "";
       const email = await mailbox.getMessage(id);
       const shown: EmailView = { ...view(email), to: email.to, cc: email.cc, body: email.body };
       let thread: { count: number; summary: string } | undefined;
@@ -193,60 +229,58 @@ async function run(
       }
       return {
         success: true,
-        data: { kind: "email", email: shown, ...(thread ? { thread } : {}) } satisfies GmailData,
+        data: { kind: "email", email: shown, ...(thread ? { thread } : {}) },
         latestAction: {
           action: "read",
           summary: `email "${email.subject}" from ${email.from}`,
           ...(email.date ? { when: email.date } : {}),
           externalIds: [email.id],
         },
-      };
+      } satisfies OutcomeOf<GmailResults["gmail.read"]>;
     }
-    case "compose": {
-      const draft = needsDraft();
+    case "gmail.compose": {
+      const draft = needsDraft(op.args.draft);
       const saved = await mailbox.createDraft(draft);
       return {
         success: true,
-        data: { kind: "drafted", to: draft.to, subject: draft.subject } satisfies GmailData,
+        data: { kind: "drafted", to: draft.to, subject: draft.subject },
         latestAction: {
           action: "compose",
           summary: `draft ${describe(draft.subject, draft.to)}`,
           externalIds: [saved.messageId],
         },
-      };
+      } satisfies OutcomeOf<GmailResults["gmail.compose"]>;
     }
-    case "send":
-    case "reply":
-    case "forward": {
-      const draft = needsDraft();
-      const sent = await mailbox.send(draft);
-      return {
-        success: true,
-        data: { kind: "sent", op: operation, to: draft.to, subject: draft.subject } satisfies GmailData,
-        latestAction: {
-          action: operation,
-          summary: describe(draft.subject, draft.to),
-          externalIds: [sent.id],
-        },
-      };
+    case "gmail.send": {
+      const draft = needsDraft(op.args.draft);
+      return sent("send", draft, (await mailbox.send(draft)).id);
     }
-    case "archive":
-      await mailbox.archive(ids);
-      return changed("archive");
-    case "delete":
-      await mailbox.trash(ids);
-      return changed("delete");
-    case "markRead":
-      await mailbox.markRead(ids);
-      return changed("markRead");
-    case "label": {
-      const { added, removed } = await mailbox.modifyLabels(ids, {
+    case "gmail.reply": {
+      const draft = needsDraft(op.args.draft);
+      return sent("reply", draft, (await mailbox.send(draft)).id);
+    }
+    case "gmail.forward": {
+      const draft = needsDraft(op.args.draft);
+      return sent("forward", draft, (await mailbox.send(draft)).id);
+    }
+    case "gmail.archive":
+      await mailbox.archive(op.args.messageIds ?? []);
+      return changed("archive", op.args);
+    case "gmail.delete":
+      await mailbox.trash(op.args.messageIds ?? []);
+      return changed("delete", op.args);
+    case "gmail.markRead":
+      await mailbox.markRead(op.args.messageIds ?? []);
+      return changed("markRead", op.args);
+    case "gmail.label": {
+      const { args } = op;
+      const { added, removed } = await mailbox.modifyLabels(args.messageIds ?? [], {
         add: args.addLabels ?? [],
         remove: args.removeLabels ?? [],
       });
-      return changed("label", { added, removed });
+      return changed("label", args, { added, removed });
     }
     default:
-      return { success: false, errorCode: "UNKNOWN_OPERATION", error: t(language, "gmail.failed") };
+      return assertNever(op);
   }
 }

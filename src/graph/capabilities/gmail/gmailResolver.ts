@@ -1,10 +1,16 @@
-import { GMAIL_SYSTEM_PROMPT, GmailOperationSchema, type GmailOperation } from "../../../prompts/gmailPrompt.js";
+import {
+  GMAIL_SYSTEM_PROMPT,
+  GmailOperationSchema,
+  type GmailOperation,
+} from "../../../prompts/gmailPrompt.js";
 import { t } from "../../../messages/index.js";
 import { isEmailAddress } from "../../../services/gmail/mime.js";
 import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../../types/capability.js";
 import { compactArgs } from "../../resolvers/compactArgs.js";
 import { buildResolverMessages } from "../../../prompts/resolverMessagesPrompt.js";
+import { assertNever } from "../../../contracts/contract.js";
+import type { GmailFunction } from "../../../contracts/gmail.js";
 
 /** An entry that means to be an address ("@" in it) but is not a valid one, or undefined. */
 function badAddress(recipients: string[] | null | undefined): string | undefined {
@@ -26,8 +32,14 @@ export function missingForGmail(op: GmailOperation, language: "he" | "en"): stri
       return op.to?.length ? null : t(language, "gmail.askForwardTo");
     case "label":
       return op.addLabels?.length || op.removeLabels?.length ? null : t(language, "gmail.askLabel");
-    default:
+    case "search":
+    case "read":
+    case "archive":
+    case "delete":
+    case "markRead":
       return null;
+    default:
+      return assertNever(op.operation);
   }
 }
 
@@ -57,10 +69,11 @@ export const gmailResolver: Resolver = {
       const asked = bad ? question : op.question?.trim() || question;
       return { stepId: step.id, type: "clarify", question: asked, llmUsage: usage };
     }
+    const functionName: GmailFunction = `gmail.${op.operation}`;
     return {
       stepId: step.id,
       type: "execute",
-      functionName: `gmail.${op.operation}`,
+      functionName,
       args: op,
       llmUsage: usage,
     };

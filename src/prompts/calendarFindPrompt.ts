@@ -1,15 +1,5 @@
 import { z } from "zod";
-
-/** The read operations of V1's calendarOperations (spec 002 §8.2), plus schedule analysis. */
-export const CALENDAR_FIND_OPERATIONS = [
-  "get",
-  "getEvents",
-  "checkConflicts",
-  "getRecurringInstances",
-  "analyzeSchedule",
-] as const;
-
-export type CalendarFindOperationName = (typeof CALENDAR_FIND_OPERATIONS)[number];
+import { CALENDAR_FIND_OPERATIONS, calendarOperationLines } from "../contracts/calendar.js";
 
 /** Weekday names as the calendar schemas take them (weekly recurrences, excludeDays), Sunday first. */
 export const DAY_NAMES = [
@@ -37,7 +27,7 @@ export const eventIdField = z
   .nullish()
   .describe('"@N" for latest action N; null otherwise. Never an id from the user\'s words.');
 
-/** CalendarFindResolver's structured output: V1's read subset of calendarOperations. */
+/** CalendarFindResolver's structured output: the calendar contract's reads (V1's read subset of calendarOperations, spec 002 §8.2, plus schedule analysis). */
 export const CalendarFindSchema = z.object({
   operation: z.enum(CALENDAR_FIND_OPERATIONS),
   eventId: eventIdField,
@@ -61,11 +51,7 @@ export const CALENDAR_FIND_SYSTEM_PROMPT = `You turn one step of Memo's plan int
 Answer with one JSON object: "operation" and only the fields it needs (leave the others out or null).
 
 Operations:
-- getEvents: the events in a range ("what's on tomorrow", "my meetings this week", "מה יש לי ביומן מחר"). summary narrows it to events with those words in the title.
-- get: one event the user names ("when is my meeting with Dana?") by summary, optionally within timeMin/timeMax.
-- checkConflicts: whether a planned time is free ("am I free tomorrow at 14:00?", "is Sunday 10-12 taken?"): start and end.
-- getRecurringInstances: the dates of a repeating event ("when are my yoga classes this month?"): summary, optionally timeMin/timeMax.
-- analyzeSchedule: how busy a period is, busy hours and free time ("what does my week look like?", "when am I free this week?", "איך נראה השבוע שלי?").
+${calendarOperationLines("find")}
 
 Naming events:
 - Events are named by the words of their title in summary ("the meeting with Dana" → "meeting with Dana", "הפגישה עם דנה" → "פגישה עם דנה"). Never put an id in eventId from the user's words; "it", "that", "זה", "אותו" mean eventId "@1" (latest action 1) when it is an event.

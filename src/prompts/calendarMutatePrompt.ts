@@ -1,20 +1,7 @@
 import { z } from "zod";
+import { CALENDAR_MUTATE_OPERATIONS, calendarOperationLines } from "../contracts/calendar.js";
 import { FROM_STEP_FIELD } from "./resolverMessagesPrompt.js";
 import { DAY_NAMES, eventIdField, localTime } from "./calendarFindPrompt.js";
-
-/** The write operations of V1's calendarOperations (spec 002 §8.2). */
-export const CALENDAR_MUTATE_OPERATIONS = [
-  "create",
-  "createMultiple",
-  "createRecurring",
-  "createMultipleRecurring",
-  "update",
-  "delete",
-  "deleteBySummary",
-  "truncateRecurring",
-] as const;
-
-export type CalendarMutateOperationName = (typeof CALENDAR_MUTATE_OPERATIONS)[number];
 
 const reminderMinutesBefore = z
   .number()
@@ -90,7 +77,7 @@ export const UpdateFieldsSchema = z.object({
   reminderMinutesBefore,
 });
 
-/** CalendarMutateResolver's structured output: V1's write subset of calendarOperations. */
+/** CalendarMutateResolver's structured output: the calendar contract's changes (V1's write subset of calendarOperations, spec 002 §8.2). */
 export const CalendarMutateSchema = z.object({
   operation: z.enum(CALENDAR_MUTATE_OPERATIONS),
   ...FROM_STEP_FIELD,
@@ -132,13 +119,7 @@ export const CALENDAR_MUTATE_SYSTEM_PROMPT = `You turn one step of Memo's plan i
 Answer with one JSON object: "operation" and only the fields it needs (leave the others out or null).
 
 Operations:
-- create: one event. summary, start, and end or durationMinutes (none: one hour), location, description, reminderMinutesBefore.
-- createMultiple: several events at once in "events", each like create.
-- createRecurring: a repeating event: summary, repeatPhrase, frequency, days, startTime, endTime (or durationMinutes), startDate, until or count.
-- createMultipleRecurring: several repeating events in "recurringEvents", each like createRecurring.
-- update: searchCriteria finds the event, updateFields holds ONLY the new values ("move the meeting with Dana to 18:00" → searchCriteria {summary "meeting with Dana"}, updateFields {start "18:00"}). Never put new values in searchCriteria or old ones in updateFields.
-- delete: one event (searchCriteria). deleteBySummary: every event matching searchCriteria in its range ("clear my calendar tomorrow", "delete all the meetings with Dana this week"), with excludeSummaries / excludeDays for those to keep ("except the dentist" → excludeSummaries ["dentist"]).
-- truncateRecurring: stop a repeating event after a date: searchCriteria names it, until = the last day it keeps ("no more yoga after March" → until "2026-03-31").
+${calendarOperationLines("mutate")}
 - isRecurring: true when the change is for the whole series ("every", "all the", "always", "כל", "תמיד"), false for one occurrence ("this Monday's", "just tomorrow's"), null when the user did not say.
 
 Naming events:

@@ -5,6 +5,7 @@
 import { addDays, dayOfWeek, localToInstant } from "../../nlu/zonedTime.js";
 import { daysBetween, formatDate, localDateOf, startOfDay } from "./recurrenceExpansion.js";
 import type { CalendarEvent, TimeRange } from "../../types/calendar.js";
+import type { DaySchedule, ScheduleAnalysis, Slot } from "../../contracts/calendar.js";
 
 /** Free time is looked for from this local time… (default: 08:00). */
 const WAKING_START = { hour: 8, minute: 0 };
@@ -14,37 +15,6 @@ const WAKING_END = { hour: 22, minute: 0 };
 const MIN_FREE_MINUTES = 30;
 /** At most this many days are analysed (a month). */
 const MAX_DAYS = 31;
-
-/** A span of instants, ISO. */
-interface Slot {
-  start: string;
-  end: string;
-}
-
-interface DaySchedule {
-  /** The local date, YYYY-MM-DD. */
-  date: string;
-  /** 0 = Sunday … 6 = Saturday. */
-  dayOfWeek: number;
-  /** Timed events that touch the day. */
-  events: number;
-  /** Minutes of the day covered by at least one timed event. */
-  busyMinutes: number;
-  /** Free time within waking hours, from now on, at least MIN_FREE_MINUTES long. */
-  freeSlots: Slot[];
-  /** Titles of the all-day events on the day (trips, holidays): shown, not counted as busy. */
-  allDay: string[];
-}
-
-export interface ScheduleAnalysis {
-  days: DaySchedule[];
-  /** Timed events in the range (all-day ones are listed per day, not counted). */
-  totalEvents: number;
-  busyMinutes: number;
-  freeMinutes: number;
-  /** The day with the most busy minutes, or null when nothing is busy. */
-  busiestDate: string | null;
-}
 
 export interface ScheduleOptions {
   timeZone: string;

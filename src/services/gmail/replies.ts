@@ -21,7 +21,7 @@ export function failureText(language: Language, reason: GmailFailure, sending = 
 }
 
 /** The most characters of a body shown in one WhatsApp message (WhatsApp allows 4096 in all). */
-const MAX_BODY_SHOWN = 1500;
+export const MAX_BODY_SHOWN = 1500;
 /** Lines of the body an approval question shows. */
 const APPROVAL_BODY_LINES = 6;
 /** And at most this many characters of them. */

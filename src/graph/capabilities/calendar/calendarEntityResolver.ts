@@ -32,7 +32,6 @@ import {
 import {
   dayText,
   eventView,
-  type EventView,
   frameAt,
   rangeText,
   ruleText,
@@ -53,8 +52,54 @@ import { GoogleConnectionLostError } from "../../../services/google/types.js";
 import { userTextOf } from "../../errorText.js";
 import { DEFAULT_THRESHOLD, decideMatch, rankMatches, type Match } from "../../../utils/fuzzy.js";
 import { actionIds, bindToDependency, parseHandle, withChosenArgs } from "../../entities/references.js";
+import { assertNever, declares, type OperationName } from "../../../contracts/contract.js";
+import {
+  calendarContract,
+  type CalendarArgs,
+  type CalendarFunction,
+  type CalendarOperationName,
+} from "../../../contracts/calendar.js";
 
 type Args = Record<string, unknown>;
+
+/** The args the executor takes for each operation, by its name ("update"). */
+type ArgsByName = { [F in CalendarFunction as OperationName<F, "calendar">]: CalendarArgs<F> };
+
+/**
+ * Resolved args of one operation, as the contract types them (the compiler checks that what is
+ * resolved here is what the executor takes), with the operation's name for the confirmation.
+ */
+function argsOf<N extends CalendarOperationName>(operation: N, args: ArgsByName[N]): Args {
+  return { operation, ...args };
+}
+
+/** The operation a function names, when the contract declares it ("calendar.update" → "update"). */
+function operationOf(functionName: string): CalendarOperationName | null {
+  return declares(calendarContract, functionName)
+    ? (functionName.slice("calendar.".length) as CalendarOperationName)
+    : null;
+}
+
+/**
+ * What a risky plan asks before each operation: nothing (reading, creating; a deletion of several
+ * or of a series was asked about when resolved), the deletion of one event, a change to one event,
+ * or the end of a series. A new operation of the contract fails `tsc` here until it says.
+ */
+const QUESTION: Record<CalendarOperationName, "none" | "delete" | "update" | "truncate"> = {
+  create: "none",
+  createMultiple: "none",
+  createRecurring: "none",
+  createMultipleRecurring: "none",
+  getEvents: "none",
+  get: "none",
+  checkConflicts: "none",
+  getRecurringInstances: "none",
+  analyzeSchedule: "none",
+  update: "update",
+  delete: "delete",
+  deleteBySummary: "delete",
+  truncateRecurring: "truncate",
+};
 
 /** Events named without a day are looked for from the start of today through this many days (default: 60). */
 export const SEARCH_DAYS = 60;
@@ -149,7 +194,7 @@ export class CalendarEntityResolver implements EntityResolver {
     context: CapabilityContext,
     chosenId?: string,
   ): Promise<EntityResolution> {
-    const operation = (result.functionName ?? "").split(".")[1] ?? "";
+    const operation = operationOf(result.functionName ?? "");
     const operationIds = [operationIdOf(context.state.traceId, step.id)];
     // A re-run of a turn whose change already happened: the executor reports its outcome.
     return resolveUnlessDone(this.ledger, context.phone, operationIds, result.args ?? {}, async () => {
@@ -183,9 +228,11 @@ export class CalendarEntityResolver implements EntityResolver {
   private async question(args: Args, context: CapabilityContext): Promise<string | null> {
     const { language } = context;
     const frame = frameOf(context);
-    const operation = str(args.operation);
-    if (operation === "delete" || operation === "deleteBySummary") {
-      const events = Array.isArray(args.events) ? (args.events as EventView[]) : [];
+    const operation = operationOf(`calendar.${str(args.operation) ?? ""}`);
+    const asks = operation ? QUESTION[operation] : "none";
+    if (asks === "delete") {
+      const checked = calendarContract.operations["calendar.delete"].args.safeParse(args);
+      const events = checked.success ? (checked.data.events ?? []) : [];
       const event = events.length === 1 ? events[0]! : null;
       return event
         ? t(language, "calendar.confirmDeleteOne", {
@@ -194,11 +241,11 @@ export class CalendarEntityResolver implements EntityResolver {
           })
         : null;
     }
-    if (operation !== "update" && operation !== "truncateRecurring") return null;
-    const id = str(operation === "update" ? args.eventId : args.seriesId);
+    if (asks === "none") return null;
+    const id = str(asks === "update" ? args.eventId : args.seriesId);
     const event = id ? await (await this.providers.forUser(context.phone)).getEvent(id) : null;
     if (!event) return null;
-    if (operation === "update")
+    if (asks === "update")
       return t(language, "calendar.confirmUpdateOne", {
         summary: event.summary,
         when: whenText(event, frame, language),
@@ -232,7 +279,7 @@ export class CalendarEntityResolver implements EntityResolver {
 
   private async resolveOperation(
     step: PlanStep,
-    operation: string,
+    operation: CalendarOperationName | null,
     args: Args,
     provider: CalendarProvider,
     context: CapabilityContext,
@@ -240,6 +287,8 @@ export class CalendarEntityResolver implements EntityResolver {
   ): Promise<EntityResolution> {
     const { language } = context;
     const criteriaOf = (a: Args) => readCriteria(a, chosenId);
+    // A function the contract does not declare names nothing Memo can act on.
+    if (!operation) return notFound(t(language, "calendar.askWhichEvent"));
     switch (operation) {
       case "create":
       case "createMultiple":
@@ -250,25 +299,26 @@ export class CalendarEntityResolver implements EntityResolver {
       case "analyzeSchedule": {
         const range = readRange(str(args.timeMin), str(args.timeMax), timeOptions(context, true));
         if (!range.ok) return notFound(t(language, "calendar.askRange", { phrase: range.phrase }));
-        return resolved({
-          operation,
-          range: range.range,
-          ...(str(args.summary) ? { query: str(args.summary) } : {}),
-          excludeSummaries: strings(args.excludeSummaries),
-          excludeDays: strings(args.excludeDays),
-        });
+        return resolved(
+          argsOf(operation, {
+            range: range.range,
+            ...(str(args.summary) ? { query: str(args.summary) } : {}),
+            excludeSummaries: strings(args.excludeSummaries),
+            excludeDays: strings(args.excludeDays),
+          }),
+        );
       }
       case "checkConflicts": {
         const slot = eventTimes({ start: str(args.start), end: str(args.end) }, timeOptions(context, true));
         if (!slot.ok) return notFound(timeQuestion(slot, language, frameOf(context)));
-        return resolved({ operation, range: { from: slot.times.start, to: slot.times.end } });
+        return resolved(argsOf(operation, { range: { from: slot.times.start, to: slot.times.end } }));
       }
       case "get": {
         const criteria = criteriaOf(args);
         const found = await this.find(criteria, provider, context, false);
         if (found.status === "missing") return notFound(found.message);
         const events = found.status === "found" ? [found.event] : found.events;
-        return resolved({ operation, eventIds: events.map((e) => e.id) });
+        return resolved(argsOf(operation, { eventIds: events.map((e) => e.id) }));
       }
       case "getRecurringInstances": {
         const criteria = criteriaOf(args);
@@ -287,7 +337,7 @@ export class CalendarEntityResolver implements EntityResolver {
           defaultDays: INSTANCES_DAYS,
         });
         if (!range.ok) return notFound(t(language, "calendar.askRange", { phrase: range.phrase }));
-        return resolved({ operation, seriesId: series.seriesId, range: range.range });
+        return resolved(argsOf(operation, { seriesId: series.seriesId, range: range.range }));
       }
       case "update":
         return this.resolveUpdate(step, args, provider, context, criteriaOf(args));
@@ -309,17 +359,17 @@ export class CalendarEntityResolver implements EntityResolver {
               ? t(language, "calendar.askEventTime", { phrase: until })
               : t(language, "calendar.askUntil"),
           );
-        return resolved({ operation, seriesId: series.seriesId, lastDate: formatDate(last) });
+        return resolved(argsOf(operation, { seriesId: series.seriesId, lastDate: formatDate(last) }));
       }
       default:
-        return notFound(t(language, "calendar.askWhichEvent"));
+        return assertNever(operation);
     }
   }
 
   // ---- creating ----
 
   private async resolveCreate(
-    operation: string,
+    operation: "create" | "createMultiple" | "createRecurring" | "createMultipleRecurring",
     args: Args,
     provider: CalendarProvider,
     context: CapabilityContext,
@@ -329,7 +379,7 @@ export class CalendarEntityResolver implements EntityResolver {
     const built = buildEventInputs(args as CalendarMutateOperation, timeOptions(context));
     if (!built.ok) return notFound(timeQuestion(built, context.language, frameOf(context)));
     const inputs = built.inputs;
-    const resolvedArgs = { operation, inputs };
+    const resolvedArgs = argsOf(operation, { inputs });
     const clashes: { input: EventInput; with: CalendarEvent[] }[] = [];
     for (const input of inputs) {
       // All-day events and series are not checked: a trip does not make a meeting impossible.
@@ -401,7 +451,7 @@ export class CalendarEntityResolver implements EntityResolver {
       patch.reminderMinutesBefore = fields.reminderMinutesBefore;
     if (Object.keys(patch).length === 0) return notFound(t(context.language, "calendar.askChange"));
     const scope = scopeOf(event, args.isRecurring, dateNamed);
-    const resolvedArgs = { operation: "update", eventId: event.id, scope, patch };
+    const resolvedArgs = argsOf("update", { eventId: event.id, scope, patch });
 
     // Moving one event onto another asks first, naming it.
     const moved = { ...event, ...patch };
@@ -440,11 +490,7 @@ export class CalendarEntityResolver implements EntityResolver {
     const { event, dateNamed } = found;
     const scope = scopeOf(event, args.isRecurring, dateNamed);
     // What the reply names once they are gone (no descriptions: args live in the checkpoint).
-    const resolvedArgs = {
-      operation: "delete",
-      targets: [{ id: event.id, scope }],
-      events: [eventView(event)],
-    };
+    const resolvedArgs = argsOf("delete", { targets: [{ id: event.id, scope }], events: [eventView(event)] });
     if (scope === "series" && event.recurrence) {
       return {
         status: "confirm",
@@ -491,11 +537,11 @@ export class CalendarEntityResolver implements EntityResolver {
     const targets = uniqueBy(
       events.map((e) => ({
         id: wholeSeries && e.seriesId ? e.seriesId : e.id,
-        scope: wholeSeries && e.seriesId ? "series" : "instance",
+        scope: wholeSeries && e.seriesId ? ("series" as const) : ("instance" as const),
       })),
       (t) => t.id,
     );
-    const resolvedArgs = { operation: "deleteBySummary", targets, events: events.map(eventView) };
+    const resolvedArgs = argsOf("deleteBySummary", { targets, events: events.map(eventView) });
     if (events.length === 1 && !wholeSeries) return resolved(resolvedArgs);
     const names = events.slice(0, MAX_NAMED).map((e, i) => `${i + 1}. ${label(e, context)}`);
     if (events.length > MAX_NAMED) names.push("…");

@@ -7,14 +7,13 @@ import {
   parseDate,
   startOfDay,
 } from "../../../services/calendar/recurrenceExpansion.js";
-import { eventView, type CalendarData, type EventView } from "../../../services/calendar/replies.js";
+import { eventView } from "../../../services/calendar/replies.js";
 import { analyzeSchedule } from "../../../services/calendar/scheduleAnalysis.js";
 import { CalendarRequestError } from "../../../services/calendar/calendarRequestError.js";
 import {
   type CalendarEvent,
   type CalendarProvider,
   type CalendarProviders,
-  type EventInput,
   type EventScope,
   type TimeRange,
 } from "../../../types/calendar.js";
@@ -35,25 +34,32 @@ import {
 } from "../../../services/undo/undoJournal.js";
 import { type ExternalUndo } from "../../../types/capability.js";
 import type { CapabilityContext, Executor, ExecutorOutcome } from "../../../types/capability.js";
+import { assertNever, type OutcomeOf } from "../../../contracts/contract.js";
+import {
+  calendarContract,
+  type CalendarArgs,
+  type CalendarData,
+  type CalendarOperation,
+  type EventView,
+  type Frame,
+} from "../../../contracts/calendar.js";
+import { typedExecutor } from "../typedExecutor.js";
 
-type Args = Record<string, unknown>;
-type Frame = { zone: string; today: string };
 type RunContext = CapabilityContext & { operationId: string; frame: Frame };
 
 const str = nonEmpty;
-const strings = (v: unknown) => (Array.isArray(v) ? v.map(str).filter((s): s is string => !!s) : []);
+const strings = (v: readonly string[] | null | undefined) =>
+  (v ?? []).map(str).filter((s): s is string => !!s);
 
 /** Operations that change nothing: not recorded in the ledger, not re-read on a re-run. */
-const READS = new Set(["get", "getEvents", "checkConflicts", "getRecurringInstances", "analyzeSchedule"]);
+const READS = new Set<string>(
+  Object.entries(calendarContract.operations)
+    .filter(([, spec]) => "reads" in spec && spec.reads)
+    .map(([functionName]) => functionName),
+);
 
 /** A request the executor cannot run as given (a programming slip upstream, or args from an old turn). */
 class MalformedArgs extends MemoError {}
-
-function rangeOf(value: unknown): TimeRange {
-  const range = value as Partial<TimeRange> | undefined;
-  if (typeof range?.from !== "string" || typeof range.to !== "string") throw new MalformedArgs("range");
-  return { from: range.from, to: range.to };
-}
 
 function eventAction(action: string, events: EventView[]): ExecutorOutcome["latestAction"] {
   const first = events[0]!;
@@ -68,7 +74,10 @@ function eventAction(action: string, events: EventView[]): ExecutorOutcome["late
   };
 }
 
-const success = (data: CalendarData, latestAction?: ExecutorOutcome["latestAction"]): ExecutorOutcome => ({
+const success = <D extends CalendarData>(
+  data: D,
+  latestAction?: ExecutorOutcome["latestAction"],
+): OutcomeOf<D> => ({
   success: true,
   data,
   ...(latestAction ? { latestAction } : {}),
@@ -88,28 +97,25 @@ export function createCalendarExecutor(
   /** Journals changes for "undo" (default: none). */
   undo?: UndoSettings,
 ): Executor {
-  return {
+  return typedExecutor(calendarContract, {
     name: "CalendarExecutor",
-    capability: "calendar",
-    async execute(functionName, args, context) {
+    async execute(op, context) {
       const zone = context.state.user.timezone;
       const run: RunContext = {
         ...context,
         frame: { zone, today: formatDate(localDateOf(context.now, zone)) },
       };
-      const operation = functionName.split(".")[1] ?? "";
-      const recorded = READS.has(operation)
-        ? undefined
-        : await ledger?.get(context.phone, context.operationId);
+      const operation = op.functionName.slice("calendar.".length);
+      const reads = READS.has(op.functionName);
+      const recorded = reads ? undefined : await ledger?.get(context.phone, context.operationId);
       // A re-run of a turn whose change already happened: the same reply, nothing done twice.
       if (recorded !== undefined) return recorded as ExecutorOutcome;
       try {
         const provider = await providers.forUser(context.phone);
-        const journal =
-          undo && !READS.has(operation) ? await beforeChange(provider, args, run, undo, logger) : null;
-        let outcome = await dispatch(operation, args, provider, run);
-        if (outcome.success && !READS.has(operation)) {
-          const description = undoDescription(outcome.data as CalendarData, args);
+        const journal = undo && !reads ? await beforeChange(provider, op, run, undo, logger) : null;
+        let outcome: OutcomeOf<CalendarData> = await dispatch(op, provider, run);
+        if (outcome.success && !reads) {
+          const description = undoDescription(outcome.data, op);
           const turnId = context.state.traceId;
           // Journaled only when something changed (finish records nothing otherwise): a call that
           // changed nothing must not take the place of the user's last real change.
@@ -126,7 +132,7 @@ export function createCalendarExecutor(
                   action: operation.startsWith("delete") ? ("restore" as const) : ("revert" as const),
                 })),
                 // Events it created on Google: undo deletes them (the built-in ones are rows in the journal).
-                ...(journal.builtin ? [] : createdOnProvider(outcome.data as CalendarData)),
+                ...(journal.builtin ? [] : createdOnProvider(outcome.data)),
               ],
             });
           // A change that succeeded but left nothing to put back (no snapshot, a copy that failed):
@@ -139,8 +145,8 @@ export function createCalendarExecutor(
               now: context.now,
             });
             // Its reply then offers no "undo" that would not work.
-            const data = outcome.data as CalendarData;
-            if (data.kind === "deleted") outcome = { ...outcome, data: { ...data, untracked: true } };
+            const data = outcome.data;
+            if (data?.kind === "deleted") outcome = { ...outcome, data: { ...data, untracked: true } };
           }
           await ledger?.record(context.phone, context.operationId, outcome);
         }
@@ -172,18 +178,26 @@ export function createCalendarExecutor(
         throw error;
       }
     },
-  };
+  });
 }
 
 /** The events an operation names: the one it changes, the ones it deletes, the series it ends. */
-function eventIdsOf(args: Args): { id: string; scope: EventScope }[] {
-  const scope: EventScope = args.scope === "series" ? "series" : "instance";
-  const targets = Array.isArray(args.targets) ? (args.targets as { id: string; scope: EventScope }[]) : [];
-  return [
-    ...(str(args.eventId) ? [{ id: str(args.eventId)!, scope }] : []),
-    ...(str(args.seriesId) ? [{ id: str(args.seriesId)!, scope: "series" as const }] : []),
-    ...targets.filter((t) => typeof t?.id === "string").map((t) => ({ id: t.id, scope: t.scope })),
-  ];
+function eventIdsOf(op: CalendarOperation): { id: string; scope: EventScope }[] {
+  switch (op.functionName) {
+    case "calendar.update": {
+      const id = str(op.args.eventId);
+      return id ? [{ id, scope: op.args.scope === "series" ? "series" : "instance" }] : [];
+    }
+    case "calendar.delete":
+    case "calendar.deleteBySummary":
+      return op.args.targets ?? [];
+    case "calendar.truncateRecurring": {
+      const id = str(op.args.seriesId);
+      return id ? [{ id, scope: "series" }] : [];
+    }
+    default:
+      return [];
+  }
 }
 
 /**
@@ -192,7 +206,7 @@ function eventIdsOf(args: Args): { id: string; scope: EventScope }[] {
  */
 async function beforeChange(
   provider: CalendarProvider,
-  args: Args,
+  op: CalendarOperation,
   context: RunContext,
   undo: UndoSettings,
   logger: Logger | undefined,
@@ -203,7 +217,7 @@ async function beforeChange(
   /** Some event's earlier state could not be copied: the change goes ahead, journaled as not undoable. */
   incomplete: boolean;
 }> {
-  const targets = eventIdsOf(args);
+  const targets = eventIdsOf(op);
   const builtin = provider.kind === "builtin";
   const capture = new UndoCapture(
     undo.journal,
@@ -248,7 +262,7 @@ function createdOnProvider(data: CalendarData | undefined): ExternalUndo[] {
 }
 
 /** What an undo of a calendar change names. */
-function undoDescription(data: CalendarData | undefined, args: Args): UndoDescription | null {
+function undoDescription(data: CalendarData | undefined, op: CalendarOperation): UndoDescription | null {
   const named = (events: { summary: string }[]) => describeChanged("event", events, (event) => event.summary);
   switch (data?.kind) {
     case "created":
@@ -257,7 +271,7 @@ function undoDescription(data: CalendarData | undefined, args: Args): UndoDescri
     case "truncated":
       return named([data.event]);
     case "deleted": {
-      const events = data.events.length > 0 ? data.events : eventIdsOf(args).map(() => ({ summary: "" }));
+      const events = data.events.length > 0 ? data.events : eventIdsOf(op).map(() => ({ summary: "" }));
       return named(events);
     }
     default:
@@ -265,19 +279,19 @@ function undoDescription(data: CalendarData | undefined, args: Args): UndoDescri
   }
 }
 
+/** Runs one operation of the contract: a new operation fails `tsc` here until it is handled. */
 async function dispatch(
-  operation: string,
-  args: Args,
+  op: CalendarOperation,
   provider: CalendarProvider,
   context: RunContext,
-): Promise<ExecutorOutcome> {
+): Promise<OutcomeOf<CalendarData>> {
   const { frame } = context;
-  switch (operation) {
-    case "create":
-    case "createMultiple":
-    case "createRecurring":
-    case "createMultipleRecurring": {
-      const inputs = Array.isArray(args.inputs) ? (args.inputs as EventInput[]) : [];
+  switch (op.functionName) {
+    case "calendar.create":
+    case "calendar.createMultiple":
+    case "calendar.createRecurring":
+    case "calendar.createMultipleRecurring": {
+      const inputs = op.args.inputs ?? [];
       if (inputs.length === 0) throw new MalformedArgs("inputs");
       const created: EventView[] = [];
       for (const [i, input] of inputs.entries()) {
@@ -285,20 +299,19 @@ async function dispatch(
         const key = inputs.length === 1 ? context.operationId : `${context.operationId}#${i}`;
         created.push(eventView(await provider.createEvent(input, key)));
       }
+      const operation = op.functionName.slice("calendar.".length);
       return success({ kind: "created", events: created, ...frame }, eventAction(operation, created));
     }
-    case "update": {
-      const id = str(args.eventId);
+    case "calendar.update": {
+      const id = str(op.args.eventId);
       if (!id) throw new MalformedArgs("eventId");
-      const scope = (args.scope === "series" ? "series" : "instance") satisfies EventScope;
-      const updated = eventView(await provider.updateEvent(id, args.patch ?? {}, scope));
+      const scope = (op.args.scope === "series" ? "series" : "instance") satisfies EventScope;
+      const updated = eventView(await provider.updateEvent(id, op.args.patch ?? {}, scope));
       return success({ kind: "updated", event: updated, scope, ...frame }, eventAction("update", [updated]));
     }
-    case "delete":
-    case "deleteBySummary": {
-      const targets = Array.isArray(args.targets)
-        ? (args.targets as { id: string; scope: EventScope }[])
-        : [];
+    case "calendar.delete":
+    case "calendar.deleteBySummary": {
+      const targets = op.args.targets ?? [];
       if (targets.length === 0) throw new MalformedArgs("targets");
       for (const target of targets) {
         try {
@@ -308,13 +321,13 @@ async function dispatch(
           if (!(error instanceof CalendarRequestError && error.code === "not_found")) throw error;
         }
       }
-      const events = Array.isArray(args.events) ? (args.events as EventView[]) : [];
+      const events = op.args.events ?? [];
       const scope = targets.length === 1 ? targets[0]!.scope : "instance";
       return success({ kind: "deleted", events, scope, ...frame });
     }
-    case "truncateRecurring": {
-      const seriesId = str(args.seriesId);
-      const lastDate = str(args.lastDate);
+    case "calendar.truncateRecurring": {
+      const seriesId = str(op.args.seriesId);
+      const lastDate = str(op.args.lastDate);
       if (!seriesId || !lastDate) throw new MalformedArgs("seriesId");
       const event = eventView(await provider.truncateSeries(seriesId, lastDate));
       return success(
@@ -322,9 +335,9 @@ async function dispatch(
         eventAction("truncateRecurring", [event]),
       );
     }
-    case "get": {
+    case "calendar.get": {
       const found: EventView[] = [];
-      for (const id of strings(args.eventIds)) {
+      for (const id of strings(op.args.eventIds)) {
         const event = await provider.getEvent(id);
         if (event) found.push(eventView(event));
       }
@@ -336,10 +349,10 @@ async function dispatch(
         eventAction("get", found),
       );
     }
-    case "getEvents": {
-      const range = rangeOf(args.range);
-      const query = str(args.query);
-      const events = filterEvents(await provider.listEvents(range), args, frame.zone).map(eventView);
+    case "calendar.getEvents": {
+      const { range } = op.args;
+      const query = str(op.args.query);
+      const events = filterEvents(await provider.listEvents(range), op.args, frame.zone).map(eventView);
       return {
         ...success({
           kind: "listing",
@@ -359,10 +372,8 @@ async function dispatch(
         },
       };
     }
-    case "getRecurringInstances": {
-      const seriesId = str(args.seriesId);
-      if (!seriesId) throw new MalformedArgs("seriesId");
-      const range = rangeOf(args.range);
+    case "calendar.getRecurringInstances": {
+      const { seriesId, range } = op.args;
       const series = await provider.getEvent(seriesId);
       const events = (await provider.listInstances(seriesId, range)).map(eventView);
       return success({
@@ -374,8 +385,8 @@ async function dispatch(
         ...frame,
       });
     }
-    case "checkConflicts": {
-      const range = rangeOf(args.range);
+    case "calendar.checkConflicts": {
+      const { range } = op.args;
       const fromMs = Date.parse(range.from);
       const toMs = Date.parse(range.to);
       const events = (await provider.listEvents(range))
@@ -383,14 +394,14 @@ async function dispatch(
         .map(eventView);
       return success({ kind: "conflicts", events, range, ...frame });
     }
-    case "analyzeSchedule": {
-      const range = rangeOf(args.range);
-      const events = filterEvents(await provider.listEvents(range), args, frame.zone);
+    case "calendar.analyzeSchedule": {
+      const { range } = op.args;
+      const events = filterEvents(await provider.listEvents(range), op.args, frame.zone);
       const analysis = analyzeSchedule(events, range, { timeZone: frame.zone, nowMs: context.now });
       return success({ kind: "schedule", analysis, range, ...frame });
     }
     default:
-      throw new MalformedArgs(`operation ${operation}`);
+      return assertNever(op);
   }
 }
 
@@ -402,7 +413,11 @@ function startDay(event: Pick<CalendarEvent, "allDay" | "start">, zone: string):
 }
 
 /** Events narrowed by title words (fuzzy), titles to leave out and weekdays to leave out. */
-function filterEvents(events: CalendarEvent[], args: Args, zone: string): CalendarEvent[] {
+function filterEvents(
+  events: CalendarEvent[],
+  args: CalendarArgs<"calendar.getEvents" | "calendar.analyzeSchedule">,
+  zone: string,
+): CalendarEvent[] {
   const query = str(args.query);
   const excludeSummaries = strings(args.excludeSummaries);
   const excludeDays = new Set(

@@ -9,11 +9,12 @@ import { frameAt, timeQuestion } from "../../../services/calendar/replies.js";
 import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../../types/capability.js";
 import { resolveOperation } from "../../resolvers/resolverPrompt.js";
-import { calendarActions } from "../../../contracts/calendar.js";
+import { calendarContract } from "../../../contracts/calendar.js";
 
 /** The planner's read actions on the calendar (the rest go to CalendarMutateResolver). */
 export const CALENDAR_READ_ACTIONS = [
-  ...calendarActions.actions.filter((action) => "reads" in action).map((action) => action.name),
+  // The plan actions of the contract's reads ("list_events", "find_event"…).
+  ...calendarContract.actions.filter((action) => action.reads).map((action) => action.name),
   // Read actions a planner may coin beside the prompt's.
   "find_events",
   "get_recurring_instances",

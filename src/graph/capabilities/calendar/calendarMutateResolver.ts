@@ -17,6 +17,7 @@ import { resolveWhen } from "../../../nlu/whenPhrase.js";
 import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../../types/capability.js";
 import { resolveOperation } from "../../resolvers/resolverPrompt.js";
+import { assertNever } from "../../../contracts/contract.js";
 
 /** Whether the operation names an event: a handle, title words, a day, or a recent calendar action ("move it"). */
 function namesEvent(op: CalendarMutateOperation, context: CapabilityContext): boolean {
@@ -92,7 +93,7 @@ export function missingMutate(op: CalendarMutateOperation, context: CapabilityCo
       return criteriaQuestion(op.searchCriteria, context, { ...options, allowPast: true });
     }
     default:
-      return null;
+      return assertNever(op.operation);
   }
 }
 

@@ -180,7 +180,7 @@ export const secondBrainContract = defineContract("second-brain", {
   },
 });
 
-export type SecondBrainContract = typeof secondBrainContract;
+type SecondBrainContract = typeof secondBrainContract;
 export type SecondBrainFunction = FunctionOf<SecondBrainContract>;
 /** One second-brain operation with its arguments, as the executor switches on it. */
 export type SecondBrainOperation = OperationOf<SecondBrainContract>;

@@ -21,7 +21,7 @@ export interface PlannerAction {
 }
 
 /** One operation of a capability's executor. */
-interface OperationSpec<A extends z.ZodType = z.ZodType> {
+export interface OperationSpec<A extends z.ZodType = z.ZodType> {
   /** What the executor receives, after entity resolution. */
   args: A;
   /** Changes nothing: no ledger entry, no undo entry (default: false). */

@@ -1,41 +1,223 @@
 /**
- * The second-brain capability's contract, as far as it is written: the plan actions the planner
- * may name, notes first, then what Memo remembers (its operations are still typed in
- * graph/capabilities/secondBrain/).
+ * The second-brain capability's contract: every notes.* and memory.* operation its executor runs,
+ * with the arguments it receives after entity resolution and the result it returns, and the plan
+ * actions the planner may name (notes first, then what Memo remembers).
  */
-import type { CapabilityActions } from "./contract.js";
+import { z } from "zod";
+import {
+  actionsOf,
+  defineContract,
+  type ArgsOf,
+  type CapabilityActions,
+  type FunctionOf,
+  type OperationOf,
+} from "./contract.js";
 
-export const secondBrainActions = {
-  capability: "second-brain",
-  actions: [
-    { name: "store_note" },
-    {
-      name: "search_notes",
-      hint: 'also a question about something the user noted: "what\'s the wifi password?", "מה הקוד של הלוקר?"',
-      reads: true,
-    },
-    { name: "summarize_notes", reads: true },
-    { name: "list_notes", reads: true },
-    { name: "update_note" },
-    { name: "delete_note" },
-  ],
-} as const satisfies CapabilityActions;
+const text = z.string().nullish();
+const ids = z.array(z.string()).nullish();
 
-/** What Memo remembers about the user, and each action's executor function. */
-export const memoryActions = {
+/** A resolved note id (absent: no such note, refused as "which note?"). */
+const noteId = text;
+
+/** A note as replies show it. */
+export interface NoteView {
+  id: string;
+  quote: string;
+  /** The day it was written or last changed, in the user's zone and language ("3 Nov"). */
+  date: string;
+}
+
+/** A remembered fact as replies show it. */
+interface FactView {
+  id: string;
+  type: string;
+  content: string;
+  status?: string;
+}
+
+/** store: the note kept; `namesTime` when it mentions a time (the reply says how to get a reminder). */
+interface Stored {
+  kind: "stored";
+  note: NoteView;
+  namesTime?: boolean;
+}
+
+interface Updated {
+  kind: "updated";
+  note: NoteView;
+}
+
+/** delete: the notes removed (none: a re-run of a change whose note is gone since). */
+interface Deleted {
+  kind: "deleted";
+  notes: NoteView[];
+}
+
+/** search: the notes found, and the answer to a question read from them. */
+interface Found {
+  kind: "found";
+  query: string;
+  notes: NoteView[];
+  answer?: string;
+}
+
+/** getAll: the newest notes, and how many there are. */
+interface NoteListing {
+  kind: "list";
+  notes: NoteView[];
+  total: number;
+}
+
+/** summarize: what the notes read say, with them as sources. */
+interface Summary {
+  kind: "summary";
+  query?: string;
+  notes: NoteView[];
+  text: string;
+}
+
+/** memory.list: what Memo remembers about the user. */
+interface Memories {
+  kind: "memories";
+  facts: FactView[];
+  hasSummary: boolean;
+}
+
+/** memory.forget: the facts (or the note) forgotten, quoted, and how many notes went with them. */
+interface Forgotten {
+  kind: "forgotten";
+  facts: string[];
+  notes: number;
+}
+
+interface ForgotAll {
+  kind: "forgotAll";
+}
+
+/** The operations of the second brain, in the order the prompts and the planner list them. */
+export const secondBrainContract = defineContract("second-brain", {
+  "notes.store": {
+    args: z.object({
+      content: text,
+      category: text,
+      tags: ids,
+      /** Set in code only (the fast path): the note mentions a time. */
+      namesTime: z.boolean().nullish(),
+    }),
+    produces: "notes",
+    actions: [{ name: "store_note" }],
+    description:
+      'keep a new note. "content" is what to keep, complete and in the user\'s own words and language, without the command words ("note:", "remember that", "תרשום", "תזכור ש"). Add "category" and "tags" only when obvious.',
+  },
+  "notes.search": {
+    args: z.object({ query: text }),
+    reads: true,
+    produces: "notes",
+    actions: [
+      {
+        name: "search_notes",
+        hint: 'also a question about something the user noted: "what\'s the wifi password?", "מה הקוד של הלוקר?"',
+        reads: true,
+      },
+    ],
+    description:
+      'find notes. "query" is the topic or the question\'s key words ("wifi password", "מתכון עוגה").',
+  },
+  "notes.summarize": {
+    args: z.object({ query: text }),
+    reads: true,
+    actions: [{ name: "summarize_notes", reads: true }],
+    description: 'sum up what the notes say about a topic ("query"), or all notes when no topic.',
+  },
+  "notes.getAll": {
+    args: z.object({}),
+    reads: true,
+    actions: [{ name: "list_notes", reads: true }],
+    description: "list every note.",
+  },
+  "notes.update": {
+    args: z.object({ noteId, newContent: text }),
+    produces: "notes",
+    actions: [{ name: "update_note" }],
+    description:
+      'change a note. Name it by "noteRef" when the user points at a listed note ("#2") or the latest action ("@1", "it"; after an earlier step of this message, "it" is what that step stored or found: set fromStep to its id), else by "query" with the user\'s words; "newContent" is the whole new text.',
+  },
+  "notes.delete": {
+    args: z.object({ noteId, noteIds: ids }),
+    actions: [{ name: "delete_note" }],
+    description: "remove a note, named as for update.",
+  },
+  "memory.list": {
+    args: z.object({}),
+    reads: true,
+    actions: [
+      {
+        name: "list_memories",
+        hint: '"what do you remember about me?"',
+        reads: true,
+        functionName: "memory.list",
+      },
+    ],
+    description: "what Memo remembers about the user.",
+  },
+  "memory.forget": {
+    /** The remembered facts meant, or the note "forget that…" named instead (asked first). */
+    args: z.object({ factIds: ids, noteIds: ids }),
+    actions: [
+      {
+        name: "forget_memory",
+        hint: '"forget that I…", "תשכח ש…"; copy the words of what to forget into constraints',
+        functionName: "memory.forget",
+      },
+    ],
+    description: "forget the remembered facts (or the note) the user's words name.",
+  },
+  "memory.forgetAll": {
+    /** true once the user said yes to the question naming what it erases; nothing is erased without it. */
+    args: z.object({ confirmed: z.boolean().nullish() }),
+    actions: [{ name: "forget_everything", functionName: "memory.forgetAll" }],
+    description: "forget everything Memo remembers and every note.",
+  },
+});
+
+type SecondBrainContract = typeof secondBrainContract;
+export type SecondBrainFunction = FunctionOf<SecondBrainContract>;
+/** One second-brain operation with its arguments, as the executor switches on it. */
+export type SecondBrainOperation = OperationOf<SecondBrainContract>;
+export type SecondBrainArgs<F extends SecondBrainFunction> = ArgsOf<SecondBrainContract, F>;
+
+/**
+ * What each operation returns as data (the reply template's input). A change the ledger shows as
+ * done, re-run after its note was deleted, reports the note deleted.
+ */
+export interface SecondBrainResults {
+  "notes.store": Stored | Deleted;
+  "notes.search": Found;
+  "notes.summarize": Summary;
+  "notes.getAll": NoteListing;
+  "notes.update": Updated | Deleted;
+  "notes.delete": Deleted;
+  "memory.list": Memories;
+  "memory.forget": Forgotten;
+  "memory.forgetAll": ForgotAll;
+}
+
+/** Any result of the second brain. */
+export type SecondBrainData = SecondBrainResults[SecondBrainFunction];
+
+// Every operation has a result type, and every result type an operation.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _resultsCoverOperations: Same<keyof SecondBrainResults, SecondBrainFunction> = true;
+void _resultsCoverOperations;
+
+/** The note actions the planner may name. */
+export const secondBrainActions: CapabilityActions = {
   capability: "second-brain",
-  actions: [
-    {
-      name: "list_memories",
-      hint: '"what do you remember about me?"',
-      reads: true,
-      functionName: "memory.list",
-    },
-    {
-      name: "forget_memory",
-      hint: '"forget that I…", "תשכח ש…"; copy the words of what to forget into constraints',
-      functionName: "memory.forget",
-    },
-    { name: "forget_everything", functionName: "memory.forgetAll" },
-  ],
-} as const satisfies CapabilityActions;
+  actions: actionsOf(secondBrainContract, "notes"),
+};
+
+/** What Memo remembers about the user: the actions, each with the executor function it runs as it is. */
+export const memoryActions: CapabilityActions = {
+  capability: "second-brain",
+  actions: actionsOf(secondBrainContract, "memory"),
+};

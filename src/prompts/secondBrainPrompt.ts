@@ -1,10 +1,10 @@
 import { z } from "zod";
+import { operationLines, operationNames } from "../contracts/contract.js";
+import { secondBrainContract } from "../contracts/secondBrain.js";
 import { FROM_STEP_FIELD } from "./resolverMessagesPrompt.js";
 
-/** The note operations of the second brain (spec 002 §8.2, with "getAll" to list every note). */
-export const NOTE_OPERATIONS = ["store", "search", "update", "delete", "summarize", "getAll"] as const;
-
-export type NoteOperationName = (typeof NOTE_OPERATIONS)[number];
+/** The note operations of the second-brain contract (spec 002 §8.2, with "getAll" to list every note). */
+const NOTE_OPERATIONS = operationNames(secondBrainContract, "notes");
 
 /** SecondBrainResolver's structured output. Optional fields also take null: models often send it. */
 export const NoteOperationSchema = z.object({
@@ -38,12 +38,7 @@ export const SECOND_BRAIN_SYSTEM_PROMPT = `You turn one step of Memo's plan into
 Answer with one JSON object: "operation" and only the fields it needs (leave the others out or null).
 
 Operations:
-- store: keep a new note. "content" is what to keep, complete and in the user's own words and language, without the command words ("note:", "remember that", "תרשום", "תזכור ש"). Add "category" and "tags" only when obvious.
-- search: find notes. "query" is the topic or the question's key words ("wifi password", "מתכון עוגה").
-- summarize: sum up what the notes say about a topic ("query"), or all notes when no topic.
-- getAll: list every note.
-- update: change a note. Name it by "noteRef" when the user points at a listed note ("#2") or the latest action ("@1", "it"; after an earlier step of this message, "it" is what that step stored or found: set fromStep to its id), else by "query" with the user's words; "newContent" is the whole new text.
-- delete: remove a note, named as for update.
+${operationLines(secondBrainContract, "notes")}
 
 Rules:
 1. Never invent ids: notes are named by "#N", "@N" or the user's words, and code finds them.

@@ -3,19 +3,39 @@ import type { UndoService } from "../../../services/undo/undoJournal.js";
 import { undoReply } from "../../../services/undo/replies.js";
 import type { CapabilityName } from "../../../types/index.js";
 import { t, type MessageKey } from "../../../messages/index.js";
-import type { Executor, ResponseTemplate } from "../../../types/capability.js";
+import type { CapabilityContext, Executor, ResponseTemplate } from "../../../types/capability.js";
+import { assertNever, type OutcomeOf } from "../../../contracts/contract.js";
+import {
+  generalContract,
+  type GeneralFunction,
+  type GeneralOperation,
+  type GeneralResults,
+  type TextResult,
+} from "../../../contracts/general.js";
+import {
+  metaContract,
+  type MetaFunction,
+  type MetaOperation,
+  type MetaResults,
+} from "../../../contracts/meta.js";
+import { typedExecutor } from "../typedExecutor.js";
 
 /** general: the resolver already wrote the answer; executing it means handing it on. */
-export const generalExecutor: Executor = {
+export const generalExecutor: Executor = typedExecutor(generalContract, {
   name: "GeneralExecutor",
-  capability: "general",
-  execute(_functionName, args) {
-    const answer = typeof args.answer === "string" ? args.answer : "";
-    return Promise.resolve(
-      answer ? { success: true, data: { text: answer } } : { success: false, errorCode: "EMPTY_ANSWER" },
-    );
+  execute(op: GeneralOperation): Promise<OutcomeOf<GeneralResults[GeneralFunction]>> {
+    switch (op.functionName) {
+      case "respond": {
+        const answer = op.args.answer ?? "";
+        return Promise.resolve(
+          answer ? { success: true, data: { text: answer } } : { success: false, errorCode: "EMPTY_ANSWER" },
+        );
+      }
+      default:
+        return assertNever(op.functionName);
+    }
   },
-};
+});
 
 /** The help line of each capability that has one, as Memo describes it. */
 const HELP_LINES: Partial<Record<CapabilityName, MessageKey>> = {
@@ -93,16 +113,17 @@ export function createMetaExecutor(
   /** Whether a language model is configured (default: true); without one, help lists the commands. */
   withModel = true,
 ): Executor {
-  return {
-    name: "MetaExecutor",
-    capability: "meta",
-    async execute(functionName, args, context) {
-      const { language, phone } = context;
-      let text: string;
-      if (functionName === "meta.connect_google") text = await connectGoogle(google, phone, language);
-      else if (functionName === "meta.disconnect_google") {
+  /** The words of one meta operation: the switch covers every operation the contract declares. */
+  async function reply(
+    op: MetaOperation,
+    context: CapabilityContext & { operationId: string },
+  ): Promise<string> {
+    const { language, phone } = context;
+    switch (op.functionName) {
+      case "meta.connect_google":
+        return connectGoogle(google, phone, language);
+      case "meta.disconnect_google": {
         const disconnected = await disconnectGoogle(google, phone, language);
-        text = disconnected.text;
         // Not something undo can take back: "undo" right after says so, reaching no older change.
         if (disconnected.removed)
           await undo?.irreversible(phone, {
@@ -111,31 +132,45 @@ export function createMetaExecutor(
             reason: "google",
             now: context.now,
           });
-      } else if (functionName === "meta.calendar_feed")
-        text = await calendarFeed(google, calendarFeedLink, phone, language);
-      else if (functionName === "meta.undo")
-        text = undo
-          ? undoReply(
-              await undo.undo(phone, context.operationId, context.now, {
-                // "בטל" quoting one of Memo's messages: an undo only of the change that message answered.
-                ...(typeof args.quoted === "string" ? { quoted: args.quoted } : {}),
-                // Asked first (messages came between): only the change the user said yes to.
-                ...(typeof args.turn === "string" ? { turn: args.turn } : {}),
-              }),
-              language,
-              undo.windowMs,
-            )
-          : t(language, "undo.nothing");
-      else if (functionName === "greet") text = t(language, "greeting");
-      else if (functionName === "thank") text = t(language, "thanksReply");
-      else text = describeCapabilities(language, capabilities(), withModel);
-      return { success: true, data: { text } };
+        return disconnected.text;
+      }
+      case "meta.calendar_feed":
+        return calendarFeed(google, calendarFeedLink, phone, language);
+      case "meta.undo": {
+        if (!undo) return t(language, "undo.nothing");
+        const { quoted, turn } = op.args;
+        return undoReply(
+          await undo.undo(phone, context.operationId, context.now, {
+            // "בטל" quoting one of Memo's messages: an undo only of the change that message answered.
+            ...(typeof quoted === "string" ? { quoted } : {}),
+            // Asked first (messages came between): only the change the user said yes to.
+            ...(typeof turn === "string" ? { turn } : {}),
+          }),
+          language,
+          undo.windowMs,
+        );
+      }
+      case "greet":
+        return t(language, "greeting");
+      case "thank":
+        return t(language, "thanksReply");
+      case "describeCapabilities":
+        return describeCapabilities(language, capabilities(), withModel);
+      default:
+        return assertNever(op);
+    }
+  }
+
+  return typedExecutor(metaContract, {
+    name: "MetaExecutor",
+    async execute(op, context): Promise<OutcomeOf<MetaResults[MetaFunction]>> {
+      return { success: true, data: { text: await reply(op, context) } };
     },
-  };
+  });
 }
 
-/** general and meta results are already the words to send. */
+/** general and meta results (and the household's) are already the words to send (TextResult). */
 export const textTemplate: ResponseTemplate = (result) => {
-  const data = result.rawData as { text?: unknown } | undefined;
+  const data = result.rawData as Partial<Record<keyof TextResult, unknown>> | undefined;
   return typeof data?.text === "string" ? data.text : null;
 };

@@ -1,6 +1,7 @@
 import { GENERAL_SYSTEM_PROMPT } from "../../../prompts/generalPrompt.js";
 import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../../types/capability.js";
+import type { GeneralFunction } from "../../../contracts/general.js";
 
 /** general: a conversational answer written by the LLM, with no tools (spec 002 §5.1). */
 export const generalResolver: Resolver = {
@@ -31,7 +32,7 @@ export const generalResolver: Resolver = {
     return {
       stepId: step.id,
       type: "execute",
-      functionName: "respond",
+      functionName: "respond" satisfies GeneralFunction,
       args: { answer: value.trim() },
       llmUsage: usage,
     };

@@ -1,8 +1,9 @@
 import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import type { Resolver } from "../../../types/capability.js";
+import type { MetaFunction } from "../../../contracts/meta.js";
 
 /** Meta actions and the executor function of each; anything else describes the capabilities. */
-const FUNCTIONS: Record<string, string> = {
+const FUNCTIONS: Record<string, MetaFunction> = {
   greet: "greet",
   thank: "thank",
   connect_google: "meta.connect_google",

@@ -8,6 +8,7 @@ import type {
   ResolverResult,
 } from "../../../types/index.js";
 import { operationIdOf } from "../../plan/operationId.js";
+import type { MetaFunction } from "../../../contracts/meta.js";
 
 /**
  * How many of the user's messages ago a change made at `changedAt` (epoch ms) was, counting this
@@ -42,7 +43,7 @@ export class UndoEntityResolver implements EntityResolver {
   ): Promise<EntityResolution> {
     const args = result.args ?? {};
     if (
-      result.functionName !== "meta.undo" ||
+      result.functionName !== ("meta.undo" satisfies MetaFunction) ||
       typeof args.quoted === "string" ||
       typeof args.turn === "string"
     )

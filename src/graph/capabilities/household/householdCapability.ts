@@ -15,8 +15,17 @@ import type {
   RecognizedStep,
   Resolver,
 } from "../../../types/capability.js";
+import type { PlanStep, User } from "../../../types/index.js";
 import { quotedInline } from "../../../utils/quotedText.js";
 import { textTemplate } from "../core/coreExecutors.js";
+import { assertNever, declares, type OutcomeOf } from "../../../contracts/contract.js";
+import {
+  householdContract,
+  type HouseholdFunction,
+  type HouseholdOperation,
+  type HouseholdResults,
+} from "../../../contracts/household.js";
+import { typedExecutor } from "../typedExecutor.js";
 
 /**
  * The household's questions, asked through the graph's question plane like every other question
@@ -35,16 +44,17 @@ const AnswerArgs = z.object({
   invitations: z.array(z.object({ id: z.string(), who: z.string() })),
 });
 
-/** The one invitation chosen. */
-const ChosenArgs = z.object({ answer: z.enum(["accept", "decline"]), invitationId: z.string() });
-
 /** A bare "Dana: …": the task to give, or the refusal of its words. */
 const GiveArgs = z.union([
   z.object({ memberPhone: z.string(), name: z.string(), text: z.string() }),
   z.object({ refused: z.string() }),
 ]);
 
-const FUNCTIONS = { answer: "household.answer", give: "household.give" } as const;
+/** The operation each recognized step runs (the contract's, src/contracts/household.ts). */
+const FUNCTIONS = {
+  answer: "household.answer",
+  give: "household.give",
+} as const satisfies Record<string, HouseholdFunction>;
 
 interface HouseholdCapabilityOptions {
   households: HouseholdService;
@@ -101,46 +111,54 @@ const codeOnlyResolver: Resolver = {
     Promise.resolve({ stepId: step.id, type: "execute", functionName: `household.${step.action}`, args: {} }),
 };
 
+/** The invitation a typed "accept" / "stop" means: the only one open, or which one (naming who sent each). */
+function whichInvitation(step: PlanStep, recognized: unknown, language: "he" | "en"): EntityResolution {
+  const { answer, invitations } = AnswerArgs.parse(recognized);
+  const [only] = invitations;
+  if (!only) return { status: "not_found", message: t(language, "household.invitationGone") };
+  if (invitations.length === 1) return { status: "resolved", args: { answer, invitationId: only.id } };
+  // Several open: which one, naming who sent each (buttons, or their numbers).
+  return {
+    status: "disambiguation",
+    entityLabel: t(
+      language,
+      answer === "accept" ? "household.openInvitations" : "household.openInvitationsDecline",
+    ),
+    disambiguation: {
+      type: "contact",
+      stepId: step.id,
+      query: answer,
+      // The inviter's WhatsApp name is theirs: shown as content (D14).
+      candidates: invitations.map((i) => ({ id: i.id, displayText: quotedInline(i.who) })),
+      allowMultiple: false,
+      originalArgs: { answer },
+    },
+  };
+}
+
 /** Turns the recognized step into the question it needs, or into the operation when none is needed. */
 const householdEntityResolver: EntityResolver = {
   capability: "household",
   resolve(step, result, context): Promise<EntityResolution> {
     const { language } = context;
-    if (result.functionName === FUNCTIONS.answer) {
-      const { answer, invitations } = AnswerArgs.parse(result.args);
-      const [only] = invitations;
-      if (!only)
-        return Promise.resolve({ status: "not_found", message: t(language, "household.invitationGone") });
-      if (invitations.length === 1)
-        return Promise.resolve({ status: "resolved", args: { answer, invitationId: only.id } });
-      // Several open: which one, naming who sent each (buttons, or their numbers).
-      return Promise.resolve({
-        status: "disambiguation",
-        entityLabel: t(
-          language,
-          answer === "accept" ? "household.openInvitations" : "household.openInvitationsDecline",
-        ),
-        disambiguation: {
-          type: "contact",
-          stepId: step.id,
-          query: answer,
-          // The inviter's WhatsApp name is theirs: shown as content (D14).
-          candidates: invitations.map((i) => ({ id: i.id, displayText: quotedInline(i.who) })),
-          allowMultiple: false,
-          originalArgs: { answer },
-        },
-      });
+    const functionName = result.functionName ?? "";
+    if (!declares(householdContract, functionName))
+      return Promise.resolve({ status: "not_found", message: t(language, "internalError") });
+    switch (functionName) {
+      case "household.answer":
+        return Promise.resolve(whichInvitation(step, result.args, language));
+      case "household.give": {
+        const give = GiveArgs.parse(result.args);
+        if ("refused" in give) return Promise.resolve({ status: "not_found", message: give.refused });
+        return Promise.resolve({
+          status: "confirm",
+          question: t(language, "household.giveAsk", { name: give.name, text: give.text }),
+          args: { memberPhone: give.memberPhone, text: give.text },
+        });
+      }
+      default:
+        return assertNever(functionName);
     }
-    if (result.functionName === FUNCTIONS.give) {
-      const give = GiveArgs.parse(result.args);
-      if ("refused" in give) return Promise.resolve({ status: "not_found", message: give.refused });
-      return Promise.resolve({
-        status: "confirm",
-        question: t(language, "household.giveAsk", { name: give.name, text: give.text }),
-        args: { memberPhone: give.memberPhone, text: give.text },
-      });
-    }
-    return Promise.resolve({ status: "not_found", message: t(language, "internalError") });
   },
   applySelection(_step, disambiguation, selection, context): Promise<EntityResolution> {
     const answer = z.enum(["accept", "decline"]).parse(disambiguation.originalArgs.answer);
@@ -155,26 +173,13 @@ const householdEntityResolver: EntityResolver = {
 
 /** Answers the chosen invitation, or gives the task agreed to; journals what changed as irreversible. */
 function householdExecutor({ households, sharing, users, undo }: HouseholdCapabilityOptions): Executor {
-  return {
+  return typedExecutor(householdContract, {
     name: "HouseholdExecutor",
-    capability: "household",
-    async execute(functionName, args, context) {
+    async execute(op, context): Promise<OutcomeOf<HouseholdResults[HouseholdFunction]>> {
       const { language, phone } = context;
       const user = await users.get(phone);
       if (!user) return { success: false, errorCode: "NO_USER", error: t(language, "internalError") };
-      let reply: HouseholdReply;
-      if (functionName === FUNCTIONS.answer) {
-        const { answer, invitationId } = ChosenArgs.parse(args);
-        reply =
-          answer === "accept"
-            ? await households.accept(user, invitationId, language)
-            : await households.decline(user, invitationId, language);
-      } else if (functionName === FUNCTIONS.give) {
-        const { memberPhone, text } = z.object({ memberPhone: z.string(), text: z.string() }).parse(args);
-        reply = await sharing.give(user, memberPhone, text, context.operationId, language);
-      } else {
-        return { success: false, errorCode: "UNKNOWN_OPERATION", error: t(language, "internalError") };
-      }
+      const reply = await run(op, user, context.operationId, language);
       // A household change may have told someone already: "undo" right after it says it cannot.
       if (reply.changed && undo)
         await recordIrreversible(undo, phone, {
@@ -185,5 +190,26 @@ function householdExecutor({ households, sharing, users, undo }: HouseholdCapabi
         });
       return { success: true, data: { text: reply.text } };
     },
-  };
+  });
+
+  /** Runs one operation: the switch covers every operation the contract declares. */
+  function run(
+    op: HouseholdOperation,
+    user: User,
+    operationId: string,
+    language: "he" | "en",
+  ): Promise<HouseholdReply> {
+    switch (op.functionName) {
+      case "household.answer": {
+        const { answer, invitationId } = op.args;
+        return answer === "accept"
+          ? households.accept(user, invitationId, language)
+          : households.decline(user, invitationId, language);
+      }
+      case "household.give":
+        return sharing.give(user, op.args.memberPhone, op.args.text, operationId, language);
+      default:
+        return assertNever(op);
+    }
+  }
 }

@@ -6,7 +6,7 @@ import type { Logger } from "../../../utils/logger.js";
 import type { UndoSettings } from "../../../services/undo/undoJournal.js";
 import { SecondBrainEntityResolver } from "./secondBrainEntityResolver.js";
 import type { MemoryPort, NotesPort } from "../../../services/secondBrain/ports.js";
-import { secondBrainTemplate } from "../../../services/secondBrain/replies.js";
+import { secondBrainTemplate } from "./secondBrainReplies.js";
 
 /** The `second-brain` capability: the user's notes, and what Memo remembers about them. */
 export function createSecondBrainCapability(options: {

@@ -5,7 +5,15 @@ import { nonEmpty } from "../../../utils/args.js";
 import type { MemoryPort, NoteMatch, NotesPort, StoredNote } from "../../../services/secondBrain/ports.js";
 import { quoteOf } from "../../../services/secondBrain/replies.js";
 import { decideMatch } from "../../../utils/fuzzy.js";
-import { actionIds, bindToDependency, lastNumbered, latestNumbered, parseHandle } from "../../entities/references.js";
+import {
+  actionIds,
+  bindToDependency,
+  lastNumbered,
+  latestNumbered,
+  parseHandle,
+} from "../../entities/references.js";
+import { assertNever, declares } from "../../../contracts/contract.js";
+import { secondBrainContract, type SecondBrainFunction } from "../../../contracts/secondBrain.js";
 
 type Args = Record<string, unknown>;
 
@@ -25,6 +33,23 @@ const FACT_THRESHOLD = 0.45;
 const FACT_MARGIN = 0.12;
 
 const notFound = (message: string): EntityResolution => ({ status: "not_found", message });
+
+/**
+ * What a risky plan asks before each operation: nothing (storing, reading, and "forget everything",
+ * which asks already), the note it changes or deletes, or what it forgets. A new operation of the
+ * contract fails `tsc` here until it says.
+ */
+const QUESTION: Record<SecondBrainFunction, "none" | "note" | "forget"> = {
+  "notes.store": "none",
+  "notes.search": "none",
+  "notes.summarize": "none",
+  "notes.getAll": "none",
+  "notes.update": "note",
+  "notes.delete": "note",
+  "memory.list": "none",
+  "memory.forget": "forget",
+  "memory.forgetAll": "none",
+};
 
 /**
  * Which of the notes a search found the user's words name: one, several to ask about, or (none
@@ -90,7 +115,10 @@ export class SecondBrainEntityResolver implements EntityResolver {
     context: CapabilityContext,
   ): Promise<EntityResolution> {
     const args: Args = { ...(result.args ?? {}) };
-    switch (result.functionName) {
+    const functionName = result.functionName ?? "";
+    // Not an operation of the contract: the executor refuses it.
+    if (!declares(secondBrainContract, functionName)) return { status: "resolved", args };
+    switch (functionName) {
       case "notes.update":
       case "notes.delete":
         return this.resolveNote(step, args, context);
@@ -107,8 +135,15 @@ export class SecondBrainEntityResolver implements EntityResolver {
           args: { confirmed: true },
         };
       }
-      default:
+      // Nothing to find: what they store, search or list is in their arguments.
+      case "notes.store":
+      case "notes.search":
+      case "notes.summarize":
+      case "notes.getAll":
+      case "memory.list":
         return { status: "resolved", args };
+      default:
+        return assertNever(functionName);
     }
   }
 
@@ -118,17 +153,16 @@ export class SecondBrainEntityResolver implements EntityResolver {
    */
   async confirmation(step: PlanStep, args: Args, context: CapabilityContext): Promise<string | null> {
     const { language, phone } = context;
-    const functionName = context.state.resolverResults.get(step.id)?.functionName;
-    if (
-      (functionName === "notes.delete" || functionName === "notes.update") &&
-      typeof args.noteId === "string"
-    ) {
+    const functionName = context.state.resolverResults.get(step.id)?.functionName ?? "";
+    if (!declares(secondBrainContract, functionName)) return null;
+    const asks = QUESTION[functionName];
+    if (asks === "note" && typeof args.noteId === "string") {
       const [note] = await this.notes.getMany(phone, [args.noteId]);
       if (!note) return null;
       const key = functionName === "notes.delete" ? "notes.confirmDeleteNote" : "notes.confirmUpdateNote";
       return t(language, key, { quote: quoteOf(note.content) });
     }
-    if (functionName !== "memory.forget") return null;
+    if (asks !== "forget") return null;
     const ids = new Set(Array.isArray(args.factIds) ? args.factIds : []);
     const facts = (await this.memory.listFacts(phone)).filter((f) => ids.has(f.id));
     if (facts.length > 0)

@@ -4,7 +4,7 @@ import { NoteValidationError } from "../../../services/secondBrain/secondBrainSe
 import { userTextOf } from "../../errorText.js";
 import { answerFromNotes, isQuestion, summarizeNotes } from "../../../services/secondBrain/answer.js";
 import type { MemoryPort, NotesPort, StoredNote } from "../../../services/secondBrain/ports.js";
-import { quoteOf, type NoteView, type SecondBrainData } from "../../../services/secondBrain/replies.js";
+import { quoteOf } from "../../../services/secondBrain/replies.js";
 import { nonEmpty } from "../../../utils/args.js";
 import type { Logger } from "../../../utils/logger.js";
 import {
@@ -15,8 +15,18 @@ import {
   type UndoSettings,
 } from "../../../services/undo/undoJournal.js";
 import type { CapabilityContext, Executor, ExecutorOutcome } from "../../../types/capability.js";
+import { assertNever, type OperationSpec, type OutcomeOf } from "../../../contracts/contract.js";
+import {
+  secondBrainContract,
+  type NoteView,
+  type SecondBrainArgs,
+  type SecondBrainData,
+  type SecondBrainFunction,
+  type SecondBrainOperation,
+  type SecondBrainResults,
+} from "../../../contracts/secondBrain.js";
+import { typedExecutor } from "../typedExecutor.js";
 
-type Args = Record<string, unknown>;
 type RunContext = CapabilityContext & { operationId: string };
 
 /** Notes a search shows. */
@@ -26,11 +36,25 @@ const LIST_LIMIT = 10;
 /** Notes a summary reads. */
 const SUMMARY_LIMIT = 8;
 
-/** Note changes "undo" takes back. */
-const NOTE_CHANGES = new Set(["notes.store", "notes.update", "notes.delete"]);
+/** Whether an operation's spec says it only reads. */
+function readsOnly(functionName: SecondBrainFunction): boolean {
+  const spec: OperationSpec = secondBrainContract.operations[functionName];
+  return spec.reads === true;
+}
 
-/** Forgetting (facts, and the notes "forget that…" names or a fact came from): a privacy request, not undoable. */
-const FORGETS = new Set(["memory.forget", "memory.forgetAll"]);
+/** What an operation is as a change: a note change "undo" takes back, forgetting (not undoable), or neither. */
+const CHANGE: Record<SecondBrainFunction, "note" | "forget" | null> = {
+  "notes.store": "note",
+  "notes.search": null,
+  "notes.summarize": null,
+  "notes.getAll": null,
+  "notes.update": "note",
+  "notes.delete": "note",
+  "memory.list": null,
+  // Forgetting (facts, and the notes "forget that…" names or a fact came from): a privacy request.
+  "memory.forget": "forget",
+  "memory.forgetAll": "forget",
+};
 
 /** What an undo of a note change names. */
 function undoDescription(data: SecondBrainData | undefined): UndoDescription | null {
@@ -45,11 +69,13 @@ function undoDescription(data: SecondBrainData | undefined): UndoDescription | n
   }
 }
 
-/** Operations that change nothing: not recorded in the ledger. */
-const READS = new Set(["notes.search", "notes.getAll", "notes.summarize", "memory.list"]);
+/** The visible words of a list ("  a " → "a"; blank ones dropped). */
+const strings = (words: readonly string[] | null | undefined): string[] =>
+  (words ?? []).map(nonEmpty).filter((s): s is string => s !== undefined);
 
-const strings = (v: unknown): string[] =>
-  Array.isArray(v) ? v.map(nonEmpty).filter((s): s is string => s !== undefined) : [];
+/** The notes an operation names by id: the one resolved, and any others. */
+const namedNotes = (args: { noteId?: string | null; noteIds?: readonly string[] | null }): string[] =>
+  [nonEmpty(args.noteId), ...strings(args.noteIds)].filter((id): id is string => !!id);
 
 /** What the ledger keeps of a change: ids and counts only, never the user's words (so "forget" forgets). */
 type Recorded =
@@ -58,6 +84,12 @@ type Recorded =
   | { kind: "deleted" }
   | { kind: "forgotten"; notes: number }
   | { kind: "forgotAll" };
+
+/** What running `F` gives: its outcome, and what the ledger keeps of it when it changed something. */
+interface Ran<F extends SecondBrainFunction> {
+  outcome: OutcomeOf<SecondBrainResults[F]>;
+  record?: Recorded;
+}
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -76,11 +108,16 @@ function dayOf(date: Date, zone: string, language: "he" | "en"): string {
   return format.format(date);
 }
 
-function success(
-  data: SecondBrainData,
+function success<R extends SecondBrainData>(
+  data: R,
   extra: Pick<ExecutorOutcome, "latestAction" | "numbered" | "produced"> = {},
-): ExecutorOutcome {
+): OutcomeOf<R> {
   return { success: true, data, ...extra };
+}
+
+/** A failure the user can fix, in their language. */
+function failure(errorCode: string, error: string): { outcome: OutcomeOf<never> } {
+  return { outcome: { success: false, errorCode, error } };
 }
 
 function noteAction(action: string, notes: StoredNote[]): ExecutorOutcome["latestAction"] {
@@ -133,225 +170,249 @@ export function createSecondBrainExecutor(
     }
   }
 
-  async function run(
-    functionName: string,
-    args: Args,
+  async function store(
+    args: SecondBrainArgs<"notes.store">,
     context: RunContext,
-  ): Promise<{ outcome: ExecutorOutcome; record?: Recorded }> {
+  ): Promise<Ran<"notes.store">> {
     const { phone, language } = context;
-    switch (functionName) {
-      case "notes.store": {
-        const content = nonEmpty(args.content);
-        if (!content)
-          return {
-            outcome: { success: false, errorCode: "INVALID_ARGS", error: t(language, "notes.askContent") },
-          };
-        const sourceMessageId = await memory.sourceMessageId(phone, context.state.input.whatsappMessageId);
-        const category = nonEmpty(args.category);
-        const tags = strings(args.tags);
-        const note = await notes.store(phone, {
-          content,
-          ...(category ? { category } : {}),
-          ...(tags.length > 0 ? { tags } : {}),
-          ...(sourceMessageId !== undefined ? { sourceMessageId } : {}),
-          operationId: context.operationId,
-        });
-        // The note mentions a time: the reply says how to get a reminder instead.
-        const namesTime = args.namesTime === true;
-        return {
-          outcome: success(
-            { kind: "stored", note: view(note, context), ...(namesTime ? { namesTime } : {}) },
-            { latestAction: noteAction("store", [note]) },
-          ),
-          record: { kind: "stored", noteId: note.id },
-        };
-      }
-      case "notes.search": {
-        const query = nonEmpty(args.query) ?? context.state.input.message;
-        const found = (await notes.search(phone, query, { limit: SEARCH_LIMIT })).map((m) => m.note);
-        const message = context.state.input.enhancedMessage ?? context.state.input.message;
-        const answer = isQuestion(message)
-          ? await answerFromNotes(message, found, {
-              llm: context.llm,
-              language,
-              ...(logger ? { logger } : {}),
-            })
-          : undefined;
-        return {
-          outcome: success(
-            {
-              kind: "found",
-              query,
-              notes: found.map((n) => view(n, context)),
-              ...(answer ? { answer } : {}),
-            },
-            {
-              ...(found.length > 0
-                ? { numbered: { type: "note" as const, ids: found.map((n) => n.id) } }
-                : {}),
-              // For a step of this message that depends on the search ("find the gate note and update it").
-              produced: {
-                ids: found.map((n) => n.id),
-                summary: noteAction("search", found)?.summary ?? "",
-              },
-            },
-          ),
-        };
-      }
-      case "notes.summarize": {
-        const query = nonEmpty(args.query);
-        const read = query
-          ? (await notes.search(phone, query, { limit: SUMMARY_LIMIT })).map((m) => m.note)
-          : (await notes.list(phone, { limit: SUMMARY_LIMIT })).notes;
-        const text = await summarizeNotes(read, {
+    const content = nonEmpty(args.content);
+    if (!content) return failure("INVALID_ARGS", t(language, "notes.askContent"));
+    const sourceMessageId = await memory.sourceMessageId(phone, context.state.input.whatsappMessageId);
+    const category = nonEmpty(args.category);
+    const tags = strings(args.tags);
+    const note = await notes.store(phone, {
+      content,
+      ...(category ? { category } : {}),
+      ...(tags.length > 0 ? { tags } : {}),
+      ...(sourceMessageId !== undefined ? { sourceMessageId } : {}),
+      operationId: context.operationId,
+    });
+    // The note mentions a time: the reply says how to get a reminder instead.
+    const namesTime = args.namesTime === true;
+    return {
+      outcome: success(
+        { kind: "stored", note: view(note, context), ...(namesTime ? { namesTime } : {}) },
+        { latestAction: noteAction("store", [note]) },
+      ),
+      record: { kind: "stored", noteId: note.id },
+    };
+  }
+
+  async function search(
+    args: SecondBrainArgs<"notes.search">,
+    context: RunContext,
+  ): Promise<Ran<"notes.search">> {
+    const { phone, language } = context;
+    const query = nonEmpty(args.query) ?? context.state.input.message;
+    const found = (await notes.search(phone, query, { limit: SEARCH_LIMIT })).map((m) => m.note);
+    const message = context.state.input.enhancedMessage ?? context.state.input.message;
+    const answer = isQuestion(message)
+      ? await answerFromNotes(message, found, {
           llm: context.llm,
           language,
           ...(logger ? { logger } : {}),
-        });
-        return {
-          outcome: success(
-            { kind: "summary", ...(query ? { query } : {}), notes: read.map((n) => view(n, context)), text },
-            read.length > 0 ? { numbered: { type: "note", ids: read.map((n) => n.id) } } : {},
-          ),
-        };
-      }
-      case "notes.getAll": {
-        const { notes: shown, total } = await notes.list(phone, { limit: LIST_LIMIT });
-        return {
-          outcome: success(
-            { kind: "list", notes: shown.map((n) => view(n, context)), total },
-            shown.length > 0 ? { numbered: { type: "note", ids: shown.map((n) => n.id) } } : {},
-          ),
-        };
-      }
-      case "notes.update": {
-        const id = nonEmpty(args.noteId);
-        const content = nonEmpty(args.newContent);
-        if (!id || !content)
-          return {
-            outcome: { success: false, errorCode: "INVALID_ARGS", error: t(language, "notes.askNewContent") },
-          };
-        const note = await notes.update(phone, id, { content });
-        if (!note)
-          return {
-            outcome: { success: false, errorCode: "NOT_FOUND", error: t(language, "notes.notFoundAny") },
-          };
-        return {
-          outcome: success(
-            { kind: "updated", note: view(note, context) },
-            { latestAction: noteAction("update", [note]) },
-          ),
-          record: { kind: "updated", noteId: note.id },
-        };
-      }
-      case "notes.delete": {
-        const ids = [nonEmpty(args.noteId), ...strings(args.noteIds)].filter((id): id is string => !!id);
-        const deleted = await notes.delete(phone, ids);
-        if (deleted.length === 0)
-          return {
-            outcome: { success: false, errorCode: "NOT_FOUND", error: t(language, "notes.notFoundAny") },
-          };
-        return {
-          outcome: success(
-            { kind: "deleted", notes: deleted.map((n) => view(n, context)) },
-            {
-              latestAction: {
-                action: "delete",
-                summary: deleted.length === 1 ? "a note" : `${deleted.length} notes`,
-              },
-            },
-          ),
-          record: { kind: "deleted" },
-        };
-      }
-      case "memory.list": {
-        const [facts, counts] = await Promise.all([memory.listFacts(phone), memory.counts(phone)]);
-        return {
-          outcome: success(
-            {
-              kind: "memories",
-              facts: facts.map(({ id, type, content, status }) => ({
-                id,
-                type,
-                content,
-                ...(status ? { status } : {}),
-              })),
-              hasSummary: counts.hasSummary,
-            },
-            facts.length > 0 ? { numbered: { type: "memory", ids: facts.map((f) => f.id) } } : {},
-          ),
-        };
-      }
-      case "memory.forget": {
-        const ids = strings(args.factIds);
-        // "forget that…" naming one of the user's notes, not a remembered fact (asked first).
-        const noteIds = strings(args.noteIds);
-        if (noteIds.length > 0) {
-          const deleted = await notes.delete(phone, noteIds);
-          return {
-            outcome: success(
-              { kind: "forgotten", facts: deleted.map((n) => quoteOf(n.content, 60)), notes: 0 },
-              {
-                latestAction: { action: "forget", summary: `deleted ${deleted.length} note(s)` },
-              },
-            ),
-            record: { kind: "forgotten", notes: deleted.length },
-          };
-        }
-        const forgotten = await memory.forget(phone, ids);
-        return {
-          outcome: success(
-            { kind: "forgotten", facts: forgotten.facts, notes: forgotten.notes },
-            {
-              latestAction: {
-                action: "forget",
-                summary: `forgot ${forgotten.facts.length} remembered thing(s)`,
-              },
-            },
-          ),
-          record: { kind: "forgotten", notes: forgotten.notes },
-        };
-      }
-      case "memory.forgetAll": {
-        if (args.confirmed !== true)
-          return {
-            outcome: { success: false, errorCode: "NOT_CONFIRMED", error: t(language, "notes.memoriesHint") },
-          };
-        await memory.forgetEverything(phone);
-        return { outcome: success({ kind: "forgotAll" }), record: { kind: "forgotAll" } };
-      }
-      default:
-        return {
-          outcome: {
-            success: false,
-            errorCode: "UNKNOWN_OPERATION",
-            error: t(language, "notes.notFoundAny"),
+        })
+      : undefined;
+    return {
+      outcome: success(
+        {
+          kind: "found",
+          query,
+          notes: found.map((n) => view(n, context)),
+          ...(answer ? { answer } : {}),
+        },
+        {
+          ...(found.length > 0 ? { numbered: { type: "note" as const, ids: found.map((n) => n.id) } } : {}),
+          // For a step of this message that depends on the search ("find the gate note and update it").
+          produced: {
+            ids: found.map((n) => n.id),
+            summary: noteAction("search", found)?.summary ?? "",
           },
-        };
+        },
+      ),
+    };
+  }
+
+  async function summarize(
+    args: SecondBrainArgs<"notes.summarize">,
+    context: RunContext,
+  ): Promise<Ran<"notes.summarize">> {
+    const { phone, language } = context;
+    const query = nonEmpty(args.query);
+    const read = query
+      ? (await notes.search(phone, query, { limit: SUMMARY_LIMIT })).map((m) => m.note)
+      : (await notes.list(phone, { limit: SUMMARY_LIMIT })).notes;
+    const text = await summarizeNotes(read, {
+      llm: context.llm,
+      language,
+      ...(logger ? { logger } : {}),
+    });
+    return {
+      outcome: success(
+        { kind: "summary", ...(query ? { query } : {}), notes: read.map((n) => view(n, context)), text },
+        read.length > 0 ? { numbered: { type: "note", ids: read.map((n) => n.id) } } : {},
+      ),
+    };
+  }
+
+  async function listNotes(context: RunContext): Promise<Ran<"notes.getAll">> {
+    const { notes: shown, total } = await notes.list(context.phone, { limit: LIST_LIMIT });
+    return {
+      outcome: success(
+        { kind: "list", notes: shown.map((n) => view(n, context)), total },
+        shown.length > 0 ? { numbered: { type: "note", ids: shown.map((n) => n.id) } } : {},
+      ),
+    };
+  }
+
+  async function update(
+    args: SecondBrainArgs<"notes.update">,
+    context: RunContext,
+  ): Promise<Ran<"notes.update">> {
+    const { phone, language } = context;
+    const id = nonEmpty(args.noteId);
+    const content = nonEmpty(args.newContent);
+    if (!id || !content) return failure("INVALID_ARGS", t(language, "notes.askNewContent"));
+    const note = await notes.update(phone, id, { content });
+    if (!note) return failure("NOT_FOUND", t(language, "notes.notFoundAny"));
+    return {
+      outcome: success(
+        { kind: "updated", note: view(note, context) },
+        { latestAction: noteAction("update", [note]) },
+      ),
+      record: { kind: "updated", noteId: note.id },
+    };
+  }
+
+  async function remove(
+    args: SecondBrainArgs<"notes.delete">,
+    context: RunContext,
+  ): Promise<Ran<"notes.delete">> {
+    const { phone, language } = context;
+    const deleted = await notes.delete(phone, namedNotes(args));
+    if (deleted.length === 0) return failure("NOT_FOUND", t(language, "notes.notFoundAny"));
+    return {
+      outcome: success(
+        { kind: "deleted", notes: deleted.map((n) => view(n, context)) },
+        {
+          latestAction: {
+            action: "delete",
+            summary: deleted.length === 1 ? "a note" : `${deleted.length} notes`,
+          },
+        },
+      ),
+      record: { kind: "deleted" },
+    };
+  }
+
+  async function listMemories(context: RunContext): Promise<Ran<"memory.list">> {
+    const { phone } = context;
+    const [facts, counts] = await Promise.all([memory.listFacts(phone), memory.counts(phone)]);
+    return {
+      outcome: success(
+        {
+          kind: "memories",
+          facts: facts.map(({ id, type, content, status }) => ({
+            id,
+            type,
+            content,
+            ...(status ? { status } : {}),
+          })),
+          hasSummary: counts.hasSummary,
+        },
+        facts.length > 0 ? { numbered: { type: "memory", ids: facts.map((f) => f.id) } } : {},
+      ),
+    };
+  }
+
+  async function forget(
+    args: SecondBrainArgs<"memory.forget">,
+    context: RunContext,
+  ): Promise<Ran<"memory.forget">> {
+    const { phone } = context;
+    // "forget that…" naming one of the user's notes, not a remembered fact (asked first).
+    const noteIds = strings(args.noteIds);
+    if (noteIds.length > 0) {
+      const deleted = await notes.delete(phone, noteIds);
+      return {
+        outcome: success(
+          { kind: "forgotten", facts: deleted.map((n) => quoteOf(n.content, 60)), notes: 0 },
+          { latestAction: { action: "forget", summary: `deleted ${deleted.length} note(s)` } },
+        ),
+        record: { kind: "forgotten", notes: deleted.length },
+      };
+    }
+    const forgotten = await memory.forget(phone, strings(args.factIds));
+    return {
+      outcome: success(
+        { kind: "forgotten", facts: forgotten.facts, notes: forgotten.notes },
+        {
+          latestAction: {
+            action: "forget",
+            summary: `forgot ${forgotten.facts.length} remembered thing(s)`,
+          },
+        },
+      ),
+      record: { kind: "forgotten", notes: forgotten.notes },
+    };
+  }
+
+  async function forgetAll(
+    args: SecondBrainArgs<"memory.forgetAll">,
+    context: RunContext,
+  ): Promise<Ran<"memory.forgetAll">> {
+    if (args.confirmed !== true) return failure("NOT_CONFIRMED", t(context.language, "notes.memoriesHint"));
+    await memory.forgetEverything(context.phone);
+    return { outcome: success({ kind: "forgotAll" }), record: { kind: "forgotAll" } };
+  }
+
+  /** Runs one operation: the switch covers every operation the contract declares. */
+  function run(op: SecondBrainOperation, context: RunContext): Promise<Ran<SecondBrainFunction>> {
+    switch (op.functionName) {
+      case "notes.store":
+        return store(op.args, context);
+      case "notes.search":
+        return search(op.args, context);
+      case "notes.summarize":
+        return summarize(op.args, context);
+      case "notes.getAll":
+        return listNotes(context);
+      case "notes.update":
+        return update(op.args, context);
+      case "notes.delete":
+        return remove(op.args, context);
+      case "memory.list":
+        return listMemories(context);
+      case "memory.forget":
+        return forget(op.args, context);
+      case "memory.forgetAll":
+        return forgetAll(op.args, context);
+      default:
+        return assertNever(op);
     }
   }
 
-  return {
+  return typedExecutor(secondBrainContract, {
     name: "SecondBrainExecutor",
-    capability: "second-brain",
-    async execute(functionName, args, context) {
-      if (!READS.has(functionName)) {
+    async execute(op, context) {
+      const { functionName } = op;
+      if (!readsOnly(functionName)) {
         const recorded = (await ledger.get(context.phone, context.operationId)) as Recorded | undefined;
         // A re-run of a turn whose change already happened: reported, not done twice.
         if (recorded !== undefined) return replay(recorded, context);
       }
-      const noteIds = [nonEmpty(args.noteId), ...strings(args.noteIds)].filter((id): id is string => !!id);
+      const noteIds = "noteId" in op.args ? namedNotes(op.args) : [];
       const capture =
-        undo && NOTE_CHANGES.has(functionName)
+        undo && CHANGE[functionName] === "note"
           ? new UndoCapture(undo.journal, context.phone, [
               { table: "notes", column: "id", values: noteIds },
               { table: "notes", column: "created_by_operation", values: [context.operationId] },
             ])
           : null;
       await capture?.before();
-      let ran: Awaited<ReturnType<typeof run>>;
+      let ran: Ran<SecondBrainFunction>;
       try {
-        ran = await run(functionName, args, context);
+        ran = await run(op, context);
       } catch (error) {
         // Empty or over-long note text is the user's to fix: said so, nothing stored.
         if (error instanceof NoteValidationError) {
@@ -360,7 +421,7 @@ export function createSecondBrainExecutor(
         throw error;
       }
       const { outcome, record } = ran;
-      const description = outcome.success ? undoDescription(outcome.data as SecondBrainData) : null;
+      const description = outcome.success ? undoDescription(outcome.data) : null;
       if (capture && description && undo) {
         await capture.finish({
           operationId: context.operationId,
@@ -369,7 +430,7 @@ export function createSecondBrainExecutor(
           now: context.now,
           windowMs: undo.windowMs,
         });
-      } else if (undo && outcome.success && FORGETS.has(functionName)) {
+      } else if (undo && outcome.success && CHANGE[functionName] === "forget") {
         // Forgotten things are gone for good: "undo" says so, reaching no further back. The user's
         // earlier entries go too, since their copies may hold what was forgotten (a note's text
         // before an edit, the notes of a fact's message) and stepping back must never restore it.
@@ -384,5 +445,5 @@ export function createSecondBrainExecutor(
       if (outcome.success && record) await ledger.record(context.phone, context.operationId, record);
       return outcome;
     },
-  };
+  });
 }

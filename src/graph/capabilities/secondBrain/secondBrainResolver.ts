@@ -8,7 +8,8 @@ import { t } from "../../../messages/index.js";
 import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../../types/capability.js";
 import { resolveOperation } from "../../resolvers/resolverPrompt.js";
-import { memoryActions } from "../../../contracts/secondBrain.js";
+import { declares } from "../../../contracts/contract.js";
+import { memoryActions, secondBrainContract } from "../../../contracts/secondBrain.js";
 
 /**
  * Whether the operation names its note: by noteRef or words, or by pointing back at an earlier step
@@ -59,9 +60,13 @@ export const secondBrainResolver: Resolver = {
     ),
 };
 
-/** The memory actions the planner names, and their executor functions. */
-const MEMORY_FUNCTIONS: Record<string, string> = Object.fromEntries(
-  memoryActions.actions.map((action) => [action.name, action.functionName]),
+/** The memory actions the planner names, and their executor functions, from the contract. */
+const MEMORY_FUNCTIONS = new Map(
+  memoryActions.actions.flatMap((action) =>
+    action.functionName && declares(secondBrainContract, action.functionName)
+      ? [[action.name, action.functionName] as const]
+      : [],
+  ),
 );
 
 /** The words of a step's constraints, for "forget …" planned by the model. */
@@ -81,9 +86,9 @@ function constraintWords(step: PlanStep): string {
 export const memoryCommandResolver: Resolver = {
   name: "MemoryCommandResolver",
   capability: "second-brain",
-  actions: Object.keys(MEMORY_FUNCTIONS),
+  actions: [...MEMORY_FUNCTIONS.keys()],
   resolve(step: PlanStep, context: CapabilityContext): Promise<ResolverResult> {
-    const functionName = MEMORY_FUNCTIONS[step.action]!;
+    const functionName = MEMORY_FUNCTIONS.get(step.action)!;
     if (functionName !== "memory.forget") {
       return Promise.resolve({ stepId: step.id, type: "execute", functionName, args: {} });
     }

@@ -14,7 +14,6 @@ import type {
 import {
   defineContract,
   type ArgsOf,
-  type CapabilityActions,
   type FunctionOf,
   type OperationName,
   type OperationOf,
@@ -198,9 +197,6 @@ export const calendarContract = defineContract("calendar", {
       'stop a repeating event after a date: searchCriteria names it, until = the last day it keeps ("no more yoga after March" → until "2026-03-31").',
   },
 });
-
-/** The planner's calendar actions (rule 10 of its prompt): the contract's, in declaration order. */
-export const calendarActions: CapabilityActions = calendarContract;
 
 type CalendarContract = typeof calendarContract;
 export type CalendarFunction = FunctionOf<CalendarContract>;

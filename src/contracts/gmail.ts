@@ -4,13 +4,7 @@
  * typed; exactly the draft the approval question showed) and the result it returns.
  */
 import { z } from "zod";
-import {
-  defineContract,
-  type ArgsOf,
-  type CapabilityActions,
-  type FunctionOf,
-  type OperationOf,
-} from "./contract.js";
+import { defineContract, type ArgsOf, type FunctionOf, type OperationOf } from "./contract.js";
 
 /**
  * The operation's own name, as GmailEntityResolver writes it beside the arguments (its confirmation
@@ -174,9 +168,6 @@ export const gmailContract = defineContract("gmail", {
     description: "mark as read.",
   },
 });
-
-/** The plan actions the planner prompt lists for gmail (rule 11): the contract's. */
-export const gmailActions: CapabilityActions = gmailContract;
 
 type GmailContract = typeof gmailContract;
 /** "gmail.search" | "gmail.send" | … */

@@ -57,7 +57,7 @@ const recurringFields = {
 };
 
 /** How to find the events an update, delete or truncate is about. */
-export const SearchCriteriaSchema = z.object({
+const SearchCriteriaSchema = z.object({
   summary: z.string().nullish().describe("Words of the event's title as the user named it"),
   timeMin: localTime("The day or start of the range the event is in, when the user said"),
   timeMax: localTime("End of that range (a date alone includes that whole day)"),
@@ -66,7 +66,7 @@ export const SearchCriteriaSchema = z.object({
 });
 
 /** The new values of an update; absent fields stay as they are. */
-export const UpdateFieldsSchema = z.object({
+const UpdateFieldsSchema = z.object({
   summary: z.string().nullish().describe("New title"),
   start: localTime('New start ("18:00" keeps the day; "Sunday" keeps the time)'),
   end: localTime("New end"),

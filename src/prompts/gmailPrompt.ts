@@ -7,7 +7,7 @@ import { FROM_STEP_FIELD } from "./resolverMessagesPrompt.js";
 const GMAIL_OPERATIONS = operationNames(gmailContract, "gmail");
 
 /** Which existing email the user means, in their words; never an id. Code searches the mailbox. */
-export const EmailReferenceSchema = z.object({
+const EmailReferenceSchema = z.object({
   handle: z
     .string()
     .nullish()

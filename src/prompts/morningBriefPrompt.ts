@@ -4,7 +4,7 @@ import type { LLMMessage } from "../types/llm.js";
  * The optional polish of the morning digest (spec 002 §9.5): the template's facts, reworded to
  * read warmly. Off unless MORNING_DIGEST_POLISH=on; the template is sent when this fails.
  */
-export const MORNING_BRIEF_POLISH_PROMPT = `You rewrite a WhatsApp morning summary so it reads warmly and naturally.
+const MORNING_BRIEF_POLISH_PROMPT = `You rewrite a WhatsApp morning summary so it reads warmly and naturally.
 Rules:
 - Keep every item, time and date exactly as given; add nothing, drop nothing, invent nothing.
 - Keep the bullet lists; you may reword the greeting and the headings.

@@ -102,9 +102,9 @@ const QUESTION: Record<CalendarOperationName, "none" | "delete" | "update" | "tr
 };
 
 /** Events named without a day are looked for from the start of today through this many days (default: 60). */
-export const SEARCH_DAYS = 60;
+const SEARCH_DAYS = 60;
 /** A series' occurrences are listed for this many days when no range is named (default: 30). */
-export const INSTANCES_DAYS = 30;
+const INSTANCES_DAYS = 30;
 /** At most this many events are named in a confirmation question. */
 const MAX_NAMED = 10;
 

@@ -12,7 +12,7 @@ import { resolveOperation } from "../../resolvers/resolverPrompt.js";
 import { calendarContract } from "../../../contracts/calendar.js";
 
 /** The planner's read actions on the calendar (the rest go to CalendarMutateResolver). */
-export const CALENDAR_READ_ACTIONS = [
+const CALENDAR_READ_ACTIONS = [
   // The plan actions of the contract's reads ("list_events", "find_event"…).
   ...calendarContract.actions.filter((action) => action.reads).map((action) => action.name),
   // Read actions a planner may coin beside the prompt's.
@@ -25,7 +25,7 @@ export const CALENDAR_READ_ACTIONS = [
 const READ_ACTION = /^(?:list|find|show|get|check|analyze|search|view|what)_/;
 
 /** What must be asked before the lookup can run, or null. */
-export function missingFind(op: CalendarFindOperation, context: CapabilityContext): string | null {
+function missingFind(op: CalendarFindOperation, context: CapabilityContext): string | null {
   const { language } = context;
   const options = { nowMs: context.now, timeZone: context.state.user.timezone, allowPast: true };
   if ((op.operation === "get" || op.operation === "getRecurringInstances") && !op.summary && !op.eventId) {

@@ -50,7 +50,7 @@ function readable(words: string | null | undefined, options: TimeOptions): boole
 }
 
 /** What must be asked before the change can run, or null. */
-export function missingMutate(op: CalendarMutateOperation, context: CapabilityContext): string | null {
+function missingMutate(op: CalendarMutateOperation, context: CapabilityContext): string | null {
   const { language } = context;
   const options: TimeOptions = { nowMs: context.now, timeZone: context.state.user.timezone };
   switch (op.operation) {

@@ -9,8 +9,6 @@ import { GmailService } from "../../../services/gmail/gmailService.js";
 import { gmailTemplate } from "./gmailReplies.js";
 import type { UndoSettings } from "../../../services/undo/undoJournal.js";
 
-export { GmailService } from "../../../services/gmail/gmailService.js";
-
 /** The `gmail` capability: the user's own Gmail, through their Google connection. */
 export function createGmailCapability(options: {
   google: GoogleAccounts;

@@ -92,7 +92,7 @@ const term = (words: string) => {
   return /\s/.test(clean) ? `"${clean}"` : clean;
 };
 
-/** The Gmail query for a reference in words: sender, subject words, other words. */
+/** The Gmail query for a reference in words: sender, subject words, other words. @internal */
 export function referenceQuery(reference: Args): string {
   const parts: string[] = [];
   const from = nonEmpty(reference.from);
@@ -649,6 +649,7 @@ async function addressesOf(name: string, mailbox: Mailbox): Promise<string[]> {
 /**
  * An edit without a model: "subject: …" sets the subject, "to: …" the recipients, "cc …" / "add …"
  * with an address adds one in cc; anything else is the new text of the email (or of a forward's note).
+ * @internal
  */
 export function applyChangeByRule(
   current: { to: string[]; cc: string[]; subject: string; body: string },

@@ -17,7 +17,7 @@ function badAddress(recipients: string[] | null | undefined): string | undefined
   return (recipients ?? []).find((r) => r.includes("@") && !isEmailAddress(r.trim()));
 }
 
-/** What must be asked before the operation can run, or null. Names without "@" are looked up later. */
+/** What must be asked before the operation can run, or null. Names without "@" are looked up later. @internal */
 export function missingForGmail(op: GmailOperation, language: "he" | "en"): string | null {
   const bad = badAddress(op.to) ?? badAddress(op.cc);
   if (bad) return t(language, "gmail.badAddress", { address: bad });

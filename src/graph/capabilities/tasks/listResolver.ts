@@ -10,7 +10,7 @@ import { resolveOperation } from "../../resolvers/resolverPrompt.js";
 import { actionNames } from "../../../contracts/contract.js";
 import { tasksContract } from "../../../contracts/tasks.js";
 
-/** Plan actions about lists or their items ("create_list", "add_list_item", "toggle_item"), not tasks. */
+/** Plan actions about lists or their items ("create_list", "add_list_item", "toggle_item"), not tasks. @internal */
 export function isListAction(action: string): boolean {
   const words = action.toLowerCase().split(/[_\s-]+/);
   if (words.some((w) => w === "task" || w === "tasks" || w === "reminder" || w === "reminders")) return false;

@@ -17,6 +17,7 @@ import {
   type FunctionOf,
   type OperationName,
   type OperationOf,
+  type Same,
 } from "./contract.js";
 
 // ---- what the executor is handed ----
@@ -357,6 +358,5 @@ export interface CalendarResults {
 export type CalendarData = CalendarResults[CalendarFunction];
 
 // Every operation has a result type, and every result type an operation.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const _resultsCoverOperations: Same<keyof CalendarResults, CalendarFunction> = true;
 void _resultsCoverOperations;

@@ -141,6 +141,13 @@ export function checkOperation<C extends Contract>(
   return { success: true, operation: { functionName, args: parsed.data } as OperationOf<C> };
 }
 
+/**
+ * `true` only when A and B are the same set of names: a contract writes
+ * `const _resultsCoverOperations: Same<keyof Results, Function> = true`, which fails `tsc` when an
+ * operation has no result type or a result type no operation.
+ */
+export type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+
 /** The end of an exhaustive switch: a new case the switch does not handle fails `tsc` here. */
 export function assertNever(value: never): never {
   const shown: unknown = value;

@@ -4,7 +4,7 @@
  * typed; exactly the draft the approval question showed) and the result it returns.
  */
 import { z } from "zod";
-import { defineContract, type ArgsOf, type FunctionOf, type OperationOf } from "./contract.js";
+import { defineContract, type ArgsOf, type FunctionOf, type OperationOf, type Same } from "./contract.js";
 
 /**
  * The operation's own name, as GmailEntityResolver writes it beside the arguments (its confirmation
@@ -192,6 +192,5 @@ export interface GmailResults {
 }
 
 // Every operation has a result type, and every result type an operation.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const _resultsCoverOperations: Same<keyof GmailResults, GmailFunction> = true;
 void _resultsCoverOperations;

@@ -11,6 +11,7 @@ import {
   type CapabilityActions,
   type FunctionOf,
   type OperationOf,
+  type Same,
 } from "./contract.js";
 
 const text = z.string().nullish();
@@ -206,7 +207,6 @@ export interface SecondBrainResults {
 export type SecondBrainData = SecondBrainResults[SecondBrainFunction];
 
 // Every operation has a result type, and every result type an operation.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const _resultsCoverOperations: Same<keyof SecondBrainResults, SecondBrainFunction> = true;
 void _resultsCoverOperations;
 

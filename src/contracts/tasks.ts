@@ -10,6 +10,7 @@ import {
   type FunctionOf,
   type OperationName,
   type OperationOf,
+  type Same,
 } from "./contract.js";
 
 /** V1's reminderRecurrence (spec 002 §8.3). Optional fields also take null: models often send it. */
@@ -356,7 +357,6 @@ export interface TasksResults {
 export type TasksData = TasksResults[TasksFunction];
 
 // Every operation has a result type, and every result type an operation.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const _resultsCoverOperations: Same<keyof TasksResults, TasksFunction> = true;
 void _resultsCoverOperations;
 

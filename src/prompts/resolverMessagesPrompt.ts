@@ -3,6 +3,7 @@ import type { CapabilityContext } from "../types/capability.js";
 import type { PlanStep } from "../types/index.js";
 import type { LLMMessage } from "../types/llm.js";
 import { humanTime } from "../utils/timeContext.js";
+import { recentConversation } from "./conversationContext.js";
 
 /**
  * The per-step message of a capability resolver: time, language, latest actions as "@N" handles,
@@ -31,11 +32,8 @@ export function buildResolverMessages(
         .join("\n")}`,
     );
   }
-  // "forget that…" and its reply repeat what was forgotten: never shown to a model.
-  const history = state.recentMessages.slice(0, -1).filter((m) => !m.metadata?.memoryCommand);
-  if (history.length > 0) {
-    sections.push(`## Recent conversation\n${history.map((m) => `${m.role}: ${m.content}`).join("\n")}`);
-  }
+  const history = recentConversation(state.recentMessages);
+  if (history.length > 0) sections.push(`## Recent conversation\n${history.join("\n")}`);
   if (context.dependencies.length > 0) {
     // What earlier steps produced is data for this step, shown as summaries; ids stay in code.
     sections.push(

@@ -66,6 +66,13 @@ export interface MessageMetadata {
   recentTasks?: RecentTaskSnapshot[];
   imageContext?: ImageContext;
   functionResult?: unknown;
+  /**
+   * What Memo added to a user message's words when it read them (reply_context: the message it
+   * replies to, the list item it names, the analysis of the image sent with it), one note each.
+   * Shown to models marked as added, never read as something the user said (D14); `content`
+   * stays the user's own words.
+   */
+  addedContext?: string[];
 }
 
 /** One message of the short-term conversation window (spec 003; timestamps are epoch ms). */
@@ -81,7 +88,7 @@ export interface ConversationMessage {
    */
   localId?: string;
   replyToMessageId?: string;
-  /** content.length / 3.5, rounded up (spec 000 §4.3). */
+  /** (content + added context).length / 3.5, rounded up (spec 000 §4.3). */
   estimatedTokens: number;
   metadata?: MessageMetadata;
 }

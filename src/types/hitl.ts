@@ -70,6 +70,8 @@ export interface HITLResult {
   reason: HITLReason;
   returnTo: HITLReturnTo;
   stepId?: string;
+  /** The question as Memo asked it (absent in answers kept before it was recorded). */
+  question?: string;
   /** The user's raw reply. */
   raw: string;
   /** yes_no → "yes" | "no"; single/multi choice → option ids; free_text → the text. */

@@ -144,7 +144,9 @@ describe("clarification", () => {
     expect(done).toMatchObject({ status: "completed", text: "Got it: a reminder." });
     const replan = lastUserMessageOf(h.server!.requests[1]!)!;
     expect(replan).toContain("## User message\ntomorrow dentist");
-    expect(replan).toContain("they answered\na reminder please");
+    expect(replan).toContain(
+      "they answered\nMemo: Do you want a reminder or a calendar event?\nUser: a reminder please",
+    );
     expect(await checkpointRows(h)).toBe(0);
   });
 
@@ -185,7 +187,9 @@ describe("stale replies", () => {
     await h.say("2");
     const planned = h.server!.requests.filter(isPlanner);
     expect(planned).toHaveLength(1);
-    expect(planned[0]!.body.messages.at(-1)!.content).toContain('[Item 2 of the list Memo sent: "Work"]');
+    expect(planned[0]!.body.messages.at(-1)!.content).toContain(
+      '2\n[added by Memo: Item 2 of the list Memo sent: "Work"]',
+    );
   });
 });
 

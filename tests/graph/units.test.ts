@@ -199,7 +199,9 @@ describe("reply context", () => {
         ],
       }),
     );
-    expect(update.input?.enhancedMessage).toBe('done 2\n\n[Item 2 of the list Memo sent: "Call mom"]');
+    expect(update.input?.enhancedMessage).toBe(
+      'done 2\n[added by Memo: Item 2 of the list Memo sent: "Call mom"]',
+    );
   });
 
   it("quotes the replied-to message and carries its image", async () => {
@@ -231,7 +233,7 @@ describe("reply context", () => {
       }),
     );
     expect(update.input?.enhancedMessage).toBe(
-      'add these\n\n[Replying to their own message: "[image]"]\n[Recent image (structured) — description: a shopping list | items: eggs; bread]',
+      'add these\n[added by Memo: Replying to their own message: "[image]"]\n[added by Memo: Recent image (structured) — description: a shopping list | items: eggs; bread]',
     );
     expect(update.input?.imageContext).toEqual(image);
   });

@@ -191,6 +191,32 @@ describe.each(backends)("conversation memory written through to $name", (backend
     });
   });
 
+  it("keeps a message's added context apart from its words, and reads documents stored without it", async () => {
+    const phone = nextPhone();
+    const first = service();
+    await first.load(phone);
+    await first.addUserMessage(phone, "done 2", { whatsappMessageId: "wamid.a" });
+    await first.addContextToUserMessage(phone, ['Item 2 of the list Memo sent: "Call mom"'], "wamid.a");
+    const second = service();
+    await second.load(phone);
+    expect(second.getRecentMessages(phone)[0]).toMatchObject({
+      content: "done 2",
+      metadata: { addedContext: ['Item 2 of the list Memo sent: "Call mom"'] },
+    });
+
+    // A document from before added context, and one whose added context is damaged.
+    const older = nextPhone();
+    const old = sampleWindow("kept").messages;
+    await db.pool.query("INSERT INTO conversation_windows (user_phone, state) VALUES ($1, $2)", [
+      older,
+      JSON.stringify({
+        messages: [...old, { ...old[1]!, metadata: { addedContext: "not a list" } }],
+        latestActions: [],
+      }),
+    ]);
+    expect((await new PgConversationStore(db.pool).load(older))?.messages).toEqual(old);
+  });
+
   it("never shows one phone's window to another", async () => {
     const a = nextPhone();
     const b = nextPhone();

@@ -86,6 +86,29 @@ describe("MemoryService", () => {
       expect(memory.getRecentMessages(PHONE).at(-1)!.content).toHaveLength(1400);
     });
 
+    it("keeps what Memo added beside the user's words, at most 600 characters, counted in the 500 tokens", async () => {
+      for (let i = 0; i < 6; i++) await memory.addAssistantMessage(PHONE, `${"y".repeat(200)} ${i}`);
+      await memory.addUserMessage(PHONE, "add these", { whatsappMessageId: "wamid.in" });
+      await memory.addAssistantMessage(PHONE, "Which list?");
+      await memory.addContextToUserMessage(
+        PHONE,
+        ['Replying to Memo\'s message: "shopping"', `Recent image — text: ${"z".repeat(800)}`],
+        "wamid.in",
+      );
+      const messages = memory.getRecentMessages(PHONE);
+      const user = messages.find((m) => m.role === "user")!;
+      expect(user.content).toBe("add these");
+      const added = user.metadata!.addedContext!;
+      expect(added[0]).toBe('Replying to Memo\'s message: "shopping"');
+      expect(added.join("\n").length).toBeLessThanOrEqual(601);
+      expect(added[1]!.endsWith("…")).toBe(true);
+      expect(user.estimatedTokens).toBe(Math.ceil(9 / 3.5) + Math.ceil(added.join("\n").length / 3.5));
+      // The longer message pushed older ones out: the window still holds 500 tokens at most.
+      expect(memory.getStats(PHONE).totalTokens).toBeLessThanOrEqual(500);
+      expect(messages.length).toBeLessThan(8);
+      expect(messages.at(-1)!.content).toBe("Which list?");
+    });
+
     it("does not add a message twice for the same WhatsApp id (redelivery, re-run turn)", async () => {
       await memory.addUserMessage(PHONE, "buy milk", { whatsappMessageId: "wamid.1" });
       await memory.addUserMessage(PHONE, "buy milk", { whatsappMessageId: "wamid.1" });

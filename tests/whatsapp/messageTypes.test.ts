@@ -120,7 +120,7 @@ describe("text", () => {
       const planner = server.requests.filter(isPlanner).at(-1)!;
       // reply_context found the quoted message by its WhatsApp id (not only as recent conversation).
       expect(JSON.stringify(planner.body.messages)).toContain(
-        `[Replying to Memo's message: \\"echo: first\\"]`,
+        `[added by Memo: Replying to Memo's message: \\"echo: first\\"]`,
       );
       // The turn's own save keeps the id in the window from then on.
       await h.memo.memory.load(PHONE);

@@ -110,6 +110,8 @@ const messageSchema = z.looseObject({
   content: z.string(),
   timestamp: z.number(),
   estimatedTokens: z.number(),
+  // Absent in documents stored before messages kept what Memo added to them.
+  metadata: z.looseObject({ addedContext: z.array(z.string()).optional() }).optional(),
 });
 const latestActionSchema = z.looseObject({
   createdAt: z.number(),

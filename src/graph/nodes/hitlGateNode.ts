@@ -179,6 +179,8 @@ export function createHITLGateNode(deps: MemoGraphDeps) {
           reason: pending.reason,
           returnTo: pending.returnTo,
           ...(pending.stepId ? { stepId: pending.stepId } : {}),
+          // Kept with the answer: a re-plan shows the planner what it asked, not only the reply.
+          question: pending.question,
           raw: answer.optionId
             ? (pending.options.find((o) => o.id === answer.optionId)?.label ?? answer.text)
             : answer.text,

@@ -1,3 +1,4 @@
+import { withAddedContext } from "../../prompts/conversationContext.js";
 import type { ConversationMessage, ImageContext } from "../../types/index.js";
 import type { MemoGraphDeps } from "../deps.js";
 import type { MemoUpdate } from "../state/memoState.js";
@@ -40,7 +41,7 @@ function describeImage(image: ImageContext): string {
   }
   if (a.extractedData?.items?.length) parts.push(`items: ${a.extractedData.items.join("; ")}`);
   if (a.extractedText) parts.push(`text: ${quote(a.extractedText)}`);
-  return `[Recent image (${image.imageType}) — ${parts.join(" | ")}]`;
+  return `Recent image (${image.imageType}) — ${parts.join(" | ")}`;
 }
 
 /** Notes for the list items a message points at, from the list message it answers. */
@@ -50,15 +51,18 @@ function listItemNotes(message: string, list: ConversationMessage | undefined): 
   if (items.size === 0) return [];
   return referencedNumbers(message)
     .filter((n) => items.has(n))
-    .map((n) => `[Item ${n} of the list Memo sent: "${items.get(n)}"]`);
+    .map((n) => `Item ${n} of the list Memo sent: "${items.get(n)}"`);
 }
 
 /**
  * reply_context: folds into `enhancedMessage` what the message refers to: the message it replies
- * to (or the item of a numbered list it names), and a recent image (spec 002 §5.2).
+ * to (or the item of a numbered list it names), and a recent image (spec 002 §5.2), each note
+ * marked as added by Memo. The user's message in the window keeps these notes beside its words
+ * (`metadata.addedContext`), so later turns see what the planner saw; an image that came with an
+ * earlier message is not noted again, it stays with that message.
  */
 export function createReplyContextNode(deps: MemoGraphDeps) {
-  return (state: MemoState): Promise<MemoUpdate> => {
+  return async (state: MemoState): Promise<MemoUpdate> => {
     if (!state.input) throw new NodeInputError("reply_context", "input");
     const { input } = state;
     const notes: string[] = [];
@@ -75,9 +79,10 @@ export function createReplyContextNode(deps: MemoGraphDeps) {
         ...(items.length > 0
           ? items
           : [
-              `[Replying to ${repliedTo.role === "assistant" ? "Memo's" : "their own"} message: "${quote(repliedTo.content)}"]`,
+              `Replying to ${repliedTo.role === "assistant" ? "Memo's" : "their own"} message: "${quote(repliedTo.content)}"`,
             ]),
       );
+      // The replied-to message keeps its image: it is described here, not stored again.
       imageContext ??= repliedTo.metadata?.imageContext;
     } else {
       // "done 2" right after a numbered list means item 2 of that list.
@@ -94,15 +99,25 @@ export function createReplyContextNode(deps: MemoGraphDeps) {
           (image): image is ImageContext => !!image && now - image.extractedAt <= IMAGE_CONTEXT_MAX_AGE_MS,
         );
     }
-    if (imageContext) notes.push(describeImage(imageContext));
+    // The window keeps what is new with this message: an earlier image is kept with its own.
+    const kept = [...notes];
+    if (imageContext) {
+      const described = describeImage(imageContext);
+      notes.push(described);
+      if (imageContext === input.imageContext) kept.push(described);
+    }
 
-    if (notes.length === 0) return Promise.resolve({});
-    return Promise.resolve({
+    if (notes.length === 0) return {};
+    if (input.triggerType === "user" && kept.length > 0) {
+      // Held with the turn's other changes (context_assembly began it): no write of its own.
+      await deps.memory.addContextToUserMessage(state.threadId, kept, input.whatsappMessageId);
+    }
+    return {
       input: {
         ...input,
-        enhancedMessage: `${input.message}\n\n${notes.join("\n")}`,
+        enhancedMessage: withAddedContext(input.message, notes),
         ...(imageContext ? { imageContext } : {}),
       },
-    });
+    };
   };
 }

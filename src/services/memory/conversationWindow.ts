@@ -5,6 +5,11 @@ import type { StoredWindow } from "../../db/repositories/conversationStore.js";
 export const MAX_TOTAL_MESSAGES = 10;
 /** Estimated tokens the kept messages may add up to. */
 export const MAX_TOTAL_TOKENS = 500;
+/**
+ * Characters of added context (`metadata.addedContext`) kept with one user message: a quoted
+ * reply or an image's analysis never takes most of the window.
+ */
+export const MAX_ADDED_CONTEXT_CHARS = 600;
 /** Recent task snapshots kept per user. */
 export const MAX_RECENT_TASKS = 4;
 /** System messages kept per user; the oldest go first. */

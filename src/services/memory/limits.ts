@@ -32,9 +32,15 @@ export function estimateTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
-/** Estimated tokens of all the messages' contents. */
+/** Estimated tokens of a message as models read it: its words and what Memo added to them. */
+export function messageTokens(message: ConversationMessage): number {
+  const added = message.metadata?.addedContext;
+  return estimateTokens(message.content) + (added?.length ? estimateTokens(added.join("\n")) : 0);
+}
+
+/** Estimated tokens of all the messages (their words and added context). */
 export function totalTokens(messages: readonly ConversationMessage[]): number {
-  return messages.reduce((sum, m) => sum + estimateTokens(m.content), 0);
+  return messages.reduce((sum, m) => sum + messageTokens(m), 0);
 }
 
 /**
@@ -55,7 +61,7 @@ export function enforceMemoryLimits(
   let tokens = totalTokens(result);
   let start = 0;
   while (tokens > maxTokens && result.length - start > 1) {
-    tokens -= estimateTokens(result[start]!.content);
+    tokens -= messageTokens(result[start]!);
     start++;
   }
   return result.slice(start);

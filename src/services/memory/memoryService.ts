@@ -18,13 +18,21 @@ import {
   ConversationWindow,
   DISAMBIGUATION_EXPIRY_MS,
   LATEST_ACTIONS_READ,
+  MAX_ADDED_CONTEXT_CHARS,
   MAX_LATEST_ACTIONS,
   MAX_RECENT_TASKS,
   MAX_TOTAL_MESSAGES,
   emptyWindow,
   pruneWindow,
 } from "./conversationWindow.js";
-import { FOLD_MIN, enforceMemoryLimits, estimateTokens, totalTokens } from "./limits.js";
+import {
+  FOLD_MIN,
+  capText,
+  enforceMemoryLimits,
+  estimateTokens,
+  messageTokens,
+  totalTokens,
+} from "./limits.js";
 import { mayHoldFacts } from "./factExtraction.js";
 import { CONTEXT_FACT_CANDIDATES } from "./memoryContext.js";
 
@@ -81,6 +89,19 @@ export interface ConversationStats {
   /** Epoch ms, or null without messages. */
   newestTimestamp: number | null;
   latestActionCount: number;
+}
+
+/** The notes, cut so that together they hold at most MAX_ADDED_CONTEXT_CHARS characters. */
+function capAddedContext(notes: readonly string[]): string[] {
+  const kept: string[] = [];
+  let room = MAX_ADDED_CONTEXT_CHARS;
+  for (const note of notes) {
+    if (room <= 0) break;
+    const { text, cut } = capText(note, room);
+    kept.push(cut ? `${text}…` : text);
+    room -= text.length + 1;
+  }
+  return kept;
 }
 
 /** A JSON-only copy (what the store will hand back), so callers never share objects with the cache. */
@@ -224,6 +245,33 @@ export class MemoryService implements WindowCache {
   /** Adds the user's message; a WhatsApp id already in the window is not added twice (redelivery, re-run turn). */
   async addUserMessage(phone: string, content: string, options: AddUserMessageOptions = {}): Promise<void> {
     await this.addMessage(phone, "addUserMessage", "user", content, options);
+  }
+
+  /**
+   * Keeps with the user's newest message (the one with `whatsappMessageId`, when given) what Memo
+   * added to its words (`metadata.addedContext`, at most MAX_ADDED_CONTEXT_CHARS characters),
+   * counted in its tokens; the window's limits apply again. Its `content` stays the user's words,
+   * which is all the history (and so long-term memory) keeps. A no-op when there is no such message.
+   */
+  async addContextToUserMessage(
+    phone: string,
+    notes: readonly string[],
+    whatsappMessageId?: string,
+  ): Promise<void> {
+    if (notes.length === 0) return;
+    await this.update(phone, "addContextToUserMessage", (window) => {
+      const index = window.messages.findLastIndex(
+        (m) =>
+          m.role === "user" && (whatsappMessageId === undefined || m.whatsappMessageId === whatsappMessageId),
+      );
+      if (index < 0) return null;
+      const messages = [...window.messages];
+      const message = messages[index]!;
+      const metadata = { ...message.metadata, addedContext: capAddedContext(notes) };
+      const annotated = { ...message, metadata };
+      messages[index] = { ...annotated, estimatedTokens: messageTokens(annotated) };
+      return { ...window, messages: enforceMemoryLimits(messages) };
+    });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { recentConversation } from "../../../prompts/conversationContext.js";
 import { GENERAL_SYSTEM_PROMPT } from "../../../prompts/generalPrompt.js";
 import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import type { CapabilityContext, Resolver } from "../../../types/capability.js";
@@ -11,11 +12,7 @@ export const generalResolver: Resolver = {
   async resolve(step: PlanStep, context: CapabilityContext): Promise<ResolverResult> {
     if (!context.llm) throw new Error("GeneralResolver needs an LLM");
     const { state } = context;
-    // "forget that…" and its reply repeat what was forgotten: never shown to a model.
-    const history = state.recentMessages
-      .slice(0, -1)
-      .filter((m) => !m.metadata?.memoryCommand)
-      .map((m) => `${m.role}: ${m.content}`);
+    const history = recentConversation(state.recentMessages);
     const { value, usage } = await context.llm.text("resolver:general", [
       { role: "system", content: GENERAL_SYSTEM_PROMPT },
       {

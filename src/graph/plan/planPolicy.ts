@@ -45,12 +45,13 @@ function remindsApart(plan: PlannerOutput): boolean {
   return plan.plan.some((step) => step.capability === "database" && /task|remind/.test(step.action));
 }
 
+/** `plan` with each step `rewrite` returns a new step for replaced by it, recorded in `done`. */
 function rewritten(
   plan: PlannerOutput,
   rewrite: (step: PlanStep) => PlanStep | null,
   policy: Rewrite["policy"],
   done: Rewrite[],
-) {
+): PlannerOutput {
   return {
     ...plan,
     plan: plan.plan.map((step) => {

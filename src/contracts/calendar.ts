@@ -105,6 +105,7 @@ const listing = z.object({
 export const calendarContract = defineContract("calendar", {
   "calendar.create": {
     args: creates,
+    creates: true,
     produces: "events",
     actions: [{ name: "create_event", hint: "also several at once, all-day events and trips" }],
     description:
@@ -112,11 +113,13 @@ export const calendarContract = defineContract("calendar", {
   },
   "calendar.createMultiple": {
     args: creates,
+    creates: true,
     produces: "events",
     description: 'several events at once in "events", each like create.',
   },
   "calendar.createRecurring": {
     args: creates,
+    creates: true,
     produces: "events",
     actions: [{ name: "create_recurring_event" }],
     description:
@@ -124,6 +127,7 @@ export const calendarContract = defineContract("calendar", {
   },
   "calendar.createMultipleRecurring": {
     args: creates,
+    creates: true,
     produces: "events",
     description: 'several repeating events in "recurringEvents", each like createRecurring.',
   },

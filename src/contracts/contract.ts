@@ -26,6 +26,12 @@ export interface OperationSpec<A extends z.ZodType = z.ZodType> {
   args: A;
   /** Changes nothing: no ledger entry, no undo entry (default: false). */
   reads?: true;
+  /**
+   * Adds something new (a task, an event, a list item, a note, a draft): its capability asks
+   * nothing before it runs, so a plan the planner marked risky asks at the planner's level (D12)
+   * (default: false).
+   */
+  creates?: true;
   /** The kind of entity its result hands to the steps that depend on it (refs). */
   produces?: RefKind;
   /** The plan actions that map to it, for the planner prompt and the resolvers' `actions`. */

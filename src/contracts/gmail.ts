@@ -110,6 +110,7 @@ export const gmailContract = defineContract("gmail", {
   },
   "gmail.compose": {
     args: z.object({ ...named("compose"), draft }),
+    creates: true,
     produces: "emails",
     actions: [{ name: "draft_email" }],
     description: "save a draft (not sent); needs to, subject and body.",

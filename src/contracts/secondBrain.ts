@@ -105,6 +105,7 @@ export const secondBrainContract = defineContract("second-brain", {
       /** Set in code only (the fast path): the note mentions a time. */
       namesTime: z.boolean().nullish(),
     }),
+    creates: true,
     produces: "notes",
     actions: [{ name: "store_note" }],
     description:

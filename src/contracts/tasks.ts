@@ -158,6 +158,7 @@ export interface ListsResult<Op extends string = string> {
 export const tasksContract = defineContract("database", {
   "tasks.create": {
     args: taskDraft,
+    creates: true,
     produces: "tasks",
     actions: [{ name: "create_task" }],
     description:
@@ -165,6 +166,7 @@ export const tasksContract = defineContract("database", {
   },
   "tasks.createMultiple": {
     args: z.object({ tasks: z.array(taskDraft).nullish() }),
+    creates: true,
     produces: "tasks",
     description: 'several at once in "tasks".',
   },
@@ -228,12 +230,14 @@ export const tasksContract = defineContract("database", {
   },
   "tasks.addSubtask": {
     args: z.object({ taskId, subtask: text }),
+    creates: true,
     produces: "tasks",
     actions: [{ name: "add_subtask" }],
     description: 'taskId or text names the parent; "subtask" is the new subtask.',
   },
   "lists.create": {
     args: listDraft,
+    creates: true,
     produces: "lists",
     actions: [{ name: "create_list" }],
     description:
@@ -241,6 +245,7 @@ export const tasksContract = defineContract("database", {
   },
   "lists.createMultiple": {
     args: z.object({ lists: z.array(listDraft).nullish() }),
+    creates: true,
     produces: "lists",
     description: '"lists".',
   },
@@ -260,6 +265,7 @@ export const tasksContract = defineContract("database", {
   },
   "lists.addItem": {
     args: z.object({ listId, listName: text, items: ids, item: text, createList: flag }),
+    creates: true,
     produces: "lists",
     actions: [{ name: "add_list_item" }],
     description:

@@ -66,6 +66,15 @@ export const CORE_EN = {
     FAST_COMMANDS_EN +
     "\nEverything else works again tomorrow.",
   confirmQuestion: "Should I go ahead?",
+  confirmCreate: {
+    one: "That adds this to {where}:\n{names}\nShould I go ahead?",
+    other: "That adds {count} things to {where} at once:\n{names}\nShould I go ahead?",
+  },
+  confirmCreateUnnamed: {
+    one: "That adds something new to {where}. Should I go ahead?",
+    other: "That adds {count} new things to {where} at once. Should I go ahead?",
+  },
+  "confirmCreate.more": "…and {count} more",
   clarifyQuestion: "Could you tell me a bit more about what you'd like me to do?",
   clarifyBetween: "Is this about {options}?",
   or: "or",
@@ -193,6 +202,15 @@ export const CORE_HE = {
     FAST_COMMANDS_HE +
     "\nכל השאר יחזור לעבוד מחר.",
   confirmQuestion: "להמשיך?",
+  confirmCreate: {
+    one: "זה מוסיף את זה ל{where}:\n{names}\nלהמשיך?",
+    other: "זה מוסיף {count} דברים ל{where} בבת אחת:\n{names}\nלהמשיך?",
+  },
+  confirmCreateUnnamed: {
+    one: "זה מוסיף משהו חדש ל{where}. להמשיך?",
+    other: "זה מוסיף {count} דברים חדשים ל{where} בבת אחת. להמשיך?",
+  },
+  "confirmCreate.more": "…ועוד {count}",
   clarifyQuestion: "אפשר לפרט קצת יותר מה לעשות?",
   clarifyBetween: "זה קשור ל{options}?",
   or: "או",

@@ -1,4 +1,5 @@
 import { parseTime } from "./parseTime.js";
+import { asksToBeReminded } from "./reminderWords.js";
 
 /**
  * Second-brain messages that need no model: what Memo remembers about the user, forgetting, and
@@ -168,15 +169,13 @@ export const MEMORY_ACTIONS: ReadonlySet<string> = new Set([
   "forget_everything",
 ]);
 
-const REMIND = /remind|reminder|תזכיר|תזכורת|נדנד/iu;
-
 /**
  * Whether a request is a reminder or task rather than a note (planner rule 2): it says "remind",
  * or it names a time without being an explicit note ("note: the shop opens at 9" stays a note;
  * "remember to call the bank tomorrow at 9" is a task).
  */
 export function isReminderRequest(text: string, nowMs: number, timeZone: string): boolean {
-  if (REMIND.test(text)) return true;
+  if (asksToBeReminded(text)) return true;
   if (noteContent(text) !== null) return false;
   return parseTime(text, nowMs, timeZone) !== null;
 }
@@ -255,7 +254,7 @@ export function recognizeNoteCommand(message: string, nowMs: number, timeZone: s
   const content = noteContent(message);
   if (!content) return null;
   // "note: remind me…" asks for a reminder: the planner makes it one.
-  if (REMIND.test(content)) return null;
+  if (asksToBeReminded(content)) return null;
   const namesTime = parseTime(content, nowMs, timeZone) !== null;
   return {
     action: "store_note",

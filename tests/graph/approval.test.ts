@@ -36,7 +36,9 @@ async function start(language: "en" | "he" = "en") {
   const approver = draftApprover();
   const db = recordingCapability({ entityResolver: approver, confirmsInCode: true });
   h = await createHarness({ capabilities: db.register });
-  h.server!.enqueue(plan({ needsApproval: true, steps: [step("s1", "database", "send_email")] }));
+  // A change the database contract declares and its capability asks about in code (confirmsInCode):
+  // the planner's own question is skipped. An action no contract names would be asked about there.
+  h.server!.enqueue(plan({ needsApproval: true, steps: [step("s1", "database", "update_task")] }));
   const asked = await h.say(language === "he" ? "שלח מייל לדנה" : "email Dana hi");
   return { approver, db, asked };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { enforceNoteRule } from "../../src/graph/nodes/plannerNode.js";
+import { enforceNoteRule } from "../../src/graph/plan/planPolicy.js";
 import { fastPathTurn } from "../../src/graph/plan/fastPath.js";
 import { recognizeMemoryCommand, recognizeNoteCommand } from "../../src/nlu/noteCommands.js";
 import type { PlannerOutput } from "../../src/types/index.js";

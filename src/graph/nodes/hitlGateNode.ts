@@ -15,8 +15,10 @@ import {
   CAPABILITY_NAMES,
 } from "../../types/index.js";
 import { replyLanguage } from "../../utils/language.js";
+import { quotedInline } from "../../utils/quotedText.js";
 import { capabilityLabel, t, type MessageKey } from "../../messages/index.js";
 import type { MemoGraphDeps } from "../deps.js";
+import { plannedCreations, riskyPlanAsker, type PlannedCreation } from "../plan/planPolicy.js";
 import { cancelsChoice, validateAnswer } from "../hitl/validateAnswer.js";
 import { HITL_EXPIRY_GRACE_MS } from "../hitl/hitlPlane.js";
 import type { MemoUpdate } from "../state/memoState.js";
@@ -60,17 +62,49 @@ export function plannedRisky(state: MemoState): boolean {
   return !!planner && (planner.riskLevel === "high" || planner.needsApproval);
 }
 
-/** Whether the user already said yes to the planner's own "high risk" / "needs approval" question this turn. */
-export function plannerConfirmed(state: MemoState): boolean {
-  return Object.values(state.hitlResults).some(
+/** The question id (in place of a step id) of the planner's question naming what a risky plan creates. */
+const PLANNED_CREATIONS = "plan:creates";
+
+/** At most this many creations are named in the planner's question. */
+const MAX_NAMED_CREATIONS = 10;
+
+/** The user's yeses to the planner's own "high risk" / "needs approval" questions this turn. */
+function plannerYeses(state: MemoState) {
+  return Object.values(state.hitlResults).filter(
     (r) => (r.reason === "high_risk" || r.reason === "needs_approval") && r.value === "yes",
   );
 }
 
 /**
+ * Whether the user already said yes to the planner's own question about the whole plan this turn.
+ * A yes to the question naming only what the plan creates leaves its other changes to be asked
+ * about in code, each by name (entity_resolution).
+ */
+export function plannerConfirmed(state: MemoState): boolean {
+  return plannerYeses(state).some((r) => r.stepId !== PLANNED_CREATIONS);
+}
+
+/** "That adds 30 things to your calendar at once: • Standup • …": what a risky plan creates, and where. */
+function creationsQuestion(language: "he" | "en", creations: PlannedCreation[]): string {
+  const where = [...new Set(creations.map((c) => c.capability))]
+    .map((c) => capabilityLabel(language, c))
+    .join(", ");
+  const labels = creations.flatMap((c) => (c.label ? [c.label] : []));
+  const count = creations.length;
+  if (labels.length === 0) return t(language, "confirmCreateUnnamed", { count, where });
+  const names = labels.slice(0, MAX_NAMED_CREATIONS).map((label) => `• ${quotedInline(label)}`);
+  if (labels.length > MAX_NAMED_CREATIONS)
+    names.push(t(language, "confirmCreate.more", { count: labels.length - MAX_NAMED_CREATIONS }));
+  return t(language, "confirmCreate", { count, where, names: names.join("\n") });
+}
+
+/**
  * What the planner's output asks for, if anything (spec 002 §5.2 triggers). A risky plan whose
- * every step is of a capability that confirms in code is asked about there, step by step, naming
- * each thing it changes (entity_resolution), not here with a generic question.
+ * every step is a change its capability asks about itself (or only reads) is asked about there,
+ * step by step, naming each thing it changes (entity_resolution), not here. A risky plan that
+ * creates things asks here, since no capability asks before creating: naming what it creates and
+ * how many when the rest of the plan is asked about in code, else with one question for the whole
+ * plan (D12).
  * @internal
  */
 export function plannerTrigger(
@@ -97,9 +131,21 @@ export function plannerTrigger(
       returnTo: { node: "planner", mode: "replan" },
     };
   }
-  const selfConfirmed =
-    planner.plan.length > 0 && planner.plan.every((step) => confirmsInCode(step.capability));
-  if (plannedRisky(state) && !plannerConfirmed(state) && !selfConfirmed) {
+  if (!plannedRisky(state) || plannerYeses(state).length > 0) return null;
+  const asker = riskyPlanAsker(planner.plan, confirmsInCode);
+  if (asker === "creations") {
+    return {
+      kind: planner.needsApproval ? "approval" : "confirmation",
+      source: "planner",
+      reason: planner.needsApproval ? "needs_approval" : "high_risk",
+      question: creationsQuestion(language, plannedCreations(planner.plan)),
+      options: yesNoOptions(language),
+      expectedInput: "yes_no",
+      returnTo: { node: "resolver_router", mode: "continue" },
+      stepId: PLANNED_CREATIONS,
+    };
+  }
+  if (asker === "planner") {
     return {
       kind: planner.needsApproval ? "approval" : "confirmation",
       source: "planner",

@@ -1,6 +1,6 @@
-import { isReminderRequest } from "../../nlu/noteCommands.js";
 import { isUndoCommand } from "../../nlu/commands.js";
 import { fastPathTurn, recognizedTurn } from "../plan/fastPath.js";
+import { applyPlanPolicies } from "../plan/planPolicy.js";
 import { buildPlannerMessages, PlannerSchema, type PlannerAnswer } from "../../prompts/plannerPrompt.js";
 import type { PlannerOutput, PlanStep } from "../../types/index.js";
 import { describeError } from "../../utils/errors.js";
@@ -42,37 +42,6 @@ function normalizePlan(answer: PlannerAnswer): PlannerOutput {
     needsApproval: answer.needsApproval,
     missingFields: answer.missingFields,
     plan: plan.map((s) => ({ ...s, dependsOn: s.dependsOn.filter((d) => ids.has(d) && d !== s.id) })),
-  };
-}
-
-/**
- * Planner rule 2, kept in code: a note the user asked for with a time or "remind me" in it is a
- * reminder (a database task), never a note that would sit silently when the time comes, unless
- * the plan sets that reminder in a step of its own.
- * @internal
- */
-export function enforceNoteRule(
-  plan: PlannerOutput,
-  message: string,
-  nowMs: number,
-  timeZone: string,
-): PlannerOutput {
-  const storesNote = (step: PlanStep) =>
-    step.capability === "second-brain" &&
-    /store|save|add|create|note$/.test(step.action) &&
-    !/search|find|list|delete|update|forget|summar/.test(step.action);
-  // A plan that sets the reminder in a step of its own ("note X and remind me at 9 to act on it")
-  // keeps its note: the time belongs to that step.
-  const remindsApart = plan.plan.some(
-    (step) => step.capability === "database" && /task|remind/.test(step.action),
-  );
-  if (!plan.plan.some(storesNote) || remindsApart || !isReminderRequest(message, nowMs, timeZone))
-    return plan;
-  return {
-    ...plan,
-    plan: plan.plan.map((step) =>
-      storesNote(step) ? { ...step, capability: "database", action: "create_task" } : step,
-    ),
   };
 }
 
@@ -140,11 +109,15 @@ export function createPlannerNode(deps: MemoGraphDeps) {
         { name: "plan" },
       );
       return {
-        plannerOutput: enforceNoteRule(
+        plannerOutput: applyPlanPolicies(
           normalizePlan(value),
-          state.input.enhancedMessage ?? state.input.message,
-          state.now.epochMs,
-          state.user.timezone,
+          {
+            message: state.input.enhancedMessage ?? state.input.message,
+            nowMs: state.now.epochMs,
+            timeZone: state.user.timezone,
+            traceId: state.traceId,
+          },
+          deps.logger,
         ),
         clarificationQuestion: value.clarificationQuestion ?? undefined,
         routingSuggestions: routingSuggestions(state.input.message),

@@ -112,7 +112,8 @@ export function createPlannerNode(deps: MemoGraphDeps) {
         plannerOutput: applyPlanPolicies(
           normalizePlan(value),
           {
-            message: state.input.enhancedMessage ?? state.input.message,
+            // The user's own words only: a time inside a quoted message or an image's text is data (D14).
+            message: state.input.message,
             nowMs: state.now.epochMs,
             timeZone: state.user.timezone,
             traceId: state.traceId,

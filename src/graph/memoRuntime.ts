@@ -95,7 +95,8 @@ type RunReply = MemoReply & { chose?: true };
  * Within a graph run only context_assembly (the message) and memory_update (the reply) write the
  * conversation window. Outside one it is written only where no node can: the answer to an open
  * question before the paused graph resumes and the plane's own answers (the HITL plane), and the
- * question after the graph paused (here: no node runs after interrupt()). Each stored reply's
+ * question after the graph paused, with a disambiguation's snapshot (here: no node runs after
+ * interrupt()). Each stored reply's
  * `localId` comes back as `storedMessageId`, for the sender to link.
  */
 export class MemoRuntime {

@@ -17,6 +17,7 @@ import { normalizePhone } from "../utils/phone.js";
 import { currentTurn, withTurn } from "../utils/turnContext.js";
 import { t } from "../messages/index.js";
 import { HitlPlane, openQuestion, pausedTraceId, renderQuestion, withNotice } from "./hitl/hitlPlane.js";
+import { choseFromSnapshot, offeredIn, snapshotOf } from "./hitl/disambiguationSnapshot.js";
 import { userTextOf } from "./errorText.js";
 import { MAX_PLAN_STEPS } from "../prompts/plannerPrompt.js";
 import { MEMORY_ACTIONS } from "../nlu/noteCommands.js";
@@ -81,6 +82,9 @@ const RECURSION_LIMIT = 20 + 3 * MAX_PLAN_STEPS * (MAX_HITL_ROUNDS + 2);
 
 type Interrupted = MemoState & { __interrupt__?: { value?: unknown }[] };
 
+/** A run's reply, and whether it acted on a choice from a disambiguation snapshot (not sent). */
+type RunReply = MemoReply & { chose?: true };
+
 /**
  * Runs turns through the graph, one phone = one thread (spec 001).
  *
@@ -91,7 +95,8 @@ type Interrupted = MemoState & { __interrupt__?: { value?: unknown }[] };
  * Within a graph run only context_assembly (the message) and memory_update (the reply) write the
  * conversation window. Outside one it is written only where no node can: the answer to an open
  * question before the paused graph resumes and the plane's own answers (the HITL plane), and the
- * question after the graph paused (here: no node runs after interrupt()). Each stored reply's
+ * question after the graph paused, with a disambiguation's snapshot (here: no node runs after
+ * interrupt()). Each stored reply's
  * `localId` comes back as `storedMessageId`, for the sender to link.
  */
 export class MemoRuntime {
@@ -168,8 +173,16 @@ export class MemoRuntime {
         return this.hitl.askWhichIsAnswered(threadId, said, pending!, traceId);
       case "stale":
         return withNotice(await this.hitl.staleReply(threadId, said), decision);
-      case "fresh":
-        return withNotice(await this.fresh(threadId, message, options), decision);
+      case "fresh": {
+        const { chose, ...reply } = await this.fresh(threadId, message, options);
+        // A choice from the expired question's list was still taken: say so, not that it was
+        // dropped; the reply's status is the turn's own (done, or a confirmation asked).
+        const notice =
+          chose && decision.language
+            ? { ...decision, notice: t(decision.language, "hitlExpiredChoiceTaken"), expired: false }
+            : decision;
+        return withNotice(reply, notice);
+      }
     }
   }
 
@@ -188,7 +201,7 @@ export class MemoRuntime {
     const resume = new Command({
       resume: { text: message, ...(options.optionId ? { optionId: options.optionId } : {}) },
     });
-    const reply = await this.run(resume, threadId, traceId, message, true);
+    const { chose: _fromSnapshot, ...reply } = await this.run(resume, threadId, traceId, message, true);
     // Settled, unless the turn failed (the question stays open) or it was asked again (invalid answer).
     if (reply.status !== "failed" && reply.hitlId !== pending.hitlId) this.deps.metrics?.questionAnswered();
     return reply;
@@ -199,7 +212,7 @@ export class MemoRuntime {
     await this.deps.checkpointer.deleteThread(normalizePhone(phone));
   }
 
-  private async fresh(threadId: string, message: string, options: InvokeOptions): Promise<MemoReply> {
+  private async fresh(threadId: string, message: string, options: InvokeOptions): Promise<RunReply> {
     const traceId = options.whatsappMessageId ?? currentTurn()?.traceId ?? this.deps.newId();
     const input = {
       threadId,
@@ -226,7 +239,7 @@ export class MemoRuntime {
     message: string,
     stored: boolean,
     trigger: TriggerType = "user",
-  ): Promise<MemoReply> {
+  ): Promise<RunReply> {
     const { tracing, traceThreadId } = this.deps;
     const config = {
       // One memo-turn trace in LangSmith, in the user's thread (nothing at all when tracing is off).
@@ -259,11 +272,19 @@ export class MemoRuntime {
         const memoryCommand = (result.plannerOutput?.plan ?? []).some(
           (step) => step.capability === "second-brain" && MEMORY_ACTIONS.has(step.action),
         );
+        // Choices offered can be named after the question ends: the snapshot is held with the
+        // question, saved in its one write, and the list's message knows it carried them.
+        const snapshot = snapshotOf(result, interrupt);
+        if (snapshot) await this.deps.memory.setDisambiguationContext(threadId, snapshot);
+        const metadata = {
+          ...(memoryCommand ? { memoryCommand } : {}),
+          ...(snapshot ? { disambiguationContext: offeredIn(snapshot) } : {}),
+        };
         const storedMessageId = await this.deps.memory.addAssistantMessage(
           threadId,
           text,
           undefined,
-          memoryCommand ? { memoryCommand } : undefined,
+          Object.keys(metadata).length > 0 ? metadata : undefined,
         );
         // A re-ask of the same question (after an invalid answer) is not a new one.
         if (interrupt.attempt === 0) this.deps.metrics?.questionOpened();
@@ -276,6 +297,7 @@ export class MemoRuntime {
           hitlId: interrupt.hitlId,
           traceId,
           ...(storedMessageId ? { storedMessageId } : {}),
+          ...(choseFromSnapshot(result) ? { chose: true } : {}),
         };
       }
       // A completed turn keeps nothing: its own writes were never stored, a resumed one's are deleted.
@@ -292,6 +314,7 @@ export class MemoRuntime {
         traceId,
         ...(result.acted ? { acted: true } : {}),
         ...(storedMessageId ? { storedMessageId } : {}),
+        ...(choseFromSnapshot(result) ? { chose: true } : {}),
       };
     } catch (error) {
       this.deps.logger.error({ err: error, threadId, traceId }, "turn failed");

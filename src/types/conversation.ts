@@ -32,15 +32,21 @@ export interface DisambiguationCandidate {
   [key: string]: unknown;
 }
 
-/** A snapshot of a disambiguation, kept in memory for follow-ups (expires after 5 minutes). */
+/**
+ * What a disambiguation offered (spec 003): kept in the window's snapshot for follow-ups (see
+ * DisambiguationSnapshot) and on the message that carried the choice list, so a reply quoting it
+ * is recognised.
+ */
 export interface DisambiguationContext {
   type: EntityType;
   query: string;
   candidates: DisambiguationCandidate[];
   /** Epoch milliseconds. */
   createdAt: number;
-  /** Epoch milliseconds. */
+  /** Epoch milliseconds: 5 minutes after the question ended (see MemoryService). */
   expiresAt: number;
+  /** The question's hitlId, when it came from one. */
+  hitlId?: string;
 }
 
 export interface RecentTaskSnapshot {

@@ -1,6 +1,11 @@
 import type { LLMUsage } from "./llm.js";
-import type { DisambiguationCandidate, EntityType, NumberedRefs } from "./conversation.js";
-import type { CapabilityName } from "./plan.js";
+import type {
+  DisambiguationCandidate,
+  DisambiguationContext,
+  EntityType,
+  NumberedRefs,
+} from "./conversation.js";
+import type { CapabilityName, PlannerOutput, PlanStep } from "./plan.js";
 
 /** What a resolver made of a plan step (spec 003). */
 export interface ResolverResult {
@@ -85,6 +90,24 @@ export interface DisambiguationState {
   /** Filled after the user chose (candidate ids). */
   userSelection?: string[];
   resolved: boolean;
+}
+
+/**
+ * The disambiguation snapshot the conversation window keeps (spec 000 §5.1): what was offered, and
+ * what a later message choosing one of the candidates acts with — the step as the answer would
+ * have resumed it. Written when a disambiguation question is asked; read by the planner once the
+ * question has ended (see graph/hitl/disambiguationSnapshot.ts).
+ */
+export interface DisambiguationSnapshot extends DisambiguationContext {
+  /** The question's hitlId: the choice-list message carries the same in its metadata. */
+  hitlId: string;
+  language: "he" | "en";
+  /** The step the question was about, its resolver's result and the plan's risk. */
+  step: PlanStep;
+  resolverResult: ResolverResult;
+  plan: Pick<PlannerOutput, "intentType" | "riskLevel" | "needsApproval">;
+  /** What entity_resolution's applySelection needs (unresolved, no selection). */
+  disambiguation: DisambiguationState;
 }
 
 /** Flags that steer formatting (spec 003 ResponseContext). */

@@ -9,6 +9,7 @@ import { MemoryService } from "../../src/services/memory/index.js";
 import { InvalidPhoneError } from "../../src/utils/errors.js";
 import { fakeClock } from "../support/clock.js";
 import { backends, type TestDatabase } from "../support/db.js";
+import { disambiguationSnapshot } from "../support/disambiguationSnapshot.js";
 
 let n = 0;
 /** A phone no other test in this file uses. */
@@ -43,13 +44,9 @@ function sampleWindow(text: string): StoredWindow {
         externalIds: ["t1"],
       },
     ],
-    disambiguation: {
-      type: "task",
-      query: "call",
-      candidates: [{ id: "t1", displayText: "Call mom", extra: { rank: 1 } }],
-      createdAt: 1_772_355_600_000,
-      expiresAt: 1_772_355_900_000,
-    },
+    disambiguation: disambiguationSnapshot(1_772_355_600_000, 1_772_355_900_000, [
+      { id: "t1", displayText: "Call mom", extra: { rank: 1 } },
+    ]),
     recentTasks: [{ id: "t1", text, completed: false, dueDate: "2026-03-02" }],
   };
 }

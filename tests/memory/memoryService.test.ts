@@ -5,14 +5,18 @@ import {
   type StoredWindow,
 } from "../../src/db/repositories/conversationStore.js";
 import { CONVERSATION_MAX_AGE_MS } from "../../src/config/lifetimes.js";
-import { DISAMBIGUATION_EXPIRY_MS } from "../../src/services/memory/conversationWindow.js";
+import {
+  DISAMBIGUATION_EXPIRY_MS,
+  DISAMBIGUATION_MAX_LIFE_MS,
+} from "../../src/services/memory/conversationWindow.js";
 import { MemoryService } from "../../src/services/memory/index.js";
 import type {
-  DisambiguationContext,
+  DisambiguationSnapshot,
   ImageContext,
   LatestAction,
   RecentTaskSnapshot,
-} from "../../src/types/conversation.js";
+} from "../../src/types/index.js";
+import { disambiguationSnapshot } from "../support/disambiguationSnapshot.js";
 import { fakeClock, type FakeClock } from "../support/clock.js";
 import { captureLogs } from "../support/logs.js";
 
@@ -234,20 +238,11 @@ describe("MemoryService", () => {
   });
 
   describe("disambiguation", () => {
-    function context(createdAt: number, lifetime = DISAMBIGUATION_EXPIRY_MS): DisambiguationContext {
-      return {
-        type: "task",
-        query: "call",
-        candidates: [
-          { id: "t1", displayText: "Call mom" },
-          { id: "t2", displayText: "Call the bank", dueDate: "2026-03-02" },
-        ],
-        createdAt,
-        expiresAt: createdAt + lifetime,
-      };
+    function context(createdAt: number, lifetime = DISAMBIGUATION_EXPIRY_MS): DisambiguationSnapshot {
+      return disambiguationSnapshot(createdAt, createdAt + lifetime);
     }
 
-    it("answers for 5 minutes, then reads as null", async () => {
+    it("answers until its expiry, then reads as null", async () => {
       const ctx = context(clock.now());
       await memory.setDisambiguationContext(PHONE, ctx);
       clock.advance(DISAMBIGUATION_EXPIRY_MS - 1);
@@ -256,9 +251,28 @@ describe("MemoryService", () => {
       expect(memory.getDisambiguationContext(PHONE)).toBeNull();
     });
 
-    it("never keeps one longer than 5 minutes, whatever expiry it was given", async () => {
+    it("never keeps one longer than its question's 5 minutes and 5 more, whatever expiry it was given", async () => {
       await memory.setDisambiguationContext(PHONE, context(clock.now(), 60 * MINUTE));
-      clock.advance(DISAMBIGUATION_EXPIRY_MS);
+      clock.advance(DISAMBIGUATION_MAX_LIFE_MS - 1);
+      expect(memory.getDisambiguationContext(PHONE)).not.toBeNull();
+      clock.advance(1);
+      expect(memory.getDisambiguationContext(PHONE)).toBeNull();
+    });
+
+    it("lives 5 minutes after its question ended early, cut in the next turn's own write", async () => {
+      await memory.setDisambiguationContext(PHONE, context(clock.now(), DISAMBIGUATION_MAX_LIFE_MS));
+      clock.advance(MINUTE);
+      // Outside a turn (the HITL plane): nothing is written until the next turn starts.
+      await memory.endDisambiguationQuestion(PHONE);
+      expect((await store.load(PHONE))!.disambiguation!.expiresAt).toBe(
+        clock.now() - MINUTE + DISAMBIGUATION_MAX_LIFE_MS,
+      );
+      const ended = clock.now();
+      clock.advance(MINUTE);
+      await memory.beginTurn(PHONE);
+      await memory.commit(PHONE);
+      expect((await store.load(PHONE))!.disambiguation!.expiresAt).toBe(ended + DISAMBIGUATION_EXPIRY_MS);
+      clock.advance(DISAMBIGUATION_EXPIRY_MS - MINUTE);
       expect(memory.getDisambiguationContext(PHONE)).toBeNull();
     });
 

@@ -2,12 +2,8 @@ import { withoutNul } from "../text.js";
 import { prepared } from "../prepared.js";
 import type pg from "pg";
 import { z } from "zod";
-import type {
-  ConversationMessage,
-  DisambiguationContext,
-  LatestAction,
-  RecentTaskSnapshot,
-} from "../../types/conversation.js";
+import type { ConversationMessage, LatestAction, RecentTaskSnapshot } from "../../types/conversation.js";
+import type { DisambiguationSnapshot } from "../../types/execution.js";
 import { CAPABILITY_NAMES } from "../../types/plan.js";
 import { InvalidPhoneError } from "../../utils/errors.js";
 import type { NewHistoryMessage } from "./conversationHistory.js";
@@ -19,7 +15,8 @@ export interface StoredWindow {
   messages: ConversationMessage[];
   /** Oldest first; at most 10. */
   latestActions: LatestAction[];
-  disambiguation: DisambiguationContext | null;
+  /** The disambiguation snapshot (spec 000 §5.1), until it expires. */
+  disambiguation: DisambiguationSnapshot | null;
   /** At most 4. */
   recentTasks: RecentTaskSnapshot[];
 }
@@ -120,12 +117,33 @@ const latestActionSchema = z.looseObject({
   summary: z.string(),
 });
 const recentTaskSchema = z.looseObject({ id: z.string(), text: z.string(), completed: z.boolean() });
+const candidatesSchema = z.array(z.looseObject({ id: z.string(), displayText: z.string() }));
+/** A snapshot without what a later choice acts with (stored before it was kept) reads as none. */
 const disambiguationSchema = z.looseObject({
   type: z.string(),
   query: z.string(),
-  candidates: z.array(z.looseObject({ id: z.string(), displayText: z.string() })),
+  candidates: candidatesSchema,
   createdAt: z.number(),
   expiresAt: z.number(),
+  hitlId: z.string(),
+  language: z.enum(["he", "en"]),
+  step: z.looseObject({
+    id: z.string(),
+    capability: z.enum(CAPABILITY_NAMES),
+    action: z.string(),
+    constraints: z.record(z.string(), z.unknown()),
+    changes: z.record(z.string(), z.unknown()),
+  }),
+  resolverResult: z.looseObject({ stepId: z.string(), type: z.enum(["execute", "clarify"]) }),
+  plan: z.looseObject({ intentType: z.string(), riskLevel: z.string(), needsApproval: z.boolean() }),
+  disambiguation: z.looseObject({
+    type: z.string(),
+    stepId: z.string(),
+    query: z.string(),
+    candidates: candidatesSchema,
+    allowMultiple: z.boolean(),
+    originalArgs: z.record(z.string(), z.unknown()),
+  }),
 });
 
 /** The entries of `value` that match `schema`; anything else becomes an empty list. */
@@ -144,7 +162,7 @@ function parseStoredWindow(value: unknown): StoredWindow {
     messages: validEntries<ConversationMessage>(doc.messages, messageSchema),
     latestActions: validEntries<LatestAction>(doc.latestActions, latestActionSchema),
     disambiguation: disambiguationSchema.safeParse(doc.disambiguation).success
-      ? (doc.disambiguation as DisambiguationContext)
+      ? (doc.disambiguation as DisambiguationSnapshot)
       : null,
     recentTasks: validEntries<RecentTaskSnapshot>(doc.recentTasks, recentTaskSchema),
   };

@@ -44,6 +44,8 @@ interface HitlDecision {
   next: "resume" | "fresh" | "stale" | "askWhich";
   notice?: string;
   expired?: boolean;
+  /** The expired question's language. */
+  language?: "he" | "en";
 }
 
 interface HitlPlaneDeps {
@@ -114,6 +116,8 @@ export class HitlPlane {
             { event: "HITL_LEFT_FOR_COMMAND", hitlId: pending.hitlId, threadId },
             "a new command instead of an answer",
           );
+          // Its choices can still be named for 5 minutes (cut in the new command's own write).
+          if (pending.kind === "disambiguation") await this.deps.memory.endDisambiguationQuestion(threadId);
           return { clear: ["thread"], next: "fresh", notice: t(pending.language, "hitlLeft") };
         }
         return { clear: [], next: "resume" };
@@ -123,7 +127,11 @@ export class HitlPlane {
         "pending question expired",
       );
       this.deps.metrics?.questionExpired();
-      const expired = { notice: t(pending.language, "hitlExpired"), expired: true };
+      const expired = {
+        notice: t(pending.language, "hitlExpired"),
+        expired: true,
+        language: pending.language,
+      };
       // A late "yes" must never be taken as a new instruction: the question it answered is gone.
       const late = answerLike && !message.replyToMessageId && !(await this.claimed(threadId, message));
       return { clear: ["thread"], next: late ? "stale" : "fresh", ...expired };

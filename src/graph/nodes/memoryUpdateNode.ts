@@ -4,6 +4,8 @@ import type { MemoGraphDeps } from "../deps.js";
 import type { MemoUpdate } from "../state/memoState.js";
 import type { MemoState } from "../../types/state.js";
 import { NodeInputError } from "./instrument.js";
+import { settleDisambiguation } from "../hitl/disambiguationSnapshot.js";
+import { recentTasksOf } from "../plan/recentTasks.js";
 
 /** Capabilities whose results are answers, not actions on things "it" could refer to. */
 const NOT_ACTIONS = new Set(["general", "meta"]);
@@ -36,6 +38,9 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
     // Held with the rest of the turn (a resumed turn did not start here), saved with the reply.
     deps.memory.holdWrites(phone);
     await deps.memory.pushLatestAction(phone, ...actions);
+    // Also held: the tasks this turn created or completed, and what its disambiguation left.
+    await deps.memory.pushRecentTasks(phone, recentTasksOf(state));
+    await settleDisambiguation(deps.memory, phone, state);
     const acted = actions.length > 0;
 
     if (!state.finalResponse) {

@@ -6,6 +6,7 @@ import type { PlannerOutput, PlanStep } from "../../types/index.js";
 import { describeError } from "../../utils/errors.js";
 import { replyLanguage } from "../../utils/language.js";
 import { latestNumbered } from "../entities/references.js";
+import { snapshotChoiceTurn } from "../hitl/disambiguationSnapshot.js";
 import { t } from "../../messages/index.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { userTextOf } from "../errorText.js";
@@ -50,6 +51,9 @@ export function createPlannerNode(deps: MemoGraphDeps) {
   return async (state: MemoState): Promise<MemoUpdate> => {
     if (!state.input || !state.now) throw new NodeInputError("planner", "input/now");
     const language = replyLanguage(state.user.language);
+    // A choice named from a disambiguation list whose question ended ("the second one"): its step.
+    const chosen = snapshotChoiceTurn(deps.memory, state, state.now.epochMs);
+    if (chosen) return chosen;
     const quoted = state.input.replyToMessageId;
     const quotedUndo =
       quoted && deps.undo && isUndoCommand(state.input.message)

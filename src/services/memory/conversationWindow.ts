@@ -1,4 +1,5 @@
 import { CONVERSATION_MAX_AGE_MS } from "../../config/lifetimes.js";
+import { HITL_TTL_MS } from "../../types/index.js";
 import type { StoredWindow } from "../../db/repositories/conversationStore.js";
 
 /** User, assistant and system messages kept per user (spec 000 §4.3). */
@@ -16,8 +17,10 @@ export const MAX_RECENT_TASKS = 4;
 export const MAX_SYSTEM_MESSAGES = 3;
 /** Characters per estimated token. */
 export const CHARS_PER_TOKEN = 3.5;
-/** A disambiguation snapshot answers follow-ups for this long after it is set. */
+/** A disambiguation snapshot answers follow-ups for this long after its question ended (5 minutes). */
 export const DISAMBIGUATION_EXPIRY_MS = 5 * 60 * 1000;
+/** The longest a snapshot lives: its question's own life (HITL_TTL_MS), then DISAMBIGUATION_EXPIRY_MS. */
+export const DISAMBIGUATION_MAX_LIFE_MS = HITL_TTL_MS + DISAMBIGUATION_EXPIRY_MS;
 /** Latest actions kept per user, first in first out (spec 001). */
 export const MAX_LATEST_ACTIONS = 10;
 /** Latest actions handed to the planner, most recent first (spec 001). */

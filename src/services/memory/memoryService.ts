@@ -4,12 +4,12 @@ import type { ConversationStore, StoredWindow } from "../../db/repositories/conv
 import type { ScoredFact } from "../../db/repositories/memoryRepository.js";
 import type {
   ConversationMessage,
-  DisambiguationContext,
   ImageContext,
   LatestAction,
   MessageMetadata,
   RecentTaskSnapshot,
 } from "../../types/conversation.js";
+import type { DisambiguationSnapshot } from "../../types/execution.js";
 import { describeError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
 import { phoneTag } from "../../utils/phone.js";
@@ -17,6 +17,7 @@ import type { WindowCache } from "../scheduler/jobs.js";
 import {
   ConversationWindow,
   DISAMBIGUATION_EXPIRY_MS,
+  DISAMBIGUATION_MAX_LIFE_MS,
   LATEST_ACTIONS_READ,
   MAX_ADDED_CONTEXT_CHARS,
   MAX_LATEST_ACTIONS,
@@ -109,6 +110,14 @@ function jsonCopy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
+/** The window with its snapshot living at most DISAMBIGUATION_EXPIRY_MS past `endedAt` (itself when unchanged). */
+function cutSnapshot(window: StoredWindow, endedAt: number): StoredWindow {
+  const snapshot = window.disambiguation;
+  const expiresAt = endedAt + DISAMBIGUATION_EXPIRY_MS;
+  if (!snapshot || snapshot.expiresAt <= expiresAt) return window;
+  return { ...window, disambiguation: { ...snapshot, expiresAt } };
+}
+
 /**
  * Short-term conversation memory per user (spec 000 §4.1): recent messages, latest actions, the
  * disambiguation snapshot and recent tasks.
@@ -146,6 +155,11 @@ export class MemoryService implements WindowCache {
    * newer one) since the last background round was started: a summary is due once FOLD_MIN wait.
    */
   private readonly leftSinceRound = new Map<string, number>();
+  /**
+   * Per phone, when its disambiguation question ended outside a turn (left for a new command):
+   * the snapshot's life is cut at the phone's next `beginTurn`, in that turn's write.
+   */
+  private readonly questionsEnded = new Map<string, number>();
 
   constructor(
     private readonly store: ConversationStore,
@@ -191,10 +205,10 @@ export class MemoryService implements WindowCache {
       } else {
         stored = await this.reportFailure(phone, "load", () => this.store.load(phone));
       }
-      const window = pruneWindow(stored ?? emptyWindow(), now);
-      this.cache.set(phone, window, now);
-      this.held.set(phone, { dirty: false, joined: [] });
-      this.countLeft(phone, (stored?.messages.length ?? 0) - window.messages.length);
+      const window = this.withQuestionEnded(phone, pruneWindow(stored ?? emptyWindow(), now));
+      this.cache.set(phone, window.window, now);
+      this.held.set(phone, { dirty: window.changed, joined: [] });
+      this.countLeft(phone, (stored?.messages.length ?? 0) - window.window.messages.length);
       this.turnChanges.set(phone, { unknown: false, mayHoldFacts: false });
     });
     return read;
@@ -375,21 +389,45 @@ export class MemoryService implements WindowCache {
 
   // ---- disambiguation ----
 
-  /** The disambiguation snapshot, or null when there is none or it has expired (5 minutes). */
-  getDisambiguationContext(phone: string): DisambiguationContext | null {
+  /**
+   * The disambiguation snapshot (spec 000 §5.1), or null when there is none or it has expired. It
+   * lives while its question is open and 5 minutes (DISAMBIGUATION_EXPIRY_MS) after the question
+   * ended: expired, left for a new command, cancelled. An answered question's is cleared.
+   */
+  getDisambiguationContext(phone: string): DisambiguationSnapshot | null {
     const context = this.read(phone).disambiguation;
     return context && context.expiresAt > this.clock() ? jsonCopy(context) : null;
   }
 
-  /** Keeps a disambiguation snapshot for follow-ups; it expires 5 minutes from now at the latest. */
-  async setDisambiguationContext(phone: string, context: DisambiguationContext): Promise<void> {
+  /**
+   * Keeps the snapshot of a disambiguation question as it is asked; `expiresAt` is the question's
+   * expiry plus 5 minutes, and never more than DISAMBIGUATION_MAX_LIFE_MS from now.
+   */
+  async setDisambiguationContext(phone: string, context: DisambiguationSnapshot): Promise<void> {
     await this.update(phone, "setDisambiguationContext", (window, now) => ({
       ...window,
       disambiguation: {
         ...jsonCopy(context),
-        expiresAt: Math.min(context.expiresAt, now + DISAMBIGUATION_EXPIRY_MS),
+        expiresAt: Math.min(context.expiresAt, now + DISAMBIGUATION_MAX_LIFE_MS),
       },
     }));
+  }
+
+  /**
+   * The snapshot's question ended now without an answer (left for a new command, cancelled, given
+   * up on): the snapshot lives 5 more minutes at most. In a turn it is held with the turn's write;
+   * outside one (the HITL plane, before the new command's turn starts) it is applied by the
+   * phone's next `beginTurn`, in that turn's one write, so it never costs a query of its own.
+   */
+  async endDisambiguationQuestion(phone: string): Promise<void> {
+    if (!this.held.has(phone)) {
+      this.questionsEnded.set(phone, this.clock());
+      return;
+    }
+    await this.update(phone, "endDisambiguationQuestion", (window, now) => {
+      const cut = cutSnapshot(window, now);
+      return cut === window ? null : cut;
+    });
   }
 
   async clearDisambiguationContext(phone: string): Promise<void> {
@@ -412,8 +450,12 @@ export class MemoryService implements WindowCache {
 
   // ---- recent tasks ----
 
-  /** Adds task snapshots, replacing older snapshots of the same ids; keeps the 4 newest. */
+  /**
+   * Adds task snapshots, replacing older snapshots of the same ids; keeps the 4 newest. memory_update
+   * pushes the tasks a turn created or completed, held with the turn's write; none: no change.
+   */
   async pushRecentTasks(phone: string, tasks: RecentTaskSnapshot[]): Promise<void> {
+    if (tasks.length === 0) return;
     await this.update(phone, "pushRecentTasks", (window) => {
       const incoming = jsonCopy(tasks);
       const ids = new Set(incoming.map((t) => t.id));
@@ -512,6 +554,15 @@ export class MemoryService implements WindowCache {
   }
 
   // ---- internals ----
+
+  /** The window with the snapshot's life cut where its question ended outside a turn (see `endDisambiguationQuestion`). */
+  private withQuestionEnded(phone: string, window: StoredWindow): { window: StoredWindow; changed: boolean } {
+    const endedAt = this.questionsEnded.get(phone);
+    if (endedAt === undefined) return { window, changed: false };
+    this.questionsEnded.delete(phone);
+    const cut = cutSnapshot(window, endedAt);
+    return { window: cut, changed: cut !== window };
+  }
 
   /** The cached window as it stands now (aged-out entries hidden), empty when not cached. */
   private read(phone: string): StoredWindow {

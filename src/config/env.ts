@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isValidTimeZone } from "../utils/timeContext.js";
 import { MemoError } from "../utils/errors.js";
+import { ALL_IN_EVERY_TIER, PlanTiersSchema, type PlanTiers } from "./planTiers.js";
 
 /**
  * Every environment variable the service reads, with its default.
@@ -218,6 +219,8 @@ const EnvSchema = z.object({
     .min(0, { error: "must be an amount in USD such as 2 or 0.5 (0: no limit)" })
     .max(10_000, { error: "must be an amount in USD such as 2 or 0.5 (0: no limit)" })
     .default(2),
+  /** What each plan tier (users.plan_tier: free, pro, enterprise) includes, as JSON: {"free": {"capabilities": ["database", "calendar"], "dailyBudgetUsd": 0.5}}; capabilities are calendar, gmail, database, secondBrain; a tier or field left out keeps everything and LLM_DAILY_BUDGET_USD (default: unset, every tier gets everything). */
+  PLAN_TIERS: PlanTiersSchema.optional(),
 
   /** The address users reach this service at, for links sent in chat (Google connect, calendar feed), e.g. https://memo.example.com (default: the service's own local address). */
   PUBLIC_URL: z
@@ -311,6 +314,8 @@ export interface AppConfig {
   /** Note embeddings (EMBEDDINGS_MODEL with OPENAI_API_KEY); null: notes are searched by words only. */
   embeddings: EmbeddingSettings | null;
   llm: LLMSettings;
+  /** What each plan tier includes and may spend a day (PLAN_TIERS; default: everything, LLM_DAILY_BUDGET_USD). */
+  planTiers: PlanTiers;
   google: GoogleSettings;
   /** PUBLIC_URL, when given: where links sent in chat point (else the service's own address). */
   publicUrl?: string;
@@ -584,6 +589,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       maxRetries: env.LLM_MAX_RETRIES,
       dailyBudgetUsd: env.LLM_DAILY_BUDGET_USD,
     },
+    planTiers: env.PLAN_TIERS ?? ALL_IN_EVERY_TIER,
     google: {
       ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isValidTimeZone } from "../utils/timeContext.js";
+import { normalizePhone } from "../utils/phone.js";
 import { MemoError } from "../utils/errors.js";
 import { ALL_IN_EVERY_TIER, PlanTiersSchema, type PlanTiers } from "./planTiers.js";
 
@@ -107,6 +108,32 @@ const EnvSchema = z.object({
         .map((h) => h.trim().toLowerCase())
         .filter(Boolean),
     ),
+  /** Debug forwarding: a developer's Memo webhook (e.g. https://dev.example.com/webhook/whatsapp) that also receives the webhooks of DEBUG_FORWARD_PHONES, signed with DEBUG_FORWARD_SECRET (default: unset, nothing is forwarded). */
+  DEBUG_FORWARD_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  /** Comma-separated test phones whose webhooks are forwarded to DEBUG_FORWARD_URL, e.g. +972501234567,+14155550100 (required with DEBUG_FORWARD_URL). */
+  DEBUG_FORWARD_PHONES: z
+    .string()
+    .transform((v, ctx) => {
+      const phones: string[] = [];
+      for (const raw of v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        try {
+          phones.push(normalizePhone(raw));
+        } catch {
+          ctx.addIssue({
+            code: "custom",
+            message: "must be phone numbers such as +972501234567, comma-separated",
+          });
+          return z.NEVER;
+        }
+      }
+      return phones;
+    })
+    .optional(),
+  /** Secret the forwarded bodies are signed with (X-Hub-Signature-256, as Meta signs with the app secret): the developer's Memo sets it as its WHATSAPP_APP_SECRET (required with DEBUG_FORWARD_URL). */
+  DEBUG_FORWARD_SECRET: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
 
   /** Whether this instance works off the inbox: on | off (webhook-only instances, with workers elsewhere) (default: on). */
   INBOX_WORKER: z.enum(["on", "off"]).default("on"),
@@ -359,6 +386,8 @@ interface WhatsAppSettings {
   simulator: boolean;
   /** Host names the simulator answers to besides the loopback ones (lower case). */
   simulatorAllowedHosts: string[];
+  /** Debug forwarding of test phones' webhooks to a developer's Memo (DEBUG_FORWARD_*); absent: off. */
+  debugForward?: { url: string; phones: string[]; secret: string };
 }
 
 /** How inbound messages are worked off (D4). */
@@ -496,6 +525,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       },
     ]);
   }
+  // Debug forwarding needs all three: where, whose, and the secret the developer's Memo checks.
+  if (env.DEBUG_FORWARD_URL !== undefined || env.DEBUG_FORWARD_PHONES !== undefined) {
+    const missing = (["DEBUG_FORWARD_URL", "DEBUG_FORWARD_PHONES", "DEBUG_FORWARD_SECRET"] as const).filter(
+      (name) => env[name] === undefined || (name === "DEBUG_FORWARD_PHONES" && env[name].length === 0),
+    );
+    if (missing.length > 0) {
+      throw new ConfigError(
+        missing.map((variable) => ({
+          variable,
+          reason: "is required with DEBUG_FORWARD_URL and DEBUG_FORWARD_PHONES (debug forwarding)",
+        })),
+      );
+    }
+  }
   const simulator =
     env.NODE_ENV !== "production" &&
     (env.WHATSAPP_SIMULATOR === "on" ||
@@ -533,6 +576,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       sendConcurrency: env.WHATSAPP_SEND_CONCURRENCY,
       simulator,
       simulatorAllowedHosts: env.SIMULATOR_ALLOWED_HOSTS,
+      ...(env.DEBUG_FORWARD_URL && env.DEBUG_FORWARD_PHONES && env.DEBUG_FORWARD_SECRET
+        ? {
+            debugForward: {
+              url: env.DEBUG_FORWARD_URL,
+              phones: env.DEBUG_FORWARD_PHONES,
+              secret: env.DEBUG_FORWARD_SECRET,
+            },
+          }
+        : {}),
     },
     inbox: {
       worker: env.INBOX_WORKER === "on",

@@ -86,6 +86,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     logger,
     clock,
     dailyUsd: config.llm.dailyBudgetUsd,
+    planTiers: config.planTiers,
   });
   // Every call is seen by the observers (metrics, the cost ledger) whichever node makes it.
   const llm =
@@ -178,6 +179,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
       fastPath: config.fastPath,
       longTerm,
       budget,
+      planTiers: config.planTiers,
       undo,
       ...(google ? { google } : {}),
     },

@@ -27,6 +27,7 @@ import { PgPhoneLeaseRepository } from "../db/repositories/phoneLeaseRepository.
 import { householdStorage, reminderActionStorage } from "../db/storage.js";
 import { PgUndoRepository } from "../db/repositories/undoRepository.js";
 import { WhatsAppSender } from "../transport/whatsapp/whatsAppSender.js";
+import { DebugForwarderService } from "../transport/whatsapp/debugForwarder.js";
 
 /** A message Memo sent that WhatsApp reports as failed. */
 export interface DeliveryFailure {
@@ -199,6 +200,16 @@ export function createWhatsApp(options: WhatsAppOptions) {
     ...options.worker,
   });
 
+  // Test phones' webhooks also go to a developer's Memo (DEBUG_FORWARD_URL), when configured.
+  const debugForwarder = settings.debugForward
+    ? new DebugForwarderService({ ...settings.debugForward, logger })
+    : undefined;
+  if (debugForwarder)
+    logger.info(
+      { event: "DEBUG_FORWARD_ON", phones: settings.debugForward?.phones.length },
+      "webhooks of the debug phones are forwarded to DEBUG_FORWARD_URL",
+    );
+
   const routers: { path: string; router: Router }[] = [
     {
       path: "/",
@@ -213,6 +224,7 @@ export function createWhatsApp(options: WhatsAppOptions) {
         onStored: () => worker.kick(),
         clock,
         ...(options.metrics ? { metrics: options.metrics } : {}),
+        ...(debugForwarder ? { debugForwarder } : {}),
         onDeliveryFailed: async (update) => {
           for (const listener of failureListeners) await listener(update);
         },
@@ -238,6 +250,8 @@ export function createWhatsApp(options: WhatsAppOptions) {
     /** Lets the phone locks and the simulator go (after stop, or when giving up on it). */
     async release(): Promise<void> {
       simulator?.close();
+      // Forwards under way end within their timeout.
+      await debugForwarder?.idle();
       await locks.close();
     },
   };

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { isValidTimeZone } from "../utils/timeContext.js";
+import { normalizePhone } from "../utils/phone.js";
 import { MemoError } from "../utils/errors.js";
+import { ALL_IN_EVERY_TIER, PlanTiersSchema, type PlanTiers } from "./planTiers.js";
 
 /**
  * Every environment variable the service reads, with its default.
@@ -106,6 +108,32 @@ const EnvSchema = z.object({
         .map((h) => h.trim().toLowerCase())
         .filter(Boolean),
     ),
+  /** Debug forwarding: a developer's Memo webhook (e.g. https://dev.example.com/webhook/whatsapp) that also receives the webhooks of DEBUG_FORWARD_PHONES, signed with DEBUG_FORWARD_SECRET (default: unset, nothing is forwarded). */
+  DEBUG_FORWARD_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  /** Comma-separated test phones whose webhooks are forwarded to DEBUG_FORWARD_URL, e.g. +972501234567,+14155550100 (required with DEBUG_FORWARD_URL). */
+  DEBUG_FORWARD_PHONES: z
+    .string()
+    .transform((v, ctx) => {
+      const phones: string[] = [];
+      for (const raw of v
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        try {
+          phones.push(normalizePhone(raw));
+        } catch {
+          ctx.addIssue({
+            code: "custom",
+            message: "must be phone numbers such as +972501234567, comma-separated",
+          });
+          return z.NEVER;
+        }
+      }
+      return phones;
+    })
+    .optional(),
+  /** Secret the forwarded bodies are signed with (X-Hub-Signature-256, as Meta signs with the app secret): the developer's Memo sets it as its WHATSAPP_APP_SECRET (required with DEBUG_FORWARD_URL). */
+  DEBUG_FORWARD_SECRET: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
 
   /** Whether this instance works off the inbox: on | off (webhook-only instances, with workers elsewhere) (default: on). */
   INBOX_WORKER: z.enum(["on", "off"]).default("on"),
@@ -218,6 +246,8 @@ const EnvSchema = z.object({
     .min(0, { error: "must be an amount in USD such as 2 or 0.5 (0: no limit)" })
     .max(10_000, { error: "must be an amount in USD such as 2 or 0.5 (0: no limit)" })
     .default(2),
+  /** What each plan tier (users.plan_tier: free, pro, enterprise) includes, as JSON: {"free": {"capabilities": ["database", "calendar"], "dailyBudgetUsd": 0.5}}; capabilities are calendar, gmail, database, secondBrain; a tier or field left out keeps everything and LLM_DAILY_BUDGET_USD (default: unset, every tier gets everything). */
+  PLAN_TIERS: PlanTiersSchema.optional(),
 
   /** The address users reach this service at, for links sent in chat (Google connect, calendar feed), e.g. https://memo.example.com (default: the service's own local address). */
   PUBLIC_URL: z
@@ -311,6 +341,8 @@ export interface AppConfig {
   /** Note embeddings (EMBEDDINGS_MODEL with OPENAI_API_KEY); null: notes are searched by words only. */
   embeddings: EmbeddingSettings | null;
   llm: LLMSettings;
+  /** What each plan tier includes and may spend a day (PLAN_TIERS; default: everything, LLM_DAILY_BUDGET_USD). */
+  planTiers: PlanTiers;
   google: GoogleSettings;
   /** PUBLIC_URL, when given: where links sent in chat point (else the service's own address). */
   publicUrl?: string;
@@ -354,6 +386,8 @@ interface WhatsAppSettings {
   simulator: boolean;
   /** Host names the simulator answers to besides the loopback ones (lower case). */
   simulatorAllowedHosts: string[];
+  /** Debug forwarding of test phones' webhooks to a developer's Memo (DEBUG_FORWARD_*); absent: off. */
+  debugForward?: { url: string; phones: string[]; secret: string };
 }
 
 /** How inbound messages are worked off (D4). */
@@ -491,6 +525,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       },
     ]);
   }
+  // Debug forwarding needs all three: where, whose, and the secret the developer's Memo checks.
+  if (env.DEBUG_FORWARD_URL !== undefined || env.DEBUG_FORWARD_PHONES !== undefined) {
+    const missing = (["DEBUG_FORWARD_URL", "DEBUG_FORWARD_PHONES", "DEBUG_FORWARD_SECRET"] as const).filter(
+      (name) => env[name] === undefined || (name === "DEBUG_FORWARD_PHONES" && env[name].length === 0),
+    );
+    if (missing.length > 0) {
+      throw new ConfigError(
+        missing.map((variable) => ({
+          variable,
+          reason: "is required with DEBUG_FORWARD_URL and DEBUG_FORWARD_PHONES (debug forwarding)",
+        })),
+      );
+    }
+  }
   const simulator =
     env.NODE_ENV !== "production" &&
     (env.WHATSAPP_SIMULATOR === "on" ||
@@ -528,6 +576,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       sendConcurrency: env.WHATSAPP_SEND_CONCURRENCY,
       simulator,
       simulatorAllowedHosts: env.SIMULATOR_ALLOWED_HOSTS,
+      ...(env.DEBUG_FORWARD_URL && env.DEBUG_FORWARD_PHONES && env.DEBUG_FORWARD_SECRET
+        ? {
+            debugForward: {
+              url: env.DEBUG_FORWARD_URL,
+              phones: env.DEBUG_FORWARD_PHONES,
+              secret: env.DEBUG_FORWARD_SECRET,
+            },
+          }
+        : {}),
     },
     inbox: {
       worker: env.INBOX_WORKER === "on",
@@ -584,6 +641,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       maxRetries: env.LLM_MAX_RETRIES,
       dailyBudgetUsd: env.LLM_DAILY_BUDGET_USD,
     },
+    planTiers: env.PLAN_TIERS ?? ALL_IN_EVERY_TIER,
     google: {
       ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? {

@@ -24,6 +24,7 @@ import type { LLMBudget } from "../services/llm/llmBudget.js";
 import type { Logger } from "../utils/logger.js";
 import type { UndoService } from "../services/undo/undoJournal.js";
 import type { CapabilityRegistry } from "./capabilities/registry.js";
+import type { PlanTiers } from "../config/planTiers.js";
 
 /** Everything the graph's nodes use, injected so tests replace any of it. */
 export interface MemoGraphDeps {
@@ -46,7 +47,9 @@ export interface MemoGraphDeps {
   /** The user's Google connection: the capability check offers a connect link (default: none, Google is not set up). */
   google?: GoogleConnector;
   /** The per-user daily LLM budget: once spent, the planner answers only fast-path commands (default: none, no limit). */
-  budget?: Pick<LLMBudget, "admit" | "dailyUsd">;
+  budget?: Pick<LLMBudget, "admit" | "dailyUsdOf">;
+  /** What each plan tier includes (PLAN_TIERS): a step of a capability outside the user's tier is refused (default: every tier has everything). */
+  planTiers?: PlanTiers;
   /** Whether an "undo" quoting a message names the latest change (default: none, nothing is journaled). */
   undo?: Pick<UndoService, "quotesLatest">;
 }

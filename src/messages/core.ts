@@ -31,6 +31,7 @@ export const CORE_EN = {
   connectGoogle:
     'To use {capability} I need access to your Google account. Say "connect Google" and I\'ll send you a link.',
   capabilityUnavailable: "I can't help with {capability} yet.",
+  notInPlan: "Sorry, your plan doesn't include {capability}, so I can't do that. Anything else, just ask.",
   internalError: "Something went wrong on my side. Please try again in a moment.",
   // A step skipped because the step it depended on did not give it anything: what and why.
   skippedAfterFailed: "So I didn't {skipped}: I couldn't {dependency}.",
@@ -169,6 +170,8 @@ export const CORE_HE = {
   tooManyRounds: "עדיין לא הצלחתי להבין מה צריך. אפשר לנסח את זה שוב במשפט אחד?",
   connectGoogle: 'כדי להשתמש ב{capability} אני צריך גישה לחשבון Google שלך. כתבו "חבר גוגל" ואשלח קישור.',
   capabilityUnavailable: "אני עוד לא יכול לעזור עם {capability}.",
+  notInPlan:
+    "מצטער, השימוש ב{capability} לא כלול בתוכנית שלך, אז את זה אני לא יכול לעשות. בכל דבר אחר אשמח לעזור.",
   internalError: "משהו השתבש אצלי. כדאי לנסות שוב בעוד רגע.",
   skippedAfterFailed: "לכן לא המשכתי {skipped}: לא הצלחתי {dependency}.",
   skippedAfterDeclined: "לכן לא המשכתי {skipped}, כי בחרת לא {dependency}.",

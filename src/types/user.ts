@@ -1,5 +1,5 @@
 /** What each plan allows; the capability check combines it with connections (Google). */
-interface CapabilityFlags {
+export interface CapabilityFlags {
   calendar: boolean;
   gmail: boolean;
   database: boolean;
@@ -7,7 +7,8 @@ interface CapabilityFlags {
 }
 
 export type Language = "he" | "en" | "other";
-type PlanTier = "free" | "pro" | "enterprise";
+/** The user's plan (users.plan_tier; default free). */
+export type PlanTier = "free" | "pro" | "enterprise";
 
 /** A Memo user as stored; times are ISO strings so they survive checkpoints unchanged. */
 export interface User {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { TriggerType } from "../types/index.js";
+import type { PlanTier, TriggerType } from "../types/index.js";
 
 /**
  * A turn's LLM usage, its calls added up, handed at the turn's end to the work that writes it with
@@ -40,7 +40,7 @@ export interface TurnContext {
    * The user's LLM spend on their local day as the transport read it with the user, at `readAt`
    * (epoch ms): the budget's first look in this turn takes it instead of reading it again.
    */
-  llmSpend?: { day: string; costUsd: number; readAt: number };
+  llmSpend?: { day: string; costUsd: number; readAt: number; planTier?: PlanTier };
   /**
    * Set by work that writes the turn's LLM usage itself after the turn (the inbox worker, with the
    * statement that ends the message): at the turn's end the budget leaves the usage here instead of

@@ -97,10 +97,11 @@ describe.each(backends)("UserRepository on $name", (backend) => {
       threadStored: false,
       spentToday: { day: "2026-11-21", costUsd: 0.25 },
     });
-    // A user with no usage that day spent nothing.
+    // A user with no usage that day spent nothing; their plan tier comes with it (its budget).
     expect((await withThreads.recordInbound(other, now, now))?.spentToday).toEqual({
       day: "2026-11-22",
       costUsd: 0,
+      planTier: "free",
     });
 
     // Another thread's checkpoint is not this one's; this thread's own is.

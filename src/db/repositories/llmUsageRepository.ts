@@ -1,11 +1,14 @@
 import { prepared } from "../prepared.js";
 import type { Queryable } from "../transaction.js";
+import type { PlanTier } from "../../types/user.js";
 
 /** What a user's LLM calls cost on one of their local days. */
 export interface DailySpend {
   /** The user's local day (YYYY-MM-DD). */
   day: string;
   costUsd: number;
+  /** The user's plan tier, when read with it (its daily budget may be its own). */
+  planTier?: PlanTier;
 }
 
 /**
@@ -75,11 +78,14 @@ export class PgLlmUsageRepository {
     return row ? { day: row.day, costUsd: row.cost_usd } : null;
   }
 
-  /** What the user's calls cost on their day at `at` (0 when none); null when the user does not exist. */
+  /**
+   * What the user's calls cost on their day at `at` (0 when none), with the user's plan tier; null
+   * when the user does not exist.
+   */
   async spent(phone: string, at: Date): Promise<DailySpend | null> {
-    const { rows } = await this.db.query<{ day: string; cost_usd: number | null }>(
+    const { rows } = await this.db.query<{ day: string; cost_usd: number | null; plan_tier: PlanTier }>(
       prepared(
-        `SELECT ${localDaySql("$2", "u.time_zone")}::text AS day, d.cost_usd
+        `SELECT ${localDaySql("$2", "u.time_zone")}::text AS day, d.cost_usd, u.plan_tier
          FROM users u
          LEFT JOIN llm_usage_daily d
            ON d.user_phone = u.phone AND d.day = ${localDaySql("$2", "u.time_zone")}
@@ -88,6 +94,6 @@ export class PgLlmUsageRepository {
       ),
     );
     const row = rows[0];
-    return row ? { day: row.day, costUsd: row.cost_usd ?? 0 } : null;
+    return row ? { day: row.day, costUsd: row.cost_usd ?? 0, planTier: row.plan_tier } : null;
   }
 }

@@ -191,7 +191,7 @@ export class PgUserRepository implements UserRepository {
       user: toUser(row),
       ...(row.thread_stored !== undefined ? { threadStored: row.thread_stored } : {}),
       ...(row.spent_day !== undefined
-        ? { spentToday: { day: row.spent_day, costUsd: row.spent_usd ?? 0 } }
+        ? { spentToday: { day: row.spent_day, costUsd: row.spent_usd ?? 0, planTier: row.plan_tier } }
         : {}),
     };
   }

@@ -6,6 +6,7 @@ import type { MemoUpdate } from "../state/memoState.js";
 import type { MemoState } from "../../types/state.js";
 import type { UserContext } from "../../types/state.js";
 import { NodeInputError } from "./instrument.js";
+import { ALL_IN_EVERY_TIER, type PlanTiers } from "../../config/planTiers.js";
 
 /** The plan flag a capability needs, where one applies. */
 const FLAG: Partial<Record<CapabilityName, keyof UserContext["capabilities"]>> = {
@@ -15,19 +16,27 @@ const FLAG: Partial<Record<CapabilityName, keyof UserContext["capabilities"]>> =
   "second-brain": "secondBrain",
 };
 
-/** Why a capability cannot run for this user, or null when it can. */
+/**
+ * Why a capability cannot run for this user, or null when it can. In this order: not built here;
+ * not in the user's tier (PLAN_TIERS); Gmail before Google is connected; turned off for the user.
+ */
 function blockReason(
   capability: CapabilityName,
   user: UserContext,
   registered: boolean,
-): "connect_google" | "unavailable" | null {
+  tiers: PlanTiers,
+): "connect_google" | "not_in_plan" | "unavailable" | null {
   if (!registered) return "unavailable";
   const flag = FLAG[capability];
-  if (flag && !user.capabilities[flag]) return "unavailable";
+  if (flag && !tiers[user.planTier].capabilities[flag]) return "not_in_plan";
   // Gmail has no built-in stand-in: it needs the user's Google account.
   if (capability === "gmail" && !user.googleConnected) return "connect_google";
+  if (flag && !user.capabilities[flag]) return "unavailable";
   return null;
 }
+
+/** The fixed reply of a step blocked for a reason other than Google. */
+const REFUSAL = { not_in_plan: "notInPlan", unavailable: "capabilityUnavailable" } as const;
 
 /**
  * The "connect Google" reply of a blocked step: with a connect link right away when one can be
@@ -57,16 +66,30 @@ async function connectGoogleReply(
   }
 }
 
-/** capability_check: stops the turn, with the fixed message, when a step needs what the user lacks (spec 001 §4). */
+/**
+ * capability_check: stops the turn, with the fixed message, when a step needs what the user lacks
+ * (spec 001 §4): a capability outside their plan tier, Google, or one not available here.
+ */
 export function createCapabilityCheckNode(deps: MemoGraphDeps) {
   return async (state: MemoState): Promise<MemoUpdate> => {
     if (!state.plannerOutput) throw new NodeInputError("capability_check", "plannerOutput");
     const language = replyLanguage(state.user.language);
     for (const step of state.plannerOutput.plan) {
-      const reason = blockReason(step.capability, state.user, deps.capabilities.has(step.capability));
+      const reason = blockReason(
+        step.capability,
+        state.user,
+        deps.capabilities.has(step.capability),
+        deps.planTiers ?? ALL_IN_EVERY_TIER,
+      );
       if (!reason) continue;
       deps.logger.info(
-        { node: "capability_check", capability: step.capability, reason, traceId: state.traceId },
+        {
+          node: "capability_check",
+          capability: step.capability,
+          reason,
+          planTier: state.user.planTier,
+          traceId: state.traceId,
+        },
         "step blocked",
       );
       const label = capabilityLabel(language, step.capability);
@@ -74,7 +97,7 @@ export function createCapabilityCheckNode(deps: MemoGraphDeps) {
         finalResponse:
           reason === "connect_google"
             ? await connectGoogleReply(deps, state.user.phone, language, label, state.traceId)
-            : t(language, "capabilityUnavailable", { capability: label }),
+            : t(language, REFUSAL[reason], { capability: label }),
         error: {
           type: "permission",
           message: `${step.capability}: ${reason}`,

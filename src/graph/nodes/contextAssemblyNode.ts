@@ -3,6 +3,7 @@ import type { LongTermRead } from "../../services/memory/memoryService.js";
 import { describeError } from "../../utils/errors.js";
 import { detectLanguage } from "../../utils/language.js";
 import { buildTimeContext } from "../../utils/timeContext.js";
+import { ALL_IN_EVERY_TIER, capabilityAccess } from "../../config/planTiers.js";
 import type { MemoGraphDeps } from "../deps.js";
 import type { MemoUpdate } from "../state/memoState.js";
 import type { MemoState } from "../../types/state.js";
@@ -84,7 +85,7 @@ export function createContextAssemblyNode(deps: MemoGraphDeps) {
         language,
         planTier: user.planTier,
         googleConnected: user.googleConnected,
-        capabilities: user.capabilities,
+        capabilities: capabilityAccess(deps.planTiers ?? ALL_IN_EVERY_TIER, user),
         ...(user.displayName ? { userName: user.displayName } : {}),
       },
       now: buildTimeContext(now, user.timeZone, language),

@@ -97,7 +97,11 @@ export function createPlannerNode(deps: MemoGraphDeps) {
     // The user's LLM allowance for today is spent: fast-path commands (above) still work.
     if (deps.budget && !(await deps.budget.admit(state.input.userPhone))) {
       deps.logger.warn(
-        { event: "LLM_BUDGET_REACHED", node: "planner", dailyUsd: deps.budget.dailyUsd },
+        {
+          event: "LLM_BUDGET_REACHED",
+          node: "planner",
+          dailyUsd: deps.budget.dailyUsdOf(state.user.planTier),
+        },
         "daily LLM budget reached; answering fast-path commands only",
       );
       return {

@@ -1,4 +1,6 @@
+import type { PlanTiers } from "../../config/planTiers.js";
 import type { DailySpend, PgLlmUsageRepository } from "../../db/repositories/llmUsageRepository.js";
+import type { PlanTier } from "../../types/user.js";
 import type { LLMNode, LLMUsage } from "../../types/llm.js";
 import type { Logger } from "../../utils/logger.js";
 import { phoneTag } from "../../utils/phone.js";
@@ -14,6 +16,8 @@ interface Spend {
   day: string;
   costUsd: number;
   readAt: number;
+  /** The user's plan tier, once a reading told it. */
+  tier?: PlanTier;
 }
 
 /** Calls of one user not yet written: a turn's, added up. */
@@ -44,6 +48,8 @@ export interface LLMBudgetOptions {
   logger: Logger;
   /** USD a user's turns may spend on LLM calls per day of their own calendar; 0 means no limit. */
   dailyUsd: number;
+  /** Each tier's own daily budget, where it sets one (PLAN_TIERS; default: `dailyUsd` for every tier). */
+  planTiers?: PlanTiers;
   /** Epoch milliseconds (default: Date.now). */
   clock?: () => number;
 }
@@ -55,7 +61,8 @@ export interface LLMBudgetOptions {
  * message when the inbox worker carries them; calls outside a turn one by one);
  * once the day's cost reaches the budget, calls for that user are refused before they are made
  * and the planner answers only fast-path commands, saying why. The day is the user's local day,
- * so the budget renews at their midnight. Several instances share the table; each trusts its
+ * so the budget renews at their midnight. A plan tier may have a budget of its own (PLAN_TIERS),
+ * read with the spend (users.plan_tier). Several instances share the table; each trusts its
  * reading for a few seconds, so a burst may overshoot by a call or two, never by a day's worth.
  */
 export class LLMBudget {
@@ -74,14 +81,23 @@ export class LLMBudget {
     this.clock = options.clock ?? Date.now;
   }
 
-  /** Whether a limit is set at all. */
+  /** Whether a limit is set at all, for any tier. */
   get enabled(): boolean {
-    return this.options.dailyUsd > 0;
+    const { planTiers } = this.options;
+    const tierLimits = planTiers ? Object.values(planTiers).map((plan) => plan.dailyBudgetUsd ?? 0) : [];
+    return [this.options.dailyUsd, ...tierLimits].some((usd) => usd > 0);
   }
 
-  /** The daily budget in USD (0: none). */
-  get dailyUsd(): number {
-    return this.options.dailyUsd;
+  /** Whether some tier has a budget of its own: then the user's tier must be known to judge. */
+  private get tiered(): boolean {
+    const { planTiers } = this.options;
+    return !!planTiers && Object.values(planTiers).some((plan) => plan.dailyBudgetUsd !== null);
+  }
+
+  /** The daily budget in USD of a tier (0: none); without a tier, the default one. */
+  dailyUsdOf(tier?: PlanTier): number {
+    const own = tier ? this.options.planTiers?.[tier].dailyBudgetUsd : undefined;
+    return own ?? this.options.dailyUsd;
   }
 
   /**
@@ -197,11 +213,14 @@ export class LLMBudget {
   }
 
   /** Keeps the user's spend as read (or returned by a write) at `readAt`; returns it. */
-  private remember(phone: string, day: DailySpend, readAt: number): number {
+  private remember(phone: string, day: DailySpend, readAt: number): Spend {
     // What running turns of this process spent and have not written yet counts too.
     const costUsd = day.costUsd + (this.unwritten.get(phone) ?? 0);
-    this.spend.set(phone, { day: day.day, costUsd, readAt });
-    return costUsd;
+    // A write's answer does not carry the tier: the one read before still holds.
+    const tier = day.planTier ?? this.spend.get(phone)?.tier;
+    const spend: Spend = { day: day.day, costUsd, readAt, ...(tier ? { tier } : {}) };
+    this.spend.set(phone, spend);
+    return spend;
   }
 
   /** Takes a written (or lost) turn's cost off what is still unwritten for the user. */
@@ -218,13 +237,19 @@ export class LLMBudget {
 
   /** What the user's calls cost today (their local day), in USD. */
   async spentToday(phone: string): Promise<number> {
+    return (await this.reading(phone))?.costUsd ?? 0;
+  }
+
+  /** The user's spend today and their tier, as last read when still fresh; null: no such user. */
+  private async reading(phone: string): Promise<Spend | null> {
     this.takeHanded(phone);
     const cached = this.spend.get(phone);
     const now = this.clock();
     // The clock moves at least FRESH_MS between readings, so a reading never outlives its day by more.
-    if (cached && now - cached.readAt < FRESH_MS) return cached.costUsd;
+    // Without the user's tier, a tier's own budget cannot be told: read it with the spend.
+    if (cached && now - cached.readAt < FRESH_MS && (cached.tier || !this.tiered)) return cached;
     const day = await this.options.usage.spent(phone, new Date(now));
-    if (!day) return 0;
+    if (!day) return null;
     return this.remember(phone, day, now);
   }
 
@@ -245,10 +270,13 @@ export class LLMBudget {
     this.remember(phone, handed, handed.readAt);
   }
 
-  /** Whether the user has spent their budget for today. False when no limit is set. */
+  /** Whether the user has spent their budget (their tier's) for today. False when no limit is set. */
   async exhausted(phone: string): Promise<boolean> {
     if (!this.enabled) return false;
-    return (await this.spentToday(phone)) >= this.options.dailyUsd;
+    const spend = await this.reading(phone);
+    if (!spend) return false;
+    const limit = this.dailyUsdOf(spend.tier);
+    return limit > 0 && spend.costUsd >= limit;
   }
 
   /**

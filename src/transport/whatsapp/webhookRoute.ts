@@ -3,6 +3,7 @@ import type { InboxRepository, NewInboxMessage } from "../../db/repositories/inb
 import type { OutboundMessageRepository } from "../../db/repositories/outboundMessageRepository.js";
 import type { WebhookMetrics } from "../../services/metrics/metrics.js";
 import { SIGNATURE_HEADER, sameSecret, verifySignature } from "./signature.js";
+import type { DebugForwarderService } from "./debugForwarder.js";
 import {
   DELIVERY_STATUSES,
   WebhookBodySchema,
@@ -42,6 +43,8 @@ export interface WebhookDeps {
   metrics?: WebhookMetrics;
   /** Epoch milliseconds now, against which message timestamps are checked (default: `Date.now`). */
   clock?: () => number;
+  /** Also sends the test phones' webhooks to a developer's Memo (DEBUG_FORWARD_URL; default: none). */
+  debugForwarder?: Pick<DebugForwarderService, "forward">;
 }
 
 /** GET and POST /webhook/whatsapp: Meta's verification handshake and its notifications. */
@@ -137,6 +140,8 @@ export function webhookRoutes(deps: WebhookDeps): Router {
       if (stored.length > 0) deps.onStored();
       await applyStatuses(deps, contents, req);
       res.sendStatus(200);
+      // After the answer, in the background: a developer's endpoint never slows Meta's webhook.
+      deps.debugForwarder?.forward(body, { requestId: String(req.id) });
       if (stored.length < messages.length) {
         logger.debug(
           { requestId: req.id, duplicates: messages.length - stored.length },

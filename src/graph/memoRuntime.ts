@@ -32,6 +32,8 @@ import type { ExecutionMetadata } from "../types/state.js";
 export interface InvokeOptions {
   whatsappMessageId?: string;
   replyToMessageId?: string;
+  /** WhatsApp marked the message forwarded: its words are someone else's (D14). */
+  forwarded?: boolean;
   /** The id of a tapped button or list row (interactive reply). */
   optionId?: string;
   triggerType?: TriggerType;
@@ -223,6 +225,7 @@ export class MemoRuntime {
         userPhone: threadId,
         ...(options.whatsappMessageId ? { whatsappMessageId: options.whatsappMessageId } : {}),
         ...(options.replyToMessageId ? { replyToMessageId: options.replyToMessageId } : {}),
+        ...(options.forwarded ? { forwarded: true } : {}),
         ...(options.imageContext ? { imageContext: options.imageContext } : {}),
         ...(options.audioTranscription ? { audioTranscription: options.audioTranscription } : {}),
         ...(options.user ? { user: options.user } : {}),

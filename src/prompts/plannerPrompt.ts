@@ -99,7 +99,11 @@ export function buildPlannerMessages(state: MemoState): LLMMessage[] {
   // The current message is the last of the window; show the conversation before it.
   const history = recentConversation(state.recentMessages);
   if (history.length > 0) sections.push(`## Recent conversation\n${history.join("\n")}`);
-  sections.push(`## User message\n${state.input.enhancedMessage ?? state.input.message}`);
+  sections.push(
+    state.input.forwarded
+      ? `## User message (forwarded: someone else wrote it; the user sent it on without words of their own)\n${state.input.enhancedMessage ?? state.input.message}`
+      : `## User message\n${state.input.enhancedMessage ?? state.input.message}`,
+  );
   // A re-plan: each question the planner asked this turn, with the user's answer to it.
   const answered = clarifications(state);
   if (answered.length > 0) {

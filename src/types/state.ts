@@ -43,6 +43,8 @@ export interface InputContext {
   userPhone: string;
   whatsappMessageId?: string;
   replyToMessageId?: string;
+  /** WhatsApp marked the message forwarded: written by someone else, so data, not the user's request (D14). */
+  forwarded?: boolean;
   imageContext?: ImageContext;
   audioTranscription?: string;
   /** The sender as the caller already loaded it (the transport); context_assembly loads it when absent. */

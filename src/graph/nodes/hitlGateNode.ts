@@ -133,12 +133,14 @@ export function plannerTrigger(
   }
   if (!plannedRisky(state) || plannerYeses(state).length > 0) return null;
   const asker = riskyPlanAsker(planner.plan, confirmsInCode);
+  // A forwarded message's plan asks because someone else wrote it (D14): the question says so.
+  const why = state.input?.forwarded ? `${t(language, "forwardedAsks")}\n` : "";
   if (asker === "creations") {
     return {
       kind: planner.needsApproval ? "approval" : "confirmation",
       source: "planner",
       reason: planner.needsApproval ? "needs_approval" : "high_risk",
-      question: creationsQuestion(language, plannedCreations(planner.plan)),
+      question: why + creationsQuestion(language, plannedCreations(planner.plan)),
       options: yesNoOptions(language),
       expectedInput: "yes_no",
       returnTo: { node: "resolver_router", mode: "continue" },
@@ -150,7 +152,7 @@ export function plannerTrigger(
       kind: planner.needsApproval ? "approval" : "confirmation",
       source: "planner",
       reason: planner.needsApproval ? "needs_approval" : "high_risk",
-      question: own || t(language, "confirmQuestion"),
+      question: why + (own || t(language, "confirmQuestion")),
       options: yesNoOptions(language),
       expectedInput: "yes_no",
       returnTo: { node: "resolver_router", mode: "continue" },

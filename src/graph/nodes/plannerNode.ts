@@ -1,6 +1,6 @@
 import { isUndoCommand } from "../../nlu/commands.js";
-import { fastPathTurn, recognizedTurn } from "../plan/fastPath.js";
-import { applyPlanPolicies } from "../plan/planPolicy.js";
+import { fastPathTurn, recognizedTurn, type FastPathTurn } from "../plan/fastPath.js";
+import { applyPlanPolicies, forwardedIsData } from "../plan/planPolicy.js";
 import { buildPlannerMessages, PlannerSchema, type PlannerAnswer } from "../../prompts/plannerPrompt.js";
 import type { PlannerOutput, PlanStep } from "../../types/index.js";
 import { describeError } from "../../utils/errors.js";
@@ -66,7 +66,13 @@ export function createPlannerNode(deps: MemoGraphDeps) {
       language,
       ...(quoted ? { replyToMessageId: quoted } : {}),
     });
-    if (recognized) return recognizedTurn(recognized.capability, recognized.step);
+    // Planned in code, a forwarded message's plan still asks before it changes anything (D14).
+    const forwardedTurn = { forwarded: state.input.forwarded === true, traceId: state.traceId };
+    const forwarded = (turn: FastPathTurn): FastPathTurn => ({
+      ...turn,
+      plannerOutput: forwardedIsData(turn.plannerOutput, forwardedTurn, deps.logger),
+    });
+    if (recognized) return forwarded(recognizedTurn(recognized.capability, recognized.step));
     // "What can you do?", "hi", "my tasks", "remind me tomorrow at 9 to…" need no model: planned
     // and resolved in code, the same with or without one.
     const fast = fastPathTurn(
@@ -78,7 +84,7 @@ export function createPlannerNode(deps: MemoGraphDeps) {
       latestNumbered(state.recentMessages),
       { language, askUnread: !deps.llm, withModel: !!deps.llm, ...(quotedUndo ? { quotedUndo } : {}) },
     );
-    if (fast) return fast;
+    if (fast) return forwarded(fast);
     if (!deps.llm) {
       // "I prefer morning meetings" needs no model to be remembered: say so instead of "I can't".
       const remembered = deps.longTerm?.factsInMessage(state.input.message) ?? [];
@@ -125,6 +131,7 @@ export function createPlannerNode(deps: MemoGraphDeps) {
             nowMs: state.now.epochMs,
             timeZone: state.user.timezone,
             traceId: state.traceId,
+            ...(state.input.forwarded ? { forwarded: true } : {}),
           },
           deps.logger,
         ),

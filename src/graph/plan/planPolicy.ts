@@ -23,6 +23,8 @@ export interface PolicyTurn {
   nowMs: number;
   timeZone: string;
   traceId?: string;
+  /** WhatsApp marked the message forwarded (D14). */
+  forwarded?: boolean;
 }
 
 /** The step a policy rewrote, for the log. */
@@ -116,10 +118,33 @@ function reminderRule(plan: PlannerOutput, turn: PolicyTurn, done: Rewrite[]): P
   );
 }
 
+/**
+ * A forwarded message was written by someone else: what it asks for is offered back, never done as
+ * the user's own request (D14). A plan of it that changes or creates anything is marked high risk,
+ * so it asks before it runs (D12), whoever planned it: the model, the fast path or a capability.
+ */
+export function forwardedIsData(
+  plan: PlannerOutput,
+  turn: Pick<PolicyTurn, "forwarded" | "traceId">,
+  logger: Logger,
+): PlannerOutput {
+  if (!turn.forwarded || plan.riskLevel === "high" || plan.plan.every((step) => stepKind(step) === "reads"))
+    return plan;
+  logger.info(
+    {
+      event: "PLAN_POLICY_FORWARDED",
+      steps: plan.plan.map((step) => `${step.capability}.${step.action}`),
+      ...(turn.traceId ? { traceId: turn.traceId } : {}),
+    },
+    "a forwarded message's plan changes something: it asks first",
+  );
+  return { ...plan, riskLevel: "high" };
+}
+
 /** The planner's plan with every policy applied; each step a policy rewrites is logged (`PLAN_POLICY_REWRITE`). */
 export function applyPlanPolicies(plan: PlannerOutput, turn: PolicyTurn, logger: Logger): PlannerOutput {
   const done: Rewrite[] = [];
-  const result = reminderRule(noteRule(plan, turn, done), turn, done);
+  const result = forwardedIsData(reminderRule(noteRule(plan, turn, done), turn, done), turn, logger);
   for (const { policy, from, to } of done) {
     logger.info(
       {

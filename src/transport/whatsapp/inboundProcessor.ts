@@ -134,10 +134,12 @@ export class InboundProcessor implements InboxHandler {
     if (route !== "graph") return;
 
     const replyTo = message.context?.id;
+    const forwarded = message.context?.forwarded === true || message.context?.frequently_forwarded === true;
     // The phone was normalised at the webhook and the user loaded above: the runtime takes both as they are.
     const base: TurnOptions = {
       whatsappMessageId: id,
       ...(replyTo ? { replyToMessageId: replyTo } : {}),
+      ...(forwarded ? { forwarded: true } : {}),
       user,
       ...(threadStored !== undefined ? { threadStored } : {}),
     };

@@ -21,7 +21,14 @@ export const WhatsAppMessageSchema = z.looseObject({
   /** Unix seconds, as a string. */
   timestamp: z.string().regex(/^[0-9]{1,12}$/),
   type: z.string().min(1),
-  context: z.looseObject({ id: z.string().min(1).optional(), from: z.string().optional() }).optional(),
+  context: z
+    .looseObject({
+      id: z.string().min(1).optional(),
+      from: z.string().optional(),
+      forwarded: z.boolean().optional(),
+      frequently_forwarded: z.boolean().optional(),
+    })
+    .optional(),
   text: z.looseObject({ body: z.string() }).optional(),
   audio: Media.extend({ voice: z.boolean().optional() }).optional(),
   image: Media.optional(),

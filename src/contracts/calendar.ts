@@ -120,7 +120,7 @@ export const calendarContract = defineContract("calendar", {
     produces: "events",
     actions: [{ name: "create_event", hint: "also several at once, all-day events and trips" }],
     description:
-      "one event. summary, start, and end or durationMinutes (none: one hour), location, description, reminderMinutesBefore.",
+      "one event. summary, start, and end or durationMinutes (none: one hour), location, description, reminderMinutesBefore, attendees (the people it is with).",
   },
   "calendar.createMultiple": {
     args: creates,
@@ -188,7 +188,7 @@ export const calendarContract = defineContract("calendar", {
       patch: EventInputSchema.partial().nullish(),
     }),
     produces: "events",
-    actions: [{ name: "update_event", hint: "move, rename, change" }],
+    actions: [{ name: "update_event", hint: "move, rename, change, invite someone" }],
     description:
       'searchCriteria finds the event, updateFields holds ONLY the new values ("move the meeting with Dana to 18:00" → searchCriteria {summary "meeting with Dana"}, updateFields {start "18:00"}). Never put new values in searchCriteria or old ones in updateFields.',
   },

@@ -77,8 +77,10 @@ export class ContactDirectoryService implements ContactDirectory {
       .filter((c) => givenFor(name, c))
       .map((c): ContactMatch => ({ name: c.name, email: c.email, source: "given" }));
     const google = given.length > 0 ? [] : await this.fromGoogle(phone, name);
-    const seen = new Set<string>();
-    return [...given, ...google].filter((m) => !seen.has(m.email) && seen.add(m.email));
+    // One match per address (a contact with two names is still one person to invite).
+    const byEmail = new Map<string, ContactMatch>();
+    for (const match of [...given, ...google]) if (!byEmail.has(match.email)) byEmail.set(match.email, match);
+    return [...byEmail.values()];
   }
 
   remember(phone: string, email: string, name: string | null): Promise<void> {

@@ -231,6 +231,47 @@ describe("inviting by name", () => {
     expect(inserts()[0]!.body).toMatchObject({ attendees: [{ email: "dana.levi@example.com" }] });
   });
 
+  it("offers the user's own Google contact in Hebrew, and creates nothing after no", async () => {
+    h = await onGoogle();
+    people.addContact(`token-${PHONE}`, "דנה לוי", "dana.levi@example.com");
+    scriptTurn(h, "create_event", {
+      operation: "create",
+      summary: "פגישה עם דנה",
+      start: "מחר ב-10:00",
+      attendees: [{ name: "דנה" }],
+    });
+    const asked = await h.say("פגישה עם דנה מחר ב-10");
+    expect(asked.text).toContain("ולשלוח הזמנה אל דנה (dana.levi@example.com)?");
+    await h.say("לא");
+    expect(inserts()).toHaveLength(0);
+  });
+
+  it("uses only an address the user wrote whole, not part of a longer one", async () => {
+    h = await onGoogle();
+    scriptTurn(h, "create_event", {
+      operation: "create",
+      summary: "Meeting with Dana",
+      start: "tomorrow at 10:00",
+      attendees: [{ name: "Dana", email: "dana@example.com" }],
+    });
+    const done = await h.say("meeting with Dana (dana@example.com.il) tomorrow at 10");
+    expect(done.text).toContain("I didn't invite Dana");
+    expect(inserts()[0]!.body).not.toHaveProperty("attendees");
+  });
+
+  it("asks in English too, and sends nothing after no", async () => {
+    h = await onGoogle();
+    scriptTurn(h, "create_event", {
+      operation: "create",
+      summary: "Meeting with Dana",
+      start: "tomorrow at 10:00",
+      attendees: [{ email: "dana@example.com" }],
+    });
+    expect((await h.say("meeting with dana@example.com tomorrow at 10")).text).toContain("dana@example.com?");
+    expect((await h.say("no")).text).toBe("OK, I won't do that.");
+    expect(inserts()).toHaveLength(0);
+  });
+
   it("never offers an address another household member gave or keeps in their Google contacts", async () => {
     h = await onGoogle();
     const other = "972509999999";

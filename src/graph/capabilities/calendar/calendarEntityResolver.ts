@@ -456,7 +456,7 @@ export class CalendarEntityResolver implements EntityResolver {
     for (const person of named) {
       const email = person.email?.trim() || null;
       const name = person.name?.trim() || null;
-      if (email && words.includes(email.toLowerCase())) {
+      if (email && typedIn(words, email)) {
         if (!isEmailAddress(email))
           return { ok: false, message: t(language, "calendar.invalidEmail", { email }) };
         await this.contacts?.remember(phone, email.toLowerCase(), name);
@@ -858,6 +858,15 @@ function scopeOf(event: CalendarEvent, isRecurring: unknown, dateNamed: boolean)
   if (isRecurring === true) return "series";
   if (isRecurring === false) return "instance";
   return dateNamed ? "instance" : "series";
+}
+
+/**
+ * Whether the user's words hold this address whole, not inside a longer one ("xdana@…",
+ * "…example.com.il"); a Hebrew prefix with a hyphen ("ל-dana@…") is fine.
+ */
+function typedIn(words: string, email: string): boolean {
+  const escaped = email.toLowerCase().replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+  return new RegExp(`(^|[^\\w.+])${escaped}($|[^\\w.-]|\\.(?!\\w))`, "u").test(words);
 }
 
 /** The attendees with an address (those Google invites). */

@@ -5,6 +5,8 @@ import type { AppConfig } from "../config/env.js";
 import { checkpointThreads, turnBufferedCheckpointer } from "../db/checkpointer.js";
 import { databaseStorage, memoryStorage, undoStorage } from "../db/storage.js";
 import { PgCalendarEventRepository } from "../db/repositories/calendarEventRepository.js";
+import { PgContactRepository } from "../db/repositories/contactRepository.js";
+import { ContactDirectoryService } from "../services/contacts/contactDirectory.js";
 import { PgConversationHistory } from "../db/repositories/conversationHistory.js";
 import { PgConversationStore } from "../db/repositories/conversationStore.js";
 import { PgLlmUsageRepository } from "../db/repositories/llmUsageRepository.js";
@@ -159,6 +161,12 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
         logger,
         ledger,
         undo: undoSettings,
+        // "meeting with Dana": the address the user gave, or their own Google contact's.
+        contacts: new ContactDirectoryService({
+          contacts: new PgContactRepository(pool),
+          google: google ?? null,
+          logger,
+        }),
       }),
     );
   // Gmail has no built-in stand-in: without a Google OAuth client nobody could connect it.

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type {
+  Attendee,
   CalendarEvent,
   CalendarRecurrence,
   EventInput,
@@ -32,6 +33,14 @@ const RecurrenceSchema = z.object({
   count: z.number().int().optional(),
 }) satisfies z.ZodType<CalendarRecurrence>;
 
+/** Someone an event is with: an address is a checked e-mail address (Google invites it). */
+const AttendeeSchema = z
+  .object({ name: z.string().min(1).nullable(), email: z.email().nullable() })
+  .refine(
+    (a) => a.name !== null || a.email !== null,
+    "an attendee needs a name or an address",
+  ) satisfies z.ZodType<Attendee>;
+
 /** A new event as code read it (instants in UTC, dates for all-day events, D6). */
 const EventInputSchema = z.object({
   summary: z.string(),
@@ -43,6 +52,7 @@ const EventInputSchema = z.object({
   timeZone: z.string(),
   recurrence: RecurrenceSchema.nullish(),
   reminderMinutesBefore: z.number().nullish(),
+  attendees: z.array(AttendeeSchema).optional(),
 }) satisfies z.ZodType<EventInput>;
 
 const RangeSchema = z.object({ from: z.string(), to: z.string() }) satisfies z.ZodType<TimeRange>;
@@ -61,6 +71,7 @@ export type EventView = Pick<
   | "timeZone"
   | "recurrence"
   | "reminderMinutesBefore"
+  | "attendees"
 >;
 
 const EventViewSchema = z.object({
@@ -74,6 +85,7 @@ const EventViewSchema = z.object({
   timeZone: z.string(),
   recurrence: RecurrenceSchema.nullable(),
   reminderMinutesBefore: z.number().nullable(),
+  attendees: z.array(AttendeeSchema),
 }) satisfies z.ZodType<EventView>;
 
 /**
@@ -109,7 +121,7 @@ export const calendarContract = defineContract("calendar", {
     produces: "events",
     actions: [{ name: "create_event", hint: "also several at once, all-day events and trips" }],
     description:
-      "one event. summary, start, and end or durationMinutes (none: one hour), location, description, reminderMinutesBefore.",
+      "one event. summary, start, and end or durationMinutes (none: one hour), location, description, reminderMinutesBefore, attendees (the people it is with).",
   },
   "calendar.createMultiple": {
     args: creates,
@@ -180,7 +192,7 @@ export const calendarContract = defineContract("calendar", {
       patch: EventInputSchema.partial().nullish(),
     }),
     produces: "events",
-    actions: [{ name: "update_event", hint: "move, rename, change" }],
+    actions: [{ name: "update_event", hint: "move, rename, change, invite someone" }],
     description:
       'searchCriteria finds the event, updateFields holds ONLY the new values ("move the meeting with Dana to 18:00" → searchCriteria {summary "meeting with Dana"}, updateFields {start "18:00"}). Never put new values in searchCriteria or old ones in updateFields.',
   },
@@ -291,6 +303,10 @@ export interface ScheduleAnalysis {
 interface Created extends Frame {
   kind: "created";
   events: EventView[];
+  /** The calendar sent invitations to attendees with an address (Google); false: kept as text (built-in). */
+  invites: boolean;
+  /** With `invites`: the names asked for that had no address, so nobody was invited for them. */
+  notInvited: string[];
 }
 
 /** One event (or its series) changed. */
@@ -298,6 +314,10 @@ export interface Updated extends Frame {
   kind: "updated";
   event: EventView;
   scope: EventScope;
+  /** As Created's. */
+  invites: boolean;
+  /** As Created's. */
+  notInvited: string[];
 }
 
 /** Events deleted. */

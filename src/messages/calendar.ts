@@ -86,6 +86,18 @@ export const CALENDAR_EN = {
   "calendar.invalid": "Your calendar refused that: {reason}.",
   "calendar.unavailable": "Google Calendar isn't answering right now, please try again in a minute.",
   "calendar.digestTitle": "📅 In your calendar today:",
+  "calendar.confirmInvite":
+    "Add *{summary}* ({when}) and send an invitation to {people}? Google Calendar will e-mail them.",
+  "calendar.confirmInviteUpdate":
+    "Invite {people} to *{summary}* ({when})? Google Calendar will e-mail them.",
+  "calendar.alsoInvites": "Google Calendar will also e-mail an invitation to {people}.",
+  "calendar.invalidEmail": '"{email}" isn\'t an e-mail address I can use. Please check it and send it again.',
+  "calendar.askWhichAddress":
+    "I have more than one address for {name}: {emails}. Which one should I invite? Write it in your message.",
+  "calendar.invited": "✉️ Invitation sent to {people}",
+  "calendar.notInvited":
+    "I didn't invite {names}: I don't have their e-mail address. Send it to me and I'll invite them.",
+  "calendar.with": "👥 With {people}",
 } as const satisfies Record<string, Entry>;
 
 export const CALENDAR_HE = {
@@ -170,4 +182,14 @@ export const CALENDAR_HE = {
   "calendar.invalid": "היומן סירב: {reason}.",
   "calendar.unavailable": "יומן Google לא עונה כרגע, כדאי לנסות שוב בעוד דקה.",
   "calendar.digestTitle": "📅 ביומן היום:",
+  "calendar.confirmInvite":
+    "להוסיף את *{summary}* ({when}) ולשלוח הזמנה אל {people}? יומן Google ישלח להם מייל.",
+  "calendar.confirmInviteUpdate": "להזמין את {people} ל*{summary}* ({when})? יומן Google ישלח להם מייל.",
+  "calendar.alsoInvites": "יומן Google ישלח גם הזמנה במייל אל {people}.",
+  "calendar.invalidEmail": '‏"{email}" היא לא כתובת מייל שאפשר להשתמש בה. כדאי לבדוק ולשלוח שוב.',
+  "calendar.askWhichAddress":
+    "יש לי יותר מכתובת אחת של {name}: {emails}. את מי להזמין? כתבו את הכתובת בהודעה.",
+  "calendar.invited": "✉️ נשלחה הזמנה אל {people}",
+  "calendar.notInvited": "לא הזמנתי את {names}: אין לי את כתובת המייל. שלחו לי אותה ואזמין.",
+  "calendar.with": "👥 עם {people}",
 } as const satisfies Translation<typeof CALENDAR_EN>;

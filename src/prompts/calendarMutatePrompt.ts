@@ -11,6 +11,22 @@ const reminderMinutesBefore = z
   .nullish()
   .describe("The event's own calendar notification, minutes before it starts (not a Memo reminder)");
 
+/** The people an event is with, as the user named them (code finds addresses; never the model). */
+const attendees = z
+  .array(
+    z.object({
+      name: z.string().nullish().describe('Their name as the user said it ("Dana", "דנה")'),
+      email: z
+        .string()
+        .nullish()
+        .describe("Their e-mail address only when the user wrote it in this message, copied exactly"),
+    }),
+  )
+  .nullish()
+  .describe(
+    'People the event is with or the user invites ("meeting with Dana", "with dana@example.com", "invite Dana"). Never invent an address.',
+  );
+
 /** One event to create. */
 const eventFields = {
   summary: z.string().nullish().describe("The event's title, without the time words"),
@@ -27,6 +43,7 @@ const eventFields = {
   location: z.string().nullish(),
   description: z.string().nullish(),
   reminderMinutesBefore,
+  attendees,
 };
 
 /** One repeating event to create. */
@@ -54,6 +71,7 @@ const recurringFields = {
   location: eventFields.location,
   description: eventFields.description,
   reminderMinutesBefore,
+  attendees,
 };
 
 /** How to find the events an update, delete or truncate is about. */
@@ -75,6 +93,7 @@ const UpdateFieldsSchema = z.object({
   location: z.string().nullish(),
   description: z.string().nullish(),
   reminderMinutesBefore,
+  attendees: attendees.describe("People to add to the event (invite), as for a new event"),
 });
 
 /** CalendarMutateResolver's structured output: the calendar contract's changes (V1's write subset of calendarOperations, spec 002 §8.2). */
@@ -133,5 +152,7 @@ Time (never compute instants; code reads these in the user's time zone):
 - All-day and multi-day events (a trip, a holiday, a day off, "all day"): allDay true, start = the first day "YYYY-MM-DD", end = the day AFTER the last day ("trip to Eilat Friday to Sunday" with Friday 2026-03-06 → start "2026-03-06", end "2026-03-09"; a single day → end = the next day).
 - Event reminders: "remind me 30 minutes before" inside an event request is reminderMinutesBefore 30, the event's own notification; a "remind me" request with no event is not yours.
 - Recurring: repeatPhrase is the user's repeat words with their time and end, copied as written ("every weekday at 7", "the last day of every month", "כל יום חול ב-7"); code reads the rule from them. For a repeat the fields below cannot say (every weekday or weekend, every other day, every 2 weeks, the first Sunday or last day of the month, every year on a date), repeatPhrase is all that counts. Weekly "days" are day NAMES in English ("every Monday and Wednesday" / "כל שני ורביעי" → frequency "weekly", days ["Monday", "Wednesday"]); monthly "days" are days of the month as STRINGS ("every 10th of the month" → frequency "monthly", days ["10"]); daily has no days. startTime / endTime are local "HH:mm". "until June" → until the last day, e.g. "2026-06-30"; "for 8 weeks" → count 8.
+
+People: "meeting with Dana", "with dana@example.com", "invite Dana", "פגישה עם דנה" → attendees [{name "Dana"}] / [{email "dana@example.com"}]; a name and an address written together ("Dana dana@example.com") are one attendee. An address goes in email only when the user wrote it in this message; otherwise the name alone (code finds the address or asks). The title still names them ("Meeting with Dana").
 
 Write titles in the user's language, as they would ("Meeting with Dana", "פגישה עם דנה"). Ask (question) only when the change is impossible without an answer, in the user's language.`;

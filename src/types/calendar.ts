@@ -34,6 +34,18 @@ export interface CalendarRecurrence {
   count?: number;
 }
 
+/**
+ * Someone the event is with (spec 002 §15.2, "attendee extraction"): an address the user typed or
+ * one of their own contacts, a name alone when no address is known. Google Calendar invites those
+ * with an address; the built-in calendar keeps them as text and sends nothing.
+ */
+export interface Attendee {
+  /** The name as the user said it, or as their contact has it; null when only the address was given. */
+  name: string | null;
+  /** A checked e-mail address; null when none is known (then nobody is invited). */
+  email: string | null;
+}
+
 /** One event, or one occurrence of a recurring series. */
 export interface CalendarEvent {
   /** The event's id; for an occurrence of a series, the occurrence's own id (getEvent/updateEvent/deleteEvent take it). */
@@ -51,6 +63,8 @@ export interface CalendarEvent {
   recurrence: CalendarRecurrence | null;
   /** The event's own reminder (a calendar notification), distinct from Memo's reminders. */
   reminderMinutesBefore: number | null;
+  /** Who the event is with (the calendar's owner left out); empty when nobody. */
+  attendees: Attendee[];
 }
 
 /** What a new event is made of. */
@@ -64,6 +78,8 @@ export interface EventInput {
   timeZone: string;
   recurrence?: CalendarRecurrence | null;
   reminderMinutesBefore?: number | null;
+  /** Who it is with; Google Calendar sends an invitation to each one with an address (default: nobody). */
+  attendees?: Attendee[];
 }
 
 /** The fields an update changes; absent fields stay as they are. */

@@ -283,6 +283,7 @@ describe("the feed's rules are the reminders' rules", () => {
     timeZone: ZONE,
     recurrence: null,
     reminderMinutesBefore: null,
+    attendees: [],
     exdates: [],
     overrides: {},
     ...fields,

@@ -21,6 +21,7 @@ function event(summary: string, start: string, end: string, allDay = false): Cal
     timeZone: ZONE,
     recurrence: null,
     reminderMinutesBefore: null,
+    attendees: [],
   };
 }
 

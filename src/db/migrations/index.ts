@@ -14,6 +14,7 @@ import { outboundLocalIdMigration } from "./0013_outbound_local_id.js";
 import { householdsMigration } from "./0014_households.js";
 import { householdSharingMigration } from "./0015_household_sharing.js";
 import { householdConsentMigration } from "./0016_household_consent.js";
+import { attendeesContactsMigration } from "./0017_attendees_contacts.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   householdsMigration,
   householdSharingMigration,
   householdConsentMigration,
+  attendeesContactsMigration,
 ];

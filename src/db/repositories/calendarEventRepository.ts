@@ -1,6 +1,6 @@
 import type { Queryable } from "../transaction.js";
 import type { CompleteEventInput } from "../../types/calendar.js";
-import type { CalendarRecurrence, EventInput } from "../../types/calendar.js";
+import type { Attendee, CalendarRecurrence, EventInput } from "../../types/calendar.js";
 import { isUuid } from "./taskRepository.js";
 
 /** What one occurrence of a series changed on its own (the fields it has replace the series' ones). */
@@ -62,12 +62,13 @@ interface CalendarEventRow {
   exdates: string[];
   overrides: Record<string, OccurrenceOverride>;
   reminder_minutes_before: number | null;
+  attendees: Attendee[];
 }
 
 // Dates as text: node-postgres would read a `date` as local midnight of the process's zone.
 const COLUMNS = `id, summary, description, location, all_day, start_at, end_at,
   to_char(start_date, 'YYYY-MM-DD') AS start_date, to_char(end_date, 'YYYY-MM-DD') AS end_date,
-  time_zone, recurrence, exdates, overrides, reminder_minutes_before`;
+  time_zone, recurrence, exdates, overrides, reminder_minutes_before, attendees`;
 
 function toStored(row: CalendarEventRow): StoredCalendarEvent {
   return {
@@ -81,14 +82,15 @@ function toStored(row: CalendarEventRow): StoredCalendarEvent {
     timeZone: row.time_zone,
     recurrence: row.recurrence,
     reminderMinutesBefore: row.reminder_minutes_before,
+    attendees: row.attendees,
     exdates: row.exdates,
     overrides: row.overrides,
   };
 }
 
 /**
- * An event's columns summary … reminder_minutes_before, in the order insert and replace bind them
- * ($3 to $13): the timing as instants for a timed event, as dates for an all-day one.
+ * An event's columns summary … attendees, in the order insert and replace bind them
+ * ($3 to $14): the timing as instants for a timed event, as dates for an all-day one.
  */
 function eventValues(event: CompleteEventInput): unknown[] {
   const timing = event.allDay ? [null, null, event.start, event.end] : [event.start, event.end, null, null];
@@ -101,6 +103,7 @@ function eventValues(event: CompleteEventInput): unknown[] {
     event.timeZone,
     event.recurrence ? JSON.stringify(event.recurrence) : null,
     event.reminderMinutesBefore,
+    JSON.stringify(event.attendees),
   ];
 }
 
@@ -111,8 +114,9 @@ export class PgCalendarEventRepository implements CalendarEventRepository {
   async insert(phone: string, operationId: string, event: CompleteEventInput): Promise<StoredCalendarEvent> {
     const inserted = await this.db.query<CalendarEventRow>(
       `INSERT INTO calendar_events (user_phone, created_by_operation, summary, description, location,
-         all_day, start_at, end_at, start_date, end_date, time_zone, recurrence, reminder_minutes_before)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13)
+         all_day, start_at, end_at, start_date, end_date, time_zone, recurrence, reminder_minutes_before,
+         attendees)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14::jsonb)
        ON CONFLICT (user_phone, created_by_operation) DO NOTHING
        RETURNING ${COLUMNS}`,
       [phone, operationId, ...eventValues(event)],
@@ -169,8 +173,8 @@ export class PgCalendarEventRepository implements CalendarEventRepository {
     const { rows } = await this.db.query<CalendarEventRow>(
       `UPDATE calendar_events SET summary = $3, description = $4, location = $5, all_day = $6,
          start_at = $7, end_at = $8, start_date = $9, end_date = $10, time_zone = $11,
-         recurrence = $12::jsonb, reminder_minutes_before = $13,
-         exdates = coalesce($14::jsonb, exdates), overrides = coalesce($15::jsonb, overrides),
+         recurrence = $12::jsonb, reminder_minutes_before = $13, attendees = $14::jsonb,
+         exdates = coalesce($15::jsonb, exdates), overrides = coalesce($16::jsonb, overrides),
          updated_at = now()
        WHERE user_phone = $1 AND id = $2
        RETURNING ${COLUMNS}`,

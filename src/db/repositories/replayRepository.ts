@@ -122,7 +122,8 @@ export async function latestConversation(
 /**
  * What a replay copies of one user, parents before children, and what it leaves behind:
  * - the user row, with Google switched off (a replay never calls Google with the user's tokens);
- * - tasks, lists and their items, calendar events, notes, remembered facts and the summary;
+ * - tasks, lists and their items, calendar events, notes, remembered facts and the summary, and
+ *   the e-mail addresses the user gave (contacts: "meeting with Dana" finds the same address);
  * - the conversation before the replay starts (the window is rebuilt from it, see `windowFrom`).
  * Not copied: the inbox and sent records, reminder deliveries, the operation ledger (a replayed
  * turn must run its operations again), Google tokens, the day's LLM spend, the stored window
@@ -137,6 +138,7 @@ const COPIED_TABLES: readonly { table: string; column: string; before?: "created
   { table: "list_items", column: "user_phone", before: "created_at" },
   { table: "tasks", column: "user_phone", before: "created_at" },
   { table: "calendar_events", column: "user_phone", before: "created_at" },
+  { table: "contacts", column: "user_phone" },
   { table: "conversation_messages", column: "user_phone", before: "created_at" },
   { table: "memory_profiles", column: "user_phone" },
   { table: "memories", column: "user_phone", before: "created_at" },

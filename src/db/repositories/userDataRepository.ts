@@ -24,6 +24,7 @@ export const USER_TABLES: readonly { table: string; column: string }[] = [
   { table: "undo_journal", column: "user_phone" },
   { table: "reminder_deliveries", column: "user_phone" },
   { table: "calendar_events", column: "user_phone" },
+  { table: "contacts", column: "user_phone" },
   { table: "google_link_nonces", column: "user_phone" },
   { table: "google_connections", column: "user_phone" },
   { table: "notes", column: "user_phone" },

@@ -74,6 +74,7 @@ function eventOf(stored: StoredCalendarEvent): CalendarEvent {
     timeZone: stored.timeZone,
     recurrence: stored.recurrence,
     reminderMinutesBefore: stored.reminderMinutesBefore,
+    attendees: stored.attendees,
   };
 }
 

@@ -16,7 +16,14 @@ import {
 } from "./recurrenceExpansion.js";
 import { CalendarRequestError } from "./calendarRequestError.js";
 import { isValidTimeZone } from "../../utils/timeContext.js";
-import type { CalendarRecurrence, CompleteEventInput, EventInput, EventPatch } from "../../types/calendar.js";
+import { z } from "zod";
+import type {
+  Attendee,
+  CalendarRecurrence,
+  CompleteEventInput,
+  EventInput,
+  EventPatch,
+} from "../../types/calendar.js";
 
 const invalid = (message: string) => new CalendarRequestError("invalid", message);
 
@@ -76,6 +83,37 @@ function checkRecurrence(rule: CalendarRecurrence): CalendarRecurrence {
   return out;
 }
 
+/** At most this many people on one event. */
+const MAX_ATTENDEES = 50;
+
+const EMAIL = z.email();
+
+/** Whether text is an e-mail address Memo accepts (zod's check: one @, a dotted domain, no spaces). */
+export function isEmailAddress(text: string): boolean {
+  return EMAIL.safeParse(text).success;
+}
+
+/**
+ * Attendees checked: names trimmed, addresses lower-cased and valid, each address once; throws
+ * CalendarRequestError("invalid") for an address that is not one, or too many people.
+ */
+function checkAttendees(attendees: Attendee[] | undefined): Attendee[] {
+  const out: Attendee[] = [];
+  const seen = new Set<string>();
+  for (const attendee of attendees ?? []) {
+    const name = attendee.name?.trim() || null;
+    const email = attendee.email?.trim().toLowerCase() || null;
+    if (email !== null && !isEmailAddress(email)) throw invalid(`not an e-mail address: "${email}"`);
+    if ((name?.length ?? 0) > 200) throw invalid("an attendee's name is too long");
+    const key = email ?? `name:${name?.toLowerCase() ?? ""}`;
+    if ((!name && !email) || seen.has(key)) continue;
+    seen.add(key);
+    out.push({ name, email });
+  }
+  if (out.length > MAX_ATTENDEES) throw invalid(`an event has at most ${MAX_ATTENDEES} attendees`);
+  return out;
+}
+
 /** Checks the fields of an event (a summary, a real zone, dates or instants in order); throws CalendarRequestError("invalid"). */
 export function checkEventInput(input: EventInput): CompleteEventInput {
   const summary = typeof input.summary === "string" ? input.summary.trim() : "";
@@ -125,6 +163,7 @@ export function checkEventInput(input: EventInput): CompleteEventInput {
     timeZone: input.timeZone,
     recurrence: input.recurrence ? checkRecurrence(input.recurrence) : null,
     reminderMinutesBefore: reminder,
+    attendees: checkAttendees(input.attendees),
   };
 }
 

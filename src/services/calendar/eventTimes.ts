@@ -542,6 +542,15 @@ export function buildEventInputs(
       ...(typeof draft.reminderMinutesBefore === "number"
         ? { reminderMinutesBefore: draft.reminderMinutesBefore }
         : {}),
+      // As the user named them; the entity resolver checks addresses and finds the missing ones.
+      ...(draft.attendees?.length
+        ? {
+            attendees: draft.attendees.map((a) => ({
+              name: clean(a.name) || null,
+              email: clean(a.email) || null,
+            })),
+          }
+        : {}),
     });
   }
   return { ok: true, inputs };

@@ -106,7 +106,23 @@ function toGoogleBody(event: CompleteEventInput): GoogleEvent {
       event.reminderMinutesBefore === null
         ? { useDefault: true }
         : { useDefault: false, overrides: [{ method: "popup", minutes: event.reminderMinutesBefore }] },
+    attendees: invitees(event).length > 0 ? invitees(event) : undefined,
   };
+}
+
+/** The attendees Google invites: those with an address (a name alone has nowhere to go). */
+function invitees(event: CompleteEventInput): calendar_v3.Schema$EventAttendee[] {
+  return event.attendees
+    .filter((a) => a.email !== null)
+    .map((a) => ({ email: a.email!, ...(a.name ? { displayName: a.name } : {}) }));
+}
+
+/**
+ * Google's `sendUpdates` for a write: "all" when the event (now) invites someone, so Google e-mails
+ * them; otherwise nothing is sent. Memo asks the user before any write that invites (the entity resolver).
+ */
+function sendUpdatesFor(body: GoogleEvent): { sendUpdates?: "all" } {
+  return body.attendees && body.attendees.length > 0 ? { sendUpdates: "all" } : {};
 }
 
 /** A body without its null fields (they clear fields in a patch; a new event has nothing to clear). */
@@ -178,6 +194,7 @@ function changedFields(
   if (patch.summary !== undefined) out.summary = body.summary;
   if (patch.description !== undefined) out.description = body.description;
   if (patch.location !== undefined) out.location = body.location;
+  if (patch.attendees !== undefined) out.attendees = body.attendees ?? [];
   if (
     patch.reminderMinutesBefore !== undefined &&
     after.reminderMinutesBefore !== before.reminderMinutesBefore
@@ -247,12 +264,14 @@ export class GoogleCalendar implements CalendarProvider {
     if (!operationId) throw new Error("createEvent: operationId is required");
     const fields = normalizeEventInput(input);
     const id = googleEventId(this.options.phone, operationId);
+    const body = withoutNulls({ id, ...toGoogleBody(fields) });
     const created = await this.call(async (api) => {
       try {
         return (
           await api.events.insert({
             calendarId: this.calendarId,
-            requestBody: withoutNulls({ id, ...toGoogleBody(fields) }),
+            requestBody: body,
+            ...sendUpdatesFor(body),
           })
         ).data;
       } catch (error) {
@@ -336,6 +355,7 @@ export class GoogleCalendar implements CalendarProvider {
       ...(event.start ? { start: event.start } : {}),
       ...(event.end ? { end: event.end } : {}),
       reminders: event.reminders ?? null,
+      ...(event.attendees ? { attendees: event.attendees } : {}),
       // An occurrence has no rule of its own.
       ...(event.recurringEventId ? {} : { recurrence: event.recurrence ?? null }),
     };
@@ -457,7 +477,15 @@ export class GoogleCalendar implements CalendarProvider {
   private async patched(id: string, body: GoogleEvent): Promise<CalendarEvent> {
     const event = await this.call(
       async (api) =>
-        (await api.events.patch({ calendarId: this.calendarId, eventId: id, requestBody: body })).data,
+        (
+          await api.events.patch({
+            calendarId: this.calendarId,
+            eventId: id,
+            requestBody: body,
+            // Only a change of who is invited e-mails them.
+            ...(body.attendees !== undefined ? sendUpdatesFor(body) : {}),
+          })
+        ).data,
       id,
     );
     return (await this.toEvents([event]))[0]!;
@@ -515,6 +543,10 @@ export class GoogleCalendar implements CalendarProvider {
       timeZone,
       recurrence: parseRRule(event.recurrence, timeZone),
       reminderMinutesBefore: typeof reminder?.minutes === "number" ? reminder.minutes : null,
+      // The calendar's owner is not someone the event is with.
+      attendees: (event.attendees ?? [])
+        .filter((a) => a.self !== true && (a.email || a.displayName))
+        .map((a) => ({ name: a.displayName ?? null, email: a.email?.toLowerCase() ?? null })),
     };
   }
 

@@ -34,6 +34,7 @@ export function eventView(event: CalendarEvent): EventView {
     timeZone: event.timeZone,
     recurrence: event.recurrence,
     reminderMinutesBefore: event.reminderMinutesBefore,
+    attendees: event.attendees,
   };
 }
 

@@ -25,6 +25,9 @@ const FEATURE_SCOPES = {
   gmail: "https://www.googleapis.com/auth/gmail.modify",
 } as const;
 
+/** Reading the user's own contacts (names → addresses for invitations; docs/CALENDAR.md). */
+const CONTACTS_SCOPE = "https://www.googleapis.com/auth/contacts.readonly";
+
 /** A Google feature Memo uses, by the scope it needs. */
 type GoogleFeature = keyof typeof FEATURE_SCOPES;
 
@@ -32,9 +35,17 @@ type GoogleFeature = keyof typeof FEATURE_SCOPES;
  * What Memo asks Google for. `gmail.modify` alone covers search, read, drafts, send, labels, archive
  * and moving to Trash (it is a superset of `gmail.send`); permanent deletion would need full mail
  * access, which Memo never asks for. `openid email` only tell Memo which account was connected.
+ * `contacts.readonly` lets "meeting with Dana" find Dana's address among the user's own contacts;
+ * without it names simply find no address (it is not a feature a consent can leave unusable).
  * @internal
  */
-export const GOOGLE_SCOPES = ["openid", "email", FEATURE_SCOPES.calendar, FEATURE_SCOPES.gmail] as const;
+export const GOOGLE_SCOPES = [
+  "openid",
+  "email",
+  FEATURE_SCOPES.calendar,
+  FEATURE_SCOPES.gmail,
+  CONTACTS_SCOPE,
+] as const;
 
 /** Where the OAuth routes are mounted. */
 export const GOOGLE_AUTH_PATH = "/auth/google";

@@ -3,6 +3,10 @@ import type { CalendarFindOperation } from "../../../src/prompts/calendarFindPro
 import type { CalendarMutateOperation } from "../../../src/prompts/calendarMutatePrompt.js";
 import { createCalendarCapability } from "../../../src/graph/capabilities/calendar/calendarCapability.js";
 import type { CalendarProviders, EventInput } from "../../../src/types/calendar.js";
+import type { ContactDirectory } from "../../../src/types/contacts.js";
+import type { GoogleAccounts } from "../../../src/services/google/types.js";
+import { PgContactRepository } from "../../../src/db/repositories/contactRepository.js";
+import { ContactDirectoryService } from "../../../src/services/contacts/contactDirectory.js";
 import { pgliteBackend } from "../../support/db.js";
 import { builtinCalendars } from "../../support/services.js";
 import {
@@ -30,15 +34,26 @@ export type CalendarHarness = Harness & { providers: CalendarProviders };
  * given (a fake that loses Google access). The test user exists, in Asia/Jerusalem (or `timeZone`).
  */
 export async function calendarHarness(
-  options: HarnessOptions & { providers?: CalendarProviders; timeZone?: string } = {},
+  options: HarnessOptions & {
+    providers?: CalendarProviders;
+    timeZone?: string;
+    /** Google contacts searched for names (default: none; the addresses users typed still are). */
+    googleContacts?: GoogleAccounts;
+  } = {},
 ): Promise<CalendarHarness> {
   const db = options.db ?? (await pgliteBackend.create());
   const providers = options.providers ?? builtinCalendars(db.pool);
+  const contacts: ContactDirectory = new ContactDirectoryService({
+    contacts: new PgContactRepository(db.pool),
+    google: options.googleContacts ?? null,
+  });
   const h = await createHarness({
     ...options,
     db,
     capabilities: (registry) => {
-      registry.replace(createCalendarCapability({ providers, ledger: new PgOperationLedger(db.pool) }));
+      registry.replace(
+        createCalendarCapability({ providers, ledger: new PgOperationLedger(db.pool), contacts }),
+      );
       options.capabilities?.(registry);
     },
   });

@@ -119,6 +119,34 @@ export function calendarProviderContract(name: string, target: CalendarContractT
       expect(await calendar.listEvents(range("2026-04-06 09:45", "2026-04-06 11:00"))).toEqual([]);
     });
 
+    it("keeps who an event is with: addresses read back checked, a patch adds people, a bad address is refused", async () => {
+      const created = await calendar.createEvent(
+        timed("Meeting with Dana", "2026-04-06 10:00", "2026-04-06 11:00", {
+          attendees: [{ name: "Dana", email: " Dana@Example.com " }],
+        }),
+        opId(),
+      );
+      expect(created.attendees).toEqual([{ name: "Dana", email: "dana@example.com" }]);
+      expect((await calendar.getEvent(created.id))?.attendees).toEqual(created.attendees);
+      const updated = await calendar.updateEvent(
+        created.id,
+        { attendees: [...created.attendees, { name: null, email: "avi@example.com" }] },
+        "instance",
+      );
+      expect(updated.attendees.map((a) => a.email)).toEqual(["dana@example.com", "avi@example.com"]);
+      const listed = await calendar.listEvents(range("2026-04-06 00:00", "2026-04-07 00:00"));
+      expect(listed[0]?.attendees.map((a) => a.email)).toEqual(["dana@example.com", "avi@example.com"]);
+      await rejectsWith(
+        calendar.createEvent(
+          timed("Bad", "2026-04-06 12:00", "2026-04-06 13:00", {
+            attendees: [{ name: null, email: "dana@example" }],
+          }),
+          opId(),
+        ),
+        "invalid",
+      );
+    });
+
     it("orders events by start and keeps events outside the range out", async () => {
       await calendar.createEvent(timed("Late", "2026-04-07 18:00", "2026-04-07 19:00"), opId());
       await calendar.createEvent(timed("Early", "2026-04-07 08:00", "2026-04-07 09:00"), opId());

@@ -12,6 +12,7 @@ import { calendarTemplate } from "./calendarReplies.js";
 import { CalendarRequestError } from "../../../services/calendar/calendarRequestError.js";
 import { type CalendarProviders } from "../../../types/calendar.js";
 import type { UndoSettings } from "../../../services/undo/undoJournal.js";
+import type { ContactDirectory } from "../../../types/contacts.js";
 
 export interface CalendarCapabilityOptions {
   /** Each user's calendar: Google when connected, the built-in one otherwise. */
@@ -21,6 +22,8 @@ export interface CalendarCapabilityOptions {
   logger?: Logger;
   /** Journals changes for "undo" (default: none). */
   undo?: UndoSettings;
+  /** Addresses for the people named in an event: the user's own contacts (default: none, names stay names). */
+  contacts?: ContactDirectory;
 }
 
 /** The `calendar` capability: events on the user's Google Calendar or on Memo's built-in calendar. */
@@ -29,15 +32,16 @@ export function createCalendarCapability({
   logger,
   ledger,
   undo,
+  contacts,
 }: CalendarCapabilityOptions): CapabilityModule {
   return {
     capability: "calendar",
     // Find claims the read actions; Mutate takes every other calendar action.
     resolvers: [calendarFindResolver, calendarMutateResolver],
     executor: createCalendarExecutor(providers, logger, ledger, undo),
-    entityResolver: new CalendarEntityResolver(providers, ledger),
+    entityResolver: new CalendarEntityResolver(providers, ledger, contacts),
     template: calendarTemplate,
-    // Conflicts, series deletions and bulk deletions are confirmed by CalendarEntityResolver, naming them.
+    // Conflicts, series deletions, bulk deletions and invitations are confirmed by CalendarEntityResolver, naming them.
     confirmsInCode: true,
     // "undo" of a Google Calendar change: the provider patches the event back, or deletes the one
     // the change created (the built-in calendar's rows are restored by the journal itself).

@@ -39,7 +39,10 @@ import {
   whenText,
 } from "../../../services/calendar/replies.js";
 import { CalendarRequestError } from "../../../services/calendar/calendarRequestError.js";
+import { isEmailAddress } from "../../../services/calendar/eventInput.js";
+import type { ContactDirectory } from "../../../types/contacts.js";
 import {
+  type Attendee,
   type CalendarEvent,
   type CalendarProvider,
   type CalendarProviders,
@@ -181,6 +184,8 @@ export class CalendarEntityResolver implements EntityResolver {
     private readonly providers: CalendarProviders,
     /** Changes already made: a re-run turn goes straight to the executor, which reports them (default: none). */
     private readonly ledger?: OperationLedger,
+    /** Names to addresses from the user's own contacts (default: none; a name alone invites nobody). */
+    private readonly contacts?: ContactDirectory,
   ) {}
 
   resolve(step: PlanStep, result: ResolverResult, context: CapabilityContext): Promise<EntityResolution> {
@@ -378,8 +383,19 @@ export class CalendarEntityResolver implements EntityResolver {
     if (Array.isArray(args.inputs)) return resolved(args);
     const built = buildEventInputs(args as CalendarMutateOperation, timeOptions(context));
     if (!built.ok) return notFound(timeQuestion(built, context.language, frameOf(context)));
-    const inputs = built.inputs;
+    const inputs: EventInput[] = [];
+    for (const input of built.inputs) {
+      if (!input.attendees) {
+        inputs.push(input);
+        continue;
+      }
+      const people = await this.attendees(input.attendees, context);
+      if (!people.ok) return notFound(people.message);
+      inputs.push({ ...input, attendees: people.attendees });
+    }
     const resolvedArgs = argsOf(operation, { inputs });
+    // Google e-mails everyone with an address: the user says yes first, seeing the addresses.
+    const invitees = provider.kind === "google" ? inputs.flatMap((i) => withAddress(i.attendees)) : [];
     const clashes: { input: EventInput; with: CalendarEvent[] }[] = [];
     for (const input of inputs) {
       // All-day events and series are not checked: a trip does not make a meeting impossible.
@@ -393,17 +409,74 @@ export class CalendarEntityResolver implements EntityResolver {
       );
       if (overlapping.length > 0) clashes.push({ input, with: overlapping });
     }
-    if (clashes.length === 0) return resolved(resolvedArgs);
+    const invites = invitees.length > 0 ? peopleText(invitees) : null;
+    if (clashes.length === 0) {
+      if (!invites) return resolved(resolvedArgs);
+      const input = inputs[0]!;
+      return {
+        status: "confirm",
+        question: t(context.language, "calendar.confirmInvite", {
+          summary: inputs.length === 1 ? input.summary : inputs.map((i) => i.summary).join(", "),
+          when: whenText(input, frameOf(context), context.language),
+          people: invites,
+        }),
+        args: resolvedArgs,
+      };
+    }
     const first = clashes[0]!;
+    const question = t(context.language, "calendar.confirmConflict", {
+      conflicts: this.names(first.with, context),
+      summary: first.input.summary,
+      when: whenText(first.input, frameOf(context), context.language),
+    });
     return {
       status: "confirm",
-      question: t(context.language, "calendar.confirmConflict", {
-        conflicts: this.names(first.with, context),
-        summary: first.input.summary,
-        when: whenText(first.input, frameOf(context), context.language),
-      }),
+      question: invites
+        ? `${question}\n${t(context.language, "calendar.alsoInvites", { people: invites })}`
+        : question,
       args: resolvedArgs,
     };
+  }
+
+  /**
+   * The people of an event as the user named them, made safe to invite: an address must be one
+   * (else the user is told) and must be in the user's own words (a model's address is never used);
+   * an address the user typed is kept for later; a name alone gets the address the user's own
+   * contacts hold for it, or stays a name (nobody is invited for it); several addresses for one
+   * name ask which.
+   */
+  private async attendees(
+    named: Attendee[],
+    context: CapabilityContext,
+  ): Promise<{ ok: true; attendees: Attendee[] } | { ok: false; message: string }> {
+    const { language, phone } = context;
+    const { input } = context.state;
+    const words = [input.message, input.enhancedMessage ?? ""].join("\n").toLowerCase();
+    const out: Attendee[] = [];
+    for (const person of named) {
+      const email = person.email?.trim() || null;
+      const name = person.name?.trim() || null;
+      if (email && typedIn(words, email)) {
+        if (!isEmailAddress(email))
+          return { ok: false, message: t(language, "calendar.invalidEmail", { email }) };
+        await this.contacts?.remember(phone, email.toLowerCase(), name);
+        out.push({ name, email: email.toLowerCase() });
+        continue;
+      }
+      if (!name) continue;
+      const matches = (await this.contacts?.find(phone, name)) ?? [];
+      if (matches.length > 1) {
+        return {
+          ok: false,
+          message: t(language, "calendar.askWhichAddress", {
+            name,
+            emails: matches.map((m) => m.email).join(", "),
+          }),
+        };
+      }
+      out.push({ name, email: matches[0]?.email ?? null });
+    }
+    return { ok: true, attendees: out };
   }
 
   /** Timed events overlapping the range (all-day ones do not block time). */
@@ -449,9 +522,33 @@ export class CalendarEntityResolver implements EntityResolver {
     if (str(fields.description)) patch.description = str(fields.description)!;
     if (typeof fields.reminderMinutesBefore === "number")
       patch.reminderMinutesBefore = fields.reminderMinutesBefore;
+    let added: Attendee[] = [];
+    if (fields.attendees?.length) {
+      const people = await this.attendees(
+        fields.attendees.map((a) => ({ name: str(a.name) ?? null, email: str(a.email) ?? null })),
+        context,
+      );
+      if (!people.ok) return notFound(people.message);
+      const known = new Set(event.attendees.map((a) => a.email ?? `name:${a.name ?? ""}`));
+      added = people.attendees.filter((a) => !known.has(a.email ?? `name:${a.name ?? ""}`));
+      if (added.length > 0) patch.attendees = [...event.attendees, ...added];
+    }
     if (Object.keys(patch).length === 0) return notFound(t(context.language, "calendar.askChange"));
     const scope = scopeOf(event, args.isRecurring, dateNamed);
     const resolvedArgs = argsOf("update", { eventId: event.id, scope, patch });
+    // Inviting on Google e-mails them: the user says yes first, seeing the addresses.
+    const invitees = provider.kind === "google" ? withAddress(added) : [];
+    if (invitees.length > 0) {
+      return {
+        status: "confirm",
+        question: t(context.language, "calendar.confirmInviteUpdate", {
+          summary: event.summary,
+          when: whenText({ ...event, ...patch }, frameOf(context), context.language),
+          people: peopleText(invitees),
+        }),
+        args: resolvedArgs,
+      };
+    }
 
     // Moving one event onto another asks first, naming it.
     const moved = { ...event, ...patch };
@@ -761,6 +858,27 @@ function scopeOf(event: CalendarEvent, isRecurring: unknown, dateNamed: boolean)
   if (isRecurring === true) return "series";
   if (isRecurring === false) return "instance";
   return dateNamed ? "instance" : "series";
+}
+
+/**
+ * Whether the user's words hold this address whole, not inside a longer one ("xdana@…",
+ * "…example.com.il"); a Hebrew prefix with a hyphen ("ל-dana@…") is fine.
+ */
+function typedIn(words: string, email: string): boolean {
+  const escaped = email.toLowerCase().replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
+  return new RegExp(`(^|[^\\w.+])${escaped}($|[^\\w.-]|\\.(?!\\w))`, "u").test(words);
+}
+
+/** The attendees with an address (those Google invites). */
+function withAddress(attendees: Attendee[] | undefined): Attendee[] {
+  return (attendees ?? []).filter((a) => a.email !== null);
+}
+
+/** "Dana (dana@example.com), avi@example.com": who is meant, with the address that will be used. */
+function peopleText(attendees: Attendee[]): string {
+  return attendees
+    .map((a) => (a.name && a.email ? `${a.name} (${a.email})` : (a.email ?? a.name!)))
+    .join(", ");
 }
 
 function closestHint(closest: Match<CalendarEvent>[], language: "he" | "en"): string {

@@ -13,6 +13,7 @@ import { CalendarRequestError } from "../../../services/calendar/calendarRequest
 import {
   type CalendarEvent,
   type CalendarProvider,
+  type Attendee,
   type CalendarProviders,
   type EventScope,
   type TimeRange,
@@ -279,6 +280,12 @@ function undoDescription(data: CalendarData | undefined, op: CalendarOperation):
   }
 }
 
+/** The names among the events' attendees that came without an address (Google cannot invite them). */
+function nameOnly(inputs: { attendees?: Attendee[] }[]): string[] {
+  const names = inputs.flatMap((i) => i.attendees ?? []).filter((a) => a.email === null && a.name);
+  return [...new Set(names.map((a) => a.name!))];
+}
+
 /** Runs one operation of the contract: a new operation fails `tsc` here until it is handled. */
 async function dispatch(
   op: CalendarOperation,
@@ -300,14 +307,30 @@ async function dispatch(
         created.push(eventView(await provider.createEvent(input, key)));
       }
       const operation = op.functionName.slice("calendar.".length);
-      return success({ kind: "created", events: created, ...frame }, eventAction(operation, created));
+      const invites = provider.kind === "google";
+      return success(
+        { kind: "created", events: created, invites, notInvited: invites ? nameOnly(inputs) : [], ...frame },
+        eventAction(operation, created),
+      );
     }
     case "calendar.update": {
       const id = str(op.args.eventId);
       if (!id) throw new MalformedArgs("eventId");
       const scope = (op.args.scope === "series" ? "series" : "instance") satisfies EventScope;
-      const updated = eventView(await provider.updateEvent(id, op.args.patch ?? {}, scope));
-      return success({ kind: "updated", event: updated, scope, ...frame }, eventAction("update", [updated]));
+      const patch = op.args.patch ?? {};
+      const updated = eventView(await provider.updateEvent(id, patch, scope));
+      const invites = provider.kind === "google";
+      return success(
+        {
+          kind: "updated",
+          event: updated,
+          scope,
+          invites,
+          notInvited: invites ? nameOnly([patch]) : [],
+          ...frame,
+        },
+        eventAction("update", [updated]),
+      );
     }
     case "calendar.delete":
     case "calendar.deleteBySummary": {

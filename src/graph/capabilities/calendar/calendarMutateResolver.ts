@@ -74,7 +74,8 @@ function missingMutate(op: CalendarMutateOperation, context: CapabilityContext):
           typeof fields.allDay === "boolean" ||
           fields.location ||
           fields.description ||
-          typeof fields.reminderMinutesBefore === "number");
+          typeof fields.reminderMinutesBefore === "number" ||
+          (fields.attendees?.length ?? 0) > 0);
       if (!changes) return t(language, "calendar.askChange");
       if (!namesEvent(op, context)) return t(language, "calendar.askWhichEvent");
       for (const words of [fields.start, fields.end]) {

@@ -14,7 +14,7 @@ import {
   type Updated,
 } from "../../../contracts/calendar.js";
 import type { ResponseTemplate } from "../../../types/capability.js";
-import type { TimeRange } from "../../../types/calendar.js";
+import type { Attendee, TimeRange } from "../../../types/calendar.js";
 import { daysBetween, formatDate, parseDate } from "../../../services/calendar/recurrenceExpansion.js";
 import {
   clockSpan,
@@ -88,6 +88,35 @@ function eventLine(event: EventView, frame: Frame, language: Language): string {
   return `*${event.summary}* — ${when}`;
 }
 
+/** "Dana (dana@example.com), avi@example.com". */
+function peopleText(attendees: Attendee[]): string {
+  return attendees
+    .map((a) => (a.name && a.email ? `${a.name} (${a.email})` : (a.email ?? a.name ?? "")))
+    .join(", ");
+}
+
+/**
+ * Who the events are with: on Google, who was invited and who could not be (no address); on the
+ * built-in calendar, the people kept with the event (nothing is sent).
+ */
+function peopleLines(
+  events: EventView[],
+  result: { invites: boolean; notInvited: string[] },
+  language: Language,
+): string[] {
+  const attendees = events.flatMap((e) => e.attendees);
+  if (!result.invites) {
+    return attendees.length > 0 ? [t(language, "calendar.with", { people: peopleText(attendees) })] : [];
+  }
+  const invited = attendees.filter((a) => a.email !== null);
+  return [
+    ...(invited.length > 0 ? [t(language, "calendar.invited", { people: peopleText(invited) })] : []),
+    ...(result.notInvited.length > 0
+      ? [t(language, "calendar.notInvited", { names: result.notInvited.join(", ") })]
+      : []),
+  ];
+}
+
 function created(events: EventView[], frame: Frame, language: Language): string {
   if (events.length === 1) {
     const event = events[0]!;
@@ -121,7 +150,8 @@ function byDay(
     let day = startDate(event, frame.zone);
     if (daysBetween(rangeStart, day) < 0) day = rangeStart;
     const key = formatDate(day);
-    const marks = `${event.recurrence ? " 🔁" : ""}${event.location ? ` 📍 ${event.location}` : ""}`;
+    const people = event.attendees.length > 0 ? ` 👥 ${peopleText(event.attendees)}` : "";
+    const marks = `${event.recurrence ? " 🔁" : ""}${event.location ? ` 📍 ${event.location}` : ""}${people}`;
     const line = event.allDay
       ? `• ${event.summary} (${allDaySpan(event, language)})${marks}`
       : `• ${clockSpan(event, frame.zone)} ${event.summary}${marks}`;
@@ -220,14 +250,18 @@ function schedule(data: Schedule, language: Language): string {
 function updated(data: Updated, language: Language): string {
   const { event } = data;
   if (data.scope === "series" && event.recurrence) {
-    return t(language, "calendar.updatedSeries", {
-      summary: event.summary,
-      rule: ruleText(event.recurrence, event, data, language),
-    });
+    return [
+      t(language, "calendar.updatedSeries", {
+        summary: event.summary,
+        rule: ruleText(event.recurrence, event, data, language),
+      }),
+      ...peopleLines([event], data, language),
+    ].join("\n");
   }
   return [
     t(language, "calendar.updated", { summary: event.summary, when: whenText(event, data, language) }),
     ...eventDetails(event, data, language),
+    ...peopleLines([event], data, language),
   ].join("\n");
 }
 
@@ -254,7 +288,10 @@ function render(shown: Shown, language: Language): string {
     case "calendar.createMultiple":
     case "calendar.createRecurring":
     case "calendar.createMultipleRecurring":
-      return created(shown.data.events, shown.data, language);
+      return [
+        created(shown.data.events, shown.data, language),
+        ...peopleLines(shown.data.events, shown.data, language),
+      ].join("\n");
     case "calendar.update":
       return updated(shown.data, language);
     case "calendar.delete":

@@ -144,6 +144,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     ...(options.calendarFeedLink ? { calendarFeedLink: options.calendarFeedLink } : {}),
     undo,
     withModel: !!llm,
+    planTiers: config.planTiers,
   })
     .register(createTasksCapability(databaseStorage(pool), undoWindowMs))
     .register(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { CapabilityName } from "../types/plan.js";
 import type { CapabilityFlags, PlanTier, User } from "../types/user.js";
 
 /** The capabilities a plan can grant or withhold, by the names of spec 003's CapabilityAccess. */
@@ -112,4 +113,24 @@ export function capabilityAccess(tiers: PlanTiers, user: User): CapabilityFlags 
     database: tier.database && own.database,
     secondBrain: tier.secondBrain && own.secondBrain,
   };
+}
+
+/** The plan flag a capability needs, where one applies (general and meta are in every tier). */
+const FLAG: Partial<Record<CapabilityName, keyof CapabilityFlags>> = {
+  calendar: "calendar",
+  gmail: "gmail",
+  database: "database",
+  "second-brain": "secondBrain",
+};
+
+/** Whether the tier includes the capability: what capability_check refuses and help leaves out. */
+export function tierIncludes(tiers: PlanTiers, tier: PlanTier, capability: CapabilityName): boolean {
+  const flag = FLAG[capability];
+  return !flag || tiers[tier].capabilities[flag];
+}
+
+/** Whether the user's own row allows the capability (an operator turned it off for them, or not). */
+export function userAllows(flags: CapabilityFlags, capability: CapabilityName): boolean {
+  const flag = FLAG[capability];
+  return !flag || flags[flag];
 }

@@ -72,6 +72,20 @@ describe("plan tiers", () => {
     expect(shown.text).toContain("מחר");
   });
 
+  it("help lists only what the user's tier includes, in both languages", async () => {
+    const free = await user("free");
+    const help = (await free.say("what can you do?")).text;
+    expect(help).toContain("*Tasks");
+    expect(help).not.toContain("*Calendar*");
+    expect(help).not.toContain("*Email*");
+    const freeHe = (await free.say("מה אתה יודע לעשות?")).text;
+    expect(freeHe).not.toContain("*יומן*");
+
+    const pro = await user("pro");
+    const everything = (await pro.say("what can you do?")).text;
+    expect(everything).toContain("*Calendar*");
+  });
+
   it("applies the tier's own daily LLM budget", async () => {
     const before = plannerCalls();
     // Free: 0.0001 USD, spent by the first turn's planner call; then the allowance message.

@@ -6,15 +6,7 @@ import type { MemoUpdate } from "../state/memoState.js";
 import type { MemoState } from "../../types/state.js";
 import type { UserContext } from "../../types/state.js";
 import { NodeInputError } from "./instrument.js";
-import { ALL_IN_EVERY_TIER, type PlanTiers } from "../../config/planTiers.js";
-
-/** The plan flag a capability needs, where one applies. */
-const FLAG: Partial<Record<CapabilityName, keyof UserContext["capabilities"]>> = {
-  calendar: "calendar",
-  gmail: "gmail",
-  database: "database",
-  "second-brain": "secondBrain",
-};
+import { ALL_IN_EVERY_TIER, tierIncludes, userAllows, type PlanTiers } from "../../config/planTiers.js";
 
 /**
  * Why a capability cannot run for this user, or null when it can. In this order: not built here;
@@ -27,11 +19,10 @@ function blockReason(
   tiers: PlanTiers,
 ): "connect_google" | "not_in_plan" | "unavailable" | null {
   if (!registered) return "unavailable";
-  const flag = FLAG[capability];
-  if (flag && !tiers[user.planTier].capabilities[flag]) return "not_in_plan";
+  if (!tierIncludes(tiers, user.planTier, capability)) return "not_in_plan";
   // Gmail has no built-in stand-in: it needs the user's Google account.
   if (capability === "gmail" && !user.googleConnected) return "connect_google";
-  if (flag && !user.capabilities[flag]) return "unavailable";
+  if (!userAllows(user.capabilities, capability)) return "unavailable";
   return null;
 }
 

@@ -1,3 +1,4 @@
+import { ALL_IN_EVERY_TIER, tierIncludes, type PlanTiers } from "../../../config/planTiers.js";
 import type { GoogleConnector } from "../../../services/google/types.js";
 import type { UndoService } from "../../../services/undo/undoJournal.js";
 import { createMetaExecutor, generalExecutor, textTemplate } from "./coreExecutors.js";
@@ -16,6 +17,8 @@ export interface CoreCapabilityOptions {
   undo?: UndoService;
   /** Whether a language model is configured (default: true); without one, help lists the commands. */
   withModel?: boolean;
+  /** What each tier includes (default: everything): help lists only what the user's tier has. */
+  planTiers?: PlanTiers;
 }
 
 /** A registry with the capabilities every Memo has: general conversation and meta. Others register on it. */
@@ -31,7 +34,8 @@ export function createCoreCapabilities(options: CoreCapabilityOptions = {}): Cap
     capability: "meta",
     resolvers: [metaResolver],
     executor: createMetaExecutor(
-      () => registry.capabilities(),
+      (tier) =>
+        registry.capabilities().filter((c) => tierIncludes(options.planTiers ?? ALL_IN_EVERY_TIER, tier, c)),
       options.google,
       options.calendarFeedLink,
       options.undo,

@@ -1,7 +1,7 @@
 import type { GoogleConnector } from "../../../services/google/types.js";
 import type { UndoService } from "../../../services/undo/undoJournal.js";
 import { undoReply } from "../../../services/undo/replies.js";
-import type { CapabilityName } from "../../../types/index.js";
+import type { CapabilityName, PlanTier } from "../../../types/index.js";
 import { t, type MessageKey } from "../../../messages/index.js";
 import type { CapabilityContext, Executor, ResponseTemplate } from "../../../types/capability.js";
 import { assertNever, type OutcomeOf } from "../../../contracts/contract.js";
@@ -104,7 +104,8 @@ async function calendarFeed(
  * the user's Google account through `google` (absent: Google is not set up on this server).
  */
 export function createMetaExecutor(
-  capabilities: () => CapabilityName[],
+  /** What help lists for a user of the tier: the capabilities running here that their tier includes. */
+  capabilities: (tier: PlanTier) => CapabilityName[],
   google?: GoogleConnector,
   /** The user's private iCalendar feed of the built-in calendar (absent: no feed on this server). */
   calendarFeedLink?: (phone: string) => string,
@@ -155,7 +156,7 @@ export function createMetaExecutor(
       case "thank":
         return t(language, "thanksReply");
       case "describeCapabilities":
-        return describeCapabilities(language, capabilities(), withModel);
+        return describeCapabilities(language, capabilities(context.state.user.planTier), withModel);
       default:
         return assertNever(op);
     }

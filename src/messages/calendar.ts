@@ -184,7 +184,7 @@ export const CALENDAR_HE = {
   "calendar.digestTitle": "📅 ביומן היום:",
   "calendar.confirmInvite":
     "להוסיף את *{summary}* ({when}) ולשלוח הזמנה אל {people}? יומן Google ישלח להם מייל.",
-  "calendar.confirmInviteUpdate": "להזמין את {people} ל*{summary}* ({when})? יומן Google ישלח להם מייל.",
+  "calendar.confirmInviteUpdate": "להזמין את {people} לאירוע *{summary}* ({when})? יומן Google ישלח להם מייל.",
   "calendar.alsoInvites": "יומן Google ישלח גם הזמנה במייל אל {people}.",
   "calendar.invalidEmail": '‏"{email}" היא לא כתובת מייל שאפשר להשתמש בה. כדאי לבדוק ולשלוח שוב.',
   "calendar.askWhichAddress":

@@ -55,6 +55,7 @@ describe("HTTP app", () => {
         "households",
         "household_sharing",
         "household_consent",
+        "attendees_contacts",
       ],
     });
   });

@@ -24,6 +24,28 @@ const CALENDAR_THING = new RegExp(
   "iu",
 );
 
+/**
+ * Words that put something in the calendar whatever it is called ("schedule dinner", "book a
+ * haircut", "put the concert in my diary", "קבע ארוחת ערב", "תשריין"), or that time the reminder
+ * from it ("remind me an hour before", "the day before", "שעה לפני"): the reminder is then the
+ * event's own.
+ */
+const SCHEDULES = new RegExp(
+  [
+    String.raw`\b(?:schedule|scheduled|book|booked|diary|agenda)\b(?!-)`,
+    String.raw`\b(?:\d+|an?|one|two|three|half an?|the)\s*(?:minutes?|mins?|hours?|hrs?|days?|weeks?)\s+before\b`,
+    String.raw`\bthe (?:day|night|evening|morning) before\b`,
+    String.raw`${EDGE_BEFORE}(?:ו|ש)?(?:קבע|קבעי|תקבע|תקבעי|לקבוע|שריין|שרייני|תשריין|תשרייני|לשריין)${EDGE_AFTER}`,
+    String.raw`${EDGE_BEFORE}(?:\d+\s*)?(?:דקות|דקה|שעה|שעתיים|שעות|יום|יומיים|ימים|שבוע|ערב)\s+(?:לפני|קודם)${EDGE_AFTER}`,
+  ].join("|"),
+  "iu",
+);
+
+/** Whether the words schedule something or time a reminder from it: a calendar thing, though unnamed. */
+export function schedulesSomething(text: string): boolean {
+  return SCHEDULES.test(text);
+}
+
 /** Whether the words ask to be reminded or nudged ("remind me at 5…", "תזכירי לי…", "נדנד אותי…"). */
 export function asksToBeReminded(text: string): boolean {
   return REMIND.test(text);

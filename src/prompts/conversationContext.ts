@@ -18,7 +18,10 @@ export function recentConversation(messages: readonly ConversationMessage[]): st
   return messages
     .slice(0, -1)
     .filter((m) => !m.metadata?.memoryCommand)
-    .map((m) => `${m.role}: ${withAddedContext(m.content, m.metadata?.addedContext)}`);
+    .map(
+      (m) =>
+        `${m.role}${m.metadata?.forwarded ? " (forwarded: someone else's words)" : ""}: ${withAddedContext(m.content, m.metadata?.addedContext)}`,
+    );
 }
 
 /** A question Memo asked this turn and the user's answer, as two lines ("Memo: …", "User: …"). */

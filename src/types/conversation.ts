@@ -68,6 +68,8 @@ export interface MessageMetadata {
   numbered?: NumberedRefs;
   /** A "what do you remember" / "forget…" exchange: kept in the window, never in long-term history. */
   memoryCommand?: boolean;
+  /** WhatsApp marked the user's message forwarded: someone else's words, kept out of long-term history (D14). */
+  forwarded?: boolean;
   disambiguationContext?: DisambiguationContext;
   recentTasks?: RecentTaskSnapshot[];
   imageContext?: ImageContext;

@@ -3,7 +3,7 @@
 // thirty events from a forwarded text marked high risk. "Now" is Thursday 5 March 2026, 12:00 in
 // Asia/Jerusalem.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { asksToBeReminded, namesCalendarThing } from "../../src/nlu/reminderWords.js";
+import { asksToBeReminded, namesCalendarThing, schedulesSomething } from "../../src/nlu/reminderWords.js";
 import { isTaskResolver, stores } from "../support/databaseScript.js";
 import { isPlanner, PHONE, plan, step } from "../support/memoHarness.js";
 import {
@@ -159,6 +159,27 @@ describe("reminder, not calendar: a reminder the planner put in the calendar is 
       expect.objectContaining({ summary: "פגישה עם דנה", reminderMinutesBefore: 30 }),
     ]);
     expect(await stores(h).tasks()).toEqual([]);
+  });
+
+  it("'book a haircut Tuesday at 10, remind me the day before' books it, with its own reminder", async () => {
+    h.server!.enqueue(
+      plan({ steps: [step("s1", "calendar", "create_event", { changes: { summary: "Haircut" } })] }),
+      {
+        json: {
+          operation: "create",
+          summary: "Haircut",
+          start: "tuesday at 10:00",
+          reminderMinutesBefore: 1440,
+        },
+      },
+    );
+    const reply = await h.say("book a haircut tuesday 10am, remind me the day before");
+    expect(reply.status).toBe("completed");
+    expect(await storedEvents(h)).toEqual([
+      expect.objectContaining({ summary: "Haircut", reminderMinutesBefore: 1440 }),
+    ]);
+    expect(await stores(h).tasks()).toEqual([]);
+    expect(policyRewrites()).toEqual([]);
   });
 
   it("a plan with an event and a reminder step of its own keeps both", async () => {
@@ -354,5 +375,27 @@ describe("the words the reminder policy reads", () => {
     "תזכיר לי לבקש תורה",
   ])("%s names none", (text) => {
     expect(namesCalendarThing(text)).toBe(false);
+  });
+
+  // Something put in the calendar under another name, or a reminder timed from it: the event's own.
+  it.each([
+    "Schedule dinner with Dana Friday at 8 and remind me an hour before",
+    "book a haircut tuesday 10am, remind me the day before",
+    "Put the concert on Friday 9pm in my diary and remind me 2 hours before",
+    "קבע ארוחת ערב עם דנה ביום שישי ב-8 ותזכיר לי שעה לפני",
+    "תשריין לי את שישי בערב ותזכיר לי יום לפני",
+  ])("%s schedules something: the calendar step stays", (text) => {
+    expect(asksToBeReminded(text) && !namesCalendarThing(text)).toBe(true);
+    expect(schedulesSomething(text)).toBe(true);
+  });
+
+  it.each([
+    "remind me at 5 to call Dana",
+    "remind me before 5 to call Dana",
+    "תזכיר לי בחמש להתקשר לדנה",
+    "תזכיר לי לפני חמש להתקשר לדנה",
+    "remind me to book-keep tomorrow at 9",
+  ])("%s schedules nothing: a reminder", (text) => {
+    expect(schedulesSomething(text)).toBe(false);
   });
 });

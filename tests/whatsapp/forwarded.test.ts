@@ -71,6 +71,30 @@ describe("a forwarded message asks before it changes anything", () => {
     expect(await tasksOf(c.phone)).toHaveLength(2);
   });
 
+  it("a forwarded 'yes' never answers the open question: it is left, nothing is done", async () => {
+    const phone = "972500000304";
+    await h.knownUser(phone, "en");
+    const before = h.graphApi.sent.length;
+    const question = await say(phone, forwarded(phone, "add task buy milk"), before + 1);
+    expect(question).toContain("forwarded");
+    const reply = await say(phone, forwarded(phone, "yes"), before + 2);
+    expect(reply).toContain("I left my earlier question unanswered");
+    expect(await tasksOf(phone)).toEqual([]);
+  });
+
+  it("a forwarded message stays out of the history that facts and summaries are made of", async () => {
+    const phone = "972500000305";
+    await h.knownUser(phone, "he");
+    const before = h.graphApi.sent.length;
+    await say(phone, forwarded(phone, "אני גר בפריז"), before + 1);
+    await say(phone, textMessage(phone, "אני גר בחיפה", h.clock.now()), before + 2);
+    const { rows } = await h.db.pool.query<{ content: string }>(
+      "SELECT content FROM conversation_messages WHERE user_phone = $1 AND role = 'user' ORDER BY id",
+      [phone],
+    );
+    expect(rows.map((r) => r.content)).toEqual(["אני גר בחיפה"]);
+  });
+
   it("a forwarded message that only reads asks nothing", async () => {
     const phone = "972500000303";
     await h.knownUser(phone, "en");

@@ -28,6 +28,8 @@ interface HitlMessage {
   replyToMessageId?: string | undefined;
   optionId?: string | undefined;
   triggerType?: TriggerType | undefined;
+  /** WhatsApp marked it forwarded: someone else's words, never an answer (D14). */
+  forwarded?: boolean | undefined;
   user?: User | undefined;
 }
 
@@ -98,7 +100,9 @@ export class HitlPlane {
   ): Promise<HitlDecision> {
     const { logger } = this.deps;
     const answerLike =
-      (looksLikeAnswer(message.text) || !!message.optionId) && (message.triggerType ?? "user") === "user";
+      (looksLikeAnswer(message.text) || !!message.optionId) &&
+      (message.triggerType ?? "user") === "user" &&
+      !message.forwarded;
 
     if (pending) {
       const age = this.deps.clock() - pending.createdAt;
@@ -107,9 +111,11 @@ export class HitlPlane {
         // A typed answer to an invitation ("accept", "מאשרת", "stop") while another question is open:
         // quoting the invitation says which it answers (the question is left); unquoted, it could
         // answer either, so neither is taken: the question stays, and the reply says how to answer each.
-        const claimed = !message.optionId && (await this.claimed(threadId, message));
+        const claimed = !message.optionId && !message.forwarded && (await this.claimed(threadId, message));
         if (claimed && !message.replyToMessageId) return { clear: ["buffer"], next: "askWhich" };
-        if (claimed || leavesQuestion(pending, answer, (text) => this.isCommand(text))) {
+        // A forwarded "yes" or "2" is someone else's word, not the user's answer (D14): the question
+        // is left, as for a new command, and the forwarded text is handled as what it is.
+        if (message.forwarded || claimed || leavesQuestion(pending, answer, (text) => this.isCommand(text))) {
           // A new command, not the answer: the question is left (nothing was done for it) and the
           // command runs, rather than being lost as a bad answer or read as one.
           logger.info(

@@ -66,6 +66,7 @@ export function createContextAssemblyNode(deps: MemoGraphDeps) {
       const metadata = {
         ...(input.imageContext ? { imageContext: input.imageContext } : {}),
         ...(memoryCommand ? { memoryCommand } : {}),
+        ...(input.forwarded ? { forwarded: true } : {}),
       };
       await deps.memory.addUserMessage(phone, input.message, {
         ...(input.whatsappMessageId ? { whatsappMessageId: input.whatsappMessageId } : {}),

@@ -87,7 +87,10 @@ export function createPlannerNode(deps: MemoGraphDeps) {
     if (fast) return forwarded(fast);
     if (!deps.llm) {
       // "I prefer morning meetings" needs no model to be remembered: say so instead of "I can't".
-      const remembered = deps.longTerm?.factsInMessage(state.input.message) ?? [];
+      // Only the user's own words: a forwarded message is someone else's (D14).
+      const remembered = state.input.forwarded
+        ? []
+        : (deps.longTerm?.factsInMessage(state.input.message) ?? []);
       if (remembered.length > 0) {
         return {
           finalResponse: t(language, "rememberedNoLLM", {

@@ -12,7 +12,7 @@ import { metaContract } from "../../contracts/meta.js";
 import { secondBrainContract } from "../../contracts/secondBrain.js";
 import { tasksContract } from "../../contracts/tasks.js";
 import { isReminderRequest } from "../../nlu/noteCommands.js";
-import { asksToBeReminded, namesCalendarThing } from "../../nlu/reminderWords.js";
+import { asksToBeReminded, namesCalendarThing, schedulesSomething } from "../../nlu/reminderWords.js";
 import type { CapabilityName, PlannerOutput, PlanStep } from "../../types/index.js";
 import type { Logger } from "../../utils/logger.js";
 
@@ -99,7 +99,9 @@ export function enforceNoteRule(
  * event would make a reminder that never rings in WhatsApp, so a calendar creation for a message
  * that asks to be reminded, and names no meeting, appointment, event or calendar, is a database
  * reminder. "Remind me 10 minutes before the meeting" names one: that event's own reminder stays
- * calendar; so does a plan that sets its reminder in a database step of its own.
+ * calendar; so do words that schedule something or time the reminder from it ("book a haircut
+ * Tuesday at 10, remind me the day before", "קבע ארוחת ערב … ותזכיר לי שעה לפני"), and a plan
+ * that sets its reminder in a database step of its own.
  */
 function reminderRule(plan: PlannerOutput, turn: PolicyTurn, done: Rewrite[]): PlannerOutput {
   const createsEvent = (step: PlanStep) => step.capability === "calendar" && stepKind(step) === "creates";
@@ -107,7 +109,8 @@ function reminderRule(plan: PlannerOutput, turn: PolicyTurn, done: Rewrite[]): P
     !plan.plan.some(createsEvent) ||
     remindsApart(plan) ||
     !asksToBeReminded(turn.message) ||
-    namesCalendarThing(turn.message)
+    namesCalendarThing(turn.message) ||
+    schedulesSomething(turn.message)
   )
     return plan;
   return rewritten(

@@ -615,10 +615,13 @@ export class MemoryService implements WindowCache {
     return added !== null;
   }
 
-  /** The messages of `joined` the history keeps: not system notes, not exchanges about memory. */
+  /**
+   * The messages of `joined` the history keeps: not system notes, not exchanges about memory, not
+   * forwarded messages (someone else's words: facts and summaries are of what the user said, D14).
+   */
   private historyOf(joined: readonly ConversationMessage[]): NewHistoryMessage[] {
     return joined
-      .filter((m) => m.role !== "system" && !m.metadata?.memoryCommand)
+      .filter((m) => m.role !== "system" && !m.metadata?.memoryCommand && !m.metadata?.forwarded)
       .map((m) => ({
         role: m.role,
         content: m.content,

@@ -538,6 +538,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         })),
       );
     }
+    // Real users' messages (of test phones, but real traffic) never cross the internet in clear.
+    if (env.NODE_ENV === "production" && env.DEBUG_FORWARD_URL?.startsWith("http:")) {
+      throw new ConfigError([
+        { variable: "DEBUG_FORWARD_URL", reason: "must be an https URL when NODE_ENV=production" },
+      ]);
+    }
   }
   const simulator =
     env.NODE_ENV !== "production" &&

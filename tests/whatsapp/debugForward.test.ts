@@ -165,6 +165,28 @@ describe("DEBUG_FORWARD_* settings", () => {
     });
     expect(loadConfig({}).whatsapp.debugForward).toBeUndefined();
   });
+
+  it("refuse a plain-http endpoint in production: test phones' messages are real traffic", () => {
+    const given = {
+      DEBUG_FORWARD_URL: "http://dev.example.com/webhook/whatsapp",
+      DEBUG_FORWARD_PHONES: "+972 50-111-0001",
+      DEBUG_FORWARD_SECRET: SECRET,
+    };
+    const production = {
+      NODE_ENV: "production",
+      DATABASE_URL: "postgresql://memo@db.example.com/memo",
+      WHATSAPP_APP_SECRET: "app-secret",
+      WHATSAPP_ACCESS_TOKEN: "token",
+      WHATSAPP_VERIFY_TOKEN: "verify",
+      WHATSAPP_PHONE_NUMBER_ID: "123",
+      OPENAI_API_KEY: "sk-test",
+      TOKEN_ENCRYPTION_KEY: "07".repeat(32),
+    };
+    expect(() => loadConfig({ ...production, ...given })).toThrow(/must be an https URL/);
+    const https = { ...given, DEBUG_FORWARD_URL: "https://dev.example.com/webhook/whatsapp" };
+    expect(loadConfig({ ...production, ...https }).whatsapp.debugForward?.url).toBe(https.DEBUG_FORWARD_URL);
+    expect(loadConfig(given).whatsapp.debugForward?.url).toBe(given.DEBUG_FORWARD_URL);
+  });
 });
 
 describe("DebugForwarderService", () => {

@@ -33,13 +33,35 @@ const RecurrenceSchema = z.object({
   count: z.number().int().optional(),
 }) satisfies z.ZodType<CalendarRecurrence>;
 
-/** Someone an event is with: an address is a checked e-mail address (Google invites it). */
+/**
+ * Someone a new event is with: an address here was typed by the user (and checked) or came from
+ * their contacts, so it is a checked e-mail address (Google invites it).
+ */
 const AttendeeSchema = z
   .object({ name: z.string().min(1).nullable(), email: z.email().nullable() })
   .refine(
     (a) => a.name !== null || a.email !== null,
     "an attendee needs a name or an address",
   ) satisfies z.ZodType<Attendee>;
+
+/**
+ * Someone an event is with as a calendar keeps them: Google returns addresses zod's check refuses
+ * (josé@example.com, a@b.xn--p1ai) and empty names, so any non-empty address is taken as it is and
+ * an empty name is none. Events read from a provider (results, a deletion's args, an update's
+ * patch that keeps the people already invited) carry these.
+ */
+const KeptAttendeeSchema = z
+  .object({
+    name: z
+      .string()
+      .nullish()
+      .transform((n) => (n?.trim() ? n : null)),
+    email: z.string().min(1).nullable(),
+  })
+  .refine(
+    (a) => a.name !== null || a.email !== null,
+    "an attendee needs a name or an address",
+  ) satisfies z.ZodType<Attendee, unknown>;
 
 /** A new event as code read it (instants in UTC, dates for all-day events, D6). */
 const EventInputSchema = z.object({
@@ -54,6 +76,11 @@ const EventInputSchema = z.object({
   reminderMinutesBefore: z.number().nullish(),
   attendees: z.array(AttendeeSchema).optional(),
 }) satisfies z.ZodType<EventInput>;
+
+/** An update's fields: its people are those the event has (as the calendar keeps them) plus new ones. */
+const EventPatchSchema = EventInputSchema.extend({
+  attendees: z.array(KeptAttendeeSchema).optional(),
+}).partial() satisfies z.ZodType<Partial<EventInput>, unknown>;
 
 const RangeSchema = z.object({ from: z.string(), to: z.string() }) satisfies z.ZodType<TimeRange>;
 const ScopeSchema = z.enum(["instance", "series"]) satisfies z.ZodType<EventScope>;
@@ -85,8 +112,8 @@ const EventViewSchema = z.object({
   timeZone: z.string(),
   recurrence: RecurrenceSchema.nullable(),
   reminderMinutesBefore: z.number().nullable(),
-  attendees: z.array(AttendeeSchema),
-}) satisfies z.ZodType<EventView>;
+  attendees: z.array(KeptAttendeeSchema),
+}) satisfies z.ZodType<EventView, unknown>;
 
 /**
  * A change's ids are absent only in the args a turn re-run after the change hands on as the
@@ -95,8 +122,14 @@ const EventViewSchema = z.object({
  */
 const id = z.string().nullish();
 
+/**
+ * The addresses the user typed for this change, with the name said for each: kept among the user's
+ * contacts once the change is made (not before: a "no" keeps nothing).
+ */
+const typed = z.array(z.object({ email: z.email(), name: z.string().nullable() })).nullish();
+
 /** The events a create makes, read in code from the resolver's words (absent: a re-run, see `id`). */
-const creates = z.object({ inputs: z.array(EventInputSchema).nullish() });
+const creates = z.object({ inputs: z.array(EventInputSchema).nullish(), typed });
 
 /** The events a delete removes, each with its scope, and what the reply names once they are gone. */
 const deletes = z.object({
@@ -189,7 +222,8 @@ export const calendarContract = defineContract("calendar", {
     args: z.object({
       eventId: id,
       scope: ScopeSchema.nullish(),
-      patch: EventInputSchema.partial().nullish(),
+      patch: EventPatchSchema.nullish(),
+      typed,
     }),
     produces: "events",
     actions: [{ name: "update_event", hint: "move, rename, change, invite someone" }],
@@ -316,6 +350,11 @@ export interface Updated extends Frame {
   scope: EventScope;
   /** As Created's. */
   invites: boolean;
+  /**
+   * With `invites`: the people with an address this change added, the only ones the reply says were
+   * invited (the guests the event had are not named again; absent in results recorded before it).
+   */
+  invited?: Attendee[];
   /** As Created's. */
   notInvited: string[];
 }

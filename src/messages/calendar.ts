@@ -91,6 +91,9 @@ export const CALENDAR_EN = {
   "calendar.confirmInviteUpdate":
     "Invite {people} to *{summary}* ({when})? Google Calendar will e-mail them.",
   "calendar.alsoInvites": "Google Calendar will also e-mail an invitation to {people}.",
+  "calendar.confirmInviteUpdateGuests":
+    "Invite {people} to *{summary}* ({when})? Google Calendar will e-mail them, and e-mail an update to the guests already invited.",
+  "calendar.alsoUpdatesGuests": "The guests already invited will get an update by e-mail.",
   "calendar.invalidEmail": '"{email}" isn\'t an e-mail address I can use. Please check it and send it again.',
   "calendar.askWhichAddress":
     "I have more than one address for {name}: {emails}. Which one should I invite? Write it in your message.",
@@ -184,8 +187,12 @@ export const CALENDAR_HE = {
   "calendar.digestTitle": "📅 ביומן היום:",
   "calendar.confirmInvite":
     "להוסיף את *{summary}* ({when}) ולשלוח הזמנה אל {people}? יומן Google ישלח להם מייל.",
-  "calendar.confirmInviteUpdate": "להזמין את {people} לאירוע *{summary}* ({when})? יומן Google ישלח להם מייל.",
+  "calendar.confirmInviteUpdate":
+    "להזמין את {people} לאירוע *{summary}* ({when})? יומן Google ישלח להם מייל.",
   "calendar.alsoInvites": "יומן Google ישלח גם הזמנה במייל אל {people}.",
+  "calendar.confirmInviteUpdateGuests":
+    "להזמין את {people} לאירוע *{summary}* ({when})? יומן Google ישלח להם מייל, וגם עדכון במייל לאורחים שכבר הוזמנו.",
+  "calendar.alsoUpdatesGuests": "האורחים שכבר הוזמנו יקבלו עדכון במייל.",
   "calendar.invalidEmail": '‏"{email}" היא לא כתובת מייל שאפשר להשתמש בה. כדאי לבדוק ולשלוח שוב.',
   "calendar.askWhichAddress":
     "יש לי יותר מכתובת אחת של {name}: {emails}. את מי להזמין? כתבו את הכתובת בהודעה.",

@@ -18,6 +18,6 @@ export interface ContactMatch {
 export interface ContactDirectory {
   /** The addresses the user's own contacts hold for a name, the ones the user gave first; [] when none. */
   find(phone: string, name: string): Promise<ContactMatch[]>;
-  /** Keeps an address the user typed, with the name it was given for (null: none said). */
+  /** Keeps an address the user typed, with the name it was given for (null: none said); never throws. */
   remember(phone: string, email: string, name: string | null): Promise<void>;
 }

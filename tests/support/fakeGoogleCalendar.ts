@@ -172,6 +172,17 @@ export class FakeGoogleCalendar {
     );
   }
 
+  /**
+   * Puts an event in the calendar a token opens as Google would keep it, without a request (an
+   * event made in Google Calendar itself: guests Memo never wrote, the owner's own entry).
+   */
+  addEvent(token: string, event: GoogleEvent): GoogleEvent {
+    const key = this.tokenCalendars.get(token) ?? token;
+    const events = this.calendars.get(key) ?? new Map<string, StoredEvent>();
+    this.calendars.set(key, events);
+    return this.insert(events, event);
+  }
+
   /** From now on, Calendar requests (of `fault.method`, when given) get the fault; null: answered again. */
   setFault(fault: CalendarFault | null): void {
     this.fault = fault;

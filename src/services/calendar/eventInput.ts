@@ -86,6 +86,9 @@ function checkRecurrence(rule: CalendarRecurrence): CalendarRecurrence {
 /** At most this many people on one event. */
 const MAX_ATTENDEES = 50;
 
+/** An attendee's name is at most this many characters (default: 200, as the contacts table keeps). */
+export const MAX_NAME = 200;
+
 const EMAIL = z.email();
 
 /** Whether text is an e-mail address Memo accepts (zod's check: one @, a dotted domain, no spaces). */
@@ -95,27 +98,39 @@ export function isEmailAddress(text: string): boolean {
 
 /**
  * Attendees checked: names trimmed, addresses lower-cased and valid, each address once; throws
- * CalendarRequestError("invalid") for an address that is not one, or too many people.
+ * CalendarRequestError("invalid") for an address that is not one, or too many people. People the
+ * calendar already keeps (`kept`: read from it) are taken as it has them: Google holds addresses
+ * zod's check refuses (josé@example.com) and long names, and an event it holds must stay changeable.
  */
-function checkAttendees(attendees: Attendee[] | undefined): Attendee[] {
+function checkAttendees(attendees: Attendee[] | undefined, kept: readonly Attendee[] = []): Attendee[] {
   const out: Attendee[] = [];
   const seen = new Set<string>();
+  const keptKey = (a: Attendee) => a.email?.trim().toLowerCase() ?? `name:${a.name?.trim() ?? ""}`;
+  const known = new Set(kept.map(keptKey));
+  let added = 0;
   for (const attendee of attendees ?? []) {
     const name = attendee.name?.trim() || null;
     const email = attendee.email?.trim().toLowerCase() || null;
-    if (email !== null && !isEmailAddress(email)) throw invalid(`not an e-mail address: "${email}"`);
-    if ((name?.length ?? 0) > 200) throw invalid("an attendee's name is too long");
     const key = email ?? `name:${name?.toLowerCase() ?? ""}`;
     if ((!name && !email) || seen.has(key)) continue;
+    if (!known.has(keptKey({ name, email }))) {
+      if (email !== null && !isEmailAddress(email)) throw invalid(`not an e-mail address: "${email}"`);
+      if ((name?.length ?? 0) > MAX_NAME) throw invalid("an attendee's name is too long");
+      added++;
+    }
     seen.add(key);
     out.push({ name, email });
   }
-  if (out.length > MAX_ATTENDEES) throw invalid(`an event has at most ${MAX_ATTENDEES} attendees`);
+  if (added > 0 && out.length > MAX_ATTENDEES)
+    throw invalid(`an event has at most ${MAX_ATTENDEES} attendees`);
   return out;
 }
 
-/** Checks the fields of an event (a summary, a real zone, dates or instants in order); throws CalendarRequestError("invalid"). */
-export function checkEventInput(input: EventInput): CompleteEventInput {
+/**
+ * Checks the fields of an event (a summary, a real zone, dates or instants in order); throws
+ * CalendarRequestError("invalid"). `kept`: the people the calendar already has on it (default: none).
+ */
+export function checkEventInput(input: EventInput, kept?: readonly Attendee[]): CompleteEventInput {
   const summary = typeof input.summary === "string" ? input.summary.trim() : "";
   if (summary.length === 0) throw invalid("an event needs a summary");
   if (summary.length > 500) throw invalid("the summary is too long");
@@ -163,7 +178,7 @@ export function checkEventInput(input: EventInput): CompleteEventInput {
     timeZone: input.timeZone,
     recurrence: input.recurrence ? checkRecurrence(input.recurrence) : null,
     reminderMinutesBefore: reminder,
-    attendees: checkAttendees(input.attendees),
+    attendees: checkAttendees(input.attendees, kept),
   };
 }
 
@@ -172,8 +187,8 @@ export function checkEventInput(input: EventInput): CompleteEventInput {
  * given a Sunday start begins the next day), and a rule with both `count` and `until` keeps only
  * `until` (RFC 5545 allows one of them), set to the earlier end. Throws when the rule has no occurrence.
  */
-export function normalizeEventInput(input: EventInput): CompleteEventInput {
-  const event = checkEventInput(input);
+export function normalizeEventInput(input: EventInput, kept?: readonly Attendee[]): CompleteEventInput {
+  const event = checkEventInput(input, kept);
   if (!event.recurrence) return event;
   let rule = event.recurrence;
   const timing = { ...event, recurrence: rule };

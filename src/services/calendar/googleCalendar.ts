@@ -118,6 +118,29 @@ function invitees(event: CompleteEventInput): calendar_v3.Schema$EventAttendee[]
 }
 
 /**
+ * The attendee list that gives `event` its people: Google's own entries of the people it keeps,
+ * every field as Google has it (the user's own `self` entry, optional and resource flags, answers),
+ * then the new people with an address. Only these fields are Memo's to change: a patch replaces the
+ * whole list, so rebuilding the old entries from name and address would drop the rest.
+ */
+function attendeesWith(
+  original: calendar_v3.Schema$EventAttendee[] | undefined,
+  event: CompleteEventInput,
+): calendar_v3.Schema$EventAttendee[] {
+  const address = (email: string | null | undefined) => email?.trim().toLowerCase() || null;
+  const wanted = new Set(event.attendees.map((a) => a.email ?? `name:${a.name ?? ""}`));
+  const kept = (original ?? []).filter((a) => {
+    // The calendar's owner is not one of the people Memo reads, so never one it removes.
+    if (a.self === true) return true;
+    const email = address(a.email);
+    return wanted.has(email ?? `name:${a.displayName?.trim() ?? ""}`);
+  });
+  const present = new Set(kept.map((a) => address(a.email)).filter((e) => e !== null));
+  const added = invitees(event).filter((a) => !present.has(a.email!));
+  return [...kept, ...added];
+}
+
+/**
  * Google's `sendUpdates` for a write: "all" when the event (now) invites someone, so Google e-mails
  * them; otherwise nothing is sent. Memo asks the user before any write that invites (the entity resolver).
  */
@@ -194,7 +217,7 @@ function changedFields(
   if (patch.summary !== undefined) out.summary = body.summary;
   if (patch.description !== undefined) out.description = body.description;
   if (patch.location !== undefined) out.location = body.location;
-  if (patch.attendees !== undefined) out.attendees = body.attendees ?? [];
+  if (patch.attendees !== undefined) out.attendees = attendeesWith(original.attendees, after);
   if (
     patch.reminderMinutesBefore !== undefined &&
     after.reminderMinutesBefore !== before.reminderMinutesBefore
@@ -296,7 +319,7 @@ export class GoogleCalendar implements CalendarProvider {
       if (patch.recurrence !== undefined)
         throw invalid("a rule changes the whole series, not one occurrence");
       const before = await this.inputOf(current);
-      const next = checkEventInput(applyPatch(before, { ...patch, recurrence: null }));
+      const next = checkEventInput(applyPatch(before, { ...patch, recurrence: null }), before.attendees);
       return this.patched(id, changedFields(current, before, next, patch));
     }
     if (seriesId) {
@@ -313,12 +336,12 @@ export class GoogleCalendar implements CalendarProvider {
         { date, start: occurrence.start, end: occurrence.end },
         patch,
       );
-      const next = normalizeEventInput(applyPatch(base, seriesPatch));
+      const next = normalizeEventInput(applyPatch(base, seriesPatch), base.attendees);
       return this.patched(seriesId, changedFields(master, base, next, seriesPatch));
     }
     const before = await this.inputOf(current);
     if (patch.recurrence !== undefined && unreadableRule(current, before)) throw cannotChangeRule();
-    const next = normalizeEventInput(applyPatch(before, patch));
+    const next = normalizeEventInput(applyPatch(before, patch), before.attendees);
     return this.patched(id, changedFields(current, before, next, patch));
   }
 
@@ -378,7 +401,7 @@ export class GoogleCalendar implements CalendarProvider {
       base.recurrence.until && base.recurrence.until < lastDate ? base.recurrence.until : lastDate;
     let next: CompleteEventInput;
     try {
-      next = normalizeEventInput({ ...base, recurrence: { ...base.recurrence, until } });
+      next = normalizeEventInput({ ...base, recurrence: { ...base.recurrence, until } }, base.attendees);
     } catch (error) {
       if (error instanceof CalendarRequestError) throw invalid("the series would have no occurrence left");
       throw error;
@@ -543,10 +566,11 @@ export class GoogleCalendar implements CalendarProvider {
       timeZone,
       recurrence: parseRRule(event.recurrence, timeZone),
       reminderMinutesBefore: typeof reminder?.minutes === "number" ? reminder.minutes : null,
-      // The calendar's owner is not someone the event is with.
+      // The calendar's owner is not someone the event is with; an empty name is none (Google sends "").
       attendees: (event.attendees ?? [])
-        .filter((a) => a.self !== true && (a.email || a.displayName))
-        .map((a) => ({ name: a.displayName ?? null, email: a.email?.toLowerCase() ?? null })),
+        .filter((a) => a.self !== true)
+        .map((a) => ({ name: a.displayName?.trim() || null, email: a.email?.trim().toLowerCase() || null }))
+        .filter((a) => a.name !== null || a.email !== null),
     };
   }
 

@@ -13,6 +13,10 @@ export interface ContactDirectoryOptions {
   logger?: Logger;
 }
 
+/** The longest address and name the contacts table keeps (migration 0017). */
+const MAX_EMAIL = 320;
+const MAX_NAME = 200;
+
 /** Google contacts asked for per search (default: 10). */
 const GOOGLE_PAGE_SIZE = 10;
 
@@ -83,8 +87,26 @@ export class ContactDirectoryService implements ContactDirectory {
     return [...byEmail.values()];
   }
 
-  remember(phone: string, email: string, name: string | null): Promise<void> {
-    return this.options.contacts.remember(phone, { email, name });
+  /**
+   * Keeps an address the user typed: one longer than the table keeps (320) is not kept, a name
+   * longer than 200 characters is left out. Never throws: keeping an address is a convenience, and a
+   * failure (the database refusing it) is logged.
+   */
+  async remember(phone: string, email: string, name: string | null): Promise<void> {
+    const address = email.trim().toLowerCase();
+    if (address.length < 3 || address.length > MAX_EMAIL) return;
+    const said = name?.trim() || null;
+    try {
+      await this.options.contacts.remember(phone, {
+        email: address,
+        name: said && said.length <= MAX_NAME ? said : null,
+      });
+    } catch (error) {
+      this.options.logger?.warn(
+        { event: "CONTACT_NOT_KEPT", err: error instanceof Error ? error.name : "error" },
+        "an address the user typed could not be kept",
+      );
+    }
   }
 
   /** The user's Google contacts for a name; [] when Google is not connected or does not answer. */

@@ -38,7 +38,7 @@ export function createCalendarCapability({
     capability: "calendar",
     // Find claims the read actions; Mutate takes every other calendar action.
     resolvers: [calendarFindResolver, calendarMutateResolver],
-    executor: createCalendarExecutor(providers, logger, ledger, undo),
+    executor: createCalendarExecutor(providers, logger, ledger, undo, contacts),
     entityResolver: new CalendarEntityResolver(providers, ledger, contacts),
     template: calendarTemplate,
     // Conflicts, series deletions, bulk deletions and invitations are confirmed by CalendarEntityResolver, naming them.

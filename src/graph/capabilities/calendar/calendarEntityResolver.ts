@@ -39,7 +39,7 @@ import {
   whenText,
 } from "../../../services/calendar/replies.js";
 import { CalendarRequestError } from "../../../services/calendar/calendarRequestError.js";
-import { isEmailAddress } from "../../../services/calendar/eventInput.js";
+import { isEmailAddress, MAX_NAME } from "../../../services/calendar/eventInput.js";
 import type { ContactDirectory } from "../../../types/contacts.js";
 import {
   type Attendee,
@@ -384,6 +384,7 @@ export class CalendarEntityResolver implements EntityResolver {
     const built = buildEventInputs(args as CalendarMutateOperation, timeOptions(context));
     if (!built.ok) return notFound(timeQuestion(built, context.language, frameOf(context)));
     const inputs: EventInput[] = [];
+    const typed: Attendee[] = [];
     for (const input of built.inputs) {
       if (!input.attendees) {
         inputs.push(input);
@@ -392,8 +393,9 @@ export class CalendarEntityResolver implements EntityResolver {
       const people = await this.attendees(input.attendees, context);
       if (!people.ok) return notFound(people.message);
       inputs.push({ ...input, attendees: people.attendees });
+      typed.push(...people.typed);
     }
-    const resolvedArgs = argsOf(operation, { inputs });
+    const resolvedArgs = argsOf(operation, { inputs, ...typedArgs(typed) });
     // Google e-mails everyone with an address: the user says yes first, seeing the addresses.
     const invitees = provider.kind === "google" ? inputs.flatMap((i) => withAddress(i.attendees)) : [];
     const clashes: { input: EventInput; with: CalendarEvent[] }[] = [];
@@ -440,27 +442,30 @@ export class CalendarEntityResolver implements EntityResolver {
 
   /**
    * The people of an event as the user named them, made safe to invite: an address must be one
-   * (else the user is told) and must be in the user's own words (a model's address is never used);
-   * an address the user typed is kept for later; a name alone gets the address the user's own
-   * contacts hold for it, or stays a name (nobody is invited for it); several addresses for one
-   * name ask which.
+   * (else the user is told) and must be in the user's own words (a model's address is never used;
+   * nor is one only in a quoted message or a picture's text, D14); an address the user typed is
+   * returned in `typed`, kept for later once the change is made; a name alone gets the address the
+   * user's own contacts hold for it, or stays a name (nobody is invited for it); several addresses
+   * for one name ask which. A name past MAX_NAME characters is not one (a model's slip): dropped.
    */
   private async attendees(
     named: Attendee[],
     context: CapabilityContext,
-  ): Promise<{ ok: true; attendees: Attendee[] } | { ok: false; message: string }> {
+  ): Promise<{ ok: true; attendees: Attendee[]; typed: Attendee[] } | { ok: false; message: string }> {
     const { language, phone } = context;
-    const { input } = context.state;
-    const words = [input.message, input.enhancedMessage ?? ""].join("\n").toLowerCase();
+    // The user's own words only: enhancedMessage adds the quoted message and media text (D14).
+    const words = context.state.input.message.toLowerCase();
     const out: Attendee[] = [];
+    const typed: Attendee[] = [];
     for (const person of named) {
       const email = person.email?.trim() || null;
-      const name = person.name?.trim() || null;
+      const said = person.name?.trim() || null;
+      const name = said && said.length <= MAX_NAME ? said : null;
       if (email && typedIn(words, email)) {
         if (!isEmailAddress(email))
           return { ok: false, message: t(language, "calendar.invalidEmail", { email }) };
-        await this.contacts?.remember(phone, email.toLowerCase(), name);
         out.push({ name, email: email.toLowerCase() });
+        typed.push({ name, email: email.toLowerCase() });
         continue;
       }
       if (!name) continue;
@@ -476,7 +481,7 @@ export class CalendarEntityResolver implements EntityResolver {
       }
       out.push({ name, email: matches[0]?.email ?? null });
     }
-    return { ok: true, attendees: out };
+    return { ok: true, attendees: out, typed };
   }
 
   /** Timed events overlapping the range (all-day ones do not block time). */
@@ -523,35 +528,27 @@ export class CalendarEntityResolver implements EntityResolver {
     if (typeof fields.reminderMinutesBefore === "number")
       patch.reminderMinutesBefore = fields.reminderMinutesBefore;
     let added: Attendee[] = [];
+    let typed: Attendee[] = [];
     if (fields.attendees?.length) {
       const people = await this.attendees(
         fields.attendees.map((a) => ({ name: str(a.name) ?? null, email: str(a.email) ?? null })),
         context,
       );
       if (!people.ok) return notFound(people.message);
+      typed = people.typed;
       const known = new Set(event.attendees.map((a) => a.email ?? `name:${a.name ?? ""}`));
       added = people.attendees.filter((a) => !known.has(a.email ?? `name:${a.name ?? ""}`));
       if (added.length > 0) patch.attendees = [...event.attendees, ...added];
     }
     if (Object.keys(patch).length === 0) return notFound(t(context.language, "calendar.askChange"));
     const scope = scopeOf(event, args.isRecurring, dateNamed);
-    const resolvedArgs = argsOf("update", { eventId: event.id, scope, patch });
-    // Inviting on Google e-mails them: the user says yes first, seeing the addresses.
-    const invitees = provider.kind === "google" ? withAddress(added) : [];
-    if (invitees.length > 0) {
-      return {
-        status: "confirm",
-        question: t(context.language, "calendar.confirmInviteUpdate", {
-          summary: event.summary,
-          when: whenText({ ...event, ...patch }, frameOf(context), context.language),
-          people: peopleText(invitees),
-        }),
-        args: resolvedArgs,
-      };
-    }
-
-    // Moving one event onto another asks first, naming it.
+    const resolvedArgs = argsOf("update", { eventId: event.id, scope, patch, ...typedArgs(typed) });
     const moved = { ...event, ...patch };
+    // Inviting on Google e-mails them, and Google's update goes to everyone already invited
+    // (sendUpdates has no "only the new ones"): the user says yes first, seeing the addresses.
+    const invitees = provider.kind === "google" ? withAddress(added) : [];
+    const guests = withAddress(event.attendees).length > 0;
+    // Moving one event onto another asks first, naming it (and the invitation, when there is one).
     if (scope === "instance" && (patch.start || patch.end) && !moved.allDay) {
       const clashes = await this.overlapping(
         provider,
@@ -559,15 +556,34 @@ export class CalendarEntityResolver implements EntityResolver {
         (e) => e.id !== event.id && (!event.seriesId || e.seriesId !== event.seriesId),
       );
       if (clashes.length > 0) {
-        return {
-          status: "confirm",
-          question: t(context.language, "calendar.confirmMoveConflict", {
-            summary: moved.summary,
-            conflicts: this.names(clashes, context),
-          }),
-          args: resolvedArgs,
-        };
+        const question = t(context.language, "calendar.confirmMoveConflict", {
+          summary: moved.summary,
+          conflicts: this.names(clashes, context),
+        });
+        const invites =
+          invitees.length > 0
+            ? [
+                t(context.language, "calendar.alsoInvites", { people: peopleText(invitees) }),
+                ...(guests ? [t(context.language, "calendar.alsoUpdatesGuests")] : []),
+              ]
+            : [];
+        return { status: "confirm", question: [question, ...invites].join("\n"), args: resolvedArgs };
       }
+    }
+    if (invitees.length > 0) {
+      return {
+        status: "confirm",
+        question: t(
+          context.language,
+          guests ? "calendar.confirmInviteUpdateGuests" : "calendar.confirmInviteUpdate",
+          {
+            summary: event.summary,
+            when: whenText(moved, frameOf(context), context.language),
+            people: peopleText(invitees),
+          },
+        ),
+        args: resolvedArgs,
+      };
     }
     return resolved(resolvedArgs);
   }
@@ -867,6 +883,15 @@ function scopeOf(event: CalendarEvent, isRecurring: unknown, dateNamed: boolean)
 function typedIn(words: string, email: string): boolean {
   const escaped = email.toLowerCase().replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
   return new RegExp(`(^|[^\\w.+])${escaped}($|[^\\w.-]|\\.(?!\\w))`, "u").test(words);
+}
+
+/** The `typed` arg of a change: the addresses the user typed, each once (absent when none). */
+function typedArgs(typed: Attendee[]): { typed?: { email: string; name: string | null }[] } {
+  const once = uniqueBy(
+    typed.filter((a) => a.email !== null),
+    (a) => a.email!,
+  );
+  return once.length > 0 ? { typed: once.map((a) => ({ email: a.email!, name: a.name })) } : {};
 }
 
 /** The attendees with an address (those Google invites). */

@@ -45,6 +45,7 @@ import {
   type Frame,
 } from "../../../contracts/calendar.js";
 import { typedExecutor } from "../typedExecutor.js";
+import type { ContactDirectory } from "../../../types/contacts.js";
 
 type RunContext = CapabilityContext & { operationId: string; frame: Frame };
 
@@ -97,6 +98,8 @@ export function createCalendarExecutor(
   ledger?: OperationLedger,
   /** Journals changes for "undo" (default: none). */
   undo?: UndoSettings,
+  /** Keeps the addresses the user typed, once the event is made (default: none). */
+  contacts?: ContactDirectory,
 ): Executor {
   return typedExecutor(calendarContract, {
     name: "CalendarExecutor",
@@ -116,6 +119,7 @@ export function createCalendarExecutor(
         const journal = undo && !reads ? await beforeChange(provider, op, run, undo, logger) : null;
         let outcome: OutcomeOf<CalendarData> = await dispatch(op, provider, run);
         if (outcome.success && !reads) {
+          await rememberTyped(contacts, op, context.phone, logger);
           const description = undoDescription(outcome.data, op);
           const turnId = context.state.traceId;
           // Journaled only when something changed (finish records nothing otherwise): a call that
@@ -180,6 +184,29 @@ export function createCalendarExecutor(
       }
     },
   });
+}
+
+/**
+ * Keeps the addresses the user typed for a change that was made: after the user's "yes", never
+ * before. Keeping them is a convenience: a failure is logged and the event stands.
+ */
+async function rememberTyped(
+  contacts: ContactDirectory | undefined,
+  op: CalendarOperation,
+  phone: string,
+  logger: Logger | undefined,
+): Promise<void> {
+  const typed = "typed" in op.args ? (op.args.typed ?? []) : [];
+  for (const { email, name } of contacts ? typed : []) {
+    try {
+      await contacts!.remember(phone, email, name);
+    } catch (error) {
+      logger?.warn(
+        { event: "CONTACT_NOT_KEPT", err: describeError(error) },
+        "could not keep an address the user typed",
+      );
+    }
+  }
 }
 
 /** The events an operation names: the one it changes, the ones it deletes, the series it ends. */
@@ -318,15 +345,25 @@ async function dispatch(
       if (!id) throw new MalformedArgs("eventId");
       const scope = (op.args.scope === "series" ? "series" : "instance") satisfies EventScope;
       const patch = op.args.patch ?? {};
-      const updated = eventView(await provider.updateEvent(id, patch, scope));
       const invites = provider.kind === "google";
+      // Who the event invited before, so the reply names only the people this change invites.
+      const before = invites && patch.attendees !== undefined ? await provider.getEvent(id) : null;
+      const had = new Set((before?.attendees ?? []).map((a) => a.email));
+      const updated = eventView(await provider.updateEvent(id, patch, scope));
+      const invited = before ? updated.attendees.filter((a) => a.email !== null && !had.has(a.email)) : [];
       return success(
         {
           kind: "updated",
           event: updated,
           scope,
           invites,
-          notInvited: invites ? nameOnly([patch]) : [],
+          invited,
+          // A name the event already had without an address was said before: not again.
+          notInvited: invites
+            ? nameOnly([patch]).filter(
+                (name) => !before?.attendees.some((a) => a.email === null && a.name === name),
+              )
+            : [],
           ...frame,
         },
         eventAction("update", [updated]),

@@ -101,14 +101,14 @@ function peopleText(attendees: Attendee[]): string {
  */
 function peopleLines(
   events: EventView[],
-  result: { invites: boolean; notInvited: string[] },
+  result: { invites: boolean; invited?: Attendee[]; notInvited: string[] },
   language: Language,
 ): string[] {
   const attendees = events.flatMap((e) => e.attendees);
   if (!result.invites) {
     return attendees.length > 0 ? [t(language, "calendar.with", { people: peopleText(attendees) })] : [];
   }
-  const invited = attendees.filter((a) => a.email !== null);
+  const invited = result.invited ?? attendees.filter((a) => a.email !== null);
   return [
     ...(invited.length > 0 ? [t(language, "calendar.invited", { people: peopleText(invited) })] : []),
     ...(result.notInvited.length > 0

@@ -127,3 +127,13 @@ export function toTsQuery(lexemes: readonly string[], options: { prefix?: boolea
   const safe = [...new Set(lexemes)].filter((lexeme) => LEXEME.test(lexeme));
   return safe.length > 0 ? safe.map((lexeme) => `'${lexeme}'${suffix}`).join(" | ") : null;
 }
+
+/** Lower case, NFKC, Hebrew points and cantillation removed, one space between words: text for matching. */
+export function foldForMatching(text: string): string {
+  return text
+    .normalize("NFKC")
+    .replace(/[\u0591-\u05C7]/gu, "")
+    .toLocaleLowerCase()
+    .replace(/\s+/gu, " ")
+    .trim();
+}

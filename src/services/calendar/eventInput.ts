@@ -24,6 +24,7 @@ import type {
   EventInput,
   EventPatch,
 } from "../../types/calendar.js";
+import { foldForMatching } from "../../utils/searchText.js";
 
 const invalid = (message: string) => new CalendarRequestError("invalid", message);
 
@@ -307,25 +308,15 @@ export function rangeBounds(range: { from: string; to: string }): { fromMs: numb
   return { fromMs, toMs };
 }
 
-/** Lower case, NFKC, Hebrew points and cantillation removed: text for matching. */
-function foldText(text: string): string {
-  return text
-    .normalize("NFKC")
-    .replace(/[\u0591-\u05C7]/gu, "")
-    .toLocaleLowerCase()
-    .replace(/\s+/gu, " ")
-    .trim();
-}
-
 /** Whether every word of `query` occurs in the summary, description or location (case-insensitive). */
 export function matchesQuery(
   event: { summary: string; description: string | null; location: string | null },
   query: string | undefined,
 ): boolean {
-  const words = foldText(query ?? "")
+  const words = foldForMatching(query ?? "")
     .split(" ")
     .filter(Boolean);
   if (words.length === 0) return true;
-  const haystack = foldText([event.summary, event.description ?? "", event.location ?? ""].join("\n"));
+  const haystack = foldForMatching([event.summary, event.description ?? "", event.location ?? ""].join("\n"));
   return words.every((word) => haystack.includes(word));
 }

@@ -3,6 +3,7 @@ import type { ContactRepository, GivenContact } from "../../db/repositories/cont
 import { GOOGLE_TIMEOUT_MS, type GoogleAccounts } from "../google/types.js";
 import type { Logger } from "../../utils/logger.js";
 import type { ContactDirectory, ContactMatch } from "../../types/contacts.js";
+import { foldForMatching } from "../../utils/searchText.js";
 
 /** Options of the contact directory. */
 export interface ContactDirectoryOptions {
@@ -36,26 +37,16 @@ const SearchAnswer = z.object({
     .nullish(),
 });
 
-/** Lower case, NFKC, Hebrew points removed, one space between words. */
-function fold(text: string): string {
-  return text
-    .normalize("NFKC")
-    .replace(/[\u0591-\u05C7]/gu, "")
-    .toLocaleLowerCase()
-    .replace(/\s+/gu, " ")
-    .trim();
-}
-
 /**
  * Whether a name the user said means an address they gave: the same name, a name they gave
  * beginning with it ("Dana" → "Dana Levi"), or, for an address given without a name, the words of
  * its local part ("Dana" → dana.levi@example.com). Nothing looser: an address is never guessed.
  */
 function givenFor(name: string, contact: GivenContact): boolean {
-  const wanted = fold(name);
+  const wanted = foldForMatching(name);
   if (!wanted) return false;
   if (contact.name) {
-    const kept = fold(contact.name);
+    const kept = foldForMatching(contact.name);
     return kept === wanted || kept.startsWith(`${wanted} `);
   }
   const local = contact.email.split("@")[0] ?? "";

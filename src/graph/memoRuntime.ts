@@ -85,7 +85,14 @@ const RECURSION_LIMIT = 20 + 3 * MAX_PLAN_STEPS * (MAX_HITL_ROUNDS + 2);
 type Interrupted = MemoState & { __interrupt__?: { value?: unknown }[] };
 
 /** A run's reply, and whether it acted on a choice from a disambiguation snapshot (not sent). */
-type RunReply = MemoReply & { chose?: true };
+/** The run reply's `chose`, when the turn took a snapshot's choice. */
+function chosenIn(result: Partial<MemoState>): { chose?: string } {
+  const chose = choseFromSnapshot(result);
+  return chose === undefined ? {} : { chose };
+}
+
+/** `chose`: the hitlId of the question whose snapshot the turn took its choice from. */
+type RunReply = MemoReply & { chose?: string };
 
 /**
  * Runs turns through the graph, one phone = one thread (spec 001).
@@ -177,12 +184,20 @@ export class MemoRuntime {
         return withNotice(await this.hitl.staleReply(threadId, said), decision);
       case "fresh": {
         const { chose, ...reply } = await this.fresh(threadId, message, options);
-        // A choice from the expired question's list was still taken: say so, not that it was
-        // dropped; the reply's status is the turn's own (done, or a confirmation asked).
-        const notice =
-          chose && decision.language
-            ? { ...decision, notice: t(decision.language, "hitlExpiredChoiceTaken"), expired: false }
-            : decision;
+        // A choice from the list of the question that just ended (expired, or left) was still
+        // taken: say so, not that it was dropped or that nothing was done for it; the reply's
+        // status is the turn's own (done, or a confirmation asked).
+        const taken = chose !== undefined && chose === pending?.hitlId;
+        const notice = taken
+          ? {
+              ...decision,
+              notice: t(
+                pending.language,
+                decision.expired ? "hitlExpiredChoiceTaken" : "hitlLeftChoiceTaken",
+              ),
+              expired: false,
+            }
+          : decision;
         return withNotice(reply, notice);
       }
     }
@@ -279,6 +294,9 @@ export class MemoRuntime {
         // question, saved in its one write, and the list's message knows it carried them.
         const snapshot = snapshotOf(result, interrupt);
         if (snapshot) await this.deps.memory.setDisambiguationContext(threadId, snapshot);
+        // A choice taken this turn (then asked to confirm) is made: should the new question be
+        // left or expire, its list must not be chosen from again.
+        else if (result.disambiguation?.resolved) await this.deps.memory.clearDisambiguationContext(threadId);
         const metadata = {
           ...(memoryCommand ? { memoryCommand } : {}),
           ...(snapshot ? { disambiguationContext: offeredIn(snapshot) } : {}),
@@ -300,7 +318,7 @@ export class MemoRuntime {
           hitlId: interrupt.hitlId,
           traceId,
           ...(storedMessageId ? { storedMessageId } : {}),
-          ...(choseFromSnapshot(result) ? { chose: true } : {}),
+          ...chosenIn(result),
         };
       }
       // A completed turn keeps nothing: its own writes were never stored, a resumed one's are deleted.
@@ -317,7 +335,7 @@ export class MemoRuntime {
         traceId,
         ...(result.acted ? { acted: true } : {}),
         ...(storedMessageId ? { storedMessageId } : {}),
-        ...(choseFromSnapshot(result) ? { chose: true } : {}),
+        ...chosenIn(result),
       };
     } catch (error) {
       this.deps.logger.error({ err: error, threadId, traceId }, "turn failed");

@@ -130,6 +130,7 @@ export const CORE_EN = {
   hitlOrInvitation:
     "You also have an open invitation to a household, so I'm not sure what that answers. To answer the invitation, reply to it (quote it) or tap its button; to answer my question below, reply to it.",
   hitlExpiredChoiceTaken: "Your earlier question had timed out, but I still took your choice from its list.",
+  hitlLeftChoiceTaken: "(I took your choice from my earlier question's list.)",
   "help.intro": "Here's what I can do for you:",
   "help.database":
     '• *Tasks & reminders*: "remind me tomorrow at 9 to call mom", "every Sunday at 8:00", nudges until it\'s done; shopping lists and checklists',
@@ -267,6 +268,7 @@ export const CORE_HE = {
   hitlOrInvitation:
     "יש לך גם הזמנה פתוחה למשק בית, אז לא ברור לי למה זו תשובה. כדי לענות להזמנה, השב/י עליה (בציטוט) או הקש/י על הכפתור שלה; כדי לענות לשאלה שלי למטה, השב/י עליה.",
   hitlExpiredChoiceTaken: "השאלה הקודמת שלי כבר פגה, אבל לקחתי את הבחירה שלך מהרשימה שלה.",
+  hitlLeftChoiceTaken: "(לקחתי את הבחירה שלך מהרשימה של השאלה הקודמת שלי.)",
   "help.intro": "הנה מה שאני יכול לעשות בשבילך:",
   "help.database":
     '• *משימות ותזכורות*: "תזכיר לי מחר ב-9 להתקשר לאמא", "כל יום ראשון ב-8:00", נדנודים עד שזה נעשה; רשימות קניות וצ\'קליסטים',

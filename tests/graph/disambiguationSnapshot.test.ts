@@ -28,6 +28,7 @@ const EN = {
   stale: "I'm not waiting on a question right now — what would you like to do?",
   expired: "Your earlier question timed out, so I dropped it.",
   takenAfterExpiry: "Your earlier question had timed out, but I still took your choice from its list.",
+  takenWhenLeft: "(I took your choice from my earlier question's list.)",
 };
 const HE = {
   first: "תור לבנק",
@@ -39,6 +40,7 @@ const HE = {
   stale: "אני לא מחכה לתשובה ממך כרגע — במה אפשר לעזור?",
   expired: "השאלה הקודמת שלי פגה, אז ביטלתי אותה.",
   takenAfterExpiry: "השאלה הקודמת שלי כבר פגה, אבל לקחתי את הבחירה שלך מהרשימה שלה.",
+  takenWhenLeft: "(לקחתי את הבחירה שלך מהרשימה של השאלה הקודמת שלי.)",
 };
 type Words = typeof EN;
 
@@ -212,6 +214,97 @@ describe("what the snapshot does not take", () => {
     expect(await taskTexts()).toEqual([EN.first, EN.second]);
     expect((await h.say("yes")).status).toBe("completed");
     expect(await taskTexts()).toEqual([EN.first]);
+  });
+});
+
+describe.each([
+  [
+    "English",
+    EN,
+    "en" as const,
+    "the second one",
+    "keep the bank appointment",
+    "my tasks",
+    "What do you mean?",
+  ],
+  ["Hebrew", HE, "he" as const, "השני", "תשאיר את התור לרופא השיניים", "המשימות שלי", "למה התכוונת?"],
+])("what the snapshot does not take (%s)", (_name, words, language, second, negated, listTasks, unclear) => {
+  /** The planner's answer to a message the snapshot did not take: a clarification, nothing done. */
+  const plannerAsks = () =>
+    h.server!.on(isPlanner, plan({ confidence: 0.3, clarificationQuestion: unclear }));
+
+  it(`a reply quoting the list that says more than a name ("${negated}") is no choice`, async () => {
+    await withTwoTasks(words, language);
+    await askWhich(words);
+    h.clock.advance(HITL_TTL_MS + MINUTE);
+    plannerAsks();
+    const reply = await h.say(negated, { replyToMessageId: "wamid.list" });
+    expect(reply.text).toBe(`${words.expired}\n\n${unclear}`);
+    expect(await taskTexts()).toEqual([words.first, words.second]);
+  });
+
+  it(`a forwarded "${second}" is someone else's words: no choice (D14)`, async () => {
+    await withTwoTasks(words, language);
+    await askWhich(words);
+    h.clock.advance(HITL_TTL_MS + MINUTE);
+    plannerAsks();
+    expect((await h.say(second, { forwarded: true })).text).toBe(`${words.expired}\n\n${unclear}`);
+    expect(await taskTexts()).toEqual([words.first, words.second]);
+  });
+
+  it(`"${second}" after Memo sent another numbered list is no choice from the old one`, async () => {
+    await withTwoTasks(words, language);
+    await askWhich(words);
+    // "my tasks" leaves the question; its reply is a numbered list of its own.
+    scriptTurn(h, "list_tasks", { operation: "getAll" });
+    const listed = await h.say(listTasks);
+    expect(listed.text).toMatch(/^\s*1\. /mu);
+    h.clock.advance(MINUTE);
+    plannerAsks();
+    expect((await h.say(second)).text).toBe(unclear);
+    expect(await taskTexts()).toEqual([words.first, words.second]);
+  });
+
+  it("a choice answered, then its confirmation left unanswered, is made: the list is done", async () => {
+    await withTwoTasks(words, language);
+    await askWhich(words, "delete_task", true);
+    const confirm = await h.say("2");
+    expect(confirm.expectedInput).toBe("yes_no");
+    h.clock.advance(HITL_TTL_MS + MINUTE);
+    expect(h.memory.getDisambiguationContext(PHONE)).toBeNull();
+    plannerAsks();
+    expect((await h.say("1", { replyToMessageId: "wamid.list" })).text).toBe(
+      `${words.expired}\n\n${unclear}`,
+    );
+    expect(await taskTexts()).toEqual([words.first, words.second]);
+  });
+
+  it("a choice taken from the snapshot, then its confirmation left for a command, is made", async () => {
+    await withTwoTasks(words, language);
+    await askWhich(words, "delete_task", true);
+    h.clock.advance(HITL_TTL_MS + MINUTE);
+    expect((await h.say(second)).expectedInput).toBe("yes_no");
+    scriptTurn(h, "create_task", { operation: "create", text: "pay rent" });
+    expect((await h.say("add task pay rent")).status).toBe("completed");
+    plannerAsks();
+    expect((await h.say("1", { replyToMessageId: "wamid.list" })).text).toBe(unclear);
+    expect(await taskTexts()).toEqual([words.first, words.second, "pay rent"]);
+  });
+});
+
+describe.each([
+  ["English", EN, "en" as const],
+  ["Hebrew", HE, "he" as const],
+])("a message that leaves the question and is a choice from its list (%s)", (_name, base, language) => {
+  it("acts on the choice and says so, not that nothing was done", async () => {
+    // "my tasks" quoting the list is a command (it leaves the question) and, with these names,
+    // the second candidate's name on its own.
+    const words = { ...base, first: "Tasks review", second: "My tasks review", query: "review" };
+    await withTwoTasks(words, language);
+    await askWhich(words);
+    const reply = await h.say("my tasks", { replyToMessageId: "wamid.list" });
+    expect(reply.text.startsWith(`${words.takenWhenLeft}\n\n`)).toBe(true);
+    expect(await taskTexts()).toEqual([words.first]);
   });
 });
 

@@ -50,4 +50,50 @@ describe("chosenIndex", () => {
     expect(chosenIndex("yes", EN, true)).toBeNull();
     expect(chosenIndex("7", EN, true)).toBeNull();
   });
+
+  const MEETINGS = ["Meeting with Dana (today at 18:00)", "Meeting with Avi (tomorrow at 09:00)"];
+  const HE_MEETINGS = ["פגישה עם דנה (היום ב-18:00)", "פגישה עם אבי (מחר ב-09:00)"];
+
+  it.each([
+    ["the meeting with dana", MEETINGS],
+    ["Dana please", MEETINGS],
+    ["that one with dana", MEETINGS],
+    ["את הפגישה עם דנה", HE_MEETINGS],
+    ["זה של דנה בבקשה", HE_MEETINGS],
+    ["דנה", HE_MEETINGS],
+  ] as const)("quoting the list, %s is the candidate's name: the first", (text, labels) => {
+    expect(chosenIndex(text, labels, true)).toBe(0);
+  });
+
+  it.each([
+    ["keep the meeting with dana", MEETINGS],
+    ["cancel the meeting with dana", MEETINGS],
+    ["don't delete dana", MEETINGS],
+    ["not dana", MEETINGS],
+    ["move dana to 5", MEETINGS],
+    ["תשאיר את הפגישה עם דנה", HE_MEETINGS],
+    ["לא את דנה", HE_MEETINGS],
+    ["אל תמחק את דנה", HE_MEETINGS],
+    ["תבטל את הפגישה עם דנה", HE_MEETINGS],
+  ] as const)("quoting the list, %s says more than a name: no choice", (text, labels) => {
+    expect(chosenIndex(text, labels, true)).toBeNull();
+  });
+
+  it.each([
+    ["0", true],
+    ["0.", true],
+    ["option 0", false],
+    ["#0", false],
+    ["number 0", true],
+    ["מספר 0", false],
+    ["אפשרות 0", true],
+  ] as const)('"%s" (quoted: %s) is no position: positions count from 1', (text, quoted) => {
+    expect(chosenIndex(text, EN, quoted)).toBeNull();
+  });
+
+  it("the last one is a word, not a number", () => {
+    expect(chosenIndex("the last one", EN, false)).toBe(2);
+    expect(chosenIndex("האחרונה", HE, false)).toBe(1);
+    expect(chosenIndex("האחרון", HE, true)).toBe(1);
+  });
 });

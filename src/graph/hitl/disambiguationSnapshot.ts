@@ -10,6 +10,7 @@ import type {
 } from "../../types/index.js";
 import type { MemoState } from "../../types/state.js";
 import type { MemoUpdate } from "../state/memoState.js";
+import { numberedItems } from "../nodes/replyContextNode.js";
 
 /** Marks the answer a snapshot choice stands in for: its hitlId is the question's, after this. */
 const FROM_SNAPSHOT = "snapshot:";
@@ -63,15 +64,19 @@ export function offeredIn(snapshot: DisambiguationSnapshot): DisambiguationConte
  * the question's answer: entity_resolution applies it as it would have (risky operations still
  * ask, a candidate gone since is not found). Null when the message is no such choice (a normal
  * turn). A bare "2" or "yes" never gets here unquoted: the stale-reply rule answers it first.
+ * Never a forwarded message (someone else's words, D14), and an unquoted reference only while
+ * the choice list is still the latest list Memo sent: after another numbered list, "the last one"
+ * may mean an item of that one.
  */
 export function snapshotChoiceTurn(memory: MemoryService, state: MemoState, now: number): MemoUpdate | null {
   const snapshot = memory.getDisambiguationContext(state.threadId);
-  if (!snapshot || state.input.triggerType !== "user") return null;
+  if (!snapshot || state.input.triggerType !== "user" || state.input.forwarded) return null;
   const quotedId = state.input.replyToMessageId;
   const quotedMessage = quotedId ? memory.getRepliedToMessage(state.threadId, quotedId) : null;
   const quoted = quotedMessage?.metadata?.disambiguationContext?.hitlId === snapshot.hitlId;
   // A reply quoting another message is about that message, not the choices.
   if (quotedId && !quoted) return null;
+  if (!quoted && !latestListOffered(memory, state.threadId, snapshot.hitlId)) return null;
   const labels = snapshot.candidates.map((c) => c.displayText);
   const index = chosenIndex(state.input.message, labels, quoted);
   const chosen = index === null ? undefined : snapshot.candidates[index];
@@ -95,9 +100,30 @@ export function snapshotChoiceTurn(memory: MemoryService, state: MemoState, now:
   };
 }
 
-/** Whether the turn acted on a snapshot's choice (`snapshotChoiceTurn`), not an open question's answer. */
-export function choseFromSnapshot(state: Partial<MemoState>): boolean {
-  return Object.keys(state.hitlResults ?? {}).some((id) => id.startsWith(FROM_SNAPSHOT));
+/**
+ * Whether the latest of Memo's messages in the window that showed a numbered list or options is
+ * the one that carried the question `hitlId`'s choices (false when it has left the window).
+ */
+function latestListOffered(memory: MemoryService, phone: string, hitlId: string): boolean {
+  const lists = memory
+    .getRecentMessages(phone)
+    .filter(
+      (m) =>
+        m.role === "assistant" &&
+        (m.metadata?.disambiguationContext !== undefined ||
+          m.metadata?.numbered !== undefined ||
+          numberedItems(m.content).size > 0),
+    );
+  return lists.at(-1)?.metadata?.disambiguationContext?.hitlId === hitlId;
+}
+
+/**
+ * The hitlId of the question whose snapshot the turn took its choice from (`snapshotChoiceTurn`),
+ * or undefined when it took none (an open question's answer is no snapshot choice).
+ */
+export function choseFromSnapshot(state: Partial<MemoState>): string | undefined {
+  const id = Object.keys(state.hitlResults ?? {}).find((key) => key.startsWith(FROM_SNAPSHOT));
+  return id?.slice(FROM_SNAPSHOT.length);
 }
 
 /**

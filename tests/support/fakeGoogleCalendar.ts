@@ -589,14 +589,11 @@ export class FakeGoogleCalendar {
   }
 }
 
-/** Every user connected to the stand-in, each with a token of their own (and `options`, such as a timeout). */
-export function googleProviders(
-  stand: FakeGoogleCalendar,
-  options: Partial<GoogleCalendarOptions> = {},
-): CalendarProviders {
-  const accounts: GoogleAccounts = {
+/** Google connections for every phone at a stand-in's root URL, each with the token `token-<phone>`. */
+export function connectedAccounts(apiRootUrl: string): GoogleAccounts {
+  return {
     configured: true,
-    apiRootUrl: stand.rootUrl,
+    apiRootUrl,
     status: () => Promise.resolve("connected"),
     clientFor: (phone) => {
       const client = new OAuth2Client();
@@ -605,6 +602,14 @@ export function googleProviders(
     },
     markLost: () => Promise.resolve(true),
   };
+}
+
+/** Every user connected to the stand-in, each with a token of their own (and `options`, such as a timeout). */
+export function googleProviders(
+  stand: FakeGoogleCalendar,
+  options: Partial<GoogleCalendarOptions> = {},
+): CalendarProviders {
+  const accounts = connectedAccounts(stand.rootUrl);
   return {
     forUser: (phone) => Promise.resolve(new GoogleCalendar({ google: accounts, phone, ...options })),
   };

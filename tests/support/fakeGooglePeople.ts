@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { OAuth2Client } from "google-auth-library";
+import { connectedAccounts } from "./fakeGoogleCalendar.js";
 import type { GoogleAccounts } from "../../src/services/google/types.js";
 
 /**
@@ -41,17 +41,7 @@ export class FakeGooglePeople {
 
   /** Google connections for every phone, each with the token `token-<phone>` (as googleProviders). */
   accounts(): GoogleAccounts {
-    return {
-      configured: true,
-      apiRootUrl: this.rootUrl,
-      status: () => Promise.resolve("connected"),
-      clientFor: (phone) => {
-        const client = new OAuth2Client();
-        client.setCredentials({ access_token: `token-${phone}` });
-        return Promise.resolve(client);
-      },
-      markLost: () => Promise.resolve(true),
-    };
+    return connectedAccounts(this.rootUrl);
   }
 
   async close(): Promise<void> {

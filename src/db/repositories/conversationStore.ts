@@ -8,6 +8,7 @@ import { CAPABILITY_NAMES } from "../../types/plan.js";
 import { InvalidPhoneError } from "../../utils/errors.js";
 import type { NewHistoryMessage } from "./conversationHistory.js";
 import { relevantFacts, type ScoredFact } from "./memoryRepository.js";
+import { relevantEpisodes, type ScoredEpisode } from "./episodeRepository.js";
 
 /** The whole short-term window of one user, stored as one document. */
 export interface StoredWindow {
@@ -29,6 +30,8 @@ export interface TurnFactsQuery {
   now: number;
   /** At most this many, best first. */
   limit: number;
+  /** Episodes speaking of the message's words read at most (default: 3). */
+  episodes?: number;
 }
 
 /** What the start of a turn reads: the window, and the long-term memory the planner sees. */
@@ -39,6 +42,8 @@ export interface TurnRead {
   summary: string;
   /** The facts for the message, best first. */
   facts: ScoredFact[];
+  /** The episodes speaking of the message's words, best first (none when it names nothing). */
+  episodes: ScoredEpisode[];
 }
 
 /** Storage of conversation windows, one per phone. Every method takes the phone that scopes it. */
@@ -227,23 +232,27 @@ export class PgConversationStore implements ConversationStore {
   async loadTurn(phone: string, query: TurnFactsQuery): Promise<TurnRead> {
     // Twice what is shown, so a fact too long for the budget leaves room for the next ones.
     const facts = relevantFacts(query.text, { now: query.now, limit: query.limit }, 2);
+    const episodes = relevantEpisodes(query.text, { limit: query.episodes ?? 3 }, 2 + facts.params.length);
     const { rows } = await this.pool.query<{
       state: unknown;
       sent: unknown;
       summary: string | null;
       facts: unknown[];
+      episodes: unknown[];
     }>(
-      `WITH facts AS (${facts.sql}), win AS (${WINDOW_WITH_SENT_IDS})
+      `WITH facts AS (${facts.sql}), episodes AS (${episodes.sql}), win AS (${WINDOW_WITH_SENT_IDS})
        SELECT (SELECT state FROM win) AS state, (SELECT sent FROM win) AS sent,
               (SELECT summary FROM memory_profiles WHERE user_phone = $1) AS summary,
-              (SELECT COALESCE(jsonb_agg(to_jsonb(f)), '[]'::jsonb) FROM facts f) AS facts`,
-      [phone, ...facts.params],
+              (SELECT COALESCE(jsonb_agg(to_jsonb(f)), '[]'::jsonb) FROM facts f) AS facts,
+              (SELECT COALESCE(jsonb_agg(to_jsonb(e)), '[]'::jsonb) FROM episodes e) AS episodes`,
+      [phone, ...facts.params, ...episodes.params],
     );
     const row = rows[0];
     return {
       window: row?.state ? withSentIds(parseStoredWindow(row.state), row.sent) : null,
       summary: row?.summary ?? "",
       facts: facts.rank(row?.facts ?? []),
+      episodes: episodes.rank(row?.episodes ?? []),
     };
   }
 

@@ -9,6 +9,7 @@ import { DEFAULT_IMPORTANCE, MEMORY_TYPES, type MemoryType } from "../../db/repo
 import type { LLMMessage } from "../../types/llm.js";
 import { FACTS_PROMPT } from "../../prompts/factExtractionPrompt.js";
 import { MEMORY_MESSAGE_MAX_CHARS, capText } from "./limits.js";
+import { episodesField } from "./episodes.js";
 import {
   isCommand,
   isMemoryCommand,
@@ -421,6 +422,7 @@ export const factExtractionSchema = z.object({
         .describe("0 to 1: goal 0.8, decision 0.7, preference 0.6, constraint 0.6, fact 0.5, entity 0.5"),
     }),
   ),
+  episodes: episodesField,
 });
 
 /** The messages of one extraction call: the user's messages, numbered from 1. */
@@ -437,7 +439,7 @@ export function factMessages(messages: readonly HistoryMessage[]): LLMMessage[] 
 
 /** The LLM's answer as facts: numbers mapped back to messages, unknown numbers and empty contents dropped. */
 export function factsFromAnswer(
-  answer: z.infer<typeof factExtractionSchema>,
+  answer: Pick<z.infer<typeof factExtractionSchema>, "facts">,
   messages: readonly HistoryMessage[],
 ): ExtractedFact[] {
   const facts: ExtractedFact[] = [];

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ConversationHistory, NewHistoryMessage } from "../../db/repositories/conversationHistory.js";
 import type { ConversationStore, StoredWindow } from "../../db/repositories/conversationStore.js";
 import type { ScoredFact } from "../../db/repositories/memoryRepository.js";
+import type { ScoredEpisode } from "../../db/repositories/episodeRepository.js";
 import type {
   ConversationMessage,
   ImageContext,
@@ -59,6 +60,8 @@ export interface LongTermRead {
   summary: string;
   /** The facts for the message, best first. */
   ranked: ScoredFact[];
+  /** The episodes speaking of the message's words, best first (absent: none read). */
+  episodes?: ScoredEpisode[];
   /** The instant they were ranked at (epoch ms). */
   now: number;
 }
@@ -201,7 +204,7 @@ export class MemoryService implements WindowCache {
           this.store.loadTurn!(phone, { text, now, limit: CONTEXT_FACT_CANDIDATES }),
         );
         stored = turn.window;
-        read = { summary: turn.summary, ranked: turn.facts, now };
+        read = { summary: turn.summary, ranked: turn.facts, episodes: turn.episodes, now };
       } else {
         stored = await this.reportFailure(phone, "load", () => this.store.load(phone));
       }

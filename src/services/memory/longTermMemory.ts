@@ -25,12 +25,7 @@ import {
   type CompletedTask,
   type ExtractedEpisode,
 } from "./episodes.js";
-import type {
-  Episode,
-  EpisodeRange,
-  NarrativeArc,
-  ScoredEpisode,
-} from "../../db/repositories/episodeRepository.js";
+import type { Episode, EpisodeRange, NarrativeArc } from "../../db/repositories/episodeRepository.js";
 import { echoesFact, isMemoryCommand, mentionsFact, withoutNoteCommand } from "../../utils/memoryText.js";
 import { phoneTag } from "../../utils/phone.js";
 import { currentTurn, inBackgroundOfTurn, type TurnContext } from "../../utils/turnContext.js";
@@ -442,8 +437,9 @@ export class LongTermMemory {
         found: readonly ExtractedEpisode[],
         key: (e: ExtractedEpisode, i: number) => string,
       ) => {
-        for (const [i, { sourceMessageId: _source, operationKey: _key, ...episode }] of found.entries()) {
-          const result = await moments.create(phone, { ...episode, operationKey: key(found[i]!, i) }, now);
+        for (const [i, extracted] of found.entries()) {
+          const { sourceMessageId: _source, operationKey: _key, ...episode } = extracted;
+          const result = await moments.create(phone, { ...episode, operationKey: key(extracted, i) }, now);
           if (result.created) episodes++;
         }
       };
@@ -606,7 +602,7 @@ export class LongTermMemory {
    */
   async recallEpisodes(phone: string, words: string, range: EpisodeRange = {}): Promise<Episode[]> {
     await this.settle(phone);
-    const found: ScoredEpisode[] = await this.storage.repositories.episodes.search(phone, words, range);
+    const found = await this.storage.repositories.episodes.search(phone, words, range);
     const episodes = found.map((s) => s.episode);
     if (episodes.length > 0)
       this.recordEpisodeAccess(

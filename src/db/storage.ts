@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { PgConversationHistory } from "./repositories/conversationHistory.js";
 import { DeliveryLedger } from "./repositories/deliveryLedger.js";
+import { PgEpisodeRepository } from "./repositories/episodeRepository.js";
 import { HouseholdRepository } from "./repositories/householdRepository.js";
 import { PgInboxRepository } from "./repositories/inboxRepository.js";
 import { PgListRepository } from "./repositories/listRepository.js";
@@ -20,6 +21,7 @@ function memoryRepositories(db: Queryable) {
     history: new PgConversationHistory(db),
     profiles: new PgMemoryProfileRepository(db),
     facts: new PgMemoryRepository(db),
+    episodes: new PgEpisodeRepository(db),
     notes: new PgNoteRepository(db),
     inbox: new PgInboxRepository(db),
     outbound: new PgOutboundMessageRepository(db),

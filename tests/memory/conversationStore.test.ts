@@ -5,6 +5,7 @@ import {
   type ConversationStore,
   type StoredWindow,
 } from "../../src/db/repositories/conversationStore.js";
+import { PgEpisodeRepository } from "../../src/db/repositories/episodeRepository.js";
 import { MemoryService } from "../../src/services/memory/index.js";
 import { InvalidPhoneError } from "../../src/utils/errors.js";
 import { fakeClock } from "../support/clock.js";
@@ -308,13 +309,14 @@ describe.each(backends)("PgConversationStore with the history ($name)", (backend
     expect(await historyOf(phone)).toEqual([]);
   });
 
-  it("reads the window, the summary and the facts for a message in one statement", async () => {
+  it("reads the window, the summary, the facts and the episodes for a message in one statement", async () => {
     const phone = await user();
     expect(await store.loadTurn(phone, { text: "coffee", now: Date.now() })).toEqual({
       window: null,
       summary: "",
       facts: [],
       timeZone: "UTC",
+      episodes: [],
     });
     await store.save(phone, sampleWindow("w"));
     await db.pool.query("INSERT INTO memory_profiles (user_phone, summary) VALUES ($1, 'Likes tea.')", [
@@ -337,5 +339,18 @@ describe.each(backends)("PgConversationStore with the history ($name)", (backend
     );
     const later = await store.loadTurn(phone, { text: "more coffee please", now: Date.now() });
     expect(later.facts.map((f) => f.content)).toEqual(["Drinks coffee black"]);
+    // Only the episodes speaking of the message's words.
+    expect(read.episodes).toEqual([]);
+    const episodes = new PgEpisodeRepository(db.pool);
+    await episodes.create(
+      phone,
+      { kind: "decision", title: "Switch to decaf coffee", occurredAt: 5_000 },
+      6_000,
+    );
+    await episodes.create(phone, { kind: "task_completed", title: "Walk the dog", occurredAt: 5_000 }, 6_000);
+    const again = await store.loadTurn(phone, { text: "more coffee please", now: Date.now() });
+    expect(again.episodes.map((e) => [e.episode.title, e.episode.occurredAt])).toEqual([
+      ["Switch to decaf coffee", 5_000],
+    ]);
   });
 });

@@ -949,7 +949,15 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       await outbound("wamid.out", phone);
       await outbound("wamid.out.other", other.phone);
       const report = await longTerm.forgetEverything(phone);
-      expect(report).toEqual({ facts: 2, notes: 2, messages: 16, profiles: 1, inbox: 1, outbound: 1 });
+      expect(report).toEqual({
+        facts: 2,
+        notes: 2,
+        episodes: 0,
+        messages: 16,
+        profiles: 1,
+        inbox: 1,
+        outbound: 1,
+      });
       const { rows: sent } = await db.pool.query<{ id: string; body: string | null; status: string }>(
         "SELECT wa_message_id AS id, body, status FROM outbound_messages WHERE wa_message_id LIKE 'wamid.out%' ORDER BY 1",
       );
@@ -979,7 +987,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       const { turn, longTerm, memory } = setup();
       // forgetEverything returns its counts where the port says void: the only difference.
       const port: Omit<MemoryPort, "forgetEverything"> = longTerm;
-      expect(await port.counts(phone)).toEqual({ facts: 0, notes: 0, hasSummary: false });
+      expect(await port.counts(phone)).toEqual({ facts: 0, notes: 0, episodes: 0, hasSummary: false });
       await memory.load(phone);
       await memory.addUserMessage(phone, "note: wifi password is hunter2", { whatsappMessageId: "wamid.n1" });
       await memory.addUserMessage(phone, "typed in the simulator");
@@ -1091,7 +1099,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       await repo.recordAccess(phone, [used.id], t0);
 
       const first = await longTerm.consolidate(t0 + 30 * DAY);
-      expect(first).toEqual({ decayed: 4, archived: 0 });
+      expect(first).toMatchObject({ decayed: 4, archived: 0 });
       const byId = async () => new Map((await repo.list(phone, "all")).map((f) => [f.id, f]));
       let facts = await byId();
       expect(facts.get(idle.id)!.decayFactor).toBeCloseTo(0.5, 5);

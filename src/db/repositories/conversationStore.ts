@@ -8,6 +8,7 @@ import { CAPABILITY_NAMES } from "../../types/plan.js";
 import { InvalidPhoneError } from "../../utils/errors.js";
 import type { NewHistoryMessage } from "./conversationHistory.js";
 import { relevantFacts, type Fact } from "./memoryRepository.js";
+import { relevantEpisodes, type ScoredEpisode } from "./episodeRepository.js";
 
 /** The whole short-term window of one user, stored as one document. */
 export interface StoredWindow {
@@ -27,6 +28,8 @@ export interface TurnFactsQuery {
   text: string;
   /** The instant decay is computed at, and at which the facts must hold (epoch ms). */
   now: number;
+  /** Episodes speaking of the message's words read at most (default: 3). */
+  episodes?: number;
 }
 
 /** What the start of a turn reads: the window, and the long-term memory the planner sees. */
@@ -39,6 +42,8 @@ export interface TurnRead {
   facts: Fact[];
   /** The user's IANA zone (dates in the planner's context are theirs), null without a user row. */
   timeZone: string | null;
+  /** The episodes speaking of the message's words, best first (none when it names nothing). */
+  episodes: ScoredEpisode[];
 }
 
 /** Storage of conversation windows, one per phone. Every method takes the phone that scopes it. */
@@ -226,19 +231,22 @@ export class PgConversationStore implements ConversationStore {
 
   async loadTurn(phone: string, query: TurnFactsQuery): Promise<TurnRead> {
     const facts = relevantFacts(query.text, { now: query.now }, 2);
+    const episodes = relevantEpisodes(query.text, { limit: query.episodes ?? 3 }, 2 + facts.params.length);
     const { rows } = await this.pool.query<{
       state: unknown;
       sent: unknown;
       summary: string | null;
       facts: unknown[];
       time_zone: string | null;
+      episodes: unknown[];
     }>(
-      `WITH facts AS (${facts.sql}), win AS (${WINDOW_WITH_SENT_IDS})
+      `WITH facts AS (${facts.sql}), episodes AS (${episodes.sql}), win AS (${WINDOW_WITH_SENT_IDS})
        SELECT (SELECT state FROM win) AS state, (SELECT sent FROM win) AS sent,
               (SELECT summary FROM memory_profiles WHERE user_phone = $1) AS summary,
               (SELECT time_zone FROM users WHERE phone = $1) AS time_zone,
-              (SELECT COALESCE(jsonb_agg(to_jsonb(f)), '[]'::jsonb) FROM facts f) AS facts`,
-      [phone, ...facts.params],
+              (SELECT COALESCE(jsonb_agg(to_jsonb(f)), '[]'::jsonb) FROM facts f) AS facts,
+              (SELECT COALESCE(jsonb_agg(to_jsonb(e)), '[]'::jsonb) FROM episodes e) AS episodes`,
+      [phone, ...facts.params, ...episodes.params],
     );
     const row = rows[0];
     return {
@@ -246,6 +254,7 @@ export class PgConversationStore implements ConversationStore {
       summary: row?.summary ?? "",
       facts: facts.parse(row?.facts ?? []),
       timeZone: row?.time_zone ?? null,
+      episodes: episodes.rank(row?.episodes ?? []),
     };
   }
 

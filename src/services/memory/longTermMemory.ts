@@ -21,6 +21,14 @@ import {
 import { factItem, formatMemoryContext, rankFacts, type MemoryContext } from "./memoryContext.js";
 import { readPastPeriod, withoutPeriod } from "../../nlu/pastTime.js";
 import type { Recollection } from "../secondBrain/ports.js";
+import {
+  completedTaskEpisode,
+  episodesFromAnswer,
+  extractEpisodesByRules,
+  type CompletedTask,
+  type ExtractedEpisode,
+} from "./episodes.js";
+import type { Episode, EpisodeRange, NarrativeArc } from "../../db/repositories/episodeRepository.js";
 import { echoesFact, isMemoryCommand, mentionsFact, withoutNoteCommand } from "../../utils/memoryText.js";
 import { phoneTag } from "../../utils/phone.js";
 import { currentTurn, inBackgroundOfTurn, type TurnContext } from "../../utils/turnContext.js";
@@ -52,6 +60,8 @@ const MAX_ROUNDS = 5;
 const CONSOLIDATION_BATCH = 1000;
 /** Statements per consolidation step at most: 1,000,000 facts (default: 1000). */
 const CONSOLIDATION_MAX_BATCHES = 1000;
+/** Users whose episodes one consolidation batch reads (default: 100). */
+const CONSOLIDATION_USERS = 100;
 /** The user's newest messages searched for repeats of a forgotten fact (default: 2000). */
 const REPEAT_SCAN = 2000;
 /** The newest folded messages an extractive summary is rebuilt from (default: 400). */
@@ -106,6 +116,8 @@ interface Fold {
 /** The facts one round found, to store. */
 interface FactsFound {
   found: ExtractedFact[];
+  /** The episodes in the same messages (stored under the same cursor). */
+  episodes: ExtractedEpisode[];
   /** The newest user message read. */
   through: number;
   /** The round read a full batch: more may wait. */
@@ -120,6 +132,8 @@ export interface ProcessReport {
   factsCreated: number;
   /** Near-identical facts refreshed instead. */
   factsRefreshed: number;
+  /** Episodes stored (from the messages, and tasks completed in the turns). */
+  episodesCreated: number;
   /** Steps that failed (logged). */
   failures: number;
 }
@@ -132,6 +146,8 @@ export interface ForgetReport {
   factIds: string[];
   /** Notes deleted: those made from the facts' source messages and from the user's repeats of them. */
   notes: number;
+  /** Episodes deleted: those of the messages deleted, and those speaking of the facts. */
+  episodes: number;
   /** Conversation messages deleted: the facts' sources, the user's repeats of them and Memo's replies echoing them. */
   messages: number;
   /** Messages dropped from the short-term window (those, and Memo's echoes kept only there). */
@@ -147,6 +163,8 @@ export interface MemoryCounts {
   /** Facts, active and archived. */
   facts: number;
   notes: number;
+  /** Episodes (what was decided, solved, completed… and when). */
+  episodes: number;
   hasSummary: boolean;
 }
 
@@ -154,6 +172,7 @@ export interface MemoryCounts {
 export interface EraseReport {
   facts: number;
   notes: number;
+  episodes: number;
   messages: number;
   /** 1 when the user had a summary profile. */
   profiles: number;
@@ -168,6 +187,10 @@ export interface ConsolidationReport {
   decayed: number;
   /** Facts archived (old, importance × decay below 0.3). */
   archived: number;
+  /** Episodes merged into an overlapping one. */
+  episodesMerged: number;
+  /** Episodes deleted past the per-user cap (100). */
+  episodesCapped: number;
 }
 
 /**
@@ -197,6 +220,8 @@ export class LongTermMemory {
   private readonly again = new Map<string, { windowSize: number; turn: TurnContext | undefined }>();
   /** Access records not yet written. */
   private readonly writes = new Set<Promise<void>>();
+  /** Per phone, tasks completed in turns whose episodes the next round stores. */
+  private readonly completed = new Map<string, CompletedTask[]>();
 
   constructor(options: LongTermMemoryOptions) {
     this.storage = options.storage;
@@ -273,9 +298,15 @@ export class LongTermMemory {
    * Starts `process` for the phone; while one runs for the phone, calls are coalesced into one
    * more run after it. `windowSize` is how many newest messages the short-term window holds
    * (default: 10). Returns the run started or joined, which settles once it (and any run coalesced
-   * into it) is over; it never rejects, so it may be left unawaited.
+   * into it) is over; it never rejects, so it may be left unawaited. `completed`: the tasks the
+   * turn completed, recorded as `task_completed` episodes by the run (kept in this process only).
    */
-  schedule(phone: string, windowSize: number = MAX_TOTAL_MESSAGES): Promise<void> {
+  schedule(
+    phone: string,
+    windowSize: number = MAX_TOTAL_MESSAGES,
+    completed: readonly CompletedTask[] = [],
+  ): Promise<void> {
+    if (completed.length > 0) this.completed.set(phone, [...(this.completed.get(phone) ?? []), ...completed]);
     const running = this.running.get(phone);
     if (running) {
       this.again.set(phone, { windowSize, turn: currentTurn() });
@@ -326,7 +357,13 @@ export class LongTermMemory {
    * on the next call.
    */
   async process(phone: string, windowSize: number = MAX_TOTAL_MESSAGES): Promise<ProcessReport> {
-    const report: ProcessReport = { folded: 0, factsCreated: 0, factsRefreshed: 0, failures: 0 };
+    const report: ProcessReport = {
+      folded: 0,
+      factsCreated: 0,
+      factsRefreshed: 0,
+      episodesCreated: 0,
+      failures: 0,
+    };
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let work: MemoryWorkload;
       try {
@@ -350,10 +387,12 @@ export class LongTermMemory {
         this.fail(phone, "extractFacts", error);
         report.failures++;
       }
-      if (!fold && !facts) break;
+      const done = this.takeCompleted(phone, work);
+      if (!fold && !facts && done.length === 0) break;
       let more = false;
       try {
-        const stored = await this.store(phone, work, fold, facts);
+        const stored = await this.store(phone, work, fold, facts, done);
+        report.episodesCreated += stored.episodes;
         if (fold && stored.folded) {
           report.folded += fold.ids.length;
           more ||= fold.full;
@@ -370,6 +409,9 @@ export class LongTermMemory {
       } catch (error) {
         this.fail(phone, "storeMemory", error);
         report.failures++;
+        // Tried again by the next round (their operation keys store each once).
+        if (done.length > 0)
+          this.completed.set(phone, [...done.map((d) => d.task), ...(this.completed.get(phone) ?? [])]);
       }
       if (!more) break;
     }
@@ -377,20 +419,53 @@ export class LongTermMemory {
   }
 
   /**
-   * Stores one round's work in one write: the summary (when it is still the one read) and the
-   * facts (when their cursor is still the one read), each independently of the other. A single
-   * statement runs on its own; more run in one short transaction, after any LLM call.
+   * The tasks completed in turns since the last round, as episodes: each from the newest fresh
+   * user message sent at or before its completion (that turn's), when the round read it.
+   */
+  private takeCompleted(
+    phone: string,
+    work: MemoryWorkload,
+  ): { task: CompletedTask; episode: ExtractedEpisode }[] {
+    const tasks = this.completed.get(phone) ?? [];
+    this.completed.delete(phone);
+    return tasks.map((task) => {
+      const source = work.freshUserMessages.filter((m) => m.createdAt <= task.at).at(-1);
+      return { task, episode: completedTaskEpisode(task, source?.id ?? null) };
+    });
+  }
+
+  /**
+   * Stores one round's work in one write: the summary (when it is still the one read), the facts
+   * and episodes (when their cursor is still the one read), each independently of the other, and
+   * the episodes of tasks completed. A single statement runs on its own; more run in one short
+   * transaction, after any LLM call.
    */
   private async store(
     phone: string,
     work: MemoryWorkload,
     fold: Fold | null,
     facts: FactsFound | null,
-  ): Promise<{ folded: boolean; facts: { created: number; refreshed: number } | null }> {
+    done: readonly { episode: ExtractedEpisode }[] = [],
+  ): Promise<{ folded: boolean; facts: { created: number; refreshed: number } | null; episodes: number }> {
     const now = this.clock();
     const { profile } = work;
     const saidAt = new Map(work.freshUserMessages.map((m) => [m.id, m.createdAt]));
-    const write = async ({ profiles, facts: memories }: MemoryRepositories) => {
+    const write = async ({ profiles, facts: memories, episodes: moments }: MemoryRepositories) => {
+      let episodes = 0;
+      const keep = async (
+        found: readonly ExtractedEpisode[],
+        key: (e: ExtractedEpisode, i: number) => string,
+      ) => {
+        for (const [i, extracted] of found.entries()) {
+          const { sourceMessageId: _source, operationKey: _key, ...episode } = extracted;
+          const result = await moments.create(phone, { ...episode, operationKey: key(extracted, i) }, now);
+          if (result.created) episodes++;
+        }
+      };
+      await keep(
+        done.map((d) => d.episode),
+        (e) => e.operationKey!,
+      );
       let advanced = false;
       // Facts first: with `create`, their cursor's write makes the profile a summary needs.
       if (facts)
@@ -405,7 +480,10 @@ export class LongTermMemory {
             now,
           )
         : false;
-      if (!facts || !advanced) return { folded, facts: null };
+      if (!facts || !advanced) {
+        if (episodes > 0) await moments.cap(phone);
+        return { folded, facts: null, episodes };
+      }
       let created = 0;
       for (const [i, fact] of facts.found.entries()) {
         const result = await memories.create(
@@ -428,10 +506,16 @@ export class LongTermMemory {
         );
         if (result.created) created++;
       }
-      return { folded, facts: { created, refreshed: facts.found.length - created } };
+      await keep(facts.episodes, (e, i) => `episode:${e.sourceMessageId}:${i}`);
+      if (episodes > 0) await moments.cap(phone);
+      return { folded, facts: { created, refreshed: facts.found.length - created }, episodes };
     };
+    const episodeCount = done.length + (facts ? facts.episodes.length : 0);
     const statements =
-      (fold ? 1 : 0) + (facts ? 1 + facts.found.length : 0) + (!work.exists && !facts ? 1 : 0);
+      (fold ? 1 : 0) +
+      (facts ? 1 + facts.found.length : 0) +
+      (!work.exists && !facts ? 1 : 0) +
+      (episodeCount > 0 ? episodeCount + 1 : 0);
     return statements > 1 ? this.storage.transaction(write) : write(this.storage.repositories);
   }
 
@@ -493,22 +577,22 @@ export class LongTermMemory {
   private async extractFacts(phone: string, work: MemoryWorkload): Promise<FactsFound | null> {
     const fresh = work.freshUserMessages;
     if (fresh.length === 0) return null;
-    const found = await this.factsIn(phone, extractable(fresh), work.profile.timeZone);
-    return { found, through: fresh.at(-1)!.id, full: fresh.length === FACT_BATCH };
+    const { facts: found, episodes } = await this.factsIn(phone, extractable(fresh), work.profile.timeZone);
+    return { found, episodes, through: fresh.at(-1)!.id, full: fresh.length === FACT_BATCH };
   }
 
-  /** The facts in these user messages: by the LLM (one call), or by rules without one or when it fails. */
+  /** The facts and episodes in these user messages: by the LLM (one call), or by rules without one or when it fails. */
   private async factsIn(
     phone: string,
     messages: HistoryMessage[],
     timeZone: string,
-  ): Promise<ExtractedFact[]> {
+  ): Promise<{ facts: ExtractedFact[]; episodes: ExtractedEpisode[] }> {
     // Questions, commands and small talk are not sent: most turns then cost no memory call. A
     // message the rules cannot read is skipped (logged once: the cursor moves past it).
     const candidates = this.readSkipping(phone, "extractFacts", messages, (batch) =>
       batch.filter(mayHoldFacts),
     );
-    if (candidates.length === 0) return [];
+    if (candidates.length === 0) return { facts: [], episodes: [] };
     if (this.llm) {
       try {
         // What Memo already holds true, so the model can say which fact a new one replaces.
@@ -521,17 +605,57 @@ export class LongTermMemory {
             name: "remembered_facts",
           },
         );
-        return factsFromAnswer(value, candidates, known, timeZone);
+        return {
+          facts: factsFromAnswer(value, candidates, known, timeZone),
+          episodes: episodesFromAnswer(value.episodes, candidates),
+        };
       } catch (error) {
         this.fail(phone, "factsLLM", error);
       }
     }
-    return this.readSkipping(phone, "factRules", candidates, (batch) =>
-      batch.flatMap((m) => extractFactsByRules(m, timeZone)),
-    );
+    return {
+      facts: this.readSkipping(phone, "factRules", candidates, (batch) =>
+        batch.flatMap((m) => extractFactsByRules(m, timeZone)),
+      ),
+      episodes: this.readSkipping(phone, "episodeRules", candidates, (batch) =>
+        batch.flatMap(extractEpisodesByRules),
+      ),
+    };
   }
 
   // ---- chat commands ----
+
+  /**
+   * The episodes the words speak of ("what did we decide about the trip?": "trip"), best first,
+   * each with when it happened (`occurredAt`); every one in the range when the words name nothing
+   * (newest first). Waits for the phone's background run, so a moment just told is found, and
+   * records that those returned were recalled. Render them with `formatEpisodes` (episodes.ts).
+   */
+  async recallEpisodes(phone: string, words: string, range: EpisodeRange = {}): Promise<Episode[]> {
+    await this.settle(phone);
+    const found = await this.storage.repositories.episodes.search(phone, words, range);
+    const episodes = found.map((s) => s.episode);
+    if (episodes.length > 0)
+      this.recordEpisodeAccess(
+        phone,
+        episodes.map((e) => e.id),
+      );
+    return episodes;
+  }
+
+  /** spec 004 `getNarrativeArc`: the user's episodes in thirds, oldest first, and the key moments (significance ≥ 0.7). */
+  async narrativeArc(phone: string): Promise<NarrativeArc> {
+    await this.settle(phone);
+    return this.storage.repositories.episodes.getNarrativeArc(phone);
+  }
+
+  private recordEpisodeAccess(phone: string, ids: string[]): void {
+    const write: Promise<void> = this.storage.repositories.episodes
+      .recordAccess(phone, ids, this.clock())
+      .catch((error: unknown) => this.fail(phone, "recordEpisodeAccess", error))
+      .finally(() => this.writes.delete(write));
+    this.writes.add(write);
+  }
 
   /**
    * Every fact kept about the user, each with its `status`: active ones first, then archived ones
@@ -600,6 +724,7 @@ export class LongTermMemory {
       facts: [],
       factIds: [],
       notes: 0,
+      episodes: 0,
       messages: 0,
       windowMessages: 0,
       latestActions: 0,
@@ -615,18 +740,27 @@ export class LongTermMemory {
     const sourceIds = [
       ...new Set(doomed.flatMap((f) => (f.sourceMessageId === null ? [] : [f.sourceMessageId]))),
     ];
-    const [sources, said, replies] = await Promise.all([
+    const [sources, said, replies, moments] = await Promise.all([
       this.history.getMany(phone, sourceIds),
       this.history.between(phone, 0, null, { role: "user", order: "desc", limit: REPEAT_SCAN }),
       this.history.between(phone, 0, null, { role: "assistant", order: "desc", limit: REPEAT_SCAN }),
+      this.storage.repositories.episodes.list(phone),
     ]);
+    // An episode saying the forgotten fact goes with it, whatever message it came from.
+    const speaking = moments.filter((e) =>
+      forgotten.some((fact) =>
+        [e.title, e.summary, e.context, e.outcome ?? ""].some(
+          (text) => mentionsFact(text, fact) || echoesFact(text, fact),
+        ),
+      ),
+    );
     // The same thing said again was refreshed into the same fact, not stored twice: it goes too.
     const repeats = said.filter((m) => !sourceIds.includes(m.id) && repeatsAny(m, doomed, sources));
     const echoed = replies.filter((m) => echoes(m.content));
     const userIds = [...sourceIds, ...repeats.map((m) => m.id)];
     const messages = [...sources, ...repeats, ...echoed];
 
-    const removed = await this.storage.transaction(async ({ facts, notes, history }) => {
+    const removed = await this.storage.transaction(async ({ facts, notes, history, episodes }) => {
       const deleted = await facts.delete(
         phone,
         doomed.map((f) => f.id),
@@ -634,6 +768,14 @@ export class LongTermMemory {
       if (deleted.length === 0) return null;
       // Before the messages: deleting one sets its notes' source_message_id to NULL.
       const notesDeleted = await notes.deleteFromMessages(phone, userIds);
+      const episodesDeleted =
+        (await episodes.deleteFromMessages(phone, [...userIds, ...echoed.map((m) => m.id)])).length +
+        (
+          await episodes.delete(
+            phone,
+            speaking.map((e) => e.id),
+          )
+        ).length;
       const messagesDeleted = await history.delete(
         phone,
         messages.map((m) => m.id),
@@ -641,6 +783,7 @@ export class LongTermMemory {
       return {
         factIds: new Set(deleted.map((f) => f.id)),
         notesDeleted,
+        episodesDeleted,
         messagesDeleted,
       };
     });
@@ -663,6 +806,7 @@ export class LongTermMemory {
       facts: facts.map((f) => f.content),
       factIds: facts.map((f) => f.id),
       notes: removed.notesDeleted,
+      episodes: removed.episodesDeleted,
       messages: removed.messagesDeleted,
       windowMessages,
       latestActions,
@@ -725,12 +869,13 @@ export class LongTermMemory {
   /** How much "forget everything" would erase (for its confirmation question), after the phone's background run. */
   async counts(phone: string): Promise<MemoryCounts> {
     await this.settle(phone);
-    const [facts, notes, summary] = await Promise.all([
+    const [facts, notes, episodes, summary] = await Promise.all([
       this.facts.count(phone),
       this.storage.repositories.notes.count(phone),
+      this.storage.repositories.episodes.count(phone),
       this.profiles.summary(phone),
     ]);
-    return { facts, notes, hasSummary: summary !== "" };
+    return { facts, notes, episodes, hasSummary: summary !== "" };
   }
 
   /**
@@ -744,7 +889,7 @@ export class LongTermMemory {
 
   /**
    * Erases everything Memo keeps about the user's conversations in one transaction: facts, notes,
-   * history, summary, the answered inbox messages and the text of what Memo sent them; then the
+   * episodes, history, summary, the answered inbox messages and the text of what Memo sent them; then the
    * short-term window. The user's tasks, lists and calendar stay.
    */
   async forgetEverything(phone: string): Promise<EraseReport> {
@@ -752,6 +897,7 @@ export class LongTermMemory {
     const report = await this.storage.transaction(async (tx) => {
       const facts = await tx.facts.deleteAll(phone);
       const notes = await tx.notes.deleteAll(phone);
+      const episodes = await tx.episodes.deleteAll(phone);
       const messages = await tx.history.deleteAll(phone);
       const profiles = await tx.profiles.delete(phone);
       // Answered inbox rows keep the text of what the user sent until RETENTION_DAYS: erased too.
@@ -759,7 +905,7 @@ export class LongTermMemory {
       const inbox = await tx.inbox.deleteAnswered(phone);
       // What Memo sent keeps its row (delivery status), not its text.
       const outbound = await tx.outbound.eraseBodies(phone);
-      return { facts, notes, messages, profiles, inbox, outbound };
+      return { facts, notes, episodes, messages, profiles, inbox, outbound };
     });
     await this.memory?.clearConversation(phone);
     return report;
@@ -775,7 +921,8 @@ export class LongTermMemory {
   /**
    * The periodic job (spec 004 "Memory Consolidation"), across users in bounded batches: recomputes
    * every active fact's decay at `now`, then archives facts older than 30 days whose importance ×
-   * decay is below 0.3. Throws on a database failure (the scheduler logs it and tries next time).
+   * decay is below 0.3; then, user by user, merges overlapping episodes and keeps each user's 100
+   * most significant. Throws on a database failure (the scheduler logs it and tries next time).
    */
   async consolidate(now: number = this.clock()): Promise<ConsolidationReport> {
     let decayed = 0;
@@ -792,7 +939,20 @@ export class LongTermMemory {
       archived += count;
       if (count < CONSOLIDATION_BATCH) break;
     }
-    return { decayed, archived };
+    let episodesMerged = 0;
+    let episodesCapped = 0;
+    let afterPhone: string | null = null;
+    for (let i = 0; i < CONSOLIDATION_MAX_BATCHES; i++) {
+      const users = await this.storage.repositories.episodes.usersAfter(afterPhone, CONSOLIDATION_USERS);
+      for (const phone of users) {
+        const done = await this.storage.repositories.episodes.consolidate(phone);
+        episodesMerged += done.merged;
+        episodesCapped += done.capped;
+      }
+      if (users.length < CONSOLIDATION_USERS) break;
+      afterPhone = users.at(-1)!;
+    }
+    return { decayed, archived, episodesMerged, episodesCapped };
   }
 
   /**

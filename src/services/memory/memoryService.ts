@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { ConversationHistory, NewHistoryMessage } from "../../db/repositories/conversationHistory.js";
 import type { ConversationStore, StoredWindow } from "../../db/repositories/conversationStore.js";
 import type { Fact } from "../../db/repositories/memoryRepository.js";
+import type { ScoredEpisode } from "../../db/repositories/episodeRepository.js";
 import type {
   ConversationMessage,
   ImageContext,
@@ -60,6 +61,8 @@ export interface LongTermRead {
   facts: Fact[];
   /** The user's zone, for the dates the context names (null: not read). */
   timeZone: string | null;
+  /** The episodes speaking of the message's words, best first (absent: none read). */
+  episodes?: ScoredEpisode[];
   /** The instant they were ranked at (epoch ms). */
   now: number;
 }
@@ -202,7 +205,13 @@ export class MemoryService implements WindowCache {
           this.store.loadTurn!(phone, { text, now }),
         );
         stored = turn.window;
-        read = { summary: turn.summary, facts: turn.facts, timeZone: turn.timeZone, now };
+        read = {
+          summary: turn.summary,
+          facts: turn.facts,
+          timeZone: turn.timeZone,
+          episodes: turn.episodes,
+          now,
+        };
       } else {
         stored = await this.reportFailure(phone, "load", () => this.store.load(phone));
       }

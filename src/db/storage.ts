@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { PgChunkRepository } from "./repositories/chunkRepository.js";
 import { PgConversationHistory } from "./repositories/conversationHistory.js";
 import { DeliveryLedger } from "./repositories/deliveryLedger.js";
 import { HouseholdRepository } from "./repositories/householdRepository.js";
@@ -19,6 +20,7 @@ function memoryRepositories(db: Queryable) {
   return {
     history: new PgConversationHistory(db),
     profiles: new PgMemoryProfileRepository(db),
+    chunks: new PgChunkRepository(db),
     facts: new PgMemoryRepository(db),
     notes: new PgNoteRepository(db),
     inbox: new PgInboxRepository(db),

@@ -15,6 +15,7 @@ import { householdsMigration } from "./0014_households.js";
 import { householdSharingMigration } from "./0015_household_sharing.js";
 import { householdConsentMigration } from "./0016_household_consent.js";
 import { attendeesContactsMigration } from "./0017_attendees_contacts.js";
+import { conversationChunksMigration } from "./0019_conversation_chunks.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -38,4 +39,6 @@ export const MIGRATIONS: readonly Migration[] = [
   householdSharingMigration,
   householdConsentMigration,
   attendeesContactsMigration,
+  // 18 and 20 are taken by work merged alongside (facts validity, episodes).
+  conversationChunksMigration,
 ];

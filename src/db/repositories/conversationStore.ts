@@ -7,6 +7,7 @@ import type { DisambiguationSnapshot } from "../../types/execution.js";
 import { CAPABILITY_NAMES } from "../../types/plan.js";
 import { InvalidPhoneError } from "../../utils/errors.js";
 import type { NewHistoryMessage } from "./conversationHistory.js";
+import { relevantChunks, type ChunkSummary } from "./chunkRepository.js";
 import { relevantFacts, type ScoredFact } from "./memoryRepository.js";
 
 /** The whole short-term window of one user, stored as one document. */
@@ -29,14 +30,16 @@ export interface TurnFactsQuery {
   now: number;
   /** At most this many, best first. */
   limit: number;
+  /** Chunk summaries read at most, newest first (default: 10). */
+  chunks?: number;
 }
 
 /** What the start of a turn reads: the window, and the long-term memory the planner sees. */
 export interface TurnRead {
   /** The stored window, or null when this phone has none. */
   window: StoredWindow | null;
-  /** The rolling summary ("" without a profile). */
-  summary: string;
+  /** The newest conversation chunks' summaries, newest first. */
+  chunks: ChunkSummary[];
   /** The facts for the message, best first. */
   facts: ScoredFact[];
 }
@@ -57,7 +60,7 @@ export interface ConversationStore {
   /** The stored window, or null when this phone has none. */
   load(phone: string): Promise<StoredWindow | null>;
   /**
-   * The window, the user's summary and the facts for the message, in one read (absent: a store
+   * The window, the user's newest chunk summaries and the facts for the message, in one read (absent: a store
    * that holds no long-term memory; the caller reads it elsewhere).
    */
   loadTurn?(phone: string, facts: TurnFactsQuery): Promise<TurnRead>;
@@ -227,22 +230,23 @@ export class PgConversationStore implements ConversationStore {
   async loadTurn(phone: string, query: TurnFactsQuery): Promise<TurnRead> {
     // Twice what is shown, so a fact too long for the budget leaves room for the next ones.
     const facts = relevantFacts(query.text, { now: query.now, limit: query.limit }, 2);
+    const chunks = relevantChunks(query.chunks ?? 10, 2 + facts.params.length);
     const { rows } = await this.pool.query<{
       state: unknown;
       sent: unknown;
-      summary: string | null;
+      chunks: unknown[];
       facts: unknown[];
     }>(
-      `WITH facts AS (${facts.sql}), win AS (${WINDOW_WITH_SENT_IDS})
+      `WITH facts AS (${facts.sql}), chunks AS (${chunks.sql}), win AS (${WINDOW_WITH_SENT_IDS})
        SELECT (SELECT state FROM win) AS state, (SELECT sent FROM win) AS sent,
-              (SELECT summary FROM memory_profiles WHERE user_phone = $1) AS summary,
+              (SELECT COALESCE(jsonb_agg(to_jsonb(c) ORDER BY c.chunk_number DESC), '[]'::jsonb) FROM chunks c) AS chunks,
               (SELECT COALESCE(jsonb_agg(to_jsonb(f)), '[]'::jsonb) FROM facts f) AS facts`,
-      [phone, ...facts.params],
+      [phone, ...facts.params, ...chunks.params],
     );
     const row = rows[0];
     return {
       window: row?.state ? withSentIds(parseStoredWindow(row.state), row.sent) : null,
-      summary: row?.summary ?? "",
+      chunks: chunks.read(row?.chunks ?? []),
       facts: facts.rank(row?.facts ?? []),
     };
   }

@@ -11,7 +11,7 @@ import { createHarness, PHONE, plan, step, type Harness } from "../support/memoH
 import { countQueries, type QueryCounter } from "../support/queryCounter.js";
 import { recordingCapability } from "../support/recordingCapability.js";
 
-const MEMORY_TABLES = /\b(conversation_windows|conversation_messages|memory_profiles|memories)\b/;
+const MEMORY_TABLES = /\b(conversation_windows|conversation_messages|conversation_chunks|memory_profiles|memories)\b/;
 
 type Kind = "turn read" | "turn write" | "background read" | "background write" | "other";
 

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { PgChunkRepository } from "./repositories/chunkRepository.js";
 import { PgConversationHistory } from "./repositories/conversationHistory.js";
 import { DeliveryLedger } from "./repositories/deliveryLedger.js";
 import { PgEpisodeRepository } from "./repositories/episodeRepository.js";
@@ -20,6 +21,7 @@ function memoryRepositories(db: Queryable) {
   return {
     history: new PgConversationHistory(db),
     profiles: new PgMemoryProfileRepository(db),
+    chunks: new PgChunkRepository(db),
     facts: new PgMemoryRepository(db),
     episodes: new PgEpisodeRepository(db),
     notes: new PgNoteRepository(db),

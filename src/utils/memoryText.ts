@@ -84,7 +84,7 @@ export function matchedWordCount(words: readonly QueryWord[], searchText: string
   return matched;
 }
 
-/** The words that make a fact itself ("morning", "meetings" in "Prefers morning meetings"). @internal */
+/** The words that make a fact itself ("morning", "meetings" in "Prefers morning meetings"). */
 export function distinctiveWords(content: string): QueryWord[] {
   const words = queryWordsOf(content);
   return words.length > 0 ? words : contentWords(content).map((word) => ({ word, forms: wordForms(word) }));

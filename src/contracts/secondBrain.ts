@@ -89,11 +89,26 @@ interface Memories {
   history?: boolean;
 }
 
+/** A remembered episode as replies show it: what kind, what, and the day, in the user's zone and language. */
+interface EpisodeView {
+  kind: string;
+  title: string;
+  when: string;
+}
+
+/** A summary of earlier conversation as replies show it, with the days it spans. */
+interface ChunkView {
+  when: string;
+  summary: string;
+}
+
 /** memory.recall: what answers a question about the past, and the period it named ("March 2026"). */
 interface Recalled {
   kind: "recalled";
   period?: string;
   facts: FactView[];
+  episodes: EpisodeView[];
+  chunks: ChunkView[];
 }
 
 /** memory.forget: the facts (or the note) forgotten, quoted, and how many notes went with them. */

@@ -3,7 +3,6 @@
 // turn become moments too; "forget everything" erases them.
 import { afterEach, describe, expect, it } from "vitest";
 import { FACTS_PROMPT } from "../../src/prompts/factExtractionPrompt.js";
-import { formatEpisodes } from "../../src/services/memory/episodes.js";
 import { createHarness, isPlanner, PHONE, plan, step, type Harness } from "../support/memoHarness.js";
 import { lastUserMessageOf, systemPromptOf } from "../support/scriptedOpenAI.js";
 
@@ -40,13 +39,15 @@ describe("episodes in a conversation", () => {
     await h.say("what did we decide about the trip?");
     await h.longTerm.idle();
 
-    const found = await h.longTerm.recallEpisodes(PHONE, "what did we decide about the trip?");
+    const found = (await h.longTerm.recall(PHONE, "what did we decide about the trip?", ZONE)).episodes;
     expect(found.map((e) => [e.kind, e.title])).toEqual([["decision", "Go to Eilat for the trip"]]);
     expect(found[0]!.occurredAt).toBe(said);
     h.clock.advance(3 * DAY);
-    expect(formatEpisodes(found, "en", h.clock.now(), ZONE)).toEqual([
-      "Thu 05/03 at 12:00, you decided: Go to Eilat for the trip",
-    ]);
+    // Asked as the user asks, answered from the episode with its day (the same decision kept as a
+    // fact is not said twice).
+    expect((await h.say("what did we decide about the trip?")).text).toBe(
+      "🧠 From what you told me:\n1. 5 Mar 2026, you decided: Go to Eilat for the trip",
+    );
     expect(await episodeCount(h)).toBe(1);
 
     // "forget everything" erases them with the rest.
@@ -62,7 +63,7 @@ describe("episodes in a conversation", () => {
     await h.say("my tasks");
     expect((await h.say("done 1")).text).toBe("✅ Done: *renew the passport*");
     await h.longTerm.idle();
-    const found = await h.longTerm.recallEpisodes(PHONE, "passport");
+    const found = (await h.longTerm.recall(PHONE, "passport", ZONE)).episodes;
     expect(found.map((e) => [e.kind, e.title])).toEqual([["task_completed", "Renew the passport"]]);
     // From the message of that turn.
     const { rows } = await h.db.pool.query<{ content: string }>(
@@ -114,7 +115,7 @@ describe("episodes in a conversation", () => {
     const memoryCalls = h.server!.requests.filter((req) => systemPromptOf(req) === FACTS_PROMPT);
     expect(memoryCalls).toHaveLength(1);
     expect(lastUserMessageOf(memoryCalls[0]!)).toContain("it's the Galilee this time");
-    const found = await h.longTerm.recallEpisodes(PHONE, "Galilee");
+    const found = (await h.longTerm.recall(PHONE, "Galilee", ZONE)).episodes;
     expect(found.map((e) => [e.kind, e.title, e.participants])).toEqual([
       ["pivot", "The Galilee instead of Eilat", ["user", "Dana"]],
     ]);

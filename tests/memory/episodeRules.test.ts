@@ -5,7 +5,6 @@ import {
   completedTaskEpisode,
   episodesFromAnswer,
   extractEpisodesByRules,
-  formatEpisodes,
 } from "../../src/services/memory/episodes.js";
 
 const AT = Date.parse("2026-11-12T09:30:00Z");
@@ -163,22 +162,6 @@ describe("a completed task", () => {
       occurredAt: AT,
       operationKey: `task:t1:done:${AT}`,
     });
-  });
-});
-
-describe("episodes as the user reads them", () => {
-  it("say when, in the user's zone and language", () => {
-    const episodes = [{ kind: "decision" as const, title: "Go to Eilat for the trip", occurredAt: AT }];
-    const later = AT + 5 * 24 * 60 * 60 * 1000;
-    expect(formatEpisodes(episodes, "en", later, "Asia/Jerusalem")).toEqual([
-      "Thu 12/11 at 11:30, you decided: Go to Eilat for the trip",
-    ]);
-    expect(formatEpisodes(episodes, "he", later, "Asia/Jerusalem")).toEqual([
-      "יום חמישי 12/11 ב-11:30, החלטת: Go to Eilat for the trip",
-    ]);
-    expect(formatEpisodes(episodes, "en", AT, "America/New_York")).toEqual([
-      "Today at 04:30, you decided: Go to Eilat for the trip",
-    ]);
   });
 });
 

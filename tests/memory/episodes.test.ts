@@ -190,7 +190,8 @@ describe.each(backends)("episodes on $name", (backend) => {
       const { longTerm, turn, clock } = setup();
       await turn(phone, "We decided to go to Eilat for the trip");
       await turn(phone, "what's the weather like?");
-      const [decision] = await longTerm.recallEpisodes(phone, "what did we decide about the trip");
+      const [decision] = (await longTerm.recall(phone, "what did we decide about the trip", "Asia/Jerusalem"))
+        .episodes;
       expect(decision).toMatchObject({ kind: "decision", title: "Go to Eilat for the trip", occurredAt: T0 });
       const { rows } = await db.pool.query<{ content: string }>(
         "SELECT content FROM conversation_messages WHERE id = $1",
@@ -204,7 +205,7 @@ describe.each(backends)("episodes on $name", (backend) => {
       await longTerm.schedule(phone, 10, [{ id: "task-1", text: "call the plumber", at }]);
       await longTerm.schedule(phone, 10, [{ id: "task-1", text: "call the plumber", at }]);
       await longTerm.idle();
-      expect(await longTerm.recallEpisodes(phone, "plumber")).toEqual([
+      expect((await longTerm.recall(phone, "plumber", "Asia/Jerusalem")).episodes).toEqual([
         expect.objectContaining({ kind: "task_completed", title: "Call the plumber", occurredAt: at }),
       ]);
       expect((await longTerm.counts(phone)).episodes).toBe(2);

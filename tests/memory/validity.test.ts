@@ -104,8 +104,9 @@ describe("facts that stop being true (spec 004 temporal validity), without a mod
     at(h, "2026-11-20T09:00:00Z");
     await tell(h, "I prefer tea");
     const found = (await h.say("what did I say about the budget last month?")).text;
-    expect(found).toMatch(
-      /^🧠 From what you told me, for October 2026:\n1\. Decided the renovation budget is 50000/,
+    // Decided: kept as an episode with its day (and as a fact, not said twice).
+    expect(found).toBe(
+      "🧠 From what you told me, for October 2026:\n1. 12 Oct 2026, you decided: The renovation budget is 50000",
     );
     expect((await h.say("what did I say about the budget in March?")).text).toBe(
       "🧠 I don't remember you telling me anything about that for March 2026.",

@@ -1,4 +1,4 @@
-import { noteSearchText } from "../../utils/searchText.js";
+import { noteSearchText, toTsQuery } from "../../utils/searchText.js";
 import type { Queryable } from "../transaction.js";
 
 /** A range of the conversation that has left the window, summarized (`conversation_chunks`, spec 004 Layer 2). */
@@ -150,6 +150,34 @@ export class PgChunkRepository {
     const { rows } = await this.db.query<ChunkRow>(
       `SELECT ${COLUMNS} FROM conversation_chunks WHERE user_phone = $1 ORDER BY chunk_number DESC LIMIT $2`,
       [phone, limit],
+    );
+    return rows.map(toChunk);
+  }
+
+  /**
+   * The user's chunks a question may be answered from, newest first, at most `limit`: those whose
+   * summary or topics hold one of the lexemes (`toTsQuery` of them), and, with `during`, those
+   * overlapping that period.
+   */
+  async find(
+    phone: string,
+    lexemes: readonly string[],
+    during: { from: number; to: number } | null,
+    limit = 30,
+  ): Promise<ConversationChunk[]> {
+    const { rows } = await this.db.query<ChunkRow>(
+      `SELECT ${COLUMNS} FROM conversation_chunks
+        WHERE user_phone = $1
+          AND (($2::text IS NOT NULL AND search @@ to_tsquery('simple', $2))
+               OR ($3::timestamptz IS NOT NULL AND started_at < $4 AND ended_at >= $3))
+        ORDER BY chunk_number DESC LIMIT $5`,
+      [
+        phone,
+        toTsQuery(lexemes),
+        during ? new Date(during.from) : null,
+        during ? new Date(during.to) : null,
+        limit,
+      ],
     );
     return rows.map(toChunk);
   }

@@ -7,13 +7,7 @@
  */
 import { z } from "zod";
 import type { HistoryMessage } from "../../db/repositories/conversationHistory.js";
-import {
-  EPISODE_KINDS,
-  type Episode,
-  type EpisodeKind,
-  type NewEpisode,
-} from "../../db/repositories/episodeRepository.js";
-import { t, type Language } from "../../messages/index.js";
+import { EPISODE_KINDS, type EpisodeKind, type NewEpisode } from "../../db/repositories/episodeRepository.js";
 import {
   isCommand,
   isMemoryCommand,
@@ -22,7 +16,6 @@ import {
   isSmallTalk,
   sentencesOf,
 } from "../../utils/memoryText.js";
-import { humanTime } from "../../utils/timeContext.js";
 
 /** An episode found in one user message (or a task completed in a turn), to store. */
 export interface ExtractedEpisode extends Omit<NewEpisode, "operationKey"> {
@@ -400,22 +393,3 @@ export function episodesFromAnswer(
 }
 
 // ---- recall ----
-
-/**
- * Episodes as the user reads them, one line each, saying when in the user's zone: "Thu 12/11 at
- * 09:00, you decided: Go to Eilat for the trip". For the recall reply built on
- * `LongTermMemory.recallEpisodes`.
- * @internal
- */
-export function formatEpisodes(
-  episodes: readonly Pick<Episode, "kind" | "title" | "occurredAt">[],
-  language: Language,
-  now: number,
-  timeZone: string,
-): string[] {
-  return episodes.map((episode) => {
-    const when = humanTime(new Date(episode.occurredAt).toISOString(), now, timeZone, language);
-    const line = t(language, `notes.episode.${episode.kind}`, { when, title: episode.title });
-    return line.charAt(0).toUpperCase() + line.slice(1);
-  });
-}

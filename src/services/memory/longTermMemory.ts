@@ -21,6 +21,8 @@ import {
 } from "./factExtraction.js";
 import {
   CONTEXT_CHUNK_CANDIDATES,
+  chunkItem,
+  episodeItem,
   factItem,
   formatMemoryContext,
   rankFacts,
@@ -35,12 +37,13 @@ import {
   type CompletedTask,
   type ExtractedEpisode,
 } from "./episodes.js";
-import type { Episode, EpisodeRange, NarrativeArc } from "../../db/repositories/episodeRepository.js";
+import type { Episode } from "../../db/repositories/episodeRepository.js";
 import {
   distinctiveWords,
   echoesFact,
   isMemoryCommand,
   mentionsFact,
+  lexemesOf,
   queryWordsOf,
   withoutNoteCommand,
 } from "../../utils/memoryText.js";
@@ -66,6 +69,8 @@ import { DEFAULT_RETRIEVAL_WEIGHTS, rankMemories, type RetrievalWeights } from "
 
 /** Memories a question about the past is answered with at most (spec 004 retrievalTopK is 10; a chat reply is shorter). */
 const RECALL_LIMIT = 5;
+/** Candidates of each kind read for a question about the past. */
+const RECALL_CANDIDATES = 30;
 /** How much a memory must speak of the question to answer it: one of two words, or a linked person. */
 const RECALL_MIN_RELEVANCE = 0.25;
 
@@ -161,6 +166,13 @@ export interface ProcessReport {
   episodesCreated: number;
   /** Steps that failed (logged). */
   failures: number;
+}
+
+/** What a question about the past found (a `Recollection` with the whole stored items). */
+export interface MemoryRecall extends Recollection {
+  facts: Fact[];
+  episodes: Episode[];
+  chunks: ConversationChunk[];
 }
 
 /** What "forget that I…" removed. */
@@ -737,30 +749,6 @@ export class LongTermMemory {
 
   // ---- chat commands ----
 
-  /**
-   * The episodes the words speak of ("what did we decide about the trip?": "trip"), best first,
-   * each with when it happened (`occurredAt`); every one in the range when the words name nothing
-   * (newest first). Waits for the phone's background run, so a moment just told is found, and
-   * records that those returned were recalled. Render them with `formatEpisodes` (episodes.ts).
-   */
-  async recallEpisodes(phone: string, words: string, range: EpisodeRange = {}): Promise<Episode[]> {
-    await this.settle(phone);
-    const found = await this.storage.repositories.episodes.search(phone, words, range);
-    const episodes = found.map((s) => s.episode);
-    if (episodes.length > 0)
-      this.recordEpisodeAccess(
-        phone,
-        episodes.map((e) => e.id),
-      );
-    return episodes;
-  }
-
-  /** spec 004 `getNarrativeArc`: the user's episodes in thirds, oldest first, and the key moments (significance ≥ 0.7). */
-  async narrativeArc(phone: string): Promise<NarrativeArc> {
-    await this.settle(phone);
-    return this.storage.repositories.episodes.getNarrativeArc(phone);
-  }
-
   private recordEpisodeAccess(phone: string, ids: string[]): void {
     const write: Promise<void> = this.storage.repositories.episodes
       .recordAccess(phone, ids, this.clock())
@@ -786,31 +774,61 @@ export class LongTermMemory {
    * hold now. Ranked by 004's weights; only those that speak of the question (their words, the
    * attribute its verb names, a person linked to one it names) count. Their use is recorded.
    */
-  async recall(phone: string, question: string, timeZone: string): Promise<Recollection> {
+  async recall(phone: string, question: string, timeZone: string): Promise<MemoryRecall> {
     await this.settle(phone);
     const now = this.clock();
     const period = readPastPeriod(question, now, timeZone);
     const text = period ? withoutPeriod(question, period) : question;
-    const candidates = period
-      ? await this.facts.validDuring(phone, period.from, period.to)
-      : await this.facts.relevant(phone, text, { now });
+    const lexemes = lexemesOf(queryWordsOf(text));
+    const during = period && { from: period.from, to: period.to };
+    const { episodes: moments } = this.storage.repositories;
+    const [facts, episodes, chunks] = await Promise.all([
+      during
+        ? this.facts.validDuring(phone, during.from, during.to)
+        : this.facts.relevant(phone, text, { now }),
+      during
+        ? moments.list(phone, { ...during, limit: RECALL_CANDIDATES })
+        : moments
+            .search(phone, text, { limit: RECALL_CANDIDATES })
+            .then((found) => found.map((s) => s.episode)),
+      this.chunks.find(phone, lexemes, during, RECALL_CANDIDATES),
+    ]);
     const ranked = rankMemories(
-      { text, now, weights: this.weights, ...(period && { during: period }) },
-      candidates.map(factItem),
+      { text, now, weights: this.weights, ...(during && { during }) },
+      [...facts.map(factItem), ...episodes.map(episodeItem), ...chunks.map(chunkItem)],
       { limit: RECALL_LIMIT, minRelevance: RECALL_MIN_RELEVANCE },
     );
-    const byId = new Map(candidates.map((f) => [f.id, f]));
-    const facts = ranked.map((r) => byId.get(r.item.id)!);
-    if (facts.length > 0)
+    const picked = <T extends { id: string }>(kind: string, all: readonly T[]): T[] => {
+      const byId = new Map(all.map((x) => [x.id, x]));
+      return ranked.filter((r) => r.item.kind === kind).map((r) => byId.get(r.item.id)!);
+    };
+    const episodesPicked = picked("episode", episodes);
+    // A decision is kept both as a fact and as an episode: the episode (with its day) answers.
+    const told = (f: Fact) =>
+      f.sourceMessageId !== null &&
+      episodesPicked.some(
+        (e) =>
+          e.turnStart !== null &&
+          e.turnStart <= f.sourceMessageId! &&
+          f.sourceMessageId! <= (e.turnEnd ?? e.turnStart),
+      );
+    const result = {
+      facts: picked("fact", facts).filter((f) => !told(f)),
+      episodes: episodesPicked,
+      chunks: picked("chunk", chunks),
+    };
+    if (result.facts.length > 0)
       this.recordAccess(
         phone,
-        facts.map((f) => f.id),
+        result.facts.map((f) => f.id),
         now,
       );
-    return {
-      period: period && { from: period.from, to: period.to, precision: period.precision },
-      facts,
-    };
+    if (result.episodes.length > 0)
+      this.recordEpisodeAccess(
+        phone,
+        result.episodes.map((e) => e.id),
+      );
+    return { period: period && { from: period.from, to: period.to, precision: period.precision }, ...result };
   }
 
   /**

@@ -3,12 +3,12 @@
  * chunks and the remembered facts most worth showing, as short markdown sections within one token
  * budget shared as spec 004 "Priority-based Allocation" shares it (no I/O).
  */
-import type { ChunkSummary } from "../../db/repositories/chunkRepository.js";
-import type { ScoredEpisode } from "../../db/repositories/episodeRepository.js";
+import type { ChunkSummary, ConversationChunk } from "../../db/repositories/chunkRepository.js";
+import type { Episode, ScoredEpisode } from "../../db/repositories/episodeRepository.js";
 import type { Fact, MemoryType, ValidFromPrecision } from "../../db/repositories/memoryRepository.js";
 import { noteSearchText } from "../../utils/searchText.js";
 import { estimateTokens } from "./limits.js";
-import { rankMemories, type MemoryItem, type RetrievalWeights } from "./retrieval.js";
+import { personKey, rankMemories, type MemoryItem, type RetrievalWeights } from "./retrieval.js";
 import { fitSummary } from "./summary.js";
 import { zonedParts } from "../../utils/timeContext.js";
 
@@ -85,6 +85,37 @@ export function factItem(fact: Fact): MemoryItem {
     until: fact.validUntil,
     people: fact.people,
     links: fact.type === "entity" && fact.people.length > 1,
+  };
+}
+
+/** An episode as retrieval scores it: its significance as importance, when it happened. */
+export function episodeItem(episode: Episode): MemoryItem {
+  const text = [episode.title, episode.summary, episode.outcome ?? "", ...episode.participants].join(" ");
+  return {
+    kind: "episode",
+    id: episode.id,
+    text: episode.title,
+    searchText: noteSearchText(text),
+    importance: episode.significance,
+    accessCount: episode.accessCount,
+    lastAccessedAt: episode.lastAccessedAt,
+    at: episode.occurredAt,
+    people: episode.participants.map(personKey),
+  };
+}
+
+/** A chunk of earlier conversation as retrieval scores it: its summary and topics, the time it spans. */
+export function chunkItem(chunk: ConversationChunk): MemoryItem {
+  return {
+    kind: "chunk",
+    id: chunk.id,
+    text: chunk.summary,
+    searchText: noteSearchText(chunk.summary, null, chunk.keyTopics),
+    importance: 0.5,
+    accessCount: 0,
+    lastAccessedAt: chunk.endedAt,
+    at: chunk.startedAt,
+    until: chunk.endedAt,
   };
 }
 

@@ -67,6 +67,10 @@ export interface Recollection {
   period: { from: number; to: number; precision: "day" | "week" | "month" | "year" } | null;
   /** The facts that answer it, best first (those of the period when it named one). */
   facts: RememberedFact[];
+  /** The episodes that answer it (what was decided, solved, done), best first. */
+  episodes: { kind: string; title: string; outcome: string | null; occurredAt: number }[];
+  /** The summaries of earlier conversation that answer it, best first. */
+  chunks: { summary: string; startedAt: number; endedAt: number }[];
 }
 
 export interface MemoryPort {

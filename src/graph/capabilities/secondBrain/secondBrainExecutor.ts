@@ -387,6 +387,17 @@ export function createSecondBrainExecutor(
           period: periodOf(found.period.from, found.period.precision, zone, context.language),
         }),
         facts: found.facts.map((f) => factView(f, context, true)),
+        episodes: found.episodes.map((e) => ({
+          kind: e.kind,
+          title: e.outcome ? `${e.title} → ${e.outcome}` : e.title,
+          when: periodOf(e.occurredAt, "day", zone, context.language),
+        })),
+        chunks: found.chunks.map((c) => {
+          const [from, to] = [c.startedAt, c.endedAt].map((at) =>
+            periodOf(at, "day", zone, context.language),
+          );
+          return { when: from === to ? from! : `${from} – ${to}`, summary: c.summary };
+        }),
       }),
     };
   }

@@ -5,7 +5,9 @@ import {
   type NoteView,
   type SecondBrainData,
 } from "../../../contracts/secondBrain.js";
+import type { EpisodeKind } from "../../../db/repositories/episodeRepository.js";
 import { t } from "../../../messages/index.js";
+import { quoteOf } from "../../../services/secondBrain/replies.js";
 import { withUndoHint } from "../../../services/undo/replies.js";
 import type { ResponseTemplate } from "../../../types/capability.js";
 
@@ -111,7 +113,14 @@ function render(data: SecondBrainData, language: Language): string {
     }
     case "recalled": {
       const period = data.period;
-      if (data.facts.length === 0)
+      const found = [
+        ...data.episodes.map((e) =>
+          t(language, `notes.episode.${e.kind as EpisodeKind}`, { when: e.when, title: e.title }),
+        ),
+        ...data.facts.map((f) => `${f.content} _(${factLabel(f, language)})_`),
+        ...data.chunks.map((c) => `${c.when}: ${quoteOf(c.summary, 300)}`),
+      ];
+      if (found.length === 0)
         return period
           ? t(language, "notes.recalledNoneDuring", { period })
           : t(language, "notes.recalledNone");
@@ -119,7 +128,7 @@ function render(data: SecondBrainData, language: Language): string {
         period
           ? t(language, "notes.recalledHeadingDuring", { period })
           : t(language, "notes.recalledHeading"),
-        ...data.facts.map((f, i) => `${i + 1}. ${f.content} _(${factLabel(f, language)})_`),
+        ...found.map((line, i) => `${i + 1}. ${line}`),
       ].join("\n");
     }
     case "forgotten":

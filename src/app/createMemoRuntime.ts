@@ -94,6 +94,12 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   const llm =
     configured &&
     new ObservedLLMService(configured, [budget.observer, ...(options.llmObservers ?? [])], budget.gate);
+  const embedder =
+    options.embedder !== undefined
+      ? options.embedder
+      : config.embeddings
+        ? createOpenAIEmbedder(config.embeddings)
+        : null;
   const longTerm = new LongTermMemory({
     storage: memoryStorage(pool),
     llm,
@@ -102,13 +108,8 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     clock,
     mode: options.memoryMode ?? config.memoryMode,
     weights: config.retrievalWeights,
+    embedder,
   });
-  const embedder =
-    options.embedder !== undefined
-      ? options.embedder
-      : config.embeddings
-        ? createOpenAIEmbedder(config.embeddings)
-        : null;
   const notes = new SecondBrainService({ notes: new PgNoteRepository(pool), embedder, logger, clock });
   const google = options.google;
   // Each user's calendar: Google Calendar once connected, the built-in one (Postgres) otherwise.

@@ -65,12 +65,20 @@ import {
   summarizable,
 } from "./summary.js";
 import { CHUNK_SIZE, MAX_CHUNKS, estimateTokens } from "./limits.js";
-import { DEFAULT_RETRIEVAL_WEIGHTS, rankMemories, type RetrievalWeights } from "./retrieval.js";
+import {
+  DEFAULT_RETRIEVAL_WEIGHTS,
+  rankMemories,
+  type MemoryItem,
+  type RetrievalWeights,
+} from "./retrieval.js";
+import { DEFAULT_MIN_SIMILARITY, type Embedder } from "../secondBrain/embeddings.js";
 
 /** Memories a question about the past is answered with at most (spec 004 retrievalTopK is 10; a chat reply is shorter). */
 const RECALL_LIMIT = 5;
 /** Candidates of each kind read for a question about the past. */
 const RECALL_CANDIDATES = 30;
+/** Milliseconds the embedding of a question and its candidates may take before words alone decide. */
+const RECALL_EMBED_MS = 3000;
 /** How much a memory must speak of the question to answer it: one of two words, or a linked person. */
 const RECALL_MIN_RELEVANCE = 0.25;
 
@@ -110,6 +118,11 @@ export interface LongTermMemoryOptions {
   clock?: () => number;
   /** Spec 004's retrieval weights (default: 0.4 / 0.3 / 0.2 / 0.1 / 0, MEMORY_RETRIEVAL_WEIGHTS). */
   weights?: Readonly<RetrievalWeights>;
+  /**
+   * The embedding model (EMBEDDINGS_MODEL), or none: a question about the past is then compared
+   * with what Memo remembers by meaning, in one request; without one, by TF-IDF (spec 004).
+   */
+  embedder?: Embedder | null;
 }
 
 /**
@@ -251,6 +264,7 @@ export class LongTermMemory {
   private readonly logger: Logger | undefined;
   private readonly clock: () => number;
   private readonly weights: Readonly<RetrievalWeights>;
+  private readonly embedder: Embedder | null;
   private readonly history: MemoryRepositories["history"];
   private readonly profiles: MemoryRepositories["profiles"];
   private readonly chunks: MemoryRepositories["chunks"];
@@ -271,6 +285,7 @@ export class LongTermMemory {
     this.logger = options.logger;
     this.clock = options.clock ?? Date.now;
     this.weights = options.weights ?? DEFAULT_RETRIEVAL_WEIGHTS;
+    this.embedder = options.embedder ?? null;
     ({
       history: this.history,
       profiles: this.profiles,
@@ -793,9 +808,20 @@ export class LongTermMemory {
             .then((found) => found.map((s) => s.episode)),
       this.chunks.find(phone, lexemes, during, RECALL_CANDIDATES),
     ]);
+    const items = [...facts.map(factItem), ...episodes.map(episodeItem), ...chunks.map(chunkItem)];
+    const embedding = await this.embedInto(phone, text, items);
     const ranked = rankMemories(
-      { text, now, weights: this.weights, ...(during && { during }) },
-      [...facts.map(factItem), ...episodes.map(episodeItem), ...chunks.map(chunkItem)],
+      {
+        text,
+        now,
+        weights: this.weights,
+        ...(during && { during }),
+        ...(embedding && {
+          embedding,
+          minSimilarity: this.embedder?.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
+        }),
+      },
+      items,
       { limit: RECALL_LIMIT, minRelevance: RECALL_MIN_RELEVANCE },
     );
     const picked = <T extends { id: string }>(kind: string, all: readonly T[]): T[] => {
@@ -829,6 +855,39 @@ export class LongTermMemory {
         result.episodes.map((e) => e.id),
       );
     return { period: period && { from: period.from, to: period.to, precision: period.precision }, ...result };
+  }
+
+  /**
+   * With an embedding model: the question's vector, and each item's in `items`, from one request
+   * (at most RECALL_EMBED_MS); null without a model, without items, or when it fails or is late
+   * (logged): the question is then compared by TF-IDF.
+   */
+  private async embedInto(phone: string, question: string, items: MemoryItem[]): Promise<number[] | null> {
+    const embedder = this.embedder;
+    if (!embedder || items.length === 0) return null;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no embedding within ${RECALL_EMBED_MS} ms`)),
+        RECALL_EMBED_MS,
+      );
+    });
+    try {
+      const texts = [question, ...items.map((i) => i.text)];
+      const vectors = await Promise.race([embedder.embed(texts), late]);
+      if (vectors.length !== texts.length)
+        throw new Error(`${vectors.length} vectors for ${texts.length} texts`);
+      items.forEach((item, i) => (item.embedding = vectors[i + 1]!));
+      return vectors[0]!;
+    } catch (error) {
+      this.logger?.warn(
+        { user: phoneTag(phone), step: "recallEmbedding", error: describeError(error) },
+        "question about the past compared by words only",
+      );
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**

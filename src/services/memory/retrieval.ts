@@ -71,6 +71,8 @@ export interface RetrievalQuery {
   during?: { from: number; to: number } | null;
   /** The query's embedding, when an embedding model is configured. */
   embedding?: readonly number[] | null;
+  /** Cosine similarity at or under which embeddings count as unrelated (the model's scale; default: 0). */
+  minSimilarity?: number;
 }
 
 /** The five strategies' scores, each 0..1. */
@@ -212,8 +214,12 @@ export function rankMemories(
       else if (linked && personForms(word).some((f) => people.has(f))) matched++;
     }
     const keyword = Math.min(1, matched / FULL_KEYWORD_WORDS);
+    // By embeddings when both have one (rescaled above the model's noise floor), else TF-IDF.
+    const floor = query.minSimilarity ?? 0;
     const byMeaning =
-      query.embedding && item.embedding ? cosine(query.embedding, item.embedding) : semantic[index]!;
+      query.embedding && item.embedding
+        ? Math.max(0, (cosine(query.embedding, item.embedding) - floor) / (1 - floor))
+        : semantic[index]!;
     // A person linked to the item, not named in it, makes it as relevant as naming them.
     const semanticScore = linked ? Math.max(byMeaning, 0.5) : byMeaning;
     const days = Math.max(0, query.now - Math.max(item.at, item.lastAccessedAt)) / DAY_MS;

@@ -101,6 +101,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     logger,
     clock,
     mode: options.memoryMode ?? config.memoryMode,
+    weights: config.retrievalWeights,
   });
   const embedder =
     options.embedder !== undefined

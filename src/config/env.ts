@@ -227,6 +227,30 @@ const EnvSchema = z.object({
   MEMORY_MODE: z.enum(["llm", "rules"]).default("llm"),
   /** Model of conversation summaries and remembered facts (default: gpt-4o-mini). */
   LLM_MEMORY_MODEL: modelName(),
+  /** Spec 004's retrieval weights semantic,keyword,recency,importance,access (default: 0.4,0.3,0.2,0.1,0). */
+  MEMORY_RETRIEVAL_WEIGHTS: z
+    .string()
+    .trim()
+    .default("0.4,0.3,0.2,0.1,0")
+    .transform((value, ctx) => {
+      const parts = value.split(",").map((p) => Number(p.trim()));
+      if (
+        parts.length !== 5 ||
+        parts.some((n) => !Number.isFinite(n) || n < 0) ||
+        parts.every((n) => n === 0)
+      ) {
+        ctx.addIssue({ code: "custom", message: "five weights ≥ 0, not all 0, e.g. 0.4,0.3,0.2,0.1,0" });
+        return z.NEVER;
+      }
+      const [semantic, keyword, recency, importance, access] = parts as [
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
+      return { semantic, keyword, recency, importance, access };
+    }),
   /** Embedding model of note search, used when OPENAI_API_KEY is set; "off" searches notes by words only (default: text-embedding-3-small, 1536 dimensions). */
   EMBEDDINGS_MODEL: z
     .string()
@@ -310,6 +334,15 @@ const PRODUCTION_REQUIRED = [
 ] as const satisfies readonly (keyof Env)[];
 
 /** The service's resolved configuration. */
+/** Spec 004's RetrievalWeights (the same shape as services/memory/retrieval.ts's). */
+interface RetrievalWeightsSetting {
+  semantic: number;
+  keyword: number;
+  recency: number;
+  importance: number;
+  access: number;
+}
+
 export interface AppConfig {
   env: Env["NODE_ENV"];
   port: number;
@@ -338,6 +371,8 @@ export interface AppConfig {
   openai: { apiKey?: string };
   /** MEMORY_MODE: summaries and remembered facts by the LLM (when there is one) or by rules. */
   memoryMode: "llm" | "rules";
+  /** MEMORY_RETRIEVAL_WEIGHTS: spec 004's weights of the five retrieval strategies. */
+  retrievalWeights: RetrievalWeightsSetting;
   /** Note embeddings (EMBEDDINGS_MODEL with OPENAI_API_KEY); null: notes are searched by words only. */
   embeddings: EmbeddingSettings | null;
   llm: LLMSettings;
@@ -622,6 +657,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     openai: { apiKey: env.OPENAI_API_KEY },
     memoryMode: env.MEMORY_MODE,
+    retrievalWeights: env.MEMORY_RETRIEVAL_WEIGHTS,
     // Note embeddings need an OpenAI(-compatible) key; without one, notes are searched by words.
     embeddings:
       env.OPENAI_API_KEY && env.EMBEDDINGS_MODEL !== "off"

@@ -29,11 +29,15 @@ export interface NoteView {
 }
 
 /** A remembered fact as replies show it. */
-interface FactView {
+export interface FactView {
   id: string;
   type: string;
   content: string;
   status?: string;
+  /** When it became true, as finely as it was said, in the user's zone and language ("the week of 16 Nov"); shown when said. */
+  since?: string;
+  /** When it stopped being true, in the user's zone and language; absent while it holds. */
+  until?: string;
 }
 
 /** store: the note kept; `namesTime` when it mentions a time (the reply says how to get a reminder). */
@@ -77,11 +81,19 @@ interface Summary {
   text: string;
 }
 
-/** memory.list: what Memo remembers about the user. */
+/** memory.list: what Memo remembers about the user (with `history`, what stopped being true after). */
 interface Memories {
   kind: "memories";
   facts: FactView[];
   hasSummary: boolean;
+  history?: boolean;
+}
+
+/** memory.recall: what answers a question about the past, and the period it named ("March 2026"). */
+interface Recalled {
+  kind: "recalled";
+  period?: string;
+  facts: FactView[];
 }
 
 /** memory.forget: the facts (or the note) forgotten, quoted, and how many notes went with them. */
@@ -150,17 +162,33 @@ export const secondBrainContract = defineContract("second-brain", {
     description: "remove a note, named as for update.",
   },
   "memory.list": {
-    args: z.object({}),
+    /** true: also what stopped being true ("what changed?"). */
+    args: z.object({ history: z.boolean().nullish() }),
     reads: true,
     actions: [
       {
         name: "list_memories",
-        hint: '"what do you remember about me?"',
+        hint: '"what do you remember about me?"; "what changed?" lists what stopped being true too',
         reads: true,
         functionName: "memory.list",
       },
     ],
     description: "what Memo remembers about the user.",
+  },
+  "memory.recall": {
+    /** The user's question, with its time words as said ("where did I live in March?"). */
+    args: z.object({ question: text }),
+    reads: true,
+    actions: [
+      {
+        name: "recall_memory",
+        hint: '"where did I live in March?", "what did I tell you about Dana?", "מה אמרתי על התקציב בחודש שעבר?"',
+        reads: true,
+        functionName: "memory.recall",
+      },
+    ],
+    description:
+      "answer a question about what the user told Memo before, or what was true at a past time, from what Memo remembers.",
   },
   "memory.forget": {
     /** The remembered facts meant, or the note "forget that…" named instead (asked first). */
@@ -200,6 +228,7 @@ export interface SecondBrainResults {
   "notes.update": Updated | Deleted;
   "notes.delete": Deleted;
   "memory.list": Memories;
+  "memory.recall": Recalled;
   "memory.forget": Forgotten;
   "memory.forgetAll": ForgotAll;
 }

@@ -14,6 +14,7 @@ interface LongTermContext {
     phone: string,
     message: string,
     read?: LongTermRead | null,
+    timeZone?: string,
   ): Promise<{ text: string | undefined }>;
   /** Starts the background work after a turn (summary, facts); never throws, never waits. */
   schedule(phone: string, windowSize: number): unknown;

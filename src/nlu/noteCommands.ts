@@ -7,7 +7,8 @@ import { asksToBeReminded } from "./reminderWords.js";
  * whole messages count; anything else goes to the planner.
  */
 export type NoteCommand =
-  | { action: "list_memories"; functionName: "memory.list"; args: Record<string, never> }
+  | { action: "list_memories"; functionName: "memory.list"; args: { history?: true } }
+  | { action: "recall_memory"; functionName: "memory.recall"; args: { question: string } }
   | { action: "forget_everything"; functionName: "memory.forgetAll"; args: Record<string, never> }
   | { action: "forget_memory"; functionName: "memory.forget"; args: { query: string } }
   | {
@@ -44,6 +45,42 @@ const LIST_MEMORIES = [
   ),
   new RegExp(
     String.raw`^${HE_LEAD}(?:מה (?:אתה|את) (?:זוכר|זוכרת|יודע|יודעת) (?:עליי|עלי|עליו)|מה (?:זכרת|שמרת|למדת) (?:עליי|עלי)|הזיכרונות שלי|(?:תראה|תראי) (?:לי )?מה (?:אתה זוכר|את זוכרת) (?:עליי|עלי))$`,
+    "u",
+  ),
+];
+
+/** "What changed?", "מה השתנה?": what Memo remembers, with what stopped being true. */
+const LIST_CHANGES = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:what(?:'s| has| have)? changed(?: about me| in what you (?:remember|know)(?: about me)?)?|what do you remember about me,? (?:with|including) (?:what|the) change[ds]?|(?:show|list)(?: me)? (?:what|how) (?:has )?changed(?: about me)?)$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:מה השתנה(?: עליי| עלי| אצלי| במה שאתה זוכר(?: עליי| עלי)?)?|(?:תראה|תראי)(?: לי)? מה השתנה)$`,
+    "u",
+  ),
+];
+
+/**
+ * Questions about what the user told Memo before or what was true at a past time: "where did I
+ * live in March?", "what did we decide about the trip?", "what do you know about Dana?", "מה
+ * אמרתי על התקציב בחודש שעבר?", "איפה גרתי במרץ?". Answered from memory, without a model.
+ */
+const RECALL = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:what|where|who|when|which|how)\s+(?:did|do|have)\s+(?:i|we)\s+(?:say|tell you|told you|mention|decide|agree|choose|pick|live|work|stay)\b.*$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${EN_LEAD}what\s+(?:do|did)\s+you\s+(?:know|remember|recall)\s+about\s+(?!me$|myself$)\S.*$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:מה|איפה|מי|מתי|איך|איזה|איזו)\s+(?:אמרתי|אמרנו|סיפרתי|סיפרנו|החלטתי|החלטנו|סיכמנו|בחרתי|בחרנו|גרתי|גרנו|עבדתי|עבדנו)(?:\s.*)?$`,
+    "u",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}מה (?:אתה|את) (?:יודע|יודעת|זוכר|זוכרת) (?:על|לגבי) (?!עליי$|עלי$)\S.*$`,
     "u",
   ),
 ];
@@ -209,6 +246,8 @@ export function recognizeMemoryCommand(message: string): NoteCommand | null {
   const text = tidy(message);
   if (LIST_MEMORIES.some((p) => p.test(text)))
     return { action: "list_memories", functionName: "memory.list", args: {} };
+  if (LIST_CHANGES.some((p) => p.test(text)))
+    return { action: "list_memories", functionName: "memory.list", args: { history: true } };
   if (FORGET_EVERYTHING.some((p) => p.test(text))) {
     return { action: "forget_everything", functionName: "memory.forgetAll", args: {} };
   }
@@ -217,6 +256,8 @@ export function recognizeMemoryCommand(message: string): NoteCommand | null {
   const number = captured(FORGET_NUMBER, text);
   if (number)
     return { action: "forget_memory", functionName: "memory.forget", args: { query: `#${number}` } };
+  if (RECALL.some((p) => p.test(text)))
+    return { action: "recall_memory", functionName: "memory.recall", args: { question: text } };
   return null;
 }
 

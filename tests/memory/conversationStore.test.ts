@@ -310,10 +310,11 @@ describe.each(backends)("PgConversationStore with the history ($name)", (backend
 
   it("reads the window, the summary and the facts for a message in one statement", async () => {
     const phone = await user();
-    expect(await store.loadTurn(phone, { text: "coffee", now: Date.now(), limit: 12 })).toEqual({
+    expect(await store.loadTurn(phone, { text: "coffee", now: Date.now() })).toEqual({
       window: null,
       summary: "",
       facts: [],
+      timeZone: "UTC",
     });
     await store.save(phone, sampleWindow("w"));
     await db.pool.query("INSERT INTO memory_profiles (user_phone, summary) VALUES ($1, 'Likes tea.')", [
@@ -325,11 +326,16 @@ describe.each(backends)("PgConversationStore with the history ($name)", (backend
               ($1, 'fact', 'Has a dog', 'has a dog', 0.5)`,
       [phone],
     );
-    const read = await store.loadTurn(phone, { text: "more coffee please", now: Date.now(), limit: 12 });
+    const read = await store.loadTurn(phone, { text: "more coffee please", now: Date.now() });
     expect(read.window).toEqual(sampleWindow("w"));
     expect(read.summary).toBe("Likes tea.");
-    expect(read.facts.map((f) => f.fact.content)).toEqual(["Drinks coffee black", "Has a dog"]);
-    expect(read.facts[0]!.relevance).toBeGreaterThan(0);
-    expect(read.facts[0]!.fact.createdAt).toBeGreaterThan(0);
+    expect(read.facts.map((f) => f.content).sort()).toEqual(["Drinks coffee black", "Has a dog"]);
+    expect(read.facts[0]!.createdAt).toBeGreaterThan(0);
+    // A fact that stopped being true is not read for the planner.
+    await db.pool.query(
+      "UPDATE memories SET valid_until = now() - interval '1 day' WHERE content = 'Has a dog'",
+    );
+    const later = await store.loadTurn(phone, { text: "more coffee please", now: Date.now() });
+    expect(later.facts.map((f) => f.content)).toEqual(["Drinks coffee black"]);
   });
 });

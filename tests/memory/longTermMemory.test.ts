@@ -322,7 +322,19 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       const llm = new FakeLLM((_node: LLMNode, messages: LLMMessage[]) =>
         systemText(messages) === FACTS_PROMPT
           ? {
-              facts: [{ message: 1, type: "entity", content: "Partner Dana is vegetarian", importance: 0.8 }],
+              facts: [
+                {
+                  message: 1,
+                  type: "entity",
+                  content: "Partner Dana is vegetarian",
+                  importance: 0.8,
+                  subject: "user",
+                  attribute: "",
+                  people: [],
+                  since: "",
+                  replaces: [],
+                },
+              ],
             }
           : "summary",
       );
@@ -341,7 +353,17 @@ describe.each(backends)("long-term memory on $name", (backend) => {
         return text.includes("morning")
           ? {
               facts: [
-                { message: 1, type: "preference", content: "Prefers morning meetings", importance: 0.9 },
+                {
+                  message: 1,
+                  type: "preference",
+                  content: "Prefers morning meetings",
+                  importance: 0.9,
+                  subject: "user",
+                  attribute: "",
+                  people: [],
+                  since: "",
+                  replaces: [],
+                },
               ],
             }
           : { facts: [] };
@@ -414,6 +436,11 @@ describe.each(backends)("long-term memory on $name", (backend) => {
         "Doesn't like black coffee",
         "לא אוהב קפה",
       ]);
+      // Taken back, not deleted: what was true until then is kept (spec 004 temporal validity).
+      const history = await longTerm.listFacts(phone, { history: true });
+      const liked = history.find((f) => f.content === "Likes black coffee")!;
+      expect(liked.validUntil).toBeGreaterThan(liked.validFrom);
+      expect(liked.validUntil).toBeLessThanOrEqual(clock.now());
 
       const repo = new PgMemoryRepository(db.pool);
       const fridays = await repo.create(
@@ -430,7 +457,11 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       const contents = (await repo.list(phone, "all")).map((f) => f.content);
       expect(contents).toContain("Can't meet on Fridays");
       expect(contents).not.toContain("Can meet on Fridays");
-      expect(await repo.getMany(phone, [fridays.fact.id])).toEqual([]);
+      const [closed] = await repo.getMany(phone, [fridays.fact.id]);
+      expect(closed!.validUntil).toBe(clock.now());
+      expect(taken.fact.relationships).toEqual([
+        { targetId: fridays.fact.id, type: "contradicts", strength: 1, createdAt: clock.now() },
+      ]);
     });
 
     it("schedule() returns the run it starts or joins, which covers what was asked meanwhile", async () => {
@@ -518,11 +549,11 @@ describe.each(backends)("long-term memory on $name", (backend) => {
           clock.now() - (i % 40) * DAY,
         );
       }
-      // A strong preference, stated ten days ago.
+      // A strong preference, stated today: spec 004's weights put recency (0.2) before importance (0.1).
       await repo.create(
         phone,
         { type: "preference", content: "Prefers morning meetings", importance: 0.8 },
-        clock.now() - 10 * DAY,
+        clock.now(),
       );
       expect(await repo.list(phone)).toHaveLength(201);
       const summary = Array.from(
@@ -548,7 +579,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       expect(factLines.length).toBeGreaterThan(0);
       expect(factLines.length).toBeLessThanOrEqual(6);
       expect(factLines.reduce((sum, l) => sum + estimateTokens(l), 0)).toBeLessThanOrEqual(200);
-      expect(factLines[0]).toBe("- (preference) Prefers morning meetings");
+      expect(factLines[0]).toMatch(/^- \(preference\) Prefers morning meetings \(since \d{4}-\d\d-\d\d\)$/);
       expect(context.factIds).toHaveLength(factLines.length);
     });
 
@@ -680,9 +711,33 @@ describe.each(backends)("long-term memory on $name", (backend) => {
         return {
           facts: lines.flatMap((line, i) =>
             line.includes("prefer morning")
-              ? [{ message: i, type: "preference", content: "Prefers morning meetings", importance: 0.6 }]
+              ? [
+                  {
+                    message: i,
+                    type: "preference",
+                    content: "Prefers morning meetings",
+                    importance: 0.6,
+                    subject: "user",
+                    attribute: "",
+                    people: [],
+                    since: "",
+                    replaces: [],
+                  },
+                ]
               : line.includes("Haifa")
-                ? [{ message: i, type: "fact", content: "Lives in Haifa", importance: 0.5 }]
+                ? [
+                    {
+                      message: i,
+                      type: "fact",
+                      content: "Lives in Haifa",
+                      importance: 0.5,
+                      subject: "user",
+                      attribute: "",
+                      people: [],
+                      since: "",
+                      replaces: [],
+                    },
+                  ]
                 : [],
           ),
         };
@@ -709,7 +764,17 @@ describe.each(backends)("long-term memory on $name", (backend) => {
         return index > 0
           ? {
               facts: [
-                { message: index, type: "preference", content: "Prefers morning meetings", importance: 0.6 },
+                {
+                  message: index,
+                  type: "preference",
+                  content: "Prefers morning meetings",
+                  importance: 0.6,
+                  subject: "user",
+                  attribute: "",
+                  people: [],
+                  since: "",
+                  replaces: [],
+                },
               ],
             }
           : { facts: [] };

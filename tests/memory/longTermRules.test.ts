@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HistoryMessage } from "../../src/db/repositories/conversationHistory.js";
-import type { Fact, ScoredFact } from "../../src/db/repositories/memoryRepository.js";
+import type { Fact } from "../../src/db/repositories/memoryRepository.js";
+import type { ScoredFact } from "../../src/services/memory/memoryContext.js";
 import { calculateDecay, contradicts } from "../../src/db/repositories/memoryRepository.js";
 import { extractFactsByRules, factsFromAnswer } from "../../src/services/memory/factExtraction.js";
 import { estimateTokens } from "../../src/services/memory/limits.js";
@@ -130,19 +131,37 @@ describe("fact extraction by rules", () => {
     const facts = factsFromAnswer(
       {
         facts: [
-          { message: 2, type: "fact", content: "Lives in Haifa", importance: 0.5 },
-          { message: 7, type: "fact", content: "Invented", importance: 0.5 },
-          { message: 1, type: "preference", content: "Prefers tea", importance: 3 },
+          { message: 2, type: "fact", content: "Lives in Haifa", importance: 0.5, ...about("residence") },
+          { message: 7, type: "fact", content: "Invented", importance: 0.5, ...about("") },
+          { message: 1, type: "preference", content: "Prefers tea", importance: 3, ...about("") },
         ],
       },
       messages,
     );
     expect(facts).toEqual([
-      { type: "fact", content: "Lives in Haifa", importance: 0.5, sourceMessageId: messages[1]!.id },
-      { type: "preference", content: "Prefers tea", importance: 1, sourceMessageId: messages[0]!.id },
+      {
+        type: "fact",
+        content: "Lives in Haifa",
+        importance: 0.5,
+        sourceMessageId: messages[1]!.id,
+        subject: "user",
+        attribute: "residence",
+      },
+      {
+        type: "preference",
+        content: "Prefers tea",
+        importance: 1,
+        sourceMessageId: messages[0]!.id,
+        subject: "user",
+      },
     ]);
   });
 });
+
+/** The fields the extraction model gives beside the fact: about the user, no time, nothing replaced. */
+function about(attribute: string) {
+  return { subject: "user", attribute, people: [], since: "", replaces: [] };
+}
 
 describe("memory commands", () => {
   it.each([
@@ -327,11 +346,22 @@ function scored(n: number, content: string, type: Fact["type"] = "fact"): Scored
       sourceMessageId: null,
       createdAt: T0,
       updatedAt: T0,
+      searchText: content.toLowerCase(),
+      validFrom: T0,
+      precision: "instant",
+      validUntil: null,
+      subject: null,
+      attribute: null,
+      relationships: [],
+      people: [],
     },
     score: 1 - n / 100,
     relevance: 0,
   };
 }
+
+/** T0's day in UTC, as the planner's context dates a fact. */
+const T0_DAY = new Date(T0).toISOString().slice(0, 10);
 
 describe("the planner's memory context", () => {
   it("holds a long summary and many facts within their budgets", () => {
@@ -353,7 +383,7 @@ describe("the planner's memory context", () => {
     expect(factLines.reduce((sum, line) => sum + estimateTokens(line), 0)).toBeLessThanOrEqual(
       CONTEXT_FACT_TOKENS,
     );
-    expect(factLines[0]).toBe("- (fact) Fact number 0 with some words in it");
+    expect(factLines[0]).toBe(`- (fact) Fact number 0 with some words in it (since ${T0_DAY})`);
     expect(context.factIds).toEqual(factLines.map((_, i) => `f${i}`));
   });
 

@@ -108,7 +108,21 @@ describe("a stored message the memory work cannot read", () => {
     const llm = new FakeLLM((node, messages) => {
       const text = JSON.stringify(messages.at(-1)?.content ?? "");
       return text.includes("peanuts")
-        ? { facts: [{ message: 1, type: "constraint", content: "Allergic to peanuts", importance: 0.6 }] }
+        ? {
+            facts: [
+              {
+                message: 1,
+                type: "constraint",
+                content: "Allergic to peanuts",
+                importance: 0.6,
+                subject: "user",
+                attribute: "",
+                people: [],
+                since: "",
+                replaces: [],
+              },
+            ],
+          }
         : { facts: [] };
     });
     const c = conversation(llm);

@@ -15,6 +15,7 @@ import { householdsMigration } from "./0014_households.js";
 import { householdSharingMigration } from "./0015_household_sharing.js";
 import { householdConsentMigration } from "./0016_household_consent.js";
 import { attendeesContactsMigration } from "./0017_attendees_contacts.js";
+import { memoryValidityMigration } from "./0018_memory_validity.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   householdSharingMigration,
   householdConsentMigration,
   attendeesContactsMigration,
+  memoryValidityMigration,
 ];

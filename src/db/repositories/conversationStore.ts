@@ -7,7 +7,7 @@ import type { DisambiguationSnapshot } from "../../types/execution.js";
 import { CAPABILITY_NAMES } from "../../types/plan.js";
 import { InvalidPhoneError } from "../../utils/errors.js";
 import type { NewHistoryMessage } from "./conversationHistory.js";
-import { relevantFacts, type ScoredFact } from "./memoryRepository.js";
+import { relevantFacts, type Fact } from "./memoryRepository.js";
 
 /** The whole short-term window of one user, stored as one document. */
 export interface StoredWindow {
@@ -25,10 +25,8 @@ export interface StoredWindow {
 export interface TurnFactsQuery {
   /** The user's message: facts speaking of its words rank first. */
   text: string;
-  /** The instant decay is computed at (epoch ms). */
+  /** The instant decay is computed at, and at which the facts must hold (epoch ms). */
   now: number;
-  /** At most this many, best first. */
-  limit: number;
 }
 
 /** What the start of a turn reads: the window, and the long-term memory the planner sees. */
@@ -37,8 +35,10 @@ export interface TurnRead {
   window: StoredWindow | null;
   /** The rolling summary ("" without a profile). */
   summary: string;
-  /** The facts for the message, best first. */
-  facts: ScoredFact[];
+  /** The candidate facts for the message (ranked by the caller). */
+  facts: Fact[];
+  /** The user's IANA zone (dates in the planner's context are theirs), null without a user row. */
+  timeZone: string | null;
 }
 
 /** Storage of conversation windows, one per phone. Every method takes the phone that scopes it. */
@@ -225,17 +225,18 @@ export class PgConversationStore implements ConversationStore {
   }
 
   async loadTurn(phone: string, query: TurnFactsQuery): Promise<TurnRead> {
-    // Twice what is shown, so a fact too long for the budget leaves room for the next ones.
-    const facts = relevantFacts(query.text, { now: query.now, limit: query.limit }, 2);
+    const facts = relevantFacts(query.text, { now: query.now }, 2);
     const { rows } = await this.pool.query<{
       state: unknown;
       sent: unknown;
       summary: string | null;
       facts: unknown[];
+      time_zone: string | null;
     }>(
       `WITH facts AS (${facts.sql}), win AS (${WINDOW_WITH_SENT_IDS})
        SELECT (SELECT state FROM win) AS state, (SELECT sent FROM win) AS sent,
               (SELECT summary FROM memory_profiles WHERE user_phone = $1) AS summary,
+              (SELECT time_zone FROM users WHERE phone = $1) AS time_zone,
               (SELECT COALESCE(jsonb_agg(to_jsonb(f)), '[]'::jsonb) FROM facts f) AS facts`,
       [phone, ...facts.params],
     );
@@ -243,7 +244,8 @@ export class PgConversationStore implements ConversationStore {
     return {
       window: row?.state ? withSentIds(parseStoredWindow(row.state), row.sent) : null,
       summary: row?.summary ?? "",
-      facts: facts.rank(row?.facts ?? []),
+      facts: facts.parse(row?.facts ?? []),
+      timeZone: row?.time_zone ?? null,
     };
   }
 

@@ -3,7 +3,6 @@ import {
   contentWords,
   isNegated,
   lexemesOf,
-  matchedWordCount,
   queryWordsOf,
   withoutNegation,
 } from "../../utils/memoryText.js";
@@ -47,12 +46,6 @@ const DEDUPE_THRESHOLD = 0.85;
 /** Below this a fact is not offered as what the user's words mean ("forget that I…"). */
 const FIND_MIN_SCORE = 0.35;
 
-/** Relevance weighs most (spec 004's keyword + semantic weights), importance × decay the rest. */
-const RELEVANCE_WEIGHT = 0.7;
-const VALUE_WEIGHT = 0.3;
-/** Matched message words at which relevance is full: one shared word is half relevant. */
-const FULL_RELEVANCE_WORDS = 2;
-
 /** spec 004 calculateDecay: 0.5^(days since access / 30) + min(0.1 × accesses, 0.5), at most 1. @internal */
 export function calculateDecay(accessCount: number, lastAccessedAt: number, now: number): number {
   const days = Math.max(0, now - lastAccessedAt) / DAY_MS;
@@ -73,6 +66,8 @@ export interface Fact {
   type: MemoryType;
   /** Third person, e.g. "Prefers morning meetings". */
   content: string;
+  /** Its stored search text (`noteSearchText`). */
+  searchText: string;
   /** 0..1. */
   importance: number;
   accessCount: number;
@@ -87,6 +82,32 @@ export interface Fact {
   createdAt: number;
   /** Epoch ms. */
   updatedAt: number;
+  /** Epoch ms it became true (spec 004 validFrom). */
+  validFrom: number;
+  /** How finely that was said: "week" for "last week", "instant" when it is when the user said it. */
+  precision: ValidFromPrecision;
+  /** Epoch ms it stopped being true, or null while it holds (spec 004 validUntil). */
+  validUntil: number | null;
+  /** Whom it is about ("user", "sister", "dana"), when known. */
+  subject: string | null;
+  /** What about them ("residence", "birthday"), when known. */
+  attribute: string | null;
+  /** Spec 004's relationships to other facts (this one supersedes / contradicts them). */
+  relationships: MemoryRelationship[];
+  /** The people it speaks of, folded. */
+  people: string[];
+}
+
+export type ValidFromPrecision = "instant" | "day" | "week" | "month" | "year";
+
+/** Spec 004's MemoryRelationship. */
+interface MemoryRelationship {
+  targetId: string;
+  type: "supersedes" | "contradicts" | "related_to";
+  /** 0..1. */
+  strength: number;
+  /** Epoch ms. */
+  createdAt: number;
 }
 
 export interface NewFact {
@@ -97,15 +118,14 @@ export interface NewFact {
   sourceMessageId?: number | null;
   /** Names the operation that makes it: a second create with the same key stores nothing. */
   operationKey?: string;
-}
-
-/** A fact with how well it answers a query. */
-export interface ScoredFact {
-  fact: Fact;
-  /** 0..1: the ranking score. */
-  score: number;
-  /** 0..1: how much of the query the fact speaks of (0 when it was chosen for its value alone). */
-  relevance: number;
+  subject?: string | null;
+  attribute?: string | null;
+  people?: readonly string[];
+  /** Epoch ms it became true (default: `now`). */
+  validFrom?: number;
+  precision?: ValidFromPrecision;
+  /** Ids of the user's facts the extraction model said it replaces: they are closed (never deleted). */
+  replaces?: readonly string[];
 }
 
 /** A fact found for the user's words: how well they name it (0..1), and the message it came from, when kept. */
@@ -115,9 +135,7 @@ export interface FoundFact extends Fact {
 }
 
 export interface RelevantOptions {
-  /** At most this many, best first (default: 6). */
-  limit?: number;
-  /** The instant decay is computed at (epoch ms). */
+  /** The instant decay is computed at, and at which the facts must hold (epoch ms). */
   now: number;
   /** Facts matching the query's words read from the table (default: 40). */
   matchingCandidates?: number;
@@ -128,13 +146,26 @@ export interface RelevantOptions {
 /** Storage of remembered facts (`memories`). Every per-user method takes the phone that scopes it. */
 interface MemoryRepository {
   /**
-   * Stores a fact at `now` (epoch ms); a near-identical one of the user (active or archived) is
-   * refreshed instead: made active, its importance raised to the new one's, its access recorded.
-   * Stored facts it takes back ("Doesn't like coffee" after "Likes coffee") are deleted.
+   * Stores a fact at `now` (epoch ms); a near-identical one of the user that still holds (active
+   * or archived) is refreshed instead: made active, its importance raised to the new one's, its
+   * access recorded. Nothing is deleted: the facts it ends are closed at its `validFrom` (spec 004
+   * temporal validity) and named in its relationships — those it takes back ("Doesn't like
+   * coffee" after "Likes coffee": `contradicts`), those about the same subject and attribute
+   * ("Lives in Haifa" after "Lives in Tel Aviv": `supersedes`) and those in `replaces`.
    */
   create(phone: string, fact: NewFact, now: number): Promise<{ fact: Fact; created: boolean }>;
-  /** The user's facts of `status` (default: active; "all": active first), most valuable first. */
-  list(phone: string, status?: Fact["status"] | "all"): Promise<Fact[]>;
+  /**
+   * The user's facts of `status` (default: active; "all": active first) that still hold, most
+   * valuable first; with `closed`, also those that stopped being true, after them.
+   */
+  list(phone: string, status?: Fact["status"] | "all", options?: { closed?: boolean }): Promise<Fact[]>;
+  /** The user's active facts that hold now, newest first, at most `limit` (what the extraction model is shown). */
+  current(phone: string, limit: number): Promise<Fact[]>;
+  /**
+   * Spec 004 getValidAt over a period: the user's facts (active or archived) that held at some
+   * time in [from, to), oldest first, at most `limit`.
+   */
+  validDuring(phone: string, from: number, to: number, limit?: number): Promise<Fact[]>;
   getMany(phone: string, ids: readonly string[]): Promise<Fact[]>;
   /**
    * The user's facts (active and archived) that the words may mean, best first, scored on the
@@ -142,10 +173,10 @@ interface MemoryRepository {
    */
   find(phone: string, words: string, limit?: number): Promise<FoundFact[]>;
   /**
-   * The active facts most worth showing with a message: those speaking of its words first, then by
-   * importance × decay (so a strong preference shows whatever the message says).
+   * The candidates for a message (ranked by the caller): the active facts holding now that speak
+   * of its words or of people linked to them, and the most valuable ones.
    */
-  relevant(phone: string, query: string, options: RelevantOptions): Promise<ScoredFact[]>;
+  relevant(phone: string, query: string, options: RelevantOptions): Promise<Fact[]>;
   /** Records that these facts were used at `now`: one more access, decay back to 1. */
   recordAccess(phone: string, ids: readonly string[], now: number): Promise<void>;
   /** How many facts the user has (active and archived). */
@@ -184,6 +215,13 @@ interface FactRow {
   source_message_id: string | number | null;
   created_at: Date | string;
   updated_at: Date | string;
+  valid_from: Date | string;
+  valid_from_precision: ValidFromPrecision;
+  valid_until: Date | string | null;
+  subject: string | null;
+  attribute: string | null;
+  relationships: unknown;
+  people: string[] | null;
 }
 
 /** Epoch ms of an instant read as a Date or as JSON text. */
@@ -191,7 +229,8 @@ const millis = (at: Date | string): number => (at instanceof Date ? at.getTime()
 
 const COLUMN_NAMES = [
   ...["id", "type", "content", "search_text", "importance", "access_count", "last_accessed_at"],
-  ...["decay_factor", "status", "source_message_id", "created_at", "updated_at"],
+  ...["decay_factor", "status", "source_message_id", "created_at", "updated_at", "valid_from"],
+  ...["valid_from_precision", "valid_until", "subject", "attribute", "relationships", "people"],
 ];
 const COLUMNS = COLUMN_NAMES.join(", ");
 /** The same columns of `memories m`, for joins. */
@@ -205,6 +244,7 @@ function toFact(row: FactRow): Fact {
     id: row.id,
     type: row.type,
     content: row.content,
+    searchText: row.search_text,
     importance: row.importance,
     accessCount: row.access_count,
     lastAccessedAt: millis(row.last_accessed_at),
@@ -213,52 +253,68 @@ function toFact(row: FactRow): Fact {
     sourceMessageId: row.source_message_id === null ? null : Number(row.source_message_id),
     createdAt: millis(row.created_at),
     updatedAt: millis(row.updated_at),
+    validFrom: millis(row.valid_from),
+    precision: row.valid_from_precision,
+    validUntil: row.valid_until === null ? null : millis(row.valid_until),
+    subject: row.subject,
+    attribute: row.attribute,
+    relationships: Array.isArray(row.relationships) ? (row.relationships as MemoryRelationship[]) : [],
+    people: row.people ?? [],
   };
 }
 
-/** The statement that reads the facts for a query, and how its rows are ranked. */
+/** Facts that hold at the instant in `at` (spec 004 isValid). */
+const HOLDS = (at: string) => `valid_from <= ${at} AND (valid_until IS NULL OR valid_until > ${at})`;
+
+/** The statement that reads the candidate facts for a query, and how its rows are read. */
 export interface RelevantFactsQuery {
   /** One statement; the phone is `$1`, `params` follow from the first number it was asked for. */
   sql: string;
   params: unknown[];
-  /** The rows read (as returned, or as `to_jsonb` of them), scored and ranked, best first, at most `limit`. */
-  rank(rows: readonly unknown[]): ScoredFact[];
+  /** The rows read (as returned, or as `to_jsonb` of them), as facts with their decay at `now`. */
+  parse(rows: readonly unknown[]): Fact[];
 }
 
 /**
- * The facts speaking of the query's words (through the text-search index) and the most valuable
- * ones by their stored decay (kept fresh by access and consolidation), in one statement that other
- * reads can embed. The decay at `now` and the final ranking are computed in code: in SQL, 200
- * power() calls cost more than the whole rest of context assembly on the embedded database.
+ * The candidate facts for a query, holding at `now`: those speaking of its words (through the
+ * text-search index), those about people the words name or people linked to them by an entity
+ * fact ("Dana" → "User's sister is Dana" → facts about the sister), and the most valuable by their
+ * stored decay (kept fresh by access and consolidation), in one statement that other reads can
+ * embed. Ranking is the caller's (spec 004 retrieval, in services/memory/retrieval.ts).
  */
 export function relevantFacts(query: string, options: RelevantOptions, first: number): RelevantFactsQuery {
-  const limit = options.limit ?? 6;
   const words = queryWordsOf(query);
-  const [terms, matching, valued] = [first, first + 1, first + 2].map((n) => `$${n}`);
+  const [terms, matching, valued, named, at] = [0, 1, 2, 3, 4].map((n) => `$${first + n}`);
+  const holds = HOLDS(`${at}::timestamptz`);
   return {
     sql: `(SELECT ${COLUMNS} FROM memories
-            WHERE user_phone = $1 AND status = 'active' AND ${terms}::text IS NOT NULL
+            WHERE user_phone = $1 AND status = 'active' AND ${holds} AND ${terms}::text IS NOT NULL
               AND search @@ to_tsquery('simple', ${terms})
             ORDER BY importance * decay_factor DESC LIMIT ${matching})
           UNION
           (SELECT ${COLUMNS} FROM memories
-            WHERE user_phone = $1 AND status = 'active'
+            WHERE user_phone = $1 AND status = 'active' AND ${holds} AND cardinality(${named}::text[]) > 0
+              AND people && ((SELECT COALESCE(array_agg(DISTINCT p), '{}'::text[]) FROM memories e, unnest(e.people) p
+                               WHERE e.user_phone = $1 AND e.type = 'entity' AND e.status = 'active'
+                                 AND e.people && ${named}::text[] AND ${holds}) || ${named}::text[])
+            ORDER BY importance * decay_factor DESC LIMIT ${matching})
+          UNION
+          (SELECT ${COLUMNS} FROM memories
+            WHERE user_phone = $1 AND status = 'active' AND ${holds}
             ORDER BY importance * decay_factor DESC, last_accessed_at DESC LIMIT ${valued})`,
-    params: [toTsQuery(lexemesOf(words)), options.matchingCandidates ?? 40, options.valueCandidates ?? 20],
-    rank: (rows) =>
-      (rows as FactRow[])
-        .map((row) => {
-          const fact = toFact(row);
-          fact.decayFactor = calculateDecay(fact.accessCount, fact.lastAccessedAt, options.now);
-          const relevance = Math.min(1, matchedWordCount(words, row.search_text) / FULL_RELEVANCE_WORDS);
-          return {
-            fact,
-            relevance,
-            score: RELEVANCE_WEIGHT * relevance + VALUE_WEIGHT * fact.importance * fact.decayFactor,
-          };
-        })
-        .sort((a, b) => b.score - a.score || b.fact.lastAccessedAt - a.fact.lastAccessedAt)
-        .slice(0, limit),
+    params: [
+      toTsQuery(lexemesOf(words)),
+      options.matchingCandidates ?? 40,
+      options.valueCandidates ?? 20,
+      [...new Set(words.flatMap((w) => w.forms))],
+      new Date(options.now),
+    ],
+    parse: (rows) =>
+      (rows as FactRow[]).map((row) => {
+        const fact = toFact(row);
+        fact.decayFactor = calculateDecay(fact.accessCount, fact.lastAccessedAt, options.now);
+        return fact;
+      }),
   };
 }
 
@@ -309,14 +365,17 @@ export class PgMemoryRepository implements MemoryRepository {
     const content = fact.content.replaceAll("\u0000", "").trim().slice(0, 1000);
     const importance = clamp01(fact.importance ?? DEFAULT_IMPORTANCE[fact.type]);
     const at = new Date(now);
+    const validFrom = new Date(Math.min(fact.validFrom ?? now, now));
+    const subject = fact.subject?.trim() || null;
+    const attribute = fact.attribute?.trim() || null;
 
-    const { same, contradicted } = await this.nearIdentical(phone, content);
-    // The newer statement replaces what it takes back ("I don't like coffee" after "I like coffee").
-    if (contradicted.length > 0)
-      await this.db.query("DELETE FROM memories WHERE user_phone = $1 AND id = ANY($2::uuid[])", [
-        phone,
-        contradicted.map((row) => row.id),
-      ]);
+    const { same, contradicted, superseded } = await this.related(
+      phone,
+      content,
+      subject,
+      attribute,
+      validFrom,
+    );
     if (same) {
       const { rows } = await this.db.query<FactRow>(
         `UPDATE memories
@@ -329,10 +388,32 @@ export class PgMemoryRepository implements MemoryRepository {
       if (rows[0]) return { fact: toFact(rows[0]), created: false };
     }
 
+    const replaced = (fact.replaces ?? []).filter((id) => UUID.test(id));
+    const relationships: MemoryRelationship[] = [
+      ...contradicted.map((row) => ({
+        targetId: row.id,
+        type: "contradicts" as const,
+        strength: 1,
+        createdAt: now,
+      })),
+      ...[...new Set([...superseded.map((row) => row.id), ...replaced])]
+        .filter((id) => !contradicted.some((row) => row.id === id))
+        .map((id) => ({ targetId: id, type: "supersedes" as const, strength: 1, createdAt: now })),
+    ];
+    // An older statement said now ("I lived in Paris in 2019" after "Lives in Haifa") holds until
+    // the next one about the same thing began.
+    const laterStart =
+      superseded.length === 0 ? await this.nextStart(phone, subject, attribute, validFrom) : null;
     const inserted = await this.db.query<FactRow>(
-      `INSERT INTO memories (user_phone, type, content, search_text, importance, source_message_id,
-                             created_by_operation, last_accessed_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $8)
+      `WITH closed AS (
+         UPDATE memories SET valid_until = $12, updated_at = $8
+          WHERE user_phone = $1 AND id = ANY($11::uuid[]) AND valid_until IS NULL AND valid_from <= $12
+        RETURNING id)
+       INSERT INTO memories (user_phone, type, content, search_text, importance, source_message_id,
+                             created_by_operation, last_accessed_at, created_at, updated_at,
+                             valid_from, valid_from_precision, valid_until, subject, attribute,
+                             relationships, people)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $8, $12, $13, $14, $9, $10, $15::jsonb, $16)
        ON CONFLICT (user_phone, created_by_operation) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
@@ -344,6 +425,14 @@ export class PgMemoryRepository implements MemoryRepository {
         fact.sourceMessageId ?? null,
         fact.operationKey ?? null,
         at,
+        subject,
+        attribute,
+        relationships.map((r) => r.targetId),
+        validFrom,
+        fact.precision ?? "instant",
+        laterStart,
+        JSON.stringify(relationships),
+        [...new Set(fact.people ?? [])],
       ],
     );
     if (inserted.rows[0]) return { fact: toFact(inserted.rows[0]), created: true };
@@ -357,41 +446,93 @@ export class PgMemoryRepository implements MemoryRepository {
   }
 
   /**
-   * The stored fact of the user most like `content`, when it is near-identical and says "not" as
-   * it does; and the stored facts it contradicts (see `contradicts`).
+   * The stored facts a new one relates to, among those that still hold: the one most like it when
+   * near-identical and saying "not" as it does (refreshed, not stored twice); those it contradicts
+   * (see `contradicts`); and those about the same subject and attribute that began before it and
+   * say something else (it supersedes them).
    */
-  private async nearIdentical(
+  private async related(
     phone: string,
     content: string,
-  ): Promise<{ same: FactRow | null; contradicted: FactRow[] }> {
+    subject: string | null,
+    attribute: string | null,
+    validFrom: Date,
+  ): Promise<{ same: FactRow | null; contradicted: FactRow[]; superseded: FactRow[] }> {
     const terms = [...new Set(contentWords(content).flatMap(wordForms))];
     const { rows } = await this.db.query<FactRow>(
       `SELECT ${COLUMNS} FROM memories
-        WHERE user_phone = $1
-          AND (search_text = $2 OR ($3::text IS NOT NULL AND search @@ to_tsquery('simple', $3)))
+        WHERE user_phone = $1 AND valid_until IS NULL
+          AND (search_text = $2 OR ($3::text IS NOT NULL AND search @@ to_tsquery('simple', $3))
+               OR ($4::text IS NOT NULL AND subject = $4 AND attribute = $5))
         LIMIT 50`,
-      [phone, noteSearchText(content), toTsQuery(terms)],
+      [phone, noteSearchText(content), toTsQuery(terms), attribute === null ? null : subject, attribute],
     );
     let best: { row: FactRow; score: number } | null = null;
     const contradicted: FactRow[] = [];
+    const superseded: FactRow[] = [];
     const negated = isNegated(content);
     for (const row of rows) {
+      const sameThing =
+        subject !== null && attribute !== null && row.subject === subject && row.attribute === attribute;
       if (isNegated(row.content) !== negated) {
         if (contradicts(content, row.content)) contradicted.push(row);
+        else if (sameThing && millis(row.valid_from) <= validFrom.getTime()) superseded.push(row);
         continue;
       }
       const score = similarity(content, row.content);
       if (score >= DEDUPE_THRESHOLD && (best === null || score > best.score)) best = { row, score };
+      else if (sameThing && millis(row.valid_from) <= validFrom.getTime()) superseded.push(row);
     }
-    return { same: best?.row ?? null, contradicted };
+    return { same: best?.row ?? null, contradicted, superseded };
   }
 
-  async list(phone: string, status: Fact["status"] | "all" = "active"): Promise<Fact[]> {
+  /** When the earliest fact about the same subject and attribute that began after `validFrom` began, if any. */
+  private async nextStart(
+    phone: string,
+    subject: string | null,
+    attribute: string | null,
+    validFrom: Date,
+  ): Promise<Date | null> {
+    if (subject === null || attribute === null) return null;
+    const { rows } = await this.db.query<{ at: Date | null }>(
+      `SELECT min(valid_from) AS at FROM memories
+        WHERE user_phone = $1 AND subject = $2 AND attribute = $3 AND valid_from > $4`,
+      [phone, subject, attribute, validFrom],
+    );
+    return rows[0]?.at ?? null;
+  }
+
+  async current(phone: string, limit: number): Promise<Fact[]> {
     const { rows } = await this.db.query<FactRow>(
       `SELECT ${COLUMNS} FROM memories
-        WHERE user_phone = $1 AND ($2::text = 'all' OR status = $2)
-        ORDER BY status = 'active' DESC, importance * decay_factor DESC, created_at, id`,
-      [phone, status],
+        WHERE user_phone = $1 AND status = 'active' AND valid_until IS NULL
+        ORDER BY created_at DESC, id LIMIT $2`,
+      [phone, limit],
+    );
+    return rows.map(toFact);
+  }
+
+  async validDuring(phone: string, from: number, to: number, limit = 200): Promise<Fact[]> {
+    const { rows } = await this.db.query<FactRow>(
+      `SELECT ${COLUMNS} FROM memories
+        WHERE user_phone = $1 AND valid_from < $3 AND (valid_until IS NULL OR valid_until > $2)
+        ORDER BY valid_from, id LIMIT $4`,
+      [phone, new Date(from), new Date(to), limit],
+    );
+    return rows.map(toFact);
+  }
+
+  async list(
+    phone: string,
+    status: Fact["status"] | "all" = "active",
+    options: { closed?: boolean } = {},
+  ): Promise<Fact[]> {
+    const { rows } = await this.db.query<FactRow>(
+      `SELECT ${COLUMNS} FROM memories
+        WHERE user_phone = $1 AND ($2::text = 'all' OR status = $2) AND ($3 OR valid_until IS NULL)
+        ORDER BY valid_until IS NULL DESC, status = 'active' DESC, importance * decay_factor DESC,
+                 valid_from, created_at, id`,
+      [phone, status, options.closed ?? false],
     );
     return rows.map(toFact);
   }
@@ -441,10 +582,10 @@ export class PgMemoryRepository implements MemoryRepository {
       .slice(0, limit);
   }
 
-  async relevant(phone: string, query: string, options: RelevantOptions): Promise<ScoredFact[]> {
+  async relevant(phone: string, query: string, options: RelevantOptions): Promise<Fact[]> {
     const relevant = relevantFacts(query, options, 2);
     const { rows } = await this.db.query<FactRow>(relevant.sql, [phone, ...relevant.params]);
-    return relevant.rank(rows);
+    return relevant.parse(rows);
   }
 
   async recordAccess(phone: string, ids: readonly string[], now: number): Promise<void> {

@@ -21,11 +21,12 @@ async function longTermContext(
   phone: string,
   message: string,
   read: LongTermRead | null,
+  timeZone: string,
   traceId: string | undefined,
 ): Promise<string | undefined> {
   if (!deps.longTerm) return undefined;
   try {
-    return (await deps.longTerm.contextFor(phone, message, read)).text;
+    return (await deps.longTerm.contextFor(phone, message, read, timeZone)).text;
   } catch (error) {
     deps.logger.error(
       { node: "context_assembly", traceId, error: describeError(error) },
@@ -74,7 +75,14 @@ export function createContextAssemblyNode(deps: MemoGraphDeps) {
         ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
       });
     }
-    const longTermSummary = await longTermContext(deps, phone, input.message, read, state.traceId);
+    const longTermSummary = await longTermContext(
+      deps,
+      phone,
+      input.message,
+      read,
+      user.timeZone,
+      state.traceId,
+    );
 
     const language = detected ?? user.language ?? "en";
     const now = deps.clock();

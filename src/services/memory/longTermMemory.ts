@@ -14,10 +14,13 @@ import {
   extractable,
   factExtractionSchema,
   factMessages,
+  KNOWN_FACTS_SHOWN,
   factsFromAnswer,
   type ExtractedFact,
 } from "./factExtraction.js";
-import { CONTEXT_FACT_CANDIDATES, formatMemoryContext, type MemoryContext } from "./memoryContext.js";
+import { factItem, formatMemoryContext, rankFacts, type MemoryContext } from "./memoryContext.js";
+import { readPastPeriod, withoutPeriod } from "../../nlu/pastTime.js";
+import type { Recollection } from "../secondBrain/ports.js";
 import { echoesFact, isMemoryCommand, mentionsFact, withoutNoteCommand } from "../../utils/memoryText.js";
 import { phoneTag } from "../../utils/phone.js";
 import { currentTurn, inBackgroundOfTurn, type TurnContext } from "../../utils/turnContext.js";
@@ -32,6 +35,12 @@ import {
   summaryMessages,
 } from "./summary.js";
 import { FOLD_MIN } from "./limits.js";
+import { DEFAULT_RETRIEVAL_WEIGHTS, rankMemories, type RetrievalWeights } from "./retrieval.js";
+
+/** Memories a question about the past is answered with at most (spec 004 retrievalTopK is 10; a chat reply is shorter). */
+const RECALL_LIMIT = 5;
+/** How much a memory must speak of the question to answer it: one of two words, or a linked person. */
+const RECALL_MIN_RELEVANCE = 0.25;
 
 /** Messages folded into the summary at most per update (default: 40). */
 const FOLD_BATCH = 40;
@@ -63,6 +72,8 @@ export interface LongTermMemoryOptions {
   logger?: Logger;
   /** Epoch milliseconds now (default: `Date.now`). */
   clock?: () => number;
+  /** Spec 004's retrieval weights (default: 0.4 / 0.3 / 0.2 / 0.1 / 0, MEMORY_RETRIEVAL_WEIGHTS). */
+  weights?: Readonly<RetrievalWeights>;
 }
 
 /**
@@ -176,6 +187,7 @@ export class LongTermMemory {
   private readonly memory: MemoryService | undefined;
   private readonly logger: Logger | undefined;
   private readonly clock: () => number;
+  private readonly weights: Readonly<RetrievalWeights>;
   private readonly history: MemoryRepositories["history"];
   private readonly profiles: MemoryRepositories["profiles"];
   private readonly facts: MemoryRepositories["facts"];
@@ -192,6 +204,7 @@ export class LongTermMemory {
     this.memory = options.memory;
     this.logger = options.logger;
     this.clock = options.clock ?? Date.now;
+    this.weights = options.weights ?? DEFAULT_RETRIEVAL_WEIGHTS;
     ({ history: this.history, profiles: this.profiles, facts: this.facts } = options.storage.repositories);
   }
 
@@ -221,16 +234,21 @@ export class LongTermMemory {
    * archived. A failure is logged and gives no context: the turn goes on with the recent window alone.
    * With `read` (what the turn's first read brought: `MemoryService.beginTurn`) nothing is read here.
    */
-  async contextFor(phone: string, message: string, read?: LongTermRead | null): Promise<MemoryContext> {
+  async contextFor(
+    phone: string,
+    message: string,
+    read?: LongTermRead | null,
+    timeZone?: string,
+  ): Promise<MemoryContext> {
     const now = read?.now ?? this.clock();
     try {
-      const [summary, ranked] = read
-        ? [read.summary, read.ranked]
-        : await Promise.all([
-            this.profiles.summary(phone),
-            this.facts.relevant(phone, message, { now, limit: CONTEXT_FACT_CANDIDATES }),
-          ]);
-      const context = formatMemoryContext(summary, ranked);
+      const [summary, facts] = read
+        ? [read.summary, read.facts]
+        : await Promise.all([this.profiles.summary(phone), this.facts.relevant(phone, message, { now })]);
+      const ranked = rankFacts(message, facts, now, this.weights);
+      const context = formatMemoryContext(summary, ranked, {
+        timeZone: timeZone ?? read?.timeZone ?? "UTC",
+      });
       const relevant = new Set(ranked.filter((r) => r.relevance > 0).map((r) => r.fact.id));
       const used = context.factIds.filter((id) => relevant.has(id));
       if (used.length > 0) this.recordAccess(phone, used, now);
@@ -371,6 +389,7 @@ export class LongTermMemory {
   ): Promise<{ folded: boolean; facts: { created: number; refreshed: number } | null }> {
     const now = this.clock();
     const { profile } = work;
+    const saidAt = new Map(work.freshUserMessages.map((m) => [m.id, m.createdAt]));
     const write = async ({ profiles, facts: memories }: MemoryRepositories) => {
       let advanced = false;
       // Facts first: with `create`, their cursor's write makes the profile a summary needs.
@@ -397,6 +416,13 @@ export class LongTermMemory {
             importance: fact.importance,
             sourceMessageId: fact.sourceMessageId,
             operationKey: `message:${fact.sourceMessageId}:${i}`,
+            subject: fact.subject ?? null,
+            attribute: fact.attribute ?? null,
+            people: fact.people ?? [],
+            // A fact said now holds from the moment it was said, unless the user said when.
+            validFrom: fact.validFrom ?? saidAt.get(fact.sourceMessageId) ?? now,
+            precision: fact.precision ?? "instant",
+            replaces: fact.replaces ?? [],
           },
           now,
         );
@@ -467,12 +493,16 @@ export class LongTermMemory {
   private async extractFacts(phone: string, work: MemoryWorkload): Promise<FactsFound | null> {
     const fresh = work.freshUserMessages;
     if (fresh.length === 0) return null;
-    const found = await this.factsIn(phone, extractable(fresh));
+    const found = await this.factsIn(phone, extractable(fresh), work.profile.timeZone);
     return { found, through: fresh.at(-1)!.id, full: fresh.length === FACT_BATCH };
   }
 
   /** The facts in these user messages: by the LLM (one call), or by rules without one or when it fails. */
-  private async factsIn(phone: string, messages: HistoryMessage[]): Promise<ExtractedFact[]> {
+  private async factsIn(
+    phone: string,
+    messages: HistoryMessage[],
+    timeZone: string,
+  ): Promise<ExtractedFact[]> {
     // Questions, commands and small talk are not sent: most turns then cost no memory call. A
     // message the rules cannot read is skipped (logged once: the cursor moves past it).
     const candidates = this.readSkipping(phone, "extractFacts", messages, (batch) =>
@@ -481,20 +511,24 @@ export class LongTermMemory {
     if (candidates.length === 0) return [];
     if (this.llm) {
       try {
+        // What Memo already holds true, so the model can say which fact a new one replaces.
+        const known = await this.facts.current(phone, KNOWN_FACTS_SHOWN);
         const { value } = await this.llm.structured(
           "memory",
           factExtractionSchema,
-          factMessages(candidates),
+          factMessages(candidates, known),
           {
             name: "remembered_facts",
           },
         );
-        return factsFromAnswer(value, candidates);
+        return factsFromAnswer(value, candidates, known, timeZone);
       } catch (error) {
         this.fail(phone, "factsLLM", error);
       }
     }
-    return this.readSkipping(phone, "factRules", candidates, (batch) => batch.flatMap(extractFactsByRules));
+    return this.readSkipping(phone, "factRules", candidates, (batch) =>
+      batch.flatMap((m) => extractFactsByRules(m, timeZone)),
+    );
   }
 
   // ---- chat commands ----
@@ -504,9 +538,43 @@ export class LongTermMemory {
    * (the user can see and erase all of it), most valuable first ("what do you remember about
    * me?"). Waits for the phone's background run, so a fact just said is listed.
    */
-  async listFacts(phone: string): Promise<Fact[]> {
+  async listFacts(phone: string, options: { history?: boolean } = {}): Promise<Fact[]> {
     await this.settle(phone);
-    return this.facts.list(phone, "all");
+    return this.facts.list(phone, "all", { closed: options.history ?? false });
+  }
+
+  /**
+   * What Memo remembers that answers a question about the past (spec 004 retrieval): a period the
+   * question names ("in March", "last month", "במרץ") is read in code in the user's zone, and then
+   * the facts that held at some time in it answer (004 getValidAt); without one, the facts that
+   * hold now. Ranked by 004's weights; only those that speak of the question (their words, the
+   * attribute its verb names, a person linked to one it names) count. Their use is recorded.
+   */
+  async recall(phone: string, question: string, timeZone: string): Promise<Recollection> {
+    await this.settle(phone);
+    const now = this.clock();
+    const period = readPastPeriod(question, now, timeZone);
+    const text = period ? withoutPeriod(question, period) : question;
+    const candidates = period
+      ? await this.facts.validDuring(phone, period.from, period.to)
+      : await this.facts.relevant(phone, text, { now });
+    const ranked = rankMemories(
+      { text, now, weights: this.weights, ...(period && { during: period }) },
+      candidates.map(factItem),
+      { limit: RECALL_LIMIT, minRelevance: RECALL_MIN_RELEVANCE },
+    );
+    const byId = new Map(candidates.map((f) => [f.id, f]));
+    const facts = ranked.map((r) => byId.get(r.item.id)!);
+    if (facts.length > 0)
+      this.recordAccess(
+        phone,
+        facts.map((f) => f.id),
+        now,
+      );
+    return {
+      period: period && { from: period.from, to: period.to, precision: period.precision },
+      facts,
+    };
   }
 
   /**

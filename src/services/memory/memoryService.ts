@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ConversationHistory, NewHistoryMessage } from "../../db/repositories/conversationHistory.js";
 import type { ConversationStore, StoredWindow } from "../../db/repositories/conversationStore.js";
-import type { ScoredFact } from "../../db/repositories/memoryRepository.js";
+import type { Fact } from "../../db/repositories/memoryRepository.js";
 import type {
   ConversationMessage,
   ImageContext,
@@ -35,7 +35,6 @@ import {
   totalTokens,
 } from "./limits.js";
 import { mayHoldFacts } from "./factExtraction.js";
-import { CONTEXT_FACT_CANDIDATES } from "./memoryContext.js";
 
 export interface MemoryServiceOptions {
   /** Epoch milliseconds now (default: `Date.now`). */
@@ -57,8 +56,10 @@ export interface MemoryServiceOptions {
 export interface LongTermRead {
   /** The rolling summary ("" when none). */
   summary: string;
-  /** The facts for the message, best first. */
-  ranked: ScoredFact[];
+  /** The candidate facts for the message, holding now (ranked by `LongTermMemory.contextFor`). */
+  facts: Fact[];
+  /** The user's zone, for the dates the context names (null: not read). */
+  timeZone: string | null;
   /** The instant they were ranked at (epoch ms). */
   now: number;
 }
@@ -198,10 +199,10 @@ export class MemoryService implements WindowCache {
       let stored: StoredWindow | null;
       if (text !== undefined && this.store.loadTurn) {
         const turn = await this.reportFailure(phone, "load", () =>
-          this.store.loadTurn!(phone, { text, now, limit: CONTEXT_FACT_CANDIDATES }),
+          this.store.loadTurn!(phone, { text, now }),
         );
         stored = turn.window;
-        read = { summary: turn.summary, ranked: turn.facts, now };
+        read = { summary: turn.summary, facts: turn.facts, timeZone: turn.timeZone, now };
       } else {
         stored = await this.reportFailure(phone, "load", () => this.store.load(phone));
       }

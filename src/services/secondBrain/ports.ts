@@ -47,17 +47,36 @@ export interface NotesPort {
 }
 
 /** One remembered fact (004 long-term memory). */
-interface RememberedFact {
+export interface RememberedFact {
   id: string;
   type: string;
   content: string;
   /** "archived": faded by consolidation (old, rarely relevant), still kept and erasable. */
   status?: string;
+  /** Epoch ms it became true, how finely that was said, and when it stopped (null: it holds). */
+  validFrom: number;
+  precision: "instant" | "day" | "week" | "month" | "year";
+  validUntil: number | null;
+  /** Whether it ended or took back earlier facts (supersedes / contradicts). */
+  relationships: readonly unknown[];
+}
+
+/** What a question about the past found (spec 004 retrieval, getValidAt when it names a period). */
+export interface Recollection {
+  /** The period the question named ("in March"), read in code; null when it named none. */
+  period: { from: number; to: number; precision: "day" | "week" | "month" | "year" } | null;
+  /** The facts that answer it, best first (those of the period when it named one). */
+  facts: RememberedFact[];
 }
 
 export interface MemoryPort {
-  /** Every fact kept, active first (archived ones too: the user sees everything Memo keeps). */
-  listFacts(phone: string): Promise<RememberedFact[]>;
+  /**
+   * Every fact kept that holds now, active first (archived ones too: the user sees everything
+   * Memo keeps); with `history`, also those that stopped being true, after them.
+   */
+  listFacts(phone: string, options?: { history?: boolean }): Promise<RememberedFact[]>;
+  /** What Memo remembers that answers a question about the past ("where did I live in March?"). */
+  recall(phone: string, question: string, timeZone: string): Promise<Recollection>;
   /** Facts the user's words name, best first, with a 0..1 score. */
   findFacts(phone: string, words: string): Promise<(RememberedFact & { score: number })[]>;
   /** Forgets facts, the notes of their messages and the messages; the summary is made again without them. */

@@ -5,7 +5,6 @@ import type { TaskGroup } from "../../contracts/tasks.js";
 import { localDayNumber } from "../../utils/timeContext.js";
 import { DEFAULT_THRESHOLD, rankMatches } from "../../utils/fuzzy.js";
 
-
 /** The windows a filter can name (the resolver's filters.due). */
 type DueWindow = "overdue" | "today" | "tomorrow" | "week" | "upcoming" | "none";
 

@@ -47,6 +47,7 @@ const QUESTION: Record<SecondBrainFunction, "none" | "note" | "forget"> = {
   "notes.update": "note",
   "notes.delete": "note",
   "memory.list": "none",
+  "memory.recall": "none",
   "memory.forget": "forget",
   "memory.forgetAll": "none",
 };
@@ -141,6 +142,7 @@ export class SecondBrainEntityResolver implements EntityResolver {
       case "notes.summarize":
       case "notes.getAll":
       case "memory.list":
+      case "memory.recall":
         return { status: "resolved", args };
       default:
         return assertNever(functionName);

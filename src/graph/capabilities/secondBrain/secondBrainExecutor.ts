@@ -3,7 +3,12 @@ import { t } from "../../../messages/index.js";
 import { NoteValidationError } from "../../../services/secondBrain/secondBrainService.js";
 import { userTextOf } from "../../errorText.js";
 import { answerFromNotes, isQuestion, summarizeNotes } from "../../../services/secondBrain/answer.js";
-import type { MemoryPort, NotesPort, StoredNote } from "../../../services/secondBrain/ports.js";
+import type {
+  MemoryPort,
+  NotesPort,
+  RememberedFact,
+  StoredNote,
+} from "../../../services/secondBrain/ports.js";
 import { quoteOf } from "../../../services/secondBrain/replies.js";
 import { nonEmpty } from "../../../utils/args.js";
 import type { Logger } from "../../../utils/logger.js";
@@ -18,6 +23,7 @@ import type { CapabilityContext, Executor, ExecutorOutcome } from "../../../type
 import { assertNever, type OperationSpec, type OutcomeOf } from "../../../contracts/contract.js";
 import {
   secondBrainContract,
+  type FactView,
   type NoteView,
   type SecondBrainArgs,
   type SecondBrainData,
@@ -51,6 +57,7 @@ const CHANGE: Record<SecondBrainFunction, "note" | "forget" | null> = {
   "notes.update": "note",
   "notes.delete": "note",
   "memory.list": null,
+  "memory.recall": null,
   // Forgetting (facts, and the notes "forget that…" names or a fact came from): a privacy request.
   "memory.forget": "forget",
   "memory.forgetAll": "forget",
@@ -106,6 +113,30 @@ function dayOf(date: Date, zone: string, language: "he" | "en"): string {
     formatters.set(key, format);
   }
   return format.format(date);
+}
+
+type Precision = "instant" | "day" | "week" | "month" | "year";
+
+/**
+ * When a remembered fact began or ended, as finely as it was said, in the user's zone and
+ * language: "3 Nov 2026", "the week of 16 Nov 2026", "March 2026", "2019".
+ */
+function periodOf(at: number, precision: Precision, zone: string, language: "he" | "en"): string {
+  const locale = language === "he" ? "he-IL" : "en-GB";
+  const key = `${language}|${zone}|${precision}`;
+  let format = formatters.get(key);
+  if (!format) {
+    const fields: Intl.DateTimeFormatOptions =
+      precision === "year"
+        ? { year: "numeric" }
+        : precision === "month"
+          ? { month: "long", year: "numeric" }
+          : { day: "numeric", month: "short", year: "numeric" };
+    format = new Intl.DateTimeFormat(locale, { ...fields, timeZone: zone });
+    formatters.set(key, format);
+  }
+  const text = format.format(new Date(at));
+  return precision === "week" ? t(language, "notes.weekOf", { day: text }) : text;
 }
 
 function success<R extends SecondBrainData>(
@@ -305,23 +336,58 @@ export function createSecondBrainExecutor(
     };
   }
 
-  async function listMemories(context: RunContext): Promise<Ran<"memory.list">> {
+  /** A fact as replies show it: since when when the user said so or it replaced another, until when once it ended. */
+  function factView(fact: RememberedFact, context: RunContext, always = false): FactView {
+    const zone = context.state.user.timezone;
+    const dated =
+      always || fact.precision !== "instant" || fact.relationships.length > 0 || fact.validUntil !== null;
+    return {
+      id: fact.id,
+      type: fact.type,
+      content: fact.content,
+      ...(fact.status ? { status: fact.status } : {}),
+      ...(dated && { since: periodOf(fact.validFrom, fact.precision, zone, context.language) }),
+      ...(fact.validUntil !== null && {
+        until: periodOf(fact.validUntil, "day", zone, context.language),
+      }),
+    };
+  }
+
+  async function listMemories(
+    args: SecondBrainArgs<"memory.list">,
+    context: RunContext,
+  ): Promise<Ran<"memory.list">> {
     const { phone } = context;
-    const [facts, counts] = await Promise.all([memory.listFacts(phone), memory.counts(phone)]);
+    const history = args.history === true;
+    const [facts, counts] = await Promise.all([memory.listFacts(phone, { history }), memory.counts(phone)]);
     return {
       outcome: success(
         {
           kind: "memories",
-          facts: facts.map(({ id, type, content, status }) => ({
-            id,
-            type,
-            content,
-            ...(status ? { status } : {}),
-          })),
+          facts: facts.map((f) => factView(f, context)),
           hasSummary: counts.hasSummary,
+          ...(history && { history }),
         },
         facts.length > 0 ? { numbered: { type: "memory", ids: facts.map((f) => f.id) } } : {},
       ),
+    };
+  }
+
+  async function recall(
+    args: SecondBrainArgs<"memory.recall">,
+    context: RunContext,
+  ): Promise<Ran<"memory.recall">> {
+    const question = args.question?.trim() || context.state.input.message;
+    const found = await memory.recall(context.phone, question, context.state.user.timezone);
+    const zone = context.state.user.timezone;
+    return {
+      outcome: success({
+        kind: "recalled",
+        ...(found.period && {
+          period: periodOf(found.period.from, found.period.precision, zone, context.language),
+        }),
+        facts: found.facts.map((f) => factView(f, context, true)),
+      }),
     };
   }
 
@@ -382,7 +448,9 @@ export function createSecondBrainExecutor(
       case "notes.delete":
         return remove(op.args, context);
       case "memory.list":
-        return listMemories(context);
+        return listMemories(op.args, context);
+      case "memory.recall":
+        return recall(op.args, context);
       case "memory.forget":
         return forget(op.args, context);
       case "memory.forgetAll":

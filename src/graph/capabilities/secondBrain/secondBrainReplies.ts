@@ -1,5 +1,10 @@
 import { assertNever, declares } from "../../../contracts/contract.js";
-import { secondBrainContract, type NoteView, type SecondBrainData } from "../../../contracts/secondBrain.js";
+import {
+  secondBrainContract,
+  type FactView,
+  type NoteView,
+  type SecondBrainData,
+} from "../../../contracts/secondBrain.js";
 import { t } from "../../../messages/index.js";
 import { withUndoHint } from "../../../services/undo/replies.js";
 import type { ResponseTemplate } from "../../../types/capability.js";
@@ -29,6 +34,18 @@ const TYPE_LABELS: Record<Language, Record<string, string>> = {
     entity: "פרט",
   },
 };
+
+/** A fact's label: its kind, faded when archived, and when it held ("since the week of 16 Nov 2026"). */
+function factLabel(f: FactView, language: Language): string {
+  const kind = TYPE_LABELS[language][f.type] ?? f.type;
+  // Archived by consolidation: still kept, so still shown and erasable.
+  const parts = [f.status === "archived" ? `${kind}, ${t(language, "notes.faded")}` : kind];
+  if (f.since !== undefined && f.until !== undefined)
+    parts.push(t(language, "notes.sinceUntil", { since: f.since, until: f.until }));
+  else if (f.since !== undefined) parts.push(t(language, "notes.since", { when: f.since }));
+  else if (f.until !== undefined) parts.push(t(language, "notes.until", { when: f.until }));
+  return parts.join(", ");
+}
 
 /** The words of one result: exhaustive over the contract's results, so a new kind fails `tsc` here. */
 function render(data: SecondBrainData, language: Language): string {
@@ -64,25 +81,47 @@ function render(data: SecondBrainData, language: Language): string {
     case "summary":
       if (data.notes.length === 0) return t(language, "notes.foundNone", { query: data.query ?? "" });
       return `${t(language, "notes.summaryHeading")}\n${data.text}\n\n${t(language, "notes.sources")}\n${numberedQuotes(data.notes)}`;
-    case "memories":
+    case "memories": {
       if (data.facts.length === 0) {
         return data.hasSummary
           ? `${t(language, "notes.memoriesNone")}\n${t(language, "notes.memoriesSummary")}`
           : t(language, "notes.memoriesNone");
       }
+      // Numbered in the order listed ("forget 2"): what holds now first, then what changed.
+      const current = data.facts.filter((f) => f.until === undefined);
+      const ended = data.facts.filter((f) => f.until !== undefined);
+      const line = (f: FactView, i: number) => `${i + 1}. ${f.content} _(${factLabel(f, language)})_`;
       return [
         t(language, "notes.memoriesHeading"),
-        data.facts
-          .map((f, i) => {
-            const label = TYPE_LABELS[language][f.type] ?? f.type;
-            // Archived by consolidation: still kept, so still shown and erasable.
-            const shown = f.status === "archived" ? `${label}, ${t(language, "notes.faded")}` : label;
-            return `${i + 1}. ${f.content} _(${shown})_`;
-          })
-          .join("\n"),
+        current.map(line).join("\n"),
+        ...(data.history
+          ? ended.length > 0
+            ? [
+                t(language, "notes.changedHeading"),
+                ended.map((f, i) => line(f, current.length + i)).join("\n"),
+              ]
+            : [t(language, "notes.changedNone")]
+          : []),
         ...(data.hasSummary ? [t(language, "notes.memoriesSummary")] : []),
         t(language, "notes.memoriesHint"),
+        ...(data.history ? [] : [t(language, "notes.changesHint")]),
+      ]
+        .filter((part) => part !== "")
+        .join("\n");
+    }
+    case "recalled": {
+      const period = data.period;
+      if (data.facts.length === 0)
+        return period
+          ? t(language, "notes.recalledNoneDuring", { period })
+          : t(language, "notes.recalledNone");
+      return [
+        period
+          ? t(language, "notes.recalledHeadingDuring", { period })
+          : t(language, "notes.recalledHeading"),
+        ...data.facts.map((f, i) => `${i + 1}. ${f.content} _(${factLabel(f, language)})_`),
       ].join("\n");
+    }
     case "forgotten":
       if (data.facts.length === 0) return t(language, "notes.forgottenAgain");
       return [

@@ -89,6 +89,18 @@ export const memoryCommandResolver: Resolver = {
   actions: [...MEMORY_FUNCTIONS.keys()],
   resolve(step: PlanStep, context: CapabilityContext): Promise<ResolverResult> {
     const functionName = MEMORY_FUNCTIONS.get(step.action)!;
+    // The user's own words, never what Memo added beside them (a quoted message is data: D14).
+    const said = context.state.input.message;
+    if (functionName === "memory.recall") {
+      const question = constraintWords(step) || said;
+      return Promise.resolve({ stepId: step.id, type: "execute", functionName, args: { question } });
+    }
+    if (functionName === "memory.list") {
+      const recognized = recognizeMemoryCommand(said);
+      const history = recognized?.functionName === "memory.list" && recognized.args.history === true;
+      const args = history || step.constraints.history === true ? { history: true } : {};
+      return Promise.resolve({ stepId: step.id, type: "execute", functionName, args });
+    }
     if (functionName !== "memory.forget") {
       return Promise.resolve({ stepId: step.id, type: "execute", functionName, args: {} });
     }

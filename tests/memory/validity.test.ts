@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { fakeClock } from "../support/clock.js";
+import { createHarness, isPlanner, PHONE, plan, step, type Harness } from "../support/memoHarness.js";
+import { lastUserMessageOf } from "../support/scriptedOpenAI.js";
+
+const DAY = 86_400_000;
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Memo in Jerusalem from Monday 2 March 2026, fast path on. */
+async function harness(options: Parameters<typeof createHarness>[0] = {}): Promise<Harness> {
+  const made = await createHarness({
+    clock: fakeClock("2026-03-02T08:00:00Z"),
+    ...options,
+    env: { FAST_PATH: "on", ...options.env },
+  });
+  await made.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem" });
+  return made;
+}
+
+/** Says it, then lets the background memory round finish. */
+async function tell(made: Harness, text: string): Promise<void> {
+  await made.say(text);
+  await made.longTerm.idle();
+}
+
+/** Moves the clock to this UTC instant. */
+function at(made: Harness, iso: string): void {
+  made.clock.advance(Date.parse(iso) - made.clock.now());
+}
+
+describe("facts that stop being true (spec 004 temporal validity), without a model", () => {
+  it("a move closes the old address, keeps it for the past, and dates the new one in code", async () => {
+    h = await harness({ llm: "none" });
+    await tell(h, "I live in Tel Aviv");
+    // Friday 20 November: "last week" is Sunday 8 – Saturday 14 November in Israel.
+    at(h, "2026-11-20T09:00:00Z");
+    await tell(h, "I moved to Haifa last week");
+
+    const listed = (await h.say("what do you remember about me?")).text;
+    expect(listed).toContain("1. Lives in Haifa _(fact, since the week of 8 Nov 2026)_");
+    expect(listed).not.toMatch(/Tel Aviv|last week/);
+    expect(listed).toContain('Say "what changed?"');
+
+    const changed = (await h.say("what changed?")).text;
+    expect(changed).toMatch(/No longer true:\n2\. Lives in Tel Aviv _\(fact, 2 Mar 2026 – 8 Nov 2026\)_/);
+
+    const march = (await h.say("where did I live in March?")).text;
+    expect(march).toBe(
+      "🧠 From what you told me, for March 2026:\n1. Lives in Tel Aviv _(fact, 2 Mar 2026 – 8 Nov 2026)_",
+    );
+    const now = (await h.say("where do I live?")).text;
+    expect(now).toContain("Lives in Haifa");
+    expect(now).not.toContain("Tel Aviv");
+    // Never told: said so, nothing made up.
+    expect((await h.say("what did I tell you about my car?")).text).toBe(
+      "🧠 I don't remember you telling me anything about that.",
+    );
+  });
+
+  it("a fact about someone else never closes the user's own", async () => {
+    h = await harness({ llm: "none" });
+    await tell(h, "I live in Tel Aviv");
+    h.clock.advance(3 * DAY);
+    await tell(h, "My sister moved to Haifa");
+    const listed = (await h.say("what do you remember about me?")).text;
+    expect(listed).toContain("Lives in Tel Aviv");
+    expect(listed).toContain("User's sister lives in Haifa");
+    expect((await h.say("what changed?")).text).toContain("Nothing I remember has changed.");
+  });
+
+  it("Hebrew: עברנו לחיפה closes גר בתל אביב, and the past is answered for its month", async () => {
+    h = await harness({ llm: "none" });
+    await tell(h, "אני גר בתל אביב");
+    at(h, "2026-11-20T09:00:00Z");
+    await tell(h, "עברנו לחיפה בשבוע שעבר");
+    const listed = (await h.say("מה אתה זוכר עליי?")).text;
+    expect(listed).toContain("מגורים: חיפה");
+    expect(listed).not.toContain("תל אביב");
+    const march = (await h.say("איפה גרתי במרץ?")).text;
+    expect(march).toMatch(/^🧠 ממה שסיפרת לי, לגבי מרץ 2026:\n1\. גר בתל אביב/);
+    expect((await h.say("מה השתנה?")).text).toMatch(/כבר לא נכון:\n2\. גר בתל אביב/);
+  });
+
+  it("a question about a person finds what is linked to them", async () => {
+    h = await harness({ llm: "none" });
+    await tell(h, "My sister is Dana");
+    await tell(h, "Dana's birthday is May 3");
+    await tell(h, "I prefer tea");
+    const found = (await h.say("what do you know about my sister?")).text;
+    expect(found).toContain("Dana's birthday is May 3");
+    expect(found).toContain("User's sister is Dana");
+    expect(found).not.toContain("tea");
+  });
+
+  it("what was said about a subject last month", async () => {
+    h = await harness({ llm: "none" });
+    at(h, "2026-10-12T09:00:00Z");
+    await tell(h, "We decided the renovation budget is 50000");
+    at(h, "2026-11-20T09:00:00Z");
+    await tell(h, "I prefer tea");
+    const found = (await h.say("what did I say about the budget last month?")).text;
+    expect(found).toMatch(
+      /^🧠 From what you told me, for October 2026:\n1\. Decided the renovation budget is 50000/,
+    );
+    expect((await h.say("what did I say about the budget in March?")).text).toBe(
+      "🧠 I don't remember you telling me anything about that for March 2026.",
+    );
+  });
+});
+
+describe("the planner sees only what holds now, each with when it became true", () => {
+  it("with the scripted model", async () => {
+    h = await harness();
+    await tell(h, "I live in Tel Aviv");
+    at(h, "2026-11-20T09:00:00Z");
+    await tell(h, "I moved to Haifa last week");
+    h.server!.enqueue(
+      plan({ intentType: "conversation", steps: [step("s1", "general", "answer_question")] }),
+      {
+        text: "Try the Carmel market.",
+      },
+    );
+    await h.say("any tips for groceries near home?");
+    const context = lastUserMessageOf(h.server!.requests.filter(isPlanner).at(-1)!)!;
+    expect(context).toContain("Lives in Haifa (since the week of 2026-11-08)");
+    expect(context).not.toContain("Tel Aviv");
+  });
+});

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { localToInstant } from "../../src/nlu/zonedTime.js";
 
 /** The folder of this suite's data. */
-export const MEMORY_EVAL_DIR = fileURLToPath(new URL(".", import.meta.url));
+const MEMORY_EVAL_DIR = fileURLToPath(new URL(".", import.meta.url));
 
 const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -98,9 +98,8 @@ const questionSchema = z.object({
 });
 
 export type History = z.infer<typeof historySchema>;
+/** @internal */
 export type ExtractedFact = z.infer<typeof factSchema>;
-export type ExtractedEpisode = z.infer<typeof episodeSchema>;
-export type ExtractedChunk = z.infer<typeof chunkSchema>;
 export type Extraction = z.infer<typeof extractionSchema>;
 export type Question = z.infer<typeof questionSchema>;
 

@@ -1,5 +1,6 @@
 import { migrate } from "../src/db/migrate.js";
 import { MIGRATIONS } from "../src/db/migrations/index.js";
+import { PgChunkRepository } from "../src/db/repositories/chunkRepository.js";
 import { PgConversationHistory } from "../src/db/repositories/conversationHistory.js";
 import { PgConversationStore } from "../src/db/repositories/conversationStore.js";
 import { PgMemoryRepository, type MemoryType } from "../src/db/repositories/memoryRepository.js";
@@ -82,10 +83,10 @@ const MESSAGES = [
 
 /**
  * Context assembly with long-term memory on the embedded database: a user with a 1,000-turn
- * history, a full 10-message window, a rolling summary of about 250 tokens and 200 remembered
- * facts. One sample is what context_assembly does for memory at the start of a turn:
+ * history, a full 10-message window, 20 conversation chunks (the most kept) of about 40 tokens and
+ * 200 remembered facts. One sample is what context_assembly does for memory at the start of a turn:
  * `MemoryService.load` (the window from its table), `getRecentMessages`, and
- * `LongTermMemory.contextFor` (summary and ranked facts, two queries). The access record that
+ * `LongTermMemory.contextFor` (newest chunk summaries and ranked facts, two queries). The access record that
  * contextFor starts without waiting is awaited after each sample, untimed, as the next turn of a
  * user comes seconds later.
  */
@@ -121,18 +122,28 @@ export async function contextBuild(): Promise<Record<string, unknown>> {
         now - (i % 90) * DAY,
       );
     }
-    const summary = Array.from(
-      { length: 14 },
-      (_, i) => `- 2026-02-${String(i + 1).padStart(2, "0")}: "Talked about ${SUBJECTS[i]}"`,
-    ).join("\n");
     const { rows } = await pool.query<{ id: string }>(
       "SELECT id FROM conversation_messages WHERE user_phone = $1 ORDER BY id DESC OFFSET 10 LIMIT 1",
       [PHONE],
     );
     await pool.query(
-      "INSERT INTO memory_profiles (user_phone, summary, summary_through, facts_through) VALUES ($1, $2, $3, $3)",
-      [PHONE, summary, rows[0]!.id],
+      "INSERT INTO memory_profiles (user_phone, summary_through, facts_through) VALUES ($1, $2, $2)",
+      [PHONE, rows[0]!.id],
     );
+    const chunks = new PgChunkRepository(pool);
+    for (let i = 0; i < 20; i++) {
+      const summary = `- 2026-02-${String(i + 1).padStart(2, "0")}: "Talked about ${SUBJECTS[i % SUBJECTS.length]}"\n- Then planned the week`;
+      await chunks.create(PHONE, {
+        firstMessageId: i * 10 + 1,
+        lastMessageId: i * 10 + 10,
+        messageCount: 10,
+        summary,
+        keyTopics: [SUBJECTS[i % SUBJECTS.length]!],
+        tokenCount: Math.ceil(summary.length / 3.5),
+        startedAt: now - (20 - i) * DAY,
+        endedAt: now - (20 - i) * DAY + 3_600_000,
+      });
+    }
 
     const stored = await pool.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM memories WHERE user_phone = $1 AND status = 'active'",

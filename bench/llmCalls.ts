@@ -27,10 +27,11 @@ interface TurnCount {
   backgroundInput: number;
 }
 
-/** Background memory calls a scenario does not script: nothing to remember, a plain summary. */
+/** Background memory calls a scenario does not script: nothing to remember, a plain chunk summary. */
 function backgroundDefault(kind: CallKind): ScriptedReply | undefined {
   if (kind === "memory:facts") return { json: { facts: [] } };
-  if (kind === "memory:summary") return { text: "The user organizes their week with Memo." };
+  if (kind === "memory:summary")
+    return { json: { summary: "- The user organizes their week with Memo.", topics: ["week"] } };
   return undefined;
 }
 

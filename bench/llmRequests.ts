@@ -9,7 +9,7 @@ import { GMAIL_SYSTEM_PROMPT } from "../src/prompts/gmailPrompt.js";
 import { PLANNER_SYSTEM_PROMPT } from "../src/prompts/plannerPrompt.js";
 import { RESPONSE_WRITER_SYSTEM_PROMPT } from "../src/prompts/responseWriterPrompt.js";
 import { SECOND_BRAIN_SYSTEM_PROMPT } from "../src/prompts/secondBrainPrompt.js";
-import { CONVERSATION_SUMMARY_PROMPT, FORGET_PROMPT } from "../src/prompts/conversationSummaryPrompt.js";
+import { CHUNK_SUMMARY_PROMPT, FORGET_PROMPT } from "../src/prompts/conversationSummaryPrompt.js";
 import { FACTS_PROMPT } from "../src/prompts/factExtractionPrompt.js";
 import { systemPromptOf, textOf, type RecordedRequest } from "../tests/support/scriptedOpenAI.js";
 
@@ -45,7 +45,7 @@ const KINDS: [string, CallKind][] = [
   [firstLine(GENERAL_SYSTEM_PROMPT), "resolver:general"],
   [firstLine(RESPONSE_WRITER_SYSTEM_PROMPT), "response_writer"],
   [firstLine(FACTS_PROMPT), "memory:facts"],
-  [firstLine(CONVERSATION_SUMMARY_PROMPT), "memory:summary"],
+  [firstLine(CHUNK_SUMMARY_PROMPT), "memory:summary"],
   [firstLine(FORGET_PROMPT), "memory:forget"],
   // answer.ts keeps these two private; their opening words are stable enough to match.
   ["You answer the user's question using only their own notes", "notes:answer"],

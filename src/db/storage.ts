@@ -1,6 +1,8 @@
 import type pg from "pg";
+import { PgChunkRepository } from "./repositories/chunkRepository.js";
 import { PgConversationHistory } from "./repositories/conversationHistory.js";
 import { DeliveryLedger } from "./repositories/deliveryLedger.js";
+import { PgEpisodeRepository } from "./repositories/episodeRepository.js";
 import { HouseholdRepository } from "./repositories/householdRepository.js";
 import { PgInboxRepository } from "./repositories/inboxRepository.js";
 import { PgListRepository } from "./repositories/listRepository.js";
@@ -19,7 +21,9 @@ function memoryRepositories(db: Queryable) {
   return {
     history: new PgConversationHistory(db),
     profiles: new PgMemoryProfileRepository(db),
+    chunks: new PgChunkRepository(db),
     facts: new PgMemoryRepository(db),
+    episodes: new PgEpisodeRepository(db),
     notes: new PgNoteRepository(db),
     inbox: new PgInboxRepository(db),
     outbound: new PgOutboundMessageRepository(db),

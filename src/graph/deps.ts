@@ -16,12 +16,16 @@ interface LongTermContext {
     read?: LongTermRead | null,
     timeZone?: string,
   ): Promise<{ text: string | undefined }>;
-  /** Starts the background work after a turn (summary, facts); never throws, never waits. */
-  schedule(phone: string, windowSize: number): unknown;
+  /**
+   * Starts the background work after a turn (summary, facts, episodes, with those of the tasks it
+   * completed); never throws, never waits.
+   */
+  schedule(phone: string, windowSize: number, completed?: readonly CompletedTask[]): unknown;
   /** What the rules will remember of a message (no model): a no-LLM turn says so. */
   factsInMessage(message: string): string[];
 }
 import type { LLMBudget } from "../services/llm/llmBudget.js";
+import type { CompletedTask } from "../services/memory/episodes.js";
 import type { Logger } from "../utils/logger.js";
 import type { UndoService } from "../services/undo/undoJournal.js";
 import type { CapabilityRegistry } from "./capabilities/registry.js";

@@ -64,6 +64,15 @@ export const NOTES_EN = {
     "⚠️ This erases everything I remember about you: {facts} remembered things, {notes} notes and our conversation history. Your tasks, reminders, lists and calendar stay. It can't be undone. Reply yes to erase.",
   "notes.forgotAll":
     "🧹 Done. I've erased my memory of you: remembered things, notes and our conversation history.",
+  // Episodes (what happened when), one line each: {when} is the day and time in the user's zone.
+  "notes.episodesHeading": "🗓️ From our conversations:",
+  "notes.episodesNone": "🗓️ I don't remember anything like that from our conversations.",
+  "notes.episode.decision": "{when}, you decided: {title}",
+  "notes.episode.problem_solved": "{when}, you solved: {title}",
+  "notes.episode.breakthrough": "{when}, a breakthrough: {title}",
+  "notes.episode.issue_identified": "{when}, you found a problem: {title}",
+  "notes.episode.task_completed": "{when}, you completed: {title}",
+  "notes.episode.pivot": "{when}, you changed plans: {title}",
 } as const satisfies Record<string, Entry>;
 
 export const NOTES_HE = {
@@ -125,4 +134,12 @@ export const NOTES_HE = {
   "notes.confirmForgetAll":
     "⚠️ זה ימחק את כל מה שאני זוכר עליך: {facts} דברים שזכרתי, {notes} פתקים ואת היסטוריית השיחה שלנו. המשימות, התזכורות, הרשימות והיומן נשארים. אי אפשר לבטל את זה. ענו כן כדי למחוק.",
   "notes.forgotAll": "🧹 בוצע. מחקתי את כל מה שזכרתי עליך: דברים שזכרתי, פתקים והיסטוריית השיחה.",
+  "notes.episodesHeading": "🗓️ מהשיחות שלנו:",
+  "notes.episodesNone": "🗓️ אני לא זוכר משהו כזה מהשיחות שלנו.",
+  "notes.episode.decision": "{when}, החלטת: {title}",
+  "notes.episode.problem_solved": "{when}, פתרת: {title}",
+  "notes.episode.breakthrough": "{when}, פריצת דרך: {title}",
+  "notes.episode.issue_identified": "{when}, זיהית בעיה: {title}",
+  "notes.episode.task_completed": "{when}, סיימת: {title}",
+  "notes.episode.pivot": "{when}, שינית תוכניות: {title}",
 } as const satisfies Translation<typeof NOTES_EN>;

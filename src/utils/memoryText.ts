@@ -76,7 +76,7 @@ export function lexemesOf(words: readonly QueryWord[]): string[] {
 }
 
 /** How many of the query words a stored search text holds, in any of their forms. */
-function matchedWordCount(words: readonly QueryWord[], searchText: string): number {
+export function matchedWordCount(words: readonly QueryWord[], searchText: string): number {
   if (words.length === 0) return 0;
   const held = new Set(searchText.split(" "));
   let matched = 0;
@@ -84,7 +84,7 @@ function matchedWordCount(words: readonly QueryWord[], searchText: string): numb
   return matched;
 }
 
-/** The words that make a fact itself ("morning", "meetings" in "Prefers morning meetings"). @internal */
+/** The words that make a fact itself ("morning", "meetings" in "Prefers morning meetings"). */
 export function distinctiveWords(content: string): QueryWord[] {
   const words = queryWordsOf(content);
   return words.length > 0 ? words : contentWords(content).map((word) => ({ word, forms: wordForms(word) }));

@@ -31,6 +31,51 @@ describe.each(backends)("migrations on $name", (backend) => {
     expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
   });
 
+  it("turns an existing rolling summary into chunk 0 ('Earlier: …'), so nothing is lost", async () => {
+    db = await backend.create({ migrated: false });
+    await migrate(
+      db.pool,
+      MIGRATIONS.filter((m) => m.version < 19),
+    );
+    await db.pool.query("INSERT INTO users (phone) VALUES ('972500000001'), ('972500000002')");
+    const { rows: ids } = await db.pool.query<{ id: string }>(
+      `INSERT INTO conversation_messages (user_phone, role, content, created_at)
+       SELECT '972500000001', 'user', 'message ' || n, timestamptz '2026-03-01 10:00Z' + n * interval '1 hour'
+         FROM generate_series(1, 6) AS n RETURNING id`,
+    );
+    await db.pool.query(
+      `INSERT INTO memory_profiles (user_phone, summary, summary_through)
+       VALUES ('972500000001', '- Likes tea', $1), ('972500000002', '', 0)`,
+      [ids[3]!.id],
+    );
+    await migrate(db.pool, MIGRATIONS);
+    const { rows } = await db.pool.query(
+      `SELECT user_phone, chunk_number, first_message_id::int AS first, last_message_id::int AS last,
+              message_count, summary, merged_from, started_at, ended_at
+         FROM conversation_chunks ORDER BY user_phone`,
+    );
+    expect(rows).toEqual([
+      {
+        user_phone: "972500000001",
+        chunk_number: 0,
+        first: Number(ids[0]!.id),
+        last: Number(ids[3]!.id),
+        message_count: 4,
+        summary: "Earlier: - Likes tea",
+        merged_from: 1,
+        started_at: new Date("2026-03-01T11:00:00Z"),
+        ended_at: new Date("2026-03-01T14:00:00Z"),
+      },
+    ]);
+    const { rows: profiles } = await db.pool.query(
+      "SELECT summary, summary_through::int AS through FROM memory_profiles ORDER BY user_phone",
+    );
+    expect(profiles).toEqual([
+      { summary: "", through: Number(ids[3]!.id) },
+      { summary: "", through: 0 },
+    ]);
+  });
+
   it("rolls a failing migration back and names it with the database's error", async () => {
     db = await backend.create();
     const broken: Migration = {

@@ -114,14 +114,14 @@ describe.each(LANGUAGES)("added context in the window ($language)", (c) => {
     await h.longTerm.idle();
     expect((await h.longTerm.listFacts(PHONE)).map((f) => f.content)).toEqual([c.controlFact]);
 
-    // Enough turns for those messages to leave the window and be folded into the summary.
+    // Enough turns for those messages to leave the window and be put into a conversation chunk.
     for (let i = 0; i < 12; i++) {
       h.clock.advance(MINUTE);
       await h.say(i % 2 ? "my tasks" : "המשימות שלי");
     }
     await h.longTerm.idle();
     const { rows: summaries } = await h.db.pool.query<{ summary: string }>(
-      "SELECT summary FROM memory_profiles WHERE user_phone = $1",
+      "SELECT string_agg(summary, E'\\n' ORDER BY chunk_number) AS summary FROM conversation_chunks WHERE user_phone = $1",
       [PHONE],
     );
     expect(summaries[0]?.summary ?? "").toContain(c.control);

@@ -5,6 +5,8 @@ import {
   type ConversationStore,
   type StoredWindow,
 } from "../../src/db/repositories/conversationStore.js";
+import { PgEpisodeRepository } from "../../src/db/repositories/episodeRepository.js";
+import { PgChunkRepository } from "../../src/db/repositories/chunkRepository.js";
 import { MemoryService } from "../../src/services/memory/index.js";
 import { InvalidPhoneError } from "../../src/utils/errors.js";
 import { fakeClock } from "../support/clock.js";
@@ -308,27 +310,44 @@ describe.each(backends)("PgConversationStore with the history ($name)", (backend
     expect(await historyOf(phone)).toEqual([]);
   });
 
-  it("reads the window, the summary and the facts for a message in one statement", async () => {
+  it("reads the window, the newest chunk summaries, the facts and the episodes for a message in one statement", async () => {
     const phone = await user();
     expect(await store.loadTurn(phone, { text: "coffee", now: Date.now() })).toEqual({
       window: null,
-      summary: "",
+      chunks: [],
       facts: [],
       timeZone: "UTC",
+      episodes: [],
     });
     await store.save(phone, sampleWindow("w"));
-    await db.pool.query("INSERT INTO memory_profiles (user_phone, summary) VALUES ($1, 'Likes tea.')", [
-      phone,
-    ]);
+    const chunks = new PgChunkRepository(db.pool);
+    for (const [i, summary] of ["Likes tea.", "Bought a kettle.", "Visited Haifa."].entries()) {
+      await chunks.create(phone, {
+        firstMessageId: i * 10 + 1,
+        lastMessageId: i * 10 + 10,
+        messageCount: 10,
+        summary,
+        keyTopics: [],
+        tokenCount: 3,
+        startedAt: Date.UTC(2026, 10, 12 + i),
+        endedAt: Date.UTC(2026, 10, 12 + i, 5),
+      });
+    }
     await db.pool.query(
       `INSERT INTO memories (user_phone, type, content, search_text, importance)
        VALUES ($1, 'preference', 'Drinks coffee black', 'drinks coffee black', 0.8),
               ($1, 'fact', 'Has a dog', 'has a dog', 0.5)`,
       [phone],
     );
-    const read = await store.loadTurn(phone, { text: "more coffee please", now: Date.now() });
+    const read = await store.loadTurn(phone, { text: "more coffee please", now: Date.now(), chunks: 2 });
     expect(read.window).toEqual(sampleWindow("w"));
-    expect(read.summary).toBe("Likes tea.");
+    // The newest two, newest first, with their times and the user's zone.
+    expect(read.chunks.map((c) => c.summary)).toEqual(["Visited Haifa.", "Bought a kettle."]);
+    expect(read.chunks[0]).toMatchObject({
+      startedAt: Date.UTC(2026, 10, 14),
+      endedAt: Date.UTC(2026, 10, 14, 5),
+    });
+    expect(read.chunks[0]!.timeZone).toMatch(/\w/);
     expect(read.facts.map((f) => f.content).sort()).toEqual(["Drinks coffee black", "Has a dog"]);
     expect(read.facts[0]!.createdAt).toBeGreaterThan(0);
     // A fact that stopped being true is not read for the planner.
@@ -337,5 +356,18 @@ describe.each(backends)("PgConversationStore with the history ($name)", (backend
     );
     const later = await store.loadTurn(phone, { text: "more coffee please", now: Date.now() });
     expect(later.facts.map((f) => f.content)).toEqual(["Drinks coffee black"]);
+    // Only the episodes speaking of the message's words.
+    expect(read.episodes).toEqual([]);
+    const episodes = new PgEpisodeRepository(db.pool);
+    await episodes.create(
+      phone,
+      { kind: "decision", title: "Switch to decaf coffee", occurredAt: 5_000 },
+      6_000,
+    );
+    await episodes.create(phone, { kind: "task_completed", title: "Walk the dog", occurredAt: 5_000 }, 6_000);
+    const again = await store.loadTurn(phone, { text: "more coffee please", now: Date.now() });
+    expect(again.episodes.map((e) => [e.episode.title, e.episode.occurredAt])).toEqual([
+      ["Switch to decaf coffee", 5_000],
+    ]);
   });
 });

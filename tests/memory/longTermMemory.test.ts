@@ -5,6 +5,7 @@ import {
   PgConversationHistory,
   type ConversationHistory,
 } from "../../src/db/repositories/conversationHistory.js";
+import { PgChunkRepository } from "../../src/db/repositories/chunkRepository.js";
 import { PgConversationStore } from "../../src/db/repositories/conversationStore.js";
 import { PgMemoryProfileRepository } from "../../src/db/repositories/memoryProfileRepository.js";
 import { PgMemoryRepository } from "../../src/db/repositories/memoryRepository.js";
@@ -16,7 +17,7 @@ import { LongTermMemory } from "../../src/services/memory/longTermMemory.js";
 import { FACTS_HEADING, SUMMARY_HEADING } from "../../src/services/memory/memoryContext.js";
 import { MemoryService } from "../../src/services/memory/memoryService.js";
 import { mentionsFact } from "../../src/utils/memoryText.js";
-import { CONVERSATION_SUMMARY_PROMPT, FORGET_PROMPT } from "../../src/prompts/conversationSummaryPrompt.js";
+import { CHUNK_SUMMARY_PROMPT, FORGET_PROMPT } from "../../src/prompts/conversationSummaryPrompt.js";
 import { fakeClock, type FakeClock } from "../support/clock.js";
 import { backends, type TestDatabase } from "../support/db.js";
 import { FakeLLM } from "../support/fakeLLM.js";
@@ -92,6 +93,10 @@ describe.each(backends)("long-term memory on $name", (backend) => {
 
   const profileOf = (phone: string) => new PgMemoryProfileRepository(db.pool).ensure(phone);
   const historyOf = (phone: string) => new PgConversationHistory(db.pool).between(phone, 0, null);
+  /** The user's chunks, oldest first. */
+  const chunksOf = async (phone: string) => (await new PgChunkRepository(db.pool).list(phone)).reverse();
+  /** Every chunk summary of the user, oldest first. */
+  const summariesOf = async (phone: string) => (await chunksOf(phone)).map((c) => c.summary).join("\n");
 
   describe("conversation history", () => {
     it("stores a redelivered WhatsApp message once, per role, and messages without an id each time", async () => {
@@ -220,34 +225,47 @@ describe.each(backends)("long-term memory on $name", (backend) => {
     });
   });
 
-  describe("rolling summary", () => {
-    it("folds messages only once at least 4 have left the window, and moves its cursor to the last one", async () => {
+  describe("conversation chunks", () => {
+    it("makes a chunk once 10 messages have left the window, and moves its cursor to the last one", async () => {
       const phone = await newUser();
       const { turn, longTerm } = setup();
-      for (let i = 1; i <= 5; i++) await turn(phone, `I like topic${i} a lot`);
-      expect((await profileOf(phone)).summary).toBe("");
-      // 12 messages: 2 outside a window of 10, not yet enough.
-      await turn(phone, "I like topic6 a lot");
+      for (let i = 1; i <= 9; i++) await turn(phone, `I like topic${i} a lot`);
+      // 18 messages: 8 outside a window of 10, not yet a chunk.
+      expect(await chunksOf(phone)).toEqual([]);
       expect((await profileOf(phone)).summaryThrough).toBe(0);
-      await turn(phone, "I like topic7 a lot");
+      await turn(phone, "I like topic10 a lot");
 
       const messages = await historyOf(phone);
-      const profile = await profileOf(phone);
-      expect(profile.summaryThrough).toBe(messages[3]!.id);
-      expect(profile.summary).toBe(
-        ['- 2026-03-01: "I like topic1 a lot"', '- 2026-03-01: "I like topic2 a lot"'].join("\n"),
+      expect((await profileOf(phone)).summaryThrough).toBe(messages[9]!.id);
+      const [chunk, ...more] = await chunksOf(phone);
+      expect(more).toEqual([]);
+      expect(chunk).toMatchObject({
+        chunkNumber: 0,
+        firstMessageId: messages[0]!.id,
+        lastMessageId: messages[9]!.id,
+        messageCount: 10,
+        mergedFrom: 1,
+        startedAt: messages[0]!.createdAt,
+        endedAt: messages[9]!.createdAt,
+      });
+      expect(chunk!.summary.split("\n")).toEqual(
+        [1, 2, 3, 4, 5].map((i) => `- 2026-03-01: "I like topic${i} a lot"`),
       );
-      // What is still in the window is not in the summary.
-      expect(profile.summary).not.toContain("topic3");
+      expect(chunk!.tokenCount).toBe(estimateTokens(chunk!.summary));
+      // Key topics by a count over the chunk ("lot" in every message of the user, "done" in every
+      // answer, then the topics said once), generic verbs such as "like" left out.
+      expect(chunk!.keyTopics).toEqual(["lot", "done", "topic1", "topic2", "topic3"]);
+      // What is still in the window is not in a chunk.
+      expect(chunk!.summary).not.toContain("topic6");
       const again = await longTerm.process(phone, 10);
-      expect(again.folded).toBe(0);
+      expect(again).toMatchObject({ folded: 0, chunks: 0 });
     });
 
-    it("folds once when two instances process the same user at the same time", async () => {
+    it("makes each chunk once when two instances process the same user at the same time", async () => {
       const phone = await newUser();
       const clock = fakeClock();
       const history = new PgConversationHistory(db.pool);
-      for (let i = 0; i < 30; i++) {
+      for (let i = 0; i < 40; i++) {
         await history.append(phone, {
           role: i % 2 ? "assistant" : "user",
           content: i % 2 ? "ok" : `I enjoy ${THINGS[i / 2]} lessons on weekends`,
@@ -258,30 +276,83 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       const b = new LongTermMemory({ storage: memoryStorage(db.pool), llm: null, clock: clock.now });
       const [ra, rb] = await Promise.all([a.process(phone, 10), b.process(phone, 10)]);
 
-      expect(ra.folded + rb.folded).toBe(20);
-      expect(ra.factsCreated + rb.factsCreated).toBe(15);
-      const profile = await profileOf(phone);
-      const lines = profile.summary.split("\n");
+      expect(ra.folded + rb.folded).toBe(30);
+      expect(ra.chunks + rb.chunks).toBe(3);
+      expect(ra.factsCreated + rb.factsCreated).toBe(20);
+      const chunks = await chunksOf(phone);
+      const messages = await historyOf(phone);
+      expect(chunks.map((c) => [c.chunkNumber, c.firstMessageId, c.lastMessageId])).toEqual([
+        [0, messages[0]!.id, messages[9]!.id],
+        [1, messages[10]!.id, messages[19]!.id],
+        [2, messages[20]!.id, messages[29]!.id],
+      ]);
+      const lines = chunks.flatMap((c) => c.summary.split("\n"));
       expect(new Set(lines).size).toBe(lines.length);
-      expect(lines).toHaveLength(10);
-      expect(profile.summaryThrough).toBe((await historyOf(phone))[19]!.id);
+      expect(lines).toHaveLength(15);
+      expect((await profileOf(phone)).summaryThrough).toBe(messages[29]!.id);
       const facts = await a.listFacts(phone);
-      expect(facts).toHaveLength(15);
-      expect(new Set(facts.map((f) => f.content)).size).toBe(15);
+      expect(facts).toHaveLength(20);
+      expect(new Set(facts.map((f) => f.content)).size).toBe(20);
     });
 
-    it("asks the LLM with the previous summary and exactly the messages that left the window", async () => {
+    it("merges the two oldest chunks past 20: 'Earlier: … Then: …', topics once, range widened", async () => {
+      const phone = await newUser();
+      const clock = fakeClock();
+      const history = new PgConversationHistory(db.pool);
+      // 230 messages: 220 leave a window of 10, 22 chunks' worth.
+      for (let i = 0; i < 230; i++) {
+        await history.append(phone, {
+          role: i % 2 ? "assistant" : "user",
+          content:
+            i % 2
+              ? "ok"
+              : `My ${COLORS[(i / 2) % 10]} ${THINGS[(i / 2) % 20]} is in the ${PLACES[Math.floor(i / 20) % 10]}`,
+          createdAt: clock.now() + i * MINUTE,
+        });
+      }
+      const longTerm = new LongTermMemory({ storage: memoryStorage(db.pool), llm: null, clock: clock.now });
+      const first = await longTerm.process(phone, 10);
+      expect(first).toMatchObject({ chunks: 20, merged: 0 });
+      const [c0, c1, c2] = await chunksOf(phone);
+      const second = await longTerm.process(phone, 10);
+      expect(second).toMatchObject({ chunks: 2, merged: 2 });
+
+      const chunks = await chunksOf(phone);
+      expect(chunks).toHaveLength(20);
+      const messages = await historyOf(phone);
+      const oldest = chunks[0]!;
+      expect(oldest).toMatchObject({
+        chunkNumber: 0,
+        mergedFrom: 3,
+        messageCount: 30,
+        firstMessageId: messages[0]!.id,
+        lastMessageId: messages[29]!.id,
+        startedAt: messages[0]!.createdAt,
+        endedAt: messages[29]!.createdAt,
+      });
+      expect(oldest.summary.startsWith("Earlier: ")).toBe(true);
+      expect(oldest.summary).not.toContain("Earlier: Earlier");
+      expect(oldest.summary.endsWith(`Then: ${c2!.summary}`)).toBe(true);
+      expect(oldest.summary).toContain(c1!.summary.split("\n").at(-1)!);
+      expect(oldest.tokenCount).toBeLessThanOrEqual(200);
+      expect(new Set(oldest.keyTopics.map((t) => t.toLowerCase())).size).toBe(oldest.keyTopics.length);
+      expect(oldest.keyTopics).toEqual(expect.arrayContaining(c0!.keyTopics.slice(0, 1)));
+      // The rest keep their numbers; the newest chunk ends where the window begins.
+      expect(chunks.slice(1).map((c) => c.chunkNumber)).toEqual(Array.from({ length: 19 }, (_, i) => i + 3));
+      expect(chunks.at(-1)!.lastMessageId).toBe(messages[219]!.id);
+    });
+
+    it("asks the LLM once per chunk with exactly its messages, and stores its summary and topics", async () => {
       const phone = await newUser();
       const llm = new FakeLLM((_node: LLMNode, messages: LLMMessage[]) => {
-        if (systemText(messages) === CONVERSATION_SUMMARY_PROMPT)
-          return "- Planning a trip to Rome in May\n- Prefers aisle seats";
+        if (systemText(messages) === CHUNK_SUMMARY_PROMPT)
+          return {
+            summary: "- Planning a trip to Rome in May\n- Prefers aisle seats",
+            topics: ["Rome", "trip", "rome", "seats"],
+          };
         return { facts: [] };
       });
       const { turn } = setup({ llm });
-      await db.pool.query(
-        "INSERT INTO memory_profiles (user_phone, summary) VALUES ($1, '- Earlier: asked about Rome hotels')",
-        [phone],
-      );
       const said = [
         "We are planning a trip to Rome in May",
         "I prefer aisle seats",
@@ -290,21 +361,25 @@ describe.each(backends)("long-term memory on $name", (backend) => {
         "Dates later",
         "Fine",
         "Next week maybe",
+        "Or the week after",
+        "Let me check with Dan",
+        "Dan says May is good",
+        "So May it is",
+        "Thanks",
       ];
       for (const text of said) await turn(phone, text, `Noted: ${text}`);
 
-      const calls = llm.calls.filter((c) => systemText(c.messages) === CONVERSATION_SUMMARY_PROMPT);
+      const calls = llm.calls.filter((c) => systemText(c.messages) === CHUNK_SUMMARY_PROMPT);
       expect(calls).toHaveLength(1);
       expect(calls[0]!.node).toBe("memory");
       const sent = userText(calls[0]!.messages);
-      expect(sent).toContain("Previous summary:\n- Earlier: asked about Rome hotels");
       expect(sent).toContain("User: We are planning a trip to Rome in May");
-      expect(sent).toContain("Memo: Noted: I prefer aisle seats");
-      // 14 messages, a window of 10: the first four left it, the rest did not.
-      expect(sent).not.toContain("Book nothing yet");
-      expect((await profileOf(phone)).summary).toBe(
-        "- Planning a trip to Rome in May\n- Prefers aisle seats",
-      );
+      expect(sent).toContain("Memo: Noted: Dates later");
+      // 24 messages, a window of 10: the first ten made the chunk; the next four wait for more.
+      expect(sent).not.toContain("Fine");
+      const [chunk] = await chunksOf(phone);
+      expect(chunk!.summary).toBe("- Planning a trip to Rome in May\n- Prefers aisle seats");
+      expect(chunk!.keyTopics).toEqual(["Rome", "trip", "seats"]);
     });
   });
 
@@ -556,30 +631,49 @@ describe.each(backends)("long-term memory on $name", (backend) => {
         clock.now(),
       );
       expect(await repo.list(phone)).toHaveLength(201);
-      const summary = Array.from(
-        { length: 80 },
-        (_, i) => `- 2026-02-${String((i % 28) + 1).padStart(2, "0")}: "Line ${i} of what was said"`,
-      ).join("\n");
-      await db.pool.query("INSERT INTO memory_profiles (user_phone, summary) VALUES ($1, $2)", [
-        phone,
-        summary,
-      ]);
+      const chunks = new PgChunkRepository(db.pool);
+      for (let c = 0; c < 20; c++) {
+        const summary = Array.from(
+          { length: 4 },
+          (_, i) => `- 2026-02-${String(c + 1).padStart(2, "0")}: "Line ${c * 4 + i} of what was said"`,
+        ).join("\n");
+        const at = Date.UTC(2026, 1, c + 1, 9);
+        await chunks.create(phone, {
+          firstMessageId: c * 10 + 1,
+          lastMessageId: c * 10 + 10,
+          messageCount: 10,
+          summary,
+          keyTopics: [],
+          tokenCount: estimateTokens(summary),
+          startedAt: at,
+          endedAt: at + 3_600_000,
+        });
+      }
       return { phone, longTerm, clock };
     }
 
-    it("stays within its budgets with a long summary and 200 facts, the relevant fact first", async () => {
+    it("stays within its budget with 20 chunks and 200 facts, the relevant fact first", async () => {
       const { phone, longTerm } = await seeded();
       const context = await longTerm.contextFor(phone, "Can you set up a meeting with Dan tomorrow?");
       const [summarySection, factsSection] = context.text!.split("\n\n");
       expect(summarySection!.startsWith(SUMMARY_HEADING)).toBe(true);
-      expect(estimateTokens(summarySection!.slice(SUMMARY_HEADING.length + 1))).toBeLessThanOrEqual(300);
+      const summaryTokens = estimateTokens(summarySection!.slice(SUMMARY_HEADING.length + 1));
+      // The newest chunks, oldest first, dated in the user's zone.
+      expect(summarySection).toContain('(20 Feb 2026) - 2026-02-20: "Line 76 of what was said"');
       expect(summarySection).toContain("Line 79 of what was said");
+      expect(summarySection).not.toContain("Line 0 of");
+      expect(summarySection!.indexOf("(19 Feb 2026)")).toBeLessThan(summarySection!.indexOf("(20 Feb 2026)"));
       const factLines = factsSection!.split("\n").slice(1);
       expect(factsSection!.startsWith(FACTS_HEADING)).toBe(true);
       expect(factLines.length).toBeGreaterThan(0);
       expect(factLines.length).toBeLessThanOrEqual(6);
-      expect(factLines.reduce((sum, l) => sum + estimateTokens(l), 0)).toBeLessThanOrEqual(200);
-      expect(factLines[0]).toMatch(/^- \(preference\) Prefers morning meetings \(since \d{4}-\d\d-\d\d\)$/);
+      const factTokens = factLines.reduce((sum, l) => sum + estimateTokens(l), 0);
+      expect(factTokens).toBeLessThanOrEqual(200);
+      // No larger than the rolling summary (300) and facts (200) were.
+      expect(summaryTokens + factTokens).toBeLessThanOrEqual(500);
+      expect(factLines[0]).toMatch(
+        /^- \(preference\) Prefers morning meetings \(since \d{1,2} \w{3} \d{4}\)$/,
+      );
       expect(context.factIds).toHaveLength(factLines.length);
     });
 
@@ -625,7 +719,8 @@ describe.each(backends)("long-term memory on $name", (backend) => {
         const llm =
           mode === "llm"
             ? new FakeLLM((_node: LLMNode, messages: LLMMessage[]) => {
-                if (systemText(messages) === CONVERSATION_SUMMARY_PROMPT) return "- Talked about groceries";
+                if (systemText(messages) === CHUNK_SUMMARY_PROMPT)
+                  return { summary: "- Talked about groceries", topics: ["groceries"] };
                 const text = userText(messages);
                 const index = text.split("\n").findIndex((l) => l.includes("prefer morning"));
                 return index > 0
@@ -668,7 +763,9 @@ describe.each(backends)("long-term memory on $name", (backend) => {
                 ($1, 'Address: Haifa', 'address haifa', $3)`,
         [phone, meetingsMessage!.id, haifaMessage!.id],
       );
-      for (let i = 0; i < 6; i++) await env.turn(phone, `Add item${i} to the shopping list`, "Added.");
+      // 24 messages: the first ten (both statements among them) are a chunk.
+      for (let i = 0; i < 10; i++) await env.turn(phone, `Add item${i} to the shopping list`, "Added.");
+      expect(await chunksOf(phone)).toHaveLength(1);
       return { phone, ...env };
     }
 
@@ -680,9 +777,9 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       return rows.map((r) => r.content);
     }
 
-    it("removes the fact, its note, its message, and the summary no longer mentions it (rules)", async () => {
+    it("removes the fact, its note, its message, and the chunk no longer mentions it (rules)", async () => {
       const { phone, longTerm } = await remembered(null);
-      expect((await profileOf(phone)).summary).toContain("I prefer morning meetings");
+      expect(await summariesOf(phone)).toContain("I prefer morning meetings");
 
       const [found] = await longTerm.findFacts(phone, "that I prefer morning meetings");
       expect(found!.content).toBe("Prefers morning meetings");
@@ -691,11 +788,11 @@ describe.each(backends)("long-term memory on $name", (backend) => {
 
       expect(report.facts).toEqual(["Prefers morning meetings"]);
       expect(report.factIds).toEqual([found!.id]);
-      expect(report).toMatchObject({ notes: 1, messages: 1, summaryRewritten: true });
+      expect(report).toMatchObject({ notes: 1, messages: 1, chunksRewritten: 1 });
       expect((await longTerm.listFacts(phone)).map((f) => f.content)).toEqual(["Lives in Haifa"]);
       expect(await notesOf(phone)).toEqual(["Address: Haifa"]);
       expect((await historyOf(phone)).some((m) => m.content.includes("morning"))).toBe(false);
-      const { summary } = await profileOf(phone);
+      const summary = await summariesOf(phone);
       expect(mentionsFact(summary, "Prefers morning meetings")).toBe(false);
       expect(summary).not.toContain("morning");
       expect(summary).toContain("I live in Haifa");
@@ -705,7 +802,8 @@ describe.each(backends)("long-term memory on $name", (backend) => {
     it("removes it from the summary through the LLM, checked in code (llm)", async () => {
       const llm = new FakeLLM((_node: LLMNode, messages: LLMMessage[]) => {
         const system = systemText(messages);
-        if (system === CONVERSATION_SUMMARY_PROMPT) return "- Prefers morning meetings\n- Lives in Haifa";
+        if (system === CHUNK_SUMMARY_PROMPT)
+          return { summary: "- Prefers morning meetings\n- Lives in Haifa", topics: ["meetings", "Haifa"] };
         if (system === FORGET_PROMPT) return "- Lives in Haifa";
         const lines = userText(messages).split("\n");
         return {
@@ -743,22 +841,25 @@ describe.each(backends)("long-term memory on $name", (backend) => {
         };
       });
       const { phone, longTerm } = await remembered(llm);
-      expect((await profileOf(phone)).summary).toBe("- Prefers morning meetings\n- Lives in Haifa");
+      expect(await summariesOf(phone)).toBe("- Prefers morning meetings\n- Lives in Haifa");
 
       const [found] = await longTerm.findFacts(phone, "I prefer morning meetings");
       const report = await longTerm.forget(phone, [found!.id]);
-      expect(report).toMatchObject({ notes: 1, messages: 1, summaryRewritten: true });
+      expect(report).toMatchObject({ notes: 1, messages: 1, chunksRewritten: 1 });
       const forgetCall = llm.calls.find((c) => systemText(c.messages) === FORGET_PROMPT)!;
       expect(userText(forgetCall.messages)).toContain("Forget:\n- Prefers morning meetings");
-      expect((await profileOf(phone)).summary).toBe("- Lives in Haifa");
+      expect(await summariesOf(phone)).toBe("- Lives in Haifa");
+      // The topic that named it went with it.
+      expect((await chunksOf(phone))[0]!.keyTopics).toEqual(["Haifa"]);
       expect(await notesOf(phone)).toEqual(["Address: Haifa"]);
     });
 
     it("rebuilds the summary without it when the LLM's rewrite still speaks of it", async () => {
       const llm = new FakeLLM((_node: LLMNode, messages: LLMMessage[]) => {
         const system = systemText(messages);
-        if (system === CONVERSATION_SUMMARY_PROMPT || system === FORGET_PROMPT)
-          return "- Prefers morning meetings\n- Lives in Haifa";
+        if (system === CHUNK_SUMMARY_PROMPT)
+          return { summary: "- Prefers morning meetings\n- Lives in Haifa", topics: [] };
+        if (system === FORGET_PROMPT) return "- Prefers morning meetings\n- Lives in Haifa";
         const lines = userText(messages).split("\n");
         const index = lines.findIndex((l) => l.includes("prefer morning"));
         return index > 0
@@ -782,7 +883,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       const { phone, longTerm } = await remembered(llm);
       const [found] = await longTerm.findFacts(phone, "morning meetings");
       await longTerm.forget(phone, [found!.id]);
-      const { summary } = await profileOf(phone);
+      const summary = await summariesOf(phone);
       expect(mentionsFact(summary, "Prefers morning meetings")).toBe(false);
       expect(summary).toContain('"I live in Haifa"');
     });
@@ -949,7 +1050,18 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       await outbound("wamid.out", phone);
       await outbound("wamid.out.other", other.phone);
       const report = await longTerm.forgetEverything(phone);
-      expect(report).toEqual({ facts: 2, notes: 2, messages: 16, profiles: 1, inbox: 1, outbound: 1 });
+      expect(report).toEqual({
+        facts: 2,
+        notes: 2,
+        episodes: 0,
+        messages: 24,
+        profiles: 1,
+        chunks: 1,
+        inbox: 1,
+        outbound: 1,
+      });
+      expect(await chunksOf(phone)).toEqual([]);
+      expect(await chunksOf(other.phone)).toHaveLength(1);
       const { rows: sent } = await db.pool.query<{ id: string; body: string | null; status: string }>(
         "SELECT wa_message_id AS id, body, status FROM outbound_messages WHERE wa_message_id LIKE 'wamid.out%' ORDER BY 1",
       );
@@ -969,7 +1081,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
 
       expect(await other.longTerm.listFacts(other.phone)).toHaveLength(2);
       expect(await notesOf(other.phone)).toHaveLength(2);
-      expect(await historyOf(other.phone)).toHaveLength(16);
+      expect(await historyOf(other.phone)).toHaveLength(24);
     });
   });
 
@@ -979,7 +1091,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       const { turn, longTerm, memory } = setup();
       // forgetEverything returns its counts where the port says void: the only difference.
       const port: Omit<MemoryPort, "forgetEverything"> = longTerm;
-      expect(await port.counts(phone)).toEqual({ facts: 0, notes: 0, hasSummary: false });
+      expect(await port.counts(phone)).toEqual({ facts: 0, notes: 0, episodes: 0, hasSummary: false });
       await memory.load(phone);
       await memory.addUserMessage(phone, "note: wifi password is hunter2", { whatsappMessageId: "wamid.n1" });
       await memory.addUserMessage(phone, "typed in the simulator");
@@ -993,6 +1105,9 @@ describe.each(backends)("long-term memory on $name", (backend) => {
         [phone, viaWhatsApp!.id],
       );
       for (let i = 0; i < 8; i++) await turn(phone, `I like color${i} shirts`);
+      // 18 messages: 8 left the window, no chunk yet.
+      expect((await port.counts(phone)).hasSummary).toBe(false);
+      for (let i = 8; i < 10; i++) await turn(phone, `I like color${i} shirts`);
       const counts = await port.counts(phone);
       expect(counts).toMatchObject({ notes: 1, hasSummary: true });
       expect(counts.facts).toBe((await longTerm.listFacts(phone)).length);
@@ -1027,7 +1142,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
         const facts = await longTerm.listFacts(phone);
         expect(facts.length).toBeGreaterThan(0);
         for (const fact of facts) expect(fact.content).toContain(name);
-        const { summary } = await profileOf(phone);
+        const summary = await summariesOf(phone);
         const context = await longTerm.contextFor(phone, `${others(name).join(" ")} meetings shopping`);
         for (const other of others(name)) {
           expect(summary).not.toContain(other);
@@ -1091,7 +1206,7 @@ describe.each(backends)("long-term memory on $name", (backend) => {
       await repo.recordAccess(phone, [used.id], t0);
 
       const first = await longTerm.consolidate(t0 + 30 * DAY);
-      expect(first).toEqual({ decayed: 4, archived: 0 });
+      expect(first).toMatchObject({ decayed: 4, archived: 0 });
       const byId = async () => new Map((await repo.list(phone, "all")).map((f) => [f.id, f]));
       let facts = await byId();
       expect(facts.get(idle.id)!.decayFactor).toBeCloseTo(0.5, 5);

@@ -5,10 +5,12 @@ import type { ScoredFact } from "../../src/services/memory/memoryContext.js";
 import { calculateDecay, contradicts } from "../../src/db/repositories/memoryRepository.js";
 import { extractFactsByRules, factsFromAnswer } from "../../src/services/memory/factExtraction.js";
 import { estimateTokens } from "../../src/services/memory/limits.js";
+import type { ChunkSummary } from "../../src/db/repositories/chunkRepository.js";
 import {
   CONTEXT_FACT_TOKENS,
   FACTS_HEADING,
   SUMMARY_HEADING,
+  chunkDates,
   formatMemoryContext,
 } from "../../src/services/memory/memoryContext.js";
 import {
@@ -22,10 +24,12 @@ import {
   withoutNoteCommand,
 } from "../../src/utils/memoryText.js";
 import {
-  SUMMARY_MAX_TOKENS,
   extractiveLines,
   extractiveSummary,
   fitSummary,
+  keyTopicsOf,
+  mergedSummary,
+  mergedTopics,
   summarizable,
 } from "../../src/services/memory/summary.js";
 
@@ -214,7 +218,7 @@ describe("extractive summary", () => {
       '- 2026-03-01: "Sentence number 59 about the garden"',
       '- 2026-03-01: "I prefer morning meetings"',
     ]);
-    expect(estimateTokens(summary)).toBeLessThanOrEqual(250);
+    expect(estimateTokens(summary)).toBeLessThanOrEqual(90);
     const lines = summary.split("\n");
     expect(lines.at(-1)).toBe('- 2026-03-01: "I prefer morning meetings"');
     expect(lines.at(-2)).toBe('- 2026-03-01: "Sentence number 59 about the garden"');
@@ -360,23 +364,91 @@ function scored(n: number, content: string, type: Fact["type"] = "fact"): Scored
   };
 }
 
-/** T0's day in UTC, as the planner's context dates a fact. */
-const T0_DAY = new Date(T0).toISOString().slice(0, 10);
+/** T0's day in UTC, as the planner's context dates a fact ("5 Mar 2026"). */
+const T0_DAY = (() => {
+  const d = new Date(T0);
+  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  return `${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+})();
+
+describe("conversation chunks (rules)", () => {
+  it("takes as key topics the content words said most over the chunk, deduplicated", () => {
+    const topics = keyTopicsOf([
+      message("We are planning the trip to Rome in May", "user", T0),
+      message("Noted the Rome trip.", "assistant", T0),
+      message("Book a hotel in Rome near the station", "user", T0),
+      message("Which hotel do you like?", "assistant", T0),
+      message("The cheap hotel, and remind me about the trip", "user", T0),
+    ]);
+    expect(topics.slice(0, 3)).toEqual(["trip", "rome", "hotel"]);
+    expect(topics.length).toBeLessThanOrEqual(5);
+    expect(new Set(topics).size).toBe(topics.length);
+    expect(topics).not.toContain("the");
+  });
+
+  it("merges two summaries as 'Earlier: … Then: …' within 200 tokens, topics once each", () => {
+    expect(mergedSummary("- Likes tea", "- Moved to Haifa")).toBe(
+      "Earlier: - Likes tea\n\nThen: - Moved to Haifa",
+    );
+    // A merged summary merged again is labelled once, and stays within the cap, newest kept.
+    const long = Array.from({ length: 40 }, (_, i) => `- Line ${i} of what was said`).join("\n");
+    const twice = mergedSummary(mergedSummary(long, long), "- The newest thing");
+    expect(twice.startsWith("Earlier: ")).toBe(true);
+    expect(twice).not.toContain("Earlier: Earlier");
+    expect(twice.endsWith("Then: - The newest thing")).toBe(true);
+    expect(estimateTokens(twice)).toBeLessThanOrEqual(200);
+    expect(mergedTopics(["rome", "trip"], ["Trip", "hotel"])).toEqual(["rome", "trip", "hotel"]);
+  });
+
+  it("dates a chunk in the user's zone, as short as the range allows", () => {
+    const nov = (day: number, hour = 10) => Date.UTC(2026, 10, day, hour);
+    expect(chunkDates(nov(12), nov(14), "Asia/Jerusalem")).toBe("(12–14 Nov 2026)");
+    expect(chunkDates(nov(12), nov(12, 12), "UTC")).toBe("(12 Nov 2026)");
+    // 22:30 UTC on 30 Nov is 1 Dec in Jerusalem.
+    expect(chunkDates(nov(28), Date.UTC(2026, 10, 30, 22, 30), "Asia/Jerusalem")).toBe("(28 Nov–1 Dec 2026)");
+  });
+});
+
+/** A chunk summary as `loadTurn` reads it, on day `day` of November 2026. */
+function chunk(day: number, summary: string): ChunkSummary {
+  return {
+    summary,
+    startedAt: Date.UTC(2026, 10, day, 9),
+    endedAt: Date.UTC(2026, 10, day, 18),
+    timeZone: "UTC",
+  };
+}
 
 describe("the planner's memory context", () => {
-  it("holds a long summary and many facts within their budgets", () => {
-    const summary = Array.from(
-      { length: 100 },
-      (_, i) => `- 2026-01-01: "Line ${i} of a very long summary"`,
-    ).join("\n");
+  it("holds many chunks and many facts within the long-term budget, facts at most 40%", () => {
+    // Newest first, as loadTurn reads them.
+    const chunks = Array.from({ length: 10 }, (_, i) =>
+      chunk(
+        20 - i,
+        `- Chunk ${20 - i}: talked about the garden, the boat and the new kitchen tiles.\n- Then about the trip to Rome in May, the hotel near the station and the cheap flights`,
+      ),
+    );
     const facts = Array.from({ length: 30 }, (_, i) => scored(i, `Fact number ${i} with some words in it`));
-    const context = formatMemoryContext(summary, facts);
+    const context = formatMemoryContext(chunks, facts);
     const [summarySection, factsSection] = context.text!.split("\n\n");
     expect(summarySection!.startsWith(`${SUMMARY_HEADING}\n`)).toBe(true);
-    expect(estimateTokens(summarySection!.slice(SUMMARY_HEADING.length + 1))).toBeLessThanOrEqual(
-      SUMMARY_MAX_TOKENS,
+    const chunkLines = summarySection!.split("\n").slice(1);
+    // The newest chunks, shown oldest to newest with their dates.
+    expect(chunkLines.at(-1)).toBe(
+      "- Then about the trip to Rome in May, the hotel near the station and the cheap flights",
     );
-    expect(summarySection).toContain("Line 99 of");
+    expect(chunkLines.at(-2)).toBe(
+      "(20 Nov 2026) - Chunk 20: talked about the garden, the boat and the new kitchen tiles.",
+    );
+    expect(chunkLines[0]).toMatch(/^\(\d+ Nov 2026\) - Chunk \d+/);
+    const days = chunkLines
+      .filter((line) => line.startsWith("("))
+      .map((line) => Number(/Chunk (\d+)/.exec(line)![1]));
+    expect(days).toEqual([...days].sort((a, b) => a - b));
+    expect(days.length).toBeLessThan(10);
+    expect(
+      estimateTokens(context.text!.replace(`${SUMMARY_HEADING}\n`, "").replace(`${FACTS_HEADING}\n`, "")),
+    ).toBeLessThanOrEqual(500);
     const factLines = factsSection!.split("\n").slice(1);
     expect(factsSection!.startsWith(FACTS_HEADING)).toBe(true);
     expect(factLines.length).toBeLessThanOrEqual(6);
@@ -393,14 +465,27 @@ describe("the planner's memory context", () => {
       scored(1, "y".repeat(200)),
       scored(2, "Prefers tea", "preference"),
     ];
-    const context = formatMemoryContext("", facts);
+    const context = formatMemoryContext([], facts);
     expect(context.factIds).toEqual(["f0", "f2"]);
     expect(context.text).toContain("- (preference) Prefers tea");
     expect(context.text).not.toContain(SUMMARY_HEADING);
   });
 
-  it("is empty without a summary or facts", () => {
-    expect(formatMemoryContext("", [])).toEqual({ text: undefined, factIds: [] });
+  it("gives the chunks what the facts leave, and cuts a newest chunk too long alone", () => {
+    const few = formatMemoryContext([chunk(3, "- Short"), chunk(2, "x ".repeat(1000).trim())], []);
+    expect(few.text).toContain("(3 Nov 2026) - Short");
+    expect(few.text).not.toContain("(2 Nov 2026)");
+    const long = formatMemoryContext(
+      [chunk(4, Array.from({ length: 200 }, (_, i) => `- line ${i}`).join("\n"))],
+      [],
+    );
+    expect(long.text).toContain("- line 199");
+    expect(long.text).not.toContain("- line 0\n");
+    expect(estimateTokens(long.text!)).toBeLessThanOrEqual(500 + 10);
+  });
+
+  it("is empty without chunks or facts", () => {
+    expect(formatMemoryContext([], [])).toEqual({ text: undefined, factIds: [] });
   });
 });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { memoryStorage } from "../../src/db/storage.js";
 import { PgConversationHistory } from "../../src/db/repositories/conversationHistory.js";
 import { PgConversationStore } from "../../src/db/repositories/conversationStore.js";
+import { PgChunkRepository } from "../../src/db/repositories/chunkRepository.js";
 import { PgMemoryProfileRepository } from "../../src/db/repositories/memoryProfileRepository.js";
 import { LongTermMemory } from "../../src/services/memory/longTermMemory.js";
 import { MemoryService } from "../../src/services/memory/memoryService.js";
@@ -79,13 +80,22 @@ const poisonedId = async (phone: string) =>
     .id;
 
 describe("a stored message the memory work cannot read", () => {
-  it("is skipped and logged once; the next fact is remembered and the summary still folds (rules)", async () => {
+  it("is skipped and logged once; the next fact is remembered and the chunk is still made (rules)", async () => {
     const phone = await newUser();
     const c = conversation(null);
     await c.turn(phone, `I was told: ${POISON}`);
     await c.turn(phone, "I'm allergic to peanuts");
-    // Enough later turns for both messages to leave the window of 10 and be folded.
-    for (const said of ["I live in Haifa", "thanks", "I work at Acme", "ok", "I have two kids", "great"])
+    // Enough later turns for both messages to leave the window of 10 and be put into a chunk.
+    for (const said of [
+      "I live in Haifa",
+      "thanks",
+      "I work at Acme",
+      "ok",
+      "I have two kids",
+      "great",
+      "fine",
+      "good",
+    ])
       await c.turn(phone, said);
 
     const facts = (await c.longTerm.listFacts(phone)).map((f) => f.content);
@@ -93,14 +103,15 @@ describe("a stored message the memory work cannot read", () => {
     const id = await poisonedId(phone);
     expect(c.skipped()).toEqual([
       ["extractFacts", id],
-      ["foldSummary", id],
+      ["makeChunks", id],
     ]);
     expect(c.failures()).toEqual([]);
     const profile = await new PgMemoryProfileRepository(db.pool).ensure(phone);
     expect(profile.summaryThrough).toBeGreaterThan(id);
     expect(profile.factsThrough).toBeGreaterThan(id);
-    expect(profile.summary).toContain("allergic to peanuts");
-    expect(profile.summary).not.toContain(POISON);
+    const [chunk] = await new PgChunkRepository(db.pool).list(phone);
+    expect(chunk!.summary).toContain("allergic to peanuts");
+    expect(chunk!.summary).not.toContain(POISON);
   });
 
   it("never reaches the model, and the facts in the same batch still do (LLM)", async () => {

@@ -11,7 +11,8 @@ import { createHarness, PHONE, plan, step, type Harness } from "../support/memoH
 import { countQueries, type QueryCounter } from "../support/queryCounter.js";
 import { recordingCapability } from "../support/recordingCapability.js";
 
-const MEMORY_TABLES = /\b(conversation_windows|conversation_messages|memory_profiles|memories)\b/;
+const MEMORY_TABLES =
+  /\b(conversation_windows|conversation_messages|conversation_chunks|memory_profiles|memories)\b/;
 
 type Kind = "turn read" | "turn write" | "background read" | "background write" | "other";
 
@@ -106,7 +107,7 @@ describe.each(backends)("memory statements of a turn ($name)", (backend) => {
     expect(memory).toContain("background write");
   });
 
-  it("command turns that push messages out of the window get a background round once enough wait for a summary", async () => {
+  it("command turns that push messages out of the window get a background round once a chunk is due", async () => {
     const { h } = await start();
     // Five turns fill the window (10 messages).
     for (let i = 1; i <= 5; i++) {
@@ -116,23 +117,28 @@ describe.each(backends)("memory statements of a turn ($name)", (backend) => {
         "turn write",
       ]);
     }
-    // Each further turn pushes two out: the sixth leaves 2 waiting (fewer than FOLD_MIN, no round),
-    // the seventh 4, and its round folds them; the eighth starts counting again.
+    // Each further turn pushes two out: turns 6 to 9 leave 2 to 8 waiting (fewer than CHUNK_SIZE,
+    // no round), the tenth 10, and its round makes a chunk of them; the eleventh counts again.
     const rounds: boolean[] = [];
-    for (let i = 6; i <= 9; i++) {
+    for (let i = 6; i <= 11; i++) {
       h.server!.enqueue(plan({ steps: [step("s1", "database", "add_task")] }));
       rounds.push(
         (await turn(h, `add a task number ${i}`, `wamid.in${i}`)).memory.includes("background read"),
       );
     }
-    expect(rounds).toEqual([false, true, false, true]);
-    // Both rounds folded: the summary has read through the 8 messages that left (4 turns).
+    expect(rounds).toEqual([false, false, false, false, true, false]);
+    // The round made one chunk of the 10 messages that left (5 turns), and moved the cursor past them.
+    const chunks = await h.db.pool.query<{ message_count: number }>(
+      "SELECT message_count FROM conversation_chunks WHERE user_phone = $1",
+      [PHONE],
+    );
+    expect(chunks.rows).toEqual([{ message_count: 10 }]);
     const folded = await h.db.pool.query<{ n: string }>(
       `SELECT count(*) AS n FROM conversation_messages m JOIN memory_profiles p USING (user_phone)
         WHERE m.user_phone = $1 AND m.id <= p.summary_through`,
       [PHONE],
     );
-    expect(Number(folded.rows[0]!.n)).toBe(8);
+    expect(Number(folded.rows[0]!.n)).toBe(10);
   });
 
   it("a question turn and its answer: one read and one write each", async () => {

@@ -127,7 +127,7 @@ describe("the planner sees only what holds now, each with when it became true", 
     );
     await h.say("any tips for groceries near home?");
     const context = lastUserMessageOf(h.server!.requests.filter(isPlanner).at(-1)!)!;
-    expect(context).toContain("Lives in Haifa (since the week of 2026-11-08)");
+    expect(context).toContain("Lives in Haifa (since the week of 8 Nov 2026)");
     expect(context).not.toContain("Tel Aviv");
   });
 });

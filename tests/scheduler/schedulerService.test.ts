@@ -333,7 +333,7 @@ describe("errors", () => {
 });
 
 describe("long-term memory jobs", () => {
-  it("hourly: a user's unfinished summary and facts are caught up (an instance stopped before its background work)", async () => {
+  it("hourly: a user's unfinished chunks and facts are caught up (an instance stopped before its background work)", async () => {
     const h = await harness();
     await h.user(PHONE);
     const start = h.clock.now() - 2 * HOUR;
@@ -342,6 +342,7 @@ describe("long-term memory jobs", () => {
       "ok",
       "my sister Dana lives in Haifa",
       "thanks",
+      // 20 messages: 10 leave the window of 10, a chunk's worth.
       ...Array.from({ length: 16 }, (_, i) => `message number ${i} about the garden`),
     ];
     for (const [i, content] of lines.entries()) {
@@ -358,11 +359,12 @@ describe("long-term memory jobs", () => {
       [PHONE],
     );
     expect(facts.map((f) => f.content).join(" | ")).toMatch(/morning meetings/i);
-    const { rows: profile } = await h.db.pool.query<{ summary: string }>(
-      "SELECT summary FROM memory_profiles WHERE user_phone = $1",
+    const { rows: chunks } = await h.db.pool.query<{ summary: string }>(
+      "SELECT summary FROM conversation_chunks WHERE user_phone = $1",
       [PHONE],
     );
-    expect(profile[0]!.summary).toMatch(/morning meetings/i);
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]!.summary).toMatch(/morning meetings/i);
     expect(logsOf(h, "MEMORY_SWEEP")).toMatchObject([{ users: 1 }]);
   });
 

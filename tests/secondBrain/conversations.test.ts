@@ -175,7 +175,7 @@ describe("notes through the planner (scripted LLM)", () => {
 });
 
 describe("long-term memory in conversation", () => {
-  it("a preference stated early is in the planner's context twenty turns later; 'forget' removes it, summary too", async () => {
+  it("a preference stated early is in the planner's context twenty turns later; 'forget' removes it, chunks too", async () => {
     h = await harness();
     h.server!.enqueue(
       plan({ intentType: "conversation", steps: [step("s1", "general", "answer_question")] }),
@@ -202,8 +202,14 @@ describe("long-term memory in conversation", () => {
     const context = lastUserMessageOf(plannerRequests(h).at(-1)!)!;
     expect(context).toContain("## What Memo knows about the user");
     expect(context).toMatch(/morning meetings/i);
-    // The summary of what left the window was loaded too.
+    // The chunk summaries of what left the window were loaded too, the preference's chunk among them.
     expect(context).toMatch(/Summary of earlier conversation/i);
+    const { rows: before } = await h.db.pool.query<{ summary: string }>(
+      "SELECT summary FROM conversation_chunks WHERE user_phone = $1 ORDER BY chunk_number",
+      [PHONE],
+    );
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    expect(before[0]!.summary).toMatch(/morning/i);
 
     const listed = await h.say("what do you remember about me?");
     expect(listed.text).toMatch(/🧠 What I remember about you:\n1\. .*morning meetings/i);
@@ -222,10 +228,11 @@ describe("long-term memory in conversation", () => {
     const after = lastUserMessageOf(plannerRequests(h).at(-1)!)!;
     expect(after).not.toMatch(/morning meetings/i);
     const { rows } = await h.db.pool.query<{ summary: string }>(
-      "SELECT summary FROM memory_profiles WHERE user_phone = $1",
+      "SELECT summary FROM conversation_chunks WHERE user_phone = $1",
       [PHONE],
     );
-    expect(rows[0]?.summary ?? "").not.toMatch(/morning/i);
+    expect(rows).toHaveLength(before.length);
+    expect(rows.map((r) => r.summary).join("\n")).not.toMatch(/morning/i);
     expect((await h.say("what do you remember about me?")).text).not.toMatch(/^\d+\. .*morning/im);
   });
 
@@ -361,12 +368,12 @@ describe("long-term memory in conversation", () => {
       );
     expect(await count("memories")).toBe(0);
     expect(await count("notes")).toBe(0);
-    // The profile the next turn starts again holds no summary from before.
-    const { rows: profiles } = await h.db.pool.query<{ summary: string }>(
-      "SELECT summary FROM memory_profiles WHERE user_phone = $1",
+    // No chunk summarizes anything from before.
+    const { rows: chunks } = await h.db.pool.query<{ summary: string }>(
+      "SELECT summary FROM conversation_chunks WHERE user_phone = $1",
       [PHONE],
     );
-    expect(profiles.map((p) => p.summary).join("")).not.toMatch(/Haifa|tea|gate/);
+    expect(chunks.map((c) => c.summary).join("")).not.toMatch(/Haifa|tea|gate/);
     // Nothing from before the erasure is left in the history (only this very exchange may follow).
     const { rows } = await h.db.pool.query<{ content: string }>(
       "SELECT content FROM conversation_messages WHERE user_phone = $1",

@@ -16,6 +16,8 @@ import { householdSharingMigration } from "./0015_household_sharing.js";
 import { householdConsentMigration } from "./0016_household_consent.js";
 import { attendeesContactsMigration } from "./0017_attendees_contacts.js";
 import { memoryValidityMigration } from "./0018_memory_validity.js";
+import { conversationChunksMigration } from "./0019_conversation_chunks.js";
+import { memoryEpisodesMigration } from "./0020_memory_episodes.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -40,4 +42,6 @@ export const MIGRATIONS: readonly Migration[] = [
   householdConsentMigration,
   attendeesContactsMigration,
   memoryValidityMigration,
+  conversationChunksMigration,
+  memoryEpisodesMigration,
 ];

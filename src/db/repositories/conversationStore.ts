@@ -7,7 +7,9 @@ import type { DisambiguationSnapshot } from "../../types/execution.js";
 import { CAPABILITY_NAMES } from "../../types/plan.js";
 import { InvalidPhoneError } from "../../utils/errors.js";
 import type { NewHistoryMessage } from "./conversationHistory.js";
+import { relevantChunks, type ChunkSummary } from "./chunkRepository.js";
 import { relevantFacts, type Fact } from "./memoryRepository.js";
+import { relevantEpisodes, type ScoredEpisode } from "./episodeRepository.js";
 
 /** The whole short-term window of one user, stored as one document. */
 export interface StoredWindow {
@@ -27,18 +29,24 @@ export interface TurnFactsQuery {
   text: string;
   /** The instant decay is computed at, and at which the facts must hold (epoch ms). */
   now: number;
+  /** Episodes speaking of the message's words read at most (default: 3). */
+  episodes?: number;
+  /** Chunk summaries read at most, newest first (default: 10). */
+  chunks?: number;
 }
 
 /** What the start of a turn reads: the window, and the long-term memory the planner sees. */
 export interface TurnRead {
   /** The stored window, or null when this phone has none. */
   window: StoredWindow | null;
-  /** The rolling summary ("" without a profile). */
-  summary: string;
+  /** The newest conversation chunks' summaries, newest first. */
+  chunks: ChunkSummary[];
   /** The candidate facts for the message (ranked by the caller). */
   facts: Fact[];
   /** The user's IANA zone (dates in the planner's context are theirs), null without a user row. */
   timeZone: string | null;
+  /** The episodes speaking of the message's words, best first (none when it names nothing). */
+  episodes: ScoredEpisode[];
 }
 
 /** Storage of conversation windows, one per phone. Every method takes the phone that scopes it. */
@@ -57,7 +65,7 @@ export interface ConversationStore {
   /** The stored window, or null when this phone has none. */
   load(phone: string): Promise<StoredWindow | null>;
   /**
-   * The window, the user's summary and the facts for the message, in one read (absent: a store
+   * The window, the user's newest chunk summaries and the facts for the message, in one read (absent: a store
    * that holds no long-term memory; the caller reads it elsewhere).
    */
   loadTurn?(phone: string, facts: TurnFactsQuery): Promise<TurnRead>;
@@ -226,26 +234,36 @@ export class PgConversationStore implements ConversationStore {
 
   async loadTurn(phone: string, query: TurnFactsQuery): Promise<TurnRead> {
     const facts = relevantFacts(query.text, { now: query.now }, 2);
+    const chunks = relevantChunks(query.chunks ?? 10, 2 + facts.params.length);
+    const episodes = relevantEpisodes(
+      query.text,
+      { limit: query.episodes ?? 3 },
+      2 + facts.params.length + chunks.params.length,
+    );
     const { rows } = await this.pool.query<{
       state: unknown;
       sent: unknown;
-      summary: string | null;
+      chunks: unknown[];
       facts: unknown[];
       time_zone: string | null;
+      episodes: unknown[];
     }>(
-      `WITH facts AS (${facts.sql}), win AS (${WINDOW_WITH_SENT_IDS})
+      `WITH facts AS (${facts.sql}), chunks AS (${chunks.sql}), episodes AS (${episodes.sql}),
+            win AS (${WINDOW_WITH_SENT_IDS})
        SELECT (SELECT state FROM win) AS state, (SELECT sent FROM win) AS sent,
-              (SELECT summary FROM memory_profiles WHERE user_phone = $1) AS summary,
+              (SELECT COALESCE(jsonb_agg(to_jsonb(c) ORDER BY c.chunk_number DESC), '[]'::jsonb) FROM chunks c) AS chunks,
               (SELECT time_zone FROM users WHERE phone = $1) AS time_zone,
-              (SELECT COALESCE(jsonb_agg(to_jsonb(f)), '[]'::jsonb) FROM facts f) AS facts`,
-      [phone, ...facts.params],
+              (SELECT COALESCE(jsonb_agg(to_jsonb(f)), '[]'::jsonb) FROM facts f) AS facts,
+              (SELECT COALESCE(jsonb_agg(to_jsonb(e)), '[]'::jsonb) FROM episodes e) AS episodes`,
+      [phone, ...facts.params, ...chunks.params, ...episodes.params],
     );
     const row = rows[0];
     return {
       window: row?.state ? withSentIds(parseStoredWindow(row.state), row.sent) : null,
-      summary: row?.summary ?? "",
+      chunks: chunks.read(row?.chunks ?? []),
       facts: facts.parse(row?.facts ?? []),
       timeZone: row?.time_zone ?? null,
+      episodes: episodes.rank(row?.episodes ?? []),
     };
   }
 

@@ -2,11 +2,14 @@ import { prepared } from "../prepared.js";
 import type { Queryable } from "../transaction.js";
 import type { HistoryMessage } from "./conversationHistory.js";
 
-/** One user's rolling summary and the cursors of the background memory work (`memory_profiles`). */
+/** The cursors of one user's background memory work (`memory_profiles`). */
 export interface MemoryProfile {
-  /** What has left the short-term window, summarized ("" when nothing yet). */
+  /**
+   * The old rolling summary: "" since migration 19 made it chunk 0 (conversation chunks replaced it);
+   * still compared by `saveSummary`, so a write never lands on a profile it did not read.
+   */
   summary: string;
-  /** The newest conversation message folded into the summary (0: none). */
+  /** The newest conversation message put into a chunk (0: none): the chunking cursor. */
   summaryThrough: number;
   /** The newest conversation message facts were extracted from (0: none). */
   factsThrough: number;
@@ -48,8 +51,6 @@ interface MemoryProfileRepository {
   workload(phone: string, windowSize: number, foldLimit: number, factLimit: number): Promise<MemoryWorkload>;
   /** Creates the user's empty profile; a no-op when it exists. */
   create(phone: string): Promise<void>;
-  /** The user's summary, or "" without a profile (one indexed read, for context assembly). */
-  summary(phone: string): Promise<string>;
   /**
    * Replaces the summary and its cursor when they are still `expected` and every message of
    * `foldedIds` is still stored (none was forgotten meanwhile). Returns whether it was written.
@@ -188,14 +189,6 @@ export class PgMemoryProfileRepository implements MemoryProfileRepository {
     await this.db.query("INSERT INTO memory_profiles (user_phone) VALUES ($1) ON CONFLICT DO NOTHING", [
       phone,
     ]);
-  }
-
-  async summary(phone: string): Promise<string> {
-    const { rows } = await this.db.query<{ summary: string }>(
-      "SELECT summary FROM memory_profiles WHERE user_phone = $1",
-      [phone],
-    );
-    return rows[0]?.summary ?? "";
   }
 
   async saveSummary(

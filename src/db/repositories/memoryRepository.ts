@@ -1,11 +1,5 @@
 import { normalizeForMatch, rankMatches, similarity } from "../../utils/fuzzy.js";
-import {
-  contentWords,
-  isNegated,
-  lexemesOf,
-  queryWordsOf,
-  withoutNegation,
-} from "../../utils/memoryText.js";
+import { contentWords, isNegated, lexemesOf, queryWordsOf, withoutNegation } from "../../utils/memoryText.js";
 import { noteSearchText, toTsQuery, wordForms } from "../../utils/searchText.js";
 import type { Queryable } from "../transaction.js";
 

@@ -29,6 +29,8 @@ export const USER_TABLES: readonly { table: string; column: string }[] = [
   { table: "google_connections", column: "user_phone" },
   { table: "notes", column: "user_phone" },
   { table: "memories", column: "user_phone" },
+  { table: "memory_episodes", column: "user_phone" },
+  { table: "conversation_chunks", column: "user_phone" },
   { table: "memory_profiles", column: "user_phone" },
   { table: "conversation_messages", column: "user_phone" },
   { table: "conversation_windows", column: "user_phone" },

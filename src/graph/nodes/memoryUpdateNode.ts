@@ -39,7 +39,8 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
     deps.memory.holdWrites(phone);
     await deps.memory.pushLatestAction(phone, ...actions);
     // Also held: the tasks this turn created or completed, and what its disambiguation left.
-    await deps.memory.pushRecentTasks(phone, recentTasksOf(state));
+    const recentTasks = recentTasksOf(state);
+    await deps.memory.pushRecentTasks(phone, recentTasks);
     await settleDisambiguation(deps.memory, phone, state);
     const acted = actions.length > 0;
 
@@ -64,9 +65,11 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
       Object.keys(metadata).length > 0 ? metadata : undefined,
     );
     // Summaries and remembered facts are worked out after the reply, in the background, when the
-    // turn leaves them work (enough messages left the window, or the user may have said something to keep).
-    if (deps.memory.takeLongTermWork(phone))
-      deps.longTerm?.schedule(phone, deps.memory.getRecentMessages(phone).length);
+    // turn leaves them work (enough messages left the window, or the user may have said something to
+    // keep); the tasks it completed become episodes there too, never a statement of this turn.
+    const completed = recentTasks.filter((task) => task.completed).map((task) => ({ ...task, at: now }));
+    if (deps.memory.takeLongTermWork(phone) || completed.length > 0)
+      deps.longTerm?.schedule(phone, deps.memory.getRecentMessages(phone).length, completed);
     // The reply as memory stored it, so state and window agree.
     const message = deps.memory.getRecentMessages(phone).at(-1);
     return { acted, ...(message ? { recentMessages: [message] } : {}) };

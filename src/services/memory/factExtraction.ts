@@ -11,6 +11,7 @@ import { FACTS_PROMPT } from "../../prompts/factExtractionPrompt.js";
 import { MEMORY_MESSAGE_MAX_CHARS, capText } from "./limits.js";
 import { readPastPeriod, withoutPeriod, type PastPrecision } from "../../nlu/pastTime.js";
 import { personKey } from "./retrieval.js";
+import { episodesField } from "./episodes.js";
 import {
   isCommand,
   isMemoryCommand,
@@ -630,6 +631,7 @@ export const factExtractionSchema = z.object({
       replaces: z.array(z.string()).describe("Numbers of known facts it replaces, e.g. ['K2']"),
     }),
   ),
+  episodes: episodesField,
 });
 
 /** A stored fact the model may say a new one replaces. */
@@ -663,7 +665,7 @@ export function factMessages(
  * give no date), "replaces" mapped back to the known facts' ids.
  */
 export function factsFromAnswer(
-  answer: z.infer<typeof factExtractionSchema>,
+  answer: Pick<z.infer<typeof factExtractionSchema>, "facts">,
   messages: readonly HistoryMessage[],
   known: readonly KnownFact[] = [],
   timeZone = "UTC",

@@ -17,8 +17,17 @@ export const MAX_MESSAGE_CHARS = 4000;
  */
 export const MEMORY_MESSAGE_MAX_CHARS = 1000;
 
-/** Messages that must have left the window before the summary is updated (default: 4). */
-export const FOLD_MIN = 4;
+/**
+ * Messages per conversation chunk (spec 004 `chunkSize`, default: 10): a chunk is made once this
+ * many have left the window past the last chunk.
+ */
+export const CHUNK_SIZE = 10;
+/**
+ * Chunks kept per user before the two oldest are merged (default: 20): about 100 turns at chunk
+ * grain (spec 004 counts ~25 chunks for 250 turns), at most ~100–200 tokens each, so what retrieval
+ * searches stays bounded; the planner is shown only the newest few.
+ */
+export const MAX_CHUNKS = 20;
 
 /** The text cut at `max` characters (never inside a surrogate pair), and whether it was cut. */
 export function capText(text: string, max: number): { text: string; cut: boolean } {

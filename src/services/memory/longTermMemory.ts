@@ -1,5 +1,6 @@
+import type { ConversationChunk, NewChunk } from "../../db/repositories/chunkRepository.js";
 import type { HistoryMessage } from "../../db/repositories/conversationHistory.js";
-import type { MemoryProfile, MemoryWorkload } from "../../db/repositories/memoryProfileRepository.js";
+import type { MemoryWorkload } from "../../db/repositories/memoryProfileRepository.js";
 import { sameStatement, type Fact, type FoundFact } from "../../db/repositories/memoryRepository.js";
 import type { MemoryRepositories } from "../../db/storage.js";
 import type { Storage } from "../../db/transaction.js";
@@ -18,23 +19,49 @@ import {
   factsFromAnswer,
   type ExtractedFact,
 } from "./factExtraction.js";
-import { factItem, formatMemoryContext, rankFacts, type MemoryContext } from "./memoryContext.js";
+import {
+  CONTEXT_CHUNK_CANDIDATES,
+  factItem,
+  formatMemoryContext,
+  rankFacts,
+  type MemoryContext,
+} from "./memoryContext.js";
 import { readPastPeriod, withoutPeriod } from "../../nlu/pastTime.js";
 import type { Recollection } from "../secondBrain/ports.js";
-import { echoesFact, isMemoryCommand, mentionsFact, withoutNoteCommand } from "../../utils/memoryText.js";
+import {
+  completedTaskEpisode,
+  episodesFromAnswer,
+  extractEpisodesByRules,
+  type CompletedTask,
+  type ExtractedEpisode,
+} from "./episodes.js";
+import type { Episode, EpisodeRange, NarrativeArc } from "../../db/repositories/episodeRepository.js";
+import {
+  distinctiveWords,
+  echoesFact,
+  isMemoryCommand,
+  mentionsFact,
+  queryWordsOf,
+  withoutNoteCommand,
+} from "../../utils/memoryText.js";
 import { phoneTag } from "../../utils/phone.js";
 import { currentTurn, inBackgroundOfTurn, type TurnContext } from "../../utils/turnContext.js";
 import type { LongTermRead, MemoryService } from "./memoryService.js";
 import {
-  SUMMARY_MAX_TOKENS,
+  CHUNK_SUMMARY_MAX_TOKENS,
+  chunkAnswerSchema,
+  chunkMessages,
+  dedupeTopics,
   extractiveLines,
   extractiveSummary,
   fitSummary,
   forgetMessages,
+  keyTopicsOf,
+  mergedSummary,
+  mergedTopics,
   summarizable,
-  summaryMessages,
 } from "./summary.js";
-import { FOLD_MIN } from "./limits.js";
+import { CHUNK_SIZE, MAX_CHUNKS, estimateTokens } from "./limits.js";
 import { DEFAULT_RETRIEVAL_WEIGHTS, rankMemories, type RetrievalWeights } from "./retrieval.js";
 
 /** Memories a question about the past is answered with at most (spec 004 retrievalTopK is 10; a chat reply is shorter). */
@@ -42,8 +69,8 @@ const RECALL_LIMIT = 5;
 /** How much a memory must speak of the question to answer it: one of two words, or a linked person. */
 const RECALL_MIN_RELEVANCE = 0.25;
 
-/** Messages folded into the summary at most per update (default: 40). */
-const FOLD_BATCH = 40;
+/** Messages read for chunks at most per round: four chunks (default: 40). */
+const FOLD_BATCH = CHUNK_SIZE * 4;
 /** User messages read for facts at most per extraction (default: 20). */
 const FACT_BATCH = 20;
 /** Fold and extraction rounds per `process` call, so a long backlog cannot hold one user (default: 5). */
@@ -52,12 +79,16 @@ const MAX_ROUNDS = 5;
 const CONSOLIDATION_BATCH = 1000;
 /** Statements per consolidation step at most: 1,000,000 facts (default: 1000). */
 const CONSOLIDATION_MAX_BATCHES = 1000;
+/** Users whose episodes one consolidation batch reads (default: 100). */
+const CONSOLIDATION_USERS = 100;
 /** The user's newest messages searched for repeats of a forgotten fact (default: 2000). */
 const REPEAT_SCAN = 2000;
-/** The newest folded messages an extractive summary is rebuilt from (default: 400). */
+/** The newest messages of a chunk an extractive summary is rebuilt from (default: 400). */
 const REBUILD_SCAN = 400;
-/** Tries of a summary rewrite that loses a race with a concurrent fold (default: 3). */
+/** Tries of a chunk rewrite that loses a race with a concurrent merge (default: 3). */
 const REWRITE_TRIES = 3;
+/** Merges per `process` call at most, so a user far past MAX_CHUNKS catches up over a few calls (default: 10). */
+const MAX_MERGES = 10;
 
 export interface LongTermMemoryOptions {
   /** The conversation history, summaries, facts and what "forget" erases (db/storage memoryStorage). */
@@ -92,12 +123,12 @@ function repeatsAny(
   return found.some((f) => facts.some((fact) => sameStatement(f.content, fact.content)));
 }
 
-/** A summary update worked out by one round, to store. */
+/** The chunks one round made, to store. */
 interface Fold {
-  summary: string;
-  /** The newest message folded in. */
+  chunks: NewChunk[];
+  /** The newest message put into a chunk: the new chunking cursor. */
   through: number;
-  /** Every message folded in (all must still be stored for the summary to be saved). */
+  /** Every message put into a chunk (all must still be stored for the chunks to be saved). */
   ids: number[];
   /** The round read a full batch: more may wait. */
   full: boolean;
@@ -106,6 +137,8 @@ interface Fold {
 /** The facts one round found, to store. */
 interface FactsFound {
   found: ExtractedFact[];
+  /** The episodes in the same messages (stored under the same cursor). */
+  episodes: ExtractedEpisode[];
   /** The newest user message read. */
   through: number;
   /** The round read a full batch: more may wait. */
@@ -114,12 +147,18 @@ interface FactsFound {
 
 /** What one `process` call did. */
 export interface ProcessReport {
-  /** Messages folded into the summary. */
+  /** Messages put into chunks. */
   folded: number;
+  /** Chunks made. */
+  chunks: number;
+  /** Merges of the two oldest chunks. */
+  merged: number;
   /** Facts stored. */
   factsCreated: number;
   /** Near-identical facts refreshed instead. */
   factsRefreshed: number;
+  /** Episodes stored (from the messages, and tasks completed in the turns). */
+  episodesCreated: number;
   /** Steps that failed (logged). */
   failures: number;
 }
@@ -132,14 +171,16 @@ export interface ForgetReport {
   factIds: string[];
   /** Notes deleted: those made from the facts' source messages and from the user's repeats of them. */
   notes: number;
+  /** Episodes deleted: those of the messages deleted, and those speaking of the facts. */
+  episodes: number;
   /** Conversation messages deleted: the facts' sources, the user's repeats of them and Memo's replies echoing them. */
   messages: number;
   /** Messages dropped from the short-term window (those, and Memo's echoes kept only there). */
   windowMessages: number;
   /** Latest actions dropped from the window: those whose summary echoes a fact. */
   latestActions: number;
-  /** The summary was rewritten without them. */
-  summaryRewritten: boolean;
+  /** Chunk summaries rewritten without them (0: none spoke of them). */
+  chunksRewritten: number;
 }
 
 /** How much "forget everything" would erase. */
@@ -147,6 +188,9 @@ export interface MemoryCounts {
   /** Facts, active and archived. */
   facts: number;
   notes: number;
+  /** Episodes (what was decided, solved, completed… and when). */
+  episodes: number;
+  /** The user has conversation chunks. */
   hasSummary: boolean;
 }
 
@@ -154,9 +198,12 @@ export interface MemoryCounts {
 export interface EraseReport {
   facts: number;
   notes: number;
+  episodes: number;
   messages: number;
-  /** 1 when the user had a summary profile. */
+  /** 1 when the user had a memory profile (the background work's cursors). */
   profiles: number;
+  /** Conversation chunks erased. */
+  chunks: number;
   /** Answered inbox messages (their stored text) erased. */
   inbox: number;
   /** Messages Memo sent whose stored text was erased (the rows stay: they track delivery). */
@@ -168,15 +215,19 @@ export interface ConsolidationReport {
   decayed: number;
   /** Facts archived (old, importance × decay below 0.3). */
   archived: number;
+  /** Episodes merged into an overlapping one. */
+  episodesMerged: number;
+  /** Episodes deleted past the per-user cap (100). */
+  episodesCapped: number;
 }
 
 /**
- * Long-term memory (spec 000 §2.2, spec 004 layers 2–3): the rolling summary of what has left the
- * short-term window and the facts remembered about the user, kept in Postgres.
+ * Long-term memory (spec 000 §2.2, spec 004 layers 2–3): the conversation chunks summarizing what
+ * has left the short-term window and the facts remembered about the user, kept in Postgres.
  *
  * Context assembly reads it with `contextFor` (two indexed queries). After each turn `schedule`
- * starts the background work (`process`): folding messages that left the window into the summary
- * and extracting facts, by the LLM or by rules. That work advances its cursors only from the value
+ * starts the background work (`process`): making a chunk of every 10 messages that left the window
+ * (merging the two oldest past 20) and extracting facts, by the LLM or by rules. That work advances its cursors only from the value
  * it read, so several instances never fold a message twice, and it never holds a transaction open
  * across an LLM call (the embedded database has one connection). Its failures are logged with the
  * user's hash and the step, never with message text, and never thrown.
@@ -190,6 +241,7 @@ export class LongTermMemory {
   private readonly weights: Readonly<RetrievalWeights>;
   private readonly history: MemoryRepositories["history"];
   private readonly profiles: MemoryRepositories["profiles"];
+  private readonly chunks: MemoryRepositories["chunks"];
   private readonly facts: MemoryRepositories["facts"];
   /** Per phone, the background run in progress. */
   private readonly running = new Map<string, Promise<void>>();
@@ -197,6 +249,8 @@ export class LongTermMemory {
   private readonly again = new Map<string, { windowSize: number; turn: TurnContext | undefined }>();
   /** Access records not yet written. */
   private readonly writes = new Set<Promise<void>>();
+  /** Per phone, tasks completed in turns whose episodes the next round stores. */
+  private readonly completed = new Map<string, CompletedTask[]>();
 
   constructor(options: LongTermMemoryOptions) {
     this.storage = options.storage;
@@ -205,7 +259,12 @@ export class LongTermMemory {
     this.logger = options.logger;
     this.clock = options.clock ?? Date.now;
     this.weights = options.weights ?? DEFAULT_RETRIEVAL_WEIGHTS;
-    ({ history: this.history, profiles: this.profiles, facts: this.facts } = options.storage.repositories);
+    ({
+      history: this.history,
+      profiles: this.profiles,
+      chunks: this.chunks,
+      facts: this.facts,
+    } = options.storage.repositories);
   }
 
   /** Whether summaries and facts are made by the LLM ("llm") or by rules ("rules"). */
@@ -227,9 +286,9 @@ export class LongTermMemory {
   }
 
   /**
-   * The planner's long-term context for this message: the summary (at most 300 estimated tokens,
-   * its newest part) and up to 6 remembered facts (at most 200 tokens), those speaking of the
-   * message first, then the most valuable. Records, without waiting, that the facts speaking of
+   * The planner's long-term context for this message (at most 500 estimated tokens): up to 6
+   * remembered facts (at most 40%), those speaking of the message first, then the most valuable;
+   * and the newest chunk summaries in the rest (see `formatMemoryContext`). Records, without waiting, that the facts speaking of
    * the message were used; those shown for their value alone keep decaying, so they can still be
    * archived. A failure is logged and gives no context: the turn goes on with the recent window alone.
    * With `read` (what the turn's first read brought: `MemoryService.beginTurn`) nothing is read here.
@@ -242,13 +301,19 @@ export class LongTermMemory {
   ): Promise<MemoryContext> {
     const now = read?.now ?? this.clock();
     try {
-      const [summary, facts] = read
-        ? [read.summary, read.facts]
-        : await Promise.all([this.profiles.summary(phone), this.facts.relevant(phone, message, { now })]);
+      const [chunks, facts] = read
+        ? [read.chunks, read.facts]
+        : await Promise.all([
+            this.chunks.newest(phone, CONTEXT_CHUNK_CANDIDATES),
+            this.facts.relevant(phone, message, { now }),
+          ]);
       const ranked = rankFacts(message, facts, now, this.weights);
-      const context = formatMemoryContext(summary, ranked, {
-        timeZone: timeZone ?? read?.timeZone ?? "UTC",
-      });
+      const context = formatMemoryContext(
+        chunks,
+        ranked,
+        { timeZone: timeZone ?? read?.timeZone ?? "UTC" },
+        read?.episodes ?? [],
+      );
       const relevant = new Set(ranked.filter((r) => r.relevance > 0).map((r) => r.fact.id));
       const used = context.factIds.filter((id) => relevant.has(id));
       if (used.length > 0) this.recordAccess(phone, used, now);
@@ -273,9 +338,15 @@ export class LongTermMemory {
    * Starts `process` for the phone; while one runs for the phone, calls are coalesced into one
    * more run after it. `windowSize` is how many newest messages the short-term window holds
    * (default: 10). Returns the run started or joined, which settles once it (and any run coalesced
-   * into it) is over; it never rejects, so it may be left unawaited.
+   * into it) is over; it never rejects, so it may be left unawaited. `completed`: the tasks the
+   * turn completed, recorded as `task_completed` episodes by the run (kept in this process only).
    */
-  schedule(phone: string, windowSize: number = MAX_TOTAL_MESSAGES): Promise<void> {
+  schedule(
+    phone: string,
+    windowSize: number = MAX_TOTAL_MESSAGES,
+    completed: readonly CompletedTask[] = [],
+  ): Promise<void> {
+    if (completed.length > 0) this.completed.set(phone, [...(this.completed.get(phone) ?? []), ...completed]);
     const running = this.running.get(phone);
     if (running) {
       this.again.set(phone, { windowSize, turn: currentTurn() });
@@ -315,18 +386,26 @@ export class LongTermMemory {
 
   /** Users with background work waiting (for the scheduler's sweep after a restart), at most `limit`. */
   pendingUsers(limit: number, windowSize: number = MAX_TOTAL_MESSAGES): Promise<string[]> {
-    return this.profiles.pendingUsers(windowSize, FOLD_MIN, limit);
+    return this.profiles.pendingUsers(windowSize, CHUNK_SIZE, limit);
   }
 
   /**
-   * The background work for one user: folds messages that have left a window of `windowSize`
-   * into the summary (once at least 4 wait) and extracts facts from new user messages, a few
-   * rounds at most. Each round is one read (the profile and both steps' messages) and, when there
-   * is something to store, one write. Never throws: failures are logged and counted, and retried
-   * on the next call.
+   * The background work for one user: makes a chunk of every 10 messages that have left a window
+   * of `windowSize` past the last chunk and extracts facts from new user messages, a few rounds at
+   * most; then merges the two oldest chunks while there are more than 20. Each round is one read
+   * (the profile and both steps' messages) and, when there is something to store, one write.
+   * Never throws: failures are logged and counted, and retried on the next call.
    */
   async process(phone: string, windowSize: number = MAX_TOTAL_MESSAGES): Promise<ProcessReport> {
-    const report: ProcessReport = { folded: 0, factsCreated: 0, factsRefreshed: 0, failures: 0 };
+    const report: ProcessReport = {
+      folded: 0,
+      chunks: 0,
+      merged: 0,
+      factsCreated: 0,
+      factsRefreshed: 0,
+      episodesCreated: 0,
+      failures: 0,
+    };
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let work: MemoryWorkload;
       try {
@@ -338,9 +417,9 @@ export class LongTermMemory {
       }
       let fold: Fold | null = null;
       try {
-        fold = await this.foldSummary(phone, work);
+        fold = await this.makeChunks(phone, work);
       } catch (error) {
-        this.fail(phone, "foldSummary", error);
+        this.fail(phone, "makeChunks", error);
         report.failures++;
       }
       let facts: FactsFound | null = null;
@@ -350,15 +429,18 @@ export class LongTermMemory {
         this.fail(phone, "extractFacts", error);
         report.failures++;
       }
-      if (!fold && !facts) break;
+      const done = this.takeCompleted(phone, work);
+      if (!fold && !facts && done.length === 0) break;
       let more = false;
       try {
-        const stored = await this.store(phone, work, fold, facts);
+        const stored = await this.store(phone, work, fold, facts, done);
+        report.episodesCreated += stored.episodes;
         if (fold && stored.folded) {
           report.folded += fold.ids.length;
+          report.chunks += fold.chunks.length;
           more ||= fold.full;
         } else if (fold) {
-          this.logger?.debug({ user: phoneTag(phone), step: "foldSummary" }, "summary already moved on");
+          this.logger?.debug({ user: phoneTag(phone), step: "makeChunks" }, "chunks already made");
         }
         if (facts && stored.facts) {
           report.factsCreated += stored.facts.created;
@@ -370,42 +452,114 @@ export class LongTermMemory {
       } catch (error) {
         this.fail(phone, "storeMemory", error);
         report.failures++;
+        // Tried again by the next round (their operation keys store each once).
+        if (done.length > 0)
+          this.completed.set(phone, [...done.map((d) => d.task), ...(this.completed.get(phone) ?? [])]);
       }
       if (!more) break;
+    }
+    if (report.chunks > 0) {
+      try {
+        report.merged = await this.mergeChunks(phone);
+      } catch (error) {
+        this.fail(phone, "mergeChunks", error);
+        report.failures++;
+      }
     }
     return report;
   }
 
   /**
-   * Stores one round's work in one write: the summary (when it is still the one read) and the
-   * facts (when their cursor is still the one read), each independently of the other. A single
-   * statement runs on its own; more run in one short transaction, after any LLM call.
+   * The tasks completed in turns since the last round, as episodes: each from the newest fresh
+   * user message sent at or before its completion (that turn's), when the round read it.
+   */
+  private takeCompleted(
+    phone: string,
+    work: MemoryWorkload,
+  ): { task: CompletedTask; episode: ExtractedEpisode }[] {
+    const tasks = this.completed.get(phone) ?? [];
+    this.completed.delete(phone);
+    return tasks.map((task) => {
+      const source = work.freshUserMessages.filter((m) => m.createdAt <= task.at).at(-1);
+      return { task, episode: completedTaskEpisode(task, source?.id ?? null) };
+    });
+  }
+
+  /**
+   * Merges the user's two oldest chunks while they have more than MAX_CHUNKS (spec 004 "Chunk
+   * Compression"), at most MAX_MERGES times; a merge that loses a race reads again. Returns how
+   * many merges it made.
+   */
+  private async mergeChunks(phone: string): Promise<number> {
+    let merged = 0;
+    for (let i = 0; i < MAX_MERGES; i++) {
+      const { count, oldest } = await this.chunks.oldest(phone);
+      if (count <= MAX_CHUNKS || oldest.length < 2) break;
+      const [older, newer] = oldest as [ConversationChunk, ConversationChunk];
+      const summary = mergedSummary(older.summary, newer.summary);
+      const done = await this.chunks.merge(phone, older, newer, {
+        summary,
+        keyTopics: mergedTopics(older.keyTopics, newer.keyTopics),
+        tokenCount: estimateTokens(summary),
+      });
+      if (done) merged++;
+    }
+    return merged;
+  }
+
+  /**
+   * Stores one round's work in one write: the chunks (when the chunking cursor is still the one
+   * read), the facts and episodes (when their cursor is still the one read), each independently
+   * of the other, and the episodes of tasks completed. A single statement runs on its own; more
+   * run in one short transaction, after any LLM call.
    */
   private async store(
     phone: string,
     work: MemoryWorkload,
     fold: Fold | null,
     facts: FactsFound | null,
-  ): Promise<{ folded: boolean; facts: { created: number; refreshed: number } | null }> {
+    done: readonly { episode: ExtractedEpisode }[] = [],
+  ): Promise<{ folded: boolean; facts: { created: number; refreshed: number } | null; episodes: number }> {
     const now = this.clock();
     const { profile } = work;
     const saidAt = new Map(work.freshUserMessages.map((m) => [m.id, m.createdAt]));
-    const write = async ({ profiles, facts: memories }: MemoryRepositories) => {
+    const write = async ({ profiles, chunks, facts: memories, episodes: moments }: MemoryRepositories) => {
+      let episodes = 0;
+      const keep = async (
+        found: readonly ExtractedEpisode[],
+        key: (e: ExtractedEpisode, i: number) => string,
+      ) => {
+        for (const [i, extracted] of found.entries()) {
+          const { sourceMessageId: _source, operationKey: _key, ...episode } = extracted;
+          const result = await moments.create(phone, { ...episode, operationKey: key(extracted, i) }, now);
+          if (result.created) episodes++;
+        }
+      };
+      await keep(
+        done.map((d) => d.episode),
+        (e) => e.operationKey!,
+      );
       let advanced = false;
-      // Facts first: with `create`, their cursor's write makes the profile a summary needs.
+      // Facts first: with `create`, their cursor's write makes the profile the chunk cursor needs.
       if (facts)
         advanced = await profiles.advanceFacts(phone, profile.factsThrough, facts.through, now, !work.exists);
       else if (fold && !work.exists) await profiles.create(phone);
+      // The cursor moves only from the value read (and only while every message is still
+      // stored): whoever moves it makes these chunks, so no chunk is made twice.
       const folded = fold
         ? await profiles.saveSummary(
             phone,
-            { summary: fold.summary, summaryThrough: fold.through },
+            { summary: profile.summary, summaryThrough: fold.through },
             { summary: profile.summary, summaryThrough: profile.summaryThrough },
             fold.ids,
             now,
           )
         : false;
-      if (!facts || !advanced) return { folded, facts: null };
+      if (fold && folded) for (const chunk of fold.chunks) await chunks.create(phone, chunk);
+      if (!facts || !advanced) {
+        if (episodes > 0) await moments.cap(phone);
+        return { folded, facts: null, episodes };
+      }
       let created = 0;
       for (const [i, fact] of facts.found.entries()) {
         const result = await memories.create(
@@ -428,19 +582,28 @@ export class LongTermMemory {
         );
         if (result.created) created++;
       }
-      return { folded, facts: { created, refreshed: facts.found.length - created } };
+      await keep(facts.episodes, (e, i) => `episode:${e.sourceMessageId}:${i}`);
+      if (episodes > 0) await moments.cap(phone);
+      return { folded, facts: { created, refreshed: facts.found.length - created }, episodes };
     };
+    const episodeCount = done.length + (facts ? facts.episodes.length : 0);
     const statements =
-      (fold ? 1 : 0) + (facts ? 1 + facts.found.length : 0) + (!work.exists && !facts ? 1 : 0);
+      (fold ? 1 + fold.chunks.length : 0) +
+      (facts ? 1 + facts.found.length : 0) +
+      (!work.exists && !facts ? 1 : 0) +
+      (episodeCount > 0 ? episodeCount + 1 : 0);
     return statements > 1 ? this.storage.transaction(write) : write(this.storage.repositories);
   }
 
-  /** The summary with the messages that left the window folded in, or null when fewer than 4 wait. */
-  private async foldSummary(phone: string, work: MemoryWorkload): Promise<Fold | null> {
+  /**
+   * The chunks of the messages that left the window past the last chunk: one per CHUNK_SIZE, in
+   * order (what is left over waits for the next round); null when fewer than CHUNK_SIZE wait.
+   */
+  private async makeChunks(phone: string, work: MemoryWorkload): Promise<Fold | null> {
     const { profile } = work;
     const left = [...work.outsideWindow];
     const full = left.length === FOLD_BATCH;
-    // A request about memory is folded together with Memo's answer to it, which may still be
+    // A request about memory is chunked together with Memo's answer to it, which may still be
     // in the window: both are then left out of the summary. (One that cannot be read is no such
     // request: it is logged below.)
     const memoryCommand = (m: HistoryMessage) => {
@@ -450,65 +613,98 @@ export class LongTermMemory {
         return false;
       }
     };
-    while (left.length > 0 && left.at(-1)!.role === "user" && memoryCommand(left.at(-1)!)) left.pop();
-    if (left.length < FOLD_MIN) return null;
+    // Whole chunks only; a chunk never ends on such a request (its answer would be in the next).
+    for (;;) {
+      while (left.length > 0 && left.at(-1)!.role === "user" && memoryCommand(left.at(-1)!)) left.pop();
+      const cut = left.length % CHUNK_SIZE;
+      if (cut === 0) break;
+      left.length -= cut;
+    }
+    if (left.length === 0) return null;
 
-    const through = left.at(-1)!.id;
     // A message the extractive summary cannot read is left out of it (logged once): the cursor
-    // still moves past it, so it cannot stop every later fold.
+    // still moves past it, so it cannot stop every later chunk.
     const readable = new Set(
-      this.readSkipping(phone, "foldSummary", left, (batch) => {
+      this.readSkipping(phone, "makeChunks", left, (batch) => {
         extractiveLines(batch, profile.timeZone);
         return batch;
       }),
     );
-    const kept = summarizable(left.filter((m) => readable.has(m)));
-    const summary =
-      kept.length === 0
-        ? profile.summary
-        : await this.updatedSummary(phone, profile.summary, kept, profile.timeZone);
-    return { summary, through, ids: left.map((m) => m.id), full };
+    // Over the whole batch, so an answer to a memory request in the next chunk is left out too.
+    const kept = new Set(summarizable(left.filter((m) => readable.has(m))));
+    const chunks: NewChunk[] = [];
+    for (let start = 0; start < left.length; start += CHUNK_SIZE) {
+      const range = left.slice(start, start + CHUNK_SIZE);
+      const said = range.filter((m) => kept.has(m));
+      const { summary, topics } =
+        said.length === 0
+          ? { summary: "", topics: [] }
+          : await this.chunkSummary(phone, said, profile.timeZone);
+      chunks.push({
+        firstMessageId: range[0]!.id,
+        lastMessageId: range.at(-1)!.id,
+        messageCount: range.length,
+        summary,
+        keyTopics: topics,
+        tokenCount: estimateTokens(summary),
+        startedAt: range[0]!.createdAt,
+        endedAt: range.at(-1)!.createdAt,
+      });
+    }
+    return { chunks, through: left.at(-1)!.id, ids: left.map((m) => m.id), full };
   }
 
-  /** The previous summary with these messages folded in: by the LLM, or extractive without one or when it fails. */
-  private async updatedSummary(
+  /**
+   * One chunk's summary and key topics: by the LLM (one call), or extractive with topics counted
+   * in code without one, in rules mode or when it fails.
+   */
+  private async chunkSummary(
     phone: string,
-    previous: string,
     messages: HistoryMessage[],
     timeZone: string,
-  ): Promise<string> {
+  ): Promise<{ summary: string; topics: string[] }> {
     if (this.llm) {
       try {
-        const { value } = await this.llm.text("memory", summaryMessages(previous, messages, timeZone));
-        const text = fitSummary(value, SUMMARY_MAX_TOKENS);
-        if (text !== "") return text;
+        const { value } = await this.llm.structured(
+          "memory",
+          chunkAnswerSchema,
+          chunkMessages(messages, timeZone),
+          {
+            name: "conversation_chunk",
+          },
+        );
+        const summary = fitSummary(value.summary, CHUNK_SUMMARY_MAX_TOKENS);
+        if (summary !== "") return { summary, topics: dedupeTopics(value.topics) };
       } catch (error) {
-        this.fail(phone, "summaryLLM", error);
+        this.fail(phone, "chunkLLM", error);
       }
     }
-    return extractiveSummary(previous, extractiveLines(messages, timeZone));
+    return {
+      summary: extractiveSummary("", extractiveLines(messages, timeZone)),
+      topics: keyTopicsOf(messages),
+    };
   }
 
   /** The facts in the user messages past the facts cursor, or null when there are none. */
   private async extractFacts(phone: string, work: MemoryWorkload): Promise<FactsFound | null> {
     const fresh = work.freshUserMessages;
     if (fresh.length === 0) return null;
-    const found = await this.factsIn(phone, extractable(fresh), work.profile.timeZone);
-    return { found, through: fresh.at(-1)!.id, full: fresh.length === FACT_BATCH };
+    const { facts: found, episodes } = await this.factsIn(phone, extractable(fresh), work.profile.timeZone);
+    return { found, episodes, through: fresh.at(-1)!.id, full: fresh.length === FACT_BATCH };
   }
 
-  /** The facts in these user messages: by the LLM (one call), or by rules without one or when it fails. */
+  /** The facts and episodes in these user messages: by the LLM (one call), or by rules without one or when it fails. */
   private async factsIn(
     phone: string,
     messages: HistoryMessage[],
     timeZone: string,
-  ): Promise<ExtractedFact[]> {
+  ): Promise<{ facts: ExtractedFact[]; episodes: ExtractedEpisode[] }> {
     // Questions, commands and small talk are not sent: most turns then cost no memory call. A
     // message the rules cannot read is skipped (logged once: the cursor moves past it).
     const candidates = this.readSkipping(phone, "extractFacts", messages, (batch) =>
       batch.filter(mayHoldFacts),
     );
-    if (candidates.length === 0) return [];
+    if (candidates.length === 0) return { facts: [], episodes: [] };
     if (this.llm) {
       try {
         // What Memo already holds true, so the model can say which fact a new one replaces.
@@ -521,17 +717,57 @@ export class LongTermMemory {
             name: "remembered_facts",
           },
         );
-        return factsFromAnswer(value, candidates, known, timeZone);
+        return {
+          facts: factsFromAnswer(value, candidates, known, timeZone),
+          episodes: episodesFromAnswer(value.episodes, candidates),
+        };
       } catch (error) {
         this.fail(phone, "factsLLM", error);
       }
     }
-    return this.readSkipping(phone, "factRules", candidates, (batch) =>
-      batch.flatMap((m) => extractFactsByRules(m, timeZone)),
-    );
+    return {
+      facts: this.readSkipping(phone, "factRules", candidates, (batch) =>
+        batch.flatMap((m) => extractFactsByRules(m, timeZone)),
+      ),
+      episodes: this.readSkipping(phone, "episodeRules", candidates, (batch) =>
+        batch.flatMap(extractEpisodesByRules),
+      ),
+    };
   }
 
   // ---- chat commands ----
+
+  /**
+   * The episodes the words speak of ("what did we decide about the trip?": "trip"), best first,
+   * each with when it happened (`occurredAt`); every one in the range when the words name nothing
+   * (newest first). Waits for the phone's background run, so a moment just told is found, and
+   * records that those returned were recalled. Render them with `formatEpisodes` (episodes.ts).
+   */
+  async recallEpisodes(phone: string, words: string, range: EpisodeRange = {}): Promise<Episode[]> {
+    await this.settle(phone);
+    const found = await this.storage.repositories.episodes.search(phone, words, range);
+    const episodes = found.map((s) => s.episode);
+    if (episodes.length > 0)
+      this.recordEpisodeAccess(
+        phone,
+        episodes.map((e) => e.id),
+      );
+    return episodes;
+  }
+
+  /** spec 004 `getNarrativeArc`: the user's episodes in thirds, oldest first, and the key moments (significance ≥ 0.7). */
+  async narrativeArc(phone: string): Promise<NarrativeArc> {
+    await this.settle(phone);
+    return this.storage.repositories.episodes.getNarrativeArc(phone);
+  }
+
+  private recordEpisodeAccess(phone: string, ids: string[]): void {
+    const write: Promise<void> = this.storage.repositories.episodes
+      .recordAccess(phone, ids, this.clock())
+      .catch((error: unknown) => this.fail(phone, "recordEpisodeAccess", error))
+      .finally(() => this.writes.delete(write));
+    this.writes.add(write);
+  }
 
   /**
    * Every fact kept about the user, each with its `status`: active ones first, then archived ones
@@ -591,8 +827,8 @@ export class LongTermMemory {
    * Forgets these facts of the user: deletes them, the source messages and the user's repeats of
    * them (see `repeatsAny`), the notes made from those messages, and Memo's replies echoing them
    * (see `echoesFact`), in the history and in the window, with the latest actions echoing them;
-   * then rewrites the summary without them (LLM rewrite checked in code, else an extractive
-   * rebuild that leaves out every sentence speaking of them). Unknown or others' ids are ignored.
+   * then rewrites every chunk summary speaking of them without them (LLM rewrite checked in code,
+   * else an extractive rebuild from the chunk's messages that leaves out every sentence speaking of them). Unknown or others' ids are ignored.
    */
   async forget(phone: string, factIds: readonly string[]): Promise<ForgetReport> {
     await this.settle(phone);
@@ -600,10 +836,11 @@ export class LongTermMemory {
       facts: [],
       factIds: [],
       notes: 0,
+      episodes: 0,
       messages: 0,
       windowMessages: 0,
       latestActions: 0,
-      summaryRewritten: false,
+      chunksRewritten: 0,
     };
     const doomed = await this.facts.getMany(phone, factIds);
     if (doomed.length === 0) return nothing;
@@ -615,18 +852,27 @@ export class LongTermMemory {
     const sourceIds = [
       ...new Set(doomed.flatMap((f) => (f.sourceMessageId === null ? [] : [f.sourceMessageId]))),
     ];
-    const [sources, said, replies] = await Promise.all([
+    const [sources, said, replies, moments] = await Promise.all([
       this.history.getMany(phone, sourceIds),
       this.history.between(phone, 0, null, { role: "user", order: "desc", limit: REPEAT_SCAN }),
       this.history.between(phone, 0, null, { role: "assistant", order: "desc", limit: REPEAT_SCAN }),
+      this.storage.repositories.episodes.list(phone),
     ]);
+    // An episode saying the forgotten fact goes with it, whatever message it came from.
+    const speaking = moments.filter((e) =>
+      forgotten.some((fact) =>
+        [e.title, e.summary, e.context, e.outcome ?? ""].some(
+          (text) => mentionsFact(text, fact) || echoesFact(text, fact),
+        ),
+      ),
+    );
     // The same thing said again was refreshed into the same fact, not stored twice: it goes too.
     const repeats = said.filter((m) => !sourceIds.includes(m.id) && repeatsAny(m, doomed, sources));
     const echoed = replies.filter((m) => echoes(m.content));
     const userIds = [...sourceIds, ...repeats.map((m) => m.id)];
     const messages = [...sources, ...repeats, ...echoed];
 
-    const removed = await this.storage.transaction(async ({ facts, notes, history }) => {
+    const removed = await this.storage.transaction(async ({ facts, notes, history, episodes }) => {
       const deleted = await facts.delete(
         phone,
         doomed.map((f) => f.id),
@@ -634,6 +880,14 @@ export class LongTermMemory {
       if (deleted.length === 0) return null;
       // Before the messages: deleting one sets its notes' source_message_id to NULL.
       const notesDeleted = await notes.deleteFromMessages(phone, userIds);
+      const episodesDeleted =
+        (await episodes.deleteFromMessages(phone, [...userIds, ...echoed.map((m) => m.id)])).length +
+        (
+          await episodes.delete(
+            phone,
+            speaking.map((e) => e.id),
+          )
+        ).length;
       const messagesDeleted = await history.delete(
         phone,
         messages.map((m) => m.id),
@@ -641,6 +895,7 @@ export class LongTermMemory {
       return {
         factIds: new Set(deleted.map((f) => f.id)),
         notesDeleted,
+        episodesDeleted,
         messagesDeleted,
       };
     });
@@ -655,7 +910,7 @@ export class LongTermMemory {
         (m) => gone.has(key(m)) || (m.role === "assistant" && echoes(m.content)),
       )) ?? 0;
     const latestActions = (await this.memory?.dropLatestActions(phone, (a) => echoes(a.summary))) ?? 0;
-    const summaryRewritten = await this.rewriteSummary(
+    const chunksRewritten = await this.rewriteChunks(
       phone,
       facts.map((f) => f.content),
     );
@@ -663,74 +918,105 @@ export class LongTermMemory {
       facts: facts.map((f) => f.content),
       factIds: facts.map((f) => f.id),
       notes: removed.notesDeleted,
+      episodes: removed.episodesDeleted,
       messages: removed.messagesDeleted,
       windowMessages,
       latestActions,
-      summaryRewritten,
+      chunksRewritten,
     };
   }
 
-  /** Rewrites the summary without the forgotten facts; true when it changed. */
-  private async rewriteSummary(phone: string, forgotten: readonly string[]): Promise<boolean> {
+  /** Rewrites every chunk whose summary speaks of the forgotten facts without them; returns how many changed. */
+  private async rewriteChunks(phone: string, forgotten: readonly string[]): Promise<number> {
     const speaksOf = (text: string) => forgotten.some((f) => mentionsFact(text, f));
-    for (let attempt = 0; attempt < REWRITE_TRIES; attempt++) {
-      const profile = await this.profiles.ensure(phone);
-      if (profile.summary === "") return false;
+    let rewritten = 0;
+    for (const chunk of await this.chunks.list(phone)) {
+      if (!speaksOf(chunk.summary)) continue;
+      if (await this.rewriteChunk(phone, chunk, forgotten, speaksOf)) rewritten++;
+    }
+    return rewritten;
+  }
+
+  /**
+   * Rewrites one chunk's summary without the forgotten facts: by the LLM, kept only when it no
+   * longer speaks of them, else rebuilt extractively from the chunk's messages. A rewrite that
+   * loses a race (a merge changed the chunk) reads the chunk again. True when it changed.
+   */
+  private async rewriteChunk(
+    phone: string,
+    first: ConversationChunk,
+    forgotten: readonly string[],
+    speaksOf: (text: string) => boolean,
+  ): Promise<boolean> {
+    let chunk: ConversationChunk | undefined = first;
+    for (let attempt = 0; attempt < REWRITE_TRIES && chunk; attempt++) {
       let next: string | null = null;
       if (this.llm) {
         try {
-          const { value } = await this.llm.text("memory", forgetMessages(profile.summary, forgotten));
-          const text = fitSummary(value, SUMMARY_MAX_TOKENS);
+          const { value } = await this.llm.text("memory", forgetMessages(chunk.summary, forgotten));
+          const cap = Math.max(CHUNK_SUMMARY_MAX_TOKENS, chunk.tokenCount);
+          const text = fitSummary(value, cap);
           if (!speaksOf(text)) next = text;
           else
             this.logger?.warn(
-              { user: phoneTag(phone), step: "forgetSummary" },
-              "rewritten summary still speaks of it",
+              { user: phoneTag(phone), step: "forgetChunk" },
+              "rewritten chunk summary still speaks of it",
             );
         } catch (error) {
-          this.fail(phone, "forgetSummaryLLM", error);
+          this.fail(phone, "forgetChunkLLM", error);
         }
       }
-      next ??= await this.rebuiltSummary(phone, profile, speaksOf);
-      if (next === profile.summary) return false;
-      const saved = await this.profiles.saveSummary(
-        phone,
-        { summary: next, summaryThrough: profile.summaryThrough },
-        { summary: profile.summary, summaryThrough: profile.summaryThrough },
-        [],
-        this.clock(),
+      next ??= await this.rebuiltSummary(phone, chunk, speaksOf);
+      if (next === chunk.summary) return false;
+      // A topic naming what is forgotten goes too ("meetings" of "Prefers morning meetings").
+      const named = new Set(forgotten.flatMap((f) => distinctiveWords(f).flatMap((w) => w.forms)));
+      const topics = chunk.keyTopics.filter(
+        (topic) => !speaksOf(topic) && !queryWordsOf(topic).some((w) => w.forms.some((f) => named.has(f))),
       );
-      if (saved) return true;
+      if (await this.chunks.rewrite(phone, chunk, next, topics, estimateTokens(next))) return true;
+      const id: string = chunk.id;
+      chunk = (await this.chunks.list(phone)).find((c) => c.id === id);
+      if (chunk && !speaksOf(chunk.summary)) return false;
     }
-    this.logger?.warn(
-      { user: phoneTag(phone), step: "forgetSummary" },
-      "summary kept changing; not rewritten",
-    );
+    this.logger?.warn({ user: phoneTag(phone), step: "forgetChunk" }, "chunk kept changing; not rewritten");
     return false;
   }
 
-  /** The extractive summary of the messages already folded, leaving out sentences `exclude` rejects. */
+  /**
+   * The extractive summary of a chunk's messages (its newest 400), leaving out sentences `exclude`
+   * rejects; a merged chunk is labelled "Earlier:" again.
+   */
   private async rebuiltSummary(
     phone: string,
-    profile: MemoryProfile,
+    chunk: ConversationChunk,
     exclude: (sentence: string) => boolean,
   ): Promise<string> {
-    const folded = await this.history.between(phone, 0, profile.summaryThrough, {
-      order: "desc",
-      limit: REBUILD_SCAN,
-    });
-    return extractiveSummary("", extractiveLines(folded.reverse(), profile.timeZone, exclude));
+    const [messages, profile] = await Promise.all([
+      this.history.between(phone, chunk.firstMessageId - 1, chunk.lastMessageId, {
+        order: "desc",
+        limit: REBUILD_SCAN,
+      }),
+      this.profiles.ensure(phone),
+    ]);
+    const budget = Math.max(CHUNK_SUMMARY_MAX_TOKENS, chunk.tokenCount);
+    const lines = extractiveSummary(
+      "",
+      extractiveLines(messages.reverse(), profile.timeZone, exclude),
+      budget,
+    );
+    return chunk.mergedFrom > 1 && lines !== "" ? `Earlier: ${lines}` : lines;
   }
 
   /** How much "forget everything" would erase (for its confirmation question), after the phone's background run. */
   async counts(phone: string): Promise<MemoryCounts> {
     await this.settle(phone);
-    const [facts, notes, summary] = await Promise.all([
+    const [facts, notes, episodes, chunks] = await Promise.all([
       this.facts.count(phone),
       this.storage.repositories.notes.count(phone),
-      this.profiles.summary(phone),
+      this.storage.repositories.episodes.count(phone),
+      this.chunks.count(phone),
     ]);
-    return { facts, notes, hasSummary: summary !== "" };
+    return { facts, notes, episodes, hasSummary: chunks > 0 };
   }
 
   /**
@@ -744,7 +1030,7 @@ export class LongTermMemory {
 
   /**
    * Erases everything Memo keeps about the user's conversations in one transaction: facts, notes,
-   * history, summary, the answered inbox messages and the text of what Memo sent them; then the
+   * episodes, history, conversation chunks, the answered inbox messages and the text of what Memo sent them; then the
    * short-term window. The user's tasks, lists and calendar stay.
    */
   async forgetEverything(phone: string): Promise<EraseReport> {
@@ -752,6 +1038,8 @@ export class LongTermMemory {
     const report = await this.storage.transaction(async (tx) => {
       const facts = await tx.facts.deleteAll(phone);
       const notes = await tx.notes.deleteAll(phone);
+      const episodes = await tx.episodes.deleteAll(phone);
+      const chunks = await tx.chunks.deleteAll(phone);
       const messages = await tx.history.deleteAll(phone);
       const profiles = await tx.profiles.delete(phone);
       // Answered inbox rows keep the text of what the user sent until RETENTION_DAYS: erased too.
@@ -759,7 +1047,7 @@ export class LongTermMemory {
       const inbox = await tx.inbox.deleteAnswered(phone);
       // What Memo sent keeps its row (delivery status), not its text.
       const outbound = await tx.outbound.eraseBodies(phone);
-      return { facts, notes, messages, profiles, inbox, outbound };
+      return { facts, notes, episodes, messages, profiles, chunks, inbox, outbound };
     });
     await this.memory?.clearConversation(phone);
     return report;
@@ -775,7 +1063,8 @@ export class LongTermMemory {
   /**
    * The periodic job (spec 004 "Memory Consolidation"), across users in bounded batches: recomputes
    * every active fact's decay at `now`, then archives facts older than 30 days whose importance ×
-   * decay is below 0.3. Throws on a database failure (the scheduler logs it and tries next time).
+   * decay is below 0.3; then, user by user, merges overlapping episodes and keeps each user's 100
+   * most significant. Throws on a database failure (the scheduler logs it and tries next time).
    */
   async consolidate(now: number = this.clock()): Promise<ConsolidationReport> {
     let decayed = 0;
@@ -792,7 +1081,20 @@ export class LongTermMemory {
       archived += count;
       if (count < CONSOLIDATION_BATCH) break;
     }
-    return { decayed, archived };
+    let episodesMerged = 0;
+    let episodesCapped = 0;
+    let afterPhone: string | null = null;
+    for (let i = 0; i < CONSOLIDATION_MAX_BATCHES; i++) {
+      const users = await this.storage.repositories.episodes.usersAfter(afterPhone, CONSOLIDATION_USERS);
+      for (const phone of users) {
+        const done = await this.storage.repositories.episodes.consolidate(phone);
+        episodesMerged += done.merged;
+        episodesCapped += done.capped;
+      }
+      if (users.length < CONSOLIDATION_USERS) break;
+      afterPhone = users.at(-1)!;
+    }
+    return { decayed, archived, episodesMerged, episodesCapped };
   }
 
   /**

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { ConversationHistory, NewHistoryMessage } from "../../db/repositories/conversationHistory.js";
 import type { ConversationStore, StoredWindow } from "../../db/repositories/conversationStore.js";
+import type { ChunkSummary } from "../../db/repositories/chunkRepository.js";
 import type { Fact } from "../../db/repositories/memoryRepository.js";
+import type { ScoredEpisode } from "../../db/repositories/episodeRepository.js";
 import type {
   ConversationMessage,
   ImageContext,
@@ -27,7 +29,7 @@ import {
   pruneWindow,
 } from "./conversationWindow.js";
 import {
-  FOLD_MIN,
+  CHUNK_SIZE,
   capText,
   enforceMemoryLimits,
   estimateTokens,
@@ -35,6 +37,7 @@ import {
   totalTokens,
 } from "./limits.js";
 import { mayHoldFacts } from "./factExtraction.js";
+import { CONTEXT_CHUNK_CANDIDATES } from "./memoryContext.js";
 
 export interface MemoryServiceOptions {
   /** Epoch milliseconds now (default: `Date.now`). */
@@ -54,12 +57,14 @@ export interface MemoryServiceOptions {
 
 /** What `beginTurn` read of long-term memory for the message, for the planner's context. */
 export interface LongTermRead {
-  /** The rolling summary ("" when none). */
-  summary: string;
+  /** The newest conversation chunks' summaries, newest first. */
+  chunks: ChunkSummary[];
   /** The candidate facts for the message, holding now (ranked by `LongTermMemory.contextFor`). */
   facts: Fact[];
   /** The user's zone, for the dates the context names (null: not read). */
   timeZone: string | null;
+  /** The episodes speaking of the message's words, best first (absent: none read). */
+  episodes?: ScoredEpisode[];
   /** The instant they were ranked at (epoch ms). */
   now: number;
 }
@@ -153,7 +158,7 @@ export class MemoryService implements WindowCache {
   private readonly turnChanges = new Map<string, { unknown: boolean; mayHoldFacts: boolean }>();
   /**
    * Per cached phone, messages that left the window (aged out at a turn's read or pushed out by a
-   * newer one) since the last background round was started: a summary is due once FOLD_MIN wait.
+   * newer one) since the last background round was started: a chunk is due once CHUNK_SIZE wait.
    */
   private readonly leftSinceRound = new Map<string, number>();
   /**
@@ -186,7 +191,7 @@ export class MemoryService implements WindowCache {
   /**
    * Starts a turn: saves what an earlier failed turn still held, then reads the window (as `load`)
    * and, with `longTermFor` (the user's message) and a store that keeps long-term memory, the
-   * summary and the facts for it, in the same read. Until the turn's end (see the class) its
+   * newest chunk summaries and the facts for it, in the same read. Until the turn's end (see the class) its
    * changes are held. Returns what it read of long-term memory, or null when it read none.
    */
   async beginTurn(phone: string, options: { longTermFor?: string } = {}): Promise<LongTermRead | null> {
@@ -199,10 +204,16 @@ export class MemoryService implements WindowCache {
       let stored: StoredWindow | null;
       if (text !== undefined && this.store.loadTurn) {
         const turn = await this.reportFailure(phone, "load", () =>
-          this.store.loadTurn!(phone, { text, now }),
+          this.store.loadTurn!(phone, { text, now, chunks: CONTEXT_CHUNK_CANDIDATES }),
         );
         stored = turn.window;
-        read = { summary: turn.summary, facts: turn.facts, timeZone: turn.timeZone, now };
+        read = {
+          chunks: turn.chunks,
+          facts: turn.facts,
+          timeZone: turn.timeZone,
+          episodes: turn.episodes,
+          now,
+        };
       } else {
         stored = await this.reportFailure(phone, "load", () => this.store.load(phone));
       }
@@ -228,7 +239,7 @@ export class MemoryService implements WindowCache {
 
   /**
    * Whether the turn under way leaves long-term memory work for a background round the caller
-   * starts: at least FOLD_MIN messages left the window since the last such round (a summary is
+   * starts: at least CHUNK_SIZE messages left the window since the last such round (a chunk is
    * due; counting starts again), a user message may hold facts, or it is unknown (outside a turn,
    * a resumed turn). Turns of plain commands ("add milk to my list") and turns that pushed fewer messages
    * out cost no background round; what they pass over is read by the next round that runs (or
@@ -238,10 +249,10 @@ export class MemoryService implements WindowCache {
     const changes = this.turnChanges.get(phone);
     // Taken: what later changes outside a turn do is not this turn's.
     this.turnChanges.delete(phone);
-    // A round started for facts folds only what it finds waiting: the count goes on until FOLD_MIN.
-    const summaryDue = (this.leftSinceRound.get(phone) ?? 0) >= FOLD_MIN;
-    if (summaryDue) this.leftSinceRound.delete(phone);
-    return !changes || changes.unknown || changes.mayHoldFacts || summaryDue;
+    // A round started for facts chunks only what it finds waiting: the count goes on until CHUNK_SIZE.
+    const chunkDue = (this.leftSinceRound.get(phone) ?? 0) >= CHUNK_SIZE;
+    if (chunkDue) this.leftSinceRound.delete(phone);
+    return !changes || changes.unknown || changes.mayHoldFacts || chunkDue;
   }
 
   /** Ends the turn: saves the changes it held, with their history, in one write (none when nothing changed). */

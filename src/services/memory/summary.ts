@@ -1,13 +1,15 @@
 /**
- * The rolling summary of what has left the short-term window: extractive (deterministic, no
- * model) or written by the LLM, always within a token budget (no I/O here).
+ * The summaries of conversation chunks (spec 004 Layer 2), what has left the short-term window ten
+ * messages at a time: extractive (deterministic, no model) or written by the LLM, always within a
+ * token budget, with their key topics; and the merge of the two oldest (no I/O here).
  */
 import type { HistoryMessage } from "../../db/repositories/conversationHistory.js";
 import type { LLMMessage } from "../../types/llm.js";
+import { z } from "zod";
 import {
-  CONVERSATION_SUMMARY_PROMPT,
+  CHUNK_SUMMARY_PROMPT,
+  CHUNK_TARGET_TOKENS,
   FORGET_PROMPT,
-  SUMMARY_TARGET_TOKENS,
 } from "../../prompts/conversationSummaryPrompt.js";
 import { MEMORY_MESSAGE_MAX_CHARS, capText, estimateTokens } from "./limits.js";
 import {
@@ -15,13 +17,21 @@ import {
   isMemoryCommand,
   isQuestion,
   isSmallTalk,
+  queryWordsOf,
   sentencesOf,
   unitsOf,
 } from "../../utils/memoryText.js";
 import { pad2, zonedParts } from "../../utils/timeContext.js";
 
-/** What context assembly shows at most (default: 300 estimated tokens). */
-export const SUMMARY_MAX_TOKENS = 300;
+/** Estimated tokens of one chunk's summary at most, as written (default: 100; spec 004: ~100–200). */
+export const CHUNK_SUMMARY_MAX_TOKENS = 100;
+/**
+ * Estimated tokens of a merged chunk's summary at most (default: 200, the top of spec 004's
+ * 100–200): a merge keeps more than one chunk's worth, but the oldest detail still thins out.
+ */
+const MERGED_SUMMARY_MAX_TOKENS = 200;
+/** Key topics kept per chunk (default: 5), and per merged chunk twice that. */
+const KEY_TOPICS_MAX = 5;
 /** One quoted sentence of the extractive summary is cut at this many characters. */
 const SENTENCE_MAX_CHARS = 160;
 
@@ -95,7 +105,7 @@ function lineKey(line: string): string {
 export function extractiveSummary(
   previous: string,
   newLines: readonly string[],
-  budget = SUMMARY_TARGET_TOKENS,
+  budget = CHUNK_TARGET_TOKENS,
 ): string {
   const all = [...unitsOf(previous), ...newLines];
   const seen = new Set<string>();
@@ -118,7 +128,7 @@ export function extractiveSummary(
  * The text within `maxTokens`: whole, or its newest lines (or sentences, for one paragraph) that
  * fit, after a "…" line; a single unit too long for the budget is cut.
  */
-export function fitSummary(text: string, maxTokens = SUMMARY_MAX_TOKENS): string {
+export function fitSummary(text: string, maxTokens = CHUNK_SUMMARY_MAX_TOKENS): string {
   const trimmed = text.trim();
   if (estimateTokens(trimmed) <= maxTokens) return trimmed;
   const units = unitsOf(trimmed);
@@ -148,19 +158,80 @@ function transcript(messages: readonly HistoryMessage[], timeZone: string): stri
     .join("\n");
 }
 
-/** The messages of one summary update: previous summary plus the messages that left the window. */
-export function summaryMessages(
-  previous: string,
-  messages: readonly HistoryMessage[],
-  timeZone: string,
-): LLMMessage[] {
+/** What the LLM answers for one chunk. */
+export const chunkAnswerSchema = z.object({
+  summary: z.string(),
+  topics: z.array(z.string()).default([]),
+});
+
+/** The messages of one chunk's summary: the chunk's messages, dated. */
+export function chunkMessages(messages: readonly HistoryMessage[], timeZone: string): LLMMessage[] {
   return [
-    { role: "system", content: CONVERSATION_SUMMARY_PROMPT },
-    {
-      role: "user",
-      content: `Previous summary:\n${previous.trim() || "(none yet)"}\n\nMessages that left the window:\n${transcript(messages, timeZone)}`,
-    },
+    { role: "system", content: CHUNK_SUMMARY_PROMPT },
+    { role: "user", content: `Messages:\n${transcript(messages, timeZone)}` },
   ];
+}
+
+/**
+ * Topics cleaned: trimmed, at most 40 characters, deduplicated (case-insensitive, first kept), at
+ * most `max`.
+ */
+export function dedupeTopics(topics: readonly string[], max = KEY_TOPICS_MAX): string[] {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const topic of topics) {
+    const text = topic.trim().slice(0, 40);
+    const key = text.toLowerCase();
+    if (text === "" || seen.has(key)) continue;
+    seen.add(key);
+    kept.push(text);
+    if (kept.length === max) break;
+  }
+  return kept;
+}
+
+/**
+ * The key topics of a chunk without a model: a term-frequency count of the content words (stop
+ * words and generic verbs such as "like" left out, normalized) over its messages, each message counting a word once; the user's
+ * words before Memo's on a tie, then the first said. Words said once count when nothing repeats.
+ */
+export function keyTopicsOf(messages: readonly HistoryMessage[]): string[] {
+  const counts = new Map<string, { count: number; user: boolean; first: number }>();
+  let order = 0;
+  for (const message of messages) {
+    for (const { word } of queryWordsOf(message.content)) {
+      if (/^\d+$/.test(word)) continue;
+      const entry = counts.get(word) ?? { count: 0, user: false, first: order++ };
+      entry.count++;
+      entry.user ||= message.role === "user";
+      counts.set(word, entry);
+    }
+  }
+  const ranked = [...counts.entries()].sort(
+    ([, a], [, b]) => b.count - a.count || Number(b.user) - Number(a.user) || a.first - b.first,
+  );
+  return dedupeTopics(ranked.map(([word]) => word));
+}
+
+const EARLIER = "Earlier: ";
+
+/**
+ * Two chunks' summaries as one (spec 004 "Chunk Compression"): "Earlier: {older}\n\nThen: {newer}",
+ * within 200 tokens: the newer part keeps up to half, the older part the rest (both their newest
+ * part). An older summary that is itself a merge is not labelled "Earlier:" twice.
+ */
+export function mergedSummary(older: string, newer: string): string {
+  const label = "\n\nThen: ";
+  const room = MERGED_SUMMARY_MAX_TOKENS - estimateTokens(EARLIER + label);
+  const newerPart = fitSummary(newer, Math.min(estimateTokens(newer.trim()), Math.floor(room / 2)));
+  const olderText = older.startsWith(EARLIER) ? older.slice(EARLIER.length) : older;
+  const olderPart = fitSummary(olderText, room - estimateTokens(newerPart));
+  return `${EARLIER}${olderPart}${label}${newerPart}`;
+}
+
+/** The topics of two merged chunks, deduplicated, the older's first, at most 10. */
+export function mergedTopics(older: readonly string[], newer: readonly string[]): string[] {
+  return dedupeTopics([...older, ...newer], KEY_TOPICS_MAX * 2);
 }
 
 /** The messages of a rewrite leaving out the forgotten facts. */

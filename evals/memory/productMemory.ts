@@ -3,12 +3,14 @@
  * per history, a user in the history's zone, the fixed extraction stored through the product's
  * repositories at the times it was said (so temporal validity is worked out by the product: a
  * newer fact about the same subject and attribute closes the older one), and each question asked
- * of `LongTermMemory.recall` at its time. What recall returns passed the product's own relevance
- * floor, so every returned item counts as relevant.
+ * of Memo's recall at its time. Facts come from `LongTermMemory.recall` (a period the question
+ * names read in code, 004 getValidAt, 004's weights, the product's relevance floor); episodes from
+ * `LongTermMemory.recallEpisodes`, over the period the question names when it names one (read as
+ * `recall` reads it). What either returns passed the product's own floor, so all of it counts as
+ * relevant.
  *
- * Facts are stored and recalled. Episodes and chunks are not (yet): the product's recall answers
- * from facts, so this memory says it serves facts only and the evaluation sets aside the
- * questions keyed to other kinds (docs/EVALS.md).
+ * Chunks are not recalled by the product yet: this memory says it serves facts and episodes, and
+ * the evaluation sets aside the questions keyed to chunks (docs/EVALS.md).
  */
 import { PGlite } from "@electric-sql/pglite";
 import { PGLITE_EXTENSIONS } from "../../src/db/database.js";
@@ -18,6 +20,7 @@ import { createPglitePool } from "../../src/db/pglitePool.js";
 import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
 import { memoryStorage } from "../../src/db/storage.js";
 import { LongTermMemory } from "../../src/services/memory/longTermMemory.js";
+import { readPastPeriod, withoutPeriod } from "../../src/nlu/pastTime.js";
 import { localInstant, type Extraction, type History } from "./dataset.js";
 import type { ItemKind, LoadedMemory, MemoryUnderTest } from "./scripted.js";
 
@@ -75,20 +78,45 @@ async function load(history: History, extraction: Extraction): Promise<LoadedMem
       );
       keyOf.set(stored.id, fact.key);
     }
+    for (const episode of extraction.episodes) {
+      const occurredAt = localInstant(episode.occurredAt, zone);
+      const { episode: stored } = await storage.repositories.episodes.create(
+        PHONE,
+        {
+          kind: episode.kind,
+          title: episode.title,
+          summary: episode.summary,
+          outcome: episode.outcome ?? null,
+          participants: episode.participants,
+          significance: episode.significance,
+          occurredAt,
+        },
+        occurredAt,
+      );
+      keyOf.set(stored.id, episode.key);
+    }
     let now = 0;
     const memory = new LongTermMemory({ storage, llm: null, mode: "rules", clock: () => now });
     return {
       async recall(question, askedAt) {
         now = askedAt;
         const { facts } = await memory.recall(PHONE, question, zone);
+        const period = readPastPeriod(question, askedAt, zone);
+        const episodes = await memory.recallEpisodes(
+          PHONE,
+          period ? withoutPeriod(question, period) : question,
+          period ? { from: period.from, to: period.to } : {},
+        );
         // Recall records the use of what it returned; the next question sees it, as a user's would.
         await memory.idle();
-        return facts.map((fact, rank) => ({
-          key: keyOf.get(fact.id) ?? `unknown:${fact.id}`,
-          // Recall returns its ranking, not its scores: the rank stands for the score.
+        // Recall returns its ranking, not its scores: the rank stands for the score.
+        const ranked = (kind: ItemKind) => (item: { id: string }, rank: number) => ({
+          key: keyOf.get(item.id) ?? `unknown:${item.id}`,
+          kind,
           score: 1 / (rank + 1),
           relevant: true,
-        }));
+        });
+        return [...facts.map(ranked("fact")), ...episodes.map(ranked("episode"))];
       },
       async close() {
         await memory.idle();
@@ -102,7 +130,7 @@ async function load(history: History, extraction: Extraction): Promise<LoadedMem
 }
 
 /** The kinds of extraction item Memo's memory stores and recalls today. */
-const KINDS: ReadonlySet<ItemKind> = new Set<ItemKind>(["fact"]);
+const KINDS: ReadonlySet<ItemKind> = new Set<ItemKind>(["fact", "episode"]);
 
 /** Memo's long-term memory, as the evaluation's scripted mode drives it. */
 export function productMemory(): MemoryUnderTest {

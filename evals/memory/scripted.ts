@@ -12,6 +12,7 @@ import { recallAtK, type QuestionResult } from "./metrics.js";
 /** One item recall returned, named by its extraction key. */
 interface RecalledItem {
   key: string;
+  kind: ItemKind;
   /** The product's ranking score. */
   score: number;
   /** Whether the product counts it as relevant to the question (its relevance threshold). */
@@ -53,17 +54,20 @@ interface RecallResult extends QuestionResult {
 }
 
 /**
- * A question's score: recall@k of its expected keys, or for an abstention 1 when nothing recall
- * returned counts as relevant, 0 otherwise.
+ * A question's score: recall@k of its expected keys, each counted among the first k recalled items
+ * of its own kind (a fact among facts, an episode among episodes), or for an abstention 1 when
+ * nothing recall returned counts as relevant, 0 otherwise.
  * @internal
  */
 export function scoreRecall(question: Question, recalled: readonly RecalledItem[], k: number): number {
   if (question.expect.abstain) return recalled.some((item) => item.relevant) ? 0 : 1;
-  return recallAtK(
-    question.expect.keys,
-    recalled.map((item) => item.key),
-    k,
+  const found = ITEM_KINDS.flatMap((kind) =>
+    recalled
+      .filter((item) => item.kind === kind)
+      .slice(0, k)
+      .map((item) => item.key),
   );
+  return recallAtK(question.expect.keys, found, found.length);
 }
 
 export interface ScriptedRun {
@@ -101,7 +105,9 @@ export async function runScripted(
           question.question,
           localInstant(question.askedAt, history.timeZone),
         );
-        const shown = recalled.slice(0, options.k);
+        const shown = ITEM_KINDS.flatMap((kind) =>
+          recalled.filter((item) => item.kind === kind).slice(0, options.k),
+        );
         results.push({
           question,
           score: scoreRecall(question, recalled, options.k),

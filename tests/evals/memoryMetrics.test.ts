@@ -27,9 +27,17 @@ describe("recall@k", () => {
   });
 
   it("scores an abstention 1 only when nothing recalled counts as relevant", () => {
-    expect(scoreRecall(abstention, [{ key: "f1", score: 0.2, relevant: false }], 5)).toBe(1);
-    expect(scoreRecall(abstention, [{ key: "f1", score: 0.4, relevant: true }], 5)).toBe(0);
-    expect(scoreRecall(question(), [{ key: "f11", score: 0.4, relevant: true }], 5)).toBe(1);
+    expect(scoreRecall(abstention, [{ key: "f1", kind: "fact", score: 0.2, relevant: false }], 5)).toBe(1);
+    expect(scoreRecall(abstention, [{ key: "e1", kind: "episode", score: 0.4, relevant: true }], 5)).toBe(0);
+    expect(scoreRecall(question(), [{ key: "f11", kind: "fact", score: 0.4, relevant: true }], 5)).toBe(1);
+  });
+
+  it("counts each expected key among the first k recalled items of its own kind", () => {
+    const item = (key: string, kind: "fact" | "episode") => ({ key, kind, score: 1, relevant: true });
+    const recalled = [item("f1", "fact"), item("f2", "fact"), item("f3", "fact"), item("e1", "episode")];
+    const needs = question({ expect: { keys: ["f3", "e1"], answer: ["x"] } });
+    expect(scoreRecall(needs, recalled, 1)).toBe(0.5);
+    expect(scoreRecall(needs, recalled, 3)).toBe(1);
   });
 });
 

@@ -1,0 +1,138 @@
+/**
+ * Memo's own long-term memory behind the evaluation's `MemoryUnderTest`: a fresh embedded database
+ * per history, a user in the history's zone, the fixed extraction stored through the product's
+ * repositories at the times it was said (so temporal validity is worked out by the product: a
+ * newer fact about the same subject and attribute closes the older one), and each question asked
+ * of Memo's recall at its time. Facts come from `LongTermMemory.recall` (a period the question
+ * names read in code, 004 getValidAt, 004's weights, the product's relevance floor); episodes from
+ * `LongTermMemory.recallEpisodes`, over the period the question names when it names one (read as
+ * `recall` reads it). What either returns passed the product's own floor, so all of it counts as
+ * relevant.
+ *
+ * Chunks are not recalled by the product yet: this memory says it serves facts and episodes, and
+ * the evaluation sets aside the questions keyed to chunks (docs/EVALS.md).
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { PGLITE_EXTENSIONS } from "../../src/db/database.js";
+import { migrate } from "../../src/db/migrate.js";
+import { MIGRATIONS } from "../../src/db/migrations/index.js";
+import { createPglitePool } from "../../src/db/pglitePool.js";
+import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
+import { memoryStorage } from "../../src/db/storage.js";
+import { LongTermMemory } from "../../src/services/memory/longTermMemory.js";
+import { readPastPeriod, withoutPeriod } from "../../src/nlu/pastTime.js";
+import { localInstant, type Extraction, type History } from "./dataset.js";
+import type { ItemKind, LoadedMemory, MemoryUnderTest } from "./scripted.js";
+
+/** The evaluated user: one per database. */
+const PHONE = "972500000035";
+
+/** A just-migrated database's files: each history's database starts from them (a migration run costs about a second). */
+let migrated: Promise<Blob> | undefined;
+
+async function migratedTemplate(): Promise<Blob> {
+  const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+  const pool = createPglitePool(pglite);
+  try {
+    await migrate(pool, MIGRATIONS);
+    return await pglite.dumpDataDir("none");
+  } finally {
+    await pool.end();
+    await pglite.close();
+  }
+}
+
+async function load(history: History, extraction: Extraction): Promise<LoadedMemory> {
+  migrated ??= migratedTemplate();
+  const pglite = await PGlite.create({ loadDataDir: await migrated, extensions: PGLITE_EXTENSIONS });
+  const pool = createPglitePool(pglite);
+  const close = async () => {
+    await pool.end();
+    await pglite.close();
+  };
+  try {
+    await new PgUserRepository(pool).getOrCreate(PHONE, {
+      timeZone: history.timeZone,
+      language: history.language,
+    });
+    const storage = memoryStorage(pool);
+    const zone = history.timeZone;
+    const keyOf = new Map<string, string>();
+    for (const fact of extraction.facts) {
+      const saidAt = localInstant(fact.saidAt, zone);
+      const { fact: stored } = await storage.repositories.facts.create(
+        PHONE,
+        {
+          type: fact.type,
+          content: fact.content,
+          ...(fact.importance !== undefined && { importance: fact.importance }),
+          subject: fact.subject,
+          attribute: fact.attribute,
+          people: fact.people ?? [],
+          // "I moved last week": true from a day the user named, not from when it was said.
+          ...(fact.validFrom
+            ? { validFrom: localInstant(fact.validFrom, zone), precision: "day" as const }
+            : {}),
+        },
+        saidAt,
+      );
+      keyOf.set(stored.id, fact.key);
+    }
+    for (const episode of extraction.episodes) {
+      const occurredAt = localInstant(episode.occurredAt, zone);
+      const { episode: stored } = await storage.repositories.episodes.create(
+        PHONE,
+        {
+          kind: episode.kind,
+          title: episode.title,
+          summary: episode.summary,
+          outcome: episode.outcome ?? null,
+          participants: episode.participants,
+          significance: episode.significance,
+          occurredAt,
+        },
+        occurredAt,
+      );
+      keyOf.set(stored.id, episode.key);
+    }
+    let now = 0;
+    const memory = new LongTermMemory({ storage, llm: null, mode: "rules", clock: () => now });
+    return {
+      async recall(question, askedAt) {
+        now = askedAt;
+        const { facts } = await memory.recall(PHONE, question, zone);
+        const period = readPastPeriod(question, askedAt, zone);
+        const episodes = await memory.recallEpisodes(
+          PHONE,
+          period ? withoutPeriod(question, period) : question,
+          period ? { from: period.from, to: period.to } : {},
+        );
+        // Recall records the use of what it returned; the next question sees it, as a user's would.
+        await memory.idle();
+        // Recall returns its ranking, not its scores: the rank stands for the score.
+        const ranked = (kind: ItemKind) => (item: { id: string }, rank: number) => ({
+          key: keyOf.get(item.id) ?? `unknown:${item.id}`,
+          kind,
+          score: 1 / (rank + 1),
+          relevant: true,
+        });
+        return [...facts.map(ranked("fact")), ...episodes.map(ranked("episode"))];
+      },
+      async close() {
+        await memory.idle();
+        await close();
+      },
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The kinds of extraction item Memo's memory stores and recalls today. */
+const KINDS: ReadonlySet<ItemKind> = new Set<ItemKind>(["fact", "episode"]);
+
+/** Memo's long-term memory, as the evaluation's scripted mode drives it. */
+export function productMemory(): MemoryUnderTest {
+  return { kinds: KINDS, load };
+}

@@ -3,14 +3,10 @@
  * per history, a user in the history's zone, the fixed extraction stored through the product's
  * repositories at the times it was said (so temporal validity is worked out by the product: a
  * newer fact about the same subject and attribute closes the older one), and each question asked
- * of Memo's recall at its time. Facts come from `LongTermMemory.recall` (a period the question
- * names read in code, 004 getValidAt, 004's weights, the product's relevance floor); episodes from
- * `LongTermMemory.recallEpisodes`, over the period the question names when it names one (read as
- * `recall` reads it). What either returns passed the product's own floor, so all of it counts as
- * relevant.
- *
- * Chunks are not recalled by the product yet: this memory says it serves facts and episodes, and
- * the evaluation sets aside the questions keyed to chunks (docs/EVALS.md).
+ * of Memo's recall at its time: `LongTermMemory.recall`, the same call "where did I live in
+ * March?" makes in a chat (a period the question names read in code, 004 getValidAt, one ranking
+ * of facts, episodes and chunks by 004's weights, the product's relevance floor). What it returns
+ * passed that floor, so all of it counts as relevant.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { PGLITE_EXTENSIONS } from "../../src/db/database.js";
@@ -20,7 +16,7 @@ import { createPglitePool } from "../../src/db/pglitePool.js";
 import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
 import { memoryStorage } from "../../src/db/storage.js";
 import { LongTermMemory } from "../../src/services/memory/longTermMemory.js";
-import { readPastPeriod, withoutPeriod } from "../../src/nlu/pastTime.js";
+import { estimateTokens } from "../../src/services/memory/limits.js";
 import { localInstant, type Extraction, type History } from "./dataset.js";
 import type { ItemKind, LoadedMemory, MemoryUnderTest } from "./scripted.js";
 
@@ -95,28 +91,36 @@ async function load(history: History, extraction: Extraction): Promise<LoadedMem
       );
       keyOf.set(stored.id, episode.key);
     }
+    for (const chunk of extraction.chunks) {
+      const startedAt = localInstant(chunk.startedAt, zone);
+      const endedAt = localInstant(chunk.endedAt, zone);
+      const stored = await storage.repositories.chunks.create(PHONE, {
+        firstMessageId: 0,
+        lastMessageId: 0,
+        messageCount: 10,
+        summary: chunk.summary,
+        keyTopics: chunk.keyTopics,
+        tokenCount: estimateTokens(chunk.summary),
+        startedAt,
+        endedAt,
+      });
+      keyOf.set(stored.id, chunk.key);
+    }
     let now = 0;
     const memory = new LongTermMemory({ storage, llm: null, mode: "rules", clock: () => now });
     return {
       async recall(question, askedAt) {
         now = askedAt;
-        const { facts } = await memory.recall(PHONE, question, zone);
-        const period = readPastPeriod(question, askedAt, zone);
-        const episodes = await memory.recallEpisodes(
-          PHONE,
-          period ? withoutPeriod(question, period) : question,
-          period ? { from: period.from, to: period.to } : {},
-        );
+        const { ranked } = await memory.recall(PHONE, question, zone);
         // Recall records the use of what it returned; the next question sees it, as a user's would.
         await memory.idle();
-        // Recall returns its ranking, not its scores: the rank stands for the score.
-        const ranked = (kind: ItemKind) => (item: { id: string }, rank: number) => ({
-          key: keyOf.get(item.id) ?? `unknown:${item.id}`,
+        // Everything recall returns passed the product's relevance floor: all of it counts as relevant.
+        return ranked.map(({ kind, id, score }) => ({
+          key: keyOf.get(id) ?? `unknown:${id}`,
           kind,
-          score: 1 / (rank + 1),
+          score,
           relevant: true,
-        });
-        return [...facts.map(ranked("fact")), ...episodes.map(ranked("episode"))];
+        }));
       },
       async close() {
         await memory.idle();
@@ -130,7 +134,7 @@ async function load(history: History, extraction: Extraction): Promise<LoadedMem
 }
 
 /** The kinds of extraction item Memo's memory stores and recalls today. */
-const KINDS: ReadonlySet<ItemKind> = new Set<ItemKind>(["fact", "episode"]);
+const KINDS: ReadonlySet<ItemKind> = new Set<ItemKind>(["fact", "episode", "chunk"]);
 
 /** Memo's long-term memory, as the evaluation's scripted mode drives it. */
 export function productMemory(): MemoryUnderTest {

@@ -54,20 +54,18 @@ interface RecallResult extends QuestionResult {
 }
 
 /**
- * A question's score: recall@k of its expected keys, each counted among the first k recalled items
- * of its own kind (a fact among facts, an episode among episodes), or for an abstention 1 when
- * nothing recall returned counts as relevant, 0 otherwise.
+ * A question's score: recall@k of its expected keys among the first k items recall returned, of
+ * any kind (one ranking across facts, episodes and chunks), or for an abstention 1 when nothing
+ * recall returned counts as relevant, 0 otherwise.
  * @internal
  */
 export function scoreRecall(question: Question, recalled: readonly RecalledItem[], k: number): number {
   if (question.expect.abstain) return recalled.some((item) => item.relevant) ? 0 : 1;
-  const found = ITEM_KINDS.flatMap((kind) =>
-    recalled
-      .filter((item) => item.kind === kind)
-      .slice(0, k)
-      .map((item) => item.key),
+  return recallAtK(
+    question.expect.keys,
+    recalled.map((item) => item.key),
+    k,
   );
-  return recallAtK(question.expect.keys, found, found.length);
 }
 
 export interface ScriptedRun {
@@ -105,9 +103,7 @@ export async function runScripted(
           question.question,
           localInstant(question.askedAt, history.timeZone),
         );
-        const shown = ITEM_KINDS.flatMap((kind) =>
-          recalled.filter((item) => item.kind === kind).slice(0, options.k),
-        );
+        const shown = recalled.slice(0, options.k);
         results.push({
           question,
           score: scoreRecall(question, recalled, options.k),

@@ -165,7 +165,7 @@ const READERS: Reader[] = [
   },
   {
     pattern: new RegExp(
-      `(?:(?:back\\s+)?in|since|during|on)\\s+(${EN_MONTH})(?:\\s+(?:of\\s+)?(${YEAR}))?`,
+      `(?:(?:(?:back\\s+)?in|since|during|on)\\s+|(?:(?:at|in|by)\\s+)?(?:the\\s+)?(?:start|beginning|middle|end)\\s+of\\s+|(?:in\\s+)?(?:early|mid|late)[\\s-]+)(${EN_MONTH})(?:\\s+(?:of\\s+)?(${YEAR}))?`,
       "iu",
     ),
     read: (m, now, zone) => {
@@ -215,7 +215,10 @@ const READERS: Reader[] = [
     },
   },
   {
-    pattern: new RegExp(`(?:ב|מאז\\s+|מ)-?(?:חודש\\s+)?(${HE_MONTH})(?:\\s+(${YEAR}))?`, "u"),
+    pattern: new RegExp(
+      `(?:ב(?:תחילת|אמצע|סוף)\\s+|ב|מאז\\s+|מ)-?(?:חודש\\s+)?(${HE_MONTH})(?:\\s+(${YEAR}))?`,
+      "u",
+    ),
     read: (m, now, zone) => {
       const month = HE_MONTHS.get(m[1]!)!;
       const period = pastMonth(now, zone, month, m[2] ? Number(m[2]) : undefined);

@@ -32,12 +32,13 @@ describe("recall@k", () => {
     expect(scoreRecall(question(), [{ key: "f11", kind: "fact", score: 0.4, relevant: true }], 5)).toBe(1);
   });
 
-  it("counts each expected key among the first k recalled items of its own kind", () => {
+  it("counts each expected key among the first k recalled items, of any kind (one ranking)", () => {
     const item = (key: string, kind: "fact" | "episode") => ({ key, kind, score: 1, relevant: true });
-    const recalled = [item("f1", "fact"), item("f2", "fact"), item("f3", "fact"), item("e1", "episode")];
+    const recalled = [item("f1", "fact"), item("e1", "episode"), item("f2", "fact"), item("f3", "fact")];
     const needs = question({ expect: { keys: ["f3", "e1"], answer: ["x"] } });
-    expect(scoreRecall(needs, recalled, 1)).toBe(0.5);
-    expect(scoreRecall(needs, recalled, 3)).toBe(1);
+    expect(scoreRecall(needs, recalled, 1)).toBe(0);
+    expect(scoreRecall(needs, recalled, 2)).toBe(0.5);
+    expect(scoreRecall(needs, recalled, 4)).toBe(1);
   });
 });
 

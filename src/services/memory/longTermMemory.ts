@@ -1,3 +1,4 @@
+import { normalizeForMatch } from "../../utils/fuzzy.js";
 import type { ConversationChunk, NewChunk } from "../../db/repositories/chunkRepository.js";
 import type { HistoryMessage } from "../../db/repositories/conversationHistory.js";
 import type { MemoryWorkload } from "../../db/repositories/memoryProfileRepository.js";
@@ -77,6 +78,17 @@ import { DEFAULT_MIN_SIMILARITY, type Embedder } from "../secondBrain/embeddings
 const RECALL_LIMIT = 5;
 /** Candidates of each kind read for a question about the past. */
 const RECALL_CANDIDATES = 30;
+/**
+ * Verbs of asking about what was said ("what did I tell you…", "על מה דיברנו…"): they name no
+ * memory, so a question made only of them and a period asks for everything of that period.
+ */
+const RECALL_VERBS: ReadonlySet<string> = new Set(
+  [
+    ...["say", "said", "tell", "told", "talk", "talked", "discuss", "discussed", "mention", "mentioned"],
+    ...["happen", "happened", "update", "updated", "speak", "spoke", "know", "remember", "recall"],
+    ...["אמרתי", "אמרנו", "סיפרתי", "סיפרנו", "דיברנו", "דברנו", "קרה", "עדכנתי", "הזכרתי", "יודע", "זוכר"],
+  ].map(normalizeForMatch),
+);
 /** Milliseconds the embedding of a question and its candidates may take before words alone decide. */
 const RECALL_EMBED_MS = 3000;
 /** How much a memory must speak of the question to answer it: one of two words, or a linked person. */
@@ -186,6 +198,8 @@ export interface MemoryRecall extends Recollection {
   facts: Fact[];
   episodes: Episode[];
   chunks: ConversationChunk[];
+  /** Everything returned, in one ranking across kinds, best first, with its spec 004 score. */
+  ranked: { kind: "fact" | "episode" | "chunk"; id: string; score: number }[];
 }
 
 /** What "forget that I…" removed. */
@@ -794,7 +808,10 @@ export class LongTermMemory {
     const now = this.clock();
     const period = readPastPeriod(question, now, timeZone);
     const text = period ? withoutPeriod(question, period) : question;
-    const lexemes = lexemesOf(queryWordsOf(text));
+    const words = queryWordsOf(text).filter((w) => !w.forms.some((f) => RECALL_VERBS.has(f)));
+    const lexemes = lexemesOf(words);
+    // "what did I tell you in April?": the period is the whole question; all of it may answer.
+    const periodOnly = period !== null && words.length === 0;
     const during = period && { from: period.from, to: period.to };
     const { episodes: moments } = this.storage.repositories;
     const [facts, episodes, chunks] = await Promise.all([
@@ -822,7 +839,7 @@ export class LongTermMemory {
         }),
       },
       items,
-      { limit: RECALL_LIMIT, minRelevance: RECALL_MIN_RELEVANCE },
+      { limit: RECALL_LIMIT, minRelevance: periodOnly ? 0 : RECALL_MIN_RELEVANCE },
     );
     const picked = <T extends { id: string }>(kind: string, all: readonly T[]): T[] => {
       const byId = new Map(all.map((x) => [x.id, x]));
@@ -854,7 +871,14 @@ export class LongTermMemory {
         phone,
         result.episodes.map((e) => e.id),
       );
-    return { period: period && { from: period.from, to: period.to, precision: period.precision }, ...result };
+    const kept = new Set([...result.facts, ...result.episodes, ...result.chunks].map((x) => x.id));
+    return {
+      period: period && { from: period.from, to: period.to, precision: period.precision },
+      ...result,
+      ranked: ranked
+        .filter((r) => kept.has(r.item.id))
+        .map((r) => ({ kind: r.item.kind, id: r.item.id, score: r.score })),
+    };
   }
 
   /**

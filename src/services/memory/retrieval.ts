@@ -242,10 +242,18 @@ export function rankMemories(
     return { item, score, relevance: Math.max(scores.semantic, scores.keyword), scores };
   });
   const minRelevance = options.minRelevance ?? 0;
-  return ranked
-    .filter((r) => r.relevance >= minRelevance && (minRelevance === 0 || r.relevance > 0))
-    .sort((a, b) => b.score - a.score || b.item.at - a.item.at)
-    .slice(0, options.limit ?? ranked.length);
+  return (
+    ranked
+      .filter((r) => r.relevance >= minRelevance && (minRelevance === 0 || r.relevance > 0))
+      // Ties: the newer first, then by id, so a ranking never depends on the order rows were read in.
+      .sort(
+        (a, b) =>
+          b.score - a.score ||
+          b.item.at - a.item.at ||
+          (a.item.id < b.item.id ? -1 : a.item.id > b.item.id ? 1 : 0),
+      )
+      .slice(0, options.limit ?? ranked.length)
+  );
 }
 
 /** A person's name or relation as stored in `people`: normalized as query words are, possessive taken off. */

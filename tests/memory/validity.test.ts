@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeClock } from "../support/clock.js";
 import { createHarness, isPlanner, PHONE, plan, step, type Harness } from "../support/memoHarness.js";
-import { lastUserMessageOf } from "../support/scriptedOpenAI.js";
+import { FACTS_PROMPT } from "../../src/prompts/factExtractionPrompt.js";
+import { lastUserMessageOf, systemPromptOf } from "../support/scriptedOpenAI.js";
 
 const DAY = 86_400_000;
 
@@ -111,6 +112,49 @@ describe("facts that stop being true (spec 004 temporal validity), without a mod
     expect((await h.say("what did I say about the budget in March?")).text).toBe(
       "🧠 I don't remember you telling me anything about that for March 2026.",
     );
+  });
+});
+
+describe("episodes: what was decided, recalled with its day", () => {
+  it("Hebrew: 'מה החלטנו על החופשה?' answers from the episode, citing when", async () => {
+    h = await harness({ llm: "none" });
+    at(h, "2026-11-12T09:00:00Z");
+    await tell(h, "החלטנו לנסוע לאילת בחופשה");
+    at(h, "2026-11-20T09:00:00Z");
+    const answer = (await h.say("מה החלטנו על החופשה?")).text;
+    expect(answer).toMatch(/^🧠 ממה שסיפרת לי:\n1\. 12 בנוב׳ 2026, החלטת: .*אילת/);
+    // Said once: the decision is not listed again as a fact.
+    expect(answer.split("\n")).toHaveLength(2);
+  });
+
+  it("the planner is shown the moments its message speaks of", async () => {
+    h = await harness();
+    const chat = plan({ intentType: "conversation", steps: [step("s1", "general", "answer_question")] });
+    h.server!.enqueue(chat, { text: "Lovely!" });
+    // The memory call (by the model) names the moment; the rules would have found it too.
+    h.server!.on((req) => !isPlanner(req) && systemPromptOf(req) === FACTS_PROMPT, {
+      json: {
+        facts: [],
+        episodes: [
+          {
+            message: 1,
+            kind: "decision",
+            title: "Go to Eilat for the trip",
+            summary: "We decided on Eilat",
+            outcome: "",
+            participants: [],
+            emotionalValence: 0.5,
+            significance: 0.7,
+          },
+        ],
+      },
+    });
+    await tell(h, "we decided to go to Eilat for the trip");
+    expect(h.server!.requests.filter((req) => systemPromptOf(req) === FACTS_PROMPT)).toHaveLength(1);
+    h.server!.enqueue(chat, { text: "Pack sunscreen." });
+    await h.say("any tips for the trip?");
+    const context = lastUserMessageOf(h.server!.requests.filter(isPlanner).at(-1)!)!;
+    expect(context).toMatch(/### Key moments\n- \(decided, 2 Mar 2026\) Go to Eilat for the trip/);
   });
 });
 

@@ -128,7 +128,7 @@ describe("episodes: what was decided, recalled with its day", () => {
   });
 
   it("the planner is shown the moments its message speaks of", async () => {
-    h = await harness();
+    h = await harness({ memoryMode: "llm" });
     const chat = plan({ intentType: "conversation", steps: [step("s1", "general", "answer_question")] });
     h.server!.enqueue(chat, { text: "Lovely!" });
     // The memory call (by the model) names the moment; the rules would have found it too.

@@ -2,9 +2,9 @@ import type { Entry, Translation } from "./entries.js";
 
 /** Commands Memo understands without a language model (the fast path), as shown to users. */
 const FAST_COMMANDS_EN =
-  '\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "clear shopping list", "sort shopping list", "delete shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes"\n• "what do you remember about me?", "forget that …"\n• "undo" takes back the last change (a deletion, a task marked done, an edit)\n• "add Dana 052-7654321 to my household", "my household", "our tasks" (lists and reminders shared with the people you live with)';
+  '\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "clear shopping list", "sort shopping list", "delete shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes"\n• "what do you remember about me?", "what changed?", "what did we decide about the trip?", "forget that …"\n• "undo" takes back the last change (a deletion, a task marked done, an edit)\n• "add Dana 052-7654321 to my household", "my household", "our tasks" (lists and reminders shared with the people you live with)';
 const FAST_COMMANDS_HE =
-  '\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "נקה את רשימת קניות", "סדר את רשימת קניות", "תמחק את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי"\n• "מה אתה זוכר עליי?", "תשכח ש…"\n• "בטל" מחזיר את השינוי האחרון (מחיקה, משימה שסומנה כבוצעה, עריכה)\n• "תוסיף את דנה 052-7654321 למשק הבית", "משק הבית שלי", "המשימות שלנו" (רשימות ותזכורות משותפות עם מי שגר איתך)';
+  '\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "נקה את רשימת קניות", "סדר את רשימת קניות", "תמחק את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי"\n• "מה אתה זוכר עליי?", "מה השתנה?", "מה החלטנו על החופשה?", "תשכח ש…"\n• "בטל" מחזיר את השינוי האחרון (מחיקה, משימה שסומנה כבוצעה, עריכה)\n• "תוסיף את דנה 052-7654321 למשק הבית", "משק הבית שלי", "המשימות שלנו" (רשימות ותזכורות משותפות עם מי שגר איתך)';
 
 /** Conversation-wide sentences: help, questions and their answers, errors, media, greetings. */
 export const CORE_EN = {
@@ -137,7 +137,7 @@ export const CORE_EN = {
   "help.calendar": "• *Calendar*: add, move and look up events",
   "help.gmail": "• *Email*: search, read, draft and send, always with your approval",
   "help.second-brain":
-    '• *Notes & memory*: "note: …", "what\'s my wifi password?"; I remember what you tell me about yourself ("what do you remember about me?", "forget that…")',
+    '• *Notes & memory*: "note: …", "what\'s my wifi password?"; I remember what you tell me about yourself and what we decided ("what do you remember about me?", "where did I live in March?", "forget that…")',
   "help.general": "• *Questions*: ask me anything, or think something through with me",
   "help.outro":
     'Write to me in Hebrew or English. When something is unclear, I\'ll ask before acting. Changed something by mistake? Say "undo".',
@@ -275,7 +275,7 @@ export const CORE_HE = {
   "help.calendar": "• *יומן*: להוסיף, להזיז ולבדוק אירועים",
   "help.gmail": "• *מייל*: לחפש, לקרוא, לנסח ולשלוח, תמיד באישור שלך",
   "help.second-brain":
-    '• *פתקים וזיכרון*: "פתק: …", "מה הסיסמה של הוויפי?"; אני זוכר את מה שסיפרת לי על עצמך ("מה אתה זוכר עליי?", "תשכח ש…")',
+    '• *פתקים וזיכרון*: "פתק: …", "מה הסיסמה של הוויפי?"; אני זוכר את מה שסיפרת לי על עצמך ומה החלטנו ("מה אתה זוכר עליי?", "איפה גרתי במרץ?", "תשכח ש…")',
   "help.general": "• *שאלות*: אפשר לשאול אותי הכל, או לחשוב איתי על משהו",
   "help.outro":
     'אפשר לכתוב לי בעברית או באנגלית. כשמשהו לא ברור, אשאל לפני שאפעל. שיניתי משהו בטעות? כתבו "בטל".',

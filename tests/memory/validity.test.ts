@@ -48,11 +48,12 @@ describe("facts that stop being true (spec 004 temporal validity), without a mod
     expect(listed).toContain('Say "what changed?"');
 
     const changed = (await h.say("what changed?")).text;
-    expect(changed).toMatch(/No longer true:\n2\. Lives in Tel Aviv _\(fact, 2 Mar 2026 – 8 Nov 2026\)_/);
+    // Told on 2 March without saying since when: that start is not shown as if it were one.
+    expect(changed).toMatch(/No longer true:\n2\. Lives in Tel Aviv _\(fact, until 8 Nov 2026\)_/);
 
     const march = (await h.say("where did I live in March?")).text;
     expect(march).toBe(
-      "🧠 From what you told me, for March 2026:\n1. Lives in Tel Aviv _(fact, 2 Mar 2026 – 8 Nov 2026)_",
+      "🧠 From what you told me, for March 2026:\n1. Lives in Tel Aviv _(fact, until 8 Nov 2026)_",
     );
     const now = (await h.say("where do I live?")).text;
     expect(now).toContain("Lives in Haifa");
@@ -61,6 +62,20 @@ describe("facts that stop being true (spec 004 temporal validity), without a mod
     expect((await h.say("what did I tell you about my car?")).text).toBe(
       "🧠 I don't remember you telling me anything about that.",
     );
+  });
+
+  it("said minutes apart: the move last week ends the address said this morning", async () => {
+    h = await harness({ llm: "none" });
+    at(h, "2026-11-20T07:00:00Z");
+    await tell(h, "I live in Tel Aviv");
+    h.clock.advance(5 * 60_000);
+    await tell(h, "I moved to Haifa last week");
+    const listed = (await h.say("what do you remember about me?")).text;
+    expect(listed).toContain("1. Lives in Haifa _(fact, since the week of 8 Nov 2026)_");
+    expect(listed).not.toContain("Tel Aviv");
+    expect((await h.say("what changed?")).text).toContain("2. Lives in Tel Aviv _(fact, until 8 Nov 2026)_");
+    expect((await h.say("where did I live in October?")).text).toContain("Lives in Tel Aviv");
+    expect((await h.say("where do I live?")).text).not.toContain("Tel Aviv");
   });
 
   it("a fact about someone else never closes the user's own", async () => {

@@ -157,7 +157,9 @@ interface MemoryRepository {
   current(phone: string, limit: number): Promise<Fact[]>;
   /**
    * Spec 004 getValidAt over a period: the user's facts (active or archived) that held at some
-   * time in [from, to), oldest first, at most `limit`.
+   * time in [from, to), oldest first, at most `limit`. A fact said without when it began ("I live
+   * in Tel Aviv") is known true from when it was said; once something newer ended it, it was true
+   * before that too, from a start nobody said: it counts for any period before its end.
    */
   validDuring(phone: string, from: number, to: number, limit?: number): Promise<Fact[]>;
   getMany(phone: string, ids: readonly string[]): Promise<Fact[]>;
@@ -363,13 +365,13 @@ export class PgMemoryRepository implements MemoryRepository {
     const subject = fact.subject?.trim() || null;
     const attribute = fact.attribute?.trim() || null;
 
-    const { same, contradicted, superseded } = await this.related(
-      phone,
-      content,
+    const precision = fact.precision ?? "instant";
+    const { same, contradicted, superseded, laterStart } = await this.related(phone, content, {
       subject,
       attribute,
       validFrom,
-    );
+      dated: precision !== "instant",
+    });
     if (same) {
       const { rows } = await this.db.query<FactRow>(
         `UPDATE memories
@@ -394,14 +396,10 @@ export class PgMemoryRepository implements MemoryRepository {
         .filter((id) => !contradicted.some((row) => row.id === id))
         .map((id) => ({ targetId: id, type: "supersedes" as const, strength: 1, createdAt: now })),
     ];
-    // An older statement said now ("I lived in Paris in 2019" after "Lives in Haifa") holds until
-    // the next one about the same thing began.
-    const laterStart =
-      superseded.length === 0 ? await this.nextStart(phone, subject, attribute, validFrom) : null;
     const inserted = await this.db.query<FactRow>(
       `WITH closed AS (
          UPDATE memories SET valid_until = $12, updated_at = $8
-          WHERE user_phone = $1 AND id = ANY($11::uuid[]) AND valid_until IS NULL AND valid_from <= $12
+          WHERE user_phone = $1 AND id = ANY($11::uuid[]) AND valid_until IS NULL
         RETURNING id)
        INSERT INTO memories (user_phone, type, content, search_text, importance, source_message_id,
                              created_by_operation, last_accessed_at, created_at, updated_at,
@@ -423,8 +421,8 @@ export class PgMemoryRepository implements MemoryRepository {
         attribute,
         relationships.map((r) => r.targetId),
         validFrom,
-        fact.precision ?? "instant",
-        laterStart,
+        precision,
+        laterStart === null ? null : new Date(laterStart),
         JSON.stringify(relationships),
         [...new Set(fact.people ?? [])],
       ],
@@ -442,16 +440,23 @@ export class PgMemoryRepository implements MemoryRepository {
   /**
    * The stored facts a new one relates to, among those that still hold: the one most like it when
    * near-identical and saying "not" as it does (refreshed, not stored twice); those it contradicts
-   * (see `contradicts`); and those about the same subject and attribute that began before it and
-   * say something else (it supersedes them).
+   * (see `contradicts`); and those about the same subject and attribute that say something else.
+   * Those were said before it, so it supersedes them ("I moved to Haifa last week" ends "I live in
+   * Tel Aviv" said this morning: that was true until last week), unless both say when they began
+   * and theirs is later: then the new one is an older state said late ("I lived in Paris in 2019"
+   * after "I moved to Haifa in 2021"), which held until the earliest of them began (`laterStart`).
    */
   private async related(
     phone: string,
     content: string,
-    subject: string | null,
-    attribute: string | null,
-    validFrom: Date,
-  ): Promise<{ same: FactRow | null; contradicted: FactRow[]; superseded: FactRow[] }> {
+    about: { subject: string | null; attribute: string | null; validFrom: Date; dated: boolean },
+  ): Promise<{
+    same: FactRow | null;
+    contradicted: FactRow[];
+    superseded: FactRow[];
+    laterStart: number | null;
+  }> {
+    const { subject, attribute } = about;
     const terms = [...new Set(contentWords(content).flatMap(wordForms))];
     const { rows } = await this.db.query<FactRow>(
       `SELECT ${COLUMNS} FROM memories
@@ -464,36 +469,28 @@ export class PgMemoryRepository implements MemoryRepository {
     let best: { row: FactRow; score: number } | null = null;
     const contradicted: FactRow[] = [];
     const superseded: FactRow[] = [];
+    let laterStart: number | null = null;
     const negated = isNegated(content);
+    const start = about.validFrom.getTime();
+    const sameThing = (row: FactRow) =>
+      subject !== null && attribute !== null && row.subject === subject && row.attribute === attribute;
+    const supersede = (row: FactRow) => {
+      const began = millis(row.valid_from);
+      if (about.dated && row.valid_from_precision !== "instant" && began > start)
+        laterStart = laterStart === null ? began : Math.min(laterStart, began);
+      else superseded.push(row);
+    };
     for (const row of rows) {
-      const sameThing =
-        subject !== null && attribute !== null && row.subject === subject && row.attribute === attribute;
       if (isNegated(row.content) !== negated) {
         if (contradicts(content, row.content)) contradicted.push(row);
-        else if (sameThing && millis(row.valid_from) <= validFrom.getTime()) superseded.push(row);
+        else if (sameThing(row)) supersede(row);
         continue;
       }
       const score = similarity(content, row.content);
       if (score >= DEDUPE_THRESHOLD && (best === null || score > best.score)) best = { row, score };
-      else if (sameThing && millis(row.valid_from) <= validFrom.getTime()) superseded.push(row);
+      else if (sameThing(row)) supersede(row);
     }
-    return { same: best?.row ?? null, contradicted, superseded };
-  }
-
-  /** When the earliest fact about the same subject and attribute that began after `validFrom` began, if any. */
-  private async nextStart(
-    phone: string,
-    subject: string | null,
-    attribute: string | null,
-    validFrom: Date,
-  ): Promise<Date | null> {
-    if (subject === null || attribute === null) return null;
-    const { rows } = await this.db.query<{ at: Date | null }>(
-      `SELECT min(valid_from) AS at FROM memories
-        WHERE user_phone = $1 AND subject = $2 AND attribute = $3 AND valid_from > $4`,
-      [phone, subject, attribute, validFrom],
-    );
-    return rows[0]?.at ?? null;
+    return { same: best?.row ?? null, contradicted, superseded, laterStart };
   }
 
   async current(phone: string, limit: number): Promise<Fact[]> {
@@ -509,7 +506,8 @@ export class PgMemoryRepository implements MemoryRepository {
   async validDuring(phone: string, from: number, to: number, limit = 200): Promise<Fact[]> {
     const { rows } = await this.db.query<FactRow>(
       `SELECT ${COLUMNS} FROM memories
-        WHERE user_phone = $1 AND valid_from < $3 AND (valid_until IS NULL OR valid_until > $2)
+        WHERE user_phone = $1 AND (valid_until IS NULL OR valid_until > $2)
+          AND (valid_from < $3 OR (valid_from_precision = 'instant' AND valid_until IS NOT NULL))
         ORDER BY valid_from, id LIMIT $4`,
       [phone, new Date(from), new Date(to), limit],
     );

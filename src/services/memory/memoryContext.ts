@@ -83,6 +83,7 @@ export function factItem(fact: Fact): MemoryItem {
     lastAccessedAt: fact.lastAccessedAt,
     at: fact.validFrom,
     until: fact.validUntil,
+    startUnknown: fact.precision === "instant",
     people: fact.people,
     links: fact.type === "entity" && fact.people.length > 1,
   };

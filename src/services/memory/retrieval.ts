@@ -36,6 +36,8 @@ export interface MemoryItem {
   at: number;
   /** Epoch ms it stopped being true (facts) or ended (chunks); null or absent while open. */
   until?: number | null;
+  /** A fact whose start nobody said: once ended, it counts as true before its end (see `inPeriod`). */
+  startUnknown?: boolean;
   /** People it speaks of, folded ("dana", "sister", "אחות"). */
   people?: readonly string[];
   /** An entity fact linking these people to each other ("User's sister is Dana"). */
@@ -101,10 +103,17 @@ const FULL_KEYWORD_WORDS = 2;
 /** Accesses at which the access score is full. */
 const FULL_ACCESS = 10;
 
-/** Whether an item belongs to a period: a fact true at some time in it, anything else inside it. */
+/**
+ * Whether an item belongs to a period: a fact true at some time in it (one whose start nobody said
+ * and that has ended was true before its end), anything else inside it.
+ */
 function inPeriod(item: MemoryItem, during: { from: number; to: number }): boolean {
   const end = item.until ?? null;
-  if (item.kind === "fact") return item.at < during.to && (end === null || end > during.from);
+  if (item.kind === "fact")
+    return (
+      (item.at < during.to || (item.startUnknown === true && end !== null)) &&
+      (end === null || end > during.from)
+    );
   return item.at < during.to && (end ?? item.at) >= during.from;
 }
 

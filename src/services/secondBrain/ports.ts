@@ -57,8 +57,6 @@ export interface RememberedFact {
   validFrom: number;
   precision: "instant" | "day" | "week" | "month" | "year";
   validUntil: number | null;
-  /** Whether it ended or took back earlier facts (supersedes / contradicts). */
-  relationships: readonly unknown[];
 }
 
 /** What a question about the past found (spec 004 retrieval, getValidAt when it names a period). */

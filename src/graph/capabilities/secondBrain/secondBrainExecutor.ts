@@ -336,11 +336,13 @@ export function createSecondBrainExecutor(
     };
   }
 
-  /** A fact as replies show it: since when when the user said so or it replaced another, until when once it ended. */
-  function factView(fact: RememberedFact, context: RunContext, always = false): FactView {
+  /**
+   * A fact as replies show it: since when, when the user said when it began; until when, once
+   * something newer ended it. A start nobody said is not shown (the day it was told is not it).
+   */
+  function factView(fact: RememberedFact, context: RunContext): FactView {
     const zone = context.state.user.timezone;
-    const dated =
-      always || fact.precision !== "instant" || fact.relationships.length > 0 || fact.validUntil !== null;
+    const dated = fact.precision !== "instant";
     return {
       id: fact.id,
       type: fact.type,
@@ -386,7 +388,7 @@ export function createSecondBrainExecutor(
         ...(found.period && {
           period: periodOf(found.period.from, found.period.precision, zone, context.language),
         }),
-        facts: found.facts.map((f) => factView(f, context, true)),
+        facts: found.facts.map((f) => factView(f, context)),
         episodes: found.episodes.map((e) => ({
           kind: e.kind,
           title: e.outcome ? `${e.title} → ${e.outcome}` : e.title,

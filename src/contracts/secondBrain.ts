@@ -87,6 +87,8 @@ interface Memories {
   facts: FactView[];
   hasSummary: boolean;
   history?: boolean;
+  /** Some of what Memo remembers is no longer true ("what changed?" would show it). */
+  changed?: boolean;
 }
 
 /** A remembered episode as replies show it: what kind, what, and the day, in the user's zone and language. */

@@ -62,28 +62,38 @@ const LIST_CHANGES = [
 ];
 
 /**
- * Questions about what the user told Memo before or what was true at a past time: "where did I
- * live in March?", "what did we decide about the trip?", "what do you know about Dana?", "מה
- * אמרתי על התקציב בחודש שעבר?", "איפה גרתי במרץ?". Answered from memory, without a model.
+ * Questions about what the user told Memo before or what was true at a past time, asked as the
+ * whole message: "where did I live in March?", "what did we decide about the trip?", "what do you
+ * remember about my sister?", "where do I live?", "מה אמרתי על התקציב בחודש שעבר?", "איפה גרתי
+ * במרץ?", "מה החלטנו על החופשה?". Past tense only ("what do I choose?" and "where do I work
+ * tomorrow?" are not about memory), about the user's own life, one question and no request beside
+ * it ("…and add milk" goes to the planner). Answered from memory, without a model.
  */
 const RECALL = [
   new RegExp(
-    String.raw`^${EN_LEAD}(?:what|where|who|when|which|how)\s+(?:did|do|have)\s+(?:i|we)\s+(?:say|tell you|told you|mention|decide|agree|choose|pick|live|work|stay)\b.*$`,
+    String.raw`^${EN_LEAD}(?:what|where|who|when|which|how much|how many)\s+(?:did\s+(?:i|we)\s+(?:say|tell you|mention|decide|agree on|agree|choose|pick|live|work|stay|move|buy|pay)|have\s+(?:i|we)\s+(?:said|told you|mentioned|decided|agreed|chosen|picked))\b[^,;]*$`,
+    "iu",
+  ),
+  new RegExp(String.raw`^${EN_LEAD}where\s+do\s+(?:i|we)\s+(?:live|work)$`, "iu"),
+  new RegExp(
+    String.raw`^${EN_LEAD}what\s+(?:do|did)\s+you\s+(?:know|remember|recall)\s+about\s+(?:my|our)\s+\S[^,;]*$`,
     "iu",
   ),
   new RegExp(
-    String.raw`^${EN_LEAD}what\s+(?:do|did)\s+you\s+(?:know|remember|recall)\s+about\s+(?!me$|myself$)\S.*$`,
-    "iu",
-  ),
-  new RegExp(
-    String.raw`^${HE_LEAD}(?:מה|איפה|מי|מתי|איך|איזה|איזו)\s+(?:אמרתי|אמרנו|סיפרתי|סיפרנו|החלטתי|החלטנו|סיכמנו|בחרתי|בחרנו|גרתי|גרנו|עבדתי|עבדנו)(?:\s.*)?$`,
+    String.raw`^${HE_LEAD}(?:מה|איפה|מי|מתי|איזה|איזו|כמה)\s+(?:אמרתי|אמרנו|סיפרתי|סיפרנו|החלטתי|החלטנו|סיכמנו|בחרתי|בחרנו|גרתי|גרנו|עבדתי|עבדנו)(?:\s+לך)?\s+(?:(?:על|לגבי)\s[^,;]*|ב-?[^\s,;]+(?:\s[^,;]*)?)$`,
     "u",
   ),
+  new RegExp(String.raw`^${HE_LEAD}(?:איפה|מתי|כמה זמן)\s+(?:גרתי|גרנו|עבדתי|עבדנו)(?:\s[^,;]*)?$`, "u"),
+  new RegExp(String.raw`^${HE_LEAD}איפה (?:אני גר|אני גרה|אנחנו גרים|אני עובד|אני עובדת)$`, "u"),
   new RegExp(
-    String.raw`^${HE_LEAD}מה (?:אתה|את) (?:יודע|יודעת|זוכר|זוכרת) (?:על|לגבי) (?!עליי$|עלי$)\S.*$`,
+    String.raw`^${HE_LEAD}מה (?:אתה|את) (?:יודע|יודעת|זוכר|זוכרת) (?:על|לגבי) \S+(?:י|ך|נו| שלי| שלנו)(?:\s[^,;]*)?$`,
     "u",
   ),
 ];
+
+/** A request beside the question ("… and add milk", "… וגם תוסיף"): the question is not the whole message. */
+const ANOTHER_REQUEST =
+  /\b(?:and|also|then|plus)\s+(?:add|remind|create|delete|put|send|set|book|call|make|show)\b|(?:^|\s)(?:וגם|ואז|ותוסיף|ותזכיר|ותמחק)(?:\s|$)/iu;
 
 /** "Forget everything", "תשכח הכל"… */
 const FORGET_EVERYTHING = [
@@ -256,8 +266,6 @@ export function recognizeMemoryCommand(message: string): NoteCommand | null {
   const number = captured(FORGET_NUMBER, text);
   if (number)
     return { action: "forget_memory", functionName: "memory.forget", args: { query: `#${number}` } };
-  if (RECALL.some((p) => p.test(text)))
-    return { action: "recall_memory", functionName: "memory.recall", args: { question: text } };
   return null;
 }
 
@@ -268,6 +276,8 @@ export function recognizeMemoryCommand(message: string): NoteCommand | null {
  */
 export function recognizeNoteCommand(message: string, nowMs: number, timeZone: string): NoteCommand | null {
   const text = tidy(message);
+  if (RECALL.some((p) => p.test(text)) && !ANOTHER_REQUEST.test(text))
+    return { action: "recall_memory", functionName: "memory.recall", args: { question: text } };
   if (LIST_NOTES.some((p) => p.test(text))) {
     return { action: "list_notes", functionName: "notes.getAll", args: { operation: "getAll" } };
   }

@@ -10,6 +10,7 @@ import { userWeek } from "./week.js";
 import {
   addDays,
   addMonths,
+  daysInMonth,
   dayOfWeek,
   instantToLocal,
   localToInstant,
@@ -85,9 +86,10 @@ function pastMonth(
   timeZone: string,
   month: number,
   year?: number,
+  thisYearOnly = false,
 ): { from: number; to: number } {
   const today = instantToLocal(now, timeZone);
-  const y = year ?? (month <= today.month ? today.year : today.year - 1);
+  const y = year ?? (month <= today.month || thisYearOnly ? today.year : today.year - 1);
   const start = { year: y, month, day: 1 };
   return { from: midnight(start, timeZone), to: Math.min(now, midnight(addMonths(start, 1), timeZone)) };
 }
@@ -117,12 +119,18 @@ const EN_MONTH = words(EN_MONTHS.keys());
 const HE_MONTH = words(HE_MONTHS.keys());
 const YEAR = "(?:19|20)\\d\\d";
 
+/** How a reading may go: `thisYearOnly` reads a month without a year as this year's only. */
+interface ReadOptions {
+  thisYearOnly?: boolean;
+}
+
 type Reader = {
   pattern: RegExp;
   read: (
     m: RegExpExecArray,
     now: number,
     timeZone: string,
+    options: ReadOptions,
   ) => { from: number; to: number; precision: Unit } | null;
 };
 
@@ -142,9 +150,9 @@ const READERS: Reader[] = [
   { pattern: /yesterday/iu, read: back("day", 1) },
   { pattern: /(?:earlier\s+)?today|this\s+morning/iu, read: back("day", 0) },
   {
-    pattern: /(?:last|previous|this\s+past)\s+(week|month|year)|the\s+(week|month|year)\s+before/iu,
+    pattern: /(?:last|previous|this\s+past)\s+(week|month|year)/iu,
     read: (m, now, zone) => {
-      const unit = EN_UNITS[(m[1] ?? m[2]!).toLowerCase()]!;
+      const unit = EN_UNITS[m[1]!.toLowerCase()]!;
       return { ...unitsBack(now, zone, unit, 1), precision: unit };
     },
   },
@@ -165,14 +173,24 @@ const READERS: Reader[] = [
   },
   {
     pattern: new RegExp(
-      `(?:(?:(?:back\\s+)?in|since|during|on)\\s+|(?:(?:at|in|by)\\s+)?(?:the\\s+)?(?:start|beginning|middle|end)\\s+of\\s+|(?:in\\s+)?(?:early|mid|late)[\\s-]+)(${EN_MONTH})(?:\\s+(?:of\\s+)?(${YEAR}))?`,
+      `(?:(?:(?:back\\s+)?in|since|during|on)\\s+|(?:(?:at|in|by)\\s+)?(?:the\\s+)?(?:start|beginning|middle|end)\\s+of\\s+|(?:in\\s+)?(?:early|mid|late)[\\s-]+)(${EN_MONTH})(?:\\s+(\\d{1,2})(?:st|nd|rd|th)?)?(?:,?\\s+(?:of\\s+)?(${YEAR}))?`,
       "iu",
     ),
-    read: (m, now, zone) => {
+    read: (m, now, zone, options) => {
       const month = EN_MONTHS.get(m[1]!.toLowerCase())!;
-      const year = m[2] ? Number(m[2]) : undefined;
-      const period = pastMonth(now, zone, month, year);
-      return period.from >= now ? null : { ...period, precision: "month" };
+      const year = m[3] ? Number(m[3]) : undefined;
+      const period = pastMonth(now, zone, month, year, options.thisYearOnly);
+      if (period.from >= now) return null;
+      if (m[2] === undefined) return { ...period, precision: "month" };
+      // "on March 5": that day, or nothing when there is no such day (complete or absent).
+      const first = instantToLocal(period.from, zone);
+      const day = Number(m[2]);
+      if (day < 1 || day > daysInMonth(first.year, first.month)) return null;
+      const date = { year: first.year, month: first.month, day };
+      const from = midnight(date, zone);
+      return from >= now
+        ? null
+        : { from, to: Math.min(now, midnight(addDays(date, 1), zone)), precision: "day" };
     },
   },
   {
@@ -186,7 +204,7 @@ const READERS: Reader[] = [
   { pattern: /אתמול/u, read: back("day", 1) },
   { pattern: /היום|הבוקר/u, read: back("day", 0) },
   {
-    pattern: /(?:ב)?(שבוע|חודש)\s+(?:שעבר|הקודם|האחרון)|(?:ב)?שנה\s+(?:שעברה|הקודמת|האחרונה)/u,
+    pattern: /(?:ב|ה)?(שבוע|חודש)\s+(?:שעבר|הקודם|האחרון)|(?:ב|ה)?שנה\s+(?:שעברה|הקודמת|האחרונה)/u,
     read: (m, now, zone) => {
       const unit: Unit = m[1] === "שבוע" ? "week" : m[1] === "חודש" ? "month" : "year";
       return { ...unitsBack(now, zone, unit, 1), precision: unit };
@@ -219,9 +237,9 @@ const READERS: Reader[] = [
       `(?:ב(?:תחילת|אמצע|סוף)\\s+|ב|מאז\\s+|מ)-?(?:חודש\\s+)?(${HE_MONTH})(?:\\s+(${YEAR}))?`,
       "u",
     ),
-    read: (m, now, zone) => {
+    read: (m, now, zone, options) => {
       const month = HE_MONTHS.get(m[1]!)!;
-      const period = pastMonth(now, zone, month, m[2] ? Number(m[2]) : undefined);
+      const period = pastMonth(now, zone, month, m[2] ? Number(m[2]) : undefined, options.thisYearOnly);
       return period.from >= now ? null : { ...period, precision: "month" };
     },
   },
@@ -241,16 +259,22 @@ const COMPILED = READERS.map((r) => ({
 
 /**
  * The past period the text names, read at `now` in `timeZone`, or null when it names none it can
- * read whole. A period that would start after `now` ("in December" said in November with no year
- * reads as last December; "in 2030" reads as nothing) is never returned. With several, the first.
+ * read whole. A period that would start after `now` is never returned: "in 2030" reads as nothing,
+ * and "in December" said in November with no year as last December (with `thisYearOnly`, as
+ * nothing: a fact that "started in December" is not dated a year back). With several, the first.
  */
-export function readPastPeriod(text: string, now: number, timeZone: string): PastPeriod | null {
+export function readPastPeriod(
+  text: string,
+  now: number,
+  timeZone: string,
+  options: ReadOptions = {},
+): PastPeriod | null {
   let best: PastPeriod | null = null;
   for (const { pattern, read } of COMPILED) {
     pattern.lastIndex = 0;
     for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
       if (best && m.index >= best.start) break;
-      const period = read(m, now, timeZone);
+      const period = read(m, now, timeZone, options);
       if (period && period.from < now) best = { ...period, start: m.index, end: m.index + m[0].length };
       if (period) break;
     }

@@ -78,6 +78,28 @@ describe("facts that stop being true (spec 004 temporal validity), without a mod
     expect((await h.say("where do I live?")).text).not.toContain("Tel Aviv");
   });
 
+  it("two sisters: Noa's address never closes Dana's", async () => {
+    h = await harness({ llm: "none" });
+    await tell(h, "My sister Dana lives in Haifa");
+    await tell(h, "My sister Noa lives in Eilat");
+    const listed = (await h.say("what do you remember about me?")).text;
+    expect(listed).toContain("User's sister Dana lives in Haifa");
+    expect(listed).toContain("User's sister Noa lives in Eilat");
+    expect(listed).toContain("User's sister is Dana");
+    expect(listed).toContain("User's sister is Noa");
+  });
+
+  it("forgetting the move brings back the address it had ended", async () => {
+    h = await harness({ llm: "none" });
+    await tell(h, "I live in Tel Aviv");
+    at(h, "2026-11-20T09:00:00Z");
+    await tell(h, "I moved to Haifa last week");
+    expect((await h.say("forget that I moved to Haifa")).text).toMatch(/^🧹 Forgotten: “Lives in Haifa”/);
+    const listed = (await h.say("what do you remember about me?")).text;
+    expect(listed).toContain("1. Lives in Tel Aviv _(fact)_");
+    expect(listed).not.toContain("Haifa");
+  });
+
   it("a fact about someone else never closes the user's own", async () => {
     h = await harness({ llm: "none" });
     await tell(h, "I live in Tel Aviv");

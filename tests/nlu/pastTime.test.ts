@@ -35,6 +35,11 @@ describe("past periods read in code (D6, D10)", () => {
     ["במרץ", day(3, 1), day(4, 1), "month"],
     ["בתחילת מאי", day(5, 1), day(6, 1), "month"],
     ["ב-2019", day(1, 1, ISRAEL, 2019), day(1, 1, ISRAEL, 2020), "year"],
+    ["השבוע שעבר", day(11, 8), day(11, 15), "week"],
+    ["החודש שעבר", day(10, 1), day(11, 1), "month"],
+    ["השנה שעברה", day(1, 1, ISRAEL, 2025), day(1, 1), "year"],
+    ["on March 5", day(3, 5), day(3, 6), "day"],
+    ["on March 5th, 2025", day(3, 5, ISRAEL, 2025), day(3, 6, ISRAEL, 2025), "day"],
   ])("%s", (words, from, to, precision) => {
     expect(readPastPeriod(`I moved ${words}`, NOW, ISRAEL)).toMatchObject({ from, to, precision });
   });
@@ -60,10 +65,20 @@ describe("past periods read in code (D6, D10)", () => {
     "לפני כמה שבועות",
     "in 2030",
     "1000 years ago",
+    "on February 30",
+    "the week before the wedding",
     "",
     "\u200b",
   ])("reads nothing whole from %j (complete or absent)", (words) => {
     expect(readPastPeriod(`I moved ${words}`.trim(), NOW, ISRAEL)).toBeNull();
+  });
+
+  it("a fact's start is this year's month or nothing: 'started in December', said in November, is not last December", () => {
+    expect(readPastPeriod("started in December", NOW, ISRAEL)).toMatchObject({ precision: "month" });
+    expect(readPastPeriod("started in December", NOW, ISRAEL, { thisYearOnly: true })).toBeNull();
+    expect(readPastPeriod("started in March", NOW, ISRAEL, { thisYearOnly: true })).toMatchObject({
+      from: day(3, 1),
+    });
   });
 
   it("takes the period's words out of the text", () => {

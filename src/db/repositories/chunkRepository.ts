@@ -156,8 +156,8 @@ export class PgChunkRepository {
 
   /**
    * The user's chunks a question may be answered from, newest first, at most `limit`: those whose
-   * summary or topics hold one of the lexemes (`toTsQuery` of them), and, with `during`, those
-   * overlapping that period.
+   * summary or topics hold one of the lexemes (`toTsQuery` of them), within `during` when given
+   * (all of that period's when there are no lexemes).
    */
   async find(
     phone: string,
@@ -168,8 +168,9 @@ export class PgChunkRepository {
     const { rows } = await this.db.query<ChunkRow>(
       `SELECT ${COLUMNS} FROM conversation_chunks
         WHERE user_phone = $1
-          AND (($2::text IS NOT NULL AND search @@ to_tsquery('simple', $2))
-               OR ($3::timestamptz IS NOT NULL AND started_at < $4 AND ended_at >= $3))
+          AND ($2::text IS NULL OR search @@ to_tsquery('simple', $2))
+          AND ($3::timestamptz IS NULL OR (started_at < $4 AND ended_at >= $3))
+          AND ($2::text IS NOT NULL OR $3::timestamptz IS NOT NULL)
         ORDER BY chunk_number DESC LIMIT $5`,
       [
         phone,

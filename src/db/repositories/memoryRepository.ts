@@ -159,7 +159,8 @@ interface MemoryRepository {
    * Spec 004 getValidAt over a period: the user's facts (active or archived) that held at some
    * time in [from, to), oldest first, at most `limit`. A fact said without when it began ("I live
    * in Tel Aviv") is known true from when it was said; once something newer ended it, it was true
-   * before that too, from a start nobody said: it counts for any period before its end.
+   * before that too, from a start nobody said: it counts for the year before its end. Facts told
+   * during the period count too ("what did I tell you in April?"). Newest first.
    */
   validDuring(phone: string, from: number, to: number, limit?: number): Promise<Fact[]>;
   getMany(phone: string, ids: readonly string[]): Promise<Fact[]>;
@@ -181,6 +182,11 @@ interface MemoryRepository {
   delete(phone: string, ids: readonly string[]): Promise<Fact[]>;
   /** Deletes all the user's facts; returns how many. */
   deleteAll(phone: string): Promise<number>;
+  /**
+   * Makes these facts of the user hold again, when no remaining fact says it ended them (after
+   * the one that did was forgotten). Returns how many.
+   */
+  reopen(phone: string, ids: readonly string[]): Promise<number>;
   /**
    * Consolidation, across users: recomputes the decay of up to `batchSize` active facts with an id
    * above `afterId` (keyset order). Returns how many and the last id, null when none were left.
@@ -400,6 +406,9 @@ export class PgMemoryRepository implements MemoryRepository {
       `WITH closed AS (
          UPDATE memories SET valid_until = $12, updated_at = $8
           WHERE user_phone = $1 AND id = ANY($11::uuid[]) AND valid_until IS NULL
+            -- Never one about someone else (a model's "replaces" included), nor one that began after.
+            AND (subject IS NULL OR $9::text IS NULL OR subject = $9)
+            AND (valid_from <= $12 OR valid_from_precision = 'instant')
         RETURNING id)
        INSERT INTO memories (user_phone, type, content, search_text, importance, source_message_id,
                              created_by_operation, last_accessed_at, created_at, updated_at,
@@ -463,6 +472,7 @@ export class PgMemoryRepository implements MemoryRepository {
         WHERE user_phone = $1 AND valid_until IS NULL
           AND (search_text = $2 OR ($3::text IS NOT NULL AND search @@ to_tsquery('simple', $3))
                OR ($4::text IS NOT NULL AND subject = $4 AND attribute = $5))
+        ORDER BY ($4::text IS NOT NULL AND subject = $4 AND attribute = $5) DESC, created_at DESC
         LIMIT 50`,
       [phone, noteSearchText(content), toTsQuery(terms), attribute === null ? null : subject, attribute],
     );
@@ -506,9 +516,13 @@ export class PgMemoryRepository implements MemoryRepository {
   async validDuring(phone: string, from: number, to: number, limit = 200): Promise<Fact[]> {
     const { rows } = await this.db.query<FactRow>(
       `SELECT ${COLUMNS} FROM memories
-        WHERE user_phone = $1 AND (valid_until IS NULL OR valid_until > $2)
-          AND (valid_from < $3 OR (valid_from_precision = 'instant' AND valid_until IS NOT NULL))
-        ORDER BY valid_from, id LIMIT $4`,
+        WHERE user_phone = $1
+          AND (((valid_until IS NULL OR valid_until > $2)
+                AND (valid_from < $3
+                     OR (valid_from_precision = 'instant' AND valid_until IS NOT NULL
+                         AND valid_until - interval '1 year' < $3)))
+               OR (created_at >= $2 AND created_at < $3))
+        ORDER BY valid_from DESC, id LIMIT $4`,
       [phone, new Date(from), new Date(to), limit],
     );
     return rows.map(toFact);
@@ -607,6 +621,20 @@ export class PgMemoryRepository implements MemoryRepository {
       [phone, valid],
     );
     return rows.map(toFact);
+  }
+
+  async reopen(phone: string, ids: readonly string[]): Promise<number> {
+    const valid = ids.filter((id) => UUID.test(id));
+    if (valid.length === 0) return 0;
+    const result = await this.db.query(
+      `UPDATE memories m SET valid_until = NULL, updated_at = now()
+        WHERE m.user_phone = $1 AND m.id = ANY($2::uuid[]) AND m.valid_until IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM memories n
+                           WHERE n.user_phone = $1 AND n.id <> m.id
+                             AND n.relationships @> jsonb_build_array(jsonb_build_object('targetId', m.id::text)))`,
+      [phone, valid],
+    );
+    return result.rowCount ?? 0;
   }
 
   async deleteAll(phone: string): Promise<number> {

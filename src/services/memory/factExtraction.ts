@@ -302,7 +302,7 @@ const ENGLISH_RULES: Rule[] = [
     if (RELATIONS_EN.has(what))
       return fact("entity", `User's ${m[1]} is ${m[2]}`, {
         subject: what,
-        attribute: "name",
+        attribute: null,
         people: [what, ...namesIn(m[2]!)],
       });
     // "my sister's birthday is in May": about the sister.
@@ -322,7 +322,7 @@ const ENGLISH_RULES: Rule[] = [
     return m && relation && RELATIONS_EN.has(relation)
       ? fact("entity", `${m[1]} is the user's ${m[2]}`, {
           subject: relation,
-          attribute: "name",
+          attribute: null,
           people: [relation, ...namesIn(m[1]!)],
         })
       : null;
@@ -347,11 +347,16 @@ const ENGLISH_RULES: Rule[] = [
       : ["residence", "lives in"];
     const people = [relation, ...(m[2] ? [m[2]] : [])];
     const found = [
-      fact("fact", `User's ${relation} ${said} ${m[4]}`, { subject: relation, attribute, people }),
+      // Named, she is herself ("my sister Dana"): another sister's address never closes hers.
+      fact("fact", `User's ${relation} ${m[2] ? `${m[2]} ` : ""}${said} ${m[4]}`, {
+        subject: m[2] ?? relation,
+        attribute,
+        people,
+      }),
     ];
     if (m[2])
       found.push(
-        fact("entity", `User's ${relation} is ${m[2]}`, { subject: relation, attribute: "name", people }),
+        fact("entity", `User's ${relation} is ${m[2]}`, { subject: relation, attribute: null, people }),
       );
     return found.filter((f): f is Shaped => f !== null);
   },
@@ -473,14 +478,17 @@ const HEBREW_RULES: Rule[] = [
     const place = m[4]!.replace(/^ל-?/u, "");
     const people = [relation, ...(m[2] ? [m[2]] : [])];
     const found = [
-      fact("fact", works ? `${m[1]} ${m[3]} ${m[4]}` : `מגורים של ${m[1]}: ${place}`, {
-        subject: relation,
-        attribute: works ? "workplace" : "residence",
-        people,
-      }),
+      fact(
+        "fact",
+        works ? `${m[1]} ${m[3]} ${m[4]}` : `מגורים של ${m[1]}${m[2] ? ` ${m[2]}` : ""}: ${place}`,
+        {
+          subject: m[2] ?? relation,
+          attribute: works ? "workplace" : "residence",
+          people,
+        },
+      ),
     ];
-    if (m[2])
-      found.push(fact("entity", `${m[1]}: ${m[2]}`, { subject: relation, attribute: "name", people }));
+    if (m[2]) found.push(fact("entity", `${m[1]}: ${m[2]}`, { subject: relation, attribute: null, people }));
     return found.filter((f): f is Shaped => f !== null);
   },
   // ה-X שלי (הוא/היא) Y; אשתי/בעלי … היא/הוא Y.
@@ -494,7 +502,7 @@ const HEBREW_RULES: Rule[] = [
     if (relation)
       return fact("entity", `${what}: ${value}`, {
         subject: relation,
-        attribute: "name",
+        attribute: null,
         people: [relation, ...value.split(/\s+/u).slice(0, 2)],
       });
     return fact("fact", `${what}: ${value}`, ofUser(what));
@@ -577,7 +585,7 @@ function factTime(
   timeZone: string,
 ): { sentence: string; validFrom?: number; precision?: PastPrecision } {
   if (!CHANGE_WORDS.test(sentence)) return { sentence };
-  const period = readPastPeriod(sentence, saidAt, timeZone);
+  const period = readPastPeriod(sentence, saidAt, timeZone, { thisYearOnly: true });
   if (!period) return { sentence };
   return { sentence: withoutPeriod(sentence, period), validFrom: period.from, precision: period.precision };
 }
@@ -674,7 +682,10 @@ export function factsFromAnswer(
   for (const item of answer.facts) {
     const source = messages[item.message - 1];
     if (!source) continue;
-    const period = item.since.trim() === "" ? null : readPastPeriod(item.since, source.createdAt, timeZone);
+    const period =
+      item.since.trim() === ""
+        ? null
+        : readPastPeriod(item.since, source.createdAt, timeZone, { thisYearOnly: true });
     const shaped = fact(item.type, item.content, {
       subject: item.subject.trim() || null,
       attribute: item.attribute.trim() || null,

@@ -349,11 +349,18 @@ export class LongTermMemory {
             this.facts.relevant(phone, message, { now }),
           ]);
       const ranked = rankFacts(message, facts, now, this.weights);
+      // The episodes the turn's read found by the message's words, ranked as facts are (spec 004).
+      const found = read?.episodes ?? [];
+      const byId = new Map(found.map((e) => [e.episode.id, e.episode]));
+      const episodes = rankMemories(
+        { text: message, now, weights: this.weights },
+        found.map((e) => episodeItem(e.episode)),
+      ).map((r) => ({ episode: byId.get(r.item.id)!, score: r.score, relevance: r.relevance }));
       const context = formatMemoryContext(
         chunks,
         ranked,
         { timeZone: timeZone ?? read?.timeZone ?? "UTC" },
-        read?.episodes ?? [],
+        episodes,
       );
       const relevant = new Set(ranked.filter((r) => r.relevance > 0).map((r) => r.fact.id));
       const used = context.factIds.filter((id) => relevant.has(id));
@@ -979,6 +986,12 @@ export class LongTermMemory {
         doomed.map((f) => f.id),
       );
       if (deleted.length === 0) return null;
+      // What a forgotten fact had ended holds again ("forget that I moved to Haifa": Tel Aviv).
+      const gone = new Set(deleted.map((f) => f.id));
+      await facts.reopen(
+        phone,
+        deleted.flatMap((f) => f.relationships.map((r) => r.targetId)).filter((id) => !gone.has(id)),
+      );
       // Before the messages: deleting one sets its notes' source_message_id to NULL.
       const notesDeleted = await notes.deleteFromMessages(phone, userIds);
       const episodesDeleted =

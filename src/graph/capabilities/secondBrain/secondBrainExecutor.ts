@@ -361,7 +361,12 @@ export function createSecondBrainExecutor(
   ): Promise<Ran<"memory.list">> {
     const { phone } = context;
     const history = args.history === true;
-    const [facts, counts] = await Promise.all([memory.listFacts(phone, { history }), memory.counts(phone)]);
+    const [all, counts] = await Promise.all([
+      memory.listFacts(phone, { history: true }),
+      memory.counts(phone),
+    ]);
+    const facts = history ? all : all.filter((f) => f.validUntil === null);
+    const changed = all.length > facts.length;
     return {
       outcome: success(
         {
@@ -369,6 +374,7 @@ export function createSecondBrainExecutor(
           facts: facts.map((f) => factView(f, context)),
           hasSummary: counts.hasSummary,
           ...(history && { history }),
+          ...(changed && { changed }),
         },
         facts.length > 0 ? { numbered: { type: "memory", ids: facts.map((f) => f.id) } } : {},
       ),

@@ -106,7 +106,7 @@ function render(data: SecondBrainData, language: Language): string {
           : []),
         ...(data.hasSummary ? [t(language, "notes.memoriesSummary")] : []),
         t(language, "notes.memoriesHint"),
-        ...(data.history ? [] : [t(language, "notes.changesHint")]),
+        ...(data.changed && !data.history ? [t(language, "notes.changesHint")] : []),
       ]
         .filter((part) => part !== "")
         .join("\n");

@@ -92,7 +92,8 @@ export const memoryCommandResolver: Resolver = {
     // The user's own words, never what Memo added beside them (a quoted message is data: D14).
     const said = context.state.input.message;
     if (functionName === "memory.recall") {
-      const question = constraintWords(step) || said;
+      // The user's own words: a period in them is read in code, never one a model wrote (D6).
+      const question = said;
       return Promise.resolve({ stepId: step.id, type: "execute", functionName, args: { question } });
     }
     if (functionName === "memory.list") {

@@ -1,5 +1,8 @@
 import { loadConfig } from "../src/config/env.js";
 import { startService, type RunningService } from "../src/app/server.js";
+import { PgChunkRepository } from "../src/db/repositories/chunkRepository.js";
+import { MAX_CHUNKS } from "../src/services/memory/limits.js";
+import { inBackgroundOfTurn } from "../src/utils/turnContext.js";
 import { createLogger } from "../src/utils/logger.js";
 import { signBody } from "../src/transport/whatsapp/signature.js";
 import { FakeGraphApi } from "../tests/support/fakeGraphApi.js";
@@ -17,15 +20,39 @@ const PHONE_NUMBER_ID = "1234";
 /** Turns measured per scenario, each by a user of its own (all must count the same). */
 const REPEAT = 4;
 
-/** What one turn may cost at most; a count past it fails the bench (exit code 1). */
+/**
+ * What one turn may cost at most, and one background memory round (`memory_round`, counted apart
+ * from any turn); a count past it fails the bench (exit code 1).
+ */
 const BUDGET: Record<Scenario, Counts> = {
   fast_path_command: { queries: 7, transactions: 7, roundTrips: 7 },
   llm_operation: { queries: 13, transactions: 8, roundTrips: 15 },
   hitl_question: { queries: 30, transactions: 8, roundTrips: 34 },
   hitl_answer: { queries: 20, transactions: 13, roundTrips: 24 },
+  memory_round: { queries: 15, transactions: 7, roundTrips: 17 },
 };
 
-type Scenario = "fast_path_command" | "llm_operation" | "hitl_question" | "hitl_answer";
+type Scenario = "fast_path_command" | "llm_operation" | "hitl_question" | "hitl_answer" | "memory_round";
+
+/**
+ * The ten exchanges before the memory round, oldest first: the first five (10 messages) have left
+ * the 10-message window (one chunk); the first two user messages are the only ones that may hold
+ * facts (the memory call's messages 1 and 2).
+ */
+const ROUND_EXCHANGES: [string, string][] = [
+  ["I prefer morning meetings for work calls", "Noted."],
+  ["We decided to go to Eilat for the family trip", "Sounds like a plan."],
+  ["show my lists", "You have one list: shopping."],
+  ["what's on my calendar today?", "Nothing today."],
+  ["thanks!", "Anytime."],
+  ["my tasks", "No open tasks."],
+  ["show my lists", "You have one list: shopping."],
+  ["what's on my calendar tomorrow?", "Nothing tomorrow."],
+  ["ok", "👍"],
+  ["thanks", "Anytime."],
+];
+/** Marks the memory round's own memory call (the turns' calls answer no facts). */
+const ROUND_MARK = "Eilat for the family trip";
 
 type Counts = QueryCounts;
 
@@ -50,14 +77,59 @@ function script(llm: ScriptedOpenAI): void {
   llm.on((req) => callKind(req) === "resolver:lists", {
     json: { operation: "addItem", listName: "shopping", items: ["lemons"] },
   });
+  // The memory round's call: two facts and one episode, from messages 1 and 2.
+  llm.on((req) => callKind(req) === "memory:facts" && JSON.stringify(req.body).includes(ROUND_MARK), {
+    json: {
+      facts: [
+        roundFact(1, "preference", "Prefers morning meetings for work calls", 0.6),
+        roundFact(2, "decision", "Decided to go to Eilat for the family trip", 0.7),
+      ],
+      episodes: [
+        {
+          message: 2,
+          kind: "decision",
+          title: "Go to Eilat for the family trip",
+          summary: "The user and their family decided to go to Eilat for the trip.",
+          outcome: "",
+          participants: [],
+          emotionalValence: 0.5,
+          significance: 0.7,
+        },
+      ],
+    },
+  });
   llm.on((req) => callKind(req) === "memory:facts", { json: { facts: [] } });
+  llm.on((req) => callKind(req) === "memory:summary", {
+    json: {
+      summary: "The user prefers morning meetings and decided on Eilat for the family trip.",
+      topics: ["meetings", "Eilat trip"],
+    },
+  });
   llm.on(() => true, { text: "OK" });
+}
+
+function roundFact(message: number, type: string, content: string, importance: number) {
+  return {
+    message,
+    type,
+    content,
+    importance,
+    subject: "user",
+    attribute: "",
+    people: [],
+    since: "",
+    replaces: [],
+  };
 }
 
 /**
  * Database work per turn, counted (not timed) through the real service on Postgres (PGlite when
  * none answers): each kind of turn, from the webhook's POST until the reply was sent and the
- * turn's background work (fact extraction) ended.
+ * turn's background work (fact extraction) ended. Apart from the turns, `memory_round`: one
+ * background round of long-term memory (`LongTermMemory.process`) with the model answering, for
+ * a user who already has 20 chunks, after ten exchanges: it makes one chunk of the five that left
+ * the window (the chunk call), stores two facts and one episode (the memory call), and merges the
+ * two oldest chunks; its LLM usage write is counted with it.
  */
 export async function turnBudget(): Promise<Record<string, unknown>[]> {
   const database = await postgresDatabase();
@@ -119,6 +191,44 @@ export async function turnBudget(): Promise<Record<string, unknown>[]> {
         );
       results[scenario] = c;
     };
+    const chunks = new PgChunkRepository(service.db.pool);
+    const { memory, longTerm, budget } = service.memo;
+    const round = async (phone: string): Promise<Counts> => {
+      await seed(service, phone);
+      for (let c = 0; c < MAX_CHUNKS; c++) {
+        const summary = `Talked about the week's plans, part ${c + 1}.`;
+        await chunks.create(phone, {
+          firstMessageId: 0,
+          lastMessageId: 0,
+          messageCount: 10,
+          summary,
+          keyTopics: ["plans"],
+          tokenCount: Math.ceil(summary.length / 3.5),
+          startedAt: Date.now() - (MAX_CHUNKS - c) * 86_400_000,
+          endedAt: Date.now() - (MAX_CHUNKS - c) * 86_400_000 + 3_600_000,
+        });
+      }
+      await memory.load(phone);
+      for (const [said, answer] of ROUND_EXCHANGES) {
+        await memory.addUserMessage(phone, said);
+        await memory.addAssistantMessage(phone, answer);
+      }
+      const before = { ...counts };
+      // As memory_update starts it: in the background of a turn whose planner was let use the LLM.
+      const turnOf = { traceId: `bench-round-${phone}`, phone, trigger: "user" as const, llmAdmitted: true };
+      const report = await inBackgroundOfTurn(
+        () => longTerm.process(phone, memory.getRecentMessages(phone).length),
+        turnOf,
+      );
+      await longTerm.idle();
+      await budget.idle();
+      const c = counter.since(before);
+      const expected = { folded: 10, chunks: 1, merged: 1, factsCreated: 2, episodesCreated: 1, failures: 0 };
+      for (const [key, value] of Object.entries(expected))
+        if (report[key as keyof typeof report] !== value)
+          throw new Error(`turn_budget: memory_round did ${JSON.stringify(report)}`);
+      return c;
+    };
     for (let i = 0; i <= REPEAT; i++) {
       warm = i > 0;
       const phone = `97254${String(i).padStart(7, "0")}`;
@@ -131,11 +241,14 @@ export async function turnBudget(): Promise<Record<string, unknown>[]> {
       record("hitl_question", await turn(phone, "put it somewhere"));
       if (TRACE) process.stderr.write(`hitl_answer ${phone}\n`);
       record("hitl_answer", await turn(phone, "the shopping list"));
+      if (TRACE) process.stderr.write(`memory_round 97255${String(i).padStart(7, "0")}\n`);
+      record("memory_round", await round(`97255${String(i).padStart(7, "0")}`));
     }
     const lines = Object.entries(results).map(([scenario, c]) => ({
       bench: "turn_budget",
       scenario,
       database: database ? "postgres" : "pglite",
+      // memory_round: per background round.
       queries_per_turn: c.queries,
       transactions_per_turn: c.transactions,
       round_trips_per_turn: c.roundTrips,

@@ -29,7 +29,7 @@ const BUDGET: Record<Scenario, Counts> = {
   llm_operation: { queries: 13, transactions: 8, roundTrips: 15 },
   hitl_question: { queries: 30, transactions: 8, roundTrips: 34 },
   hitl_answer: { queries: 20, transactions: 13, roundTrips: 24 },
-  memory_round: { queries: 15, transactions: 7, roundTrips: 17 },
+  memory_round: { queries: 14, transactions: 6, roundTrips: 16 },
 };
 
 type Scenario = "fast_path_command" | "llm_operation" | "hitl_question" | "hitl_answer" | "memory_round";

@@ -27,6 +27,8 @@ export interface MemoryWorkload {
   outsideWindow: HistoryMessage[];
   /** User messages past the facts cursor, oldest first. */
   freshUserMessages: HistoryMessage[];
+  /** The user's active facts that hold now, newest first (what the extraction model is shown). */
+  known: { id: string; content: string }[];
 }
 
 /** The summary and cursor a writer read, which must still be there for its write to land. */
@@ -48,7 +50,14 @@ interface MemoryProfileRepository {
    * `windowSize` past the summary's cursor (at most `foldLimit`), and the user messages past the
    * facts cursor (at most `factLimit`).
    */
-  workload(phone: string, windowSize: number, foldLimit: number, factLimit: number): Promise<MemoryWorkload>;
+  workload(
+    phone: string,
+    windowSize: number,
+    foldLimit: number,
+    factLimit: number,
+    /** The user's facts that hold now read at most, newest first (default: none). */
+    knownLimit?: number,
+  ): Promise<MemoryWorkload>;
   /** Creates the user's empty profile; a no-op when it exists. */
   create(phone: string): Promise<void>;
   /**
@@ -142,11 +151,17 @@ export class PgMemoryProfileRepository implements MemoryProfileRepository {
     windowSize: number,
     foldLimit: number,
     factLimit: number,
+    knownLimit = 0,
   ): Promise<MemoryWorkload> {
     // The fold's upper bound is the newest message outside the window (the (windowSize + 1)-th
     // newest); with no more than windowSize messages it is NULL and nothing has left the window.
     const { rows } = await this.db.query<
-      ProfileRow & { has_profile: boolean; outside: MessageJson[]; fresh: MessageJson[] }
+      ProfileRow & {
+        has_profile: boolean;
+        outside: MessageJson[];
+        fresh: MessageJson[];
+        known: { id: string; content: string }[];
+      }
     >(
       prepared(
         `WITH p AS (
@@ -166,9 +181,13 @@ export class PgMemoryProfileRepository implements MemoryProfileRepository {
               (SELECT COALESCE(jsonb_agg(f.m ORDER BY f.id), '[]'::jsonb)
                  FROM (SELECT id, ${MESSAGE_JSON} AS m FROM conversation_messages
                         WHERE user_phone = $1 AND role = 'user' AND id > p.facts_through
-                        ORDER BY id LIMIT $4) AS f) AS fresh
+                        ORDER BY id LIMIT $4) AS f) AS fresh,
+              (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', k.id, 'content', k.content) ORDER BY k.n), '[]'::jsonb)
+                 FROM (SELECT id, content, row_number() OVER (ORDER BY created_at DESC, id) AS n FROM memories
+                        WHERE user_phone = $1 AND status = 'active' AND valid_until IS NULL
+                        ORDER BY created_at DESC, id LIMIT $5) AS k) AS known
          FROM p`,
-        [phone, windowSize, foldLimit, factLimit],
+        [phone, windowSize, foldLimit, factLimit, knownLimit],
       ),
     );
     const row = rows[0]!;
@@ -182,6 +201,7 @@ export class PgMemoryProfileRepository implements MemoryProfileRepository {
       exists: row.has_profile,
       outsideWindow: row.outside.map(fromJson),
       freshUserMessages: row.fresh.map(fromJson),
+      known: row.known,
     };
   }
 

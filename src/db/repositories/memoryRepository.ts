@@ -153,8 +153,6 @@ interface MemoryRepository {
    * valuable first; with `closed`, also those that stopped being true, after them.
    */
   list(phone: string, status?: Fact["status"] | "all", options?: { closed?: boolean }): Promise<Fact[]>;
-  /** The user's active facts that hold now, newest first, at most `limit` (what the extraction model is shown). */
-  current(phone: string, limit: number): Promise<Fact[]>;
   /**
    * Spec 004 getValidAt over a period: the user's facts (active or archived) that held at some
    * time in [from, to), oldest first, at most `limit`. A fact said without when it began ("I live
@@ -501,16 +499,6 @@ export class PgMemoryRepository implements MemoryRepository {
       else if (sameThing(row)) supersede(row);
     }
     return { same: best?.row ?? null, contradicted, superseded, laterStart };
-  }
-
-  async current(phone: string, limit: number): Promise<Fact[]> {
-    const { rows } = await this.db.query<FactRow>(
-      `SELECT ${COLUMNS} FROM memories
-        WHERE user_phone = $1 AND status = 'active' AND valid_until IS NULL
-        ORDER BY created_at DESC, id LIMIT $2`,
-      [phone, limit],
-    );
-    return rows.map(toFact);
   }
 
   async validDuring(phone: string, from: number, to: number, limit = 200): Promise<Fact[]> {

@@ -17,6 +17,7 @@ import {
   factExtractionSchema,
   factMessages,
   KNOWN_FACTS_SHOWN,
+  type KnownFact,
   factsFromAnswer,
   type ExtractedFact,
 } from "./factExtraction.js";
@@ -457,7 +458,15 @@ export class LongTermMemory {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let work: MemoryWorkload;
       try {
-        work = await this.profiles.workload(phone, Math.max(0, windowSize), FOLD_BATCH, FACT_BATCH);
+        // With a model, the facts that hold now come in the same read: the extraction call is
+        // shown them, to say which one a new fact replaces.
+        work = await this.profiles.workload(
+          phone,
+          Math.max(0, windowSize),
+          FOLD_BATCH,
+          FACT_BATCH,
+          this.llm ? KNOWN_FACTS_SHOWN : 0,
+        );
       } catch (error) {
         this.fail(phone, "process", error);
         report.failures++;
@@ -737,7 +746,12 @@ export class LongTermMemory {
   private async extractFacts(phone: string, work: MemoryWorkload): Promise<FactsFound | null> {
     const fresh = work.freshUserMessages;
     if (fresh.length === 0) return null;
-    const { facts: found, episodes } = await this.factsIn(phone, extractable(fresh), work.profile.timeZone);
+    const { facts: found, episodes } = await this.factsIn(
+      phone,
+      extractable(fresh),
+      work.profile.timeZone,
+      work.known,
+    );
     return { found, episodes, through: fresh.at(-1)!.id, full: fresh.length === FACT_BATCH };
   }
 
@@ -746,6 +760,7 @@ export class LongTermMemory {
     phone: string,
     messages: HistoryMessage[],
     timeZone: string,
+    known: readonly KnownFact[],
   ): Promise<{ facts: ExtractedFact[]; episodes: ExtractedEpisode[] }> {
     // Questions, commands and small talk are not sent: most turns then cost no memory call. A
     // message the rules cannot read is skipped (logged once: the cursor moves past it).
@@ -755,8 +770,6 @@ export class LongTermMemory {
     if (candidates.length === 0) return { facts: [], episodes: [] };
     if (this.llm) {
       try {
-        // What Memo already holds true, so the model can say which fact a new one replaces.
-        const known = await this.facts.current(phone, KNOWN_FACTS_SHOWN);
         const { value } = await this.llm.structured(
           "memory",
           factExtractionSchema,

@@ -1,3 +1,4 @@
+import type { RetrievalWeights } from "../types/retrieval.js";
 import { z } from "zod";
 import { isValidTimeZone } from "../utils/timeContext.js";
 import { normalizePhone } from "../utils/phone.js";
@@ -334,15 +335,6 @@ const PRODUCTION_REQUIRED = [
 ] as const satisfies readonly (keyof Env)[];
 
 /** The service's resolved configuration. */
-/** Spec 004's RetrievalWeights (the same shape as services/memory/retrieval.ts's). */
-interface RetrievalWeightsSetting {
-  semantic: number;
-  keyword: number;
-  recency: number;
-  importance: number;
-  access: number;
-}
-
 export interface AppConfig {
   env: Env["NODE_ENV"];
   port: number;
@@ -372,7 +364,7 @@ export interface AppConfig {
   /** MEMORY_MODE: summaries and remembered facts by the LLM (when there is one) or by rules. */
   memoryMode: "llm" | "rules";
   /** MEMORY_RETRIEVAL_WEIGHTS: spec 004's weights of the five retrieval strategies. */
-  retrievalWeights: RetrievalWeightsSetting;
+  retrievalWeights: RetrievalWeights;
   /** Note embeddings (EMBEDDINGS_MODEL with OPENAI_API_KEY); null: notes are searched by words only. */
   embeddings: EmbeddingSettings | null;
   llm: LLMSettings;

@@ -167,6 +167,52 @@ function about(attribute: string) {
   return { subject: "user", attribute, people: [], since: "", replaces: [] };
 }
 
+describe("what a fact is about, and since when (rules)", () => {
+  const about = (text: string, createdAt = T0) =>
+    extractFactsByRules(message(text, "user", createdAt), "Asia/Jerusalem").map((f) => ({
+      content: f.content,
+      subject: f.subject,
+      attribute: f.attribute,
+      people: f.people,
+    }));
+
+  it("names subject, attribute and people, in English and Hebrew", () => {
+    expect(about("I live in Tel Aviv")).toEqual([
+      { content: "Lives in Tel Aviv", subject: "user", attribute: "residence", people: undefined },
+    ]);
+    expect(about("My sister Dana lives in Haifa")).toEqual([
+      {
+        content: "User's sister Dana lives in Haifa",
+        subject: "dana",
+        attribute: "residence",
+        people: ["sister", "dana"],
+      },
+      {
+        content: "User's sister is Dana",
+        subject: "sister",
+        attribute: undefined,
+        people: ["sister", "dana"],
+      },
+    ]);
+    expect(about("My kids are Tom and Noa")[0]!.content).toBe("User's kids are Tom and Noa");
+    expect(about("אחותי דנה גרה בחיפה")[0]).toMatchObject({ subject: "דנה", attribute: "residence" });
+    expect(about("אני גר בתל אביב")[0]).toMatchObject({ subject: "user", attribute: "residence" });
+  });
+
+  it("dates a change said with its time, and leaves the time words out", () => {
+    const [moved] = extractFactsByRules(message("I moved to Haifa last week"), "Asia/Jerusalem");
+    expect(moved).toMatchObject({ content: "Lives in Haifa", precision: "week" });
+    expect(moved!.validFrom).toBeLessThan(T0);
+    // Vague: no date, the words stay the user's.
+    const [recent] = extractFactsByRules(message("I recently moved to Haifa"), "Asia/Jerusalem");
+    expect(recent!.validFrom).toBeUndefined();
+    // "in May" beside no word of change is what the fact says, not when it began.
+    const [birthday] = extractFactsByRules(message("Dana's birthday is in May"), "Asia/Jerusalem");
+    expect(birthday).toMatchObject({ content: "Dana's birthday is in May" });
+    expect(birthday!.validFrom).toBeUndefined();
+  });
+});
+
 describe("memory commands", () => {
   it.each([
     ["forget that I prefer morning meetings", true],

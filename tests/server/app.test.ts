@@ -56,6 +56,9 @@ describe("HTTP app", () => {
         "household_sharing",
         "household_consent",
         "attendees_contacts",
+        "memory_validity",
+        "conversation_chunks",
+        "memory_episodes",
       ],
     });
   });

@@ -295,25 +295,25 @@ const ENGLISH_RULES: Rule[] = [
   },
   // My X is Y (my wife is Dana, my birthday is May 3, my name is Dan).
   (s) => {
-    const m = /^my\s+(.+?)(?:'s\s+name)?\s+(?:is|are)\s+(?:called\s+|named\s+)?(.+)$/i.exec(s);
+    const m = /^my\s+(.+?)(?:'s\s+name)?\s+(is|are)\s+(?:called\s+|named\s+)?(.+)$/i.exec(s);
     if (!m) return null;
     const what = m[1]!.toLowerCase();
     if (what.split(" ").length > 4) return null;
     if (RELATIONS_EN.has(what))
-      return fact("entity", `User's ${m[1]} is ${m[2]}`, {
+      return fact("entity", `User's ${m[1]} ${m[2]!.toLowerCase()} ${m[3]}`, {
         subject: what,
         attribute: null,
-        people: [what, ...namesIn(m[2]!)],
+        people: [what, ...namesIn(m[3]!)],
       });
     // "my sister's birthday is in May": about the sister.
     const of = /^(.+?)['’]s\s+(.+)$/u.exec(what);
     if (of && RELATIONS_EN.has(of[1]!))
-      return fact("fact", `User's ${m[1]} is ${m[2]}`, {
+      return fact("fact", `User's ${m[1]} ${m[2]!.toLowerCase()} ${m[3]}`, {
         subject: of[1],
         attribute: of[2],
         people: [of[1]!],
       });
-    return fact("fact", `User's ${m[1]} is ${m[2]}`, ofUser(what));
+    return fact("fact", `User's ${m[1]} ${m[2]!.toLowerCase()} ${m[3]}`, ofUser(what));
   },
   // Dana is my wife.
   (s) => {

@@ -12,6 +12,7 @@
  * an entity fact that links two names ("my sister Dana"). No I/O here: the candidates are read by
  * the repositories (one statement in the turn's read).
  */
+import type { RetrievalWeights } from "../../types/retrieval.js";
 import { queryWordsOf, type QueryWord } from "../../utils/memoryText.js";
 import { normalizeForMatch } from "../../utils/fuzzy.js";
 import { wordForms } from "../../utils/searchText.js";
@@ -46,14 +47,7 @@ export interface MemoryItem {
   embedding?: readonly number[] | null;
 }
 
-/** Spec 004's weights of the five strategies. */
-export interface RetrievalWeights {
-  semantic: number;
-  keyword: number;
-  recency: number;
-  importance: number;
-  access: number;
-}
+export type { RetrievalWeights };
 
 /** Spec 004's defaults. */
 export const DEFAULT_RETRIEVAL_WEIGHTS: Readonly<RetrievalWeights> = Object.freeze({

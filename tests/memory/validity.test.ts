@@ -82,6 +82,11 @@ describe("facts that stop being true (spec 004 temporal validity), without a mod
     h = await harness({ llm: "none" });
     await tell(h, "My sister Dana lives in Haifa");
     await tell(h, "My sister Noa lives in Eilat");
+    await tell(h, "I live in Tel Aviv");
+    // Asked about oneself: the sisters' addresses are not the answer.
+    expect((await h.say("where do I live?")).text).toBe(
+      "🧠 From what you told me:\n1. Lives in Tel Aviv _(fact)_",
+    );
     const listed = (await h.say("what do you remember about me?")).text;
     expect(listed).toContain("User's sister Dana lives in Haifa");
     expect(listed).toContain("User's sister Noa lives in Eilat");

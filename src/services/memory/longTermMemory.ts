@@ -47,6 +47,7 @@ import {
   mentionsFact,
   lexemesOf,
   queryWordsOf,
+  type QueryWord,
   withoutNoteCommand,
 } from "../../utils/memoryText.js";
 import { phoneTag } from "../../utils/phone.js";
@@ -79,6 +80,19 @@ import { DEFAULT_MIN_SIMILARITY, type Embedder } from "../secondBrain/embeddings
 const RECALL_LIMIT = 5;
 /** Candidates of each kind read for a question about the past. */
 const RECALL_CANDIDATES = 30;
+/**
+ * The facts a question may be answered with: when it names nobody ("where do I live?"), a fact
+ * about someone else ("User's sister lives in Eilat") does not answer what the user's own fact
+ * about the same attribute does.
+ */
+function aboutTheAsker(facts: readonly Fact[], words: readonly QueryWord[]): Fact[] {
+  const forms = new Set(words.flatMap((w) => w.forms));
+  if (facts.some((f) => f.people.some((p) => forms.has(p)) || (f.subject !== null && forms.has(f.subject))))
+    return [...facts];
+  const own = new Set(facts.filter((f) => f.subject === "user" && f.attribute).map((f) => f.attribute));
+  return facts.filter((f) => f.subject === null || f.subject === "user" || !own.has(f.attribute));
+}
+
 /**
  * Verbs of asking about what was said ("what did I tell you…", "על מה דיברנו…"): they name no
  * memory, so a question made only of them and a period asks for everything of that period.
@@ -845,7 +859,11 @@ export class LongTermMemory {
             .then((found) => found.map((s) => s.episode)),
       this.chunks.find(phone, lexemes, during, RECALL_CANDIDATES),
     ]);
-    const items = [...facts.map(factItem), ...episodes.map(episodeItem), ...chunks.map(chunkItem)];
+    const items = [
+      ...aboutTheAsker(facts, words).map(factItem),
+      ...episodes.map(episodeItem),
+      ...chunks.map(chunkItem),
+    ];
     const embedding = await this.embedInto(phone, text, items);
     const ranked = rankMemories(
       {

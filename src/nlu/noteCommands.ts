@@ -113,7 +113,8 @@ const FORGET_EVERYTHING = [
  * is not taken here: the planner reads those whole.
  */
 const EN_CLAUSE = String.raw`(?:i|i'm|i am|i've|i have|i'd|i was|i used to|my|me|we|we're|we are|our|what i (?:said|told you))\b`;
-const HE_CLAUSE = String.raw`(?:אני|אמרתי|סיפרתי|יש לי|אין לי|הייתי|היה לי|אנחנו|יש לנו|הבן שלי|הבת שלי|אשתי|בעלי|אמא שלי|אבא שלי)(?![\p{L}\p{N}])`;
+// A verb in the first person past ("עברנו", "החלטתי") says something the user told too.
+const HE_CLAUSE = String.raw`(?:אני|אמרתי|סיפרתי|יש לי|אין לי|הייתי|היה לי|אנחנו|יש לנו|הבן שלי|הבת שלי|אשתי|בעלי|אחותי|אחי|אמא שלי|אבא שלי|\p{L}{2,}(?:תי|נו))(?![\p{L}\p{N}])`;
 const FORGET_THAT = [
   new RegExp(
     String.raw`^${EN_LEAD}(?:forget|don't remember|do not remember|stop remembering) (?:that |about (?:the fact )?that )?(${EN_CLAUSE}.+)$`,

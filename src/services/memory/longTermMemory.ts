@@ -22,6 +22,7 @@ import {
   type ExtractedFact,
 } from "./factExtraction.js";
 import {
+  ATTRIBUTE_ASKING_WORDS,
   CONTEXT_CHUNK_CANDIDATES,
   chunkItem,
   episodeItem,
@@ -86,8 +87,11 @@ const RECALL_CANDIDATES = 30;
  * about the same attribute does.
  */
 function aboutTheAsker(facts: readonly Fact[], words: readonly QueryWord[]): Fact[] {
-  const forms = new Set(words.flatMap((w) => w.forms));
-  if (facts.some((f) => f.people.some((p) => forms.has(p)) || (f.subject !== null && forms.has(f.subject))))
+  // A word of the question, not one that only asks for an attribute, held by a fact about
+  // someone else names them ("אחותי", "Dana", "sister").
+  const naming = words.flatMap((w) => w.forms).filter((f) => !ATTRIBUTE_ASKING_WORDS.has(f));
+  const others = facts.filter((f) => f.subject !== null && f.subject !== "user");
+  if (others.some((f) => naming.some((w) => f.people.includes(w) || ` ${f.searchText} `.includes(` ${w} `))))
     return [...facts];
   const own = new Set(facts.filter((f) => f.subject === "user" && f.attribute).map((f) => f.attribute));
   return facts.filter((f) => f.subject === null || f.subject === "user" || !own.has(f.attribute));

@@ -70,6 +70,11 @@ const ATTRIBUTE_WORDS: Readonly<Record<string, string>> = Object.fromEntries(
   }).map(([attribute, words]) => [attribute, noteSearchText(words)]),
 );
 
+/** Every form of the words that ask for an attribute ("live", "גרתי"…): they name no one. */
+export const ATTRIBUTE_ASKING_WORDS: ReadonlySet<string> = new Set(
+  Object.values(ATTRIBUTE_WORDS).flatMap((text) => text.split(" ")),
+);
+
 /** A fact as retrieval scores it: true from `validFrom`, its decay standing in for its importance's freshness. */
 export function factItem(fact: Fact): MemoryItem {
   const asked = fact.attribute ? ATTRIBUTE_WORDS[fact.attribute] : undefined;

@@ -103,6 +103,30 @@ function periodGoesOn(piece: string): boolean {
   return last.length === 1 || ABBREVIATIONS.has(last.toLowerCase());
 }
 
+/** The text without Hebrew points (niqqud), the rest as it was. */
+export function withoutPoints(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0591-\u05bd\u05bf-\u05c7]/g, "")
+    .normalize("NFC");
+}
+
+/**
+ * The sentences of a user's message that state something (not questions, requests to Memo or
+ * small talk), each as `bare` leaves it (lead-ins and closing punctuation off): what facts and
+ * episodes are read from.
+ */
+export function statementsOf(text: string, bare: (sentence: string) => string): string[] {
+  const statements: string[] = [];
+  for (const raw of sentencesOf(text)) {
+    if (isQuestion(raw)) continue;
+    const sentence = bare(raw);
+    if (sentence === "" || isQuestion(sentence) || isCommand(sentence) || isSmallTalk(sentence)) continue;
+    statements.push(sentence);
+  }
+  return statements;
+}
+
 /**
  * Sentences of a text, each trimmed with its closing punctuation; blank ones left out. A line
  * break always ends one; a period after an abbreviation or an initial does not.

@@ -26,6 +26,10 @@ vi.mock("../../src/utils/memoryText.js", async (importOriginal) => {
       if (text.includes(POISON)) throw new RangeError("Invalid time value");
       return original.sentencesOf(text);
     },
+    statementsOf: (text: string, bare: (sentence: string) => string) => {
+      if (text.includes(POISON)) throw new RangeError("Invalid time value");
+      return original.statementsOf(text, bare);
+    },
   };
 });
 

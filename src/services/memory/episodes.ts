@@ -8,14 +8,7 @@
 import { z } from "zod";
 import type { HistoryMessage } from "../../db/repositories/conversationHistory.js";
 import { EPISODE_KINDS, type EpisodeKind, type NewEpisode } from "../../db/repositories/episodeRepository.js";
-import {
-  isCommand,
-  isMemoryCommand,
-  isNoteCommand,
-  isQuestion,
-  isSmallTalk,
-  sentencesOf,
-} from "../../utils/memoryText.js";
+import { isMemoryCommand, isNoteCommand, statementsOf, withoutPoints } from "../../utils/memoryText.js";
 
 /** An episode found in one user message (or a task completed in a turn), to store. */
 export interface ExtractedEpisode extends Omit<NewEpisode, "operationKey"> {
@@ -236,12 +229,8 @@ const LEAD_IN =
 
 /** The sentence without niqqud, lead-ins and closing punctuation. */
 function bare(sentence: string): string {
-  const plain = sentence
-    .normalize("NFKD")
-    .replace(/[\u0591-\u05bd\u05bf-\u05c7]/g, "")
-    .normalize("NFC")
-    .trim();
-  return plain
+  return withoutPoints(sentence)
+    .trim()
     .replace(LEAD_IN, "")
     .replace(/[\s.!…]+$/u, "")
     .trim();
@@ -287,10 +276,7 @@ export function extractEpisodesByRules(message: HistoryMessage): ExtractedEpisod
   if (message.role !== "user" || isMemoryCommand(message.content) || isNoteCommand(message.content))
     return [];
   const found: ExtractedEpisode[] = [];
-  for (const raw of sentencesOf(message.content)) {
-    if (isQuestion(raw)) continue;
-    const sentence = bare(raw);
-    if (sentence === "" || isQuestion(sentence) || isCommand(sentence) || isSmallTalk(sentence)) continue;
+  for (const sentence of statementsOf(message.content, bare)) {
     const rules = /[\u05d0-\u05ea]/u.test(sentence) ? HEBREW_RULES : ENGLISH_RULES;
     for (const rule of rules) {
       const result = rule(sentence);

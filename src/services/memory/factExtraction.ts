@@ -16,9 +16,8 @@ import {
   isCommand,
   isMemoryCommand,
   isNoteCommand,
-  isQuestion,
-  isSmallTalk,
-  sentencesOf,
+  statementsOf,
+  withoutPoints,
 } from "../../utils/memoryText.js";
 
 /** A fact found in one message. */
@@ -535,11 +534,11 @@ function hebrewRelation(words: string): string | null {
 
 /** The sentence without niqqud and without lead-ins ("remember that…", "תזכור ש…"). */
 function bareSentence(sentence: string): string {
-  const plain = sentence
-    .normalize("NFKD")
-    .replace(/[\u0591-\u05bd\u05bf-\u05c7]/g, "")
-    .normalize("NFC");
-  return plain.replace(EN_LEAD_IN, "").replace(HE_LEAD_IN, "").trim();
+  return withoutPoints(sentence)
+    .replace(EN_LEAD_IN, "")
+    .replace(HE_LEAD_IN, "")
+    .trim()
+    .replace(/[.!…]+$/u, "");
 }
 
 /** Words of a statement about oneself, in English and Hebrew. */
@@ -558,11 +557,7 @@ export function mayHoldFacts(message: HistoryMessage): boolean {
   // A request that says something about the user ("remind me to buy bread, I'm celiac") is asked
   // about. "my" alone is not enough: "add apples to my shopping list" is a command, nothing more.
   if (FIRST_PERSON.test(message.content) && message.content.trim().split(/\s+/).length > 3) return true;
-  return sentencesOf(message.content).some((raw) => {
-    if (isQuestion(raw)) return false;
-    const sentence = bareSentence(raw).replace(/[.!…]+$/u, "");
-    return !(sentence === "" || isQuestion(sentence) || isCommand(sentence) || isSmallTalk(sentence));
-  });
+  return statementsOf(message.content, bareSentence).length > 0;
 }
 
 /**
@@ -594,10 +589,7 @@ function factTime(
 export function extractFactsByRules(message: HistoryMessage, timeZone = "UTC"): ExtractedFact[] {
   if (!isExtractable(message)) return [];
   const found: ExtractedFact[] = [];
-  for (const raw of sentencesOf(message.content)) {
-    if (isQuestion(raw)) continue;
-    const bare = bareSentence(raw).replace(/[.!…]+$/u, "");
-    if (bare === "" || isQuestion(bare) || isCommand(bare) || isSmallTalk(bare)) continue;
+  for (const bare of statementsOf(message.content, bareSentence)) {
     const { sentence, validFrom, precision } = factTime(bare, message.createdAt, timeZone);
     const rules = /[\u05d0-\u05ea]/u.test(sentence) ? HEBREW_RULES : ENGLISH_RULES;
     for (const rule of rules) {

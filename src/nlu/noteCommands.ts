@@ -61,6 +61,28 @@ const LIST_CHANGES = [
   ),
 ];
 
+/** The people a question about "my …" may name: family, friends and the people who serve the user. */
+const RELATION_WORDS = [
+  ...["wife", "husband", "partner", "girlfriend", "boyfriend", "son", "daughter", "kids?", "children"],
+  ...["child", "mom", "mum", "mother", "dad", "father", "parents", "brother", "sister", "siblings?"],
+  ...["grandma", "grandpa", "grandmother", "grandfather", "aunt", "uncle", "cousin", "niece", "nephew"],
+  ...[
+    "family",
+    String.raw`(?:best\s+)?friends?`,
+    "boss",
+    "manager",
+    "colleague",
+    "doctor",
+    "dentist",
+    "dog",
+    "cat",
+  ],
+].join("|");
+/** The same in Hebrew, as said with "my": "אחותי", "הבן שלי", "אמא שלי". */
+const HE_RELATION_WORDS = [
+  ...["אחותי", "אחי", "אשתי", "בעלי", "בתי", "בני", "אמי", "אבי", "הורי", "ילדיי", "ילדי", "חברתי", "חברי"],
+  "(?:ה)?(?:בן|בת|אמא|אבא|ילדים|הורים|אחות|אח|סבא|סבתא|דוד|דודה|חבר|חברה|בוס|רופא|רופאה|כלב|חתול|משפחה|בן הזוג|בת הזוג) (?:שלי|שלנו)",
+].join("|");
 /**
  * Questions about what the user told Memo before or what was true at a past time, asked as the
  * whole message: "where did I live in March?", "what did we decide about the trip?", "what do you
@@ -71,25 +93,29 @@ const LIST_CHANGES = [
  */
 const RECALL = [
   new RegExp(
-    String.raw`^${EN_LEAD}(?:what|where|who|when|which|how much|how many)\s+(?:did\s+(?:i|we)\s+(?:say|tell you|mention|decide|agree on|agree|choose|pick|live|work|stay|move|buy|pay)|have\s+(?:i|we)\s+(?:said|told you|mentioned|decided|agreed|chosen|picked))\b[^,;]*$`,
+    String.raw`^${EN_LEAD}(?:what|where|who|when|which|how much|how many)\s+(?:did\s+(?:i|we)\s+(?:say|tell you|mention|decide|agree on|agree|choose|pick|live|work|stay|move|buy|pay)|have\s+(?:i|we)\s+(?:said|told you|mentioned|decided|agreed|chosen|picked))\b[^,;?.!]*$`,
     "iu",
   ),
   new RegExp(String.raw`^${EN_LEAD}where\s+do\s+(?:i|we)\s+(?:live|work)$`, "iu"),
   new RegExp(
-    String.raw`^${EN_LEAD}what\s+(?:do|did)\s+you\s+(?:know|remember|recall)\s+about\s+(?:my|our)\s+\S[^,;]*$`,
+    String.raw`^${EN_LEAD}what\s+(?:do|did)\s+you\s+(?:know|remember|recall)\s+about\s+(?:my|our)\s+(?:${RELATION_WORDS})\b[^,;?.!]*$`,
     "iu",
   ),
   new RegExp(
-    String.raw`^${HE_LEAD}(?:מה|איפה|מי|מתי|איזה|איזו|כמה)\s+(?:אמרתי|אמרנו|סיפרתי|סיפרנו|החלטתי|החלטנו|סיכמנו|בחרתי|בחרנו|גרתי|גרנו|עבדתי|עבדנו)(?:\s+לך)?\s+(?:(?:על|לגבי)\s[^,;]*|ב-?[^\s,;]+(?:\s[^,;]*)?)$`,
+    String.raw`^${HE_LEAD}(?:מה|איפה|מי|מתי|איזה|איזו|כמה)\s+(?:אמרתי|אמרנו|סיפרתי|סיפרנו|החלטתי|החלטנו|סיכמנו|בחרתי|בחרנו|גרתי|גרנו|עבדתי|עבדנו)(?:\s+לך)?\s+(?:(?:על|לגבי)\s[^,;?.!]*|ב-?[^\s,;?.!]+(?:\s[^,;?.!]*)?)$`,
     "u",
   ),
-  new RegExp(String.raw`^${HE_LEAD}(?:איפה|מתי|כמה זמן)\s+(?:גרתי|גרנו|עבדתי|עבדנו)(?:\s[^,;]*)?$`, "u"),
+  new RegExp(String.raw`^${HE_LEAD}(?:איפה|מתי|כמה זמן)\s+(?:גרתי|גרנו|עבדתי|עבדנו)(?:\s[^,;?.!]*)?$`, "u"),
   new RegExp(String.raw`^${HE_LEAD}איפה (?:אני גר|אני גרה|אנחנו גרים|אני עובד|אני עובדת)$`, "u"),
   new RegExp(
-    String.raw`^${HE_LEAD}מה (?:אתה|את) (?:יודע|יודעת|זוכר|זוכרת) (?:על|לגבי) \S+(?:י|ך|נו| שלי| שלנו)(?:\s[^,;]*)?$`,
+    String.raw`^${HE_LEAD}מה (?:אתה|את) (?:יודע|יודעת|זוכר|זוכרת) (?:על|לגבי) (?:${HE_RELATION_WORDS})(?:\s[^,;?.!]*)?$`,
     "u",
   ),
 ];
+
+/** Words of a coming day: "what do you know about my flight tomorrow?" is about the calendar. */
+const FUTURE_WORDS =
+  /\b(?:tomorrow|tonight|next|upcoming|later)\b|(?:^|\s)(?:מחר|הערב|בשבוע הבא|בחודש הבא|הבא|הבאה)(?:\s|$)/iu;
 
 /** A request beside the question ("… and add milk", "… וגם תוסיף"): the question is not the whole message. */
 const ANOTHER_REQUEST =
@@ -114,7 +140,7 @@ const FORGET_EVERYTHING = [
  */
 const EN_CLAUSE = String.raw`(?:i|i'm|i am|i've|i have|i'd|i was|i used to|my|me|we|we're|we are|our|what i (?:said|told you))\b`;
 // A verb in the first person past ("עברנו", "החלטתי") says something the user told too.
-const HE_CLAUSE = String.raw`(?:אני|אמרתי|סיפרתי|יש לי|אין לי|הייתי|היה לי|אנחנו|יש לנו|הבן שלי|הבת שלי|אשתי|בעלי|אחותי|אחי|אמא שלי|אבא שלי|\p{L}{2,}(?:תי|נו))(?![\p{L}\p{N}])`;
+const HE_CLAUSE = String.raw`(?:אני|אמרתי|סיפרתי|יש לי|אין לי|הייתי|היה לי|אנחנו|יש לנו|הבן שלי|הבת שלי|אשתי|בעלי|אחותי|אחי|אמא שלי|אבא שלי|(?!(?:שאלתי|ביקשתי|התכוונתי|חשבתי|דיברנו|קבענו|אמרנו|שאלנו)(?!\p{L}))\p{L}{2,}(?:תי|נו))(?![\p{L}\p{N}])`;
 const FORGET_THAT = [
   new RegExp(
     String.raw`^${EN_LEAD}(?:forget|don't remember|do not remember|stop remembering) (?:that |about (?:the fact )?that )?(${EN_CLAUSE}.+)$`,
@@ -277,7 +303,7 @@ export function recognizeMemoryCommand(message: string): NoteCommand | null {
  */
 export function recognizeNoteCommand(message: string, nowMs: number, timeZone: string): NoteCommand | null {
   const text = tidy(message);
-  if (RECALL.some((p) => p.test(text)) && !ANOTHER_REQUEST.test(text))
+  if (RECALL.some((p) => p.test(text)) && !ANOTHER_REQUEST.test(text) && !FUTURE_WORDS.test(text))
     return { action: "recall_memory", functionName: "memory.recall", args: { question: text } };
   if (LIST_NOTES.some((p) => p.test(text))) {
     return { action: "list_notes", functionName: "notes.getAll", args: { operation: "getAll" } };

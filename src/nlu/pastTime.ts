@@ -89,7 +89,11 @@ function pastMonth(
   thisYearOnly = false,
 ): { from: number; to: number } {
   const today = instantToLocal(now, timeZone);
-  const y = year ?? (month <= today.month || thisYearOnly ? today.year : today.year - 1);
+  // Said without a year, a later month than this one is last year's; for a fact's start
+  // (`thisYearOnly`) only within half a year ("started in December" said in January), never
+  // eleven months back ("in December" said in November names the coming one).
+  const lastYear = !thisYearOnly || today.month + 12 - month <= 6;
+  const y = year ?? (month <= today.month || !lastYear ? today.year : today.year - 1);
   const start = { year: y, month, day: 1 };
   return { from: midnight(start, timeZone), to: Math.min(now, midnight(addMonths(start, 1), timeZone)) };
 }
@@ -119,7 +123,10 @@ const EN_MONTH = words(EN_MONTHS.keys());
 const HE_MONTH = words(HE_MONTHS.keys());
 const YEAR = "(?:19|20)\\d\\d";
 
-/** How a reading may go: `thisYearOnly` reads a month without a year as this year's only. */
+/**
+ * How a reading may go: `thisYearOnly` reads a month without a year as this year's, or last
+ * year's only within half a year back (a fact's start, where a later month is the coming one).
+ */
 interface ReadOptions {
   thisYearOnly?: boolean;
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { PgMemoryRepository } from "../../src/db/repositories/memoryRepository.js";
 import { fakeClock } from "../support/clock.js";
 import { createHarness, isPlanner, PHONE, plan, step, type Harness } from "../support/memoHarness.js";
 import { FACTS_PROMPT } from "../../src/prompts/factExtractionPrompt.js";
@@ -103,6 +104,43 @@ describe("facts that stop being true (spec 004 temporal validity), without a mod
     const listed = (await h.say("what do you remember about me?")).text;
     expect(listed).toContain("1. Lives in Tel Aviv _(fact)_");
     expect(listed).not.toContain("Haifa");
+  });
+
+  it("forgetting the middle of three moves leaves the first ended where the last began", async () => {
+    h = await harness({ llm: "none" });
+    await tell(h, "I live in Tel Aviv");
+    at(h, "2026-05-20T09:00:00Z");
+    await tell(h, "I moved to Haifa last week");
+    at(h, "2026-08-20T09:00:00Z");
+    await tell(h, "I moved to Jerusalem last week");
+    await h.say("forget that I moved to Haifa");
+    const now = (await h.say("where do I live?")).text;
+    expect(now).toContain("Lives in Jerusalem");
+    expect(now).not.toContain("Tel Aviv");
+    expect((await h.say("where did I live in June?")).text).toContain("Lives in Tel Aviv");
+  });
+
+  it("an older state said late ('since 2019' after an undated one) does not end what holds now", async () => {
+    h = await harness({ llm: "none" });
+    const repo = new PgMemoryRepository(h.db.pool);
+    const now = h.clock.now();
+    const about = { subject: "user", attribute: "residence" } as const;
+    const haifa = await repo.create(PHONE, { type: "fact", content: "Lives in Haifa", ...about }, now);
+    const paris = await repo.create(
+      PHONE,
+      {
+        type: "fact",
+        content: "Lived in Paris",
+        ...about,
+        validFrom: Date.UTC(2019, 0, 1),
+        precision: "year",
+      },
+      now + 1000,
+    );
+    const [stillHaifa] = await repo.getMany(PHONE, [haifa.fact.id]);
+    expect(stillHaifa!.validUntil).toBeNull();
+    // Paris held until Haifa was told (all that is known of when Haifa began).
+    expect(paris.fact.validUntil).toBe(now);
   });
 
   it("a fact about someone else never closes the user's own", async () => {

@@ -79,6 +79,10 @@ describe("past periods read in code (D6, D10)", () => {
     expect(readPastPeriod("started in March", NOW, ISRAEL, { thisYearOnly: true })).toMatchObject({
       from: day(3, 1),
     });
+    const january = day(1, 5);
+    expect(readPastPeriod("started in December", january, ISRAEL, { thisYearOnly: true })).toMatchObject({
+      from: day(12, 1, ISRAEL, 2025),
+    });
   });
 
   it("takes the period's words out of the text", () => {

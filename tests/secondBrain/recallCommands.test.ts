@@ -37,10 +37,23 @@ describe("questions about the past, recognized without a model", () => {
     "מה אמרתי לך לקנות?",
     "מה אתה יודע על מחשוב קוונטי?",
     "what do you remember about me?",
+    "what did I say about the budget? remind me to call her tomorrow at 9",
+    "what did we decide about dinner? book a table at 8",
+    "מה אמרתי על התקציב? תזכיר לי מחר לקנות חלב",
+    "what do you know about my flight tomorrow?",
+    "what do you know about my rights as a tenant?",
+    "מה אתה זוכר על הפגישה שלי מחר",
+    "מה אתה יודע על דובאי",
     "",
     "\u200b",
   ])("not %j", (text) => {
     expect(recall(text)?.action).not.toBe("recall_memory");
+  });
+
+  it("'forget that I asked, …' is no forget request: the rest is a question for the planner", () => {
+    expect(recognizeMemoryCommand("תשכח ששאלתי, מה מזג האוויר מחר?")).toBeNull();
+    expect(recognizeMemoryCommand("תשכח שדיברנו על זה, תזכיר לי מחר לקנות חלב")).toBeNull();
+    expect(recognizeMemoryCommand("תשכח שעברנו לחיפה")).toMatchObject({ functionName: "memory.forget" });
   });
 
   it("'what changed?' is a listing of what Memo keeps, a privacy request like 'what do you remember'", () => {

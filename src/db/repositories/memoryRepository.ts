@@ -23,6 +23,8 @@ const DECAY_HALF_LIFE_DAYS = 30;
 const ACCESS_BOOST_PER_USE = 0.1;
 const ACCESS_BOOST_MAX = 0.5;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long before it was told a fact said without its start is taken to have held (see `validDuring`). */
+const YEAR_MS = 365 * DAY_MS;
 
 /** Items created longer ago than this may be archived (spec 004 consolidation, default: 30 days). */
 const ARCHIVE_MIN_AGE_DAYS = 30;
@@ -155,7 +157,7 @@ interface MemoryRepository {
   list(phone: string, status?: Fact["status"] | "all", options?: { closed?: boolean }): Promise<Fact[]>;
   /**
    * Spec 004 getValidAt over a period: the user's facts (active or archived) that held at some
-   * time in [from, to), oldest first, at most `limit`. A fact said without when it began ("I live
+   * time in [from, to), at most `limit`. A fact said without when it began ("I live
    * in Tel Aviv") is known true from when it was said; once something newer ended it, it was true
    * before that too, from a start nobody said: it counts for the year before its end. Facts told
    * during the period count too ("what did I tell you in April?"). Newest first.
@@ -181,10 +183,11 @@ interface MemoryRepository {
   /** Deletes all the user's facts; returns how many. */
   deleteAll(phone: string): Promise<number>;
   /**
-   * Makes these facts of the user hold again, when no remaining fact says it ended them (after
-   * the one that did was forgotten). Returns how many.
+   * After the facts that ended these were forgotten: each holds again until the forgotten one
+   * stopped holding (`until`; null when it still held), when no remaining fact says it ended it.
+   * Returns how many.
    */
-  reopen(phone: string, ids: readonly string[]): Promise<number>;
+  reopen(phone: string, ended: readonly { id: string; until: number | null }[]): Promise<number>;
   /**
    * Consolidation, across users: recomputes the decay of up to `batchSize` active facts with an id
    * above `afterId` (keyset order). Returns how many and the last id, null when none were left.
@@ -484,8 +487,12 @@ export class PgMemoryRepository implements MemoryRepository {
       subject !== null && attribute !== null && row.subject === subject && row.attribute === attribute;
     const supersede = (row: FactRow) => {
       const began = millis(row.valid_from);
-      if (about.dated && row.valid_from_precision !== "instant" && began > start)
-        laterStart = laterStart === null ? began : Math.min(laterStart, began);
+      // An older state said late: it began before the stored one did (said with its start), or
+      // more than a year before the stored one was told (said without: it was true that long
+      // before, as `validDuring` assumes). It ends where the stored one begins.
+      const older =
+        about.dated && (row.valid_from_precision !== "instant" ? began > start : began - YEAR_MS > start);
+      if (older) laterStart = laterStart === null ? began : Math.min(laterStart, began);
       else superseded.push(row);
     };
     for (const row of rows) {
@@ -611,16 +618,17 @@ export class PgMemoryRepository implements MemoryRepository {
     return rows.map(toFact);
   }
 
-  async reopen(phone: string, ids: readonly string[]): Promise<number> {
-    const valid = ids.filter((id) => UUID.test(id));
+  async reopen(phone: string, ended: readonly { id: string; until: number | null }[]): Promise<number> {
+    const valid = ended.map((e) => ({ ...e, id: e.id.toLowerCase() })).filter((e) => UUID.test(e.id));
     if (valid.length === 0) return 0;
     const result = await this.db.query(
-      `UPDATE memories m SET valid_until = NULL, updated_at = now()
-        WHERE m.user_phone = $1 AND m.id = ANY($2::uuid[]) AND m.valid_until IS NOT NULL
+      `UPDATE memories m SET valid_until = r.until, updated_at = now()
+         FROM unnest($2::uuid[], $3::timestamptz[]) AS r(id, until)
+        WHERE m.user_phone = $1 AND m.id = r.id AND m.valid_until IS NOT NULL
           AND NOT EXISTS (SELECT 1 FROM memories n
                            WHERE n.user_phone = $1 AND n.id <> m.id
                              AND n.relationships @> jsonb_build_array(jsonb_build_object('targetId', m.id::text)))`,
-      [phone, valid],
+      [phone, valid.map((e) => e.id), valid.map((e) => (e.until === null ? null : new Date(e.until)))],
     );
     return result.rowCount ?? 0;
   }

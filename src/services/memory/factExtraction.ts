@@ -335,7 +335,7 @@ const ENGLISH_RULES: Rule[] = [
   // My sister (Dana) lives in / moved to / works at X.
   (s) => {
     const m =
-      /^(?:my|our)\s+([a-z]+(?:\s+friend)?)(?:\s+(\p{Lu}[\p{L}'-]*))?(?:,)?\s+(?:(?:just|recently|finally|now)\s+)?(lives\s+(?:in|at|near)|moved\s+(?:back\s+)?to|works\s+(?:at|for|in))\s+(.+)$/iu.exec(
+      /^(?:my|our)\s+([a-z]+(?:\s+friend)?)(?:\s+(?!(?:just|recently|finally|now|still|also|currently|already|too)\s)([\p{L}'-]+))?(?:,)?\s+(?:(?:just|recently|finally|now|still|also|currently|already)\s+)?(lives\s+(?:in|at|near)|moved\s+(?:back\s+)?to|works\s+(?:at|for|in))\s+(.+)$/iu.exec(
         s,
       );
     const relation = m?.[1]!.toLowerCase();
@@ -468,7 +468,7 @@ const HEBREW_RULES: Rule[] = [
   // אחותי (דנה) גרה ב / עברה ל / עובדת ב X.
   (s) => {
     const m =
-      /^(\S+(?:\s+שלי)?)(?:\s+(\S+))?\s+(?:כבר\s+|עכשיו\s+)?(גר|גרה|גרים|עבר|עברה|עברו|עובד|עובדת)\s+(?:לגור\s+)?(.+)$/u.exec(
+      /^(\S+(?:\s+שלי)?)(?:\s+ה\S+)?(?:\s+(?!(?:כבר|עכשיו|עדיין|גם|כעת|היום|תמיד|סוף סוף)\s)(?!ה)(\S+))?\s+(?:(?:כבר|עכשיו|עדיין|גם|כעת|היום|תמיד)\s+)?(גר|גרה|גרים|עבר|עברה|עברו|עובד|עובדת)\s+(?:לגור\s+)?(.+)$/u.exec(
         s,
       );
     const relation = m ? hebrewRelation(m[1]!) : null;

@@ -1023,9 +1023,15 @@ export class LongTermMemory {
       if (deleted.length === 0) return null;
       // What a forgotten fact had ended holds again ("forget that I moved to Haifa": Tel Aviv).
       const gone = new Set(deleted.map((f) => f.id));
+      // Each until the forgotten one stopped holding (Tel Aviv until Jerusalem, when Haifa between
+      // them is forgotten), or again now when it still held.
       await facts.reopen(
         phone,
-        deleted.flatMap((f) => f.relationships.map((r) => r.targetId)).filter((id) => !gone.has(id)),
+        deleted.flatMap((f) =>
+          f.relationships
+            .filter((r) => !gone.has(r.targetId))
+            .map((r) => ({ id: r.targetId, until: f.validUntil })),
+        ),
       );
       // Before the messages: deleting one sets its notes' source_message_id to NULL.
       const notesDeleted = await notes.deleteFromMessages(phone, userIds);

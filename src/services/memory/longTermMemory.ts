@@ -110,6 +110,8 @@ const RECALL_VERBS: ReadonlySet<string> = new Set(
 );
 /** Milliseconds the embedding of a question and its candidates may take before words alone decide. */
 const RECALL_EMBED_MS = 3000;
+/** The same for a turn's context: the planner waits for it (default: 1,000). */
+const CONTEXT_EMBED_MS = 1000;
 /** How much a memory must speak of the question to answer it: one of two words, or a linked person. */
 const RECALL_MIN_RELEVANCE = 0.25;
 
@@ -150,8 +152,9 @@ export interface LongTermMemoryOptions {
   /** Spec 004's retrieval weights (default: 0.4 / 0.3 / 0.2 / 0.1 / 0, MEMORY_RETRIEVAL_WEIGHTS). */
   weights?: Readonly<RetrievalWeights>;
   /**
-   * The embedding model (EMBEDDINGS_MODEL), or none: a question about the past is then compared
-   * with what Memo remembers by meaning, in one request; without one, by TF-IDF (spec 004).
+   * The embedding model (EMBEDDINGS_MODEL), or none: a turn's message and a question about the
+   * past are then compared with what Memo remembers by meaning, one request each; without one,
+   * or when it fails or is late, by TF-IDF (spec 004).
    */
   embedder?: Embedder | null;
 }
@@ -367,14 +370,34 @@ export class LongTermMemory {
             this.chunks.newest(phone, CONTEXT_CHUNK_CANDIDATES),
             this.facts.relevant(phone, message, { now }),
           ]);
-      const ranked = rankFacts(message, facts, now, this.weights);
       // The episodes the turn's read found by the message's words, ranked as facts are (spec 004).
       const found = read?.episodes ?? [];
+      const factItems = facts.map(factItem);
+      const episodeItems = found.map((e) => episodeItem(e.episode));
+      // With an embedding model, the message and the candidates are compared by meaning (one
+      // request, at most CONTEXT_EMBED_MS; else TF-IDF, as without one).
+      const embedding = await this.embedInto(
+        phone,
+        message,
+        [...factItems, ...episodeItems],
+        CONTEXT_EMBED_MS,
+      );
+      const query = {
+        text: message,
+        now,
+        weights: this.weights,
+        ...(embedding && {
+          embedding,
+          minSimilarity: this.embedder?.minSimilarity ?? DEFAULT_MIN_SIMILARITY,
+        }),
+      };
+      const ranked = rankFacts(query, facts, factItems);
       const byId = new Map(found.map((e) => [e.episode.id, e.episode]));
-      const episodes = rankMemories(
-        { text: message, now, weights: this.weights },
-        found.map((e) => episodeItem(e.episode)),
-      ).map((r) => ({ episode: byId.get(r.item.id)!, score: r.score, relevance: r.relevance }));
+      const episodes = rankMemories(query, episodeItems).map((r) => ({
+        episode: byId.get(r.item.id)!,
+        score: r.score,
+        relevance: r.relevance,
+      }));
       const context = formatMemoryContext(
         chunks,
         ranked,
@@ -928,15 +951,17 @@ export class LongTermMemory {
    * (at most RECALL_EMBED_MS); null without a model, without items, or when it fails or is late
    * (logged): the question is then compared by TF-IDF.
    */
-  private async embedInto(phone: string, question: string, items: MemoryItem[]): Promise<number[] | null> {
+  private async embedInto(
+    phone: string,
+    question: string,
+    items: MemoryItem[],
+    withinMs: number = RECALL_EMBED_MS,
+  ): Promise<number[] | null> {
     const embedder = this.embedder;
     if (!embedder || items.length === 0) return null;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no embedding within ${RECALL_EMBED_MS} ms`)),
-        RECALL_EMBED_MS,
-      );
+      timer = setTimeout(() => reject(new Error(`no embedding within ${withinMs} ms`)), withinMs);
     });
     try {
       const texts = [question, ...items.map((i) => i.text)];
@@ -947,8 +972,8 @@ export class LongTermMemory {
       return vectors[0]!;
     } catch (error) {
       this.logger?.warn(
-        { user: phoneTag(phone), step: "recallEmbedding", error: describeError(error) },
-        "question about the past compared by words only",
+        { user: phoneTag(phone), step: "memoryEmbedding", error: describeError(error) },
+        "long-term memory compared by words only",
       );
       return null;
     } finally {

@@ -8,7 +8,7 @@ import type { Episode, ScoredEpisode } from "../../db/repositories/episodeReposi
 import type { Fact, MemoryType, ValidFromPrecision } from "../../db/repositories/memoryRepository.js";
 import { noteSearchText } from "../../utils/searchText.js";
 import { estimateTokens } from "./limits.js";
-import { personKey, rankMemories, type MemoryItem, type RetrievalWeights } from "./retrieval.js";
+import { personKey, rankMemories, type MemoryItem, type RetrievalQuery } from "./retrieval.js";
 import { fitSummary } from "./summary.js";
 import { zonedParts } from "../../utils/timeContext.js";
 
@@ -125,15 +125,14 @@ export function chunkItem(chunk: ConversationChunk): MemoryItem {
   };
 }
 
-/** The facts ranked for a message by spec 004's retrieval, best first. */
+/** The facts ranked for a query by spec 004's retrieval, best first (`items`: theirs, embedded or not). */
 export function rankFacts(
-  message: string,
+  query: RetrievalQuery,
   facts: readonly Fact[],
-  now: number,
-  weights?: Readonly<RetrievalWeights>,
+  items: readonly MemoryItem[] = facts.map(factItem),
 ): ScoredFact[] {
   const byId = new Map(facts.map((f) => [f.id, f]));
-  return rankMemories({ text: message, now, ...(weights && { weights }) }, facts.map(factItem)).map((r) => ({
+  return rankMemories(query, items).map((r) => ({
     fact: byId.get(r.item.id)!,
     score: r.score,
     relevance: r.relevance,

@@ -76,7 +76,7 @@ export function lexemesOf(words: readonly QueryWord[]): string[] {
 }
 
 /** How many of the query words a stored search text holds, in any of their forms. */
-export function matchedWordCount(words: readonly QueryWord[], searchText: string): number {
+function matchedWordCount(words: readonly QueryWord[], searchText: string): number {
   if (words.length === 0) return 0;
   const held = new Set(searchText.split(" "));
   let matched = 0;

@@ -366,8 +366,6 @@ describe.each(backends)("PgConversationStore with the history ($name)", (backend
     );
     await episodes.create(phone, { kind: "task_completed", title: "Walk the dog", occurredAt: 5_000 }, 6_000);
     const again = await store.loadTurn(phone, { text: "more coffee please", now: Date.now() });
-    expect(again.episodes.map((e) => [e.episode.title, e.episode.occurredAt])).toEqual([
-      ["Switch to decaf coffee", 5_000],
-    ]);
+    expect(again.episodes.map((e) => [e.title, e.occurredAt])).toEqual([["Switch to decaf coffee", 5_000]]);
   });
 });

@@ -85,15 +85,15 @@ describe.each(backends)("episodes on $name", (backend) => {
       await episodes.create(other, episode({ title: "Go to Eilat with the kids" }), T0);
 
       expect(
-        (await episodes.search(phone, "what did we decide about the trip?")).map((s) => s.episode.title),
+        (await episodes.search(phone, "what did we decide about the trip?")).map((e) => e.title),
       ).toEqual(["Go to Eilat for the trip"]);
       // "בנזילה" finds "הנזילה": one-letter prefixes understood.
-      expect((await episodes.search(phone, "מה עם בנזילה")).map((s) => s.episode.title)).toEqual(["הנזילה"]);
+      expect((await episodes.search(phone, "מה עם בנזילה")).map((e) => e.title)).toEqual(["הנזילה"]);
       expect(await episodes.search(phone, "piano lessons")).toEqual([]);
       // Words naming nothing: every one in the range, filtered by kind.
-      expect((await episodes.search(phone, "", { kinds: ["decision"] })).map((s) => s.episode.title)).toEqual(
-        ["Go to Eilat for the trip"],
-      );
+      expect((await episodes.search(phone, "", { kinds: ["decision"] })).map((e) => e.title)).toEqual([
+        "Go to Eilat for the trip",
+      ]);
       expect((await episodes.list(phone, { from: T0 + 1 })).map((e) => e.title)).toEqual(["הנזילה"]);
       expect(await episodes.count(phone)).toBe(2);
       expect(await episodes.count(other)).toBe(1);
@@ -153,7 +153,7 @@ describe.each(backends)("episodes on $name", (backend) => {
       });
       expect(left[1]!.significance).toBeCloseTo(0.9, 5);
       // The merged text is found by its words.
-      expect((await episodes.search(phone, "Dana")).map((s) => s.episode.id)).toEqual([a.episode.id]);
+      expect((await episodes.search(phone, "Dana")).map((e) => e.id)).toEqual([a.episode.id]);
     });
 
     it("gives the narrative arc in thirds, oldest first, with the key moments", async () => {

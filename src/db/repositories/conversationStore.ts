@@ -9,7 +9,7 @@ import { InvalidPhoneError } from "../../utils/errors.js";
 import type { NewHistoryMessage } from "./conversationHistory.js";
 import { relevantChunks, type ChunkSummary } from "./chunkRepository.js";
 import { relevantFacts, type Fact } from "./memoryRepository.js";
-import { relevantEpisodes, type ScoredEpisode } from "./episodeRepository.js";
+import { relevantEpisodes, type Episode } from "./episodeRepository.js";
 
 /** The whole short-term window of one user, stored as one document. */
 export interface StoredWindow {
@@ -29,7 +29,7 @@ export interface TurnFactsQuery {
   text: string;
   /** The instant decay is computed at, and at which the facts must hold (epoch ms). */
   now: number;
-  /** Episodes speaking of the message's words read at most (default: 3). */
+  /** Episodes speaking of the message's words read at most (default: 12). */
   episodes?: number;
   /** Chunk summaries read at most, newest first (default: 10). */
   chunks?: number;
@@ -45,8 +45,8 @@ export interface TurnRead {
   facts: Fact[];
   /** The user's IANA zone (dates in the planner's context are theirs), null without a user row. */
   timeZone: string | null;
-  /** The episodes speaking of the message's words, best first (none when it names nothing). */
-  episodes: ScoredEpisode[];
+  /** The candidate episodes speaking of the message's words (ranked by the caller; none when it names nothing). */
+  episodes: Episode[];
 }
 
 /** Storage of conversation windows, one per phone. Every method takes the phone that scopes it. */
@@ -237,7 +237,7 @@ export class PgConversationStore implements ConversationStore {
     const chunks = relevantChunks(query.chunks ?? 10, 2 + facts.params.length);
     const episodes = relevantEpisodes(
       query.text,
-      { limit: query.episodes ?? 3 },
+      query.episodes ?? 12,
       2 + facts.params.length + chunks.params.length,
     );
     // Prepared: every turn runs it, and planning its four parts cost about 1 ms a turn on the
@@ -267,7 +267,7 @@ export class PgConversationStore implements ConversationStore {
       chunks: chunks.read(row?.chunks ?? []),
       facts: facts.parse(row?.facts ?? []),
       timeZone: row?.time_zone ?? null,
-      episodes: episodes.rank(row?.episodes ?? []),
+      episodes: episodes.parse(row?.episodes ?? []),
     };
   }
 

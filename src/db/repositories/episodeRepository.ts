@@ -1,5 +1,5 @@
 import { similarity } from "../../utils/fuzzy.js";
-import { lexemesOf, matchedWordCount, queryWordsOf } from "../../utils/memoryText.js";
+import { lexemesOf, queryWordsOf } from "../../utils/memoryText.js";
 import { noteSearchText, toTsQuery } from "../../utils/searchText.js";
 import type { Queryable } from "../transaction.js";
 
@@ -22,13 +22,6 @@ const KEY_MOMENT = 0.7;
 const MERGE_SIMILARITY = 0.8;
 /** Episodes of the same kind and title this close in time are adjacent even without overlapping turns (default: 30 minutes). */
 const ADJACENT_MS = 30 * 60 * 1000;
-/** Matched query words at which an episode is fully relevant. */
-const FULL_RELEVANCE_WORDS = 2;
-/** Relevance weighs most; significance breaks ties between equally relevant episodes. */
-const RELEVANCE_WEIGHT = 0.7;
-const SIGNIFICANCE_WEIGHT = 0.3;
-/** Episodes a word search reads at most before ranking (default: 200). */
-const SEARCH_SCAN = 200;
 
 /** A moment of one user's conversation worth telling again (spec 004 `EpisodicMemory`). */
 export interface Episode {
@@ -83,15 +76,6 @@ export interface NewEpisode {
   operationKey?: string;
 }
 
-/** An episode with how well it answers a query. */
-export interface ScoredEpisode {
-  episode: Episode;
-  /** 0..1: the ranking score. */
-  score: number;
-  /** 0..1: how much of the query the episode speaks of. */
-  relevance: number;
-}
-
 /** Which episodes a search or listing considers. */
 export interface EpisodeRange {
   /** Only those that happened at or after this instant (epoch ms). */
@@ -125,8 +109,12 @@ export interface EpisodeConsolidation {
 interface EpisodeRepository {
   /** Stores an episode at `now` (epoch ms); one with the same `operationKey` is returned instead. */
   create(phone: string, episode: NewEpisode, now: number): Promise<{ episode: Episode; created: boolean }>;
-  /** The episodes speaking of the words (Hebrew prefixes understood), best first; every one in the range when the words name nothing. */
-  search(phone: string, words: string, range?: EpisodeRange): Promise<ScoredEpisode[]>;
+  /**
+   * The candidate episodes for the words (Hebrew prefixes understood), most significant and newest
+   * first, at most `range.limit` (default: 10); every one in the range when the words name nothing.
+   * Ranking is the caller's (spec 004 retrieval).
+   */
+  search(phone: string, words: string, range?: EpisodeRange): Promise<Episode[]>;
   /** The episodes in the range, oldest first. */
   list(phone: string, range?: EpisodeRange): Promise<Episode[]>;
   getNarrativeArc(phone: string): Promise<NarrativeArc>;
@@ -211,53 +199,29 @@ function searchTextOf(
   return noteSearchText([e.title, e.summary, e.context, e.outcome ?? ""].join(" "), null, e.participants);
 }
 
-/** Episodes scored against the query's words: relevance 0..1 and 0.7 × relevance + 0.3 × significance. */
-function scored(rows: readonly EpisodeRow[], query: string): ScoredEpisode[] {
-  const words = queryWordsOf(query);
-  return rows
-    .map((row) => {
-      const episode = toEpisode(row);
-      const relevance =
-        words.length === 0 ? 0 : Math.min(1, matchedWordCount(words, row.search_text) / FULL_RELEVANCE_WORDS);
-      return {
-        episode,
-        relevance,
-        score: RELEVANCE_WEIGHT * relevance + SIGNIFICANCE_WEIGHT * episode.significance,
-      };
-    })
-    .sort((a, b) => b.score - a.score || b.episode.occurredAt - a.episode.occurredAt);
-}
-
-/** The statement that reads the episodes for a query, and how its rows are ranked (as `RelevantFactsQuery`). */
+/** The statement that reads the candidate episodes for a query (as `RelevantFactsQuery`). */
 export interface RelevantEpisodesQuery {
   /** One statement; the phone is `$1`, `params` follow from the first number it was asked for. */
   sql: string;
   params: unknown[];
-  /** The rows read (as returned, or as `to_jsonb` of them), those speaking of the query, best first, at most `limit`. */
-  rank(rows: readonly unknown[]): ScoredEpisode[];
+  /** The rows read (as returned, or as `to_jsonb` of them), as episodes (ranked by the caller). */
+  parse(rows: readonly unknown[]): Episode[];
 }
 
 /**
  * The episodes speaking of the query's words (through the text-search index), most significant and
- * newest first, in one statement that other reads can embed (`PgConversationStore.loadTurn`). A
- * query naming nothing reads none.
+ * newest first, at most `candidates`, in one statement that other reads can embed
+ * (`PgConversationStore.loadTurn`); ranking is the caller's (spec 004 retrieval). A query naming
+ * nothing reads none.
  */
-export function relevantEpisodes(
-  query: string,
-  options: { limit?: number; candidates?: number },
-  first: number,
-): RelevantEpisodesQuery {
-  const limit = options.limit ?? 3;
-  const [terms, candidates] = [first, first + 1].map((n) => `$${n}`);
+export function relevantEpisodes(query: string, candidates: number, first: number): RelevantEpisodesQuery {
+  const [terms, limit] = [first, first + 1].map((n) => `$${n}`);
   return {
     sql: `SELECT ${COLUMNS} FROM memory_episodes
            WHERE user_phone = $1 AND ${terms}::text IS NOT NULL AND search @@ to_tsquery('simple', ${terms})
-           ORDER BY significance DESC, occurred_at DESC LIMIT ${candidates}`,
-    params: [toTsQuery(lexemesOf(queryWordsOf(query))), options.candidates ?? limit * 4],
-    rank: (rows) =>
-      scored(rows as EpisodeRow[], query)
-        .filter((s) => s.relevance > 0)
-        .slice(0, limit),
+           ORDER BY significance DESC, occurred_at DESC LIMIT ${limit}`,
+    params: [toTsQuery(lexemesOf(queryWordsOf(query))), candidates],
+    parse: (rows) => (rows as EpisodeRow[]).map(toEpisode),
   };
 }
 
@@ -376,18 +340,17 @@ export class PgEpisodeRepository implements EpisodeRepository {
     return { episode: toEpisode(existing.rows[0]), created: false };
   }
 
-  async search(phone: string, words: string, range: EpisodeRange = {}): Promise<ScoredEpisode[]> {
+  async search(phone: string, words: string, range: EpisodeRange = {}): Promise<Episode[]> {
     const terms = toTsQuery(lexemesOf(queryWordsOf(words)));
     const { rows } = await this.db.query<EpisodeRow>(
       `SELECT ${COLUMNS} FROM memory_episodes
         WHERE user_phone = $1 AND ($2::text IS NULL OR search @@ to_tsquery('simple', $2))
           AND ($3::timestamptz IS NULL OR occurred_at >= $3) AND ($4::timestamptz IS NULL OR occurred_at < $4)
           AND ($5::text[] IS NULL OR kind = ANY($5))
-        ORDER BY occurred_at DESC LIMIT $6`,
-      [phone, terms, ...this.rangeParams(range), SEARCH_SCAN],
+        ORDER BY significance DESC, occurred_at DESC, id LIMIT $6`,
+      [phone, terms, ...this.rangeParams(range), range.limit ?? 10],
     );
-    const ranked = scored(rows, words);
-    return (terms === null ? ranked : ranked.filter((s) => s.relevance > 0)).slice(0, range.limit ?? 10);
+    return rows.map(toEpisode);
   }
 
   async list(phone: string, range: EpisodeRange = {}): Promise<Episode[]> {

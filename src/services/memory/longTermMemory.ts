@@ -373,7 +373,7 @@ export class LongTermMemory {
       // The episodes the turn's read found by the message's words, ranked as facts are (spec 004).
       const found = read?.episodes ?? [];
       const factItems = facts.map(factItem);
-      const episodeItems = found.map((e) => episodeItem(e.episode));
+      const episodeItems = found.map(episodeItem);
       // With an embedding model, the message and the candidates are compared by meaning (one
       // request, at most CONTEXT_EMBED_MS; else TF-IDF, as without one).
       const embedding = await this.embedInto(
@@ -392,7 +392,7 @@ export class LongTermMemory {
         }),
       };
       const ranked = rankFacts(query, facts, factItems);
-      const byId = new Map(found.map((e) => [e.episode.id, e.episode]));
+      const byId = new Map(found.map((e) => [e.id, e]));
       const episodes = rankMemories(query, episodeItems).map((r) => ({
         episode: byId.get(r.item.id)!,
         score: r.score,
@@ -881,9 +881,7 @@ export class LongTermMemory {
         : this.facts.relevant(phone, text, { now }),
       during
         ? moments.list(phone, { ...during, limit: RECALL_CANDIDATES })
-        : moments
-            .search(phone, text, { limit: RECALL_CANDIDATES })
-            .then((found) => found.map((s) => s.episode)),
+        : moments.search(phone, text, { limit: RECALL_CANDIDATES }),
       this.chunks.find(phone, lexemes, during, RECALL_CANDIDATES),
     ]);
     const items = [

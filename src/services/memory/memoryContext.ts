@@ -4,7 +4,7 @@
  * budget shared as spec 004 "Priority-based Allocation" shares it (no I/O).
  */
 import type { ChunkSummary, ConversationChunk } from "../../db/repositories/chunkRepository.js";
-import type { Episode, ScoredEpisode } from "../../db/repositories/episodeRepository.js";
+import type { Episode } from "../../db/repositories/episodeRepository.js";
 import type { Fact, MemoryType, ValidFromPrecision } from "../../db/repositories/memoryRepository.js";
 import { noteSearchText } from "../../utils/searchText.js";
 import { estimateTokens } from "./limits.js";
@@ -44,6 +44,16 @@ const TYPE_LABELS: Readonly<Record<MemoryType, string>> = {
 };
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** An episode with how it ranked for a message (spec 004 retrieval). */
+export interface ScoredEpisode {
+  episode: Episode;
+  score: number;
+  relevance: number;
+}
+
+/** Episodes shown at most, as "Key moments" (default: 3). */
+const CONTEXT_MAX_EPISODES = 3;
 
 /** A fact with how it ranked for a message (spec 004 retrieval). */
 export interface ScoredFact {
@@ -245,6 +255,7 @@ export function formatMemoryContext(
   // only when it names them), then the facts.
   const moments: string[] = [];
   for (const episode of episodes) {
+    if (moments.length >= CONTEXT_MAX_EPISODES) break;
     if (episode.relevance <= 0) continue;
     const line = episodeLine(episode, zone);
     const cost = estimateTokens(line);

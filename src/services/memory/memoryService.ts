@@ -3,7 +3,7 @@ import type { ConversationHistory, NewHistoryMessage } from "../../db/repositori
 import type { ConversationStore, StoredWindow } from "../../db/repositories/conversationStore.js";
 import type { ChunkSummary } from "../../db/repositories/chunkRepository.js";
 import type { Fact } from "../../db/repositories/memoryRepository.js";
-import type { ScoredEpisode } from "../../db/repositories/episodeRepository.js";
+import type { Episode } from "../../db/repositories/episodeRepository.js";
 import type {
   ConversationMessage,
   ImageContext,
@@ -63,8 +63,8 @@ export interface LongTermRead {
   facts: Fact[];
   /** The user's zone, for the dates the context names (null: not read). */
   timeZone: string | null;
-  /** The episodes speaking of the message's words, best first (absent: none read). */
-  episodes?: ScoredEpisode[];
+  /** The candidate episodes speaking of the message's words (absent: none read). */
+  episodes?: Episode[];
   /** The instant they were ranked at (epoch ms). */
   now: number;
 }

@@ -90,6 +90,8 @@ export interface RankedMemory {
 }
 
 const DAY_MS = 86_400_000;
+/** How long before its end a fact whose start nobody said counts as holding (as `validDuring` reads it). */
+const YEAR_MS = 365 * DAY_MS;
 /** Recency halves every 30 days (spec 004's half-life). */
 const RECENCY_HALF_LIFE_DAYS = 30;
 /** Matched query words at which the keyword score is full: one shared word of two is half. */
@@ -99,13 +101,13 @@ const FULL_ACCESS = 10;
 
 /**
  * Whether an item belongs to a period: a fact true at some time in it (one whose start nobody said
- * and that has ended was true before its end), anything else inside it.
+ * and that has ended was true for the year before its end), anything else inside it.
  */
 function inPeriod(item: MemoryItem, during: { from: number; to: number }): boolean {
   const end = item.until ?? null;
   if (item.kind === "fact")
     return (
-      (item.at < during.to || (item.startUnknown === true && end !== null)) &&
+      (item.at < during.to || (item.startUnknown === true && end !== null && end - YEAR_MS < during.to)) &&
       (end === null || end > during.from)
     );
   return item.at < during.to && (end ?? item.at) >= during.from;

@@ -34,10 +34,19 @@ export const ReminderRecurrenceSchema = z.object({
  * from the model, whose output the schema strips of them) an RFC 5545 rule kept exactly as it is.
  */
 const ReminderRecurrenceArgsSchema = ReminderRecurrenceSchema.extend({
-  type: z.enum(["daily", "weekly", "monthly", "nudge", "rrule"]),
+  type: z.enum(["daily", "weekly", "monthly", "nudge", "rrule", "hebrew"]),
   /** type "rrule": the rule and its series start, as Recurrence stores them. */
   rule: z.string().optional(),
   start: z.string().optional(),
+  /** type "hebrew": the Hebrew date every year, and whether it rings the evening before, as Recurrence stores them. */
+  hebrew: z
+    .object({
+      month: z.number().int().min(1).max(13),
+      day: z.number().int().min(1).max(30),
+      custom: z.enum(["date", "birthday", "yahrzeit"]),
+    })
+    .optional(),
+  eve: z.boolean().optional(),
 });
 
 export type ReminderRecurrenceArgs = z.infer<typeof ReminderRecurrenceArgsSchema>;

@@ -1,5 +1,11 @@
 /** A recurring reminder's rule, as stored with its task (src/nlu/recurrence.ts computes its occurrences). */
-export type RecurrenceType = "daily" | "weekly" | "monthly" | "nudge" | "rrule";
+export type RecurrenceType = "daily" | "weekly" | "monthly" | "nudge" | "rrule" | "hebrew";
+
+/**
+ * How a yearly Hebrew date that a year lacks (30 Cheshvan or Kislev, Adar in a leap year) is kept:
+ * as the plain date, or by the customs of a birthday or of a yahrzeit (`@hebcal/core` applies them).
+ */
+export type HebrewDateCustom = "date" | "birthday" | "yahrzeit";
 
 export interface Recurrence {
   type: RecurrenceType;
@@ -21,6 +27,13 @@ export interface Recurrence {
    * counts from it, and the parts a rule leaves out (a yearly rule's month and day) are taken from it.
    */
   start?: string;
+  /**
+   * hebrew: a Hebrew date every year, ringing at `time` on the Gregorian day it falls on. `month`
+   * is hebcal's numbering (Nisan 1 … Adar I 12, Adar II 13; Adar 12 as said in a common year).
+   */
+  hebrew?: { month: number; day: number; custom: HebrewDateCustom };
+  /** hebrew: ring on the evening before, when the Hebrew day begins. */
+  eve?: boolean;
   /** ISO instant; no occurrence after it. */
   until?: string;
 }

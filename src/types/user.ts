@@ -29,6 +29,18 @@ export interface User {
   /** Quiet hours, local HH:mm (both null: off); nudges wait until they end. */
   quietStart: string | null;
   quietEnd: string | null;
+  /** The holiday schedule the user chose (null: from the zone, src/nlu/hebrewCalendar.ts scheduleOf). */
+  calendarSchedule: "israel" | "diaspora" | null;
+  /** Quiet on Shabbat and the holidays of the schedule: no proactive message from candle lighting to havdalah. */
+  sabbathQuiet: boolean;
+  /** The `@hebcal/core` city whose candle-lighting and havdalah times are used (null: the zone's). */
+  sabbathCity: string | null;
+  /** The user's Hebrew birthday once said (hebcal month numbers), for "on my Hebrew birthday". */
+  hebrewBirthday: { month: number; day: number } | null;
+  /** The opt-in weekly review, its local weekday (0 = Sunday) and HH:mm (null: the zone's default). */
+  weeklyReviewEnabled: boolean;
+  weeklyReviewDay: number | null;
+  weeklyReviewTime: string | null;
   /** Zones offered by the open onboarding time-zone question, or null when none is open. */
   timeZoneChoices: string[] | null;
   createdAt: string;
@@ -49,6 +61,13 @@ export type UserPatch = Partial<
     | "digestLocalTime"
     | "quietStart"
     | "quietEnd"
+    | "calendarSchedule"
+    | "sabbathQuiet"
+    | "sabbathCity"
+    | "hebrewBirthday"
+    | "weeklyReviewEnabled"
+    | "weeklyReviewDay"
+    | "weeklyReviewTime"
     | "timeZoneChoices"
   >
 >;

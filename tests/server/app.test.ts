@@ -59,6 +59,7 @@ describe("HTTP app", () => {
         "memory_validity",
         "conversation_chunks",
         "memory_episodes",
+        "two_calendars",
       ],
     });
   });

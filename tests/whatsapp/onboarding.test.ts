@@ -56,6 +56,13 @@ describe("a phone seen for the first time", () => {
     expect(await h.memo.users.get(ISRAELI)).toMatchObject({
       timeZone: "Asia/Jerusalem",
       language: "he",
+      calendarSchedule: null,
+      sabbathQuiet: false,
+      sabbathCity: null,
+      hebrewBirthday: null,
+      weeklyReviewEnabled: false,
+      weeklyReviewDay: null,
+      weeklyReviewTime: null,
       timeZoneChoices: null,
     });
   });
@@ -120,6 +127,13 @@ describe("a phone seen for the first time", () => {
     expect(h.graphApi.textsTo(AMERICAN)[2]).toMatch(/time zone is now Chicago/);
     expect(await h.memo.users.get(AMERICAN)).toMatchObject({
       timeZone: "America/Chicago",
+      calendarSchedule: null,
+      sabbathQuiet: false,
+      sabbathCity: null,
+      hebrewBirthday: null,
+      weeklyReviewEnabled: false,
+      weeklyReviewDay: null,
+      weeklyReviewTime: null,
       timeZoneChoices: null,
     });
     expect(server.requests).toHaveLength(0);
@@ -148,6 +162,13 @@ describe("a phone seen for the first time", () => {
     expect(h.graphApi.textsTo(AMERICAN)[2]).toBe("echo: what's the capital of France?");
     expect(await h.memo.users.get(AMERICAN)).toMatchObject({
       timeZone: "America/New_York",
+      calendarSchedule: null,
+      sabbathQuiet: false,
+      sabbathCity: null,
+      hebrewBirthday: null,
+      weeklyReviewEnabled: false,
+      weeklyReviewDay: null,
+      weeklyReviewTime: null,
       timeZoneChoices: null,
     });
     // "2" later is not taken as an answer to the closed question.

@@ -18,6 +18,7 @@ import { attendeesContactsMigration } from "./0017_attendees_contacts.js";
 import { memoryValidityMigration } from "./0018_memory_validity.js";
 import { conversationChunksMigration } from "./0019_conversation_chunks.js";
 import { memoryEpisodesMigration } from "./0020_memory_episodes.js";
+import { twoCalendarsMigration } from "./0021_two_calendars.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   memoryValidityMigration,
   conversationChunksMigration,
   memoryEpisodesMigration,
+  twoCalendarsMigration,
 ];

@@ -47,6 +47,13 @@ interface UserRow {
   digest_local_time: string;
   quiet_start: string | null;
   quiet_end: string | null;
+  calendar_schedule: User["calendarSchedule"];
+  sabbath_quiet: boolean;
+  sabbath_city: string | null;
+  hebrew_birthday: User["hebrewBirthday"];
+  weekly_review_enabled: boolean;
+  weekly_review_day: number | null;
+  weekly_review_time: string | null;
   time_zone_choices: string[] | null;
   created_at: Date;
   updated_at: Date;
@@ -63,14 +70,29 @@ const COLUMNS: Record<keyof UserPatch, string> = {
   digestLocalTime: "digest_local_time",
   quietStart: "quiet_start",
   quietEnd: "quiet_end",
+  calendarSchedule: "calendar_schedule",
+  sabbathQuiet: "sabbath_quiet",
+  sabbathCity: "sabbath_city",
+  hebrewBirthday: "hebrew_birthday",
+  weeklyReviewEnabled: "weekly_review_enabled",
+  weeklyReviewDay: "weekly_review_day",
+  weeklyReviewTime: "weekly_review_time",
   timeZoneChoices: "time_zone_choices",
 };
 
 /** Fields that decide when the next morning digest is due. */
 const DIGEST_FIELDS: readonly (keyof UserPatch)[] = ["timeZone", "digestLocalTime", "digestEnabled"];
 
+/** Fields that decide when the next weekly review is due. */
+const WEEKLY_FIELDS: readonly (keyof UserPatch)[] = [
+  "timeZone",
+  "weeklyReviewEnabled",
+  "weeklyReviewDay",
+  "weeklyReviewTime",
+];
+
 /** Columns stored as jsonb: sent as JSON text. */
-const JSON_COLUMNS = new Set<keyof UserPatch>(["capabilities", "timeZoneChoices"]);
+const JSON_COLUMNS = new Set<keyof UserPatch>(["capabilities", "timeZoneChoices", "hebrewBirthday"]);
 
 function toUser(row: UserRow): User {
   return {
@@ -86,6 +108,13 @@ function toUser(row: UserRow): User {
     digestLocalTime: row.digest_local_time,
     quietStart: row.quiet_start,
     quietEnd: row.quiet_end,
+    calendarSchedule: row.calendar_schedule ?? null,
+    sabbathQuiet: row.sabbath_quiet,
+    sabbathCity: row.sabbath_city,
+    hebrewBirthday: row.hebrew_birthday ?? null,
+    weeklyReviewEnabled: row.weekly_review_enabled,
+    weeklyReviewDay: row.weekly_review_day,
+    weeklyReviewTime: row.weekly_review_time,
     timeZoneChoices: row.time_zone_choices ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -161,6 +190,8 @@ export class PgUserRepository implements UserRepository {
     const assignments = columns.map((c, i) => `${c} = $${i + 2}`);
     // The scheduler recomputes the next digest instant from the new zone, time or switch.
     if (DIGEST_FIELDS.some((key) => patch[key] !== undefined)) assignments.push("digest_next_at = NULL");
+    if (WEEKLY_FIELDS.some((key) => patch[key] !== undefined))
+      assignments.push("weekly_review_next_at = NULL");
     const { rows } = await this.pool.query<UserRow>(
       `UPDATE users SET ${assignments.join(", ")}, updated_at = now() WHERE phone = $1 RETURNING *`,
       [phone, ...values],

@@ -1,3 +1,4 @@
+import { hebrewDayMonthText } from "../../nlu/hebrewCalendar.js";
 import type { TaskRecurrence } from "../../types/tasks.js";
 import { t } from "../../messages/index.js";
 import { joinAnd, ordinal, rruleText } from "./rruleText.js";
@@ -53,6 +54,12 @@ export function ruleText(rule: TaskRecurrence & { untilHuman?: string }, languag
       break;
     case "rrule":
       text = rruleText(rule, language);
+      break;
+    case "hebrew":
+      text = t(language, "rule.hebrew", {
+        date: rule.hebrew ? hebrewDayMonthText(rule.hebrew, language) : "",
+        time: rule.time ?? "",
+      });
       break;
   }
   return rule.untilHuman ? `${text} ${t(language, "rule.until", { date: rule.untilHuman })}` : text;

@@ -279,6 +279,8 @@ export function recurrenceArgsOf(recurrence: TaskRecurrence): ReminderRecurrence
     ...(recurrence.intervalMinutes ? { interval: `${recurrence.intervalMinutes} minutes` } : {}),
     ...(recurrence.rule ? { rule: recurrence.rule } : {}),
     ...(recurrence.start ? { start: recurrence.start } : {}),
+    ...(recurrence.hebrew ? { hebrew: recurrence.hebrew } : {}),
+    ...(recurrence.eve ? { eve: recurrence.eve } : {}),
     ...(recurrence.until ? { until: recurrence.until } : {}),
   };
 }

@@ -1,0 +1,126 @@
+/**
+ * The Hebrew calendar, computed by `@hebcal/core` (issue 36): the Hebrew date of a day and the day
+ * of a Hebrew date, and the holidays and fasts of a stretch of days on the user's schedule (Israel
+ * or the diaspora: Pesach has 7 days in Israel, 8 abroad). Every date is a plain local date
+ * (`LocalDate`): what day it is where the user is; hebcal's own `Date`s are read and made with
+ * their local fields only, so the server's zone never matters.
+ */
+import { HDate, HebrewCalendar, flags, type Event } from "@hebcal/core";
+import type { LocalDate } from "./zonedTime.js";
+
+/** Which holiday schedule a user keeps: Israel's, or the diaspora's (second days of yom tov). */
+export type CalendarSchedule = "israel" | "diaspora";
+
+/** Zones whose users keep Israel's schedule unless they say otherwise. */
+const ISRAEL_ZONES = new Set(["Asia/Jerusalem", "Asia/Tel_Aviv", "Israel"]);
+
+/** The schedule a user keeps: the one they chose, else Israel's in an Israeli zone, else the diaspora's. */
+export function scheduleOf(user: {
+  calendarSchedule: CalendarSchedule | null;
+  timeZone: string;
+}): CalendarSchedule {
+  return user.calendarSchedule ?? (ISRAEL_ZONES.has(user.timeZone) ? "israel" : "diaspora");
+}
+
+/** A Hebrew date; `month` is hebcal's numbering: Nisan 1 … Elul 6, Tishrei 7 … Adar (I) 12, Adar II 13. */
+export interface HebrewDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+const toJsDate = (date: LocalDate) => new Date(date.year, date.month - 1, date.day);
+const fromJsDate = (date: Date): LocalDate => ({
+  year: date.getFullYear(),
+  month: date.getMonth() + 1,
+  day: date.getDate(),
+});
+
+/** The Hebrew date of a (daytime) Gregorian day. */
+export function hebrewDateOf(date: LocalDate): HebrewDate {
+  const hd = new HDate(toJsDate(date));
+  return { year: hd.getFullYear(), month: hd.getMonth(), day: hd.getDate() };
+}
+
+/** The Gregorian day of a Hebrew date that exists (hebcal moves a day past the month's end into the next). */
+export function gregorianOf(date: HebrewDate): LocalDate {
+  return fromJsDate(new HDate(date.day, date.month, date.year).greg());
+}
+
+/** "18 Kislev 5787" / "י״ח כסלו תשפ״ז". */
+export function hebrewDateText(date: HebrewDate, language: "he" | "en"): string {
+  const hd = new HDate(date.day, date.month, date.year);
+  return language === "he"
+    ? hd.renderGematriya(true)
+    : `${hd.getDate()} ${hd.getMonthName()} ${hd.getFullYear()}`;
+}
+
+/** A Hebrew day and month without a year: "15 Shevat", "ט״ו בשבט"; month 12 is "Adar" unless `leap`. */
+export function hebrewDayMonthText(date: { month: number; day: number }, language: "he" | "en"): string {
+  // A leap year shows Adar I / Adar II by name; any common year shows month 12 as plain Adar.
+  const year = date.month === 13 ? 5787 : 5786;
+  const hd = new HDate(Math.min(date.day, 29), date.month, year);
+  const month = hd.getMonthName();
+  if (language === "en") return `${date.day} ${month}`;
+  const he = new HDate(date.day > 29 ? 29 : date.day, date.month, year).renderGematriya(true).split(" ");
+  // renderGematriya: "<day> <month…> <year>"; the day is written as said (30 has no gematriya of 29).
+  const day = date.day > 29 ? "ל׳" : he[0];
+  return `${day} ב${he.slice(1, -1).join(" ")}`;
+}
+
+/** What kind of day a calendar entry is (the digest and the weekly review name the first three). */
+export type HolidayKind = "yom_tov" | "holiday" | "fast" | "erev" | "minor" | "modern" | "rosh_chodesh";
+
+/** One holiday, fast or other named day of the Hebrew calendar, on one Gregorian day. */
+export interface HolidayDay {
+  date: LocalDate;
+  /** hebcal's own name, stable across languages ("Pesach I", "Erev Yom Kippur"): the key of the entry. */
+  key: string;
+  en: string;
+  he: string;
+  kind: HolidayKind;
+}
+
+function kindOf(event: Event): HolidayKind | null {
+  const mask = event.getFlags();
+  if (
+    mask &
+    (flags.SPECIAL_SHABBAT | flags.PARSHA_HASHAVUA | flags.DAF_YOMI | flags.OMER_COUNT | flags.MOLAD)
+  )
+    return null;
+  if (mask & (flags.MAJOR_FAST | flags.MINOR_FAST)) return "fast";
+  if (mask & flags.CHAG) return "yom_tov";
+  // Chanukah's candles (the first is also an erev) and chol hamoed are holiday days, not rest days.
+  if (mask & (flags.CHANUKAH_CANDLES | flags.CHOL_HAMOED)) return "holiday";
+  if (mask & flags.EREV) return "erev";
+  if (mask & flags.ROSH_CHODESH) return "rosh_chodesh";
+  if (mask & flags.MODERN_HOLIDAY) return "modern";
+  // Purim, Lag BaOmer, Tu BiShvat and the like.
+  return "minor";
+}
+
+/** The named days from `from` to `to` (both included) on a schedule, in date order. */
+export function holidaysBetween(from: LocalDate, to: LocalDate, schedule: CalendarSchedule): HolidayDay[] {
+  const events = HebrewCalendar.calendar({
+    start: toJsDate(from),
+    end: toJsDate(to),
+    il: schedule === "israel",
+    noMinorFast: false,
+    noModern: false,
+    noRoshChodesh: false,
+    noSpecialShabbat: true,
+  });
+  const days: HolidayDay[] = [];
+  for (const event of events) {
+    const kind = kindOf(event);
+    if (!kind) continue;
+    days.push({
+      date: fromJsDate(event.getDate().greg()),
+      key: event.getDesc(),
+      en: event.render("en"),
+      he: event.render("he-x-NoNikud"),
+      kind,
+    });
+  }
+  return days;
+}

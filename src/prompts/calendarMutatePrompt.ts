@@ -146,7 +146,7 @@ Naming events:
 - Never take an eventId from the user's words. "it", "that", "זה", "אותו", "אותה" mean the event an earlier step of this message found or made when the message lists such steps (set fromStep to its id), otherwise eventId "@1" (latest action 1), unless the message names the event.
 
 Time (never compute instants; code reads these in the user's time zone):
-- start / end / timeMin are the user's own time words as written ("tomorrow at 14:00", "מחר ב-14:00", "Sunday 10:00", "18:00") or local "YYYY-MM-DDTHH:mm" / "YYYY-MM-DD" read from the current time above. Never UTC, never an offset.
+- start / end / timeMin are the user's own time words as written ("tomorrow at 14:00", "מחר ב-14:00", "Sunday 10:00", "18:00", holidays and Hebrew dates too: "on Pesach at 20:00", "בערב ראש השנה") or local "YYYY-MM-DDTHH:mm" / "YYYY-MM-DD" read from the current time above. Never UTC, never an offset.
 - Weekdays look forward: "on Monday" is the coming Monday, never a past one.
 - A time that is only a length ("for two hours") goes in durationMinutes.
 - All-day and multi-day events (a trip, a holiday, a day off, "all day"): allDay true, start = the first day "YYYY-MM-DD", end = the day AFTER the last day ("trip to Eilat Friday to Sunday" with Friday 2026-03-06 → start "2026-03-06", end "2026-03-09"; a single day → end = the next day).

@@ -81,6 +81,7 @@ Time (never compute dates yourself):
 - NUDGE vs DAILY: "every X minutes", "כל X דקות", "נדנד אותי", "תציק לי", "תחפור לי" → reminderRecurrence {type "nudge", interval "X minutes"} (default "10 minutes" if no number). "every day at X", "כל יום ב-X" → {type "daily", time "HH:mm"}. Nudges repeat until the task is done.
 - Weekly: {type "weekly", days [0-6, 0 = Sunday], time "HH:mm"} ("every Monday and Wednesday at 18:00" → days [1, 3]; "כל יום ראשון" → days [0]). Monthly: {type "monthly", dayOfMonth, time} ("every month on the 10th at 9:00", "כל 10 לחודש ב-9:00"). "until …" / "עד …" goes in until, as written.
 - Every repeat also gets phrase: the user's repeat words with their time and end, copied as written ("every other Tuesday at 8", "כל יום חול ב-7", "the last day of every month"); code reads the rule from them. For a repeat the four types cannot say (every weekday or weekend, every other day, every 2 weeks, the first Sunday or last day of the month, every year on a date), phrase is all that counts: give the nearest type and no other fields.
+- Holidays and Hebrew-calendar dates are time words like any other: copy them as written ("on Pesach", "ערב ראש השנה", "on Christmas at 6 pm", "every year on 15 Shevat", "כל שנה בכ\"ה באדר", "on my Hebrew birthday") into dueDate, or into phrase for a repeat; never turn them into a date yourself.
 - A recurrence has no dueDate unless the user gave a start date.
 - Completing a reminder task deletes it; that is Memo's job: for "done", "finished", "סיימתי", "עשיתי" just use complete.
 

@@ -5,6 +5,7 @@ import {
   type SchedulerHarness,
 } from "../support/schedulerHarness.js";
 import { textMessage } from "../support/whatsappHarness.js";
+import { householdNotice } from "../../src/services/reminder/householdNotices.js";
 
 /**
  * Shabbat and holiday quiet (issue 36), as a user meets it in WhatsApp with a controlled clock:
@@ -235,5 +236,26 @@ describe("Shabbat quiet: the setting in chat", () => {
     await start("2026-11-25T10:00:00Z", { quiet: false, timeZone: "Asia/Tokyo" });
     expect(await say("don't message me on Shabbat")).toContain("Which city should I keep Shabbat times for?");
     expect((await h.memo.users.get(PHONE))?.sabbathQuiet).toBe(false);
+  });
+});
+
+describe("Shabbat quiet: household notices", () => {
+  const reader = {
+    phone: PHONE,
+    language: "en" as const,
+    timeZone: "Asia/Jerusalem",
+    quietStart: null,
+    quietEnd: null,
+  };
+  const body = { notice: "task" as const, who: "Yossi", text: "buy milk" };
+  const now = Date.parse("2026-11-28T09:00:00Z");
+
+  it("a notice to a member keeping Shabbat quiet waits for havdalah", () => {
+    const row = householdNotice({ ...reader, sabbathQuiet: true }, "household:task:x", now, body);
+    expect(new Date(row.sendAfter).toISOString()).toBe("2026-11-28T15:14:00.000Z");
+  });
+
+  it("goes at once to a member without it", () => {
+    expect(householdNotice(reader, "household:task:x", now, body).sendAfter).toBe(now);
   });
 });

@@ -28,7 +28,12 @@ function windowsOfWeek(city: string, schedule: CalendarSchedule, atMs: number): 
   const key = `${city}|${schedule}|${week}`;
   let windows = cache.get(key);
   if (!windows) {
-    windows = restWindows(week * WEEK_MS, (week + 1) * WEEK_MS, city, schedule);
+    try {
+      windows = restWindows(week * WEEK_MS, (week + 1) * WEEK_MS, city, schedule);
+    } catch {
+      // A calendar that cannot be computed holds nothing: reminders ring rather than never.
+      windows = [];
+    }
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
     cache.set(key, windows);
   }

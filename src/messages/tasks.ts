@@ -11,6 +11,7 @@ export const TASKS_EN = {
   "reminder.nudge": "🔔 {text}\nI'll remind you again every {interval} until it's done.",
   "reminder.overdue": "⚠️ Still open: {text} (it was due {time}).",
   "reminder.late": "(Sorry, this comes {late} late: it was due {time}.)",
+  "reminder.held": "(Held for {name}: it was due {time}.)",
   "reminder.awayTitle": "While I was away, these came due:",
   "reminder.awayFooter": "Tell me what's done, or what to move.",
   "reminder.buttonDone": "Done ✅",
@@ -21,6 +22,8 @@ export const TASKS_EN = {
   "reminder.gone": "That reminder isn't there anymore (it may already be done or deleted).",
   "digest.greeting": "☀️ Good morning{name}! Here's your day, {day}:",
   "digest.today": "Today:",
+  "digest.holiday": "✡️ Today is {names}",
+  "digest.candles": "🕯️ Candle lighting {time} in {city}, havdalah {havdalah}",
   "digest.overdue": "Overdue:",
   "digest.undated": {
     one: "Plus 1 open task with no date.",
@@ -34,6 +37,19 @@ export const TASKS_EN = {
   "quiet.off": "Quiet hours are off.",
   "quiet.state": "Quiet hours: {start}–{end}.",
   "quiet.none": "You have no quiet hours set.",
+  "sabbath.on":
+    "🕯️ Shabbat and holiday quiet is on ({schedule}): no reminders or messages from me from candle lighting to havdalah. What comes due then waits until havdalah; my answers to you never wait.",
+  "sabbath.window": "Quiet from candle lighting {start} to havdalah {end} ({city}).",
+  "sabbath.off": "Shabbat quiet is off: reminders ring on Shabbat and holidays too.",
+  "sabbath.schedule": "OK: {schedule}.",
+  "sabbath.stateOn": "Shabbat and holiday quiet: on ({schedule}).",
+  "sabbath.stateOff": 'Shabbat quiet is off ({schedule}). Say "quiet on Shabbat and holidays" to turn it on.',
+  "sabbath.scheduleIsrael": "Israel's holiday calendar",
+  "sabbath.scheduleDiaspora": "the diaspora holiday calendar",
+  "sabbath.unknownCity":
+    'I couldn\'t find "{city}" among the cities I have Shabbat times for, so nothing changed. Try a nearby big city, e.g. "quiet on Shabbat in Jerusalem".',
+  "sabbath.needCity":
+    'Which city should I keep Shabbat times for? Say, for example, "quiet on Shabbat in London".',
 
   "entity.task": "tasks",
   "entity.list": "lists",
@@ -209,6 +225,7 @@ export const TASKS_HE = {
   "reminder.nudge": "🔔 {text}\nאזכיר שוב כל {interval} עד שזה ייעשה.",
   "reminder.overdue": "⚠️ עדיין פתוח: {text} (היה אמור להיעשות {time}).",
   "reminder.late": "(סליחה, זה מגיע באיחור של {late}: זה היה אמור להגיע {time}.)",
+  "reminder.held": "(חיכיתי עם זה עד צאת {name}: זה היה אמור להגיע {time}.)",
   "reminder.awayTitle": "בזמן שלא הייתי זמין, הגיע הזמן של אלה:",
   "reminder.awayFooter": "אפשר לכתוב לי מה בוצע, או מה להזיז.",
   "reminder.buttonDone": "בוצע ✅",
@@ -218,6 +235,8 @@ export const TASKS_HE = {
   "reminder.snoozed": "⏰ בסדר, אזכיר לך שוב {time}: {text}",
   "reminder.gone": "התזכורת הזאת כבר לא קיימת (אולי כבר בוצעה או נמחקה).",
   "digest.greeting": "☀️ בוקר טוב{name}! הנה היום שלך, {day}:",
+  "digest.holiday": "✡️ היום {names}",
+  "digest.candles": "🕯️ הדלקת נרות {time} ב{city}, הבדלה {havdalah}",
   "digest.today": "היום:",
   "digest.overdue": "באיחור:",
   "digest.undated": {
@@ -229,6 +248,18 @@ export const TASKS_HE = {
   "digest.on": "סיכום הבוקר פעיל: כל יום ב-{time}.",
   "digest.moved": "בוצע: סיכום הבוקר יגיע מעכשיו כל יום ב-{time}.",
   "quiet.set": "הוגדרו שעות שקט: {start}–{end}. נדנודים יחכו עד {end}.",
+  "sabbath.on":
+    "🕯️ שקט בשבת ובחגים הופעל ({schedule}): לא אשלח תזכורות או הודעות מהדלקת נרות ועד הבדלה. מה שמגיע בזמן הזה יחכה עד הבדלה; תשובות אליך לעולם לא מחכות.",
+  "sabbath.window": "שקט מהדלקת נרות ב{start} ועד הבדלה ב{end} ({city}).",
+  "sabbath.off": "השקט בשבת בוטל: תזכורות יגיעו גם בשבת ובחגים.",
+  "sabbath.schedule": "בסדר: {schedule}.",
+  "sabbath.stateOn": "שקט בשבת ובחגים: פעיל ({schedule}).",
+  "sabbath.stateOff": 'השקט בשבת כבוי ({schedule}). כתבו "שקט בשבת ובחגים" כדי להפעיל.',
+  "sabbath.scheduleIsrael": "לוח החגים של ישראל",
+  "sabbath.scheduleDiaspora": 'לוח החגים של חו"ל',
+  "sabbath.unknownCity":
+    'לא מצאתי את "{city}" בין הערים שיש לי זמני שבת עבורן, אז לא שיניתי כלום. נסו עיר גדולה קרובה, למשל "שקט בשבת בירושלים".',
+  "sabbath.needCity": 'לפי איזו עיר לשמור את זמני השבת? כתבו למשל "שקט בשבת בירושלים".',
   "quiet.off": "שעות השקט בוטלו.",
   "quiet.state": "שעות שקט: {start}–{end}.",
   "quiet.none": "לא הוגדרו שעות שקט.",

@@ -2,7 +2,9 @@
  * The scheduler's settings in chat, in English and Hebrew, recognised without the LLM: the morning
  * digest off, on or at another time ("stop the morning summary", "send the digest at 7:30",
  * "תפסיק את סיכום הבוקר", "שלח את סיכום הבוקר ב-7:30") and quiet hours ("quiet hours 22:00-07:00",
- * "no quiet hours", "שעות שקט 22-7"). Patterns are anchored to the whole message, so a request that
+ * "no quiet hours", "שעות שקט 22-7"), Shabbat and holiday quiet ("quiet on Shabbat in Haifa",
+ * "שקט בשבת ובחגים", "stop Shabbat quiet") and the holiday calendar ("use the diaspora holiday
+ * calendar", "לוח חגים של ישראל"). Patterns are anchored to the whole message, so a request that
  * merely mentions a summary ("summarize my notes") is left to the planner.
  */
 
@@ -12,7 +14,13 @@ export type SettingsCommand =
   | { kind: "digestAt"; time: string }
   | { kind: "quietHours"; start: string; end: string }
   | { kind: "quietOff" }
-  | { kind: "quietShow" };
+  | { kind: "quietShow" }
+  /** Shabbat and holiday quiet on, in a city as the user named it (null: the one set, else the zone's). */
+  | { kind: "sabbathOn"; city: string | null }
+  | { kind: "sabbathOff" }
+  | { kind: "sabbathShow" }
+  /** Which holiday calendar the user keeps (the second days of yom tov abroad). */
+  | { kind: "calendarSchedule"; schedule: "israel" | "diaspora" };
 
 /** Longest message read as a settings command. */
 const MAX_LENGTH = 120;
@@ -93,6 +101,96 @@ const QUIET_SHOW = [
   new RegExp(String.raw`^${HE_LEAD}(?:מה\s+)?(?:ה)?שעות\s+(?:ה)?שקט\s+שלי\s*\??\s*$`, "u"),
 ];
 
+const SHABBAT = String.raw`(?:shabbat|shabbos|shabat|sabbath|the\s+sabbath)`;
+const HOLIDAYS = String.raw`(?:\s+(?:and|&|\+)\s+(?:on\s+|during\s+)?(?:the\s+)?(?:jewish\s+)?(?:holidays|holy\s+days|chagim|yom\s+tov|yamim\s+tovim))?`;
+/** "in Haifa", "in New York": a city name, checked against hebcal's cities by the settings. */
+const EN_CITY = String.raw`(?:\s+(?:in|for|at)\s+([a-z][a-z .'-]{1,40}?))?`;
+const HE_SHABBAT = String.raw`(?:ה)?שבת(?:ות)?`;
+const HE_HOLIDAYS = String.raw`(?:\s+ו(?:ב)?(?:ה)?(?:חגים|חג|ימים\s+טובים))?`;
+/** "בירושלים", "בתל אביב", "ב-חיפה": the city without its ב. */
+const HE_CITY = String.raw`(?:\s+ב[-־]?\s*([א-ת][א-ת '"׳״\-]{1,30}?))?`;
+
+const SABBATH_ON = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:(?:turn\s+on|enable|start|set|switch\s+on)\s+)?(?:(?:be|stay|keep)\s+)?(?:quiet|silent|silence|quiet\s+mode)\s+(?:on|during|for|over)\s+${SHABBAT}${HOLIDAYS}${EN_CITY}${TAIL}`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:(?:turn\s+on|enable|start|set|switch\s+on)\s+)?${SHABBAT}(?:\s+and\s+holiday)?\s+(?:quiet|mode|silence)(?:\s+on)?${EN_CITY}${TAIL}`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:please\s+)?(?:don'?t|do\s+not|never)\s+(?:message|text|write\s+to|write|send|bother|ping|remind)(?:\s+me)?(?:\s+(?:messages|anything|reminders))?\s+(?:on|during|over)\s+${SHABBAT}${HOLIDAYS}${EN_CITY}${TAIL}`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:תפעיל|תפעילי|הפעל|להפעיל|תעשה|תעשי)\s+(?:לי\s+)?)?(?:(?:תהיה|תהיי|להיות)\s+)?(?:ב)?(?:שקט|מצב\s+שקט|שקט\s+מוחלט)\s+(?:ב|של\s+)?${HE_SHABBAT}${HE_HOLIDAYS}${HE_CITY}${TAIL}`,
+    "u",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:אל|לא)\s+(?:תשלח|תשלחי|לשלוח|תכתוב|תכתבי|לכתוב|תזכיר|תזכירי|להזכיר|תפריע|תפריעי|להפריע)|בלי)\s+(?:לי\s+)?(?:(?:הודעות|תזכורות|כלום|שום\s+דבר)\s+)?ב${HE_SHABBAT}${HE_HOLIDAYS}${HE_CITY}${TAIL}`,
+    "u",
+  ),
+];
+
+const SABBATH_OFF = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:(?:stop|turn\s+off|disable|cancel|remove|end|switch\s+off|no\s+more)\s+(?:the\s+|my\s+)?(?:${SHABBAT}(?:\s+and\s+holiday)?\s+(?:quiet|mode|silence)|(?:being\s+)?quiet\s+on\s+${SHABBAT}${HOLIDAYS})|${SHABBAT}\s+(?:quiet|mode)\s+off|you\s+(?:can|may)\s+(?:message|text|write\s+to)\s+me\s+on\s+${SHABBAT}${HOLIDAYS})${TAIL}`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:בטל|בטלי|תבטל|תבטלי|לבטל|כבה|תכבה|תכבי|לכבות|הפסק|תפסיק|תפסיקי|להפסיק)\s+(?:את\s+)?(?:ה)?(?:שקט|מצב\s+(?:ה)?שקט)\s+(?:ב|של\s+)?${HE_SHABBAT}${HE_HOLIDAYS}|(?:אפשר|מותר)\s+(?:לשלוח|לכתוב)\s+לי\s+(?:הודעות\s+)?ב${HE_SHABBAT}${HE_HOLIDAYS})${TAIL}`,
+    "u",
+  ),
+];
+
+const SABBATH_SHOW = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:what\s+are\s+|show\s+(?:me\s+)?)?(?:my\s+)?${SHABBAT}\s+(?:settings|quiet|mode)\s*\??\s*$`,
+    "iu",
+  ),
+  new RegExp(String.raw`^${HE_LEAD}(?:מה\s+)?(?:ה)?הגדרות\s+(?:ה)?שבת(?:\s+שלי)?\s*\??\s*$`, "u"),
+];
+
+/** Diaspora or Israel, as the user names the holiday calendar. */
+const EN_ABROAD = String.raw`(?:the\s+)?(?:diaspora|diaspora's|chutz\s+la'?aretz|abroad|outside\s+(?:of\s+)?israel)`;
+const EN_ISRAEL = String.raw`(?:israel|israel's|israeli|the\s+israeli)`;
+const HE_ABROAD = String.raw`(?:חו["״']{1,2}ל|חוץ\s+לארץ|התפוצות|הגולה)`;
+const HE_ISRAEL = String.raw`(?:ישראל|הארץ|ארץ\s+ישראל)`;
+const scheduleCommand = (where: string, he: boolean) =>
+  he
+    ? new RegExp(
+        String.raw`^${HE_LEAD}(?:(?:תשתמש|תשתמשי|השתמש|להשתמש)\s+ב|(?:אני\s+)?(?:שומר|שומרת|חוגג|חוגגת)\s+(?:את\s+)?|(?:עבור|תעבור|תעבירי|העבר)\s+ל)?(?:ה)?(?:לוח\s+(?:ה)?חגים|חגים|לוח\s+(?:ה)?שנה)\s+(?:של\s+|כמו\s+ב)?${where}${TAIL}`,
+        "u",
+      )
+    : new RegExp(
+        String.raw`^${EN_LEAD}(?:(?:use|switch\s+to|set|i\s+(?:keep|follow|observe|use))\s+)?(?:${where}\s+(?:holiday\s+calendar|holidays|calendar|holiday\s+schedule|schedule)|(?:the\s+)?(?:holiday\s+calendar|holidays|holiday\s+schedule)\s+(?:of|for|in)\s+${where})${TAIL}`,
+        "iu",
+      );
+const SCHEDULE = [
+  {
+    schedule: "diaspora" as const,
+    patterns: [scheduleCommand(EN_ABROAD, false), scheduleCommand(HE_ABROAD, true)],
+  },
+  {
+    schedule: "israel" as const,
+    patterns: [scheduleCommand(EN_ISRAEL, false), scheduleCommand(HE_ISRAEL, true)],
+  },
+];
+
+/** The Shabbat quiet and holiday calendar commands in `message`, or null. */
+function parseSabbathCommand(message: string): SettingsCommand | null {
+  if (SABBATH_OFF.some((p) => p.test(message))) return { kind: "sabbathOff" };
+  if (SABBATH_SHOW.some((p) => p.test(message))) return { kind: "sabbathShow" };
+  for (const pattern of SABBATH_ON) {
+    const match = pattern.exec(message);
+    if (match) return { kind: "sabbathOn", city: match[1]?.trim() || null };
+  }
+  for (const { schedule, patterns } of SCHEDULE)
+    if (patterns.some((p) => p.test(message))) return { kind: "calendarSchedule", schedule };
+  return null;
+}
+
 interface Clock {
   hour: number;
   minute: number;
@@ -154,5 +252,5 @@ export function parseSettingsCommand(text: string): SettingsCommand | null {
     if (from === to) return null;
     return { kind: "quietHours", start: from, end: to };
   }
-  return null;
+  return parseSabbathCommand(message);
 }

@@ -21,6 +21,8 @@ export interface RingContent {
   intervalMinutes?: number;
   /** Given by another member of the household: their household name ("from Yossi"). */
   from?: string;
+  /** Held through a Shabbat or yom tov window: what it was for, in the user's language ("Shabbat"). */
+  heldFor?: string[];
 }
 
 /** Occurrences more than a day late, gathered into one message. */
@@ -58,6 +60,10 @@ export interface DigestContent {
   overdue: DigestLine[];
   undated: number;
   sections: DigestSection[];
+  /** Today's holidays or fasts on the user's schedule, in their language ("Erev Pesach"). */
+  holidays?: string[];
+  /** Shabbat quiet: a window that begins today, its city, candle lighting and havdalah (ISO). */
+  candles?: { city: string; lightingAt: string; havdalahAt: string };
 }
 
 /**

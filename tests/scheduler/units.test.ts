@@ -454,6 +454,27 @@ describe("parseSettingsCommand", () => {
     ["שעות שקט בספרייה", null],
     [`stop the morning summary ${"please ".repeat(20)}`, null],
     ["", null],
+    // Shabbat and holiday quiet, and the holiday calendar (issue 36).
+    ["quiet on Shabbat and holidays", { kind: "sabbathOn", city: null }],
+    ["Please don't message me on Shabbat.", { kind: "sabbathOn", city: null }],
+    ["quiet on Shabbat in Haifa", { kind: "sabbathOn", city: "Haifa" }],
+    ["don't send me reminders on shabbat and holidays in New York", { kind: "sabbathOn", city: "New York" }],
+    ["שקט בשבת ובחגים", { kind: "sabbathOn", city: null }],
+    ["אל תשלח לי הודעות בשבת", { kind: "sabbathOn", city: null }],
+    ["שקט בשבת בירושלים", { kind: "sabbathOn", city: "ירושלים" }],
+    ["stop Shabbat quiet", { kind: "sabbathOff" }],
+    ["בטל שקט בשבת", { kind: "sabbathOff" }],
+    ["my Shabbat settings", { kind: "sabbathShow" }],
+    ["מה הגדרות השבת שלי?", { kind: "sabbathShow" }],
+    ["use the diaspora holiday calendar", { kind: "calendarSchedule", schedule: "diaspora" }],
+    ["I keep Israel's holidays", { kind: "calendarSchedule", schedule: "israel" }],
+    ['לוח חגים של חו"ל', { kind: "calendarSchedule", schedule: "diaspora" }],
+    ["לוח חגים של ישראל", { kind: "calendarSchedule", schedule: "israel" }],
+    ["remind me on shabbat to call mom", null],
+    ["what's on shabbat?", null],
+    ["quiet on shabbat was nice", null],
+    ["תזכיר לי בשבת להתקשר לאמא", null],
+    ["מה יש בשבת", null],
   ])("%j", (text, expected) => {
     expect(parseSettingsCommand(text)).toEqual(expected);
   });

@@ -32,6 +32,10 @@ export interface HouseholdMember {
   /** Their quiet hours, local "HH:mm" (null: none). */
   quietStart: string | null;
   quietEnd: string | null;
+  /** Their Shabbat quiet (docs/SCHEDULER.md): notices to them wait for havdalah. */
+  sabbathQuiet: boolean;
+  sabbathCity: string | null;
+  calendarSchedule: "israel" | "diaspora" | null;
   /** Whether they get the batched notice of others' changes to shared lists. */
   listNotices: boolean;
 }
@@ -125,10 +129,13 @@ export class HouseholdRepository {
       time_zone: string | null;
       quiet_start: string | null;
       quiet_end: string | null;
+      sabbath_quiet: boolean | null;
+      sabbath_city: string | null;
+      calendar_schedule: "israel" | "diaspora" | null;
       list_notices: boolean;
     }>(
       `SELECT m.household_id, m.phone, m.name, m.joined_at, m.list_notices, u.language, u.time_zone,
-              u.quiet_start, u.quiet_end
+              u.quiet_start, u.quiet_end, u.sabbath_quiet, u.sabbath_city, u.calendar_schedule
          FROM household_members m LEFT JOIN users u ON u.phone = m.phone
         WHERE m.household_id = (SELECT household_id FROM household_members WHERE phone = $1)
         ORDER BY m.joined_at, m.phone`,
@@ -146,6 +153,9 @@ export class HouseholdRepository {
         timeZone: r.time_zone,
         quietStart: r.quiet_start,
         quietEnd: r.quiet_end,
+        sabbathQuiet: r.sabbath_quiet ?? false,
+        sabbathCity: r.sabbath_city,
+        calendarSchedule: r.calendar_schedule,
         listNotices: r.list_notices,
       })),
     };

@@ -1,4 +1,5 @@
 import type { Task, TaskRecurrence } from "../../types/tasks.js";
+import type { User } from "../../types/user.js";
 import type { Queryable } from "../transaction.js";
 
 /** Who reads a household notice, from a row with their user columns. */
@@ -9,7 +10,7 @@ function readerOf(
     time_zone: string;
     quiet_start: string | null;
     quiet_end: string | null;
-  },
+  } & Partial<SabbathRow>,
 ): NoticeReader {
   return {
     phone,
@@ -17,8 +18,22 @@ function readerOf(
     timeZone: row.time_zone,
     quietStart: row.quiet_start,
     quietEnd: row.quiet_end,
+    ...(row.sabbath_quiet ? sabbathOf(row as SabbathRow) : {}),
   };
 }
+
+/** A user's Shabbat quiet columns (migration 21). */
+interface SabbathRow {
+  sabbath_quiet: boolean;
+  sabbath_city: string | null;
+  calendar_schedule: User["calendarSchedule"];
+}
+
+const sabbathOf = (row: SabbathRow) => ({
+  sabbathQuiet: row.sabbath_quiet,
+  sabbathCity: row.sabbath_city,
+  calendarSchedule: row.calendar_schedule,
+});
 
 /** A task whose reminder is due, locked for the claiming transaction. */
 export interface DueTaskRow {
@@ -41,6 +56,10 @@ export interface NoticeReader {
   timeZone: string;
   quietStart: string | null;
   quietEnd: string | null;
+  /** Shabbat quiet (absent: off): notices wait for havdalah. */
+  sabbathQuiet?: boolean;
+  sabbathCity?: string | null;
+  calendarSchedule?: User["calendarSchedule"];
 }
 
 /** A task given within a household whose giver is to be told something: it is done, or still open. */
@@ -80,9 +99,13 @@ export interface ProactiveUser {
   digestNextAt: number | null;
   /** The user's latest inbound message (WhatsApp's 24-hour window runs from it). */
   lastInboundAt: number | null;
+  /** Shabbat and holiday quiet (docs/SCHEDULER.md), its city and the user's holiday schedule. */
+  sabbathQuiet: boolean;
+  sabbathCity: string | null;
+  calendarSchedule: User["calendarSchedule"];
 }
 
-interface UserRow {
+interface UserRow extends SabbathRow {
   phone: string;
   display_name: string | null;
   language: ProactiveUser["language"];
@@ -96,7 +119,7 @@ interface UserRow {
 }
 
 const USER_COLUMNS = `phone, display_name, language, time_zone, next_proactive_at, quiet_start, quiet_end,
-  digest_local_time, digest_next_at, last_inbound_at`;
+  digest_local_time, digest_next_at, last_inbound_at, sabbath_quiet, sabbath_city, calendar_schedule`;
 
 function toUser(row: UserRow): ProactiveUser {
   return {
@@ -110,6 +133,7 @@ function toUser(row: UserRow): ProactiveUser {
     digestLocalTime: row.digest_local_time,
     digestNextAt: row.digest_next_at?.getTime() ?? null,
     lastInboundAt: row.last_inbound_at?.getTime() ?? null,
+    ...sabbathOf(row),
   };
 }
 
@@ -180,11 +204,15 @@ export class SchedulerRepository {
       time_zone: string;
       quiet_start: string | null;
       quiet_end: string | null;
+      sabbath_quiet: boolean;
+      sabbath_city: string | null;
+      calendar_schedule: User["calendarSchedule"];
       rang_at: Date | null;
       completed_at: Date | null;
     }>(
       `SELECT t.id, t.text, t.completed, t.completed_at, holder.name AS holder, t.assigned_by_phone AS giver_phone,
-              u.language, u.time_zone, u.quiet_start, u.quiet_end,
+              u.language, u.time_zone, u.quiet_start, u.quiet_end, u.sabbath_quiet, u.sabbath_city,
+              u.calendar_schedule,
               (SELECT max(d.sent_at) FROM reminder_deliveries d
                 WHERE d.task_id = t.id AND d.status = 'sent' AND d.kind IN ('reminder', 'nudge', 'overdue')) AS rang_at
          FROM tasks t
@@ -242,8 +270,12 @@ export class SchedulerRepository {
       time_zone: string;
       quiet_start: string | null;
       quiet_end: string | null;
+      sabbath_quiet: boolean;
+      sabbath_city: string | null;
+      calendar_schedule: User["calendarSchedule"];
     }>(
-      `SELECT u.phone, u.language, u.time_zone, u.quiet_start, u.quiet_end
+      `SELECT u.phone, u.language, u.time_zone, u.quiet_start, u.quiet_end, u.sabbath_quiet, u.sabbath_city,
+              u.calendar_schedule
          FROM (SELECT recipient_phone FROM household_list_changes
                 GROUP BY recipient_phone HAVING min(first_at) <= $1 LIMIT $2) c
          JOIN users u ON u.phone = c.recipient_phone`,

@@ -6,16 +6,20 @@ import type { ProactiveUser } from "../../db/repositories/schedulerRepository.js
  * handed to delivery as claimed deliveries.
  */
 
-/** Gives each user's messages send slots: the user's next free slot, then one gap apart. */
+/**
+ * Gives each user's messages send slots: the user's next free slot, then one gap apart; a user in
+ * `heldUntil` (Shabbat quiet) from that instant on.
+ */
 export function assignSlots(
   perUser: ReadonlyMap<string, NewDelivery[]>,
   users: ReadonlyMap<string, Pick<ProactiveUser, "nextProactiveAt">>,
   nowMs: number,
   gapMs: number,
+  heldUntil: ReadonlyMap<string, number> = new Map(),
 ): NewDelivery[] {
   const out: NewDelivery[] = [];
   for (const [phone, rows] of perUser) {
-    const base = Math.max(nowMs, users.get(phone)?.nextProactiveAt ?? nowMs);
+    const base = Math.max(nowMs, users.get(phone)?.nextProactiveAt ?? nowMs, heldUntil.get(phone) ?? nowMs);
     rows
       .sort((a, b) => (a.kind === "away" ? -1 : b.kind === "away" ? 1 : a.occurrenceAt - b.occurrenceAt))
       .forEach((row, i) => out.push({ ...row, sendAfter: base + i * gapMs }));

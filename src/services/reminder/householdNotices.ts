@@ -6,6 +6,7 @@ import type { HouseholdContent } from "../../types/proactive.js";
 import { replyLanguage } from "../../utils/language.js";
 import { asDelivery } from "./deliveryRows.js";
 import { inQuietHours, quietHoursEnd, type QuietHours } from "./ringPlan.js";
+import { isHeld } from "./sabbathQuiet.js";
 
 /** An hour after a reminder given within a household rang and is still open, its giver is told once. */
 const STILL_OPEN_AFTER_MS = 60 * 60 * 1000;
@@ -28,7 +29,8 @@ export class HouseholdNotices {
   /**
    * Claims the household's notices: to whoever gave a task or reminder, that it is done or still
    * open an hour after it rang (each once), and each member's batched notice of others' additions
-   * to shared lists. A reader in their quiet hours gets it when they end.
+   * to shared lists. A reader in their quiet hours gets it when they end; one keeping Shabbat
+   * quiet, at havdalah.
    */
   async claim(token: string, limit: number): Promise<Delivery[]> {
     const now = this.deps.clock();
@@ -36,7 +38,7 @@ export class HouseholdNotices {
       const told = await repo.lockAssignerNotices(now - STILL_OPEN_AFTER_MS, limit);
       // A reader in their quiet hours keeps gathering: one notice when they end, not one per batch.
       const readers = (await repo.listChangeReaders(now - LIST_NOTICE_BATCH_MS, limit)).filter(
-        (reader) => !inQuietHours(now, quietOf(reader)),
+        (reader) => !inQuietHours(now, quietOf(reader)) && !isHeld(sabbathOf(reader), now),
       );
       const changes = await repo.takeListChanges(readers.map((reader) => reader.phone));
       if (told.length === 0 && changes.length === 0) return [];
@@ -87,6 +89,18 @@ function quietOf(reader: Pick<NoticeReader, "quietStart" | "quietEnd" | "timeZon
     : { start: "00:00", end: "00:00", timeZone: reader.timeZone };
 }
 
+/** A reader's Shabbat quiet (absent: off). */
+const sabbathOf = (
+  reader: Pick<NoticeReader, "sabbathQuiet" | "sabbathCity" | "calendarSchedule"> & {
+    timeZone: string;
+  },
+) => ({
+  sabbathQuiet: reader.sabbathQuiet ?? false,
+  sabbathCity: reader.sabbathCity ?? null,
+  calendarSchedule: reader.calendarSchedule ?? null,
+  timeZone: reader.timeZone,
+});
+
 /** What a household notice says, without whom it is for (their language and zone are added). */
 type HouseholdNoticeBody = DistributiveOmit<HouseholdContent, "kind" | "language" | "timeZone">;
 
@@ -94,7 +108,7 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 /**
  * A household notice to `reader` (a member: their language, zone and quiet hours), sent now or, in
- * their quiet hours, when those end.
+ * their quiet hours, when those end; in their Shabbat quiet, at havdalah.
  */
 export function householdNotice(
   reader: Omit<NoticeReader, "timeZone"> & { timeZone: string | null },
@@ -117,6 +131,9 @@ export function householdNotice(
     taskId: null,
     occurrenceAt: now,
     content,
-    sendAfter: inQuietHours(now, quiet) ? quietHoursEnd(now, quiet) : now,
+    sendAfter: Math.max(
+      inQuietHours(now, quiet) ? quietHoursEnd(now, quiet) : now,
+      isHeld(sabbathOf({ ...reader, timeZone }), now)?.end ?? now,
+    ),
   };
 }

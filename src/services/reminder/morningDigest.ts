@@ -9,9 +9,12 @@ import { digestPolishMessages } from "../../prompts/morningBriefPrompt.js";
 import type { LLMService } from "../../types/llm.js";
 import type { ProactiveContent } from "../../types/proactive.js";
 import type { Logger } from "../../utils/logger.js";
+import { replyLanguage } from "../../utils/language.js";
 import { buildDigest, type DigestSource } from "./digest.js";
 import { asDelivery, assignSlots, nextSlots } from "./deliveryRows.js";
 import { digestIsEmpty } from "./proactiveText.js";
+import { digestCalendar } from "./digestCalendar.js";
+import { isHeld } from "./sabbathQuiet.js";
 import type { DigestAtSend } from "./reminderDelivery.js";
 
 /** A morning digest more than this late is no morning digest: skipped, not sent at noon. */
@@ -73,7 +76,10 @@ export class MorningDigest implements DigestAtSend {
       const skippedRows: NewDelivery[] = [];
       for (const user of due) {
         const digestAt = user.digestNextAt!;
-        const content = buildDigest(user, tasksOf.get(user.phone) ?? [], digestAt);
+        const content = {
+          ...buildDigest(user, tasksOf.get(user.phone) ?? [], digestAt),
+          ...this.calendarOf(user, digestAt),
+        };
         const row: NewDelivery = {
           key: `digest:${user.phone}@${content.date}`,
           phone: user.phone,
@@ -85,8 +91,11 @@ export class MorningDigest implements DigestAtSend {
         };
         // A digest may still gain a calendar section at send time; without sources an empty one is skipped now.
         const empty = digestIsEmpty(content) && this.sources.length === 0;
-        if (now - digestAt > DIGEST_STALE_MS || empty) {
-          skippedRows.push({ ...row, status: "skipped", error: empty ? "nothing to report" : "too late" });
+        // A Saturday-morning digest held to havdalah says nothing useful: that day's is skipped.
+        const resting = isHeld(user, digestAt) !== null;
+        if (now - digestAt > DIGEST_STALE_MS || empty || resting) {
+          const error = resting ? "shabbat quiet" : empty ? "nothing to report" : "too late";
+          skippedRows.push({ ...row, status: "skipped", error });
         } else {
           perUser.set(user.phone, [row]);
         }
@@ -140,6 +149,19 @@ export class MorningDigest implements DigestAtSend {
       );
     }
     return text;
+  }
+
+  /** Today's holidays and candle lighting; left out (logged) if the calendar cannot be read. */
+  private calendarOf(user: ProactiveUser, digestAt: number): ReturnType<typeof digestCalendar> {
+    try {
+      return digestCalendar({ ...user, language: replyLanguage(user.language) }, digestAt);
+    } catch (error) {
+      this.deps.logger.warn(
+        { err: error, event: "DIGEST_CALENDAR_FAILED" },
+        "digest without the Hebrew calendar",
+      );
+      return {};
+    }
   }
 
   /** The user's next digest instant; null (no digest) for a zone or time this runtime cannot read. */

@@ -157,7 +157,10 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
       break;
   }
   const late = nowMs - lateFrom;
-  if (late > LATE_AFTER_MS && content.kind !== "overdue") {
+  if (content.heldFor && content.heldFor.length > 0 && late > LATE_AFTER_MS) {
+    // Held for Shabbat or yom tov: said so, with when it was due (not an apology for being late).
+    text += `\n${t(lang, "reminder.held", { name: joinNames(content.heldFor, lang), time: when(new Date(lateFrom).toISOString()) })}`;
+  } else if (late > LATE_AFTER_MS && content.kind !== "overdue") {
     const time = when(new Date(lateFrom).toISOString());
     text += `\n${t(lang, "reminder.late", { time, late: durationText(late, lang) })}`;
   }
@@ -170,6 +173,13 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
           { id: `${REMINDER_BUTTON.snooze}${content.taskId}`, label: t(lang, "reminder.buttonSnooze") },
         ];
   return { text, buttons };
+}
+
+/** "Rosh Hashana and Shabbat" / "ראש השנה ושבת". */
+function joinNames(names: readonly string[], lang: Language): string {
+  if (names.length < 2) return names[0] ?? "";
+  const last = names.at(-1)!;
+  return `${names.slice(0, -1).join(", ")}${lang === "he" ? " ו" : " and "}${last}`;
 }
 
 function renderAway(content: AwayContent, nowMs: number): string {
@@ -193,7 +203,21 @@ export function renderDigest(content: DigestContent): string {
     lang === "he"
       ? `יום ${HEBREW_DAYS[parts.dayOfWeek] ?? ""} ${pad2(parts.day)}/${pad2(parts.month)}`
       : `${parts.weekday} ${pad2(parts.day)}/${pad2(parts.month)}`;
-  const blocks = [t(lang, "digest.greeting", { name: content.name ? ` ${content.name}` : "", day })];
+  const greeting = [t(lang, "digest.greeting", { name: content.name ? ` ${content.name}` : "", day })];
+  if (content.holidays?.length)
+    greeting.push(t(lang, "digest.holiday", { names: content.holidays.join(" · ") }));
+  if (content.candles) {
+    const { city, lightingAt, havdalahAt } = content.candles;
+    const end = zonedParts(Date.parse(havdalahAt), content.timeZone);
+    greeting.push(
+      t(lang, "digest.candles", {
+        time: localClock(Date.parse(lightingAt), content.timeZone),
+        city,
+        havdalah: `${lang === "he" ? `יום ${HEBREW_DAYS[end.dayOfWeek] ?? ""}` : end.weekday.slice(0, 3)} ${localClock(Date.parse(havdalahAt), content.timeZone)}`,
+      }),
+    );
+  }
+  const blocks = [greeting.join("\n")];
   if (content.today.length > 0) blocks.push([t(lang, "digest.today"), ...content.today.map(line)].join("\n"));
   for (const section of content.sections) {
     if (section.lines.length > 0) blocks.push([section.title, ...section.lines.map(line)].join("\n"));
@@ -208,6 +232,8 @@ export function renderDigest(content: DigestContent): string {
 /** Whether a digest has anything to say (an empty one is not sent). */
 export function digestIsEmpty(content: DigestContent): boolean {
   return (
+    // A holiday's name alone is no reason to write; candle lighting someone asked for is.
+    !content.candles &&
     content.today.length === 0 &&
     content.overdue.length === 0 &&
     content.undated === 0 &&

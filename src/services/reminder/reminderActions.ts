@@ -14,6 +14,7 @@ import { completeTaskRow } from "../tasks/completeTask.js";
 import { SNOOZE_MINUTES } from "./proactiveText.js";
 import { quotedInline } from "../../utils/quotedText.js";
 import type { SettingsCommand } from "../../nlu/settingsCommand.js";
+import { isSabbathCommand, sabbathSetting } from "./sabbathSettings.js";
 
 export interface ReminderActionsDeps {
   /** The tasks a tap changes with their undo journal, and the reminders rung (db/storage reminderActionStorage). */
@@ -39,6 +40,11 @@ function changesSetting(user: User, command: SettingsCommand): boolean {
     case "quietOff":
       return user.quietStart !== null || user.quietEnd !== null;
     case "quietShow":
+    case "sabbathOn":
+    case "sabbathOff":
+    case "sabbathShow":
+    case "calendarSchedule":
+      // Shabbat quiet's are decided by sabbathSetting (a city is looked up first).
       return false;
   }
 }
@@ -159,6 +165,19 @@ export class ReminderActions {
     messageId: string,
   ): Promise<string> {
     const { users, undo, clock } = this.deps;
+    if (isSabbathCommand(command)) {
+      const { changes, reply } = sabbathSetting(user, language, command, clock());
+      if (changes) {
+        if (undo)
+          await recordIrreversible(undo, user.phone, {
+            operationId: `settings:${messageId}`,
+            reason: "settings",
+            now: clock(),
+          });
+        await users.update(user.phone, changes);
+      }
+      return reply;
+    }
     // A setting is not journaled: "undo" right after it says so rather than undoing an older change.
     // One that changes nothing (already so) is not a change, and leaves the last one undoable.
     if (undo && changesSetting(user, command))

@@ -7,6 +7,9 @@ import { replyLanguage } from "../../utils/language.js";
 import type { Logger } from "../../utils/logger.js";
 import { asDelivery, assignSlots, nextSlots } from "./deliveryRows.js";
 import { planRing, type QuietHours, type RingPlan } from "./ringPlan.js";
+import { isHeld } from "./sabbathQuiet.js";
+import { nextFireAfter } from "../tasks/taskTimes.js";
+import type { DueTaskRow } from "../../db/repositories/schedulerRepository.js";
 import { outsideWindow } from "./whatsAppWindow.js";
 
 /** An occurrence more than this late is gathered into one "while I was away" message. */
@@ -60,9 +63,20 @@ export class RingClaims {
       /** Each user's away message of this claim, keyed by its first task (unique across claims, even at the same instant). */
       const awayKeys = new Map<string, string>();
       const covered: NewDelivery[] = [];
+      /** Users in a Shabbat or yom tov window now: their rings go at havdalah (the window's end). */
+      const heldUntil = new Map<string, number>();
       for (const task of tasks) {
         const user = users.get(task.phone);
         if (!user) continue;
+        // Computed only for users with the setting (isHeld returns at once otherwise).
+        const window = isHeld(user, now);
+        if (window) heldUntil.set(task.phone, window.end);
+        if (window && task.recurrence?.type === "nudge") {
+          // A nudge pauses until havdalah, then goes on every interval (up to its end).
+          const until = task.recurrence.until === undefined ? Infinity : Date.parse(task.recurrence.until);
+          nextFires.push({ id: task.id, nextFireAt: window.end <= until ? window.end : null });
+          continue;
+        }
         const quiet: QuietHours | null =
           user.quietStart && user.quietEnd
             ? { start: user.quietStart, end: user.quietEnd, timeZone: user.timeZone }
@@ -79,7 +93,7 @@ export class RingClaims {
           nextFires.push({ id: task.id, nextFireAt: null });
           continue;
         }
-        nextFires.push({ id: task.id, nextFireAt: plan.nextFireAt });
+        nextFires.push({ id: task.id, nextFireAt: heldNext(task, plan, window?.end ?? null) });
         if (!plan.ring) continue;
         const { kind, fireAt } = plan.ring;
         // Outside WhatsApp's window a nudge goes once (as the template) and then waits for the
@@ -98,6 +112,8 @@ export class RingClaims {
             kind === "recurring" && offsetMs > 0 ? new Date(fireAt + offsetMs).toISOString() : task.dueAt,
           ...(task.recurrence?.intervalMinutes ? { intervalMinutes: task.recurrence.intervalMinutes } : {}),
           ...(task.fromName ? { from: task.fromName } : {}),
+          // Rung at havdalah, saying what it waited for (the ledger key stays the occurrence's).
+          ...(window ? { heldFor: window.names[replyLanguage(user.language)] } : {}),
         };
         const row: NewDelivery = {
           key: ringKey(task.id, fireAt),
@@ -137,7 +153,7 @@ export class RingClaims {
         });
         perUser.set(phone, list);
       }
-      const rows = assignSlots(perUser, users, now, gapMs);
+      const rows = assignSlots(perUser, users, now, gapMs, heldUntil);
       await repo.setNextProactive(nextSlots(rows, gapMs));
       await repo.setNextFire(nextFires);
       const inserted = await deliveries.insert([...rows, ...covered], token, now);
@@ -145,6 +161,18 @@ export class RingClaims {
     });
     return { locked: planned.locked, deliveries: planned.rows.map((r) => asDelivery(r, token)) };
   }
+}
+
+/**
+ * A repeating reminder held through a window rings once for it: its next ring is its first
+ * occurrence from havdalah on, not every occurrence inside (three days of yom tov and Shabbat).
+ */
+function heldNext(task: DueTaskRow, plan: RingPlan, heldUntil: number | null): number | null {
+  const rule = task.recurrence;
+  if (heldUntil === null || !rule || plan.nextFireAt === null || plan.nextFireAt >= heldUntil)
+    return plan.nextFireAt;
+  const next = nextFireAfter(rule, task.timeZone, heldUntil - 1, task.reminderOffsetMinutes ?? 0);
+  return next === null ? null : Date.parse(next);
 }
 
 const ringKey = (taskId: string, fireAt: number) => `task:${taskId}@${new Date(fireAt).toISOString()}`;

@@ -1,0 +1,87 @@
+import {
+  holidaysBetween,
+  scheduleOf,
+  type CalendarSchedule,
+  type HolidayDay,
+} from "../../nlu/hebrewCalendar.js";
+import type { LocalDate } from "../../nlu/zonedTime.js";
+import { cityName } from "../../nlu/restWindows.js";
+import type { DigestContent } from "../../types/proactive.js";
+import { localDayNumber, zonedParts } from "../../utils/timeContext.js";
+import { nextRestWindow, restCityOf, type SabbathUser } from "./sabbathQuiet.js";
+
+/**
+ * The Hebrew calendar's part of the morning digest (issue 36): today's holiday or fast, for every
+ * user on their schedule, and, for users with Shabbat quiet, the candle lighting of a window that
+ * begins today (Friday, erev yom tov).
+ */
+
+/**
+ * The minor and modern days worth a line; the rest of those kinds (Leil Selichot, Purim Katan,
+ * Herzl Day …) are not. Rosh chodesh is never named.
+ */
+const NAMED_MINOR = new Set([
+  "Purim",
+  "Shushan Purim",
+  "Tu BiShvat",
+  "Lag BaOmer",
+  "Tu B'Av",
+  "Pesach Sheni",
+  "Yom HaShoah",
+  "Yom HaZikaron",
+  "Yom HaAtzma'ut",
+  "Yom Yerushalayim",
+]);
+
+/** Whether a named day gets the digest's line. */
+function named(day: HolidayDay): boolean {
+  switch (day.kind) {
+    case "yom_tov":
+    case "holiday":
+    case "fast":
+    case "erev":
+      return true;
+    case "minor":
+    case "modern":
+      return NAMED_MINOR.has(day.key);
+    case "rosh_chodesh":
+      return false;
+  }
+}
+
+/** Days already looked up (a day and a schedule), for the digests of one morning. */
+const cache = new Map<string, HolidayDay[]>();
+
+function holidaysOn(date: LocalDate, schedule: CalendarSchedule): HolidayDay[] {
+  const key = `${date.year}-${date.month}-${date.day}|${schedule}`;
+  let days = cache.get(key);
+  if (!days) {
+    days = holidaysBetween(date, date, schedule).filter(named);
+    if (cache.size > 64) cache.clear();
+    cache.set(key, days);
+  }
+  return days;
+}
+
+/** Today's holidays and, with Shabbat quiet, today's candle lighting, for a digest at `digestAtMs`. */
+export function digestCalendar(
+  user: SabbathUser & { language: DigestContent["language"] },
+  digestAtMs: number,
+): Pick<DigestContent, "holidays" | "candles"> {
+  const { year, month, day } = zonedParts(digestAtMs, user.timeZone);
+  const holidays = holidaysOn({ year, month, day }, scheduleOf(user)).map((h) =>
+    user.language === "he" ? h.he : h.en,
+  );
+  const city = user.sabbathQuiet ? restCityOf(user) : null;
+  const window = city ? nextRestWindow(user, city, digestAtMs) : null;
+  const today = localDayNumber(digestAtMs, user.timeZone);
+  const candles =
+    city && window && window.start > digestAtMs && localDayNumber(window.start, user.timeZone) === today
+      ? {
+          city: cityName(city, user.language),
+          lightingAt: new Date(window.start).toISOString(),
+          havdalahAt: new Date(window.end).toISOString(),
+        }
+      : undefined;
+  return { ...(holidays.length > 0 ? { holidays } : {}), ...(candles ? { candles } : {}) };
+}

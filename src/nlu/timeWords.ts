@@ -220,10 +220,10 @@ export const SEASON_ZONES = new Map<string, { offset: number; place: string }>([
 ]);
 
 /** Zone words said before "time" ("London time") and after "שעון" ("שעון ישראל"). */
-const EN_ZONE_PLACES = [...ZONE_NAMES.keys()].filter(
+export const EN_ZONE_PLACES = [...ZONE_NAMES.keys()].filter(
   (w) => /^[a-z ]+$/u.test(w) && !/^(?:pt|et|ct|mt|ist|jst)$/u.test(w),
 );
-const HE_ZONE_PLACES = [...ZONE_NAMES.keys()].filter((w) => /\p{Script=Hebrew}/u.test(w));
+export const HE_ZONE_PLACES = [...ZONE_NAMES.keys()].filter((w) => /\p{Script=Hebrew}/u.test(w));
 
 /** Zone abbreviations said after a time ("8am PST", "9:00 CEST"), both kinds. */
 export const ZONE_ABBREVIATIONS = [

@@ -20,10 +20,12 @@ import {
   EN_RARE_WEEKDAY_ABBREVIATIONS,
   EN_WEEKDAY_ABBREVIATIONS,
   EN_WEEKDAYS,
+  EN_ZONE_PLACES,
   HE_HOURS,
   HE_MONTHS,
   HE_NUMBERS,
   HE_WEEKDAYS,
+  HE_ZONE_PLACES,
   ZONE_ABBREVIATIONS,
   words,
 } from "./timeWords.js";
@@ -118,7 +120,7 @@ const PATTERNS: RegExp[] = [
   new RegExp(String.raw`${S}(?:utc|gmt)(?:\s*[+-]\s*\d{1,2})?${E}`, "giu"),
   new RegExp(String.raw`(?<=(?:\d|am|pm|\|)\s*)(?:${EN_ZONES})${E}`, "giu"),
   new RegExp(
-    String.raw`${S}(?:london|paris|berlin|new\s+york|ny|nyc|la|los\s+angeles|california|chicago|tokyo|india|israel|uk|us|eastern|pacific|central|mountain|local)\s+time${E}`,
+    String.raw`${S}(?:${words([...EN_ZONE_PLACES, "us", "local"])})\s+time${E}|(?<![\p{L}\p{N}])(?:לפי\s+)?שעון\s+(?:${words(HE_ZONE_PLACES)})${E}`,
     "giu",
   ),
 

@@ -15,10 +15,12 @@ import {
   EN_RARE_WEEKDAY_ABBREVIATIONS,
   EN_WEEKDAY_ABBREVIATIONS,
   EN_WEEKDAYS,
+  EN_ZONE_PLACES,
   HE_HOURS,
   HE_MONTHS,
   HE_NUMBERS,
   HE_WEEKDAYS,
+  HE_ZONE_PLACES,
   ZONE_ABBREVIATIONS,
   normalizeText,
 } from "../../src/nlu/timeWords.js";
@@ -40,8 +42,8 @@ const HEAVY_TIMEOUT_MS = 120_000;
 
 /**
  * Whether a token with a digit is a quantity or a label (docs/NLU.md, time parser): a plain number,
- * not shaped like a clock, with a word it counts after it ("3 milk", "300 ש"ח", "ל-4 אנשים") or,
- * when no Hebrew prefix is glued to it, a word it names before it ("room 12").
+ * not shaped like a clock, with a word it counts after it ("3 milk", "300 ש"ח") or a word it names
+ * before it ("room 12"); glued to "ב"/"ל", only a count of things or money after it ("ל-4 אנשים").
  */
 function isQuantity(tokens: string[], i: number): boolean {
   const token = tokens[i] ?? "";
@@ -49,7 +51,10 @@ function isQuantity(tokens: string[], i: number): boolean {
   const prefixed = /^[ובלה]{1,2}-?\d/u.test(token);
   if (!/^\d+(?:,\d{3})*$/u.test(token.replace(/^[ובלה]{1,2}-?/u, ""))) return false;
   const word = (t: string | undefined) => t !== undefined && /^[\p{L}₪$€£%]/u.test(t) && !/\d/u.test(t);
-  return word(tokens[i + 1]) || (!prefixed && word(tokens[i - 1]));
+  if (!prefixed) return word(tokens[i + 1]) || word(tokens[i - 1]);
+  // After "ב"/"ל" only a count of things or money: "ל-4 אנשים", "ב-10 ש"ח" ("ב-1930 לשלם" is no count).
+  const next = tokens[i + 1] ?? "";
+  return /^\p{L}+(?:ים|ות)$/u.test(next) || /^(?:ש"ח|שח|₪|שקלים|שקל|דולרים|דולר|יורו|אירו)$/u.test(next);
 }
 
 /** What is wrong with a complete reading's leftover text, or null. */
@@ -136,6 +141,8 @@ describe("the scanner knows every word the grammar knows", () => {
     ["HE_HOURS", HE_HOURS.keys(), (w) => `להתקשר ב${w}`],
     ["EN_HOUR_WORDS", EN_HOUR_WORDS.keys(), (w) => `call mom at ${w}`],
     ["ZONE_ABBREVIATIONS", ZONE_ABBREVIATIONS, (w) => `call mom 9am ${w}`],
+    ["EN_ZONE_PLACES", EN_ZONE_PLACES, (w) => `call mom at 9 ${w} time`],
+    ["HE_ZONE_PLACES", HE_ZONE_PLACES, (w) => `להתקשר ב-9 שעון ${w}`],
     [
       "EN_COUNTS",
       [...EN_COUNTS.keys()].filter((w) => w !== "a" && w !== "an"),

@@ -280,6 +280,10 @@ function parseRecurring(repeat: RepeatPhrase, maskedText: string, context: ReadC
     return unclear(context, "too_far");
   // A rule is kept in the user's zone; one said in another zone's wall time cannot be stored exactly.
   if (found.some((f) => f.mention.kind === "zone")) return unclear(context, "unsupported");
+  // A rule's time is "HH:mm" (D6): seconds cannot be kept, and "at the same time" is asked.
+  if (found.some((f) => f.mention.kind === "clock" && (f.mention.clock.second ?? 0) > 0))
+    return unclear(context, "unsupported");
+  if (found.some((f) => f.mention.kind === "sameTime")) return unclear(context, "unread");
   if (
     found.some((f) => f.mention.kind === "impossible") ||
     repeat.interval === 0 ||

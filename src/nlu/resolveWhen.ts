@@ -155,13 +155,25 @@ export function resolveMentionsFully(
   const zoneMention = zones[0];
   const zoneInfo = zoneMention ? { zone: zoneMention.zone, label: zoneMention.label } : undefined;
   const timeZone = zoneMention?.zone ?? userZone;
-  const withZone = <T extends Resolution>(r: T): T =>
-    zoneInfo && r.kind !== "unread" ? { ...r, zone: zoneInfo } : r;
+  // "9am EDT" said of a January day: New York is on EST then, so the words contradict each other.
+  const season = zoneMention?.season;
+  const inSeason = (at: number) => !season || sameWall(at, timeZone, season);
+  const withZone = (r: Resolution): Resolution => {
+    if (r.kind === "at" && !inSeason(r.at)) return unread;
+    if (r.kind === "ambiguous" && !r.choices.every(inSeason)) return unread;
+    return zoneInfo && (r.kind === "at" || r.kind === "ambiguous") ? { ...r, zone: zoneInfo } : r;
+  };
 
   const now = instantToLocal(nowMs, timeZone);
   const today: LocalDate = { year: now.year, month: now.month, day: now.day };
   const said = gather(found);
   const { relatives, weekdays, clocks, dates } = said;
+  if (found.some((f) => f.mention.kind === "sameTime")) {
+    // "at the same time" with no day is now: a one-off reminder needs a time ahead of it.
+    if (relatives.length === 0 && dates.length === 0 && weekdays.length === 0)
+      return found.length === 1 ? { kind: "at", at: nowMs, dateOnly: false } : unread;
+    clocks.push({ hour: now.hour, minute: now.minute, kind: "exact" });
+  }
   if (relatives.length > 1 || clocks.length > 1 || dates.length > 1 || weekdays.length > 1) return unread;
   if (said.periods.length > 1) return unread;
 
@@ -192,9 +204,11 @@ export function resolveMentionsFully(
     return unread;
   // The wall times asked for; none means only a date was named.
   const slots = clock ? slotsOf(clock, period) : period ? [PERIOD_DEFAULT[period]] : null;
+  const secondMs = (clock?.second ?? 0) * 1000;
   const timesOn = (day: LocalDate, wanted: Slot[]) =>
-    wanted.map((s) =>
-      localToInstant({ ...addDays(day, s.dayOffset), hour: s.hour, minute: s.minute }, timeZone),
+    wanted.map(
+      (s) =>
+        localToInstant({ ...addDays(day, s.dayOffset), hour: s.hour, minute: s.minute }, timeZone) + secondMs,
     );
   /** An hour 1–6 with no am/pm or part of the day: both readings count, and both ahead means asking. */
   const ambiguous = clock?.kind === "open" && !period && (clock.said ?? clock.hour) <= LAST_AMBIGUOUS_HOUR;
@@ -256,6 +270,13 @@ export function resolveMentionsFully(
   if (!slots) return unread;
   // A bare time: today if still ahead, else tomorrow.
   return withZone(pick(today, slots, true) ?? pick(addDays(today, 1), slots, false) ?? unread);
+}
+
+/** Whether an instant shows the same wall time in two zones (a season's offset and its place's). */
+function sameWall(at: number, zone: string, other: string): boolean {
+  const a = instantToLocal(at, zone);
+  const b = instantToLocal(at, other);
+  return a.day === b.day && a.hour === b.hour && a.minute === b.minute;
 }
 
 /**

@@ -22,6 +22,8 @@ import {
   HE_WEEKDAYS,
   MINUTE_MS,
   PATTERNS,
+  SEASON_ZONES,
+  ZONE_NAMES,
   calendar,
   countOf,
   duration,
@@ -54,8 +56,13 @@ type Mention =
    * told safely ("3/4", "on the 10th", "next week", "at 3-4", "at 5 or 6").
    */
   | { kind: "impossible" }
-  /** An explicit zone the wall time is in ("8am PST", "שעון ישראל"): an IANA name. */
-  | { kind: "zone"; zone: string; label: string }
+  /**
+   * An explicit zone the wall time is in ("8am PST", "שעון ישראל"): an IANA name; for an abbreviation
+   * of one season ("EDT"), its fixed offset and the place whose season it must be (`season`).
+   */
+  | { kind: "zone"; zone: string; label: string; season?: string }
+  /** "at the same time", "באותה שעה": now's wall time, on the day named with it. */
+  | { kind: "sameTime" }
   /** A number too large to be a time, or a time beyond the horizon ("in 99999999 days"). */
   | { kind: "too_far" }
   /** "now": a one-off reminder needs a time ahead of it. */
@@ -248,6 +255,21 @@ export function scanMentions(s: Scanner, today: LocalDate, timeZone: string, anc
     (m) => zoneOf(m),
     (z) => (z ? { kind: "zone", ...z } : impossible),
   );
+  take(
+    PATTERNS.sameTime,
+    ([, enSpan, heSpan]) => enSpan ?? heSpan ?? "",
+    (span): Mention =>
+      // "same time next week" is a week from now to the minute, not next week's first day.
+      span === ""
+        ? { kind: "sameTime" }
+        : relative(
+            /year|שנה/u.test(span)
+              ? calendar(0, 12)
+              : /month|חודש/u.test(span)
+                ? calendar(0, 1)
+                : calendar(7, 0),
+          ),
+  );
   take(PATTERNS.enHalfHour, () => duration(30), relative);
   take(PATTERNS.enQuarterHour, () => duration(15), relative);
   take(PATTERNS.enThreeQuarterHour, () => duration(45), relative);
@@ -327,6 +349,7 @@ export function scanMentions(s: Scanner, today: LocalDate, timeZone: string, anc
     date,
   );
   take(PATTERNS.enAtDotClock, ([, h, m]) => clockOf(h ?? "", m), clock);
+  take(PATTERNS.dotClock, (m) => dotClockOf(m), clock);
   take(PATTERNS.heNthWeekday, (m) => heNthWeekdayOf(m, today), date);
   // Dates and spans that are not resolved here, so that a clock time beside them is not read as today.
   for (const pattern of [PATTERNS.numericDate, PATTERNS.dayOfMonthOnly, PATTERNS.vagueSpan]) {
@@ -343,7 +366,7 @@ export function scanMentions(s: Scanner, today: LocalDate, timeZone: string, anc
     (): Mention => ({ kind: "now" }),
   );
   take(PATTERNS.enMinutesAround, (m) => minutesAroundOf(m), clock);
-  take(PATTERNS.oclock, ([, h]) => clockOf(h ?? "", undefined), clock);
+  take(PATTERNS.oclock, ([, h, ap]) => withMeridiem(clockOf(h ?? "", undefined), ap), clock);
   take(PATTERNS.heMinutesAround, (m) => heMinutesAroundOf(m), clock);
   take(
     PATTERNS.enNoonMidnight,
@@ -393,11 +416,15 @@ export function scanMentions(s: Scanner, today: LocalDate, timeZone: string, anc
 
   take(
     PATTERNS.enAmPm,
-    ([, h, m, ap, letter]): Clock | null => {
+    (m): Clock | null | undefined => {
+      // Group 3 is the seconds (named, read by secondOf).
+      const [, h, minuteText, , ap, letter] = m;
       const hour = Number(h);
-      const minute = Number(m ?? 0);
+      const minute = Number(minuteText ?? 0);
+      // "at 3 15 pm": the minutes of a spaced clock, read by spacedClock.
+      if (!minuteText && hour > 12 && /\d\s+$/u.test((m.input ?? "").slice(0, m.index))) return undefined;
       if (hour < 1 || hour > 12 || minute > 59) return null;
-      return { hour, minute, kind: (ap ?? letter) === "a" ? "am" : "pm" };
+      return { hour, minute, kind: (ap ?? letter) === "a" ? "am" : "pm", ...secondOf(m) };
     },
     clock,
   );
@@ -424,9 +451,24 @@ export function scanMentions(s: Scanner, today: LocalDate, timeZone: string, anc
   take(PATTERNS.enSpelledClock, (m) => spelledClockOf(m), clock);
   take(PATTERNS.heWordClockBare, heWordClockOf, clock);
   take(PATTERNS.heWordClock, heWordClockOf, clock);
-  take(PATTERNS.heDigitClock, ([, h, m, minuteWords]) => clockOf(h ?? "", m, minuteWords), clock);
-  take(PATTERNS.enAtClock, ([, h, m]) => clockOf(h ?? "", m), clock);
-  take(PATTERNS.colonClock, ([, h, m]) => clockOf(h ?? "", m), clock);
+  take(
+    PATTERNS.heCompactClock,
+    ([, hourWord, prefix, h, m]) => {
+      const digits = `${h}${m}`;
+      // "ב-1930" may be the year 1930, "ל-1700" a number to call: only "בשעה" makes such a number a
+      // clock time, and a leading zero ("ל-0800"), which neither has.
+      if (
+        !hourWord &&
+        ((prefix === "ב" && /^(?:19|20)/u.test(digits)) || (prefix === "ל" && !digits.startsWith("0")))
+      )
+        return null;
+      return clockOf(h ?? "", m);
+    },
+    clock,
+  );
+  take(PATTERNS.heDigitClock, (m) => withSeconds(clockOf(m[1] ?? "", m[2], m[4]), m), clock);
+  take(PATTERNS.enAtClock, (m) => withSeconds(clockOf(m[1] ?? "", m[2]), m), clock);
+  take(PATTERNS.colonClock, (m) => withSeconds(clockOf(m[1] ?? "", m[2]), m), clock);
   take(
     PATTERNS.periodClock,
     ([, h]) => clockOf(String(EN_HOUR_WORDS.get(h ?? "") ?? HE_HOURS.get(normalWords(h)) ?? h), undefined),
@@ -486,6 +528,42 @@ const HE_WEEKDAY_LETTERS = ["א", "ב", "ג", "ד", "ה", "ו", "ז"];
 function shortWeekdayIndex(word: string): number {
   return EN_WEEKDAYS.findIndex((day) => day.startsWith(word.slice(0, 3)));
 }
+
+/** The seconds a clock pattern captured ("15:23:24"), as a Clock field. */
+function secondOf(m: RegExpMatchArray): { second?: number } {
+  const second = m.groups?.second;
+  return second === undefined ? {} : { second: Number(second) };
+}
+
+function withSeconds(clock: Clock | null, m: RegExpMatchArray): Clock | null {
+  return clock && { ...clock, ...secondOf(m) };
+}
+
+/**
+ * "19.30", "בשעה 9.30": a clock time when "בשעה" says so or when the pair cannot be a date either
+ * way (no month 19 nor 30), and it is glued to "ב"/"ל" or opens the clause or follows a day
+ * ("tomorrow 19.30", as a bare hour by a day); otherwise undefined, and numericDate takes it as a
+ * number not guessed at ("pay 15.50 tomorrow" may be money).
+ */
+function dotClockOf(m: RegExpMatchArray): Clock | null | undefined {
+  const [, hourWord, h, minuteText] = m;
+  const [first, second] = [Number(h), Number(minuteText)];
+  const couldBeDate = (first <= 12 && second <= 31) || (second <= 12 && first <= 31);
+  if (!hourWord) {
+    const before = (m.input ?? "").slice(0, m.index);
+    if (couldBeDate || !(HE_PREFIX_BEFORE.test(before) || DAY_OR_CLAUSE_BEFORE.test(before)))
+      return undefined;
+  }
+  return clockOf(h ?? "", minuteText);
+}
+
+/** "ב-", "ל" written onto a number. */
+const HE_PREFIX_BEFORE = /(?<!\p{L})[ובלה]{1,3}-?$/u;
+/** The start of a clause or a day's words right before a number: "tomorrow 19.30", "19.30 מחר". */
+const DAY_OR_CLAUSE_BEFORE = new RegExp(
+  String.raw`(?:^|[,.;:!?]|(?<![\p{L}\p{N}])(?:${words([...DAY_WORDS.keys(), ...EN_WEEKDAYS, ...HE_WEEKDAYS])}))\s*$`,
+  "u",
+);
 
 /** A clock time with "am"/"pm" said after it ("3 15 pm"). */
 function withMeridiem(clock: Clock | null, ap: string | undefined): Clock | null {
@@ -580,7 +658,7 @@ function spelledClockOf([, at, hourWord, minuteWords, oclock, ap]: RegExpMatchAr
 }
 
 /** A zone named with a time, as an IANA name and the words said. */
-function zoneOf(m: RegExpMatchArray): { zone: string; label: string } | null {
+function zoneOf(m: RegExpMatchArray): { zone: string; label: string; season?: string } | null {
   const [said, utc, sign, hours, abbreviation, city, hebrew] = m;
   const label = (said ?? "").trim();
   if (utc) {
@@ -589,32 +667,20 @@ function zoneOf(m: RegExpMatchArray): { zone: string; label: string } | null {
     // Etc/GMT names have the sign reversed: UTC+2 is Etc/GMT-2.
     return offset <= 14 ? { zone: `Etc/GMT${sign === "+" ? "-" : "+"}${offset}`, label } : null;
   }
+  const season = SEASON_ZONES.get(abbreviation ?? "");
+  // Its own fixed offset ("EDT" is UTC−4); Etc/GMT names have the sign reversed.
+  if (season)
+    return {
+      zone: `Etc/GMT${season.offset > 0 ? "-" : "+"}${Math.abs(season.offset)}`,
+      label,
+      season: season.place,
+    };
   const zone =
-    ZONES.get(abbreviation ?? "") ?? ZONES.get(normalWords(city)) ?? ZONES.get(normalWords(hebrew));
+    ZONE_NAMES.get(abbreviation ?? "") ??
+    ZONE_NAMES.get(normalWords(city)) ??
+    ZONE_NAMES.get(normalWords(hebrew));
   return zone ? { zone, label } : null;
 }
-
-/** Zone words to IANA zones; a daylight/standard abbreviation names the place's zone all year. */
-// prettier-ignore
-const ZONES = new Map([
-  ["pst", "America/Los_Angeles"], ["pdt", "America/Los_Angeles"], ["pt", "America/Los_Angeles"],
-  ["pacific", "America/Los_Angeles"], ["los angeles", "America/Los_Angeles"], ["la", "America/Los_Angeles"],
-  ["california", "America/Los_Angeles"],
-  ["est", "America/New_York"], ["edt", "America/New_York"], ["et", "America/New_York"], ["eastern", "America/New_York"],
-  ["new york", "America/New_York"], ["nyc", "America/New_York"], ["ny", "America/New_York"], ["ניו יורק", "America/New_York"],
-  ["cst", "America/Chicago"], ["cdt", "America/Chicago"], ["ct", "America/Chicago"], ["central", "America/Chicago"],
-  ["chicago", "America/Chicago"],
-  ["mst", "America/Denver"], ["mdt", "America/Denver"], ["mt", "America/Denver"], ["mountain", "America/Denver"],
-  ["bst", "Europe/London"], ["london", "Europe/London"], ["uk", "Europe/London"], ["לונדון", "Europe/London"],
-  ["cet", "Europe/Paris"], ["cest", "Europe/Paris"], ["paris", "Europe/Paris"], ["berlin", "Europe/Berlin"],
-  ["אירופה", "Europe/Paris"],
-  ["ist", "Asia/Kolkata"], ["india", "Asia/Kolkata"], ["הודו", "Asia/Kolkata"],
-  ["idt", "Asia/Jerusalem"], ["israel", "Asia/Jerusalem"], ["jerusalem", "Asia/Jerusalem"],
-  ["tel aviv", "Asia/Jerusalem"], ["ישראל", "Asia/Jerusalem"],
-  ["jst", "Asia/Tokyo"], ["tokyo", "Asia/Tokyo"], ["טוקיו", "Asia/Tokyo"], ["פריז", "Europe/Paris"],
-  ["ברלין", "Europe/Berlin"], ["לוס אנג'לס", "America/Los_Angeles"], ["קליפורניה", "America/Los_Angeles"],
-  ["שיקגו", "America/Chicago"],
-]);
 
 /** "the first Monday of March": that date this year, or next year once past. */
 function nthWeekdayOf(

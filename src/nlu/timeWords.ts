@@ -13,6 +13,8 @@ export interface Clock {
   kind: "exact" | "am" | "pm" | "open" | "midnight";
   /** The hour the words named when it differs from `hour`: 8 in "a quarter to 8" (7:45). */
   said?: number;
+  /** Seconds said after the minutes ("15:23:24"); absent when none were. */
+  second?: number;
 }
 
 /** An offset from now: an exact duration (minutes, hours) or calendar steps that keep the wall time. */
@@ -178,6 +180,62 @@ export const DAY_WORDS = new Map<string, { days: number; period?: Period }>([
 ]);
 
 /**
+ * Zone words to IANA zones: a place ("London time", "שעון ישראל") or a name for all of its year
+ * ("PT", "ET", "eastern"). IST is India's (Israel's summer is IDT).
+ */
+// prettier-ignore
+export const ZONE_NAMES = new Map([
+  ["pt", "America/Los_Angeles"], ["pacific", "America/Los_Angeles"], ["los angeles", "America/Los_Angeles"],
+  ["la", "America/Los_Angeles"], ["california", "America/Los_Angeles"],
+  ["et", "America/New_York"], ["eastern", "America/New_York"], ["new york", "America/New_York"],
+  ["nyc", "America/New_York"], ["ny", "America/New_York"], ["ניו יורק", "America/New_York"],
+  ["ct", "America/Chicago"], ["central", "America/Chicago"], ["chicago", "America/Chicago"],
+  ["mt", "America/Denver"], ["mountain", "America/Denver"],
+  ["london", "Europe/London"], ["uk", "Europe/London"], ["לונדון", "Europe/London"],
+  ["paris", "Europe/Paris"], ["berlin", "Europe/Berlin"], ["אירופה", "Europe/Paris"],
+  ["ist", "Asia/Kolkata"], ["india", "Asia/Kolkata"], ["הודו", "Asia/Kolkata"],
+  ["israel", "Asia/Jerusalem"], ["jerusalem", "Asia/Jerusalem"], ["tel aviv", "Asia/Jerusalem"], ["ישראל", "Asia/Jerusalem"],
+  ["jst", "Asia/Tokyo"], ["tokyo", "Asia/Tokyo"], ["טוקיו", "Asia/Tokyo"], ["פריז", "Europe/Paris"],
+  ["ברלין", "Europe/Berlin"], ["לוס אנג'לס", "America/Los_Angeles"], ["קליפורניה", "America/Los_Angeles"],
+  ["שיקגו", "America/Chicago"],
+]);
+
+/**
+ * Abbreviations that name one season's time: their own fixed offset from UTC in hours, and the place
+ * whose clocks show it in that season ("EDT" is UTC−4, New York's summer). Said for a date out of
+ * that season ("EDT" in January) the words contradict each other, and Memo asks.
+ */
+// prettier-ignore
+export const SEASON_ZONES = new Map<string, { offset: number; place: string }>([
+  ["pst", { offset: -8, place: "America/Los_Angeles" }], ["pdt", { offset: -7, place: "America/Los_Angeles" }],
+  ["mst", { offset: -7, place: "America/Denver" }], ["mdt", { offset: -6, place: "America/Denver" }],
+  ["cst", { offset: -6, place: "America/Chicago" }], ["cdt", { offset: -5, place: "America/Chicago" }],
+  ["est", { offset: -5, place: "America/New_York" }], ["edt", { offset: -4, place: "America/New_York" }],
+  ["bst", { offset: 1, place: "Europe/London" }],
+  ["cet", { offset: 1, place: "Europe/Paris" }], ["cest", { offset: 2, place: "Europe/Paris" }],
+  ["eet", { offset: 2, place: "Europe/Athens" }], ["eest", { offset: 3, place: "Europe/Athens" }],
+  ["idt", { offset: 3, place: "Asia/Jerusalem" }],
+  ["aest", { offset: 10, place: "Australia/Sydney" }], ["aedt", { offset: 11, place: "Australia/Sydney" }],
+  ["nzst", { offset: 12, place: "Pacific/Auckland" }], ["nzdt", { offset: 13, place: "Pacific/Auckland" }],
+]);
+
+/** Zone words said before "time" ("London time") and after "שעון" ("שעון ישראל"). */
+export const EN_ZONE_PLACES = [...ZONE_NAMES.keys()].filter(
+  (w) => /^[a-z ]+$/u.test(w) && !/^(?:pt|et|ct|mt|ist|jst)$/u.test(w),
+);
+export const HE_ZONE_PLACES = [...ZONE_NAMES.keys()].filter((w) => /\p{Script=Hebrew}/u.test(w));
+
+/** Zone abbreviations said after a time ("8am PST", "9:00 CEST"), both kinds. */
+export const ZONE_ABBREVIATIONS = [
+  ...SEASON_ZONES.keys(),
+  ...[...ZONE_NAMES.keys()].filter((w) => /^[a-z]{2,4}$/u.test(w) && !["la", "ny", "nyc", "uk"].includes(w)),
+];
+
+/** English weekday abbreviations always read ("Mon", "Tue."), and those read only with a dot or a time ("Sun"). */
+export const EN_WEEKDAY_ABBREVIATIONS = ["mon", "tue", "tues", "thu", "thur", "thurs", "fri"];
+export const EN_RARE_WEEKDAY_ABBREVIATIONS = ["sun", "sat", "wed", "weds"];
+
+/**
  * Minutes said after a Hebrew hour: "שבע ועשרים" (7:20), "שמונה וחצי", "תשע ועשר דקות", "שמונה
  * ועשרים וחמש"; the tens are also said without "ו" ("שבע ארבעים", 7:40).
  */
@@ -211,6 +269,11 @@ export function countOf(word: string): number | null {
 // ---------------------------------------------------------------------------------------------
 // Patterns
 // ---------------------------------------------------------------------------------------------
+
+/** "am"/"pm" after a clock, however spelled: "pm", "p.m.", "p. m.", "p m" (the letter is captured). */
+const MERIDIEM = String.raw`\s*([ap])\.?\s?m\.?`;
+/** Seconds after "HH:mm" ("15:23:24"), captured as the group `second`. */
+const SECONDS = String.raw`(?:(?<=:\d\d):(?<second>[0-5]\d))?`;
 
 /** Not inside a word or number. */
 export const START = String.raw`(?<![\p{L}\p{N}])`;
@@ -267,11 +330,11 @@ export const PATTERNS = {
   ),
   /** "half past 7", "a quarter to 8", "ten past 3", "20 minutes to 9", "quarter to noon", optional am/pm. */
   enMinutesAround: rx(
-    String.raw`${START}(?:(?:at|@|by|around)\s+)?(?:(half)|(?:a\s+)?(quarter)|(\d{1,2}|${words(EN_COUNTS.keys())}))\s+(?:minutes?\s+)?(past|after|to|till|til|before|of)\s+(\d{1,2}|${words(EN_HOUR_WORDS.keys())}|noon|midnight)(?:\s*o'?clock)?(?:\s*([ap])\.?m\.?)?${END}`,
+    String.raw`${START}(?:(?:at|@|by|around)\s+)?(?:(half)|(?:a\s+)?(quarter)|(\d{1,2}|${words(EN_COUNTS.keys())}))\s+(?:minutes?\s+)?(past|after|to|till|til|before|of)\s+(\d{1,2}|${words(EN_HOUR_WORDS.keys())}|noon|midnight)(?:\s*o'?clock)?(?:${MERIDIEM})?${END}`,
   ),
   /** "ten thirty", "seven fifteen", "at seven", "eleven o'clock", "nine am", "at seven oh five". */
   enSpelledClock: rx(
-    String.raw`${START}(?:(at|@|by)\s+)?(${words(EN_HOUR_WORDS.keys())})(?:\s+(?:(oh\s+(?:${words(EN_HOUR_WORDS.keys())})|${words([...EN_COUNTS.keys()].filter((w) => (EN_COUNTS.get(w) ?? 0) >= 10))})))?(\s*o'?clock)?(?:\s*([ap])\.?m\.?)?${END}`,
+    String.raw`${START}(?:(at|@|by)\s+)?(${words(EN_HOUR_WORDS.keys())})(?:\s+(?:(oh\s+(?:${words(EN_HOUR_WORDS.keys())})|${words([...EN_COUNTS.keys()].filter((w) => (EN_COUNTS.get(w) ?? 0) >= 10))})))?(\s*o'?clock)?(?:${MERIDIEM})?${END}`,
   ),
   /** "at 1530", "at 0800", "by 2130". */
   militaryClock: rx(String.raw`${START}(?:at|@|by)\s*([01]\d|2[0-3])([0-5]\d)(?:\s*(?:hrs|hours|h))?${END}`),
@@ -279,7 +342,7 @@ export const PATTERNS = {
   hClock: rx(String.raw`${START}(?:(?:at|@|by)\s*)?([01]?\d|2[0-3])h([0-5]\d)?${END}`),
   /** "at 3 15", "3 15 pm". */
   spacedClock: rx(
-    String.raw`${START}(?:(?:at|@)\s*(\d{1,2})\s+([0-5]\d)(?:\s*([ap])\.?m\.?)?|(\d{1,2})\s+([0-5]\d)\s*([ap])\.?m\.?)${END}`,
+    String.raw`${START}(?:(?:at|@)\s*(\d{1,2})\s+([0-5]\d)(?:${MERIDIEM})?|(\d{1,2})\s+([0-5]\d)${MERIDIEM})${END}`,
   ),
   /** "the first Monday of March", "the last Friday of the month", "the 2nd Tuesday of next month". */
   enNthWeekday: rx(
@@ -320,11 +383,11 @@ export const PATTERNS = {
   heWeekdayLetter: rx(String.raw`${START}[ובל]{0,2}יום\s+([אבגדהוז])'?(?![\p{L}\p{N}])`),
   /** English weekday abbreviations: "Mon", "Tue.", "Thurs", "Fri"; "Sun", "Sat", "Wed" only with a dot or a time. */
   enWeekdayShort: rx(
-    String.raw`${START}(?:on\s+)?(?:(next|this|coming)\s+)?(?:(mon|tues?|thu|thur|thurs|fri)\.?|(sun|sat|wed|weds)(?:\.|(?=\s*(?:,\s*)?(?:at\s|@|\d))))(?![\p{L}\p{N}])`,
+    String.raw`${START}(?:on\s+)?(?:(next|this|coming)\s+)?(?:(${words(EN_WEEKDAY_ABBREVIATIONS)})\.?|(${words(EN_RARE_WEEKDAY_ABBREVIATIONS)})(?:\.|(?=\s*(?:,\s*)?(?:at\s|@|\d))))(?![\p{L}\p{N}])`,
   ),
   /** An explicit zone after a time: "8am PST", "8:00 GMT", "3pm London time", "at 9 New York time", "שעון ישראל". */
   zone: rx(
-    String.raw`${START}(?:(utc|gmt)(?:\s*([+-])\s*(\d{1,2}))?|(pst|pdt|pt|est|edt|et|cst|cdt|ct|mst|mdt|mt|bst|cet|cest|ist|idt|jst)|(?:in\s+)?(london|paris|berlin|new\s+york|nyc|ny|los\s+angeles|la|california|chicago|tokyo|india|israel|jerusalem|tel\s+aviv|uk|eastern|pacific|central|mountain)\s+time|(?:לפי\s+)?שעון\s+(ישראל|ניו\s+יורק|לונדון|הודו|אירופה|פריז|ברלין|טוקיו|לוס\s+אנג'לס|קליפורניה|שיקגו))${END}`,
+    String.raw`${START}(?:(utc|gmt)(?:\s*([+-])\s*(\d{1,2}))?|(${words(ZONE_ABBREVIATIONS)})|(?:in\s+)?(${words(EN_ZONE_PLACES)})\s+time|(?:לפי\s+)?שעון\s+(${words(HE_ZONE_PLACES)}))${END}`,
   ),
   enMonthDay: rx(
     String.raw`${START}(?:on\s+)?(${words(EN_MONTHS.keys())})\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(\d{4}))?(?![\p{L}\p{N}:/.])`,
@@ -362,8 +425,8 @@ export const PATTERNS = {
   now: rx(String.raw`${START}(?:right\s+)?(?:now|עכשיו|כעת)${END}`),
   /** "at 9.30": a clock time written with a dot, after "at" (a bare "9.30" stays a possible date). */
   enAtDotClock: rx(String.raw`${START}(?:at|@|by)\s*(\d{1,2})\.(\d{2})${END}`),
-  /** "3 o'clock", "at 3 oclock". */
-  oclock: rx(String.raw`${START}(?:(?:at|@|by)\s+)?(\d{1,2})\s*o'?clock${END}`),
+  /** "3 o'clock", "at 3 oclock", "7 o'clock pm". */
+  oclock: rx(String.raw`${START}(?:(?:at|@|by)\s+)?(\d{1,2})\s*o'?clock(?:${MERIDIEM})?${END}`),
   enWeekday: rx(
     String.raw`${START}(?:on\s+)?(?:(next|this|this\s+coming|coming)\s+)?(${words(EN_WEEKDAYS)})${END}`,
   ),
@@ -374,16 +437,31 @@ export const PATTERNS = {
   ),
   // "9am", "9:30 pm", "3:15p", "3p", "330 pm", "3.15pm"; a lone "a"/"p" only written onto the number.
   enAmPm: rx(
-    String.raw`(?<![\p{L}\p{N}:.])(?:(?:at|by)\s+|@\s*)?(\d{1,2})(?:[:.]?(\d{2}))?(?:\s*([ap])\.?m\.?|([ap]))(?!\p{L})`,
+    String.raw`(?<![\p{L}\p{N}:.])(?:(?:at|by)\s+|@\s*)?(\d{1,2})(?:[:.]?(\d{2}))?${SECONDS}(?:${MERIDIEM}|([ap]))(?!\p{L})`,
   ),
   heWordClock: rx(
     String.raw`${START}${HE_AT}(${words(HE_HOURS.keys())})${HE_WORD_MINUTE_WORDS}${END}${NO_PLURAL_NEXT}${NO_MONEY_NEXT}`,
   ),
   heDigitClock: rx(
-    String.raw`${START}${HE_AT}(\d{1,2})(?::(\d{2}))?${HE_MINUTE_WORDS}${TIME_END}${NO_PLURAL_NEXT}`,
+    String.raw`${START}${HE_AT}(\d{1,2})(?::(\d{2})${SECONDS})?${HE_MINUTE_WORDS}${TIME_END}${NO_PLURAL_NEXT}`,
   ),
-  enAtClock: rx(String.raw`${START}(?:at|@)\s*(\d{1,2})(?::(\d{2}))?(?:\s*o'?clock)?${TIME_END}`),
-  colonClock: rx(String.raw`(?<![\p{L}\p{N}:/.])(\d{1,2}):(\d{2})${TIME_END}`),
+  enAtClock: rx(String.raw`${START}(?:at|@)\s*(\d{1,2})(?::(\d{2})${SECONDS})?(?:\s*o'?clock)?${TIME_END}`),
+  colonClock: rx(String.raw`(?<![\p{L}\p{N}:/.])(\d{1,2}):(\d{2})${SECONDS}${TIME_END}`),
+  /** "ב-1930", "בשעה 0800", "ל-0800": a 24-hour clock written in four digits after a Hebrew prefix. */
+  heCompactClock: rx(
+    String.raw`${START}(?:ו?(?:(בשעה)\s*-?\s*|([בל])\s*-?\s*))([01]\d|2[0-3])([0-5]\d)${TIME_END}${NO_PLURAL_NEXT}(?!\s*(?:${QUANTITY_UNITS})(?!\p{L}))`,
+  ),
+  /**
+   * "19.30", "ב-21.15", "בשעה 9.30": a clock written with a dot, read when no date can be meant
+   * (no day 19 of month 30, no month 19) or when "בשעה" says it is a time; otherwise numericDate.
+   */
+  dotClock: rx(
+    String.raw`(?:(?<![\p{L}\p{N}/.:])|(?<=(?<!\p{L})[ובלה]{1,3}))(?:(בשעה)\s*-?\s*)?(\d{1,2})\.(\d{2})(?![\p{N}])(?![/.:]\p{N})(?!\s*(?:${QUANTITY_UNITS})(?!\p{L}))`,
+  ),
+  /** "at the same time", "same time tomorrow", "באותה שעה": the wall time of now on the day named. */
+  sameTime: rx(
+    String.raw`${START}(?:(?:at|by)\s+)?(?:the\s+)?same\s+time(?:\s+(next\s+week|next\s+month|next\s+year|a\s+week\s+from\s+now))?${END}|${START}ו?ב?(?:אותה\s+(?:ה?שעה)|אותו\s+ה?זמן|שעה\s+זהה)(?:\s+(בשבוע\s+הבא|בחודש\s+הבא|בשנה\s+הבאה))?${END}`,
+  ),
   // A bare hour is a time only next to a part of the day: "9 in the evening", "8 בערב".
   periodClock: rx(
     String.raw`(?<![\p{L}\p{N}:/.])(\d{1,2}|${words([...HE_HOURS.keys(), ...EN_HOUR_WORDS.keys()])})(?=\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|ו?(?:בבוקר|בצהר|אחה|אחר|בערב|בלילה)))`,

@@ -3,27 +3,60 @@
  * of the text, any word that still speaks of time means the answer would be partial, so Memo asks
  * instead of storing a guess. Words that are time only next to a number ("to", "past", "half", the
  * three-letter weekdays, "may") count only there, so "remind me to call mom" is plain text.
+ *
+ * The word lists are the grammar's own tables (timeWords.ts), so a word the grammar reads is never a
+ * word this scanner misses. A number left in the text counts as unread when it looks like a clock
+ * ("19.30", "ב-1930"), is glued to "ב"/"ל"/"בשעה", or touches the words that were read; it is a
+ * quantity or a label and stays in the text when a word it counts follows it ("tomorrow 5 apples",
+ * "ב-3 אנשים") or a word it names precedes it ("room 12 tomorrow").
  */
 import type { Span } from "./timeMentions.js";
-import { EN_WEEKDAYS, HE_MONTHS, HE_WEEKDAYS, words } from "./timeWords.js";
+import {
+  DAY_WORDS,
+  EN_AMOUNT_WORDS,
+  EN_COUNTS,
+  EN_HOUR_WORDS,
+  EN_MONTHS,
+  EN_RARE_WEEKDAY_ABBREVIATIONS,
+  EN_WEEKDAY_ABBREVIATIONS,
+  EN_WEEKDAYS,
+  EN_ZONE_PLACES,
+  HE_HOURS,
+  HE_MONTHS,
+  HE_NUMBERS,
+  HE_WEEKDAYS,
+  HE_ZONE_PLACES,
+  ZONE_ABBREVIATIONS,
+  words,
+} from "./timeWords.js";
 
 const S = String.raw`(?<![\p{L}\p{N}'"])`;
 const E = String.raw`(?![\p{L}\p{N}])`;
 
 /** A number said in digits or words (up to fifty-nine), the thing a time word next to it counts. */
-const EN_NUMBER = String.raw`(?:\d+(?:[.,:]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|a\s+couple|couple|a\s+few|few|several|half|quarter)`;
-const HE_NUMBER = String.raw`(?:\d+|אחת|אחד|שתיים|שתים|שניים|שנים|שתי|שני|שלוש|שלושה|ארבע|ארבעה|חמש|חמישה|שש|שישה|שבע|שבעה|שמונה|תשע|תשעה|עשר|עשרה|עשרים|שלושים|ארבעים|חמישים|רבע|חצי|כמה|מספר)`;
+const EN_NUMBER = String.raw`(?:\d+(?:[.,:]\d+)?|${words([...EN_AMOUNT_WORDS.keys(), ...[...EN_COUNTS.keys()].filter((w) => w !== "a" && w !== "an"), "several", "half", "quarter"])})`;
+const HE_NUMBER = String.raw`(?:\d+|${words([...HE_NUMBERS.keys(), "רבע", "חצי", "כמה", "מספר"])})`;
 const EN_UNIT = String.raw`(?:seconds?|secs?|minutes?|mins?|m|hours?|hrs?|hr|h|days?|weeks?|wks?|months?|years?|yrs?|fortnights?|o'?clock|am|pm|a\.m\.?|p\.m\.?|a|p)`;
 const HE_UNIT = String.raw`(?:שניות|שנייה|דקות|דקה|שעות|שעה|ימים|יום|שבועות|שבוע|חודשים|חודש|שנים|שנה)`;
-const EN_MONTHS_FULL = String.raw`january|february|april|june|july|august|september|october|november|december`;
-const EN_MONTHS_SHORT = String.raw`jan|feb|mar|apr|may|march|jun|jul|aug|sept?|oct|nov|dec`;
-const EN_WEEKDAY_SHORT = String.raw`mon|tues?|wed|weds|thu|thur|thurs|fri|sat|sun`;
+/** Month names that are also English words ("may", "march") or abbreviations count only by a number. */
+const EN_MONTH_WORDS_ALSO = new Set(["may", "march", "sept"]);
+const EN_MONTHS_FULL = words(
+  [...EN_MONTHS.keys()].filter((w) => w.length > 3 && !EN_MONTH_WORDS_ALSO.has(w)),
+);
+const EN_MONTHS_SHORT = words(EN_MONTHS.keys());
+const EN_WEEKDAY_SHORT = words([...EN_WEEKDAY_ABBREVIATIONS, ...EN_RARE_WEEKDAY_ABBREVIATIONS]);
 /** Zones and their abbreviations, as said after a time ("8am PST", "3pm London time"). */
-const EN_ZONES = String.raw`utc|gmt|pst|pdt|pt|est|edt|et|cst|cdt|ct|mst|mdt|mt|bst|cet|cest|ist|idt|jst|\p{L}+\s+time`;
+const EN_ZONES = String.raw`utc|gmt|${words(ZONE_ABBREVIATIONS)}|\p{L}+\s+time`;
+/** The day words of the grammar (DAY_WORDS), English and Hebrew. */
+const DAY_WORD = words(DAY_WORDS.keys());
+/** English hours in words ("seven"), as the clock grammar reads them. */
+const EN_HOUR_WORD = words(EN_HOUR_WORDS.keys());
 
 /** Hebrew hours as words, the target of "רבע ל…", "עשרים אחרי …". */
-const HE_HOUR_WORD = String.raw`(?:אחת\s+עשרה|שתים\s+עשרה|שתיים\s+עשרה|אחת|שתיים|שתים|שלוש|ארבע|חמש|שש|שבע|שמונה|תשע|עשר)`;
-const HE_HOUR = String.raw`(?:\d{1,2}|אחת|שתיים|שתים|שלוש|ארבע|חמש|שש|שבע|שמונה|תשע|עשר|אחת\s+עשרה|שתים\s+עשרה|שתיים\s+עשרה)`;
+const HE_HOUR_WORD = String.raw`(?:${words(HE_HOURS.keys())})`;
+const HE_HOUR = String.raw`(?:\d{1,2}|${words(HE_HOURS.keys())})`;
+/** Money, amounts and units after a number: "ב-10 ש"ח", "20%", "3 ק"ג" are not times. */
+const NOT_TIME_AFTER = String.raw`(?!\s*(?:ש"ח|שח|₪|%|\$|€|£|ק"ג|ליטר|שקלים|שקל|דולרים|דולר|יורו|אירו|ל?חודש))`;
 /** After a Hebrew number: a plural noun makes it a count of things, not a time ("ב-3 אנשים"). */
 const NO_HE_PLURAL = String.raw`(?!\s+[^\sבלו\d]\p{L}*(?:ים|ות)(?![\p{L}\p{N}]))`;
 
@@ -37,6 +70,7 @@ const PATTERNS: RegExp[] = [
     String.raw`${S}(?:next|this|last|coming|following|end\s+of(?:\s+the)?|beginning\s+of(?:\s+the)?|start\s+of(?:\s+the)?)\s+(?:week|month|year|weekend|${words(EN_WEEKDAYS)})${E}`,
     "giu",
   ),
+  new RegExp(String.raw`${S}(?:${DAY_WORD})${E}`, "giu"),
   new RegExp(String.raw`${S}from\s+now${E}`, "giu"),
   // Weekdays and their abbreviations, months ("may" and "march" only next to a number).
   new RegExp(String.raw`${S}(?:${words(EN_WEEKDAYS)})s?${E}`, "giu"),
@@ -86,15 +120,23 @@ const PATTERNS: RegExp[] = [
   new RegExp(String.raw`${S}(?:utc|gmt)(?:\s*[+-]\s*\d{1,2})?${E}`, "giu"),
   new RegExp(String.raw`(?<=(?:\d|am|pm|\|)\s*)(?:${EN_ZONES})${E}`, "giu"),
   new RegExp(
-    String.raw`${S}(?:london|paris|berlin|new\s+york|ny|nyc|la|los\s+angeles|california|chicago|tokyo|india|israel|uk|us|eastern|pacific|central|mountain|local)\s+time${E}`,
+    String.raw`${S}(?:${words([...EN_ZONE_PLACES, "us", "local"])})\s+time${E}|(?<![\p{L}\p{N}])(?:לפי\s+)?שעון\s+(?:${words(HE_ZONE_PLACES)})${E}`,
     "giu",
   ),
 
   // A number, an hour word or a weekday name right beside words that were read ("מחר שמונה",
   // "רביעי ב-10", "tomorrow seven"): part of the time, not understood.
   new RegExp(
-    String.raw`(?<=\|\s*)(?:${HE_HOUR_WORD}|${words(HE_WEEKDAYS)}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|week|weeks)${E}|(?<![\p{L}\p{N}])(?:${HE_HOUR_WORD}|${words(HE_WEEKDAYS)}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?=\s*\|)`,
+    String.raw`(?<=\|\s*)(?:${HE_HOUR_WORD}|${words(HE_WEEKDAYS)}|${EN_HOUR_WORD}|week|weeks)${E}|(?<![\p{L}\p{N}])(?:${HE_HOUR_WORD}|${words(HE_WEEKDAYS)}|${EN_HOUR_WORD})(?=\s*\|)`,
     "giu",
+  ),
+  // "am"/"pm" (however spelled) or "o'clock" left beside a clock that was read: "7 o'clock | pm".
+  new RegExp(String.raw`(?<=\|\s*)(?:[ap]\.?\s?m\.?|o'?clock)(?![\p{L}\p{N}])`, "giu"),
+  // Numbers: one that touches the words read is part of the time, unless a word it counts follows
+  // it ("tomorrow 5 apples") or a word it names precedes it ("room 12 tomorrow").
+  new RegExp(
+    String.raw`(?<=\|[\s,]*)\d[\d.:]*(?![\p{L}\p{N}])(?!\s*[\p{L}₪$€£%])|(?<!\p{L}[\s,]*)(?<![\p{L}\p{N}.:/-])\d[\d.:]*(?=[\s,]*\|)`,
+    "gu",
   ),
   // Offsets from a named day, repeat limits, halves: "a week from Friday", "Friday week", "the
   // Friday after next", "for a week", "twice", "במשך שבוע", "ויום", "and a half".
@@ -154,9 +196,9 @@ const PATTERNS: RegExp[] = [
     String.raw`(?<![\p{L}\p{N}])ה(?:ראשון|שני|שלישי|רביעי|אחרון)\s+(?:של|ב)\s*ה?(?:חודש|\p{L}+)${E}`,
     "gu",
   ),
-  // "ב-8", "בשמונה" left unread.
+  // "ב-8", "בשמונה", "ב-1930", "ל-0800", "בשעה 19.30" left unread.
   new RegExp(
-    String.raw`(?<![\p{L}\p{N}])ו?ב-?\s*(?:\d{1,2}(?::\d{2})?|${HE_HOUR})${E}(?!\s*(?:ש"ח|שח|₪|%|ק"ג|ליטר|שקלים|שקל|דולרים|דולר|יורו|אירו|ל?חודש))${NO_HE_PLURAL}`,
+    String.raw`(?<![\p{L}\p{N}])ו?ב-?\s*${HE_HOUR}${E}${NOT_TIME_AFTER}${NO_HE_PLURAL}|(?<![\p{L}\p{N}])ו?(?:בשעה\s*-?\s*|[בל]-?\s*)\d{1,4}(?:[:.]\d{2}){0,2}(?![\p{N}])(?!-\d)${E}${NOT_TIME_AFTER}${NO_HE_PLURAL}`,
     "gu",
   ),
   new RegExp(String.raw`(?<![\p{L}\p{N}])(?:ב|ה|ל)-?\d{1,2}\s+(?:ל|ב)?חודש${E}`, "gu"),

@@ -110,6 +110,47 @@ describe("a time named in another zone", () => {
   });
 });
 
+describe("clock times written every way, and 'the same time'", () => {
+  it("reads 'ב-2130', '7 o'clock pm' and seconds, and asks about a year-like 'ב-1930'", async () => {
+    h = await harness();
+    expect((await h.say("תזכיר לי מחר ב-2130 לסגור את הדוד")).status).toBe("completed");
+    expect((await h.say("remind me tomorrow at 7 o'clock pm to call dad")).status).toBe("completed");
+    expect((await h.say("remind me tomorrow at 07:00:30 to leave")).status).toBe("completed");
+    const year = await h.say("תזכיר לי מחר ב-1930 לשלם");
+    expect(year.status).toBe("waiting");
+    expect(await openTasks(h)).toEqual([
+      ["לסגור את הדוד", "2026-03-06T19:30:00.000Z"],
+      ["call dad", "2026-03-06T17:00:00.000Z"],
+      // 07:00:30 in Jerusalem: the reminder keeps its seconds.
+      ["leave", "2026-03-06T05:00:30.000Z"],
+    ]);
+  });
+
+  it("takes 'same time tomorrow' as now's wall time tomorrow, and asks 'when' for 'at the same time' alone", async () => {
+    h = await harness();
+    const reply = await h.say("remind me same time tomorrow to call mom");
+    expect(reply.status).toBe("completed");
+    // The harness clock is Thursday 5 March, 12:00 in Jerusalem (10:00 UTC).
+    expect(await openTasks(h)).toEqual([["call mom", "2026-03-06T10:00:00.000Z"]]);
+    const alone = await h.say("remind me at the same time to call mom");
+    expect(alone.status).toBe("waiting");
+    expect(alone.question).toBe('When should I remind you? (for example "in 10 minutes" or "at 18:00")');
+  });
+
+  it("reads 'EST' as UTC−5 in its season, and asks about 'EDT' said for a winter day", async () => {
+    h = await harness();
+    // Friday 6 March: New York is still on EST (until 8 March); 09:00 EST is 14:00 UTC, 16:00 in Jerusalem.
+    const reply = await h.say("remind me tomorrow at 9am EST to call the office");
+    expect(reply.text).toBe("⏰ I'll remind you tomorrow at 16:00 your time (09:00 EST): *call the office*");
+    const summer = await h.say("remind me tomorrow at 9am EDT to call the office");
+    expect(summer.status).toBe("waiting");
+    expect(summer.question).toBe(
+      'The time words "tomorrow at 9am EDT" don\'t fit together. When exactly should it be?',
+    );
+    expect(await openTasks(h)).toEqual([["call the office", "2026-03-06T14:00:00.000Z"]]);
+  });
+});
+
 describe("time questions on the LLM path (scripted model)", () => {
   it("asks morning or afternoon with two buttons for the model's 'tomorrow at 5', answered with no second model call", async () => {
     h = await createHarness({ env: { FAST_PATH: "off" } });

@@ -97,7 +97,8 @@ describe("parseTime: instants", () => {
     "ב-3/4 ב-9",
     "on 3.4 at 9",
     "on 3/4/2026 at 9 dentist",
-    "tomorrow 21.30",
+    // A dotted pair that may be a date (October 15, 15 October) is not guessed at.
+    "tomorrow 10.15",
     // Numbers that are not one time: money, a range, a choice.
     'לקנות חלב ב-10 ש"ח',
     "לקנות 2 ב-20 שקל",
@@ -123,6 +124,8 @@ describe("parseTime: instants", () => {
     expect(localOf("next week at 9")).toBe("2026-03-15T09:00");
     expect(localOf("בשבוע הבא ב-9")).toBe("2026-03-15T09:00");
     expect(localOf("tomorrow at 21.30")).toBe("2026-03-12T21:30");
+    // No date is 21.30 (no month 21 or 30): a clock time written with a dot.
+    expect(localOf("tomorrow 21.30")).toBe("2026-03-12T21:30");
   });
 
   it("reads Hebrew minute words after the hour", () => {

@@ -27,6 +27,11 @@ const RULE_TAGS = [
   "recurrence", // every…, כל…
   "absurd", // beyond the horizon, huge numbers
   "none", // no time named at all
+  "compact_clock", // "ב-2130", "בשעה 1930", "19.30"; a number left beside a read time is asked
+  "meridiem", // am/pm in every spelling: "a m", "p. m.", "seven thirty pm", "7 o'clock pm"
+  "same_time", // "same time tomorrow", "מחר באותה שעה": now's wall time on the day named
+  "season_zones", // "EDT", "BST", "CEST": their own offset; out of their season, asked
+  "seconds", // "15:23:24", "9:01:10 AM": read to the second, repeats to the minute
 ];
 
 const ZONES = ["Asia/Jerusalem", "America/New_York", "Asia/Kolkata"];

@@ -20,7 +20,10 @@ function timeQuestionText(question: TimeQuestion, language: Language): string {
     case "ambiguous_hour":
       return t(language, "askHalfOfDay", { phrase });
     case "past":
-      return /^(?:right\s+)?(?:now|עכשיו|כעת)$/iu.test(phrase.trim())
+      // "now", and "at the same time" with no other day (now's own wall time).
+      return /^(?:(?:right\s+)?(?:now|עכשיו|כעת)|(?:(?:at|by)\s+)?(?:the\s+)?same\s+time|ו?ב?אותה\s+ה?שעה)$/iu.test(
+        phrase.trim(),
+      )
         ? t(language, "askNotNow")
         : t(language, "askPast", { phrase });
     case "too_far":

@@ -286,6 +286,21 @@ describe("after the review: its numbers", () => {
   });
 });
 
+describe("a long week", () => {
+  it("at most 10 numbered overdue tasks and '…and 2 more'; 'done 10' completes the tenth shown", async () => {
+    await start();
+    for (let day = 1; day <= 12; day++)
+      await h.addTask(PHONE, {
+        text: `errand ${day}`,
+        dueAt: `2027-04-${String(day).padStart(2, "0")}T09:00:00Z`,
+      });
+    const [review] = await passAt(SUNDAY_8);
+    expect(review).toContain("10. errand 10 (Sat 10/04)\n…and 2 more");
+    expect(review).not.toContain("errand 11");
+    expect(await say("done 10")).toBe("✅ Done: *errand 10*");
+  });
+});
+
 describe("the commands, in English and Hebrew", () => {
   it("on (naming the default day and time), at a day and time, shown, off", async () => {
     await start({ on: false });

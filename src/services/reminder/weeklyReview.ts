@@ -15,12 +15,10 @@ import { pad2 } from "../../utils/timeContext.js";
 import type { DigestSource } from "./digest.js";
 import { asDelivery, assignSlots, nextSlots } from "./deliveryRows.js";
 import { localClock } from "./proactiveText.js";
-import { dayLabel, renderWeekly, weeklyIsEmpty } from "./weeklyText.js";
+import { dayLabel, renderWeekly, SECTION_LINES, weeklyIsEmpty } from "./weeklyText.js";
 
 /** A weekly review more than this late is skipped (as the morning digest): Sunday's review is not sent on Sunday night. */
 const WEEKLY_STALE_MS = 3 * 60 * 60 * 1000;
-/** Lines a section shows; the rest are counted ("and 3 more"). */
-const SECTION_LINES = 10;
 /** Items of one shared list named on its line. */
 const LIST_ITEMS_SHOWN = 5;
 /** The review's time when the user chose none. */

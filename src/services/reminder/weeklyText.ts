@@ -5,6 +5,9 @@ import { HEBREW_DAYS, pad2, zonedParts } from "../../utils/timeContext.js";
 
 const EN_DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
+/** Lines a section of the weekly review shows; the rest are counted ("…and 3 more"). */
+export const SECTION_LINES = 10;
+
 /** "Thu 22/04" / "חמישי 22/04": a day of the review's week. */
 export function dayLabel(date: LocalDate, language: Language): string {
   const names = language === "he" ? HEBREW_DAYS : EN_DAYS;
@@ -45,7 +48,12 @@ export function renderWeekly(content: WeeklyContent, scheduled: boolean): string
     ),
     block(t(lang, "weekly.coming"), bullets(content.coming), content.coming.more, lang),
     ...content.sections.map((s) =>
-      block(s.title, s.lines.slice(0, 10).map(line), Math.max(0, s.lines.length - 10), lang),
+      block(
+        s.title,
+        s.lines.slice(0, SECTION_LINES).map(line),
+        Math.max(0, s.lines.length - SECTION_LINES),
+        lang,
+      ),
     ),
     block(t(lang, "weekly.holidays"), bullets(content.holidays), content.holidays.more, lang),
     block(t(lang, "weekly.shared"), bullets(content.shared), content.shared.more, lang),

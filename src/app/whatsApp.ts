@@ -24,7 +24,9 @@ import { InboxWorker } from "../transport/whatsapp/inboxWorker.js";
 import { InboxWriter } from "../transport/whatsapp/inboxWriter.js";
 import { PgPhoneLeases } from "../transport/whatsapp/phoneLocks.js";
 import { PgPhoneLeaseRepository } from "../db/repositories/phoneLeaseRepository.js";
-import { householdStorage, reminderActionStorage } from "../db/storage.js";
+import { householdStorage, reminderActionStorage, reminderStorage } from "../db/storage.js";
+import { WeeklyReview } from "../services/reminder/weeklyReview.js";
+import { calendarDigestSource } from "../graph/capabilities/calendar/calendarCapability.js";
 import { PgUndoRepository } from "../db/repositories/undoRepository.js";
 import { WhatsAppSender } from "../transport/whatsapp/whatsAppSender.js";
 import { DebugForwarderService } from "../transport/whatsapp/debugForwarder.js";
@@ -122,6 +124,14 @@ export function createWhatsApp(options: WhatsAppOptions) {
     withModel: !!memo.llm,
     undo: { journal: new PgUndoRepository(db.pool), windowMs: config.undoWindowMinutes * 60_000 },
   });
+  // "weekly review" shows it now, with the week's calendar events as the scheduled one has them.
+  const weeklyReviewOnDemand = new WeeklyReview({
+    storage: reminderStorage(db.pool),
+    logger,
+    clock,
+    settings: config.scheduler,
+  });
+  weeklyReviewOnDemand.addSource(calendarDigestSource(memo.calendars));
   const actions = new ReminderActions({
     storage: reminderActionStorage(db.pool),
     users: memo.users,
@@ -129,6 +139,7 @@ export function createWhatsApp(options: WhatsAppOptions) {
     clock,
     // A tap on Done or Snooze can be taken back with "undo", like the same change typed.
     undo: { journal: new PgUndoRepository(db.pool), windowMs: config.undoWindowMinutes * 60_000 },
+    weekly: weeklyReviewOnDemand,
   });
   // Invitations and the household's notices; their taps and commands are answered without the graph.
   const householdDeps = {

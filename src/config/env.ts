@@ -173,6 +173,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z0-9_]{1,512}$/, { error: "must be a template name: lowercase letters, digits and _" })
     .optional(),
+  /** Name of the approved message template for weekly reviews outside the 24-hour window; its body takes the review as {{1}} (default: unset). */
+  WHATSAPP_WEEKLY_TEMPLATE: z
+    .string()
+    .regex(/^[a-z0-9_]{1,512}$/, { error: "must be a template name: lowercase letters, digits and _" })
+    .optional(),
   /**
    * Name of the approved message template for household messages (an invitation, a member who
    * joined or left) to people outside the 24-hour window; its body takes the message as {{1}} and
@@ -439,6 +444,7 @@ export interface SchedulerSettings {
   templates: {
     reminder?: string;
     digest?: string;
+    weekly?: string;
     household?: string;
     languages: { he: string; en: string };
   };
@@ -633,6 +639,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       templates: {
         ...(env.WHATSAPP_REMINDER_TEMPLATE ? { reminder: env.WHATSAPP_REMINDER_TEMPLATE } : {}),
         ...(env.WHATSAPP_DIGEST_TEMPLATE ? { digest: env.WHATSAPP_DIGEST_TEMPLATE } : {}),
+        ...(env.WHATSAPP_WEEKLY_TEMPLATE ? { weekly: env.WHATSAPP_WEEKLY_TEMPLATE } : {}),
         // The simulator takes any template: invitations to a phone that never wrote reach it locally.
         ...(env.WHATSAPP_HOUSEHOLD_TEMPLATE || simulator
           ? { household: env.WHATSAPP_HOUSEHOLD_TEMPLATE ?? "memo_household" }

@@ -86,6 +86,7 @@ export const CALENDAR_EN = {
   "calendar.invalid": "Your calendar refused that: {reason}.",
   "calendar.unavailable": "Google Calendar isn't answering right now, please try again in a minute.",
   "calendar.digestTitle": "📅 In your calendar today:",
+  "calendar.weekTitle": "🗓️ In your calendar this week:",
   "calendar.confirmInvite":
     "Add *{summary}* ({when}) and send an invitation to {people}? Google Calendar will e-mail them.",
   "calendar.confirmInviteUpdate":
@@ -185,6 +186,7 @@ export const CALENDAR_HE = {
   "calendar.invalid": "היומן סירב: {reason}.",
   "calendar.unavailable": "יומן Google לא עונה כרגע, כדאי לנסות שוב בעוד דקה.",
   "calendar.digestTitle": "📅 ביומן היום:",
+  "calendar.weekTitle": "🗓️ ביומן השבוע:",
   "calendar.confirmInvite":
     "להוסיף את *{summary}* ({when}) ולשלוח הזמנה אל {people}? יומן Google ישלח להם מייל.",
   "calendar.confirmInviteUpdate":

@@ -269,6 +269,20 @@ const DONE_HE = rx(
 );
 const DELETE_TASK = rx(String.raw`(?:delete|remove|cancel)\s+(?:the\s+)?(?:task|reminder)\s+(.+)`);
 const DELETE_TASK_HE = rx(String.raw`(?:תמחק|מחק|תמחקי|תבטל|בטל)\s+(?:את\s+)?(?:ה)?(?:משימה|תזכורת)\s+(.+)`);
+/** "delete 2", "remove #3", "מחק 2": a task by its number in the listing just shown. */
+const DELETE_NUMBERED = rx(
+  String.raw`(?:delete|remove|erase)\s+(?:task\s+)?(?:number\s+|no\.?\s*|#)?(\d{1,3})`,
+);
+const DELETE_NUMBERED_HE = rx(
+  String.raw`(?:מחק|תמחק|תמחקי|מחקי)\s+(?:את\s+)?(?:משימה\s+)?(?:מספר\s+|מס'?\s*)?(\d{1,3})`,
+);
+/** "move 2 to Friday", "postpone 3 to tomorrow at 9", "תזיז את 2 ליום שישי": a numbered task to another time. */
+const MOVE_NUMBERED = rx(
+  String.raw`(?:move|postpone|push|reschedule|defer)\s+(?:task\s+)?(?:number\s+|no\.?\s*|#)?(\d{1,3})\s+(?:to|till|until)\s+(.+)`,
+);
+const MOVE_NUMBERED_HE = rx(
+  String.raw`(?:תזיז|תזיזי|הזז|תעביר|תעבירי|העבר|תדחה|תדחי|דחה)\s+(?:את\s+)?(?:משימה\s+)?(?:מספר\s+|מס'?\s*)?(\d{1,3})\s+(?:ל|אל|עד)[-־]?\s*(.+)`,
+);
 const NEW_LIST = rx(
   String.raw`(?:create|new|make|start)\s+(?:a\s+)?(?:new\s+)?list\s+(?:called\s+|named\s+)?(?!of\s|for\s|with\s)(.+)|(?:create|make|start)\s+(?:a\s+)?(?:new\s+)?(.+?)\s+list`,
 );
@@ -481,6 +495,19 @@ export function recognizeCommand(message: string, nowMs: number, timeZone: strin
   }
   if (MY_LISTS.test(text) || MY_LISTS_HE.test(text)) {
     return command("database", "show_lists", "lists.getAll", { operation: "getAll" });
+  }
+  if ((m = DELETE_NUMBERED.exec(text) ?? DELETE_NUMBERED_HE.exec(text)))
+    return command("database", "delete_task", "tasks.delete", { operation: "delete", taskId: `#${m[1]}` });
+  if ((m = MOVE_NUMBERED.exec(text) ?? MOVE_NUMBERED_HE.exec(text))) {
+    // The whole rest must be the new time (D10): anything else is the planner's to read.
+    const parsed = readTime(m[2]!, nowMs, timeZone);
+    return parsed?.kind === "instant" && !reminderText(parsed.text)
+      ? command("database", "update_task", "tasks.update", {
+          operation: "update",
+          taskId: `#${m[1]}`,
+          ...timeArgs(parsed),
+        })
+      : null;
   }
   if ((m = DELETE_TASK.exec(text) ?? DELETE_TASK_HE.exec(text))) {
     const ref = taskRef(m[1]!, question);

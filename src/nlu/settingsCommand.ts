@@ -3,8 +3,10 @@
  * digest off, on or at another time ("stop the morning summary", "send the digest at 7:30",
  * "תפסיק את סיכום הבוקר", "שלח את סיכום הבוקר ב-7:30") and quiet hours ("quiet hours 22:00-07:00",
  * "no quiet hours", "שעות שקט 22-7"), Shabbat and holiday quiet ("quiet on Shabbat in Haifa",
- * "שקט בשבת ובחגים", "stop Shabbat quiet") and the holiday calendar ("use the diaspora holiday
- * calendar", "לוח חגים של ישראל"). Patterns are anchored to the whole message, so a request that
+ * "שקט בשבת ובחגים", "stop Shabbat quiet"), the holiday calendar ("use the diaspora holiday
+ * calendar", "לוח חגים של ישראל") and the weekly review: shown now ("weekly review", "סיכום
+ * שבועי"), on, off, or on a day and time ("weekly review on Friday at 14:00", "סיכום שבועי ביום
+ * שישי ב-14:00"). Patterns are anchored to the whole message, so a request that
  * merely mentions a summary ("summarize my notes") is left to the planner.
  */
 
@@ -20,7 +22,12 @@ export type SettingsCommand =
   | { kind: "sabbathOff" }
   | { kind: "sabbathShow" }
   /** Which holiday calendar the user keeps (the second days of yom tov abroad). */
-  | { kind: "calendarSchedule"; schedule: "israel" | "diaspora" };
+  | { kind: "calendarSchedule"; schedule: "israel" | "diaspora" }
+  | { kind: "weeklyShow" }
+  | { kind: "weeklyOn" }
+  | { kind: "weeklyOff" }
+  /** `time` null: the day only, at the time already set. */
+  | { kind: "weeklyAt"; day: number; time: string | null };
 
 /** Longest message read as a settings command. */
 const MAX_LENGTH = 120;
@@ -191,6 +198,105 @@ function parseSabbathCommand(message: string): SettingsCommand | null {
   return null;
 }
 
+/** The weekly review by name: "weekly review", "the weekly summary", "my week in review". */
+const EN_WEEKLY = String.raw`(?:(?:the|my|a|your)\s+)?(?:weekly\s+(?:review|summary|recap|digest|overview)|week\s+in\s+review)`;
+/** "סיכום שבועי", "הסיכום השבועי", "את הסיכום השבועי שלי". */
+const HE_WEEKLY = String.raw`(?:את\s+)?(?:ה)?(?:סיכום|סקירה|תקציר)\s+(?:ה)?שבועי(?:ת)?(?:\s+שלי)?`;
+const EN_DAYS = [
+  "sun(?:day)?",
+  "mon(?:day)?",
+  "tue(?:s|sday)?",
+  "wed(?:nesday)?",
+  "thu(?:r|rs|rsday)?",
+  "fri(?:day)?",
+  "sat(?:urday)?",
+];
+const HE_DAYS = ["ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת"];
+/** A weekday, captured: "Friday", "fridays", "fri". */
+const EN_DAY = String.raw`(${EN_DAYS.join("|")})s?`;
+/** "ביום שישי", "בימי שישי", "כל יום שישי", "בשישי", "שישי". */
+const HE_DAY = String.raw`(?:(?:ב|כל\s+)?(?:יום|ימי)\s+|ב)?(${HE_DAYS.join("|")})`;
+
+const WEEKLY_SHOW = [
+  new RegExp(String.raw`^${EN_LEAD}(?:(?:show|give)\s+(?:me\s+)?)?${EN_WEEKLY}(?:\s+now)?${TAIL}`, "iu"),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:תראה|תראי|הראה|תן|תני|תביא|תביאי)\s+(?:לי\s+)?)?${HE_WEEKLY}(?:\s+עכשיו)?${TAIL}`,
+    "u",
+  ),
+];
+
+const WEEKLY_OFF = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:stop|disable|turn\s+off|switch\s+off|cancel|pause|mute|unsubscribe\s+from|no\s+more|don'?t\s+send(?:\s+me)?(?:\s+any(?:\s+more)?)?)\s+(?:sending\s+(?:me\s+)?)?${EN_WEEKLY}s?(?:\s+(?:any\s*more|anymore))?${TAIL}`,
+    "iu",
+  ),
+  new RegExp(String.raw`^${EN_LEAD}${EN_WEEKLY}\s+off${TAIL}`, "iu"),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:תפסיק|תפסיקי|הפסק|הפסיקי|להפסיק|בטל|בטלי|תבטל|תבטלי|לבטל|כבה|כבי|תכבה|תכבי|לכבות|די\s+עם|בלי|לא\s+צריך|לא\s+רוצה|אל\s+תשלח|אל\s+תשלחי)\s+(?:לי\s+)?(?:לשלוח\s+(?:לי\s+)?)?${HE_WEEKLY}(?:\s+יותר)?${TAIL}`,
+    "u",
+  ),
+];
+
+const WEEKLY_ON = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:start|enable|turn\s+on|switch\s+on|resume|restart|bring\s+back)\s+(?:sending\s+(?:me\s+)?)?${EN_WEEKLY}(?:\s+again)?${TAIL}`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${EN_LEAD}send\s+me\s+${EN_WEEKLY}(?:\s+(?:every\s+week|each\s+week|weekly|again))?${TAIL}`,
+    "iu",
+  ),
+  new RegExp(String.raw`^${EN_LEAD}${EN_WEEKLY}\s+on${TAIL}`, "iu"),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:תפעיל|תפעילי|הפעל|הפעילי|להפעיל|תחזיר|תחזירי|החזר|להחזיר|תדליק|תדליקי|הדלק)\s+(?:לי\s+)?|(?:תשלח|תשלחי|שלח|שלחי)\s+לי\s+)${HE_WEEKLY}(?:\s+(?:שוב|כל\s+שבוע))?${TAIL}`,
+    "u",
+  ),
+];
+
+/** "weekly review on Friday at 14:00", "set my weekly review to fridays at 2pm", "weekly review at 9 on Sunday". */
+const WEEKLY_AT_EN = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:(?:send|move|set|change|schedule|put|make|give|turn\s+on)\s+(?:me\s+)?)?${EN_WEEKLY}\s+(?:to\s+)?(?:on\s+|every\s+|for\s+)?${EN_DAY}(?:\s+(?:at\s+)?${CLOCK})?${TAIL}`,
+    "iu",
+  ),
+];
+const WEEKLY_AT_EN_TIME_FIRST = new RegExp(
+  String.raw`^${EN_LEAD}(?:(?:send|move|set|change|schedule|put|make|give)\s+(?:me\s+)?)?${EN_WEEKLY}\s+(?:to\s+)?at\s+${CLOCK}\s+(?:on\s+|every\s+)${EN_DAY}${TAIL}`,
+  "iu",
+);
+/** "סיכום שבועי ביום שישי ב-14:00", "תעביר את הסיכום השבועי ליום ראשון בשעה 9". */
+const WEEKLY_AT_HE = new RegExp(
+  String.raw`^${HE_LEAD}(?:(?:תשלח|תשלחי|שלח|שלחי|לשלוח|תעביר|תעבירי|העבר|להעביר|תזיז|תזיזי|הזז|להזיז|קבע|קבעי|תקבע|לקבוע|תפעיל|תפעילי|הפעל)\s+(?:לי\s+)?)?${HE_WEEKLY}\s+(?:ל(?=יום|ימי))?${HE_DAY}(?:\s+(?:ב|ל|לשעה|בשעה)[-־]?\s*(?:שעה\s+)?${CLOCK})?${TAIL}`,
+  "u",
+);
+
+function dayIndex(word: string): number {
+  const lower = word.toLowerCase();
+  const he = HE_DAYS.indexOf(word);
+  if (he >= 0) return he;
+  return EN_DAYS.findIndex((p) => new RegExp(`^(?:${p})s?$`, "iu").test(lower));
+}
+
+/** The weekly review command in `message`, or null. */
+function weeklyCommand(message: string): SettingsCommand | null {
+  if (WEEKLY_OFF.some((p) => p.test(message))) return { kind: "weeklyOff" };
+  if (WEEKLY_ON.some((p) => p.test(message))) return { kind: "weeklyOn" };
+  if (WEEKLY_SHOW.some((p) => p.test(message))) return { kind: "weeklyShow" };
+  const at = (dayWord: string | undefined, clockWord: string | undefined): SettingsCommand | null => {
+    const day = dayWord === undefined ? -1 : dayIndex(dayWord);
+    if (day < 0) return null;
+    if (clockWord === undefined) return { kind: "weeklyAt", day, time: null };
+    const clock = readClock(clockWord);
+    return clock ? { kind: "weeklyAt", day, time: hhmm(to24(clock, false), clock.minute) } : null;
+  };
+  for (const pattern of [...WEEKLY_AT_EN, WEEKLY_AT_HE]) {
+    const match = pattern.exec(message);
+    if (match) return at(match[1], match[2]);
+  }
+  const timeFirst = WEEKLY_AT_EN_TIME_FIRST.exec(message);
+  return timeFirst ? at(timeFirst[2], timeFirst[1]) : null;
+}
+
 interface Clock {
   hour: number;
   minute: number;
@@ -222,6 +328,8 @@ const hhmm = (hour: number, minute: number) =>
 export function parseSettingsCommand(text: string): SettingsCommand | null {
   const message = text.trim();
   if (!message || message.length > MAX_LENGTH) return null;
+  const weekly = weeklyCommand(message);
+  if (weekly) return weekly;
   if (DIGEST_OFF.some((p) => p.test(message))) return { kind: "digestOff" };
   if (DIGEST_ON.some((p) => p.test(message))) return { kind: "digestOn" };
   if (QUIET_OFF.some((p) => p.test(message))) return { kind: "quietOff" };

@@ -1,3 +1,4 @@
+import type { NumberedRefs } from "./conversation.js";
 import type { HITLExpectedInput, HITLOption } from "./hitl.js";
 
 /** What Memo wants to say in one reply, before it is fitted to WhatsApp. */
@@ -11,6 +12,8 @@ export interface ReplyContent {
   language: "he" | "en";
   /** The label of a list message's button (default: "Choose" / "בחירה"). */
   listButton?: string;
+  /** What the text shows numbered, kept with it in the conversation window so "done 2" names it. */
+  numbered?: NumberedRefs;
 }
 
 export interface SendOptions {
@@ -63,4 +66,6 @@ export interface MessageSender {
 export type TemplateOptions = Pick<SendOptions, "onAccepted"> & {
   buttons?: readonly string[];
   memory?: "append" | "none";
+  /** What the text shows numbered, kept with it in the conversation window. */
+  numbered?: NumberedRefs;
 };

@@ -66,6 +66,37 @@ export interface DigestContent {
   candles?: { city: string; lightingAt: string; havdalahAt: string };
 }
 
+/** A section of the weekly review: at most a phone screen's lines, and how many more there are. */
+export interface WeeklySection {
+  lines: DigestLine[];
+  /** Lines left out ("and 3 more"). */
+  more: number;
+}
+
+/**
+ * The weekly review (issue 36): what got done in the past 7 days, what is overdue (numbered, so
+ * "done 2" / "move 2 to Friday" act on it), what is coming in the next 7 days, the week's
+ * holidays, and the open items of shared lists; the calendar's events join at send time.
+ */
+export interface WeeklyContent {
+  kind: "weekly";
+  language: Language;
+  timeZone: string;
+  name: string | null;
+  /** The local date of the review's day, YYYY-MM-DD (its ledger key). */
+  date: string;
+  /** The review instant (ISO): the week runs from it. */
+  reviewAt: string;
+  done: WeeklySection;
+  /** Numbered 1…N in this order; `taskIds` are the tasks those numbers name. */
+  overdue: WeeklySection & { taskIds: string[] };
+  coming: WeeklySection;
+  holidays: WeeklySection;
+  shared: WeeklySection;
+  /** Other capabilities' sections for the week (the calendar's events), added at send time. */
+  sections: DigestSection[];
+}
+
 /**
  * A message to a member (or a person invited) about their household: an invitation (with Accept /
  * Decline buttons), a notice that someone joined or left, shared a list or gave them a task, that
@@ -96,6 +127,8 @@ export type HouseholdContent = {
 );
 
 /** What a delivery says; `viaTemplate`: WhatsApp refused it free-form (131047), so it goes as the template. */
-export type ProactiveContent = (RingContent | AwayContent | DigestContent | HouseholdContent) & {
+export type ProactiveContent = (
+  RingContent | AwayContent | DigestContent | WeeklyContent | HouseholdContent
+) & {
   viaTemplate?: boolean;
 };

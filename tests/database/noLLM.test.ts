@@ -105,6 +105,24 @@ describe("fast path: what a bare number means, DST, and the switch", () => {
     expect((await stores(h).tasks({ completed: true })).length).toBe(0);
   });
 
+  it("'delete 2' / 'move 2 to friday' act on the tasks last listed, never on a shopping list's item 2", async () => {
+    h = await createHarness({ llm: "none", env: { FAST_PATH: "on" } });
+    await h.say("add task call mom");
+    await h.say("add task pay rent");
+    await h.say("add task book flights");
+    await h.say("my tasks");
+    expect((await h.say("delete 2")).text).toContain("*pay rent*");
+    await h.say("my tasks");
+    expect((await h.say("move 2 to friday")).text).toContain("*book flights*");
+    const moved = (await stores(h).tasks()).find((t) => t.text === "book flights");
+    expect(moved?.dueAt).not.toBeNull();
+    await h.say("create list shopping");
+    await h.say("add milk, eggs to the shopping list");
+    // A list's items were shown last: the planner's to read (none here), nothing deleted.
+    expect((await h.say("delete 2")).text).not.toContain("Deleted");
+    expect((await stores(h).tasks()).map((t) => t.text).sort()).toEqual(["book flights", "call mom"]);
+  });
+
   it("'in half an hour' on the night Israel falls back is exactly 30 minutes", async () => {
     // 2026-10-25 01:30 local, 25 minutes before 02:00 falls back to 01:00.
     h = await createHarness({

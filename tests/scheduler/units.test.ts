@@ -479,3 +479,46 @@ describe("parseSettingsCommand", () => {
     expect(parseSettingsCommand(text)).toEqual(expected);
   });
 });
+
+describe("parseSettingsCommand: the weekly review", () => {
+  const show: SettingsCommand = { kind: "weeklyShow" };
+  const on: SettingsCommand = { kind: "weeklyOn" };
+  const off: SettingsCommand = { kind: "weeklyOff" };
+  const at = (day: number, time: string | null): SettingsCommand => ({ kind: "weeklyAt", day, time });
+
+  it.each<[string, SettingsCommand | null]>([
+    ["weekly review", show],
+    ["Weekly review?", show],
+    ["show me my weekly review", show],
+    ["סיכום שבועי", show],
+    ["הסיכום השבועי", show],
+    ["תראה לי את הסיכום השבועי", show],
+    ["turn on the weekly review", on],
+    ["send me a weekly review", on],
+    ["enable the weekly summary", on],
+    ["weekly review on", on],
+    ["תפעיל סיכום שבועי", on],
+    ["תפעיל את הסיכום השבועי", on],
+    ["stop the weekly review", off],
+    ["no more weekly reviews", off],
+    ["weekly review off", off],
+    ["בטל את הסיכום השבועי", off],
+    ["תפסיק את הסיכום השבועי", off],
+    ["weekly review on Friday at 14:00", at(5, "14:00")],
+    ["set my weekly review to sundays at 9", at(0, "09:00")],
+    ["weekly review at 18:30 on Thursday", at(4, "18:30")],
+    ["move the weekly review to Monday", at(1, null)],
+    ["סיכום שבועי ביום שישי ב-14:00", at(5, "14:00")],
+    ["תעביר את הסיכום השבועי ליום ראשון בשעה 9", at(0, "09:00")],
+    ["סיכום שבועי בשישי", at(5, null)],
+    // Not the weekly review: the morning digest, the memory, other summaries.
+    ["stop the morning summary", { kind: "digestOff" }],
+    ["summarize my week", null],
+    ["what changed this week?", null],
+    ["summary", null],
+    ["weekly review of the budget with Dana", null],
+    ["תסכם לי את השבוע", null],
+  ])("%s", (text, expected) => {
+    expect(parseSettingsCommand(text)).toEqual(expected);
+  });
+});

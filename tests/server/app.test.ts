@@ -60,6 +60,7 @@ describe("HTTP app", () => {
         "conversation_chunks",
         "memory_episodes",
         "two_calendars",
+        "weekly_review",
       ],
     });
   });

@@ -19,6 +19,7 @@ import { memoryValidityMigration } from "./0018_memory_validity.js";
 import { conversationChunksMigration } from "./0019_conversation_chunks.js";
 import { memoryEpisodesMigration } from "./0020_memory_episodes.js";
 import { twoCalendarsMigration } from "./0021_two_calendars.js";
+import { weeklyReviewMigration } from "./0022_weekly_review.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   conversationChunksMigration,
   memoryEpisodesMigration,
   twoCalendarsMigration,
+  weeklyReviewMigration,
 ];

@@ -1,7 +1,8 @@
 import type { ProactiveContent } from "../../types/proactive.js";
 import type { Queryable } from "../transaction.js";
 
-type DeliveryKind = "reminder" | "nudge" | "recurring" | "overdue" | "away" | "digest" | "household";
+type DeliveryKind =
+  "reminder" | "nudge" | "recurring" | "overdue" | "away" | "digest" | "household" | "weekly";
 type DeliveryStatus = "sending" | "sent" | "failed" | "undeliverable" | "covered" | "skipped";
 
 /** One occurrence to record: sent on its own, gathered into another message, or skipped. */

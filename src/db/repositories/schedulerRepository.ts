@@ -103,6 +103,10 @@ export interface ProactiveUser {
   sabbathQuiet: boolean;
   sabbathCity: string | null;
   calendarSchedule: User["calendarSchedule"];
+  /** The weekly review's local weekday (0 = Sunday) and HH:mm; null: the zone's default. */
+  weeklyReviewDay: number | null;
+  weeklyReviewTime: string | null;
+  weeklyReviewNextAt: number | null;
 }
 
 interface UserRow extends SabbathRow {
@@ -116,10 +120,15 @@ interface UserRow extends SabbathRow {
   digest_local_time: string;
   digest_next_at: Date | null;
   last_inbound_at: Date | null;
+  calendar_schedule: "israel" | "diaspora" | null;
+  weekly_review_day: number | null;
+  weekly_review_time: string | null;
+  weekly_review_next_at: Date | null;
 }
 
 const USER_COLUMNS = `phone, display_name, language, time_zone, next_proactive_at, quiet_start, quiet_end,
-  digest_local_time, digest_next_at, last_inbound_at, sabbath_quiet, sabbath_city, calendar_schedule`;
+  digest_local_time, digest_next_at, last_inbound_at, sabbath_quiet, sabbath_city, calendar_schedule,
+  weekly_review_day, weekly_review_time, weekly_review_next_at`;
 
 function toUser(row: UserRow): ProactiveUser {
   return {
@@ -134,7 +143,20 @@ function toUser(row: UserRow): ProactiveUser {
     digestNextAt: row.digest_next_at?.getTime() ?? null,
     lastInboundAt: row.last_inbound_at?.getTime() ?? null,
     ...sabbathOf(row),
+    weeklyReviewDay: row.weekly_review_day,
+    weeklyReviewTime: row.weekly_review_time,
+    weeklyReviewNextAt: row.weekly_review_next_at?.getTime() ?? null,
   };
+}
+
+/** A task of a user's week, for the weekly review: open, or done since the week began. */
+export type WeekTask = DigestTask & { completedAt: number | null };
+
+/** An open item of a list shared with a user's household, for the weekly review. */
+export interface SharedListItem {
+  phone: string;
+  list: string;
+  text: string;
 }
 
 /** Open tasks of a few users, for their digests. */
@@ -416,6 +438,99 @@ export class SchedulerRepository {
         ),
       ],
     );
+  }
+
+  /** Locks users with the weekly review on whose next review instant is unknown (turned on, or a setting changed). */
+  async lockUnscheduledWeekly(limit: number): Promise<ProactiveUser[]> {
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM users
+        WHERE weekly_review_enabled AND weekly_review_next_at IS NULL
+        ORDER BY phone LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    return rows.map(toUser);
+  }
+
+  /** Locks users whose weekly review is due by `nowMs`, oldest first. */
+  async lockDueWeekly(nowMs: number, limit: number): Promise<ProactiveUser[]> {
+    const { rows } = await this.db.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM users
+        WHERE weekly_review_enabled AND weekly_review_next_at <= $1
+        ORDER BY weekly_review_next_at LIMIT $2 FOR NO KEY UPDATE SKIP LOCKED`,
+      [new Date(nowMs), limit],
+    );
+    return rows.map(toUser);
+  }
+
+  /** Sets next weekly review instants; null (none can be computed) is stored as never, until a setting changes. */
+  async setWeeklyNext(updates: readonly { phone: string; at: number | null }[]): Promise<void> {
+    if (updates.length === 0) return;
+    await this.db.query(
+      `UPDATE users SET weekly_review_next_at = u.at
+         FROM jsonb_to_recordset($1::jsonb) AS u(phone text, at timestamptz)
+        WHERE users.phone = u.phone`,
+      [
+        JSON.stringify(
+          updates.map((u) => ({
+            phone: u.phone,
+            at: u.at === null ? "infinity" : new Date(u.at).toISOString(),
+          })),
+        ),
+      ],
+    );
+  }
+
+  /** The tasks of these users' weeks: every open one, and those completed since `sinceMs`. */
+  async weekTasksOf(phones: readonly string[], sinceMs: number): Promise<WeekTask[]> {
+    if (phones.length === 0) return [];
+    const { rows } = await this.db.query<{
+      id: string;
+      user_phone: string;
+      text: string;
+      due_at: Date | null;
+      next_fire_at: Date | null;
+      recurrence: TaskRecurrence | null;
+      completed: boolean;
+      completed_at: Date | null;
+      given: boolean;
+    }>(
+      `SELECT id, user_phone, text, due_at, next_fire_at, recurrence, completed, completed_at,
+              assigned_by_phone IS NOT NULL AS given
+         FROM tasks
+        WHERE user_phone = ANY($1::text[]) AND (NOT completed OR completed_at >= $2)
+        ORDER BY seq`,
+      [[...phones], new Date(sinceMs)],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      phone: r.user_phone,
+      text: r.text,
+      dueAt: r.due_at?.toISOString() ?? null,
+      nextFireAt: r.next_fire_at?.toISOString() ?? null,
+      recurrence: r.recurrence,
+      completed: r.completed,
+      completedAt: r.completed_at?.getTime() ?? null,
+      given: r.given,
+    }));
+  }
+
+  /**
+   * The open items of the lists shared with each of these users' households (their own shared
+   * lists and other members'), while owner and reader are both members; by list, in list order.
+   */
+  async sharedListItemsOf(phones: readonly string[]): Promise<SharedListItem[]> {
+    if (phones.length === 0) return [];
+    const { rows } = await this.db.query<{ phone: string; list: string; text: string }>(
+      `SELECT r.phone, l.name AS list, i.text
+         FROM household_members r
+         JOIN lists l ON l.household_id = r.household_id
+         JOIN household_members o ON o.phone = l.user_phone AND o.household_id = l.household_id
+         JOIN list_items i ON i.list_id = l.id AND NOT i.checked
+        WHERE r.phone = ANY($1::text[])
+        ORDER BY r.phone, l.seq, i.position`,
+      [[...phones]],
+    );
+    return rows;
   }
 
   /**

@@ -135,6 +135,12 @@ export function fastPathTurn(
   let command = recognizeCommand(message, nowMs, timeZone);
   if (!command || !registered(command.capability)) return null;
   const number = command.functionName === "tasks.complete" ? command.args.taskId : undefined;
+  // "delete 2" / "move 2 to Friday" after a listing of something other than tasks: the planner reads it.
+  const numberedChange =
+    (command.functionName === "tasks.delete" || command.functionName === "tasks.update") &&
+    typeof command.args.taskId === "string" &&
+    command.args.taskId.startsWith("#");
+  if (numberedChange && lastShown && lastShown.type !== "task") return null;
   if (typeof number === "string" && lastShown && lastShown.type !== "task") {
     // "done 2" right after a list's items were shown: the user ticks item 2 off that list.
     if (lastShown.type !== "list_item" || !lastShown.listId) return null;

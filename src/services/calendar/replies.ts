@@ -1,3 +1,4 @@
+import { dayLabel } from "../reminder/weeklyText.js";
 import { t, type Language } from "../../messages/index.js";
 import { formatRule } from "../../nlu/recurrenceRule.js";
 import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
@@ -184,18 +185,27 @@ export function digestLines(
   events: readonly CalendarEvent[],
   zone: string,
   language: Language,
+  /** A week's events (the weekly review): each line names its day too. */
+  week = false,
 ): { time?: string; text: string }[] {
-  const sorted = [...events].sort(
-    (a, b) => Number(b.allDay) - Number(a.allDay) || Date.parse(a.start) - Date.parse(b.start),
+  const sorted = [...events].sort((a, b) =>
+    week
+      ? Date.parse(a.start) - Date.parse(b.start) || Number(b.allDay) - Number(a.allDay)
+      : Number(b.allDay) - Number(a.allDay) || Date.parse(a.start) - Date.parse(b.start),
   );
-  return sorted.map((event) =>
-    event.allDay
-      ? { text: `${event.summary} (${t(language, "calendar.allDay")})` }
-      : {
-          time: localMoment(event.start, zone).clock,
-          text: event.location ? `${event.summary} 📍 ${event.location}` : event.summary,
-        },
-  );
+  return sorted.map((event) => {
+    const at = localMoment(event.start, zone);
+    // An all-day event's start is its date as written, not an instant to move into the zone.
+    const day = week ? dayLabel(event.allDay ? parseDate(event.start.slice(0, 10))! : at.date, language) : "";
+    if (event.allDay)
+      return week
+        ? { time: day, text: event.summary }
+        : { text: `${event.summary} (${t(language, "calendar.allDay")})` };
+    return {
+      time: week ? `${day} ${at.clock}` : at.clock,
+      text: event.location ? `${event.summary} 📍 ${event.location}` : event.summary,
+    };
+  });
 }
 
 /** The question to ask when time words could not be read (eventTimes' problems). */

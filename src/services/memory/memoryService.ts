@@ -328,7 +328,13 @@ export class MemoryService implements WindowCache {
    * window, in one statement, then reloads it: a turn of the same user running on another
    * instance at that moment is never overwritten.
    */
-  async appendProactiveMessage(phone: string, content: string, whatsappMessageId?: string): Promise<void> {
+  async appendProactiveMessage(
+    phone: string,
+    content: string,
+    whatsappMessageId?: string,
+    /** What the message shows numbered (the weekly review's overdue tasks), for "done 2". */
+    metadata?: MessageMetadata,
+  ): Promise<void> {
     await this.serially(phone, async () => {
       // A turn of this phone running here keeps its held changes, saved first so they come before.
       await this.flushHeld(phone);
@@ -338,6 +344,7 @@ export class MemoryService implements WindowCache {
         timestamp: this.clock(),
         estimatedTokens: estimateTokens(content),
         ...(whatsappMessageId !== undefined && { whatsappMessageId }),
+        ...(metadata && { metadata }),
       };
       await this.reportFailure(phone, "appendProactiveMessage", () => this.store.append(phone, message));
       await this.appendToHistory(phone, message, true);

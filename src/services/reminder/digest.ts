@@ -6,14 +6,15 @@ import { quotedInline } from "../../utils/quotedText.js";
 import { localClock } from "./proactiveText.js";
 
 /**
- * Another capability's part of the morning digest (the calendar's events for the day, once that
- * capability exists). Asked at send time; a source that fails is left out, never the digest.
+ * Another capability's part of the morning digest (the calendar's events for the day) and of the
+ * weekly review (for the week). Asked at send time; a source that fails is left out, never the message.
  */
 export interface DigestSource {
   readonly name: string;
   sectionFor(
     user: { phone: string; timeZone: string; language: "he" | "en" },
-    day: { startMs: number; endMs: number },
+    /** The stretch asked for: the digest's day, or (`week`) the weekly review's seven days. */
+    day: { startMs: number; endMs: number; week?: boolean },
   ): Promise<DigestSection | null>;
 }
 

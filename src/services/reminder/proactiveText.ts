@@ -12,6 +12,7 @@ import { HEBREW_DAYS, humanTime, pad2, zonedParts } from "../../utils/timeContex
 import { t, type Language } from "../../messages/index.js";
 import { intervalText } from "../tasks/replies.js";
 import { HOUSEHOLD_BUTTON, REMINDER_BUTTON } from "../../nlu/buttonCommands.js";
+import { renderWeekly } from "./weeklyText.js";
 
 /**
  * What a proactive message says, kept as data in the delivery ledger at claim time and rendered
@@ -53,6 +54,8 @@ export function renderProactive(content: ProactiveContent, nowMs: number): Rende
       return { text: renderAway(content, nowMs), buttons: [] };
     case "digest":
       return { text: renderDigest(content), buttons: [] };
+    case "weekly":
+      return { text: renderWeekly(content, true), buttons: [] };
     case "household":
       return renderHousehold(content, nowMs);
     default:

@@ -15,6 +15,9 @@ import { SNOOZE_MINUTES } from "./proactiveText.js";
 import { quotedInline } from "../../utils/quotedText.js";
 import type { SettingsCommand } from "../../nlu/settingsCommand.js";
 import { isSabbathCommand, sabbathSetting } from "./sabbathSettings.js";
+import type { ReplyContent } from "../../types/outbound.js";
+import { HEBREW_DAYS } from "../../utils/timeContext.js";
+import { weeklySchedule, type WeeklyReview } from "./weeklyReview.js";
 
 export interface ReminderActionsDeps {
   /** The tasks a tap changes with their undo journal, and the reminders rung (db/storage reminderActionStorage). */
@@ -24,6 +27,8 @@ export interface ReminderActionsDeps {
   clock: () => number;
   /** Journals taps and settings for "undo" (default: none). */
   undo?: UndoSettings;
+  /** Builds the weekly review shown on demand ("weekly review"; default: none, the command says it is empty). */
+  weekly?: Pick<WeeklyReview, "now">;
 }
 
 /** Whether a settings command changes what the user has (reading them, or setting them as they are, does not). */
@@ -40,13 +45,34 @@ function changesSetting(user: User, command: SettingsCommand): boolean {
     case "quietOff":
       return user.quietStart !== null || user.quietEnd !== null;
     case "quietShow":
+    case "weeklyShow":
+      return false;
     case "sabbathOn":
     case "sabbathOff":
     case "sabbathShow":
     case "calendarSchedule":
       // Shabbat quiet's are decided by sabbathSetting (a city is looked up first).
       return false;
+    case "weeklyOff":
+      return user.weeklyReviewEnabled;
+    case "weeklyOn":
+      return !user.weeklyReviewEnabled;
+    case "weeklyAt": {
+      const current = weeklySchedule(user);
+      return (
+        !user.weeklyReviewEnabled ||
+        current.day !== command.day ||
+        (command.time !== null && current.time !== command.time)
+      );
+    }
   }
+}
+
+const EN_DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/** "Friday" / "יום שישי": a weekday as the weekly review's confirmations name it. */
+function dayName(day: number, language: "he" | "en"): string {
+  return language === "he" ? `יום ${HEBREW_DAYS[day] ?? ""}` : (EN_DAY_NAMES[day] ?? "");
 }
 
 /** A typed "done" means the reminder that rang within this long (a quoted reminder: any time). */
@@ -157,13 +183,16 @@ export class ReminderActions {
     });
   }
 
-  /** A settings command of the morning digest or quiet hours, applied; the reply says what is set now. */
+  /**
+   * A settings command of the morning digest, quiet hours or the weekly review, applied; the reply
+   * says what is set now ("weekly review": the review itself, its overdue tasks numbered).
+   */
   async settings(
     user: User,
     language: "he" | "en",
     command: SettingsCommand,
     messageId: string,
-  ): Promise<string> {
+  ): Promise<string | ReplyContent[]> {
     const { users, undo, clock } = this.deps;
     if (isSabbathCommand(command)) {
       const { changes, reply } = sabbathSetting(user, language, command, clock());
@@ -206,6 +235,27 @@ export class ReminderActions {
         return user.quietStart && user.quietEnd
           ? t(language, "quiet.state", { start: user.quietStart, end: user.quietEnd })
           : t(language, "quiet.none");
+      case "weeklyOff":
+        await users.update(user.phone, { weeklyReviewEnabled: false });
+        return t(language, "weekly.off");
+      case "weeklyOn": {
+        await users.update(user.phone, { weeklyReviewEnabled: true });
+        const { day, time } = weeklySchedule(user);
+        return t(language, "weekly.on", { day: dayName(day, language), time });
+      }
+      case "weeklyAt": {
+        const time = command.time ?? weeklySchedule(user).time;
+        await users.update(user.phone, {
+          weeklyReviewEnabled: true,
+          weeklyReviewDay: command.day,
+          weeklyReviewTime: time,
+        });
+        return t(language, "weekly.moved", { day: dayName(command.day, language), time });
+      }
+      case "weeklyShow": {
+        const review = await this.deps.weekly?.now(user);
+        return review ? [review] : t(language, "weekly.empty");
+      }
     }
   }
 }

@@ -12,6 +12,7 @@ import { withTurn } from "../../utils/turnContext.js";
 import type { ReminderMetrics } from "../metrics/metrics.js";
 import { ProactivePacer } from "./proactivePacer.js";
 import { digestIsEmpty, LATE_AFTER_MS, renderProactive } from "./proactiveText.js";
+import { weeklyIsEmpty } from "./weeklyText.js";
 import { OUTSIDE_WINDOW_CODE, outsideWindow } from "./whatsAppWindow.js";
 
 /** Send attempts of one delivery (a Graph API outage is retried on later ticks). @internal */
@@ -44,9 +45,9 @@ export type DeliveryOutcome =
   /** The delivery itself threw (the database, most likely): left claimed until the lease ends. */
   | "error";
 
-/** What delivery asks of the morning digest at send time (MorningDigest implements it). */
+/** What delivery asks of the morning digest and the weekly review at send time. */
 export interface DigestAtSend {
-  /** A digest with the sections of the digest sources added (asked now); other content as it is. */
+  /** A digest or review with the sections of the digest sources added (asked now); other content as it is. */
   complete(content: ProactiveContent, phone: string): Promise<ProactiveContent>;
   /** A rendered digest's text, reworded when that is on. */
   polish(text: string, language: "he" | "en"): Promise<string>;
@@ -199,7 +200,10 @@ export class ReminderDelivery {
     // Everything slow (other capabilities' digest sections, the optional polish) happens before
     // the claim is renewed, so the renewal is followed by the send itself.
     const content = await this.deps.digest.complete(delivery.content, delivery.phone);
-    if (content.kind === "digest" && digestIsEmpty(content)) {
+    if (
+      (content.kind === "digest" && digestIsEmpty(content)) ||
+      (content.kind === "weekly" && weeklyIsEmpty(content))
+    ) {
       await this.ledger.finish(delivery.key, delivery.claimToken, "skipped", "nothing to report");
       return "skipped";
     }
@@ -228,6 +232,11 @@ export class ReminderDelivery {
     const now = clock();
     const inWindow = !content.viaTemplate && !outsideWindow(attempt.lastInboundAt, now);
     const via = inWindow ? "text" : "template";
+    // The review's overdue tasks are numbered: the window keeps which, so "done 2" names one.
+    const numbered =
+      content.kind === "weekly" && content.overdue.taskIds.length > 0
+        ? { numbered: { type: "task" as const, ids: content.overdue.taskIds } }
+        : {};
     const template = this.templateFor(content);
     if (via === "template" && !template) {
       await this.ledger.finish(
@@ -258,6 +267,7 @@ export class ReminderDelivery {
           onAccepted,
           buttons,
           memory: attempt.isUser ? "append" : "none",
+          ...numbered,
         });
       } else {
         await sender.send(
@@ -269,6 +279,7 @@ export class ReminderDelivery {
               : {}),
             options: message.buttons,
             language: content.language,
+            ...numbered,
           },
           // Appended in one statement: a turn of this user may be running on another instance.
           // Someone invited who is not a user yet has no conversation to keep it in.
@@ -357,9 +368,11 @@ export class ReminderDelivery {
     const name =
       content.kind === "digest"
         ? templates.digest
-        : content.kind === "household"
-          ? templates.household
-          : templates.reminder;
+        : content.kind === "weekly"
+          ? templates.weekly
+          : content.kind === "household"
+            ? templates.household
+            : templates.reminder;
     if (!name) return null;
     return {
       name,
@@ -375,7 +388,7 @@ export class ReminderDelivery {
       : this.deps.logger.debug.bind(this.deps.logger);
     log(
       { ...context, event: "REMINDER_UNDELIVERABLE" },
-      "user is outside WhatsApp's 24-hour window and no template is configured (WHATSAPP_REMINDER_TEMPLATE / WHATSAPP_DIGEST_TEMPLATE): recorded as undeliverable",
+      "user is outside WhatsApp's 24-hour window and no template is configured (WHATSAPP_REMINDER_TEMPLATE / WHATSAPP_DIGEST_TEMPLATE / WHATSAPP_WEEKLY_TEMPLATE): recorded as undeliverable",
     );
   }
 }

@@ -14,6 +14,7 @@ import { HouseholdNotices } from "./householdNotices.js";
 import { MorningDigest } from "./morningDigest.js";
 import { DEFER_AFTER_MS, ReminderDelivery, type DeliveryOutcome } from "./reminderDelivery.js";
 import { RingClaims, type RingClaim } from "./ringClaims.js";
+import { WeeklyReview } from "./weeklyReview.js";
 
 /** Rows claimed per transaction, and transactions per pass at most. */
 const CLAIM_BATCH = 500;
@@ -46,6 +47,7 @@ export class ReminderService implements ReminderJobs {
   private readonly ledger: DeliveryLedger;
   private readonly rings: RingClaims;
   private readonly digest: MorningDigest;
+  private readonly weekly: WeeklyReview;
   private readonly household: HouseholdNotices;
   private readonly delivery: ReminderDelivery;
 
@@ -54,6 +56,7 @@ export class ReminderService implements ReminderJobs {
     this.ledger = storage.repositories.deliveries;
     this.rings = new RingClaims({ storage, logger, clock, settings });
     this.digest = new MorningDigest({ storage, llm, logger, clock, settings });
+    this.weekly = new WeeklyReview({ storage, logger, clock, settings });
     this.household = new HouseholdNotices({ storage, clock });
     this.delivery = new ReminderDelivery({
       ledger: this.ledger,
@@ -63,7 +66,13 @@ export class ReminderService implements ReminderJobs {
       sleepUntil,
       settings,
       metrics,
-      digest: this.digest,
+      digest: {
+        complete: (content, phone) =>
+          content.kind === "weekly"
+            ? this.weekly.complete(content, phone)
+            : this.digest.complete(content, phone),
+        polish: (text, language) => this.digest.polish(text, language),
+      },
     });
   }
 
@@ -80,9 +89,10 @@ export class ReminderService implements ReminderJobs {
     this.delivery.resume();
   }
 
-  /** Adds a section source to the morning digest. */
+  /** Adds a section source to the morning digest (the day's) and the weekly review (the week's). */
   addDigestSource(source: DigestSource): void {
     this.digest.addSource(source);
+    this.weekly.addSource(source);
   }
 
   /**
@@ -112,6 +122,12 @@ export class ReminderService implements ReminderJobs {
       claimed.push(...digests.deliveries);
       skipped += digests.skipped;
       if (digests.locked < CLAIM_BATCH) break;
+    }
+    for (let batch = 0; batch < MAX_BATCHES && claimed.length < budget; batch++) {
+      const reviews = await this.weekly.claim(token, Math.min(CLAIM_BATCH, budget - claimed.length));
+      claimed.push(...reviews.deliveries);
+      skipped += reviews.skipped;
+      if (reviews.locked < CLAIM_BATCH) break;
     }
     if (claimed.length < budget)
       claimed.push(...(await this.household.claim(token, Math.min(CLAIM_BATCH, budget - claimed.length))));

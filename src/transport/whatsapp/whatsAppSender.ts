@@ -9,6 +9,7 @@ import type { MemoryService } from "../../services/memory/index.js";
 import type { GraphApiClient } from "./graphApiClient.js";
 import { LeaseLostError } from "./phoneLocks.js";
 import { buildReplyPayloads, buildTemplatePayload, type OutboundPayload } from "./outboundFormat.js";
+import type { MessageMetadata, NumberedRefs } from "../../types/index.js";
 import type { MessageSender, ReplyContent, SendOptions, TemplateOptions } from "../../types/outbound.js";
 
 /** A reply that could not be delivered after the client's own retries; the turn is not re-run for it. */
@@ -129,7 +130,8 @@ export class WhatsAppSender implements MessageSender {
     const { client, memory, logger } = this.deps;
     if (!client) {
       logger.warn({ phone, chars: content.text.length }, "no WhatsApp access token: reply not sent");
-      if (options.memory === "add") await memory.addAssistantMessage(phone, content.text);
+      if (options.memory === "add")
+        await memory.addAssistantMessage(phone, content.text, undefined, metadataOf(content));
       return [];
     }
     const payloads = buildReplyPayloads(phone, content, options.quote ? options.inReplyTo : undefined);
@@ -173,8 +175,10 @@ export class WhatsAppSender implements MessageSender {
       ids.push(id);
     }
     const first = ids[0];
-    if (options.memory === "add") await memory.addAssistantMessage(phone, content.text, first);
-    else if (options.memory === "append") await memory.appendProactiveMessage(phone, content.text, first);
+    const metadata = metadataOf(content);
+    if (options.memory === "add") await memory.addAssistantMessage(phone, content.text, first, metadata);
+    else if (options.memory === "append")
+      await memory.appendProactiveMessage(phone, content.text, first, metadata);
     else if (link !== undefined && first) await memory.setAssistantMessageId(phone, link, first);
     return ids;
   }
@@ -236,7 +240,7 @@ export class WhatsAppSender implements MessageSender {
     if (options.memory === "none") return id;
     // The window is context only: its failure is logged, never a reason to send again.
     await memory
-      .appendProactiveMessage(phone, text, id)
+      .appendProactiveMessage(phone, text, id, metadataOf(options))
       .catch((error: unknown) =>
         logger.error({ err: error, messageId: id }, "could not add a template to the conversation window"),
       );
@@ -251,4 +255,9 @@ export class WhatsAppSender implements MessageSender {
         this.deps.logger.warn({ err: error, messageId }, "could not mark message read"),
       );
   }
+}
+
+/** The window's metadata of a message that shows a numbered listing ("done 2" names its items). */
+function metadataOf(content: { numbered?: NumberedRefs | undefined }): MessageMetadata | undefined {
+  return content.numbered ? { numbered: content.numbered } : undefined;
 }

@@ -61,7 +61,10 @@ export function createCalendarCapability({
   };
 }
 
-/** Today's events as a section of the morning digest, in the user's language and zone; null when there are none. */
+/**
+ * Today's events as a section of the morning digest (or the week's, each with its day, for the
+ * weekly review), in the user's language and zone; null when there are none.
+ */
 export function calendarDigestSource(providers: CalendarProviders): DigestSource {
   return {
     name: "calendar",
@@ -73,8 +76,8 @@ export function calendarDigestSource(providers: CalendarProviders): DigestSource
       });
       if (events.length === 0) return null;
       return {
-        title: t(user.language, "calendar.digestTitle"),
-        lines: digestLines(events, user.timeZone, user.language),
+        title: t(user.language, day.week ? "calendar.weekTitle" : "calendar.digestTitle"),
+        lines: digestLines(events, user.timeZone, user.language, day.week),
       };
     },
   };

@@ -1,0 +1,349 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { pgliteBackend, type TestDatabase } from "../support/db.js";
+import { createSchedulerHarness, type SchedulerHarness } from "../support/schedulerHarness.js";
+import { textMessage } from "../support/whatsappHarness.js";
+
+/**
+ * The weekly review as the user gets it (issue 36): opt-in, at their day and time in their zone,
+ * once a week whatever the number of instances, with what got done, what is overdue (numbered,
+ * and "done 1" then completes item 1), what is coming (tasks and calendar), the week's holidays
+ * and the open items of shared lists; as the template outside the 24-hour window.
+ */
+
+const PHONE = "972501234567";
+const PARTNER = "972507654321";
+const JERUSALEM = "Asia/Jerusalem";
+const TABLES =
+  "users, tasks, lists, list_items, households, household_members, reminder_deliveries, inbox_messages, inbox_phone_leases, outbound_messages, conversation_windows, calendar_events";
+
+let db: TestDatabase;
+let h: SchedulerHarness;
+
+beforeAll(async () => {
+  db = await pgliteBackend.create();
+});
+afterEach(async () => {
+  await h?.close(false);
+  await db.pool.query(`TRUNCATE ${TABLES} CASCADE`);
+});
+afterAll(async () => db?.close());
+
+/** Saturday 17 April 2027, 13:00 in Jerusalem: the review is due Sunday 18 April at 08:00 (05:00Z). */
+const SATURDAY = "2027-04-17T10:00:00Z";
+const SUNDAY_8 = "2027-04-18T05:00:00Z";
+
+async function start(
+  options: { language?: "he" | "en"; env?: Record<string, string>; on?: boolean; inbound?: string } = {},
+) {
+  h = await createSchedulerHarness({
+    db,
+    start: SATURDAY,
+    env: { FAST_PATH: "on", ...options.env },
+  });
+  await h.user(PHONE, {
+    timeZone: JERUSALEM,
+    language: options.language ?? "en",
+    ...(options.inbound ? { inbound: Date.parse(options.inbound) } : {}),
+  });
+  // The morning digest (on by default) comes at 08:00 too: off, so what is seen is the review.
+  await h.memo.users.update(PHONE, { digestEnabled: false, weeklyReviewEnabled: options.on !== false });
+  // The scheduler's first pass plans the next review (as it does every minute).
+  await h.pass();
+}
+
+/** A pass at `iso` (the user has kept chatting: the 24-hour window is open); the texts it sent. */
+async function passAt(iso: string, phone = PHONE): Promise<string[]> {
+  const before = h.sentTo(phone).length;
+  h.at(iso);
+  await h.memo.users.recordInbound(phone, new Date(h.clock.now()));
+  await h.pass();
+  return h.sentTo(phone).slice(before);
+}
+
+const weekly = async (phone = PHONE) => (await h.ledger(phone)).filter((r) => r.kind === "weekly");
+
+/** The week's material: done, overdue, coming, a calendar event, a shared list. */
+async function seedWeek(): Promise<void> {
+  const done = await h.addTask(PHONE, { text: "file the tax return" });
+  await db.pool.query(`UPDATE tasks SET completed = true, completed_at = $2 WHERE id = $1`, [
+    done.id,
+    new Date("2027-04-14T09:00:00Z"),
+  ]);
+  // Done three weeks ago: not last week's.
+  const old = await h.addTask(PHONE, { text: "old errand" });
+  await db.pool.query(`UPDATE tasks SET completed = true, completed_at = $2 WHERE id = $1`, [
+    old.id,
+    new Date("2027-03-28T09:00:00Z"),
+  ]);
+  await h.addTask(PHONE, { text: "renew passport", dueAt: "2027-04-12T09:00:00Z" });
+  await h.addTask(PHONE, { text: "call the plumber", dueAt: "2027-04-15T09:00:00Z" });
+  await h.addTask(PHONE, { text: "buy matza", dueAt: "2027-04-20T07:00:00Z" }); // Tue 10:00
+  await h.addTask(PHONE, { text: "next month's thing", dueAt: "2027-05-20T07:00:00Z" });
+  await h.addTask(PHONE, { text: "someday" });
+  const calendar = await h.memo.calendars.forUser(PHONE);
+  await calendar.createEvent(
+    {
+      summary: "Seder at grandma's",
+      allDay: false,
+      start: "2027-04-21T16:00:00Z", // Wed 19:00
+      end: "2027-04-21T20:00:00Z",
+      timeZone: JERUSALEM,
+    },
+    "seed:seder",
+  );
+  // A household of two, and the partner's shopping list shared with it.
+  await h.user(PARTNER, { timeZone: JERUSALEM });
+  const household = randomUUID();
+  await db.pool.query(`INSERT INTO households (id, created_at) VALUES ($1, now())`, [household]);
+  await db.pool.query(
+    `INSERT INTO household_members (household_id, phone, name, joined_at)
+     VALUES ($1, $2, 'Noa', now()), ($1, $3, 'Dana', now())`,
+    [household, PHONE, PARTNER],
+  );
+  const { rows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO lists (user_phone, name, household_id) VALUES ($1, 'Shopping', $2) RETURNING id`,
+    [PARTNER, household],
+  );
+  await db.pool.query(
+    `INSERT INTO list_items (list_id, user_phone, text, checked, position)
+     VALUES ($1, $2, 'wine', false, 0), ($1, $2, 'eggs', false, 1), ($1, $2, 'salt', true, 2)`,
+    [rows[0]!.id, PARTNER],
+  );
+}
+
+describe("when the weekly review comes", () => {
+  it("at the user's day and time in their zone (Sunday 08:00 in Israel), not before, and a week later again", async () => {
+    await start();
+    await seedWeek();
+    expect(await passAt("2027-04-18T04:59:00Z")).toEqual([]);
+    const [review, ...rest] = await passAt(SUNDAY_8);
+    expect(rest).toEqual([]);
+    expect(review).toBe(
+      [
+        "🗓️ Your weekly review, Sun 18/04:",
+        "✅ Done this past week (1):\n• file the tax return",
+        "⚠️ Overdue:\n1. renew passport (Mon 12/04)\n2. call the plumber (Thu 15/04)",
+        "📅 Coming this week:\n• Tue 20/04 10:00 buy matza",
+        "🗓️ In your calendar this week:\n• Wed 21/04 19:00 Seder at grandma's",
+        "✡️ Holidays this week:\n• Wed 21/04 Ta’anit Bechorot\n• Wed 21/04 Erev Pesach\n• Thu 22/04 Pesach I\n• Fri 23/04 Pesach II (CH’’M)\n• Sat 24/04 Pesach III (CH’’M)",
+        "🛒 Open on shared lists:\n• *Shopping* (2): wine, eggs",
+        'Reply "done 1", "move 1 to Friday" or "delete 1" for an overdue one.',
+        'Say "stop the weekly review" to turn these off.',
+      ].join("\n\n"),
+    );
+    const rows = await weekly();
+    expect(rows.map((r) => [r.key, r.status])).toEqual([[`weekly:${PHONE}@2027-04-18`, "sent"]]);
+    // The rest of the week: nothing more.
+    expect(await passAt("2027-04-18T05:30:00Z")).toEqual([]);
+    expect(await passAt("2027-04-24T20:00:00Z")).toEqual([]);
+    const next = await passAt("2027-04-25T05:00:00Z");
+    expect(next).toHaveLength(1);
+    expect(next[0]).toContain("🗓️ Your weekly review, Sun 25/04:");
+    expect((await weekly()).map((r) => r.key)).toEqual([
+      `weekly:${PHONE}@2027-04-18`,
+      `weekly:${PHONE}@2027-04-25`,
+    ]);
+  });
+
+  it("Hebrew, on the day and time the user chose (Friday 14:00)", async () => {
+    await start({ language: "he" });
+    await h.memo.users.update(PHONE, { weeklyReviewDay: 5, weeklyReviewTime: "14:00" });
+    await h.addTask(PHONE, { text: "לחדש דרכון", dueAt: "2027-04-12T09:00:00Z" });
+    expect(await passAt("2027-04-18T05:00:00Z")).toEqual([]);
+    const [review] = await passAt("2027-04-23T11:00:00Z"); // Friday 14:00 IDT
+    expect(review).toBe(
+      [
+        "🗓️ הסיכום השבועי שלך, שישי 23/04:",
+        "⚠️ באיחור:\n1. לחדש דרכון (שני 12/04)",
+        "✡️ חגים ומועדים השבוע:\n• שישי 23/04 פסח ב׳ (חוה״מ)\n• שבת 24/04 פסח ג׳ (חוה״מ)\n• ראשון 25/04 פסח ד׳ (חוה״מ)\n• שני 26/04 פסח ה׳ (חוה״מ)\n• שלישי 27/04 פסח ו׳ (חוה״מ)\n• רביעי 28/04 פסח ז׳",
+        'אפשר לכתוב "בוצע 1", "תזיז את 1 ליום שישי" או "מחק 1" על משימה באיחור.',
+        'אפשר לכתוב "בטל את הסיכום השבועי" כדי להפסיק.',
+      ].join("\n\n"),
+    );
+  });
+
+  it("elsewhere the default is Monday 08:00 local", async () => {
+    await start({ on: false });
+    await h.user("14155550100", { timeZone: "America/New_York" });
+    await h.memo.users.update("14155550100", { weeklyReviewEnabled: true, digestEnabled: false });
+    await h.addTask("14155550100", { text: "send the report", dueAt: "2027-04-12T13:00:00Z" });
+    expect(await passAt("2027-04-18T12:00:00Z", "14155550100")).toEqual([]); // Sunday 08:00 EDT
+    const sent = await passAt("2027-04-19T12:00:00Z", "14155550100"); // Monday 08:00 EDT
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain("Mon 19/04");
+  });
+
+  it("not sent when it is off (the default)", async () => {
+    await start({ on: false });
+    await seedWeek();
+    expect(await passAt(SUNDAY_8)).toEqual([]);
+    expect(await passAt("2027-04-19T05:00:00Z")).toEqual([]);
+    expect(await weekly()).toEqual([]);
+  });
+
+  it("more than 3 hours late (the service was down) it is skipped, and next week's comes", async () => {
+    await start();
+    await seedWeek();
+    // The first pass schedules it; the service is then down until 11:00.
+    await passAt(SATURDAY);
+    expect(await passAt("2027-04-18T08:01:00Z")).toEqual([]);
+    expect((await weekly()).map((r) => [r.status, r.error])).toEqual([["skipped", "too late"]]);
+    expect(await passAt("2027-04-25T05:00:00Z")).toHaveLength(1);
+  });
+
+  it("exactly once across two instances running their passes at the same moment", async () => {
+    await start();
+    await seedWeek();
+    await passAt(SATURDAY);
+    const other = h.instance();
+    h.at(SUNDAY_8);
+    await h.memo.users.recordInbound(PHONE, new Date(h.clock.now()));
+    const before = h.sentTo(PHONE).length;
+    const reports = await Promise.all([h.reminders.runDue(), other.reminders.runDue(), h.reminders.runDue()]);
+    expect(
+      h
+        .sentTo(PHONE)
+        .slice(before)
+        .filter((m) => m.includes("weekly review")),
+    ).toHaveLength(1);
+    expect(reports.reduce((n, r) => n + r.sent, 0)).toBe(1);
+    expect((await weekly()).map((r) => r.status)).toEqual(["sent"]);
+  });
+
+  it("outside the 24-hour window it goes as WHATSAPP_WEEKLY_TEMPLATE, its numbers still kept for 'done 1'", async () => {
+    // Last wrote on Saturday morning: the window is closed by Sunday 08:00.
+    await start({ env: { WHATSAPP_WEEKLY_TEMPLATE: "memo_weekly" }, inbound: "2027-04-17T04:00:00Z" });
+    await h.addTask(PHONE, { text: "renew passport", dueAt: "2027-04-12T09:00:00Z" });
+    await h.pass();
+    h.at(SUNDAY_8);
+    await h.pass();
+    const template = h.graphApi.sent.filter((m) => (m.body as { type?: string }).type === "template");
+    expect(template).toHaveLength(1);
+    const body = template[0]!.body as {
+      template: {
+        name: string;
+        language: { code: string };
+        components: { parameters: { text: string }[] }[];
+      };
+    };
+    expect(body.template.name).toBe("memo_weekly");
+    expect(body.template.language.code).toBe("en");
+    expect(body.template.components[0]!.parameters[0]!.text).toContain("1. renew passport (Mon 12/04)");
+    expect((await weekly()).map((r) => [r.status, r.via])).toEqual([["sent", "template"]]);
+    await h.memo.memory.load(PHONE);
+    expect(h.memo.memory.getRecentMessages(PHONE).at(-1)?.metadata?.numbered?.type).toBe("task");
+  });
+
+  it("window closed and no template: recorded undeliverable, as the digest is", async () => {
+    await start({ inbound: "2027-04-17T04:00:00Z" });
+    await h.addTask(PHONE, { text: "renew passport", dueAt: "2027-04-12T09:00:00Z" });
+    await h.pass();
+    h.at(SUNDAY_8);
+    await h.pass();
+    expect((await weekly()).map((r) => r.status)).toEqual(["undeliverable"]);
+  });
+});
+
+/** Sends a text through the signed webhook and returns Memo's reply. */
+async function say(text: string, phone = PHONE): Promise<string> {
+  const count = h.graphApi.sent.length;
+  await h.deliver(textMessage(phone, text, h.clock.now()));
+  await h.graphApi.waitForSent(count + 1);
+  await h.idle();
+  return h.sentTo(phone).at(-1)!;
+}
+
+describe("after the review: its numbers", () => {
+  it("'done 1' completes overdue item 1, 'move 1 to Friday' and 'delete 1' act on the review's numbers", async () => {
+    await start();
+    await seedWeek();
+    await passAt(SUNDAY_8);
+    expect(await say("done 1")).toBe("✅ Done: *renew passport*");
+    const open = async () =>
+      (
+        await db.pool.query<{ text: string; due_at: Date | null }>(
+          `SELECT text, due_at FROM tasks WHERE user_phone = $1 AND NOT completed ORDER BY seq`,
+          [PHONE],
+        )
+      ).rows;
+    expect((await open()).map((t) => t.text)).not.toContain("renew passport");
+    // The review again (on demand): the plumber is now overdue item 1.
+    const again = await say("weekly review");
+    expect(again).toContain("⚠️ Overdue:\n1. call the plumber (Thu 15/04)");
+    expect(again).not.toContain('Say "stop the weekly review"');
+    expect(await say("move 1 to friday")).toContain("call the plumber");
+    const plumber = (await open()).find((t) => t.text === "call the plumber")!;
+    // Friday 23 April, local.
+    expect(new Intl.DateTimeFormat("en-CA", { timeZone: JERUSALEM }).format(plumber.due_at!)).toBe(
+      "2027-04-23",
+    );
+    // Shown again, the plumber is no longer overdue: item 1 is nothing; a new overdue task is.
+    await h.addTask(PHONE, { text: "return the library book", dueAt: "2027-04-10T09:00:00Z" });
+    expect(await say("weekly review")).toContain("⚠️ Overdue:\n1. return the library book (Sat 10/04)");
+    expect(await say("delete 1")).toContain("Deleted: *return the library book*");
+    expect((await open()).map((t) => t.text)).not.toContain("return the library book");
+  });
+});
+
+describe("a long week", () => {
+  it("at most 10 numbered overdue tasks and '…and 2 more'; 'done 10' completes the tenth shown", async () => {
+    await start();
+    for (let day = 1; day <= 12; day++)
+      await h.addTask(PHONE, {
+        text: `errand ${day}`,
+        dueAt: `2027-04-${String(day).padStart(2, "0")}T09:00:00Z`,
+      });
+    const [review] = await passAt(SUNDAY_8);
+    expect(review).toContain("10. errand 10 (Sat 10/04)\n…and 2 more");
+    expect(review).not.toContain("errand 11");
+    expect(await say("done 10")).toBe("✅ Done: *errand 10*");
+  });
+});
+
+describe("the commands, in English and Hebrew", () => {
+  it("on (naming the default day and time), at a day and time, shown, off", async () => {
+    await start({ on: false });
+    expect(await say("turn on the weekly review")).toBe("Your weekly review is on: every Sunday at 08:00.");
+    let user = await h.memo.users.get(PHONE);
+    expect(user?.weeklyReviewEnabled).toBe(true);
+    expect(await say("weekly review on Friday at 14:00")).toBe(
+      "Done: your weekly review now comes every Friday at 14:00.",
+    );
+    user = await h.memo.users.get(PHONE);
+    expect([user?.weeklyReviewDay, user?.weeklyReviewTime]).toEqual([5, "14:00"]);
+    // Shown now (Saturday 17 April): the coming 7 days hold Pesach.
+    const shown = await say("weekly review");
+    expect(shown).toContain("🗓️ Your weekly review, Sat 17/04:");
+    expect(shown).toContain("• Thu 22/04 Pesach I");
+    expect(await weekly()).toEqual([]);
+    expect(await say("stop the weekly review")).toBe(
+      'OK, no more weekly reviews. Say "turn on the weekly review" to get them back.',
+    );
+    expect((await h.memo.users.get(PHONE))?.weeklyReviewEnabled).toBe(false);
+    // "undo" right after a setting says it cannot be undone, as for the digest's settings.
+    expect(await say("undo")).toContain("I can't undo a settings change");
+  });
+
+  it("Hebrew: on, at Friday 14:00, shown, off", async () => {
+    await start({ on: false, language: "he" });
+    expect(await say("תפעיל סיכום שבועי")).toBe("הסיכום השבועי פעיל: כל יום ראשון ב-08:00.");
+    expect(await say("סיכום שבועי ביום שישי ב-14:00")).toBe(
+      "בוצע: הסיכום השבועי יגיע מעכשיו כל יום שישי ב-14:00.",
+    );
+    await h.addTask(PHONE, { text: "לחדש דרכון", dueAt: "2027-04-12T09:00:00Z" });
+    expect(await say("סיכום שבועי")).toContain("⚠️ באיחור:\n1. לחדש דרכון (שני 12/04)");
+    await h.addTask(PHONE, { text: "לתקן את הברז", dueAt: "2027-04-14T09:00:00Z" });
+    expect(await say("בוצע 1")).toContain("לחדש דרכון");
+    expect(await say("סיכום שבועי")).toContain("⚠️ באיחור:\n1. לתקן את הברז (רביעי 14/04)");
+    expect(await say("תזיז את 1 ליום שישי")).toContain("לתקן את הברז");
+    const tap = await db.pool.query<{ due_at: Date }>(`SELECT due_at FROM tasks WHERE text = 'לתקן את הברז'`);
+    expect(new Intl.DateTimeFormat("en-CA", { timeZone: JERUSALEM }).format(tap.rows[0]!.due_at)).toBe(
+      "2027-04-23",
+    );
+    expect(await say("בטל את הסיכום השבועי")).toBe(
+      'בסדר, לא אשלח יותר סיכום שבועי. אפשר לכתוב "תפעיל סיכום שבועי" כדי להחזיר.',
+    );
+    expect((await h.memo.users.get(PHONE))?.weeklyReviewEnabled).toBe(false);
+  });
+});

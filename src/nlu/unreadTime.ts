@@ -4,6 +4,7 @@
  * instead of storing a guess. Words that are time only next to a number ("to", "past", "half", the
  * three-letter weekdays, "may") count only there, so "remind me to call mom" is plain text.
  */
+import { HOLIDAY_NAME } from "./holidays.js";
 import type { Span } from "./timeMentions.js";
 import { EN_WEEKDAYS, HE_MONTHS, HE_WEEKDAYS, words } from "./timeWords.js";
 
@@ -160,6 +161,12 @@ const PATTERNS: RegExp[] = [
     "gu",
   ),
   new RegExp(String.raw`(?<![\p{L}\p{N}])(?:ב|ה|ל)-?\d{1,2}\s+(?:ל|ב)?חודש${E}`, "gu"),
+  // Holidays by name (the parser's own table: a name left over was not read whole), and Hebrew months.
+  HOLIDAY_NAME,
+  new RegExp(
+    String.raw`${S}(?:nisan|nissan|iyyar|iyar|sivan|tammuz|tamuz|elul|tishrei|tishri|marcheshvan|cheshvan|heshvan|kislev|tevet|teves|shevat|shvat|sh'vat)${E}|(?<![\p{L}\p{N}])ו?[בל]-?(?:ניסן|אייר|סיוון|סיון|תמוז|אלול|תשרי|מרחשוון|מרחשון|חשוון|חשון|כסליו|כסלו|טבת|אדר)${E}`,
+    "giu",
+  ),
 ];
 
 /** The spans of `maskedText` (the scanner's text after every mention was masked) that still name time. */

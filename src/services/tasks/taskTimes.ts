@@ -1,5 +1,6 @@
 import type { ReminderRecurrenceArgs, SaidIn } from "../../contracts/tasks.js";
 import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
+import { isHebrewDayMonth } from "../../nlu/hebrewCalendar.js";
 import { MAX_NUDGE_MINUTES, nextOccurrence, parseIntervalMinutes, rfc5545Of } from "../../nlu/recurrence.js";
 import { readWhen, resolveWhen } from "../../nlu/whenPhrase.js";
 import { formatClock, instantToLocal, localToInstant, parseClock } from "../../nlu/zonedTime.js";
@@ -233,6 +234,15 @@ function buildRecurrence(rule: ReminderRecurrenceArgs, nowMs: number, timeZone: 
     if (rfc5545Of(recurrence) === null)
       return { ok: false, problem: "unsupported_repeat", phrase: rule.rule ?? "" };
     return { ok: true, recurrence };
+  }
+  if (rule.type === "hebrew") {
+    const hebrew = rule.hebrew;
+    if (!hebrew || !isHebrewDayMonth(hebrew.month, hebrew.day))
+      return { ok: false, problem: "unclear_time", phrase: "" };
+    return {
+      ok: true,
+      recurrence: { type: "hebrew", time, hebrew, ...(rule.eve ? { eve: true } : {}), ...base },
+    };
   }
   if (!rule.dayOfMonth) return { ok: false, problem: "missing_day_of_month", phrase: "" };
   return { ok: true, recurrence: { type: "monthly", time, dayOfMonth: rule.dayOfMonth, ...base } };

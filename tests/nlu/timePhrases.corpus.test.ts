@@ -27,6 +27,7 @@ const RULE_TAGS = [
   "recurrence", // every…, כל…
   "absurd", // beyond the horizon, huge numbers
   "none", // no time named at all
+  "holidays", // "on Christmas at 6 pm", "בפסח", "every year on 15 Shevat"
 ];
 
 const ZONES = ["Asia/Jerusalem", "America/New_York", "Asia/Kolkata"];

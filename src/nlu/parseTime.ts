@@ -129,7 +129,7 @@ export function readTime(
   if (zone?.kind === "zone" && zone.zone !== timeZone)
     scan = scanText(normalized.text, nowMs, zone.zone, options.calendar);
   const { scanner, found } = scan;
-  const repeats = withImpliedYearly(scan.repeats, found, normalized.text);
+  const repeats = withImpliedYearly(scan.repeats, found, scanner.text);
   const unread = unreadTimeWords(scanner.text);
   const context: ReadContext = {
     normalized,
@@ -178,10 +178,11 @@ function scanText(text: string, nowMs: number, timeZone: string, calendar: Calen
 
 /**
  * A yahrzeit or a Hebrew birthday on a Hebrew date is kept every year even when "every year" is not
- * said ("yahrzeit for grandma on 10 Tevet", "יום הולדת עברי של אבא ב-ג' בניסן").
+ * said ("yahrzeit for grandma on 10 Tevet", "יום הולדת עברי של אבא ב-ג' בניסן"); `maskedText` is
+ * the text without the time words, so "on my Hebrew birthday" itself is one day.
  */
-function withImpliedYearly(repeats: RepeatPhrase[], found: Found[], text: string): RepeatPhrase[] {
-  if (repeats.length > 0 || !customOf(text)) return repeats;
+function withImpliedYearly(repeats: RepeatPhrase[], found: Found[], maskedText: string): RepeatPhrase[] {
+  if (repeats.length > 0 || !customOf(maskedText)) return repeats;
   const day = found.find((f) => f.mention.kind === "date" && f.mention.yearly?.kind === "hebrew");
   return day ? [{ type: "yearly", start: day.start, end: day.start }] : repeats;
 }

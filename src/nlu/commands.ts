@@ -60,7 +60,8 @@ export function timeArgs(parsed: ParsedTime): Record<string, unknown> {
       ...(parsed.saidIn ? { saidIn: parsed.saidIn } : {}),
     };
   }
-  const { type, time, days, dayOfMonth, intervalMinutes, rule, start, until } = parsed.recurrence;
+  const { type, time, days, dayOfMonth, intervalMinutes, rule, start, hebrew, eve, until } =
+    parsed.recurrence;
   return {
     reminderRecurrence: {
       type,
@@ -71,6 +72,9 @@ export function timeArgs(parsed: ParsedTime): Record<string, unknown> {
       // An RFC 5545 rule is handed on as it is (recurrenceArgsOf's shape), not read again.
       ...(rule ? { rule } : {}),
       ...(start ? { start } : {}),
+      // A yearly Hebrew date, as it is (Recurrence's shape).
+      ...(hebrew ? { hebrew } : {}),
+      ...(eve ? { eve } : {}),
       ...(until ? { until } : {}),
     },
   };

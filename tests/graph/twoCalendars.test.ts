@@ -1,0 +1,69 @@
+// Two calendars through the graph with no LLM (issue 36): holidays and Hebrew dates said with a
+// reminder are read on the fast path, stored on the right day with the holiday out of the title,
+// and a yearly Hebrew date is stored as one and confirmed by its rule.
+import { afterEach, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../support/memoHarness.js";
+import { stores } from "../support/databaseScript.js";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Thursday 5 March 2026, 12:00 in Jerusalem (the harness clock). */
+const harness = () => createHarness({ llm: "none", env: { FAST_PATH: "on" } });
+const openTasks = async (hh: Harness) =>
+  (await stores(hh).tasks({ completed: false })).map((t) => ({
+    text: t.text,
+    nextFireAt: t.nextFireAt,
+    recurrence: t.recurrence,
+  }));
+
+describe("two calendars through the graph, without an LLM", () => {
+  it("stores 'every year on 15 Shevat at 8' as a yearly Hebrew date and confirms its rule", async () => {
+    h = await harness();
+    const reply = await h.say("remind me every year on 15 Shevat at 8 to plant a tree");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).toContain("every year on 15 Sh'vat (Hebrew calendar) at 08:00");
+    // 15 Shevat 5787 is Saturday 23 January 2027: 08:00 in Jerusalem is 06:00 UTC.
+    expect(await openTasks(h)).toEqual([
+      {
+        text: "plant a tree",
+        nextFireAt: "2027-01-23T06:00:00.000Z",
+        recurrence: { type: "hebrew", time: "08:00", hebrew: { month: 11, day: 15, custom: "date" } },
+      },
+    ]);
+  });
+
+  it("stores the Hebrew 'כל שנה בט״ו בשבט' the same way, confirmed in Hebrew", async () => {
+    h = await harness();
+    const reply = await h.say("תזכיר לי כל שנה בט״ו בשבט בשמונה בבוקר לשתול עץ");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).toContain("כל שנה ב-ט״ו בשבט (בלוח העברי) ב-08:00");
+    expect(await openTasks(h)).toMatchObject([
+      { text: "לשתול עץ", nextFireAt: "2027-01-23T06:00:00.000Z", recurrence: { type: "hebrew" } },
+    ]);
+  });
+
+  it("reads 'on Christmas at 6 pm' as 25 December at 18:00, with Christmas out of the title", async () => {
+    h = await harness();
+    const reply = await h.say("remind me on Christmas at 6 pm to call grandma");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).not.toMatch(/christmas/iu);
+    expect(await openTasks(h)).toEqual([
+      { text: "call grandma", nextFireAt: "2026-12-25T16:00:00.000Z", recurrence: null },
+    ]);
+  });
+
+  it("reads 'בפסח' and 'ערב ראש השנה' in Hebrew", async () => {
+    h = await harness();
+    expect((await h.say("תזכיר לי בפסח בשש בערב להתקשר לסבתא")).status).toBe("completed");
+    expect((await h.say("תזכיר לי בערב ראש השנה לקנות דבש")).status).toBe("completed");
+    // Pesach 5786 is Thursday 2 April 2026 (+03); Erev Rosh Hashana 5787 is Friday 11 September 2026.
+    expect((await openTasks(h)).map((t) => [t.text, t.nextFireAt])).toEqual([
+      ["להתקשר לסבתא", "2026-04-02T15:00:00.000Z"],
+      ["לקנות דבש", "2026-09-11T06:00:00.000Z"],
+    ]);
+  });
+});

@@ -225,3 +225,27 @@ export function otherYearsDay(
   const same = kept.month === date.month && kept.day === date.day && !(when === "leap" && kept.month === 12);
   return same ? null : { when, month: kept.month, day: kept.day };
 }
+
+/** A Gregorian day as a reply names it: "Sat 2 Oct 2027", "יום שבת, 2 באוקטובר 2027". */
+export function gregorianDayText(date: LocalDate, language: "he" | "en"): string {
+  const at = Date.UTC(date.year, date.month - 1, date.day);
+  if (language === "he") {
+    const format = {
+      timeZone: "UTC",
+      weekday: "long",
+      day: "numeric",
+      month: "long",
+      year: "numeric",
+    } as const;
+    return new Intl.DateTimeFormat("he-IL", format).format(at);
+  }
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: "UTC",
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+  }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("weekday")} ${part("day")} ${part("month")} ${part("year")}`;
+}

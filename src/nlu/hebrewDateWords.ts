@@ -9,7 +9,8 @@
 import { HDate } from "@hebcal/core";
 import { isHebrewDayMonth, nextObservance, type HebrewYearly } from "./hebrewCalendar.js";
 import type { CalendarOptions, YearlyDay } from "./holidays.js";
-import type { Found, Scanner } from "./timeMentions.js";
+import { Scanner, type Found } from "./timeMentions.js";
+import { normalizeText } from "./timeWords.js";
 import { addDays, type LocalDate } from "./zonedTime.js";
 
 /** Hebrew month names (hebcal's numbering; 12 is plain Adar, Adar I said so is "adar1"). */
@@ -211,4 +212,18 @@ export function takeHebrewDates(s: Scanner, today: LocalDate, options: CalendarO
     return birthday ? mention(birthday.month, birthday.day, isEve(m), "birthday") : { kind: "impossible" };
   });
   return found;
+}
+
+/**
+ * The Hebrew day and month a whole phrase names ("3 Nisan", "ג' בניסן", "the 15th of Shevat"), for
+ * "my Hebrew birthday is …"; null for anything else, or for Adar I said so (no plain yearly date).
+ */
+export function hebrewDayMonthIn(text: string): { month: number; day: number } | null {
+  const scanner = new Scanner(normalizeText(text).text);
+  const today = { year: 2026, month: 1, day: 1 };
+  const [found, ...more] = takeHebrewDates(scanner, today);
+  if (!found || more.length > 0 || scanner.text.replace(/[\s|]/gu, "") !== "") return null;
+  const { mention } = found;
+  if (mention.kind !== "date" || mention.yearly?.kind !== "hebrew" || mention.yearly.eve) return null;
+  return { month: mention.yearly.hebrew.month, day: mention.yearly.hebrew.day };
 }

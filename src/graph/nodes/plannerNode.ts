@@ -1,3 +1,6 @@
+import { scheduleOf } from "../../nlu/hebrewCalendar.js";
+import type { CalendarOptions } from "../../nlu/holidays.js";
+import type { User } from "../../types/user.js";
 import { isUndoCommand } from "../../nlu/commands.js";
 import { fastPathTurn, recognizedTurn, type FastPathTurn } from "../plan/fastPath.js";
 import { applyPlanPolicies, forwardedIsData } from "../plan/planPolicy.js";
@@ -82,7 +85,13 @@ export function createPlannerNode(deps: MemoGraphDeps) {
       (c) => deps.capabilities.has(c),
       deps.fastPath ?? true,
       latestNumbered(state.recentMessages),
-      { language, askUnread: !deps.llm, withModel: !!deps.llm, ...(quotedUndo ? { quotedUndo } : {}) },
+      {
+        language,
+        askUnread: !deps.llm,
+        withModel: !!deps.llm,
+        ...(quotedUndo ? { quotedUndo } : {}),
+        ...calendarOptionsOf(state.authContext?.user),
+      },
     );
     if (fast) return forwarded(fast);
     if (!deps.llm) {
@@ -150,4 +159,10 @@ export function createPlannerNode(deps: MemoGraphDeps) {
       };
     }
   };
+}
+
+/** The user's holiday schedule and Hebrew birthday, for the holidays and Hebrew dates a message names. */
+function calendarOptionsOf(user: User | undefined): { calendar?: CalendarOptions } {
+  if (!user) return {};
+  return { calendar: { schedule: scheduleOf(user), hebrewBirthday: user.hebrewBirthday } };
 }

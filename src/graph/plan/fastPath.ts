@@ -1,3 +1,4 @@
+import type { CalendarOptions } from "../../nlu/holidays.js";
 import { isUndoCommand, recognizeCommand } from "../../nlu/commands.js";
 import { recognizeGoogleCommand, type GoogleCommand } from "../../nlu/googleCommands.js";
 import { recognizeMemoryCommand, recognizeNoteCommand, type NoteCommand } from "../../nlu/noteCommands.js";
@@ -65,6 +66,8 @@ export interface FastPathOptions {
    */
   quotedUndo?: { messageId: string; latest: boolean };
   withModel?: boolean;
+  /** The user's holiday schedule and Hebrew birthday, for holidays and Hebrew dates in times (default: the zone's). */
+  calendar?: CalendarOptions;
 }
 
 /** A turn the fast path planned and resolved: the same plan and resolver result the LLMs would give. */
@@ -132,7 +135,7 @@ export function fastPathTurn(
   if (!commands) return null;
   const note = registered("second-brain") ? recognizeNoteCommand(message, nowMs, timeZone) : null;
   if (note) return secondBrainTurn(note);
-  let command = recognizeCommand(message, nowMs, timeZone);
+  let command = recognizeCommand(message, nowMs, timeZone, options.calendar);
   if (!command || !registered(command.capability)) return null;
   const number = command.functionName === "tasks.complete" ? command.args.taskId : undefined;
   if (typeof number === "string" && lastShown && lastShown.type !== "task") {

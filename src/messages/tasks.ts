@@ -153,6 +153,11 @@ export const TASKS_EN = {
   "rule.hebrew.common": "in common years, on {date}",
   "rule.hebrew.short": "in years without {said}, on {date}",
   "hebrewBirthday.saved": "Saved: your Hebrew birthday is {date}. Next: {next}.",
+  "twoCalendars.today": "Today is {date}, {hebrew} (the Hebrew date turns at sunset).",
+  "twoCalendars.holiday": "{name}: {date} ({hebrew}).",
+  "twoCalendars.holidayEve": "{name}: {date} ({hebrew}), starts the evening before.",
+  "twoCalendars.holidayCountry":
+    "{name} falls on different days in different countries, and your time zone doesn't tell me which one you keep.",
   "rule.every": "{every} at {time}",
   "rule.workdays": "every weekday ({range}) at {time}",
   "rule.weekend": "every weekend ({range}) at {time}",
@@ -355,6 +360,11 @@ export const TASKS_HE = {
   "rule.hebrew.common": "בשנה פשוטה: {date}",
   "rule.hebrew.short": "בשנה שאין בה {said}: {date}",
   "hebrewBirthday.saved": "שמרתי: יום ההולדת העברי שלך ב-{date}. הבא: {next}.",
+  "twoCalendars.today": "היום {date}, {hebrew} (התאריך העברי מתחלף בשקיעה).",
+  "twoCalendars.holiday": "{name}: {date} ({hebrew}).",
+  "twoCalendars.holidayEve": "{name}: {date} ({hebrew}), נכנס בערב שלפני.",
+  "twoCalendars.holidayCountry":
+    "{name} חל בימים שונים בארצות שונות, ולפי אזור הזמן שלך אני לא יודע באיזו מהן.",
   "rule.every": "{every} ב-{time}",
   "rule.workdays": "כל יום חול ({range}) ב-{time}",
   "rule.weekend": "כל סופ״ש ({range}) ב-{time}",

@@ -6,6 +6,7 @@
  * their local fields only, so the server's zone never matters.
  */
 import { HDate, HebrewCalendar, flags, type Event } from "@hebcal/core";
+import type { HebrewDateCustom } from "../types/recurrence.js";
 import type { LocalDate } from "./zonedTime.js";
 
 /** Which holiday schedule a user keeps: Israel's, or the diaspora's (second days of yom tov). */
@@ -42,7 +43,7 @@ export function hebrewDateOf(date: LocalDate): HebrewDate {
   return { year: hd.getFullYear(), month: hd.getMonth(), day: hd.getDate() };
 }
 
-/** The Gregorian day of a Hebrew date that exists (hebcal moves a day past the month's end into the next). */
+/** The Gregorian day of a Hebrew date that exists (hebcal moves a day past the month's end into the next). @internal */
 export function gregorianOf(date: HebrewDate): LocalDate {
   return fromJsDate(new HDate(date.day, date.month, date.year).greg());
 }
@@ -133,7 +134,7 @@ export function holidaysBetween(from: LocalDate, to: LocalDate, schedule: Calend
 export interface HebrewYearly {
   month: number;
   day: number;
-  custom: "date" | "birthday" | "yahrzeit";
+  custom: HebrewDateCustom;
 }
 
 /** Whether a day and month can be a yearly Hebrew date: Adar (12) up to 30 (Adar I), Adar II 29, the rest as long as they can be. */
@@ -168,7 +169,7 @@ function originYear(month: number, day: number): number {
   return year;
 }
 
-/** The Gregorian day a yearly Hebrew date is kept on in Hebrew year `year`, by its custom. */
+/** The Gregorian day a yearly Hebrew date is kept on in Hebrew year `year`, by its custom. @internal */
 export function observanceIn(year: number, date: HebrewYearly): LocalDate | null {
   if (!isHebrewDayMonth(date.month, date.day)) return null;
   const origin = new HDate(date.day, date.month, originYear(date.month, date.day));
@@ -239,7 +240,7 @@ export function gregorianDayText(date: LocalDate, language: "he" | "en"): string
     } as const;
     return new Intl.DateTimeFormat("he-IL", format).format(at);
   }
-  const parts = new Intl.DateTimeFormat("en-GB", {
+  const parts = new Intl.DateTimeFormat("en-US", {
     timeZone: "UTC",
     weekday: "short",
     day: "numeric",

@@ -44,7 +44,7 @@ interface HolidayDate {
   yearly?: YearlyDay;
 }
 
-interface Holiday {
+export interface Holiday {
   /** Stable id, also the key of the fast-path answer's name. */
   id: string;
   /** Names in English (regex sources over lowercased text, apostrophes as '). */
@@ -149,7 +149,7 @@ function compare(a: LocalDate, b: LocalDate): number {
 }
 
 /** Every holiday Memo reads by name. Longer names of one holiday come first. */
-export const HOLIDAYS: Holiday[] = [
+const HOLIDAYS: Holiday[] = [
   {
     id: "rosh_hashana",
     en: ["rosh\\s+hashanah?", "rosh\\s+ha-?shona"],

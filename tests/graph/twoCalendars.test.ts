@@ -66,4 +66,23 @@ describe("two calendars through the graph, without an LLM", () => {
       ["לקנות דבש", "2026-09-11T06:00:00.000Z"],
     ]);
   });
+
+  it("answers 'when is …?' and 'what's the Hebrew date today?' in both calendars, without a model", async () => {
+    h = await harness();
+    // Thursday 5 March 2026: Rosh Hashana 5787 is Saturday 12 September 2026.
+    expect((await h.say("when is Rosh Hashana?")).text).toBe(
+      "Rosh Hashana: Sat 12 Sep 2026 (1 Tishrei 5787), starts the evening before.",
+    );
+    expect((await h.say("when is Hanukkah?")).text).toBe(
+      "Hanukkah: Sat 5 Dec 2026 (25 Kislev 5787), starts the evening before.",
+    );
+    expect((await h.say("מתי פסח השנה?")).text).toBe(
+      "פסח: יום חמישי, 2 באפריל 2026 (ט״ו ניסן תשפ״ו), נכנס בערב שלפני.",
+    );
+    expect((await h.say("what's the Hebrew date today?")).text).toBe(
+      "Today is Thu 5 Mar 2026, 16 Adar 5786 (the Hebrew date turns at sunset).",
+    );
+    expect((await h.say("איזה תאריך עברי היום?")).text).toContain("ט״ז אדר תשפ״ו");
+    expect(await openTasks(h)).toEqual([]);
+  });
 });

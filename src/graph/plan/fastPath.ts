@@ -1,4 +1,7 @@
 import type { CalendarOptions } from "../../nlu/holidays.js";
+import { recognizeCalendarQuestion } from "../../nlu/calendarQuestions.js";
+import { scheduleOf } from "../../nlu/hebrewCalendar.js";
+import { calendarAnswerText } from "./calendarAnswer.js";
 import { isUndoCommand, recognizeCommand } from "../../nlu/commands.js";
 import { recognizeGoogleCommand, type GoogleCommand } from "../../nlu/googleCommands.js";
 import { recognizeMemoryCommand, recognizeNoteCommand, type NoteCommand } from "../../nlu/noteCommands.js";
@@ -133,6 +136,24 @@ export function fastPathTurn(
   const memory = registered("second-brain") ? recognizeMemoryCommand(message) : null;
   if (memory) return secondBrainTurn(memory);
   if (!commands) return null;
+  // "when is Pesach?", "what's the Hebrew date today?": answered from the calendar, in code.
+  const calendar = registered("general")
+    ? recognizeCalendarQuestion(
+        message,
+        nowMs,
+        timeZone,
+        options.calendar?.schedule ?? scheduleOf({ calendarSchedule: null, timeZone }),
+      )
+    : null;
+  if (calendar) {
+    const answer = calendarAnswerText(calendar, options.language ?? "en");
+    return {
+      plannerOutput: oneStepPlan("conversation", "general", "answer"),
+      resolverResults: new Map([
+        ["A", { stepId: "A", type: "execute", functionName: "respond", args: { answer } }],
+      ]),
+    };
+  }
   const note = registered("second-brain") ? recognizeNoteCommand(message, nowMs, timeZone) : null;
   if (note) return secondBrainTurn(note);
   let command = recognizeCommand(message, nowMs, timeZone, options.calendar);

@@ -25,7 +25,13 @@ describe("two calendars through the graph, without an LLM", () => {
     h = await harness();
     const reply = await h.say("remind me every year on 15 Shevat at 8 to plant a tree");
     expect(reply.status).toBe("completed");
-    expect(reply.text).toContain("every year on 15 Sh'vat (Hebrew calendar) at 08:00");
+    expect(reply.text).toContain(
+      "every year on 15 Sh'vat (Hebrew calendar) at 08:00, next: Sat 23/01/2027 at 08:00",
+    );
+    // The listing shows both calendars too.
+    expect((await h.say("my tasks")).text).toContain(
+      "plant a tree — every year on 15 Sh'vat (Hebrew calendar) at 08:00, next: Sat 23/01/2027 at 08:00",
+    );
     // 15 Shevat 5787 is Saturday 23 January 2027: 08:00 in Jerusalem is 06:00 UTC.
     expect(await openTasks(h)).toEqual([
       {

@@ -40,7 +40,6 @@ const HE_MONTHS: [string, number | "adar1"][] = [
 
 const EN_MONTHS: [string, number | "adar1"][] = [
   ["nisan", 1],
-  ["nissan", 1],
   ["iyar", 2],
   ["iyyar", 2],
   ["sivan", 3],
@@ -96,19 +95,22 @@ const EVE_AFTER = String.raw`(?<eveAfter>,?\s+(?:on\s+)?the\s+(?:evening|night)\
 
 const alternation = (months: [string, number | "adar1"][]) => months.map(([name]) => name).join("|");
 
-/** "ג' בניסן", "בכ"ה באדר ב'", "ב-15 בשבט", "15 לשבט". */
+/** "ג' בניסן", "בכ"ה באדר ב'", "ב-15 בשבט" ("3 לסיוון" may be "3 to Sivan": a day in digits takes "ב" only). */
 const HE_DATE = new RegExp(
-  String.raw`${S}${EVE_BEFORE}${HE_PREFIX}(?<day>${HE_DAY}|${DIGIT_DAY})\s*(?:ב|ל)-?(?<month>${alternation(HE_MONTHS)})${E}${EVE_AFTER}`,
+  String.raw`${S}${EVE_BEFORE}${HE_PREFIX}(?:(?<day>${HE_DAY})\s*(?:ב|ל)|(?<digits>${DIGIT_DAY})\s*ב)-?(?<month>${alternation(HE_MONTHS)})${E}${EVE_AFTER}`,
   "gu",
 );
+/** Months that are also given names (Sivan, Tamuz, Adar) or words (Av): said after their day only. */
+const NAME_MONTHS = new Set<number | "adar1">([3, 4, 5, 12, 13, "adar1"]);
+
 /** "15 Shevat", "the 3rd of Nisan", "Nisan 3", "10th of Tevet". */
 const EN_DATE = new RegExp(
-  String.raw`${S}${EVE_BEFORE}(?:(?:the\s+)?(?<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?<month>${alternation(EN_MONTHS)})|(?<month2>${alternation(EN_MONTHS)})\s+(?<day2>\d{1,2})(?:st|nd|rd|th)?)${E}${EVE_AFTER}`,
+  String.raw`${S}${EVE_BEFORE}(?:(?:the\s+)?(?<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?<month>${alternation(EN_MONTHS)})|(?<month2>${alternation(EN_MONTHS.filter(([, month]) => !NAME_MONTHS.has(month)))})\s+(?<day2>\d{1,2})(?:st|nd|rd|th)?)${E}${EVE_AFTER}`,
   "giu",
 );
-/** "on my Hebrew birthday", "ביום ההולדת העברי שלי". */
+/** "on my Hebrew birthday", "ביום ההולדת העברי שלי" (not "my Hebrew birthday is …", a setting). */
 const MY_BIRTHDAY = new RegExp(
-  String.raw`${S}${EVE_BEFORE}(?:my\s+hebrew\s+birthday|(?:ב|ל)?יום\s+ה?הולדת\s+ה?עברי\s+שלי)${E}${EVE_AFTER}`,
+  String.raw`${S}${EVE_BEFORE}(?:(?:on|for|by|until|till)\s+my\s+hebrew\s+birthday|(?:ב|ל|עד)\s*-?\s*יום\s+ה?הולדת\s+ה?עברי\s+שלי)${E}${EVE_AFTER}`,
   "giu",
 );
 
@@ -198,7 +200,11 @@ export function takeHebrewDates(s: Scanner, today: LocalDate, options: CalendarO
     for (const { start, end, value } of s.take(pattern, read)) found.push({ start, end, mention: value });
   };
   add(HE_DATE, (m) =>
-    mention(monthOf(m.groups?.["month"] ?? "", HE_MONTHS), dayOf(m.groups?.["day"] ?? ""), isEve(m)),
+    mention(
+      monthOf(m.groups?.["month"] ?? "", HE_MONTHS),
+      dayOf(m.groups?.["day"] ?? m.groups?.["digits"] ?? ""),
+      isEve(m),
+    ),
   );
   add(EN_DATE, (m) =>
     mention(

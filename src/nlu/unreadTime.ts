@@ -161,10 +161,11 @@ const PATTERNS: RegExp[] = [
     "gu",
   ),
   new RegExp(String.raw`(?<![\p{L}\p{N}])(?:ב|ה|ל)-?\d{1,2}\s+(?:ל|ב)?חודש${E}`, "gu"),
-  // Holidays by name (the parser's own table: a name left over was not read whole), and Hebrew months.
+  // Holidays by name (the parser's own table: a name left over was not read whole), and Hebrew
+  // months said as a time ("in Nisan", "בניסן"; "Sivan" and "לסיוון" alone may be a person).
   HOLIDAY_NAME,
   new RegExp(
-    String.raw`${S}(?:nisan|nissan|iyyar|iyar|sivan|tammuz|tamuz|elul|tishrei|tishri|marcheshvan|cheshvan|heshvan|kislev|tevet|teves|shevat|shvat|sh'vat)${E}|(?<![\p{L}\p{N}])ו?[בל]-?(?:ניסן|אייר|סיוון|סיון|תמוז|אלול|תשרי|מרחשוון|מרחשון|חשוון|חשון|כסליו|כסלו|טבת|אדר)${E}`,
+    String.raw`${S}(?:in|during|by|until|till)\s+(?:nisan|iyyar|iyar|sivan|tammuz|tamuz|elul|tishrei|tishri|marcheshvan|cheshvan|heshvan|kislev|tevet|teves|shevat|shvat|sh'vat|adar)${E}|(?<![\p{L}\p{N}])ו?ב-?(?:ניסן|אייר|סיוון|סיון|תמוז|אלול|תשרי|מרחשוון|מרחשון|חשוון|חשון|כסליו|כסלו|טבת|אדר)${E}`,
     "giu",
   ),
 ];

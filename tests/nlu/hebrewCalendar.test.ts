@@ -143,6 +143,20 @@ describe("holidays: published dates, 2026–2028, Israel and the diaspora", () =
     });
   });
 
+  it("leaves month names that are also people's names alone, and asks rather than keep a holiday in a title", () => {
+    expect(read("remind me to call Sivan tomorrow at 9", "2026-11-28T10:00:00Z", JERUSALEM)).toEqual({
+      local: "2026-11-29T09:00",
+      text: "remind me to call Sivan",
+    });
+    expect(read("תזכיר לי מחר ב-9 להתקשר לסיוון", "2026-11-28T10:00:00Z", JERUSALEM)).toMatchObject({
+      local: "2026-11-29T09:00",
+    });
+    // Two days named (Christmas and tomorrow): asked, never "buy a tree" on either silently.
+    expect(read("buy a christmas tree tomorrow at 9", "2026-11-28T10:00:00Z", JERUSALEM)).toEqual({
+      ask: "unread",
+    });
+  });
+
   it("does not read 'weeks' as Shavuot after a number", () => {
     expect(read("בעוד שלושה שבועות לבדוק", "2026-11-28T10:00:00Z", JERUSALEM)).toMatchObject({
       local: "2026-12-19T12:00",
@@ -185,7 +199,7 @@ describe("Hebrew dates as times", () => {
     for (const text of [
       "on 3 Nisan call",
       "on the 3rd of Nisan call",
-      "Nissan 3 call",
+      "Nisan 3 call",
       "בג' בניסן להתקשר",
       "ב-3 בניסן להתקשר",
     ]) {
@@ -233,6 +247,11 @@ describe("Hebrew dates as times", () => {
   it("reads 'my Hebrew birthday' once it is known, else asks", () => {
     const now = "2026-11-28T10:00:00Z";
     expect(read("on my Hebrew birthday at 8 call", now, JERUSALEM)).toEqual({ ask: "unread" });
+    expect(
+      read("ביום ההולדת העברי שלי בשמונה בבוקר לתרום דם", now, JERUSALEM, {
+        calendar: { hebrewBirthday: { month: 1, day: 3 } },
+      }),
+    ).toMatchObject({ local: "2027-04-10T08:00", text: "לתרום דם" });
     expect(
       read("on my Hebrew birthday at 8 call", now, JERUSALEM, {
         calendar: { hebrewBirthday: { month: 1, day: 3 } },

@@ -9,6 +9,7 @@
 import {
   holidaysBetween,
   nextObservance,
+  scheduleOf,
   type CalendarSchedule,
   type HebrewYearly,
 } from "./hebrewCalendar.js";
@@ -36,6 +37,15 @@ export interface CalendarOptions {
   schedule?: CalendarSchedule;
   /** The user's Hebrew birthday, when known: "on my Hebrew birthday". */
   hebrewBirthday?: { month: number; day: number } | null;
+}
+
+/** A user's calendar settings as the parser takes them: their schedule (or their zone's) and Hebrew birthday. */
+export function calendarOptionsOf(user: {
+  calendarSchedule: CalendarSchedule | null;
+  timeZone: string;
+  hebrewBirthday: { month: number; day: number } | null;
+}): CalendarOptions {
+  return { schedule: scheduleOf(user), hebrewBirthday: user.hebrewBirthday };
 }
 
 /** Where a holiday falls: the next day it is on, on or after `today`, and how it repeats. */

@@ -2,8 +2,8 @@
 // reminder are read on the fast path, stored on the right day with the holiday out of the title,
 // and a yearly Hebrew date is stored as one and confirmed by its rule.
 import { afterEach, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "../support/memoHarness.js";
-import { stores } from "../support/databaseScript.js";
+import { PHONE, createHarness, type Harness } from "../support/memoHarness.js";
+import { scriptTurn, stores } from "../support/databaseScript.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -90,5 +90,50 @@ describe("two calendars through the graph, without an LLM", () => {
     );
     expect((await h.say("איזה תאריך עברי היום?")).text).toContain("ט״ז אדר תשפ״ו");
     expect(await openTasks(h)).toEqual([]);
+  });
+});
+
+describe("two calendars on the LLM path (the resolver hands over the user's words)", () => {
+  it("reads a holiday in the resolver's time words, and a yearly Hebrew date in its repeat words", async () => {
+    h = await createHarness();
+    scriptTurn(h, "create_task", {
+      operation: "create",
+      text: "call grandma",
+      dueDate: "on Christmas at 6 pm",
+    });
+    expect((await h.say("remind me on Christmas at 6 pm to call grandma")).status).toBe("completed");
+    scriptTurn(h, "create_task", {
+      operation: "create",
+      text: "call mom",
+      // The model's schema has no Hebrew type: its repeat words are what count, read in code.
+      reminderRecurrence: { type: "daily", phrase: "every year on Rosh Hashana at 10" },
+    });
+    const yearly = await h.say("every Rosh Hashana at 10 remind me to call mom");
+    expect(yearly.text).toContain("every year on 1 Tishrei (Hebrew calendar) at 10:00");
+    expect(await openTasks(h)).toEqual([
+      { text: "call grandma", nextFireAt: "2026-12-25T16:00:00.000Z", recurrence: null },
+      {
+        text: "call mom",
+        // Rosh Hashana 5787: Saturday 12 September 2026, 10:00 at +03.
+        nextFireAt: "2026-09-12T07:00:00.000Z",
+        recurrence: { type: "hebrew", time: "10:00", hebrew: { month: 7, day: 1, custom: "date" } },
+      },
+    ]);
+  });
+
+  it("reads 'on my Hebrew birthday' with the user's saved Hebrew birthday", async () => {
+    h = await createHarness();
+    await h.say("hi");
+    await h.users.update(PHONE, { hebrewBirthday: { month: 1, day: 3 } });
+    scriptTurn(h, "create_task", {
+      operation: "create",
+      text: "donate blood",
+      dueDate: "on my Hebrew birthday at 8",
+    });
+    expect((await h.say("remind me on my Hebrew birthday at 8 to donate blood")).status).toBe("completed");
+    // 3 Nisan 5786 is Saturday 21 March 2026: 08:00 at +02.
+    expect(await openTasks(h)).toEqual([
+      { text: "donate blood", nextFireAt: "2026-03-21T06:00:00.000Z", recurrence: null },
+    ]);
   });
 });

@@ -1,6 +1,4 @@
-import { scheduleOf } from "../../nlu/hebrewCalendar.js";
-import type { CalendarOptions } from "../../nlu/holidays.js";
-import type { User } from "../../types/user.js";
+import { calendarOptionsOf } from "../../nlu/holidays.js";
 import { isUndoCommand } from "../../nlu/commands.js";
 import { fastPathTurn, recognizedTurn, type FastPathTurn } from "../plan/fastPath.js";
 import { applyPlanPolicies, forwardedIsData } from "../plan/planPolicy.js";
@@ -90,7 +88,7 @@ export function createPlannerNode(deps: MemoGraphDeps) {
         askUnread: !deps.llm,
         withModel: !!deps.llm,
         ...(quotedUndo ? { quotedUndo } : {}),
-        ...calendarOptionsOf(state.authContext?.user),
+        ...(state.authContext?.user ? { calendar: calendarOptionsOf(state.authContext.user) } : {}),
       },
     );
     if (fast) return forwarded(fast);
@@ -159,10 +157,4 @@ export function createPlannerNode(deps: MemoGraphDeps) {
       };
     }
   };
-}
-
-/** The user's holiday schedule and Hebrew birthday, for the holidays and Hebrew dates a message names. */
-function calendarOptionsOf(user: User | undefined): { calendar?: CalendarOptions } {
-  if (!user) return {};
-  return { calendar: { schedule: scheduleOf(user), hebrewBirthday: user.hebrewBirthday } };
 }

@@ -378,8 +378,10 @@ function planYearlyDay(
   if (yearly.kind === "unsupported") return "unsupported";
   const eve = yearly.kind === "hebrew" && yearly.eve === true;
   const said = items.filter((f) => f !== day);
-  // The evening before rings in the evening unless a time is said.
-  const times = repeatTimes(eve && !said.some(isClockLike) ? { ...repeat, period: "evening" } : repeat, said);
+  // "the first night of", "the evening before" ring in the evening unless a time is said; an erev
+  // ("ערב פסח", "before Yom Kippur") is the day before, at the usual time.
+  const evening = mention.impliedPeriod === "evening" && !said.some(isClockLike);
+  const times = repeatTimes(evening ? { ...repeat, period: "evening" } : repeat, said);
   if (!times) return "unread";
   const after = nowMs;
   return times.map((time) => {

@@ -10,9 +10,12 @@ import {
   hebrewDateOf,
   observanceIn,
   otherYearsDay,
+  scheduleOf,
   type HebrewYearly,
 } from "../../src/nlu/hebrewCalendar.js";
 import { readTime, type ReadTimeOptions } from "../../src/nlu/parseTime.js";
+import { recognizeCalendarQuestion } from "../../src/nlu/calendarQuestions.js";
+import { calendarAnswerText } from "../../src/graph/plan/calendarAnswer.js";
 import { nextOccurrence } from "../../src/nlu/recurrence.js";
 import { addDays, type LocalDate } from "../../src/nlu/zonedTime.js";
 import { ruleText } from "../../src/services/tasks/replies.js";
@@ -320,5 +323,38 @@ describe("nextOccurrence: type hebrew", () => {
     expect(
       next({ ...rule, hebrew: { month: 2, day: 30, custom: "date" } }, "2027-01-24T00:00:00Z"),
     ).toBeNull();
+  });
+});
+
+describe("calendar questions answered in code", () => {
+  const ask = (text: string, zone: string, language: "he" | "en" = "en") => {
+    const question = recognizeCalendarQuestion(
+      text,
+      Date.parse("2026-03-11T08:00:00Z"),
+      zone,
+      scheduleOf({ calendarSchedule: null, timeZone: zone }),
+    );
+    return question ? calendarAnswerText(question, language) : null;
+  };
+
+  it("answers on the user's schedule, in both calendars", () => {
+    expect(ask("when is Simchat Torah?", NEW_YORK)).toBe(
+      "Simchat Torah: Sun 4 Oct 2026 (23 Tishrei 5787), starts the evening before.",
+    );
+    expect(ask("when is Simchat Torah?", JERUSALEM)).toBe(
+      "Simchat Torah: Sat 3 Oct 2026 (22 Tishrei 5787), starts the evening before.",
+    );
+    expect(ask("when is Christmas?", NEW_YORK)).toBe("Christmas: Fri 25 Dec 2026 (15 Tevet 5787).");
+  });
+
+  it("says so when the day depends on a country the zone does not tell", () => {
+    expect(ask("when is Mother's Day?", "Asia/Kolkata")).toBe(
+      "Mother's Day falls on different days in different countries, and your time zone doesn't tell me which one you keep.",
+    );
+  });
+
+  it("leaves other questions to the planner", () => {
+    expect(ask("when is my dentist appointment?", JERUSALEM)).toBeNull();
+    expect(ask("what's the date today?", JERUSALEM)).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import type { CapabilityName } from "../types/index.js";
 import { stripCommandWords } from "./commandWords.js";
 import { readTime, type ParsedTime, type TimeReading, type UnclearTime } from "./parseTime.js";
+import type { CalendarOptions } from "./holidays.js";
 import { addDays, dayOfWeek, formatClock, instantToLocal, type LocalDate } from "./zonedTime.js";
 import { pad2 } from "../utils/timeContext.js";
 
@@ -60,7 +61,8 @@ export function timeArgs(parsed: ParsedTime): Record<string, unknown> {
       ...(parsed.saidIn ? { saidIn: parsed.saidIn } : {}),
     };
   }
-  const { type, time, days, dayOfMonth, intervalMinutes, rule, start, until } = parsed.recurrence;
+  const { type, time, days, dayOfMonth, intervalMinutes, rule, start, hebrew, eve, until } =
+    parsed.recurrence;
   return {
     reminderRecurrence: {
       type,
@@ -71,6 +73,9 @@ export function timeArgs(parsed: ParsedTime): Record<string, unknown> {
       // An RFC 5545 rule is handed on as it is (recurrenceArgsOf's shape), not read again.
       ...(rule ? { rule } : {}),
       ...(start ? { start } : {}),
+      // A yearly Hebrew date, as it is (Recurrence's shape).
+      ...(hebrew ? { hebrew } : {}),
+      ...(eve ? { eve } : {}),
       ...(until ? { until } : {}),
     },
   };
@@ -119,8 +124,9 @@ function reminder(
   nowMs: number,
   timeZone: string,
   requireTime: boolean,
+  calendar: CalendarOptions = {},
 ): FastCommand | null {
-  const parsed = readTime(message, nowMs, timeZone);
+  const parsed = readTime(message, nowMs, timeZone, { calendar });
   if (!parsed) {
     if (requireTime) return null;
     const text = reminderText(message);
@@ -468,7 +474,13 @@ function calendarDay(day: string, nowMs: number, timeZone: string): FastCommand 
  * unambiguous forms are taken: a reminder must name a time that is still ahead, "done <text>" a
  * short name without a question, a list command must say "list" / "רשימה".
  */
-export function recognizeCommand(message: string, nowMs: number, timeZone: string): FastCommand | null {
+export function recognizeCommand(
+  message: string,
+  nowMs: number,
+  timeZone: string,
+  /** The user's holiday schedule and Hebrew birthday, for the times said (default: the zone's schedule). */
+  calendar: CalendarOptions = {},
+): FastCommand | null {
   const text = tidy(message);
   const question = /\?\s*\S{0,2}\s*$/u.test(message);
   if (!text || text.length > 300) return null;
@@ -477,9 +489,9 @@ export function recognizeCommand(message: string, nowMs: number, timeZone: strin
   const nudged = nudge(text, nowMs, timeZone);
   if (nudged !== undefined) return nudged;
   if (REMIND.test(text) || REMIND_HE.test(text) || timeFirst(text, nowMs, timeZone))
-    return reminder(text, nowMs, timeZone, true);
+    return reminder(text, nowMs, timeZone, true, calendar);
   if ((m = ADD_TASK.exec(text) ?? ADD_TASK_HE.exec(text)))
-    return reminder(m[1] ?? m[2]!, nowMs, timeZone, false);
+    return reminder(m[1] ?? m[2]!, nowMs, timeZone, false, calendar);
 
   if ((m = MY_TASKS.exec(text) ?? MY_TASKS_HE.exec(text))) {
     const day = (m[1] ?? m[2] ?? "").toLowerCase();

@@ -6,6 +6,7 @@
  * their local fields only, so the server's zone never matters.
  */
 import { HDate, HebrewCalendar, flags, type Event } from "@hebcal/core";
+import type { HebrewDateCustom } from "../types/recurrence.js";
 import type { LocalDate } from "./zonedTime.js";
 
 /** Which holiday schedule a user keeps: Israel's, or the diaspora's (second days of yom tov). */
@@ -42,7 +43,7 @@ export function hebrewDateOf(date: LocalDate): HebrewDate {
   return { year: hd.getFullYear(), month: hd.getMonth(), day: hd.getDate() };
 }
 
-/** The Gregorian day of a Hebrew date that exists (hebcal moves a day past the month's end into the next). */
+/** The Gregorian day of a Hebrew date that exists (hebcal moves a day past the month's end into the next). @internal */
 export function gregorianOf(date: HebrewDate): LocalDate {
   return fromJsDate(new HDate(date.day, date.month, date.year).greg());
 }
@@ -55,10 +56,14 @@ export function hebrewDateText(date: HebrewDate, language: "he" | "en"): string 
     : `${hd.getDate()} ${hd.getMonthName()} ${hd.getFullYear()}`;
 }
 
-/** A Hebrew day and month without a year: "15 Shevat", "ט״ו בשבט"; month 12 is "Adar" unless `leap`. */
-export function hebrewDayMonthText(date: { month: number; day: number }, language: "he" | "en"): string {
+/** A Hebrew day and month without a year: "15 Shevat", "ט״ו בשבט"; month 12 is "Adar" unless `leap` (or its 30th: Adar I). */
+export function hebrewDayMonthText(
+  date: { month: number; day: number },
+  language: "he" | "en",
+  leap = false,
+): string {
   // A leap year shows Adar I / Adar II by name; any common year shows month 12 as plain Adar.
-  const year = date.month === 13 ? 5787 : 5786;
+  const year = date.month === 13 || (date.month === 12 && (leap || date.day === 30)) ? 5787 : 5786;
   const hd = new HDate(Math.min(date.day, 29), date.month, year);
   const month = hd.getMonthName();
   if (language === "en") return `${date.day} ${month}`;
@@ -123,4 +128,125 @@ export function holidaysBetween(from: LocalDate, to: LocalDate, schedule: Calend
     });
   }
   return days;
+}
+
+/** A Hebrew date kept every year by a custom (the `hebrew` of a yearly Hebrew recurrence). */
+export interface HebrewYearly {
+  month: number;
+  day: number;
+  custom: HebrewDateCustom;
+}
+
+/** Whether a day and month can be a yearly Hebrew date: Adar (12) up to 30 (Adar I), Adar II 29, the rest as long as they can be. */
+export function isHebrewDayMonth(month: number, day: number): boolean {
+  if (!Number.isInteger(month) || !Number.isInteger(day) || month < 1 || month > 13 || day < 1) return false;
+  const longest = [2, 4, 6, 10, 13].includes(month) ? 29 : 30;
+  return day <= longest;
+}
+
+const originYears = new Map<string, number>();
+
+/**
+ * The past year a yearly date is counted from (hebcal's customs need one): plain Adar (12) is Adar
+ * of a common year (Adar II in leap years), its 30th Adar I of a leap year, Adar II (13) a leap
+ * year's; a 30th of Cheshvan or Kislev a year that has it followed by one that lacks it, the common
+ * case the yahrzeit custom rules on (the day before the 1st of the next month).
+ */
+function originYear(month: number, day: number): number {
+  const key = `${month}/${day}`;
+  const known = originYears.get(key);
+  if (known !== undefined) return known;
+  let year = 5600;
+  for (; year < 5700; year++) {
+    const leap = HDate.isLeapYear(year);
+    if (month === 13 && !leap) continue;
+    if (month === 12 && leap !== (day === 30)) continue;
+    if (day > HDate.daysInMonth(month, year)) continue;
+    if (day === 30 && (month === 8 || month === 9) && HDate.daysInMonth(month, year + 1) === 30) continue;
+    break;
+  }
+  originYears.set(key, year);
+  return year;
+}
+
+/** The Gregorian day a yearly Hebrew date is kept on in Hebrew year `year`, by its custom. @internal */
+export function observanceIn(year: number, date: HebrewYearly): LocalDate | null {
+  if (!isHebrewDayMonth(date.month, date.day)) return null;
+  const origin = new HDate(date.day, date.month, originYear(date.month, date.day));
+  const kept =
+    date.custom === "yahrzeit"
+      ? HebrewCalendar.getYahrzeit(year, origin)
+      : HebrewCalendar.getBirthdayOrAnniversary(year, origin);
+  return kept ? fromJsDate(kept.greg()) : null;
+}
+
+/** The first day on or after `from` that a yearly Hebrew date is kept on (the evening before, with `eve`: that day). */
+export function nextObservance(date: HebrewYearly, from: LocalDate, eve = false): LocalDate | null {
+  const start = hebrewDateOf(from).year;
+  for (let year = start - 1; year <= start + 2; year++) {
+    const day = observanceIn(year, date);
+    if (!day) continue;
+    const kept = eve ? fromJsDate(new Date(day.year, day.month - 1, day.day - 1)) : day;
+    if (compareDates(kept, from) >= 0) return kept;
+  }
+  return null;
+}
+
+function compareDates(a: LocalDate, b: LocalDate): number {
+  return a.year - b.year || a.month - b.month || a.day - b.day;
+}
+
+/**
+ * When a yearly Hebrew date falls elsewhere in some years, the other day it is kept on: Adar in a
+ * leap year (Adar II, or Adar I for a yahrzeit), Adar II or the 30th of Adar I in a common year, a
+ * 30th of Cheshvan or Kislev in a year that lacks it. Null when the date is the same every year.
+ */
+export function otherYearsDay(
+  date: HebrewYearly,
+): { when: "leap" | "common" | "short"; month: number; day: number } | null {
+  const when: "leap" | "common" | "short" | null =
+    date.month === 13 || (date.month === 12 && date.day === 30)
+      ? "common"
+      : date.month === 12
+        ? "leap"
+        : date.day === 30 && (date.month === 8 || date.month === 9)
+          ? "short"
+          : null;
+  if (!when) return null;
+  const fits = (year: number) =>
+    when === "short"
+      ? HDate.daysInMonth(date.month, year) === 29
+      : HDate.isLeapYear(year) === (when === "leap");
+  let year = 5786;
+  while (!fits(year)) year++;
+  const day = observanceIn(year, date);
+  if (!day) return null;
+  const kept = hebrewDateOf(day);
+  // In a leap year, month 12 is Adar I: a plain Adar kept there is worth saying too.
+  const same = kept.month === date.month && kept.day === date.day && !(when === "leap" && kept.month === 12);
+  return same ? null : { when, month: kept.month, day: kept.day };
+}
+
+/** A Gregorian day as a reply names it: "Sat 2 Oct 2027", "יום שבת, 2 באוקטובר 2027". */
+export function gregorianDayText(date: LocalDate, language: "he" | "en"): string {
+  const at = Date.UTC(date.year, date.month - 1, date.day);
+  if (language === "he") {
+    const format = {
+      timeZone: "UTC",
+      weekday: "long",
+      day: "numeric",
+      month: "long",
+      year: "numeric",
+    } as const;
+    return new Intl.DateTimeFormat("he-IL", format).format(at);
+  }
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: "UTC",
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+  }).formatToParts(at);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("weekday")} ${part("day")} ${part("month")} ${part("year")}`;
 }

@@ -19,6 +19,9 @@ import { UNTIL_MARKER, hasUnsupportedRepeat, takeRepeats, type RepeatPhrase } fr
 import { PERIOD_DEFAULT, resolveMentions, resolveMentionsFully, slotsOf } from "./resolveWhen.js";
 import { Scanner, scanMentions, type Found, type Span } from "./timeMentions.js";
 import { unreadTimeWords } from "./unreadTime.js";
+import { scheduleOf } from "./hebrewCalendar.js";
+import { customOf, takeHebrewDates } from "./hebrewDateWords.js";
+import { takeHolidays, type CalendarOptions } from "./holidays.js";
 import { MINUTE_MS, normalizeText, type NormalizedText, type Period } from "./timeWords.js";
 import { dayOfWeek, formatClock, instantToLocal, type LocalDate } from "./zonedTime.js";
 import { userWeek } from "./week.js";
@@ -120,11 +123,13 @@ export function readTime(
       ? { kind: "unclear", reason: "unread", timeZone, text: message, phrase: "", unread: [] }
       : null;
   }
-  let scan = scanText(normalized.text, nowMs, timeZone);
+  let scan = scanText(normalized.text, nowMs, timeZone, options.calendar);
   // "tomorrow 10am EST": the day words are days in the zone named, so they are read again there.
   const zone = scan.found.find((f) => f.mention.kind === "zone")?.mention;
-  if (zone?.kind === "zone" && zone.zone !== timeZone) scan = scanText(normalized.text, nowMs, zone.zone);
-  const { scanner, repeats, found } = scan;
+  if (zone?.kind === "zone" && zone.zone !== timeZone)
+    scan = scanText(normalized.text, nowMs, zone.zone, options.calendar);
+  const { scanner, found } = scan;
+  const repeats = withImpliedYearly(scan.repeats, found, scanner.text);
   const unread = unreadTimeWords(scanner.text);
   const context: ReadContext = {
     normalized,
@@ -147,16 +152,39 @@ export function readTime(
 export interface ReadTimeOptions {
   /** The wall time of a date named alone (default: 09:00). */
   defaultClock?: { hour: number; minute: number };
+  /** The user's holiday schedule and Hebrew birthday, for holidays and Hebrew dates (default: the zone's schedule). */
+  calendar?: CalendarOptions;
 }
 
-/** The repeats and mentions of normalized text, day words anchored on today in `timeZone`. */
-function scanText(text: string, nowMs: number, timeZone: string) {
+/**
+ * The repeats and mentions of normalized text, day words anchored on today in `timeZone`; holidays
+ * and Hebrew dates are taken first, so that their numbers and words ("ט"ו בשבט", "ערב פסח") are theirs.
+ */
+function scanText(text: string, nowMs: number, timeZone: string, calendar: CalendarOptions = {}) {
   const now = instantToLocal(nowMs, timeZone);
   const today: LocalDate = { year: now.year, month: now.month, day: now.day };
   const scanner = new Scanner(text);
   const repeats = takeRepeats(scanner);
-  const found = scanMentions(scanner, today, timeZone, repeats);
+  const schedule = calendar.schedule ?? scheduleOf({ calendarSchedule: null, timeZone });
+  const days = [
+    ...takeHolidays(scanner, today, timeZone, schedule),
+    ...takeHebrewDates(scanner, today, calendar),
+  ];
+  const found = [...days, ...scanMentions(scanner, today, timeZone, [...repeats, ...days])].sort(
+    (a, b) => a.start - b.start,
+  );
   return { scanner, repeats, found };
+}
+
+/**
+ * A yahrzeit or a Hebrew birthday on a Hebrew date is kept every year even when "every year" is not
+ * said ("yahrzeit for grandma on 10 Tevet", "יום הולדת עברי של אבא ב-ג' בניסן"); `maskedText` is
+ * the text without the time words, so "on my Hebrew birthday" itself is one day.
+ */
+function withImpliedYearly(repeats: RepeatPhrase[], found: Found[], maskedText: string): RepeatPhrase[] {
+  if (repeats.length > 0 || !customOf(maskedText)) return repeats;
+  const day = found.find((f) => f.mention.kind === "date" && f.mention.yearly?.kind === "hebrew");
+  return day ? [{ type: "yearly", start: day.start, end: day.start }] : repeats;
 }
 
 /**
@@ -307,10 +335,13 @@ function parseRecurring(repeat: RepeatPhrase, maskedText: string, context: ReadC
     if (!end) return unclear(context, "unread");
     untilMs = end.at;
   }
+  const yearlyDay = timeItems.find((f) => f.mention.kind === "date" && f.mention.yearly);
   const plans =
     repeat.type === "nudge"
       ? planNudge(repeat, timeItems, nowMs, timeZone)
-      : planCalendar(repeat, timeItems, normalized.text, nowMs, timeZone);
+      : yearlyDay
+        ? planYearlyDay(repeat, yearlyDay, timeItems, normalized.text, nowMs)
+        : planCalendar(repeat, timeItems, normalized.text, nowMs, timeZone);
   if (typeof plans === "string") return unclear(context, plans);
 
   const spans: Span[] = [repeat, ...found, ...(until ? [until.span] : [])];
@@ -328,6 +359,46 @@ function parseRecurring(repeat: RepeatPhrase, maskedText: string, context: ReadC
   const [reading, other] = readings;
   if (reading && other) return unclear(context, "ambiguous_hour", [reading, other]);
   return reading ?? unclear(context, "unread");
+}
+
+/**
+ * "every year on Rosh Hashana", "כל שנה בכ"ה באדר", "every year on Thanksgiving": a day named by its
+ * holiday or Hebrew date repeats as that day does (a yearly Hebrew date, or a rule such as the 4th
+ * Thursday of November), never as the Gregorian date it falls on this year. Only "every year" fits;
+ * a day that moves by other rules (Tisha B'Av, Mothering Sunday) is asked.
+ */
+function planYearlyDay(
+  repeat: RepeatPhrase,
+  day: Found,
+  items: Found[],
+  text: string,
+  nowMs: number,
+): Plan[] | UnclearReason {
+  const { mention } = day;
+  if (mention.kind !== "date" || !mention.yearly) return "unread";
+  if (repeat.type !== "yearly" || (repeat.interval ?? 1) !== 1) return "unread";
+  if (items.some((f) => f !== day && !isClockLike(f))) return "unread";
+  const { yearly } = mention;
+  if (yearly.kind === "unsupported") return "unsupported";
+  const eve = yearly.kind === "hebrew" && yearly.eve === true;
+  const said = items.filter((f) => f !== day);
+  // "the first night of", "the evening before" ring in the evening unless a time is said; an erev
+  // ("ערב פסח", "before Yom Kippur") is the day before, at the usual time.
+  const evening = mention.impliedPeriod === "evening" && !said.some(isClockLike);
+  const times = repeatTimes(evening ? { ...repeat, period: "evening" } : repeat, said);
+  if (!times) return "unread";
+  const after = nowMs;
+  return times.map((time) => {
+    if (yearly.kind === "rule") return { rule: rruleOf(yearly.parts, time, mention.date), after };
+    const custom = customOf(text) ?? yearly.hebrew.custom;
+    const rule: Recurrence = {
+      type: "hebrew",
+      time,
+      hebrew: { ...yearly.hebrew, custom },
+      ...(eve ? { eve: true } : {}),
+    };
+    return { rule, after };
+  });
 }
 
 /** Whether a repeat waits longer than ten years between occurrences ("every 99999999 minutes"). */

@@ -2,7 +2,8 @@
  * Recurring reminders: the next fire time, recomputed in the rule's zone after each fire (D6), and
  * the nudge intervals users type. A rule is one of V1's shapes (daily, weekly, monthly, nudge), still
  * read as they were stored, or an RFC 5545 rule (`rrule`, D10) for everything beyond them; both are
- * expanded by the same code (recurrenceRule.ts), V1's shapes as the RFC 5545 rules they are.
+ * expanded by the same code (recurrenceRule.ts), V1's shapes as the RFC 5545 rules they are. A
+ * yearly Hebrew date (`hebrew`) is no RFC 5545 rule: its days come from the Hebrew calendar.
  */
 import {
   MAX_REPEAT_DAYS,
@@ -11,7 +12,15 @@ import {
   parseRule,
   type RuleParts,
 } from "./recurrenceRule.js";
-import { daysInMonth, parseClock, type LocalDate } from "./zonedTime.js";
+import { nextObservance } from "./hebrewCalendar.js";
+import {
+  addDays,
+  daysInMonth,
+  instantToLocal,
+  localToInstant,
+  parseClock,
+  type LocalDate,
+} from "./zonedTime.js";
 import type { Recurrence } from "../types/recurrence.js";
 
 /** The longest interval between nudges: ten years of minutes (a longer one is no reminder, D10). */
@@ -40,9 +49,35 @@ function firstAfter(rule: Recurrence, timeZone: string, afterMs: number): number
       : null;
   }
   const clock = rule.time === undefined ? null : parseClock(rule.time);
+  if (rule.type === "hebrew") return clock && rule.hebrew ? nextHebrew(rule, clock, timeZone, afterMs) : null;
   const series = rfc5545Of(rule);
   if (!clock || !series) return null;
   return nextRuleOccurrence(series.parts, series.start, clock, timeZone, afterMs);
+}
+
+/**
+ * A yearly Hebrew date (its custom for the years that lack it, see hebrewCalendar.ts): at `time` on
+ * the Gregorian day it falls on, or with `eve` on the day before, when the Hebrew day begins.
+ */
+function nextHebrew(
+  rule: Recurrence,
+  clock: { hour: number; minute: number },
+  timeZone: string,
+  afterMs: number,
+): number | null {
+  const { hebrew } = rule;
+  if (!hebrew) return null;
+  const now = instantToLocal(afterMs, timeZone);
+  let from: LocalDate = { year: now.year, month: now.month, day: now.day };
+  // Today's may already be past: then the next one after today.
+  for (let tries = 0; tries < 3; tries++) {
+    const day = nextObservance(hebrew, from, rule.eve === true);
+    if (!day) return null;
+    const at = localToInstant({ ...day, ...clock }, timeZone);
+    if (at > afterMs) return at;
+    from = addDays(day, 1);
+  }
+  return null;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

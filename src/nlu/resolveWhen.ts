@@ -4,6 +4,7 @@
  * resolveWhen (whenPhrase.ts) for a phrase the resolver LLM named. The mentions are combined into
  * one instant, two readings to ask between, or a reason they cannot be.
  */
+import type { CalendarOptions } from "./holidays.js";
 import type { Found } from "./timeMentions.js";
 import { MINUTE_MS, type Clock, type Period, type Relative } from "./timeWords.js";
 import {
@@ -25,6 +26,8 @@ export interface ResolvedWhen {
 export interface ResolveWhenOptions {
   /** Local "HH:mm" used when only a date is named (default: "09:00"). */
   defaultTime?: string;
+  /** The user's holiday schedule and Hebrew birthday (default: the zone's schedule, none). */
+  calendar?: CalendarOptions;
 }
 
 /** A wall time on the named day, or (dayOffset 1) just after it: "tonight at 1", midnight. */

@@ -3,6 +3,7 @@
  * clock time, a part of the day, an ISO date-time), each with where it was found. Each mention
  * found is masked out of the text so that the next pattern cannot reuse it.
  */
+import type { YearlyDay } from "./holidays.js";
 import { userWeek } from "./week.js";
 import {
   DAY_WORDS,
@@ -46,7 +47,8 @@ import {
 type Mention =
   | { kind: "instant"; at: number }
   | { kind: "relative"; relative: Relative }
-  | { kind: "date"; date: LocalDate; impliedPeriod?: Period }
+  /** `yearly`: a day named by its holiday or Hebrew date, and how "every year" keeps it (holidays.ts). */
+  | { kind: "date"; date: LocalDate; impliedPeriod?: Period; yearly?: YearlyDay }
   | { kind: "weekday"; day: number; strictlyAfterToday: boolean }
   | { kind: "clock"; clock: Clock }
   /** `standalone`: it can name a time on its own ("in the evening", "בערב"), unlike "evening". */

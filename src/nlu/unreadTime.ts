@@ -10,6 +10,7 @@
  * quantity or a label and stays in the text when a word it counts follows it ("tomorrow 5 apples",
  * "ב-3 אנשים") or a word it names precedes it ("room 12 tomorrow").
  */
+import { HOLIDAY_NAME } from "./holidays.js";
 import type { Span } from "./timeMentions.js";
 import {
   DAY_WORDS,
@@ -202,6 +203,13 @@ const PATTERNS: RegExp[] = [
     "gu",
   ),
   new RegExp(String.raw`(?<![\p{L}\p{N}])(?:ב|ה|ל)-?\d{1,2}\s+(?:ל|ב)?חודש${E}`, "gu"),
+  // Holidays by name (the parser's own table: a name left over was not read whole), and Hebrew
+  // months said as a time ("in Nisan", "בניסן"; "Sivan" and "לסיוון" alone may be a person).
+  HOLIDAY_NAME,
+  new RegExp(
+    String.raw`${S}(?:in|during|by|until|till)\s+(?:nisan|iyyar|iyar|sivan|tammuz|tamuz|elul|tishrei|tishri|marcheshvan|cheshvan|heshvan|kislev|tevet|teves|shevat|shvat|sh'vat|adar)${E}|(?<![\p{L}\p{N}])ו?ב-?(?:ניסן|אייר|סיוון|סיון|תמוז|אלול|תשרי|מרחשוון|מרחשון|חשוון|חשון|כסליו|כסלו|טבת|אדר)${E}`,
+    "giu",
+  ),
 ];
 
 /** The spans of `maskedText` (the scanner's text after every mention was masked) that still name time. */

@@ -21,7 +21,10 @@ export function readWhen(
 ): WhenReading {
   const defaultClock = parseClock(options.defaultTime ?? "09:00");
   if (!defaultClock) throw new RangeError(`defaultTime is not "HH:mm": ${options.defaultTime}`);
-  const reading = readTime(expression, nowMs, timeZone, { defaultClock });
+  const reading = readTime(expression, nowMs, timeZone, {
+    defaultClock,
+    ...(options.calendar ? { calendar: options.calendar } : {}),
+  });
   if (!reading) return { kind: "unclear", reason: "unread" };
   if (reading.kind === "recurring") return { kind: "unclear", reason: "unread" };
   const instant = reading.kind === "instant" ? reading : reading.passed;

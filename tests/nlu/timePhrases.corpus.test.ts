@@ -32,6 +32,7 @@ const RULE_TAGS = [
   "same_time", // "same time tomorrow", "מחר באותה שעה": now's wall time on the day named
   "season_zones", // "EDT", "BST", "CEST": their own offset; out of their season, asked
   "seconds", // "15:23:24", "9:01:10 AM": read to the second, repeats to the minute
+  "holidays", // "on Christmas at 6 pm", "בפסח", "every year on 15 Shevat"
 ];
 
 const ZONES = ["Asia/Jerusalem", "America/New_York", "Asia/Kolkata"];

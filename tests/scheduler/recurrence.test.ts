@@ -407,3 +407,36 @@ describe("a reminder said in words rings at the time meant (D10)", () => {
     expect(h.sentTo(PHONE).at(-1)).toContain("לצאת מהבית");
   });
 });
+
+describe("a yearly Hebrew date (issue 36)", () => {
+  const TZ = "Asia/Jerusalem";
+
+  it("15 Shevat at 08:00 rings on its Gregorian day in two consecutive years", async () => {
+    await start("2026-11-28T10:00:00Z", TZ);
+    const id = await reminder(
+      "plant a tree",
+      {
+        reminderRecurrence: { type: "hebrew", time: "08:00", hebrew: { month: 11, day: 15, custom: "date" } },
+      },
+      TZ,
+    );
+    // Tu BiShvat 5787 and 5788 (published calendars).
+    expect(await rings(id, TZ, 2)).toEqual(["Sat 2027-01-23 08:00", "Sat 2028-02-12 08:00"]);
+  });
+
+  it("a yahrzeit said in words rings the evening before, on the day the custom keeps", async () => {
+    await start("2026-11-28T10:00:00Z", TZ);
+    const id = await reminder(
+      "yahrzeit for grandma",
+      { reminderRecurrence: { type: "hebrew", phrase: "yahrzeit on 10 Tevet, the evening before at 19:00" } },
+      TZ,
+    );
+    // 10 Tevet 5787 = Sun 20 Dec 2026, 5788 = Sun 9 Jan 2028.
+    expect(await rings(id, TZ, 2)).toEqual(["Sat 2026-12-19 19:00", "Sat 2028-01-08 19:00"]);
+    expect((await h.tasks.get(PHONE, id))?.recurrence).toMatchObject({
+      type: "hebrew",
+      hebrew: { month: 10, day: 10, custom: "yahrzeit" },
+      eve: true,
+    });
+  });
+});

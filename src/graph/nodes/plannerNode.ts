@@ -1,3 +1,4 @@
+import { calendarOptionsOf } from "../../nlu/holidays.js";
 import { isUndoCommand } from "../../nlu/commands.js";
 import { fastPathTurn, recognizedTurn, type FastPathTurn } from "../plan/fastPath.js";
 import { applyPlanPolicies, forwardedIsData } from "../plan/planPolicy.js";
@@ -82,7 +83,13 @@ export function createPlannerNode(deps: MemoGraphDeps) {
       (c) => deps.capabilities.has(c),
       deps.fastPath ?? true,
       latestNumbered(state.recentMessages),
-      { language, askUnread: !deps.llm, withModel: !!deps.llm, ...(quotedUndo ? { quotedUndo } : {}) },
+      {
+        language,
+        askUnread: !deps.llm,
+        withModel: !!deps.llm,
+        ...(quotedUndo ? { quotedUndo } : {}),
+        ...(state.authContext?.user ? { calendar: calendarOptionsOf(state.authContext.user) } : {}),
+      },
     );
     if (fast) return forwarded(fast);
     if (!deps.llm) {

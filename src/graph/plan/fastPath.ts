@@ -1,3 +1,7 @@
+import type { CalendarOptions } from "../../nlu/holidays.js";
+import { recognizeCalendarQuestion } from "../../nlu/calendarQuestions.js";
+import { scheduleOf } from "../../nlu/hebrewCalendar.js";
+import { calendarAnswerText } from "./calendarAnswer.js";
 import { isUndoCommand, recognizeCommand } from "../../nlu/commands.js";
 import { recognizeGoogleCommand, type GoogleCommand } from "../../nlu/googleCommands.js";
 import { recognizeMemoryCommand, recognizeNoteCommand, type NoteCommand } from "../../nlu/noteCommands.js";
@@ -65,6 +69,8 @@ export interface FastPathOptions {
    */
   quotedUndo?: { messageId: string; latest: boolean };
   withModel?: boolean;
+  /** The user's holiday schedule and Hebrew birthday, for holidays and Hebrew dates in times (default: the zone's). */
+  calendar?: CalendarOptions;
 }
 
 /** A turn the fast path planned and resolved: the same plan and resolver result the LLMs would give. */
@@ -130,9 +136,27 @@ export function fastPathTurn(
   const memory = registered("second-brain") ? recognizeMemoryCommand(message) : null;
   if (memory) return secondBrainTurn(memory);
   if (!commands) return null;
+  // "when is Pesach?", "what's the Hebrew date today?": answered from the calendar, in code.
+  const calendar = registered("general")
+    ? recognizeCalendarQuestion(
+        message,
+        nowMs,
+        timeZone,
+        options.calendar?.schedule ?? scheduleOf({ calendarSchedule: null, timeZone }),
+      )
+    : null;
+  if (calendar) {
+    const answer = calendarAnswerText(calendar, options.language ?? "en");
+    return {
+      plannerOutput: oneStepPlan("conversation", "general", "answer"),
+      resolverResults: new Map([
+        ["A", { stepId: "A", type: "execute", functionName: "respond", args: { answer } }],
+      ]),
+    };
+  }
   const note = registered("second-brain") ? recognizeNoteCommand(message, nowMs, timeZone) : null;
   if (note) return secondBrainTurn(note);
-  let command = recognizeCommand(message, nowMs, timeZone);
+  let command = recognizeCommand(message, nowMs, timeZone, options.calendar);
   if (!command || !registered(command.capability)) return null;
   const number = command.functionName === "tasks.complete" ? command.args.taskId : undefined;
   // "delete 2" / "move 2 to Friday" after a listing of something other than tasks: the planner reads it.

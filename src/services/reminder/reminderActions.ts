@@ -18,6 +18,8 @@ import { isSabbathCommand, sabbathSetting } from "./sabbathSettings.js";
 import type { ReplyContent } from "../../types/outbound.js";
 import { HEBREW_DAYS } from "../../utils/timeContext.js";
 import { weeklySchedule, type WeeklyReview } from "./weeklyReview.js";
+import { gregorianDayText, hebrewDayMonthText, nextObservance } from "../../nlu/hebrewCalendar.js";
+import { instantToLocal } from "../../nlu/zonedTime.js";
 
 export interface ReminderActionsDeps {
   /** The tasks a tap changes with their undo journal, and the reminders rung (db/storage reminderActionStorage). */
@@ -180,6 +182,30 @@ export class ReminderActions {
     return t(language, "reminder.snoozed", {
       time: humanTime(changed.result, changed.now, user.timeZone, language),
       text: shownText(changed.task),
+    });
+  }
+
+  /** "my Hebrew birthday is 3 Nisan": saved; the reply says the date and when it next falls. */
+  async hebrewBirthday(
+    user: User,
+    language: "he" | "en",
+    birthday: { month: number; day: number },
+    messageId: string,
+  ): Promise<string> {
+    const { users, undo, clock } = this.deps;
+    const same = user.hebrewBirthday?.month === birthday.month && user.hebrewBirthday.day === birthday.day;
+    if (undo && !same)
+      await recordIrreversible(undo, user.phone, {
+        operationId: `settings:${messageId}`,
+        reason: "settings",
+        now: clock(),
+      });
+    await users.update(user.phone, { hebrewBirthday: birthday });
+    const now = instantToLocal(clock(), user.timeZone);
+    const next = nextObservance({ ...birthday, custom: "birthday" }, now);
+    return t(language, "hebrewBirthday.saved", {
+      date: hebrewDayMonthText(birthday, language),
+      next: next ? gregorianDayText(next, language) : "",
     });
   }
 

@@ -1,4 +1,4 @@
-import { hebrewDayMonthText } from "../../nlu/hebrewCalendar.js";
+import { hebrewDayMonthText, otherYearsDay } from "../../nlu/hebrewCalendar.js";
 import type { TaskRecurrence } from "../../types/tasks.js";
 import { t } from "../../messages/index.js";
 import { joinAnd, ordinal, rruleText } from "./rruleText.js";
@@ -56,11 +56,29 @@ export function ruleText(rule: TaskRecurrence & { untilHuman?: string }, languag
       text = rruleText(rule, language);
       break;
     case "hebrew":
-      text = t(language, "rule.hebrew", {
-        date: rule.hebrew ? hebrewDayMonthText(rule.hebrew, language) : "",
-        time: rule.time ?? "",
-      });
+      text = hebrewRuleText(rule, language);
       break;
   }
   return rule.untilHuman ? `${text} ${t(language, "rule.until", { date: rule.untilHuman })}` : text;
+}
+
+/**
+ * "every year on 3 Adar (Hebrew calendar) at 09:00; in leap years, on 3 Adar II": the rule, and the
+ * day it is kept on in the years that lack the date as said (by its custom, see hebrewCalendar.ts).
+ */
+function hebrewRuleText(rule: TaskRecurrence, language: Language): string {
+  const { hebrew } = rule;
+  if (!hebrew) return t(language, "rule.hebrew", { date: "", time: rule.time ?? "" });
+  const text = t(language, rule.eve ? "rule.hebrew.eve" : "rule.hebrew", {
+    date: hebrewDayMonthText(hebrew, language),
+    time: rule.time ?? "",
+  });
+  const other = otherYearsDay(hebrew);
+  if (!other) return text;
+  const date = hebrewDayMonthText(other, language, other.when === "leap");
+  const note =
+    other.when === "short"
+      ? t(language, "rule.hebrew.short", { said: hebrewDayMonthText(hebrew, language), date })
+      : t(language, other.when === "leap" ? "rule.hebrew.leap" : "rule.hebrew.common", { date });
+  return `${text}; ${note}`;
 }

@@ -1,5 +1,7 @@
 import type { ReminderRecurrenceArgs, SaidIn } from "../../contracts/tasks.js";
 import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
+import { isHebrewDayMonth } from "../../nlu/hebrewCalendar.js";
+import type { CalendarOptions } from "../../nlu/holidays.js";
 import { MAX_NUDGE_MINUTES, nextOccurrence, parseIntervalMinutes, rfc5545Of } from "../../nlu/recurrence.js";
 import { readWhen, resolveWhen } from "../../nlu/whenPhrase.js";
 import { formatClock, instantToLocal, localToInstant, parseClock } from "../../nlu/zonedTime.js";
@@ -102,9 +104,16 @@ function clockOf(text: string): string | null {
  */
 export function scheduleTask(
   args: TaskTimeArgs,
-  options: { nowMs: number; timeZone: string; anchorDueAt?: string | null },
+  options: {
+    nowMs: number;
+    timeZone: string;
+    anchorDueAt?: string | null;
+    /** The user's holiday schedule and Hebrew birthday, for holidays and Hebrew dates (default: the zone's schedule). */
+    calendar?: CalendarOptions;
+  },
 ): ScheduleResult {
   const { nowMs, timeZone } = options;
+  const calendar = options.calendar ?? {};
   let dueMs: number | null = null;
   let dateOnly = false;
   let saidIn: SaidIn | undefined = args.saidIn ?? undefined;
@@ -117,7 +126,7 @@ export function scheduleTask(
     if (anchored !== null && anchored > nowMs) {
       dueMs = anchored;
     } else {
-      const reading = readWhen(dueWords, nowMs, timeZone, { defaultTime: DATE_ONLY_TIME });
+      const reading = readWhen(dueWords, nowMs, timeZone, { defaultTime: DATE_ONLY_TIME, calendar });
       if (reading.kind !== "at") {
         return { ok: false, problem: UNCLEAR_PROBLEM[reading.reason] ?? "unclear_time", phrase: dueWords };
       }
@@ -143,7 +152,7 @@ export function scheduleTask(
   let firstAt: number | null = null;
   const rule = args.reminderRecurrence;
   if (rule) {
-    const built = buildRecurrence(rule, nowMs, timeZone);
+    const built = buildRecurrence(rule, nowMs, timeZone, calendar);
     if (!built.ok) return built;
     recurrence = built.recurrence;
     firstAt = built.firstAt ?? null;
@@ -194,7 +203,12 @@ type BuiltRecurrence =
  * ("time": "08:00" with "every other Tuesday") is added when the words name none. Without words, the
  * V1 fields as before; a stored RFC 5545 rule (`rule`, `start`) is kept as it is.
  */
-function buildRecurrence(rule: ReminderRecurrenceArgs, nowMs: number, timeZone: string): BuiltRecurrence {
+function buildRecurrence(
+  rule: ReminderRecurrenceArgs,
+  nowMs: number,
+  timeZone: string,
+  calendar: CalendarOptions = {},
+): BuiltRecurrence {
   let until: string | undefined;
   if (rule.until?.trim()) {
     const end = resolveWhen(rule.until, nowMs, timeZone, { defaultTime: "23:59" });
@@ -203,7 +217,7 @@ function buildRecurrence(rule: ReminderRecurrenceArgs, nowMs: number, timeZone: 
   }
   const base = until ? { until } : {};
   const phrase = rule.phrase?.trim();
-  if (phrase) return recurrenceOfWords(phrase, rule, nowMs, timeZone, until);
+  if (phrase) return recurrenceOfWords(phrase, rule, nowMs, timeZone, until, calendar);
   if (rule.type === "nudge") {
     const minutes = rule.interval?.trim() ? parseIntervalMinutes(rule.interval) : DEFAULT_NUDGE_MINUTES;
     if (minutes === null || minutes <= 0)
@@ -234,6 +248,15 @@ function buildRecurrence(rule: ReminderRecurrenceArgs, nowMs: number, timeZone: 
       return { ok: false, problem: "unsupported_repeat", phrase: rule.rule ?? "" };
     return { ok: true, recurrence };
   }
+  if (rule.type === "hebrew") {
+    const hebrew = rule.hebrew;
+    if (!hebrew || !isHebrewDayMonth(hebrew.month, hebrew.day))
+      return { ok: false, problem: "unclear_time", phrase: "" };
+    return {
+      ok: true,
+      recurrence: { type: "hebrew", time, hebrew, ...(rule.eve ? { eve: true } : {}), ...base },
+    };
+  }
   if (!rule.dayOfMonth) return { ok: false, problem: "missing_day_of_month", phrase: "" };
   return { ok: true, recurrence: { type: "monthly", time, dayOfMonth: rule.dayOfMonth, ...base } };
 }
@@ -252,12 +275,13 @@ function recurrenceOfWords(
   nowMs: number,
   timeZone: string,
   until: string | undefined,
+  calendar: CalendarOptions = {},
 ): BuiltRecurrence {
-  let reading = readTime(phrase, nowMs, timeZone);
+  let reading = readTime(phrase, nowMs, timeZone, { calendar });
   const time = rule.type !== "nudge" && rule.time ? clockOf(rule.time) : null;
   if (time) {
     // Two clock times would make the words unclear: the separate time counts only where the words name none.
-    const withTime = readTime(`${phrase} at ${time}`, nowMs, timeZone);
+    const withTime = readTime(`${phrase} at ${time}`, nowMs, timeZone, { calendar });
     if (withTime?.kind === "recurring") reading = withTime;
   }
   if (reading?.kind !== "recurring") {

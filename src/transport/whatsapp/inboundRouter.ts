@@ -1,6 +1,7 @@
 import { isBareDone, readButton } from "../../nlu/buttonCommands.js";
 import { recognizeHouseholdCommand } from "../../nlu/householdCommands.js";
 import { parseSettingsCommand } from "../../nlu/settingsCommand.js";
+import { parseHebrewBirthdayCommand } from "../../nlu/hebrewBirthdayCommand.js";
 import type { HouseholdActions } from "../../services/household/householdActions.js";
 import type { MemoryService } from "../../services/memory/index.js";
 import type { ReminderActions } from "../../services/reminder/reminderActions.js";
@@ -106,6 +107,12 @@ export class InboundRouter {
         const settings = parseSettingsCommand(message.text);
         if (settings)
           return answered("settings", await actions.settings(user, language, settings, message.messageId));
+        const hebrewBirthday = parseHebrewBirthdayCommand(message.text);
+        if (hebrewBirthday)
+          return answered(
+            "settings",
+            await actions.hebrewBirthday(user, language, hebrewBirthday, message.messageId),
+          );
         const done = isBareDone(message.text) ? await actions.doneTyped(user, language, message) : null;
         if (done !== null) return answered("reminder", done);
       }

@@ -9,6 +9,7 @@ import {
   type ScheduleProblem,
   type TaskTimeArgs,
 } from "../../../services/tasks/taskTimes.js";
+import { calendarOptionsOf } from "../../../nlu/holidays.js";
 import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import { t, type MessageKey } from "../../../messages/index.js";
 import type { CapabilityContext, Resolver } from "../../../types/capability.js";
@@ -34,7 +35,12 @@ const PROBLEM_QUESTION: Record<ScheduleProblem, MessageKey> = {
 function timeQuestion(args: TaskTimeArgs, context: CapabilityContext, anchored: boolean): string | null {
   // An update naming only a clock time is read against the task's own day, once it is found.
   const checked = anchored && args.dueDate && bareClock(args.dueDate) ? { ...args, dueDate: null } : args;
-  const result = scheduleTask(checked, { nowMs: context.now, timeZone: context.state.user.timezone });
+  const user = context.state.authContext?.user;
+  const result = scheduleTask(checked, {
+    nowMs: context.now,
+    timeZone: context.state.user.timezone,
+    ...(user ? { calendar: calendarOptionsOf(user) } : {}),
+  });
   return result.ok ? null : t(context.language, PROBLEM_QUESTION[result.problem], { phrase: result.phrase });
 }
 

@@ -1,3 +1,4 @@
+import { calendarOptionsOf } from "../../../nlu/holidays.js";
 import { literalOf } from "../../../utils/fuzzy.js";
 import { nonEmpty } from "../../../utils/args.js";
 import type { ListRepository } from "../../../db/repositories/listRepository.js";
@@ -102,10 +103,12 @@ function checkLength(text: string | undefined, what: keyof typeof MAX_LENGTH, la
 }
 
 function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anchorDueAt?: string | null) {
+  const user = context.state.authContext?.user;
   const result = scheduleTask(args, {
     nowMs: context.now,
     timeZone,
     ...(anchorDueAt ? { anchorDueAt } : {}),
+    ...(user ? { calendar: calendarOptionsOf(user) } : {}),
   });
   if (!result.ok) {
     refuse(

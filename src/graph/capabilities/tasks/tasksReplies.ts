@@ -42,11 +42,28 @@ type Shown = { [F in TasksFunction]: { functionName: F; data: Humanized<TasksRes
 function taskDetails(task: TaskShown, language: Language): string {
   return [
     task.dueAtHuman,
-    task.recurrence && task.recurrence.type !== "nudge" ? ruleText(task.recurrence, language) : undefined,
+    task.recurrence && task.recurrence.type !== "nudge"
+      ? ruleShown(task, task.recurrence, language)
+      : undefined,
     task.recurrence?.type === "nudge" ? `🔔 ${ruleText(task.recurrence, language)}` : undefined,
   ]
     .filter(Boolean)
     .join(", ");
+}
+
+/**
+ * A task's rule as shown; a yearly Hebrew date also names its next Gregorian day ("every year on 10
+ * Tevet (Hebrew calendar) at 09:00, next: Sun 20/12 at 09:00"), so both calendars are in view.
+ */
+function ruleShown(
+  task: TaskShown,
+  rule: TaskRecurrence & { untilHuman?: string },
+  language: Language,
+): string {
+  const text = ruleText(rule, language);
+  return rule.type === "hebrew" && task.nextFireAtHuman
+    ? `${text}, ${t(language, "rule.hebrew.next", { when: task.nextFireAtHuman })}`
+    : text;
 }
 
 /** One line of a task in a list: its text, when it is due or how it repeats. */
@@ -89,11 +106,11 @@ function createdTask(task: TaskShown, language: Language): string {
   if (rule && task.reminderOffsetMinutes) {
     return t(language, "task.recurringBefore", {
       offset: intervalText(task.reminderOffsetMinutes, language),
-      rule: ruleText(rule, language),
+      rule: ruleShown(task, rule, language),
       text: task.text,
     });
   }
-  if (rule) return t(language, "task.recurring", { rule: ruleText(rule, language), text: task.text });
+  if (rule) return t(language, "task.recurring", { rule: ruleShown(task, rule, language), text: task.text });
   if (task.dueAtHuman && task.reminderOffsetMinutes) {
     return t(language, "task.reminderBefore", {
       text: task.text,
@@ -113,7 +130,7 @@ function createdTask(task: TaskShown, language: Language): string {
 function taskDetail(task: TaskShown, language: Language): string {
   const lines = [`*${task.text}*`];
   if (task.dueAtHuman) lines.push(`⏰ ${task.dueAtHuman}`);
-  if (task.recurrence) lines.push(`🔁 ${ruleText(task.recurrence, language)}`);
+  if (task.recurrence) lines.push(`🔁 ${ruleShown(task, task.recurrence, language)}`);
   if (task.subtasks.length > 0) {
     lines.push(
       t(language, "task.subtasks"),

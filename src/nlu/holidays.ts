@@ -1,0 +1,433 @@
+/**
+ * Holidays named as times, in both calendars (issue 36): "on Pesach", "בפסח", "ערב ראש השנה", "the
+ * first night of Hanukkah", "on Christmas at 6 pm", "Thanksgiving", "Mother's Day". One table
+ * (HOLIDAYS) holds every name Memo reads: the parser takes them as dates (the next one on or after
+ * today, on the user's schedule), and the unread-word scanner knows them from the same table, so a
+ * holiday name is never left in a title. The dates are computed in code (D6): Hebrew holidays by
+ * `@hebcal/core` (hebrewCalendar.ts), Gregorian ones by their rule.
+ */
+import {
+  holidaysBetween,
+  nextObservance,
+  scheduleOf,
+  type CalendarSchedule,
+  type HebrewYearly,
+} from "./hebrewCalendar.js";
+import type { RuleParts } from "./recurrenceRule.js";
+import type { Found, Scanner } from "./timeMentions.js";
+import type { Period } from "./timeWords.js";
+import { addDays, dayOfWeek, type LocalDate } from "./zonedTime.js";
+
+/**
+ * How a day named by its holiday or Hebrew date repeats "every year": on a Hebrew date (by a
+ * custom), by an RFC 5545 rule (Thanksgiving: the 4th Thursday of November), or not exactly at all
+ * (a day that moves by other rules, such as Tisha B'Av postponed from Shabbat): asked.
+ */
+export type YearlyDay =
+  | { kind: "hebrew"; hebrew: HebrewYearly; eve?: boolean }
+  | { kind: "rule"; parts: RuleParts }
+  | { kind: "unsupported" };
+
+/** A country whose civil holidays Memo keeps (Mother's Day differs between them). */
+type Country = "US" | "IL" | "GB";
+
+/** What the parser knows of the user for calendar words (default: the schedule of the zone). */
+export interface CalendarOptions {
+  /** Israel's or the diaspora's holiday schedule (Simchat Torah, second days). */
+  schedule?: CalendarSchedule;
+  /** The user's Hebrew birthday, when known: "on my Hebrew birthday". */
+  hebrewBirthday?: { month: number; day: number } | null;
+}
+
+/** A user's calendar settings as the parser takes them: their schedule (or their zone's) and Hebrew birthday. */
+export function calendarOptionsOf(user: {
+  calendarSchedule: CalendarSchedule | null;
+  timeZone: string;
+  hebrewBirthday: { month: number; day: number } | null;
+}): CalendarOptions {
+  return { schedule: scheduleOf(user), hebrewBirthday: user.hebrewBirthday };
+}
+
+/** Where a holiday falls: the next day it is on, on or after `today`, and how it repeats. */
+interface HolidayDate {
+  date: LocalDate;
+  yearly?: YearlyDay;
+}
+
+export interface Holiday {
+  /** Stable id, also the key of the fast-path answer's name. */
+  id: string;
+  /** Names in English (regex sources over lowercased text, apostrophes as '). */
+  en: string[];
+  /** Names in Hebrew (regex sources; a prefix letter "ב", "ל", "ה", "ו", "מ" may come before). */
+  he: string[];
+  /** The display names. */
+  name: { en: string; he: string };
+  /** Whether it begins at sundown the evening before (a Hebrew holiday). */
+  hebrewDay: boolean;
+  /** The next date on or after `today`; "unknown" when it depends on a country the zone does not tell. */
+  next: (
+    today: LocalDate,
+    schedule: CalendarSchedule,
+    country: Country | null,
+  ) => HolidayDate | "unknown" | null;
+}
+
+/** A fixed Hebrew date, kept every year as a plain date (Adar: Adar II in a leap year). */
+const hebrew =
+  (month: number, day: number) =>
+  (today: LocalDate): HolidayDate | null => {
+    const yearly: HebrewYearly = { month, day, custom: "date" };
+    const date = nextObservance(yearly, today);
+    return date ? { date, yearly: { kind: "hebrew", hebrew: yearly } } : null;
+  };
+
+/** A holiday found by hebcal's own name, for days that move (Tisha B'Av after Shabbat, Yom HaAtzmaut). */
+const hebcalDay =
+  (key: RegExp) =>
+  (today: LocalDate, schedule: CalendarSchedule): HolidayDate | null => {
+    const day = holidaysBetween(today, addDays(today, 400), schedule).find((h) => key.test(h.key));
+    return day ? { date: day.date, yearly: { kind: "unsupported" } } : null;
+  };
+
+/** A fixed Gregorian month and day: the existing yearly rule reads it as it is. */
+const gregorian =
+  (month: number, day: number) =>
+  (today: LocalDate): HolidayDate => {
+    const thisYear = { year: today.year, month, day };
+    return { date: compare(thisYear, today) >= 0 ? thisYear : { ...thisYear, year: today.year + 1 } };
+  };
+
+/** The `nth` `weekday` (0 = Sunday) of a month, as a yearly rule too. */
+const nthWeekday =
+  (month: number, weekday: number, nth: number) =>
+  (today: LocalDate): HolidayDate => {
+    const inYear = (year: number): LocalDate => {
+      const first = dayOfWeek({ year, month, day: 1 });
+      return { year, month, day: 1 + ((weekday - first + 7) % 7) + (nth - 1) * 7 };
+    };
+    const thisYear = inYear(today.year);
+    return {
+      date: compare(thisYear, today) >= 0 ? thisYear : inYear(today.year + 1),
+      yearly: {
+        kind: "rule",
+        parts: { freq: "YEARLY", interval: 1, byMonth: [month], byDay: [{ day: weekday, nth }] },
+      },
+    };
+  };
+
+/** Western Easter Sunday of a year (the anonymous Gregorian computus). */
+function easter(year: number): LocalDate {
+  const a = year % 19;
+  const b = Math.floor(year / 100);
+  const c = year % 100;
+  const d = Math.floor(b / 4);
+  const e = b % 4;
+  const f = Math.floor((b + 8) / 25);
+  const g = Math.floor((b - f + 1) / 3);
+  const h = (19 * a + b - d - g + 15) % 30;
+  const i = Math.floor(c / 4);
+  const k = c % 4;
+  const l = (32 + 2 * e + 2 * i - h - k) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const month = Math.floor((h + l - 7 * m + 114) / 31);
+  const day = ((h + l - 7 * m + 114) % 31) + 1;
+  return { year, month, day };
+}
+
+/** Mothering Sunday (UK): three weeks before Easter; it moves with Easter, so "every year" is asked. */
+function motheringSunday(today: LocalDate): HolidayDate {
+  const thisYear = addDays(easter(today.year), -21);
+  const date = compare(thisYear, today) >= 0 ? thisYear : addDays(easter(today.year + 1), -21);
+  return { date, yearly: { kind: "unsupported" } };
+}
+
+/** Mother's Day as the user's country keeps it; unknown elsewhere (asked, never guessed). */
+function mothersDay(
+  today: LocalDate,
+  _schedule: CalendarSchedule,
+  country: Country | null,
+): HolidayDate | "unknown" | null {
+  if (country === "US") return nthWeekday(5, 0, 2)(today);
+  if (country === "IL") return hebrew(11, 30)(today);
+  if (country === "GB") return motheringSunday(today);
+  return "unknown";
+}
+
+function compare(a: LocalDate, b: LocalDate): number {
+  return a.year - b.year || a.month - b.month || a.day - b.day;
+}
+
+/** Every holiday Memo reads by name. Longer names of one holiday come first. */
+const HOLIDAYS: Holiday[] = [
+  {
+    id: "rosh_hashana",
+    en: ["rosh\\s+hashanah?", "rosh\\s+ha-?shona"],
+    he: ["ראש\\s+השנה(?!\\s+האזרחית)"],
+    name: { en: "Rosh Hashana", he: "ראש השנה" },
+    hebrewDay: true,
+    next: hebrew(7, 1),
+  },
+  {
+    id: "yom_kippur",
+    en: ["yom\\s+kippur", "yom\\s+kipur"],
+    he: ["יום\\s+הכיפורים", "יום\\s+כיפור", "יום\\s+כפור", "כיפור"],
+    name: { en: "Yom Kippur", he: "יום כיפור" },
+    hebrewDay: true,
+    next: hebrew(7, 10),
+  },
+  {
+    id: "sukkot",
+    en: ["sukkot", "succot", "sukkos", "succos", "sukot"],
+    he: ["חג\\s+הסוכות", "סוכות"],
+    name: { en: "Sukkot", he: "סוכות" },
+    hebrewDay: true,
+    next: hebrew(7, 15),
+  },
+  {
+    id: "simchat_torah",
+    en: ["simchat\\s+torah", "simhat\\s+torah", "simchas\\s+torah"],
+    he: ["שמחת\\s+תורה"],
+    name: { en: "Simchat Torah", he: "שמחת תורה" },
+    hebrewDay: true,
+    next: (today, schedule) => hebrew(7, schedule === "israel" ? 22 : 23)(today),
+  },
+  {
+    id: "hanukkah",
+    en: ["chanukkah", "hanukkah", "chanukah", "hanukah", "chanuka", "hanuka"],
+    he: ["חנוכה"],
+    name: { en: "Hanukkah", he: "חנוכה" },
+    hebrewDay: true,
+    next: hebrew(9, 25),
+  },
+  {
+    id: "tu_bishvat",
+    en: ["tu\\s+bi-?shvat", "tu\\s+bi-?shevat", "tu\\s+b'\\s?shvat", "tu\\s+b'\\s?shevat"],
+    he: ['ט"ו\\s+בשבט', "טו\\s+בשבט"],
+    name: { en: "Tu BiShvat", he: "ט״ו בשבט" },
+    hebrewDay: true,
+    next: hebrew(11, 15),
+  },
+  {
+    id: "purim",
+    en: ["purim"],
+    he: ["פורים"],
+    name: { en: "Purim", he: "פורים" },
+    hebrewDay: true,
+    next: hebrew(12, 14),
+  },
+  {
+    id: "pesach",
+    en: ["passover", "pesach", "pesah"],
+    he: ["חג\\s+הפסח", "פסח"],
+    name: { en: "Pesach", he: "פסח" },
+    hebrewDay: true,
+    next: hebrew(1, 15),
+  },
+  {
+    id: "lag_baomer",
+    en: ["lag\\s+ba-?omer", "lag\\s+b'\\s?omer", "lag\\s+ba'omer"],
+    he: ['ל"ג\\s+בעומר', "לג\\s+בעומר"],
+    name: { en: "Lag BaOmer", he: "ל״ג בעומר" },
+    hebrewDay: true,
+    next: hebrew(2, 18),
+  },
+  {
+    id: "shavuot",
+    en: ["shavuot", "shavuos", "shavuoth"],
+    // "שבועות" is also "weeks": not after a number ("שלושה שבועות").
+    he: [
+      "חג\\s+השבועות",
+      "(?<!(?:\\d|שני|שלושה|שלוש|ארבעה|חמישה|שישה|שבעה|שמונה|תשעה|עשרה|כמה|מספר|שלושת|ארבעת|חמשת|ששת|שבעת|שמונת|תשעת|עשרת|הרבה|המון)\\s*-?\\s*)שבועות(?!\\s+(?:הבאים|האחרונים|אחרי|לפני|מ))",
+    ],
+    name: { en: "Shavuot", he: "שבועות" },
+    hebrewDay: true,
+    next: hebrew(3, 6),
+  },
+  {
+    id: "tisha_bav",
+    en: ["tisha\\s+b'\\s?av", "tish'?a\\s+b'\\s?av", "tishah\\s+b'\\s?av", "tisha\\s+bav"],
+    he: ["תשעה\\s+באב", "ט'\\s+באב"],
+    name: { en: "Tisha B'Av", he: "תשעה באב" },
+    hebrewDay: true,
+    next: hebcalDay(/^Tish'a B'Av$/u),
+  },
+  {
+    id: "yom_haatzmaut",
+    en: ["yom\\s+ha-?'?atzma'?ut", "israel(?:'s)?\\s+independence\\s+day"],
+    he: ["יום\\s+העצמאות"],
+    name: { en: "Yom HaAtzmaut", he: "יום העצמאות" },
+    hebrewDay: false,
+    next: hebcalDay(/^Yom HaAtzma'ut$/u),
+  },
+  {
+    id: "christmas_eve",
+    en: ["christmas\\s+eve", "xmas\\s+eve", "x-mas\\s+eve"],
+    he: ["ערב\\s+חג\\s+המולד", "ערב\\s+כריסמס"],
+    name: { en: "Christmas Eve", he: "ערב חג המולד" },
+    hebrewDay: false,
+    next: gregorian(12, 24),
+  },
+  {
+    id: "christmas",
+    en: ["christmas(?:\\s+day)?", "xmas", "x-mas"],
+    he: ["חג\\s+המולד", "כריסמס"],
+    name: { en: "Christmas", he: "חג המולד" },
+    hebrewDay: false,
+    next: gregorian(12, 25),
+  },
+  {
+    id: "new_years_eve",
+    en: ["new\\s+year'?s\\s+eve"],
+    he: ["ערב\\s+השנה\\s+החדשה", "ערב\\s+ראש\\s+השנה\\s+האזרחית", "סילבסטר"],
+    name: { en: "New Year's Eve", he: "ערב השנה החדשה" },
+    hebrewDay: false,
+    next: gregorian(12, 31),
+  },
+  {
+    id: "new_years_day",
+    en: ["new\\s+year'?s\\s+day"],
+    he: ["ראש\\s+השנה\\s+האזרחית", "השנה\\s+החדשה\\s+האזרחית"],
+    name: { en: "New Year's Day", he: "ראש השנה האזרחית" },
+    hebrewDay: false,
+    next: gregorian(1, 1),
+  },
+  {
+    id: "thanksgiving",
+    en: ["thanksgiving(?:\\s+day)?"],
+    he: ["חג\\s+ההודיה"],
+    name: { en: "Thanksgiving", he: "חג ההודיה" },
+    hebrewDay: false,
+    next: nthWeekday(11, 4, 4),
+  },
+  {
+    id: "mothering_sunday",
+    en: ["mothering\\s+sunday"],
+    he: [],
+    name: { en: "Mothering Sunday", he: "יום האם" },
+    hebrewDay: false,
+    next: motheringSunday,
+  },
+  {
+    id: "mothers_day",
+    en: ["mother'?s'?\\s+day", "mom'?s\\s+day"],
+    he: ["יום\\s+האם", "יום\\s+המשפחה"],
+    name: { en: "Mother's Day", he: "יום האם" },
+    hebrewDay: false,
+    next: mothersDay,
+  },
+];
+
+const HE_PREFIX = "(?:ו?[בלמה]|ו|וב|ול|שב|של)?-?";
+const S = String.raw`(?<![\p{L}\p{N}'"])`;
+const E = String.raw`(?![\p{L}\p{N}])`;
+
+/** One alternation of every name; `group` names the holiday by index. */
+function namesPattern(): { source: string; ids: string[] } {
+  const ids: string[] = [];
+  const parts: string[] = [];
+  HOLIDAYS.forEach((holiday, i) => {
+    const names = [...holiday.en, ...holiday.he.map((n) => `${HE_PREFIX}${n}`)];
+    if (names.length === 0) return;
+    parts.push(`(?<h${i}>${names.join("|")})`);
+    ids.push(holiday.id);
+  });
+  return { source: parts.join("|"), ids };
+}
+
+const NAMES = namesPattern().source;
+
+/** Any holiday name, for the unread-word scanner: a name left over means the reading is not whole. */
+export const HOLIDAY_NAME = new RegExp(`${S}(?:${NAMES})${E}`, "giu");
+
+/**
+ * A holiday said as a time: "the first night of" (the evening before the first day), "erev" /
+ * "before" / "ערב" (the day before), or the day itself.
+ */
+const HOLIDAY_PHRASE = new RegExp(
+  String.raw`${S}(?:(?<night>(?:the\s+)?first\s+(?:night|candle)\s+of\s+|נר\s+ראשון\s+(?:של\s+)?|(?:ב|ל)?ליל(?:ה)?\s+(?:ה)?ראשון\s+של\s+)|(?<erev>(?:erev|before|(?:ו?[בלמ])?ערב|לפני|(?:ב|ל)?יום\s+שלפני)\s+))?(?:${NAMES})${E}`,
+  "giu",
+);
+
+/** The zones whose country Memo knows, for holidays kept differently by country. */
+function countryOf(timeZone: string): Country | null {
+  if (timeZone === "Asia/Jerusalem" || timeZone === "Asia/Tel_Aviv" || timeZone === "Israel") return "IL";
+  if (timeZone === "Europe/London" || timeZone === "Europe/Belfast") return "GB";
+  if (
+    /^America\/(?:New_York|Chicago|Denver|Los_Angeles|Phoenix|Anchorage|Detroit|Boise|Juneau|Adak|Nome|Sitka|Menominee|Metlakatla|Yakutat|Indiana\/|Kentucky\/|North_Dakota\/)/u.test(
+      timeZone,
+    ) ||
+    timeZone === "Pacific/Honolulu" ||
+    timeZone.startsWith("US/")
+  )
+    return "US";
+  return null;
+}
+
+/** The holiday a matched name belongs to. */
+function holidayOfMatch(m: RegExpMatchArray): Holiday | undefined {
+  const groups = m.groups ?? {};
+  const index = HOLIDAYS.findIndex((_, i) => groups[`h${i}`] !== undefined);
+  return HOLIDAYS[index];
+}
+
+/** A date mention as timeMentions makes them (kind "date", or "impossible" when it cannot be told). */
+type DateMention = Found["mention"];
+
+/**
+ * Takes every holiday said as a time out of the scanner's text: a date mention on the next day it
+ * falls on (on or after `today`), on the user's schedule; "impossible" (asked) when the day depends
+ * on a country the zone does not tell ("Mother's Day" in Asia/Kolkata).
+ */
+export function takeHolidays(
+  s: Scanner,
+  today: LocalDate,
+  timeZone: string,
+  schedule: CalendarSchedule,
+): Found[] {
+  const country = countryOf(timeZone);
+  return s
+    .take(HOLIDAY_PHRASE, (m): DateMention | undefined => {
+      const holiday = holidayOfMatch(m);
+      if (!holiday) return undefined;
+      const night = m.groups?.["night"] !== undefined;
+      const erev = m.groups?.["erev"] !== undefined;
+      // The first night is the evening before the first day: seen from today, the first day is
+      // at least tomorrow, so that the evening is still ahead.
+      const from = night || erev ? addDays(today, 1) : today;
+      const next = holiday.next(from, schedule, country);
+      if (next === "unknown" || next === null) return { kind: "impossible" };
+      const date = night || erev ? addDays(next.date, -1) : next.date;
+      const yearly: YearlyDay | undefined =
+        next.yearly?.kind === "hebrew" && (night || erev)
+          ? { ...next.yearly, eve: true }
+          : (night || erev) && next.yearly
+            ? { kind: "unsupported" }
+            : next.yearly;
+      const period: Period | undefined = night ? "evening" : undefined;
+      return {
+        kind: "date",
+        date,
+        ...(period ? { impliedPeriod: period } : {}),
+        ...(yearly ? { yearly } : {}),
+      };
+    })
+    .map(({ start, end, value }) => ({ start, end, mention: value }));
+}
+
+/** The holiday a whole name names ("pesach", "ראש השנה"), for the fast-path answer "when is …?". */
+export function holidayNamed(text: string): Holiday | null {
+  const m = new RegExp(`^(?:${NAMES})$`, "iu").exec(text.trim().toLowerCase());
+  return m ? (holidayOfMatch(m) ?? null) : null;
+}
+
+/** The next day a holiday falls on, on or after `today` (null when it depends on an unknown country). */
+export function nextHoliday(
+  holiday: Holiday,
+  today: LocalDate,
+  timeZone: string,
+  schedule: CalendarSchedule,
+): LocalDate | null {
+  const next = holiday.next(today, schedule, countryOf(timeZone));
+  return next === "unknown" || next === null ? null : next.date;
+}

@@ -1,0 +1,139 @@
+// Two calendars through the graph with no LLM (issue 36): holidays and Hebrew dates said with a
+// reminder are read on the fast path, stored on the right day with the holiday out of the title,
+// and a yearly Hebrew date is stored as one and confirmed by its rule.
+import { afterEach, describe, expect, it } from "vitest";
+import { PHONE, createHarness, type Harness } from "../support/memoHarness.js";
+import { scriptTurn, stores } from "../support/databaseScript.js";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Thursday 5 March 2026, 12:00 in Jerusalem (the harness clock). */
+const harness = () => createHarness({ llm: "none", env: { FAST_PATH: "on" } });
+const openTasks = async (hh: Harness) =>
+  (await stores(hh).tasks({ completed: false })).map((t) => ({
+    text: t.text,
+    nextFireAt: t.nextFireAt,
+    recurrence: t.recurrence,
+  }));
+
+describe("two calendars through the graph, without an LLM", () => {
+  it("stores 'every year on 15 Shevat at 8' as a yearly Hebrew date and confirms its rule", async () => {
+    h = await harness();
+    const reply = await h.say("remind me every year on 15 Shevat at 8 to plant a tree");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).toContain(
+      "every year on 15 Sh'vat (Hebrew calendar) at 08:00, next: Sat 23/01/2027 at 08:00",
+    );
+    // The listing shows both calendars too.
+    expect((await h.say("my tasks")).text).toContain(
+      "plant a tree — every year on 15 Sh'vat (Hebrew calendar) at 08:00, next: Sat 23/01/2027 at 08:00",
+    );
+    // 15 Shevat 5787 is Saturday 23 January 2027: 08:00 in Jerusalem is 06:00 UTC.
+    expect(await openTasks(h)).toEqual([
+      {
+        text: "plant a tree",
+        nextFireAt: "2027-01-23T06:00:00.000Z",
+        recurrence: { type: "hebrew", time: "08:00", hebrew: { month: 11, day: 15, custom: "date" } },
+      },
+    ]);
+  });
+
+  it("stores the Hebrew 'כל שנה בט״ו בשבט' the same way, confirmed in Hebrew", async () => {
+    h = await harness();
+    const reply = await h.say("תזכיר לי כל שנה בט״ו בשבט בשמונה בבוקר לשתול עץ");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).toContain("כל שנה ב-ט״ו בשבט (בלוח העברי) ב-08:00");
+    expect(await openTasks(h)).toMatchObject([
+      { text: "לשתול עץ", nextFireAt: "2027-01-23T06:00:00.000Z", recurrence: { type: "hebrew" } },
+    ]);
+  });
+
+  it("reads 'on Christmas at 6 pm' as 25 December at 18:00, with Christmas out of the title", async () => {
+    h = await harness();
+    const reply = await h.say("remind me on Christmas at 6 pm to call grandma");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).not.toMatch(/christmas/iu);
+    expect(await openTasks(h)).toEqual([
+      { text: "call grandma", nextFireAt: "2026-12-25T16:00:00.000Z", recurrence: null },
+    ]);
+  });
+
+  it("reads 'בפסח' and 'ערב ראש השנה' in Hebrew", async () => {
+    h = await harness();
+    expect((await h.say("תזכיר לי בפסח בשש בערב להתקשר לסבתא")).status).toBe("completed");
+    expect((await h.say("תזכיר לי בערב ראש השנה לקנות דבש")).status).toBe("completed");
+    // Pesach 5786 is Thursday 2 April 2026 (+03); Erev Rosh Hashana 5787 is Friday 11 September 2026.
+    expect((await openTasks(h)).map((t) => [t.text, t.nextFireAt])).toEqual([
+      ["להתקשר לסבתא", "2026-04-02T15:00:00.000Z"],
+      ["לקנות דבש", "2026-09-11T06:00:00.000Z"],
+    ]);
+  });
+
+  it("answers 'when is …?' and 'what's the Hebrew date today?' in both calendars, without a model", async () => {
+    h = await harness();
+    // Thursday 5 March 2026: Rosh Hashana 5787 is Saturday 12 September 2026.
+    expect((await h.say("when is Rosh Hashana?")).text).toBe(
+      "Rosh Hashana: Sat 12 Sep 2026 (1 Tishrei 5787), starts the evening before.",
+    );
+    expect((await h.say("when is Hanukkah?")).text).toBe(
+      "Hanukkah: Sat 5 Dec 2026 (25 Kislev 5787), starts the evening before.",
+    );
+    expect((await h.say("מתי פסח השנה?")).text).toBe(
+      "פסח: יום חמישי, 2 באפריל 2026 (ט״ו ניסן תשפ״ו), נכנס בערב שלפני.",
+    );
+    expect((await h.say("what's the Hebrew date today?")).text).toBe(
+      "Today is Thu 5 Mar 2026, 16 Adar 5786 (the Hebrew date turns at sunset).",
+    );
+    expect((await h.say("איזה תאריך עברי היום?")).text).toContain("ט״ז אדר תשפ״ו");
+    expect(await openTasks(h)).toEqual([]);
+  });
+});
+
+describe("two calendars on the LLM path (the resolver hands over the user's words)", () => {
+  it("reads a holiday in the resolver's time words, and a yearly Hebrew date in its repeat words", async () => {
+    h = await createHarness();
+    scriptTurn(h, "create_task", {
+      operation: "create",
+      text: "call grandma",
+      dueDate: "on Christmas at 6 pm",
+    });
+    expect((await h.say("remind me on Christmas at 6 pm to call grandma")).status).toBe("completed");
+    scriptTurn(h, "create_task", {
+      operation: "create",
+      text: "call mom",
+      // The model's schema has no Hebrew type: its repeat words are what count, read in code.
+      reminderRecurrence: { type: "daily", phrase: "every year on Rosh Hashana at 10" },
+    });
+    const yearly = await h.say("every Rosh Hashana at 10 remind me to call mom");
+    expect(yearly.text).toContain("every year on 1 Tishrei (Hebrew calendar) at 10:00");
+    expect(await openTasks(h)).toEqual([
+      { text: "call grandma", nextFireAt: "2026-12-25T16:00:00.000Z", recurrence: null },
+      {
+        text: "call mom",
+        // Rosh Hashana 5787: Saturday 12 September 2026, 10:00 at +03.
+        nextFireAt: "2026-09-12T07:00:00.000Z",
+        recurrence: { type: "hebrew", time: "10:00", hebrew: { month: 7, day: 1, custom: "date" } },
+      },
+    ]);
+  });
+
+  it("reads 'on my Hebrew birthday' with the user's saved Hebrew birthday", async () => {
+    h = await createHarness();
+    await h.say("hi");
+    await h.users.update(PHONE, { hebrewBirthday: { month: 1, day: 3 } });
+    scriptTurn(h, "create_task", {
+      operation: "create",
+      text: "donate blood",
+      dueDate: "on my Hebrew birthday at 8",
+    });
+    expect((await h.say("remind me on my Hebrew birthday at 8 to donate blood")).status).toBe("completed");
+    // 3 Nisan 5786 is Saturday 21 March 2026: 08:00 at +02.
+    expect(await openTasks(h)).toEqual([
+      { text: "donate blood", nextFireAt: "2026-03-21T06:00:00.000Z", recurrence: null },
+    ]);
+  });
+});

@@ -1,0 +1,360 @@
+/**
+ * The two calendars (issue 36): Hebrew dates and holidays read as times, yearly Hebrew dates kept by
+ * their customs, against fixtures taken by hand from published calendars, and Memo's Hebrew ↔
+ * Gregorian arithmetic against @hebcal/core's own conversion for every day of twenty years.
+ */
+import { HDate } from "@hebcal/core";
+import { describe, expect, it } from "vitest";
+import {
+  gregorianOf,
+  hebrewDateOf,
+  observanceIn,
+  otherYearsDay,
+  scheduleOf,
+  type HebrewYearly,
+} from "../../src/nlu/hebrewCalendar.js";
+import { readTime, type ReadTimeOptions } from "../../src/nlu/parseTime.js";
+import { recognizeCalendarQuestion } from "../../src/nlu/calendarQuestions.js";
+import { calendarAnswerText } from "../../src/graph/plan/calendarAnswer.js";
+import { nextOccurrence } from "../../src/nlu/recurrence.js";
+import { addDays, type LocalDate } from "../../src/nlu/zonedTime.js";
+import { ruleText } from "../../src/services/tasks/replies.js";
+import type { Recurrence } from "../../src/types/recurrence.js";
+
+const JERUSALEM = "Asia/Jerusalem";
+const NEW_YORK = "America/New_York";
+
+/** What readTime makes of a message: a local wall time, a rule with its first three local times, or the reason it asks. */
+function read(text: string, nowIso: string, timeZone: string, options: ReadTimeOptions = {}) {
+  const reading = readTime(text, Date.parse(nowIso), timeZone, options);
+  if (!reading) return null;
+  if (reading.kind === "instant") return { local: reading.local, text: reading.text };
+  if (reading.kind === "unclear") return { ask: reading.reason };
+  const wall = (at: number) =>
+    new Intl.DateTimeFormat("sv-SE", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
+      .format(at)
+      .replace(" ", "T");
+  const times = [reading.firstAt];
+  for (let i = 0; i < 2; i++) {
+    const after = nextOccurrence(reading.recurrence, timeZone, times.at(-1) ?? 0);
+    if (after !== null) times.push(after);
+  }
+  return { recurrence: reading.recurrence, every: times.map(wall), text: reading.text };
+}
+
+describe("Hebrew ↔ Gregorian arithmetic against @hebcal/core, every day of 20 years", () => {
+  it("agrees on every day from 2020 to 2040 and round-trips", () => {
+    let day: LocalDate = { year: 2020, month: 1, day: 1 };
+    let count = 0;
+    while (day.year < 2040) {
+      const hd = new HDate(new Date(day.year, day.month - 1, day.day));
+      const mine = hebrewDateOf(day);
+      expect(mine).toEqual({ year: hd.getFullYear(), month: hd.getMonth(), day: hd.getDate() });
+      expect(gregorianOf(mine)).toEqual(day);
+      // A date every year has is kept on that very day by the plain-date custom (plain Adar in a
+      // leap year is Adar II, checked below).
+      if (mine.month < 12 && mine.day < 30) {
+        expect(observanceIn(mine.year, { month: mine.month, day: mine.day, custom: "date" })).toEqual(day);
+      }
+      day = addDays(day, 1);
+      count++;
+    }
+    expect(count).toBe(7305);
+  });
+});
+
+describe("holidays: published dates, 2026–2028, Israel and the diaspora", () => {
+  // Fixtures from published calendars (hebcal.com, chabad.org): first days of the holidays.
+  const cases: [string, string, string, string][] = [
+    // [text, now, zone, expected local]
+    ["on Rosh Hashana at 10", "2026-03-11T08:00:00Z", JERUSALEM, "2026-09-12T10:00"],
+    ["בראש השנה ב-10", "2026-11-28T10:00:00Z", JERUSALEM, "2027-10-02T10:00"],
+    ["on Rosh Hashanah at 10", "2028-01-01T08:00:00Z", NEW_YORK, "2028-09-21T10:00"],
+    ["on Yom Kippur at 10", "2026-03-11T08:00:00Z", JERUSALEM, "2026-09-21T10:00"],
+    ["ביום כיפור ב-10", "2027-01-01T08:00:00Z", JERUSALEM, "2027-10-11T10:00"],
+    ["before Yom Kippur at 10", "2027-01-01T08:00:00Z", NEW_YORK, "2027-10-10T10:00"],
+    ["on Pesach at 10", "2026-11-28T10:00:00Z", NEW_YORK, "2027-04-22T10:00"],
+    ["בפסח ב-10", "2028-01-01T08:00:00Z", JERUSALEM, "2028-04-11T10:00"],
+    ["the first night of Hanukkah at 6pm", "2026-11-28T10:00:00Z", JERUSALEM, "2026-12-04T18:00"],
+    ["נר ראשון של חנוכה ב-18:00", "2027-01-01T08:00:00Z", JERUSALEM, "2027-12-24T18:00"],
+    ["on Chanukah at 10", "2028-01-01T08:00:00Z", NEW_YORK, "2028-12-13T10:00"],
+    ["on Purim at 10", "2026-11-28T10:00:00Z", JERUSALEM, "2027-03-23T10:00"],
+    ["on Sukkot at 10", "2026-03-11T08:00:00Z", NEW_YORK, "2026-09-26T10:00"],
+    ["on Shavuot at 10", "2026-03-11T08:00:00Z", JERUSALEM, "2026-05-22T10:00"],
+    ["on Shavuot at 10", "2027-01-01T08:00:00Z", NEW_YORK, "2027-06-11T10:00"],
+    ["בשבועות ב-10", "2028-01-01T08:00:00Z", JERUSALEM, "2028-05-31T10:00"],
+    // Simchat Torah: 22 Tishrei in Israel, 23 abroad.
+    ["on Simchat Torah at 10", "2026-03-11T08:00:00Z", JERUSALEM, "2026-10-03T10:00"],
+    ["on Simchat Torah at 10", "2026-03-11T08:00:00Z", NEW_YORK, "2026-10-04T10:00"],
+    ["בשמחת תורה ב-10", "2027-01-01T08:00:00Z", JERUSALEM, "2027-10-23T10:00"],
+    ["on Simchat Torah at 10", "2027-01-01T08:00:00Z", NEW_YORK, "2027-10-24T10:00"],
+    ["on Tu BiShvat at 10", "2026-11-28T10:00:00Z", JERUSALEM, "2027-01-23T10:00"],
+    ['בט"ו בשבט ב-10', "2027-03-01T10:00:00Z", JERUSALEM, "2028-02-12T10:00"],
+    ["on Lag BaOmer at 10", "2026-03-11T08:00:00Z", JERUSALEM, "2026-05-05T10:00"],
+    // Tisha B'Av 5786: 9 Av is a Thursday; in 5788, 9 Av is Shabbat and the fast is on Sunday 10 Av.
+    ["on Tisha B'Av at 10", "2026-03-11T08:00:00Z", JERUSALEM, "2026-07-23T10:00"],
+    ["בתשעה באב ב-10", "2028-01-01T08:00:00Z", JERUSALEM, "2028-08-01T10:00"],
+    ["ביום העצמאות ב-10", "2026-03-11T08:00:00Z", JERUSALEM, "2026-04-22T10:00"],
+    ["on Christmas at 6 pm", "2026-03-11T08:00:00Z", NEW_YORK, "2026-12-25T18:00"],
+    ["בחג המולד ב-18:00", "2026-03-11T08:00:00Z", JERUSALEM, "2026-12-25T18:00"],
+    ["New Year's Day at 10", "2026-03-11T08:00:00Z", NEW_YORK, "2027-01-01T10:00"],
+    ["on Thanksgiving at 10", "2028-01-01T08:00:00Z", NEW_YORK, "2028-11-23T10:00"],
+    ["בחג ההודיה ב-10", "2026-03-11T08:00:00Z", JERUSALEM, "2026-11-26T10:00"],
+    ["on Mother's Day at 10", "2027-01-01T08:00:00Z", NEW_YORK, "2027-05-09T10:00"],
+    ["ביום האם ב-10", "2027-03-01T10:00:00Z", JERUSALEM, "2028-02-27T10:00"],
+  ];
+  it.each(cases)("%s (now %s, %s) → %s", (text, now, zone, local) => {
+    expect(read(text, now, zone)).toMatchObject({ local });
+  });
+
+  it("keeps a chosen schedule over the zone's (a diaspora user in Jerusalem)", () => {
+    expect(
+      read("on Simchat Torah at 10", "2026-03-11T08:00:00Z", JERUSALEM, {
+        calendar: { schedule: "diaspora" },
+      }),
+    ).toMatchObject({ local: "2026-10-04T10:00" });
+  });
+
+  it("never leaves a holiday's name in the title", () => {
+    expect(read("remind me on Christmas at 6 pm to call grandma", "2026-11-28T10:00:00Z", JERUSALEM)).toEqual(
+      {
+        local: "2026-12-25T18:00",
+        text: "remind me to call grandma",
+      },
+    );
+    expect(read("ערב ראש השנה לקנות דבש", "2026-11-28T10:00:00Z", JERUSALEM)).toEqual({
+      local: "2027-10-01T09:00",
+      text: "לקנות דבש",
+    });
+  });
+
+  it("asks Mother's Day where the zone tells no country, and is Mothering Sunday in the UK", () => {
+    expect(read("on mother's day call mom", "2026-03-11T08:00:00Z", "Asia/Kolkata")).toEqual({
+      ask: "unread",
+    });
+    // Easter 2027 is 28 March: Mothering Sunday three weeks before.
+    expect(read("on mother's day call mom", "2026-11-28T10:00:00Z", "Europe/London")).toMatchObject({
+      local: "2027-03-07T09:00",
+    });
+  });
+
+  it("leaves month names that are also people's names alone, and asks rather than keep a holiday in a title", () => {
+    expect(read("remind me to call Sivan tomorrow at 9", "2026-11-28T10:00:00Z", JERUSALEM)).toEqual({
+      local: "2026-11-29T09:00",
+      text: "remind me to call Sivan",
+    });
+    expect(read("תזכיר לי מחר ב-9 להתקשר לסיוון", "2026-11-28T10:00:00Z", JERUSALEM)).toMatchObject({
+      local: "2026-11-29T09:00",
+    });
+    // Two days named (Christmas and tomorrow): asked, never "buy a tree" on either silently.
+    expect(read("buy a christmas tree tomorrow at 9", "2026-11-28T10:00:00Z", JERUSALEM)).toEqual({
+      ask: "unread",
+    });
+  });
+
+  it("does not read 'weeks' as Shavuot after a number", () => {
+    expect(read("בעוד שלושה שבועות לבדוק", "2026-11-28T10:00:00Z", JERUSALEM)).toMatchObject({
+      local: "2026-12-19T12:00",
+    });
+  });
+});
+
+describe("yearly holidays", () => {
+  it("every year on Rosh Hashana is the Hebrew date 1 Tishrei", () => {
+    expect(read("every year on Rosh Hashana call mom", "2026-11-28T10:00:00Z", JERUSALEM)).toMatchObject({
+      recurrence: { type: "hebrew", hebrew: { month: 7, day: 1, custom: "date" } },
+      every: ["2027-10-02T09:00", "2028-09-21T09:00", "2029-09-10T09:00"],
+      text: "call mom",
+    });
+  });
+
+  it("every year on the first night of Hanukkah rings on the evening before 25 Kislev", () => {
+    expect(
+      read("every year on the first night of Hanukkah at 6pm", "2026-11-28T10:00:00Z", JERUSALEM),
+    ).toMatchObject({
+      recurrence: { type: "hebrew", hebrew: { month: 9, day: 25 }, eve: true, time: "18:00" },
+      every: ["2026-12-04T18:00", "2027-12-24T18:00", "2028-12-12T18:00"],
+    });
+  });
+
+  it("every year on Thanksgiving is the 4th Thursday of November; Tisha B'Av (it moves) is asked", () => {
+    expect(read("every year on Thanksgiving at 5pm", "2026-03-11T08:00:00Z", NEW_YORK)).toMatchObject({
+      recurrence: { type: "rrule", rule: "FREQ=YEARLY;BYMONTH=11;BYDAY=4TH" },
+      every: ["2026-11-26T17:00", "2027-11-25T17:00", "2028-11-23T17:00"],
+    });
+    expect(read("every year on Tisha B'Av", "2026-03-11T08:00:00Z", JERUSALEM)).toEqual({
+      ask: "unsupported",
+    });
+  });
+});
+
+describe("Hebrew dates as times", () => {
+  it("reads days in digits and gematriya, months in Hebrew and English", () => {
+    const now = "2026-11-28T10:00:00Z";
+    for (const text of [
+      "on 3 Nisan call",
+      "on the 3rd of Nisan call",
+      "Nisan 3 call",
+      "בג' בניסן להתקשר",
+      "ב-3 בניסן להתקשר",
+    ]) {
+      expect(read(text, now, JERUSALEM), text).toMatchObject({ local: "2027-04-10T09:00" });
+    }
+    expect(read('בכ"ה בכסלו', now, JERUSALEM)).toMatchObject({ local: "2026-12-05T09:00" });
+    // 5787 is a leap year: Adar I and Adar II said by name.
+    expect(read("on 14 Adar I", now, JERUSALEM)).toMatchObject({ local: "2027-02-21T09:00" });
+    expect(read("בי\"ד באדר ב'", now, JERUSALEM)).toMatchObject({ local: "2027-03-23T09:00" });
+    expect(read("on 30 Adar", now, JERUSALEM)).toEqual({ ask: "unread" });
+    expect(read("sometime in Nisan", now, JERUSALEM)).toEqual({ ask: "unread" });
+  });
+
+  it("keeps a yahrzeit or a Hebrew birthday every year, by its custom, without 'every year'", () => {
+    const now = "2026-11-28T10:00:00Z";
+    expect(read("yahrzeit for grandma on 10 Tevet", now, JERUSALEM)).toMatchObject({
+      recurrence: { type: "hebrew", hebrew: { month: 10, day: 10, custom: "yahrzeit" }, time: "09:00" },
+      every: ["2026-12-20T09:00", "2028-01-09T09:00", "2028-12-28T09:00"],
+      text: "yahrzeit for grandma",
+    });
+    expect(read("יום הולדת עברי של אבא ב-ג' בניסן", now, JERUSALEM)).toMatchObject({
+      recurrence: { type: "hebrew", hebrew: { month: 1, day: 3, custom: "birthday" } },
+      text: "יום הולדת עברי של אבא",
+    });
+    expect(read('כל שנה בכ"ה באדר לקנות משלוח מנות', now, JERUSALEM)).toMatchObject({
+      recurrence: { type: "hebrew", hebrew: { month: 12, day: 25, custom: "date" } },
+      // 5787 is leap (Adar II), 5788 and 5789 common.
+      every: ["2027-04-03T09:00", "2028-03-23T09:00", "2029-03-12T09:00"],
+    });
+  });
+
+  it("rings the evening before when asked", () => {
+    expect(
+      read(
+        "yahrzeit for grandpa on 10 Tevet, the evening before at 19:00",
+        "2026-11-28T10:00:00Z",
+        JERUSALEM,
+      ),
+    ).toMatchObject({
+      recurrence: { type: "hebrew", eve: true, time: "19:00" },
+      every: ["2026-12-19T19:00", "2028-01-08T19:00", "2028-12-27T19:00"],
+    });
+  });
+
+  it("reads 'my Hebrew birthday' once it is known, else asks", () => {
+    const now = "2026-11-28T10:00:00Z";
+    expect(read("on my Hebrew birthday at 8 call", now, JERUSALEM)).toEqual({ ask: "unread" });
+    expect(
+      read("ביום ההולדת העברי שלי בשמונה בבוקר לתרום דם", now, JERUSALEM, {
+        calendar: { hebrewBirthday: { month: 1, day: 3 } },
+      }),
+    ).toMatchObject({ local: "2027-04-10T08:00", text: "לתרום דם" });
+    expect(
+      read("on my Hebrew birthday at 8 call", now, JERUSALEM, {
+        calendar: { hebrewBirthday: { month: 1, day: 3 } },
+      }),
+    ).toMatchObject({ local: "2027-04-10T08:00", text: "call" });
+  });
+});
+
+describe("customs of a yearly Hebrew date (hebcal's birthday and yahrzeit rules)", () => {
+  const kept = (year: number, date: HebrewYearly) => {
+    const day = observanceIn(year, date);
+    return day ? hebrewDateOf(day) : null;
+  };
+
+  it("a plain Adar is Adar II in a leap year for a date or a birthday, Adar I for a yahrzeit", () => {
+    expect(kept(5787, { month: 12, day: 3, custom: "date" })).toMatchObject({ month: 13, day: 3 });
+    expect(kept(5787, { month: 12, day: 3, custom: "birthday" })).toMatchObject({ month: 13, day: 3 });
+    expect(kept(5787, { month: 12, day: 3, custom: "yahrzeit" })).toMatchObject({ month: 12, day: 3 });
+    expect(kept(5788, { month: 13, day: 3, custom: "yahrzeit" })).toMatchObject({ month: 12, day: 3 });
+  });
+
+  it("30 Cheshvan in a year without it: 1 Kislev for a birthday, 29 Cheshvan for a yahrzeit", () => {
+    // 5786's Cheshvan has 29 days, 5787's 30.
+    expect(kept(5786, { month: 8, day: 30, custom: "birthday" })).toMatchObject({ month: 9, day: 1 });
+    expect(kept(5786, { month: 8, day: 30, custom: "yahrzeit" })).toMatchObject({ month: 8, day: 29 });
+    expect(kept(5787, { month: 8, day: 30, custom: "yahrzeit" })).toMatchObject({ month: 8, day: 30 });
+    expect(otherYearsDay({ month: 8, day: 30, custom: "yahrzeit" })).toEqual({
+      when: "short",
+      month: 8,
+      day: 29,
+    });
+  });
+
+  it("the confirmation says which day applies in the other years", () => {
+    const rule = (hebrew: HebrewYearly): Recurrence => ({ type: "hebrew", time: "09:00", hebrew });
+    expect(ruleText(rule({ month: 12, day: 3, custom: "birthday" }), "en")).toBe(
+      "every year on 3 Adar (Hebrew calendar) at 09:00; in leap years, on 3 Adar II",
+    );
+    expect(ruleText(rule({ month: 12, day: 3, custom: "birthday" }), "he")).toBe(
+      "כל שנה ב-ג׳ באדר (בלוח העברי) ב-09:00; בשנה מעוברת: ג׳ באדר ב׳",
+    );
+    expect(ruleText(rule({ month: 8, day: 30, custom: "birthday" }), "en")).toBe(
+      "every year on 30 Cheshvan (Hebrew calendar) at 09:00; in years without 30 Cheshvan, on 1 Kislev",
+    );
+    expect(ruleText(rule({ month: 11, day: 15, custom: "date" }), "en")).toBe(
+      "every year on 15 Sh'vat (Hebrew calendar) at 09:00",
+    );
+  });
+});
+
+describe("nextOccurrence: type hebrew", () => {
+  const rule: Recurrence = { type: "hebrew", time: "08:00", hebrew: { month: 11, day: 15, custom: "date" } };
+  const next = (r: Recurrence, afterIso: string) => {
+    const at = nextOccurrence(r, JERUSALEM, Date.parse(afterIso));
+    return at === null ? null : new Date(at).toISOString();
+  };
+
+  it("rings at the time on the Gregorian day, today while ahead, else next year", () => {
+    // 15 Shevat 5787 = Sat 23 Jan 2027; 5788 = Sat 12 Feb 2028 (08:00 at +02 is 06:00Z).
+    expect(next(rule, "2027-01-23T05:00:00Z")).toBe("2027-01-23T06:00:00.000Z");
+    expect(next(rule, "2027-01-23T06:00:00Z")).toBe("2028-02-12T06:00:00.000Z");
+  });
+
+  it("is null past until, and for an impossible date", () => {
+    expect(next({ ...rule, until: "2027-06-01T00:00:00Z" }, "2027-01-24T00:00:00Z")).toBeNull();
+    expect(
+      next({ ...rule, hebrew: { month: 2, day: 30, custom: "date" } }, "2027-01-24T00:00:00Z"),
+    ).toBeNull();
+  });
+});
+
+describe("calendar questions answered in code", () => {
+  const ask = (text: string, zone: string, language: "he" | "en" = "en") => {
+    const question = recognizeCalendarQuestion(
+      text,
+      Date.parse("2026-03-11T08:00:00Z"),
+      zone,
+      scheduleOf({ calendarSchedule: null, timeZone: zone }),
+    );
+    return question ? calendarAnswerText(question, language) : null;
+  };
+
+  it("answers on the user's schedule, in both calendars", () => {
+    expect(ask("when is Simchat Torah?", NEW_YORK)).toBe(
+      "Simchat Torah: Sun 4 Oct 2026 (23 Tishrei 5787), starts the evening before.",
+    );
+    expect(ask("when is Simchat Torah?", JERUSALEM)).toBe(
+      "Simchat Torah: Sat 3 Oct 2026 (22 Tishrei 5787), starts the evening before.",
+    );
+    expect(ask("when is Christmas?", NEW_YORK)).toBe("Christmas: Fri 25 Dec 2026 (15 Tevet 5787).");
+  });
+
+  it("says so when the day depends on a country the zone does not tell", () => {
+    expect(ask("when is Mother's Day?", "Asia/Kolkata")).toBe(
+      "Mother's Day falls on different days in different countries, and your time zone doesn't tell me which one you keep.",
+    );
+  });
+
+  it("leaves other questions to the planner", () => {
+    expect(ask("when is my dentist appointment?", JERUSALEM)).toBeNull();
+    expect(ask("what's the date today?", JERUSALEM)).toBeNull();
+  });
+});

@@ -74,7 +74,7 @@ export function hebrewDayMonthText(
 }
 
 /** What kind of day a calendar entry is (the digest and the weekly review name the first three). */
-export type HolidayKind = "yom_tov" | "holiday" | "fast" | "erev" | "minor" | "modern" | "rosh_chodesh";
+type HolidayKind = "yom_tov" | "holiday" | "fast" | "erev" | "minor" | "modern" | "rosh_chodesh";
 
 /** One holiday, fast or other named day of the Hebrew calendar, on one Gregorian day. */
 export interface HolidayDay {

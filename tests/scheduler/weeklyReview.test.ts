@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { pgliteBackend, type TestDatabase } from "../support/db.js";
 import { createSchedulerHarness, type SchedulerHarness } from "../support/schedulerHarness.js";
-import { textMessage } from "../support/whatsappHarness.js";
+import { textMessage, waId } from "../support/whatsappHarness.js";
 
 /**
  * The weekly review as the user gets it (issue 36): opt-in, at their day and time in their zone,
@@ -15,7 +15,7 @@ const PHONE = "972501234567";
 const PARTNER = "972507654321";
 const JERUSALEM = "Asia/Jerusalem";
 const TABLES =
-  "users, tasks, lists, list_items, households, household_members, reminder_deliveries, inbox_messages, inbox_phone_leases, outbound_messages, conversation_windows, calendar_events";
+  "users, tasks, task_completions, lists, list_items, households, household_members, reminder_deliveries, inbox_messages, inbox_phone_leases, outbound_messages, conversation_windows, calendar_events";
 
 let db: TestDatabase;
 let h: SchedulerHarness;
@@ -65,17 +65,12 @@ const weekly = async (phone = PHONE) => (await h.ledger(phone)).filter((r) => r.
 
 /** The week's material: done, overdue, coming, a calendar event, a shared list. */
 async function seedWeek(): Promise<void> {
-  const done = await h.addTask(PHONE, { text: "file the tax return" });
-  await db.pool.query(`UPDATE tasks SET completed = true, completed_at = $2 WHERE id = $1`, [
-    done.id,
-    new Date("2027-04-14T09:00:00Z"),
-  ]);
-  // Done three weeks ago: not last week's.
-  const old = await h.addTask(PHONE, { text: "old errand" });
-  await db.pool.query(`UPDATE tasks SET completed = true, completed_at = $2 WHERE id = $1`, [
-    old.id,
-    new Date("2027-03-28T09:00:00Z"),
-  ]);
+  // What got done is what "done" recorded (task_completions): last Wednesday, and three weeks ago.
+  await db.pool.query(
+    `INSERT INTO task_completions (user_phone, task_id, text, completed_at)
+     VALUES ($1, gen_random_uuid(), 'file the tax return', $2), ($1, gen_random_uuid(), 'old errand', $3)`,
+    [PHONE, new Date("2027-04-14T09:00:00Z"), new Date("2027-03-28T09:00:00Z")],
+  );
   await h.addTask(PHONE, { text: "renew passport", dueAt: "2027-04-12T09:00:00Z" });
   await h.addTask(PHONE, { text: "call the plumber", dueAt: "2027-04-15T09:00:00Z" });
   await h.addTask(PHONE, { text: "buy matza", dueAt: "2027-04-20T07:00:00Z" }); // Tue 10:00
@@ -283,6 +278,47 @@ describe("after the review: its numbers", () => {
     expect(await say("weekly review")).toContain("⚠️ Overdue:\n1. return the library book (Sat 10/04)");
     expect(await say("delete 1")).toContain("Deleted: *return the library book*");
     expect((await open()).map((t) => t.text)).not.toContain("return the library book");
+  });
+});
+
+describe("what got done: every completion, whatever 'done' did to the task", () => {
+  it("an overdue reminder done from the review ('done 1' deletes it) is next week's Done; undone, it is not", async () => {
+    await start();
+    await h.addTask(PHONE, { text: "renew passport", dueAt: "2027-04-12T09:00:00Z" });
+    await h.addTask(PHONE, { text: "water the plants", dueAt: "2027-04-13T09:00:00Z" });
+    await h.addTask(PHONE, { text: "call the plumber", dueAt: "2027-04-28T09:00:00Z" });
+    const [review] = await passAt(SUNDAY_8);
+    expect(review).toContain("1. renew passport (Mon 12/04)");
+    expect(review).not.toContain("✅");
+    expect(await say("done 1")).toBe("✅ Done: *renew passport*");
+    expect(await say("weekly review")).toContain("1. water the plants (Tue 13/04)");
+    expect(await say("done 1")).toContain("water the plants");
+    expect(await say("undo")).toContain("water the plants");
+    const [next] = await passAt("2027-04-25T05:00:00Z");
+    expect(next).toContain("✅ Done this past week (1):\n• renew passport");
+    expect(next).toContain("1. water the plants (Tue 13/04)");
+  });
+
+  it("a daily reminder's ring done by the Done button is counted", async () => {
+    await start();
+    const task = await h.addTask(PHONE, {
+      text: "take the pills",
+      reminder: "2027-04-17T17:00:00Z",
+      recurrence: { type: "daily", time: "20:00" },
+    });
+    const count = h.graphApi.sent.length;
+    await h.deliver({
+      from: PHONE,
+      id: waId(),
+      timestamp: String(Math.floor(h.clock.now() / 1000)),
+      type: "interactive",
+      interactive: { type: "button_reply", button_reply: { id: `rem:done:${task.id}`, title: "Done ✅" } },
+    });
+    await h.graphApi.waitForSent(count + 1);
+    await h.idle();
+    expect(h.sentTo(PHONE).at(-1)).toContain("take the pills");
+    const review = (await passAt(SUNDAY_8)).find((m) => m.includes("weekly review"));
+    expect(review).toContain("✅ Done this past week (1):\n• take the pills");
   });
 });
 

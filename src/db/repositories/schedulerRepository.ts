@@ -480,7 +480,7 @@ export class SchedulerRepository {
     );
   }
 
-  /** The tasks of these users' weeks: every open one, and those completed since `sinceMs`. */
+  /** The tasks of these users' weeks: every open one, and the completions recorded since `sinceMs`. */
   async weekTasksOf(phones: readonly string[], sinceMs: number): Promise<WeekTask[]> {
     if (phones.length === 0) return [];
     const { rows } = await this.db.query<{
@@ -494,11 +494,18 @@ export class SchedulerRepository {
       completed_at: Date | null;
       given: boolean;
     }>(
-      `SELECT id, user_phone, text, due_at, next_fire_at, recurrence, completed, completed_at,
-              assigned_by_phone IS NOT NULL AS given
-         FROM tasks
-        WHERE user_phone = ANY($1::text[]) AND (NOT completed OR completed_at >= $2)
-        ORDER BY seq`,
+      // Open tasks from tasks; what got done from task_completions ("done" deletes a reminder and
+      // moves a repeating one on, so the task row cannot say it).
+      `SELECT * FROM (
+         SELECT id, user_phone, text, due_at, next_fire_at, recurrence, false AS completed,
+                NULL::timestamptz AS completed_at, assigned_by_phone IS NOT NULL AS given, seq AS n
+           FROM tasks
+          WHERE user_phone = ANY($1::text[]) AND NOT completed
+         UNION ALL
+         SELECT task_id, user_phone, text, NULL, NULL, NULL, true, completed_at, given, 0
+           FROM task_completions
+          WHERE user_phone = ANY($1::text[]) AND completed_at >= $2
+       ) w ORDER BY n, completed_at`,
       [[...phones], new Date(sinceMs)],
     );
     return rows.map((r) => ({

@@ -130,7 +130,11 @@ export class ReminderActions {
       const task = await tasks.get(user.phone, taskId);
       if (!task || task.completed) return null;
       const capture = undo
-        ? new UndoCapture(journal, user.phone, [{ table: "tasks", column: "id", values: [task.id] }])
+        ? new UndoCapture(journal, user.phone, [
+            { table: "tasks", column: "id", values: [task.id] },
+            // "Done"'s completion record: undo removes it with the task it puts back.
+            { table: "task_completions", column: "task_id", values: [task.id] },
+          ])
         : null;
       await capture?.before();
       const result = await change(tasks, task, now);

@@ -5,7 +5,7 @@ import { buildPlannerMessages, PlannerSchema, type PlannerAnswer } from "../../p
 import type { PlannerOutput, PlanStep } from "../../types/index.js";
 import { describeError } from "../../utils/errors.js";
 import { replyLanguage } from "../../utils/language.js";
-import { latestNumbered } from "../entities/references.js";
+import { latestNumbered, numberedElsewhere } from "../entities/references.js";
 import { snapshotChoiceTurn } from "../hitl/disambiguationSnapshot.js";
 import { t } from "../../messages/index.js";
 import type { MemoGraphDeps } from "../deps.js";
@@ -82,7 +82,13 @@ export function createPlannerNode(deps: MemoGraphDeps) {
       (c) => deps.capabilities.has(c),
       deps.fastPath ?? true,
       latestNumbered(state.recentMessages),
-      { language, askUnread: !deps.llm, withModel: !!deps.llm, ...(quotedUndo ? { quotedUndo } : {}) },
+      {
+        language,
+        askUnread: !deps.llm,
+        withModel: !!deps.llm,
+        numberedElsewhere: numberedElsewhere(state.recentMessages, state.latestActions),
+        ...(quotedUndo ? { quotedUndo } : {}),
+      },
     );
     if (fast) return forwarded(fast);
     if (!deps.llm) {

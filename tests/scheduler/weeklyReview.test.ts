@@ -322,6 +322,25 @@ describe("what got done: every completion, whatever 'done' did to the task", () 
   });
 });
 
+describe("a review that can never be planned", () => {
+  it("stored as 'never' (infinity) for the review and the digest, the user's reminders still ring", async () => {
+    await start();
+    await db.pool.query(
+      `UPDATE users SET weekly_review_next_at = 'infinity', digest_next_at = 'infinity' WHERE phone = $1`,
+      [PHONE],
+    );
+    await h.addTask(PHONE, {
+      text: "call the bank",
+      dueAt: "2027-04-17T11:00:00Z",
+      nextFireAt: "2027-04-17T11:00:00Z",
+    });
+    const sent = await passAt("2027-04-17T11:00:00Z");
+    expect(sent.some((m) => m.includes("call the bank"))).toBe(true);
+    // And no review: "never" is never due.
+    expect(await passAt(SUNDAY_8)).toEqual([]);
+  });
+});
+
 describe("a long week", () => {
   it("at most 10 numbered overdue tasks and '…and 2 more'; 'done 10' completes the tenth shown", async () => {
     await start();

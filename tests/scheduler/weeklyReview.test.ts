@@ -116,8 +116,8 @@ describe("when the weekly review comes", () => {
     expect(rest).toEqual([]);
     expect(review).toBe(
       [
-        "🗓️ Your weekly review, Sun 18/04:",
-        "✅ Done this past week (1):\n• file the tax return",
+        "🗓️ Your weekly review for Sun 18/04:",
+        "✅ Done in the past 7 days (1):\n• file the tax return",
         "⚠️ Overdue:\n1. renew passport (Mon 12/04)\n2. call the plumber (Thu 15/04)",
         "📅 Coming this week:\n• Tue 20/04 10:00 buy matza",
         "🗓️ In your calendar this week:\n• Wed 21/04 19:00 Seder at grandma's",
@@ -134,7 +134,7 @@ describe("when the weekly review comes", () => {
     expect(await passAt("2027-04-24T20:00:00Z")).toEqual([]);
     const next = await passAt("2027-04-25T05:00:00Z");
     expect(next).toHaveLength(1);
-    expect(next[0]).toContain("🗓️ Your weekly review, Sun 25/04:");
+    expect(next[0]).toContain("🗓️ Your weekly review for Sun 25/04:");
     expect((await weekly()).map((r) => r.key)).toEqual([
       `weekly:${PHONE}@2027-04-18`,
       `weekly:${PHONE}@2027-04-25`,
@@ -149,7 +149,7 @@ describe("when the weekly review comes", () => {
     const [review] = await passAt("2027-04-23T11:00:00Z"); // Friday 14:00 IDT
     expect(review).toBe(
       [
-        "🗓️ הסיכום השבועי שלך, שישי 23/04:",
+        "🗓️ הסיכום השבועי שלך (שישי 23/04):",
         "⚠️ באיחור:\n1. לחדש דרכון (שני 12/04)",
         "✡️ חגים ומועדים השבוע:\n• שישי 23/04 פסח ב׳ (חוה״מ)\n• שבת 24/04 פסח ג׳ (חוה״מ)\n• ראשון 25/04 פסח ד׳ (חוה״מ)\n• שני 26/04 פסח ה׳ (חוה״מ)\n• שלישי 27/04 פסח ו׳ (חוה״מ)\n• רביעי 28/04 פסח ז׳",
         'אפשר לכתוב "בוצע 1", "תזיז את 1 ליום שישי" או "מחק 1" על משימה באיחור.',
@@ -295,7 +295,7 @@ describe("what got done: every completion, whatever 'done' did to the task", () 
     expect(await say("done 1")).toContain("water the plants");
     expect(await say("undo")).toContain("water the plants");
     const [next] = await passAt("2027-04-25T05:00:00Z");
-    expect(next).toContain("✅ Done this past week (1):\n• renew passport");
+    expect(next).toContain("✅ Done in the past 7 days (1):\n• renew passport");
     expect(next).toContain("1. water the plants (Tue 13/04)");
   });
 
@@ -318,7 +318,45 @@ describe("what got done: every completion, whatever 'done' did to the task", () 
     await h.idle();
     expect(h.sentTo(PHONE).at(-1)).toContain("take the pills");
     const review = (await passAt(SUNDAY_8)).find((m) => m.includes("weekly review"));
-    expect(review).toContain("✅ Done this past week (1):\n• take the pills");
+    expect(review).toContain("✅ Done in the past 7 days (1):\n• take the pills");
+  });
+});
+
+describe("whose review: the name, the language, other members' words", () => {
+  it("the name leads the title (English and Hebrew); asked in Hebrew, the review is in Hebrew", async () => {
+    await start();
+    await h.memo.users.update(PHONE, { displayName: "Noa Levi" });
+    await h.addTask(PHONE, { text: "renew passport", dueAt: "2027-04-12T09:00:00Z" });
+    const [review] = await passAt(SUNDAY_8);
+    expect(review!.split("\n")[0]).toBe("🗓️ Noa, your weekly review for Sun 18/04:");
+    // The profile says English; this message is Hebrew.
+    const hebrew = await say("סיכום שבועי");
+    expect(hebrew.split("\n")[0]).toBe("🗓️ Noa, הסיכום השבועי שלך (ראשון 18/04):");
+    expect(hebrew).toContain("⚠️ באיחור:\n1. renew passport (שני 12/04)");
+  });
+
+  it("another member's list name is shown as their words, like its items", async () => {
+    await start();
+    await h.user(PARTNER, { timeZone: JERUSALEM });
+    const household = randomUUID();
+    await db.pool.query(`INSERT INTO households (id, created_at) VALUES ($1, now())`, [household]);
+    await db.pool.query(
+      `INSERT INTO household_members (household_id, phone, name, joined_at)
+       VALUES ($1, $2, 'Noa', now()), ($1, $3, 'Dana', now())`,
+      [household, PHONE, PARTNER],
+    );
+    const { rows } = await db.pool.query<{ id: string }>(
+      `INSERT INTO lists (user_phone, name, household_id) VALUES ($1, 'Shop* _now_ https://x.example', $2) RETURNING id`,
+      [PARTNER, household],
+    );
+    await db.pool.query(
+      `INSERT INTO list_items (list_id, user_phone, text, checked, position) VALUES ($1, $2, 'wine', false, 0)`,
+      [rows[0]!.id, PARTNER],
+    );
+    const [review] = await passAt(SUNDAY_8);
+    const line = review!.split("\n").find((l) => l.includes("wine"))!;
+    expect(line).not.toContain("Shop* _now_");
+    expect(line).not.toContain("https://x.example");
   });
 });
 
@@ -369,7 +407,7 @@ describe("the commands, in English and Hebrew", () => {
     expect([user?.weeklyReviewDay, user?.weeklyReviewTime]).toEqual([5, "14:00"]);
     // Shown now (Saturday 17 April): the coming 7 days hold Pesach.
     const shown = await say("weekly review");
-    expect(shown).toContain("🗓️ Your weekly review, Sat 17/04:");
+    expect(shown).toContain("🗓️ Your weekly review for Sat 17/04:");
     expect(shown).toContain("• Thu 22/04 Pesach I");
     expect(await weekly()).toEqual([]);
     expect(await say("stop the weekly review")).toBe(

@@ -257,7 +257,8 @@ export class ReminderActions {
         return t(language, "weekly.moved", { day: dayName(command.day, language), time });
       }
       case "weeklyShow": {
-        const review = await this.deps.weekly?.now(user);
+        // In the language of the message that asked, not the profile's.
+        const review = await this.deps.weekly?.now({ ...user, language });
         return review ? [review] : t(language, "weekly.empty");
       }
     }

@@ -48,6 +48,8 @@ export const TASKS_EN = {
   "weekly.on": "Your weekly review is on: every {day} at {time}.",
   "weekly.off": 'OK, no more weekly reviews. Say "turn on the weekly review" to get them back.',
   "weekly.moved": "Done: your weekly review now comes every {day} at {time}.",
+  "weekly.hourUnclear":
+    'At {hour} in the morning or in the afternoon? Say it with am/pm or as a 24-hour time, e.g. "weekly review at 14:00". I didn\'t change anything.',
   "quiet.set": "Quiet hours set: {start}–{end}. Nudges wait until {end}.",
   "quiet.off": "Quiet hours are off.",
   "quiet.state": "Quiet hours: {start}–{end}.",
@@ -277,6 +279,8 @@ export const TASKS_HE = {
   "weekly.on": "הסיכום השבועי פעיל: כל {day} ב-{time}.",
   "weekly.off": 'בסדר, לא אשלח יותר סיכום שבועי. אפשר לכתוב "תפעיל סיכום שבועי" כדי להחזיר.',
   "weekly.moved": "בוצע: הסיכום השבועי יגיע מעכשיו כל {day} ב-{time}.",
+  "weekly.hourUnclear":
+    'ב-{hour} בלילה או אחר הצהריים? אפשר לכתוב את השעה בשעון של 24 שעות, למשל "סיכום שבועי ב-14:00". לא שיניתי כלום.',
   "quiet.set": "הוגדרו שעות שקט: {start}–{end}. נדנודים יחכו עד {end}.",
   "sabbath.on":
     "🕯️ שקט בשבת ובחגים הופעל ({schedule}): לא אשלח תזכורות או הודעות מהדלקת נרות ועד הבדלה. מה שמגיע בזמן הזה יחכה עד הבדלה; תשובות אליך לעולם לא מחכות.",

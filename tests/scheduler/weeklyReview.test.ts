@@ -418,6 +418,25 @@ describe("the commands, in English and Hebrew", () => {
     expect(await say("undo")).toContain("I can't undo a settings change");
   });
 
+  it("a bare hour 1–6 is asked about, nothing changed; a time alone keeps the day (English and Hebrew)", async () => {
+    await start({ on: false });
+    const schedule = async () => {
+      const user = await h.memo.users.get(PHONE);
+      return [user?.weeklyReviewEnabled, user?.weeklyReviewDay, user?.weeklyReviewTime];
+    };
+    expect(await say("weekly review on friday at 2")).toBe(
+      'At 2 in the morning or in the afternoon? Say it with am/pm or as a 24-hour time, e.g. "weekly review at 14:00". I didn\'t change anything.',
+    );
+    expect(await say("סיכום שבועי ביום שישי בשעה 2")).toContain("לא שיניתי כלום");
+    expect(await schedule()).toEqual([false, null, null]);
+    expect(await say("weekly review on friday at 2pm")).toBe(
+      "Done: your weekly review now comes every Friday at 14:00.",
+    );
+    expect(await say("weekly review at 9")).toBe("Done: your weekly review now comes every Friday at 09:00.");
+    expect(await say("סיכום שבועי ב-8:30")).toBe("בוצע: הסיכום השבועי יגיע מעכשיו כל יום שישי ב-08:30.");
+    expect(await schedule()).toEqual([true, 5, "08:30"]);
+  });
+
   it("Hebrew: on, at Friday 14:00, shown, off", async () => {
     await start({ on: false, language: "he" });
     expect(await say("תפעיל סיכום שבועי")).toBe("הסיכום השבועי פעיל: כל יום ראשון ב-08:00.");

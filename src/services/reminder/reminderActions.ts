@@ -46,6 +46,7 @@ function changesSetting(user: User, command: SettingsCommand): boolean {
       return user.quietStart !== null || user.quietEnd !== null;
     case "quietShow":
     case "weeklyShow":
+    case "weeklyHourUnclear":
       return false;
     case "sabbathOn":
     case "sabbathOff":
@@ -61,7 +62,7 @@ function changesSetting(user: User, command: SettingsCommand): boolean {
       const current = weeklySchedule(user);
       return (
         !user.weeklyReviewEnabled ||
-        current.day !== command.day ||
+        (command.day !== null && current.day !== command.day) ||
         (command.time !== null && current.time !== command.time)
       );
     }
@@ -248,14 +249,18 @@ export class ReminderActions {
         return t(language, "weekly.on", { day: dayName(day, language), time });
       }
       case "weeklyAt": {
-        const time = command.time ?? weeklySchedule(user).time;
+        const current = weeklySchedule(user);
+        const time = command.time ?? current.time;
+        const day = command.day ?? current.day;
         await users.update(user.phone, {
           weeklyReviewEnabled: true,
-          weeklyReviewDay: command.day,
+          weeklyReviewDay: day,
           weeklyReviewTime: time,
         });
-        return t(language, "weekly.moved", { day: dayName(command.day, language), time });
+        return t(language, "weekly.moved", { day: dayName(day, language), time });
       }
+      case "weeklyHourUnclear":
+        return t(language, "weekly.hourUnclear", { hour: String(command.hour) });
       case "weeklyShow": {
         // In the language of the message that asked, not the profile's.
         const review = await this.deps.weekly?.now({ ...user, language });

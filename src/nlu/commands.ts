@@ -239,7 +239,8 @@ function taskRef(ref: string, question: boolean): Record<string, unknown> | null
     .replace(/^(?:number|no\.?|מספר|מס'?)\s*/iu, "")
     .replace(/^(?:about|על|לגבי)\s+/iu, "");
   const number = /^#?(\d{1,3})$/.exec(cleaned);
-  if (number) return { taskId: `#${number[1]}` };
+  // Listings count from 1: "delete 0" names nothing.
+  if (number) return Number(number[1]) > 0 ? { taskId: `#${number[1]}` } : null;
   // A question, a clause, a time, "all", a pronoun or a long sentence is conversation, not a name.
   const count = cleaned.split(/\s+/).length;
   if (question || count > MAX_NAME_WORDS || /[?,;]/.test(cleaned) || !plain(cleaned)) return null;
@@ -277,17 +278,17 @@ const DELETE_TASK = rx(String.raw`(?:delete|remove|cancel)\s+(?:the\s+)?(?:task|
 const DELETE_TASK_HE = rx(String.raw`(?:תמחק|מחק|תמחקי|תבטל|בטל)\s+(?:את\s+)?(?:ה)?(?:משימה|תזכורת)\s+(.+)`);
 /** "delete 2", "remove #3", "מחק 2": a task by its number in the listing just shown. */
 const DELETE_NUMBERED = rx(
-  String.raw`(?:delete|remove|erase)\s+(?:task\s+)?(?:number\s+|no\.?\s*|#)?(\d{1,3})`,
+  String.raw`(?:delete|remove|erase)\s+(?:task\s+)?(?:number\s+|no\.?\s*|#)?([1-9]\d{0,2})`,
 );
 const DELETE_NUMBERED_HE = rx(
-  String.raw`(?:מחק|תמחק|תמחקי|מחקי)\s+(?:את\s+)?(?:משימה\s+)?(?:מספר\s+|מס'?\s*)?(\d{1,3})`,
+  String.raw`(?:מחק|תמחק|תמחקי|מחקי)\s+(?:את\s+)?(?:משימה\s+)?(?:מספר\s+|מס'?\s*)?([1-9]\d{0,2})`,
 );
 /** "move 2 to Friday", "postpone 3 to tomorrow at 9", "תזיז את 2 ליום שישי": a numbered task to another time. */
 const MOVE_NUMBERED = rx(
-  String.raw`(?:move|postpone|push|reschedule|defer)\s+(?:task\s+)?(?:number\s+|no\.?\s*|#)?(\d{1,3})\s+(?:to|till|until)\s+(.+)`,
+  String.raw`(?:move|postpone|push|reschedule|defer)\s+(?:task\s+)?(?:number\s+|no\.?\s*|#)?([1-9]\d{0,2})\s+(?:to|till|until)\s+(.+)`,
 );
 const MOVE_NUMBERED_HE = rx(
-  String.raw`(?:תזיז|תזיזי|הזז|תעביר|תעבירי|העבר|תדחה|תדחי|דחה)\s+(?:את\s+)?(?:משימה\s+)?(?:מספר\s+|מס'?\s*)?(\d{1,3})\s+(?:ל|אל|עד)[-־]?\s*(.+)`,
+  String.raw`(?:תזיז|תזיזי|הזז|תעביר|תעבירי|העבר|תדחה|תדחי|דחה)\s+(?:את\s+)?(?:משימה\s+)?(?:מספר\s+|מס'?\s*)?([1-9]\d{0,2})\s+(?:ל|אל|עד)[-־]?\s*(.+)`,
 );
 const NEW_LIST = rx(
   String.raw`(?:create|new|make|start)\s+(?:a\s+)?(?:new\s+)?list\s+(?:called\s+|named\s+)?(?!of\s|for\s|with\s)(.+)|(?:create|make|start)\s+(?:a\s+)?(?:new\s+)?(.+?)\s+list`,

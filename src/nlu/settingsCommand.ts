@@ -26,8 +26,10 @@ export type SettingsCommand =
   | { kind: "weeklyShow" }
   | { kind: "weeklyOn" }
   | { kind: "weeklyOff" }
-  /** `time` null: the day only, at the time already set. */
-  | { kind: "weeklyAt"; day: number; time: string | null };
+  /** `time` null: the day only, at the time already set; `day` null: the time only, on the day already set. */
+  | { kind: "weeklyAt"; day: number | null; time: string | null }
+  /** A bare hour 1–6 ("at 2"): 02:00 or 14:00 is not told; nothing is changed (D10). */
+  | { kind: "weeklyHourUnclear"; hour: number };
 
 /** Longest message read as a settings command. */
 const MAX_LENGTH = 120;
@@ -264,6 +266,16 @@ const WEEKLY_AT_EN_TIME_FIRST = new RegExp(
   String.raw`^${EN_LEAD}(?:(?:send|move|set|change|schedule|put|make|give)\s+(?:me\s+)?)?${EN_WEEKLY}\s+(?:to\s+)?at\s+${CLOCK}\s+(?:on\s+|every\s+)${EN_DAY}${TAIL}`,
   "iu",
 );
+/** "weekly review at 9", "set my weekly review to 9am": the time only, the day kept. */
+const WEEKLY_TIME_EN = new RegExp(
+  String.raw`^${EN_LEAD}(?:(?:send|move|set|change|schedule|put|make|give)\s+(?:me\s+)?)?${EN_WEEKLY}\s+(?:to\s+)?(?:at\s+)?${CLOCK}${TAIL}`,
+  "iu",
+);
+/** "סיכום שבועי ב-9", "תעביר את הסיכום השבועי לשעה 8:30": the time only, the day kept. */
+const WEEKLY_TIME_HE = new RegExp(
+  String.raw`^${HE_LEAD}(?:(?:תשלח|תשלחי|שלח|שלחי|לשלוח|תעביר|תעבירי|העבר|להעביר|תזיז|תזיזי|הזז|להזיז|קבע|קבעי|תקבע|לקבוע)\s+(?:לי\s+)?)?${HE_WEEKLY}\s+(?:ב|ל|לשעה|בשעה)[-־]?\s*(?:שעה\s+)?${CLOCK}${TAIL}`,
+  "u",
+);
 /** "סיכום שבועי ביום שישי ב-14:00", "תעביר את הסיכום השבועי ליום ראשון בשעה 9". */
 const WEEKLY_AT_HE = new RegExp(
   String.raw`^${HE_LEAD}(?:(?:תשלח|תשלחי|שלח|שלחי|לשלוח|תעביר|תעבירי|העבר|להעביר|תזיז|תזיזי|הזז|להזיז|קבע|קבעי|תקבע|לקבוע|תפעיל|תפעילי|הפעל)\s+(?:לי\s+)?)?${HE_WEEKLY}\s+(?:ל(?=יום|ימי))?${HE_DAY}(?:\s+(?:ב|ל|לשעה|בשעה)[-־]?\s*(?:שעה\s+)?${CLOCK})?${TAIL}`,
@@ -282,19 +294,25 @@ function weeklyCommand(message: string): SettingsCommand | null {
   if (WEEKLY_OFF.some((p) => p.test(message))) return { kind: "weeklyOff" };
   if (WEEKLY_ON.some((p) => p.test(message))) return { kind: "weeklyOn" };
   if (WEEKLY_SHOW.some((p) => p.test(message))) return { kind: "weeklyShow" };
-  const at = (dayWord: string | undefined, clockWord: string | undefined): SettingsCommand | null => {
-    const day = dayWord === undefined ? -1 : dayIndex(dayWord);
-    if (day < 0) return null;
-    if (clockWord === undefined) return { kind: "weeklyAt", day, time: null };
+  const at = (dayWord: string | null, clockWord: string | undefined): SettingsCommand | null => {
+    const day = dayWord === null ? null : dayIndex(dayWord);
+    if (day !== null && day < 0) return null;
+    if (clockWord === undefined) return day === null ? null : { kind: "weeklyAt", day, time: null };
     const clock = readClock(clockWord);
-    return clock ? { kind: "weeklyAt", day, time: hhmm(to24(clock, false), clock.minute) } : null;
+    if (!clock) return null;
+    // "at 2": the night or the afternoon? Asked rather than guessed (D10); 7–12 read as written.
+    if (clock.meridiem === null && !clock.padded && clock.hour >= 1 && clock.hour <= 6)
+      return { kind: "weeklyHourUnclear", hour: clock.hour };
+    return { kind: "weeklyAt", day, time: hhmm(to24(clock, false), clock.minute) };
   };
   for (const pattern of [...WEEKLY_AT_EN, WEEKLY_AT_HE]) {
     const match = pattern.exec(message);
-    if (match) return at(match[1], match[2]);
+    if (match) return at(match[1]!, match[2]);
   }
   const timeFirst = WEEKLY_AT_EN_TIME_FIRST.exec(message);
-  return timeFirst ? at(timeFirst[2], timeFirst[1]) : null;
+  if (timeFirst) return at(timeFirst[2]!, timeFirst[1]);
+  const timeOnly = WEEKLY_TIME_EN.exec(message) ?? WEEKLY_TIME_HE.exec(message);
+  return timeOnly ? at(null, timeOnly[1]) : null;
 }
 
 interface Clock {

@@ -4,6 +4,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { crashOnce } from "../support/databaseScript.js";
 import { lastUserMessageOf } from "../support/scriptedOpenAI.js";
+import { PgTaskRepository } from "../../src/db/repositories/taskRepository.js";
+import { PHONE } from "../support/memoHarness.js";
 import { gmailHarness, isGmailResolver, isReviser, isSummarizer, scriptGmailTurn } from "./support.js";
 
 let g: Awaited<ReturnType<typeof gmailHarness>> | undefined;
@@ -29,6 +31,37 @@ const ASKED = [
 ].join("\n");
 /** The planner thinks sending is risky and wants approval; Memo must still ask only once. */
 const RISKY = { riskLevel: "high" as const, needsApproval: true, clarificationQuestion: "Send it?" };
+
+describe("numbers after an email search", () => {
+  it("'delete 2' after 'my tasks' then an email search is the email's (the planner's): the tasks stay", async () => {
+    g = await gmailHarness({ env: { FAST_PATH: "on" } });
+    const { h, gmail } = g;
+    const tasks = new PgTaskRepository(h.db.pool);
+    for (const text of ["renew passport", "call the plumber"])
+      await tasks.create(PHONE, `seed:${text}`, { text, timeZone: "Asia/Jerusalem" });
+    expect((await h.say("my tasks")).text).toContain("2. call the plumber");
+    h.clock.advance(60_000);
+    gmail.add({ from: "Bank <info@bank.example>", subject: "Statement March" });
+    const statement = gmail.add({ from: "Bank <info@bank.example>", subject: "Card blocked" });
+    scriptGmailTurn(h, "search_email", { operation: "search", query: "from:bank" });
+    expect((await h.say("show my emails from the bank")).text).toContain("📬 2 emails:");
+    // "delete 2" is the email's: the planner reads it, and deleting an email asks first.
+    scriptGmailTurn(h, "delete_email", { operation: "delete", email: { handle: "#2" } });
+    expect((await h.say("delete 2")).text).toContain("Move this email to the trash?");
+    await h.say("cancel");
+    h.clock.advance(60_000);
+    const open = async () => (await tasks.list(PHONE)).map((t) => t.text);
+    expect(await open()).toEqual(["renew passport", "call the plumber"]);
+    expect(gmail.messages.get(statement.id)!.labelIds).not.toContain("TRASH");
+    // "my tasks" again: the listing is newest, and "delete 2" is the task's, without a model.
+    await h.say("my tasks");
+    h.clock.advance(60_000);
+    const calls = h.server!.requests.length;
+    expect((await h.say("delete 2")).text).toContain("call the plumber");
+    expect(h.server!.requests.length).toBe(calls);
+    expect(await open()).toEqual(["renew passport"]);
+  });
+});
 
 describe("searching and reading", () => {
   it("lists matches numbered with sender, subject and date, then reads #2 (English)", async () => {

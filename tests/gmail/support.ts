@@ -20,12 +20,15 @@ export const isSummarizer = (req: RecordedRequest) =>
  * Memo with the gmail capability over the Gmail stand-in; the user is connected to Google unless
  * said. `timeoutMs`: how long a Gmail request may take (default: GOOGLE_TIMEOUT_MS).
  */
-export async function gmailHarness(options: { connected?: boolean; timeoutMs?: number } = {}) {
+export async function gmailHarness(
+  options: { connected?: boolean; timeoutMs?: number; env?: Record<string, string> } = {},
+) {
   const gmail = await FakeGmail.start();
   const db = await pgliteBackend.create();
   const capabilityLogs = captureLogs();
   const h = await createHarness({
     db,
+    ...(options.env ? { env: options.env } : {}),
     capabilities: (registry) =>
       registry.register(
         createGmailCapability({

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { pgliteBackend, type TestDatabase } from "../support/db.js";
 import { createSchedulerHarness, type SchedulerHarness } from "../support/schedulerHarness.js";
-import { textMessage } from "../support/whatsappHarness.js";
+import { textMessage, waId } from "../support/whatsappHarness.js";
 
 /**
  * The weekly review as the user gets it (issue 36): opt-in, at their day and time in their zone,
@@ -15,7 +15,7 @@ const PHONE = "972501234567";
 const PARTNER = "972507654321";
 const JERUSALEM = "Asia/Jerusalem";
 const TABLES =
-  "users, tasks, lists, list_items, households, household_members, reminder_deliveries, inbox_messages, inbox_phone_leases, outbound_messages, conversation_windows, calendar_events";
+  "users, tasks, task_completions, lists, list_items, households, household_members, reminder_deliveries, inbox_messages, inbox_phone_leases, outbound_messages, conversation_windows, calendar_events";
 
 let db: TestDatabase;
 let h: SchedulerHarness;
@@ -65,17 +65,12 @@ const weekly = async (phone = PHONE) => (await h.ledger(phone)).filter((r) => r.
 
 /** The week's material: done, overdue, coming, a calendar event, a shared list. */
 async function seedWeek(): Promise<void> {
-  const done = await h.addTask(PHONE, { text: "file the tax return" });
-  await db.pool.query(`UPDATE tasks SET completed = true, completed_at = $2 WHERE id = $1`, [
-    done.id,
-    new Date("2027-04-14T09:00:00Z"),
-  ]);
-  // Done three weeks ago: not last week's.
-  const old = await h.addTask(PHONE, { text: "old errand" });
-  await db.pool.query(`UPDATE tasks SET completed = true, completed_at = $2 WHERE id = $1`, [
-    old.id,
-    new Date("2027-03-28T09:00:00Z"),
-  ]);
+  // What got done is what "done" recorded (task_completions): last Wednesday, and three weeks ago.
+  await db.pool.query(
+    `INSERT INTO task_completions (user_phone, task_id, text, completed_at)
+     VALUES ($1, gen_random_uuid(), 'file the tax return', $2), ($1, gen_random_uuid(), 'old errand', $3)`,
+    [PHONE, new Date("2027-04-14T09:00:00Z"), new Date("2027-03-28T09:00:00Z")],
+  );
   await h.addTask(PHONE, { text: "renew passport", dueAt: "2027-04-12T09:00:00Z" });
   await h.addTask(PHONE, { text: "call the plumber", dueAt: "2027-04-15T09:00:00Z" });
   await h.addTask(PHONE, { text: "buy matza", dueAt: "2027-04-20T07:00:00Z" }); // Tue 10:00
@@ -121,8 +116,8 @@ describe("when the weekly review comes", () => {
     expect(rest).toEqual([]);
     expect(review).toBe(
       [
-        "🗓️ Your weekly review, Sun 18/04:",
-        "✅ Done this past week (1):\n• file the tax return",
+        "🗓️ Your weekly review for Sun 18/04:",
+        "✅ Done in the past 7 days (1):\n• file the tax return",
         "⚠️ Overdue:\n1. renew passport (Mon 12/04)\n2. call the plumber (Thu 15/04)",
         "📅 Coming this week:\n• Tue 20/04 10:00 buy matza",
         "🗓️ In your calendar this week:\n• Wed 21/04 19:00 Seder at grandma's",
@@ -139,7 +134,7 @@ describe("when the weekly review comes", () => {
     expect(await passAt("2027-04-24T20:00:00Z")).toEqual([]);
     const next = await passAt("2027-04-25T05:00:00Z");
     expect(next).toHaveLength(1);
-    expect(next[0]).toContain("🗓️ Your weekly review, Sun 25/04:");
+    expect(next[0]).toContain("🗓️ Your weekly review for Sun 25/04:");
     expect((await weekly()).map((r) => r.key)).toEqual([
       `weekly:${PHONE}@2027-04-18`,
       `weekly:${PHONE}@2027-04-25`,
@@ -154,7 +149,7 @@ describe("when the weekly review comes", () => {
     const [review] = await passAt("2027-04-23T11:00:00Z"); // Friday 14:00 IDT
     expect(review).toBe(
       [
-        "🗓️ הסיכום השבועי שלך, שישי 23/04:",
+        "🗓️ הסיכום השבועי שלך (שישי 23/04):",
         "⚠️ באיחור:\n1. לחדש דרכון (שני 12/04)",
         "✡️ חגים ומועדים השבוע:\n• שישי 23/04 פסח ב׳ (חוה״מ)\n• שבת 24/04 פסח ג׳ (חוה״מ)\n• ראשון 25/04 פסח ד׳ (חוה״מ)\n• שני 26/04 פסח ה׳ (חוה״מ)\n• שלישי 27/04 פסח ו׳ (חוה״מ)\n• רביעי 28/04 פסח ז׳",
         'אפשר לכתוב "בוצע 1", "תזיז את 1 ליום שישי" או "מחק 1" על משימה באיחור.',
@@ -286,6 +281,104 @@ describe("after the review: its numbers", () => {
   });
 });
 
+describe("what got done: every completion, whatever 'done' did to the task", () => {
+  it("an overdue reminder done from the review ('done 1' deletes it) is next week's Done; undone, it is not", async () => {
+    await start();
+    await h.addTask(PHONE, { text: "renew passport", dueAt: "2027-04-12T09:00:00Z" });
+    await h.addTask(PHONE, { text: "water the plants", dueAt: "2027-04-13T09:00:00Z" });
+    await h.addTask(PHONE, { text: "call the plumber", dueAt: "2027-04-28T09:00:00Z" });
+    const [review] = await passAt(SUNDAY_8);
+    expect(review).toContain("1. renew passport (Mon 12/04)");
+    expect(review).not.toContain("✅");
+    expect(await say("done 1")).toBe("✅ Done: *renew passport*");
+    expect(await say("weekly review")).toContain("1. water the plants (Tue 13/04)");
+    expect(await say("done 1")).toContain("water the plants");
+    expect(await say("undo")).toContain("water the plants");
+    const [next] = await passAt("2027-04-25T05:00:00Z");
+    expect(next).toContain("✅ Done in the past 7 days (1):\n• renew passport");
+    expect(next).toContain("1. water the plants (Tue 13/04)");
+  });
+
+  it("a daily reminder's ring done by the Done button is counted", async () => {
+    await start();
+    const task = await h.addTask(PHONE, {
+      text: "take the pills",
+      reminder: "2027-04-17T17:00:00Z",
+      recurrence: { type: "daily", time: "20:00" },
+    });
+    const count = h.graphApi.sent.length;
+    await h.deliver({
+      from: PHONE,
+      id: waId(),
+      timestamp: String(Math.floor(h.clock.now() / 1000)),
+      type: "interactive",
+      interactive: { type: "button_reply", button_reply: { id: `rem:done:${task.id}`, title: "Done ✅" } },
+    });
+    await h.graphApi.waitForSent(count + 1);
+    await h.idle();
+    expect(h.sentTo(PHONE).at(-1)).toContain("take the pills");
+    const review = (await passAt(SUNDAY_8)).find((m) => m.includes("weekly review"));
+    expect(review).toContain("✅ Done in the past 7 days (1):\n• take the pills");
+  });
+});
+
+describe("whose review: the name, the language, other members' words", () => {
+  it("the name leads the title (English and Hebrew); asked in Hebrew, the review is in Hebrew", async () => {
+    await start();
+    await h.memo.users.update(PHONE, { displayName: "Noa Levi" });
+    await h.addTask(PHONE, { text: "renew passport", dueAt: "2027-04-12T09:00:00Z" });
+    const [review] = await passAt(SUNDAY_8);
+    expect(review!.split("\n")[0]).toBe("🗓️ Noa, your weekly review for Sun 18/04:");
+    // The profile says English; this message is Hebrew.
+    const hebrew = await say("סיכום שבועי");
+    expect(hebrew.split("\n")[0]).toBe("🗓️ Noa, הסיכום השבועי שלך (ראשון 18/04):");
+    expect(hebrew).toContain("⚠️ באיחור:\n1. renew passport (שני 12/04)");
+  });
+
+  it("another member's list name is shown as their words, like its items", async () => {
+    await start();
+    await h.user(PARTNER, { timeZone: JERUSALEM });
+    const household = randomUUID();
+    await db.pool.query(`INSERT INTO households (id, created_at) VALUES ($1, now())`, [household]);
+    await db.pool.query(
+      `INSERT INTO household_members (household_id, phone, name, joined_at)
+       VALUES ($1, $2, 'Noa', now()), ($1, $3, 'Dana', now())`,
+      [household, PHONE, PARTNER],
+    );
+    const { rows } = await db.pool.query<{ id: string }>(
+      `INSERT INTO lists (user_phone, name, household_id) VALUES ($1, 'Shop* _now_ https://x.example', $2) RETURNING id`,
+      [PARTNER, household],
+    );
+    await db.pool.query(
+      `INSERT INTO list_items (list_id, user_phone, text, checked, position) VALUES ($1, $2, 'wine', false, 0)`,
+      [rows[0]!.id, PARTNER],
+    );
+    const [review] = await passAt(SUNDAY_8);
+    const line = review!.split("\n").find((l) => l.includes("wine"))!;
+    expect(line).not.toContain("Shop* _now_");
+    expect(line).not.toContain("https://x.example");
+  });
+});
+
+describe("a review that can never be planned", () => {
+  it("stored as 'never' (infinity) for the review and the digest, the user's reminders still ring", async () => {
+    await start();
+    await db.pool.query(
+      `UPDATE users SET weekly_review_next_at = 'infinity', digest_next_at = 'infinity' WHERE phone = $1`,
+      [PHONE],
+    );
+    await h.addTask(PHONE, {
+      text: "call the bank",
+      dueAt: "2027-04-17T11:00:00Z",
+      nextFireAt: "2027-04-17T11:00:00Z",
+    });
+    const sent = await passAt("2027-04-17T11:00:00Z");
+    expect(sent.some((m) => m.includes("call the bank"))).toBe(true);
+    // And no review: "never" is never due.
+    expect(await passAt(SUNDAY_8)).toEqual([]);
+  });
+});
+
 describe("a long week", () => {
   it("at most 10 numbered overdue tasks and '…and 2 more'; 'done 10' completes the tenth shown", async () => {
     await start();
@@ -314,7 +407,7 @@ describe("the commands, in English and Hebrew", () => {
     expect([user?.weeklyReviewDay, user?.weeklyReviewTime]).toEqual([5, "14:00"]);
     // Shown now (Saturday 17 April): the coming 7 days hold Pesach.
     const shown = await say("weekly review");
-    expect(shown).toContain("🗓️ Your weekly review, Sat 17/04:");
+    expect(shown).toContain("🗓️ Your weekly review for Sat 17/04:");
     expect(shown).toContain("• Thu 22/04 Pesach I");
     expect(await weekly()).toEqual([]);
     expect(await say("stop the weekly review")).toBe(
@@ -323,6 +416,25 @@ describe("the commands, in English and Hebrew", () => {
     expect((await h.memo.users.get(PHONE))?.weeklyReviewEnabled).toBe(false);
     // "undo" right after a setting says it cannot be undone, as for the digest's settings.
     expect(await say("undo")).toContain("I can't undo a settings change");
+  });
+
+  it("a bare hour 1–6 is asked about, nothing changed; a time alone keeps the day (English and Hebrew)", async () => {
+    await start({ on: false });
+    const schedule = async () => {
+      const user = await h.memo.users.get(PHONE);
+      return [user?.weeklyReviewEnabled, user?.weeklyReviewDay, user?.weeklyReviewTime];
+    };
+    expect(await say("weekly review on friday at 2")).toBe(
+      'At 2 in the morning or in the afternoon? Say it with am/pm or as a 24-hour time, e.g. "weekly review at 14:00". I didn\'t change anything.',
+    );
+    expect(await say("סיכום שבועי ביום שישי בשעה 2")).toContain("לא שיניתי כלום");
+    expect(await schedule()).toEqual([false, null, null]);
+    expect(await say("weekly review on friday at 2pm")).toBe(
+      "Done: your weekly review now comes every Friday at 14:00.",
+    );
+    expect(await say("weekly review at 9")).toBe("Done: your weekly review now comes every Friday at 09:00.");
+    expect(await say("סיכום שבועי ב-8:30")).toBe("בוצע: הסיכום השבועי יגיע מעכשיו כל יום שישי ב-08:30.");
+    expect(await schedule()).toEqual([true, 5, "08:30"]);
   });
 
   it("Hebrew: on, at Friday 14:00, shown, off", async () => {

@@ -61,6 +61,7 @@ describe("HTTP app", () => {
         "memory_episodes",
         "two_calendars",
         "weekly_review",
+        "task_completions",
       ],
     });
   });

@@ -20,6 +20,7 @@ import { conversationChunksMigration } from "./0019_conversation_chunks.js";
 import { memoryEpisodesMigration } from "./0020_memory_episodes.js";
 import { twoCalendarsMigration } from "./0021_two_calendars.js";
 import { weeklyReviewMigration } from "./0022_weekly_review.js";
+import { taskCompletionsMigration } from "./0023_task_completions.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   memoryEpisodesMigration,
   twoCalendarsMigration,
   weeklyReviewMigration,
+  taskCompletionsMigration,
 ];

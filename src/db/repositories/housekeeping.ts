@@ -49,8 +49,10 @@ export class Housekeeping {
     return rowCount ?? 0;
   }
 
-  /** Drops answered inbox rows, sent-message records and daily LLM usage older than `beforeMs`. */
-  async pruneMessages(beforeMs: number): Promise<{ inbox: number; outbound: number; usage: number }> {
+  /** Drops answered inbox rows, sent-message records, daily LLM usage and task completions older than `beforeMs`. */
+  async pruneMessages(
+    beforeMs: number,
+  ): Promise<{ inbox: number; outbound: number; usage: number; completions: number }> {
     const before = new Date(beforeMs);
     const inbox = await this.db.query(
       "DELETE FROM inbox_messages WHERE status <> 'pending' AND received_at < $1",
@@ -61,6 +63,13 @@ export class Housekeeping {
     const usage = await this.db.query("DELETE FROM llm_usage_daily WHERE day < ($1::timestamptz)::date - 1", [
       before,
     ]);
-    return { inbox: inbox.rowCount ?? 0, outbound: outbound.rowCount ?? 0, usage: usage.rowCount ?? 0 };
+    // What got done, kept for the weekly review (a week back) and no longer than the rest.
+    const completions = await this.db.query("DELETE FROM task_completions WHERE completed_at < $1", [before]);
+    return {
+      inbox: inbox.rowCount ?? 0,
+      outbound: outbound.rowCount ?? 0,
+      usage: usage.rowCount ?? 0,
+      completions: completions.rowCount ?? 0,
+    };
   }
 }

@@ -130,22 +130,31 @@ const USER_COLUMNS = `phone, display_name, language, time_zone, next_proactive_a
   digest_local_time, digest_next_at, last_inbound_at, sabbath_quiet, sabbath_city, calendar_schedule,
   weekly_review_day, weekly_review_time, weekly_review_next_at`;
 
+/**
+ * A timestamptz column as epoch ms; null for anything that is not a real instant. "Never" is
+ * stored as 'infinity', which node-pg reads as the number Infinity, not a Date: it must read as
+ * no instant, not throw and fail the whole claim. @internal
+ */
+export function instantOf(value: unknown): number | null {
+  return value instanceof Date && Number.isFinite(value.getTime()) ? value.getTime() : null;
+}
+
 function toUser(row: UserRow): ProactiveUser {
   return {
     phone: row.phone,
     displayName: row.display_name,
     language: row.language,
     timeZone: row.time_zone,
-    nextProactiveAt: row.next_proactive_at?.getTime() ?? null,
+    nextProactiveAt: instantOf(row.next_proactive_at),
     quietStart: row.quiet_start,
     quietEnd: row.quiet_end,
     digestLocalTime: row.digest_local_time,
-    digestNextAt: row.digest_next_at?.getTime() ?? null,
-    lastInboundAt: row.last_inbound_at?.getTime() ?? null,
+    digestNextAt: instantOf(row.digest_next_at),
+    lastInboundAt: instantOf(row.last_inbound_at),
     ...sabbathOf(row),
     weeklyReviewDay: row.weekly_review_day,
     weeklyReviewTime: row.weekly_review_time,
-    weeklyReviewNextAt: row.weekly_review_next_at?.getTime() ?? null,
+    weeklyReviewNextAt: instantOf(row.weekly_review_next_at),
   };
 }
 
@@ -480,7 +489,7 @@ export class SchedulerRepository {
     );
   }
 
-  /** The tasks of these users' weeks: every open one, and those completed since `sinceMs`. */
+  /** The tasks of these users' weeks: every open one, and the completions recorded since `sinceMs`. */
   async weekTasksOf(phones: readonly string[], sinceMs: number): Promise<WeekTask[]> {
     if (phones.length === 0) return [];
     const { rows } = await this.db.query<{
@@ -494,11 +503,18 @@ export class SchedulerRepository {
       completed_at: Date | null;
       given: boolean;
     }>(
-      `SELECT id, user_phone, text, due_at, next_fire_at, recurrence, completed, completed_at,
-              assigned_by_phone IS NOT NULL AS given
-         FROM tasks
-        WHERE user_phone = ANY($1::text[]) AND (NOT completed OR completed_at >= $2)
-        ORDER BY seq`,
+      // Open tasks from tasks; what got done from task_completions ("done" deletes a reminder and
+      // moves a repeating one on, so the task row cannot say it).
+      `SELECT * FROM (
+         SELECT id, user_phone, text, due_at, next_fire_at, recurrence, false AS completed,
+                NULL::timestamptz AS completed_at, assigned_by_phone IS NOT NULL AS given, seq AS n
+           FROM tasks
+          WHERE user_phone = ANY($1::text[]) AND NOT completed
+         UNION ALL
+         SELECT task_id, user_phone, text, NULL, NULL, NULL, true, completed_at, given, 0
+           FROM task_completions
+          WHERE user_phone = ANY($1::text[]) AND completed_at >= $2
+       ) w ORDER BY n, completed_at`,
       [[...phones], new Date(sinceMs)],
     );
     return rows.map((r) => ({

@@ -25,6 +25,8 @@ export interface TaskRepository {
   update(phone: string, id: string, patch: TaskPatch): Promise<Task | null>;
   /** Deletes the owner's tasks among `ids`; returns those deleted. */
   delete(phone: string, ids: readonly string[]): Promise<Task[]>;
+  /** Records that the owner completed `task` at `nowMs` (what the weekly review's Done section reads). */
+  recordCompletion(phone: string, task: Task, nowMs: number): Promise<void>;
 }
 
 interface TaskRow {
@@ -181,5 +183,13 @@ export class PgTaskRepository implements TaskRepository {
       [phone, valid],
     );
     return rows.map(toTask);
+  }
+
+  async recordCompletion(phone: string, task: Task, nowMs: number): Promise<void> {
+    if (!isUuid(task.id)) return;
+    await this.db.query(
+      `INSERT INTO task_completions (user_phone, task_id, text, given, completed_at) VALUES ($1, $2, $3, $4, $5)`,
+      [phone, task.id, task.text, task.assignedByPhone !== undefined, new Date(nowMs)],
+    );
   }
 }

@@ -2,7 +2,14 @@ import type { Queryable } from "../transaction.js";
 import { VISIBLE } from "./listRepository.js";
 
 /** The tables whose rows an undo can put back: each has a uuid `id` and its owner's `user_phone`. */
-const UNDOABLE_TABLES = ["tasks", "lists", "list_items", "notes", "calendar_events"] as const;
+const UNDOABLE_TABLES = [
+  "tasks",
+  "task_completions",
+  "lists",
+  "list_items",
+  "notes",
+  "calendar_events",
+] as const;
 export type UndoableTable = (typeof UNDOABLE_TABLES)[number];
 
 /**
@@ -12,10 +19,10 @@ export type UndoableTable = (typeof UNDOABLE_TABLES)[number];
 export interface RowScope {
   table: UndoableTable;
   /**
-   * "id", "list_id" (a list's items), or "created_by_operation" (an operation id: the rows it
-   * created; for list_items, the items of the lists it created).
+   * "id", "list_id" (a list's items), "task_id" (a task's completions), or "created_by_operation"
+   * (an operation id: the rows it created; for list_items, the items of the lists it created).
    */
-  column: "id" | "list_id" | "created_by_operation";
+  column: "id" | "list_id" | "task_id" | "created_by_operation";
   values: string[];
 }
 
@@ -126,7 +133,7 @@ export function undoInsert(
   };
 }
 
-const SCOPE_COLUMNS = new Set<RowScope["column"]>(["id", "list_id", "created_by_operation"]);
+const SCOPE_COLUMNS = new Set<RowScope["column"]>(["id", "list_id", "task_id", "created_by_operation"]);
 
 /** A uuid as Postgres reads one (the id columns of the undoable tables). */
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/iu;

@@ -19,6 +19,7 @@ export const USER_TABLES: readonly { table: string; column: string }[] = [
   { table: "household_list_changes", column: "actor_phone" },
   { table: "list_items", column: "user_phone" },
   { table: "lists", column: "user_phone" },
+  { table: "task_completions", column: "user_phone" },
   { table: "tasks", column: "user_phone" },
   { table: "database_operations", column: "user_phone" },
   { table: "undo_journal", column: "user_phone" },

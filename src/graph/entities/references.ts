@@ -46,6 +46,34 @@ export function latestNumbered(messages: readonly ConversationMessage[]): Number
   return null;
 }
 
+/** Latest actions whose reply numbered what it found without recording NumberedRefs ("capability:action"). */
+const NUMBERED_ACTIONS = new Set(["gmail:search"]);
+
+/**
+ * Whether the newest numbered thing Memo showed is not a numbered listing of the window: a result
+ * numbered only in the latest actions (Gmail's search) came after it. "delete 2" then means that
+ * result's item 2, never the older listing's.
+ */
+export function numberedElsewhere(
+  messages: readonly ConversationMessage[],
+  latestActions: readonly LatestAction[],
+): boolean {
+  let listedAt = -Infinity;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const numbered = messages[i]!.metadata?.numbered;
+    if (messages[i]!.role === "assistant" && numbered && Array.isArray(numbered.ids)) {
+      listedAt = messages[i]!.timestamp;
+      break;
+    }
+  }
+  return latestActions.some(
+    (a) =>
+      NUMBERED_ACTIONS.has(`${a.capability}:${a.action}`) &&
+      (a.externalIds?.length ?? 0) > 0 &&
+      a.createdAt > listedAt,
+  );
+}
+
 /** The ids a latest action touched (action 1 is the most recent), or []. */
 export function actionIds(latestActions: readonly LatestAction[], n: number): string[] {
   return latestActions[n - 1]?.externalIds ?? [];

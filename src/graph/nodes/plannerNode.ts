@@ -6,7 +6,7 @@ import { buildPlannerMessages, PlannerSchema, type PlannerAnswer } from "../../p
 import type { PlannerOutput, PlanStep } from "../../types/index.js";
 import { describeError } from "../../utils/errors.js";
 import { replyLanguage } from "../../utils/language.js";
-import { latestNumbered } from "../entities/references.js";
+import { latestNumbered, numberedElsewhere } from "../entities/references.js";
 import { snapshotChoiceTurn } from "../hitl/disambiguationSnapshot.js";
 import { t } from "../../messages/index.js";
 import type { MemoGraphDeps } from "../deps.js";
@@ -87,6 +87,7 @@ export function createPlannerNode(deps: MemoGraphDeps) {
         language,
         askUnread: !deps.llm,
         withModel: !!deps.llm,
+        numberedElsewhere: numberedElsewhere(state.recentMessages, state.latestActions),
         ...(quotedUndo ? { quotedUndo } : {}),
         ...(state.authContext?.user ? { calendar: calendarOptionsOf(state.authContext.user) } : {}),
       },

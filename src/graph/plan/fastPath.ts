@@ -71,6 +71,11 @@ export interface FastPathOptions {
   withModel?: boolean;
   /** The user's holiday schedule and Hebrew birthday, for holidays and Hebrew dates in times (default: the zone's). */
   calendar?: CalendarOptions;
+  /**
+   * The newest numbered thing Memo showed is not a listing of the window (Gmail's search results):
+   * "done 2", "delete 2", "move 2 to Friday" are then the planner's to read (default: false).
+   */
+  numberedElsewhere?: boolean;
 }
 
 /** A turn the fast path planned and resolved: the same plan and resolver result the LLMs would give. */
@@ -165,6 +170,9 @@ export function fastPathTurn(
     typeof command.args.taskId === "string" &&
     command.args.taskId.startsWith("#");
   if (numberedChange && lastShown && lastShown.type !== "task") return null;
+  // A number after something else was numbered (an email search) means that thing's item.
+  const numberedDone = typeof number === "string" && number.startsWith("#");
+  if ((numberedChange || numberedDone) && options.numberedElsewhere) return null;
   if (typeof number === "string" && lastShown && lastShown.type !== "task") {
     // "done 2" right after a list's items were shown: the user ticks item 2 off that list.
     if (lastShown.type !== "list_item" || !lastShown.listId) return null;

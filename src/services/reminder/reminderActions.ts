@@ -48,6 +48,7 @@ function changesSetting(user: User, command: SettingsCommand): boolean {
       return user.quietStart !== null || user.quietEnd !== null;
     case "quietShow":
     case "weeklyShow":
+    case "weeklyHourUnclear":
       return false;
     case "sabbathOn":
     case "sabbathOff":
@@ -63,7 +64,7 @@ function changesSetting(user: User, command: SettingsCommand): boolean {
       const current = weeklySchedule(user);
       return (
         !user.weeklyReviewEnabled ||
-        current.day !== command.day ||
+        (command.day !== null && current.day !== command.day) ||
         (command.time !== null && current.time !== command.time)
       );
     }
@@ -132,7 +133,11 @@ export class ReminderActions {
       const task = await tasks.get(user.phone, taskId);
       if (!task || task.completed) return null;
       const capture = undo
-        ? new UndoCapture(journal, user.phone, [{ table: "tasks", column: "id", values: [task.id] }])
+        ? new UndoCapture(journal, user.phone, [
+            { table: "tasks", column: "id", values: [task.id] },
+            // "Done"'s completion record: undo removes it with the task it puts back.
+            { table: "task_completions", column: "task_id", values: [task.id] },
+          ])
         : null;
       await capture?.before();
       const result = await change(tasks, task, now);
@@ -270,16 +275,21 @@ export class ReminderActions {
         return t(language, "weekly.on", { day: dayName(day, language), time });
       }
       case "weeklyAt": {
-        const time = command.time ?? weeklySchedule(user).time;
+        const current = weeklySchedule(user);
+        const time = command.time ?? current.time;
+        const day = command.day ?? current.day;
         await users.update(user.phone, {
           weeklyReviewEnabled: true,
-          weeklyReviewDay: command.day,
+          weeklyReviewDay: day,
           weeklyReviewTime: time,
         });
-        return t(language, "weekly.moved", { day: dayName(command.day, language), time });
+        return t(language, "weekly.moved", { day: dayName(day, language), time });
       }
+      case "weeklyHourUnclear":
+        return t(language, "weekly.hourUnclear", { hour: String(command.hour) });
       case "weeklyShow": {
-        const review = await this.deps.weekly?.now(user);
+        // In the language of the message that asked, not the profile's.
+        const review = await this.deps.weekly?.now({ ...user, language });
         return review ? [review] : t(language, "weekly.empty");
       }
     }

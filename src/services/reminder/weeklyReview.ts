@@ -143,7 +143,8 @@ function buildWeeklyReview(
   const shared = [...lists].map(([list, texts]) => {
     const rest = texts.length - LIST_ITEMS_SHOWN;
     return {
-      text: `*${list}* (${texts.length}): ${texts.slice(0, LIST_ITEMS_SHOWN).map(quotedInline).join(", ")}${rest > 0 ? ", …" : ""}`,
+      // A list's name, like its items, may be another member's words (D14).
+      text: `*${quotedInline(list)}* (${texts.length}): ${texts.slice(0, LIST_ITEMS_SHOWN).map(quotedInline).join(", ")}${rest > 0 ? ", …" : ""}`,
     };
   });
   const overdueShown = overdue.slice(0, SECTION_LINES);

@@ -33,7 +33,9 @@ export function renderWeekly(content: WeeklyContent, scheduled: boolean): string
   const parts = zonedParts(Date.parse(content.reviewAt), content.timeZone);
   const date = { year: parts.year, month: parts.month, day: parts.day };
   const blocks = [
-    t(lang, "weekly.title", { name: content.name ? ` ${content.name}` : "", day: dayLabel(date, lang) }),
+    content.name
+      ? t(lang, "weekly.titleNamed", { name: content.name, day: dayLabel(date, lang) })
+      : t(lang, "weekly.title", { day: dayLabel(date, lang) }),
     block(
       t(lang, "weekly.done", { count: content.done.lines.length + content.done.more }),
       bullets(content.done),

@@ -13,7 +13,8 @@ export interface CompletedTask {
 /**
  * Done: a reminder (one-time or nudge) is deleted, as V1 did; a daily, weekly or monthly
  * reminder stays and moves past today's ring if that is still to come; a plain task, and a
- * reminder another household member gave (its giver is told), is marked done.
+ * reminder another household member gave (its giver is told), is marked done. Every completion is
+ * recorded (task_completions) on the same client, so it commits with the change.
  */
 export async function completeTaskRow(
   tasks: TaskRepository,
@@ -21,6 +22,8 @@ export async function completeTaskRow(
   task: Task,
   now: number,
 ): Promise<CompletedTask> {
+  // A task already done is not done again.
+  if (!task.completed) await tasks.recordCompletion(phone, task, now);
   const rule = task.recurrence;
   if (rule && rule.type !== "nudge") {
     const pending = task.nextFireAt ? Date.parse(task.nextFireAt) : null;

@@ -221,9 +221,12 @@ function undoScopes(op: TasksOperation, operationId: string): RowScope[] {
       { table: "list_items", column: "created_by_operation", values: created },
     ];
   }
+  const tasks = named("taskId", "taskIds");
   return [
-    { table: "tasks", column: "id", values: named("taskId", "taskIds") },
+    { table: "tasks", column: "id", values: tasks },
     { table: "tasks", column: "created_by_operation", values: created },
+    // A completion's record: undo of "done" removes it with the task it puts back.
+    { table: "task_completions", column: "task_id", values: tasks },
   ];
 }
 

@@ -227,9 +227,16 @@ describe("Shabbat quiet: the setting in chat", () => {
     expect((await h.memo.users.get(PHONE))?.sabbathCity).toBeNull();
     expect(await say("שקט בשבת בתל אביב")).toContain("(תל אביב)");
     expect((await h.memo.users.get(PHONE))?.sabbathCity).toBe("Tel Aviv");
-    expect(await say('לוח חגים של חו"ל')).toContain('לוח החגים של חו"ל');
+    expect(await say('תשתמש בלוח החגים של חו"ל')).toContain('לוח החגים של חו"ל');
     expect(await say("מה הגדרות השבת שלי")).toContain("שקט בשבת ובחגים: פעיל");
     expect(await say("בטל שקט בשבת")).toBe("השקט בשבת בוטל: תזכורות יגיעו גם בשבת ובחגים.");
+  });
+
+  it('"please" is not a city: "שקט בשבת בבקשה" turns it on in the zone\'s city', async () => {
+    await start("2026-11-25T10:00:00Z", { quiet: false, language: "he" });
+    expect(await say("שקט בשבת בבקשה")).toContain("(ירושלים)");
+    const user = await h.memo.users.get(PHONE);
+    expect([user?.sabbathQuiet, user?.sabbathCity]).toEqual([true, null]);
   });
 
   it("asks for a city when the zone has none", async () => {

@@ -73,6 +73,24 @@ describe("Shabbat quiet: reminders", () => {
     expect(rows[0]!.status).toBe("sent");
   });
 
+  it("a reminder an hour ahead of a time also inside the window sends one message at havdalah", async () => {
+    await start("2026-11-28T07:00:00Z");
+    await h.addTask(PHONE, {
+      text: "call Dana",
+      dueAt: "2026-11-28T09:00:00Z", // Sat 11:00
+      nextFireAt: "2026-11-28T08:00:00Z", // an hour before
+      reminderOffsetMinutes: 60,
+      timeZone: "Asia/Jerusalem",
+    });
+    expect(await passAt("2026-11-28T08:00:00Z")).toEqual([]);
+    expect(await passAt("2026-11-28T09:00:00Z")).toEqual([]);
+    expect(await passAt("2026-11-28T15:14:00Z")).toEqual([
+      "⏰ Reminder: call Dana\n(Held for Shabbat: it was due today at 11:00.)",
+    ]);
+    expect(await passAt("2026-11-28T15:20:00Z")).toEqual([]);
+    expect((await h.ledger(PHONE)).map((r) => r.kind)).toEqual(["reminder"]);
+  });
+
   it("rings at 10:00 for a user without the setting", async () => {
     await start("2026-11-28T07:00:00Z", { quiet: false });
     await reminder("call Dana", "2026-11-28T08:00:00Z");

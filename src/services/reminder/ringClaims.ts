@@ -166,9 +166,13 @@ export class RingClaims {
 /**
  * A repeating reminder held through a window rings once for it: its next ring is its first
  * occurrence from havdalah on, not every occurrence inside (three days of yom tov and Shabbat).
+ * A reminder rung ahead of a due time that is also inside the window has no overdue notice: both
+ * would go at havdalah, and the one message says it all (planRing's rule once the due time passed).
  */
 function heldNext(task: DueTaskRow, plan: RingPlan, heldUntil: number | null): number | null {
   const rule = task.recurrence;
+  if (heldUntil !== null && !rule && plan.ring?.kind === "reminder" && plan.nextFireAt !== null)
+    return plan.nextFireAt < heldUntil ? null : plan.nextFireAt;
   if (heldUntil === null || !rule || plan.nextFireAt === null || plan.nextFireAt >= heldUntil)
     return plan.nextFireAt;
   const next = nextFireAfter(rule, task.timeZone, heldUntil - 1, task.reminderOffsetMinutes ?? 0);

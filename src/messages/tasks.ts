@@ -24,6 +24,7 @@ export const TASKS_EN = {
   "digest.today": "Today:",
   "digest.holiday": "✡️ Today is {names}",
   "digest.candles": "🕯️ Candle lighting {time} in {city}, havdalah {havdalah}",
+  "digest.candlesCityTime": "🕯️ Candle lighting {time} {city} time, havdalah {havdalah}",
   "digest.overdue": "Overdue:",
   "digest.undated": {
     one: "Plus 1 open task with no date.",
@@ -53,6 +54,7 @@ export const TASKS_EN = {
   "sabbath.on":
     "🕯️ Shabbat and holiday quiet is on ({schedule}): no reminders or messages from me from candle lighting to havdalah. What comes due then waits until havdalah; my answers to you never wait.",
   "sabbath.window": "Quiet from candle lighting {start} to havdalah {end} ({city}).",
+  "sabbath.windowCityTime": "Quiet from candle lighting {start} to havdalah {end}, {city} time.",
   "sabbath.off": "Shabbat quiet is off: reminders ring on Shabbat and holidays too.",
   "sabbath.schedule": "OK: {schedule}.",
   "sabbath.stateOn": "Shabbat and holiday quiet: on ({schedule}).",
@@ -250,6 +252,7 @@ export const TASKS_HE = {
   "digest.greeting": "☀️ בוקר טוב{name}! הנה היום שלך, {day}:",
   "digest.holiday": "✡️ היום {names}",
   "digest.candles": "🕯️ הדלקת נרות {time} ב{city}, הבדלה {havdalah}",
+  "digest.candlesCityTime": "🕯️ הדלקת נרות {time} לפי שעון {city}, הבדלה {havdalah}",
   "digest.today": "היום:",
   "digest.overdue": "באיחור:",
   "digest.undated": {
@@ -277,6 +280,7 @@ export const TASKS_HE = {
   "sabbath.on":
     "🕯️ שקט בשבת ובחגים הופעל ({schedule}): לא אשלח תזכורות או הודעות מהדלקת נרות ועד הבדלה. מה שמגיע בזמן הזה יחכה עד הבדלה; תשובות אליך לעולם לא מחכות.",
   "sabbath.window": "שקט מהדלקת נרות ב{start} ועד הבדלה ב{end} ({city}).",
+  "sabbath.windowCityTime": "שקט מהדלקת נרות ב{start} ועד הבדלה ב{end}, לפי שעון {city}.",
   "sabbath.off": "השקט בשבת בוטל: תזכורות יגיעו גם בשבת ובחגים.",
   "sabbath.schedule": "בסדר: {schedule}.",
   "sabbath.stateOn": "שקט בשבת ובחגים: פעיל ({schedule}).",

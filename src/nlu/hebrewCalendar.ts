@@ -5,7 +5,7 @@
  * (`LocalDate`): what day it is where the user is; hebcal's own `Date`s are read and made with
  * their local fields only, so the server's zone never matters.
  */
-import { HDate, HebrewCalendar, flags, type Event } from "@hebcal/core";
+import { HDate, HebrewCalendar, Location, flags, type Event } from "@hebcal/core";
 import type { LocalDate } from "./zonedTime.js";
 
 /** Which holiday schedule a user keeps: Israel's, or the diaspora's (second days of yom tov). */
@@ -14,12 +14,38 @@ export type CalendarSchedule = "israel" | "diaspora";
 /** Zones whose users keep Israel's schedule unless they say otherwise. */
 const ISRAEL_ZONES = new Set(["Asia/Jerusalem", "Asia/Tel_Aviv", "Israel"]);
 
-/** The schedule a user keeps: the one they chose, else Israel's in an Israeli zone, else the diaspora's. */
+/**
+ * The schedule a user keeps: the one they chose, else their Shabbat city's (a city in Israel keeps
+ * Israel's), else Israel's in an Israeli zone, else the diaspora's.
+ */
 export function scheduleOf(user: {
   calendarSchedule: CalendarSchedule | null;
+  sabbathCity: string | null;
   timeZone: string;
 }): CalendarSchedule {
-  return user.calendarSchedule ?? (ISRAEL_ZONES.has(user.timeZone) ? "israel" : "diaspora");
+  if (user.calendarSchedule) return user.calendarSchedule;
+  const city = user.sabbathCity === null ? undefined : Location.lookup(user.sabbathCity);
+  if (city) return city.getIsrael() ? "israel" : "diaspora";
+  return ISRAEL_ZONES.has(user.timeZone) ? "israel" : "diaspora";
+}
+
+/**
+ * Whether the Hebrew calendar is plainly the user's, so the digest and the weekly review name its
+ * holidays: they write in Hebrew, live in an Israeli zone, keep Shabbat quiet, or chose a holiday
+ * schedule themselves. Others get no holiday lines.
+ */
+export function keepsHebrewCalendar(user: {
+  language: string | null;
+  timeZone: string;
+  sabbathQuiet: boolean;
+  calendarSchedule: CalendarSchedule | null;
+}): boolean {
+  return (
+    user.language === "he" ||
+    ISRAEL_ZONES.has(user.timeZone) ||
+    user.sabbathQuiet ||
+    user.calendarSchedule !== null
+  );
 }
 
 /** A Hebrew date; `month` is hebcal's numbering: Nisan 1 … Elul 6, Tishrei 7 … Adar (I) 12, Adar II 13. */

@@ -16,6 +16,8 @@ export interface RestWindow {
   end: number;
   /** What the window is for, in each language, the holidays first: ["Rosh Hashana", "Shabbat"]. */
   names: { en: string[]; he: string[] };
+  /** The city's zone: its times are said there ("15:55 Jerusalem time" to a user in New York). */
+  timeZone: string;
 }
 
 /** Hebrew names of the classic cities people are likely to name in Hebrew. */
@@ -152,7 +154,12 @@ export function restWindows(
     if (desc === "Candle lighting") {
       open ??= { start: at, en: [], he: [] };
     } else if (desc === "Havdalah" && open) {
-      windows.push({ start: open.start, end: at, names: namesBetween(open.start, at, zone, chagByDay) });
+      windows.push({
+        start: open.start,
+        end: at,
+        names: namesBetween(open.start, at, zone, chagByDay),
+        timeZone: zone,
+      });
       open = null;
     }
   }

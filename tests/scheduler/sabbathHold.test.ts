@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type * as RestWindows from "../../src/nlu/restWindows.js";
 import type { RestWindow } from "../../src/nlu/restWindows.js";
+import type * as SabbathQuiet from "../../src/services/reminder/sabbathQuiet.js";
 import type { SabbathUser } from "../../src/services/reminder/sabbathQuiet.js";
 
 /**
@@ -21,8 +23,8 @@ const USERS: { zone: string; city: string; schedule: "israel" | "diaspora" }[] =
 ];
 
 describe.each(["UTC", "America/Los_Angeles"])("isHeld with the process in %s", (processZone) => {
-  let restWindows: typeof import("../../src/nlu/restWindows.js").restWindows;
-  let isHeld: typeof import("../../src/services/reminder/sabbathQuiet.js").isHeld;
+  let restWindows: typeof RestWindows.restWindows;
+  let isHeld: typeof SabbathQuiet.isHeld;
   const before = process.env.TZ;
 
   beforeAll(async () => {

@@ -191,6 +191,15 @@ describe("Shabbat quiet: the morning digest", () => {
     expect(digest).toContain("🕯️ Candle lighting 15:55 in Jerusalem, havdalah Sat 17:14");
   });
 
+  it("a city in another zone: its own times, named as its time (New York user, Jerusalem's Shabbat)", async () => {
+    await start("2026-11-27T05:00:00Z", { digest: true, timeZone: "America/New_York" });
+    await h.memo.users.update(PHONE, { sabbathCity: "Jerusalem" });
+    await h.addTask(PHONE, { text: "buy challah", dueAt: "2026-11-27T15:00:00Z" });
+    await passAt("2026-11-27T05:00:00Z");
+    const [digest] = await passAt("2026-11-27T13:00:00Z"); // Friday 08:00 in New York
+    expect(digest).toContain("🕯️ Candle lighting 15:55 Jerusalem time, havdalah Sat 17:14");
+  });
+
   it("gives none without the setting", async () => {
     await start("2026-11-27T05:00:00Z", { digest: true, quiet: false });
     await h.addTask(PHONE, { text: "buy challah", dueAt: "2026-11-27T10:00:00Z" });
@@ -209,7 +218,29 @@ describe("Shabbat quiet: the morning digest", () => {
     expect(rows.map((r) => [r.kind, r.status])).toEqual([["digest", "skipped"]]);
   });
 
-  it("names today's holiday for every user, in their language", async () => {
+  it("names no holiday to a user whose calendar it is not (English, New York, no setting, no schedule)", async () => {
+    await start("2027-04-21T10:00:00Z", { digest: true, quiet: false, timeZone: "America/New_York" });
+    await h.addTask(PHONE, {
+      text: "call the bank",
+      dueAt: "2027-04-21T15:00:00Z",
+      timeZone: "America/New_York",
+    });
+    await passAt("2027-04-21T10:00:00Z");
+    const [digest] = await passAt("2027-04-21T12:00:00Z");
+    expect(digest).toContain("call the bank");
+    expect(digest).not.toContain("✡️");
+    await h.memo.users.update(PHONE, { calendarSchedule: "diaspora" });
+    await h.addTask(PHONE, {
+      text: "call the bank again",
+      dueAt: "2027-04-22T15:00:00Z",
+      timeZone: "America/New_York",
+    });
+    await h.memo.users.recordInbound(PHONE, new Date("2027-04-22T11:00:00Z"));
+    const [chosen] = await passAt("2027-04-22T12:00:00Z");
+    expect(chosen).toContain("✡️ Today is Pesach");
+  });
+
+  it("names today's holiday to a Hebrew user, in Hebrew", async () => {
     await start("2027-04-21T04:00:00Z", { digest: true, quiet: false, language: "he" });
     await h.addTask(PHONE, { text: "לבער חמץ", dueAt: "2027-04-21T07:00:00Z" });
     await passAt("2027-04-21T04:00:00Z");
@@ -235,6 +266,16 @@ describe("Shabbat quiet: the setting in chat", () => {
       "Shabbat quiet is off: reminders ring on Shabbat and holidays too.",
     );
     expect((await h.memo.users.get(PHONE))?.sabbathQuiet).toBe(false);
+  });
+
+  it("a city named in another zone: its schedule and its times, named as its time", async () => {
+    await start("2026-11-25T10:00:00Z", { quiet: false, timeZone: "America/New_York" });
+    const on = await say("quiet on Shabbat in Jerusalem");
+    expect(on).toContain("(Israel's holiday calendar)");
+    expect(on).toContain("\nQuiet from candle lighting Fri 15:55 to havdalah Sat 17:14, Jerusalem time.");
+    expect(await say("my Shabbat settings")).toBe(
+      "Shabbat and holiday quiet: on (Israel's holiday calendar).\nQuiet from candle lighting Fri 15:55 to havdalah Sat 17:14, Jerusalem time.",
+    );
   });
 
   it("turns on in Hebrew with the zone's city, and in Jerusalem by name", async () => {

@@ -113,6 +113,37 @@ async function seedWeek(): Promise<void> {
 }
 
 describe("when the weekly review comes", () => {
+  it("with Shabbat quiet, a review due on Saturday 10:00 waits for havdalah (19:52), once, under its own key", async () => {
+    await start();
+    await seedWeek();
+    await h.memo.users.update(PHONE, { sabbathQuiet: true, weeklyReviewDay: 6, weeklyReviewTime: "10:00" });
+    await h.pass();
+    // Shabbat chol hamoed Pesach 5787 in Jerusalem: candle lighting Fri 18:33, havdalah Sat 19:52.
+    expect(await passAt("2027-04-24T07:00:00Z")).toEqual([]);
+    expect(await passAt("2027-04-24T16:51:00Z")).toEqual([]);
+    const atHavdalah = await passAt("2027-04-24T16:52:00Z");
+    expect(atHavdalah).toHaveLength(1);
+    expect(atHavdalah[0]).toContain("🗓️ Your weekly review, Sat 24/04:");
+    expect(await passAt("2027-04-24T17:30:00Z")).toEqual([]);
+    const rows = await weekly();
+    expect(rows.map((r) => [r.key, r.status])).toEqual([[`weekly:${PHONE}@2027-04-24`, "sent"]]);
+  });
+
+  it("the holiday section only for a user whose calendar it plainly is", async () => {
+    await start();
+    await seedWeek();
+    // English, in New York, no Shabbat quiet, no schedule chosen: no holidays.
+    await h.memo.users.update(PHONE, { timeZone: "America/New_York" });
+    await h.pass();
+    const [plain] = await passAt("2027-04-19T12:00:00Z"); // Monday 08:00 in New York
+    expect(plain).toContain("🗓️ Your weekly review");
+    expect(plain).not.toContain("✡️");
+    // The same user, having said "I keep the diaspora holiday calendar": the week's holidays.
+    await h.memo.users.update(PHONE, { calendarSchedule: "diaspora" });
+    const [chosen] = await passAt("2027-04-26T12:00:00Z");
+    expect(chosen).toContain("✡️ Holidays this week:");
+  });
+
   it("at the user's day and time in their zone (Sunday 08:00 in Israel), not before, and a week later again", async () => {
     await start();
     await seedWeek();

@@ -6,6 +6,7 @@
  * their local fields only, so the server's zone never matters.
  */
 import { HDate, HebrewCalendar, Location, flags, type Event } from "@hebcal/core";
+import { t } from "../messages/index.js";
 import type { LocalDate } from "./zonedTime.js";
 
 /** Which holiday schedule a user keeps: Israel's, or the diaspora's (second days of yom tov). */
@@ -109,6 +110,9 @@ export interface HolidayDay {
 
 function kindOf(event: Event): HolidayKind | null {
   const mask = event.getFlags();
+  // Chanukah's first candle is lit on the evening of 24 Kislev: that day is its erev.
+  if (mask & flags.CHANUKAH_CANDLES && chanukahCandles(event) === 1) return "erev";
+  if (event.getDesc() === CHANUKAH_LAST) return "holiday";
   if (
     mask &
     (flags.SPECIAL_SHABBAT | flags.PARSHA_HASHAVUA | flags.DAF_YOMI | flags.OMER_COUNT | flags.MOLAD)
@@ -125,8 +129,41 @@ function kindOf(event: Event): HolidayKind | null {
   return "minor";
 }
 
-/** The named days from `from` to `to` (both included) on a schedule, in date order. */
-export function holidaysBetween(from: LocalDate, to: LocalDate, schedule: CalendarSchedule): HolidayDay[] {
+const CHANUKAH_LAST = "Chanukah: 8th Day";
+/** The candles an entry of Chanukah lights on its evening ("Chanukah: 3 Candles" → 3), else 0. */
+const chanukahCandles = (event: Event) => Number(/^Chanukah: (\d) Candles?$/.exec(event.getDesc())?.[1] ?? 0);
+
+/**
+ * A day's name as a reader wants it: no year ("Rosh Hashana 5786", "ראש השנה 5786" → "Rosh
+ * Hashana", "ראש השנה"), chol hamoed said in words ("Sukkot II (CH’’M)" → "Sukkot (chol
+ * hamoed)", "סוכות (חול המועד)"), Yom Kippur by its Hebrew name (יום הכיפורים), and Chanukah by
+ * its day, not by the candles of its evening ("Erev Chanukah (the first candle tonight)",
+ * "Chanukah (3 candles tonight)", "Chanukah (its last day)").
+ */
+function nameOf(event: Event, language: "he" | "en"): string {
+  const text = event.render(language === "he" ? "he-x-NoNikud" : "en");
+  const candles = chanukahCandles(event);
+  if (candles === 1) return t(language, "calendar.erevChanukah");
+  if (candles > 1)
+    return t(language, "calendar.chanukah", { candles: text.replace(/^[^:]*:\s*/, "").toLowerCase() });
+  if (event.getDesc() === CHANUKAH_LAST) return t(language, "calendar.chanukahLast");
+  if (event.getFlags() & flags.CHOL_HAMOED) {
+    const name = text.replace(/\s*\(.*\)$/, "").replace(/\s+(?:[IVX]+|[א-ת]{1,2}[׳״'"]?)$/u, "");
+    return t(language, "calendar.cholHamoed", { name });
+  }
+  return text.replace(/\s+\d{4}$/, "").replace(/יום כיפור$/, "יום הכיפורים");
+}
+
+/**
+ * The named days from `from` to `to` (both included) on a schedule, in date order. `jerusalem`:
+ * the user keeps Purim on 15 Adar (Shushan Purim), so Purim and its erev are not theirs.
+ */
+export function holidaysBetween(
+  from: LocalDate,
+  to: LocalDate,
+  schedule: CalendarSchedule,
+  jerusalem = false,
+): HolidayDay[] {
   const events = HebrewCalendar.calendar({
     start: toJsDate(from),
     end: toJsDate(to),
@@ -140,11 +177,12 @@ export function holidaysBetween(from: LocalDate, to: LocalDate, schedule: Calend
   for (const event of events) {
     const kind = kindOf(event);
     if (!kind) continue;
+    if (jerusalem && (event.getDesc() === "Purim" || event.getDesc() === "Erev Purim")) continue;
     days.push({
       date: fromJsDate(event.getDate().greg()),
       key: event.getDesc(),
-      en: event.render("en"),
-      he: event.render("he-x-NoNikud"),
+      en: nameOf(event, "en"),
+      he: nameOf(event, "he"),
       kind,
     });
   }

@@ -185,7 +185,7 @@ function namesBetween(
       const name = holidayName(chag.render("en"));
       if (!en.includes(name)) {
         en.push(name);
-        he.push(holidayName(chag.render("he-x-NoNikud")));
+        he.push(holidayName(chag.render("he-x-NoNikud")).replace(/יום כיפור$/, "יום הכיפורים"));
       }
     }
     const last = instantToLocal(endMs, zone);

@@ -142,6 +142,15 @@ describe("Shabbat quiet: reminders", () => {
     ]);
   });
 
+  it("in Hebrew: held until the end of the holiday and Shabbat (עד צאת החג והשבת)", async () => {
+    await start("2026-09-11T14:00:00Z", { language: "he" });
+    await reminder("להזמין טיפול לרכב", "2026-09-13T06:00:00Z");
+    await h.memo.users.recordInbound(PHONE, new Date("2026-09-13T12:00:00Z"));
+    expect(await passAt("2026-09-13T06:00:00Z")).toEqual([]);
+    const [held] = await passAt("2026-09-13T16:24:00Z");
+    expect(held).toContain("(חיכיתי עם זה עד צאת החג והשבת:");
+  });
+
   it("the 8th day of Pesach is yom tov abroad, not on Israel's calendar", async () => {
     // New York keeps the diaspora's calendar by its zone: Thu 29 Apr 2027 is Pesach VIII.
     await start("2027-04-29T12:00:00Z", { timeZone: "America/New_York" });

@@ -157,7 +157,7 @@ describe("when the weekly review comes", () => {
         "⚠️ Overdue:\n1. renew passport (Mon 12/04)\n2. call the plumber (Thu 15/04)",
         "📅 Coming this week:\n• Tue 20/04 10:00 buy matza",
         "🗓️ In your calendar this week:\n• Wed 21/04 19:00 Seder at grandma's",
-        "✡️ Holidays this week:\n• Wed 21/04 Ta’anit Bechorot\n• Wed 21/04 Erev Pesach\n• Thu 22/04 Pesach I\n• Fri 23/04 Pesach II (CH’’M)\n• Sat 24/04 Pesach III (CH’’M)",
+        "✡️ Holidays this week:\n• Wed 21/04 Ta’anit Bechorot\n• Wed 21/04 Erev Pesach\n• Thu 22/04 Pesach I\n• Fri 23/04 Pesach (chol hamoed)\n• Sat 24/04 Pesach (chol hamoed)",
         "🛒 Open on shared lists:\n• *Shopping* (2): wine, eggs",
         'Reply "done 1", "move 1 to Friday" or "delete 1" for an overdue one.',
         'Say "stop the weekly review" to turn these off.',
@@ -187,7 +187,7 @@ describe("when the weekly review comes", () => {
       [
         "🗓️ הסיכום השבועי שלך, שישי 23/04:",
         "⚠️ באיחור:\n1. לחדש דרכון (שני 12/04)",
-        "✡️ חגים ומועדים השבוע:\n• שישי 23/04 פסח ב׳ (חוה״מ)\n• שבת 24/04 פסח ג׳ (חוה״מ)\n• ראשון 25/04 פסח ד׳ (חוה״מ)\n• שני 26/04 פסח ה׳ (חוה״מ)\n• שלישי 27/04 פסח ו׳ (חוה״מ)\n• רביעי 28/04 פסח ז׳",
+        "✡️ חגים ומועדים השבוע:\n• שישי 23/04 פסח (חול המועד)\n• שבת 24/04 פסח (חול המועד)\n• ראשון 25/04 פסח (חול המועד)\n• שני 26/04 פסח (חול המועד)\n• שלישי 27/04 פסח (חול המועד)\n• רביעי 28/04 פסח ז׳",
         'אפשר לכתוב "בוצע 1", "תזיז את 1 ליום שישי" או "מחק 1" על משימה באיחור.',
         'אפשר לכתוב "בטל את הסיכום השבועי" כדי להפסיק.',
       ].join("\n\n"),

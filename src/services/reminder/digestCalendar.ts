@@ -53,11 +53,11 @@ function named(day: HolidayDay): boolean {
 /** Days already looked up (a day and a schedule), for the digests of one morning. */
 const cache = new Map<string, HolidayDay[]>();
 
-function holidaysOn(date: LocalDate, schedule: CalendarSchedule): HolidayDay[] {
-  const key = `${date.year}-${date.month}-${date.day}|${schedule}`;
+function holidaysOn(date: LocalDate, schedule: CalendarSchedule, jerusalem: boolean): HolidayDay[] {
+  const key = `${date.year}-${date.month}-${date.day}|${schedule}|${jerusalem}`;
   let days = cache.get(key);
   if (!days) {
-    days = holidaysBetween(date, date, schedule).filter(named);
+    days = holidaysBetween(date, date, schedule, jerusalem).filter(named);
     if (cache.size > 64) cache.clear();
     cache.set(key, days);
   }
@@ -70,8 +70,11 @@ export function digestCalendar(
   digestAtMs: number,
 ): Pick<DigestContent, "holidays" | "candles"> {
   const { year, month, day } = zonedParts(digestAtMs, user.timeZone);
+  // Purim on 15 Adar for a user who named Jerusalem (an Israeli zone alone is not Jerusalem).
   const holidays = keepsHebrewCalendar(user)
-    ? holidaysOn({ year, month, day }, scheduleOf(user)).map((h) => (user.language === "he" ? h.he : h.en))
+    ? holidaysOn({ year, month, day }, scheduleOf(user), user.sabbathCity === "Jerusalem").map((h) =>
+        user.language === "he" ? h.he : h.en,
+      )
     : [];
   const city = user.sabbathQuiet ? restCityOf(user) : null;
   const window = city ? nextRestWindow(user, city, digestAtMs) : null;

@@ -178,9 +178,10 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
   return { text, buttons };
 }
 
-/** "Rosh Hashana and Shabbat" / "ראש השנה ושבת". */
+/** "Rosh Hashana and Shabbat" / "החג והשבת" (Hebrew says "until the end of the holiday and Shabbat"). */
 function joinNames(names: readonly string[], lang: Language): string {
   if (names.length < 2) return names[0] ?? "";
+  if (lang === "he" && names.at(-1) === "שבת") return names.length === 2 ? "החג והשבת" : "החגים והשבת";
   const last = names.at(-1)!;
   return `${names.slice(0, -1).join(", ")}${lang === "he" ? " ו" : " and "}${last}`;
 }

@@ -148,7 +148,7 @@ function buildWeeklyReview(
   // Only for users whose calendar it plainly is (the digest's rule).
   const holidays = (
     keepsHebrewCalendar({ ...user, language })
-      ? holidaysBetween(week.today, week.lastDay, scheduleOf(user))
+      ? holidaysBetween(week.today, week.lastDay, scheduleOf(user), user.sabbathCity === "Jerusalem")
       : []
   )
     .filter(shown)

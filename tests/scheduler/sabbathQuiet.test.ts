@@ -114,6 +114,21 @@ describe("Shabbat quiet: reminders", () => {
     expect(await passAt("2026-11-29T08:00:00Z")).toEqual(["🔁 Reminder: take the pills"]);
   });
 
+  it("a daily reminder due again within an hour of havdalah rings then, not also for the held occurrence", async () => {
+    await start("2026-11-27T07:00:00Z");
+    await h.addTask(PHONE, {
+      text: "water the garden",
+      nextFireAt: "2026-11-27T15:30:00Z", // Fri 17:30, inside the window
+      recurrence: { type: "daily", time: "17:30" },
+      timeZone: "Asia/Jerusalem",
+    });
+    await h.memo.users.recordInbound(PHONE, new Date("2026-11-28T15:00:00Z"));
+    expect(await passAt("2026-11-27T15:30:00Z")).toEqual([]);
+    expect(await passAt("2026-11-28T15:14:00Z")).toEqual([]); // havdalah 17:14
+    expect(await passAt("2026-11-28T15:30:00Z")).toEqual(["🔁 Reminder: water the garden"]);
+    expect(await passAt("2026-11-28T16:00:00Z")).toEqual([]);
+  });
+
   it("pauses a nudge until havdalah", async () => {
     await start("2026-11-28T07:00:00Z");
     await h.addTask(PHONE, {

@@ -6,6 +6,7 @@ import {
 } from "../support/schedulerHarness.js";
 import { textMessage } from "../support/whatsappHarness.js";
 import { householdNotice } from "../../src/services/reminder/householdNotices.js";
+import { sabbathSetting } from "../../src/services/reminder/sabbathSettings.js";
 
 /**
  * Shabbat and holiday quiet (issue 36), as a user meets it in WhatsApp with a controlled clock:
@@ -320,6 +321,15 @@ describe("Shabbat quiet: the setting in chat", () => {
     expect(await say("שקט בשבת בבקשה")).toContain("(ירושלים)");
     const user = await h.memo.users.get(PHONE);
     expect([user?.sabbathQuiet, user?.sabbathCity]).toEqual([true, null]);
+  });
+
+  it("a reply with no window to name ends with its sentence, not a bare newline", async () => {
+    await start("2026-11-25T10:00:00Z", { timeZone: "Asia/Tokyo" });
+    const user = (await h.memo.users.get(PHONE))!;
+    const command = { kind: "calendarSchedule", schedule: "diaspora" } as const;
+    expect(sabbathSetting(user, "en", command, h.clock.now()).reply).toBe(
+      "OK: the diaspora holiday calendar.",
+    );
   });
 
   it("asks for a city when the zone has none", async () => {

@@ -5,8 +5,9 @@
  * (`LocalDate`): what day it is where the user is; hebcal's own `Date`s are read and made with
  * their local fields only, so the server's zone never matters.
  */
-import { HDate, HebrewCalendar, flags, type Event } from "@hebcal/core";
+import { HDate, HebrewCalendar, Location, flags, type Event } from "@hebcal/core";
 import type { HebrewDateCustom } from "../types/recurrence.js";
+import { t } from "../messages/index.js";
 import type { LocalDate } from "./zonedTime.js";
 
 /** Which holiday schedule a user keeps: Israel's, or the diaspora's (second days of yom tov). */
@@ -15,12 +16,38 @@ export type CalendarSchedule = "israel" | "diaspora";
 /** Zones whose users keep Israel's schedule unless they say otherwise. */
 const ISRAEL_ZONES = new Set(["Asia/Jerusalem", "Asia/Tel_Aviv", "Israel"]);
 
-/** The schedule a user keeps: the one they chose, else Israel's in an Israeli zone, else the diaspora's. */
+/**
+ * The schedule a user keeps: the one they chose, else their Shabbat city's (a city in Israel keeps
+ * Israel's), else Israel's in an Israeli zone, else the diaspora's.
+ */
 export function scheduleOf(user: {
   calendarSchedule: CalendarSchedule | null;
+  sabbathCity: string | null;
   timeZone: string;
 }): CalendarSchedule {
-  return user.calendarSchedule ?? (ISRAEL_ZONES.has(user.timeZone) ? "israel" : "diaspora");
+  if (user.calendarSchedule) return user.calendarSchedule;
+  const city = user.sabbathCity === null ? undefined : Location.lookup(user.sabbathCity);
+  if (city) return city.getIsrael() ? "israel" : "diaspora";
+  return ISRAEL_ZONES.has(user.timeZone) ? "israel" : "diaspora";
+}
+
+/**
+ * Whether the Hebrew calendar is plainly the user's, so the digest and the weekly review name its
+ * holidays: they write in Hebrew, live in an Israeli zone, keep Shabbat quiet, or chose a holiday
+ * schedule themselves. Others get no holiday lines.
+ */
+export function keepsHebrewCalendar(user: {
+  language: string | null;
+  timeZone: string;
+  sabbathQuiet: boolean;
+  calendarSchedule: CalendarSchedule | null;
+}): boolean {
+  return (
+    user.language === "he" ||
+    ISRAEL_ZONES.has(user.timeZone) ||
+    user.sabbathQuiet ||
+    user.calendarSchedule !== null
+  );
 }
 
 /** A Hebrew date; `month` is hebcal's numbering: Nisan 1 … Elul 6, Tishrei 7 … Adar (I) 12, Adar II 13. */
@@ -88,6 +115,9 @@ export interface HolidayDay {
 
 function kindOf(event: Event): HolidayKind | null {
   const mask = event.getFlags();
+  // Chanukah's first candle is lit on the evening of 24 Kislev: that day is its erev.
+  if (mask & flags.CHANUKAH_CANDLES && chanukahCandles(event) === 1) return "erev";
+  if (event.getDesc() === CHANUKAH_LAST) return "holiday";
   if (
     mask &
     (flags.SPECIAL_SHABBAT | flags.PARSHA_HASHAVUA | flags.DAF_YOMI | flags.OMER_COUNT | flags.MOLAD)
@@ -104,8 +134,41 @@ function kindOf(event: Event): HolidayKind | null {
   return "minor";
 }
 
-/** The named days from `from` to `to` (both included) on a schedule, in date order. */
-export function holidaysBetween(from: LocalDate, to: LocalDate, schedule: CalendarSchedule): HolidayDay[] {
+const CHANUKAH_LAST = "Chanukah: 8th Day";
+/** The candles an entry of Chanukah lights on its evening ("Chanukah: 3 Candles" → 3), else 0. */
+const chanukahCandles = (event: Event) => Number(/^Chanukah: (\d) Candles?$/.exec(event.getDesc())?.[1] ?? 0);
+
+/**
+ * A day's name as a reader wants it: no year ("Rosh Hashana 5786", "ראש השנה 5786" → "Rosh
+ * Hashana", "ראש השנה"), chol hamoed said in words ("Sukkot II (CH’’M)" → "Sukkot (chol
+ * hamoed)", "סוכות (חול המועד)"), Yom Kippur by its Hebrew name (יום הכיפורים), and Chanukah by
+ * its day, not by the candles of its evening ("Erev Chanukah (the first candle tonight)",
+ * "Chanukah (3 candles tonight)", "Chanukah (its last day)").
+ */
+function nameOf(event: Event, language: "he" | "en"): string {
+  const text = event.render(language === "he" ? "he-x-NoNikud" : "en");
+  const candles = chanukahCandles(event);
+  if (candles === 1) return t(language, "calendar.erevChanukah");
+  if (candles > 1)
+    return t(language, "calendar.chanukah", { candles: text.replace(/^[^:]*:\s*/, "").toLowerCase() });
+  if (event.getDesc() === CHANUKAH_LAST) return t(language, "calendar.chanukahLast");
+  if (event.getFlags() & flags.CHOL_HAMOED) {
+    const name = text.replace(/\s*\(.*\)$/, "").replace(/\s+(?:[IVX]+|[א-ת]{1,2}[׳״'"]?)$/u, "");
+    return t(language, "calendar.cholHamoed", { name });
+  }
+  return text.replace(/\s+\d{4}$/, "").replace(/יום כיפור$/, "יום הכיפורים");
+}
+
+/**
+ * The named days from `from` to `to` (both included) on a schedule, in date order. `jerusalem`:
+ * the user keeps Purim on 15 Adar (Shushan Purim), so Purim and its erev are not theirs.
+ */
+export function holidaysBetween(
+  from: LocalDate,
+  to: LocalDate,
+  schedule: CalendarSchedule,
+  jerusalem = false,
+): HolidayDay[] {
   const events = HebrewCalendar.calendar({
     start: toJsDate(from),
     end: toJsDate(to),
@@ -119,11 +182,12 @@ export function holidaysBetween(from: LocalDate, to: LocalDate, schedule: Calend
   for (const event of events) {
     const kind = kindOf(event);
     if (!kind) continue;
+    if (jerusalem && (event.getDesc() === "Purim" || event.getDesc() === "Erev Purim")) continue;
     days.push({
       date: fromJsDate(event.getDate().greg()),
       key: event.getDesc(),
-      en: event.render("en"),
-      he: event.render("he-x-NoNikud"),
+      en: nameOf(event, "en"),
+      he: nameOf(event, "he"),
       kind,
     });
   }

@@ -42,6 +42,7 @@ export interface CalendarOptions {
 /** A user's calendar settings as the parser takes them: their schedule (or their zone's) and Hebrew birthday. */
 export function calendarOptionsOf(user: {
   calendarSchedule: CalendarSchedule | null;
+  sabbathCity: string | null;
   timeZone: string;
   hebrewBirthday: { month: number; day: number } | null;
 }): CalendarOptions {

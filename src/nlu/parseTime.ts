@@ -165,7 +165,7 @@ function scanText(text: string, nowMs: number, timeZone: string, calendar: Calen
   const today: LocalDate = { year: now.year, month: now.month, day: now.day };
   const scanner = new Scanner(text);
   const repeats = takeRepeats(scanner);
-  const schedule = calendar.schedule ?? scheduleOf({ calendarSchedule: null, timeZone });
+  const schedule = calendar.schedule ?? scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone });
   const days = [
     ...takeHolidays(scanner, today, timeZone, schedule),
     ...takeHebrewDates(scanner, today, calendar),

@@ -16,6 +16,8 @@ export interface RestWindow {
   end: number;
   /** What the window is for, in each language, the holidays first: ["Rosh Hashana", "Shabbat"]. */
   names: { en: string[]; he: string[] };
+  /** The city's zone: its times are said there ("15:55 Jerusalem time" to a user in New York). */
+  timeZone: string;
 }
 
 /** Hebrew names of the classic cities people are likely to name in Hebrew. */
@@ -97,10 +99,17 @@ const holidayName = (text: string) =>
     .trim();
 
 /**
+ * Days searched on either side of the range: longer than the longest window (two days of yom tov
+ * and Shabbat, Wednesday evening to Saturday night, about 3.1 days), so a window that overlaps the
+ * range is found with both its candle lighting and its havdalah.
+ */
+const MARGIN_DAYS = 4;
+
+/**
  * The rest windows that overlap `fromMs`…`toMs` in `city` on `schedule`: Shabbat and the yom tov
  * days of that schedule (the 8th day of Pesach only abroad), each from its candle lighting to its
- * havdalah, adjacent ones merged. A window that began before the days searched (up to 4 days
- * before `fromMs`) is found whole.
+ * havdalah, adjacent ones merged. A window that overlaps the range is found whole, however far
+ * before `fromMs` it began or after `toMs` it ends.
  */
 export function restWindows(
   fromMs: number,
@@ -116,8 +125,8 @@ export function restWindows(
     return { year, month, day };
   };
   const events = HebrewCalendar.calendar({
-    start: toJsDate(addDays(local(fromMs), -4)),
-    end: toJsDate(addDays(local(toMs), 1)),
+    start: toJsDate(addDays(local(fromMs), -MARGIN_DAYS)),
+    end: toJsDate(addDays(local(toMs), MARGIN_DAYS)),
     location,
     candlelighting: true,
     il: schedule === "israel",
@@ -145,7 +154,12 @@ export function restWindows(
     if (desc === "Candle lighting") {
       open ??= { start: at, en: [], he: [] };
     } else if (desc === "Havdalah" && open) {
-      windows.push({ start: open.start, end: at, names: namesBetween(open.start, at, zone, chagByDay) });
+      windows.push({
+        start: open.start,
+        end: at,
+        names: namesBetween(open.start, at, zone, chagByDay),
+        timeZone: zone,
+      });
       open = null;
     }
   }
@@ -171,7 +185,7 @@ function namesBetween(
       const name = holidayName(chag.render("en"));
       if (!en.includes(name)) {
         en.push(name);
-        he.push(holidayName(chag.render("he-x-NoNikud")));
+        he.push(holidayName(chag.render("he-x-NoNikud")).replace(/יום כיפור$/, "יום הכיפורים"));
       }
     }
     const last = instantToLocal(endMs, zone);

@@ -4,11 +4,13 @@
  * "תפסיק את סיכום הבוקר", "שלח את סיכום הבוקר ב-7:30") and quiet hours ("quiet hours 22:00-07:00",
  * "no quiet hours", "שעות שקט 22-7"), Shabbat and holiday quiet ("quiet on Shabbat in Haifa",
  * "שקט בשבת ובחגים", "stop Shabbat quiet"), the holiday calendar ("use the diaspora holiday
- * calendar", "לוח חגים של ישראל") and the weekly review: shown now ("weekly review", "סיכום
+ * calendar", "תשתמש בלוח החגים של ישראל") and the weekly review: shown now ("weekly review", "סיכום
  * שבועי"), on, off, or on a day and time ("weekly review on Friday at 14:00", "סיכום שבועי ביום
  * שישי ב-14:00"). Patterns are anchored to the whole message, so a request that
  * merely mentions a summary ("summarize my notes") is left to the planner.
  */
+
+import { restCity } from "./restWindows.js";
 
 export type SettingsCommand =
   | { kind: "digestOff" }
@@ -112,12 +114,15 @@ const QUIET_SHOW = [
 
 const SHABBAT = String.raw`(?:shabbat|shabbos|shabat|sabbath|the\s+sabbath)`;
 const HOLIDAYS = String.raw`(?:\s+(?:and|&|\+)\s+(?:on\s+|during\s+)?(?:the\s+)?(?:jewish\s+)?(?:holidays|holy\s+days|chagim|yom\s+tov|yamim\s+tovim))?`;
-/** "in Haifa", "in New York": a city name, checked against hebcal's cities by the settings. */
-const EN_CITY = String.raw`(?:\s+(?:in|for|at)\s+([a-z][a-z .'-]{1,40}?))?`;
+/**
+ * "in Haifa", "in New York": a city only after "in" ("at home", "for the kids" are not cities, and
+ * the message is then not this command); checked against hebcal's cities by the settings.
+ */
+const EN_CITY = String.raw`(?:\s+in\s+([a-z][a-z .'-]{1,40}?))?`;
 const HE_SHABBAT = String.raw`(?:ה)?שבת(?:ות)?`;
 const HE_HOLIDAYS = String.raw`(?:\s+ו(?:ב)?(?:ה)?(?:חגים|חג|ימים\s+טובים))?`;
-/** "בירושלים", "בתל אביב", "ב-חיפה": the city without its ב. */
-const HE_CITY = String.raw`(?:\s+ב[-־]?\s*([א-ת][א-ת '"׳״\-]{1,30}?))?`;
+/** "בירושלים", "בתל אביב", "ב-חיפה": the city without its ב ("בבקשה" is the request's tail, not a city). */
+const HE_CITY = String.raw`(?:\s+ב[-־]?\s*(?!בקשה${HE_END})([א-ת][א-ת '"׳״\-]{1,30}?))?`;
 
 const SABBATH_ON = [
   new RegExp(
@@ -166,14 +171,21 @@ const EN_ABROAD = String.raw`(?:the\s+)?(?:diaspora|diaspora's|chutz\s+la'?aretz
 const EN_ISRAEL = String.raw`(?:israel|israel's|israeli|the\s+israeli)`;
 const HE_ABROAD = String.raw`(?:חו["״']{1,2}ל|חוץ\s+לארץ|התפוצות|הגולה)`;
 const HE_ISRAEL = String.raw`(?:ישראל|הארץ|ארץ\s+ישראל)`;
+/** A statement's end: like TAIL, but not a question ("Israeli holidays?" asks, it does not set). */
+const STATED = String.raw`(?:\s*,?\s+(?:please|thanks|thank\s+you|בבקשה|תודה))?\s*[.!]*\s*$`;
+/**
+ * The holiday calendar is changed only by a request with a verb ("use …", "switch to …", "I keep
+ * …", "תשתמש ב…", "תעבור ל…", "אני שומר את …"): a bare "Israel holidays" or "לוח חגים ישראל" may be
+ * a question about them, and is left to the planner.
+ */
 const scheduleCommand = (where: string, he: boolean) =>
   he
     ? new RegExp(
-        String.raw`^${HE_LEAD}(?:(?:תשתמש|תשתמשי|השתמש|להשתמש)\s+ב|(?:אני\s+)?(?:שומר|שומרת|חוגג|חוגגת)\s+(?:את\s+)?|(?:עבור|תעבור|תעבירי|העבר)\s+ל)?(?:ה)?(?:לוח\s+(?:ה)?חגים|חגים|לוח\s+(?:ה)?שנה)\s+(?:של\s+|כמו\s+ב)?${where}${TAIL}`,
+        String.raw`^${HE_LEAD}(?:(?:תשתמש|תשתמשי|השתמש|להשתמש)\s+ב|(?:אני\s+)?(?:שומר|שומרת|חוגג|חוגגת)\s+(?:את\s+)?|(?:עבור|תעבור|תעברי|לעבור|תעביר|תעבירי|העבר)\s+ל)(?:ה)?(?:לוח\s+(?:ה)?חגים|חגים|לוח\s+(?:ה)?שנה)\s+(?:של\s+|כמו\s+ב)?${where}${STATED}`,
         "u",
       )
     : new RegExp(
-        String.raw`^${EN_LEAD}(?:(?:use|switch\s+to|set|i\s+(?:keep|follow|observe|use))\s+)?(?:${where}\s+(?:holiday\s+calendar|holidays|calendar|holiday\s+schedule|schedule)|(?:the\s+)?(?:holiday\s+calendar|holidays|holiday\s+schedule)\s+(?:of|for|in)\s+${where})${TAIL}`,
+        String.raw`^${EN_LEAD}(?:use|switch\s+to|set|i\s+(?:keep|follow|observe|use))\s+(?:${where}\s+(?:holiday\s+calendar|holidays|calendar|holiday\s+schedule|schedule)|(?:the\s+)?(?:holiday\s+calendar|holidays|holiday\s+schedule)\s+(?:of|for|in)\s+${where})${STATED}`,
         "iu",
       );
 const SCHEDULE = [
@@ -187,13 +199,25 @@ const SCHEDULE = [
   },
 ];
 
+/**
+ * Whether the words after "in" / "ב" are meant as a city: a city hebcal knows ("haifa", "חיפה"),
+ * or, in English, a capitalised name ("in Springfield": answered "I couldn't find …"). Anything
+ * else ("בבוקר", "בבית", "in the morning") narrows the request to something this setting is not
+ * (Saturday mornings, at home), so the message is not this command and goes to the planner.
+ */
+function saidAsCity(words: string): boolean {
+  return restCity(words) !== null || /^\p{Lu}/u.test(words);
+}
+
 /** The Shabbat quiet and holiday calendar commands in `message`, or null. */
 function parseSabbathCommand(message: string): SettingsCommand | null {
   if (SABBATH_OFF.some((p) => p.test(message))) return { kind: "sabbathOff" };
   if (SABBATH_SHOW.some((p) => p.test(message))) return { kind: "sabbathShow" };
   for (const pattern of SABBATH_ON) {
     const match = pattern.exec(message);
-    if (match) return { kind: "sabbathOn", city: match[1]?.trim() || null };
+    if (!match) continue;
+    const city = match[1]?.trim() || null;
+    return city === null || saidAsCity(city) ? { kind: "sabbathOn", city } : null;
   }
   for (const { schedule, patterns } of SCHEDULE)
     if (patterns.some((p) => p.test(message))) return { kind: "calendarSchedule", schedule };

@@ -62,8 +62,11 @@ export interface DigestContent {
   sections: DigestSection[];
   /** Today's holidays or fasts on the user's schedule, in their language ("Erev Pesach"). */
   holidays?: string[];
-  /** Shabbat quiet: a window that begins today, its city, candle lighting and havdalah (ISO). */
-  candles?: { city: string; lightingAt: string; havdalahAt: string };
+  /**
+   * Shabbat quiet: a window that begins today, its city, candle lighting and havdalah (ISO), and
+   * the city's zone, where its times are said (absent in rows from before it: the user's zone).
+   */
+  candles?: { city: string; lightingAt: string; havdalahAt: string; timeZone?: string };
 }
 
 /** A section of the weekly review: at most a phone screen's lines, and how many more there are. */

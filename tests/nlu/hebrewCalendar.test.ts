@@ -332,7 +332,7 @@ describe("calendar questions answered in code", () => {
       text,
       Date.parse("2026-03-11T08:00:00Z"),
       zone,
-      scheduleOf({ calendarSchedule: null, timeZone: zone }),
+      scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone: zone }),
     );
     return question ? calendarAnswerText(question, language) : null;
   };

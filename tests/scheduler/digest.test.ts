@@ -83,7 +83,7 @@ describe("when the digest comes", () => {
     expect(await passAt("2026-03-02T02:29:00Z")).toEqual([]);
     const [digest] = await passAt("2026-03-02T02:30:00Z");
     expect(digest).toBe(
-      `☀️ Good morning! Here's your day, Monday 02/03:\n✡️ Today is Ta’anit Esther · Erev Purim\n\nPlus 1 open task with no date.\n\n${FOOTER}`,
+      `☀️ Good morning! Here's your day, Monday 02/03:\n\nPlus 1 open task with no date.\n\n${FOOTER}`,
     );
     expect(await passAt("2026-03-02T02:31:00Z")).toEqual([]);
     expect(await passAt("2026-03-02T06:00:00Z")).toEqual([]);
@@ -120,7 +120,7 @@ describe("when the digest comes", () => {
     const sent = await passAt("2026-03-02T02:30:00Z");
     expect(sent).toEqual([
       "⏰ Reminder: call the office",
-      `☀️ Good morning! Here's your day, Monday 02/03:\n✡️ Today is Ta’anit Esther · Erev Purim\n\nToday:\n• 08:00 call the office\n\n${FOOTER}`,
+      `☀️ Good morning! Here's your day, Monday 02/03:\n\nToday:\n• 08:00 call the office\n\n${FOOTER}`,
     ]);
     const [reminder, digest] = (await h.ledger(PHONE)).sort((a, b) => a.sentAt! - b.sentAt!);
     expect(digest!.sentAt! - reminder!.sentAt!).toBeGreaterThanOrEqual(6_000);
@@ -203,7 +203,7 @@ describe("what the digest says", () => {
 
     expect(await passAt("2026-03-02T02:30:00Z")).toEqual([
       [
-        "☀️ Good morning Dana! Here's your day, Monday 02/03:\n✡️ Today is Ta’anit Esther · Erev Purim",
+        "☀️ Good morning Dana! Here's your day, Monday 02/03:",
         "",
         "Today:\n• 09:00 vitamins\n• 13:00 team lunch\n• 15:00 dentist\n• 18:30 gym",
         "",
@@ -226,7 +226,7 @@ describe("what the digest says", () => {
     );
     await passAt("2026-03-02T00:00:00Z");
     expect(await passAt("2026-03-02T02:30:00Z")).toEqual([
-      `☀️ Good morning! Here's your day, Monday 02/03:\n✡️ Today is Ta’anit Esther · Erev Purim\n\nToday:\n• 21:00 antibiotics\n\n${FOOTER}`,
+      `☀️ Good morning! Here's your day, Monday 02/03:\n\nToday:\n• 21:00 antibiotics\n\n${FOOTER}`,
     ]);
     expect(await passAt("2026-03-02T15:30:00Z")).toEqual(["🔁 Reminder: antibiotics"]);
     // Its last ring is gone: the next morning has nothing to say.
@@ -273,7 +273,7 @@ describe("digest sources", () => {
     await h.remind(PHONE, "dentist", { dueDate: "today at 15:00" }, KOLKATA);
     await passAt("2026-03-02T00:00:00Z");
     expect(await passAt("2026-03-02T02:30:00Z")).toEqual([
-      `☀️ Good morning! Here's your day, Monday 02/03:\n✡️ Today is Ta’anit Esther · Erev Purim\n\nToday:\n• 15:00 dentist\n\nCalendar:\n• 11:00 Design review\n• Holiday in Goa\n\n${FOOTER}`,
+      `☀️ Good morning! Here's your day, Monday 02/03:\n\nToday:\n• 15:00 dentist\n\nCalendar:\n• 11:00 Design review\n• Holiday in Goa\n\n${FOOTER}`,
     ]);
     // Asked once, for the local day from midnight to midnight: 18:30Z to 18:30Z.
     expect(asked).toEqual([
@@ -293,7 +293,7 @@ describe("digest sources", () => {
     });
     await passAt("2026-03-02T00:00:00Z");
     expect(await passAt("2026-03-02T02:30:00Z")).toEqual([
-      `☀️ Good morning! Here's your day, Monday 02/03:\n✡️ Today is Ta’anit Esther · Erev Purim\n\nCalendar:\n• 11:00 Design review\n\n${FOOTER}`,
+      `☀️ Good morning! Here's your day, Monday 02/03:\n\nCalendar:\n• 11:00 Design review\n\n${FOOTER}`,
     ]);
     lines = [];
     expect(await passAt("2026-03-03T02:30:00Z")).toEqual([]);
@@ -312,7 +312,7 @@ describe("digest sources", () => {
     await h.remind(PHONE, "dentist", { dueDate: "today at 15:00" }, KOLKATA);
     await passAt("2026-03-02T00:00:00Z");
     expect(await passAt("2026-03-02T02:30:00Z")).toEqual([
-      `☀️ Good morning! Here's your day, Monday 02/03:\n✡️ Today is Ta’anit Esther · Erev Purim\n\nToday:\n• 15:00 dentist\n\nWeather:\n• Sunny, 31°\n\n${FOOTER}`,
+      `☀️ Good morning! Here's your day, Monday 02/03:\n\nToday:\n• 15:00 dentist\n\nWeather:\n• Sunny, 31°\n\n${FOOTER}`,
     ]);
   });
 });
@@ -408,7 +408,7 @@ describe("configuration", () => {
     // The model was given the template's facts to reword.
     expect(llm.requests).toHaveLength(1);
     expect(lastUserMessageOf(llm.requests[0]!)).toBe(
-      `☀️ Good morning Dana! Here's your day, Monday 02/03:\n✡️ Today is Ta’anit Esther · Erev Purim\n\nPlus 1 open task with no date.\n\n${FOOTER}`,
+      `☀️ Good morning Dana! Here's your day, Monday 02/03:\n\nPlus 1 open task with no date.\n\n${FOOTER}`,
     );
   });
 
@@ -419,7 +419,7 @@ describe("configuration", () => {
     await undated("plan the trip");
     await passAt("2026-03-02T00:00:00Z");
     expect(await passAt("2026-03-02T02:30:00Z")).toEqual([
-      `☀️ Good morning Dana! Here's your day, Monday 02/03:\n✡️ Today is Ta’anit Esther · Erev Purim\n\nPlus 1 open task with no date.\n\n${FOOTER}`,
+      `☀️ Good morning Dana! Here's your day, Monday 02/03:\n\nPlus 1 open task with no date.\n\n${FOOTER}`,
     ]);
     expect(llm.requests.length).toBeGreaterThan(0);
   });
@@ -431,7 +431,7 @@ describe("configuration", () => {
     await undated("plan the trip");
     await passAt("2026-03-02T00:00:00Z");
     expect(await passAt("2026-03-02T02:30:00Z")).toEqual([
-      `☀️ Good morning! Here's your day, Monday 02/03:\n✡️ Today is Ta’anit Esther · Erev Purim\n\nPlus 1 open task with no date.\n\n${FOOTER}`,
+      `☀️ Good morning! Here's your day, Monday 02/03:\n\nPlus 1 open task with no date.\n\n${FOOTER}`,
     ]);
     expect(llm.requests).toEqual([]);
   });

@@ -6,6 +6,7 @@ import {
 } from "../support/schedulerHarness.js";
 import { textMessage } from "../support/whatsappHarness.js";
 import { householdNotice } from "../../src/services/reminder/householdNotices.js";
+import { sabbathSetting } from "../../src/services/reminder/sabbathSettings.js";
 
 /**
  * Shabbat and holiday quiet (issue 36), as a user meets it in WhatsApp with a controlled clock:
@@ -73,6 +74,24 @@ describe("Shabbat quiet: reminders", () => {
     expect(rows[0]!.status).toBe("sent");
   });
 
+  it("a reminder an hour ahead of a time also inside the window sends one message at havdalah", async () => {
+    await start("2026-11-28T07:00:00Z");
+    await h.addTask(PHONE, {
+      text: "call Dana",
+      dueAt: "2026-11-28T09:00:00Z", // Sat 11:00
+      nextFireAt: "2026-11-28T08:00:00Z", // an hour before
+      reminderOffsetMinutes: 60,
+      timeZone: "Asia/Jerusalem",
+    });
+    expect(await passAt("2026-11-28T08:00:00Z")).toEqual([]);
+    expect(await passAt("2026-11-28T09:00:00Z")).toEqual([]);
+    expect(await passAt("2026-11-28T15:14:00Z")).toEqual([
+      "⏰ Reminder: call Dana\n(Held for Shabbat: it was due today at 11:00.)",
+    ]);
+    expect(await passAt("2026-11-28T15:20:00Z")).toEqual([]);
+    expect((await h.ledger(PHONE)).map((r) => r.kind)).toEqual(["reminder"]);
+  });
+
   it("rings at 10:00 for a user without the setting", async () => {
     await start("2026-11-28T07:00:00Z", { quiet: false });
     await reminder("call Dana", "2026-11-28T08:00:00Z");
@@ -94,6 +113,21 @@ describe("Shabbat quiet: reminders", () => {
     // The user wrote on Sunday morning (inside WhatsApp's 24-hour window: a free-form message).
     await h.memo.users.recordInbound(PHONE, new Date("2026-11-29T07:00:00Z"));
     expect(await passAt("2026-11-29T08:00:00Z")).toEqual(["🔁 Reminder: take the pills"]);
+  });
+
+  it("a daily reminder due again within an hour of havdalah rings then, not also for the held occurrence", async () => {
+    await start("2026-11-27T07:00:00Z");
+    await h.addTask(PHONE, {
+      text: "water the garden",
+      nextFireAt: "2026-11-27T15:30:00Z", // Fri 17:30, inside the window
+      recurrence: { type: "daily", time: "17:30" },
+      timeZone: "Asia/Jerusalem",
+    });
+    await h.memo.users.recordInbound(PHONE, new Date("2026-11-28T15:00:00Z"));
+    expect(await passAt("2026-11-27T15:30:00Z")).toEqual([]);
+    expect(await passAt("2026-11-28T15:14:00Z")).toEqual([]); // havdalah 17:14
+    expect(await passAt("2026-11-28T15:30:00Z")).toEqual(["🔁 Reminder: water the garden"]);
+    expect(await passAt("2026-11-28T16:00:00Z")).toEqual([]);
   });
 
   it("pauses a nudge until havdalah", async () => {
@@ -122,6 +156,15 @@ describe("Shabbat quiet: reminders", () => {
     expect(await passAt("2026-09-13T16:24:00Z")).toEqual([
       "⏰ Reminder: book the car service\n(Held for Rosh Hashana and Shabbat: it was due today at 09:00.)",
     ]);
+  });
+
+  it("in Hebrew: held until the end of the holiday and Shabbat (עד צאת החג והשבת)", async () => {
+    await start("2026-09-11T14:00:00Z", { language: "he" });
+    await reminder("להזמין טיפול לרכב", "2026-09-13T06:00:00Z");
+    await h.memo.users.recordInbound(PHONE, new Date("2026-09-13T12:00:00Z"));
+    expect(await passAt("2026-09-13T06:00:00Z")).toEqual([]);
+    const [held] = await passAt("2026-09-13T16:24:00Z");
+    expect(held).toContain("(חיכיתי עם זה עד צאת החג והשבת:");
   });
 
   it("the 8th day of Pesach is yom tov abroad, not on Israel's calendar", async () => {
@@ -173,6 +216,15 @@ describe("Shabbat quiet: the morning digest", () => {
     expect(digest).toContain("🕯️ Candle lighting 15:55 in Jerusalem, havdalah Sat 17:14");
   });
 
+  it("a city in another zone: its own times, named as its time (New York user, Jerusalem's Shabbat)", async () => {
+    await start("2026-11-27T05:00:00Z", { digest: true, timeZone: "America/New_York" });
+    await h.memo.users.update(PHONE, { sabbathCity: "Jerusalem" });
+    await h.addTask(PHONE, { text: "buy challah", dueAt: "2026-11-27T15:00:00Z" });
+    await passAt("2026-11-27T05:00:00Z");
+    const [digest] = await passAt("2026-11-27T13:00:00Z"); // Friday 08:00 in New York
+    expect(digest).toContain("🕯️ Candle lighting 15:55 Jerusalem time, havdalah Sat 17:14");
+  });
+
   it("gives none without the setting", async () => {
     await start("2026-11-27T05:00:00Z", { digest: true, quiet: false });
     await h.addTask(PHONE, { text: "buy challah", dueAt: "2026-11-27T10:00:00Z" });
@@ -191,7 +243,29 @@ describe("Shabbat quiet: the morning digest", () => {
     expect(rows.map((r) => [r.kind, r.status])).toEqual([["digest", "skipped"]]);
   });
 
-  it("names today's holiday for every user, in their language", async () => {
+  it("names no holiday to a user whose calendar it is not (English, New York, no setting, no schedule)", async () => {
+    await start("2027-04-21T10:00:00Z", { digest: true, quiet: false, timeZone: "America/New_York" });
+    await h.addTask(PHONE, {
+      text: "call the bank",
+      dueAt: "2027-04-21T15:00:00Z",
+      timeZone: "America/New_York",
+    });
+    await passAt("2027-04-21T10:00:00Z");
+    const [digest] = await passAt("2027-04-21T12:00:00Z");
+    expect(digest).toContain("call the bank");
+    expect(digest).not.toContain("✡️");
+    await h.memo.users.update(PHONE, { calendarSchedule: "diaspora" });
+    await h.addTask(PHONE, {
+      text: "call the bank again",
+      dueAt: "2027-04-22T15:00:00Z",
+      timeZone: "America/New_York",
+    });
+    await h.memo.users.recordInbound(PHONE, new Date("2027-04-22T11:00:00Z"));
+    const [chosen] = await passAt("2027-04-22T12:00:00Z");
+    expect(chosen).toContain("✡️ Today is Pesach");
+  });
+
+  it("names today's holiday to a Hebrew user, in Hebrew", async () => {
     await start("2027-04-21T04:00:00Z", { digest: true, quiet: false, language: "he" });
     await h.addTask(PHONE, { text: "לבער חמץ", dueAt: "2027-04-21T07:00:00Z" });
     await passAt("2027-04-21T04:00:00Z");
@@ -219,6 +293,16 @@ describe("Shabbat quiet: the setting in chat", () => {
     expect((await h.memo.users.get(PHONE))?.sabbathQuiet).toBe(false);
   });
 
+  it("a city named in another zone: its schedule and its times, named as its time", async () => {
+    await start("2026-11-25T10:00:00Z", { quiet: false, timeZone: "America/New_York" });
+    const on = await say("quiet on Shabbat in Jerusalem");
+    expect(on).toContain("(Israel's holiday calendar)");
+    expect(on).toContain("\nQuiet from candle lighting Fri 15:55 to havdalah Sat 17:14, Jerusalem time.");
+    expect(await say("my Shabbat settings")).toBe(
+      "Shabbat and holiday quiet: on (Israel's holiday calendar).\nQuiet from candle lighting Fri 15:55 to havdalah Sat 17:14, Jerusalem time.",
+    );
+  });
+
   it("turns on in Hebrew with the zone's city, and in Jerusalem by name", async () => {
     await start("2026-11-25T10:00:00Z", { quiet: false, language: "he" });
     expect(await say("שקט בשבת ובחגים")).toContain(
@@ -227,9 +311,25 @@ describe("Shabbat quiet: the setting in chat", () => {
     expect((await h.memo.users.get(PHONE))?.sabbathCity).toBeNull();
     expect(await say("שקט בשבת בתל אביב")).toContain("(תל אביב)");
     expect((await h.memo.users.get(PHONE))?.sabbathCity).toBe("Tel Aviv");
-    expect(await say('לוח חגים של חו"ל')).toContain('לוח החגים של חו"ל');
+    expect(await say('תשתמש בלוח החגים של חו"ל')).toContain('לוח החגים של חו"ל');
     expect(await say("מה הגדרות השבת שלי")).toContain("שקט בשבת ובחגים: פעיל");
     expect(await say("בטל שקט בשבת")).toBe("השקט בשבת בוטל: תזכורות יגיעו גם בשבת ובחגים.");
+  });
+
+  it('"please" is not a city: "שקט בשבת בבקשה" turns it on in the zone\'s city', async () => {
+    await start("2026-11-25T10:00:00Z", { quiet: false, language: "he" });
+    expect(await say("שקט בשבת בבקשה")).toContain("(ירושלים)");
+    const user = await h.memo.users.get(PHONE);
+    expect([user?.sabbathQuiet, user?.sabbathCity]).toEqual([true, null]);
+  });
+
+  it("a reply with no window to name ends with its sentence, not a bare newline", async () => {
+    await start("2026-11-25T10:00:00Z", { timeZone: "Asia/Tokyo" });
+    const user = (await h.memo.users.get(PHONE))!;
+    const command = { kind: "calendarSchedule", schedule: "diaspora" } as const;
+    expect(sabbathSetting(user, "en", command, h.clock.now()).reply).toBe(
+      "OK: the diaspora holiday calendar.",
+    );
   });
 
   it("asks for a city when the zone has none", async () => {

@@ -108,6 +108,37 @@ async function seedWeek(): Promise<void> {
 }
 
 describe("when the weekly review comes", () => {
+  it("with Shabbat quiet, a review due on Saturday 10:00 waits for havdalah (19:52), once, under its own key", async () => {
+    await start();
+    await seedWeek();
+    await h.memo.users.update(PHONE, { sabbathQuiet: true, weeklyReviewDay: 6, weeklyReviewTime: "10:00" });
+    await h.pass();
+    // Shabbat chol hamoed Pesach 5787 in Jerusalem: candle lighting Fri 18:33, havdalah Sat 19:52.
+    expect(await passAt("2027-04-24T07:00:00Z")).toEqual([]);
+    expect(await passAt("2027-04-24T16:51:00Z")).toEqual([]);
+    const atHavdalah = await passAt("2027-04-24T16:52:00Z");
+    expect(atHavdalah).toHaveLength(1);
+    expect(atHavdalah[0]).toContain("🗓️ Your weekly review for Sat 24/04:");
+    expect(await passAt("2027-04-24T17:30:00Z")).toEqual([]);
+    const rows = await weekly();
+    expect(rows.map((r) => [r.key, r.status])).toEqual([[`weekly:${PHONE}@2027-04-24`, "sent"]]);
+  });
+
+  it("the holiday section only for a user whose calendar it plainly is", async () => {
+    await start();
+    await seedWeek();
+    // English, in New York, no Shabbat quiet, no schedule chosen: no holidays.
+    await h.memo.users.update(PHONE, { timeZone: "America/New_York" });
+    await h.pass();
+    const [plain] = await passAt("2027-04-19T12:00:00Z"); // Monday 08:00 in New York
+    expect(plain).toContain("🗓️ Your weekly review");
+    expect(plain).not.toContain("✡️");
+    // The same user, having said "I keep the diaspora holiday calendar": the week's holidays.
+    await h.memo.users.update(PHONE, { calendarSchedule: "diaspora" });
+    const [chosen] = await passAt("2027-04-26T12:00:00Z");
+    expect(chosen).toContain("✡️ Holidays this week:");
+  });
+
   it("at the user's day and time in their zone (Sunday 08:00 in Israel), not before, and a week later again", async () => {
     await start();
     await seedWeek();
@@ -121,7 +152,7 @@ describe("when the weekly review comes", () => {
         "⚠️ Overdue:\n1. renew passport (Mon 12/04)\n2. call the plumber (Thu 15/04)",
         "📅 Coming this week:\n• Tue 20/04 10:00 buy matza",
         "🗓️ In your calendar this week:\n• Wed 21/04 19:00 Seder at grandma's",
-        "✡️ Holidays this week:\n• Wed 21/04 Ta’anit Bechorot\n• Wed 21/04 Erev Pesach\n• Thu 22/04 Pesach I\n• Fri 23/04 Pesach II (CH’’M)\n• Sat 24/04 Pesach III (CH’’M)",
+        "✡️ Holidays this week:\n• Wed 21/04 Ta’anit Bechorot\n• Wed 21/04 Erev Pesach\n• Thu 22/04 Pesach I\n• Fri 23/04 Pesach (chol hamoed)\n• Sat 24/04 Pesach (chol hamoed)",
         "🛒 Open on shared lists:\n• *Shopping* (2): wine, eggs",
         'Reply "done 1", "move 1 to Friday" or "delete 1" for an overdue one.',
         'Say "stop the weekly review" to turn these off.',
@@ -151,7 +182,7 @@ describe("when the weekly review comes", () => {
       [
         "🗓️ הסיכום השבועי שלך (שישי 23/04):",
         "⚠️ באיחור:\n1. לחדש דרכון (שני 12/04)",
-        "✡️ חגים ומועדים השבוע:\n• שישי 23/04 פסח ב׳ (חוה״מ)\n• שבת 24/04 פסח ג׳ (חוה״מ)\n• ראשון 25/04 פסח ד׳ (חוה״מ)\n• שני 26/04 פסח ה׳ (חוה״מ)\n• שלישי 27/04 פסח ו׳ (חוה״מ)\n• רביעי 28/04 פסח ז׳",
+        "✡️ חגים ומועדים השבוע:\n• שישי 23/04 פסח (חול המועד)\n• שבת 24/04 פסח (חול המועד)\n• ראשון 25/04 פסח (חול המועד)\n• שני 26/04 פסח (חול המועד)\n• שלישי 27/04 פסח (חול המועד)\n• רביעי 28/04 פסח ז׳",
         'אפשר לכתוב "בוצע 1", "תזיז את 1 ליום שישי" או "מחק 1" על משימה באיחור.',
         'אפשר לכתוב "בטל את הסיכום השבועי" כדי להפסיק.',
       ].join("\n\n"),

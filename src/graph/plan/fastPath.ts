@@ -147,7 +147,7 @@ export function fastPathTurn(
         message,
         nowMs,
         timeZone,
-        options.calendar?.schedule ?? scheduleOf({ calendarSchedule: null, timeZone }),
+        options.calendar?.schedule ?? scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone }),
       )
     : null;
   if (calendar) {

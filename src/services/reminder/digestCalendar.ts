@@ -1,5 +1,6 @@
 import {
   holidaysBetween,
+  keepsHebrewCalendar,
   scheduleOf,
   type CalendarSchedule,
   type HolidayDay,
@@ -7,13 +8,13 @@ import {
 import type { LocalDate } from "../../nlu/zonedTime.js";
 import { cityName } from "../../nlu/restWindows.js";
 import type { DigestContent } from "../../types/proactive.js";
-import { localDayNumber, zonedParts } from "../../utils/timeContext.js";
+import { zonedParts } from "../../utils/timeContext.js";
 import { nextRestWindow, restCityOf, type SabbathUser } from "./sabbathQuiet.js";
 
 /**
- * The Hebrew calendar's part of the morning digest (issue 36): today's holiday or fast, for every
- * user on their schedule, and, for users with Shabbat quiet, the candle lighting of a window that
- * begins today (Friday, erev yom tov).
+ * The Hebrew calendar's part of the morning digest (issue 36): today's holiday or fast, on their
+ * schedule, for users whose calendar it plainly is (keepsHebrewCalendar), and, for users with
+ * Shabbat quiet, the candle lighting of a window that begins today (Friday, erev yom tov).
  */
 
 /**
@@ -52,11 +53,11 @@ function named(day: HolidayDay): boolean {
 /** Days already looked up (a day and a schedule), for the digests of one morning. */
 const cache = new Map<string, HolidayDay[]>();
 
-function holidaysOn(date: LocalDate, schedule: CalendarSchedule): HolidayDay[] {
-  const key = `${date.year}-${date.month}-${date.day}|${schedule}`;
+function holidaysOn(date: LocalDate, schedule: CalendarSchedule, jerusalem: boolean): HolidayDay[] {
+  const key = `${date.year}-${date.month}-${date.day}|${schedule}|${jerusalem}`;
   let days = cache.get(key);
   if (!days) {
-    days = holidaysBetween(date, date, schedule).filter(named);
+    days = holidaysBetween(date, date, schedule, jerusalem).filter(named);
     if (cache.size > 64) cache.clear();
     cache.set(key, days);
   }
@@ -69,18 +70,29 @@ export function digestCalendar(
   digestAtMs: number,
 ): Pick<DigestContent, "holidays" | "candles"> {
   const { year, month, day } = zonedParts(digestAtMs, user.timeZone);
-  const holidays = holidaysOn({ year, month, day }, scheduleOf(user)).map((h) =>
-    user.language === "he" ? h.he : h.en,
-  );
+  // Purim on 15 Adar for a user who named Jerusalem (an Israeli zone alone is not Jerusalem).
+  const holidays = keepsHebrewCalendar(user)
+    ? holidaysOn({ year, month, day }, scheduleOf(user), user.sabbathCity === "Jerusalem").map((h) =>
+        user.language === "he" ? h.he : h.en,
+      )
+    : [];
   const city = user.sabbathQuiet ? restCityOf(user) : null;
   const window = city ? nextRestWindow(user, city, digestAtMs) : null;
-  const today = localDayNumber(digestAtMs, user.timeZone);
+  // The user's today is the city's erev: its date where the user is, its candle lighting's date there.
+  const erev = window ? zonedParts(window.start, window.timeZone) : null;
   const candles =
-    city && window && window.start > digestAtMs && localDayNumber(window.start, user.timeZone) === today
+    city &&
+    window &&
+    erev &&
+    window.start > digestAtMs &&
+    erev.year === year &&
+    erev.month === month &&
+    erev.day === day
       ? {
           city: cityName(city, user.language),
           lightingAt: new Date(window.start).toISOString(),
           havdalahAt: new Date(window.end).toISOString(),
+          timeZone: window.timeZone,
         }
       : undefined;
   return { ...(holidays.length > 0 ? { holidays } : {}), ...(candles ? { candles } : {}) };

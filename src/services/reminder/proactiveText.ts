@@ -178,9 +178,10 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
   return { text, buttons };
 }
 
-/** "Rosh Hashana and Shabbat" / "ראש השנה ושבת". */
+/** "Rosh Hashana and Shabbat" / "החג והשבת" (Hebrew says "until the end of the holiday and Shabbat"). */
 function joinNames(names: readonly string[], lang: Language): string {
   if (names.length < 2) return names[0] ?? "";
+  if (lang === "he" && names.at(-1) === "שבת") return names.length === 2 ? "החג והשבת" : "החגים והשבת";
   const last = names.at(-1)!;
   return `${names.slice(0, -1).join(", ")}${lang === "he" ? " ו" : " and "}${last}`;
 }
@@ -211,12 +212,14 @@ export function renderDigest(content: DigestContent): string {
     greeting.push(t(lang, "digest.holiday", { names: content.holidays.join(" · ") }));
   if (content.candles) {
     const { city, lightingAt, havdalahAt } = content.candles;
-    const end = zonedParts(Date.parse(havdalahAt), content.timeZone);
+    // The city's times, named as such when the user's zone is another's.
+    const zone = content.candles.timeZone ?? content.timeZone;
+    const end = zonedParts(Date.parse(havdalahAt), zone);
     greeting.push(
-      t(lang, "digest.candles", {
-        time: localClock(Date.parse(lightingAt), content.timeZone),
+      t(lang, zone === content.timeZone ? "digest.candles" : "digest.candlesCityTime", {
+        time: localClock(Date.parse(lightingAt), zone),
         city,
-        havdalah: `${lang === "he" ? `יום ${HEBREW_DAYS[end.dayOfWeek] ?? ""}` : end.weekday.slice(0, 3)} ${localClock(Date.parse(havdalahAt), content.timeZone)}`,
+        havdalah: `${lang === "he" ? `יום ${HEBREW_DAYS[end.dayOfWeek] ?? ""}` : end.weekday.slice(0, 3)} ${localClock(Date.parse(havdalahAt), zone)}`,
       }),
     );
   }

@@ -12,6 +12,9 @@ import { nextFireAfter } from "../tasks/taskTimes.js";
 import type { DueTaskRow } from "../../db/repositories/schedulerRepository.js";
 import { outsideWindow } from "./whatsAppWindow.js";
 
+/** A held occurrence is passed over when the next one comes this soon after havdalah. */
+const HELD_SKIP_WITHIN_MS = 60 * 60 * 1000;
+
 /** An occurrence more than this late is gathered into one "while I was away" message. */
 const AWAY_AFTER_MS = 24 * 60 * 60 * 1000;
 
@@ -93,8 +96,18 @@ export class RingClaims {
           nextFires.push({ id: task.id, nextFireAt: null });
           continue;
         }
-        nextFires.push({ id: task.id, nextFireAt: heldNext(task, plan, window?.end ?? null) });
+        const nextFireAt = heldNext(task, plan, window?.end ?? null);
+        nextFires.push({ id: task.id, nextFireAt });
         if (!plan.ring) continue;
+        // A repeating reminder due again soon after havdalah (daily at 19:30, havdalah 19:24): that
+        // occurrence rings, not the held one minutes before it as well.
+        if (
+          window &&
+          plan.ring.kind === "recurring" &&
+          nextFireAt !== null &&
+          nextFireAt - window.end <= HELD_SKIP_WITHIN_MS
+        )
+          continue;
         const { kind, fireAt } = plan.ring;
         // Outside WhatsApp's window a nudge goes once (as the template) and then waits for the
         // user to write: never a paid template, or an undeliverable row, every few minutes.
@@ -166,9 +179,13 @@ export class RingClaims {
 /**
  * A repeating reminder held through a window rings once for it: its next ring is its first
  * occurrence from havdalah on, not every occurrence inside (three days of yom tov and Shabbat).
+ * A reminder rung ahead of a due time that is also inside the window has no overdue notice: both
+ * would go at havdalah, and the one message says it all (planRing's rule once the due time passed).
  */
 function heldNext(task: DueTaskRow, plan: RingPlan, heldUntil: number | null): number | null {
   const rule = task.recurrence;
+  if (heldUntil !== null && !rule && plan.ring?.kind === "reminder" && plan.nextFireAt !== null)
+    return plan.nextFireAt < heldUntil ? null : plan.nextFireAt;
   if (heldUntil === null || !rule || plan.nextFireAt === null || plan.nextFireAt >= heldUntil)
     return plan.nextFireAt;
   const next = nextFireAfter(rule, task.timeZone, heldUntil - 1, task.reminderOffsetMinutes ?? 0);

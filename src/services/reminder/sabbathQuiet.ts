@@ -58,7 +58,7 @@ export function isHeld(user: SabbathUser, atMs: number): RestWindow | null {
 
 /** The window holding `atMs`, else the next one to begin, in `city` on the user's schedule. */
 export function nextRestWindow(
-  user: Pick<SabbathUser, "calendarSchedule" | "timeZone">,
+  user: Pick<SabbathUser, "calendarSchedule" | "sabbathCity" | "timeZone">,
   city: string,
   atMs: number,
 ): RestWindow | null {

@@ -26,23 +26,28 @@ export const isSabbathCommand = (command: SettingsCommand): command is SabbathCo
   command.kind === "sabbathShow" ||
   command.kind === "calendarSchedule";
 
-/** "Fri 17:14" / "שישי 17:14" in the user's zone. */
+/** "Fri 17:14" / "שישי 17:14" in `timeZone`. */
 function dayTime(ms: number, timeZone: string, language: Language): string {
   const parts = zonedParts(ms, timeZone);
   const day = language === "he" ? (HEBREW_DAYS[parts.dayOfWeek] ?? "") : parts.weekday.slice(0, 3);
   return `${day} ${localClock(ms, timeZone)}`;
 }
 
-/** "Quiet from candle lighting Fri 17:14 to havdalah Sat 18:10 (Jerusalem)." for the user as they will be. */
+/**
+ * "\nQuiet from candle lighting Fri 17:14 to havdalah Sat 18:10 (Jerusalem)." for the user as they
+ * will be, in the city's time (named so when the user's zone is another's); "" when none is known.
+ */
 function nextWindowLine(user: User, language: Language, nowMs: number): string {
   const city = restCityOf(user);
   const window = city ? nextRestWindow(user, city, nowMs) : null;
   if (!city || !window) return "";
-  return t(language, "sabbath.window", {
-    start: dayTime(window.start, user.timeZone, language),
-    end: dayTime(window.end, user.timeZone, language),
+  const zone = window.timeZone;
+  const line = t(language, zone === user.timeZone ? "sabbath.window" : "sabbath.windowCityTime", {
+    start: dayTime(window.start, zone, language),
+    end: dayTime(window.end, zone, language),
     city: cityName(city, language),
   });
+  return `\n${line}`;
 }
 
 const scheduleName = (user: User, language: Language) =>
@@ -68,7 +73,7 @@ export function sabbathSetting(
       const changed = !user.sabbathQuiet || after.sabbathCity !== user.sabbathCity;
       return {
         changes: changed ? { sabbathQuiet: true, sabbathCity: after.sabbathCity } : null,
-        reply: `${t(language, "sabbath.on", { schedule: scheduleName(after, language) })}\n${nextWindowLine(after, language, nowMs)}`,
+        reply: `${t(language, "sabbath.on", { schedule: scheduleName(after, language) })}${nextWindowLine(after, language, nowMs)}`,
       };
     }
     case "sabbathOff":
@@ -78,7 +83,7 @@ export function sabbathSetting(
       };
     case "calendarSchedule": {
       const after: User = { ...user, calendarSchedule: command.schedule };
-      const line = after.sabbathQuiet ? `\n${nextWindowLine(after, language, nowMs)}` : "";
+      const line = after.sabbathQuiet ? nextWindowLine(after, language, nowMs) : "";
       return {
         changes: user.calendarSchedule !== command.schedule ? { calendarSchedule: command.schedule } : null,
         reply: `${t(language, "sabbath.schedule", { schedule: scheduleName(after, language) })}${line}`,
@@ -88,7 +93,7 @@ export function sabbathSetting(
       return {
         changes: null,
         reply: user.sabbathQuiet
-          ? `${t(language, "sabbath.stateOn", { schedule: scheduleName(user, language) })}\n${nextWindowLine(user, language, nowMs)}`
+          ? `${t(language, "sabbath.stateOn", { schedule: scheduleName(user, language) })}${nextWindowLine(user, language, nowMs)}`
           : t(language, "sabbath.stateOff", { schedule: scheduleName(user, language) }),
       };
   }

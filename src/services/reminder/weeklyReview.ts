@@ -3,7 +3,12 @@ import type { Delivery, NewDelivery } from "../../db/repositories/deliveryLedger
 import type { ProactiveUser, SharedListItem, WeekTask } from "../../db/repositories/schedulerRepository.js";
 import type { ReminderRepositories } from "../../db/storage.js";
 import type { Storage } from "../../db/transaction.js";
-import { holidaysBetween, scheduleOf, type HolidayDay } from "../../nlu/hebrewCalendar.js";
+import {
+  holidaysBetween,
+  keepsHebrewCalendar,
+  scheduleOf,
+  type HolidayDay,
+} from "../../nlu/hebrewCalendar.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
 import { addDays, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
 import type { DigestLine, ProactiveContent, WeeklyContent, WeeklySection } from "../../types/proactive.js";
@@ -15,6 +20,7 @@ import { pad2 } from "../../utils/timeContext.js";
 import type { DigestSource } from "./digest.js";
 import { asDelivery, assignSlots, nextSlots } from "./deliveryRows.js";
 import { localClock } from "./proactiveText.js";
+import { isHeld } from "./sabbathQuiet.js";
 import { dayLabel, renderWeekly, SECTION_LINES, weeklyIsEmpty } from "./weeklyText.js";
 
 /** A weekly review more than this late is skipped (as the morning digest): Sunday's review is not sent on Sunday night. */
@@ -57,7 +63,8 @@ export function weeklySchedule(user: {
   weeklyReviewTime: string | null;
 }): { day: number; time: string } {
   // The week starts on Sunday where the user's zone keeps Israel's calendar.
-  const israeli = scheduleOf({ calendarSchedule: null, timeZone: user.timeZone }) === "israel";
+  const israeli =
+    scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone: user.timeZone }) === "israel";
   return { day: user.weeklyReviewDay ?? (israeli ? 0 : 1), time: user.weeklyReviewTime ?? DEFAULT_TIME };
 }
 
@@ -67,8 +74,11 @@ function nextWeeklyAt(user: ProactiveUser, nowMs: number): number | null {
   return nextOccurrence({ type: "weekly", time, days: [day] }, user.timeZone, nowMs);
 }
 
-/** Who the review is for: the user's zone, language, name and holiday schedule. */
-type Reader = Pick<ProactiveUser, "phone" | "displayName" | "language" | "timeZone" | "calendarSchedule">;
+/** Who the review is for: the user's zone, language, name, holiday schedule and Shabbat quiet. */
+type Reader = Pick<
+  ProactiveUser,
+  "phone" | "displayName" | "language" | "timeZone" | "calendarSchedule" | "sabbathCity" | "sabbathQuiet"
+>;
 
 const isoDate = (date: LocalDate) => `${date.year}-${pad2(date.month)}-${pad2(date.day)}`;
 
@@ -135,7 +145,12 @@ function buildWeeklyReview(
   }
   const byTime = (a: { at: number }, b: { at: number }) => a.at - b.at;
   overdue.sort(byTime);
-  const holidays = holidaysBetween(week.today, week.lastDay, scheduleOf({ ...user, timeZone: zone }))
+  // Only for users whose calendar it plainly is (the digest's rule).
+  const holidays = (
+    keepsHebrewCalendar({ ...user, language })
+      ? holidaysBetween(week.today, week.lastDay, scheduleOf(user), user.sabbathCity === "Jerusalem")
+      : []
+  )
     .filter(shown)
     .map((h) => ({ time: dayLabel(h.date, language), text: language === "he" ? h.he : h.en }));
   const lists = new Map<string, string[]>();
@@ -213,8 +228,13 @@ export class WeeklyReview {
       const itemsOf = groupBy(await repo.sharedListItemsOf(phones));
       const perUser = new Map<string, NewDelivery[]>();
       const skippedRows: NewDelivery[] = [];
+      /** Users in a Shabbat or yom tov window now: their review goes at havdalah, under its own key. */
+      const heldUntil = new Map<string, number>();
       for (const user of due) {
         const reviewAt = user.weeklyReviewNextAt!;
+        // Computed only for users with the setting (isHeld returns at once otherwise), as ringClaims does.
+        const window = isHeld(user, now);
+        if (window) heldUntil.set(user.phone, window.end);
         const content = buildWeeklyReview(
           user,
           tasksOf.get(user.phone) ?? [],
@@ -239,7 +259,7 @@ export class WeeklyReview {
         }
       }
       const users = new Map(due.map((u) => [u.phone, u]));
-      const rows = assignSlots(perUser, users, now, gapMs);
+      const rows = assignSlots(perUser, users, now, gapMs, heldUntil);
       await repo.setNextProactive(nextSlots(rows, gapMs));
       await repo.setWeeklyNext(due.map((u) => ({ phone: u.phone, at: this.next(u, now) })));
       const inserted = await deliveries.insert([...rows, ...skippedRows], token, now);

@@ -3,8 +3,10 @@
  * first night of Hanukkah", "on Christmas at 6 pm", "Thanksgiving", "Mother's Day". One table
  * (HOLIDAYS) holds every name Memo reads: the parser takes them as dates (the next one on or after
  * today, on the user's schedule), and the unread-word scanner knows them from the same table, so a
- * holiday name is never left in a title. The dates are computed in code (D6): Hebrew holidays by
- * `@hebcal/core` (hebrewCalendar.ts), Gregorian ones by their rule.
+ * holiday said as a time is never left in a title. Where the name stands decides (positionOf, the
+ * same test for both): "buy matzah for Pesach" and "buy a Christmas tree tomorrow" keep it as
+ * content. The dates are computed in code (D6): Hebrew holidays by `@hebcal/core`
+ * (hebrewCalendar.ts), Gregorian ones by their rule.
  */
 import {
   holidaysBetween,
@@ -14,8 +16,17 @@ import {
   type HebrewYearly,
 } from "./hebrewCalendar.js";
 import type { RuleParts } from "./recurrenceRule.js";
-import type { Found, Scanner } from "./timeMentions.js";
-import type { Period } from "./timeWords.js";
+import type { Found, Scanner, Span } from "./timeMentions.js";
+import {
+  DAY_WORDS,
+  EN_HOUR_WORDS,
+  EN_MONTHS,
+  EN_WEEKDAYS,
+  HE_HOURS,
+  HE_MONTHS,
+  HE_WEEKDAYS,
+  type Period,
+} from "./timeWords.js";
 import { addDays, dayOfWeek, type LocalDate } from "./zonedTime.js";
 
 /**
@@ -338,9 +349,6 @@ function namesPattern(): { source: string; ids: string[] } {
 
 const NAMES = namesPattern().source;
 
-/** Any holiday name, for the unread-word scanner: a name left over means the reading is not whole. */
-export const HOLIDAY_NAME = new RegExp(`${S}(?:${NAMES})${E}`, "giu");
-
 /**
  * A holiday said as a time: "the first night of" (the evening before the first day), "erev" /
  * "before" / "ערב" (the day before), or the day itself.
@@ -349,6 +357,107 @@ const HOLIDAY_PHRASE = new RegExp(
   String.raw`${S}(?:(?<night>(?:the\s+)?first\s+(?:night|candle)\s+of\s+|נר\s+ראשון\s+(?:של\s+)?|(?:ב|ל)?ליל(?:ה)?\s+(?:ה)?ראשון\s+של\s+)|(?<erev>(?:erev|before|(?:ו?[בלמ])?ערב|לפני|(?:ב|ל)?יום\s+שלפני)\s+))?(?:${NAMES})${E}`,
   "giu",
 );
+
+/**
+ * Where a holiday's name stands (docs/NLU.md, holidays):
+ * - "time": "on/at/in/before/until Christmas", "בפסח", "ערב ראש השנה", "Christmas at 6 pm",
+ *   "Christmas morning", the name alone: read as the day;
+ * - "purpose": "for Pesach", "לפסח", "ל-פסח", "לקראת פסח": what the task is for, never a time;
+ * - "attributive": a noun made of the name, "Christmas tree", "Purim costume", "תחפושת פורים",
+ *   "קניות פסח": content when the message names another day ("buy a Christmas tree tomorrow"),
+ *   else the day (as "Xmas dinner at 7pm" is).
+ */
+type HolidayPosition = "time" | "purpose" | "attributive";
+
+/** Words before a name that make it a time: "on Christmas", "until Pesach", "עד פסח". */
+const TIME_BEFORE =
+  /(?<![\p{L}\p{N}])(?:on|at|in|before|until|till|til|by|during|over|from|after|since|of|this|next|last|erev|עד|לפני|אחרי|אחר|מאז|של|כל|every)\s+$/iu;
+/** Words before a name that make it a purpose: "for Pesach", "לקראת פסח". */
+const PURPOSE_BEFORE = /(?<![\p{L}\p{N}])(?:for|לקראת)\s+$/iu;
+
+/**
+ * Words that are not a noun a name can qualify: the grammar's time words and the words that join a
+ * time to the rest ("Christmas at 6", "Christmas morning", "פורים מחר"): after one, the name is a time.
+ */
+const NOT_NOUN = new Set<string>([
+  ...[...DAY_WORDS.keys()].filter((w) => !w.includes(" ")),
+  ...EN_WEEKDAYS,
+  ...EN_WEEKDAYS.map((w) => `${w}s`),
+  ...EN_MONTHS.keys(),
+  ...EN_HOUR_WORDS.keys(),
+  ...HE_WEEKDAYS,
+  ...HE_MONTHS.keys(),
+  ...HE_HOURS.keys(),
+  ...["morning", "afternoon", "evening", "night", "noon", "midnight", "midday", "eve", "day", "week"],
+  ...["weekend", "time", "tonite", "tmrw", "tmr", "asap", "eod", "am", "pm", "o'clock", "oclock"],
+  ...["at", "on", "in", "to", "by", "and", "or", "for", "from", "till", "until", "til", "before"],
+  ...["after", "with", "this", "next", "is", "i", "we", "please", "then", "every", "each", "around"],
+  ...["about", "remind", "me", "us", "it", "the", "a", "an", "year", "years", "again"],
+  ...["בוקר", "ערב", "לילה", "צהריים", "צהרים", "שבוע", "שנה", "יום", "כל", "עד", "לפני", "אחרי"],
+  ...["תזכיר", "תזכירי", "לי", "לנו", "את", "זה", "הזה", "הבא", "הקרוב", "שעה", "שמח", "שמחה"],
+]);
+
+/** A word that may be a noun: letters, neither a time word nor a joining word nor a holiday's name. */
+function mayBeNoun(word: string | undefined): word is string {
+  if (word === undefined || word.length < 2) return false;
+  const lower = word.toLowerCase();
+  return !NOT_NOUN.has(lower) && !HOLIDAY_WORD.test(lower);
+}
+
+/** A whole holiday name, to keep "Hanukkah and Purim" from reading one as the other's noun. */
+const HOLIDAY_WORD = new RegExp(`^(?:${NAMES})$`, "iu");
+
+/** The Hebrew prefix letters said before a Hebrew name ("ל" of "לפסח"), "" for none or English. */
+function prefixOf(holiday: Holiday, said: string): string {
+  for (const name of holiday.he) {
+    const m = new RegExp(`^(?<p>${HE_PREFIX})(?:${name})$`, "iu").exec(said);
+    if (m) return m.groups?.["p"] ?? "";
+  }
+  return "";
+}
+
+/** Where the holiday matched at `m` (over `text`) stands: a time, a purpose, or a noun's part. */
+function positionOf(text: string, m: RegExpMatchArray, holiday: Holiday): HolidayPosition {
+  if (m.groups?.["night"] !== undefined || m.groups?.["erev"] !== undefined) return "time";
+  const start = m.index ?? 0;
+  const before = text.slice(0, start);
+  const prefix = prefixOf(holiday, m[0]).replace(/-/gu, "");
+  if (prefix !== "" && prefix !== "ה") return prefix === "ל" || prefix === "ול" ? "purpose" : "time";
+  if (PURPOSE_BEFORE.test(before)) return "purpose";
+  if (TIME_BEFORE.test(before)) return "time";
+  const next = /^\s+([\p{L}][\p{L}'"]*)/u.exec(text.slice(start + m[0].length))?.[1];
+  // After the name, a Hebrew word with a prefix letter is no noun of it: "פורים בשבע", "חנוכה לקנות".
+  if (mayBeNoun(next) && !/^[בלוהמש]\p{Script=Hebrew}/u.test(next)) return "attributive";
+  // Hebrew construct: "תחפושת פורים", "מסיבת פורים", "חופשת הפסח": a noun right before the name.
+  const hebrewName = /\p{Script=Hebrew}/u.test(m[0]);
+  const previous = /(?<![\p{L}\p{N}'"])([\p{L}][\p{L}'"]*)\s+$/u.exec(before)?.[1];
+  if (hebrewName && previous !== undefined && /\p{Script=Hebrew}/u.test(previous) && mayBeNoun(previous))
+    return "attributive";
+  return "time";
+}
+
+/** Every holiday phrase of `text`, with its holiday and where it stands. */
+function holidayPhrases(
+  text: string,
+): (Span & { m: RegExpMatchArray; holiday: Holiday; position: HolidayPosition })[] {
+  return [...text.matchAll(HOLIDAY_PHRASE)].flatMap((m) => {
+    const holiday = holidayOfMatch(m);
+    if (!holiday) return [];
+    const start = m.index ?? 0;
+    return [{ start, end: start + m[0].length, m, holiday, position: positionOf(text, m, holiday) }];
+  });
+}
+
+/**
+ * The holiday names of `maskedText` said as times, for the unread-word scanner: a name in time
+ * position left over means the reading is not whole; one said as content ("for Pesach", "a
+ * Christmas tree") is not a time word. The grammar's own table and position test.
+ */
+export function holidayTimeWords(maskedText: string): Span[] {
+  return holidayPhrases(maskedText)
+    .filter((p) => p.position === "time")
+    .map(({ start, end }) => ({ start, end }));
+}
 
 /** The zones whose country Memo knows, for holidays kept differently by country. */
 function countryOf(timeZone: string): Country | null {
@@ -375,45 +484,61 @@ function holidayOfMatch(m: RegExpMatchArray): Holiday | undefined {
 /** A date mention as timeMentions makes them (kind "date", or "impossible" when it cannot be told). */
 type DateMention = Found["mention"];
 
+/** The holidays of a text: the days said as times, and the names said as content, masked meanwhile. */
+interface TakenHolidays {
+  /** Holidays said as times (with "attributive" ones, which are times unless another day is named). */
+  found: (Found & { attributive: boolean })[];
+  /** Names said as a purpose ("for Pesach"): masked while the rest is read, then given back. */
+  content: Span[];
+}
+
 /**
- * Takes every holiday said as a time out of the scanner's text: a date mention on the next day it
- * falls on (on or after `today`), on the user's schedule; "impossible" (asked) when the day depends
- * on a country the zone does not tell ("Mother's Day" in Asia/Kolkata).
+ * Takes every holiday out of the scanner's text: one said as a time becomes a date mention on the
+ * next day it falls on (on or after `today`), on the user's schedule, "impossible" (asked) when the
+ * day depends on a country the zone does not tell ("Mother's Day" in Asia/Kolkata); one said as a
+ * purpose is masked and listed, so that no other pattern reads its words ("לט״ו בשבט").
  */
 export function takeHolidays(
   s: Scanner,
   today: LocalDate,
   timeZone: string,
   schedule: CalendarSchedule,
-): Found[] {
+): TakenHolidays {
   const country = countryOf(timeZone);
-  return s
-    .take(HOLIDAY_PHRASE, (m): DateMention | undefined => {
-      const holiday = holidayOfMatch(m);
-      if (!holiday) return undefined;
-      const night = m.groups?.["night"] !== undefined;
-      const erev = m.groups?.["erev"] !== undefined;
-      // The first night is the evening before the first day: seen from today, the first day is
-      // at least tomorrow, so that the evening is still ahead.
-      const from = night || erev ? addDays(today, 1) : today;
-      const next = holiday.next(from, schedule, country);
-      if (next === "unknown" || next === null) return { kind: "impossible" };
-      const date = night || erev ? addDays(next.date, -1) : next.date;
-      const yearly: YearlyDay | undefined =
-        next.yearly?.kind === "hebrew" && (night || erev)
-          ? { ...next.yearly, eve: true }
-          : (night || erev) && next.yearly
-            ? { kind: "unsupported" }
-            : next.yearly;
-      const period: Period | undefined = night ? "evening" : undefined;
-      return {
-        kind: "date",
-        date,
-        ...(period ? { impliedPeriod: period } : {}),
-        ...(yearly ? { yearly } : {}),
-      };
-    })
-    .map(({ start, end, value }) => ({ start, end, mention: value }));
+  const taken: TakenHolidays = { found: [], content: [] };
+  for (const { start, end, m, holiday, position } of holidayPhrases(s.text)) {
+    if (position === "purpose") {
+      taken.content.push({ start, end });
+      continue;
+    }
+    taken.found.push({ start, end, mention: dateOf(m, holiday), attributive: position === "attributive" });
+  }
+  for (const span of [...taken.found, ...taken.content]) s.mask(span.start, span.end);
+  return taken;
+
+  function dateOf(m: RegExpMatchArray, holiday: Holiday): DateMention {
+    const night = m.groups?.["night"] !== undefined;
+    const erev = m.groups?.["erev"] !== undefined;
+    // The first night is the evening before the first day: seen from today, the first day is
+    // at least tomorrow, so that the evening is still ahead.
+    const from = night || erev ? addDays(today, 1) : today;
+    const next = holiday.next(from, schedule, country);
+    if (next === "unknown" || next === null) return { kind: "impossible" };
+    const date = night || erev ? addDays(next.date, -1) : next.date;
+    const yearly: YearlyDay | undefined =
+      next.yearly?.kind === "hebrew" && (night || erev)
+        ? { ...next.yearly, eve: true }
+        : (night || erev) && next.yearly
+          ? { kind: "unsupported" }
+          : next.yearly;
+    const period: Period | undefined = night ? "evening" : undefined;
+    return {
+      kind: "date",
+      date,
+      ...(period ? { impliedPeriod: period } : {}),
+      ...(yearly ? { yearly } : {}),
+    };
+  }
 }
 
 /** The holiday a whole name names ("pesach", "ראש השנה"), for the fast-path answer "when is …?". */

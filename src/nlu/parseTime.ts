@@ -156,6 +156,9 @@ export interface ReadTimeOptions {
   calendar?: CalendarOptions;
 }
 
+/** Mentions that name a day of their own, beside which a holiday's name can be a noun's part. */
+const NAMES_A_DAY = new Set<Found["mention"]["kind"]>(["date", "weekday", "relative", "instant"]);
+
 /**
  * The repeats and mentions of normalized text, day words anchored on today in `timeZone`; holidays
  * and Hebrew dates are taken first, so that their numbers and words ("ט"ו בשבט", "ערב פסח") are theirs.
@@ -166,13 +169,22 @@ function scanText(text: string, nowMs: number, timeZone: string, calendar: Calen
   const scanner = new Scanner(text);
   const repeats = takeRepeats(scanner);
   const schedule = calendar.schedule ?? scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone });
-  const days = [
-    ...takeHolidays(scanner, today, timeZone, schedule),
-    ...takeHebrewDates(scanner, today, calendar),
-  ];
-  const found = [...days, ...scanMentions(scanner, today, timeZone, [...repeats, ...days])].sort(
-    (a, b) => a.start - b.start,
-  );
+  const holidays = takeHolidays(scanner, today, timeZone, schedule);
+  const hebrewDates = takeHebrewDates(scanner, today, calendar);
+  const mentions = scanMentions(scanner, today, timeZone, [...repeats, ...holidays.found, ...hebrewDates]);
+  // A holiday said as content gets its words back: a purpose always ("buy matzah for Pesach"), a
+  // noun made of its name when another day is named ("buy a Christmas tree tomorrow", "every Friday").
+  const otherDay =
+    repeats.some((r) => r.type !== "yearly") ||
+    [...holidays.found.filter((h) => !h.attributive), ...hebrewDates, ...mentions].some((f) =>
+      NAMES_A_DAY.has(f.mention.kind),
+    );
+  const asContent = (h: { attributive: boolean }) => h.attributive && otherDay;
+  for (const span of [...holidays.content, ...holidays.found.filter(asContent)]) scanner.unmask(span);
+  const days = holidays.found
+    .filter((h) => !asContent(h))
+    .map(({ start, end, mention }): Found => ({ start, end, mention }));
+  const found = [...days, ...hebrewDates, ...mentions].sort((a, b) => a.start - b.start);
   return { scanner, repeats, found };
 }
 

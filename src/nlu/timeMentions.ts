@@ -83,7 +83,12 @@ export interface Found extends Span {
 
 /** Text from which each accepted match is masked out, so that later patterns cannot reuse it. */
 export class Scanner {
-  constructor(public text: string) {}
+  /** The text as given, for `unmask`. */
+  private readonly source: string;
+
+  constructor(public text: string) {
+    this.source = text;
+  }
 
   /** Every match that `read` accepts (does not return undefined for), masked out of the text. */
   take<T>(pattern: RegExp, read: (m: RegExpMatchArray) => T | undefined): (Span & { value: T })[] {
@@ -103,6 +108,11 @@ export class Scanner {
     const length = end - start;
     const mask = length >= 3 ? ` ${"|".repeat(length - 2)} ` : "|".repeat(length);
     this.text = this.text.slice(0, start) + mask + this.text.slice(end);
+  }
+
+  /** Gives a masked range its words back: words held aside while the rest was read (holidays as content). */
+  unmask({ start, end }: Span): void {
+    this.text = this.text.slice(0, start) + this.source.slice(start, end) + this.text.slice(end);
   }
 }
 

@@ -10,7 +10,7 @@
  * quantity or a label and stays in the text when a word it counts follows it ("tomorrow 5 apples",
  * "ב-3 אנשים") or a word it names precedes it ("room 12 tomorrow").
  */
-import { HOLIDAY_NAME } from "./holidays.js";
+import { holidayTimeWords } from "./holidays.js";
 import type { Span } from "./timeMentions.js";
 import {
   DAY_WORDS,
@@ -203,9 +203,7 @@ const PATTERNS: RegExp[] = [
     "gu",
   ),
   new RegExp(String.raw`(?<![\p{L}\p{N}])(?:ב|ה|ל)-?\d{1,2}\s+(?:ל|ב)?חודש${E}`, "gu"),
-  // Holidays by name (the parser's own table: a name left over was not read whole), and Hebrew
-  // months said as a time ("in Nisan", "בניסן"; "Sivan" and "לסיוון" alone may be a person).
-  HOLIDAY_NAME,
+  // Hebrew months said as a time ("in Nisan", "בניסן"; "Sivan" and "לסיוון" alone may be a person).
   new RegExp(
     String.raw`${S}(?:in|during|by|until|till)\s+(?:nisan|iyyar|iyar|sivan|tammuz|tamuz|elul|tishrei|tishri|marcheshvan|cheshvan|heshvan|kislev|tevet|teves|shevat|shvat|sh'vat|adar)${E}|(?<![\p{L}\p{N}])ו?ב-?(?:ניסן|אייר|סיוון|סיון|תמוז|אלול|תשרי|מרחשוון|מרחשון|חשוון|חשון|כסליו|כסלו|טבת|אדר)${E}`,
     "giu",
@@ -214,7 +212,9 @@ const PATTERNS: RegExp[] = [
 
 /** The spans of `maskedText` (the scanner's text after every mention was masked) that still name time. */
 export function unreadTimeWords(maskedText: string): Span[] {
-  const found: Span[] = [];
+  // Holidays said as times, by the parser's own table and position test: a name left over was not
+  // read whole; one said as content ("for Pesach", "a Christmas tree") is no time word.
+  const found: Span[] = holidayTimeWords(maskedText);
   for (const pattern of PATTERNS) {
     for (const m of maskedText.matchAll(pattern)) {
       const start = m.index ?? 0;

@@ -62,6 +62,17 @@ describe("two calendars through the graph, without an LLM", () => {
     ]);
   });
 
+  it("keeps a holiday said as content in the title, on the day named with it", async () => {
+    h = await harness();
+    const reply = await h.say("remind me to buy a christmas tree tomorrow");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).toMatch(/buy a christmas tree/iu);
+    // Tomorrow is Friday 6 March 2026: 09:00 in Jerusalem is 07:00 UTC (not Christmas, not asked).
+    expect(await openTasks(h)).toEqual([
+      { text: "buy a christmas tree", nextFireAt: "2026-03-06T07:00:00.000Z", recurrence: null },
+    ]);
+  });
+
   it("reads 'בפסח' and 'ערב ראש השנה' in Hebrew", async () => {
     h = await harness();
     expect((await h.say("תזכיר לי בפסח בשש בערב להתקשר לסבתא")).status).toBe("completed");

@@ -14,6 +14,8 @@ import {
   type HebrewYearly,
 } from "../../src/nlu/hebrewCalendar.js";
 import { readTime, type ReadTimeOptions } from "../../src/nlu/parseTime.js";
+import { normalizeText } from "../../src/nlu/timeWords.js";
+import { unreadTimeWords } from "../../src/nlu/unreadTime.js";
 import { recognizeCalendarQuestion } from "../../src/nlu/calendarQuestions.js";
 import { calendarAnswerText } from "../../src/graph/plan/calendarAnswer.js";
 import { nextOccurrence } from "../../src/nlu/recurrence.js";
@@ -146,7 +148,7 @@ describe("holidays: published dates, 2026–2028, Israel and the diaspora", () =
     });
   });
 
-  it("leaves month names that are also people's names alone, and asks rather than keep a holiday in a title", () => {
+  it("leaves month names that are also people's names alone", () => {
     expect(read("remind me to call Sivan tomorrow at 9", "2026-11-28T10:00:00Z", JERUSALEM)).toEqual({
       local: "2026-11-29T09:00",
       text: "remind me to call Sivan",
@@ -154,16 +156,74 @@ describe("holidays: published dates, 2026–2028, Israel and the diaspora", () =
     expect(read("תזכיר לי מחר ב-9 להתקשר לסיוון", "2026-11-28T10:00:00Z", JERUSALEM)).toMatchObject({
       local: "2026-11-29T09:00",
     });
-    // Two days named (Christmas and tomorrow): asked, never "buy a tree" on either silently.
-    expect(read("buy a christmas tree tomorrow at 9", "2026-11-28T10:00:00Z", JERUSALEM)).toEqual({
-      ask: "unread",
-    });
   });
 
   it("does not read 'weeks' as Shavuot after a number", () => {
     expect(read("בעוד שלושה שבועות לבדוק", "2026-11-28T10:00:00Z", JERUSALEM)).toMatchObject({
       local: "2026-12-19T12:00",
     });
+  });
+});
+
+describe("a holiday's name said as content, not as a time", () => {
+  const NOW = "2026-11-28T10:00:00Z"; // Saturday 28 November 2026
+  it.each([
+    // A noun made of the name, with another day named: that day, the name kept in the title.
+    ["buy a christmas tree tomorrow", JERUSALEM, "2026-11-29T09:00", "buy a christmas tree"],
+    ["buy a christmas tree tomorrow at 9", JERUSALEM, "2026-11-29T09:00", "buy a christmas tree"],
+    ["purim costume for noa tomorrow", JERUSALEM, "2026-11-29T09:00", "purim costume for noa"],
+    ["christmas shopping on tuesday", NEW_YORK, "2026-12-01T09:00", "christmas shopping"],
+    ["תחפושת פורים מחר", JERUSALEM, "2026-11-29T09:00", "תחפושת פורים"],
+    ["מסיבת פורים מחר בשמונה בערב", JERUSALEM, "2026-11-29T20:00", "מסיבת פורים"],
+    ["christmas dinner in 2 hours", JERUSALEM, "2026-11-28T14:00", "christmas dinner"],
+    // A purpose: never a time, the other day decides.
+    ["קניות לפסח ביום שישי", JERUSALEM, "2026-12-04T09:00", "קניות לפסח"],
+    ["gifts for hanukkah on friday at 5pm", NEW_YORK, "2026-12-04T17:00", "gifts for hanukkah"],
+  ])("%s (%s) → %s, titled %s", (text, zone, local, title) => {
+    expect(read(text, NOW, zone)).toEqual({ local, text: title });
+  });
+
+  it("names no time for a purpose alone", () => {
+    expect(read("buy matzah for pesach", NOW, JERUSALEM)).toBeNull();
+    expect(read("ניקיון לפסח", NOW, JERUSALEM)).toBeNull();
+    expect(read("לקראת פסח לנקות את המטבח", NOW, JERUSALEM)).toBeNull();
+    // "ל״ט"ו בשבט" is the holiday's, not a Hebrew date read from inside it.
+    expect(read('לקנות פירות יבשים לט"ו בשבט', NOW, JERUSALEM)).toBeNull();
+  });
+
+  it("still reads the name as the day in time position, or as a noun's part when no other day is named", () => {
+    expect(read("xmas dinner at 7pm", NOW, JERUSALEM)).toEqual({ local: "2026-12-25T19:00", text: "dinner" });
+    expect(read("new year's eve party at 9pm", NOW, JERUSALEM)).toEqual({
+      local: "2026-12-31T21:00",
+      text: "party",
+    });
+    expect(read("remind me before christmas", NOW, JERUSALEM)).toMatchObject({ local: "2026-12-24T09:00" });
+    expect(read("christmas morning", NOW, JERUSALEM)).toMatchObject({ local: "2026-12-25T09:00" });
+    expect(read("בחנוכה", NOW, JERUSALEM)).toMatchObject({ local: "2026-12-05T09:00" });
+    expect(read("ערב ראש השנה ב-18:00", NOW, JERUSALEM)).toMatchObject({ local: "2027-10-01T18:00" });
+    expect(read("the first night of hanukkah at 6pm", NOW, JERUSALEM)).toMatchObject({
+      local: "2026-12-04T18:00",
+    });
+    expect(read("every year on rosh hashana", NOW, JERUSALEM)).toMatchObject({
+      every: ["2027-10-02T09:00", "2028-09-21T09:00", "2029-09-10T09:00"],
+    });
+    // Two days, the holiday in time position: asked, never either one silently.
+    expect(read("on christmas call mom tomorrow", NOW, JERUSALEM)).toEqual({ ask: "unread" });
+    expect(read("בפורים תחפושת מחר", NOW, JERUSALEM)).toEqual({ ask: "unread" });
+  });
+
+  it("flags a leftover name in time position and not in content position (the scanner's same rule)", () => {
+    const flagged = (text: string) => {
+      const normalized = normalizeText(text).text;
+      return unreadTimeWords(normalized).map(({ start, end }) => normalized.slice(start, end));
+    };
+    expect(flagged("call grandma on christmas")).toEqual(["christmas"]);
+    expect(flagged("להתקשר לסבתא בפסח")).toEqual(["בפסח"]);
+    expect(flagged("call grandma christmas at |||")).toEqual(["christmas"]);
+    expect(flagged("buy a christmas tree")).toEqual([]);
+    expect(flagged("buy matzah for pesach")).toEqual([]);
+    expect(flagged("קניות לפסח")).toEqual([]);
+    expect(flagged("תחפושת פורים")).toEqual([]);
   });
 });
 

@@ -78,6 +78,23 @@ const MORNING = /^(?:1|morning|in the morning|am|a\.m\.?|בבוקר|בוקר|ל�
 const AFTERNOON =
   /^(?:2|afternoon|in the afternoon|evening|in the evening|pm|p\.m\.?|אחה"צ|אחה״צ|אחר הצהריים|אחרי הצהריים|בצהריים|בערב|ערב)$/iu;
 
+const QUESTION_WORD =
+  /^(?!(?:what|how)\s+about\b|מה\s+(?:עם|לגבי)\b)(?:when|what|what's|whats|where|who|why|how|which|is|are|do|does|did|can|could|will|would|should|מתי|מה|מהו|מהי|איזה|איזו|אילו|איך|למה|מדוע|מי|איפה|היכן|האם|כמה)(?![\p{L}'])/iu;
+
+/**
+ * Whether a reply to a time question asks something else instead ("when is Rosh Hashana?", "what's
+ * the weather?"): a question word, a question mark, and no complete time in it ("5pm?" and "what
+ * about 5?" are answers). Such a reply leaves the question; it is never read as its time.
+ */
+export function asksSomethingElse(text: string, nowMs: number): boolean {
+  const trimmed = text.trim();
+  if (!/[?？]$/u.test(trimmed)) return false;
+  const words = trimmed.replace(/[.!?？]+$/u, "").trim();
+  if (!QUESTION_WORD.test(words) || MORNING.test(words) || AFTERNOON.test(words)) return false;
+  const reading = readTime(words, nowMs, "UTC");
+  return !reading || reading.kind === "unclear";
+}
+
 /** Answers that give no time before Memo stops asking (the question's own attempts are separate). */
 const MAX_TIME_ANSWERS = 3;
 

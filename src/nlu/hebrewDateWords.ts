@@ -95,13 +95,18 @@ const EVE_AFTER = String.raw`(?<eveAfter>,?\s+(?:on\s+)?the\s+(?:evening|night)\
 
 const alternation = (months: [string, number | "adar1"][]) => months.map(([name]) => name).join("|");
 
-/** "ג' בניסן", "בכ"ה באדר ב'", "ב-15 בשבט" ("3 לסיוון" may be "3 to Sivan": a day in digits takes "ב" only). */
-const HE_DATE = new RegExp(
-  String.raw`${S}${EVE_BEFORE}${HE_PREFIX}(?:(?<day>${HE_DAY})\s*(?:ב|ל)|(?<digits>${DIGIT_DAY})\s*ב)-?(?<month>${alternation(HE_MONTHS)})${E}${EVE_AFTER}`,
-  "gu",
-);
 /** Months that are also given names (Sivan, Tamuz, Adar) or words (Av): said after their day only. */
 const NAME_MONTHS = new Set<number | "adar1">([3, 4, 5, 12, 13, "adar1"]);
+
+/**
+ * "ג' בניסן", "בכ"ה באדר ב'", "ב-15 בשבט", "ב-3 לניסן", "15 לשבט". A day in digits before "ל" is a
+ * date with "ב" before the day ("ב-3 לסיוון") or before a month that is no name ("3 לניסן");
+ * "3 לסיוון" alone may be "3 to Sivan", so it is not read (its "לסיוון" is asked about).
+ */
+const HE_DATE = new RegExp(
+  String.raw`${S}${EVE_BEFORE}(?:${HE_PREFIX}(?:(?<day>${HE_DAY})\s*(?:ב|ל)|(?<digits>${DIGIT_DAY})\s*ב)-?(?<month>${alternation(HE_MONTHS)})|ו?ב-?(?<digitsL>${DIGIT_DAY})\s*ל-?(?<monthL>${alternation(HE_MONTHS)})|(?:ו?[לה]-?)?(?<digitsN>${DIGIT_DAY})\s*ל-?(?<monthN>${alternation(HE_MONTHS.filter(([, month]) => !NAME_MONTHS.has(month)))}))${E}${EVE_AFTER}`,
+  "gu",
+);
 
 /** "15 Shevat", "the 3rd of Nisan", "Nisan 3", "10th of Tevet". */
 const EN_DATE = new RegExp(
@@ -201,8 +206,8 @@ export function takeHebrewDates(s: Scanner, today: LocalDate, options: CalendarO
   };
   add(HE_DATE, (m) =>
     mention(
-      monthOf(m.groups?.["month"] ?? "", HE_MONTHS),
-      dayOf(m.groups?.["day"] ?? m.groups?.["digits"] ?? ""),
+      monthOf(m.groups?.["month"] ?? m.groups?.["monthL"] ?? m.groups?.["monthN"] ?? "", HE_MONTHS),
+      dayOf(m.groups?.["day"] ?? m.groups?.["digits"] ?? m.groups?.["digitsL"] ?? m.groups?.["digitsN"] ?? ""),
       isEve(m),
     ),
   );

@@ -345,7 +345,7 @@ export const HOLIDAY_NAME = new RegExp(`${S}(?:${NAMES})${E}`, "giu");
  * "before" / "ערב" (the day before), or the day itself.
  */
 const HOLIDAY_PHRASE = new RegExp(
-  String.raw`${S}(?:(?<night>(?:the\s+)?first\s+(?:night|candle)\s+of\s+|נר\s+ראשון\s+(?:של\s+)?|(?:ב|ל)?ליל(?:ה)?\s+(?:ה)?ראשון\s+של\s+)|(?<erev>(?:erev|before|(?:ו?[בלמ])?ערב|לפני|(?:ב|ל)?יום\s+שלפני)\s+))?(?:${NAMES})${E}`,
+  String.raw`${S}(?:(?<night>(?:the\s+)?first\s+(?:night|candle)\s+of\s+|(?:ו?[בל])?נר\s+ראשון\s+(?:של\s+)?|(?:ב|ל)?ליל(?:ה)?\s+(?:ה)?ראשון\s+של\s+)|(?<erev>(?:erev|before|(?:ו?[בלמ])?ערב|לפני|(?:ב|ל)?יום\s+שלפני)\s+))?(?:${NAMES})${E}`,
   "giu",
 );
 

@@ -216,6 +216,27 @@ describe("Hebrew dates as times", () => {
     expect(read("sometime in Nisan", now, JERUSALEM)).toEqual({ ask: "unread" });
   });
 
+  it("reads 'ב-3 לניסן' and '15 לשבט' as Hebrew dates; '3 לסיוון' (a person) is asked, never left", () => {
+    const now = "2026-03-05T10:00:00Z";
+    expect(read("תזכיר לי ב-3 לניסן להתקשר לאבא", now, JERUSALEM)).toEqual({
+      local: "2026-03-21T09:00",
+      text: "תזכיר לי להתקשר לאבא",
+    });
+    expect(read("ב-15 לשבט לשתול עץ", now, JERUSALEM)).toMatchObject({ local: "2027-01-23T09:00" });
+    expect(read("15 לשבט לשתול עץ", now, JERUSALEM)).toMatchObject({ local: "2027-01-23T09:00" });
+    // With "ב" before the day, a month that is also a name is a date too.
+    expect(read("ב-6 לסיוון לקנות פרחים", now, JERUSALEM)).toMatchObject({ local: "2026-05-22T09:00" });
+    expect(read("3 לסיוון לקנות פרחים", now, JERUSALEM)).toEqual({ ask: "unread" });
+    expect(read("מחר ב-9 לבקר לניסן", now, JERUSALEM)).toEqual({ ask: "unread" });
+  });
+
+  it("reads 'בנר ראשון של חנוכה' as the first night, the evening before 25 Kislev", () => {
+    const reading = read("בנר ראשון של חנוכה לקנות נרות", "2026-11-28T10:00:00Z", JERUSALEM);
+    expect(reading).toMatchObject({ text: "לקנות נרות" });
+    expect((reading as { local: string }).local.slice(0, 10)).toBe("2026-12-04");
+    expect(Number((reading as { local: string }).local.slice(11, 13))).toBeGreaterThanOrEqual(17);
+  });
+
   it("keeps a yahrzeit or a Hebrew birthday every year, by its custom, without 'every year'", () => {
     const now = "2026-11-28T10:00:00Z";
     expect(read("yahrzeit for grandma on 10 Tevet", now, JERUSALEM)).toMatchObject({

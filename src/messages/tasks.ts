@@ -183,7 +183,11 @@ export const TASKS_EN = {
   "rule.hebrew.short": "in years without {said}, on {date}",
   "rule.hebrew.next": "next: {when}",
   "hebrewBirthday.saved": "Saved: your Hebrew birthday is {date}. Next: {next}.",
-  "twoCalendars.today": "Today is {date}, {hebrew} (the Hebrew date turns at sunset).",
+  "twoCalendars.today": "Today is {date}, {hebrew}; from sunset this evening, {evening}.",
+  "twoCalendars.holidayNow":
+    "It's {name} now: today, {date} ({hebrew}), is day {day} of it. Next: {next} ({nextHebrew}).",
+  "twoCalendars.holidayNight": "The first night of {name}: the evening of {date}, when {hebrew} begins.",
+  "twoCalendars.holidayErev": "Erev {name}: {date} ({hebrew}).",
   "twoCalendars.holiday": "{name}: {date} ({hebrew}).",
   "twoCalendars.holidayEve": "{name}: {date} ({hebrew}), starts the evening before.",
   "twoCalendars.holidayCountry":
@@ -419,7 +423,11 @@ export const TASKS_HE = {
   "rule.hebrew.short": "בשנה שאין בה {said}: {date}",
   "rule.hebrew.next": "הבא: {when}",
   "hebrewBirthday.saved": "שמרתי: יום ההולדת העברי שלך ב-{date}. הבא: {next}.",
-  "twoCalendars.today": "היום {date}, {hebrew} (התאריך העברי מתחלף בשקיעה).",
+  "twoCalendars.today": "היום {date}, {hebrew}; מהשקיעה הערב: {evening}.",
+  "twoCalendars.holidayNow":
+    "עכשיו {name}: היום, {date} ({hebrew}), הוא היום ה-{day} שלו. בפעם הבאה: {next} ({nextHebrew}).",
+  "twoCalendars.holidayNight": "הלילה הראשון של {name}: בערב של {date}, כשנכנס {hebrew}.",
+  "twoCalendars.holidayErev": "ערב {name}: {date} ({hebrew}).",
   "twoCalendars.holiday": "{name}: {date} ({hebrew}).",
   "twoCalendars.holidayEve": "{name}: {date} ({hebrew}), נכנס בערב שלפני.",
   "twoCalendars.holidayCountry":

@@ -43,7 +43,7 @@ export function hebrewDateOf(date: LocalDate): HebrewDate {
   return { year: hd.getFullYear(), month: hd.getMonth(), day: hd.getDate() };
 }
 
-/** The Gregorian day of a Hebrew date that exists (hebcal moves a day past the month's end into the next). @internal */
+/** The Gregorian day of a Hebrew date that exists (hebcal moves a day past the month's end into the next). */
 export function gregorianOf(date: HebrewDate): LocalDate {
   return fromJsDate(new HDate(date.day, date.month, date.year).greg());
 }

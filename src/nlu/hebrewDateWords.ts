@@ -207,7 +207,9 @@ export function takeHebrewDates(s: Scanner, today: LocalDate, options: CalendarO
   add(HE_DATE, (m) =>
     mention(
       monthOf(m.groups?.["month"] ?? m.groups?.["monthL"] ?? m.groups?.["monthN"] ?? "", HE_MONTHS),
-      dayOf(m.groups?.["day"] ?? m.groups?.["digits"] ?? m.groups?.["digitsL"] ?? m.groups?.["digitsN"] ?? ""),
+      dayOf(
+        m.groups?.["day"] ?? m.groups?.["digits"] ?? m.groups?.["digitsL"] ?? m.groups?.["digitsN"] ?? "",
+      ),
       isEve(m),
     ),
   );

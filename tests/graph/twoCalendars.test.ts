@@ -86,9 +86,14 @@ describe("two calendars through the graph, without an LLM", () => {
       "פסח: יום חמישי, 2 באפריל 2026 (ט״ו ניסן תשפ״ו), נכנס בערב שלפני.",
     );
     expect((await h.say("what's the Hebrew date today?")).text).toBe(
-      "Today is Thu 5 Mar 2026, 16 Adar 5786 (the Hebrew date turns at sunset).",
+      "Today is Thu 5 Mar 2026, 16 Adar 5786; from sunset this evening, 17 Adar 5786.",
     );
     expect((await h.say("איזה תאריך עברי היום?")).text).toContain("ט״ז אדר תשפ״ו");
+    expect((await h.say("מתי ראש השנה?")).text).toContain("ראש השנה: יום שבת, 12 בספטמבר 2026");
+    expect((await h.say("when is Passover in 2028?")).text).toBe(
+      "Pesach: Tue 11 Apr 2028 (15 Nisan 5788), starts the evening before.",
+    );
+    expect((await h.say("when is the first night of Hanukkah?")).text).toContain("Fri 4 Dec 2026");
     expect(await openTasks(h)).toEqual([]);
   });
 });

@@ -374,6 +374,60 @@ describe("calendar questions answered in code", () => {
     );
   });
 
+  const askAt = (text: string, nowIso: string, zone = JERUSALEM, language: "he" | "en" = "en") => {
+    const question = recognizeCalendarQuestion(
+      text,
+      Date.parse(nowIso),
+      zone,
+      scheduleOf({ calendarSchedule: null, timeZone: zone }),
+    );
+    return question ? calendarAnswerText(question, language) : null;
+  };
+  const MARCH_5 = "2026-03-05T10:00:00Z";
+
+  it("answers the requirement's examples, 'ראש השנה' whole", () => {
+    expect(askAt("when is Rosh Hashana?", MARCH_5)).toBe(
+      "Rosh Hashana: Sat 12 Sep 2026 (1 Tishrei 5787), starts the evening before.",
+    );
+    expect(askAt("מתי ראש השנה?", MARCH_5, JERUSALEM, "he")).toContain("ראש השנה: ");
+    expect(askAt("מתי ראש השנה?", MARCH_5, JERUSALEM, "he")).toContain("תשרי");
+    expect(askAt("מתי פסח השנה?", MARCH_5, JERUSALEM, "he")).toContain("ט״ו ניסן");
+    expect(askAt("what's the Hebrew date today?", MARCH_5)).toBe(
+      "Today is Thu 5 Mar 2026, 16 Adar 5786; from sunset this evening, 17 Adar 5786.",
+    );
+    expect(askAt("what's today's Hebrew date?", MARCH_5)).toBe(
+      askAt("what's the Hebrew date today?", MARCH_5),
+    );
+    expect(askAt("איזה תאריך עברי היום?", MARCH_5, JERUSALEM, "he")).toContain("ט״ז אדר");
+  });
+
+  it("answers the first night and erev, and says a holiday is on now", () => {
+    expect(askAt("when is the first night of Hanukkah?", MARCH_5)).toBe(
+      "The first night of Hanukkah: the evening of Fri 4 Dec 2026, when 25 Kislev 5787 begins.",
+    );
+    expect(askAt("when is erev Yom Kippur?", MARCH_5)).toBe(
+      "Erev Yom Kippur: Sun 20 Sep 2026 (9 Tishrei 5787).",
+    );
+    expect(askAt("מתי ערב פסח?", MARCH_5, JERUSALEM, "he")).toContain("י״ד ניסן");
+    // Pesach 5786 began on Thursday 2 April 2026: on Saturday 4 April it is its third day.
+    expect(askAt("when is Pesach?", "2026-04-04T09:00:00Z")).toBe(
+      "It's Pesach now: today, Sat 4 Apr 2026 (17 Nisan 5786), is day 3 of it. Next: Thu 22 Apr 2027 (15 Nisan 5787).",
+    );
+  });
+
+  it("reads the year asked, Gregorian or Hebrew, or leaves the question", () => {
+    expect(askAt("when is Passover in 2028?", MARCH_5)).toBe(
+      "Pesach: Tue 11 Apr 2028 (15 Nisan 5788), starts the evening before.",
+    );
+    expect(askAt("when is Pesach in the Hebrew year 5788?", MARCH_5)).toBe(
+      askAt("when is Passover in 2028?", MARCH_5),
+    );
+    expect(askAt('מתי פסח בשנת תשפ"ח?', MARCH_5, JERUSALEM, "he")).toContain("2028");
+    expect(askAt("מתי פסח ב-2028?", MARCH_5, JERUSALEM, "he")).toContain("2028");
+    expect(askAt("when is Christmas in 2030?", MARCH_5)).toBe("Christmas: Wed 25 Dec 2030 (29 Kislev 5791).");
+    expect(askAt("when is Passover in 3000?", MARCH_5)).toBeNull();
+  });
+
   it("leaves other questions to the planner", () => {
     expect(ask("when is my dentist appointment?", JERUSALEM)).toBeNull();
     expect(ask("what's the date today?", JERUSALEM)).toBeNull();

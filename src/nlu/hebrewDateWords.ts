@@ -149,6 +149,22 @@ export function customOf(text: string): HebrewYearly["custom"] | null {
   return null;
 }
 
+/** "my Hebrew birthday", "יום ההולדת העברי שלי": the user's own day (a time or a setting), no custom. */
+const MY_OWN_BIRTHDAY = /(?<![\p{L}])(?:my\s+hebrew\s+birthday|יום\s+ה?הולדת\s+ה?עברי\s+שלי)(?![\p{L}])/giu;
+
+/**
+ * The custom a user's whole message names for the Hebrew date in it ("yahrzeit for grandpa on 7
+ * Adar"), for time words handed over without it; "on my Hebrew birthday" names a day, not a custom.
+ */
+export function customOfMessage(message: string): HebrewYearly["custom"] | null {
+  return customOf(message.replace(MY_OWN_BIRTHDAY, " "));
+}
+
+/** Whether a message names the user's own Hebrew birthday ("on my Hebrew birthday", or its setting). */
+export function namesOwnHebrewBirthday(message: string): boolean {
+  return new RegExp(MY_OWN_BIRTHDAY.source, "iu").test(message);
+}
+
 /** The next day on or after `today` that a Hebrew date said once falls on; an Adar I or II said so, in the next leap year. */
 function nextDayOf(month: number | "adar1", day: number, today: LocalDate): LocalDate | null {
   if (month === "adar1" || month === 13) {

@@ -37,6 +37,12 @@ export interface CalendarOptions {
   schedule?: CalendarSchedule;
   /** The user's Hebrew birthday, when known: "on my Hebrew birthday". */
   hebrewBirthday?: { month: number; day: number } | null;
+  /**
+   * The custom the user's whole message names ("yahrzeit", "יום הולדת עברי"), for time words a
+   * model handed over without it ("every year on 7 Adar"): a Hebrew date there is yearly by it
+   * (default: the time words' own).
+   */
+  custom?: HebrewYearly["custom"] | null;
 }
 
 /** A user's calendar settings as the parser takes them: their schedule (or their zone's) and Hebrew birthday. */

@@ -73,6 +73,28 @@ describe("two calendars through the graph, without an LLM", () => {
     ]);
   });
 
+  it("takes 'yahrzeit for grandma on 10 Tevet' and 'יום הולדת עברי של אבא ב-ג' בניסן' as yearly reminders", async () => {
+    h = await harness();
+    const yahrzeit = await h.say("yahrzeit for grandma on 10 Tevet");
+    expect(yahrzeit.status).toBe("completed");
+    expect(yahrzeit.text).toContain("every year on 10 Tevet (Hebrew calendar)");
+    const birthday = await h.say("יום הולדת עברי של אבא ב-ג' בניסן");
+    expect(birthday.status).toBe("completed");
+    expect(await openTasks(h)).toEqual([
+      {
+        text: "yahrzeit for grandma",
+        nextFireAt: "2026-12-20T07:00:00.000Z",
+        recurrence: { type: "hebrew", time: "09:00", hebrew: { month: 10, day: 10, custom: "yahrzeit" } },
+      },
+      {
+        text: "יום הולדת עברי של אבא",
+        // 3 Nisan 5786: Saturday 21 March 2026.
+        nextFireAt: "2026-03-21T07:00:00.000Z",
+        recurrence: { type: "hebrew", time: "09:00", hebrew: { month: 1, day: 3, custom: "birthday" } },
+      },
+    ]);
+  });
+
   it("answers 'when is …?' and 'what's the Hebrew date today?' in both calendars, without a model", async () => {
     h = await harness();
     // Thursday 5 March 2026: Rosh Hashana 5787 is Saturday 12 September 2026.
@@ -122,6 +144,38 @@ describe("two calendars on the LLM path (the resolver hands over the user's word
         // Rosh Hashana 5787: Saturday 12 September 2026, 10:00 at +03.
         nextFireAt: "2026-09-12T07:00:00.000Z",
         recurrence: { type: "hebrew", time: "10:00", hebrew: { month: 7, day: 1, custom: "date" } },
+      },
+    ]);
+  });
+
+  it("keeps a yahrzeit's custom from the user's message when the model's words drop it", async () => {
+    h = await createHarness();
+    scriptTurn(h, "create_task", {
+      operation: "create",
+      text: "yahrzeit for grandpa",
+      reminderRecurrence: { type: "daily", phrase: "every year on 7 Adar" },
+    });
+    expect((await h.say("yahrzeit for grandpa on 7 Adar")).status).toBe("completed");
+    scriptTurn(h, "create_task", {
+      operation: "create",
+      text: "light a candle for grandma",
+      dueDate: "on 10 Tevet",
+    });
+    expect((await h.say("remind me to light a candle for grandma's yahrzeit on 10 Tevet")).status).toBe(
+      "completed",
+    );
+    expect(await openTasks(h)).toEqual([
+      {
+        text: "yahrzeit for grandpa",
+        // 5787 is leap: a yahrzeit of Adar is kept in Adar I (7 Adar I = Sunday 14 February 2027).
+        nextFireAt: "2027-02-14T07:00:00.000Z",
+        recurrence: { type: "hebrew", time: "09:00", hebrew: { month: 12, day: 7, custom: "yahrzeit" } },
+      },
+      {
+        text: "light a candle for grandma",
+        // 10 Tevet 5787: Sunday 20 December 2026, every year (not once).
+        nextFireAt: "2026-12-20T07:00:00.000Z",
+        recurrence: { type: "hebrew", time: "09:00", hebrew: { month: 10, day: 10, custom: "yahrzeit" } },
       },
     ]);
   });

@@ -255,6 +255,23 @@ describe("Hebrew dates as times", () => {
     });
   });
 
+  it("takes the custom from the user's whole message when the words handed over lack it", () => {
+    const now = "2026-03-05T10:00:00Z";
+    const yahrzeit = { calendar: { custom: "yahrzeit" as const } };
+    expect(read("every year on 7 Adar", now, JERUSALEM, yahrzeit)).toMatchObject({
+      recurrence: { type: "hebrew", hebrew: { month: 12, day: 7, custom: "yahrzeit" } },
+      // 5787 is leap: a yahrzeit of Adar is in Adar I.
+      every: ["2027-02-14T09:00", "2028-03-05T09:00", "2029-02-22T09:00"],
+    });
+    // A plain date: Adar II in the leap year.
+    const plainDate = read("every year on 7 Adar", now, JERUSALEM);
+    expect(plainDate).toMatchObject({ recurrence: { hebrew: { custom: "date" } } });
+    expect((plainDate as { every: string[] }).every[0]).toBe("2027-03-16T09:00");
+    expect(read("on 10 Tevet", now, JERUSALEM, yahrzeit)).toMatchObject({
+      recurrence: { type: "hebrew", hebrew: { month: 10, day: 10, custom: "yahrzeit" } },
+    });
+  });
+
   it("rings the evening before when asked", () => {
     expect(
       read(

@@ -117,7 +117,20 @@ export function scheduleTask(
   let dueMs: number | null = null;
   let dateOnly = false;
   let saidIn: SaidIn | undefined = args.saidIn ?? undefined;
-  const dueWords = args.dueDate?.trim();
+  let dueWords = args.dueDate?.trim();
+  let recurrence: TaskRecurrence | null = null;
+  // The first occurrence the user's own repeat words named ("every day at 8 starting Friday").
+  let firstAt: number | null = null;
+  // A yahrzeit or a Hebrew birthday the message names, on a Hebrew date the model gave as a due
+  // date ("on 10 Tevet"): kept every year by its custom, not once.
+  if (dueWords && calendar.custom && !args.reminderRecurrence) {
+    const yearly = readTime(dueWords, nowMs, timeZone, { calendar });
+    if (yearly?.kind === "recurring" && yearly.recurrence.type === "hebrew") {
+      recurrence = yearly.recurrence;
+      firstAt = yearly.firstAt;
+      dueWords = undefined;
+    }
+  }
   if (dueWords) {
     const clock = options.anchorDueAt ? bareClock(dueWords) : null;
     const anchored =
@@ -147,9 +160,6 @@ export function scheduleTask(
       return { ok: false, problem: "too_far", phrase: reminderWords };
   }
 
-  let recurrence: TaskRecurrence | null = null;
-  // The first occurrence the user's own repeat words named ("every day at 8 starting Friday").
-  let firstAt: number | null = null;
   const rule = args.reminderRecurrence;
   if (rule) {
     const built = buildRecurrence(rule, nowMs, timeZone, calendar);

@@ -1,3 +1,4 @@
+import { customOfMessage } from "../../../nlu/hebrewDateWords.js";
 import { calendarOptionsOf } from "../../../nlu/holidays.js";
 import { literalOf } from "../../../utils/fuzzy.js";
 import { nonEmpty } from "../../../utils/args.js";
@@ -108,7 +109,10 @@ function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anc
     nowMs: context.now,
     timeZone,
     ...(anchorDueAt ? { anchorDueAt } : {}),
-    ...(user ? { calendar: calendarOptionsOf(user) } : {}),
+    calendar: {
+      ...(user ? calendarOptionsOf(user) : {}),
+      custom: customOfMessage(context.state.input.message),
+    },
   });
   if (!result.ok) {
     refuse(

@@ -107,7 +107,10 @@ describe("holidays: published dates, 2026–2028, Israel and the diaspora", () =
     ["בחג המולד ב-18:00", "2026-03-11T08:00:00Z", JERUSALEM, "2026-12-25T18:00"],
     ["New Year's Day at 10", "2026-03-11T08:00:00Z", NEW_YORK, "2027-01-01T10:00"],
     ["on Thanksgiving at 10", "2028-01-01T08:00:00Z", NEW_YORK, "2028-11-23T10:00"],
-    ["בחג ההודיה ב-10", "2026-03-11T08:00:00Z", JERUSALEM, "2026-11-26T10:00"],
+    // Canada's Thanksgiving: the 2nd Monday of October (12 October 2026).
+    ["on Thanksgiving at 10", "2026-03-11T08:00:00Z", "America/Toronto", "2026-10-12T10:00"],
+    // 5789: 9 Av is Shabbat 21 July 2029; the fast is "observed" on Sunday 22 July.
+    ["on Tisha B'Av at 10", "2029-07-01T08:00:00Z", JERUSALEM, "2029-07-22T10:00"],
     ["on Mother's Day at 10", "2027-01-01T08:00:00Z", NEW_YORK, "2027-05-09T10:00"],
     ["ביום האם ב-10", "2027-03-01T10:00:00Z", JERUSALEM, "2028-02-27T10:00"],
   ];
@@ -182,6 +185,16 @@ describe("yearly holidays", () => {
     ).toMatchObject({
       recurrence: { type: "hebrew", hebrew: { month: 9, day: 25 }, eve: true, time: "18:00" },
       every: ["2026-12-04T18:00", "2027-12-24T18:00", "2028-12-12T18:00"],
+    });
+  });
+
+  it("asks Thanksgiving where the zone is neither the US nor Canada; Canada's repeats on the 2nd Monday of October", () => {
+    expect(read("בחג ההודיה ב-10 להתקשר", "2026-03-11T08:00:00Z", JERUSALEM)).toEqual({ ask: "unread" });
+    expect(
+      read("every year on Thanksgiving at 5pm", "2026-03-11T08:00:00Z", "America/Toronto"),
+    ).toMatchObject({
+      recurrence: { type: "rrule", rule: "FREQ=YEARLY;BYMONTH=10;BYDAY=2MO" },
+      every: ["2026-10-12T17:00", "2027-10-11T17:00", "2028-10-09T17:00"],
     });
   });
 
@@ -443,6 +456,12 @@ describe("calendar questions answered in code", () => {
     expect(askAt("מתי פסח ב-2028?", MARCH_5, JERUSALEM, "he")).toContain("2028");
     expect(askAt("when is Christmas in 2030?", MARCH_5)).toBe("Christmas: Wed 25 Dec 2030 (29 Kislev 5791).");
     expect(askAt("when is Passover in 3000?", MARCH_5)).toBeNull();
+  });
+
+  it("answers Tisha B'Av in a year it is postponed from Shabbat", () => {
+    expect(askAt("when is Tisha B'Av?", "2029-07-01T08:00:00Z")).toBe(
+      "Tisha B'Av: Sun 22 Jul 2029 (10 Av 5789), starts the evening before.",
+    );
   });
 
   it("leaves other questions to the planner", () => {

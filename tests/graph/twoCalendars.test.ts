@@ -95,6 +95,19 @@ describe("two calendars through the graph, without an LLM", () => {
     ]);
   });
 
+  it("takes 'on my Hebrew birthday' as the answer to a time question", async () => {
+    h = await harness();
+    await h.say("hi");
+    await h.users.update(PHONE, { hebrewBirthday: { month: 1, day: 3 } });
+    const question = await h.say("remind me yesterday at 5pm to donate blood");
+    expect(question.status).toBe("waiting");
+    expect((await h.say("on my Hebrew birthday at 8")).status).toBe("completed");
+    // 3 Nisan 5786 is Saturday 21 March 2026: 08:00 at +02.
+    expect(await openTasks(h)).toEqual([
+      { text: "donate blood", nextFireAt: "2026-03-21T06:00:00.000Z", recurrence: null },
+    ]);
+  });
+
   it("answers 'when is …?' and 'what's the Hebrew date today?' in both calendars, without a model", async () => {
     h = await harness();
     // Thursday 5 March 2026: Rosh Hashana 5787 is Saturday 12 September 2026.

@@ -5,6 +5,7 @@
  * understood, so the operation runs with no LLM call, on the fast path and the LLM path alike.
  */
 import { timeArgs, timeQuestionOf, type TimeQuestion } from "../../nlu/commands.js";
+import type { CalendarOptions } from "../../nlu/holidays.js";
 import { readTime, type ParsedTime } from "../../nlu/parseTime.js";
 import { formatClock, instantToLocal } from "../../nlu/zonedTime.js";
 import type { HITLResult, ResolverResult, TimeAnswerResume } from "../../types/index.js";
@@ -125,6 +126,8 @@ export function resolveTimeAnswer(
   nowMs: number,
   timeZone: string,
   language: Language,
+  /** The user's holiday schedule and Hebrew birthday ("on my Hebrew birthday" as the answer). */
+  calendar: CalendarOptions = {},
 ): ResolverResult {
   const { resume } = previous;
   const answer = answers.at(-1);
@@ -145,7 +148,7 @@ export function resolveTimeAnswer(
     if (MORNING.test(raw)) return done(choices[0]!);
     if (AFTERNOON.test(raw)) return done(choices[1]!);
   }
-  const alone = readTime(raw, nowMs, timeZone);
+  const alone = readTime(raw, nowMs, timeZone, { calendar });
   const askAgain = (question: string, next?: TimeQuestion): ResolverResult => {
     if (answers.length >= MAX_TIME_ANSWERS) throw new TimeQuestionAbandoned();
     if (!next) return { ...previous, question };
@@ -170,7 +173,7 @@ export function resolveTimeAnswer(
   const candidates = [`${resume.understood} ${raw}`, resume.day ? `${resume.day} ${raw}` : null];
   for (const candidate of candidates) {
     if (!candidate) continue;
-    const reading = readTime(candidate, nowMs, timeZone);
+    const reading = readTime(candidate, nowMs, timeZone, { calendar });
     if (!reading) continue;
     if (reading.kind !== "unclear") return done(timeArgs(reading));
     // An hour again, or a time past: asked about, with the day kept.

@@ -56,7 +56,8 @@ function halfOfDayQuestion(op: TaskOperation, context: CapabilityContext): CodeQ
   const words = op.dueDate?.trim();
   if (!words) return null;
   const timeZone = context.state.user.timezone;
-  const reading = readTime(words, context.now, timeZone);
+  const user = context.state.authContext?.user;
+  const reading = readTime(words, context.now, timeZone, user ? { calendar: calendarOptionsOf(user) } : {});
   if (reading?.kind !== "unclear" || reading.reason !== "ambiguous_hour") return null;
   const { dueDate: _dueDate, ...rest } = op;
   const asked = timeQuestionResult(

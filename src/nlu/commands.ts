@@ -60,6 +60,7 @@ export function timeArgs(parsed: ParsedTime): Record<string, unknown> {
     return {
       dueDate: parsed.dateOnly ? parsed.local.slice(0, 10) : new Date(parsed.at).toISOString(),
       ...(parsed.saidIn ? { saidIn: parsed.saidIn } : {}),
+      ...(parsed.hebrewDate ? { hebrewDate: parsed.hebrewDate } : {}),
     };
   }
   const { type, time, days, dayOfMonth, intervalMinutes, rule, start, hebrew, eve, until } =

@@ -73,6 +73,11 @@ export function hebrewDayMonthText(
   return `${day} ב${he.slice(1, -1).join(" ")}`;
 }
 
+/** A Hebrew date as a reminder names it, without its year: "10 Tevet", "10 Adar I" in a leap year, "י׳ בטבת". */
+export function hebrewDaySaidText(date: HebrewDate, language: "he" | "en"): string {
+  return hebrewDayMonthText(date, language, HDate.isLeapYear(date.year));
+}
+
 /** What kind of day a calendar entry is (the digest and the weekly review name the first three). */
 type HolidayKind = "yom_tov" | "holiday" | "fast" | "erev" | "minor" | "modern" | "rosh_chodesh";
 

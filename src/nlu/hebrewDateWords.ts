@@ -7,7 +7,13 @@
  * evening before" / "בערב שלפני" said with it rings on the evening before, when the Hebrew day begins.
  */
 import { HDate } from "@hebcal/core";
-import { isHebrewDayMonth, nextObservance, type HebrewYearly } from "./hebrewCalendar.js";
+import {
+  gregorianOf,
+  hebrewDateOf,
+  isHebrewDayMonth,
+  nextObservance,
+  type HebrewYearly,
+} from "./hebrewCalendar.js";
 import type { CalendarOptions, YearlyDay } from "./holidays.js";
 import { Scanner, type Found } from "./timeMentions.js";
 import { normalizeText } from "./timeWords.js";
@@ -185,7 +191,21 @@ function nextDayOf(month: number | "adar1", day: number, today: LocalDate): Loca
   }
   // A plain Adar has 29 days; a 30th of Adar is Adar I's, said so.
   if (!isHebrewDayMonth(month, day) || (month === 12 && day === 30)) return null;
-  return nextObservance({ month, day, custom: "date" }, today);
+  const next = nextObservance({ month, day, custom: "date" }, today);
+  // Said once, a plain Adar in a leap year is the first of the two, Adar I, while it is still ahead
+  // (the confirmation names it: "(10 Adar I)"); a yearly date keeps its custom (Adar II).
+  if (next && month === 12) {
+    const year = hebrewDateOf(next).year;
+    if (HDate.isLeapYear(year)) {
+      const first = gregorianOf({ year, month: 12, day });
+      if (
+        first.year * 10_000 + first.month * 100 + first.day >=
+        today.year * 10_000 + today.month * 100 + today.day
+      )
+        return first;
+    }
+  }
+  return next;
 }
 
 /**
@@ -213,6 +233,7 @@ export function takeHebrewDates(s: Scanner, today: LocalDate, options: CalendarO
       date: eve ? addDays(next, -1) : next,
       ...(eve ? { impliedPeriod: "evening" as const } : {}),
       yearly,
+      hebrew: hebrewDateOf(next),
     };
   };
   const isEve = (m: RegExpMatchArray) =>

@@ -19,7 +19,7 @@ import { UNTIL_MARKER, hasUnsupportedRepeat, takeRepeats, type RepeatPhrase } fr
 import { PERIOD_DEFAULT, resolveMentions, resolveMentionsFully, slotsOf } from "./resolveWhen.js";
 import { Scanner, scanMentions, type Found, type Span } from "./timeMentions.js";
 import { unreadTimeWords } from "./unreadTime.js";
-import { scheduleOf, type HebrewYearly } from "./hebrewCalendar.js";
+import { scheduleOf, type HebrewDate, type HebrewYearly } from "./hebrewCalendar.js";
 import { customOf, takeHebrewDates } from "./hebrewDateWords.js";
 import { takeHolidays, type CalendarOptions } from "./holidays.js";
 import { MINUTE_MS, normalizeText, type NormalizedText, type Period } from "./timeWords.js";
@@ -43,6 +43,8 @@ export interface ParsedInstant {
   phrase: string;
   /** The zone the words named, when not the user's ("8am PST"): the reply shows both times. */
   saidIn?: { zone: string; label: string };
+  /** The Hebrew date the day was named by ("on 10 Tevet"): the reply and listings show it too. */
+  hebrewDate?: HebrewDate;
 }
 
 /** A repeating reminder. */
@@ -280,6 +282,10 @@ function readInstant(context: ReadContext): TimeReading {
   if (resolution.kind === "unread") return unclear(context, "unread");
   if (resolution.kind === "too_far") return unclear(context, "too_far");
   const saidIn = resolution.zone ? { saidIn: resolution.zone } : {};
+  const hebrewDays = found.flatMap((f) =>
+    f.mention.kind === "date" && f.mention.hebrew ? [f.mention.hebrew] : [],
+  );
+  const hebrewDate = hebrewDays.length === 1 ? { hebrewDate: hebrewDays[0]! } : {};
   const instant = (at: number, dateOnly: boolean): ParsedInstant => {
     const local = instantToLocal(at, timeZone);
     return {
@@ -290,6 +296,7 @@ function readInstant(context: ReadContext): TimeReading {
       dateOnly,
       ...cutOut(normalized, found),
       ...saidIn,
+      ...hebrewDate,
     };
   };
   if (resolution.kind === "ambiguous") {

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PHONE, createHarness, type Harness } from "../support/memoHarness.js";
 import { scriptTurn, stores } from "../support/databaseScript.js";
+import { fakeClock } from "../support/clock.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -105,6 +106,32 @@ describe("two calendars through the graph, without an LLM", () => {
     // 3 Nisan 5786 is Saturday 21 March 2026: 08:00 at +02.
     expect(await openTasks(h)).toEqual([
       { text: "donate blood", nextFireAt: "2026-03-21T06:00:00.000Z", recurrence: null },
+    ]);
+  });
+
+  it("names the Hebrew date of a one-off reminder set on one, in the confirmation and the listing", async () => {
+    h = await harness();
+    const reply = await h.say("remind me on 10 Tevet to light a candle");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).toContain("(10 Tevet)");
+    expect((await h.say("my tasks")).text).toMatch(/light a candle — .*20\/12.* \(10 Tevet\)/u);
+    expect(await openTasks(h)).toEqual([
+      { text: "light a candle", nextFireAt: "2026-12-20T07:00:00.000Z", recurrence: null },
+    ]);
+  });
+
+  it("takes the first Adar of a leap year for a one-off '10 Adar', and says so", async () => {
+    h = await createHarness({
+      llm: "none",
+      env: { FAST_PATH: "on" },
+      clock: fakeClock("2027-01-01T10:00:00Z"),
+    });
+    const reply = await h.say("remind me on 10 Adar to send the gifts");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).toContain("(10 Adar I)");
+    // 10 Adar I 5787: Wednesday 17 February 2027, 09:00 at +02.
+    expect(await openTasks(h)).toEqual([
+      { text: "send the gifts", nextFireAt: "2027-02-17T07:00:00.000Z", recurrence: null },
     ]);
   });
 

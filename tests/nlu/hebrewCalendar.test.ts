@@ -243,6 +243,18 @@ describe("Hebrew dates as times", () => {
     expect(read("מחר ב-9 לבקר לניסן", now, JERUSALEM)).toEqual({ ask: "unread" });
   });
 
+  it("a one-off plain Adar in a leap year is Adar I while ahead, else Adar II", () => {
+    // 5787 is leap: 10 Adar I is Wednesday 17 February 2027, 10 Adar II Wednesday 19 March.
+    expect(read("on 10 Adar call", "2027-01-01T10:00:00Z", JERUSALEM)).toMatchObject({
+      local: "2027-02-17T09:00",
+    });
+    expect(read("on 10 Adar call", "2027-02-20T10:00:00Z", JERUSALEM)).toMatchObject({
+      local: "2027-03-19T09:00",
+    });
+    const reading = readTime("on 10 Adar call", Date.parse("2027-01-01T10:00:00Z"), JERUSALEM);
+    expect(reading).toMatchObject({ hebrewDate: { year: 5787, month: 12, day: 10 } });
+  });
+
   it("reads 'בנר ראשון של חנוכה' as the first night, the evening before 25 Kislev", () => {
     const reading = read("בנר ראשון של חנוכה לקנות נרות", "2026-11-28T10:00:00Z", JERUSALEM);
     expect(reading).toMatchObject({ text: "לקנות נרות" });

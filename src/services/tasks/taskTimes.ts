@@ -1,6 +1,6 @@
 import type { ReminderRecurrenceArgs, SaidIn } from "../../contracts/tasks.js";
 import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
-import { isHebrewDayMonth } from "../../nlu/hebrewCalendar.js";
+import { isHebrewDayMonth, type HebrewDate } from "../../nlu/hebrewCalendar.js";
 import type { CalendarOptions } from "../../nlu/holidays.js";
 import { MAX_NUDGE_MINUTES, nextOccurrence, parseIntervalMinutes, rfc5545Of } from "../../nlu/recurrence.js";
 import { readWhen, resolveWhen } from "../../nlu/whenPhrase.js";
@@ -14,6 +14,8 @@ export interface TaskTimeArgs {
   reminderRecurrence?: ReminderRecurrenceArgs | null;
   /** Set in code only (the fast path): the zone the user named with the time ("8am PST"). */
   saidIn?: SaidIn | null;
+  /** Set in code only (the fast path): the Hebrew date the day was named by. */
+  hebrewDate?: HebrewDate | null;
 }
 
 /** When a task is due and when its reminder rings, as stored. */
@@ -23,6 +25,8 @@ export interface TaskSchedule {
   dateOnly: boolean;
   /** The time was said in another zone than the user's. */
   saidIn?: SaidIn;
+  /** The day was named by its Hebrew date ("on 10 Tevet"). */
+  hebrewDate?: HebrewDate;
   reminder: string | null;
   reminderOffsetMinutes: number | null;
   recurrence: TaskRecurrence | null;
@@ -117,6 +121,7 @@ export function scheduleTask(
   let dueMs: number | null = null;
   let dateOnly = false;
   let saidIn: SaidIn | undefined = args.saidIn ?? undefined;
+  let hebrewDate: HebrewDate | undefined = args.hebrewDate ?? undefined;
   let dueWords = args.dueDate?.trim();
   let recurrence: TaskRecurrence | null = null;
   // The first occurrence the user's own repeat words named ("every day at 8 starting Friday").
@@ -146,6 +151,7 @@ export function scheduleTask(
       dueMs = reading.at;
       dateOnly = reading.dateOnly;
       saidIn = reading.saidIn ?? saidIn;
+      hebrewDate = reading.hebrewDate ?? hebrewDate;
     }
   }
 
@@ -195,6 +201,7 @@ export function scheduleTask(
       dueAt: iso(dueMs),
       dateOnly,
       ...(saidIn && dueMs !== null ? { saidIn } : {}),
+      ...(hebrewDate && dueMs !== null ? { hebrewDate } : {}),
       reminder: reminderWords ?? null,
       reminderOffsetMinutes,
       recurrence,
@@ -341,10 +348,11 @@ export function scheduleFields(schedule: TaskSchedule): TaskPatch {
     recurrence: schedule.recurrence,
     nextFireAt: schedule.nextFireAt,
     reminderDetails:
-      schedule.dateOnly || schedule.saidIn
+      schedule.dateOnly || schedule.saidIn || schedule.hebrewDate
         ? {
             ...(schedule.dateOnly ? { dateOnly: true } : {}),
             ...(schedule.saidIn ? { saidIn: schedule.saidIn } : {}),
+            ...(schedule.hebrewDate ? { hebrewDate: schedule.hebrewDate } : {}),
           }
         : null,
   };

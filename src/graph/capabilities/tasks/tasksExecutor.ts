@@ -73,6 +73,7 @@ function taskView(task: Task, group?: TaskGroup): TaskView {
     completed: task.completed,
     subtasks: task.subtasks,
     ...(saidInOf(task) ? { saidIn: saidInOf(task)! } : {}),
+    ...(hebrewDateOf(task) ? { hebrewDate: hebrewDateOf(task)! } : {}),
     ...(group ? { group } : {}),
     ...(task.assignedByPhone ? { given: true as const } : {}),
   };
@@ -83,6 +84,15 @@ function saidInOf(task: Task): SaidIn | null {
   const said = task.reminderDetails?.saidIn as Partial<SaidIn> | undefined;
   return typeof said?.zone === "string" && typeof said.label === "string"
     ? { zone: said.zone, label: said.label }
+    : null;
+}
+
+/** The Hebrew date a task's day was named by, from its stored reminder details. */
+function hebrewDateOf(task: Task): { year: number; month: number; day: number } | null {
+  const said = task.reminderDetails?.hebrewDate as
+    Partial<Record<"year" | "month" | "day", unknown>> | undefined;
+  return typeof said?.year === "number" && typeof said.month === "number" && typeof said.day === "number"
+    ? { year: said.year, month: said.month, day: said.day }
     : null;
 }
 

@@ -12,6 +12,8 @@ import {
   hebrewDateOf,
   isHebrewDayMonth,
   nextObservance,
+  type HebrewDate,
+  type HebrewDaySaid,
   type HebrewYearly,
 } from "./hebrewCalendar.js";
 import type { CalendarOptions, YearlyDay } from "./holidays.js";
@@ -208,6 +210,11 @@ function nextDayOf(month: number | "adar1", day: number, today: LocalDate): Loca
   return next;
 }
 
+/** The Hebrew date a day falls on, with the day said when that year lacks it (30 Cheshvan → 1 Kislev). */
+function daySaid(actual: HebrewDate, month: number | "adar1", day: number): HebrewDaySaid {
+  return actual.day === day ? actual : { ...actual, said: { month: month === "adar1" ? 12 : month, day } };
+}
+
 /**
  * Takes every Hebrew date said as a time out of the scanner's text: a date mention on the next day it
  * falls on ("impossible" when no such day exists, "32 Nisan", "30 Adar"), carrying the Hebrew date for
@@ -233,7 +240,7 @@ export function takeHebrewDates(s: Scanner, today: LocalDate, options: CalendarO
       date: eve ? addDays(next, -1) : next,
       ...(eve ? { impliedPeriod: "evening" as const } : {}),
       yearly,
-      hebrew: hebrewDateOf(next),
+      hebrew: daySaid(hebrewDateOf(next), month, day),
     };
   };
   const isEve = (m: RegExpMatchArray) =>

@@ -19,7 +19,7 @@ import { UNTIL_MARKER, hasUnsupportedRepeat, takeRepeats, type RepeatPhrase } fr
 import { PERIOD_DEFAULT, resolveMentions, resolveMentionsFully, slotsOf } from "./resolveWhen.js";
 import { Scanner, scanMentions, type Found, type Span } from "./timeMentions.js";
 import { unreadTimeWords } from "./unreadTime.js";
-import { scheduleOf, type HebrewDate, type HebrewYearly } from "./hebrewCalendar.js";
+import { scheduleOf, type HebrewDaySaid, type HebrewYearly } from "./hebrewCalendar.js";
 import { customOf, takeHebrewDates } from "./hebrewDateWords.js";
 import { takeHolidays, type CalendarOptions } from "./holidays.js";
 import { MINUTE_MS, normalizeText, type NormalizedText, type Period } from "./timeWords.js";
@@ -44,7 +44,7 @@ export interface ParsedInstant {
   /** The zone the words named, when not the user's ("8am PST"): the reply shows both times. */
   saidIn?: { zone: string; label: string };
   /** The Hebrew date the day was named by ("on 10 Tevet"): the reply and listings show it too. */
-  hebrewDate?: HebrewDate;
+  hebrewDate?: HebrewDaySaid;
 }
 
 /** A repeating reminder. */

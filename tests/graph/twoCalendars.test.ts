@@ -135,6 +135,19 @@ describe("two calendars through the graph, without an LLM", () => {
     ]);
   });
 
+  it("says so when the Hebrew year lacks the day said: 30 Cheshvan 5789 is 1 Kislev", async () => {
+    h = await createHarness({
+      llm: "none",
+      env: { FAST_PATH: "on" },
+      clock: fakeClock("2028-10-01T10:00:00Z"),
+    });
+    const reply = await h.say("remind me on 30 Cheshvan to pay the rent");
+    expect(reply.text).toContain("(1 Kislev: 5789 has no 30 Cheshvan)");
+    expect(await openTasks(h)).toEqual([
+      { text: "pay the rent", nextFireAt: "2028-11-19T07:00:00.000Z", recurrence: null },
+    ]);
+  });
+
   it("answers 'when is …?' and 'what's the Hebrew date today?' in both calendars, without a model", async () => {
     h = await harness();
     // Thursday 5 March 2026: Rosh Hashana 5787 is Saturday 12 September 2026.

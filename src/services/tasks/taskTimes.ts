@@ -1,6 +1,6 @@
 import type { ReminderRecurrenceArgs, SaidIn } from "../../contracts/tasks.js";
 import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
-import { isHebrewDayMonth, type HebrewDate } from "../../nlu/hebrewCalendar.js";
+import { isHebrewDayMonth, type HebrewDaySaid } from "../../nlu/hebrewCalendar.js";
 import type { CalendarOptions } from "../../nlu/holidays.js";
 import { MAX_NUDGE_MINUTES, nextOccurrence, parseIntervalMinutes, rfc5545Of } from "../../nlu/recurrence.js";
 import { readWhen, resolveWhen } from "../../nlu/whenPhrase.js";
@@ -15,7 +15,7 @@ export interface TaskTimeArgs {
   /** Set in code only (the fast path): the zone the user named with the time ("8am PST"). */
   saidIn?: SaidIn | null;
   /** Set in code only (the fast path): the Hebrew date the day was named by. */
-  hebrewDate?: HebrewDate | null;
+  hebrewDate?: HebrewDaySaid | null;
 }
 
 /** When a task is due and when its reminder rings, as stored. */
@@ -26,7 +26,7 @@ export interface TaskSchedule {
   /** The time was said in another zone than the user's. */
   saidIn?: SaidIn;
   /** The day was named by its Hebrew date ("on 10 Tevet"). */
-  hebrewDate?: HebrewDate;
+  hebrewDate?: HebrewDaySaid;
   reminder: string | null;
   reminderOffsetMinutes: number | null;
   recurrence: TaskRecurrence | null;
@@ -121,7 +121,7 @@ export function scheduleTask(
   let dueMs: number | null = null;
   let dateOnly = false;
   let saidIn: SaidIn | undefined = args.saidIn ?? undefined;
-  let hebrewDate: HebrewDate | undefined = args.hebrewDate ?? undefined;
+  let hebrewDate: HebrewDaySaid | undefined = args.hebrewDate ?? undefined;
   let dueWords = args.dueDate?.trim();
   let recurrence: TaskRecurrence | null = null;
   // The first occurrence the user's own repeat words named ("every day at 8 starting Friday").

@@ -88,12 +88,17 @@ function saidInOf(task: Task): SaidIn | null {
 }
 
 /** The Hebrew date a task's day was named by, from its stored reminder details. */
-function hebrewDateOf(task: Task): { year: number; month: number; day: number } | null {
-  const said = task.reminderDetails?.hebrewDate as
-    Partial<Record<"year" | "month" | "day", unknown>> | undefined;
-  return typeof said?.year === "number" && typeof said.month === "number" && typeof said.day === "number"
-    ? { year: said.year, month: said.month, day: said.day }
-    : null;
+function hebrewDateOf(task: Task): TaskView["hebrewDate"] | null {
+  const stored = task.reminderDetails?.hebrewDate as Record<string, unknown> | undefined;
+  const number = (v: unknown): v is number => typeof v === "number";
+  if (!stored || !number(stored.year) || !number(stored.month) || !number(stored.day)) return null;
+  const said = stored.said as Record<string, unknown> | undefined;
+  return {
+    year: stored.year,
+    month: stored.month,
+    day: stored.day,
+    ...(said && number(said.month) && number(said.day) ? { said: { month: said.month, day: said.day } } : {}),
+  };
 }
 
 /** A failure the user caused or can fix, in their language; the operation changes nothing. */

@@ -1,4 +1,4 @@
-import { hebrewDaySaidText } from "../../../nlu/hebrewCalendar.js";
+import { hebrewDaySaidText, hebrewYearText } from "../../../nlu/hebrewCalendar.js";
 import { formatClock, instantToLocal } from "../../../nlu/zonedTime.js";
 import { assertNever, declares } from "../../../contracts/contract.js";
 import {
@@ -75,7 +75,18 @@ function taskLine(task: TaskShown, language: Language): string {
 
 /** "Sun 20/12 at 09:00 (10 Tevet)": a day named by its Hebrew date shows it beside the Gregorian one. */
 function withHebrewDate(task: TaskShown, when: string, language: Language): string {
-  return task.hebrewDate && task.dueAt ? `${when} (${hebrewDaySaidText(task.hebrewDate, language)})` : when;
+  const hebrew = task.hebrewDate;
+  if (!hebrew || !task.dueAt) return when;
+  const date = hebrewDaySaidText(hebrew, language);
+  // "30 Cheshvan" in a year without it: the day it falls on, and why.
+  const shown = hebrew.said
+    ? t(language, "task.hebrewDateMissing", {
+        date,
+        said: hebrewDaySaidText({ year: hebrew.year, ...hebrew.said }, language),
+        year: hebrewYearText(hebrew.year, language),
+      })
+    : date;
+  return `${when} (${shown})`;
 }
 
 /**

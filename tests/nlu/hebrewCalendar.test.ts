@@ -243,6 +243,13 @@ describe("Hebrew dates as times", () => {
     expect(read("מחר ב-9 לבקר לניסן", now, JERUSALEM)).toEqual({ ask: "unread" });
   });
 
+  it("reads two apostrophes as a gershayim: 'בכ''ה בכסלו'", () => {
+    expect(read("בכ''ה בכסלו לקנות נרות", "2026-11-28T10:00:00Z", JERUSALEM)).toEqual({
+      local: "2026-12-05T09:00",
+      text: "לקנות נרות",
+    });
+  });
+
   it("a one-off plain Adar in a leap year is Adar I while ahead, else Adar II", () => {
     // 5787 is leap: 10 Adar I is Wednesday 17 February 2027, 10 Adar II Wednesday 19 March.
     expect(read("on 10 Adar call", "2027-01-01T10:00:00Z", JERUSALEM)).toMatchObject({
@@ -357,7 +364,7 @@ describe("customs of a yearly Hebrew date (hebcal's birthday and yahrzeit rules)
       "every year on 3 Adar (Hebrew calendar) at 09:00; in leap years, on 3 Adar II",
     );
     expect(ruleText(rule({ month: 12, day: 3, custom: "birthday" }), "he")).toBe(
-      "כל שנה ב-ג׳ באדר (בלוח העברי) ב-09:00; בשנה מעוברת: ג׳ באדר ב׳",
+      "כל שנה בג׳ באדר (בלוח העברי) ב-09:00; בשנה מעוברת: ג׳ באדר ב׳",
     );
     expect(ruleText(rule({ month: 8, day: 30, custom: "birthday" }), "en")).toBe(
       "every year on 30 Cheshvan (Hebrew calendar) at 09:00; in years without 30 Cheshvan, on 1 Kislev",

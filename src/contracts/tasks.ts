@@ -78,6 +78,15 @@ const timeArgs = {
   reminderRecurrence: ReminderRecurrenceArgsSchema.nullish(),
   /** Set in code only (the fast path): the zone the user named with the time ("8am PST"). */
   saidIn: z.object({ zone: z.string(), label: z.string() }).nullish(),
+  /** Set in code only (the fast path): the Hebrew date the day was named by ("on 10 Tevet"). */
+  hebrewDate: z
+    .object({
+      year: z.number(),
+      month: z.number(),
+      day: z.number(),
+      said: z.object({ month: z.number(), day: z.number() }).optional(),
+    })
+    .nullish(),
 };
 const taskDraft = z.object({ text, category: text, ...timeArgs });
 /** A resolved task id (absent: no such task, refused as "which task?"). */
@@ -105,6 +114,8 @@ export interface TaskView {
   subtasks: { text: string; completed: boolean }[];
   /** The zone its time was named in, when not the user's ("8am PST"). */
   saidIn?: SaidIn;
+  /** The Hebrew date its day was named by ("on 10 Tevet"), shown beside the Gregorian one. */
+  hebrewDate?: { year: number; month: number; day: number; said?: { month: number; day: number } };
   /** The group it is shown in, in a listing. */
   group?: TaskGroup;
   /** Another household member gave it: its words are theirs, shown as content (D14). */

@@ -1,25 +1,124 @@
 /**
  * Questions about the calendar answered without a model (issue 36): "when is Rosh Hashana?",
- * "מתי פסח השנה?", "what's the Hebrew date today?", "איזה תאריך עברי היום?". Anchored to the whole
- * message; the holiday is any name of the parser's table (holidays.ts), found on the user's schedule.
+ * "מתי פסח השנה?", "מתי ערב פסח?", "when is the first night of Hanukkah?", "when is Passover in
+ * 2028?", "what's the Hebrew date today?", "איזה תאריך עברי היום?". Anchored to the whole message;
+ * the holiday is any name of the parser's table (holidays.ts), found on the user's schedule. A year
+ * said (2028, 5788, תשפ"ח) is read, or the question is left to the planner, never answered for
+ * another year.
  */
-import { hebrewDateOf, type CalendarSchedule, type HebrewDate } from "./hebrewCalendar.js";
+import { gregorianOf, hebrewDateOf, type CalendarSchedule, type HebrewDate } from "./hebrewCalendar.js";
 import { holidayNamed, nextHoliday, type Holiday } from "./holidays.js";
 import { normalizeText } from "./timeWords.js";
-import { instantToLocal, type LocalDate } from "./zonedTime.js";
+import { addDays, instantToLocal, type LocalDate } from "./zonedTime.js";
 
 /** A question about the calendar, and the days that answer it. */
 export type CalendarQuestion =
-  /** `date` null: the day depends on a country the zone does not tell. */
-  | { kind: "holiday"; holiday: Holiday; date: LocalDate | null; hebrew: HebrewDate | null }
-  | { kind: "today"; date: LocalDate; hebrew: HebrewDate };
+  /**
+   * `date` null: the day depends on a country the zone does not tell. `eve`: the evening or the day
+   * before was asked ("the first night of", "erev"). `ongoing`: the holiday is on today, its `day`
+   * (1-based) since `start`.
+   */
+  | {
+      kind: "holiday";
+      holiday: Holiday;
+      date: LocalDate | null;
+      hebrew: HebrewDate | null;
+      eve?: "night" | "erev";
+      ongoing?: { day: number; start: LocalDate; hebrew: HebrewDate };
+    }
+  /** Today's date in both calendars, and the Hebrew date that begins at sunset. */
+  | { kind: "today"; date: LocalDate; hebrew: HebrewDate; evening: HebrewDate };
 
-const WHEN_EN =
-  /^(?:(?:hey|hi|ok|so|memo)[\s,]+)?(?:when\s+is|when's|what\s+(?:date|day)\s+is|which\s+(?:date|day)\s+is)\s+(?:the\s+)?(.+?)(?:\s+(?:this\s+year|in\s+\d{4}))?\s*\?*\s*$/iu;
+const YEAR_EN = String.raw`(?:\s+(?:this\s+year|in\s+(?<year>\d{4})|(?:in\s+)?(?:the\s+)?(?:hebrew|jewish)\s+year\s+(?<hyear>\d{4})))`;
+const WHEN_EN = new RegExp(
+  String.raw`^(?:(?:hey|hi|ok|so|memo)[\s,]+)?(?:when\s+is|when's|what\s+(?:date|day)\s+is|which\s+(?:date|day)\s+is)\s+(?:the\s+)?(?<name>.+?)${YEAR_EN}?\s*\?*\s*$`,
+  "iu",
+);
 const WHEN_HE =
-  /^(?:מתי|באיזה\s+(?:תאריך|יום))\s+(?:חל\s+|חלה\s+|יוצא\s+|יוצאת\s+|יהיה\s+|יהיו\s+|זה\s+|יש\s+)?(.+?)(?:\s+השנה)?\s*\?*\s*$/u;
+  /^(?:מתי|באיזה\s+(?:תאריך|יום))\s+(?:חל\s+|חלה\s+|יוצא\s+|יוצאת\s+|יהיה\s+|יהיו\s+|זה\s+|יש\s+)?(?<name>.+?)(?:\s+(?:ב-?|בשנת\s+)(?:(?<year>\d{4})|(?<letters>[א-ת]{1,3}"[א-ת])))?\s*\?*\s*$/u;
 const TODAY =
-  /^(?:what(?:'s|\s+is)\s+(?:the\s+)?(?:hebrew|jewish)\s+date(?:\s+today)?|what\s+is\s+today'?s\s+(?:hebrew|jewish)\s+date|(?:איזה|מה\s+ה)\s*תאריך\s+(?:ה)?עברי\s+(?:יש\s+)?היום|מה\s+התאריך\s+העברי(?:\s+היום)?|איזה\s+תאריך\s+היום\s+בלוח\s+העברי)\s*\?*\s*$/iu;
+  /^(?:what(?:'s|\s+is)\s+(?:the\s+)?(?:hebrew|jewish)\s+date(?:\s+today)?|what(?:'s|\s+is)\s+today'?s\s+(?:hebrew|jewish)\s+date|(?:איזה|מה\s+ה)\s*תאריך\s+(?:ה)?עברי\s+(?:יש\s+)?היום|מה\s+התאריך\s+העברי(?:\s+היום)?|איזה\s+תאריך\s+היום\s+בלוח\s+העברי)\s*\?*\s*$/iu;
+/** "the first night of", "נר ראשון של": the evening before the first day. */
+const NIGHT =
+  /^(?:(?:the\s+)?first\s+(?:night|candle)\s+of\s+(?:the\s+)?|(?:ה)?נר\s+(?:ה)?ראשון\s+(?:של\s+)?|(?:ה)?ליל(?:ה)?\s+(?:ה)?ראשון\s+של\s+)/iu;
+/** "erev", "the eve of", "ערב": the day before. */
+const EREV = /^(?:erev\s+|the\s+eve\s+of\s+|eve\s+of\s+|ערב\s+)/iu;
+
+/** How many days a holiday lasts on a schedule, for "when is Pesach?" asked during Pesach. */
+const LENGTH: Record<string, { israel: number; diaspora: number }> = {
+  rosh_hashana: { israel: 2, diaspora: 2 },
+  sukkot: { israel: 7, diaspora: 7 },
+  hanukkah: { israel: 8, diaspora: 8 },
+  pesach: { israel: 7, diaspora: 8 },
+  shavuot: { israel: 1, diaspora: 2 },
+};
+
+const LETTERS: Record<string, number> = {
+  א: 1,
+  ב: 2,
+  ג: 3,
+  ד: 4,
+  ה: 5,
+  ו: 6,
+  ז: 7,
+  ח: 8,
+  ט: 9,
+  י: 10,
+  כ: 20,
+  ל: 30,
+  מ: 40,
+  נ: 50,
+  ס: 60,
+  ע: 70,
+  פ: 80,
+  צ: 90,
+  ק: 100,
+  ר: 200,
+  ש: 300,
+  ת: 400,
+};
+
+/** A Hebrew year in letters ('תשפ"ח' → 5788); the thousands are implied. */
+function lettersYear(text: string): number | null {
+  let sum = 0;
+  for (const letter of text.replace(/["']/gu, "")) {
+    const value = LETTERS[letter];
+    if (value === undefined) return null;
+    sum += value;
+  }
+  return 5000 + sum;
+}
+
+type Year = { kind: "gregorian"; year: number } | { kind: "hebrew"; year: number } | null;
+
+function yearOf(groups: Record<string, string | undefined>): Year | "unreadable" {
+  if (groups["year"]) {
+    const year = Number(groups["year"]);
+    if (year >= 5000) return { kind: "hebrew", year };
+    return year >= 1900 && year <= 2200 ? { kind: "gregorian", year } : "unreadable";
+  }
+  if (groups["hyear"]) return { kind: "hebrew", year: Number(groups["hyear"]) };
+  if (groups["letters"]) {
+    const year = lettersYear(groups["letters"]);
+    return year ? { kind: "hebrew", year } : "unreadable";
+  }
+  return null;
+}
+
+/** The holiday, and whether its eve was asked, a name (after "the") names. */
+function holidayAsked(name: string): { holiday: Holiday; eve?: "night" | "erev" } | null {
+  const whole = holidayNamed(name);
+  if (whole) return { holiday: whole };
+  for (const [pattern, eve] of [
+    [NIGHT, "night"],
+    [EREV, "erev"],
+  ] as const) {
+    const rest = name.replace(pattern, "");
+    const holiday = rest !== name ? holidayNamed(rest) : null;
+    if (holiday) return { holiday, eve };
+  }
+  return null;
+}
 
 /** The calendar question a whole message is, with its answer's days; null for anything else. */
 export function recognizeCalendarQuestion(
@@ -32,10 +131,62 @@ export function recognizeCalendarQuestion(
   if (text.length > 80) return null;
   const now = instantToLocal(nowMs, timeZone);
   const today: LocalDate = { year: now.year, month: now.month, day: now.day };
-  if (TODAY.test(text)) return { kind: "today", date: today, hebrew: hebrewDateOf(today) };
-  const named = WHEN_EN.exec(text)?.[1] ?? WHEN_HE.exec(text)?.[1];
-  const holiday = named ? holidayNamed(named) : null;
-  if (!holiday) return null;
-  const date = nextHoliday(holiday, today, timeZone, schedule);
-  return { kind: "holiday", holiday, date, hebrew: date ? hebrewDateOf(date) : null };
+  if (TODAY.test(text)) {
+    return {
+      kind: "today",
+      date: today,
+      hebrew: hebrewDateOf(today),
+      evening: hebrewDateOf(addDays(today, 1)),
+    };
+  }
+  const m = WHEN_EN.exec(text) ?? WHEN_HE.exec(text);
+  const groups = m?.groups ?? {};
+  const said = groups["name"];
+  if (!said) return null;
+  // "מתי ראש השנה?": "השנה" is the name's own, unless the name is whole without it.
+  const hebrewThisYear = /\s+השנה$/u.exec(said);
+  const asked =
+    holidayAsked(said) ?? (hebrewThisYear ? holidayAsked(said.slice(0, hebrewThisYear.index)) : null);
+  if (!asked) return null;
+  const { holiday, eve } = asked;
+  const year = yearOf(groups);
+  if (year === "unreadable") return null;
+  const shift = eve ? 1 : 0;
+  let from = addDays(today, shift);
+  if (year?.kind === "gregorian") from = addDays({ year: year.year, month: 1, day: 1 }, shift);
+  if (year?.kind === "hebrew") {
+    // A Hebrew year only for a Hebrew holiday: its days from 1 Tishrei of that year.
+    if (!holiday.hebrewDay || year.year < 5660 || year.year > 5960) return null;
+    from = addDays(gregorianOf({ year: year.year, month: 7, day: 1 }), shift);
+  }
+  const first = nextHoliday(holiday, from, timeZone, schedule);
+  const date = first && eve ? addDays(first, -1) : first;
+  if (date && year?.kind === "gregorian" && date.year !== year.year) return null;
+  if (first && year?.kind === "hebrew" && hebrewDateOf(first).year !== year.year) return null;
+  const question: CalendarQuestion = {
+    kind: "holiday",
+    holiday,
+    date,
+    hebrew: date ? hebrewDateOf(date) : null,
+    ...(eve ? { eve } : {}),
+  };
+  // Asked during the holiday, with no year: it is on now.
+  const length = LENGTH[holiday.id]?.[schedule];
+  if (!eve && !year && length && length > 1) {
+    const start = nextHoliday(holiday, addDays(today, -(length - 1)), timeZone, schedule);
+    if (start && compare(start, today) <= 0) {
+      const day =
+        Math.round(
+          (Date.UTC(today.year, today.month - 1, today.day) -
+            Date.UTC(start.year, start.month - 1, start.day)) /
+            86_400_000,
+        ) + 1;
+      return { ...question, ongoing: { day, start, hebrew: hebrewDateOf(today) } };
+    }
+  }
+  return question;
+}
+
+function compare(a: LocalDate, b: LocalDate): number {
+  return a.year - b.year || a.month - b.month || a.day - b.day;
 }

@@ -2,6 +2,7 @@ import type { CapabilityName } from "../types/index.js";
 import { stripCommandWords } from "./commandWords.js";
 import { readTime, type ParsedTime, type TimeReading, type UnclearTime } from "./parseTime.js";
 import type { CalendarOptions } from "./holidays.js";
+import { customOf, namesOwnHebrewBirthday } from "./hebrewDateWords.js";
 import { addDays, dayOfWeek, formatClock, instantToLocal, type LocalDate } from "./zonedTime.js";
 import { pad2 } from "../utils/timeContext.js";
 
@@ -59,6 +60,7 @@ export function timeArgs(parsed: ParsedTime): Record<string, unknown> {
     return {
       dueDate: parsed.dateOnly ? parsed.local.slice(0, 10) : new Date(parsed.at).toISOString(),
       ...(parsed.saidIn ? { saidIn: parsed.saidIn } : {}),
+      ...(parsed.hebrewDate ? { hebrewDate: parsed.hebrewDate } : {}),
     };
   }
   const { type, time, days, dayOfMonth, intervalMinutes, rule, start, hebrew, eve, until } =
@@ -493,6 +495,13 @@ export function recognizeCommand(
     return reminder(text, nowMs, timeZone, true, calendar);
   if ((m = ADD_TASK.exec(text) ?? ADD_TASK_HE.exec(text)))
     return reminder(m[1] ?? m[2]!, nowMs, timeZone, false, calendar);
+  // "yahrzeit for grandma on 10 Tevet", "יום הולדת עברי של אבא ב-ג' בניסן": the words are the
+  // request, a yearly reminder on the Hebrew date (not "my Hebrew birthday is …", a setting).
+  if (!question && customOf(text) && !namesOwnHebrewBirthday(text)) {
+    const yearly = readTime(text, nowMs, timeZone, { calendar });
+    if (yearly?.kind === "recurring" && yearly.recurrence.type === "hebrew")
+      return reminder(text, nowMs, timeZone, true, calendar);
+  }
 
   if ((m = MY_TASKS.exec(text) ?? MY_TASKS_HE.exec(text))) {
     const day = (m[1] ?? m[2] ?? "").toLowerCase();

@@ -5,7 +5,7 @@
  * (`LocalDate`): what day it is where the user is; hebcal's own `Date`s are read and made with
  * their local fields only, so the server's zone never matters.
  */
-import { HDate, HebrewCalendar, Location, flags, type Event } from "@hebcal/core";
+import { HDate, HebrewCalendar, Location, flags, gematriya, type Event } from "@hebcal/core";
 import type { HebrewDateCustom } from "../types/recurrence.js";
 import { t } from "../messages/index.js";
 import type { LocalDate } from "./zonedTime.js";
@@ -70,7 +70,7 @@ export function hebrewDateOf(date: LocalDate): HebrewDate {
   return { year: hd.getFullYear(), month: hd.getMonth(), day: hd.getDate() };
 }
 
-/** The Gregorian day of a Hebrew date that exists (hebcal moves a day past the month's end into the next). @internal */
+/** The Gregorian day of a Hebrew date that exists (hebcal moves a day past the month's end into the next). */
 export function gregorianOf(date: HebrewDate): LocalDate {
   return fromJsDate(new HDate(date.day, date.month, date.year).greg());
 }
@@ -98,6 +98,21 @@ export function hebrewDayMonthText(
   // renderGematriya: "<day> <month…> <year>"; the day is written as said (30 has no gematriya of 29).
   const day = date.day > 29 ? "ל׳" : he[0];
   return `${day} ב${he.slice(1, -1).join(" ")}`;
+}
+
+/** The Hebrew date a day named by its Hebrew date falls on; `said`, when that year lacks the day said ("30 Cheshvan"). */
+export interface HebrewDaySaid extends HebrewDate {
+  said?: { month: number; day: number };
+}
+
+/** A Hebrew year: "5789", "תשפ״ט". */
+export function hebrewYearText(year: number, language: "he" | "en"): string {
+  return language === "he" ? gematriya(year) : String(year);
+}
+
+/** A Hebrew date as a reminder names it, without its year: "10 Tevet", "10 Adar I" in a leap year, "י׳ בטבת". */
+export function hebrewDaySaidText(date: HebrewDate, language: "he" | "en"): string {
+  return hebrewDayMonthText(date, language, HDate.isLeapYear(date.year));
 }
 
 /** What kind of day a calendar entry is (the digest and the weekly review name the first three). */

@@ -7,7 +7,15 @@
  * evening before" / "בערב שלפני" said with it rings on the evening before, when the Hebrew day begins.
  */
 import { HDate } from "@hebcal/core";
-import { isHebrewDayMonth, nextObservance, type HebrewYearly } from "./hebrewCalendar.js";
+import {
+  gregorianOf,
+  hebrewDateOf,
+  isHebrewDayMonth,
+  nextObservance,
+  type HebrewDate,
+  type HebrewDaySaid,
+  type HebrewYearly,
+} from "./hebrewCalendar.js";
 import type { CalendarOptions, YearlyDay } from "./holidays.js";
 import { Scanner, type Found } from "./timeMentions.js";
 import { normalizeText } from "./timeWords.js";
@@ -95,13 +103,18 @@ const EVE_AFTER = String.raw`(?<eveAfter>,?\s+(?:on\s+)?the\s+(?:evening|night)\
 
 const alternation = (months: [string, number | "adar1"][]) => months.map(([name]) => name).join("|");
 
-/** "ג' בניסן", "בכ"ה באדר ב'", "ב-15 בשבט" ("3 לסיוון" may be "3 to Sivan": a day in digits takes "ב" only). */
-const HE_DATE = new RegExp(
-  String.raw`${S}${EVE_BEFORE}${HE_PREFIX}(?:(?<day>${HE_DAY})\s*(?:ב|ל)|(?<digits>${DIGIT_DAY})\s*ב)-?(?<month>${alternation(HE_MONTHS)})${E}${EVE_AFTER}`,
-  "gu",
-);
 /** Months that are also given names (Sivan, Tamuz, Adar) or words (Av): said after their day only. */
 const NAME_MONTHS = new Set<number | "adar1">([3, 4, 5, 12, 13, "adar1"]);
+
+/**
+ * "ג' בניסן", "בכ"ה באדר ב'", "ב-15 בשבט", "ב-3 לניסן", "15 לשבט". A day in digits before "ל" is a
+ * date with "ב" before the day ("ב-3 לסיוון") or before a month that is no name ("3 לניסן");
+ * "3 לסיוון" alone may be "3 to Sivan", so it is not read (its "לסיוון" is asked about).
+ */
+const HE_DATE = new RegExp(
+  String.raw`${S}${EVE_BEFORE}(?:${HE_PREFIX}(?:(?<day>${HE_DAY})\s*(?:ב|ל)|(?<digits>${DIGIT_DAY})\s*ב)-?(?<month>${alternation(HE_MONTHS)})|ו?ב-?(?<digitsL>${DIGIT_DAY})\s*ל-?(?<monthL>${alternation(HE_MONTHS)})|(?:ו?[לה]-?)?(?<digitsN>${DIGIT_DAY})\s*ל-?(?<monthN>${alternation(HE_MONTHS.filter(([, month]) => !NAME_MONTHS.has(month)))}))${E}${EVE_AFTER}`,
+  "gu",
+);
 
 /** "15 Shevat", "the 3rd of Nisan", "Nisan 3", "10th of Tevet". */
 const EN_DATE = new RegExp(
@@ -144,6 +157,22 @@ export function customOf(text: string): HebrewYearly["custom"] | null {
   return null;
 }
 
+/** "my Hebrew birthday", "יום ההולדת העברי שלי": the user's own day (a time or a setting), no custom. */
+const MY_OWN_BIRTHDAY = /(?<![\p{L}])(?:my\s+hebrew\s+birthday|יום\s+ה?הולדת\s+ה?עברי\s+שלי)(?![\p{L}])/giu;
+
+/**
+ * The custom a user's whole message names for the Hebrew date in it ("yahrzeit for grandpa on 7
+ * Adar"), for time words handed over without it; "on my Hebrew birthday" names a day, not a custom.
+ */
+export function customOfMessage(message: string): HebrewYearly["custom"] | null {
+  return customOf(message.replace(MY_OWN_BIRTHDAY, " "));
+}
+
+/** Whether a message names the user's own Hebrew birthday ("on my Hebrew birthday", or its setting). */
+export function namesOwnHebrewBirthday(message: string): boolean {
+  return new RegExp(MY_OWN_BIRTHDAY.source, "iu").test(message);
+}
+
 /** The next day on or after `today` that a Hebrew date said once falls on; an Adar I or II said so, in the next leap year. */
 function nextDayOf(month: number | "adar1", day: number, today: LocalDate): LocalDate | null {
   if (month === "adar1" || month === 13) {
@@ -164,7 +193,26 @@ function nextDayOf(month: number | "adar1", day: number, today: LocalDate): Loca
   }
   // A plain Adar has 29 days; a 30th of Adar is Adar I's, said so.
   if (!isHebrewDayMonth(month, day) || (month === 12 && day === 30)) return null;
-  return nextObservance({ month, day, custom: "date" }, today);
+  const next = nextObservance({ month, day, custom: "date" }, today);
+  // Said once, a plain Adar in a leap year is the first of the two, Adar I, while it is still ahead
+  // (the confirmation names it: "(10 Adar I)"); a yearly date keeps its custom (Adar II).
+  if (next && month === 12) {
+    const year = hebrewDateOf(next).year;
+    if (HDate.isLeapYear(year)) {
+      const first = gregorianOf({ year, month: 12, day });
+      if (
+        first.year * 10_000 + first.month * 100 + first.day >=
+        today.year * 10_000 + today.month * 100 + today.day
+      )
+        return first;
+    }
+  }
+  return next;
+}
+
+/** The Hebrew date a day falls on, with the day said when that year lacks it (30 Cheshvan → 1 Kislev). */
+function daySaid(actual: HebrewDate, month: number | "adar1", day: number): HebrewDaySaid {
+  return actual.day === day ? actual : { ...actual, said: { month: month === "adar1" ? 12 : month, day } };
 }
 
 /**
@@ -192,6 +240,7 @@ export function takeHebrewDates(s: Scanner, today: LocalDate, options: CalendarO
       date: eve ? addDays(next, -1) : next,
       ...(eve ? { impliedPeriod: "evening" as const } : {}),
       yearly,
+      hebrew: daySaid(hebrewDateOf(next), month, day),
     };
   };
   const isEve = (m: RegExpMatchArray) =>
@@ -201,8 +250,10 @@ export function takeHebrewDates(s: Scanner, today: LocalDate, options: CalendarO
   };
   add(HE_DATE, (m) =>
     mention(
-      monthOf(m.groups?.["month"] ?? "", HE_MONTHS),
-      dayOf(m.groups?.["day"] ?? m.groups?.["digits"] ?? ""),
+      monthOf(m.groups?.["month"] ?? m.groups?.["monthL"] ?? m.groups?.["monthN"] ?? "", HE_MONTHS),
+      dayOf(
+        m.groups?.["day"] ?? m.groups?.["digits"] ?? m.groups?.["digitsL"] ?? m.groups?.["digitsN"] ?? "",
+      ),
       isEve(m),
     ),
   );

@@ -39,8 +39,8 @@ export type YearlyDay =
   | { kind: "rule"; parts: RuleParts }
   | { kind: "unsupported" };
 
-/** A country whose civil holidays Memo keeps (Mother's Day differs between them). */
-type Country = "US" | "IL" | "GB";
+/** A country whose civil holidays Memo keeps (Mother's Day and Thanksgiving differ between them). */
+type Country = "US" | "CA" | "IL" | "GB";
 
 /** What the parser knows of the user for calendar words (default: the schedule of the zone). */
 export interface CalendarOptions {
@@ -48,6 +48,12 @@ export interface CalendarOptions {
   schedule?: CalendarSchedule;
   /** The user's Hebrew birthday, when known: "on my Hebrew birthday". */
   hebrewBirthday?: { month: number; day: number } | null;
+  /**
+   * The custom the user's whole message names ("yahrzeit", "יום הולדת עברי"), for time words a
+   * model handed over without it ("every year on 7 Adar"): a Hebrew date there is yearly by it
+   * (default: the time words' own).
+   */
+  custom?: HebrewYearly["custom"] | null;
 }
 
 /** A user's calendar settings as the parser takes them: their schedule (or their zone's) and Hebrew birthday. */
@@ -160,9 +166,20 @@ function mothersDay(
   _schedule: CalendarSchedule,
   country: Country | null,
 ): HolidayDate | "unknown" | null {
-  if (country === "US") return nthWeekday(5, 0, 2)(today);
+  if (country === "US" || country === "CA") return nthWeekday(5, 0, 2)(today);
   if (country === "IL") return hebrew(11, 30)(today);
   if (country === "GB") return motheringSunday(today);
+  return "unknown";
+}
+
+/** Thanksgiving as the user's country keeps it: the US 4th Thursday of November, Canada's 2nd Monday of October; asked elsewhere. */
+function thanksgiving(
+  today: LocalDate,
+  _schedule: CalendarSchedule,
+  country: Country | null,
+): HolidayDate | "unknown" {
+  if (country === "US") return nthWeekday(11, 4, 4)(today);
+  if (country === "CA") return nthWeekday(10, 1, 2)(today);
   return "unknown";
 }
 
@@ -262,7 +279,8 @@ const HOLIDAYS: Holiday[] = [
     he: ["תשעה\\s+באב", "ט'\\s+באב"],
     name: { en: "Tisha B'Av", he: "תשעה באב" },
     hebrewDay: true,
-    next: hebcalDay(/^Tish'a B'Av$/u),
+    // Postponed from Shabbat, hebcal names it "Tish'a B'Av (observed)" (5789: Sunday 22 July 2029).
+    next: hebcalDay(/^Tish'a B'Av(?: \(observed\))?$/u),
   },
   {
     id: "yom_haatzmaut",
@@ -310,7 +328,7 @@ const HOLIDAYS: Holiday[] = [
     he: ["חג\\s+ההודיה"],
     name: { en: "Thanksgiving", he: "חג ההודיה" },
     hebrewDay: false,
-    next: nthWeekday(11, 4, 4),
+    next: thanksgiving,
   },
   {
     id: "mothering_sunday",
@@ -354,7 +372,7 @@ const NAMES = namesPattern().source;
  * "before" / "ערב" (the day before), or the day itself.
  */
 const HOLIDAY_PHRASE = new RegExp(
-  String.raw`${S}(?:(?<night>(?:the\s+)?first\s+(?:night|candle)\s+of\s+|נר\s+ראשון\s+(?:של\s+)?|(?:ב|ל)?ליל(?:ה)?\s+(?:ה)?ראשון\s+של\s+)|(?<erev>(?:erev|before|(?:ו?[בלמ])?ערב|לפני|(?:ב|ל)?יום\s+שלפני)\s+))?(?:${NAMES})${E}`,
+  String.raw`${S}(?:(?<night>(?:the\s+)?first\s+(?:night|candle)\s+of\s+|(?:ו?[בל])?נר\s+ראשון\s+(?:של\s+)?|(?:ב|ל)?ליל(?:ה)?\s+(?:ה)?ראשון\s+של\s+)|(?<erev>(?:erev|before|(?:ו?[בלמ])?ערב|לפני|(?:ב|ל)?יום\s+שלפני)\s+))?(?:${NAMES})${E}`,
   "giu",
 );
 
@@ -463,6 +481,13 @@ export function holidayTimeWords(maskedText: string): Span[] {
 function countryOf(timeZone: string): Country | null {
   if (timeZone === "Asia/Jerusalem" || timeZone === "Asia/Tel_Aviv" || timeZone === "Israel") return "IL";
   if (timeZone === "Europe/London" || timeZone === "Europe/Belfast") return "GB";
+  if (
+    /^America\/(?:Toronto|Montreal|Vancouver|Edmonton|Winnipeg|Halifax|St_Johns|Regina|Moncton|Glace_Bay|Goose_Bay|Whitehorse|Dawson|Dawson_Creek|Yellowknife|Iqaluit|Rankin_Inlet|Cambridge_Bay|Inuvik|Swift_Current|Fort_Nelson|Creston|Atikokan|Nipigon|Thunder_Bay|Rainy_River|Pangnirtung|Resolute|Blanc-Sablon)$/u.test(
+      timeZone,
+    ) ||
+    timeZone.startsWith("Canada/")
+  )
+    return "CA";
   if (
     /^America\/(?:New_York|Chicago|Denver|Los_Angeles|Phoenix|Anchorage|Detroit|Boise|Juneau|Adak|Nome|Sitka|Menominee|Metlakatla|Yakutat|Indiana\/|Kentucky\/|North_Dakota\/)/u.test(
       timeZone,

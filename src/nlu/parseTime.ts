@@ -19,7 +19,7 @@ import { UNTIL_MARKER, hasUnsupportedRepeat, takeRepeats, type RepeatPhrase } fr
 import { PERIOD_DEFAULT, resolveMentions, resolveMentionsFully, slotsOf } from "./resolveWhen.js";
 import { Scanner, scanMentions, type Found, type Span } from "./timeMentions.js";
 import { unreadTimeWords } from "./unreadTime.js";
-import { scheduleOf } from "./hebrewCalendar.js";
+import { scheduleOf, type HebrewDaySaid, type HebrewYearly } from "./hebrewCalendar.js";
 import { customOf, takeHebrewDates } from "./hebrewDateWords.js";
 import { takeHolidays, type CalendarOptions } from "./holidays.js";
 import { MINUTE_MS, normalizeText, type NormalizedText, type Period } from "./timeWords.js";
@@ -43,6 +43,8 @@ export interface ParsedInstant {
   phrase: string;
   /** The zone the words named, when not the user's ("8am PST"): the reply shows both times. */
   saidIn?: { zone: string; label: string };
+  /** The Hebrew date the day was named by ("on 10 Tevet"): the reply and listings show it too. */
+  hebrewDate?: HebrewDaySaid;
 }
 
 /** A repeating reminder. */
@@ -129,7 +131,8 @@ export function readTime(
   if (zone?.kind === "zone" && zone.zone !== timeZone)
     scan = scanText(normalized.text, nowMs, zone.zone, options.calendar);
   const { scanner, found } = scan;
-  const repeats = withImpliedYearly(scan.repeats, found, scanner.text);
+  const custom = customOf(scanner.text) ?? options.calendar?.custom ?? null;
+  const repeats = withImpliedYearly(scan.repeats, found, custom);
   const unread = unreadTimeWords(scanner.text);
   const context: ReadContext = {
     normalized,
@@ -139,6 +142,7 @@ export function readTime(
     repeats,
     unread,
     defaultClock: options.defaultClock ?? DEFAULT_CLOCK,
+    custom,
   };
   if (hasUnsupportedRepeat(normalized.text)) return unclear(context, "unsupported");
   if (repeats.length === 0 && found.length === 0 && unread.length === 0) return null;
@@ -190,11 +194,16 @@ function scanText(text: string, nowMs: number, timeZone: string, calendar: Calen
 
 /**
  * A yahrzeit or a Hebrew birthday on a Hebrew date is kept every year even when "every year" is not
- * said ("yahrzeit for grandma on 10 Tevet", "יום הולדת עברי של אבא ב-ג' בניסן"); `maskedText` is
- * the text without the time words, so "on my Hebrew birthday" itself is one day.
+ * said ("yahrzeit for grandma on 10 Tevet", "יום הולדת עברי של אבא ב-ג' בניסן"); `custom` is read
+ * in the text without the time words (so "on my Hebrew birthday" itself is one day) or the user's
+ * whole message (`CalendarOptions.custom`).
  */
-function withImpliedYearly(repeats: RepeatPhrase[], found: Found[], maskedText: string): RepeatPhrase[] {
-  if (repeats.length > 0 || !customOf(maskedText)) return repeats;
+function withImpliedYearly(
+  repeats: RepeatPhrase[],
+  found: Found[],
+  custom: HebrewYearly["custom"] | null,
+): RepeatPhrase[] {
+  if (repeats.length > 0 || !custom) return repeats;
   const day = found.find((f) => f.mention.kind === "date" && f.mention.yearly?.kind === "hebrew");
   return day ? [{ type: "yearly", start: day.start, end: day.start }] : repeats;
 }
@@ -219,6 +228,8 @@ interface ReadContext {
   unread: Span[];
   /** The wall time of a date named alone. */
   defaultClock: { hour: number; minute: number };
+  /** The custom the words (or the user's whole message) name for a yearly Hebrew date. */
+  custom: HebrewYearly["custom"] | null;
 }
 
 /** An unclear answer: the message minus what was read, and the unread words as written. */
@@ -283,6 +294,10 @@ function readInstant(context: ReadContext): TimeReading {
   if (resolution.kind === "unread") return unclear(context, "unread");
   if (resolution.kind === "too_far") return unclear(context, "too_far");
   const saidIn = resolution.zone ? { saidIn: resolution.zone } : {};
+  const hebrewDays = found.flatMap((f) =>
+    f.mention.kind === "date" && f.mention.hebrew ? [f.mention.hebrew] : [],
+  );
+  const hebrewDate = hebrewDays.length === 1 ? { hebrewDate: hebrewDays[0]! } : {};
   const instant = (at: number, dateOnly: boolean): ParsedInstant => {
     const local = instantToLocal(at, timeZone);
     return {
@@ -293,6 +308,7 @@ function readInstant(context: ReadContext): TimeReading {
       dateOnly,
       ...cutOut(normalized, found),
       ...saidIn,
+      ...hebrewDate,
     };
   };
   if (resolution.kind === "ambiguous") {
@@ -352,7 +368,7 @@ function parseRecurring(repeat: RepeatPhrase, maskedText: string, context: ReadC
     repeat.type === "nudge"
       ? planNudge(repeat, timeItems, nowMs, timeZone)
       : yearlyDay
-        ? planYearlyDay(repeat, yearlyDay, timeItems, normalized.text, nowMs)
+        ? planYearlyDay(repeat, yearlyDay, timeItems, normalized.text, nowMs, context.custom)
         : planCalendar(repeat, timeItems, normalized.text, nowMs, timeZone);
   if (typeof plans === "string") return unclear(context, plans);
 
@@ -385,6 +401,7 @@ function planYearlyDay(
   items: Found[],
   text: string,
   nowMs: number,
+  messageCustom: HebrewYearly["custom"] | null,
 ): Plan[] | UnclearReason {
   const { mention } = day;
   if (mention.kind !== "date" || !mention.yearly) return "unread";
@@ -402,7 +419,7 @@ function planYearlyDay(
   const after = nowMs;
   return times.map((time) => {
     if (yearly.kind === "rule") return { rule: rruleOf(yearly.parts, time, mention.date), after };
-    const custom = customOf(text) ?? yearly.hebrew.custom;
+    const custom = customOf(text) ?? messageCustom ?? yearly.hebrew.custom;
     const rule: Recurrence = {
       type: "hebrew",
       time,

@@ -42,13 +42,17 @@ import {
   localToInstant,
   type LocalDate,
 } from "./zonedTime.js";
+import type { HebrewDaySaid } from "./hebrewCalendar.js";
 
 /** One thing a text said about time. */
 type Mention =
   | { kind: "instant"; at: number }
   | { kind: "relative"; relative: Relative }
-  /** `yearly`: a day named by its holiday or Hebrew date, and how "every year" keeps it (holidays.ts). */
-  | { kind: "date"; date: LocalDate; impliedPeriod?: Period; yearly?: YearlyDay }
+  /**
+   * `yearly`: a day named by its holiday or Hebrew date, and how "every year" keeps it (holidays.ts);
+   * `hebrew`: the Hebrew date a day named by its Hebrew date falls on, shown with a one-off reminder.
+   */
+  | { kind: "date"; date: LocalDate; impliedPeriod?: Period; yearly?: YearlyDay; hebrew?: HebrewDaySaid }
   | { kind: "weekday"; day: number; strictlyAfterToday: boolean }
   | { kind: "clock"; clock: Clock }
   /** `standalone`: it can name a time on its own ("in the evening", "בערב"), unlike "evening". */

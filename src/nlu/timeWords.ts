@@ -491,6 +491,8 @@ export interface NormalizedText {
 }
 
 const BIDI_MARK = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const APOSTROPHE = /^['\u05f3\u2018\u2019]$/u;
+const HEBREW_LETTER = /^[\u05d0-\u05ea]$/u;
 
 /** Normalizes a message for matching while remembering where each character came from. */
 export function normalizeText(message: string): NormalizedText {
@@ -499,7 +501,9 @@ export function normalizeText(message: string): NormalizedText {
   const from: number[] = [];
   const to: number[] = [];
   let index = 0;
-  for (const char of source) {
+  const chars = [...source];
+  for (let k = 0; k < chars.length; k++) {
+    const char = chars[k]!;
     const start = index;
     index += char.length;
     if (BIDI_MARK.test(char)) continue;
@@ -507,6 +511,16 @@ export function normalizeText(message: string): NormalizedText {
     if (/\s/u.test(char)) {
       if (text === "" || text.endsWith(" ")) continue;
       out = " ";
+    } else if (
+      APOSTROPHE.test(char) &&
+      APOSTROPHE.test(chars[k + 1] ?? "") &&
+      HEBREW_LETTER.test(chars[k - 1] ?? "") &&
+      HEBREW_LETTER.test(chars[k + 2] ?? "")
+    ) {
+      // "בכ''ה": two apostrophes between Hebrew letters are a gershayim (״).
+      index += chars[k + 1]!.length;
+      k++;
+      out = '"';
     } else {
       out = char
         .replace(/[\u05be\u2010-\u2015\u2212]/u, "-")

@@ -203,9 +203,10 @@ const PATTERNS: RegExp[] = [
     "gu",
   ),
   new RegExp(String.raw`(?<![\p{L}\p{N}])(?:ב|ה|ל)-?\d{1,2}\s+(?:ל|ב)?חודש${E}`, "gu"),
-  // Hebrew months said as a time ("in Nisan", "בניסן"; "Sivan" and "לסיוון" alone may be a person).
+  // Hebrew months said as a time ("in Nisan", "בניסן", "לניסן"; "Sivan" and "לסיוון" alone may be a
+  // person: after a number only, "3 לסיוון").
   new RegExp(
-    String.raw`${S}(?:in|during|by|until|till)\s+(?:nisan|iyyar|iyar|sivan|tammuz|tamuz|elul|tishrei|tishri|marcheshvan|cheshvan|heshvan|kislev|tevet|teves|shevat|shvat|sh'vat|adar)${E}|(?<![\p{L}\p{N}])ו?ב-?(?:ניסן|אייר|סיוון|סיון|תמוז|אלול|תשרי|מרחשוון|מרחשון|חשוון|חשון|כסליו|כסלו|טבת|אדר)${E}`,
+    String.raw`${S}(?:in|during|by|until|till)\s+(?:nisan|iyyar|iyar|sivan|tammuz|tamuz|elul|tishrei|tishri|marcheshvan|cheshvan|heshvan|kislev|tevet|teves|shevat|shvat|sh'vat|adar)${E}|(?<![\p{L}\p{N}])ו?ב-?(?:ניסן|אייר|סיוון|סיון|תמוז|אלול|תשרי|מרחשוון|מרחשון|חשוון|חשון|כסליו|כסלו|טבת|אדר)${E}|(?<![\p{L}\p{N}])ו?ל-?(?:ניסן|אייר|אלול|תשרי|מרחשוון|מרחשון|חשוון|חשון|כסליו|כסלו|טבת|שבט)${E}|(?<![\p{L}\p{N}])\d{1,2}\s*ל-?(?:סיוון|סיון|תמוז|אב|אדר)${E}`,
     "giu",
   ),
 ];

@@ -9,7 +9,14 @@ import { parseClock } from "./zonedTime.js";
 
 /** What a phrase says: an instant (possibly past: the caller says so), or why Memo must ask. */
 export type WhenReading =
-  | { kind: "at"; at: number; dateOnly: boolean; passed: boolean; saidIn?: ParsedInstant["saidIn"] }
+  | {
+      kind: "at";
+      at: number;
+      dateOnly: boolean;
+      passed: boolean;
+      saidIn?: ParsedInstant["saidIn"];
+      hebrewDate?: ParsedInstant["hebrewDate"];
+    }
   | { kind: "unclear"; reason: Exclude<UnclearReason, "past">; choices?: [number, number] };
 
 /** The reading of a phrase; a named day whose time has passed is kept, marked `passed`. */
@@ -35,6 +42,7 @@ export function readWhen(
       dateOnly: instant.dateOnly,
       passed: reading.kind !== "instant",
       ...(instant.saidIn ? { saidIn: instant.saidIn } : {}),
+      ...(instant.hebrewDate ? { hebrewDate: instant.hebrewDate } : {}),
     };
   }
   if (reading.kind !== "unclear" || reading.reason === "past") return { kind: "unclear", reason: "unread" };

@@ -30,6 +30,16 @@ describe("eventTimes (a new event)", () => {
     expect(eventTimes({ start: "מחר ב-14:00" }, at)).toEqual(expected);
   });
 
+  it("reads a holiday on the user's chosen schedule (a diaspora user in Jerusalem)", () => {
+    // Simchat Torah 5787: 22 Tishrei in Israel (Sat 3 Oct 2026), 23 Tishrei abroad (Sun 4 Oct).
+    expect(eventTimes({ start: "on Simchat Torah at 10" }, at)).toMatchObject({
+      times: { start: "2026-10-03T07:00:00.000Z" },
+    });
+    expect(
+      eventTimes({ start: "on Simchat Torah at 10" }, { ...at, calendar: { schedule: "diaspora" } }),
+    ).toMatchObject({ times: { start: "2026-10-04T07:00:00.000Z" } });
+  });
+
   it("takes an end clock on the start's day, a length, or past midnight", () => {
     expect(eventTimes({ start: "Sunday 10:00", end: "11:30" }, at)).toMatchObject({
       times: { start: "2026-03-08T08:00:00.000Z", end: "2026-03-08T09:30:00.000Z" },

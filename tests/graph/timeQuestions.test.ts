@@ -58,6 +58,27 @@ describe("time questions through the graph, without an LLM", () => {
     ]);
   });
 
+  it("leaves the morning/afternoon question for a calendar question asked instead, never reading its date", async () => {
+    h = await harness();
+    const question = await h.say("remind me tomorrow at 5 to call Dana");
+    expect(question.status).toBe("waiting");
+    const when = await h.say("when is Rosh Hashana?");
+    expect(when.status).toBe("completed");
+    expect(when.text).toContain("Rosh Hashana");
+    expect(when.text).toContain("I left my earlier question unanswered");
+    expect(when.text).not.toContain("remind you");
+    expect(await openTasks(h)).toEqual([]);
+    // The Hebrew date asked instead of the answer: answered, never "'today' has passed".
+    expect((await h.say("remind me tomorrow at 5 to call Dana")).status).toBe("waiting");
+    const today = await h.say("what's the Hebrew date today?");
+    expect(today.text).toContain("Adar");
+    expect(today.text).not.toContain("passed");
+    // Any other question is left for its own turn too; "5pm?" still answers.
+    expect((await h.say("remind me tomorrow at 5 to call Dana")).status).toBe("waiting");
+    expect((await h.say("5pm?")).text).toBe("⏰ I'll remind you tomorrow at 17:00: *call Dana*");
+    expect(await openTasks(h)).toEqual([["call Dana", "2026-03-06T15:00:00.000Z"]]);
+  });
+
   it("asks about words it did not understand, and completes the time from the answer", async () => {
     h = await harness();
     const question = await h.say("remind me tomorrow at the usual time to take the pills");

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PHONE, createHarness, type Harness } from "../support/memoHarness.js";
 import { scriptTurn, stores } from "../support/databaseScript.js";
+import { fakeClock } from "../support/clock.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -46,7 +47,7 @@ describe("two calendars through the graph, without an LLM", () => {
     h = await harness();
     const reply = await h.say("תזכיר לי כל שנה בט״ו בשבט בשמונה בבוקר לשתול עץ");
     expect(reply.status).toBe("completed");
-    expect(reply.text).toContain("כל שנה ב-ט״ו בשבט (בלוח העברי) ב-08:00");
+    expect(reply.text).toContain("כל שנה בט״ו בשבט (בלוח העברי) ב-08:00");
     expect(await openTasks(h)).toMatchObject([
       { text: "לשתול עץ", nextFireAt: "2027-01-23T06:00:00.000Z", recurrence: { type: "hebrew" } },
     ]);
@@ -84,6 +85,80 @@ describe("two calendars through the graph, without an LLM", () => {
     ]);
   });
 
+  it("takes 'yahrzeit for grandma on 10 Tevet' and 'יום הולדת עברי של אבא ב-ג' בניסן' as yearly reminders", async () => {
+    h = await harness();
+    const yahrzeit = await h.say("yahrzeit for grandma on 10 Tevet");
+    expect(yahrzeit.status).toBe("completed");
+    expect(yahrzeit.text).toContain("every year on 10 Tevet (Hebrew calendar)");
+    const birthday = await h.say("יום הולדת עברי של אבא ב-ג' בניסן");
+    expect(birthday.status).toBe("completed");
+    expect(await openTasks(h)).toEqual([
+      {
+        text: "yahrzeit for grandma",
+        nextFireAt: "2026-12-20T07:00:00.000Z",
+        recurrence: { type: "hebrew", time: "09:00", hebrew: { month: 10, day: 10, custom: "yahrzeit" } },
+      },
+      {
+        text: "יום הולדת עברי של אבא",
+        // 3 Nisan 5786: Saturday 21 March 2026.
+        nextFireAt: "2026-03-21T07:00:00.000Z",
+        recurrence: { type: "hebrew", time: "09:00", hebrew: { month: 1, day: 3, custom: "birthday" } },
+      },
+    ]);
+  });
+
+  it("takes 'on my Hebrew birthday' as the answer to a time question", async () => {
+    h = await harness();
+    await h.say("hi");
+    await h.users.update(PHONE, { hebrewBirthday: { month: 1, day: 3 } });
+    const question = await h.say("remind me yesterday at 5pm to donate blood");
+    expect(question.status).toBe("waiting");
+    expect((await h.say("on my Hebrew birthday at 8")).status).toBe("completed");
+    // 3 Nisan 5786 is Saturday 21 March 2026: 08:00 at +02.
+    expect(await openTasks(h)).toEqual([
+      { text: "donate blood", nextFireAt: "2026-03-21T06:00:00.000Z", recurrence: null },
+    ]);
+  });
+
+  it("names the Hebrew date of a one-off reminder set on one, in the confirmation and the listing", async () => {
+    h = await harness();
+    const reply = await h.say("remind me on 10 Tevet to light a candle");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).toContain("(10 Tevet)");
+    expect((await h.say("my tasks")).text).toMatch(/light a candle — .*20\/12.* \(10 Tevet\)/u);
+    expect(await openTasks(h)).toEqual([
+      { text: "light a candle", nextFireAt: "2026-12-20T07:00:00.000Z", recurrence: null },
+    ]);
+  });
+
+  it("takes the first Adar of a leap year for a one-off '10 Adar', and says so", async () => {
+    h = await createHarness({
+      llm: "none",
+      env: { FAST_PATH: "on" },
+      clock: fakeClock("2027-01-01T10:00:00Z"),
+    });
+    const reply = await h.say("remind me on 10 Adar to send the gifts");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).toContain("(10 Adar I)");
+    // 10 Adar I 5787: Wednesday 17 February 2027, 09:00 at +02.
+    expect(await openTasks(h)).toEqual([
+      { text: "send the gifts", nextFireAt: "2027-02-17T07:00:00.000Z", recurrence: null },
+    ]);
+  });
+
+  it("says so when the Hebrew year lacks the day said: 30 Cheshvan 5789 is 1 Kislev", async () => {
+    h = await createHarness({
+      llm: "none",
+      env: { FAST_PATH: "on" },
+      clock: fakeClock("2028-10-01T10:00:00Z"),
+    });
+    const reply = await h.say("remind me on 30 Cheshvan to pay the rent");
+    expect(reply.text).toContain("(1 Kislev: 5789 has no 30 Cheshvan)");
+    expect(await openTasks(h)).toEqual([
+      { text: "pay the rent", nextFireAt: "2028-11-19T07:00:00.000Z", recurrence: null },
+    ]);
+  });
+
   it("answers 'when is …?' and 'what's the Hebrew date today?' in both calendars, without a model", async () => {
     h = await harness();
     // Thursday 5 March 2026: Rosh Hashana 5787 is Saturday 12 September 2026.
@@ -97,9 +172,14 @@ describe("two calendars through the graph, without an LLM", () => {
       "פסח: יום חמישי, 2 באפריל 2026 (ט״ו ניסן תשפ״ו), נכנס בערב שלפני.",
     );
     expect((await h.say("what's the Hebrew date today?")).text).toBe(
-      "Today is Thu 5 Mar 2026, 16 Adar 5786 (the Hebrew date turns at sunset).",
+      "Today is Thu 5 Mar 2026, 16 Adar 5786; from sunset this evening, 17 Adar 5786.",
     );
     expect((await h.say("איזה תאריך עברי היום?")).text).toContain("ט״ז אדר תשפ״ו");
+    expect((await h.say("מתי ראש השנה?")).text).toContain("ראש השנה: יום שבת, 12 בספטמבר 2026");
+    expect((await h.say("when is Passover in 2028?")).text).toBe(
+      "Pesach: Tue 11 Apr 2028 (15 Nisan 5788), starts the evening before.",
+    );
+    expect((await h.say("when is the first night of Hanukkah?")).text).toContain("Fri 4 Dec 2026");
     expect(await openTasks(h)).toEqual([]);
   });
 });
@@ -128,6 +208,38 @@ describe("two calendars on the LLM path (the resolver hands over the user's word
         // Rosh Hashana 5787: Saturday 12 September 2026, 10:00 at +03.
         nextFireAt: "2026-09-12T07:00:00.000Z",
         recurrence: { type: "hebrew", time: "10:00", hebrew: { month: 7, day: 1, custom: "date" } },
+      },
+    ]);
+  });
+
+  it("keeps a yahrzeit's custom from the user's message when the model's words drop it", async () => {
+    h = await createHarness();
+    scriptTurn(h, "create_task", {
+      operation: "create",
+      text: "yahrzeit for grandpa",
+      reminderRecurrence: { type: "daily", phrase: "every year on 7 Adar" },
+    });
+    expect((await h.say("yahrzeit for grandpa on 7 Adar")).status).toBe("completed");
+    scriptTurn(h, "create_task", {
+      operation: "create",
+      text: "light a candle for grandma",
+      dueDate: "on 10 Tevet",
+    });
+    expect((await h.say("remind me to light a candle for grandma's yahrzeit on 10 Tevet")).status).toBe(
+      "completed",
+    );
+    expect(await openTasks(h)).toEqual([
+      {
+        text: "yahrzeit for grandpa",
+        // 5787 is leap: a yahrzeit of Adar is kept in Adar I (7 Adar I = Sunday 14 February 2027).
+        nextFireAt: "2027-02-14T07:00:00.000Z",
+        recurrence: { type: "hebrew", time: "09:00", hebrew: { month: 12, day: 7, custom: "yahrzeit" } },
+      },
+      {
+        text: "light a candle for grandma",
+        // 10 Tevet 5787: Sunday 20 December 2026, every year (not once).
+        nextFireAt: "2026-12-20T07:00:00.000Z",
+        recurrence: { type: "hebrew", time: "09:00", hebrew: { month: 10, day: 10, custom: "yahrzeit" } },
       },
     ]);
   });

@@ -109,7 +109,10 @@ describe("holidays: published dates, 2026–2028, Israel and the diaspora", () =
     ["בחג המולד ב-18:00", "2026-03-11T08:00:00Z", JERUSALEM, "2026-12-25T18:00"],
     ["New Year's Day at 10", "2026-03-11T08:00:00Z", NEW_YORK, "2027-01-01T10:00"],
     ["on Thanksgiving at 10", "2028-01-01T08:00:00Z", NEW_YORK, "2028-11-23T10:00"],
-    ["בחג ההודיה ב-10", "2026-03-11T08:00:00Z", JERUSALEM, "2026-11-26T10:00"],
+    // Canada's Thanksgiving: the 2nd Monday of October (12 October 2026).
+    ["on Thanksgiving at 10", "2026-03-11T08:00:00Z", "America/Toronto", "2026-10-12T10:00"],
+    // 5789: 9 Av is Shabbat 21 July 2029; the fast is "observed" on Sunday 22 July.
+    ["on Tisha B'Av at 10", "2029-07-01T08:00:00Z", JERUSALEM, "2029-07-22T10:00"],
     ["on Mother's Day at 10", "2027-01-01T08:00:00Z", NEW_YORK, "2027-05-09T10:00"],
     ["ביום האם ב-10", "2027-03-01T10:00:00Z", JERUSALEM, "2028-02-27T10:00"],
   ];
@@ -245,6 +248,16 @@ describe("yearly holidays", () => {
     });
   });
 
+  it("asks Thanksgiving where the zone is neither the US nor Canada; Canada's repeats on the 2nd Monday of October", () => {
+    expect(read("בחג ההודיה ב-10 להתקשר", "2026-03-11T08:00:00Z", JERUSALEM)).toEqual({ ask: "unread" });
+    expect(
+      read("every year on Thanksgiving at 5pm", "2026-03-11T08:00:00Z", "America/Toronto"),
+    ).toMatchObject({
+      recurrence: { type: "rrule", rule: "FREQ=YEARLY;BYMONTH=10;BYDAY=2MO" },
+      every: ["2026-10-12T17:00", "2027-10-11T17:00", "2028-10-09T17:00"],
+    });
+  });
+
   it("every year on Thanksgiving is the 4th Thursday of November; Tisha B'Av (it moves) is asked", () => {
     expect(read("every year on Thanksgiving at 5pm", "2026-03-11T08:00:00Z", NEW_YORK)).toMatchObject({
       recurrence: { type: "rrule", rule: "FREQ=YEARLY;BYMONTH=11;BYDAY=4TH" },
@@ -276,6 +289,46 @@ describe("Hebrew dates as times", () => {
     expect(read("sometime in Nisan", now, JERUSALEM)).toEqual({ ask: "unread" });
   });
 
+  it("reads 'ב-3 לניסן' and '15 לשבט' as Hebrew dates; '3 לסיוון' (a person) is asked, never left", () => {
+    const now = "2026-03-05T10:00:00Z";
+    expect(read("תזכיר לי ב-3 לניסן להתקשר לאבא", now, JERUSALEM)).toEqual({
+      local: "2026-03-21T09:00",
+      text: "תזכיר לי להתקשר לאבא",
+    });
+    expect(read("ב-15 לשבט לשתול עץ", now, JERUSALEM)).toMatchObject({ local: "2027-01-23T09:00" });
+    expect(read("15 לשבט לשתול עץ", now, JERUSALEM)).toMatchObject({ local: "2027-01-23T09:00" });
+    // With "ב" before the day, a month that is also a name is a date too.
+    expect(read("ב-6 לסיוון לקנות פרחים", now, JERUSALEM)).toMatchObject({ local: "2026-05-22T09:00" });
+    expect(read("3 לסיוון לקנות פרחים", now, JERUSALEM)).toEqual({ ask: "unread" });
+    expect(read("מחר ב-9 לבקר לניסן", now, JERUSALEM)).toEqual({ ask: "unread" });
+  });
+
+  it("reads two apostrophes as a gershayim: 'בכ''ה בכסלו'", () => {
+    expect(read("בכ''ה בכסלו לקנות נרות", "2026-11-28T10:00:00Z", JERUSALEM)).toEqual({
+      local: "2026-12-05T09:00",
+      text: "לקנות נרות",
+    });
+  });
+
+  it("a one-off plain Adar in a leap year is Adar I while ahead, else Adar II", () => {
+    // 5787 is leap: 10 Adar I is Wednesday 17 February 2027, 10 Adar II Wednesday 19 March.
+    expect(read("on 10 Adar call", "2027-01-01T10:00:00Z", JERUSALEM)).toMatchObject({
+      local: "2027-02-17T09:00",
+    });
+    expect(read("on 10 Adar call", "2027-02-20T10:00:00Z", JERUSALEM)).toMatchObject({
+      local: "2027-03-19T09:00",
+    });
+    const reading = readTime("on 10 Adar call", Date.parse("2027-01-01T10:00:00Z"), JERUSALEM);
+    expect(reading).toMatchObject({ hebrewDate: { year: 5787, month: 12, day: 10 } });
+  });
+
+  it("reads 'בנר ראשון של חנוכה' as the first night, the evening before 25 Kislev", () => {
+    const reading = read("בנר ראשון של חנוכה לקנות נרות", "2026-11-28T10:00:00Z", JERUSALEM);
+    expect(reading).toMatchObject({ text: "לקנות נרות" });
+    expect((reading as { local: string }).local.slice(0, 10)).toBe("2026-12-04");
+    expect(Number((reading as { local: string }).local.slice(11, 13))).toBeGreaterThanOrEqual(17);
+  });
+
   it("keeps a yahrzeit or a Hebrew birthday every year, by its custom, without 'every year'", () => {
     const now = "2026-11-28T10:00:00Z";
     expect(read("yahrzeit for grandma on 10 Tevet", now, JERUSALEM)).toMatchObject({
@@ -291,6 +344,23 @@ describe("Hebrew dates as times", () => {
       recurrence: { type: "hebrew", hebrew: { month: 12, day: 25, custom: "date" } },
       // 5787 is leap (Adar II), 5788 and 5789 common.
       every: ["2027-04-03T09:00", "2028-03-23T09:00", "2029-03-12T09:00"],
+    });
+  });
+
+  it("takes the custom from the user's whole message when the words handed over lack it", () => {
+    const now = "2026-03-05T10:00:00Z";
+    const yahrzeit = { calendar: { custom: "yahrzeit" as const } };
+    expect(read("every year on 7 Adar", now, JERUSALEM, yahrzeit)).toMatchObject({
+      recurrence: { type: "hebrew", hebrew: { month: 12, day: 7, custom: "yahrzeit" } },
+      // 5787 is leap: a yahrzeit of Adar is in Adar I.
+      every: ["2027-02-14T09:00", "2028-03-05T09:00", "2029-02-22T09:00"],
+    });
+    // A plain date: Adar II in the leap year.
+    const plainDate = read("every year on 7 Adar", now, JERUSALEM);
+    expect(plainDate).toMatchObject({ recurrence: { hebrew: { custom: "date" } } });
+    expect((plainDate as { every: string[] }).every[0]).toBe("2027-03-16T09:00");
+    expect(read("on 10 Tevet", now, JERUSALEM, yahrzeit)).toMatchObject({
+      recurrence: { type: "hebrew", hebrew: { month: 10, day: 10, custom: "yahrzeit" } },
     });
   });
 
@@ -354,7 +424,7 @@ describe("customs of a yearly Hebrew date (hebcal's birthday and yahrzeit rules)
       "every year on 3 Adar (Hebrew calendar) at 09:00; in leap years, on 3 Adar II",
     );
     expect(ruleText(rule({ month: 12, day: 3, custom: "birthday" }), "he")).toBe(
-      "כל שנה ב-ג׳ באדר (בלוח העברי) ב-09:00; בשנה מעוברת: ג׳ באדר ב׳",
+      "כל שנה בג׳ באדר (בלוח העברי) ב-09:00; בשנה מעוברת: ג׳ באדר ב׳",
     );
     expect(ruleText(rule({ month: 8, day: 30, custom: "birthday" }), "en")).toBe(
       "every year on 30 Cheshvan (Hebrew calendar) at 09:00; in years without 30 Cheshvan, on 1 Kislev",
@@ -410,6 +480,66 @@ describe("calendar questions answered in code", () => {
   it("says so when the day depends on a country the zone does not tell", () => {
     expect(ask("when is Mother's Day?", "Asia/Kolkata")).toBe(
       "Mother's Day falls on different days in different countries, and your time zone doesn't tell me which one you keep.",
+    );
+  });
+
+  const askAt = (text: string, nowIso: string, zone = JERUSALEM, language: "he" | "en" = "en") => {
+    const question = recognizeCalendarQuestion(
+      text,
+      Date.parse(nowIso),
+      zone,
+      scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone: zone }),
+    );
+    return question ? calendarAnswerText(question, language) : null;
+  };
+  const MARCH_5 = "2026-03-05T10:00:00Z";
+
+  it("answers the requirement's examples, 'ראש השנה' whole", () => {
+    expect(askAt("when is Rosh Hashana?", MARCH_5)).toBe(
+      "Rosh Hashana: Sat 12 Sep 2026 (1 Tishrei 5787), starts the evening before.",
+    );
+    expect(askAt("מתי ראש השנה?", MARCH_5, JERUSALEM, "he")).toContain("ראש השנה: ");
+    expect(askAt("מתי ראש השנה?", MARCH_5, JERUSALEM, "he")).toContain("תשרי");
+    expect(askAt("מתי פסח השנה?", MARCH_5, JERUSALEM, "he")).toContain("ט״ו ניסן");
+    expect(askAt("what's the Hebrew date today?", MARCH_5)).toBe(
+      "Today is Thu 5 Mar 2026, 16 Adar 5786; from sunset this evening, 17 Adar 5786.",
+    );
+    expect(askAt("what's today's Hebrew date?", MARCH_5)).toBe(
+      askAt("what's the Hebrew date today?", MARCH_5),
+    );
+    expect(askAt("איזה תאריך עברי היום?", MARCH_5, JERUSALEM, "he")).toContain("ט״ז אדר");
+  });
+
+  it("answers the first night and erev, and says a holiday is on now", () => {
+    expect(askAt("when is the first night of Hanukkah?", MARCH_5)).toBe(
+      "The first night of Hanukkah: the evening of Fri 4 Dec 2026, when 25 Kislev 5787 begins.",
+    );
+    expect(askAt("when is erev Yom Kippur?", MARCH_5)).toBe(
+      "Erev Yom Kippur: Sun 20 Sep 2026 (9 Tishrei 5787).",
+    );
+    expect(askAt("מתי ערב פסח?", MARCH_5, JERUSALEM, "he")).toContain("י״ד ניסן");
+    // Pesach 5786 began on Thursday 2 April 2026: on Saturday 4 April it is its third day.
+    expect(askAt("when is Pesach?", "2026-04-04T09:00:00Z")).toBe(
+      "It's Pesach now: today, Sat 4 Apr 2026 (17 Nisan 5786), is day 3 of it. Next: Thu 22 Apr 2027 (15 Nisan 5787).",
+    );
+  });
+
+  it("reads the year asked, Gregorian or Hebrew, or leaves the question", () => {
+    expect(askAt("when is Passover in 2028?", MARCH_5)).toBe(
+      "Pesach: Tue 11 Apr 2028 (15 Nisan 5788), starts the evening before.",
+    );
+    expect(askAt("when is Pesach in the Hebrew year 5788?", MARCH_5)).toBe(
+      askAt("when is Passover in 2028?", MARCH_5),
+    );
+    expect(askAt('מתי פסח בשנת תשפ"ח?', MARCH_5, JERUSALEM, "he")).toContain("2028");
+    expect(askAt("מתי פסח ב-2028?", MARCH_5, JERUSALEM, "he")).toContain("2028");
+    expect(askAt("when is Christmas in 2030?", MARCH_5)).toBe("Christmas: Wed 25 Dec 2030 (29 Kislev 5791).");
+    expect(askAt("when is Passover in 3000?", MARCH_5)).toBeNull();
+  });
+
+  it("answers Tisha B'Av in a year it is postponed from Shabbat", () => {
+    expect(askAt("when is Tisha B'Av?", "2029-07-01T08:00:00Z")).toBe(
+      "Tisha B'Av: Sun 22 Jul 2029 (10 Av 5789), starts the evening before.",
     );
   });
 

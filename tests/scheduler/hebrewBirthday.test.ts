@@ -50,7 +50,7 @@ describe("the user's Hebrew birthday", () => {
     });
     await h.user(PHONE, { timeZone: "Asia/Jerusalem", language: "he" });
     await h.memo.users.update(PHONE, { digestEnabled: false });
-    expect(await say("יום ההולדת העברי שלי ב-ג' בניסן")).toContain("שמרתי: יום ההולדת העברי שלך ב-ג׳ בניסן");
+    expect(await say("יום ההולדת העברי שלי ב-ג' בניסן")).toContain("שמרתי: יום ההולדת העברי שלך בג׳ בניסן");
     expect((await h.memo.users.get(PHONE))?.hebrewBirthday).toEqual({ month: 1, day: 3 });
   });
 });

@@ -2,6 +2,7 @@ import { INTERRUPT } from "@langchain/langgraph";
 import type { CheckpointTuple } from "@langchain/langgraph";
 import type { UserRepository } from "../../db/repositories/userRepository.js";
 import { t } from "../../messages/index.js";
+import { recognizeCalendarQuestion } from "../../nlu/calendarQuestions.js";
 import { isUndoCommand, recognizeCommand } from "../../nlu/commands.js";
 import { recognizeMemoryCommand, recognizeNoteCommand } from "../../nlu/noteCommands.js";
 import type { MemoryService } from "../../services/memory/index.js";
@@ -13,6 +14,7 @@ import { detectLanguage, replyLanguage } from "../../utils/language.js";
 import type { Logger } from "../../utils/logger.js";
 import type { CapabilityRegistry } from "../capabilities/registry.js";
 import { numberedItems } from "../nodes/replyContextNode.js";
+import { asksSomethingElse } from "../plan/timeAnswer.js";
 import { leavesQuestion, looksLikeAnswer } from "./validateAnswer.js";
 
 /**
@@ -115,7 +117,12 @@ export class HitlPlane {
         if (claimed && !message.replyToMessageId) return { clear: ["buffer"], next: "askWhich" };
         // A forwarded "yes" or "2" is someone else's word, not the user's answer (D14): the question
         // is left, as for a new command, and the forwarded text is handled as what it is.
-        if (message.forwarded || claimed || leavesQuestion(pending, answer, (text) => this.isCommand(text))) {
+        // A question read in code (a time) is also left for a question asked instead of its answer
+        // ("when is Rosh Hashana?"): never read as the time it names.
+        const leaves = (text: string): boolean =>
+          this.isCommand(text) ||
+          (pending.freeTextAllowed === true && asksSomethingElse(text, this.deps.clock()));
+        if (message.forwarded || claimed || leavesQuestion(pending, answer, leaves)) {
           // A new command, not the answer: the question is left (nothing was done for it) and the
           // command runs, rather than being lost as a bad answer or read as one.
           logger.info(
@@ -238,6 +245,7 @@ export class HitlPlane {
     const now = this.deps.clock();
     return (
       recognizeCommand(message, now, "UTC") !== null ||
+      recognizeCalendarQuestion(message, now, "UTC", "diaspora") !== null ||
       recognizeNoteCommand(message, now, "UTC") !== null ||
       recognizeMemoryCommand(message) !== null
     );

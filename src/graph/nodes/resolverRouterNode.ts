@@ -1,3 +1,4 @@
+import { calendarOptionsOf } from "../../nlu/holidays.js";
 import { Command } from "@langchain/langgraph";
 import {
   MAX_HITL_ROUNDS,
@@ -133,6 +134,7 @@ export function createResolverRouterNode(deps: MemoGraphDeps) {
                 now,
                 s.user.timezone,
                 lang,
+                s.authContext?.user ? calendarOptionsOf(s.authContext.user) : {},
               ),
             ];
           }

@@ -5,6 +5,7 @@
  * understood, so the operation runs with no LLM call, on the fast path and the LLM path alike.
  */
 import { timeArgs, timeQuestionOf, type TimeQuestion } from "../../nlu/commands.js";
+import type { CalendarOptions } from "../../nlu/holidays.js";
 import { readTime, type ParsedTime } from "../../nlu/parseTime.js";
 import { formatClock, instantToLocal } from "../../nlu/zonedTime.js";
 import type { HITLResult, ResolverResult, TimeAnswerResume } from "../../types/index.js";
@@ -78,6 +79,23 @@ const MORNING = /^(?:1|morning|in the morning|am|a\.m\.?|בבוקר|בוקר|ל�
 const AFTERNOON =
   /^(?:2|afternoon|in the afternoon|evening|in the evening|pm|p\.m\.?|אחה"צ|אחה״צ|אחר הצהריים|אחרי הצהריים|בצהריים|בערב|ערב)$/iu;
 
+const QUESTION_WORD =
+  /^(?!(?:what|how)\s+about\b|מה\s+(?:עם|לגבי)\b)(?:when|what|what's|whats|where|who|why|how|which|is|are|do|does|did|can|could|will|would|should|מתי|מה|מהו|מהי|איזה|איזו|אילו|איך|למה|מדוע|מי|איפה|היכן|האם|כמה)(?![\p{L}'])/iu;
+
+/**
+ * Whether a reply to a time question asks something else instead ("when is Rosh Hashana?", "what's
+ * the weather?"): a question word, a question mark, and no complete time in it ("5pm?" and "what
+ * about 5?" are answers). Such a reply leaves the question; it is never read as its time.
+ */
+export function asksSomethingElse(text: string, nowMs: number): boolean {
+  const trimmed = text.trim();
+  if (!/[?？]$/u.test(trimmed)) return false;
+  const words = trimmed.replace(/[.!?？]+$/u, "").trim();
+  if (!QUESTION_WORD.test(words) || MORNING.test(words) || AFTERNOON.test(words)) return false;
+  const reading = readTime(words, nowMs, "UTC");
+  return !reading || reading.kind === "unclear";
+}
+
 /** Answers that give no time before Memo stops asking (the question's own attempts are separate). */
 const MAX_TIME_ANSWERS = 3;
 
@@ -108,6 +126,8 @@ export function resolveTimeAnswer(
   nowMs: number,
   timeZone: string,
   language: Language,
+  /** The user's holiday schedule and Hebrew birthday ("on my Hebrew birthday" as the answer). */
+  calendar: CalendarOptions = {},
 ): ResolverResult {
   const { resume } = previous;
   const answer = answers.at(-1);
@@ -128,7 +148,7 @@ export function resolveTimeAnswer(
     if (MORNING.test(raw)) return done(choices[0]!);
     if (AFTERNOON.test(raw)) return done(choices[1]!);
   }
-  const alone = readTime(raw, nowMs, timeZone);
+  const alone = readTime(raw, nowMs, timeZone, { calendar });
   const askAgain = (question: string, next?: TimeQuestion): ResolverResult => {
     if (answers.length >= MAX_TIME_ANSWERS) throw new TimeQuestionAbandoned();
     if (!next) return { ...previous, question };
@@ -153,7 +173,7 @@ export function resolveTimeAnswer(
   const candidates = [`${resume.understood} ${raw}`, resume.day ? `${resume.day} ${raw}` : null];
   for (const candidate of candidates) {
     if (!candidate) continue;
-    const reading = readTime(candidate, nowMs, timeZone);
+    const reading = readTime(candidate, nowMs, timeZone, { calendar });
     if (!reading) continue;
     if (reading.kind !== "unclear") return done(timeArgs(reading));
     // An hour again, or a time past: asked about, with the day kept.

@@ -9,6 +9,7 @@ import type {
   RecurringFields,
   UpdateFields,
 } from "../../prompts/calendarMutatePrompt.js";
+import type { CalendarOptions } from "../../nlu/holidays.js";
 import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
 import { type Recurrence } from "../../types/recurrence.js";
@@ -76,7 +77,12 @@ export interface TimeOptions {
   timeZone: string;
   /** A start already past is read as it is, not refused (a free-slot check, an update). */
   allowPast?: boolean;
+  /** The user's holiday schedule and Hebrew birthday (default: the zone's schedule). */
+  calendar?: CalendarOptions;
 }
+
+/** The calendar words' options of a reading, when the user's are known. */
+const calendarOf = (options: TimeOptions) => (options.calendar ? { calendar: options.calendar } : {});
 
 /** English and Hebrew weekday names and abbreviations → 0 (Sunday) … 6. */
 const DAY_INDEX = new Map<string, number>(
@@ -104,10 +110,11 @@ export function dayIndex(name: string): number | null {
 }
 
 /** The local date the words name ("2026-03-06", "Friday", "מחר"), or null. */
-export function readDate(words: string, { nowMs, timeZone }: TimeOptions): LocalDate | null {
+export function readDate(words: string, options: TimeOptions): LocalDate | null {
+  const { nowMs, timeZone } = options;
   const exact = parseDate(words.trim());
   if (exact) return exact;
-  const resolved = resolveWhen(words, nowMs, timeZone);
+  const resolved = resolveWhen(words, nowMs, timeZone, calendarOf(options));
   return resolved ? localDateOf(resolved.at, timeZone) : null;
 }
 
@@ -146,7 +153,7 @@ function timedEnd(
     const endMs = onDay > startMs ? onDay : clockOn(endWords, addDays(startLocal, 1), timeZone, startMinutes);
     return endMs === null ? problem("unclear_time", endWords) : { ok: true, endMs };
   }
-  const resolved = resolveWhen(endWords, startMs, timeZone);
+  const resolved = resolveWhen(endWords, startMs, timeZone, calendarOf(options));
   if (!resolved || resolved.dateOnly) return problem("unclear_time", endWords);
   if (resolved.at <= startMs) return problem("end_before_start", endWords);
   return { ok: true, endMs: resolved.at };
@@ -197,7 +204,7 @@ export function eventTimes(
       return problem("past_time", startWords);
     return span;
   }
-  const resolved = resolveWhen(startWords, nowMs, timeZone);
+  const resolved = resolveWhen(startWords, nowMs, timeZone, calendarOf(options));
   if (!resolved) return problem("unclear_time", startWords);
   // A day without a time: the user has to say when (or that it is all day).
   if (resolved.dateOnly) return problem("missing_time", startWords);
@@ -250,7 +257,7 @@ const PROBE_CLOCK = "13:37";
 function seriesFromWords(phrase: string, args: RecurringFields, options: TimeOptions): SeriesTimes {
   const { nowMs, timeZone } = options;
   const read = (words: string) => {
-    const reading = readTime(words, nowMs, timeZone);
+    const reading = readTime(words, nowMs, timeZone, calendarOf(options));
     return reading?.kind === "recurring" && reading.recurrence.type !== "nudge" ? reading : null;
   };
   const startWords = clean(args.startTime);
@@ -262,7 +269,7 @@ function seriesFromWords(phrase: string, args: RecurringFields, options: TimeOpt
   const givenClock = given && !timeNamed ? `${pad(given.hour)}:${pad(given.minute)}` : null;
   let reading = givenClock ? read(`at ${givenClock} ${phrase}`) : null;
   if (!reading) {
-    const alone = readTime(phrase, nowMs, timeZone);
+    const alone = readTime(phrase, nowMs, timeZone, calendarOf(options));
     if (alone?.kind !== "recurring" || alone.recurrence.type === "nudge") {
       const reason = alone?.kind === "unclear" ? UNCLEAR_PROBLEM[alone.reason] : undefined;
       return problem(alone?.kind === "recurring" ? "unsupported_repeat" : (reason ?? "unclear_time"), phrase);
@@ -444,7 +451,7 @@ export function patchTimes(
     if (onDay !== null) {
       startMs = onDay;
     } else {
-      const resolved = resolveWhen(startWords, options.nowMs, timeZone);
+      const resolved = resolveWhen(startWords, options.nowMs, timeZone, calendarOf(options));
       if (!resolved) return problem("unclear_time", startWords);
       if (resolved.dateOnly && event.allDay) return problem("missing_time", startWords);
       // A day alone ("move it to Sunday") keeps the event's wall time.
@@ -485,7 +492,7 @@ export function readRange(
   const maxWords = clean(timeMax);
   const edge = (words: string, end: boolean): Result<{ ms: number; day: LocalDate; dateOnly: boolean }> => {
     const date = parseDate(words);
-    const resolved = date ? null : resolveWhen(words, nowMs, timeZone);
+    const resolved = date ? null : resolveWhen(words, nowMs, timeZone, calendarOf(options));
     if (!date && !resolved) return problem("unclear_time", words);
     const dateOnly = !!date || !!resolved?.dateOnly;
     const day = date ?? localDateOf(resolved!.at, timeZone);

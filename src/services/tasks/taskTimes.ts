@@ -1,6 +1,6 @@
 import type { ReminderRecurrenceArgs, SaidIn } from "../../contracts/tasks.js";
 import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
-import { isHebrewDayMonth } from "../../nlu/hebrewCalendar.js";
+import { isHebrewDayMonth, type HebrewDaySaid } from "../../nlu/hebrewCalendar.js";
 import type { CalendarOptions } from "../../nlu/holidays.js";
 import { MAX_NUDGE_MINUTES, nextOccurrence, parseIntervalMinutes, rfc5545Of } from "../../nlu/recurrence.js";
 import { readWhen, resolveWhen } from "../../nlu/whenPhrase.js";
@@ -14,6 +14,8 @@ export interface TaskTimeArgs {
   reminderRecurrence?: ReminderRecurrenceArgs | null;
   /** Set in code only (the fast path): the zone the user named with the time ("8am PST"). */
   saidIn?: SaidIn | null;
+  /** Set in code only (the fast path): the Hebrew date the day was named by. */
+  hebrewDate?: HebrewDaySaid | null;
 }
 
 /** When a task is due and when its reminder rings, as stored. */
@@ -23,6 +25,8 @@ export interface TaskSchedule {
   dateOnly: boolean;
   /** The time was said in another zone than the user's. */
   saidIn?: SaidIn;
+  /** The day was named by its Hebrew date ("on 10 Tevet"). */
+  hebrewDate?: HebrewDaySaid;
   reminder: string | null;
   reminderOffsetMinutes: number | null;
   recurrence: TaskRecurrence | null;
@@ -117,7 +121,21 @@ export function scheduleTask(
   let dueMs: number | null = null;
   let dateOnly = false;
   let saidIn: SaidIn | undefined = args.saidIn ?? undefined;
-  const dueWords = args.dueDate?.trim();
+  let hebrewDate: HebrewDaySaid | undefined = args.hebrewDate ?? undefined;
+  let dueWords = args.dueDate?.trim();
+  let recurrence: TaskRecurrence | null = null;
+  // The first occurrence the user's own repeat words named ("every day at 8 starting Friday").
+  let firstAt: number | null = null;
+  // A yahrzeit or a Hebrew birthday the message names, on a Hebrew date the model gave as a due
+  // date ("on 10 Tevet"): kept every year by its custom, not once.
+  if (dueWords && calendar.custom && !args.reminderRecurrence) {
+    const yearly = readTime(dueWords, nowMs, timeZone, { calendar });
+    if (yearly?.kind === "recurring" && yearly.recurrence.type === "hebrew") {
+      recurrence = yearly.recurrence;
+      firstAt = yearly.firstAt;
+      dueWords = undefined;
+    }
+  }
   if (dueWords) {
     const clock = options.anchorDueAt ? bareClock(dueWords) : null;
     const anchored =
@@ -133,6 +151,7 @@ export function scheduleTask(
       dueMs = reading.at;
       dateOnly = reading.dateOnly;
       saidIn = reading.saidIn ?? saidIn;
+      hebrewDate = reading.hebrewDate ?? hebrewDate;
     }
   }
 
@@ -147,9 +166,6 @@ export function scheduleTask(
       return { ok: false, problem: "too_far", phrase: reminderWords };
   }
 
-  let recurrence: TaskRecurrence | null = null;
-  // The first occurrence the user's own repeat words named ("every day at 8 starting Friday").
-  let firstAt: number | null = null;
   const rule = args.reminderRecurrence;
   if (rule) {
     const built = buildRecurrence(rule, nowMs, timeZone, calendar);
@@ -185,6 +201,7 @@ export function scheduleTask(
       dueAt: iso(dueMs),
       dateOnly,
       ...(saidIn && dueMs !== null ? { saidIn } : {}),
+      ...(hebrewDate && dueMs !== null ? { hebrewDate } : {}),
       reminder: reminderWords ?? null,
       reminderOffsetMinutes,
       recurrence,
@@ -331,10 +348,11 @@ export function scheduleFields(schedule: TaskSchedule): TaskPatch {
     recurrence: schedule.recurrence,
     nextFireAt: schedule.nextFireAt,
     reminderDetails:
-      schedule.dateOnly || schedule.saidIn
+      schedule.dateOnly || schedule.saidIn || schedule.hebrewDate
         ? {
             ...(schedule.dateOnly ? { dateOnly: true } : {}),
             ...(schedule.saidIn ? { saidIn: schedule.saidIn } : {}),
+            ...(schedule.hebrewDate ? { hebrewDate: schedule.hebrewDate } : {}),
           }
         : null,
   };

@@ -1,3 +1,4 @@
+import { calendarOptionsOf } from "../../../nlu/holidays.js";
 import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
 import { t } from "../../../messages/index.js";
 import { operationIdOf } from "../../plan/operationId.js";
@@ -145,7 +146,13 @@ function frameOf(context: CapabilityContext) {
 }
 
 function timeOptions(context: CapabilityContext, allowPast = false): TimeOptions {
-  return { nowMs: context.now, timeZone: context.state.user.timezone, allowPast };
+  const user = context.state.authContext?.user;
+  return {
+    nowMs: context.now,
+    timeZone: context.state.user.timezone,
+    allowPast,
+    ...(user ? { calendar: calendarOptionsOf(user) } : {}),
+  };
 }
 
 /** "*Meeting with Dana* (tomorrow 14:00–15:00)". */

@@ -1,3 +1,4 @@
+import { calendarOptionsOf } from "../../../nlu/holidays.js";
 import {
   CALENDAR_FIND_SYSTEM_PROMPT,
   CalendarFindSchema,
@@ -27,7 +28,13 @@ const READ_ACTION = /^(?:list|find|show|get|check|analyze|search|view|what)_/;
 /** What must be asked before the lookup can run, or null. */
 function missingFind(op: CalendarFindOperation, context: CapabilityContext): string | null {
   const { language } = context;
-  const options = { nowMs: context.now, timeZone: context.state.user.timezone, allowPast: true };
+  const user = context.state.authContext?.user;
+  const options = {
+    nowMs: context.now,
+    timeZone: context.state.user.timezone,
+    allowPast: true,
+    ...(user ? { calendar: calendarOptionsOf(user) } : {}),
+  };
   if ((op.operation === "get" || op.operation === "getRecurringInstances") && !op.summary && !op.eventId) {
     return t(language, "calendar.askWhichEvent");
   }

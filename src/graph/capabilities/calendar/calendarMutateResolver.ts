@@ -1,3 +1,4 @@
+import { calendarOptionsOf } from "../../../nlu/holidays.js";
 import { bareClock } from "../../../services/tasks/taskTimes.js";
 import { t } from "../../../messages/index.js";
 import {
@@ -52,7 +53,12 @@ function readable(words: string | null | undefined, options: TimeOptions): boole
 /** What must be asked before the change can run, or null. */
 function missingMutate(op: CalendarMutateOperation, context: CapabilityContext): string | null {
   const { language } = context;
-  const options: TimeOptions = { nowMs: context.now, timeZone: context.state.user.timezone };
+  const user = context.state.authContext?.user;
+  const options: TimeOptions = {
+    nowMs: context.now,
+    timeZone: context.state.user.timezone,
+    ...(user ? { calendar: calendarOptionsOf(user) } : {}),
+  };
   switch (op.operation) {
     case "create":
     case "createMultiple":

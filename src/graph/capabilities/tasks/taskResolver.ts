@@ -9,6 +9,7 @@ import {
   type ScheduleProblem,
   type TaskTimeArgs,
 } from "../../../services/tasks/taskTimes.js";
+import { customOfMessage } from "../../../nlu/hebrewDateWords.js";
 import { calendarOptionsOf } from "../../../nlu/holidays.js";
 import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import { t, type MessageKey } from "../../../messages/index.js";
@@ -39,7 +40,10 @@ function timeQuestion(args: TaskTimeArgs, context: CapabilityContext, anchored: 
   const result = scheduleTask(checked, {
     nowMs: context.now,
     timeZone: context.state.user.timezone,
-    ...(user ? { calendar: calendarOptionsOf(user) } : {}),
+    calendar: {
+      ...(user ? calendarOptionsOf(user) : {}),
+      custom: customOfMessage(context.state.input.message),
+    },
   });
   return result.ok ? null : t(context.language, PROBLEM_QUESTION[result.problem], { phrase: result.phrase });
 }
@@ -52,7 +56,8 @@ function halfOfDayQuestion(op: TaskOperation, context: CapabilityContext): CodeQ
   const words = op.dueDate?.trim();
   if (!words) return null;
   const timeZone = context.state.user.timezone;
-  const reading = readTime(words, context.now, timeZone);
+  const user = context.state.authContext?.user;
+  const reading = readTime(words, context.now, timeZone, user ? { calendar: calendarOptionsOf(user) } : {});
   if (reading?.kind !== "unclear" || reading.reason !== "ambiguous_hour") return null;
   const { dueDate: _dueDate, ...rest } = op;
   const asked = timeQuestionResult(

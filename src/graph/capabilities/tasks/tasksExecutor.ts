@@ -1,3 +1,4 @@
+import { customOfMessage } from "../../../nlu/hebrewDateWords.js";
 import { calendarOptionsOf } from "../../../nlu/holidays.js";
 import { literalOf } from "../../../utils/fuzzy.js";
 import { nonEmpty } from "../../../utils/args.js";
@@ -72,6 +73,7 @@ function taskView(task: Task, group?: TaskGroup): TaskView {
     completed: task.completed,
     subtasks: task.subtasks,
     ...(saidInOf(task) ? { saidIn: saidInOf(task)! } : {}),
+    ...(hebrewDateOf(task) ? { hebrewDate: hebrewDateOf(task)! } : {}),
     ...(group ? { group } : {}),
     ...(task.assignedByPhone ? { given: true as const } : {}),
   };
@@ -83,6 +85,20 @@ function saidInOf(task: Task): SaidIn | null {
   return typeof said?.zone === "string" && typeof said.label === "string"
     ? { zone: said.zone, label: said.label }
     : null;
+}
+
+/** The Hebrew date a task's day was named by, from its stored reminder details. */
+function hebrewDateOf(task: Task): TaskView["hebrewDate"] | null {
+  const stored = task.reminderDetails?.hebrewDate as Record<string, unknown> | undefined;
+  const number = (v: unknown): v is number => typeof v === "number";
+  if (!stored || !number(stored.year) || !number(stored.month) || !number(stored.day)) return null;
+  const said = stored.said as Record<string, unknown> | undefined;
+  return {
+    year: stored.year,
+    month: stored.month,
+    day: stored.day,
+    ...(said && number(said.month) && number(said.day) ? { said: { month: said.month, day: said.day } } : {}),
+  };
 }
 
 /** A failure the user caused or can fix, in their language; the operation changes nothing. */
@@ -108,7 +124,10 @@ function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anc
     nowMs: context.now,
     timeZone,
     ...(anchorDueAt ? { anchorDueAt } : {}),
-    ...(user ? { calendar: calendarOptionsOf(user) } : {}),
+    calendar: {
+      ...(user ? calendarOptionsOf(user) : {}),
+      custom: customOfMessage(context.state.input.message),
+    },
   });
   if (!result.ok) {
     refuse(

@@ -1,3 +1,4 @@
+import { hebrewDaySaidText, hebrewYearText } from "../../../nlu/hebrewCalendar.js";
 import { formatClock, instantToLocal } from "../../../nlu/zonedTime.js";
 import { assertNever, declares } from "../../../contracts/contract.js";
 import {
@@ -41,7 +42,7 @@ type Shown = { [F in TasksFunction]: { functionName: F; data: Humanized<TasksRes
 /** When a task is due and how it repeats, e.g. "tomorrow at 09:00" or "every day at 08:00"; "" for neither. */
 function taskDetails(task: TaskShown, language: Language): string {
   return [
-    task.dueAtHuman,
+    task.dueAtHuman ? withHebrewDate(task, task.dueAtHuman, language) : undefined,
     task.recurrence && task.recurrence.type !== "nudge"
       ? ruleShown(task, task.recurrence, language)
       : undefined,
@@ -72,13 +73,29 @@ function taskLine(task: TaskShown, language: Language): string {
   return details ? `${task.text} — ${details}` : task.text;
 }
 
+/** "Sun 20/12 at 09:00 (10 Tevet)": a day named by its Hebrew date shows it beside the Gregorian one. */
+function withHebrewDate(task: TaskShown, when: string, language: Language): string {
+  const hebrew = task.hebrewDate;
+  if (!hebrew || !task.dueAt) return when;
+  const date = hebrewDaySaidText(hebrew, language);
+  // "30 Cheshvan" in a year without it: the day it falls on, and why.
+  const shown = hebrew.said
+    ? t(language, "task.hebrewDateMissing", {
+        date,
+        said: hebrewDaySaidText({ year: hebrew.year, ...hebrew.said }, language),
+        year: hebrewYearText(hebrew.year, language),
+      })
+    : date;
+  return `${when} (${shown})`;
+}
+
 /**
  * "tomorrow at 18:00 your time (08:00 PST)" when the time was named in another zone: both times,
  * so a conversion is never silent (D10).
  */
 function whenSaid(task: TaskShown, when: string, language: Language): string {
   const saidIn = task.saidIn;
-  if (!task.dueAt || !saidIn) return when;
+  if (!task.dueAt || !saidIn) return withHebrewDate(task, when, language);
   let local;
   try {
     local = instantToLocal(Date.parse(task.dueAt), saidIn.zone);

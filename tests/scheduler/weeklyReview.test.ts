@@ -61,6 +61,24 @@ async function passAt(iso: string, phone = PHONE): Promise<string[]> {
   return h.sentTo(phone).slice(before);
 }
 
+/** The body parameters of the templates sent. */
+const templateParameters = () =>
+  h.graphApi.sent
+    .filter((m) => (m.body as { type?: string }).type === "template")
+    .map(
+      (m) =>
+        (m.body as { template: { components: { parameters: { text: string }[] }[] } }).template.components[0]!
+          .parameters[0]!.text,
+    );
+
+/** A text as a template parameter carries it: its lines joined with " · ". */
+const flat = (text: string) =>
+  text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" · ");
+
 const weekly = async (phone = PHONE) => (await h.ledger(phone)).filter((r) => r.kind === "weekly");
 
 /** The week's material: done, overdue, coming, a calendar event, a shared list. */
@@ -121,7 +139,8 @@ describe("when the weekly review comes", () => {
     expect(atHavdalah[0]).toContain("🗓️ Your weekly review for Sat 24/04:");
     expect(await passAt("2027-04-24T17:30:00Z")).toEqual([]);
     const rows = await weekly();
-    expect(rows.map((r) => [r.key, r.status])).toEqual([[`weekly:${PHONE}@2027-04-24`, "sent"]]);
+    // Keyed by the week it belongs to (Sunday 18 April starts it in Israel), not by its day.
+    expect(rows.map((r) => [r.key, r.status])).toEqual([[`weekly:${PHONE}@2027-04-18`, "sent"]]);
   });
 
   it("the holiday section only for a user whose calendar it plainly is", async () => {
@@ -259,6 +278,86 @@ describe("when the weekly review comes", () => {
     expect((await weekly()).map((r) => [r.status, r.via])).toEqual([["sent", "template"]]);
     await h.memo.memory.load(PHONE);
     expect(h.memo.memory.getRecentMessages(PHONE).at(-1)?.metadata?.numbered?.type).toBe("task");
+  });
+
+  it("moved mid-week (sent Sunday, moved to Wednesday): not again that week, the next the following Wednesday", async () => {
+    await start();
+    await seedWeek();
+    expect(await passAt(SUNDAY_8)).toHaveLength(1);
+    await h.memo.users.update(PHONE, { weeklyReviewDay: 3 });
+    await h.pass();
+    // Wednesday 21 April 08:00 is in the week Sunday's review covered: nothing.
+    expect(await passAt("2027-04-21T05:00:00Z")).toEqual([]);
+    expect(await passAt("2027-04-24T20:00:00Z")).toEqual([]);
+    const next = await passAt("2027-04-28T05:00:00Z");
+    expect(next).toHaveLength(1);
+    expect(next[0]).toContain("🗓️ Your weekly review for Wed 28/04:");
+    expect((await weekly()).map((r) => [r.key, r.status])).toEqual([
+      [`weekly:${PHONE}@2027-04-18`, "sent"],
+      [`weekly:${PHONE}@2027-04-25`, "sent"],
+    ]);
+  });
+
+  it("as the template, a long week fits the parameter: overdue first, the rest shortened, the footer kept; the window holds what went", async () => {
+    await start({ env: { WHATSAPP_WEEKLY_TEMPLATE: "memo_weekly" }, inbound: "2027-04-17T04:00:00Z" });
+    for (let i = 1; i <= 10; i++) {
+      await db.pool.query(
+        `INSERT INTO task_completions (user_phone, task_id, text, completed_at) VALUES ($1, gen_random_uuid(), $2, $3)`,
+        [PHONE, `finished the weekly errand number ${i}`, new Date(`2027-04-${11 + (i % 6)}T09:00:00Z`)],
+      );
+      await h.addTask(PHONE, {
+        text: `overdue errand ${i}`,
+        dueAt: `2027-04-${String(i).padStart(2, "0")}T09:00:00Z`,
+      });
+    }
+    await h.pass();
+    h.at(SUNDAY_8);
+    await h.pass();
+    const parameter = templateParameters().at(-1)!;
+    expect(parameter.length).toBeLessThanOrEqual(900);
+    expect(parameter).toMatch(
+      /^🗓️ Your weekly review for Sun 18\/04: · ⚠️ Overdue: · 1\. overdue errand 1 \(Thu 01\/04\)/,
+    );
+    expect(parameter).toContain('10. overdue errand 10 (Sat 10/04) · Reply "done 1"');
+    expect(parameter).toContain("✅ Done in the past 7 days (10):");
+    expect(parameter).toMatch(/…and \d+ more/);
+    expect(parameter.endsWith('Say "stop the weekly review" to turn these off.')).toBe(true);
+    await h.memo.memory.load(PHONE);
+    const shown = h.memo.memory.getRecentMessages(PHONE).at(-1)!;
+    expect(flat(shown.content)).toBe(parameter);
+    expect(shown.metadata?.numbered?.ids).toHaveLength(10);
+  });
+
+  it("as the template, overdue tasks too long to fit: only the numbered lines sent are kept for 'done N'", async () => {
+    await start({ env: { WHATSAPP_WEEKLY_TEMPLATE: "memo_weekly" }, inbound: "2027-04-17T04:00:00Z" });
+    const long = "x".repeat(90);
+    for (let i = 1; i <= 10; i++)
+      await h.addTask(PHONE, {
+        text: `errand ${i} ${long}`,
+        dueAt: `2027-04-${String(i).padStart(2, "0")}T09:00:00Z`,
+      });
+    await h.pass();
+    h.at(SUNDAY_8);
+    await h.pass();
+    const parameter = templateParameters().at(-1)!;
+    expect(parameter.length).toBeLessThanOrEqual(900);
+    const numbers = [...parameter.matchAll(/(?:^| · )(\d+)\. errand/g)].map((m) => Number(m[1]));
+    expect(numbers.length).toBeGreaterThan(0);
+    expect(numbers.length).toBeLessThan(10);
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    expect(parameter).toContain(`…and ${10 - numbers.length} more`);
+    expect(parameter.endsWith('Say "stop the weekly review" to turn these off.')).toBe(true);
+    await h.memo.memory.load(PHONE);
+    const shown = h.memo.memory.getRecentMessages(PHONE).at(-1)!;
+    expect(flat(shown.content)).toBe(parameter);
+    const ids = shown.metadata?.numbered?.ids ?? [];
+    expect(ids).toHaveLength(numbers.length);
+    const { rows } = await db.pool.query<{ id: string; text: string }>(
+      `SELECT id, text FROM tasks WHERE user_phone = $1`,
+      [PHONE],
+    );
+    const text = new Map(rows.map((r) => [r.id, r.text]));
+    expect(ids.map((id) => text.get(id))).toEqual(numbers.map((n) => `errand ${n} ${long}`));
   });
 
   it("window closed and no template: recorded undeliverable, as the digest is", async () => {

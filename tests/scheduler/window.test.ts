@@ -151,6 +151,33 @@ describe("inside and outside the 24-hour window", () => {
     expect((await h.ledger(PHONE)).map((r) => r.status)).toEqual(["sent", "sent", "sent"]);
   });
 
+  it("a digest too long for the parameter is cut as before, and the window keeps what went, not the uncut text", async () => {
+    const h = await harness();
+    await h.user(PHONE, { inbound: Date.parse(START) - 25 * HOUR });
+    for (let i = 1; i <= 20; i++)
+      await h.addTask(PHONE, {
+        text: `task number ${i} of a long day at work`,
+        dueAt: "2026-03-03T10:00:00Z",
+      });
+    // The first pass plans the next morning's digest.
+    await h.pass();
+    h.at("2026-03-03T06:00:00Z");
+    await h.pass();
+    const { parameter } = templateOf(h.graphApi.sent.at(-1)!);
+    expect(parameter).toHaveLength(900);
+    expect(parameter.endsWith("…")).toBe(true);
+    expect(parameter).not.toContain("task number 20");
+    await h.memo.memory.load(PHONE);
+    const shown = h.memo.memory.getRecentMessages(PHONE).at(-1)!.content;
+    expect(shown).not.toContain("task number 20");
+    expect(
+      shown
+        .split("\n")
+        .filter((l) => l.trim())
+        .join(" · "),
+    ).toBe(parameter);
+  });
+
   it("outside the window a nudge goes once, as the template, then waits for the user to write", async () => {
     const h = await harness();
     // The window closes at 07:15: the 07:10 nudge goes free-form, 07:20 as the template.

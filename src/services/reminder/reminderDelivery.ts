@@ -12,7 +12,7 @@ import { withTurn } from "../../utils/turnContext.js";
 import type { ReminderMetrics } from "../metrics/metrics.js";
 import { ProactivePacer } from "./proactivePacer.js";
 import { digestIsEmpty, LATE_AFTER_MS, renderProactive } from "./proactiveText.js";
-import { weeklyIsEmpty } from "./weeklyText.js";
+import { renderWeeklyTemplate, weeklyIsEmpty } from "./weeklyText.js";
 import { OUTSIDE_WINDOW_CODE, outsideWindow } from "./whatsAppWindow.js";
 
 /** Send attempts of one delivery (a Graph API outage is retried on later ticks). @internal */
@@ -232,11 +232,12 @@ export class ReminderDelivery {
     const now = clock();
     const inWindow = !content.viaTemplate && !outsideWindow(attempt.lastInboundAt, now);
     const via = inWindow ? "text" : "template";
-    // The review's overdue tasks are numbered: the window keeps which, so "done 2" names one.
-    const numbered =
-      content.kind === "weekly" && content.overdue.taskIds.length > 0
-        ? { numbered: { type: "task" as const, ids: content.overdue.taskIds } }
-        : {};
+    // As the template, the review is fitted to its one parameter (overdue first, the footer kept).
+    const weeklyTemplate =
+      via === "template" && content.kind === "weekly" ? renderWeeklyTemplate(content) : null;
+    // The review's overdue tasks are numbered: the window keeps which of them it showed, so "done 2" names one.
+    const ids = content.kind !== "weekly" ? [] : (weeklyTemplate?.taskIds ?? content.overdue.taskIds);
+    const numbered = ids.length > 0 ? { numbered: { type: "task" as const, ids } } : {};
     const template = this.templateFor(content);
     if (via === "template" && !template) {
       await this.ledger.finish(
@@ -263,7 +264,7 @@ export class ReminderDelivery {
       if (via === "template") {
         // Only the household template has buttons (Accept / Decline): their payloads go with it.
         const buttons = content.kind === "household" ? message.buttons.map((b) => b.id) : [];
-        await sender.sendTemplate(delivery.phone, template!, message.text, {
+        await sender.sendTemplate(delivery.phone, template!, weeklyTemplate?.text ?? message.text, {
           onAccepted,
           buttons,
           memory: attempt.isUser ? "append" : "none",

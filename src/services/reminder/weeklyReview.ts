@@ -10,7 +10,8 @@ import {
   type HolidayDay,
 } from "../../nlu/hebrewCalendar.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
-import { addDays, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
+import { userWeek } from "../../nlu/week.js";
+import { addDays, dayOfWeek, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
 import type { DigestLine, ProactiveContent, WeeklyContent, WeeklySection } from "../../types/proactive.js";
 import type { ReplyContent } from "../../types/outbound.js";
 import { replyLanguage } from "../../utils/language.js";
@@ -85,6 +86,16 @@ const isoDate = (date: LocalDate) => `${date.year}-${pad2(date.month)}-${pad2(da
 /** At most SECTION_LINES lines, and how many more there were. */
 function section(lines: readonly DigestLine[]): WeeklySection {
   return { lines: lines.slice(0, SECTION_LINES), more: Math.max(0, lines.length - SECTION_LINES) };
+}
+
+/**
+ * The first day of the user's week holding `date` (Sunday in Israel, Monday elsewhere: userWeek),
+ * as "2027-04-18": the review's ledger key, so a review moved to another day mid-week is not sent
+ * twice that week.
+ */
+function weekStart(date: LocalDate, zone: string): string {
+  const back = (dayOfWeek(date) - userWeek(zone).firstDay + 7) % 7;
+  return isoDate(addDays(date, -back));
 }
 
 /** The instant a task shows at: its next ring for repeating ones, else its due time. */
@@ -196,8 +207,9 @@ interface WeeklyClaim {
 
 /**
  * The opt-in weekly review (issue 36): each user's next review instant (their day and time, in
- * their zone), the due reviews claimed into the delivery ledger under `weekly:<phone>@<local
- * date>` (one per week, whichever instance inserts it first), the calendar's events added at send
+ * their zone), the due reviews claimed into the delivery ledger under `weekly:<phone>@<first day
+ * of the user's week>` (one per week, whichever instance inserts it first, whichever day it comes
+ * on), the calendar's events added at send
  * time, and the review on demand ("weekly review").
  */
 export class WeeklyReview {
@@ -242,7 +254,8 @@ export class WeeklyReview {
           reviewAt,
         );
         const row: NewDelivery = {
-          key: `weekly:${user.phone}@${content.date}`,
+          // One per user's week, whatever day it comes on (moved mid-week: not again that week).
+          key: `weekly:${user.phone}@${weekStart(weekOf(reviewAt, user.timeZone).today, user.timeZone)}`,
           phone: user.phone,
           kind: "weekly",
           taskId: null,

@@ -1,6 +1,7 @@
 import { t, type Language } from "../../messages/index.js";
 import { dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
 import type { DigestLine, WeeklyContent, WeeklySection } from "../../types/proactive.js";
+import { fitsTemplateParameter } from "../../utils/templateParameter.js";
 import { HEBREW_DAYS, pad2, zonedParts } from "../../utils/timeContext.js";
 
 const EN_DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
@@ -16,9 +17,9 @@ export function dayLabel(date: LocalDate, language: Language): string {
 
 const line = (l: DigestLine) => `• ${l.time ? `${l.time} ` : ""}${l.text}`;
 
-/** A section's title and lines, with "and N more" for the lines left out; "" when empty. */
-function block(title: string, lines: string[], more: number, language: Language): string {
-  if (lines.length === 0) return "";
+/** A section's title and lines, with "and N more" for the lines left out; "" when empty (unless `counted`). */
+function block(title: string, lines: string[], more: number, language: Language, counted = false): string {
+  if (lines.length === 0 && !(counted && more > 0)) return "";
   return [title, ...lines, ...(more > 0 ? [t(language, "weekly.more", { count: more })] : [])].join("\n");
 }
 
@@ -30,12 +31,8 @@ const bullets = (s: WeeklySection) => s.lines.map(line);
  */
 export function renderWeekly(content: WeeklyContent, scheduled: boolean): string {
   const { language: lang } = content;
-  const parts = zonedParts(Date.parse(content.reviewAt), content.timeZone);
-  const date = { year: parts.year, month: parts.month, day: parts.day };
   const blocks = [
-    content.name
-      ? t(lang, "weekly.titleNamed", { name: content.name, day: dayLabel(date, lang) })
-      : t(lang, "weekly.title", { day: dayLabel(date, lang) }),
+    title(content),
     block(
       t(lang, "weekly.done", { count: content.done.lines.length + content.done.more }),
       bullets(content.done),
@@ -63,6 +60,113 @@ export function renderWeekly(content: WeeklyContent, scheduled: boolean): string
   if (content.overdue.lines.length > 0) blocks.push(t(lang, "weekly.numbersHint"));
   if (scheduled) blocks.push(t(lang, "weekly.footer"));
   return blocks.join("\n\n");
+}
+
+/** The review's first line: "🗓️ Noa, your weekly review for Sun 18/04:". */
+function title(content: WeeklyContent): string {
+  const { language: lang } = content;
+  const parts = zonedParts(Date.parse(content.reviewAt), content.timeZone);
+  const day = dayLabel({ year: parts.year, month: parts.month, day: parts.day }, lang);
+  return content.name
+    ? t(lang, "weekly.titleNamed", { name: content.name, day })
+    : t(lang, "weekly.title", { day });
+}
+
+/** Characters of one line's words in the template (a longer task is cut with "…"). */
+const TEMPLATE_LINE_CHARS = 120;
+
+const clipped = (l: DigestLine): DigestLine => ({
+  ...l,
+  text:
+    l.text.length > TEMPLATE_LINE_CHARS ? `${l.text.slice(0, TEMPLATE_LINE_CHARS - 1).trimEnd()}…` : l.text,
+});
+
+/** A section of the template: its title, its lines, how many it has in all. */
+interface TemplateSection {
+  title: string;
+  lines: DigestLine[];
+  total: number;
+}
+
+/**
+ * The scheduled review as a template's one parameter (outside the 24-hour window), fitted to the
+ * parameter limit whole: the title, the overdue tasks first (numbered, with the "done 1" hint),
+ * then the other sections shortened in turn (a line each while they fit, the rest counted as
+ * "…and N more"; a section with no room left out), and always the footer that says how to stop it.
+ * `taskIds`: the overdue tasks whose numbered lines it holds, in order (what "done 2" may name).
+ */
+export function renderWeeklyTemplate(content: WeeklyContent): { text: string; taskIds: string[] } {
+  const { language: lang } = content;
+  const overdue = content.overdue.lines.map(clipped);
+  const overdueTotal = overdue.length + content.overdue.more;
+  const others: TemplateSection[] = [
+    {
+      title: t(lang, "weekly.done", { count: content.done.lines.length + content.done.more }),
+      lines: content.done.lines,
+      total: content.done.lines.length + content.done.more,
+    },
+    {
+      title: t(lang, "weekly.coming"),
+      lines: content.coming.lines,
+      total: content.coming.lines.length + content.coming.more,
+    },
+    ...content.sections.map((s) => ({
+      title: s.title,
+      lines: s.lines.slice(0, SECTION_LINES),
+      total: s.lines.length,
+    })),
+    {
+      title: t(lang, "weekly.holidays"),
+      lines: content.holidays.lines,
+      total: content.holidays.lines.length + content.holidays.more,
+    },
+    {
+      title: t(lang, "weekly.shared"),
+      lines: content.shared.lines,
+      total: content.shared.lines.length + content.shared.more,
+    },
+  ]
+    .filter((s) => s.total > 0)
+    .map((s) => ({ ...s, lines: s.lines.map(clipped) }));
+  /** A section with `shown` of its lines and the rest counted; "" when left out (shown < 0). */
+  const sectionBlock = (s: TemplateSection, shown: number, render: (l: DigestLine, i: number) => string) =>
+    shown < 0 ? "" : block(s.title, s.lines.slice(0, shown).map(render), s.total - shown, lang, true);
+  const compose = (overdueShown: number, shown: readonly number[]) =>
+    [
+      title(content),
+      overdueTotal > 0
+        ? sectionBlock(
+            { title: t(lang, "weekly.overdue"), lines: overdue, total: overdueTotal },
+            overdueShown,
+            (l, i) => `${i + 1}. ${l.text}${l.time ? ` (${l.time})` : ""}`,
+          )
+        : "",
+      overdueShown > 0 ? t(lang, "weekly.numbersHint") : "",
+      ...others.map((s, i) => sectionBlock(s, shown[i]!, line)),
+      t(lang, "weekly.footer"),
+    ]
+      .filter((b) => b !== "")
+      .join("\n\n");
+  // Overdue first: as many of its lines as fit with the title and footer alone.
+  let overdueShown = overdue.length;
+  const none = others.map(() => -1);
+  while (overdueShown > 0 && !fitsTemplateParameter(compose(overdueShown, none))) overdueShown--;
+  // Then the others, a line at a time in turn (a title with its count first), while they fit.
+  const shown = [...none];
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [i, s] of others.entries()) {
+      if (shown[i]! >= s.lines.length) continue;
+      const next = shown.with(i, shown[i]! + 1);
+      if (!fitsTemplateParameter(compose(overdueShown, next))) continue;
+      shown[i] = next[i]!;
+      grew = true;
+    }
+  }
+  return {
+    text: compose(overdueShown, shown),
+    taskIds: content.overdue.taskIds.slice(0, overdueShown),
+  };
 }
 
 /** Whether a review has anything to say (an empty one is not sent). */

@@ -1,5 +1,6 @@
 import type { ReplyContent } from "../../types/outbound.js";
 import type { HITLOption } from "../../types/index.js";
+import { graphemeCutBefore, templateParameter } from "../../utils/templateParameter.js";
 
 /**
  * Turns a reply into WhatsApp Cloud API message bodies within WhatsApp's limits: text split at
@@ -102,14 +103,10 @@ export interface TemplatePayload extends PayloadBase {
 /** A Cloud API message body without `messaging_product` / `recipient_type` (the client adds them). */
 export type OutboundPayload = TextPayload | InteractivePayload | TemplatePayload;
 
-/** Longest template parameter Memo sends (a template body holds at most 1,024 characters in all). */
-const TEMPLATE_PARAMETER_LIMIT = 900;
-
 /**
- * A template message whose body's one parameter is `text`. Meta refuses parameters with line
- * breaks, tabs or more than four spaces in a row, so lines are joined with " · ". `buttons`: the
- * payloads of the template's quick-reply buttons, in their order (a tap comes back as a message of
- * type `button` carrying the payload).
+ * A template message whose body's one parameter is `text`, as one line (templateParameter: lines
+ * joined with " · ", cut past the limit). `buttons`: the payloads of the template's quick-reply
+ * buttons, in their order (a tap comes back as a message of type `button` carrying the payload).
  */
 export function buildTemplatePayload(
   to: string,
@@ -117,15 +114,7 @@ export function buildTemplatePayload(
   text: string,
   buttons: readonly string[] = [],
 ): TemplatePayload {
-  const flat = text
-    .split(/\r?\n/)
-    .map((line) => line.replace(/\s+/g, " ").trim())
-    .filter(Boolean)
-    .join(" · ");
-  const parameter =
-    flat.length > TEMPLATE_PARAMETER_LIMIT
-      ? `${flat.slice(0, graphemeCutBefore(flat, TEMPLATE_PARAMETER_LIMIT - 1))}${ELLIPSIS}`
-      : flat;
+  const { parameter } = templateParameter(text);
   return {
     to,
     type: "template",
@@ -133,7 +122,7 @@ export function buildTemplatePayload(
       name: template.name,
       language: { code: template.languageCode },
       components: [
-        { type: "body", parameters: [{ type: "text", text: parameter || ELLIPSIS }] },
+        { type: "body", parameters: [{ type: "text", text: parameter }] },
         ...buttons.map((payload, index) => ({
           type: "button" as const,
           sub_type: "quick_reply" as const,
@@ -146,23 +135,6 @@ export function buildTemplatePayload(
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-
-/**
- * The largest cut position ≤ `limit` that falls between graphemes (so an emoji, a flag or a letter
- * with its marks stays whole); between code points when the first grapheme alone is too long.
- */
-function graphemeCutBefore(text: string, limit: number): number {
-  let cut = 0;
-  for (const { index, segment } of graphemes.segment(text)) {
-    const end = index + segment.length;
-    if (end > limit) break;
-    cut = end;
-  }
-  if (cut > 0) return cut;
-  // Never between the two halves of a surrogate pair.
-  const low = text.charCodeAt(limit);
-  return low >= 0xdc00 && low <= 0xdfff ? limit - 1 : limit;
-}
 
 /** The smallest cut position ≥ `start` that falls between graphemes (code points as a fallback). */
 function graphemeCutAfter(text: string, start: number): number {

@@ -5,6 +5,7 @@ import type {
 } from "../../db/repositories/outboundMessageRepository.js";
 import { MemoError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
+import { templateParameter } from "../../utils/templateParameter.js";
 import type { MemoryService } from "../../services/memory/index.js";
 import type { GraphApiClient } from "./graphApiClient.js";
 import { LeaseLostError } from "./phoneLocks.js";
@@ -211,8 +212,8 @@ export class WhatsAppSender implements MessageSender {
 
   /**
    * Sends an approved template whose one body parameter is `text` (outside the 24-hour window);
-   * returns its WhatsApp id. The window is told of `text` as Memo's message (appended: templates
-   * are only sent outside a turn).
+   * returns its WhatsApp id. The window is told of what was sent as Memo's message (appended:
+   * templates are only sent outside a turn): `text`, or as much of it as the cut parameter held.
    */
   async sendTemplate(
     phone: string,
@@ -240,7 +241,7 @@ export class WhatsAppSender implements MessageSender {
     if (options.memory === "none") return id;
     // The window is context only: its failure is logged, never a reason to send again.
     await memory
-      .appendProactiveMessage(phone, text, id, metadataOf(options))
+      .appendProactiveMessage(phone, templateParameter(text).shown, id, metadataOf(options))
       .catch((error: unknown) =>
         logger.error({ err: error, messageId: id }, "could not add a template to the conversation window"),
       );

@@ -179,6 +179,13 @@ export type DigestTask = Pick<Task, "id" | "text" | "dueAt" | "nextFireAt" | "re
  * The scheduler's claims (D8), each meant to run inside one transaction: due rows are locked with
  * FOR UPDATE SKIP LOCKED, so instances ticking together split them instead of sharing them.
  */
+/** The scheduled messages a user switches on, and the columns of their switch and next instant. */
+type ScheduledMessage = "digest" | "weekly";
+const SCHEDULED: Record<ScheduledMessage, { enabled: string; next: string }> = {
+  digest: { enabled: "digest_enabled", next: "digest_next_at" },
+  weekly: { enabled: "weekly_review_enabled", next: "weekly_review_next_at" },
+};
+
 export class SchedulerRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -409,73 +416,44 @@ export class SchedulerRepository {
     );
   }
 
-  /** Locks users with the digest on whose next digest instant is unknown (new users, a changed zone or time). */
-  async lockUnscheduledDigests(limit: number): Promise<ProactiveUser[]> {
+  /**
+   * Locks users with the message on (the morning digest, or the weekly review) whose next instant
+   * of it is unknown: new users, a changed zone, time or switch.
+   */
+  async lockUnscheduled(kind: ScheduledMessage, limit: number): Promise<ProactiveUser[]> {
+    const { enabled, next } = SCHEDULED[kind];
     const { rows } = await this.db.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM users
-        WHERE digest_enabled AND digest_next_at IS NULL
+        WHERE ${enabled} AND ${next} IS NULL
         ORDER BY phone LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`,
       [limit],
     );
     return rows.map(toUser);
   }
 
-  /** Locks users whose digest is due by `nowMs`, oldest first. */
-  async lockDueDigests(nowMs: number, limit: number): Promise<ProactiveUser[]> {
+  /** Locks users whose digest or weekly review is due by `nowMs`, oldest first. */
+  async lockDue(kind: ScheduledMessage, nowMs: number, limit: number): Promise<ProactiveUser[]> {
+    const { enabled, next } = SCHEDULED[kind];
     const { rows } = await this.db.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM users
-        WHERE digest_enabled AND digest_next_at <= $1
-        ORDER BY digest_next_at LIMIT $2 FOR NO KEY UPDATE SKIP LOCKED`,
+        WHERE ${enabled} AND ${next} <= $1
+        ORDER BY ${next} LIMIT $2 FOR NO KEY UPDATE SKIP LOCKED`,
       [new Date(nowMs), limit],
     );
     return rows.map(toUser);
   }
 
-  /** Sets next digest instants; null (none can be computed) is stored as never, until the zone or time changes. */
-  async setDigestNext(updates: readonly { phone: string; at: number | null }[]): Promise<void> {
+  /**
+   * Sets the next instants of a digest or weekly review; null (none can be computed) is stored as
+   * never, until the zone or a setting changes.
+   */
+  async setNext(
+    kind: ScheduledMessage,
+    updates: readonly { phone: string; at: number | null }[],
+  ): Promise<void> {
     if (updates.length === 0) return;
     await this.db.query(
-      `UPDATE users SET digest_next_at = u.at
-         FROM jsonb_to_recordset($1::jsonb) AS u(phone text, at timestamptz)
-        WHERE users.phone = u.phone`,
-      [
-        JSON.stringify(
-          updates.map((u) => ({
-            phone: u.phone,
-            at: u.at === null ? "infinity" : new Date(u.at).toISOString(),
-          })),
-        ),
-      ],
-    );
-  }
-
-  /** Locks users with the weekly review on whose next review instant is unknown (turned on, or a setting changed). */
-  async lockUnscheduledWeekly(limit: number): Promise<ProactiveUser[]> {
-    const { rows } = await this.db.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM users
-        WHERE weekly_review_enabled AND weekly_review_next_at IS NULL
-        ORDER BY phone LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`,
-      [limit],
-    );
-    return rows.map(toUser);
-  }
-
-  /** Locks users whose weekly review is due by `nowMs`, oldest first. */
-  async lockDueWeekly(nowMs: number, limit: number): Promise<ProactiveUser[]> {
-    const { rows } = await this.db.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM users
-        WHERE weekly_review_enabled AND weekly_review_next_at <= $1
-        ORDER BY weekly_review_next_at LIMIT $2 FOR NO KEY UPDATE SKIP LOCKED`,
-      [new Date(nowMs), limit],
-    );
-    return rows.map(toUser);
-  }
-
-  /** Sets next weekly review instants; null (none can be computed) is stored as never, until a setting changes. */
-  async setWeeklyNext(updates: readonly { phone: string; at: number | null }[]): Promise<void> {
-    if (updates.length === 0) return;
-    await this.db.query(
-      `UPDATE users SET weekly_review_next_at = u.at
+      `UPDATE users SET ${SCHEDULED[kind].next} = u.at
          FROM jsonb_to_recordset($1::jsonb) AS u(phone text, at timestamptz)
         WHERE users.phone = u.phone`,
       [

@@ -62,9 +62,12 @@ export class MorningDigest implements DigestAtSend {
     const now = this.deps.clock();
     const gapMs = this.deps.settings.userGapMs;
     return this.deps.storage.transaction(async ({ schedule: repo, deliveries }) => {
-      const unscheduled = await repo.lockUnscheduledDigests(limit);
-      await repo.setDigestNext(unscheduled.map((u) => ({ phone: u.phone, at: this.nextDigest(u, now) })));
-      const due = await repo.lockDueDigests(now, limit);
+      const unscheduled = await repo.lockUnscheduled("digest", limit);
+      await repo.setNext(
+        "digest",
+        unscheduled.map((u) => ({ phone: u.phone, at: this.nextDigest(u, now) })),
+      );
+      const due = await repo.lockDue("digest", now, limit);
       // A full batch of either kind: the pass claims again (many users scheduled at once after the migration).
       const locked = Math.max(due.length, unscheduled.length);
       if (due.length === 0) return { locked, deliveries: [], skipped: 0 };
@@ -103,7 +106,10 @@ export class MorningDigest implements DigestAtSend {
       const users = new Map(due.map((u) => [u.phone, u]));
       const rows = assignSlots(perUser, users, now, gapMs);
       await repo.setNextProactive(nextSlots(rows, gapMs));
-      await repo.setDigestNext(due.map((u) => ({ phone: u.phone, at: this.nextDigest(u, now) })));
+      await repo.setNext(
+        "digest",
+        due.map((u) => ({ phone: u.phone, at: this.nextDigest(u, now) })),
+      );
       const inserted = await deliveries.insert([...rows, ...skippedRows], token, now);
       return {
         locked,

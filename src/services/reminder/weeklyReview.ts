@@ -228,9 +228,12 @@ export class WeeklyReview {
     const now = this.deps.clock();
     const gapMs = this.deps.settings.userGapMs;
     return this.deps.storage.transaction(async ({ schedule: repo, deliveries }) => {
-      const unscheduled = await repo.lockUnscheduledWeekly(limit);
-      await repo.setWeeklyNext(unscheduled.map((u) => ({ phone: u.phone, at: this.next(u, now) })));
-      const due = await repo.lockDueWeekly(now, limit);
+      const unscheduled = await repo.lockUnscheduled("weekly", limit);
+      await repo.setNext(
+        "weekly",
+        unscheduled.map((u) => ({ phone: u.phone, at: this.next(u, now) })),
+      );
+      const due = await repo.lockDue("weekly", now, limit);
       const locked = Math.max(due.length, unscheduled.length);
       if (due.length === 0) return { locked, deliveries: [], skipped: 0 };
       const phones = due.map((u) => u.phone);
@@ -274,7 +277,10 @@ export class WeeklyReview {
       const users = new Map(due.map((u) => [u.phone, u]));
       const rows = assignSlots(perUser, users, now, gapMs, heldUntil);
       await repo.setNextProactive(nextSlots(rows, gapMs));
-      await repo.setWeeklyNext(due.map((u) => ({ phone: u.phone, at: this.next(u, now) })));
+      await repo.setNext(
+        "weekly",
+        due.map((u) => ({ phone: u.phone, at: this.next(u, now) })),
+      );
       const inserted = await deliveries.insert([...rows, ...skippedRows], token, now);
       return {
         locked,

@@ -394,6 +394,9 @@ const TIME_BEFORE =
   /(?<![\p{L}\p{N}])(?:on|at|in|before|until|till|til|by|during|over|from|after|since|of|this|next|last|erev|עד|לפני|אחרי|אחר|מאז|של|כל|every)\s+$/iu;
 /** Words before a name that make it a purpose: "for Pesach", "לקראת פסח". */
 const PURPOSE_BEFORE = /(?<![\p{L}\p{N}])(?:for|לקראת)\s+$/iu;
+/** A greeting names a holiday, not a time: "happy Hanukkah", "merry Christmas", "פסח שמח", "chag sameach". */
+const GREETING_BEFORE = /(?<![\p{L}\p{N}])(?:happy|merry|chag\s+sameach|hag\s+sameach|חג\s+שמח)\s+$/iu;
+const GREETING_AFTER = /^\s+(?:שמח|שמחה|כשר\s+ו?שמח|sameach)(?![\p{L}\p{N}])/iu;
 
 /**
  * Words that are not a noun a name can qualify: the grammar's time words and the words that join a
@@ -445,7 +448,8 @@ function positionOf(text: string, m: RegExpMatchArray, holiday: Holiday): Holida
   const before = text.slice(0, start);
   const prefix = prefixOf(holiday, m[0]).replace(/-/gu, "");
   if (prefix !== "" && prefix !== "ה") return prefix === "ל" || prefix === "ול" ? "purpose" : "time";
-  if (PURPOSE_BEFORE.test(before)) return "purpose";
+  if (PURPOSE_BEFORE.test(before) || GREETING_BEFORE.test(before)) return "purpose";
+  if (GREETING_AFTER.test(text.slice(start + m[0].length))) return "purpose";
   if (TIME_BEFORE.test(before)) return "time";
   const next = /^\s+([\p{L}][\p{L}'"]*)/u.exec(text.slice(start + m[0].length))?.[1];
   // After the name, a Hebrew word with a prefix letter is no noun of it: "פורים בשבע", "חנוכה לקנות".

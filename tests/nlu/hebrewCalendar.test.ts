@@ -179,6 +179,9 @@ describe("a holiday's name said as content, not as a time", () => {
     // A purpose: never a time, the other day decides.
     ["קניות לפסח ביום שישי", JERUSALEM, "2026-12-04T09:00", "קניות לפסח"],
     ["gifts for hanukkah on friday at 5pm", NEW_YORK, "2026-12-04T17:00", "gifts for hanukkah"],
+    // A greeting: never a time.
+    ["wish mom a happy hanukkah on friday", NEW_YORK, "2026-12-04T09:00", "wish mom a happy hanukkah"],
+    ["לאחל לאמא חג פסח שמח מחר", JERUSALEM, "2026-11-29T09:00", "לאחל לאמא חג פסח שמח"],
   ])("%s (%s) → %s, titled %s", (text, zone, local, title) => {
     expect(read(text, NOW, zone)).toEqual({ local, text: title });
   });
@@ -186,6 +189,8 @@ describe("a holiday's name said as content, not as a time", () => {
   it("names no time for a purpose alone", () => {
     expect(read("buy matzah for pesach", NOW, JERUSALEM)).toBeNull();
     expect(read("ניקיון לפסח", NOW, JERUSALEM)).toBeNull();
+    expect(read("merry christmas", NOW, JERUSALEM)).toBeNull();
+    expect(read("פסח שמח", NOW, JERUSALEM)).toBeNull();
     expect(read("לקראת פסח לנקות את המטבח", NOW, JERUSALEM)).toBeNull();
     // "ל״ט"ו בשבט" is the holiday's, not a Hebrew date read from inside it.
     expect(read('לקנות פירות יבשים לט"ו בשבט', NOW, JERUSALEM)).toBeNull();

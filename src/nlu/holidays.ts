@@ -15,6 +15,15 @@ import {
   type CalendarSchedule,
   type HebrewYearly,
 } from "./hebrewCalendar.js";
+import {
+  EVERY_BEFORE,
+  LOOSE_BEFORE,
+  QUALIFIER_AFTER,
+  QUALIFIER_BEFORE,
+  looseAfter,
+  qualifiedDay,
+  qualifierOf,
+} from "./holidayQualifiers.js";
 import type { RuleParts } from "./recurrenceRule.js";
 import type { Found, Scanner, Span } from "./timeMentions.js";
 import {
@@ -83,6 +92,11 @@ export interface Holiday {
   name: { en: string; he: string };
   /** Whether it begins at sundown the evening before (a Hebrew holiday). */
   hebrewDay: boolean;
+  /**
+   * How many days it lasts on the schedule (default: 1), for "after", "the last day of", "במוצאי";
+   * null when its end cannot be told (Sukkot: with Shemini Atzeret or without?), and those are asked.
+   */
+  length?: (schedule: CalendarSchedule) => number | null;
   /** The next date on or after `today`; "unknown" when it depends on a country the zone does not tell. */
   next: (
     today: LocalDate,
@@ -195,6 +209,7 @@ const HOLIDAYS: Holiday[] = [
     he: ["ראש\\s+השנה(?!\\s+האזרחית)"],
     name: { en: "Rosh Hashana", he: "ראש השנה" },
     hebrewDay: true,
+    length: () => 2,
     next: hebrew(7, 1),
   },
   {
@@ -211,6 +226,7 @@ const HOLIDAYS: Holiday[] = [
     he: ["חג\\s+הסוכות", "סוכות"],
     name: { en: "Sukkot", he: "סוכות" },
     hebrewDay: true,
+    length: () => null,
     next: hebrew(7, 15),
   },
   {
@@ -227,6 +243,7 @@ const HOLIDAYS: Holiday[] = [
     he: ["חנוכה"],
     name: { en: "Hanukkah", he: "חנוכה" },
     hebrewDay: true,
+    length: () => 8,
     next: hebrew(9, 25),
   },
   {
@@ -251,6 +268,7 @@ const HOLIDAYS: Holiday[] = [
     he: ["חג\\s+הפסח", "פסח"],
     name: { en: "Pesach", he: "פסח" },
     hebrewDay: true,
+    length: (schedule) => (schedule === "israel" ? 7 : 8),
     next: hebrew(1, 15),
   },
   {
@@ -271,6 +289,7 @@ const HOLIDAYS: Holiday[] = [
     ],
     name: { en: "Shavuot", he: "שבועות" },
     hebrewDay: true,
+    length: (schedule) => (schedule === "israel" ? 1 : 2),
     next: hebrew(3, 6),
   },
   {
@@ -369,10 +388,11 @@ const NAMES = namesPattern().source;
 
 /**
  * A holiday said as a time: "the first night of" (the evening before the first day), "erev" /
- * "before" / "ערב" (the day before), or the day itself.
+ * "before" / "ערב" (the day before), a qualifier that moves the day (holidayQualifiers.ts: "a week
+ * before", "after", "the second day of", "Pesach eve"), "every"/"כל" before any of them, or the day itself.
  */
 const HOLIDAY_PHRASE = new RegExp(
-  String.raw`${S}(?:(?<night>(?:the\s+)?first\s+(?:night|candle)\s+of\s+|(?:ו?[בל])?נר\s+ראשון\s+(?:של\s+)?|(?:ב|ל)?ליל(?:ה)?\s+(?:ה)?ראשון\s+של\s+)|(?<erev>(?:erev|before|(?:ו?[בלמ])?ערב|לפני|(?:ב|ל)?יום\s+שלפני)\s+))?(?:${NAMES})${E}`,
+  String.raw`${S}${EVERY_BEFORE}?(?:${QUALIFIER_BEFORE}|(?<night>(?:the\s+)?first\s+(?:night|candle)\s+of\s+|(?:ו?[בל])?נר\s+ראשון\s+(?:של\s+)?|(?:ב|ל)?ליל(?:ה)?\s+(?:ה)?ראשון\s+של\s+)|(?<erev>(?:erev|before|(?:ו?[בלמ])?ערב|לפני|(?:ב|ל)?יום\s+שלפני)\s+))?(?:${NAMES})${QUALIFIER_AFTER}?${E}`,
   "giu",
 );
 
@@ -392,6 +412,9 @@ const TIME_BEFORE =
   /(?<![\p{L}\p{N}])(?:on|at|in|before|until|till|til|by|during|over|from|after|since|of|this|next|last|erev|עד|לפני|אחרי|אחר|מאז|של|כל|every)\s+$/iu;
 /** Words before a name that make it a purpose: "for Pesach", "לקראת פסח". */
 const PURPOSE_BEFORE = /(?<![\p{L}\p{N}])(?:for|לקראת)\s+$/iu;
+/** A greeting names a holiday, not a time: "happy Hanukkah", "merry Christmas", "פסח שמח", "chag sameach". */
+const GREETING_BEFORE = /(?<![\p{L}\p{N}])(?:happy|merry|chag\s+sameach|hag\s+sameach|חג\s+שמח)\s+$/iu;
+const GREETING_AFTER = /^\s+(?:שמח|שמחה|כשר\s+ו?שמח|sameach)(?![\p{L}\p{N}])/iu;
 
 /**
  * Words that are not a noun a name can qualify: the grammar's time words and the words that join a
@@ -436,12 +459,15 @@ function prefixOf(holiday: Holiday, said: string): string {
 
 /** Where the holiday matched at `m` (over `text`) stands: a time, a purpose, or a noun's part. */
 function positionOf(text: string, m: RegExpMatchArray, holiday: Holiday): HolidayPosition {
-  if (m.groups?.["night"] !== undefined || m.groups?.["erev"] !== undefined) return "time";
+  const said = m.groups ?? {};
+  if (qualifierOf(said)?.kind !== "day" || said["every"] !== undefined || said["upcoming"] !== undefined)
+    return "time";
   const start = m.index ?? 0;
   const before = text.slice(0, start);
   const prefix = prefixOf(holiday, m[0]).replace(/-/gu, "");
   if (prefix !== "" && prefix !== "ה") return prefix === "ל" || prefix === "ול" ? "purpose" : "time";
-  if (PURPOSE_BEFORE.test(before)) return "purpose";
+  if (PURPOSE_BEFORE.test(before) || GREETING_BEFORE.test(before)) return "purpose";
+  if (GREETING_AFTER.test(text.slice(start + m[0].length))) return "purpose";
   if (TIME_BEFORE.test(before)) return "time";
   const next = /^\s+([\p{L}][\p{L}'"]*)/u.exec(text.slice(start + m[0].length))?.[1];
   // After the name, a Hebrew word with a prefix letter is no noun of it: "פורים בשבע", "חנוכה לקנות".
@@ -454,15 +480,33 @@ function positionOf(text: string, m: RegExpMatchArray, holiday: Holiday): Holida
   return "time";
 }
 
+interface HolidayPhrase extends Span {
+  m: RegExpMatchArray;
+  holiday: Holiday;
+  position: HolidayPosition;
+  /**
+   * Time words beside it that the phrase did not read ("during", "Shabbat", "3 days (after)"), with
+   * the phrase: the day cannot be told, so it is asked (undefined when there are none).
+   */
+  loose?: Span;
+}
+
 /** Every holiday phrase of `text`, with its holiday and where it stands. */
-function holidayPhrases(
-  text: string,
-): (Span & { m: RegExpMatchArray; holiday: Holiday; position: HolidayPosition })[] {
+function holidayPhrases(text: string): HolidayPhrase[] {
   return [...text.matchAll(HOLIDAY_PHRASE)].flatMap((m) => {
     const holiday = holidayOfMatch(m);
     if (!holiday) return [];
     const start = m.index ?? 0;
-    return [{ start, end: start + m[0].length, m, holiday, position: positionOf(text, m, holiday) }];
+    const end = start + m[0].length;
+    const position = positionOf(text, m, holiday);
+    const phrase: HolidayPhrase = { start, end, m, holiday, position };
+    if (position === "purpose") return [phrase];
+    const before = LOOSE_BEFORE.exec(text.slice(Math.max(0, start - 40), start))?.[0].length ?? 0;
+    const kind = qualifierOf(m.groups ?? {})?.kind;
+    const moved = kind !== "day" && kind !== "erev" && kind !== "night";
+    const after = looseAfter(text.slice(end), holiday.hebrewDay, moved);
+    if (before > 0 || after > 0) phrase.loose = { start: start - before, end: end + after };
+    return [phrase];
   });
 }
 
@@ -473,8 +517,8 @@ function holidayPhrases(
  */
 export function holidayTimeWords(maskedText: string): Span[] {
   return holidayPhrases(maskedText)
-    .filter((p) => p.position === "time")
-    .map(({ start, end }) => ({ start, end }));
+    .filter((p) => p.position === "time" || p.loose)
+    .map(({ start, end, loose }) => loose ?? { start, end });
 }
 
 /** The zones whose country Memo knows, for holidays kept differently by country. */
@@ -511,17 +555,26 @@ type DateMention = Found["mention"];
 
 /** The holidays of a text: the days said as times, and the names said as content, masked meanwhile. */
 interface TakenHolidays {
-  /** Holidays said as times (with "attributive" ones, which are times unless another day is named). */
-  found: (Found & { attributive: boolean })[];
+  /**
+   * Holidays said as times (with "attributive" ones, which are times unless another day is named);
+   * `every` when said with "every"/"כל" ("every Pesach"): kept every year.
+   */
+  found: (Found & { attributive: boolean; every: boolean })[];
   /** Names said as a purpose ("for Pesach"): masked while the rest is read, then given back. */
   content: Span[];
 }
 
+/** How far back the next occurrence is looked for, so that "after Pesach" said during it is this one. */
+const LOOK_BACK_DAYS = 10;
+
 /**
  * Takes every holiday out of the scanner's text: one said as a time becomes a date mention on the
- * next day it falls on (on or after `today`), on the user's schedule, "impossible" (asked) when the
- * day depends on a country the zone does not tell ("Mother's Day" in Asia/Kolkata); one said as a
- * purpose is masked and listed, so that no other pattern reads its words ("לט״ו בשבט").
+ * next day it names (on or after `today`, on the user's schedule: "a week before Pesach" is 7 days
+ * before its next first day that is still ahead of it), "impossible" (asked) when the day depends on a
+ * country the zone does not tell ("Mother's Day" in Asia/Kolkata), when its words cannot be told
+ * ("the third day of Shavuot" in Israel), or when a time word beside it was not read ("during
+ * Hanukkah"); one said as a purpose is masked and listed, so that no other pattern reads its words
+ * ("לט״ו בשבט").
  */
 export function takeHolidays(
   s: Scanner,
@@ -531,38 +584,61 @@ export function takeHolidays(
 ): TakenHolidays {
   const country = countryOf(timeZone);
   const taken: TakenHolidays = { found: [], content: [] };
-  for (const { start, end, m, holiday, position } of holidayPhrases(s.text)) {
+  for (const { start, end, m, holiday, position, loose } of holidayPhrases(s.text)) {
     if (position === "purpose") {
       taken.content.push({ start, end });
       continue;
     }
-    taken.found.push({ start, end, mention: dateOf(m, holiday), attributive: position === "attributive" });
+    const every = m.groups?.["every"] !== undefined;
+    const mention: DateMention = loose ? { kind: "impossible" } : dateOf(m, holiday);
+    taken.found.push({
+      ...(loose ?? { start, end }),
+      mention,
+      // A noun made of the name gives its words back beside another day; one with a loose time word
+      // ("טיול בחול המועד פסח מחר") is still asked.
+      attributive: position === "attributive" && !loose,
+      every,
+    });
   }
   for (const span of [...taken.found, ...taken.content]) s.mask(span.start, span.end);
   return taken;
 
   function dateOf(m: RegExpMatchArray, holiday: Holiday): DateMention {
-    const night = m.groups?.["night"] !== undefined;
-    const erev = m.groups?.["erev"] !== undefined;
-    // The first night is the evening before the first day: seen from today, the first day is
-    // at least tomorrow, so that the evening is still ahead.
-    const from = night || erev ? addDays(today, 1) : today;
-    const next = holiday.next(from, schedule, country);
-    if (next === "unknown" || next === null) return { kind: "impossible" };
-    const date = night || erev ? addDays(next.date, -1) : next.date;
-    const yearly: YearlyDay | undefined =
-      next.yearly?.kind === "hebrew" && (night || erev)
-        ? { ...next.yearly, eve: true }
-        : (night || erev) && next.yearly
-          ? { kind: "unsupported" }
-          : next.yearly;
-    const period: Period | undefined = night ? "evening" : undefined;
-    return {
-      kind: "date",
-      date,
-      ...(period ? { impliedPeriod: period } : {}),
-      ...(yearly ? { yearly } : {}),
-    };
+    const qualifier = qualifierOf(m.groups ?? {});
+    if (qualifier === null) return { kind: "impossible" };
+    const length = holiday.length ? holiday.length(schedule) : 1;
+    // The first occurrence whose named day is still ahead (today counts): "a week before Pesach" said
+    // three days before it is next year's; "after Pesach" said during it is this one's.
+    let from = addDays(today, -LOOK_BACK_DAYS);
+    for (let tries = 0; tries < 3; tries++) {
+      const next = holiday.next(from, schedule, country);
+      if (next === "unknown" || next === null) return { kind: "impossible" };
+      const day = qualifiedDay(qualifier, next.date, length);
+      if (day === null) return { kind: "impossible" };
+      if (compare(day.date, today) < 0) {
+        from = addDays(next.date, 1);
+        continue;
+      }
+      const eve = qualifier.kind === "erev" || (qualifier.kind === "night" && qualifier.nth === 1);
+      // Kept every year: the day itself as it repeats, an erev or first night as the eve of a Hebrew
+      // date; a day moved by other words is not one rule ("every year a week before Pesach"): asked.
+      const yearly: YearlyDay | undefined =
+        qualifier.kind === "day"
+          ? next.yearly
+          : eve && next.yearly?.kind === "hebrew"
+            ? { ...next.yearly, eve: true }
+            : eve && !next.yearly
+              ? undefined
+              : { kind: "unsupported" };
+      const period: Period | undefined = day.evening ? "evening" : undefined;
+      return {
+        kind: "date",
+        date: day.date,
+        ...(period ? { impliedPeriod: period } : {}),
+        ...(yearly ? { yearly } : {}),
+      };
+    }
+    return { kind: "impossible" };
   }
 }
 

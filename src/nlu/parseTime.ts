@@ -160,6 +160,8 @@ export interface ReadTimeOptions {
   calendar?: CalendarOptions;
 }
 
+const isClockLike = (f: Found) => f.mention.kind === "clock" || f.mention.kind === "period";
+
 /** Mentions that name a day of their own, beside which a holiday's name can be a noun's part. */
 const NAMES_A_DAY = new Set<Found["mention"]["kind"]>(["date", "weekday", "relative", "instant"]);
 
@@ -171,11 +173,18 @@ function scanText(text: string, nowMs: number, timeZone: string, calendar: Calen
   const now = instantToLocal(nowMs, timeZone);
   const today: LocalDate = { year: now.year, month: now.month, day: now.day };
   const scanner = new Scanner(text);
-  const repeats = takeRepeats(scanner);
+  const said = takeRepeats(scanner);
   const schedule = calendar.schedule ?? scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone });
   const holidays = takeHolidays(scanner, today, timeZone, schedule);
+  // "every Pesach", "כל פסח": the holiday every year, as "every year on Pesach" is.
+  const repeats: RepeatPhrase[] = [
+    ...said,
+    ...holidays.found
+      .filter((h) => h.every)
+      .map((h) => ({ type: "yearly" as const, start: h.start, end: h.start })),
+  ];
   const hebrewDates = takeHebrewDates(scanner, today, calendar);
-  const mentions = scanMentions(scanner, today, timeZone, [...repeats, ...holidays.found, ...hebrewDates]);
+  const mentions = scanMentions(scanner, today, timeZone, [...said, ...holidays.found, ...hebrewDates]);
   // A holiday said as content gets its words back: a purpose always ("buy matzah for Pesach"), a
   // noun made of its name when another day is named ("buy a Christmas tree tomorrow", "every Friday").
   const otherDay =
@@ -184,11 +193,18 @@ function scanText(text: string, nowMs: number, timeZone: string, calendar: Calen
       NAMES_A_DAY.has(f.mention.kind),
     );
   const asContent = (h: { attributive: boolean }) => h.attributive && otherDay;
-  for (const span of [...holidays.content, ...holidays.found.filter(asContent)]) scanner.unmask(span);
+  // "dinner for Christmas at 6pm": a clock with no day of its own most likely belongs to the holiday
+  // said as a purpose; neither today nor Christmas is told, so the name stays masked and is asked about.
+  const clockForHoliday = !otherDay && holidays.found.length === 0 && mentions.some(isClockLike);
+  const purposes = clockForHoliday ? [] : holidays.content;
+  for (const span of [...purposes, ...holidays.found.filter(asContent)]) scanner.unmask(span);
+  const asked: Found[] = clockForHoliday
+    ? holidays.content.map(({ start, end }) => ({ start, end, mention: { kind: "impossible" } }))
+    : [];
   const days = holidays.found
     .filter((h) => !asContent(h))
     .map(({ start, end, mention }): Found => ({ start, end, mention }));
-  const found = [...days, ...hebrewDates, ...mentions].sort((a, b) => a.start - b.start);
+  const found = [...days, ...asked, ...hebrewDates, ...mentions].sort((a, b) => a.start - b.start);
   return { scanner, repeats, found };
 }
 
@@ -321,8 +337,6 @@ function readInstant(context: ReadContext): TimeReading {
   if (resolution.at <= nowMs) return { ...unclear(context, "past"), passed: reading };
   return reading;
 }
-
-const isClockLike = (f: Found) => f.mention.kind === "clock" || f.mention.kind === "period";
 
 /**
  * A repeat from its phrase and the mentions around it (its time, first day and end): complete, or why

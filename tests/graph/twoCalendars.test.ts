@@ -74,6 +74,25 @@ describe("two calendars through the graph, without an LLM", () => {
     ]);
   });
 
+  it("reads 'a week before Pesach' as seven days before its first day, the offset out of the title", async () => {
+    h = await harness();
+    const reply = await h.say("remind me a week before Pesach to clean the kitchen");
+    expect(reply.status).toBe("completed");
+    expect(reply.text).not.toMatch(/pesach|week/iu);
+    // Pesach 5786 is Thursday 2 April 2026: a week before is Thursday 26 March, 09:00 at +02.
+    expect(await openTasks(h)).toEqual([
+      { text: "clean the kitchen", nextFireAt: "2026-03-26T07:00:00.000Z", recurrence: null },
+    ]);
+  });
+
+  it("asks about 'during Hanukkah' instead of storing its first day", async () => {
+    h = await harness();
+    const reply = await h.say("remind me during Hanukkah to light candles");
+    expect(reply.status).toBe("waiting");
+    expect(reply.text).toContain('"during Hanukkah"');
+    expect(await openTasks(h)).toEqual([]);
+  });
+
   it("reads 'בפסח' and 'ערב ראש השנה' in Hebrew", async () => {
     h = await harness();
     expect((await h.say("תזכיר לי בפסח בשש בערב להתקשר לסבתא")).status).toBe("completed");

@@ -182,6 +182,9 @@ describe("a holiday's name said as content, not as a time", () => {
     // A purpose: never a time, the other day decides.
     ["קניות לפסח ביום שישי", JERUSALEM, "2026-12-04T09:00", "קניות לפסח"],
     ["gifts for hanukkah on friday at 5pm", NEW_YORK, "2026-12-04T17:00", "gifts for hanukkah"],
+    // A greeting: never a time.
+    ["wish mom a happy hanukkah on friday", NEW_YORK, "2026-12-04T09:00", "wish mom a happy hanukkah"],
+    ["לאחל לאמא חג פסח שמח מחר", JERUSALEM, "2026-11-29T09:00", "לאחל לאמא חג פסח שמח"],
   ])("%s (%s) → %s, titled %s", (text, zone, local, title) => {
     expect(read(text, NOW, zone)).toEqual({ local, text: title });
   });
@@ -189,6 +192,8 @@ describe("a holiday's name said as content, not as a time", () => {
   it("names no time for a purpose alone", () => {
     expect(read("buy matzah for pesach", NOW, JERUSALEM)).toBeNull();
     expect(read("ניקיון לפסח", NOW, JERUSALEM)).toBeNull();
+    expect(read("merry christmas", NOW, JERUSALEM)).toBeNull();
+    expect(read("פסח שמח", NOW, JERUSALEM)).toBeNull();
     expect(read("לקראת פסח לנקות את המטבח", NOW, JERUSALEM)).toBeNull();
     // "ל״ט"ו בשבט" is the holiday's, not a Hebrew date read from inside it.
     expect(read('לקנות פירות יבשים לט"ו בשבט', NOW, JERUSALEM)).toBeNull();
@@ -227,6 +232,105 @@ describe("a holiday's name said as content, not as a time", () => {
     expect(flagged("buy matzah for pesach")).toEqual([]);
     expect(flagged("קניות לפסח")).toEqual([]);
     expect(flagged("תחפושת פורים")).toEqual([]);
+  });
+});
+
+describe("words around a holiday's name (the day they name, or asked)", () => {
+  // Thursday 5 March 2026, 12:00 in Jerusalem. Pesach 5786: Thursday 2 April 2026 (15 Nisan), seven
+  // days in Israel (last day 8 April), eight in the diaspora (9 April). Rosh Hashana 5787: 12–13
+  // September 2026. Hanukkah 5787: first day Saturday 5 December 2026, eight days.
+  const NOW = "2026-03-05T10:00:00Z";
+  it.each([
+    ["remind me a week before Pesach to clean", JERUSALEM, "2026-03-26T09:00", "remind me to clean"],
+    ["3 days before pesach call the caterer", JERUSALEM, "2026-03-30T09:00", "call the caterer"],
+    ["two weeks before passover book flights", NEW_YORK, "2026-03-19T09:00", "book flights"],
+    ["שבוע לפני פסח לנקות את המטבח", JERUSALEM, "2026-03-26T09:00", "לנקות את המטבח"],
+    ["יומיים לפני ראש השנה לקנות דבש", JERUSALEM, "2026-09-10T09:00", "לקנות דבש"],
+    ["3 ימים לפני פסח להזמין יין", JERUSALEM, "2026-03-30T09:00", "להזמין יין"],
+    // After: the day after its last day, on the user's schedule.
+    ["remind me after Pesach to call the bank", JERUSALEM, "2026-04-09T09:00", "remind me to call the bank"],
+    ["remind me after Pesach to call the bank", NEW_YORK, "2026-04-10T09:00", "remind me to call the bank"],
+    ["תזכיר לי אחרי פסח להחזיר את הכלים", JERUSALEM, "2026-04-09T09:00", "תזכיר לי להחזיר את הכלים"],
+    // Eve: the day before.
+    ["on Pesach eve buy wine", JERUSALEM, "2026-04-01T09:00", "buy wine"],
+    ["on the eve of Pesach buy wine", JERUSALEM, "2026-04-01T09:00", "buy wine"],
+    ["on Yom Kippur eve at 5pm call dad", JERUSALEM, "2026-09-20T17:00", "call dad"],
+    ["on the evening before Pesach set the table", JERUSALEM, "2026-04-01T20:00", "set the table"],
+    ["בערב שלפני פסח לערוך שולחן", JERUSALEM, "2026-04-01T20:00", "לערוך שולחן"],
+    ["next Pesach call grandma", JERUSALEM, "2026-04-02T09:00", "call grandma"],
+    // A day of the holiday.
+    ["the second day of Rosh Hashana visit grandma", JERUSALEM, "2026-09-13T09:00", "visit grandma"],
+    ["ביום השני של ראש השנה לבקר את סבתא", JERUSALEM, "2026-09-13T09:00", "לבקר את סבתא"],
+    ["ביום הראשון של פסח לבקר את סבתא", JERUSALEM, "2026-04-02T09:00", "לבקר את סבתא"],
+    ["the last day of Pesach picnic", JERUSALEM, "2026-04-08T09:00", "picnic"],
+    ["the last day of Pesach picnic", NEW_YORK, "2026-04-09T09:00", "picnic"],
+    ["at the end of Pesach put away the dishes", JERUSALEM, "2026-04-08T09:00", "put away the dishes"],
+    ["במוצאי פסח לקנות לחם", JERUSALEM, "2026-04-08T20:00", "לקנות לחם"],
+    ["the second night of hanukkah light candles", JERUSALEM, "2026-12-05T20:00", "light candles"],
+    ["the Shabbat before Pesach visit grandma", JERUSALEM, "2026-03-28T09:00", "visit grandma"],
+    ["בשבת שלפני פסח לבקר את סבתא", JERUSALEM, "2026-03-28T09:00", "לבקר את סבתא"],
+  ])("%s (%s) → %s, titled %s", (text, zone, local, title) => {
+    expect(read(text, NOW, zone)).toEqual({ local, text: title });
+  });
+
+  it("reads 'every Pesach' and 'כל פסח' as a yearly rule, as 'every year on Pesach'", () => {
+    const pesach = { type: "hebrew", time: "10:00", hebrew: { month: 1, day: 15, custom: "date" } };
+    // Pesach 5786, 5787, 5788: 2 April 2026, 22 April 2027, 11 April 2028.
+    const every = ["2026-04-02T10:00", "2027-04-22T10:00", "2028-04-11T10:00"];
+    expect(read("every Pesach at 10 call grandma", NOW, JERUSALEM)).toEqual({
+      recurrence: pesach,
+      every,
+      text: "call grandma",
+    });
+    expect(read("כל פסח בעשר להתקשר לסבתא", NOW, JERUSALEM)).toEqual({
+      recurrence: pesach,
+      every,
+      text: "להתקשר לסבתא",
+    });
+    expect(read("every Hanukkah at 18:00 light candles", NOW, JERUSALEM)).toMatchObject({
+      recurrence: { type: "hebrew", time: "18:00", hebrew: { month: 9, day: 25 } },
+      every: ["2026-12-05T18:00", "2027-12-25T18:00", "2028-12-13T18:00"],
+    });
+    // A day moved from the holiday is no one yearly rule: asked.
+    expect(read("every year a week before pesach", NOW, JERUSALEM)).toEqual({ ask: "unsupported" });
+  });
+
+  it.each([
+    // Time words the grammar does not read, beside the name: never the bare first day.
+    ["during Hanukkah light candles", JERUSALEM],
+    ["Shabbat Chanukah visit grandma", JERUSALEM],
+    ["בשבת חנוכה לבקר את סבתא", JERUSALEM],
+    ["chol hamoed Pesach trip", JERUSALEM],
+    ["בחול המועד פסח טיול", JERUSALEM],
+    ["טיול בחול המועד פסח מחר", JERUSALEM],
+    ["a week after Pesach call the bank", JERUSALEM],
+    ["כמה ימים לפני פסח לנקות", JERUSALEM],
+    ["over Christmas call grandma", NEW_YORK],
+    ["last Pesach photos", JERUSALEM],
+    ["every next pesach", JERUSALEM],
+    ["remind me after christmas dinner to wash up", NEW_YORK],
+    // Days the holiday does not have: Shavuot is one day in Israel; Sukkot's end is not told.
+    ["the second day of Shavuot", JERUSALEM],
+    ["after Sukkot call the plumber", JERUSALEM],
+    // A purpose with a clock and no day: the clock is likely the holiday's.
+    ["dinner for christmas at 6pm", JERUSALEM],
+    ["לקנות מצות לפסח בשעה 17:00", JERUSALEM],
+  ])("asks about %s (%s)", (text, zone) => {
+    expect(read(text, NOW, zone)).toEqual({ ask: "unread" });
+  });
+
+  it("names the whole qualified phrase as the words to ask about, and the scanner flags them", () => {
+    const reading = readTime("during Hanukkah light candles", Date.parse(NOW), JERUSALEM);
+    expect(reading).toMatchObject({ kind: "unclear", unread: ["during Hanukkah"], text: "light candles" });
+    const flagged = (text: string) => {
+      const normalized = normalizeText(text).text;
+      return unreadTimeWords(normalized).map(({ start, end }) => normalized.slice(start, end));
+    };
+    expect(flagged("light candles during hanukkah")).toEqual(["during hanukkah"]);
+    expect(flagged("clean a week before pesach")).toEqual(["a week before pesach"]);
+    expect(flagged("visit grandma shabbat chanukah")).toEqual(["shabbat chanukah"]);
+    expect(flagged("לנקות שבוע לפני פסח")).toEqual(["שבוע לפני פסח"]);
+    expect(flagged("טיול בחול המועד פסח")).toEqual(["בחול המועד פסח"]);
   });
 });
 

@@ -149,6 +149,8 @@ export function recognizeCalendarQuestion(
     holidayAsked(said) ?? (hebrewThisYear ? holidayAsked(said.slice(0, hebrewThisYear.index)) : null);
   if (!asked) return null;
   const { holiday, eve } = asked;
+  // A holiday Memo does not compute (Ramadan, Diwali) is not answered here.
+  if (holiday.askOnly) return null;
   const year = yearOf(groups);
   if (year === "unreadable") return null;
   const shift = eve ? 1 : 0;

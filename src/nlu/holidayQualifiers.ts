@@ -65,8 +65,14 @@ export const QUALIFIER_BEFORE = [
  */
 export const EVERY_BEFORE = String.raw`(?:(?<every>(?:every|each|(?:ו?ב)?כל)\s+)|(?<upcoming>(?:next|this|(?:the\s+)?coming)\s+))`;
 
-/** The word after a name this grammar reads: "Pesach eve", "Yom Kippur eve". */
-export const QUALIFIER_AFTER = String.raw`(?<eveAfter>\s+eve)`;
+/** A day of a holiday said after its name: "בחנוכה ביום השלישי" (with "ה": not "ביום שלישי", Tuesday). */
+const HE_ORDINAL_DAY = String.raw`(?:ו?[בל])?יום\s+ה(?:${words([...HE_ORDINALS, "אחרון"])})`;
+
+/**
+ * The words after a name this grammar reads: "Pesach eve", "Yom Kippur eve", and the day of it
+ * said after it, "בחנוכה ביום השלישי" (the third day of Hanukkah).
+ */
+export const QUALIFIER_AFTER = String.raw`(?:(?<eveAfter>\s+eve)|(?<ordinalAfter>\s+(?:ו?[בל])?יום\s+ה(?<heOrdAfter>${words([...HE_ORDINALS, "אחרון"])})))`;
 
 /**
  * Time words left right before a holiday phrase that it did not read: "during", "over", "Shabbat",
@@ -87,12 +93,30 @@ export function looseAfter(rest: string, hebrewDay: boolean, moved: boolean): nu
   const time = hebrewDay ? "week|weekend|season|nights?" : "week|weekend|season";
   const events = "dinner|lunch|breakfast|brunch|meal|party|seder|services?|mass|break|vacation|holidays?";
   const words = moved ? `${time}|${events}` : time;
-  return new RegExp(String.raw`^\s+(?:${words})(?![\p{L}\p{N}])`, "iu").exec(rest)?.[0].length ?? 0;
+  const right = new RegExp(String.raw`^\s+(?:${words})(?![\p{L}\p{N}])`, "iu").exec(rest)?.[0].length ?? 0;
+  return right || strayDayOf(rest);
+}
+
+/**
+ * A day of the holiday said further on, past other words ("בחנוכה ב-18:00 ביום השלישי", "on
+ * Hanukkah at 6 on the third day"): up to its end, so that the phrase with it is asked; 0 when none.
+ */
+function strayDayOf(rest: string): number {
+  const en = String.raw`(?:on\s+)?the\s+(?:${words([...EN_ORDINALS, "last"])})\s+(?:day|night)`;
+  const m = new RegExp(String.raw`(?<![\p{L}\p{N}])(?:${HE_ORDINAL_DAY}|${en})(?![\p{L}\p{N}])`, "iu").exec(
+    rest,
+  );
+  return m ? (m.index ?? 0) + m[0].length : 0;
 }
 
 /** The qualifier a holiday phrase's groups say (null: said, but not a day that can be told). */
 export function qualifierOf(groups: Record<string, string | undefined>): Qualifier | null {
   const g = (name: string) => groups[name];
+  if (g("ordinalAfter") !== undefined) {
+    // "ערב פסח ביום השלישי", "ביום השני של חנוכה ביום השלישי": two days said, neither told.
+    const before = QUALIFIER_GROUPS.some((name) => g(name) !== undefined);
+    return before ? null : { kind: "nth", nth: ordinal(g("heOrdAfter")) };
+  }
   if (g("night") !== undefined || g("eveningBefore") !== undefined) return { kind: "night", nth: 1 };
   if (g("nightNth") !== undefined) return { kind: "night", nth: ordinal(g("nightOrd")) };
   if (g("erev") !== undefined || g("eveOf") !== undefined || g("eveAfter") !== undefined)
@@ -119,6 +143,12 @@ export function qualifierOf(groups: Record<string, string | undefined>): Qualifi
   if (g("motzei") !== undefined) return { kind: "motzei" };
   return { kind: "day" };
 }
+
+/** The groups of the words before a name (and "eve" after it) that name its day. */
+const QUALIFIER_GROUPS = [
+  ...["night", "eveningBefore", "nightNth", "erev", "eveOf", "eveAfter", "offset", "weekdayBefore"],
+  ...["ordinal", "end", "after", "motzei"],
+];
 
 /** 1–8 for an ordinal word, -1 for "last"/"אחרון". */
 function ordinal(word: string | undefined): number {

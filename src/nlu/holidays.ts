@@ -93,6 +93,11 @@ export interface Holiday {
   /** Whether it begins at sundown the evening before (a Hebrew holiday). */
   hebrewDay: boolean;
   /**
+   * A holiday Memo knows by name but does not compute (Ramadan, Diwali): said as a time it is
+   * asked, never today; calendar questions about it are left to the planner.
+   */
+  askOnly?: boolean;
+  /**
    * How many days it lasts on the schedule (default: 1), for "after", "the last day of", "במוצאי";
    * null when its end cannot be told (Sukkot: with Shemini Atzeret or without?), and those are asked.
    */
@@ -197,6 +202,97 @@ function thanksgiving(
   return "unknown";
 }
 
+/** A day kept differently by country: the user's country's, from the zone; unknown elsewhere (asked, never guessed). */
+const byCountry =
+  (days: Partial<Record<Country, Holiday["next"]>>): Holiday["next"] =>
+  (today, schedule, country) => {
+    const next = country ? days[country] : undefined;
+    return next ? next(today, schedule, country) : "unknown";
+  };
+
+/** The last `weekday` (0 = Sunday) of a month, as a yearly rule too (US Memorial Day: the last Monday of May). */
+const lastWeekday =
+  (month: number, weekday: number) =>
+  (today: LocalDate): HolidayDate => {
+    const inYear = (year: number): LocalDate => {
+      const last = addDays(
+        month === 12 ? { year: year + 1, month: 1, day: 1 } : { year, month: month + 1, day: 1 },
+        -1,
+      );
+      return addDays(last, -((dayOfWeek(last) - weekday + 7) % 7));
+    };
+    const thisYear = inYear(today.year);
+    return {
+      date: compare(thisYear, today) >= 0 ? thisYear : inYear(today.year + 1),
+      yearly: {
+        kind: "rule",
+        parts: { freq: "YEARLY", interval: 1, byMonth: [month], byDay: [{ day: weekday, nth: -1 }] },
+      },
+    };
+  };
+
+/** A day `offset` days from Western Easter (Good Friday: -2); it moves, so "every year" is asked. */
+const fromEaster =
+  (offset: number) =>
+  (today: LocalDate): HolidayDate => {
+    const thisYear = addDays(easter(today.year), offset);
+    const date = compare(thisYear, today) >= 0 ? thisYear : addDays(easter(today.year + 1), offset);
+    return { date, yearly: { kind: "unsupported" } };
+  };
+
+/** A holiday Memo does not compute (`askOnly`): its day is never told. */
+const notComputed = (): "unknown" => "unknown";
+
+/**
+ * The months Rosh Chodesh is said with, by hebcal's name of the month (a regex source: plain Adar
+ * is Adar I while it is ahead in a leap year, then Adar II, as a Hebrew date is); Tishrei's is Rosh
+ * Hashana.
+ */
+const ROSH_CHODESH_MONTHS: { key: string; en: string; he: string; name: { en: string; he: string } }[] = [
+  {
+    key: "Cheshvan",
+    en: "(?:mar)?cheshvan|heshvan",
+    he: "(?:מר)?חשוו?ן",
+    name: { en: "Cheshvan", he: "חשוון" },
+  },
+  { key: "Kislev", en: "kislev", he: "כסלי?ו", name: { en: "Kislev", he: "כסלו" } },
+  { key: "Tevet", en: "tevet|teves", he: "טבת", name: { en: "Tevet", he: "טבת" } },
+  { key: "Sh'vat", en: "shevat|shvat|sh'vat", he: "שבט", name: { en: "Shevat", he: "שבט" } },
+  {
+    key: "Adar II",
+    en: "adar\\s+(?:ii|2|bet|beis|sheni)",
+    // Not "אדר ב-10": "ב" before a clock is "at".
+    he: "אדר\\s+(?:ב'|ב(?![\\p{L}\\p{N}-])|שני)",
+    name: { en: "Adar II", he: "אדר ב׳" },
+  },
+  {
+    key: "Adar I",
+    en: "adar\\s+(?:i|1|aleph|alef|rishon)",
+    he: "אדר\\s+(?:א'|א(?![\\p{L}\\p{N}-])|ראשון)",
+    name: { en: "Adar I", he: "אדר א׳" },
+  },
+  { key: "Adar(?: I| II)?", en: "adar", he: "אדר", name: { en: "Adar", he: "אדר" } },
+  { key: "Nisan", en: "nisan|nissan", he: "ניסן", name: { en: "Nisan", he: "ניסן" } },
+  { key: "Iyyar", en: "iyy?ar", he: "אי?יר", name: { en: "Iyar", he: "אייר" } },
+  { key: "Sivan", en: "sivan", he: "סיו?ון", name: { en: "Sivan", he: "סיוון" } },
+  { key: "Tamuz", en: "tamm?uz", he: "תמוז", name: { en: "Tammuz", he: "תמוז" } },
+  { key: "Av", en: "(?:menachem\\s+)?av", he: "(?:מנחם\\s+)?אב", name: { en: "Av", he: "אב" } },
+  { key: "Elul", en: "elul", he: "אלול", name: { en: "Elul", he: "אלול" } },
+];
+
+/** "Rosh Chodesh Nisan": the first day of that month's next Rosh Chodesh, as hebcal keeps it. */
+function roshChodeshOf(month: (typeof ROSH_CHODESH_MONTHS)[number]): Holiday {
+  return {
+    id: `rosh_chodesh_${month.name.en.toLowerCase().replace(/\s+/gu, "_")}`,
+    en: [`rosh\\s+ch?odesh\\s+(?:${month.en})`],
+    he: [`ראש\\s+חודש\\s+(?:${month.he})`],
+    name: { en: `Rosh Chodesh ${month.name.en}`, he: `ראש חודש ${month.name.he}` },
+    hebrewDay: true,
+    length: () => null,
+    next: hebcalDay(new RegExp(`^Rosh Chodesh ${month.key}$`, "u")),
+  };
+}
+
 function compare(a: LocalDate, b: LocalDate): number {
   return a.year - b.year || a.month - b.month || a.day - b.day;
 }
@@ -206,7 +302,7 @@ const HOLIDAYS: Holiday[] = [
   {
     id: "rosh_hashana",
     en: ["rosh\\s+hashanah?", "rosh\\s+ha-?shona"],
-    he: ["ראש\\s+השנה(?!\\s+האזרחית)"],
+    he: ["ראש\\s+השנה(?!\\s+(?:האזרחית|הסיני|הסינית))"],
     name: { en: "Rosh Hashana", he: "ראש השנה" },
     hebrewDay: true,
     length: () => 2,
@@ -263,6 +359,14 @@ const HOLIDAYS: Holiday[] = [
     next: hebrew(12, 14),
   },
   {
+    id: "shushan_purim",
+    en: ["shushan\\s+purim"],
+    he: ["שושן\\s+פורים"],
+    name: { en: "Shushan Purim", he: "שושן פורים" },
+    hebrewDay: true,
+    next: hebrew(12, 15),
+  },
+  {
     id: "pesach",
     en: ["passover", "pesach", "pesah"],
     he: ["חג\\s+הפסח", "פסח"],
@@ -302,12 +406,106 @@ const HOLIDAYS: Holiday[] = [
     next: hebcalDay(/^Tish'a B'Av(?: \(observed\))?$/u),
   },
   {
+    id: "tu_bav",
+    en: ["tu\\s+b'?\\s?av", "tu\\s+be-?av"],
+    he: ['ט"ו\\s+באב', "טו\\s+באב"],
+    name: { en: "Tu B'Av", he: "ט״ו באב" },
+    hebrewDay: true,
+    next: hebrew(5, 15),
+  },
+  ...ROSH_CHODESH_MONTHS.map(roshChodeshOf),
+  {
+    id: "rosh_chodesh",
+    en: ["rosh\\s+ch?odesh"],
+    he: ["ראש\\s+חודש"],
+    name: { en: "Rosh Chodesh", he: "ראש חודש" },
+    hebrewDay: true,
+    // One day or two: the first of them; its end is not one length, so "after" is asked.
+    length: () => null,
+    next: hebcalDay(/^Rosh Chodesh /u),
+  },
+  {
+    id: "yom_hashoah",
+    en: ["yom\\s+ha-?shoah"],
+    he: ["יום\\s+השואה(?:\\s+והגבורה)?", "יום\\s+הזי?כרון\\s+לשואה(?:\\s+ולגבורה)?"],
+    name: { en: "Yom HaShoah", he: "יום השואה" },
+    hebrewDay: true,
+    next: hebcalDay(/^Yom HaShoah$/u),
+  },
+  {
+    id: "yom_hazikaron",
+    en: ["yom\\s+ha-?zikaron", "israel(?:'s)?\\s+memorial\\s+day"],
+    // Not a person's memorial day: "יום הזיכרון של סבא".
+    he: ["יום\\s+הזי?כרון(?!\\s+(?:לשואה|של)(?![\\p{L}]))"],
+    name: { en: "Yom HaZikaron", he: "יום הזיכרון" },
+    hebrewDay: true,
+    next: hebcalDay(/^Yom HaZikaron$/u),
+  },
+  {
+    id: "us_independence_day",
+    // "the fourth of July", "July 4th" are dates the grammar reads.
+    en: ["(?:us|american|america'?s)\\s+independence\\s+day"],
+    he: ['יום\\s+העצמאות\\s+(?:האמריקאי|האמריקני|של\\s+ארה"ב|של\\s+אמריקה)'],
+    name: { en: "Independence Day (US)", he: "יום העצמאות האמריקאי" },
+    hebrewDay: false,
+    next: gregorian(7, 4),
+  },
+  {
     id: "yom_haatzmaut",
     en: ["yom\\s+ha-?'?atzma'?ut", "israel(?:'s)?\\s+independence\\s+day"],
     he: ["יום\\s+העצמאות"],
     name: { en: "Yom HaAtzmaut", he: "יום העצמאות" },
     hebrewDay: false,
     next: hebcalDay(/^Yom HaAtzma'ut$/u),
+  },
+  {
+    id: "independence_day",
+    // Said bare, the country's own: Yom HaAtzmaut in Israel, the Fourth of July in the US.
+    en: ["independence\\s+day"],
+    he: [],
+    name: { en: "Independence Day", he: "יום העצמאות" },
+    hebrewDay: false,
+    next: byCountry({ US: gregorian(7, 4), IL: hebcalDay(/^Yom HaAtzma'ut$/u) }),
+  },
+  {
+    id: "yom_yerushalayim",
+    en: ["yom\\s+yerushalayim", "jerusalem\\s+day"],
+    he: ["יום\\s+ירושלים"],
+    name: { en: "Yom Yerushalayim", he: "יום ירושלים" },
+    hebrewDay: false,
+    next: hebcalDay(/^Yom Yerushalayim$/u),
+  },
+  // Known by name, not computed (askOnly): said as a time, asked. Before Christmas and Easter, whose
+  // Hebrew names begin theirs.
+  {
+    id: "ask_only",
+    en: [
+      "ramadh?an",
+      "eid(?:\\s+(?:al|ul|el)[-\\s]?(?:fitr|adha|kabir|saghir))?",
+      "diwali",
+      "deepavali",
+      "holi",
+      "navratri",
+      "nowruz",
+      "vesak",
+      "(?:lunar|chinese)\\s+new\\s+year(?:'?s)?(?:\\s+(?:day|eve))?",
+      "orthodox\\s+(?:easter|christmas)",
+    ],
+    he: [
+      "רמדא?ן",
+      "עיד(?:\\s+אל[-\\s]?(?:פיטר|פטר|אדחא|אדחה))?",
+      "חג\\s+הקורבן",
+      "דיוואלי",
+      "ראש\\s+השנה\\s+הסיני(?:ת)?",
+      "(?:חג\\s+)?(?:ה)?פסחא\\s+(?:ה)?אורתודוקס(?:י|ית)",
+      "חג\\s+המולד\\s+(?:ה)?אורתודוקס(?:י|ית)",
+      // Valentine's Day or Tu B'Av: which one is not told.
+      "(?:חג|יום)\\s+האהבה",
+    ],
+    name: { en: "this holiday", he: "החג הזה" },
+    hebrewDay: false,
+    askOnly: true,
+    next: notComputed,
   },
   {
     id: "christmas_eve",
@@ -324,6 +522,62 @@ const HOLIDAYS: Holiday[] = [
     name: { en: "Christmas", he: "חג המולד" },
     hebrewDay: false,
     next: gregorian(12, 25),
+  },
+  {
+    id: "boxing_day",
+    en: ["boxing\\s+day"],
+    he: ["בוקסינג\\s+דיי"],
+    name: { en: "Boxing Day", he: "בוקסינג דיי" },
+    hebrewDay: false,
+    next: gregorian(12, 26),
+  },
+  {
+    id: "easter_monday",
+    en: ["easter\\s+monday"],
+    he: ["שני\\s+של\\s+פסחא"],
+    name: { en: "Easter Monday", he: "יום שני של פסחא" },
+    hebrewDay: false,
+    next: fromEaster(1),
+  },
+  {
+    id: "easter",
+    en: ["easter(?:\\s+sunday)?"],
+    he: ["חג\\s+הפסחא", "פסחא"],
+    name: { en: "Easter", he: "פסחא" },
+    hebrewDay: false,
+    next: fromEaster(0),
+  },
+  {
+    id: "good_friday",
+    en: ["good\\s+friday"],
+    he: ["יום\\s+שישי\\s+הטוב"],
+    name: { en: "Good Friday", he: "יום שישי הטוב" },
+    hebrewDay: false,
+    next: fromEaster(-2),
+  },
+  {
+    id: "halloween",
+    en: ["hallowe'?en"],
+    he: ["האלווין", "הלווין", "הלואין", "ליל\\s+כל\\s+הקדושים"],
+    name: { en: "Halloween", he: "האלווין" },
+    hebrewDay: false,
+    next: gregorian(10, 31),
+  },
+  {
+    id: "valentines_day",
+    en: ["(?:st\\.?\\s+|saint\\s+)?valentine's(?:\\s+day)?", "valentines\\s+day"],
+    he: ["(?:יום\\s+)?ה?ולנטיינ?ס", "יום\\s+ה?ולנטיין"],
+    name: { en: "Valentine's Day", he: "ולנטיינס" },
+    hebrewDay: false,
+    next: gregorian(2, 14),
+  },
+  {
+    id: "st_patricks_day",
+    en: ["(?:st\\.?|saint)\\s+patrick'?s(?:\\s+day)?", "(?:st\\.?|saint)\\s+paddy'?s(?:\\s+day)?"],
+    he: ["(?:יום\\s+)?סנט\\s+פטריק"],
+    name: { en: "St Patrick's Day", he: "יום סנט פטריק" },
+    hebrewDay: false,
+    next: gregorian(3, 17),
   },
   {
     id: "new_years_eve",
@@ -364,6 +618,42 @@ const HOLIDAYS: Holiday[] = [
     name: { en: "Mother's Day", he: "יום האם" },
     hebrewDay: false,
     next: mothersDay,
+  },
+  {
+    id: "fathers_day",
+    en: ["father'?s'?\\s+day", "dad'?s\\s+day"],
+    he: ["יום\\s+האב"],
+    name: { en: "Father's Day", he: "יום האב" },
+    hebrewDay: false,
+    // The 3rd Sunday of June in the US, Canada and the UK; asked elsewhere.
+    next: byCountry({ US: nthWeekday(6, 0, 3), CA: nthWeekday(6, 0, 3), GB: nthWeekday(6, 0, 3) }),
+  },
+  {
+    id: "memorial_day",
+    en: ["memorial\\s+day"],
+    he: [],
+    name: { en: "Memorial Day", he: "יום הזיכרון" },
+    hebrewDay: false,
+    // The US last Monday of May; Yom HaZikaron in Israel.
+    next: byCountry({ US: lastWeekday(5, 1), IL: hebcalDay(/^Yom HaZikaron$/u) }),
+  },
+  {
+    id: "labor_day",
+    en: ["labou?r\\s+day"],
+    he: [],
+    name: { en: "Labor Day", he: "יום העבודה" },
+    hebrewDay: false,
+    // The 1st Monday of September in the US and Canada; elsewhere often 1 May: asked.
+    next: byCountry({ US: nthWeekday(9, 1, 1), CA: nthWeekday(9, 1, 1) }),
+  },
+  {
+    id: "holocaust_remembrance_day",
+    en: ["holocaust\\s+(?:remembrance\\s+)?day"],
+    he: [],
+    name: { en: "Holocaust Remembrance Day", he: "יום השואה" },
+    hebrewDay: false,
+    // Yom HaShoah in Israel; the international day (27 January) or the US days elsewhere: asked.
+    next: byCountry({ IL: hebcalDay(/^Yom HaShoah$/u) }),
   },
 ];
 

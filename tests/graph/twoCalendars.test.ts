@@ -93,6 +93,27 @@ describe("two calendars through the graph, without an LLM", () => {
     expect(await openTasks(h)).toEqual([]);
   });
 
+  it("reads Shushan Purim and Yom HaShoah as their days, and asks about Ramadan, never today", async () => {
+    h = await harness();
+    const shushan = await h.say("remind me on Shushan Purim to read megillah");
+    expect(shushan.status).toBe("completed");
+    expect(shushan.text).not.toMatch(/shushan/iu);
+    expect((await h.say("תזכיר לי ביום השואה ב-10 לעמוד בצפירה")).status).toBe("completed");
+    const ramadan = await h.say("remind me on Ramadan at 8pm to call Ali");
+    expect(ramadan.status).toBe("waiting");
+    expect(ramadan.text).toMatch(/ramadan/iu);
+    // Shushan Purim 5786 was yesterday (4 March): 5787's is Wednesday 24 March 2027, 09:00 (+02);
+    // Yom HaShoah 5786 is Tuesday 14 April 2026, 10:00 (+03).
+    expect(await openTasks(h)).toEqual([
+      { text: "read megillah", nextFireAt: "2027-03-24T07:00:00.000Z", recurrence: null },
+      { text: "לעמוד בצפירה", nextFireAt: "2026-04-14T07:00:00.000Z", recurrence: null },
+    ]);
+    // Asked while the Ramadan question is open: that question is left, and this one answered.
+    expect((await h.say("when is Shushan Purim?")).text).toContain(
+      "Shushan Purim: Wed 24 Mar 2027 (15 Adar II 5787), starts the evening before.",
+    );
+  });
+
   it("reads 'בפסח' and 'ערב ראש השנה' in Hebrew", async () => {
     h = await harness();
     expect((await h.say("תזכיר לי בפסח בשש בערב להתקשר לסבתא")).status).toBe("completed");

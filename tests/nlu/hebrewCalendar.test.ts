@@ -652,3 +652,149 @@ describe("calendar questions answered in code", () => {
     expect(ask("what's the date today?", JERUSALEM)).toBeNull();
   });
 });
+
+describe("holiday names Memo did not know: read as their day or asked, never left in a title (D10)", () => {
+  // The tester's clock: Saturday 28 November 2026, 22:45 UTC (already Sunday 00:45 in Jerusalem).
+  const NOW = "2026-11-28T22:45:00Z";
+
+  it("reads the Hebrew calendar's other days, with the name out of the title", () => {
+    expect(read("remind me on Shushan Purim to read megillah", NOW, JERUSALEM)).toEqual({
+      local: "2027-03-24T09:00",
+      text: "remind me to read megillah",
+    });
+    expect(read("תזכיר לי בשושן פורים לקרוא מגילה", NOW, JERUSALEM)).toEqual({
+      local: "2027-03-24T09:00",
+      text: "תזכיר לי לקרוא מגילה",
+    });
+    expect(read("remind me on Tu B'Av at 10 to buy flowers", NOW, JERUSALEM)?.local).toBe("2027-08-18T10:00");
+    // Rosh Chodesh Tevet 5787 is two days (Thu 10 and Fri 11 December): the first of them.
+    expect(read("תזכיר לי בראש חודש ב-10 לאפות", NOW, JERUSALEM)).toEqual({
+      local: "2026-12-10T10:00",
+      text: "תזכיר לי לאפות",
+    });
+    expect(read("on Rosh Chodesh Nisan at 10 bake challah", NOW, JERUSALEM)?.local).toBe("2027-04-08T10:00");
+    // A plain Adar in a leap year is Adar I while it is ahead; "ב-10" after it is the clock.
+    expect(read("תזכיר לי בראש חודש אדר ב-10", NOW, JERUSALEM)).toEqual({
+      local: "2027-02-07T10:00",
+      text: "תזכיר לי",
+    });
+    expect(read("תזכיר לי בראש חודש אדר ב' ב-10", NOW, JERUSALEM)?.local).toBe("2027-03-09T10:00");
+  });
+
+  it("moves Yom HaShoah and Yom HaZikaron as hebcal moves them", () => {
+    expect(read("תזכיר לי ביום השואה ב-10 לעמוד בצפירה", NOW, JERUSALEM)).toEqual({
+      local: "2027-05-04T10:00",
+      text: "תזכיר לי לעמוד בצפירה",
+    });
+    // 27 Nisan 5788 is a Sunday: Yom HaShoah is kept on Monday 24 April 2028; 4 Iyar is a Sunday
+    // too, Yom HaZikaron is Monday 1 May.
+    expect(read("on Yom HaShoah at 10", "2028-01-01T10:00:00Z", JERUSALEM)?.local).toBe("2028-04-24T10:00");
+    expect(read("ביום הזיכרון ב-11", "2028-01-01T10:00:00Z", JERUSALEM)?.local).toBe("2028-05-01T11:00");
+    expect(read("ביום ירושלים ב-10 לטייל", NOW, JERUSALEM)?.local).toBe("2027-06-04T10:00");
+    // "every year" on a day that moves is asked.
+    expect(read("every year on Yom HaShoah at 10", NOW, JERUSALEM)).toEqual({ ask: "unsupported" });
+  });
+
+  it("reads the Gregorian holidays by their rule, and by the country where it differs", () => {
+    expect(read("remind me on Easter at 6 pm to call mom", NOW, NEW_YORK)).toEqual({
+      local: "2027-03-28T18:00",
+      text: "remind me to call mom",
+    });
+    expect(read("remind me on Good Friday at 10", NOW, NEW_YORK)?.local).toBe("2027-03-26T10:00");
+    expect(read("remind me on Halloween at 6pm", NOW, NEW_YORK)?.local).toBe("2027-10-31T18:00");
+    expect(read("remind me on Valentine's Day at 8pm", NOW, NEW_YORK)?.local).toBe("2027-02-14T20:00");
+    expect(read("remind me on St. Patrick's Day at 5pm", NOW, NEW_YORK)?.local).toBe("2027-03-17T17:00");
+    expect(read("remind me on Boxing Day at 10", NOW, NEW_YORK)?.local).toBe("2026-12-26T10:00");
+    expect(read("remind me on Memorial Day at 10", NOW, NEW_YORK)?.local).toBe("2027-05-31T10:00");
+    expect(read("remind me on Labor Day at 10", NOW, NEW_YORK)?.local).toBe("2027-09-06T10:00");
+    expect(read("remind me on Father's Day at 10", NOW, NEW_YORK)?.local).toBe("2027-06-20T10:00");
+    expect(read("remind me on Father's Day at 10", NOW, "Europe/London")?.local).toBe("2027-06-20T10:00");
+    expect(read("remind me on Father's Day at 10", NOW, "Asia/Kolkata")).toEqual({ ask: "unread" });
+    // "Independence Day" bare is the country's own; said with the country, that one.
+    expect(read("remind me on Independence Day at 10", NOW, NEW_YORK)?.local).toBe("2027-07-04T10:00");
+    expect(read("remind me on Independence Day at 10", NOW, JERUSALEM)?.local).toBe("2027-05-12T10:00");
+    expect(read("remind me on Independence Day at 10", NOW, "Asia/Kolkata")).toEqual({ ask: "unread" });
+    expect(read("remind me on US Independence Day at 10", NOW, JERUSALEM)?.local).toBe("2027-07-04T10:00");
+    expect(read("remind me on Memorial Day at 10", NOW, JERUSALEM)?.local).toBe("2027-05-11T10:00");
+  });
+
+  it("keeps them every year by a rule where one says it, else asks", () => {
+    expect(read("every year on Memorial Day at 10 call dad", NOW, NEW_YORK)).toMatchObject({
+      recurrence: { type: "rrule", rule: "FREQ=YEARLY;BYMONTH=5;BYDAY=-1MO" },
+      every: ["2027-05-31T10:00", "2028-05-29T10:00", "2029-05-28T10:00"],
+    });
+    expect(read("every year on Halloween at 6pm", NOW, NEW_YORK)).toMatchObject({
+      every: ["2027-10-31T18:00", "2028-10-31T18:00", "2029-10-31T18:00"],
+    });
+    expect(read("every year on Shushan Purim at 12", NOW, JERUSALEM)).toMatchObject({
+      recurrence: { type: "hebrew", hebrew: { month: 12, day: 15 } },
+    });
+    expect(read("every year on Easter at 10", NOW, NEW_YORK)).toEqual({ ask: "unsupported" });
+    expect(read("every Rosh Chodesh at 10 bake", NOW, JERUSALEM)).toEqual({ ask: "unsupported" });
+  });
+
+  it("asks about the holidays it knows but does not compute, and keeps them as content", () => {
+    for (const text of [
+      "remind me on Ramadan at 8pm",
+      "תזכיר לי ברמדאן ב-8",
+      "remind me on Eid al-Fitr at 10",
+      "Diwali party at 7pm",
+      "Chinese New Year dinner at 7pm",
+      "remind me on orthodox easter at 10",
+      "בחג האהבה ב-20:00 מסעדה",
+    ]) {
+      expect(read(text, NOW, JERUSALEM), text).toEqual({ ask: "unread" });
+    }
+    expect(read("buy dates for Ramadan", NOW, NEW_YORK)).toBeNull();
+    expect(read("buy dates for Ramadan tomorrow", NOW, NEW_YORK)).toEqual({
+      local: "2026-11-29T09:00",
+      text: "buy dates for Ramadan",
+    });
+  });
+
+  it("reads 'בחנוכה ביום השלישי' as the third day of Hanukkah, and asks for a day said apart", () => {
+    // Hanukkah 5787: the first day is Saturday 5 December 2026.
+    expect(read("תזכיר לי בחנוכה ביום השלישי ב-18:00 לבקר", NOW, JERUSALEM)).toEqual({
+      local: "2026-12-07T18:00",
+      text: "תזכיר לי לבקר",
+    });
+    expect(read("תזכיר לי ביום השלישי של חנוכה ב-18:00 לבקר", NOW, JERUSALEM)?.local).toBe(
+      "2026-12-07T18:00",
+    );
+    for (const text of [
+      "תזכיר לי בחנוכה ב-18:00 ביום השלישי לבקר",
+      "remind me on Hanukkah at 6pm on the third day to visit",
+      "תזכיר לי ערב פסח ביום השלישי ב-10",
+      "תזכיר לי ביום השני של חנוכה ביום השלישי ב-10",
+      "תזכיר לי בפורים ביום השלישי ב-10",
+    ]) {
+      expect(read(text, NOW, JERUSALEM), text).toEqual({ ask: "unread" });
+    }
+    const unread = (text: string) => {
+      const normalized = normalizeText(text).text;
+      return unreadTimeWords(normalized).map(({ start, end }) => normalized.slice(start, end));
+    };
+    expect(unread("תזכיר לי בחנוכה ב-18:00 ביום השלישי לבקר").join(" ")).toContain("ביום השלישי");
+    expect(unread("remind me on Ramadan to call")).toEqual(["ramadan"]);
+  });
+
+  it("answers 'when is …?' for them from the same table, and leaves the uncomputed ones", () => {
+    const ask = (text: string, zone: string, language: "he" | "en" = "en") => {
+      const question = recognizeCalendarQuestion(
+        text,
+        Date.parse(NOW),
+        zone,
+        scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone: zone }),
+      );
+      return question ? calendarAnswerText(question, language) : null;
+    };
+    expect(ask("when is Shushan Purim?", JERUSALEM)).toBe(
+      "Shushan Purim: Wed 24 Mar 2027 (15 Adar II 5787), starts the evening before.",
+    );
+    expect(ask("when is Easter?", NEW_YORK)).toBe("Easter: Sun 28 Mar 2027 (19 Adar II 5787).");
+    expect(ask("מתי יום השואה?", JERUSALEM, "he")).toContain("כ״ז ניסן");
+    expect(ask("when is Rosh Chodesh?", JERUSALEM)).toContain("Thu 10 Dec 2026");
+    expect(ask("when is Labor Day?", "Asia/Kolkata")).toContain("different countries");
+    expect(ask("when is Ramadan?", JERUSALEM)).toBeNull();
+  });
+});

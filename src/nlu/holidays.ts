@@ -417,7 +417,8 @@ const HOLIDAYS: Holiday[] = [
   {
     id: "rosh_chodesh",
     en: ["rosh\\s+ch?odesh"],
-    he: ["ראש\\s+חודש"],
+    // In Hebrew "ראש חודש" alone is as often the 1st of the civil month (rent, salary): asked below.
+    he: [],
     name: { en: "Rosh Chodesh", he: "ראש חודש" },
     hebrewDay: true,
     // One day or two: the first of them; its end is not one length, so "after" is asked.
@@ -501,6 +502,8 @@ const HOLIDAYS: Holiday[] = [
       "חג\\s+המולד\\s+(?:ה)?אורתודוקס(?:י|ית)",
       // Valentine's Day or Tu B'Av: which one is not told.
       "(?:חג|יום)\\s+האהבה",
+      // Rosh Chodesh or the 1st of the civil month ("שכר דירה בראש חודש"): which one is not told.
+      "ראש\\s+(?:ה)?חודש",
     ],
     name: { en: "this holiday", he: "החג הזה" },
     hebrewDay: false,

@@ -195,6 +195,7 @@ export const TASKS_EN = {
   "rule.hebrew.next": "next: {when}",
   "hebrewBirthday.saved": "Saved: your Hebrew birthday is {date}. Next: {next}.",
   "twoCalendars.today": "Today is {date}, {hebrew}; from sunset this evening, {evening}.",
+  "twoCalendars.todayAfterSunset": "Today is {date}; since sunset it is {evening} ({hebrew} until sunset).",
   "twoCalendars.holidayNow":
     "It's {name} now: today, {date} ({hebrew}), is day {day} of it. Next: {next} ({nextHebrew}).",
   "twoCalendars.holidayNight": "The first night of {name}: the evening of {date}, when {hebrew} begins.",
@@ -446,6 +447,7 @@ export const TASKS_HE = {
   "rule.hebrew.next": "הבא: {when}",
   "hebrewBirthday.saved": "שמרתי: יום ההולדת העברי שלך ב{date}. הבא: {next}.",
   "twoCalendars.today": "היום {date}, {hebrew}; מהשקיעה הערב: {evening}.",
+  "twoCalendars.todayAfterSunset": "היום {date}; מאז השקיעה: {evening} (עד השקיעה: {hebrew}).",
   "twoCalendars.holidayNow":
     "עכשיו {name}: היום, {date} ({hebrew}), הוא היום ה-{day} שלו. בפעם הבאה: {next} ({nextHebrew}).",
   "twoCalendars.holidayNight": "הלילה הראשון של {name}: בערב של {date}, כשנכנס {hebrew}.",

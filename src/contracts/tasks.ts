@@ -120,6 +120,11 @@ export interface TaskView {
   group?: TaskGroup;
   /** Another household member gave it: its words are theirs, shown as content (D14). */
   given?: true;
+  /**
+   * Just created with its first ring inside a Shabbat or holiday window while the user keeps
+   * Shabbat quiet: the havdalah (ISO instant) it will be sent after, said in the confirmation.
+   */
+  heldUntil?: string;
 }
 
 /** A result about one task. */

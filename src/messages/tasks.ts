@@ -158,6 +158,7 @@ export const TASKS_EN = {
   askItems: "What should I add?",
   "task.created": "✅ Added: *{text}*",
   "task.reminderSet": "⏰ I'll remind you {when}: *{text}*",
+  "task.heldForShabbat": "(Shabbat quiet is on: I'll send it after havdalah, {when}.)",
   "task.reminderBefore": "⏰ *{text}* is {when}; I'll remind you {offset} before.",
   "task.recurring": "🔁 I'll remind you {rule}: *{text}*",
   "task.nudge": "🔔 I'll nudge you every {interval} until it's done: *{text}*",
@@ -195,6 +196,7 @@ export const TASKS_EN = {
   "rule.hebrew.next": "next: {when}",
   "hebrewBirthday.saved": "Saved: your Hebrew birthday is {date}. Next: {next}.",
   "twoCalendars.today": "Today is {date}, {hebrew}; from sunset this evening, {evening}.",
+  "twoCalendars.todayAfterSunset": "Today is {date}; since sunset it is {evening} ({hebrew} until sunset).",
   "twoCalendars.holidayNow":
     "It's {name} now: today, {date} ({hebrew}), is day {day} of it. Next: {next} ({nextHebrew}).",
   "twoCalendars.holidayNight": "The first night of {name}: the evening of {date}, when {hebrew} begins.",
@@ -409,6 +411,7 @@ export const TASKS_HE = {
   askItems: "מה להוסיף?",
   "task.created": "✅ הוספתי: *{text}*",
   "task.reminderSet": "⏰ אזכיר לך {when}: *{text}*",
+  "task.heldForShabbat": "(שקט בשבת פועל: אשלח אותה אחרי ההבדלה, {when}.)",
   "task.reminderBefore": "⏰ *{text}* {when}; אזכיר לך {offset} לפני.",
   "task.recurring": "🔁 אזכיר לך {rule}: *{text}*",
   "task.nudge": "🔔 אנדנד לך כל {interval} עד שזה ייעשה: *{text}*",
@@ -446,6 +449,7 @@ export const TASKS_HE = {
   "rule.hebrew.next": "הבא: {when}",
   "hebrewBirthday.saved": "שמרתי: יום ההולדת העברי שלך ב{date}. הבא: {next}.",
   "twoCalendars.today": "היום {date}, {hebrew}; מהשקיעה הערב: {evening}.",
+  "twoCalendars.todayAfterSunset": "היום {date}; מאז השקיעה: {evening} (עד השקיעה: {hebrew}).",
   "twoCalendars.holidayNow":
     "עכשיו {name}: היום, {date} ({hebrew}), הוא היום ה-{day} שלו. בפעם הבאה: {next} ({nextHebrew}).",
   "twoCalendars.holidayNight": "הלילה הראשון של {name}: בערב של {date}, כשנכנס {hebrew}.",

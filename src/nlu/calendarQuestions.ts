@@ -8,6 +8,7 @@
  */
 import { gregorianOf, hebrewDateOf, type CalendarSchedule, type HebrewDate } from "./hebrewCalendar.js";
 import { holidayNamed, nextHoliday, type Holiday } from "./holidays.js";
+import { sunsetOf } from "./restWindows.js";
 import { normalizeText } from "./timeWords.js";
 import { addDays, instantToLocal, type LocalDate } from "./zonedTime.js";
 
@@ -26,8 +27,11 @@ export type CalendarQuestion =
       eve?: "night" | "erev";
       ongoing?: { day: number; start: LocalDate; hebrew: HebrewDate };
     }
-  /** Today's date in both calendars, and the Hebrew date that begins at sunset. */
-  | { kind: "today"; date: LocalDate; hebrew: HebrewDate; evening: HebrewDate };
+  /**
+   * Today's date in both calendars, and the Hebrew date that begins at sunset. `afterSunset`: the
+   * sun has set already in the city of the user's zone (unset when the zone has no city).
+   */
+  | { kind: "today"; date: LocalDate; hebrew: HebrewDate; evening: HebrewDate; afterSunset?: true };
 
 const YEAR_EN = String.raw`(?:\s+(?:this\s+year|in\s+(?<year>\d{4})|(?:in\s+)?(?:the\s+)?(?:hebrew|jewish)\s+year\s+(?<hyear>\d{4})))`;
 const WHEN_EN = new RegExp(
@@ -137,6 +141,7 @@ export function recognizeCalendarQuestion(
       date: today,
       hebrew: hebrewDateOf(today),
       evening: hebrewDateOf(addDays(today, 1)),
+      ...(afterSunset(today, nowMs, timeZone) ? { afterSunset: true } : {}),
     };
   }
   const m = WHEN_EN.exec(text) ?? WHEN_HE.exec(text);
@@ -191,4 +196,10 @@ export function recognizeCalendarQuestion(
 
 function compare(a: LocalDate, b: LocalDate): number {
   return a.year - b.year || a.month - b.month || a.day - b.day;
+}
+
+/** Whether the sun has set on `today` at `nowMs` in the city of `timeZone` (false without a city). */
+function afterSunset(today: LocalDate, nowMs: number, timeZone: string): boolean {
+  const sunset = sunsetOf(today, timeZone);
+  return sunset !== null && nowMs >= sunset;
 }

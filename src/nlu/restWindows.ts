@@ -4,7 +4,7 @@
  * (`Location.lookup`'s classic cities). A yom tov next to Shabbat is one window: nothing happens
  * between its candle lighting and the havdalah that ends them all.
  */
-import { flags, HebrewCalendar, Location, type Event } from "@hebcal/core";
+import { flags, HebrewCalendar, Location, Zmanim, type Event } from "@hebcal/core";
 import type { CalendarSchedule } from "./hebrewCalendar.js";
 import { addDays, instantToLocal, type LocalDate } from "./zonedTime.js";
 
@@ -91,6 +91,15 @@ export function cityOfZone(timeZone: string): string | null {
 }
 
 const toJsDate = (date: LocalDate) => new Date(date.year, date.month - 1, date.day);
+
+/** The instant of sunset on `date` in the city of `timeZone` (cityOfZone), or null when the zone has no city. */
+export function sunsetOf(date: LocalDate, timeZone: string): number | null {
+  const city = cityOfZone(timeZone);
+  const location = city ? Location.lookup(city) : undefined;
+  if (!location) return null;
+  const sunset = new Zmanim(location, toJsDate(date), false).sunset();
+  return Number.isNaN(sunset.getTime()) ? null : sunset.getTime();
+}
 /** "Rosh Hashana 5787" → "Rosh Hashana", "Pesach VII" → "Pesach", "פסח ז׳" → "פסח". */
 const holidayName = (text: string) =>
   text

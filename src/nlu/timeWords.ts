@@ -3,6 +3,7 @@
  * resolveWhen (a phrase) and parseTime (a whole message). \b does not see Hebrew letters, so word
  * edges are explicit Unicode lookarounds.
  */
+import { isDroppedAt } from "../utils/invisibleText.js";
 
 export type Period = "morning" | "noon" | "afternoon" | "evening" | "night";
 
@@ -484,13 +485,12 @@ export const PATTERNS = {
 export interface NormalizedText {
   /** The message in NFC, as the caller's text is cut from it. */
   source: string;
-  /** Lower case, one kind of dash and quote, no bidi marks, single spaces, trimmed. */
+  /** Lower case, one kind of dash and quote, no invisible format characters, single spaces, trimmed. */
   text: string;
   from: number[];
   to: number[];
 }
 
-const BIDI_MARK = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const APOSTROPHE = /^['\u05f3\u2018\u2019]$/u;
 const HEBREW_LETTER = /^[\u05d0-\u05ea]$/u;
 
@@ -506,7 +506,7 @@ export function normalizeText(message: string): NormalizedText {
     const char = chars[k]!;
     const start = index;
     index += char.length;
-    if (BIDI_MARK.test(char)) continue;
+    if (isDroppedAt(source, start)) continue;
     let out: string;
     if (/\s/u.test(char)) {
       if (text === "" || text.endsWith(" ")) continue;

@@ -244,6 +244,66 @@ describe("a new command while a question is open (issue 20: a command is never l
     expect((await openTasks(h)).map(([text]) => text)).toEqual(["pay rent", "להתקשר לבנק"]);
   });
 
+  it("a new reminder request while a time question is open leaves the question and runs with its own words", async () => {
+    h = await harness();
+    expect((await h.say("remind me every year on 29 February to x")).question).toContain("on 29 February");
+    const next = await h.say("remind me tomorrow at 5 to call Dana");
+    expect(next.status).toBe("waiting");
+    expect(next.text.startsWith(`${LEFT}\n\n`)).toBe(true);
+    expect(next.question).toBe('"tomorrow at 5": in the morning or in the afternoon?');
+    expect((await h.say("5pm")).text).toBe("⏰ I'll remind you tomorrow at 17:00: *call Dana*");
+    expect(await openTasks(h)).toEqual([["call Dana", "2026-03-06T15:00:00.000Z"]]);
+
+    // A Hebrew-calendar day that does not exist this year, then a new request in Hebrew: the same.
+    expect((await h.say("remind me on 30 Adar to x")).status).toBe("waiting");
+    const yossi = await h.say("תזכיר לי מחר ב-4 להתקשר ליוסי");
+    expect(yossi.text.startsWith("(השארתי את השאלה הקודמת שלי בלי תשובה: לא נעשה בשבילה כלום.)\n\n")).toBe(
+      true,
+    );
+    expect(yossi.status).toBe("waiting");
+    expect((await h.say("אחר הצהריים")).text).toContain("16:00");
+    expect((await openTasks(h)).map(([text]) => text)).toEqual(["call Dana", "להתקשר ליוסי"]);
+
+    // "again" needs the conversation (the planner's model): without one the request is still its
+    // own turn, never read as the old question's time.
+    expect((await h.say("remind me every year on 29 February to x")).status).toBe("waiting");
+    const again = await h.say("remind me tomorrow at 4 to call Yossi again");
+    expect(again.text.startsWith(`${LEFT}\n\n`)).toBe(true);
+    expect(again.status).toBe("completed");
+    expect(again.text).not.toContain("every year tomorrow");
+    expect((await h.say("4pm")).text).not.toContain("remind you");
+    expect(await openTasks(h)).toHaveLength(2);
+  });
+
+  it("a reply of only time words still answers, with a reminder verb or 'instead' around it", async () => {
+    h = await harness();
+    expect((await h.say("remind me tomorrow at 5 to call the bank")).status).toBe("waiting");
+    expect((await h.say("remind me at 5pm instead")).text).toBe(
+      "⏰ I'll remind you tomorrow at 17:00: *call the bank*",
+    );
+    expect((await h.say("תזכיר לי מחר בחמש להתקשר לדנה")).status).toBe("waiting");
+    const hebrew = await h.say("תזכיר לי ב-17:00 במקום");
+    expect(hebrew.text).not.toContain("השארתי");
+    expect(hebrew.text).toContain("17:00");
+    expect(await openTasks(h)).toEqual([
+      ["call the bank", "2026-03-06T15:00:00.000Z"],
+      ["להתקשר לדנה", "2026-03-06T15:00:00.000Z"],
+    ]);
+  });
+
+  it("says the question was left in the new message's language, not the question's", async () => {
+    h = await harness();
+    expect((await h.say("remind me tomorrow at 5 to call the bank")).status).toBe("waiting");
+    const hebrew = await h.say("תזכיר לי מחר ב-17:00 להתקשר לדנה");
+    expect(hebrew.text.startsWith("(השארתי את השאלה הקודמת שלי בלי תשובה: לא נעשה בשבילה כלום.)\n\n")).toBe(
+      true,
+    );
+    expect((await h.say("תזכיר לי מחר בחמש להתקשר לבנק")).status).toBe("waiting");
+    const english = await h.say("remind me tomorrow at 18:00 to call Dana");
+    expect(english.text.startsWith(`${LEFT}\n\n`)).toBe(true);
+    expect((await openTasks(h)).map(([text]) => text)).toEqual(["להתקשר לדנה", "call Dana"]);
+  });
+
   it("'undo' while a time question is open cancels the question, and undoes nothing", async () => {
     h = await harness();
     await h.say("add task pay rent");

@@ -199,6 +199,36 @@ describe("two calendars through the graph, without an LLM", () => {
     ]);
   });
 
+  it("says the Hebrew date of the evening after sunset in the user's city, and today's before it", async () => {
+    // Saturday 28 November 2026 in New York: sunset about 16:29; 17:50 is after it.
+    const clock = fakeClock("2026-11-28T22:50:00Z");
+    h = await createHarness({ llm: "none", env: { FAST_PATH: "on" }, clock });
+    await h.users.getOrCreate(PHONE, { timeZone: "America/New_York", language: "en" });
+    expect((await h.say("what's the Hebrew date today?")).text).toBe(
+      "Today is Sat 28 Nov 2026; since sunset it is 19 Kislev 5787 (18 Kislev 5787 until sunset).",
+    );
+    expect((await h.say("איזה תאריך עברי היום?")).text).toBe(
+      "היום יום שבת, 28 בנובמבר 2026; מאז השקיעה: י״ט כסלו תשפ״ז (עד השקיעה: י״ח כסלו תשפ״ז).",
+    );
+    // 15:00, before sunset: today's form.
+    clock.advance(-170 * 60_000);
+    expect((await h.say("what's the Hebrew date today?")).text).toBe(
+      "Today is Sat 28 Nov 2026, 18 Kislev 5787; from sunset this evening, 19 Kislev 5787.",
+    );
+  });
+
+  it("keeps today's form after dark in a zone with no city to compute sunset for", async () => {
+    h = await createHarness({
+      llm: "none",
+      env: { FAST_PATH: "on" },
+      clock: fakeClock("2026-11-28T22:50:00Z"),
+    });
+    await h.users.getOrCreate(PHONE, { timeZone: "Etc/GMT+5", language: "en" });
+    expect((await h.say("what's the Hebrew date today?")).text).toBe(
+      "Today is Sat 28 Nov 2026, 18 Kislev 5787; from sunset this evening, 19 Kislev 5787.",
+    );
+  });
+
   it("answers 'when is …?' and 'what's the Hebrew date today?' in both calendars, without a model", async () => {
     h = await harness();
     // Thursday 5 March 2026: Rosh Hashana 5787 is Saturday 12 September 2026.

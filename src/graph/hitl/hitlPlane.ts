@@ -14,7 +14,7 @@ import { detectLanguage, replyLanguage } from "../../utils/language.js";
 import type { Logger } from "../../utils/logger.js";
 import type { CapabilityRegistry } from "../capabilities/registry.js";
 import { numberedItems } from "../nodes/replyContextNode.js";
-import { asksSomethingElse } from "../plan/timeAnswer.js";
+import { asksSomethingElse, requestsSomethingElse } from "../plan/timeAnswer.js";
 import { leavesQuestion, looksLikeAnswer } from "./validateAnswer.js";
 
 /**
@@ -119,9 +119,13 @@ export class HitlPlane {
         // is left, as for a new command, and the forwarded text is handled as what it is.
         // A question read in code (a time) is also left for a question asked instead of its answer
         // ("when is Rosh Hashana?"): never read as the time it names.
+        // It is left too for a request of its own ("remind me tomorrow at 5 to call Dana"), even one
+        // the grammar cannot read whole; a reply of only time words answers it.
         const leaves = (text: string): boolean =>
-          this.isCommand(text) ||
-          (pending.freeTextAllowed === true && asksSomethingElse(text, this.deps.clock()));
+          pending.freeTextAllowed === true
+            ? asksSomethingElse(text, this.deps.clock()) ||
+              requestsSomethingElse(text, this.deps.clock(), (words) => this.isCommand(words))
+            : this.isCommand(text);
         if (message.forwarded || claimed || leavesQuestion(pending, answer, leaves)) {
           // A new command, not the answer: the question is left (nothing was done for it) and the
           // command runs, rather than being lost as a bad answer or read as one.
@@ -131,7 +135,11 @@ export class HitlPlane {
           );
           // Its choices can still be named for 5 minutes (cut in the new command's own write).
           if (pending.kind === "disambiguation") await this.deps.memory.endDisambiguationQuestion(threadId);
-          return { clear: ["thread"], next: "fresh", notice: t(pending.language, "hitlLeft") };
+          // Said in the new message's language, the turn's own (not the question's).
+          const language = replyLanguage(
+            detectLanguage(message.text) ?? message.user?.language ?? pending.language,
+          );
+          return { clear: ["thread"], next: "fresh", notice: t(language, "hitlLeft") };
         }
         return { clear: [], next: "resume" };
       }

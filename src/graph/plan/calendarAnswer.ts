@@ -11,7 +11,8 @@ import { t } from "../../messages/index.js";
 /** The words that answer a calendar question, in the user's language. */
 export function calendarAnswerText(question: CalendarQuestion, language: "he" | "en"): string {
   if (question.kind === "today") {
-    return t(language, "twoCalendars.today", {
+    // After sunset the Hebrew date is already the evening's: said first, today's until sunset after it.
+    return t(language, question.afterSunset ? "twoCalendars.todayAfterSunset" : "twoCalendars.today", {
       date: gregorianDayText(question.date, language),
       hebrew: hebrewDateText(question.hebrew, language),
       evening: hebrewDateText(question.evening, language),

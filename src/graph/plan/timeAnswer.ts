@@ -96,6 +96,43 @@ export function asksSomethingElse(text: string, nowMs: number): boolean {
   return !reading || reading.kind === "unclear";
 }
 
+/** A reminder verb a reply may open with and still be only a time ("remind me at 5pm instead"). */
+const REMINDER_VERB =
+  /^(?:(?:please|pls)\s+)?(?:remind\s+me|set\s+(?:a\s+|the\s+)?reminder|(?:בבקשה\s+)?(?:תזכיר|תזכירי|הזכר|הזכירי)\s+לי)(?![\p{L}])[\s,:]*/iu;
+
+/** Words around a time that belong to an answer, not to a new request ("5pm instead", "make it 6"). */
+const ANSWER_FILLER =
+  /(?<![\p{L}])(?:instead|then|please|pls|actually|rather|ok|okay|make\s+it|no|במקום\s+זה|במקום|אז|בבקשה|דווקא|בעצם|לא)(?![\p{L}])/giu;
+
+/**
+ * Whether a reply to a time question is a request of its own instead of the answer: a whole command
+ * of the no-model grammar, or a reminder verb or time words with words of their own beside them
+ * ("remind me tomorrow at 5 to call Dana again", "מחר ב-5 להתקשר לבנק"). A reply made only of time
+ * words, with a leading reminder verb or words like "instead" ("5pm", "tomorrow at 5", "remind me
+ * at 5pm instead"), answers; words with no time and no command ("banana") are a bad answer, asked again.
+ */
+export function requestsSomethingElse(
+  text: string,
+  nowMs: number,
+  isCommand: (text: string) => boolean,
+): boolean {
+  const words = text
+    .trim()
+    .replace(/[.!?？]+$/u, "")
+    .trim();
+  if (MORNING.test(words) || AFTERNOON.test(words)) return false;
+  const verb = REMINDER_VERB.exec(words);
+  const rest = verb ? words.slice(verb[0].length) : words;
+  const reading = rest ? readTime(rest, nowMs, "UTC") : null;
+  const leftover = (reading ? reading.text : rest)
+    .replace(ANSWER_FILLER, " ")
+    .replace(/[\s,.;:!?־-]+/gu, " ")
+    .trim();
+  // Only time words (and the verb or "instead"): the answer, even where the grammar reads a command.
+  if ((reading || verb) && !leftover) return false;
+  return isCommand(text) || verb !== null || reading !== null;
+}
+
 /** Answers that give no time before Memo stops asking (the question's own attempts are separate). */
 const MAX_TIME_ANSWERS = 3;
 

@@ -6,6 +6,7 @@ import { userTextOf } from "../../graph/errorText.js";
 import type { MemoReply } from "../../types/reply.js";
 import type { ImageContext, User } from "../../types/index.js";
 import { MemoError } from "../../utils/errors.js";
+import { withoutInvisibleCharacters } from "../../utils/invisibleText.js";
 import { detectLanguage, replyLanguage } from "../../utils/language.js";
 import type { Logger } from "../../utils/logger.js";
 import { currentTurn } from "../../utils/turnContext.js";
@@ -61,8 +62,16 @@ export interface InboundProcessorDeps {
   clock: () => number;
 }
 
-/** The text a message asks with: its body, a tapped option's title, a template button's payload, a caption. */
+/**
+ * The text a message asks with: its body, a tapped option's title, a template button's payload, a
+ * caption. The one place inbound text is read: invisible format characters are dropped here (a
+ * zero-width joiner only outside emoji), so every reader after it sees the words as they look.
+ */
 export function textOf(message: WhatsAppMessage): string {
+  return withoutInvisibleCharacters(rawTextOf(message));
+}
+
+function rawTextOf(message: WhatsAppMessage): string {
   switch (message.type) {
     case "text":
       return message.text?.body ?? "";
@@ -102,7 +111,10 @@ export class InboundProcessor implements InboxHandler {
 
     const text = textOf(message).trim();
     // What the user's own words are: a template button's title, not its payload (Memo's id).
-    const said = message.type === "button" ? message.button?.text?.trim() || text : text;
+    const said =
+      message.type === "button"
+        ? withoutInvisibleCharacters(message.button?.text ?? "").trim() || text
+        : text;
     const { user, created, threadStored } = await this.touchUser(inbox, said);
     const language = replyLanguage(detectLanguage(said) ?? user.language);
     const reply: WhatsAppSendOptions = {

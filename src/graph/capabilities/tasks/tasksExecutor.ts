@@ -17,6 +17,7 @@ import {
 import { findTasks, groupOf } from "../../../services/tasks/taskFilters.js";
 import { completeTaskRow } from "../../../services/tasks/completeTask.js";
 import { invisibleNameReply } from "../../../services/tasks/visibleNames.js";
+import { isHeld } from "../../../services/reminder/sabbathQuiet.js";
 import { tooLongReply, type MAX_LENGTH } from "../../../services/tasks/limits.js";
 import {
   bareClock,
@@ -385,10 +386,21 @@ async function createTasks(
       ...(category ? { category } : {}),
       ...scheduleFields(schedule(draft, context, zone)),
     });
-    created.push(taskView(task));
+    created.push({ ...taskView(task), ...heldUntilOf(task, context) });
   }
   if (created.length === 0) refuse("MISSING_TEXT", t(language, "askTaskText"));
   return created;
+}
+
+/**
+ * The havdalah a new reminder's first ring waits for, when the user keeps Shabbat quiet and it
+ * falls inside a rest window (the scheduler holds it until then): said when it is set.
+ */
+function heldUntilOf(task: Task, context: RunContext): { heldUntil?: string } {
+  const user = context.state.authContext?.user;
+  if (!user || !task.nextFireAt) return {};
+  const window = isHeld(user, Date.parse(task.nextFireAt));
+  return window ? { heldUntil: new Date(window.end).toISOString() } : {};
 }
 
 /** What an update may change on one task. */

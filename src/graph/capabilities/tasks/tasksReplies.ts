@@ -24,6 +24,7 @@ type Language = "he" | "en";
 type TaskShown = Omit<TaskView, "recurrence"> & {
   dueAtHuman?: string;
   nextFireAtHuman?: string;
+  heldUntilHuman?: string;
   recurrence: (TaskRecurrence & { untilHuman?: string }) | null;
 };
 
@@ -112,7 +113,15 @@ function whenSaid(task: TaskShown, when: string, language: Language): string {
   });
 }
 
+/** A new reminder's confirmation, with the Shabbat-quiet line when its first ring is held. */
 function createdTask(task: TaskShown, language: Language): string {
+  const text = createdTaskText(task, language);
+  return task.heldUntilHuman
+    ? `${text}\n${t(language, "task.heldForShabbat", { when: task.heldUntilHuman })}`
+    : text;
+}
+
+function createdTaskText(task: TaskShown, language: Language): string {
   const rule = task.recurrence;
   if (rule?.type === "nudge") {
     const interval = intervalText(rule.intervalMinutes ?? 10, language);

@@ -448,6 +448,9 @@ function mayBeNoun(word: string | undefined): word is string {
 /** A whole holiday name, to keep "Hanukkah and Purim" from reading one as the other's noun. */
 const HOLIDAY_WORD = new RegExp(`^(?:${NAMES})$`, "iu");
 
+/** Any holiday name anywhere: a cheap first test, since most messages name none. */
+const ANY_HOLIDAY_NAME = new RegExp(NAMES, "iu");
+
 /** The Hebrew prefix letters said before a Hebrew name ("ל" of "לפסח"), "" for none or English. */
 function prefixOf(holiday: Holiday, said: string): string {
   for (const name of holiday.he) {
@@ -493,6 +496,8 @@ interface HolidayPhrase extends Span {
 
 /** Every holiday phrase of `text`, with its holiday and where it stands. */
 function holidayPhrases(text: string): HolidayPhrase[] {
+  // The whole phrase pattern costs microseconds even on a text without a name.
+  if (!ANY_HOLIDAY_NAME.test(text)) return [];
   return [...text.matchAll(HOLIDAY_PHRASE)].flatMap((m) => {
     const holiday = holidayOfMatch(m);
     if (!holiday) return [];
@@ -644,7 +649,7 @@ export function takeHolidays(
 
 /** The holiday a whole name names ("pesach", "ראש השנה"), for the fast-path answer "when is …?". */
 export function holidayNamed(text: string): Holiday | null {
-  const m = new RegExp(`^(?:${NAMES})$`, "iu").exec(text.trim().toLowerCase());
+  const m = HOLIDAY_WORD.exec(text.trim().toLowerCase());
   return m ? (holidayOfMatch(m) ?? null) : null;
 }
 

@@ -16,7 +16,17 @@ import {
   localToInstant,
   type LocalDate,
 } from "./zonedTime.js";
-import { END, EN_COUNTS, EN_MONTHS, HE_MONTHS, HE_NUMBERS, START, words } from "./timeWords.js";
+import {
+  END,
+  EN_COUNTS,
+  EN_MONTHS,
+  EN_NUMBER_WORDS,
+  HE_MONTHS,
+  HE_NUMBERS,
+  HE_NUMBER_WORDS,
+  START,
+  words,
+} from "./timeWords.js";
 
 /** How finely a period was said. */
 export type PastPrecision = "day" | "week" | "month" | "year";
@@ -117,8 +127,8 @@ const HE_UNIT_WORDS: Record<string, [Unit, number]> = {
   שנתיים: ["year", 2],
 };
 
-const EN_COUNT = `\\d{1,3}|${words(EN_COUNTS.keys())}`;
-const HE_COUNT = `\\d{1,3}|${words(HE_NUMBERS.keys())}`;
+const EN_COUNT = `\\d{1,3}|${EN_NUMBER_WORDS}|an|a`;
+const HE_COUNT = `\\d{1,3}|${HE_NUMBER_WORDS}`;
 const EN_MONTH = words(EN_MONTHS.keys());
 const HE_MONTH = words(HE_MONTHS.keys());
 const YEAR = "(?:19|20)\\d\\d";

@@ -15,16 +15,16 @@ import type { Span } from "./timeMentions.js";
 import {
   DAY_WORDS,
   EN_AMOUNT_WORDS,
-  EN_COUNTS,
   EN_HOUR_WORDS,
   EN_MONTHS,
+  EN_NUMBER_WORDS,
   EN_RARE_WEEKDAY_ABBREVIATIONS,
   EN_WEEKDAY_ABBREVIATIONS,
   EN_WEEKDAYS,
   EN_ZONE_PLACES,
   HE_HOURS,
   HE_MONTHS,
-  HE_NUMBERS,
+  HE_NUMBER_WORDS,
   HE_WEEKDAYS,
   HE_ZONE_PLACES,
   ZONE_ABBREVIATIONS,
@@ -35,8 +35,8 @@ const S = String.raw`(?<![\p{L}\p{N}'"])`;
 const E = String.raw`(?![\p{L}\p{N}])`;
 
 /** A number said in digits or words (up to fifty-nine), the thing a time word next to it counts. */
-const EN_NUMBER = String.raw`(?:\d+(?:[.,:]\d+)?|${words([...EN_AMOUNT_WORDS.keys(), ...[...EN_COUNTS.keys()].filter((w) => w !== "a" && w !== "an"), "several", "half", "quarter"])})`;
-const HE_NUMBER = String.raw`(?:\d+|${words([...HE_NUMBERS.keys(), "רבע", "חצי", "כמה", "מספר"])})`;
+const EN_NUMBER = String.raw`(?:\d+(?:[.,:]\d+)?|${words([...EN_AMOUNT_WORDS.keys(), "several", "half", "quarter"])}|${EN_NUMBER_WORDS})`;
+const HE_NUMBER = String.raw`(?:\d+|${HE_NUMBER_WORDS}|${words(["רבע", "חצי", "כמה", "מספר"])})`;
 const EN_UNIT = String.raw`(?:seconds?|secs?|minutes?|mins?|m|hours?|hrs?|hr|h|days?|weeks?|wks?|months?|years?|yrs?|fortnights?|o'?clock|am|pm|a\.m\.?|p\.m\.?|a|p)`;
 const HE_UNIT = String.raw`(?:שניות|שנייה|דקות|דקה|שעות|שעה|ימים|יום|שבועות|שבוע|חודשים|חודש|שנים|שנה)`;
 /** Month names that are also English words ("may", "march") or abbreviations count only by a number. */

@@ -105,6 +105,9 @@ const holidayName = (text: string) =>
  */
 const MARGIN_DAYS = 4;
 
+/** Shabbat as a rest window names it, last after the holidays it joins. */
+export const SHABBAT_NAME = { en: "Shabbat", he: "שבת" } as const;
+
 /**
  * The rest windows that overlap `fromMs`…`toMs` in `city` on `schedule`: Shabbat and the yom tov
  * days of that schedule (the 8th day of Pesach only abroad), each from its candle lighting to its
@@ -192,8 +195,8 @@ function namesBetween(
     if (day.year === last.year && day.month === last.month && day.day === last.day) break;
   }
   if (shabbat) {
-    en.push("Shabbat");
-    he.push("שבת");
+    en.push(SHABBAT_NAME.en);
+    he.push(SHABBAT_NAME.he);
   }
   return { en, he };
 }

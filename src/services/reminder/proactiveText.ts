@@ -12,6 +12,7 @@ import { HEBREW_DAYS, humanTime, pad2, zonedParts } from "../../utils/timeContex
 import { t, type Language } from "../../messages/index.js";
 import { intervalText } from "../tasks/replies.js";
 import { HOUSEHOLD_BUTTON, REMINDER_BUTTON } from "../../nlu/buttonCommands.js";
+import { SHABBAT_NAME } from "../../nlu/restWindows.js";
 import { renderWeekly } from "./weeklyText.js";
 
 /**
@@ -178,12 +179,17 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
   return { text, buttons };
 }
 
-/** "Rosh Hashana and Shabbat" / "החג והשבת" (Hebrew says "until the end of the holiday and Shabbat"). */
+/**
+ * "Rosh Hashana and Shabbat" / "החג והשבת": Hebrew says "until the end of the holiday and Shabbat"
+ * ("עד צאת החג והשבת") rather than naming the holidays before Shabbat.
+ */
 function joinNames(names: readonly string[], lang: Language): string {
   if (names.length < 2) return names[0] ?? "";
-  if (lang === "he" && names.at(-1) === "שבת") return names.length === 2 ? "החג והשבת" : "החגים והשבת";
+  const first = names.slice(0, -1).join(", ");
   const last = names.at(-1)!;
-  return `${names.slice(0, -1).join(", ")}${lang === "he" ? " ו" : " and "}${last}`;
+  if (lang === "he" && last === SHABBAT_NAME.he)
+    return t(lang, names.length === 2 ? "reminder.heldHolidayAndShabbat" : "reminder.heldHolidaysAndShabbat");
+  return t(lang, "reminder.heldNames", { names: first, last });
 }
 
 function renderAway(content: AwayContent, nowMs: number): string {

@@ -107,6 +107,12 @@ const alternation = (months: [string, number | "adar1"][]) => months.map(([name]
 const NAME_MONTHS = new Set<number | "adar1">([3, 4, 5, 12, 13, "adar1"]);
 
 /**
+ * The month tables of the date grammar, for the unread-word scanner (unreadTime.ts): Hebrew and
+ * English names with their month, and the months said after their day only.
+ */
+export const HEBREW_MONTH_NAMES = { he: HE_MONTHS, en: EN_MONTHS, afterDayOnly: NAME_MONTHS } as const;
+
+/**
  * "ג' בניסן", "בכ"ה באדר ב'", "ב-15 בשבט", "ב-3 לניסן", "15 לשבט". A day in digits before "ל" is a
  * date with "ב" before the day ("ב-3 לסיוון") or before a month that is no name ("3 לניסן");
  * "3 לסיוון" alone may be "3 to Sivan", so it is not read (its "לסיוון" is asked about).

@@ -36,7 +36,7 @@ export function scheduleOf(user: {
  * holidays: they write in Hebrew, live in an Israeli zone, keep Shabbat quiet, or chose a holiday
  * schedule themselves. Others get no holiday lines.
  */
-export function keepsHebrewCalendar(user: {
+function keepsHebrewCalendar(user: {
   language: string | null;
   timeZone: string;
   sabbathQuiet: boolean;
@@ -205,6 +205,66 @@ export function holidaysBetween(
       he: nameOf(event, "he"),
       kind,
     });
+  }
+  return days;
+}
+
+/**
+ * The minor and modern days worth naming to a user (the digest's line, the weekly review's section);
+ * the rest of those kinds (Leil Selichot, Purim Katan, Herzl Day …) are not.
+ */
+const NAMED_MINOR = new Set([
+  "Purim",
+  "Shushan Purim",
+  "Tu BiShvat",
+  "Lag BaOmer",
+  "Tu B'Av",
+  "Pesach Sheni",
+  "Yom HaShoah",
+  "Yom HaZikaron",
+  "Yom HaAtzma'ut",
+  "Yom Yerushalayim",
+  "Yitzhak Rabin Memorial Day",
+]);
+
+/** Whether a day is named to the user: every yom tov, holiday, fast and erev; never rosh chodesh. */
+function named(day: HolidayDay): boolean {
+  switch (day.kind) {
+    case "yom_tov":
+    case "holiday":
+    case "fast":
+    case "erev":
+      return true;
+    case "minor":
+    case "modern":
+      return NAMED_MINOR.has(day.key);
+    case "rosh_chodesh":
+      return false;
+  }
+}
+
+/** Stretches already looked up (days and a schedule), for the digests and reviews of one morning. */
+const namedCache = new Map<string, HolidayDay[]>();
+
+/**
+ * The days from `from` to `to` (both included) that the digest and the weekly review name to
+ * `user`: none unless the Hebrew calendar is plainly theirs (keepsHebrewCalendar); on their
+ * schedule, with Purim on 15 Adar for a user who named Jerusalem (an Israeli zone alone is not).
+ */
+export function userHolidays(
+  user: Parameters<typeof keepsHebrewCalendar>[0] & Parameters<typeof scheduleOf>[0],
+  from: LocalDate,
+  to: LocalDate,
+): HolidayDay[] {
+  if (!keepsHebrewCalendar(user)) return [];
+  const schedule = scheduleOf(user);
+  const jerusalem = user.sabbathCity === "Jerusalem";
+  const key = `${from.year}-${from.month}-${from.day}|${to.year}-${to.month}-${to.day}|${schedule}|${jerusalem}`;
+  let days = namedCache.get(key);
+  if (!days) {
+    days = holidaysBetween(from, to, schedule, jerusalem).filter(named);
+    if (namedCache.size > 64) namedCache.clear();
+    namedCache.set(key, days);
   }
   return days;
 }

@@ -3,12 +3,7 @@ import type { Delivery, NewDelivery } from "../../db/repositories/deliveryLedger
 import type { ProactiveUser, SharedListItem, WeekTask } from "../../db/repositories/schedulerRepository.js";
 import type { ReminderRepositories } from "../../db/storage.js";
 import type { Storage } from "../../db/transaction.js";
-import {
-  holidaysBetween,
-  keepsHebrewCalendar,
-  scheduleOf,
-  type HolidayDay,
-} from "../../nlu/hebrewCalendar.js";
+import { scheduleOf, userHolidays } from "../../nlu/hebrewCalendar.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
 import { userWeek } from "../../nlu/week.js";
 import { addDays, dayOfWeek, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
@@ -30,32 +25,6 @@ const WEEKLY_STALE_MS = 3 * 60 * 60 * 1000;
 const LIST_ITEMS_SHOWN = 5;
 /** The review's time when the user chose none. */
 const DEFAULT_TIME = "08:00";
-
-/**
- * Which of the Hebrew calendar's days the review names: every yom tov, chol hamoed and Chanukah
- * night, fast and erev; of the minor and modern days, those people plan their week around.
- */
-const MINOR_SHOWN = new Set(["Purim", "Shushan Purim", "Tu BiShvat", "Lag BaOmer", "Tu B'Av"]);
-const MODERN_SHOWN = new Set([
-  "Yom HaShoah",
-  "Yom HaZikaron",
-  "Yom HaAtzma'ut",
-  "Yom Yerushalayim",
-  "Yitzhak Rabin Memorial Day",
-]);
-
-function shown(day: HolidayDay): boolean {
-  switch (day.kind) {
-    case "minor":
-      return MINOR_SHOWN.has(day.key);
-    case "modern":
-      return MODERN_SHOWN.has(day.key);
-    case "rosh_chodesh":
-      return false;
-    default:
-      return true;
-  }
-}
 
 /** The user's weekly review day (0 = Sunday) and time: theirs, else Sunday 08:00 in Israel, Monday 08:00 elsewhere. */
 export function weeklySchedule(user: {
@@ -156,14 +125,10 @@ function buildWeeklyReview(
   }
   const byTime = (a: { at: number }, b: { at: number }) => a.at - b.at;
   overdue.sort(byTime);
-  // Only for users whose calendar it plainly is (the digest's rule).
-  const holidays = (
-    keepsHebrewCalendar({ ...user, language })
-      ? holidaysBetween(week.today, week.lastDay, scheduleOf(user), user.sabbathCity === "Jerusalem")
-      : []
-  )
-    .filter(shown)
-    .map((h) => ({ time: dayLabel(h.date, language), text: language === "he" ? h.he : h.en }));
+  const holidays = userHolidays({ ...user, language }, week.today, week.lastDay).map((h) => ({
+    time: dayLabel(h.date, language),
+    text: language === "he" ? h.he : h.en,
+  }));
   const lists = new Map<string, string[]>();
   for (const item of items) lists.set(item.list, [...(lists.get(item.list) ?? []), item.text]);
   const shared = [...lists].map(([list, texts]) => {

@@ -9,7 +9,7 @@
 import { gregorianOf, hebrewDateOf, type CalendarSchedule, type HebrewDate } from "./hebrewCalendar.js";
 import { holidayNamed, nextHoliday, type Holiday } from "./holidays.js";
 import { normalizeText } from "./timeWords.js";
-import { addDays, instantToLocal, type LocalDate } from "./zonedTime.js";
+import { addDays, compareDates, daysBetween, instantToLocal, type LocalDate } from "./zonedTime.js";
 
 /** A question about the calendar, and the days that answer it. */
 export type CalendarQuestion =
@@ -174,19 +174,10 @@ export function recognizeCalendarQuestion(
   const length = LENGTH[holiday.id]?.[schedule];
   if (!eve && !year && length && length > 1) {
     const start = nextHoliday(holiday, addDays(today, -(length - 1)), timeZone, schedule);
-    if (start && compare(start, today) <= 0) {
-      const day =
-        Math.round(
-          (Date.UTC(today.year, today.month - 1, today.day) -
-            Date.UTC(start.year, start.month - 1, start.day)) /
-            86_400_000,
-        ) + 1;
+    if (start && compareDates(start, today) <= 0) {
+      const day = daysBetween(start, today) + 1;
       return { ...question, ongoing: { day, start, hebrew: hebrewDateOf(today) } };
     }
   }
   return question;
-}
-
-function compare(a: LocalDate, b: LocalDate): number {
-  return a.year - b.year || a.month - b.month || a.day - b.day;
 }

@@ -8,7 +8,7 @@
 import { HDate, HebrewCalendar, Location, flags, gematriya, type Event } from "@hebcal/core";
 import type { HebrewDateCustom } from "../types/recurrence.js";
 import { t } from "../messages/index.js";
-import type { LocalDate } from "./zonedTime.js";
+import { compareDates, type LocalDate } from "./zonedTime.js";
 
 /** Which holiday schedule a user keeps: Israel's, or the diaspora's (second days of yom tov). */
 export type CalendarSchedule = "israel" | "diaspora";
@@ -29,6 +29,11 @@ export function scheduleOf(user: {
   const city = user.sabbathCity === null ? undefined : Location.lookup(user.sabbathCity);
   if (city) return city.getIsrael() ? "israel" : "diaspora";
   return ISRAEL_ZONES.has(user.timeZone) ? "israel" : "diaspora";
+}
+
+/** The schedule of a zone alone (no choice, no Shabbat city): Israel's in an Israeli zone. */
+export function scheduleOfZone(timeZone: string): CalendarSchedule {
+  return scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone });
 }
 
 /**
@@ -57,7 +62,8 @@ export interface HebrewDate {
   day: number;
 }
 
-const toJsDate = (date: LocalDate) => new Date(date.year, date.month - 1, date.day);
+/** A local date as a JS `Date` at local midnight (hebcal reads its local fields only). */
+export const toJsDate = (date: LocalDate) => new Date(date.year, date.month - 1, date.day);
 const fromJsDate = (date: Date): LocalDate => ({
   year: date.getFullYear(),
   month: date.getMonth() + 1,
@@ -329,10 +335,6 @@ export function nextObservance(date: HebrewYearly, from: LocalDate, eve = false)
     if (compareDates(kept, from) >= 0) return kept;
   }
   return null;
-}
-
-function compareDates(a: LocalDate, b: LocalDate): number {
-  return a.year - b.year || a.month - b.month || a.day - b.day;
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 import type { CalendarOptions, YearlyDay } from "./holidays.js";
 import { Scanner, type Found } from "./timeMentions.js";
 import { normalizeText } from "./timeWords.js";
-import { addDays, type LocalDate } from "./zonedTime.js";
+import { addDays, compareDates, type LocalDate } from "./zonedTime.js";
 
 /** Hebrew month names (hebcal's numbering; 12 is plain Adar, Adar I said so is "adar1"). */
 const HE_MONTHS: [string, number | "adar1"][] = [
@@ -184,16 +184,11 @@ function nextDayOf(month: number | "adar1", day: number, today: LocalDate): Loca
   if (month === "adar1" || month === 13) {
     const wanted = month === "adar1" ? 12 : 13;
     if (day > 30 || (wanted === 13 && day > 29)) return null;
-    const start = new HDate(new Date(today.year, today.month - 1, today.day)).getFullYear();
+    const start = hebrewDateOf(today).year;
     for (let year = start; year < start + 4; year++) {
       if (!HDate.isLeapYear(year) || day > HDate.daysInMonth(wanted, year)) continue;
-      const g = new HDate(day, wanted, year).greg();
-      const date = { year: g.getFullYear(), month: g.getMonth() + 1, day: g.getDate() };
-      if (
-        date.year * 10_000 + date.month * 100 + date.day >=
-        today.year * 10_000 + today.month * 100 + today.day
-      )
-        return date;
+      const date = gregorianOf({ year, month: wanted, day });
+      if (compareDates(date, today) >= 0) return date;
     }
     return null;
   }
@@ -206,11 +201,7 @@ function nextDayOf(month: number | "adar1", day: number, today: LocalDate): Loca
     const year = hebrewDateOf(next).year;
     if (HDate.isLeapYear(year)) {
       const first = gregorianOf({ year, month: 12, day });
-      if (
-        first.year * 10_000 + first.month * 100 + first.day >=
-        today.year * 10_000 + today.month * 100 + today.day
-      )
-        return first;
+      if (compareDates(first, today) >= 0) return first;
     }
   }
   return next;

@@ -36,7 +36,7 @@ import {
   HE_WEEKDAYS,
   type Period,
 } from "./timeWords.js";
-import { addDays, dayOfWeek, type LocalDate } from "./zonedTime.js";
+import { addDays, compareDates, dayOfWeek, type LocalDate } from "./zonedTime.js";
 
 /**
  * How a day named by its holiday or Hebrew date repeats "every year": on a Hebrew date (by a
@@ -127,7 +127,7 @@ const gregorian =
   (month: number, day: number) =>
   (today: LocalDate): HolidayDate => {
     const thisYear = { year: today.year, month, day };
-    return { date: compare(thisYear, today) >= 0 ? thisYear : { ...thisYear, year: today.year + 1 } };
+    return { date: compareDates(thisYear, today) >= 0 ? thisYear : { ...thisYear, year: today.year + 1 } };
   };
 
 /** The `nth` `weekday` (0 = Sunday) of a month, as a yearly rule too. */
@@ -140,7 +140,7 @@ const nthWeekday =
     };
     const thisYear = inYear(today.year);
     return {
-      date: compare(thisYear, today) >= 0 ? thisYear : inYear(today.year + 1),
+      date: compareDates(thisYear, today) >= 0 ? thisYear : inYear(today.year + 1),
       yearly: {
         kind: "rule",
         parts: { freq: "YEARLY", interval: 1, byMonth: [month], byDay: [{ day: weekday, nth }] },
@@ -170,7 +170,7 @@ function easter(year: number): LocalDate {
 /** Mothering Sunday (UK): three weeks before Easter; it moves with Easter, so "every year" is asked. */
 function motheringSunday(today: LocalDate): HolidayDate {
   const thisYear = addDays(easter(today.year), -21);
-  const date = compare(thisYear, today) >= 0 ? thisYear : addDays(easter(today.year + 1), -21);
+  const date = compareDates(thisYear, today) >= 0 ? thisYear : addDays(easter(today.year + 1), -21);
   return { date, yearly: { kind: "unsupported" } };
 }
 
@@ -195,10 +195,6 @@ function thanksgiving(
   if (country === "US") return nthWeekday(11, 4, 4)(today);
   if (country === "CA") return nthWeekday(10, 1, 2)(today);
   return "unknown";
-}
-
-function compare(a: LocalDate, b: LocalDate): number {
-  return a.year - b.year || a.month - b.month || a.day - b.day;
 }
 
 /** Every holiday Memo reads by name. Longer names of one holiday come first. */
@@ -620,7 +616,7 @@ export function takeHolidays(
       if (next === "unknown" || next === null) return { kind: "impossible" };
       const day = qualifiedDay(qualifier, next.date, length);
       if (day === null) return { kind: "impossible" };
-      if (compare(day.date, today) < 0) {
+      if (compareDates(day.date, today) < 0) {
         from = addDays(next.date, 1);
         continue;
       }

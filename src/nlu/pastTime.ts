@@ -6,12 +6,11 @@
  * true then. Under D10 a period is read whole or not at all: vague words ("recently", "a few
  * weeks ago", "לאחרונה") give no period, and the caller keeps the user's words as they were.
  */
-import { userWeek } from "./week.js";
+import { weekStartOf } from "./week.js";
 import {
   addDays,
   addMonths,
   daysInMonth,
-  dayOfWeek,
   instantToLocal,
   localToInstant,
   type LocalDate,
@@ -50,10 +49,8 @@ function periodStart(date: LocalDate, unit: Unit, timeZone: string): LocalDate {
   switch (unit) {
     case "day":
       return date;
-    case "week": {
-      const back = (dayOfWeek(date) - userWeek(timeZone).firstDay + 7) % 7;
-      return addDays(date, -back);
-    }
+    case "week":
+      return weekStartOf(date, timeZone);
     case "month":
       return { ...date, day: 1 };
     case "year":

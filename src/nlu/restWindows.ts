@@ -5,8 +5,8 @@
  * between its candle lighting and the havdalah that ends them all.
  */
 import { flags, HebrewCalendar, Location, type Event } from "@hebcal/core";
-import type { CalendarSchedule } from "./hebrewCalendar.js";
-import { addDays, instantToLocal, type LocalDate } from "./zonedTime.js";
+import { toJsDate, type CalendarSchedule } from "./hebrewCalendar.js";
+import { addDays, instantToLocal } from "./zonedTime.js";
 
 /** One rest window: candle lighting to havdalah, with what it is for (Shabbat, Rosh Hashana …). */
 export interface RestWindow {
@@ -90,7 +90,6 @@ export function cityOfZone(timeZone: string): string | null {
   return location && location.getTzid() === timeZone ? (location.getShortName() ?? last!) : null;
 }
 
-const toJsDate = (date: LocalDate) => new Date(date.year, date.month - 1, date.day);
 /** "Rosh Hashana 5787" → "Rosh Hashana", "Pesach VII" → "Pesach", "פסח ז׳" → "פסח". */
 const holidayName = (text: string) =>
   text

@@ -75,6 +75,16 @@ export function instantToLocal(epochMs: number, timeZone: string): LocalDateTime
   return { year: p.year, month: p.month, day: p.day, hour: p.hour, minute: p.minute, dayOfWeek: p.dayOfWeek };
 }
 
+/** Whole days from `a` to `b` (negative when `b` is earlier). */
+export function daysBetween(a: LocalDate, b: LocalDate): number {
+  return Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / DAY_MS);
+}
+
+/** The order of two dates: negative when `a` is earlier, 0 on the same day, positive when later. */
+export function compareDates(a: LocalDate, b: LocalDate): number {
+  return a.year - b.year || a.month - b.month || a.day - b.day;
+}
+
 /** The date `days` whole days after (or before, if negative) `date`; pure calendar arithmetic. */
 export function addDays(date: LocalDate, days: number): LocalDate {
   if (!Number.isInteger(days)) throw new RangeError(`Not a whole number of days: ${days}`);

@@ -3,10 +3,9 @@
  * they accept and refuse the same things.
  */
 import { MAX_INTERVAL, parseRule, type RuleParts } from "../../nlu/recurrenceRule.js";
-import { addDays, instantToLocal, localToInstant } from "../../nlu/zonedTime.js";
+import { addDays, daysBetween, instantToLocal, localToInstant } from "../../nlu/zonedTime.js";
 import { partsOf, recurrenceOfParts, shiftedRecurrence } from "./calendarRule.js";
 import {
-  daysBetween,
   firstOccurrence,
   formatDate,
   lastOccurrence,

@@ -16,6 +16,7 @@ import { type Recurrence } from "../../types/recurrence.js";
 import { resolveWhen } from "../../nlu/whenPhrase.js";
 import {
   addDays,
+  daysBetween,
   dayOfWeek,
   instantToLocal,
   localToInstant,
@@ -24,7 +25,7 @@ import {
 } from "../../nlu/zonedTime.js";
 import { bareClock } from "../tasks/taskTimes.js";
 import { recurrenceOfReminder } from "./calendarRule.js";
-import { daysBetween, formatDate, localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
+import { formatDate, localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
 import type {
   CalendarEvent,
   CalendarRecurrence,

@@ -6,7 +6,15 @@
  * repeated one means its first occurrence (localToInstant). Pure: no clock, no storage.
  */
 import { eachRuleDate } from "../../nlu/recurrenceRule.js";
-import { addDays, daysInMonth, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
+import {
+  addDays,
+  compareDates,
+  daysBetween,
+  daysInMonth,
+  instantToLocal,
+  localToInstant,
+  type LocalDate,
+} from "../../nlu/zonedTime.js";
 import { partsOf } from "./calendarRule.js";
 import type { CalendarRecurrence } from "../../types/calendar.js";
 
@@ -60,13 +68,6 @@ function date(text: string): LocalDate {
   if (!parsed) throw new RangeError(`Not a date: ${text}`);
   return parsed;
 }
-
-/** Whole days from `a` to `b`. */
-export function daysBetween(a: LocalDate, b: LocalDate): number {
-  return Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / DAY_MS);
-}
-
-const compareDates = (a: LocalDate, b: LocalDate) => daysBetween(b, a);
 
 /** Local midnight of a date in a zone, epoch ms (a midnight in a DST gap moves forward, per D6). */
 export function startOfDay(day: string | LocalDate, timeZone: string): number {

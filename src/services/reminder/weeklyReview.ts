@@ -3,10 +3,10 @@ import type { Delivery, NewDelivery } from "../../db/repositories/deliveryLedger
 import type { ProactiveUser, SharedListItem, WeekTask } from "../../db/repositories/schedulerRepository.js";
 import type { ReminderRepositories } from "../../db/storage.js";
 import type { Storage } from "../../db/transaction.js";
-import { scheduleOf, userHolidays } from "../../nlu/hebrewCalendar.js";
+import { scheduleOfZone, userHolidays } from "../../nlu/hebrewCalendar.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
-import { userWeek } from "../../nlu/week.js";
-import { addDays, dayOfWeek, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
+import { weekStartOf } from "../../nlu/week.js";
+import { addDays, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
 import type { DigestLine, ProactiveContent, WeeklyContent, WeeklySection } from "../../types/proactive.js";
 import type { ReplyContent } from "../../types/outbound.js";
 import { replyLanguage } from "../../utils/language.js";
@@ -33,8 +33,7 @@ export function weeklySchedule(user: {
   weeklyReviewTime: string | null;
 }): { day: number; time: string } {
   // The week starts on Sunday where the user's zone keeps Israel's calendar.
-  const israeli =
-    scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone: user.timeZone }) === "israel";
+  const israeli = scheduleOfZone(user.timeZone) === "israel";
   return { day: user.weeklyReviewDay ?? (israeli ? 0 : 1), time: user.weeklyReviewTime ?? DEFAULT_TIME };
 }
 
@@ -63,8 +62,7 @@ function section(lines: readonly DigestLine[]): WeeklySection {
  * twice that week.
  */
 function weekStart(date: LocalDate, zone: string): string {
-  const back = (dayOfWeek(date) - userWeek(zone).firstDay + 7) % 7;
-  return isoDate(addDays(date, -back));
+  return isoDate(weekStartOf(date, zone));
 }
 
 /** The instant a task shows at: its next ring for repeating ones, else its due time. */

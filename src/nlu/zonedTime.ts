@@ -75,6 +75,17 @@ export function instantToLocal(epochMs: number, timeZone: string): LocalDateTime
   return { year: p.year, month: p.month, day: p.day, hour: p.hour, minute: p.minute, dayOfWeek: p.dayOfWeek };
 }
 
+/** {year, month, day} → "2026-03-05". */
+export function formatDate(date: LocalDate): string {
+  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+  return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;
+}
+
+/** The instant local midnight starts `date` in `timeZone` (a midnight in a DST gap moves forward, per D6). */
+export function localMidnight(date: LocalDate, timeZone: string): number {
+  return localToInstant({ ...date, hour: 0, minute: 0 }, timeZone);
+}
+
 /** Whole days from `a` to `b` (negative when `b` is earlier). */
 export function daysBetween(a: LocalDate, b: LocalDate): number {
   return Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / DAY_MS);

@@ -22,10 +22,11 @@ import {
   localToInstant,
   parseClock,
   type LocalDate,
+  formatDate,
 } from "../../nlu/zonedTime.js";
 import { bareClock } from "../tasks/taskTimes.js";
 import { recurrenceOfReminder } from "./calendarRule.js";
-import { formatDate, localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
+import { localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
 import type {
   CalendarEvent,
   CalendarRecurrence,

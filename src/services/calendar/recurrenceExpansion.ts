@@ -12,6 +12,8 @@ import {
   daysBetween,
   daysInMonth,
   instantToLocal,
+  formatDate,
+  localMidnight,
   localToInstant,
   type LocalDate,
 } from "../../nlu/zonedTime.js";
@@ -56,12 +58,6 @@ export function parseDate(text: string): LocalDate | null {
   return date;
 }
 
-/** {year, month, day} → "2026-03-05". */
-export function formatDate(date: LocalDate): string {
-  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-  return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;
-}
-
 /** A date string known to be valid (throws otherwise: a programming error, inputs are validated first). */
 function date(text: string): LocalDate {
   const parsed = parseDate(text);
@@ -72,7 +68,7 @@ function date(text: string): LocalDate {
 /** Local midnight of a date in a zone, epoch ms (a midnight in a DST gap moves forward, per D6). */
 export function startOfDay(day: string | LocalDate, timeZone: string): number {
   const d = typeof day === "string" ? date(day) : day;
-  return localToInstant({ ...d, hour: 0, minute: 0 }, timeZone);
+  return localMidnight(d, timeZone);
 }
 
 /** The local date of an instant in a zone. */

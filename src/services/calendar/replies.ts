@@ -1,11 +1,11 @@
 import { dayLabel } from "../reminder/weeklyText.js";
 import { t, type Language } from "../../messages/index.js";
 import { formatRule } from "../../nlu/recurrenceRule.js";
-import { addDays, daysBetween, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
+import { addDays, daysBetween, dayOfWeek, type LocalDate, formatDate } from "../../nlu/zonedTime.js";
 import { HEBREW_DAYS, pad2, zonedParts } from "../../utils/timeContext.js";
 import { joinAnd, ordinal, rruleWords } from "../tasks/rruleText.js";
 import { partsOf } from "./calendarRule.js";
-import { formatDate, parseDate } from "./recurrenceExpansion.js";
+import { parseDate } from "./recurrenceExpansion.js";
 import type { EventView, Frame } from "../../contracts/calendar.js";
 import type { CalendarRequestError } from "./calendarRequestError.js";
 import type { CalendarEvent, CalendarRecurrence, TimeRange } from "../../types/calendar.js";

@@ -6,13 +6,19 @@ import type { Storage } from "../../db/transaction.js";
 import { scheduleOfZone, userHolidays } from "../../nlu/hebrewCalendar.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
 import { weekStartOf } from "../../nlu/week.js";
-import { addDays, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
+import {
+  addDays,
+  formatDate,
+  instantToLocal,
+  localMidnight,
+  localToInstant,
+  type LocalDate,
+} from "../../nlu/zonedTime.js";
 import type { DigestLine, ProactiveContent, WeeklyContent, WeeklySection } from "../../types/proactive.js";
 import type { ReplyContent } from "../../types/outbound.js";
 import { replyLanguage } from "../../utils/language.js";
 import type { Logger } from "../../utils/logger.js";
 import { quotedInline } from "../../utils/quotedText.js";
-import { pad2 } from "../../utils/timeContext.js";
 import type { DigestSource } from "./digest.js";
 import { asDelivery, assignSlots, nextSlots } from "./deliveryRows.js";
 import { localClock } from "./proactiveText.js";
@@ -49,8 +55,6 @@ type Reader = Pick<
   "phone" | "displayName" | "language" | "timeZone" | "calendarSchedule" | "sabbathCity" | "sabbathQuiet"
 >;
 
-const isoDate = (date: LocalDate) => `${date.year}-${pad2(date.month)}-${pad2(date.day)}`;
-
 /** At most SECTION_LINES lines, and how many more there were. */
 function section(lines: readonly DigestLine[]): WeeklySection {
   return { lines: lines.slice(0, SECTION_LINES), more: Math.max(0, lines.length - SECTION_LINES) };
@@ -62,7 +66,7 @@ function section(lines: readonly DigestLine[]): WeeklySection {
  * twice that week.
  */
 function weekStart(date: LocalDate, zone: string): string {
-  return isoDate(weekStartOf(date, zone));
+  return formatDate(weekStartOf(date, zone));
 }
 
 /** The instant a task shows at: its next ring for repeating ones, else its due time. */
@@ -71,9 +75,6 @@ function shownAt(task: WeekTask): number | null {
   return iso === null ? null : Date.parse(iso);
 }
 
-/** The local midnight that starts `date`. */
-const midnight = (date: LocalDate, zone: string) => localToInstant({ ...date, hour: 0, minute: 0 }, zone);
-
 /** The stretch a review made at `reviewAtMs` covers: the 7 days before it, and the rest of its day plus 6 more. */
 function weekOf(reviewAtMs: number, zone: string) {
   const local = instantToLocal(reviewAtMs, zone);
@@ -81,7 +82,7 @@ function weekOf(reviewAtMs: number, zone: string) {
   // A week back on the calendar, at the same wall time (D6: days keep the local time).
   const sinceMs = localToInstant({ ...addDays(today, -7), hour: local.hour, minute: local.minute }, zone);
   const lastDay = addDays(today, 6);
-  return { today, lastDay, sinceMs, untilMs: midnight(addDays(today, 7), zone) };
+  return { today, lastDay, sinceMs, untilMs: localMidnight(addDays(today, 7), zone) };
 }
 
 /**
@@ -142,7 +143,7 @@ function buildWeeklyReview(
     language,
     timeZone: zone,
     name: user.displayName?.trim().split(/\s+/)[0]?.slice(0, 40) || null,
-    date: isoDate(week.today),
+    date: formatDate(week.today),
     reviewAt: new Date(reviewAtMs).toISOString(),
     done: section(done.sort(byTime).map((d) => d.line)),
     overdue: { ...section(overdue.map((o) => o.line)), taskIds: overdueShown.map((o) => o.id) },

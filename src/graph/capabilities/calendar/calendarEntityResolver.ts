@@ -23,13 +23,8 @@ import {
   readRange,
   type TimeOptions,
 } from "../../../services/calendar/eventTimes.js";
-import { addDays, dayOfWeek } from "../../../nlu/zonedTime.js";
-import {
-  formatDate,
-  localDateOf,
-  parseDate,
-  startOfDay,
-} from "../../../services/calendar/recurrenceExpansion.js";
+import { addDays, dayOfWeek, formatDate } from "../../../nlu/zonedTime.js";
+import { localDateOf, parseDate, startOfDay } from "../../../services/calendar/recurrenceExpansion.js";
 import {
   dayText,
   eventView,

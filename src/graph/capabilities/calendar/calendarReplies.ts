@@ -1,5 +1,5 @@
 import { t, type Language } from "../../../messages/index.js";
-import { addDays, daysBetween, type LocalDate } from "../../../nlu/zonedTime.js";
+import { addDays, daysBetween, type LocalDate, formatDate } from "../../../nlu/zonedTime.js";
 import { assertNever, declares } from "../../../contracts/contract.js";
 import {
   calendarContract,
@@ -15,7 +15,7 @@ import {
 } from "../../../contracts/calendar.js";
 import type { ResponseTemplate } from "../../../types/capability.js";
 import type { Attendee, TimeRange } from "../../../types/calendar.js";
-import { formatDate, parseDate } from "../../../services/calendar/recurrenceExpansion.js";
+import { parseDate } from "../../../services/calendar/recurrenceExpansion.js";
 import {
   clockSpan,
   dateLabel,

@@ -2,7 +2,7 @@
  * Exact wall-clock arithmetic in an IANA time zone (D6), with Intl only.
  * Nothing here reads the system time zone: every conversion names its zone.
  */
-import { pad2, zonedParts } from "../utils/timeContext.js";
+import { HEBREW_DAYS, pad2, zonedParts } from "../utils/timeContext.js";
 
 /** A calendar date; month 1–12. */
 export interface LocalDate {
@@ -131,6 +131,19 @@ export function parseClock(text: string): { hour: number; minute: number } | nul
   const hour = Number(match[1]);
   const minute = Number(match[2] ?? 0);
   return hour <= 23 && minute <= 59 ? { hour, minute } : null;
+}
+
+const EN_SHORT_DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+
+/**
+ * A day as the user reads it: "Thu 05/03" / "יום חמישי 05/03"; `bare` leaves out Hebrew's "יום"
+ * ("חמישי 05/03"), as the weekly review's lines say it.
+ */
+export function dateLabel(date: LocalDate, language: "he" | "en", bare = false): string {
+  const dm = `${pad2(date.day)}/${pad2(date.month)}`;
+  const weekday = dayOfWeek(date);
+  if (language === "en") return `${EN_SHORT_DAYS[weekday]} ${dm}`;
+  return `${bare ? "" : "יום "}${HEBREW_DAYS[weekday]} ${dm}`;
 }
 
 /** A 24h clock time as "HH:mm": (9, 0) → "09:00". */

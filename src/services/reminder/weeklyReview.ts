@@ -8,6 +8,7 @@ import { nextOccurrence } from "../../nlu/recurrence.js";
 import { weekStartOf } from "../../nlu/week.js";
 import {
   addDays,
+  dateLabel,
   formatDate,
   instantToLocal,
   localMidnight,
@@ -23,7 +24,7 @@ import type { DigestSource } from "./digest.js";
 import { asDelivery, assignSlots, nextSlots } from "./deliveryRows.js";
 import { localClock } from "./proactiveText.js";
 import { isHeld } from "./sabbathQuiet.js";
-import { dayLabel, renderWeekly, SECTION_LINES, weeklyIsEmpty } from "./weeklyText.js";
+import { renderWeekly, SECTION_LINES, weeklyIsEmpty } from "./weeklyText.js";
 
 /** A weekly review more than this late is skipped (as the morning digest): Sunday's review is not sent on Sunday night. */
 const WEEKLY_STALE_MS = 3 * 60 * 60 * 1000;
@@ -115,7 +116,7 @@ function buildWeeklyReview(
     const at = shownAt(task);
     if (at === null) continue;
     const local = instantToLocal(at, zone);
-    const day = dayLabel(local, language);
+    const day = dateLabel(local, language, true);
     if (task.recurrence === null && at < reviewAtMs) {
       overdue.push({ at, id: task.id, line: { time: day, text: words(task) } });
     } else if (at >= reviewAtMs && at < week.untilMs) {
@@ -125,7 +126,7 @@ function buildWeeklyReview(
   const byTime = (a: { at: number }, b: { at: number }) => a.at - b.at;
   overdue.sort(byTime);
   const holidays = userHolidays({ ...user, language }, week.today, week.lastDay).map((h) => ({
-    time: dayLabel(h.date, language),
+    time: dateLabel(h.date, language, true),
     text: language === "he" ? h.he : h.en,
   }));
   const lists = new Map<string, string[]>();

@@ -1,5 +1,5 @@
 import { t, type Language } from "../../../messages/index.js";
-import { addDays, daysBetween, type LocalDate, formatDate } from "../../../nlu/zonedTime.js";
+import { addDays, daysBetween, type LocalDate, formatDate, dateLabel } from "../../../nlu/zonedTime.js";
 import { assertNever, declares } from "../../../contracts/contract.js";
 import {
   calendarContract,
@@ -18,7 +18,6 @@ import type { Attendee, TimeRange } from "../../../types/calendar.js";
 import { parseDate } from "../../../services/calendar/recurrenceExpansion.js";
 import {
   clockSpan,
-  dateLabel,
   dayText,
   localMoment,
   rangeText,

@@ -48,6 +48,19 @@ export function localClock(ms: number, timeZone: string): string {
   return `${pad2(parts.hour)}:${pad2(parts.minute)}`;
 }
 
+/**
+ * "Fri 17:14" / "יום שישי 17:14" in `timeZone`; `bare` leaves out Hebrew's "יום" ("שישי 17:14"), as
+ * the Shabbat settings' reply says it.
+ */
+export function dayClock(ms: number, timeZone: string, language: Language, bare = false): string {
+  const parts = zonedParts(ms, timeZone);
+  const day =
+    language === "he"
+      ? `${bare ? "" : "יום "}${HEBREW_DAYS[parts.dayOfWeek] ?? ""}`
+      : parts.weekday.slice(0, 3);
+  return `${day} ${localClock(ms, timeZone)}`;
+}
+
 /** The message of a ledger entry, as of `nowMs`. */
 export function renderProactive(content: ProactiveContent, nowMs: number): RenderedMessage {
   switch (content.kind) {
@@ -220,12 +233,11 @@ export function renderDigest(content: DigestContent): string {
     const { city, lightingAt, havdalahAt } = content.candles;
     // The city's times, named as such when the user's zone is another's.
     const zone = content.candles.timeZone ?? content.timeZone;
-    const end = zonedParts(Date.parse(havdalahAt), zone);
     greeting.push(
       t(lang, zone === content.timeZone ? "digest.candles" : "digest.candlesCityTime", {
         time: localClock(Date.parse(lightingAt), zone),
         city,
-        havdalah: `${lang === "he" ? `יום ${HEBREW_DAYS[end.dayOfWeek] ?? ""}` : end.weekday.slice(0, 3)} ${localClock(Date.parse(havdalahAt), zone)}`,
+        havdalah: dayClock(Date.parse(havdalahAt), zone, lang),
       }),
     );
   }

@@ -16,7 +16,7 @@ import {
   type HebrewDaySaid,
   type HebrewYearly,
 } from "./hebrewCalendar.js";
-import type { CalendarOptions, YearlyDay } from "./holidays.js";
+import { calendarOptionsOf, type CalendarOptions, type YearlyDay } from "./holidays.js";
 import { Scanner, type Found } from "./timeMentions.js";
 import { normalizeText } from "./timeWords.js";
 import { addDays, compareDates, type LocalDate } from "./zonedTime.js";
@@ -170,8 +170,19 @@ const MY_OWN_BIRTHDAY = /(?<![\p{L}])(?:my\s+hebrew\s+birthday|יום\s+ה?הו�
  * The custom a user's whole message names for the Hebrew date in it ("yahrzeit for grandpa on 7
  * Adar"), for time words handed over without it; "on my Hebrew birthday" names a day, not a custom.
  */
-export function customOfMessage(message: string): HebrewYearly["custom"] | null {
+function customOfMessage(message: string): HebrewYearly["custom"] | null {
   return customOf(message.replace(MY_OWN_BIRTHDAY, " "));
+}
+
+/**
+ * The calendar options a message is read with: the user's settings (calendarOptionsOf; none
+ * without a user) and the custom the whole message names (customOfMessage).
+ */
+export function calendarOptionsOfMessage(
+  user: Parameters<typeof calendarOptionsOf>[0] | undefined,
+  message: string,
+): CalendarOptions {
+  return { ...(user ? calendarOptionsOf(user) : {}), custom: customOfMessage(message) };
 }
 
 /** Whether a message names the user's own Hebrew birthday ("on my Hebrew birthday", or its setting). */

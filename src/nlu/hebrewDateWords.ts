@@ -6,7 +6,7 @@
  * date falls on, with the Hebrew date kept for "every year" (a yearly Hebrew recurrence). "the
  * evening before" / "בערב שלפני" said with it rings on the evening before, when the Hebrew day begins.
  */
-import { HDate } from "@hebcal/core";
+import { gematriyaStrToNum, HDate } from "@hebcal/core";
 import {
   gregorianOf,
   hebrewDateOf,
@@ -74,22 +74,6 @@ const EN_MONTHS: [string, number | "adar1"][] = [
   ["adar", 12],
 ];
 
-/** Gematriya of the letters that can write a day (1–30). */
-const LETTER_VALUES = new Map([
-  ["א", 1],
-  ["ב", 2],
-  ["ג", 3],
-  ["ד", 4],
-  ["ה", 5],
-  ["ו", 6],
-  ["ז", 7],
-  ["ח", 8],
-  ["ט", 9],
-  ["י", 10],
-  ["כ", 20],
-  ["ל", 30],
-]);
-
 /** A day in gematriya as written: "ג'", "ט"ו", "כ"ה", "ל'". */
 const HE_DAY = `(?:ט"[וז]|[יכ]"[א-ט]|[א-טיכל]')`;
 /** A day in digits after an optional prefix: "15", "ב-15", "ה-3". */
@@ -133,16 +117,9 @@ const MY_BIRTHDAY = new RegExp(
   "giu",
 );
 
-/** A day in gematriya or digits. */
-function dayOf(text: string): number | null {
-  if (/^\d+$/u.test(text)) return Number(text);
-  let sum = 0;
-  for (const letter of text.replace(/["']/gu, "")) {
-    const value = LETTER_VALUES.get(letter);
-    if (value === undefined) return null;
-    sum += value;
-  }
-  return sum;
+/** A day in gematriya (HE_DAY admits only the letters of 1–30) or digits. */
+function dayOf(text: string): number {
+  return /^\d+$/u.test(text) ? Number(text) : gematriyaStrToNum(text);
 }
 
 function monthOf(text: string, months: [string, number | "adar1"][]): number | "adar1" | null {

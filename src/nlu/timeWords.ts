@@ -249,6 +249,31 @@ export const ZONE_ABBREVIATIONS = [
 /** English weekday abbreviations always read ("Mon", "Tue."), and those read only with a dot or a time ("Sun"). */
 export const EN_WEEKDAY_ABBREVIATIONS = ["mon", "tue", "tues", "thu", "thur", "thurs", "fri"];
 export const EN_RARE_WEEKDAY_ABBREVIATIONS = ["sun", "sat", "wed", "weds"];
+/** The Hebrew week's letters: "יום א'" is Sunday … "יום ז'" Saturday. */
+export const HE_WEEKDAY_LETTERS = ["א", "ב", "ג", "ד", "ה", "ו", "ז"];
+
+/** Weekday names, abbreviations and letters, English and Hebrew ("יום שני" too) → 0 (Sunday) … 6. */
+const DAY_INDEX = new Map<string, number>();
+EN_WEEKDAYS.forEach((name, day) => DAY_INDEX.set(name, day));
+for (const short of [...EN_WEEKDAY_ABBREVIATIONS, ...EN_RARE_WEEKDAY_ABBREVIATIONS])
+  DAY_INDEX.set(
+    short,
+    EN_WEEKDAYS.findIndex((name) => name.startsWith(short.slice(0, 3))),
+  );
+HE_WEEKDAYS.forEach((name, day) => DAY_INDEX.set(name, day).set(`יום ${name}`, day));
+HE_WEEKDAY_LETTERS.forEach((letter, day) => DAY_INDEX.set(letter, day));
+
+/** "Monday", "mon", "שני", "יום ב'" → 1; null for anything else. */
+export function dayIndex(name: string): number | null {
+  return (
+    DAY_INDEX.get(
+      name
+        .trim()
+        .toLowerCase()
+        .replace(/[.'׳"]/g, ""),
+    ) ?? null
+  );
+}
 
 /**
  * Minutes said after a Hebrew hour: "שבע ועשרים" (7:20), "שמונה וחצי", "תשע ועשר דקות", "שמונה

@@ -1,3 +1,4 @@
+import { dayIndex } from "../../../nlu/timeWords.js";
 import { calendarOptionsOf } from "../../../nlu/holidays.js";
 import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
 import { t } from "../../../messages/index.js";
@@ -16,7 +17,6 @@ import { pad2, zonedParts } from "../../../utils/timeContext.js";
 import {
   buildEventInputs,
   clockOf,
-  dayIndex,
   eventTimes,
   patchTimes,
   readDate,

@@ -6,11 +6,12 @@
  * said (2028, 5788, תשפ"ח) is read, or the question is left to the planner, never answered for
  * another year.
  */
+import { gematriyaStrToNum } from "@hebcal/core";
 import { gregorianOf, hebrewDateOf, type CalendarSchedule, type HebrewDate } from "./hebrewCalendar.js";
 import { holidayNamed, nextHoliday, type Holiday } from "./holidays.js";
 import { sunsetOf } from "./restWindows.js";
 import { normalizeText } from "./timeWords.js";
-import { addDays, instantToLocal, type LocalDate } from "./zonedTime.js";
+import { addDays, compareDates, daysBetween, instantToLocal, type LocalDate } from "./zonedTime.js";
 
 /** A question about the calendar, and the days that answer it. */
 export type CalendarQuestion =
@@ -48,49 +49,16 @@ const NIGHT =
 /** "erev", "the eve of", "ערב": the day before. */
 const EREV = /^(?:erev\s+|the\s+eve\s+of\s+|eve\s+of\s+|ערב\s+)/iu;
 
-/** How many days a holiday lasts on a schedule, for "when is Pesach?" asked during Pesach. */
-const LENGTH: Record<string, { israel: number; diaspora: number }> = {
-  rosh_hashana: { israel: 2, diaspora: 2 },
-  sukkot: { israel: 7, diaspora: 7 },
-  hanukkah: { israel: 8, diaspora: 8 },
-  pesach: { israel: 7, diaspora: 8 },
-  shavuot: { israel: 1, diaspora: 2 },
-};
+/**
+ * How many days a holiday lasts on a schedule (its table's length), for "when is Pesach?" asked
+ * during Pesach; Sukkot, whose length the table leaves open for its qualifiers, is its 7 days here.
+ */
+const lengthOf = (holiday: Holiday, schedule: CalendarSchedule) =>
+  holiday.id === "sukkot" ? 7 : holiday.length?.(schedule);
 
-const LETTERS: Record<string, number> = {
-  א: 1,
-  ב: 2,
-  ג: 3,
-  ד: 4,
-  ה: 5,
-  ו: 6,
-  ז: 7,
-  ח: 8,
-  ט: 9,
-  י: 10,
-  כ: 20,
-  ל: 30,
-  מ: 40,
-  נ: 50,
-  ס: 60,
-  ע: 70,
-  פ: 80,
-  צ: 90,
-  ק: 100,
-  ר: 200,
-  ש: 300,
-  ת: 400,
-};
-
-/** A Hebrew year in letters ('תשפ"ח' → 5788); the thousands are implied. */
+/** A Hebrew year in letters ('תשפ"ח' → 5788); the thousands are implied; a final letter writes none. */
 function lettersYear(text: string): number | null {
-  let sum = 0;
-  for (const letter of text.replace(/["']/gu, "")) {
-    const value = LETTERS[letter];
-    if (value === undefined) return null;
-    sum += value;
-  }
-  return 5000 + sum;
+  return /[ךםןףץ]/u.test(text) ? null : 5000 + gematriyaStrToNum(text);
 }
 
 type Year = { kind: "gregorian"; year: number } | { kind: "hebrew"; year: number } | null;
@@ -178,24 +146,15 @@ export function recognizeCalendarQuestion(
     ...(eve ? { eve } : {}),
   };
   // Asked during the holiday, with no year: it is on now.
-  const length = LENGTH[holiday.id]?.[schedule];
+  const length = lengthOf(holiday, schedule);
   if (!eve && !year && length && length > 1) {
     const start = nextHoliday(holiday, addDays(today, -(length - 1)), timeZone, schedule);
-    if (start && compare(start, today) <= 0) {
-      const day =
-        Math.round(
-          (Date.UTC(today.year, today.month - 1, today.day) -
-            Date.UTC(start.year, start.month - 1, start.day)) /
-            86_400_000,
-        ) + 1;
+    if (start && compareDates(start, today) <= 0) {
+      const day = daysBetween(start, today) + 1;
       return { ...question, ongoing: { day, start, hebrew: hebrewDateOf(today) } };
     }
   }
   return question;
-}
-
-function compare(a: LocalDate, b: LocalDate): number {
-  return a.year - b.year || a.month - b.month || a.day - b.day;
 }
 
 /** Whether the sun has set on `today` at `nowMs` in the city of `timeZone` (false without a city). */

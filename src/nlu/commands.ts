@@ -3,8 +3,7 @@ import { stripCommandWords } from "./commandWords.js";
 import { readTime, type ParsedTime, type TimeReading, type UnclearTime } from "./parseTime.js";
 import type { CalendarOptions } from "./holidays.js";
 import { customOf, namesOwnHebrewBirthday } from "./hebrewDateWords.js";
-import { addDays, dayOfWeek, formatClock, instantToLocal, type LocalDate } from "./zonedTime.js";
-import { pad2 } from "../utils/timeContext.js";
+import { addDays, dayOfWeek, formatClock, formatDate, instantToLocal, type LocalDate } from "./zonedTime.js";
 
 /**
  * A message recognized as a command, as the LLM path would have planned and resolved it: the plan
@@ -179,7 +178,7 @@ function timeQuestionCommand(
   const passed = reading.passed;
   if (reading.reason === "past" && passed?.dateOnly && !requireTime) {
     const today = instantToLocal(nowMs, timeZone);
-    if (passed.local.startsWith(`${today.year}-${pad2(today.month)}-${pad2(today.day)}`))
+    if (passed.local.startsWith(formatDate(today)))
       return command("database", "create_task", "tasks.create", { ...args, ...timeArgs(passed) });
   }
   return {
@@ -453,8 +452,6 @@ const MY_CALENDAR_HE = rx(
     String.raw`(?:מה\s+)?(?:יש\s+לי\s+)?(?:ל)?${DAY_HE}\s+ביומן`,
 );
 
-const dateText = (d: LocalDate) => `${d.year}-${pad2(d.month)}-${pad2(d.day)}`;
-
 /** "my calendar tomorrow" → calendar getEvents on that local day (dates computed here, D6); no day: the next 7 days. */
 function calendarDay(day: string, nowMs: number, timeZone: string): FastCommand {
   const now = instantToLocal(nowMs, timeZone);
@@ -462,12 +459,12 @@ function calendarDay(day: string, nowMs: number, timeZone: string): FastCommand 
   const word = day.toLowerCase().replace(/\s+/g, " ");
   const range =
     word === "today" || word === "היום"
-      ? { timeMin: dateText(today) }
+      ? { timeMin: formatDate(today) }
       : word === "tomorrow" || word === "מחר"
-        ? { timeMin: dateText(addDays(today, 1)) }
+        ? { timeMin: formatDate(addDays(today, 1)) }
         : word === "this week" || word === "השבוע"
           ? // Through Saturday: the week as the calendar shows it (Sunday first).
-            { timeMin: dateText(today), timeMax: dateText(addDays(today, 6 - dayOfWeek(today))) }
+            { timeMin: formatDate(today), timeMax: formatDate(addDays(today, 6 - dayOfWeek(today))) }
           : {};
   return command("calendar", "list_events", "calendar.getEvents", { operation: "getEvents", ...range });
 }

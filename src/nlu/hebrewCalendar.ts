@@ -8,7 +8,7 @@
 import { HDate, HebrewCalendar, Location, flags, gematriya, type Event } from "@hebcal/core";
 import type { HebrewDateCustom } from "../types/recurrence.js";
 import { t } from "../messages/index.js";
-import type { LocalDate } from "./zonedTime.js";
+import { compareDates, type LocalDate } from "./zonedTime.js";
 
 /** Which holiday schedule a user keeps: Israel's, or the diaspora's (second days of yom tov). */
 export type CalendarSchedule = "israel" | "diaspora";
@@ -31,12 +31,17 @@ export function scheduleOf(user: {
   return ISRAEL_ZONES.has(user.timeZone) ? "israel" : "diaspora";
 }
 
+/** The schedule of a zone alone (no choice, no Shabbat city): Israel's in an Israeli zone. */
+export function scheduleOfZone(timeZone: string): CalendarSchedule {
+  return scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone });
+}
+
 /**
  * Whether the Hebrew calendar is plainly the user's, so the digest and the weekly review name its
  * holidays: they write in Hebrew, live in an Israeli zone, keep Shabbat quiet, or chose a holiday
  * schedule themselves. Others get no holiday lines.
  */
-export function keepsHebrewCalendar(user: {
+function keepsHebrewCalendar(user: {
   language: string | null;
   timeZone: string;
   sabbathQuiet: boolean;
@@ -57,7 +62,8 @@ export interface HebrewDate {
   day: number;
 }
 
-const toJsDate = (date: LocalDate) => new Date(date.year, date.month - 1, date.day);
+/** A local date as a JS `Date` at local midnight (hebcal reads its local fields only). */
+export const toJsDate = (date: LocalDate) => new Date(date.year, date.month - 1, date.day);
 const fromJsDate = (date: Date): LocalDate => ({
   year: date.getFullYear(),
   month: date.getMonth() + 1,
@@ -209,6 +215,66 @@ export function holidaysBetween(
   return days;
 }
 
+/**
+ * The minor and modern days worth naming to a user (the digest's line, the weekly review's section);
+ * the rest of those kinds (Leil Selichot, Purim Katan, Herzl Day …) are not.
+ */
+const NAMED_MINOR = new Set([
+  "Purim",
+  "Shushan Purim",
+  "Tu BiShvat",
+  "Lag BaOmer",
+  "Tu B'Av",
+  "Pesach Sheni",
+  "Yom HaShoah",
+  "Yom HaZikaron",
+  "Yom HaAtzma'ut",
+  "Yom Yerushalayim",
+  "Yitzhak Rabin Memorial Day",
+]);
+
+/** Whether a day is named to the user: every yom tov, holiday, fast and erev; never rosh chodesh. */
+function named(day: HolidayDay): boolean {
+  switch (day.kind) {
+    case "yom_tov":
+    case "holiday":
+    case "fast":
+    case "erev":
+      return true;
+    case "minor":
+    case "modern":
+      return NAMED_MINOR.has(day.key);
+    case "rosh_chodesh":
+      return false;
+  }
+}
+
+/** Stretches already looked up (days and a schedule), for the digests and reviews of one morning. */
+const namedCache = new Map<string, HolidayDay[]>();
+
+/**
+ * The days from `from` to `to` (both included) that the digest and the weekly review name to
+ * `user`: none unless the Hebrew calendar is plainly theirs (keepsHebrewCalendar); on their
+ * schedule, with Purim on 15 Adar for a user who named Jerusalem (an Israeli zone alone is not).
+ */
+export function userHolidays(
+  user: Parameters<typeof keepsHebrewCalendar>[0] & Parameters<typeof scheduleOf>[0],
+  from: LocalDate,
+  to: LocalDate,
+): HolidayDay[] {
+  if (!keepsHebrewCalendar(user)) return [];
+  const schedule = scheduleOf(user);
+  const jerusalem = user.sabbathCity === "Jerusalem";
+  const key = `${from.year}-${from.month}-${from.day}|${to.year}-${to.month}-${to.day}|${schedule}|${jerusalem}`;
+  let days = namedCache.get(key);
+  if (!days) {
+    days = holidaysBetween(from, to, schedule, jerusalem).filter(named);
+    if (namedCache.size > 64) namedCache.clear();
+    namedCache.set(key, days);
+  }
+  return days;
+}
+
 /** A Hebrew date kept every year by a custom (the `hebrew` of a yearly Hebrew recurrence). */
 export interface HebrewYearly {
   month: number;
@@ -269,10 +335,6 @@ export function nextObservance(date: HebrewYearly, from: LocalDate, eve = false)
     if (compareDates(kept, from) >= 0) return kept;
   }
   return null;
-}
-
-function compareDates(a: LocalDate, b: LocalDate): number {
-  return a.year - b.year || a.month - b.month || a.day - b.day;
 }
 
 /**

@@ -6,7 +6,7 @@
  * date falls on, with the Hebrew date kept for "every year" (a yearly Hebrew recurrence). "the
  * evening before" / "בערב שלפני" said with it rings on the evening before, when the Hebrew day begins.
  */
-import { HDate } from "@hebcal/core";
+import { gematriyaStrToNum, HDate } from "@hebcal/core";
 import {
   gregorianOf,
   hebrewDateOf,
@@ -16,10 +16,10 @@ import {
   type HebrewDaySaid,
   type HebrewYearly,
 } from "./hebrewCalendar.js";
-import type { CalendarOptions, YearlyDay } from "./holidays.js";
+import { calendarOptionsOf, type CalendarOptions, type YearlyDay } from "./holidays.js";
 import { Scanner, type Found } from "./timeMentions.js";
 import { normalizeText } from "./timeWords.js";
-import { addDays, type LocalDate } from "./zonedTime.js";
+import { addDays, compareDates, type LocalDate } from "./zonedTime.js";
 
 /** Hebrew month names (hebcal's numbering; 12 is plain Adar, Adar I said so is "adar1"). */
 const HE_MONTHS: [string, number | "adar1"][] = [
@@ -75,22 +75,6 @@ const EN_MONTHS: [string, number | "adar1"][] = [
   ["adar", 12],
 ];
 
-/** Gematriya of the letters that can write a day (1–30). */
-const LETTER_VALUES = new Map([
-  ["א", 1],
-  ["ב", 2],
-  ["ג", 3],
-  ["ד", 4],
-  ["ה", 5],
-  ["ו", 6],
-  ["ז", 7],
-  ["ח", 8],
-  ["ט", 9],
-  ["י", 10],
-  ["כ", 20],
-  ["ל", 30],
-]);
-
 /** A day in gematriya as written: "ג'", "ט"ו", "כ"ה", "ל'". */
 const HE_DAY = `(?:ט"[וז]|[יכ]"[א-ט]|[א-טיכל]')`;
 /** A day in digits after an optional prefix: "15", "ב-15", "ה-3". */
@@ -106,6 +90,12 @@ const alternation = (months: [string, number | "adar1"][]) => months.map(([name]
 
 /** Months that are also given names (Sivan, Tamuz, Adar) or words (Av): said after their day only. */
 const NAME_MONTHS = new Set<number | "adar1">([3, 4, 5, 12, 13, "adar1"]);
+
+/**
+ * The month tables of the date grammar, for the unread-word scanner (unreadTime.ts): Hebrew and
+ * English names with their month, and the months said after their day only.
+ */
+export const HEBREW_MONTH_NAMES = { he: HE_MONTHS, en: EN_MONTHS, afterDayOnly: NAME_MONTHS } as const;
 
 /**
  * "ג' בניסן", "בכ"ה באדר ב'", "ב-15 בשבט", "ב-3 לניסן", "15 לשבט". A day in digits before "ל" is a
@@ -128,16 +118,9 @@ const MY_BIRTHDAY = new RegExp(
   "giu",
 );
 
-/** A day in gematriya or digits. */
-function dayOf(text: string): number | null {
-  if (/^\d+$/u.test(text)) return Number(text);
-  let sum = 0;
-  for (const letter of text.replace(/["']/gu, "")) {
-    const value = LETTER_VALUES.get(letter);
-    if (value === undefined) return null;
-    sum += value;
-  }
-  return sum;
+/** A day in gematriya (HE_DAY admits only the letters of 1–30) or digits. */
+function dayOf(text: string): number {
+  return /^\d+$/u.test(text) ? Number(text) : gematriyaStrToNum(text);
 }
 
 function monthOf(text: string, months: [string, number | "adar1"][]): number | "adar1" | null {
@@ -165,8 +148,19 @@ const MY_OWN_BIRTHDAY = /(?<![\p{L}])(?:my\s+hebrew\s+birthday|יום\s+ה?הו�
  * The custom a user's whole message names for the Hebrew date in it ("yahrzeit for grandpa on 7
  * Adar"), for time words handed over without it; "on my Hebrew birthday" names a day, not a custom.
  */
-export function customOfMessage(message: string): HebrewYearly["custom"] | null {
+function customOfMessage(message: string): HebrewYearly["custom"] | null {
   return customOf(message.replace(MY_OWN_BIRTHDAY, " "));
+}
+
+/**
+ * The calendar options a message is read with: the user's settings (calendarOptionsOf; none
+ * without a user) and the custom the whole message names (customOfMessage).
+ */
+export function calendarOptionsOfMessage(
+  user: Parameters<typeof calendarOptionsOf>[0] | undefined,
+  message: string,
+): CalendarOptions {
+  return { ...(user ? calendarOptionsOf(user) : {}), custom: customOfMessage(message) };
 }
 
 /** Whether a message names the user's own Hebrew birthday ("on my Hebrew birthday", or its setting). */
@@ -179,16 +173,11 @@ function nextDayOf(month: number | "adar1", day: number, today: LocalDate): Loca
   if (month === "adar1" || month === 13) {
     const wanted = month === "adar1" ? 12 : 13;
     if (day > 30 || (wanted === 13 && day > 29)) return null;
-    const start = new HDate(new Date(today.year, today.month - 1, today.day)).getFullYear();
+    const start = hebrewDateOf(today).year;
     for (let year = start; year < start + 4; year++) {
       if (!HDate.isLeapYear(year) || day > HDate.daysInMonth(wanted, year)) continue;
-      const g = new HDate(day, wanted, year).greg();
-      const date = { year: g.getFullYear(), month: g.getMonth() + 1, day: g.getDate() };
-      if (
-        date.year * 10_000 + date.month * 100 + date.day >=
-        today.year * 10_000 + today.month * 100 + today.day
-      )
-        return date;
+      const date = gregorianOf({ year, month: wanted, day });
+      if (compareDates(date, today) >= 0) return date;
     }
     return null;
   }
@@ -201,11 +190,7 @@ function nextDayOf(month: number | "adar1", day: number, today: LocalDate): Loca
     const year = hebrewDateOf(next).year;
     if (HDate.isLeapYear(year)) {
       const first = gregorianOf({ year, month: 12, day });
-      if (
-        first.year * 10_000 + first.month * 100 + first.day >=
-        today.year * 10_000 + today.month * 100 + today.day
-      )
-        return first;
+      if (compareDates(first, today) >= 0) return first;
     }
   }
   return next;

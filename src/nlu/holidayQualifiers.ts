@@ -6,7 +6,15 @@
  * המועד פסח", "3 days after Pesach"), by the same phrase's loose-word test, so such a holiday is
  * asked about, never read as its bare first day (D10). The days are computed here, in code (D6).
  */
-import { EN_COUNTS, EN_WEEKDAYS, HE_NUMBERS, HE_WEEKDAYS, words } from "./timeWords.js";
+import {
+  EN_COUNTS,
+  EN_NUMBER_WORDS,
+  EN_WEEKDAYS,
+  HE_NUMBERS,
+  HE_NUMBER_WORDS,
+  HE_WEEKDAYS,
+  words,
+} from "./timeWords.js";
 import { addDays, dayOfWeek, type LocalDate } from "./zonedTime.js";
 
 /** Which day of a holiday a phrase names, from its first day. */
@@ -51,7 +59,7 @@ export const QUALIFIER_BEFORE = [
   String.raw`(?<nightNth>(?:the\s+)?(?<nightOrd>${words([...EN_ORDINALS.slice(1), "last"])})\s+(?:night|candle)\s+of\s+)`,
   String.raw`(?<eveningBefore>(?:the\s+)?(?:evening|night)\s+before\s+|(?:ו?[בל])?(?:ערב|לילה|ליל)\s+שלפני\s+)`,
   String.raw`(?<eveOf>(?:the\s+)?(?:eve\s+of|day\s+before)\s+)`,
-  String.raw`(?<offset>(?<count>\d{1,3}|${words(EN_COUNTS.keys())})\s+(?<unit>days?|weeks?)\s+before\s+|(?<heCount>\d{1,3}|${words(HE_NUMBERS.keys())})\s+(?<heUnit>ימים|שבועות)\s+(?:ש)?לפני\s+|(?<heAmount>${words(HE_DAY_AMOUNTS.keys())})\s+(?:ש)?לפני\s+)`,
+  String.raw`(?<offset>(?<count>\d{1,3}|${EN_NUMBER_WORDS}|an|a)\s+(?<unit>days?|weeks?)\s+before\s+|(?<heCount>\d{1,3}|${HE_NUMBER_WORDS})\s+(?<heUnit>ימים|שבועות)\s+(?:ש)?לפני\s+|(?<heAmount>${words(HE_DAY_AMOUNTS.keys())})\s+(?:ש)?לפני\s+)`,
   String.raw`(?<weekdayBefore>(?:the\s+)?(?<weekday>${SHABBAT}|${words(EN_WEEKDAYS)})\s+before\s+|(?:ו?ב)?(?<heWeekday>שבת|יום\s+(?:${words(HE_WEEKDAYS.slice(0, 6))}))\s+(?:ש)?לפני\s+)`,
   String.raw`(?<ordinal>(?:the\s+)?(?<ord>${words([...EN_ORDINALS, "last"])})\s+day\s+of\s+|(?:ו?[בל]|ה)?יום\s+ה(?<heOrd>${words([...HE_ORDINALS, "אחרון"])})\s+(?:של\s+)?)`,
   String.raw`(?<end>(?:the\s+)?end\s+of\s+|(?:ו?ב)?סוף\s+)`,
@@ -80,7 +88,7 @@ export const QUALIFIER_AFTER = String.raw`(?:(?<eveAfter>\s+eve)|(?<ordinalAfter
  * one is asked about.
  */
 export const LOOSE_BEFORE = new RegExp(
-  String.raw`(?<![\p{L}\p{N}])(?:(?:\d{1,3}|a\s+few|few|several|${words(EN_COUNTS.keys())}|כמה|${words(HE_NUMBERS.keys())})\s+)?(?:every|each|during|over|throughout|within|around|into|since|after|before|days?|weeks?|months?|nights?|${SHABBAT}|weekend|ch?ol\s+ha-?moed|(?:week|weekend|days?|nights?|morning|afternoon|evening|eve|end|start|beginning|middle|rest|half)\s+of|of|${words([...EN_ORDINALS, "last"])}|ו?[בל]?(?:כל|מהלך|זמן|אמצע|סוף|תחילת|מוצאי|חול\s+המועד|חוה"מ|ימי|שבוע|שבועות|שבת|יום|ימים|יומיים|שבועיים|ליל|לילה|הלילה|אחרי|לפני|שלפני|שאחרי|מאז)|ה?(?:${words([...HE_ORDINALS, "אחרון"])})\s+של)(?:\s+the)?\s+$`,
+  String.raw`(?<![\p{L}\p{N}])(?:(?:\d{1,3}|a\s+few|few|several|${EN_NUMBER_WORDS}|an|a|כמה|${HE_NUMBER_WORDS})\s+)?(?:every|each|during|over|throughout|within|around|into|since|after|before|days?|weeks?|months?|nights?|${SHABBAT}|weekend|ch?ol\s+ha-?moed|(?:week|weekend|days?|nights?|morning|afternoon|evening|eve|end|start|beginning|middle|rest|half)\s+of|of|${words([...EN_ORDINALS, "last"])}|ו?[בל]?(?:כל|מהלך|זמן|אמצע|סוף|תחילת|מוצאי|חול\s+המועד|חוה"מ|ימי|שבוע|שבועות|שבת|יום|ימים|יומיים|שבועיים|ליל|לילה|הלילה|אחרי|לפני|שלפני|שאחרי|מאז)|ה?(?:${words([...HE_ORDINALS, "אחרון"])})\s+של)(?:\s+the)?\s+$`,
   "iu",
 );
 

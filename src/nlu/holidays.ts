@@ -36,7 +36,7 @@ import {
   HE_WEEKDAYS,
   type Period,
 } from "./timeWords.js";
-import { addDays, dayOfWeek, type LocalDate } from "./zonedTime.js";
+import { addDays, compareDates, dayOfWeek, type LocalDate } from "./zonedTime.js";
 
 /**
  * How a day named by its holiday or Hebrew date repeats "every year": on a Hebrew date (by a
@@ -132,7 +132,7 @@ const gregorian =
   (month: number, day: number) =>
   (today: LocalDate): HolidayDate => {
     const thisYear = { year: today.year, month, day };
-    return { date: compare(thisYear, today) >= 0 ? thisYear : { ...thisYear, year: today.year + 1 } };
+    return { date: compareDates(thisYear, today) >= 0 ? thisYear : { ...thisYear, year: today.year + 1 } };
   };
 
 /** The `nth` `weekday` (0 = Sunday) of a month, as a yearly rule too. */
@@ -145,7 +145,7 @@ const nthWeekday =
     };
     const thisYear = inYear(today.year);
     return {
-      date: compare(thisYear, today) >= 0 ? thisYear : inYear(today.year + 1),
+      date: compareDates(thisYear, today) >= 0 ? thisYear : inYear(today.year + 1),
       yearly: {
         kind: "rule",
         parts: { freq: "YEARLY", interval: 1, byMonth: [month], byDay: [{ day: weekday, nth }] },
@@ -175,7 +175,7 @@ function easter(year: number): LocalDate {
 /** Mothering Sunday (UK): three weeks before Easter; it moves with Easter, so "every year" is asked. */
 function motheringSunday(today: LocalDate): HolidayDate {
   const thisYear = addDays(easter(today.year), -21);
-  const date = compare(thisYear, today) >= 0 ? thisYear : addDays(easter(today.year + 1), -21);
+  const date = compareDates(thisYear, today) >= 0 ? thisYear : addDays(easter(today.year + 1), -21);
   return { date, yearly: { kind: "unsupported" } };
 }
 
@@ -223,7 +223,7 @@ const lastWeekday =
     };
     const thisYear = inYear(today.year);
     return {
-      date: compare(thisYear, today) >= 0 ? thisYear : inYear(today.year + 1),
+      date: compareDates(thisYear, today) >= 0 ? thisYear : inYear(today.year + 1),
       yearly: {
         kind: "rule",
         parts: { freq: "YEARLY", interval: 1, byMonth: [month], byDay: [{ day: weekday, nth: -1 }] },
@@ -236,7 +236,7 @@ const fromEaster =
   (offset: number) =>
   (today: LocalDate): HolidayDate => {
     const thisYear = addDays(easter(today.year), offset);
-    const date = compare(thisYear, today) >= 0 ? thisYear : addDays(easter(today.year + 1), offset);
+    const date = compareDates(thisYear, today) >= 0 ? thisYear : addDays(easter(today.year + 1), offset);
     return { date, yearly: { kind: "unsupported" } };
   };
 
@@ -291,10 +291,6 @@ function roshChodeshOf(month: (typeof ROSH_CHODESH_MONTHS)[number]): Holiday {
     length: () => null,
     next: hebcalDay(new RegExp(`^Rosh Chodesh ${month.key}$`, "u")),
   };
-}
-
-function compare(a: LocalDate, b: LocalDate): number {
-  return a.year - b.year || a.month - b.month || a.day - b.day;
 }
 
 /** Every holiday Memo reads by name. Longer names of one holiday come first. */
@@ -741,6 +737,9 @@ function mayBeNoun(word: string | undefined): word is string {
 /** A whole holiday name, to keep "Hanukkah and Purim" from reading one as the other's noun. */
 const HOLIDAY_WORD = new RegExp(`^(?:${NAMES})$`, "iu");
 
+/** Any holiday name anywhere: a cheap first test, since most messages name none. */
+const ANY_HOLIDAY_NAME = new RegExp(NAMES, "iu");
+
 /** The Hebrew prefix letters said before a Hebrew name ("ל" of "לפסח"), "" for none or English. */
 function prefixOf(holiday: Holiday, said: string): string {
   for (const name of holiday.he) {
@@ -786,6 +785,8 @@ interface HolidayPhrase extends Span {
 
 /** Every holiday phrase of `text`, with its holiday and where it stands. */
 function holidayPhrases(text: string): HolidayPhrase[] {
+  // The whole phrase pattern costs microseconds even on a text without a name.
+  if (!ANY_HOLIDAY_NAME.test(text)) return [];
   return [...text.matchAll(HOLIDAY_PHRASE)].flatMap((m) => {
     const holiday = holidayOfMatch(m);
     if (!holiday) return [];
@@ -908,7 +909,7 @@ export function takeHolidays(
       if (next === "unknown" || next === null) return { kind: "impossible" };
       const day = qualifiedDay(qualifier, next.date, length);
       if (day === null) return { kind: "impossible" };
-      if (compare(day.date, today) < 0) {
+      if (compareDates(day.date, today) < 0) {
         from = addDays(next.date, 1);
         continue;
       }
@@ -937,7 +938,7 @@ export function takeHolidays(
 
 /** The holiday a whole name names ("pesach", "ראש השנה"), for the fast-path answer "when is …?". */
 export function holidayNamed(text: string): Holiday | null {
-  const m = new RegExp(`^(?:${NAMES})$`, "iu").exec(text.trim().toLowerCase());
+  const m = HOLIDAY_WORD.exec(text.trim().toLowerCase());
   return m ? (holidayOfMatch(m) ?? null) : null;
 }
 

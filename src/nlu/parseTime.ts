@@ -19,7 +19,7 @@ import { UNTIL_MARKER, hasUnsupportedRepeat, takeRepeats, type RepeatPhrase } fr
 import { PERIOD_DEFAULT, resolveMentions, resolveMentionsFully, slotsOf } from "./resolveWhen.js";
 import { Scanner, scanMentions, type Found, type Span } from "./timeMentions.js";
 import { unreadTimeWords } from "./unreadTime.js";
-import { scheduleOf, type HebrewDaySaid, type HebrewYearly } from "./hebrewCalendar.js";
+import { scheduleOfZone, type HebrewDaySaid, type HebrewYearly } from "./hebrewCalendar.js";
 import { customOf, takeHebrewDates } from "./hebrewDateWords.js";
 import { takeHolidays, type CalendarOptions } from "./holidays.js";
 import { MINUTE_MS, normalizeText, type NormalizedText, type Period } from "./timeWords.js";
@@ -174,7 +174,7 @@ function scanText(text: string, nowMs: number, timeZone: string, calendar: Calen
   const today: LocalDate = { year: now.year, month: now.month, day: now.day };
   const scanner = new Scanner(text);
   const said = takeRepeats(scanner);
-  const schedule = calendar.schedule ?? scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone });
+  const schedule = calendar.schedule ?? scheduleOfZone(timeZone);
   const holidays = takeHolidays(scanner, today, timeZone, schedule);
   // "every Pesach", "כל פסח": the holiday every year, as "every year on Pesach" is.
   const repeats: RepeatPhrase[] = [

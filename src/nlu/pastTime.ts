@@ -6,17 +6,26 @@
  * true then. Under D10 a period is read whole or not at all: vague words ("recently", "a few
  * weeks ago", "לאחרונה") give no period, and the caller keeps the user's words as they were.
  */
-import { userWeek } from "./week.js";
+import { weekStartOf } from "./week.js";
 import {
   addDays,
   addMonths,
   daysInMonth,
-  dayOfWeek,
   instantToLocal,
   localToInstant,
   type LocalDate,
 } from "./zonedTime.js";
-import { END, EN_COUNTS, EN_MONTHS, HE_MONTHS, HE_NUMBERS, START, words } from "./timeWords.js";
+import {
+  END,
+  EN_COUNTS,
+  EN_MONTHS,
+  EN_NUMBER_WORDS,
+  HE_MONTHS,
+  HE_NUMBERS,
+  HE_NUMBER_WORDS,
+  START,
+  words,
+} from "./timeWords.js";
 
 /** How finely a period was said. */
 export type PastPrecision = "day" | "week" | "month" | "year";
@@ -40,10 +49,8 @@ function periodStart(date: LocalDate, unit: Unit, timeZone: string): LocalDate {
   switch (unit) {
     case "day":
       return date;
-    case "week": {
-      const back = (dayOfWeek(date) - userWeek(timeZone).firstDay + 7) % 7;
-      return addDays(date, -back);
-    }
+    case "week":
+      return weekStartOf(date, timeZone);
     case "month":
       return { ...date, day: 1 };
     case "year":
@@ -117,8 +124,8 @@ const HE_UNIT_WORDS: Record<string, [Unit, number]> = {
   שנתיים: ["year", 2],
 };
 
-const EN_COUNT = `\\d{1,3}|${words(EN_COUNTS.keys())}`;
-const HE_COUNT = `\\d{1,3}|${words(HE_NUMBERS.keys())}`;
+const EN_COUNT = `\\d{1,3}|${EN_NUMBER_WORDS}|an|a`;
+const HE_COUNT = `\\d{1,3}|${HE_NUMBER_WORDS}`;
 const EN_MONTH = words(EN_MONTHS.keys());
 const HE_MONTH = words(HE_MONTHS.keys());
 const YEAR = "(?:19|20)\\d\\d";

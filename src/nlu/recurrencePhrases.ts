@@ -11,11 +11,11 @@ import type { RuleDay } from "./recurrenceRule.js";
 import type { Scanner, Span } from "./timeMentions.js";
 import {
   EN_NTH_DAYS,
-  EN_COUNTS,
   EN_MONTHS,
+  EN_NUMBER_WORDS,
   EN_WEEKDAYS,
   END,
-  HE_NUMBERS,
+  HE_NUMBER_WORDS,
   HE_MONTHS,
   HE_WEEKDAYS,
   START,
@@ -87,7 +87,7 @@ const EN_EVERY_NTH = new Map([
   ["couple of", 2],
 ]);
 /** Count words before a unit, "a"/"an" left out ("every a day" is no repeat). */
-const EN_COUNT_WORDS = words([...EN_COUNTS.keys()].filter((w) => w !== "a" && w !== "an"));
+const EN_COUNT_WORDS = EN_NUMBER_WORDS;
 const EN_NTH_WORDS = words(EN_NTH.keys());
 const HE_NTH_WORDS = words(HE_NTH.keys());
 /** "first", "1st and 3rd", "second, fourth and last". */
@@ -126,10 +126,10 @@ const UNSUPPORTED = new RegExp(
     String.raw`${START}${EVERY}\s+(?:second|2nd|third|3rd|fourth|4th)\s+(?:${EN_WEEKDAY_ONE})s?${END}(?!\s+(?:of|in)\s+(?:the|every|each)\s+month)(?!\s*(?:,|and\s|&))`,
     // Shorter than a minute.
     String.raw`${START}${EVERY}\s+(?:\d+\s*|(?:${EN_COUNT_WORDS})\s+)?(?:seconds?|secs?)${END}(?!\s*(?:,|&|and\s|day|week|month|year|weekend|time|(?:${EN_WEEKDAY_ONE})))`,
-    String.raw`${START}${HE_EVERY}\s+(?:(?:\d+|${words(HE_NUMBERS.keys())})\s*-?\s*)?(?:שניות|שנייה|שניה)${END}`,
+    String.raw`${START}${HE_EVERY}\s+(?:(?:\d+|${HE_NUMBER_WORDS})\s*-?\s*)?(?:שניות|שנייה|שניה)${END}`,
     String.raw`${START}(?:twice|thrice|(?:\d+|${EN_COUNT_WORDS})\s+times)\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)${END}`,
     String.raw`${START}${HE_EVERY}\s+כמה\s+(?:דקות|שעות|ימים|שבועות|חודשים|שנים)${END}`,
-    String.raw`${START}(?:פעמיים|(?:\d+|${words(HE_NUMBERS.keys())})\s+פעמים)\s+ב(?:יום|שבוע|חודש|שנה)${END}`,
+    String.raw`${START}(?:פעמיים|(?:\d+|${HE_NUMBER_WORDS})\s+פעמים)\s+ב(?:יום|שבוע|חודש|שנה)${END}`,
   ].join("|"),
   "u",
 );
@@ -196,7 +196,7 @@ const REPEATS: [RegExp, (m: RegExpMatchArray) => Shape | undefined][] = [
   // Nudges: every N minutes or hours.
   [
     rx(
-      String.raw`${START}${EVERY}\s+(?:(\d+)\s*|(${words(EN_COUNTS.keys())})\s+)?(minutes?|mins?|hours?|hrs?)${END}`,
+      String.raw`${START}${EVERY}\s+(?:(\d+)\s*|(${EN_NUMBER_WORDS}|an|a)\s+)?(minutes?|mins?|hours?|hrs?)${END}`,
     ),
     ([, digits, word, unit]) => {
       const count = digits || word ? countOf(digits ?? word ?? "") : 1;
@@ -211,7 +211,7 @@ const REPEATS: [RegExp, (m: RegExpMatchArray) => Shape | undefined][] = [
   ],
   [
     rx(
-      String.raw`${START}${HE_EVERY}\s+(?:(\d+|${words(HE_NUMBERS.keys())})\s*-?\s*(דקות|דקה|שעות|שעה)|(${words(HE_WHOLE_INTERVALS.keys())}))${END}`,
+      String.raw`${START}${HE_EVERY}\s+(?:(\d+|${HE_NUMBER_WORDS})\s*-?\s*(דקות|דקה|שעות|שעה)|(${words(HE_WHOLE_INTERVALS.keys())}))${END}`,
     ),
     ([, countText, unit, amount]) => {
       if (amount)
@@ -324,7 +324,7 @@ const REPEATS: [RegExp, (m: RegExpMatchArray) => Shape | undefined][] = [
   ],
   [
     rx(
-      String.raw`${START}(?:${HE_EVERY}\s+|פעם\s+ב-?)(?:(\d+|${words(HE_NUMBERS.keys())})\s*-?\s*)?(?:(יומיים|ימים)|(שבועיים|שבועות)(?:\s+ב-?\s*(${HE_WEEKDAY_LIST}))?|(חודשיים|חודשים)(?:\s+ב-?\s*(?:ה-?)?(\d{1,2})\s+[לב]חודש|\s+ב-?יום\s+ה?(אחרון)(?:\s+${HE_OF_THE_MONTH})?)?|(שנתיים|שנים))${END}`,
+      String.raw`${START}(?:${HE_EVERY}\s+|פעם\s+ב-?)(?:(\d+|${HE_NUMBER_WORDS})\s*-?\s*)?(?:(יומיים|ימים)|(שבועיים|שבועות)(?:\s+ב-?\s*(${HE_WEEKDAY_LIST}))?|(חודשיים|חודשים)(?:\s+ב-?\s*(?:ה-?)?(\d{1,2})\s+[לב]חודש|\s+ב-?יום\s+ה?(אחרון)(?:\s+${HE_OF_THE_MONTH})?)?|(שנתיים|שנים))${END}`,
     ),
     ([, countText, day, week, weekDays, month, monthDay, last, year]) => {
       const unit = day ?? week ?? month ?? year ?? "";

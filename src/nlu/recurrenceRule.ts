@@ -19,6 +19,7 @@ import {
   instantToLocal,
   localToInstant,
   type LocalDate,
+  daysBetween,
 } from "./zonedTime.js";
 
 // rrule ships a UMD bundle: Node's ESM loader shows its exports only as the default export, a CommonJS
@@ -70,7 +71,6 @@ const MAX_NTH = 4;
 const ALWAYS_IN_MONTH = 28;
 /** A bound on the occurrences looked at in one expansion (never reached by a valid rule). */
 const MAX_STEPS = 5000;
-const DAY_MS = 86_400_000;
 
 const sortedUnique = (values: number[]) => [...new Set(values)].sort((a, b) => a - b);
 const isNumberIn = (value: number, min: number, max: number) =>
@@ -215,11 +215,6 @@ function feasible(parts: RuleParts, start: LocalDate): boolean {
   if (freq === "YEARLY") months = parts.byMonth ?? [start.month];
   else months = Array.from({ length: 12 }, (_, i) => ((start.month - 1 + i * parts.interval) % 12) + 1);
   return months.some((month) => byMonthDay.some((day) => Math.abs(day) <= longest(month)));
-}
-
-/** Whole days from `a` to `b`. */
-function daysBetween(a: LocalDate, b: LocalDate): number {
-  return Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / DAY_MS);
 }
 
 /**

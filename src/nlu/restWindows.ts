@@ -5,7 +5,7 @@
  * between its candle lighting and the havdalah that ends them all.
  */
 import { flags, HebrewCalendar, Location, Zmanim, type Event } from "@hebcal/core";
-import type { CalendarSchedule } from "./hebrewCalendar.js";
+import { toJsDate, type CalendarSchedule } from "./hebrewCalendar.js";
 import { addDays, instantToLocal, type LocalDate } from "./zonedTime.js";
 
 /** One rest window: candle lighting to havdalah, with what it is for (Shabbat, Rosh Hashana …). */
@@ -90,8 +90,6 @@ export function cityOfZone(timeZone: string): string | null {
   return location && location.getTzid() === timeZone ? (location.getShortName() ?? last!) : null;
 }
 
-const toJsDate = (date: LocalDate) => new Date(date.year, date.month - 1, date.day);
-
 /** The instant of sunset on `date` in the city of `timeZone` (cityOfZone), or null when the zone has no city. */
 export function sunsetOf(date: LocalDate, timeZone: string): number | null {
   const city = cityOfZone(timeZone);
@@ -113,6 +111,9 @@ const holidayName = (text: string) =>
  * range is found with both its candle lighting and its havdalah.
  */
 const MARGIN_DAYS = 4;
+
+/** Shabbat as a rest window names it, last after the holidays it joins. */
+export const SHABBAT_NAME = { en: "Shabbat", he: "שבת" } as const;
 
 /**
  * The rest windows that overlap `fromMs`…`toMs` in `city` on `schedule`: Shabbat and the yom tov
@@ -201,8 +202,8 @@ function namesBetween(
     if (day.year === last.year && day.month === last.month && day.day === last.day) break;
   }
   if (shabbat) {
-    en.push("Shabbat");
-    he.push("שבת");
+    en.push(SHABBAT_NAME.en);
+    he.push(SHABBAT_NAME.he);
   }
   return { en, he };
 }

@@ -11,6 +11,14 @@
  */
 
 import { restCity } from "./restWindows.js";
+import {
+  dayIndex,
+  EN_RARE_WEEKDAY_ABBREVIATIONS,
+  EN_WEEKDAY_ABBREVIATIONS,
+  EN_WEEKDAYS,
+  HE_WEEKDAYS,
+  words,
+} from "./timeWords.js";
 
 export type SettingsCommand =
   | { kind: "digestOff" }
@@ -228,20 +236,10 @@ function parseSabbathCommand(message: string): SettingsCommand | null {
 const EN_WEEKLY = String.raw`(?:(?:the|my|a|your)\s+)?(?:weekly\s+(?:review|summary|recap|digest|overview)|week\s+in\s+review)`;
 /** "סיכום שבועי", "הסיכום השבועי", "את הסיכום השבועי שלי". */
 const HE_WEEKLY = String.raw`(?:את\s+)?(?:ה)?(?:סיכום|סקירה|תקציר)\s+(?:ה)?שבועי(?:ת)?(?:\s+שלי)?`;
-const EN_DAYS = [
-  "sun(?:day)?",
-  "mon(?:day)?",
-  "tue(?:s|sday)?",
-  "wed(?:nesday)?",
-  "thu(?:r|rs|rsday)?",
-  "fri(?:day)?",
-  "sat(?:urday)?",
-];
-const HE_DAYS = ["ראשון", "שני", "שלישי", "רביעי", "חמישי", "שישי", "שבת"];
 /** A weekday, captured: "Friday", "fridays", "fri". */
-const EN_DAY = String.raw`(${EN_DAYS.join("|")})s?`;
+const EN_DAY = String.raw`(${words([...EN_WEEKDAYS, ...EN_WEEKDAY_ABBREVIATIONS, ...EN_RARE_WEEKDAY_ABBREVIATIONS])})s?`;
 /** "ביום שישי", "בימי שישי", "כל יום שישי", "בשישי", "שישי". */
-const HE_DAY = String.raw`(?:(?:ב|כל\s+)?(?:יום|ימי)\s+|ב)?(${HE_DAYS.join("|")})`;
+const HE_DAY = String.raw`(?:(?:ב|כל\s+)?(?:יום|ימי)\s+|ב)?(${HE_WEEKDAYS.join("|")})`;
 
 const WEEKLY_SHOW = [
   new RegExp(String.raw`^${EN_LEAD}(?:(?:show|give)\s+(?:me\s+)?)?${EN_WEEKLY}(?:\s+now)?${TAIL}`, "iu"),
@@ -306,13 +304,6 @@ const WEEKLY_AT_HE = new RegExp(
   "u",
 );
 
-function dayIndex(word: string): number {
-  const lower = word.toLowerCase();
-  const he = HE_DAYS.indexOf(word);
-  if (he >= 0) return he;
-  return EN_DAYS.findIndex((p) => new RegExp(`^(?:${p})s?$`, "iu").test(lower));
-}
-
 /** The weekly review command in `message`, or null. */
 function weeklyCommand(message: string): SettingsCommand | null {
   if (WEEKLY_OFF.some((p) => p.test(message))) return { kind: "weeklyOff" };
@@ -320,7 +311,7 @@ function weeklyCommand(message: string): SettingsCommand | null {
   if (WEEKLY_SHOW.some((p) => p.test(message))) return { kind: "weeklyShow" };
   const at = (dayWord: string | null, clockWord: string | undefined): SettingsCommand | null => {
     const day = dayWord === null ? null : dayIndex(dayWord);
-    if (day !== null && day < 0) return null;
+    if (dayWord !== null && day === null) return null;
     if (clockWord === undefined) return day === null ? null : { kind: "weeklyAt", day, time: null };
     const clock = readClock(clockWord);
     if (!clock) return null;

@@ -32,6 +32,7 @@ import {
   type Clock,
   type Period,
   type Relative,
+  HE_WEEKDAY_LETTERS,
 } from "./timeWords.js";
 import {
   addDays,
@@ -536,9 +537,6 @@ function fractionOf(text: string): number | null {
   const value = bottom === undefined ? Number(top) : Number(top) / Number(bottom);
   return Number.isFinite(value) ? value : null;
 }
-
-/** The Hebrew week's letters: "יום א'" is Sunday … "יום ז'" Saturday. */
-const HE_WEEKDAY_LETTERS = ["א", "ב", "ג", "ד", "ה", "ו", "ז"];
 
 /** "mon" → 1, "thurs" → 4. */
 function shortWeekdayIndex(word: string): number {

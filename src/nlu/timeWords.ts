@@ -141,6 +141,21 @@ HE_TENS.forEach((tens, t) => {
   });
 });
 
+/**
+ * The words of EN_COUNTS but "a"/"an", as one factored alternation: "twenty three" is a ten and an
+ * optional unit, not one of a hundred listed compounds (the same words, a much cheaper pattern).
+ */
+export const EN_NUMBER_WORDS = [
+  String.raw`(?:${words(EN_TENS)})(?:[\s-]+(?:${words(EN_UNITS)}))?`,
+  words([...EN_TEENS, ...EN_UNITS]),
+].join("|");
+
+/** The words of HE_NUMBERS as one factored alternation: a ten and an optional "ו" and unit. */
+export const HE_NUMBER_WORDS = [
+  String.raw`(?:${words(HE_TENS)})(?:[\s-]+ו(?:${words([...HE_UNITS_F, ...HE_UNITS_M, "שתים", "שנים"])}))?`,
+  words([...HE_NUMBERS.keys()].filter((w) => !HE_TENS.some((tens) => w.startsWith(tens)))),
+].join("|");
+
 /** Hebrew amounts said in one word or phrase: "שעתיים", "רבע שעה", "שבועיים". */
 // prettier-ignore
 export const HE_AMOUNTS = new Map<string, Relative>([
@@ -235,6 +250,31 @@ export const ZONE_ABBREVIATIONS = [
 /** English weekday abbreviations always read ("Mon", "Tue."), and those read only with a dot or a time ("Sun"). */
 export const EN_WEEKDAY_ABBREVIATIONS = ["mon", "tue", "tues", "thu", "thur", "thurs", "fri"];
 export const EN_RARE_WEEKDAY_ABBREVIATIONS = ["sun", "sat", "wed", "weds"];
+/** The Hebrew week's letters: "יום א'" is Sunday … "יום ז'" Saturday. */
+export const HE_WEEKDAY_LETTERS = ["א", "ב", "ג", "ד", "ה", "ו", "ז"];
+
+/** Weekday names, abbreviations and letters, English and Hebrew ("יום שני" too) → 0 (Sunday) … 6. */
+const DAY_INDEX = new Map<string, number>();
+EN_WEEKDAYS.forEach((name, day) => DAY_INDEX.set(name, day));
+for (const short of [...EN_WEEKDAY_ABBREVIATIONS, ...EN_RARE_WEEKDAY_ABBREVIATIONS])
+  DAY_INDEX.set(
+    short,
+    EN_WEEKDAYS.findIndex((name) => name.startsWith(short.slice(0, 3))),
+  );
+HE_WEEKDAYS.forEach((name, day) => DAY_INDEX.set(name, day).set(`יום ${name}`, day));
+HE_WEEKDAY_LETTERS.forEach((letter, day) => DAY_INDEX.set(letter, day));
+
+/** "Monday", "mon", "שני", "יום ב'" → 1; null for anything else. */
+export function dayIndex(name: string): number | null {
+  return (
+    DAY_INDEX.get(
+      name
+        .trim()
+        .toLowerCase()
+        .replace(/[.'׳"]/g, ""),
+    ) ?? null
+  );
+}
 
 /**
  * Minutes said after a Hebrew hour: "שבע ועשרים" (7:20), "שמונה וחצי", "תשע ועשר דקות", "שמונה
@@ -321,17 +361,17 @@ export const PATTERNS = {
   // "in 20 minutes", "in a couple of hours", "in 5 more minutes", "2 hours from now", "3 days hence",
   // "in an hour and a half", "in 1/4 hour".
   enRelative: rx(
-    String.raw`${START}(?:(in)\s+)?(?:(\d+(?:\.\d+)?|1/4|1/2|3/4)\s*|(${words(EN_AMOUNT_WORDS.keys())}|${words(EN_COUNTS.keys())})\s+)(\s*and\s+a\s+half\s+)?(?:more\s+)?(${EN_UNIT})(\s+and\s+a\s+half)?(\s+(?:from\s+now|hence|later))?${END}`,
+    String.raw`${START}(?:(in)\s+)?(?:(\d+(?:\.\d+)?|1/4|1/2|3/4)\s*|(${words(EN_AMOUNT_WORDS.keys())}|${EN_NUMBER_WORDS}|an|a)\s+)(\s*and\s+a\s+half\s+)?(?:more\s+)?(${EN_UNIT})(\s+and\s+a\s+half)?(\s+(?:from\s+now|hence|later))?${END}`,
   ),
   enHalfHour: rx(String.raw`${START}in\s+(?:half\s+an?|a\s+half)\s+hour(?:\s+(?:from\s+now|hence))?${END}`),
   enQuarterHour: rx(String.raw`${START}in\s+(?:a\s+)?quarter\s+(?:of\s+an?\s+)?hour${END}`),
   enThreeQuarterHour: rx(String.raw`${START}in\s+three\s+quarters\s+of\s+an?\s+hour${END}`),
   heRelative: rx(
-    String.raw`${START}ו?ב?עוד\s+(?:(\d+(?:\.\d+)?|כמה|${words(HE_NUMBERS.keys())})\s*-?\s*(${HE_UNIT})(\s+וחצי)?|(${words(HE_AMOUNTS.keys())}))${END}`,
+    String.raw`${START}ו?ב?עוד\s+(?:(\d+(?:\.\d+)?|כמה|${HE_NUMBER_WORDS})\s*-?\s*(${HE_UNIT})(\s+וחצי)?|(${words(HE_AMOUNTS.keys())}))${END}`,
   ),
   /** "half past 7", "a quarter to 8", "ten past 3", "20 minutes to 9", "quarter to noon", optional am/pm. */
   enMinutesAround: rx(
-    String.raw`${START}(?:(?:at|@|by|around)\s+)?(?:(half)|(?:a\s+)?(quarter)|(\d{1,2}|${words(EN_COUNTS.keys())}))\s+(?:minutes?\s+)?(past|after|to|till|til|before|of)\s+(\d{1,2}|${words(EN_HOUR_WORDS.keys())}|noon|midnight)(?:\s*o'?clock)?(?:${MERIDIEM})?${END}`,
+    String.raw`${START}(?:(?:at|@|by|around)\s+)?(?:(half)|(?:a\s+)?(quarter)|(\d{1,2}|${EN_NUMBER_WORDS}|an|a))\s+(?:minutes?\s+)?(past|after|to|till|til|before|of)\s+(\d{1,2}|${words(EN_HOUR_WORDS.keys())}|noon|midnight)(?:\s*o'?clock)?(?:${MERIDIEM})?${END}`,
   ),
   /** "ten thirty", "seven fifteen", "at seven", "eleven o'clock", "nine am", "at seven oh five". */
   enSpelledClock: rx(
@@ -374,7 +414,7 @@ export const PATTERNS = {
   ),
   /** "רבע לשמונה", "ברבע ל-8", "עשרים אחרי שלוש", "עשרה לחמש", "חמש דקות לשש", "בעשרים לתשע". */
   heMinutesAround: rx(
-    String.raw`${START}ו?(?:בשעה\s+|ב-?\s*)?(רבע|חצי|\d{1,2}|${words(HE_NUMBERS.keys())})\s*(דקות\s+)?(?:(ל)\s*-?\s*|(אחרי)\s+)(\d{1,2}|${words(HE_HOURS.keys())})${END}(?!\s*(?:דקות|שעות|ימים|אנשים))`,
+    String.raw`${START}ו?(?:בשעה\s+|ב-?\s*)?(רבע|חצי|\d{1,2}|${HE_NUMBER_WORDS})\s*(דקות\s+)?(?:(ל)\s*-?\s*|(אחרי)\s+)(\d{1,2}|${words(HE_HOURS.keys())})${END}(?!\s*(?:דקות|שעות|ימים|אנשים))`,
   ),
   /** A Hebrew hour word with its minutes and no "ב": "שמונה ועשרים", "שלוש וחצי בצהריים". */
   heWordClockBare: rx(

@@ -10,21 +10,22 @@
  * quantity or a label and stays in the text when a word it counts follows it ("tomorrow 5 apples",
  * "ב-3 אנשים") or a word it names precedes it ("room 12 tomorrow").
  */
+import { HEBREW_MONTH_NAMES } from "./hebrewDateWords.js";
 import { holidayTimeWords } from "./holidays.js";
 import type { Span } from "./timeMentions.js";
 import {
   DAY_WORDS,
   EN_AMOUNT_WORDS,
-  EN_COUNTS,
   EN_HOUR_WORDS,
   EN_MONTHS,
+  EN_NUMBER_WORDS,
   EN_RARE_WEEKDAY_ABBREVIATIONS,
   EN_WEEKDAY_ABBREVIATIONS,
   EN_WEEKDAYS,
   EN_ZONE_PLACES,
   HE_HOURS,
   HE_MONTHS,
-  HE_NUMBERS,
+  HE_NUMBER_WORDS,
   HE_WEEKDAYS,
   HE_ZONE_PLACES,
   ZONE_ABBREVIATIONS,
@@ -35,8 +36,8 @@ const S = String.raw`(?<![\p{L}\p{N}'"])`;
 const E = String.raw`(?![\p{L}\p{N}])`;
 
 /** A number said in digits or words (up to fifty-nine), the thing a time word next to it counts. */
-const EN_NUMBER = String.raw`(?:\d+(?:[.,:]\d+)?|${words([...EN_AMOUNT_WORDS.keys(), ...[...EN_COUNTS.keys()].filter((w) => w !== "a" && w !== "an"), "several", "half", "quarter"])})`;
-const HE_NUMBER = String.raw`(?:\d+|${words([...HE_NUMBERS.keys(), "רבע", "חצי", "כמה", "מספר"])})`;
+const EN_NUMBER = String.raw`(?:\d+(?:[.,:]\d+)?|${words([...EN_AMOUNT_WORDS.keys(), "several", "half", "quarter"])}|${EN_NUMBER_WORDS})`;
+const HE_NUMBER = String.raw`(?:\d+|${HE_NUMBER_WORDS}|${words(["רבע", "חצי", "כמה", "מספר"])})`;
 const EN_UNIT = String.raw`(?:seconds?|secs?|minutes?|mins?|m|hours?|hrs?|hr|h|days?|weeks?|wks?|months?|years?|yrs?|fortnights?|o'?clock|am|pm|a\.m\.?|p\.m\.?|a|p)`;
 const HE_UNIT = String.raw`(?:שניות|שנייה|דקות|דקה|שעות|שעה|ימים|יום|שבועות|שבוע|חודשים|חודש|שנים|שנה)`;
 /** Month names that are also English words ("may", "march") or abbreviations count only by a number. */
@@ -60,6 +61,17 @@ const HE_HOUR = String.raw`(?:\d{1,2}|${words(HE_HOURS.keys())})`;
 const NOT_TIME_AFTER = String.raw`(?!\s*(?:ש"ח|שח|₪|%|\$|€|£|ק"ג|ליטר|שקלים|שקל|דולרים|דולר|יורו|אירו|ל?חודש))`;
 /** After a Hebrew number: a plural noun makes it a count of things, not a time ("ב-3 אנשים"). */
 const NO_HE_PLURAL = String.raw`(?!\s+[^\sבלו\d]\p{L}*(?:ים|ות)(?![\p{L}\p{N}]))`;
+
+const { afterDayOnly } = HEBREW_MONTH_NAMES;
+/** After "ב" these month names are everyday words ("באב", in a father; "בשבט", in a tribe). */
+const HE_MONTH_WORDS = new Set(["אב", "שבט"]);
+/** The date grammar's month names in `language` that `keep` keeps, as an alternation. */
+function monthNames(language: "he" | "en", keep: (name: string, month: number | "adar1") => boolean): string {
+  return HEBREW_MONTH_NAMES[language]
+    .filter(([name, month]) => keep(name, month))
+    .map(([name]) => name)
+    .join("|");
+}
 
 const PATTERNS: RegExp[] = [
   // English day words and calendar words.
@@ -206,7 +218,7 @@ const PATTERNS: RegExp[] = [
   // Hebrew months said as a time ("in Nisan", "בניסן", "לניסן"; "Sivan" and "לסיוון" alone may be a
   // person: after a number only, "3 לסיוון").
   new RegExp(
-    String.raw`${S}(?:in|during|by|until|till)\s+(?:nisan|iyyar|iyar|sivan|tammuz|tamuz|elul|tishrei|tishri|marcheshvan|cheshvan|heshvan|kislev|tevet|teves|shevat|shvat|sh'vat|adar)${E}|(?<![\p{L}\p{N}])ו?ב-?(?:ניסן|אייר|סיוון|סיון|תמוז|אלול|תשרי|מרחשוון|מרחשון|חשוון|חשון|כסליו|כסלו|טבת|אדר)${E}|(?<![\p{L}\p{N}])ו?ל-?(?:ניסן|אייר|אלול|תשרי|מרחשוון|מרחשון|חשוון|חשון|כסליו|כסלו|טבת|שבט)${E}|(?<![\p{L}\p{N}])\d{1,2}\s*ל-?(?:סיוון|סיון|תמוז|אב|אדר)${E}`,
+    String.raw`${S}(?:in|during|by|until|till)\s+(?:${monthNames("en", () => true)})${E}|(?<![\p{L}\p{N}])ו?ב-?(?:${monthNames("he", (name) => !HE_MONTH_WORDS.has(name))})${E}|(?<![\p{L}\p{N}])ו?ל-?(?:${monthNames("he", (_, month) => !afterDayOnly.has(month))})${E}|(?<![\p{L}\p{N}])\d{1,2}\s*ל-?(?:${monthNames("he", (_, month) => afterDayOnly.has(month))})${E}`,
     "giu",
   ),
 ];

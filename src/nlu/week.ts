@@ -4,6 +4,7 @@
  * Saturday–Sunday elsewhere. Days are numbered 0 = Sunday … 6 = Saturday (D6).
  */
 import ct from "countries-and-timezones";
+import { addDays, dayOfWeek, type LocalDate } from "./zonedTime.js";
 
 /** A week's working days and weekend days, each in the order they come in that week. */
 export interface UserWeek {
@@ -29,4 +30,10 @@ export function userWeek(timeZone: string): UserWeek {
   const countries = ct.getTimezone(timeZone)?.countries ?? [];
   const week = countries.some((country) => SUNDAY_WEEK_COUNTRIES.has(country)) ? SUNDAY_WEEK : MONDAY_WEEK;
   return { workdays: [...week.workdays], weekend: [...week.weekend], firstDay: week.firstDay };
+}
+
+/** The first day of the user's week (userWeek) that holds `date`. */
+export function weekStartOf(date: LocalDate, timeZone: string): LocalDate {
+  const back = (dayOfWeek(date) - userWeek(timeZone).firstDay + 7) % 7;
+  return addDays(date, -back);
 }

@@ -2,7 +2,7 @@
  * Exact wall-clock arithmetic in an IANA time zone (D6), with Intl only.
  * Nothing here reads the system time zone: every conversion names its zone.
  */
-import { pad2, zonedParts } from "../utils/timeContext.js";
+import { HEBREW_DAYS, pad2, zonedParts } from "../utils/timeContext.js";
 
 /** A calendar date; month 1–12. */
 export interface LocalDate {
@@ -75,6 +75,27 @@ export function instantToLocal(epochMs: number, timeZone: string): LocalDateTime
   return { year: p.year, month: p.month, day: p.day, hour: p.hour, minute: p.minute, dayOfWeek: p.dayOfWeek };
 }
 
+/** {year, month, day} → "2026-03-05". */
+export function formatDate(date: LocalDate): string {
+  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+  return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;
+}
+
+/** The instant local midnight starts `date` in `timeZone` (a midnight in a DST gap moves forward, per D6). */
+export function localMidnight(date: LocalDate, timeZone: string): number {
+  return localToInstant({ ...date, hour: 0, minute: 0 }, timeZone);
+}
+
+/** Whole days from `a` to `b` (negative when `b` is earlier). */
+export function daysBetween(a: LocalDate, b: LocalDate): number {
+  return Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / DAY_MS);
+}
+
+/** The order of two dates: negative when `a` is earlier, 0 on the same day, positive when later. */
+export function compareDates(a: LocalDate, b: LocalDate): number {
+  return a.year - b.year || a.month - b.month || a.day - b.day;
+}
+
 /** The date `days` whole days after (or before, if negative) `date`; pure calendar arithmetic. */
 export function addDays(date: LocalDate, days: number): LocalDate {
   if (!Number.isInteger(days)) throw new RangeError(`Not a whole number of days: ${days}`);
@@ -110,6 +131,19 @@ export function parseClock(text: string): { hour: number; minute: number } | nul
   const hour = Number(match[1]);
   const minute = Number(match[2] ?? 0);
   return hour <= 23 && minute <= 59 ? { hour, minute } : null;
+}
+
+const EN_SHORT_DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+
+/**
+ * A day as the user reads it: "Thu 05/03" / "יום חמישי 05/03"; `bare` leaves out Hebrew's "יום"
+ * ("חמישי 05/03"), as the weekly review's lines say it.
+ */
+export function dateLabel(date: LocalDate, language: "he" | "en", bare = false): string {
+  const dm = `${pad2(date.day)}/${pad2(date.month)}`;
+  const weekday = dayOfWeek(date);
+  if (language === "en") return `${EN_SHORT_DAYS[weekday]} ${dm}`;
+  return `${bare ? "" : "יום "}${HEBREW_DAYS[weekday]} ${dm}`;
 }
 
 /** A 24h clock time as "HH:mm": (9, 0) → "09:00". */

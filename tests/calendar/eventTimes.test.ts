@@ -1,9 +1,9 @@
 // The calendar's time words → stored times, in code (D6). "Now" is Thursday 5 March 2026, 12:00 in
 // Asia/Jerusalem (UTC+2); Israel moves to summer time (UTC+3) on Friday 27 March 2026 at 02:00.
+import { dayIndex } from "../../src/nlu/timeWords.js";
 import { describe, expect, it } from "vitest";
 import {
   buildEventInputs,
-  dayIndex,
   eventTimes,
   patchTimes,
   readRange,

@@ -6,12 +6,10 @@ import type { GoogleAccounts } from "../../src/services/google/types.js";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { calendar_v3 } from "@googleapis/calendar";
-import { addDays, instantToLocal, type LocalDate } from "../../src/nlu/zonedTime.js";
+import { addDays, daysBetween, instantToLocal, type LocalDate, formatDate } from "../../src/nlu/zonedTime.js";
 import { matchesQuery, spanOf } from "../../src/services/calendar/eventInput.js";
 import {
-  daysBetween,
   expandSeries,
-  formatDate,
   localDateOf,
   occurrenceOn,
   overlaps,

@@ -1,6 +1,6 @@
 import type { CalendarOptions } from "../../nlu/holidays.js";
 import { recognizeCalendarQuestion } from "../../nlu/calendarQuestions.js";
-import { scheduleOf } from "../../nlu/hebrewCalendar.js";
+import { scheduleOfZone } from "../../nlu/hebrewCalendar.js";
 import { calendarAnswerText } from "./calendarAnswer.js";
 import { isUndoCommand, recognizeCommand } from "../../nlu/commands.js";
 import { recognizeGoogleCommand, type GoogleCommand } from "../../nlu/googleCommands.js";
@@ -147,7 +147,7 @@ export function fastPathTurn(
         message,
         nowMs,
         timeZone,
-        options.calendar?.schedule ?? scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone }),
+        options.calendar?.schedule ?? scheduleOfZone(timeZone),
       )
     : null;
   if (calendar) {

@@ -3,7 +3,7 @@ import type {
   OccurrenceOverride,
   StoredCalendarEvent,
 } from "../../db/repositories/calendarEventRepository.js";
-import { addDays } from "../../nlu/zonedTime.js";
+import { addDays, formatDate } from "../../nlu/zonedTime.js";
 import {
   applyPatch,
   checkEventInput,
@@ -16,7 +16,6 @@ import {
 import { type CompleteEventInput } from "../../types/calendar.js";
 import {
   expandSeries,
-  formatDate,
   occurrenceOn,
   parseDate,
   overlaps,

@@ -13,18 +13,21 @@ import type { CalendarOptions } from "../../nlu/holidays.js";
 import { readTime, type UnclearReason } from "../../nlu/parseTime.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
 import { type Recurrence } from "../../types/recurrence.js";
+import { dayIndex } from "../../nlu/timeWords.js";
 import { resolveWhen } from "../../nlu/whenPhrase.js";
 import {
   addDays,
+  daysBetween,
   dayOfWeek,
   instantToLocal,
   localToInstant,
   parseClock,
   type LocalDate,
+  formatDate,
 } from "../../nlu/zonedTime.js";
 import { bareClock } from "../tasks/taskTimes.js";
 import { recurrenceOfReminder } from "./calendarRule.js";
-import { daysBetween, formatDate, localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
+import { localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
 import type {
   CalendarEvent,
   CalendarRecurrence,
@@ -83,31 +86,6 @@ export interface TimeOptions {
 
 /** The calendar words' options of a reading, when the user's are known. */
 const calendarOf = (options: TimeOptions) => (options.calendar ? { calendar: options.calendar } : {});
-
-/** English and Hebrew weekday names and abbreviations → 0 (Sunday) … 6. */
-const DAY_INDEX = new Map<string, number>(
-  [
-    ["sunday", "sun", "ראשון", "יום ראשון", "א"],
-    ["monday", "mon", "שני", "יום שני", "ב"],
-    ["tuesday", "tue", "tues", "שלישי", "יום שלישי", "ג"],
-    ["wednesday", "wed", "רביעי", "יום רביעי", "ד"],
-    ["thursday", "thu", "thur", "thurs", "חמישי", "יום חמישי", "ה"],
-    ["friday", "fri", "שישי", "יום שישי", "ו"],
-    ["saturday", "sat", "שבת", "יום שבת"],
-  ].flatMap((names, day) => names.map((name) => [name, day] as const)),
-);
-
-/** "Monday", "mon", "שני" → 1; null for anything else. */
-export function dayIndex(name: string): number | null {
-  return (
-    DAY_INDEX.get(
-      name
-        .trim()
-        .toLowerCase()
-        .replace(/[.'׳"]/g, ""),
-    ) ?? null
-  );
-}
 
 /** The local date the words name ("2026-03-06", "Friday", "מחר"), or null. */
 export function readDate(words: string, options: TimeOptions): LocalDate | null {

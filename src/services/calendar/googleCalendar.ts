@@ -1,3 +1,4 @@
+import { formatDate } from "../../nlu/zonedTime.js";
 import { createHash } from "node:crypto";
 import { calendar, type calendar_v3 } from "@googleapis/calendar";
 import {
@@ -16,7 +17,7 @@ import {
   spanOf,
 } from "./eventInput.js";
 import { type CompleteEventInput } from "../../types/calendar.js";
-import { formatDate, localDateOf, overlaps, parseDate } from "./recurrenceExpansion.js";
+import { localDateOf, overlaps, parseDate } from "./recurrenceExpansion.js";
 import { isRuleLine, parseRRule, toRRule, weekStartOf } from "./rrule.js";
 import { CalendarRequestError } from "./calendarRequestError.js";
 import {

@@ -6,7 +6,17 @@
  * repeated one means its first occurrence (localToInstant). Pure: no clock, no storage.
  */
 import { eachRuleDate } from "../../nlu/recurrenceRule.js";
-import { addDays, daysInMonth, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
+import {
+  addDays,
+  compareDates,
+  daysBetween,
+  daysInMonth,
+  instantToLocal,
+  formatDate,
+  localMidnight,
+  localToInstant,
+  type LocalDate,
+} from "../../nlu/zonedTime.js";
 import { partsOf } from "./calendarRule.js";
 import type { CalendarRecurrence } from "../../types/calendar.js";
 
@@ -48,12 +58,6 @@ export function parseDate(text: string): LocalDate | null {
   return date;
 }
 
-/** {year, month, day} → "2026-03-05". */
-export function formatDate(date: LocalDate): string {
-  const pad = (n: number, width = 2) => String(n).padStart(width, "0");
-  return `${pad(date.year, 4)}-${pad(date.month)}-${pad(date.day)}`;
-}
-
 /** A date string known to be valid (throws otherwise: a programming error, inputs are validated first). */
 function date(text: string): LocalDate {
   const parsed = parseDate(text);
@@ -61,17 +65,10 @@ function date(text: string): LocalDate {
   return parsed;
 }
 
-/** Whole days from `a` to `b`. */
-export function daysBetween(a: LocalDate, b: LocalDate): number {
-  return Math.round((Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / DAY_MS);
-}
-
-const compareDates = (a: LocalDate, b: LocalDate) => daysBetween(b, a);
-
 /** Local midnight of a date in a zone, epoch ms (a midnight in a DST gap moves forward, per D6). */
 export function startOfDay(day: string | LocalDate, timeZone: string): number {
   const d = typeof day === "string" ? date(day) : day;
-  return localToInstant({ ...d, hour: 0, minute: 0 }, timeZone);
+  return localMidnight(d, timeZone);
 }
 
 /** The local date of an instant in a zone. */

@@ -1,11 +1,10 @@
-import { dayLabel } from "../reminder/weeklyText.js";
 import { t, type Language } from "../../messages/index.js";
 import { formatRule } from "../../nlu/recurrenceRule.js";
-import { addDays, dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
+import { addDays, dateLabel, daysBetween, type LocalDate, formatDate } from "../../nlu/zonedTime.js";
 import { HEBREW_DAYS, pad2, zonedParts } from "../../utils/timeContext.js";
 import { joinAnd, ordinal, rruleWords } from "../tasks/rruleText.js";
 import { partsOf } from "./calendarRule.js";
-import { daysBetween, formatDate, parseDate } from "./recurrenceExpansion.js";
+import { parseDate } from "./recurrenceExpansion.js";
 import type { EventView, Frame } from "../../contracts/calendar.js";
 import type { CalendarRequestError } from "./calendarRequestError.js";
 import type { CalendarEvent, CalendarRecurrence, TimeRange } from "../../types/calendar.js";
@@ -59,13 +58,6 @@ export function dayText(date: LocalDate, today: string, language: Language, capi
   if (diff === 1) return t(language, capital ? "calendar.Tomorrow" : "calendar.tomorrow");
   if (diff === -1) return t(language, "calendar.yesterday");
   return dateLabel(date, language);
-}
-
-/** "Thu 05/03" / "יום חמישי 05/03". */
-export function dateLabel(date: LocalDate, language: Language): string {
-  const dm = `${pad2(date.day)}/${pad2(date.month)}`;
-  const weekday = dayOfWeek(date);
-  return language === "he" ? `יום ${HEBREW_DAYS[weekday]} ${dm}` : `${EN_DAYS[weekday]!.slice(0, 3)} ${dm}`;
 }
 
 /** When an event happens, in the user's zone: "tomorrow 14:00–15:00", "Fri 06/03 – Sun 08/03 (all day)". */
@@ -196,7 +188,9 @@ export function digestLines(
   return sorted.map((event) => {
     const at = localMoment(event.start, zone);
     // An all-day event's start is its date as written, not an instant to move into the zone.
-    const day = week ? dayLabel(event.allDay ? parseDate(event.start.slice(0, 10))! : at.date, language) : "";
+    const day = week
+      ? dateLabel(event.allDay ? parseDate(event.start.slice(0, 10))! : at.date, language, true)
+      : "";
     if (event.allDay)
       return week
         ? { time: day, text: event.summary }

@@ -5,9 +5,9 @@
  * refuses (BYWEEKNO, hourly, a fifth Monday…) reads back as null, and Memo never rewrites it.
  */
 import { formatRule, parseRule } from "../../nlu/recurrenceRule.js";
-import { addDays } from "../../nlu/zonedTime.js";
+import { addDays, formatDate } from "../../nlu/zonedTime.js";
 import { recurrenceOfParts } from "./calendarRule.js";
-import { formatDate, localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
+import { localDateOf, parseDate, startOfDay } from "./recurrenceExpansion.js";
 import type { CalendarRecurrence } from "../../types/calendar.js";
 
 /** RFC 5545 day codes, 0 = Sunday … 6 = Saturday (D6 numbering). */

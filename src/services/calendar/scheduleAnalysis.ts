@@ -2,8 +2,8 @@
  * "What does my week look like?": busy hours per day and free slots within waking hours, computed
  * from the events in code, in the user's zone. Pure: the caller brings the events and the clock.
  */
-import { addDays, dayOfWeek, localToInstant } from "../../nlu/zonedTime.js";
-import { daysBetween, formatDate, localDateOf, startOfDay } from "./recurrenceExpansion.js";
+import { addDays, daysBetween, dayOfWeek, localToInstant, formatDate } from "../../nlu/zonedTime.js";
+import { localDateOf, startOfDay } from "./recurrenceExpansion.js";
 import type { CalendarEvent, TimeRange } from "../../types/calendar.js";
 import type { DaySchedule, ScheduleAnalysis, Slot } from "../../contracts/calendar.js";
 

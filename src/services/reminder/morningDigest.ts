@@ -4,7 +4,7 @@ import type { DigestTask, ProactiveUser } from "../../db/repositories/schedulerR
 import type { ReminderRepositories } from "../../db/storage.js";
 import type { Storage } from "../../db/transaction.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
-import { addDays, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
+import { addDays, instantToLocal, localMidnight } from "../../nlu/zonedTime.js";
 import { digestPolishMessages } from "../../prompts/morningBriefPrompt.js";
 import type { LLMService } from "../../types/llm.js";
 import type { ProactiveContent } from "../../types/proactive.js";
@@ -195,6 +195,8 @@ function nextDigestAt(
 /** The local day containing `atMs`, from its midnight to the next (23 to 25 hours across DST). */
 function dayBounds(atMs: number, timeZone: string): { startMs: number; endMs: number } {
   const { year, month, day } = instantToLocal(atMs, timeZone);
-  const midnight = (date: LocalDate) => localToInstant({ ...date, hour: 0, minute: 0 }, timeZone);
-  return { startMs: midnight({ year, month, day }), endMs: midnight(addDays({ year, month, day }, 1)) };
+  return {
+    startMs: localMidnight({ year, month, day }, timeZone),
+    endMs: localMidnight(addDays({ year, month, day }, 1), timeZone),
+  };
 }

@@ -12,6 +12,7 @@ import { HEBREW_DAYS, humanTime, pad2, zonedParts } from "../../utils/timeContex
 import { t, type Language } from "../../messages/index.js";
 import { intervalText } from "../tasks/replies.js";
 import { HOUSEHOLD_BUTTON, REMINDER_BUTTON } from "../../nlu/buttonCommands.js";
+import { SHABBAT_NAME } from "../../nlu/restWindows.js";
 import { renderWeekly } from "./weeklyText.js";
 
 /**
@@ -45,6 +46,19 @@ export function durationText(ms: number, language: Language): string {
 export function localClock(ms: number, timeZone: string): string {
   const parts = zonedParts(ms, timeZone);
   return `${pad2(parts.hour)}:${pad2(parts.minute)}`;
+}
+
+/**
+ * "Fri 17:14" / "יום שישי 17:14" in `timeZone`; `bare` leaves out Hebrew's "יום" ("שישי 17:14"), as
+ * the Shabbat settings' reply says it.
+ */
+export function dayClock(ms: number, timeZone: string, language: Language, bare = false): string {
+  const parts = zonedParts(ms, timeZone);
+  const day =
+    language === "he"
+      ? `${bare ? "" : "יום "}${HEBREW_DAYS[parts.dayOfWeek] ?? ""}`
+      : parts.weekday.slice(0, 3);
+  return `${day} ${localClock(ms, timeZone)}`;
 }
 
 /** The message of a ledger entry, as of `nowMs`. */
@@ -178,12 +192,17 @@ function renderRing(content: RingContent, nowMs: number): RenderedMessage {
   return { text, buttons };
 }
 
-/** "Rosh Hashana and Shabbat" / "החג והשבת" (Hebrew says "until the end of the holiday and Shabbat"). */
+/**
+ * "Rosh Hashana and Shabbat" / "החג והשבת": Hebrew says "until the end of the holiday and Shabbat"
+ * ("עד צאת החג והשבת") rather than naming the holidays before Shabbat.
+ */
 function joinNames(names: readonly string[], lang: Language): string {
   if (names.length < 2) return names[0] ?? "";
-  if (lang === "he" && names.at(-1) === "שבת") return names.length === 2 ? "החג והשבת" : "החגים והשבת";
+  const first = names.slice(0, -1).join(", ");
   const last = names.at(-1)!;
-  return `${names.slice(0, -1).join(", ")}${lang === "he" ? " ו" : " and "}${last}`;
+  if (lang === "he" && last === SHABBAT_NAME.he)
+    return t(lang, names.length === 2 ? "reminder.heldHolidayAndShabbat" : "reminder.heldHolidaysAndShabbat");
+  return t(lang, "reminder.heldNames", { names: first, last });
 }
 
 function renderAway(content: AwayContent, nowMs: number): string {
@@ -214,12 +233,11 @@ export function renderDigest(content: DigestContent): string {
     const { city, lightingAt, havdalahAt } = content.candles;
     // The city's times, named as such when the user's zone is another's.
     const zone = content.candles.timeZone ?? content.timeZone;
-    const end = zonedParts(Date.parse(havdalahAt), zone);
     greeting.push(
       t(lang, zone === content.timeZone ? "digest.candles" : "digest.candlesCityTime", {
         time: localClock(Date.parse(lightingAt), zone),
         city,
-        havdalah: `${lang === "he" ? `יום ${HEBREW_DAYS[end.dayOfWeek] ?? ""}` : end.weekday.slice(0, 3)} ${localClock(Date.parse(havdalahAt), zone)}`,
+        havdalah: dayClock(Date.parse(havdalahAt), zone, lang),
       }),
     );
   }

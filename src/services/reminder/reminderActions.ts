@@ -19,6 +19,7 @@ import type { ReplyContent } from "../../types/outbound.js";
 import { HEBREW_DAYS } from "../../utils/timeContext.js";
 import { weeklySchedule, type WeeklyReview } from "./weeklyReview.js";
 import { gregorianDayText, hebrewDayMonthText, nextObservance } from "../../nlu/hebrewCalendar.js";
+import { EN_WEEKDAYS } from "../../nlu/timeWords.js";
 import { instantToLocal } from "../../nlu/zonedTime.js";
 
 export interface ReminderActionsDeps {
@@ -71,11 +72,11 @@ function changesSetting(user: User, command: SettingsCommand): boolean {
   }
 }
 
-const EN_DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-
 /** "Friday" / "יום שישי": a weekday as the weekly review's confirmations name it. */
 function dayName(day: number, language: "he" | "en"): string {
-  return language === "he" ? `יום ${HEBREW_DAYS[day] ?? ""}` : (EN_DAY_NAMES[day] ?? "");
+  return language === "he"
+    ? `יום ${HEBREW_DAYS[day] ?? ""}`
+    : (EN_WEEKDAYS[day] ?? "").replace(/^./u, (c) => c.toUpperCase());
 }
 
 /** A typed "done" means the reminder that rang within this long (a quoted reminder: any time). */

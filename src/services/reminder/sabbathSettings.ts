@@ -3,8 +3,7 @@ import { scheduleOf } from "../../nlu/hebrewCalendar.js";
 import { cityName, restCity } from "../../nlu/restWindows.js";
 import type { SettingsCommand } from "../../nlu/settingsCommand.js";
 import type { User } from "../../types/index.js";
-import { HEBREW_DAYS, zonedParts } from "../../utils/timeContext.js";
-import { localClock } from "./proactiveText.js";
+import { dayClock } from "./proactiveText.js";
 import { nextRestWindow, restCityOf } from "./sabbathQuiet.js";
 
 /** The Shabbat quiet and holiday calendar commands (settingsCommand kinds). */
@@ -26,13 +25,6 @@ export const isSabbathCommand = (command: SettingsCommand): command is SabbathCo
   command.kind === "sabbathShow" ||
   command.kind === "calendarSchedule";
 
-/** "Fri 17:14" / "שישי 17:14" in `timeZone`. */
-function dayTime(ms: number, timeZone: string, language: Language): string {
-  const parts = zonedParts(ms, timeZone);
-  const day = language === "he" ? (HEBREW_DAYS[parts.dayOfWeek] ?? "") : parts.weekday.slice(0, 3);
-  return `${day} ${localClock(ms, timeZone)}`;
-}
-
 /**
  * "\nQuiet from candle lighting Fri 17:14 to havdalah Sat 18:10 (Jerusalem)." for the user as they
  * will be, in the city's time (named so when the user's zone is another's); "" when none is known.
@@ -43,8 +35,8 @@ function nextWindowLine(user: User, language: Language, nowMs: number): string {
   if (!city || !window) return "";
   const zone = window.timeZone;
   const line = t(language, zone === user.timeZone ? "sabbath.window" : "sabbath.windowCityTime", {
-    start: dayTime(window.start, zone, language),
-    end: dayTime(window.end, zone, language),
+    start: dayClock(window.start, zone, language, true),
+    end: dayClock(window.end, zone, language, true),
     city: cityName(city, language),
   });
   return `\n${line}`;

@@ -3,26 +3,28 @@ import type { Delivery, NewDelivery } from "../../db/repositories/deliveryLedger
 import type { ProactiveUser, SharedListItem, WeekTask } from "../../db/repositories/schedulerRepository.js";
 import type { ReminderRepositories } from "../../db/storage.js";
 import type { Storage } from "../../db/transaction.js";
-import {
-  holidaysBetween,
-  keepsHebrewCalendar,
-  scheduleOf,
-  type HolidayDay,
-} from "../../nlu/hebrewCalendar.js";
+import { scheduleOfZone, userHolidays } from "../../nlu/hebrewCalendar.js";
 import { nextOccurrence } from "../../nlu/recurrence.js";
-import { userWeek } from "../../nlu/week.js";
-import { addDays, dayOfWeek, instantToLocal, localToInstant, type LocalDate } from "../../nlu/zonedTime.js";
+import { weekStartOf } from "../../nlu/week.js";
+import {
+  addDays,
+  dateLabel,
+  formatDate,
+  instantToLocal,
+  localMidnight,
+  localToInstant,
+  type LocalDate,
+} from "../../nlu/zonedTime.js";
 import type { DigestLine, ProactiveContent, WeeklyContent, WeeklySection } from "../../types/proactive.js";
 import type { ReplyContent } from "../../types/outbound.js";
 import { replyLanguage } from "../../utils/language.js";
 import type { Logger } from "../../utils/logger.js";
 import { quotedInline } from "../../utils/quotedText.js";
-import { pad2 } from "../../utils/timeContext.js";
 import type { DigestSource } from "./digest.js";
 import { asDelivery, assignSlots, nextSlots } from "./deliveryRows.js";
 import { localClock } from "./proactiveText.js";
 import { isHeld } from "./sabbathQuiet.js";
-import { dayLabel, renderWeekly, SECTION_LINES, weeklyIsEmpty } from "./weeklyText.js";
+import { renderWeekly, SECTION_LINES, weeklyIsEmpty } from "./weeklyText.js";
 
 /** A weekly review more than this late is skipped (as the morning digest): Sunday's review is not sent on Sunday night. */
 const WEEKLY_STALE_MS = 3 * 60 * 60 * 1000;
@@ -31,32 +33,6 @@ const LIST_ITEMS_SHOWN = 5;
 /** The review's time when the user chose none. */
 const DEFAULT_TIME = "08:00";
 
-/**
- * Which of the Hebrew calendar's days the review names: every yom tov, chol hamoed and Chanukah
- * night, fast and erev; of the minor and modern days, those people plan their week around.
- */
-const MINOR_SHOWN = new Set(["Purim", "Shushan Purim", "Tu BiShvat", "Lag BaOmer", "Tu B'Av"]);
-const MODERN_SHOWN = new Set([
-  "Yom HaShoah",
-  "Yom HaZikaron",
-  "Yom HaAtzma'ut",
-  "Yom Yerushalayim",
-  "Yitzhak Rabin Memorial Day",
-]);
-
-function shown(day: HolidayDay): boolean {
-  switch (day.kind) {
-    case "minor":
-      return MINOR_SHOWN.has(day.key);
-    case "modern":
-      return MODERN_SHOWN.has(day.key);
-    case "rosh_chodesh":
-      return false;
-    default:
-      return true;
-  }
-}
-
 /** The user's weekly review day (0 = Sunday) and time: theirs, else Sunday 08:00 in Israel, Monday 08:00 elsewhere. */
 export function weeklySchedule(user: {
   timeZone: string;
@@ -64,8 +40,7 @@ export function weeklySchedule(user: {
   weeklyReviewTime: string | null;
 }): { day: number; time: string } {
   // The week starts on Sunday where the user's zone keeps Israel's calendar.
-  const israeli =
-    scheduleOf({ calendarSchedule: null, sabbathCity: null, timeZone: user.timeZone }) === "israel";
+  const israeli = scheduleOfZone(user.timeZone) === "israel";
   return { day: user.weeklyReviewDay ?? (israeli ? 0 : 1), time: user.weeklyReviewTime ?? DEFAULT_TIME };
 }
 
@@ -81,8 +56,6 @@ type Reader = Pick<
   "phone" | "displayName" | "language" | "timeZone" | "calendarSchedule" | "sabbathCity" | "sabbathQuiet"
 >;
 
-const isoDate = (date: LocalDate) => `${date.year}-${pad2(date.month)}-${pad2(date.day)}`;
-
 /** At most SECTION_LINES lines, and how many more there were. */
 function section(lines: readonly DigestLine[]): WeeklySection {
   return { lines: lines.slice(0, SECTION_LINES), more: Math.max(0, lines.length - SECTION_LINES) };
@@ -94,8 +67,7 @@ function section(lines: readonly DigestLine[]): WeeklySection {
  * twice that week.
  */
 function weekStart(date: LocalDate, zone: string): string {
-  const back = (dayOfWeek(date) - userWeek(zone).firstDay + 7) % 7;
-  return isoDate(addDays(date, -back));
+  return formatDate(weekStartOf(date, zone));
 }
 
 /** The instant a task shows at: its next ring for repeating ones, else its due time. */
@@ -104,9 +76,6 @@ function shownAt(task: WeekTask): number | null {
   return iso === null ? null : Date.parse(iso);
 }
 
-/** The local midnight that starts `date`. */
-const midnight = (date: LocalDate, zone: string) => localToInstant({ ...date, hour: 0, minute: 0 }, zone);
-
 /** The stretch a review made at `reviewAtMs` covers: the 7 days before it, and the rest of its day plus 6 more. */
 function weekOf(reviewAtMs: number, zone: string) {
   const local = instantToLocal(reviewAtMs, zone);
@@ -114,7 +83,7 @@ function weekOf(reviewAtMs: number, zone: string) {
   // A week back on the calendar, at the same wall time (D6: days keep the local time).
   const sinceMs = localToInstant({ ...addDays(today, -7), hour: local.hour, minute: local.minute }, zone);
   const lastDay = addDays(today, 6);
-  return { today, lastDay, sinceMs, untilMs: midnight(addDays(today, 7), zone) };
+  return { today, lastDay, sinceMs, untilMs: localMidnight(addDays(today, 7), zone) };
 }
 
 /**
@@ -147,7 +116,7 @@ function buildWeeklyReview(
     const at = shownAt(task);
     if (at === null) continue;
     const local = instantToLocal(at, zone);
-    const day = dayLabel(local, language);
+    const day = dateLabel(local, language, true);
     if (task.recurrence === null && at < reviewAtMs) {
       overdue.push({ at, id: task.id, line: { time: day, text: words(task) } });
     } else if (at >= reviewAtMs && at < week.untilMs) {
@@ -156,14 +125,10 @@ function buildWeeklyReview(
   }
   const byTime = (a: { at: number }, b: { at: number }) => a.at - b.at;
   overdue.sort(byTime);
-  // Only for users whose calendar it plainly is (the digest's rule).
-  const holidays = (
-    keepsHebrewCalendar({ ...user, language })
-      ? holidaysBetween(week.today, week.lastDay, scheduleOf(user), user.sabbathCity === "Jerusalem")
-      : []
-  )
-    .filter(shown)
-    .map((h) => ({ time: dayLabel(h.date, language), text: language === "he" ? h.he : h.en }));
+  const holidays = userHolidays({ ...user, language }, week.today, week.lastDay).map((h) => ({
+    time: dateLabel(h.date, language, true),
+    text: language === "he" ? h.he : h.en,
+  }));
   const lists = new Map<string, string[]>();
   for (const item of items) lists.set(item.list, [...(lists.get(item.list) ?? []), item.text]);
   const shared = [...lists].map(([list, texts]) => {
@@ -179,7 +144,7 @@ function buildWeeklyReview(
     language,
     timeZone: zone,
     name: user.displayName?.trim().split(/\s+/)[0]?.slice(0, 40) || null,
-    date: isoDate(week.today),
+    date: formatDate(week.today),
     reviewAt: new Date(reviewAtMs).toISOString(),
     done: section(done.sort(byTime).map((d) => d.line)),
     overdue: { ...section(overdue.map((o) => o.line)), taskIds: overdueShown.map((o) => o.id) },

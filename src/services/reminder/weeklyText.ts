@@ -1,19 +1,11 @@
 import { t, type Language } from "../../messages/index.js";
-import { dayOfWeek, type LocalDate } from "../../nlu/zonedTime.js";
+import { dateLabel } from "../../nlu/zonedTime.js";
 import type { DigestLine, WeeklyContent, WeeklySection } from "../../types/proactive.js";
 import { fitsTemplateParameter } from "../../utils/templateParameter.js";
-import { HEBREW_DAYS, pad2, zonedParts } from "../../utils/timeContext.js";
-
-const EN_DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+import { zonedParts } from "../../utils/timeContext.js";
 
 /** Lines a section of the weekly review shows; the rest are counted ("…and 3 more"). */
 export const SECTION_LINES = 10;
-
-/** "Thu 22/04" / "חמישי 22/04": a day of the review's week. */
-export function dayLabel(date: LocalDate, language: Language): string {
-  const names = language === "he" ? HEBREW_DAYS : EN_DAYS;
-  return `${names[dayOfWeek(date)] ?? ""} ${pad2(date.day)}/${pad2(date.month)}`;
-}
 
 const line = (l: DigestLine) => `• ${l.time ? `${l.time} ` : ""}${l.text}`;
 
@@ -66,7 +58,7 @@ export function renderWeekly(content: WeeklyContent, scheduled: boolean): string
 function title(content: WeeklyContent): string {
   const { language: lang } = content;
   const parts = zonedParts(Date.parse(content.reviewAt), content.timeZone);
-  const day = dayLabel({ year: parts.year, month: parts.month, day: parts.day }, lang);
+  const day = dateLabel({ year: parts.year, month: parts.month, day: parts.day }, lang, true);
   return content.name
     ? t(lang, "weekly.titleNamed", { name: content.name, day })
     : t(lang, "weekly.title", { day });

@@ -1,3 +1,4 @@
+import { dayIndex } from "../../../nlu/timeWords.js";
 import { calendarOptionsOf } from "../../../nlu/holidays.js";
 import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
 import { t } from "../../../messages/index.js";
@@ -16,20 +17,14 @@ import { pad2, zonedParts } from "../../../utils/timeContext.js";
 import {
   buildEventInputs,
   clockOf,
-  dayIndex,
   eventTimes,
   patchTimes,
   readDate,
   readRange,
   type TimeOptions,
 } from "../../../services/calendar/eventTimes.js";
-import { addDays, dayOfWeek } from "../../../nlu/zonedTime.js";
-import {
-  formatDate,
-  localDateOf,
-  parseDate,
-  startOfDay,
-} from "../../../services/calendar/recurrenceExpansion.js";
+import { addDays, dayOfWeek, formatDate } from "../../../nlu/zonedTime.js";
+import { localDateOf, parseDate, startOfDay } from "../../../services/calendar/recurrenceExpansion.js";
 import {
   dayText,
   eventView,

@@ -1,12 +1,7 @@
-import { addDays, dayOfWeek, type LocalDate } from "../../../nlu/zonedTime.js";
+import { dayIndex } from "../../../nlu/timeWords.js";
+import { addDays, dayOfWeek, type LocalDate, formatDate } from "../../../nlu/zonedTime.js";
 import { t } from "../../../messages/index.js";
-import { dayIndex } from "../../../services/calendar/eventTimes.js";
-import {
-  formatDate,
-  localDateOf,
-  parseDate,
-  startOfDay,
-} from "../../../services/calendar/recurrenceExpansion.js";
+import { localDateOf, parseDate, startOfDay } from "../../../services/calendar/recurrenceExpansion.js";
 import { eventView } from "../../../services/calendar/replies.js";
 import { analyzeSchedule } from "../../../services/calendar/scheduleAnalysis.js";
 import { CalendarRequestError } from "../../../services/calendar/calendarRequestError.js";

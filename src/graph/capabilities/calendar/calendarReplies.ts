@@ -1,5 +1,5 @@
 import { t, type Language } from "../../../messages/index.js";
-import { addDays, type LocalDate } from "../../../nlu/zonedTime.js";
+import { addDays, daysBetween, type LocalDate, formatDate, dateLabel } from "../../../nlu/zonedTime.js";
 import { assertNever, declares } from "../../../contracts/contract.js";
 import {
   calendarContract,
@@ -15,10 +15,9 @@ import {
 } from "../../../contracts/calendar.js";
 import type { ResponseTemplate } from "../../../types/capability.js";
 import type { Attendee, TimeRange } from "../../../types/calendar.js";
-import { daysBetween, formatDate, parseDate } from "../../../services/calendar/recurrenceExpansion.js";
+import { parseDate } from "../../../services/calendar/recurrenceExpansion.js";
 import {
   clockSpan,
-  dateLabel,
   dayText,
   localMoment,
   rangeText,

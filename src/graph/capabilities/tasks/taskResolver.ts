@@ -9,7 +9,7 @@ import {
   type ScheduleProblem,
   type TaskTimeArgs,
 } from "../../../services/tasks/taskTimes.js";
-import { customOfMessage } from "../../../nlu/hebrewDateWords.js";
+import { calendarOptionsOfMessage } from "../../../nlu/hebrewDateWords.js";
 import { calendarOptionsOf } from "../../../nlu/holidays.js";
 import type { PlanStep, ResolverResult } from "../../../types/index.js";
 import { t, type MessageKey } from "../../../messages/index.js";
@@ -40,10 +40,7 @@ function timeQuestion(args: TaskTimeArgs, context: CapabilityContext, anchored: 
   const result = scheduleTask(checked, {
     nowMs: context.now,
     timeZone: context.state.user.timezone,
-    calendar: {
-      ...(user ? calendarOptionsOf(user) : {}),
-      custom: customOfMessage(context.state.input.message),
-    },
+    calendar: calendarOptionsOfMessage(user, context.state.input.message),
   });
   return result.ok ? null : t(context.language, PROBLEM_QUESTION[result.problem], { phrase: result.phrase });
 }

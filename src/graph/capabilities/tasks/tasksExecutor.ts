@@ -1,5 +1,4 @@
-import { customOfMessage } from "../../../nlu/hebrewDateWords.js";
-import { calendarOptionsOf } from "../../../nlu/holidays.js";
+import { calendarOptionsOfMessage } from "../../../nlu/hebrewDateWords.js";
 import { literalOf } from "../../../utils/fuzzy.js";
 import { nonEmpty } from "../../../utils/args.js";
 import type { ListRepository } from "../../../db/repositories/listRepository.js";
@@ -125,10 +124,7 @@ function schedule(args: TaskTimeArgs, context: RunContext, timeZone: string, anc
     nowMs: context.now,
     timeZone,
     ...(anchorDueAt ? { anchorDueAt } : {}),
-    calendar: {
-      ...(user ? calendarOptionsOf(user) : {}),
-      custom: customOfMessage(context.state.input.message),
-    },
+    calendar: calendarOptionsOfMessage(user, context.state.input.message),
   });
   if (!result.ok) {
     refuse(

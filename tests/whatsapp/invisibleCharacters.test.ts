@@ -1,6 +1,6 @@
 // Invisible format characters inside inbound words (a zero-width joiner or space pasted from a web
-// page): dropped where inbound text is read, so the words are read as they look; an emoji sequence
-// keeps its joiners.
+// page): dropped where time words are read, so "Christ\u200dmas" is read as it looks; an emoji
+// sequence keeps its joiners; a message with nothing visible is ignored.
 import { afterEach, describe, expect, it } from "vitest";
 import { withoutInvisibleCharacters } from "../../src/utils/invisibleText.js";
 import { readTime } from "../../src/nlu/parseTime.js";
@@ -34,7 +34,7 @@ const tasks = async (hh: WhatsAppHarness) =>
   ).rows.map((r) => [r.text, r.next_fire_at?.toISOString() ?? null]);
 
 describe("invisible characters in an inbound message", () => {
-  it("reads Christ\u200dmas, my\u200b tasks and a zero-width space before 'to' as the words they look like", async () => {
+  it("reads Christ\u200dmas as the word it looks like", async () => {
     h = await createWhatsAppHarness({
       llm: "none",
       env: { FAST_PATH: "on" },
@@ -46,12 +46,6 @@ describe("invisible characters in an inbound message", () => {
     expect(christmas).not.toContain("Christ");
     // 18:00 on 25 December in Jerusalem is 16:00 UTC.
     expect(await tasks(h)).toEqual([["call grandma", "2026-12-25T16:00:00.000Z"]]);
-
-    const listed = await say(h, "my\u200b tasks");
-    expect(listed).toContain("call grandma");
-
-    await say(h, "remind me tomorrow at 9am \u200bto call mom");
-    expect((await tasks(h)).at(-1)).toEqual(["call mom", "2026-03-06T07:00:00.000Z"]);
   });
 
   it("keeps an emoji sequence's joiners, and a message of invisible characters only is ignored like an empty one", async () => {

@@ -64,14 +64,10 @@ export interface InboundProcessorDeps {
 
 /**
  * The text a message asks with: its body, a tapped option's title, a template button's payload, a
- * caption. The one place inbound text is read: invisible format characters are dropped here (a
- * zero-width joiner only outside emoji), so every reader after it sees the words as they look.
+ * caption, as written (invisible characters too: the readers of words drop them, the code that
+ * stores and shows names and titles judges them).
  */
 export function textOf(message: WhatsAppMessage): string {
-  return withoutInvisibleCharacters(rawTextOf(message));
-}
-
-function rawTextOf(message: WhatsAppMessage): string {
   switch (message.type) {
     case "text":
       return message.text?.body ?? "";
@@ -111,10 +107,7 @@ export class InboundProcessor implements InboxHandler {
 
     const text = textOf(message).trim();
     // What the user's own words are: a template button's title, not its payload (Memo's id).
-    const said =
-      message.type === "button"
-        ? withoutInvisibleCharacters(message.button?.text ?? "").trim() || text
-        : text;
+    const said = message.type === "button" ? message.button?.text?.trim() || text : text;
     const { user, created, threadStored } = await this.touchUser(inbox, said);
     const language = replyLanguage(detectLanguage(said) ?? user.language);
     const reply: WhatsAppSendOptions = {
@@ -159,7 +152,8 @@ export class InboundProcessor implements InboxHandler {
       switch (message.type) {
         case "text":
         case "button":
-          if (!text) return;
+          // Nothing visible (only zero-width or direction characters): ignored like an empty message.
+          if (!withoutInvisibleCharacters(text).trim()) return;
           return await this.answer(
             phone,
             await deps.runtime.invokeMemoGraph(phone, text, base),

@@ -417,10 +417,30 @@ export class SchedulerRepository {
   }
 
   /**
+   * Locks the users whose digest or weekly review is due by `nowMs`, after giving the users who have
+   * none scheduled yet their next instant (`nextOf`). `locked`: the larger batch of the two, so a
+   * full one tells the pass to claim again.
+   */
+  async lockDueScheduled(
+    kind: ScheduledMessage,
+    nowMs: number,
+    limit: number,
+    nextOf: (user: ProactiveUser) => number | null,
+  ): Promise<{ due: ProactiveUser[]; locked: number }> {
+    const unscheduled = await this.lockUnscheduled(kind, limit);
+    await this.setNext(
+      kind,
+      unscheduled.map((u) => ({ phone: u.phone, at: nextOf(u) })),
+    );
+    const due = await this.lockDue(kind, nowMs, limit);
+    return { due, locked: Math.max(due.length, unscheduled.length) };
+  }
+
+  /**
    * Locks users with the message on (the morning digest, or the weekly review) whose next instant
    * of it is unknown: new users, a changed zone, time or switch.
    */
-  async lockUnscheduled(kind: ScheduledMessage, limit: number): Promise<ProactiveUser[]> {
+  private async lockUnscheduled(kind: ScheduledMessage, limit: number): Promise<ProactiveUser[]> {
     const { enabled, next } = SCHEDULED[kind];
     const { rows } = await this.db.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM users
@@ -432,7 +452,7 @@ export class SchedulerRepository {
   }
 
   /** Locks users whose digest or weekly review is due by `nowMs`, oldest first. */
-  async lockDue(kind: ScheduledMessage, nowMs: number, limit: number): Promise<ProactiveUser[]> {
+  private async lockDue(kind: ScheduledMessage, nowMs: number, limit: number): Promise<ProactiveUser[]> {
     const { enabled, next } = SCHEDULED[kind];
     const { rows } = await this.db.query<UserRow>(
       `SELECT ${USER_COLUMNS} FROM users

@@ -62,14 +62,10 @@ export class MorningDigest implements DigestAtSend {
     const now = this.deps.clock();
     const gapMs = this.deps.settings.userGapMs;
     return this.deps.storage.transaction(async ({ schedule: repo, deliveries }) => {
-      const unscheduled = await repo.lockUnscheduled("digest", limit);
-      await repo.setNext(
-        "digest",
-        unscheduled.map((u) => ({ phone: u.phone, at: this.nextDigest(u, now) })),
-      );
-      const due = await repo.lockDue("digest", now, limit);
       // A full batch of either kind: the pass claims again (many users scheduled at once after the migration).
-      const locked = Math.max(due.length, unscheduled.length);
+      const { due, locked } = await repo.lockDueScheduled("digest", now, limit, (u) =>
+        this.nextDigest(u, now),
+      );
       if (due.length === 0) return { locked, deliveries: [], skipped: 0 };
       const tasksOf = new Map<string, DigestTask[]>();
       for (const task of await repo.openTasksOf(due.map((u) => u.phone))) {

@@ -193,13 +193,7 @@ export class WeeklyReview {
     const now = this.deps.clock();
     const gapMs = this.deps.settings.userGapMs;
     return this.deps.storage.transaction(async ({ schedule: repo, deliveries }) => {
-      const unscheduled = await repo.lockUnscheduled("weekly", limit);
-      await repo.setNext(
-        "weekly",
-        unscheduled.map((u) => ({ phone: u.phone, at: this.next(u, now) })),
-      );
-      const due = await repo.lockDue("weekly", now, limit);
-      const locked = Math.max(due.length, unscheduled.length);
+      const { due, locked } = await repo.lockDueScheduled("weekly", now, limit, (u) => this.next(u, now));
       if (due.length === 0) return { locked, deliveries: [], skipped: 0 };
       const phones = due.map((u) => u.phone);
       // The oldest week any of them covers: a review is never more than WEEKLY_STALE_MS late when sent.

@@ -737,8 +737,12 @@ function mayBeNoun(word: string | undefined): word is string {
 /** A whole holiday name, to keep "Hanukkah and Purim" from reading one as the other's noun. */
 const HOLIDAY_WORD = new RegExp(`^(?:${NAMES})$`, "iu");
 
-/** Any holiday name anywhere: a cheap first test, since most messages name none. */
-const ANY_HOLIDAY_NAME = new RegExp(NAMES, "iu");
+/**
+ * Any holiday name anywhere: a cheap first test, since most messages name none. The bare names, no
+ * prefix letters and no groups: every name the phrase reads contains one of them, so nothing the
+ * phrase would find is missed.
+ */
+const ANY_HOLIDAY_NAME = new RegExp(HOLIDAYS.flatMap((h) => [...h.en, ...h.he]).join("|"), "iu");
 
 /** The Hebrew prefix letters said before a Hebrew name ("ל" of "לפסח"), "" for none or English. */
 function prefixOf(holiday: Holiday, said: string): string {

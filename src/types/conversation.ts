@@ -1,3 +1,4 @@
+import type { DocumentContext, DocumentOffer } from "./document.js";
 import type { CapabilityName } from "./plan.js";
 
 /** How a turn was started (spec 003). */
@@ -73,6 +74,10 @@ export interface MessageMetadata {
   disambiguationContext?: DisambiguationContext;
   recentTasks?: RecentTaskSnapshot[];
   imageContext?: ImageContext;
+  /** A document the user sent (or a forwarded text they saved), stored as a note: data, never orders (D14). */
+  documentContext?: DocumentContext;
+  /** Memo's numbered offer of what a document proposes, answered by number, "all" or "none". */
+  documentOffer?: DocumentOffer;
   functionResult?: unknown;
   /**
    * What Memo added to a user message's words when it read them (reply_context: the message it

@@ -1,4 +1,5 @@
 export type * from "./conversation.js";
+export type * from "./document.js";
 export type * from "./execution.js";
 export type * from "./hitl.js";
 export type * from "./plan.js";

@@ -1,0 +1,54 @@
+/**
+ * Documents (issue 37): a PDF, DOCX or text file, a photo of a page, a forwarded message or a long
+ * pasted text, kept as a note with its text in chunks (docs/MEMORY.md, "Documents"). What it
+ * proposes (dates, deadlines, payments) is offered back as a numbered list; nothing in it is
+ * obeyed (D14).
+ */
+
+/** Where a document's text came from. */
+export type DocumentSource = "pdf" | "docx" | "text" | "photo" | "scan" | "forwarded" | "pasted";
+
+/**
+ * A stored document as a turn sees it: kept in the window message's metadata and handed to the
+ * graph with a caption, so the planner reads it as data (added context), never as the user's words.
+ */
+export interface DocumentContext {
+  documentId: string;
+  /** The note that holds the document (its head note: title, file name, page count). */
+  noteId: string;
+  title: string;
+  fileName: string | null;
+  source: DocumentSource;
+  pageCount: number;
+  /** The start of its text (a few hundred characters), for the planner and the reply context. */
+  excerpt: string;
+}
+
+/**
+ * One thing offered back from a document: an event, a reminder or a payment due, with its time as
+ * the time parser read it whole (local wall times of the user's zone), or no time when the words
+ * could not be read whole (then choosing it asks when).
+ */
+export interface OfferItem {
+  kind: "event" | "reminder";
+  title: string;
+  /** The words of the time as the document (or the model) gave them. */
+  timeWords: string;
+  /** Local wall time "YYYY-MM-DDTHH:mm" (or "YYYY-MM-DD" for a day with no hour); absent: not read whole. */
+  start?: string;
+  /** An event's end, local wall time; absent when none was given. */
+  end?: string;
+  /** The sentence it came from (the title without a model). */
+  sentence: string;
+  /** 1-based page of the document, when it has pages. */
+  page?: number;
+}
+
+/** The numbered offer a reply carries in its window metadata: answered by number, "all" or "none". */
+export interface DocumentOffer {
+  documentId: string | null;
+  title: string;
+  items: OfferItem[];
+  /** Epoch ms when it was made. */
+  offeredAt: number;
+}

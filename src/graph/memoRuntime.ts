@@ -6,6 +6,7 @@ import { MAX_MESSAGE_CHARS, capText } from "../services/memory/limits.js";
 import {
   MAX_HITL_ROUNDS,
   type HITLInterruptPayload,
+  type DocumentContext,
   type ImageContext,
   type TriggerType,
   type User,
@@ -38,6 +39,8 @@ export interface InvokeOptions {
   optionId?: string;
   triggerType?: TriggerType;
   imageContext?: ImageContext;
+  /** The document the message's caption is about (D14: data, never the user's request). */
+  documentContext?: DocumentContext;
   audioTranscription?: string;
   /**
    * The sender as the transport loaded it: context_assembly and the stale-reply guard use it
@@ -242,6 +245,7 @@ export class MemoRuntime {
         ...(options.replyToMessageId ? { replyToMessageId: options.replyToMessageId } : {}),
         ...(options.forwarded ? { forwarded: true } : {}),
         ...(options.imageContext ? { imageContext: options.imageContext } : {}),
+        ...(options.documentContext ? { documentContext: options.documentContext } : {}),
         ...(options.audioTranscription ? { audioTranscription: options.audioTranscription } : {}),
         ...(options.user ? { user: options.user } : {}),
       },

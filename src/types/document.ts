@@ -52,3 +52,16 @@ export interface DocumentOffer {
   /** Epoch ms when it was made. */
   offeredAt: number;
 }
+
+/** A document's text as extraction gives it, before it is stored. */
+export interface ExtractedDocument {
+  source: DocumentSource;
+  fileName: string | null;
+  mimeType: string | null;
+  /** The title shown in lists and replies (its first meaningful line, else the file name). */
+  title: string;
+  /** The text of each page in reading order (one entry for a text without pages). */
+  pages: string[];
+  /** The original file, kept (in Postgres, under a size cap) only when re-extraction needs it. */
+  original?: { data: Uint8Array; mimeType: string };
+}

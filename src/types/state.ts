@@ -1,3 +1,4 @@
+import type { DocumentContext } from "./document.js";
 import type {
   ConversationMessage,
   DisambiguationState,
@@ -46,6 +47,8 @@ export interface InputContext {
   /** WhatsApp marked the message forwarded: written by someone else, so data, not the user's request (D14). */
   forwarded?: boolean;
   imageContext?: ImageContext;
+  /** The document sent with this message (its caption is the message): data for the planner (D14). */
+  documentContext?: DocumentContext;
   audioTranscription?: string;
   /** The sender as the caller already loaded it (the transport); context_assembly loads it when absent. */
   user?: User;

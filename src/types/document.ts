@@ -1,3 +1,4 @@
+import type { User } from "./user.js";
 /**
  * Documents (issue 37): a PDF, DOCX or text file, a photo of a page, a forwarded message or a long
  * pasted text, kept as a note with its text in chunks (docs/MEMORY.md, "Documents"). What it
@@ -64,4 +65,20 @@ export interface ExtractedDocument {
   pages: string[];
   /** The original file, kept (in Postgres, under a size cap) only when re-extraction needs it. */
   original?: { data: Uint8Array; mimeType: string };
+}
+
+/**
+ * Makes the numbered offer of what a stored document proposes (dates, deadlines, payments), every
+ * time read whole by the time parser; null when it proposes nothing.
+ */
+export interface DocumentOfferMaker {
+  offer(input: {
+    user: User;
+    language: "he" | "en";
+    document: DocumentContext;
+    /** The document's text, page by page, in reading order. */
+    pages: readonly string[];
+    /** Epoch ms: "now" for the time parser. */
+    now: number;
+  }): Promise<{ text: string; offer: DocumentOffer } | null>;
 }

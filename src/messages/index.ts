@@ -6,6 +6,7 @@ import { GMAIL_EN, GMAIL_HE } from "./gmail.js";
 import { GOOGLE_EN, GOOGLE_HE } from "./google.js";
 import { HOUSEHOLD_EN, HOUSEHOLD_HE } from "./household.js";
 import { NOTES_EN, NOTES_HE } from "./notes.js";
+import { OFFERS_EN, OFFERS_HE } from "./offers.js";
 import { ONBOARDING_EN, ONBOARDING_HE } from "./onboarding.js";
 import { OTHERS_WORDS, type Quoting } from "./othersWords.js";
 import { TASKS_EN, TASKS_HE } from "./tasks.js";
@@ -25,6 +26,7 @@ export const AREAS = [
   [NOTES_EN, NOTES_HE],
   [ONBOARDING_EN, ONBOARDING_HE],
   [HOUSEHOLD_EN, HOUSEHOLD_HE],
+  [OFFERS_EN, OFFERS_HE],
 ] as const;
 
 const EN = {
@@ -37,6 +39,7 @@ const EN = {
   ...NOTES_EN,
   ...ONBOARDING_EN,
   ...HOUSEHOLD_EN,
+  ...OFFERS_EN,
 };
 
 const HE: Translation<typeof EN> = {
@@ -49,6 +52,7 @@ const HE: Translation<typeof EN> = {
   ...NOTES_HE,
   ...ONBOARDING_HE,
   ...HOUSEHOLD_HE,
+  ...OFFERS_HE,
 };
 
 /**

@@ -1,6 +1,7 @@
 import { calendarOptionsOf } from "../../nlu/holidays.js";
 import { isUndoCommand } from "../../nlu/commands.js";
 import { fastPathTurn, recognizedTurn, type FastPathTurn } from "../plan/fastPath.js";
+import { offerAnswerTurn } from "../plan/offerAnswer.js";
 import { applyPlanPolicies, forwardedIsData } from "../plan/planPolicy.js";
 import { buildPlannerMessages, PlannerSchema, type PlannerAnswer } from "../../prompts/plannerPrompt.js";
 import type { PlannerOutput, PlanStep } from "../../types/index.js";
@@ -55,6 +56,17 @@ export function createPlannerNode(deps: MemoGraphDeps) {
     // A choice named from a disambiguation list whose question ended ("the second one"): its step.
     const chosen = snapshotChoiceTurn(deps.memory, state, state.now.epochMs);
     if (chosen) return chosen;
+    // "1 and 2", "all", "none" after a document's numbered offer: its items, added in code (D13).
+    const offered = state.input.forwarded
+      ? null
+      : offerAnswerTurn(
+          state.input.message,
+          state.recentMessages,
+          state.now.epochMs,
+          state.user.timezone,
+          language,
+        );
+    if (offered) return offered;
     const quoted = state.input.replyToMessageId;
     const quotedUndo =
       quoted && deps.undo && isUndoCommand(state.input.message)

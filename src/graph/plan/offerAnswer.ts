@@ -1,0 +1,144 @@
+/**
+ * The answer to a document's numbered offer (issue 37), planned and resolved in code (D13): "1 and
+ * 2", "all", "none", "הכל", "1 ו-2" after Memo's offer add exactly the items chosen, at exactly the
+ * local times offered, through the calendar and tasks capabilities (so undo and the ledger work as
+ * for any add). An item offered without a time asks when. The offer is answered only while it is
+ * the newest numbered thing Memo sent and younger than the conversation window.
+ */
+import { CONVERSATION_MAX_AGE_MS } from "../../config/lifetimes.js";
+import { t } from "../../messages/index.js";
+import { readOfferAnswer } from "../../nlu/offerAnswer.js";
+import { localToInstant } from "../../nlu/zonedTime.js";
+import type { DocumentOffer, OfferItem } from "../../types/document.js";
+import type { ConversationMessage, PlanStep, PlannerOutput, ResolverResult } from "../../types/index.js";
+import type { FastPathTurn } from "./fastPath.js";
+
+/** An event offered with a start and no end lasts this long (minutes). */
+const DEFAULT_EVENT_MINUTES = 60;
+
+/**
+ * The offer a reply of Memo's carries, when it is the newest thing Memo numbered (a listing, a
+ * choice list or another offer after it replaces it) and younger than the window.
+ */
+function openOffer(messages: readonly ConversationMessage[], nowMs: number): DocumentOffer | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== "assistant") continue;
+    const metadata = message.metadata;
+    if (metadata?.documentOffer) {
+      const offer = metadata.documentOffer;
+      return nowMs - offer.offeredAt <= CONVERSATION_MAX_AGE_MS ? offer : null;
+    }
+    if (metadata?.numbered || metadata?.disambiguationContext) return null;
+  }
+  return null;
+}
+
+/** "YYYY-MM-DDTHH:mm" (or a date alone, at midnight) as the instant it names in `timeZone`, ISO. */
+function instantOf(local: string, timeZone: string): string {
+  const [y, m, d] = local.slice(0, 10).split("-").map(Number);
+  const [hour, minute] = local.length > 10 ? local.slice(11, 16).split(":").map(Number) : [0, 0];
+  return new Date(
+    localToInstant({ year: y!, month: m!, day: d!, hour: hour!, minute: minute! }, timeZone),
+  ).toISOString();
+}
+
+/** The day after a "YYYY-MM-DD" date (an all-day event's exclusive end). */
+function nextDay(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/** One chosen item as a plan step and its resolved operation. */
+function stepOf(
+  stepId: string,
+  item: OfferItem,
+  timeZone: string,
+  language: "he" | "en",
+): { step: PlanStep; resolved: ResolverResult } {
+  const base = { id: stepId, constraints: {}, changes: { title: item.title }, dependsOn: [] };
+  const task = (args: Record<string, unknown>) => ({
+    step: { ...base, capability: "database" as const, action: "create_task" },
+    resolved: { stepId, type: "execute" as const, functionName: "tasks.create", args },
+  });
+  if (!item.start) {
+    // No day read whole: asked, and the answer is read in code like any time question (D10).
+    const args = { operation: "create", text: item.title };
+    return {
+      step: task(args).step,
+      resolved: {
+        stepId,
+        type: "clarify",
+        question: t(language, "offers.askWhen", { title: item.title }),
+        resume: { kind: "time", functionName: "tasks.create", args, understood: "" },
+      },
+    };
+  }
+  if (item.kind === "reminder") {
+    const dueDate = item.start.length === 10 ? item.start : instantOf(item.start, timeZone);
+    return task({ operation: "create", text: item.title, dueDate });
+  }
+  const allDay = item.start.length === 10;
+  const start = allDay ? item.start : instantOf(item.start, timeZone);
+  const end = allDay
+    ? nextDay(item.end?.slice(0, 10) ?? item.start)
+    : item.end
+      ? instantOf(item.end, timeZone)
+      : new Date(Date.parse(start) + DEFAULT_EVENT_MINUTES * 60_000).toISOString();
+  const input = { summary: item.title, allDay, start, end, timeZone };
+  return {
+    step: { ...base, capability: "calendar", action: "create_event" },
+    resolved: { stepId, type: "execute", functionName: "calendar.create", args: { inputs: [input] } },
+  };
+}
+
+/** A turn that only says `answer`. */
+function sayTurn(answer: string): FastPathTurn {
+  return {
+    plannerOutput: plannerOutputOf([
+      { id: "A", capability: "general", action: "answer", constraints: {}, changes: {}, dependsOn: [] },
+    ]),
+    resolverResults: new Map([
+      ["A", { stepId: "A", type: "execute", functionName: "respond", args: { answer } }],
+    ]),
+  };
+}
+
+function plannerOutputOf(plan: PlanStep[]): PlannerOutput {
+  return {
+    intentType: plan.every((s) => s.capability === "general") ? "conversation" : "operation",
+    confidence: 1,
+    riskLevel: "low",
+    needsApproval: false,
+    missingFields: [],
+    plan,
+  };
+}
+
+/** The turn of a message that answers the open offer, or null when it is no such answer. */
+export function offerAnswerTurn(
+  message: string,
+  messages: readonly ConversationMessage[],
+  nowMs: number,
+  timeZone: string,
+  language: "he" | "en",
+): FastPathTurn | null {
+  const offer = openOffer(messages, nowMs);
+  if (!offer || offer.items.length === 0) return null;
+  const answer = readOfferAnswer(message, offer.items.length);
+  if (!answer) return null;
+  if (answer.kind === "none") return sayTurn(t(language, "offers.none"));
+  const numbers = answer.kind === "all" ? offer.items.map((_, i) => i + 1) : answer.numbers;
+  const missing = numbers.filter((n) => n < 1 || n > offer.items.length);
+  if (missing.length > 0) {
+    return sayTurn(
+      t(language, "offers.noSuchNumber", { count: offer.items.length, numbers: missing.join(", ") }),
+    );
+  }
+  const chosen = numbers.map((n, i) =>
+    stepOf(String.fromCharCode(65 + i), offer.items[n - 1]!, timeZone, language),
+  );
+  return {
+    plannerOutput: plannerOutputOf(chosen.map((c) => c.step)),
+    resolverResults: new Map(chosen.map((c) => [c.step.id, c.resolved])),
+  };
+}

@@ -1,0 +1,158 @@
+// A document's numbered offer answered by number, in both languages (issue 37): "1 and 2" adds
+// the event and the reminder at exactly the offered local times, through the calendar and tasks
+// capabilities; it works a minute later and after a restart (the offer is kept in the persisted
+// window); a number outside the list gets a clear reply; "none" adds nothing; an offer replaced by
+// a newer numbered listing is not answered; an item offered without a day asks when.
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { DocumentOffers } from "../../src/services/documents/offers.js";
+import type { DocumentContext } from "../../src/types/document.js";
+import {
+  calendarHarness,
+  storedEvents,
+  type CalendarHarness,
+} from "../calendar/capability/calendarScript.js";
+import { stores } from "../support/databaseScript.js";
+import { fakeClock } from "../support/clock.js";
+import { PHONE } from "../support/memoHarness.js";
+
+/** The fixture's logical text: its source HTML with the tags taken out, one paragraph a line. */
+function htmlText(name: string): string {
+  return readFileSync(new URL(`../fixtures/documents/sources/${name}`, import.meta.url), "utf8")
+    .replace(/<(style|title)[\s\S]*?<\/\1>/gu, "")
+    .replace(/<br>|<\/(?:p|h1|h2|tr|div)>/gu, "\n")
+    .replace(/<\/td>/gu, " ")
+    .replace(/<[^>]+>/gu, "")
+    .replace(/\n\s+/gu, "\n")
+    .trim();
+}
+
+const LETTER: DocumentContext = {
+  documentId: "doc-1",
+  noteId: "note-1",
+  title: "מכתב להורים - טיול שכבה",
+  fileName: "school-letter-he.pdf",
+  source: "pdf",
+  pageCount: 1,
+  excerpt: "",
+};
+
+let h: CalendarHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** Memo without a model, on 1 March 2027 in Jerusalem, with the school letter's offer just sent. */
+async function offered(language: "he" | "en", clock = fakeClock("2027-03-01T08:00:00Z")) {
+  h = await calendarHarness({ llm: "none", clock });
+  const user = (await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem", language }));
+  const made = await new DocumentOffers(null).offer({
+    user,
+    language,
+    document: LETTER,
+    pages: [htmlText("school-letter-he.html")],
+    now: clock.now(),
+  });
+  expect(made).not.toBeNull();
+  await h.memory.load(PHONE);
+  await h.memory.addAssistantMessage(PHONE, made!.text, "wamid.offer", { documentOffer: made!.offer });
+  return made!;
+}
+
+const jerusalem = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toLocaleString("sv-SE", { timeZone: "Asia/Jerusalem" }) : null;
+
+describe("the school letter's offer, answered by number", () => {
+  it("Hebrew: the trip with its times, the payment by its day, the meeting asked about, never guessed", async () => {
+    const made = await offered("he");
+    expect(made.offer.items.map((i) => [i.kind, i.start, i.end])).toEqual([
+      ["event", "2027-03-11T08:15", "2027-03-11T14:30"],
+      ["reminder", "2027-03-07", undefined],
+      ["event", undefined, undefined],
+    ]);
+    expect(made.text.split("\n")).toEqual([
+      "📌 מתוך „מכתב להורים - טיול שכבה” — להוסיף ליומן או לתזכורות?",
+      "1. תצא שכבת ד' לטיול שנתי במוזיאון המדע בירושלים, יום חמישי 11/03 08:15–14:30",
+      '2. ⏰ יש לשלם את דמי הטיול, 85 ש"ח, באתר בית הספר, עד יום ראשון 07/03',
+      "3. ❓ אסיפת הורים תתקיים בחודש הבא; נודיע על התאריך המדויק בהמשך (לא צוין תאריך מדויק: אשאל מתי)",
+      "ענו במספרים, „הכל” או „אף אחד”.",
+    ]);
+    // A minute later.
+    h!.clock.advance(60_000);
+    const reply = await h!.say("1 ו-2");
+    expect(reply.status).toBe("completed");
+    const events = await storedEvents(h!);
+    expect(events.map((e) => [e.summary, jerusalem(e.start), jerusalem(e.end)])).toEqual([
+      ["תצא שכבת ד' לטיול שנתי במוזיאון המדע בירושלים", "2027-03-11 08:15:00", "2027-03-11 14:30:00"],
+    ]);
+    const tasks = await stores(h!).tasks();
+    expect(tasks.map((t) => [t.text, t.dueAt && jerusalem(t.dueAt)])).toEqual([
+      ['יש לשלם את דמי הטיול, 85 ש"ח, באתר בית הספר', "2027-03-07 09:00:00"],
+    ]);
+    expect(reply.text).toBe(
+      [
+        "📅 הוספתי ליומן: *תצא שכבת ד' לטיול שנתי במוזיאון המדע בירושלים* — יום חמישי 11/03 08:15–14:30",
+        "",
+        '⏰ אזכיר לך יום ראשון 07/03 ב-09:00: *יש לשלם את דמי הטיול, 85 ש"ח, באתר בית הספר*',
+      ].join("\n"),
+    );
+  });
+
+  it("English: 'all' after a restart adds both and asks when the meeting is", async () => {
+    const clock = fakeClock("2027-03-01T08:00:00Z");
+    await offered("en", clock);
+    const db = h!.db;
+    await h!.close(false);
+    h = await calendarHarness({ llm: "none", db, clock });
+    clock.advance(5 * 60_000);
+    const reply = await h.say("all");
+    expect(reply.status).toBe("waiting");
+    expect(reply.text).toContain("When is “אסיפת הורים");
+    // Nothing is added before the question is answered: the turn's steps run together.
+    expect(await storedEvents(h)).toEqual([]);
+    const answered = await h.say("Tuesday 6 April 2027 at 18:00");
+    expect(answered.status).toBe("completed");
+    expect((await storedEvents(h)).map((e) => [jerusalem(e.start), jerusalem(e.end)])).toEqual([
+      ["2027-03-11 08:15:00", "2027-03-11 14:30:00"],
+    ]);
+    const tasks = await stores(h).tasks();
+    expect(tasks.map((t) => t.dueAt && jerusalem(t.dueAt)).sort()).toEqual([
+      "2027-03-07 09:00:00",
+      "2027-04-06 18:00:00",
+    ]);
+  });
+
+  it("a number outside the list is said so; 'none' and 'לא תודה' add nothing", async () => {
+    await offered("en");
+    expect((await h!.say("2 and 5")).text).toBe(
+      "There's no 5 in the list: it has items 1–3. Reply with the numbers, “all” or “none”.",
+    );
+    expect((await h!.say("none")).text).toBe("OK, I didn't add anything.");
+    expect(await storedEvents(h!)).toEqual([]);
+    expect(await stores(h!).tasks()).toEqual([]);
+  });
+
+  it("Hebrew 'לא תודה' adds nothing; 'את שניהם' is no answer to three items", async () => {
+    await offered("he");
+    expect((await h!.say("לא תודה")).text).toBe("בסדר, לא הוספתי כלום.");
+    expect(await stores(h!).tasks()).toEqual([]);
+  });
+
+  it("a newer numbered listing replaces the offer: '2' then means its item", async () => {
+    await offered("en");
+    await h!.memory.addAssistantMessage(PHONE, "*Your tasks:*\n1. a\n2. b", "wamid.list", {
+      numbered: { type: "task", ids: ["t1", "t2"] },
+    });
+    await h!.say("1 and 2");
+    expect(await storedEvents(h!)).toEqual([]);
+    expect(await stores(h!).tasks()).toEqual([]);
+  });
+
+  it("an offer older than the window is not answered", async () => {
+    await offered("en");
+    h!.clock.advance(13 * 60 * 60_000);
+    await h!.say("1 and 2");
+    expect(await storedEvents(h!)).toEqual([]);
+  });
+});

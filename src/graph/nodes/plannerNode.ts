@@ -2,7 +2,7 @@ import { calendarOptionsOf } from "../../nlu/holidays.js";
 import { isUndoCommand } from "../../nlu/commands.js";
 import { fastPathTurn, recognizedTurn, type FastPathTurn } from "../plan/fastPath.js";
 import { offerAnswerTurn } from "../plan/offerAnswer.js";
-import { applyPlanPolicies, forwardedIsData } from "../plan/planPolicy.js";
+import { applyPlanPolicies, documentIsData, forwardedIsData } from "../plan/planPolicy.js";
 import { buildPlannerMessages, PlannerSchema, type PlannerAnswer } from "../../prompts/plannerPrompt.js";
 import type { PlannerOutput, PlanStep } from "../../types/index.js";
 import { describeError } from "../../utils/errors.js";
@@ -80,10 +80,19 @@ export function createPlannerNode(deps: MemoGraphDeps) {
       ...(quoted ? { replyToMessageId: quoted } : {}),
     });
     // Planned in code, a forwarded message's plan still asks before it changes anything (D14).
-    const forwardedTurn = { forwarded: state.input.forwarded === true, traceId: state.traceId };
+    // So does one made beside a document, when it changes something that exists.
+    const forwardedTurn = {
+      forwarded: state.input.forwarded === true,
+      document: state.input.documentContext !== undefined,
+      traceId: state.traceId,
+    };
     const forwarded = (turn: FastPathTurn): FastPathTurn => ({
       ...turn,
-      plannerOutput: forwardedIsData(turn.plannerOutput, forwardedTurn, deps.logger),
+      plannerOutput: documentIsData(
+        forwardedIsData(turn.plannerOutput, forwardedTurn, deps.logger),
+        forwardedTurn,
+        deps.logger,
+      ),
     });
     if (recognized) return forwarded(recognizedTurn(recognized.capability, recognized.step));
     // "What can you do?", "hi", "my tasks", "remind me tomorrow at 9 to…" need no model: planned
@@ -155,6 +164,7 @@ export function createPlannerNode(deps: MemoGraphDeps) {
             timeZone: state.user.timezone,
             traceId: state.traceId,
             ...(state.input.forwarded ? { forwarded: true } : {}),
+            ...(state.input.documentContext ? { document: true } : {}),
           },
           deps.logger,
         ),

@@ -25,6 +25,8 @@ export interface PolicyTurn {
   traceId?: string;
   /** WhatsApp marked the message forwarded (D14). */
   forwarded?: boolean;
+  /** The message is the caption of a document the user sent, whose text the planner read as data (D14). */
+  document?: boolean;
 }
 
 /** The step a policy rewrote, for the log. */
@@ -144,10 +146,42 @@ export function forwardedIsData(
   return { ...plan, riskLevel: "high" };
 }
 
+/**
+ * A document's text is data (D14): the caption is the user's request about it, but a model that
+ * read the document may still obey orders printed in it ("delete all my tasks"). So in a turn with
+ * a document, a plan that changes or removes anything that exists (anything but reading and
+ * creating from the document) asks before it runs (D12), whoever planned it.
+ */
+export function documentIsData(
+  plan: PlannerOutput,
+  turn: Pick<PolicyTurn, "document" | "traceId">,
+  logger: Logger,
+): PlannerOutput {
+  if (!turn.document) return plan;
+  const changes = plan.plan.filter((step) => {
+    const kind = stepKind(step);
+    return kind === "changes" || kind === "unknown";
+  });
+  if (changes.length === 0 || (plan.riskLevel === "high" && plan.needsApproval)) return plan;
+  logger.info(
+    {
+      event: "PLAN_POLICY_DOCUMENT",
+      steps: changes.map((step) => `${step.capability}.${step.action}`),
+      ...(turn.traceId ? { traceId: turn.traceId } : {}),
+    },
+    "a plan made beside a document changes something: it asks first",
+  );
+  return { ...plan, riskLevel: "high", needsApproval: true };
+}
+
 /** The planner's plan with every policy applied; each step a policy rewrites is logged (`PLAN_POLICY_REWRITE`). */
 export function applyPlanPolicies(plan: PlannerOutput, turn: PolicyTurn, logger: Logger): PlannerOutput {
   const done: Rewrite[] = [];
-  const result = forwardedIsData(reminderRule(noteRule(plan, turn, done), turn, done), turn, logger);
+  const result = documentIsData(
+    forwardedIsData(reminderRule(noteRule(plan, turn, done), turn, done), turn, logger),
+    turn,
+    logger,
+  );
   for (const { policy, from, to } of done) {
     logger.info(
       {

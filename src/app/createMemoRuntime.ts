@@ -37,6 +37,8 @@ import { buildMemoGraph } from "../graph/memoGraph.js";
 import { MemoRuntime } from "../graph/memoRuntime.js";
 import type { Tracing } from "../services/tracing/tracing.js";
 import type { RuntimeMetrics } from "../services/metrics/metrics.js";
+import { DocumentOffers } from "../services/documents/offers.js";
+import { SavedTexts, type DocumentStore } from "../services/documents/savedText.js";
 
 export interface MemoRuntimeOptions {
   config: AppConfig;
@@ -65,6 +67,8 @@ export interface MemoRuntimeOptions {
   metrics?: RuntimeMetrics;
   /** The LangSmith thread of a phone's turns (default: the user's own; the replay gives its own). */
   traceThreadId?: (phone: string) => string;
+  /** Where documents are stored as notes: "save it" keeps a forwarded or pasted text there (default: none, "save it" is planned as ever). */
+  documents?: DocumentStore;
 }
 
 /** Composes Memo: storage, memory, the LLM (or none), the capability registry, the graph and its runtime. */
@@ -175,6 +179,8 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   // Gmail has no built-in stand-in: without a Google OAuth client nobody could connect it.
   if (google?.configured)
     capabilities.register(createGmailCapability({ google, ledger, logger, undo: undoSettings }));
+  // What a document proposes, offered back by number (the transport's documents, "save it").
+  const offers = new DocumentOffers(llm, logger);
   // Turns write their checkpoints durably only when they pause on a question.
   const saver = turnBufferedCheckpointer(checkpointer, pool);
   const graph = buildMemoGraph(
@@ -193,6 +199,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
       planTiers: config.planTiers,
       undo,
       ...(google ? { google } : {}),
+      ...(options.documents ? { savedTexts: new SavedTexts(options.documents, offers) } : {}),
     },
     saver,
   );
@@ -209,7 +216,20 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.traceThreadId ? { traceThreadId: options.traceThreadId } : {}),
   });
-  return { runtime, graph, memory, longTerm, notes, users, llm, budget, capabilities, calendars, clock };
+  return {
+    runtime,
+    graph,
+    memory,
+    longTerm,
+    notes,
+    users,
+    llm,
+    budget,
+    capabilities,
+    calendars,
+    clock,
+    offers,
+  };
 }
 
 export type Memo = ReturnType<typeof createMemoRuntime>;

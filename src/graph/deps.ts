@@ -30,6 +30,7 @@ import type { Logger } from "../utils/logger.js";
 import type { UndoService } from "../services/undo/undoJournal.js";
 import type { CapabilityRegistry } from "./capabilities/registry.js";
 import type { PlanTiers } from "../config/planTiers.js";
+import type { SavedTexts } from "../services/documents/savedText.js";
 
 /** Everything the graph's nodes use, injected so tests replace any of it. */
 export interface MemoGraphDeps {
@@ -57,4 +58,6 @@ export interface MemoGraphDeps {
   planTiers?: PlanTiers;
   /** Whether an "undo" quoting a message names the latest change (default: none, nothing is journaled). */
   undo?: Pick<UndoService, "quotesLatest">;
+  /** Keeps a forwarded or pasted text as a note on "save it", with its offer (default: none, "save it" is planned as ever). */
+  savedTexts?: Pick<SavedTexts, "save">;
 }

@@ -39,7 +39,7 @@ function unglued(text: string): string {
  * The sentences of a page, in order: lines a layout wrapped (long, not ending a sentence) joined,
  * short lines (headings, table rows) kept apart, then split after ".", "!" or "?".
  */
-export function sentencesOf(page: string): string[] {
+function sentencesOf(page: string): string[] {
   const lines = unglued(page)
     .split(/\r?\n/u)
     .map((line) => line.replace(/\s+/gu, " ").trim());

@@ -26,7 +26,6 @@ export const DocumentOffersSchema = z.object({
     }),
   ),
 });
-export type DocumentOffersAnswer = z.infer<typeof DocumentOffersSchema>;
 
 /** The messages of one document's offer: the rules, then the document as data with today's date. */
 export function buildDocumentOffersMessages(input: {

@@ -1,4 +1,4 @@
-import type { DocumentContext } from "./document.js";
+import type { DocumentContext, DocumentOffer } from "./document.js";
 import type {
   ConversationMessage,
   DisambiguationState,
@@ -120,6 +120,7 @@ export interface MemoState {
   routerPasses: number;
   formattedResponse: FormattedResponse[];
   finalResponse: string | undefined;
+  documentOffer: DocumentOffer | undefined;
   acted: boolean;
   error: ErrorInfo | undefined;
   metadata: ExecutionMetadata;

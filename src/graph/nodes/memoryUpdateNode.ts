@@ -56,7 +56,12 @@ export function createMemoryUpdateNode(deps: MemoGraphDeps) {
     const memoryCommand = (state.plannerOutput?.plan ?? []).some(
       (step) => step.capability === "second-brain" && MEMORY_ACTIONS.has(step.action),
     );
-    const metadata = { ...(numbered ? { numbered } : {}), ...(memoryCommand ? { memoryCommand } : {}) };
+    const metadata = {
+      ...(numbered ? { numbered } : {}),
+      ...(memoryCommand ? { memoryCommand } : {}),
+      // A saved text's offer: "1 and 2" after this reply adds its items (graph/plan/offerAnswer.ts).
+      ...(state.documentOffer ? { documentOffer: state.documentOffer } : {}),
+    };
     // Memo's message ends the turn: everything it held is saved with it, in one write.
     await deps.memory.addAssistantMessage(
       phone,

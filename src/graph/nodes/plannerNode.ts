@@ -2,6 +2,8 @@ import { calendarOptionsOf } from "../../nlu/holidays.js";
 import { isUndoCommand } from "../../nlu/commands.js";
 import { fastPathTurn, recognizedTurn, type FastPathTurn } from "../plan/fastPath.js";
 import { offerAnswerTurn } from "../plan/offerAnswer.js";
+import { isSaveTextCommand } from "../../nlu/saveTextCommand.js";
+import { textToSave } from "../../services/documents/savedText.js";
 import { applyPlanPolicies, documentIsData, forwardedIsData } from "../plan/planPolicy.js";
 import { buildPlannerMessages, PlannerSchema, type PlannerAnswer } from "../../prompts/plannerPrompt.js";
 import type { PlannerOutput, PlanStep } from "../../types/index.js";
@@ -48,6 +50,37 @@ function normalizePlan(answer: PlannerAnswer): PlannerOutput {
   };
 }
 
+/**
+ * "save it" / "תשמור" right after a forwarded message or a long pasted text: the text is stored as
+ * a note (a document of its own, D14: data) and what it proposes is offered back by number. Null
+ * when the message is no such command or nothing is there to save.
+ */
+async function saveTextTurn(
+  deps: MemoGraphDeps,
+  state: MemoState,
+  language: "he" | "en",
+): Promise<MemoUpdate | null> {
+  const user = state.authContext?.user;
+  if (!deps.savedTexts || !user || state.input.forwarded || !isSaveTextCommand(state.input.message))
+    return null;
+  const found = textToSave(state.recentMessages, state.input.message);
+  if (!found) return null;
+  const { document, offer, usage } = await deps.savedTexts.save({
+    phone: state.threadId,
+    user,
+    language,
+    text: found.text,
+    source: found.source,
+    now: state.now.epochMs,
+  });
+  const saved = t(language, "offers.saved", { title: document.title });
+  return {
+    finalResponse: offer ? `${saved}\n\n${offer.text}` : saved,
+    ...(offer ? { documentOffer: offer.offer } : {}),
+    ...(usage ? { metadata: llmUsageUpdate(usage) } : {}),
+  };
+}
+
 /** planner: natural language → plan, by one structured LLM call (spec 002 §5.2). */
 export function createPlannerNode(deps: MemoGraphDeps) {
   return async (state: MemoState): Promise<MemoUpdate> => {
@@ -67,6 +100,9 @@ export function createPlannerNode(deps: MemoGraphDeps) {
           language,
         );
     if (offered) return offered;
+    // "save it" after a forwarded message or a long pasted text: kept as a note, with its offer.
+    const saved = await saveTextTurn(deps, state, language);
+    if (saved) return saved;
     const quoted = state.input.replyToMessageId;
     const quotedUndo =
       quoted && deps.undo && isUndoCommand(state.input.message)

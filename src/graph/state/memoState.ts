@@ -24,6 +24,7 @@ import type {
   TimeContext,
   UserContext,
 } from "../../types/state.js";
+import type { DocumentOffer } from "../../types/document.js";
 
 const lastValue = <T>(initial: () => T) =>
   Annotation<T>({ reducer: (_current: T, update: T) => update, default: initial });
@@ -104,6 +105,8 @@ export const MemoStateAnnotation = Annotation.Root({
   formattedResponse: lastValue<FormattedResponse[]>(() => []),
   /** The reply; written by response_writer (or earlier by capability_check / hitl_gate / errors); read by invokeMemoGraph. */
   finalResponse: lastValue<string | undefined>(() => undefined),
+  /** The offer of what a text the user saved proposes; written by planner ("save it"); kept with the reply by memory_update. */
+  documentOffer: lastValue<DocumentOffer | undefined>(() => undefined),
   /** Whether the turn recorded a latest action (it did something); written by memory_update; read by invokeMemoGraph. */
   acted: lastValue<boolean>(() => false),
   /** Written by the node that failed; read by join and response_writer. */

@@ -27,7 +27,7 @@ function whenLabel(local: string, language: "he" | "en"): string {
 }
 
 /** An item's time as the offer and the answer show it: "Thu 11/03 08:15–14:30". */
-export function itemWhen(item: OfferItem, language: "he" | "en"): string {
+function itemWhen(item: OfferItem, language: "he" | "en"): string {
   if (!item.start) return "";
   const start = whenLabel(item.start, language);
   if (!item.end) return start;
@@ -37,7 +37,7 @@ export function itemWhen(item: OfferItem, language: "he" | "en"): string {
 }
 
 /** The offer's message: its heading, one numbered line per item, and how to answer. */
-export function offerText(offer: DocumentOffer, language: "he" | "en"): string {
+function offerText(offer: DocumentOffer, language: "he" | "en"): string {
   const lines = offer.items.map((item, i) => {
     const vars = { n: i + 1, title: item.title, when: itemWhen(item, language) };
     if (!item.start) return t(language, "offers.question", vars);

@@ -1,0 +1,124 @@
+// "save it" after a forwarded message or a long pasted text (issue 37): the text is stored as a
+// note (through the document store: an in-memory one here, DocumentService in the app) and the same
+// numbered offer follows; "1" then adds its item. A short message that was no forward is not saved.
+// "Now" is Monday 1 March 2027, 10:00 in Asia/Jerusalem; no model.
+import { afterEach, describe, expect, it } from "vitest";
+import type { DocumentContext, ExtractedDocument } from "../../src/types/document.js";
+import type { DocumentStore } from "../../src/services/documents/savedText.js";
+import {
+  calendarHarness,
+  storedEvents,
+  type CalendarHarness,
+} from "../calendar/capability/calendarScript.js";
+import { stores } from "../support/databaseScript.js";
+import { fakeClock } from "../support/clock.js";
+import { PHONE } from "../support/memoHarness.js";
+
+/** The document store as a list in memory. */
+class MemoryDocuments implements DocumentStore {
+  readonly stored: { phone: string; extracted: ExtractedDocument }[] = [];
+
+  store(phone: string, extracted: ExtractedDocument): Promise<DocumentContext> {
+    this.stored.push({ phone, extracted });
+    const n = this.stored.length;
+    return Promise.resolve({
+      documentId: `doc-${n}`,
+      noteId: `note-${n}`,
+      title: extracted.title,
+      fileName: extracted.fileName,
+      source: extracted.source,
+      pageCount: extracted.pages.length,
+      excerpt: extracted.pages[0]!.slice(0, 300),
+    });
+  }
+}
+
+let h: CalendarHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function memo(language: "he" | "en", documents: DocumentStore) {
+  h = await calendarHarness({
+    llm: "none",
+    documents,
+    env: { FAST_PATH: "on" },
+    clock: fakeClock("2027-03-01T08:00:00Z"),
+  });
+  await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem", language });
+  return h;
+}
+
+const DENTIST =
+  "Dentist appointment for Noa\nTuesday 9 March 2027 at 16:40, Dr. Amir, 5 Weizmann St.\nPlease bring the referral letter.";
+
+describe("save it", () => {
+  it("English: a forwarded message saved as a note, offered, and '1' adds the appointment", async () => {
+    const documents = new MemoryDocuments();
+    const harness = await memo("en", documents);
+    await harness.say(DENTIST, { forwarded: true });
+    const saved = await harness.say("save it");
+    expect(saved.text).toBe(
+      [
+        "📝 Saved “Dentist appointment for Noa” as a note.",
+        "",
+        "📌 From “Dentist appointment for Noa” — add to your calendar or reminders:",
+        "1. Dentist appointment for Noa — Dr. Amir, 5 Weizmann St, Tue 09/03 16:40",
+        "Reply with the numbers, “all” or “none”.",
+      ].join("\n"),
+    );
+    expect(documents.stored).toEqual([
+      {
+        phone: PHONE,
+        extracted: {
+          source: "forwarded",
+          fileName: null,
+          mimeType: "text/plain",
+          title: "Dentist appointment for Noa",
+          pages: [DENTIST],
+        },
+      },
+    ]);
+    await harness.say("1");
+    const events = await storedEvents(harness);
+    expect(events.map((e) => [e.summary, e.start, e.end])).toEqual([
+      [
+        "Dentist appointment for Noa — Dr. Amir, 5 Weizmann St",
+        "2027-03-09T14:40:00.000Z",
+        "2027-03-09T15:40:00.000Z",
+      ],
+    ]);
+  });
+
+  it("Hebrew: 'תשמור את זה' after a long pasted text; 'הכל' adds the reminder", async () => {
+    const documents = new MemoryDocuments();
+    const harness = await memo("he", documents);
+    const pasted = [
+      "עדכון מוועד הכיתה",
+      "שלום לכולם, כפי שסיכמנו באסיפה האחרונה אנחנו אוספים כסף למתנה למורה לקראת סוף השנה, ויש גם כמה עדכונים על הטיול והמסיבה.",
+      'יש לשלם 50 ש"ח לגזברית עד יום חמישי 18 במרץ 2027.',
+      "מי שלא יכול להגיע לפגישת ההורים מתבקש לעדכן את הוועד בהקדם, ונשמח לעזרה בארגון המסיבה ובקניית הכיבוד לכל הילדים בכיתה.",
+      "בנוסף, אנחנו מחפשים הורה מתנדב שיעזור בהסעות לטיול ויתאם עם הנהלת בית הספר את רשימת המלווים.",
+      "תודה רבה לכולם ושבוע טוב!",
+    ].join("\n");
+    expect(pasted.length).toBeGreaterThan(400);
+    await harness.say(pasted);
+    const saved = await harness.say("תשמור את זה");
+    expect(saved.text).toContain("📝 שמרתי את „עדכון מוועד הכיתה” כפתק.");
+    expect(saved.text).toContain('1. ⏰ יש לשלם 50 ש"ח לגזברית, עד יום חמישי 18/03');
+    expect(documents.stored[0]!.extracted.source).toBe("pasted");
+    await harness.say("הכל");
+    expect((await stores(harness).tasks()).map((t) => [t.text, t.dueAt])).toEqual([
+      ['יש לשלם 50 ש"ח לגזברית', "2027-03-18T07:00:00.000Z"],
+    ]);
+  });
+
+  it("a short message that was not forwarded is not saved: 'save it' is read as ever", async () => {
+    const documents = new MemoryDocuments();
+    const harness = await memo("en", documents);
+    await harness.say("hello there");
+    await harness.say("save it");
+    expect(documents.stored).toEqual([]);
+  });
+});

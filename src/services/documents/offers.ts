@@ -48,6 +48,24 @@ function offerText(offer: DocumentOffer, language: "he" | "en"): string {
   );
 }
 
+/** Lower case, Hebrew and digits glued by extraction set apart, spaces folded. */
+function comparable(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/(\d)(?=[\u05D0-\u05EA])|([\u05D0-\u05EA])(?=\d)/gu, "$1$2 ")
+    .replace(/\s+/gu, " ");
+}
+
+/** Whether every word of `words` is written in `text` (the model copied them, it did not work them out). */
+function writtenIn(words: string, text: string): boolean {
+  const said = comparable(text);
+  return comparable(words)
+    .split(/[\s,;]+/u)
+    .map((word) => word.replace(/^[("'„“]+|[.)"'”:]+$/gu, ""))
+    .filter((word) => word !== "" && word !== "-" && word !== "–")
+    .every((word) => said.includes(word));
+}
+
 /** Makes a document's offer, with a model when one is configured (its cost is the user's turn's). */
 export class DocumentOffers implements DocumentOfferMaker {
   constructor(
@@ -105,11 +123,16 @@ export class DocumentOffers implements DocumentOfferMaker {
       }),
       { name: "document_offers" },
     );
+    const text = input.pages.join("\n");
     const items: OfferItem[] = [];
     for (const proposed of value.items.slice(0, MAX_ITEMS)) {
       const title = proposed.title.trim() || proposed.sentence.trim();
       if (!title) continue;
-      const time = readItemTime(proposed.timeWords, proposed.endTimeWords, input.now, zone);
+      // Words the document does not hold (a date the model worked out) are no time of the document's.
+      const copied = [proposed.timeWords, proposed.endTimeWords ?? ""].every((words) =>
+        writtenIn(words, text),
+      );
+      const time = copied ? readItemTime(proposed.timeWords, proposed.endTimeWords, input.now, zone) : null;
       const page = input.pages.findIndex(
         (p) => proposed.sentence && p.includes(proposed.sentence.slice(0, 30)),
       );

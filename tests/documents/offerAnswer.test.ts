@@ -43,10 +43,10 @@ afterEach(async () => {
   h = undefined;
 });
 
-/** Memo without a model, on 1 March 2027 in Jerusalem, with the school letter's offer just sent. */
-async function offered(language: "he" | "en", clock = fakeClock("2027-03-01T08:00:00Z")) {
-  h = await calendarHarness({ llm: "none", clock });
-  const user = (await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem", language }));
+/** Memo (without a model unless `withModel`), on 1 March 2027 in Jerusalem, with the school letter's offer just sent. */
+async function offered(language: "he" | "en", clock = fakeClock("2027-03-01T08:00:00Z"), withModel = false) {
+  h = await calendarHarness({ ...(withModel ? {} : { llm: "none" as const }), clock });
+  const user = await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem", language });
   const made = await new DocumentOffers(null).offer({
     user,
     language,
@@ -154,5 +154,14 @@ describe("the school letter's offer, answered by number", () => {
     h!.clock.advance(13 * 60 * 60_000);
     await h!.say("1 and 2");
     expect(await storedEvents(h!)).toEqual([]);
+  });
+
+  it("with a model configured, '1 and 2' still needs no model call (D13: planned and resolved in code)", async () => {
+    await offered("en", fakeClock("2027-03-01T08:00:00Z"), true);
+    const reply = await h!.say("1 and 2");
+    expect(reply.status).toBe("completed");
+    expect(h!.server!.requests).toEqual([]);
+    expect((await storedEvents(h!)).length).toBe(1);
+    expect((await stores(h!).tasks()).length).toBe(1);
   });
 });

@@ -13,6 +13,7 @@ import {
 import { stores } from "../support/databaseScript.js";
 import { fakeClock } from "../support/clock.js";
 import { PHONE } from "../support/memoHarness.js";
+import { lastUserMessageOf, systemPromptOf } from "../support/scriptedOpenAI.js";
 
 /** The document store as a list in memory. */
 class MemoryDocuments implements DocumentStore {
@@ -39,9 +40,9 @@ afterEach(async () => {
   h = undefined;
 });
 
-async function memo(language: "he" | "en", documents: DocumentStore) {
+async function memo(language: "he" | "en", documents: DocumentStore, withModel = false) {
   h = await calendarHarness({
-    llm: "none",
+    ...(withModel ? {} : { llm: "none" as const }),
     documents,
     env: { FAST_PATH: "on" },
     clock: fakeClock("2027-03-01T08:00:00Z"),
@@ -120,5 +121,36 @@ describe("save it", () => {
     await harness.say("hello there");
     await harness.say("save it");
     expect(documents.stored).toEqual([]);
+  });
+
+  it("with a model: its titles and pairing, its words read in code, its call counted in the turn", async () => {
+    const documents = new MemoryDocuments();
+    const harness = await memo("en", documents, true);
+    await harness.memory.load(PHONE);
+    await harness.memory.addUserMessage(PHONE, DENTIST, { metadata: { forwarded: true } });
+    harness.server!.enqueue({
+      json: {
+        items: [
+          {
+            kind: "event",
+            title: "Noa's dentist (Dr. Amir)",
+            timeWords: "Tuesday 9 March 2027 at 16:40",
+            endTimeWords: null,
+            sentence: "Tuesday 9 March 2027 at 16:40, Dr. Amir, 5 Weizmann St.",
+          },
+        ],
+      },
+    });
+    const saved = await harness.say("save it");
+    expect(saved.text).toContain("1. Noa's dentist (Dr. Amir), Tue 09/03 16:40");
+    const [call] = harness.server!.requests;
+    expect(systemPromptOf(call!)).toContain("DATA written by someone else");
+    expect(lastUserMessageOf(call!)).toContain("Dentist appointment for Noa");
+    const turn = harness.logs().find((l) => l.event === "turn");
+    expect(turn?.llmCalls).toBe(1);
+    await harness.say("1");
+    expect((await storedEvents(harness)).map((e) => [e.summary, e.start])).toEqual([
+      ["Noa's dentist (Dr. Amir)", "2027-03-09T14:40:00.000Z"],
+    ]);
   });
 });

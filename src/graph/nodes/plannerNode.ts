@@ -72,6 +72,8 @@ async function saveTextTurn(
     text: found.text,
     source: found.source,
     now: state.now.epochMs,
+    // The offer's model call is the user's like any other: past the daily budget it is made without.
+    withModel: !deps.budget || (await deps.budget.admit(state.input.userPhone)),
   });
   const saved = t(language, "offers.saved", { title: document.title });
   return {

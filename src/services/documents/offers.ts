@@ -77,12 +77,15 @@ export class DocumentOffers implements DocumentOfferMaker {
     return (await this.offerWithUsage(input)).made;
   }
 
-  /** The offer and what its model call cost (null without one), for a graph turn's usage. */
-  async offerWithUsage(input: Input): Promise<{ made: Made; usage: LLMUsage | null }> {
+  /**
+   * The offer and what its model call cost (null without one), for a graph turn's usage;
+   * `withModel` false makes it without the model (the user's daily budget is spent; default: true).
+   */
+  async offerWithUsage(input: Input, withModel = true): Promise<{ made: Made; usage: LLMUsage | null }> {
     const zone = input.user.timeZone;
     let items: OfferItem[] | null = null;
     let usage: LLMUsage | null = null;
-    if (this.llm) {
+    if (this.llm && withModel) {
       try {
         const answer = await this.modelItems(input);
         items = answer.items;

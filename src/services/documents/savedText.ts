@@ -58,6 +58,8 @@ export class SavedTexts {
     text: string;
     source: "forwarded" | "pasted";
     now: number;
+    /** Whether the offer may use the model (false: the user's daily budget is spent). */
+    withModel: boolean;
   }): Promise<{
     document: DocumentContext;
     offer: { text: string; offer: DocumentOffer } | null;
@@ -70,13 +72,16 @@ export class SavedTexts {
       title: titleOf(input.text),
       pages: [input.text],
     });
-    const { made, usage } = await this.offers.offerWithUsage({
-      user: input.user,
-      language: input.language,
-      document,
-      pages: [input.text],
-      now: input.now,
-    });
+    const { made, usage } = await this.offers.offerWithUsage(
+      {
+        user: input.user,
+        language: input.language,
+        document,
+        pages: [input.text],
+        now: input.now,
+      },
+      input.withModel,
+    );
     return { document, offer: made, usage };
   }
 }

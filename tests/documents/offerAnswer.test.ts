@@ -97,6 +97,10 @@ describe("the school letter's offer, answered by number", () => {
         '⏰ אזכיר לך יום ראשון 07/03 ב-09:00: *יש לשלם את דמי הטיול, 85 ש"ח, באתר בית הספר*',
       ].join("\n"),
     );
+    // An offer is answered once: "1 ו-2" again adds nothing twice.
+    await h!.say("1 ו-2");
+    expect(await storedEvents(h!)).toHaveLength(1);
+    expect(await stores(h!).tasks()).toHaveLength(1);
   });
 
   it("English: 'all' after a restart adds both and asks when the meeting is", async () => {
@@ -129,6 +133,8 @@ describe("the school letter's offer, answered by number", () => {
       "There's no 5 in the list: it has items 1–3. Reply with the numbers, “all” or “none”.",
     );
     expect((await h!.say("none")).text).toBe("OK, I didn't add anything.");
+    // Answered once: later numbers are no answer to it.
+    await h!.say("1 and 2");
     expect(await storedEvents(h!)).toEqual([]);
     expect(await stores(h!).tasks()).toEqual([]);
   });

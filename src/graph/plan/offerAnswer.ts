@@ -16,17 +16,33 @@ import type { FastPathTurn } from "./fastPath.js";
 /** An event offered with a start and no end lasts this long (minutes). */
 const DEFAULT_EVENT_MINUTES = 60;
 
+/** Whether a user message answered an offer of `count` items (a number outside it answered nothing). */
+function answered(text: string, count: number): boolean {
+  const answer = readOfferAnswer(text, count);
+  return answer !== null && (answer.kind !== "numbers" || answer.numbers.every((n) => n >= 1 && n <= count));
+}
+
 /**
  * The offer a reply of Memo's carries, when it is the newest thing Memo numbered (a listing, a
- * choice list or another offer after it replaces it) and younger than the window.
+ * choice list or another offer after it replaces it), younger than the window and not answered yet
+ * (by a message before `current`, the one being read, which the window already holds): an offer is
+ * answered once, so a second "1" adds nothing twice.
  */
-function openOffer(messages: readonly ConversationMessage[], nowMs: number): DocumentOffer | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
+function openOffer(
+  messages: readonly ConversationMessage[],
+  current: string,
+  nowMs: number,
+): DocumentOffer | null {
+  const last = messages.at(-1);
+  const before = last?.role === "user" && last.content === current ? messages.slice(0, -1) : messages;
+  for (let i = before.length - 1; i >= 0; i--) {
+    const message = before[i]!;
     if (message.role !== "assistant") continue;
     const metadata = message.metadata;
     if (metadata?.documentOffer) {
       const offer = metadata.documentOffer;
+      const since = before.slice(i + 1).filter((m) => m.role === "user");
+      if (since.some((m) => answered(m.content, offer.items.length))) return null;
       return nowMs - offer.offeredAt <= CONVERSATION_MAX_AGE_MS ? offer : null;
     }
     if (metadata?.numbered || metadata?.disambiguationContext) return null;
@@ -122,7 +138,7 @@ export function offerAnswerTurn(
   timeZone: string,
   language: "he" | "en",
 ): FastPathTurn | null {
-  const offer = openOffer(messages, nowMs);
+  const offer = openOffer(messages, message, nowMs);
   if (!offer || offer.items.length === 0) return null;
   const answer = readOfferAnswer(message, offer.items.length);
   if (!answer) return null;

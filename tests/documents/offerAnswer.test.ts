@@ -170,4 +170,32 @@ describe("the school letter's offer, answered by number", () => {
     expect((await storedEvents(h!)).length).toBe(1);
     expect((await stores(h!).tasks()).length).toBe(1);
   });
+
+  it.each([
+    ["en", "both"],
+    ["he", "את שניהם"],
+  ] as const)(
+    "the invoice's two items: '%s' / '%s' adds the payment reminder and the visit",
+    async (language, answer) => {
+      const clock = fakeClock("2027-03-01T08:00:00Z");
+      h = await calendarHarness({ llm: "none", clock });
+      const user = await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem", language });
+      const made = await new DocumentOffers(null).offer({
+        user,
+        language,
+        document: { ...LETTER, title: "Green Leaf Gardening Ltd.", fileName: "invoice-photo.jpg" },
+        pages: [htmlText("invoice-en.html")],
+        now: clock.now(),
+      });
+      await h.memory.load(PHONE);
+      await h.memory.addAssistantMessage(PHONE, made!.text, "wamid.offer", { documentOffer: made!.offer });
+      expect((await h.say(answer)).status).toBe("completed");
+      expect((await stores(h).tasks()).map((t) => [t.text, jerusalem(t.dueAt)])).toEqual([
+        ["Payment due by bank transfer to account 123-456789", "2027-03-14 09:00:00"],
+      ]);
+      expect((await storedEvents(h)).map((e) => [e.summary, jerusalem(e.start), jerusalem(e.end)])).toEqual([
+        ["Next visit", "2027-03-16 09:00:00", "2027-03-16 10:00:00"],
+      ]);
+    },
+  );
 });

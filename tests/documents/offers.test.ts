@@ -9,6 +9,7 @@ import { DocumentOffers } from "../../src/services/documents/offers.js";
 import type { DocumentContext } from "../../src/types/document.js";
 import type { User } from "../../src/types/user.js";
 import { FakeLLM } from "../support/fakeLLM.js";
+import { readTime } from "../../src/nlu/parseTime.js";
 
 const NOW = Date.parse("2027-03-01T08:00:00Z");
 const user = { timeZone: "Asia/Jerusalem" } as User;
@@ -152,5 +153,21 @@ describe("the offer without a model", () => {
       now: NOW,
     });
     expect(made).toBeNull();
+  });
+
+  it("'from 08:15 to 14:30' is a start and an end, never '15 to 14' (13:45)", async () => {
+    expect(readTime("Thursday 11 March 2027 from 08:15 to 14:30", NOW, "Asia/Jerusalem")?.kind).toBe(
+      "unclear",
+    );
+    const made = await new DocumentOffers(null).offer({
+      user,
+      language: "en",
+      document: doc("Trip"),
+      pages: ["The museum trip is on Thursday 11 March 2027 from 08:15 to 14:30."],
+      now: NOW,
+    });
+    expect(made!.offer.items.map((i) => [i.title, i.start, i.end])).toEqual([
+      ["The museum trip is", "2027-03-11T08:15", "2027-03-11T14:30"],
+    ]);
   });
 });

@@ -80,6 +80,8 @@ function titleOf(text: string): string {
   const tidy = text
     .replace(/\s+/gu, " ")
     .replace(/^[\s,;:.\-–]+|[\s,;:.\-–]+$/gu, "")
+    // Words left hanging where the time words were cut out: "The trip is (on Thursday…)".
+    .replace(/(?:\s+(?:is|are|will be|on|at|from|by|starts|ב|עד|ביום|מ))+$/iu, "")
     .trim();
   if (tidy.length <= MAX_TITLE) return tidy;
   const cut = tidy.slice(0, MAX_TITLE);

@@ -167,7 +167,7 @@ describe("the offer without a model", () => {
       now: NOW,
     });
     expect(made!.offer.items.map((i) => [i.title, i.start, i.end])).toEqual([
-      ["The museum trip is", "2027-03-11T08:15", "2027-03-11T14:30"],
+      ["The museum trip", "2027-03-11T08:15", "2027-03-11T14:30"],
     ]);
   });
 });

@@ -1,7 +1,8 @@
-import { randomBytes } from "node:crypto";
-import express, { Router, type ErrorRequestHandler, type Response } from "express";
+import express, { Router, type ErrorRequestHandler } from "express";
 import { z } from "zod";
 import type { MemoMessage, SimulatorEngine } from "./engine.js";
+import { sendGraphError, unknownObject, type GraphError } from "./graphErrors.js";
+import { checkUpload, fitsMessage, readUploadForm } from "./mediaUpload.js";
 import type { SimButton, SimInteractive, SimMedia } from "./store.js";
 import { t } from "../../messages/index.js";
 import { HOUSEHOLD_BUTTON } from "../../nlu/buttonCommands.js";
@@ -16,37 +17,6 @@ export interface GraphApiOptions {
   phoneNumberId: string;
   /** The simulator's public base URL, for media download URLs. */
   publicUrl: () => string;
-}
-
-interface GraphError {
-  message: string;
-  code?: number;
-  subcode?: number;
-  details?: string;
-}
-
-/** Answers with a Graph API error body (`{error: {message, type, code, fbtrace_id, …}}`). */
-function sendGraphError(res: Response, status: number, error: GraphError): void {
-  const code = error.code ?? 100;
-  res.status(status).json({
-    error: {
-      message: error.message,
-      type: "OAuthException",
-      code,
-      ...(error.details ? { error_data: { messaging_product: "whatsapp", details: error.details } } : {}),
-      ...(error.subcode !== undefined ? { error_subcode: error.subcode } : {}),
-      fbtrace_id: `A${randomBytes(11).toString("base64url")}`,
-    },
-  });
-}
-
-/** Meta's answer for an id that names nothing the caller may use. */
-function unknownObject(res: Response, id: string, method: "get" | "post"): void {
-  sendGraphError(res, 400, {
-    message: `Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-    code: 100,
-    subcode: 33,
-  });
 }
 
 /** Length as WhatsApp counts it: characters (code points), not UTF-16 units. */
@@ -475,7 +445,18 @@ function readSend(
             },
           };
         }
-        media = stored.info;
+        if (!fitsMessage(type, stored.info.mimeType)) {
+          return {
+            error: {
+              message: "(#100) Invalid parameter",
+              code: 100,
+              subcode: 2494010,
+              details: `Param ${type}['id']: media ${m.id} is ${stored.info.mimeType}, which cannot be sent as ${type}`,
+            },
+          };
+        }
+        // A document's filename is the send's to choose (what the user sees on the bubble).
+        media = { ...stored.info, ...(m.filename ? { filename: m.filename } : {}) };
       } else {
         media = {
           id: "",
@@ -491,11 +472,43 @@ function readSend(
   }
 }
 
-/** The `/graph` routes: message sends, read receipts, media lookups. */
+/** Largest upload body: WhatsApp's 100 MB for a document, plus the form around it. */
+const UPLOAD_BODY_LIMIT = "101mb";
+
+/** The `/graph` routes: message sends, read receipts, media uploads and lookups. */
 export function graphApiRoutes(options: GraphApiOptions): Router {
   const { engine } = options;
   const router = Router();
   router.use(express.json({ limit: "5mb" }));
+
+  // Media upload (multipart: messaging_product, type, file), answered with the media id to send.
+  router.post(
+    "/:version/:phoneNumberId/media",
+    express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }),
+    async (req, res) => {
+      if (req.params.phoneNumberId !== options.phoneNumberId) {
+        unknownObject(res, req.params.phoneNumberId, "post");
+        return;
+      }
+      const form = await readUploadForm(req.body, req.headers["content-type"]);
+      if ("error" in form) {
+        sendGraphError(res, 400, form.error);
+        return;
+      }
+      const { upload } = form;
+      const checked = checkUpload(upload);
+      if ("error" in checked) {
+        sendGraphError(res, 400, checked.error);
+        return;
+      }
+      const media = engine.store.putMedia(upload.bytes, upload.mimeType, {
+        ...(upload.filename ? { filename: upload.filename } : {}),
+        // Ogg/Opus is what WhatsApp plays as a voice message; other audio shows as a file.
+        ...(checked.kind === "audio" ? { voice: /^audio\/ogg/i.test(upload.mimeType) } : {}),
+      });
+      res.json({ id: media.id });
+    },
+  );
 
   router.post("/:version/:phoneNumberId/messages", (req, res) => {
     if (req.params.phoneNumberId !== options.phoneNumberId) {
@@ -564,9 +577,16 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
     });
   });
 
-  const onError: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+  const onError: ErrorRequestHandler = (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
     const status = (error as { status?: unknown }).status;
+    if (status === 413) {
+      sendGraphError(res, 413, {
+        message: `(#100) The request body is over the limit (${req.path.endsWith("/media") ? UPLOAD_BODY_LIMIT : "5mb"})`,
+        code: 100,
+      });
+      return;
+    }
     if (typeof status === "number" && status < 500) {
       sendGraphError(res, status, {
         message: "(#100) The request body could not be read as JSON",

@@ -305,14 +305,32 @@ export function pageApiRoutes(options: PageApiOptions): { router: Router; close(
       res.status(401).json({ error: "invalid_token" });
       return;
     }
-    res
-      .status(200)
-      .set({
-        "Content-Type": stored.info.mimeType,
-        "Content-Length": String(stored.bytes.length),
-        "Cache-Control": "private, max-age=3600",
-      })
-      .end(stored.bytes);
+    const total = stored.bytes.length;
+    res.set({
+      "Content-Type": stored.info.mimeType,
+      "Cache-Control": "private, max-age=3600",
+      // Byte ranges let the page's <audio> and <video> read a file's end (its duration) and seek.
+      "Accept-Ranges": "bytes",
+    });
+    const ranges = req.headers.range ? req.range(total, { combine: true }) : undefined;
+    if (ranges === -1) {
+      res.status(416).set("Content-Range", `bytes */${total}`).end();
+      return;
+    }
+    const range =
+      Array.isArray(ranges) && ranges.type === "bytes" && ranges.length === 1 ? ranges[0] : undefined;
+    if (range) {
+      const part = stored.bytes.subarray(range.start, range.end + 1);
+      res
+        .status(206)
+        .set({
+          "Content-Range": `bytes ${range.start}-${range.end}/${total}`,
+          "Content-Length": String(part.length),
+        })
+        .end(part);
+      return;
+    }
+    res.status(200).set("Content-Length", String(total)).end(stored.bytes);
   });
 
   const onError: ErrorRequestHandler = (error: unknown, _req, res, next) => {

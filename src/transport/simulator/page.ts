@@ -283,7 +283,18 @@ const SCRIPT = String.raw`
     return q;
   }
 
+  // A bubble is rebuilt when its ticks change: its media element is kept, so a voice note that is
+  // playing goes on playing (and an image does not load again).
+  var mediaNodes = new Map();  // message id -> { key, node }
   function buildMedia(m) {
+    var key = m.media.path || m.media.link || "";
+    var kept = mediaNodes.get(m.id);
+    if (kept && kept.key === key) return kept.node;
+    var node = buildMediaNode(m);
+    mediaNodes.set(m.id, { key: key, node: node });
+    return node;
+  }
+  function buildMediaNode(m) {
     var md = m.media;
     if (md.link && !md.path) {
       var a = el("a", "text", "📎 " + m.type + ": " + md.link);
@@ -471,7 +482,7 @@ const SCRIPT = String.raw`
 
   function reset(snapshot) {
     list.textContent = "";
-    messages.clear(); rows.clear(); reactions.clear(); lastDay = null;
+    messages.clear(); rows.clear(); reactions.clear(); mediaNodes.clear(); lastDay = null;
     snapshot.messages.forEach(upsert);
     showEmpty();
     setTyping(!!snapshot.typing);
@@ -528,7 +539,7 @@ const SCRIPT = String.raw`
     var mine = generation;
     clearTimeout(retryTimer);
     if (es) es.close();
-    list.textContent = ""; messages.clear(); rows.clear(); reactions.clear(); lastDay = null;
+    list.textContent = ""; messages.clear(); rows.clear(); reactions.clear(); mediaNodes.clear(); lastDay = null;
     setTyping(false);
     if (connection !== "offline") setConnection("connecting");
     es = new EventSource(BASE + "events?phone=" + encodeURIComponent(phone));

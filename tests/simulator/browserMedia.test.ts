@@ -14,6 +14,20 @@ const PHONE = "972501234567";
 const PHONE_NUMBER_ID = "106540352242922";
 const FIXTURES = new URL("../fixtures/documents/", import.meta.url);
 
+/** What the test reads of an <audio> element (tests compile without the DOM library). */
+interface AudioElement {
+  src: string;
+  currentSrc: string;
+  duration: number;
+  currentTime: number;
+  paused: boolean;
+  ended: boolean;
+  muted: boolean;
+  dataset: Record<string, string>;
+  canPlayType(type: string): string;
+  play(): Promise<void>;
+}
+
 describe.skipIf(!chromiumAvailable)("documents and voice replies in the simulator, in Chromium", () => {
   let local: LocalService | undefined;
   let service: RunningService;
@@ -125,11 +139,11 @@ describe.skipIf(!chromiumAvailable)("documents and voice replies in the simulato
 
     const memo = page.locator('[data-testid="message"][data-from="memo"]');
     await expect.poll(() => memo.count(), { timeout: 15_000 }).toBe(3);
-    expect(await memo.evaluateAll((rows) => rows.map((r) => r.getAttribute("data-type")))).toEqual([
-      "text",
-      "audio",
-      "text",
-    ]);
+    expect(
+      await memo.evaluateAll((rows: unknown[]) =>
+        rows.map((r) => (r as { getAttribute(name: string): string | null }).getAttribute("data-type")),
+      ),
+    ).toEqual(["text", "audio", "text"]);
     const voice = memo.nth(1);
     expect(await voice.innerText()).toContain("Voice message");
     const audio = voice.getByTestId("message-audio");
@@ -137,23 +151,21 @@ describe.skipIf(!chromiumAvailable)("documents and voice replies in the simulato
     expect(await audio.getAttribute("aria-label")).toBe("Memo's voice message");
 
     // Its source serves the uploaded Ogg bytes.
-    const src = await audio.evaluate(
-      (a) => (a as HTMLAudioElement).currentSrc || (a as HTMLAudioElement).src,
-    );
+    const src = await audio.evaluate((a) => (a as AudioElement).currentSrc || (a as AudioElement).src);
     const served = await fetch(src);
     expect(served.headers.get("content-type")).toBe("audio/ogg");
     expect(Buffer.from(await served.arrayBuffer())).toEqual(ogg);
 
     // Chromium decodes it: it knows the duration, and playing (muted, as autoplay allows) moves time on.
     expect(
-      await audio.evaluate((a) => (a as HTMLAudioElement).canPlayType("audio/ogg; codecs=opus")),
+      await audio.evaluate((a: unknown) => (a as AudioElement).canPlayType("audio/ogg; codecs=opus")),
     ).not.toBe("");
     await expect
-      .poll(() => audio.evaluate((a) => (a as HTMLAudioElement).duration), { timeout: 10_000 })
+      .poll(() => audio.evaluate((a: unknown) => (a as AudioElement).duration), { timeout: 10_000 })
       .toBeGreaterThan(1);
-    expect(Number.isFinite(await audio.evaluate((a) => (a as HTMLAudioElement).duration))).toBe(true);
-    await audio.evaluate(async (a) => {
-      const el = a as HTMLAudioElement;
+    expect(Number.isFinite(await audio.evaluate((a: unknown) => (a as AudioElement).duration))).toBe(true);
+    await audio.evaluate(async (a: unknown) => {
+      const el = a as AudioElement;
       el.dataset.playing = "since the test pressed play";
       el.muted = true;
       await el.play();
@@ -163,10 +175,10 @@ describe.skipIf(!chromiumAvailable)("documents and voice replies in the simulato
     await expect.poll(() => voice.getByTestId("reaction").count(), { timeout: 10_000 }).toBe(1);
     expect(await audio.getAttribute("data-playing")).toBe("since the test pressed play");
     await expect
-      .poll(() => audio.evaluate((a) => (a as HTMLAudioElement).currentTime), { timeout: 10_000 })
+      .poll(() => audio.evaluate((a: unknown) => (a as AudioElement).currentTime), { timeout: 10_000 })
       .toBeGreaterThan(0.2);
     expect(
-      await audio.evaluate((a) => (a as HTMLAudioElement).paused && !(a as HTMLAudioElement).ended),
+      await audio.evaluate((a: unknown) => (a as AudioElement).paused && !(a as AudioElement).ended),
     ).toBe(false);
   });
 });

@@ -150,6 +150,14 @@ describe("WhatsApp simulator: media Memo uploads", () => {
     expect(range.status).toBe(206);
     expect(range.headers.get("content-range")).toBe(`bytes 0-3/${ogg.length}`);
     expect(Buffer.from(await range.arrayBuffer()).toString("latin1")).toBe("OggS");
+
+    // Memo may delete it once sent: gone from the Graph API, still playing in the chat.
+    const deleted = await fetch(`${h.graph}/${id}`, { method: "DELETE" });
+    expect(await deleted.json()).toEqual({ success: true });
+    expect((await fetch(`${h.graph}/${id}`)).status).toBe(400);
+    expect((await send(h, { type: "audio", audio: { id } })).status).toBe(400);
+    expect((await fetch(`${h.graph}/${id}`, { method: "DELETE" })).status).toBe(400);
+    expect((await fetch(`${h.sim}/${memo!.media!.path!}`)).status).toBe(200);
   });
 
   it("takes a document with its name and caption, and an image by link", async () => {

@@ -358,7 +358,7 @@ function readInteractive(raw: unknown): { value: SimInteractive } | { error: Gra
 /** A send request turned into Memo's message, or the error Meta would answer. */
 function readSend(
   body: Record<string, unknown>,
-  engine: SimulatorEngine,
+  mediaOf: (id: string) => SimMedia | undefined,
 ): { to: string; message: MemoMessage } | { error: GraphError } {
   const base = SendBase.safeParse(body);
   if (!base.success) return { error: toGraphError(base.error, body) };
@@ -434,7 +434,7 @@ function readSend(
       const m = data[type] as { id?: string; link?: string; caption?: string; filename?: string };
       let media: SimMedia | undefined;
       if (m.id) {
-        const stored = engine.store.getMedia(m.id);
+        const stored = mediaOf(m.id);
         if (!stored) {
           return {
             error: {
@@ -445,18 +445,18 @@ function readSend(
             },
           };
         }
-        if (!fitsMessage(type, stored.info.mimeType)) {
+        if (!fitsMessage(type, stored.mimeType)) {
           return {
             error: {
               message: "(#100) Invalid parameter",
               code: 100,
               subcode: 2494010,
-              details: `Param ${type}['id']: media ${m.id} is ${stored.info.mimeType}, which cannot be sent as ${type}`,
+              details: `Param ${type}['id']: media ${m.id} is ${stored.mimeType}, which cannot be sent as ${type}`,
             },
           };
         }
         // A document's filename is the send's to choose (what the user sees on the bubble).
-        media = { ...stored.info, ...(m.filename ? { filename: m.filename } : {}) };
+        media = { ...stored, ...(m.filename ? { filename: m.filename } : {}) };
       } else {
         media = {
           id: "",
@@ -479,6 +479,8 @@ const UPLOAD_BODY_LIMIT = "101mb";
 export function graphApiRoutes(options: GraphApiOptions): Router {
   const { engine } = options;
   const router = Router();
+  /** Media ids Memo deleted (kept in memory: a restart forgets them). */
+  const deleted = new Set<string>();
   router.use(express.json({ limit: "5mb" }));
 
   // Media upload (multipart: messaging_product, type, file), answered with the media id to send.
@@ -539,7 +541,7 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
       res.json({ success: true });
       return;
     }
-    const send = readSend(fields, engine);
+    const send = readSend(fields, (id) => (deleted.has(id) ? undefined : engine.store.getMedia(id)?.info));
     if ("error" in send) {
       sendGraphError(res, 400, send.error);
       return;
@@ -554,7 +556,7 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
 
   router.get("/:version/:mediaId", (req, res) => {
     const stored = engine.store.getMedia(req.params.mediaId);
-    if (!stored) {
+    if (!stored || deleted.has(req.params.mediaId)) {
       unknownObject(res, req.params.mediaId, "get");
       return;
     }
@@ -568,6 +570,18 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
       file_size: info.fileSize,
       id: info.id,
     });
+  });
+
+  // Memo may delete what it uploaded: gone from the Graph API, yet still on the user's phone (the
+  // page keeps showing it), as on WhatsApp.
+  router.delete("/:version/:mediaId", (req, res) => {
+    const id = req.params.mediaId;
+    if (!engine.store.getMedia(id) || deleted.has(id)) {
+      unknownObject(res, id, "delete");
+      return;
+    }
+    deleted.add(id);
+    res.json({ success: true });
   });
 
   router.use((req, res) => {

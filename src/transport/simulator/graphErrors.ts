@@ -25,7 +25,7 @@ export function sendGraphError(res: Response, status: number, error: GraphError)
 }
 
 /** Meta's answer for an id that names nothing the caller may use. */
-export function unknownObject(res: Response, id: string, method: "get" | "post"): void {
+export function unknownObject(res: Response, id: string, method: "get" | "post" | "delete"): void {
   sendGraphError(res, 400, {
     message: `Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
     code: 100,

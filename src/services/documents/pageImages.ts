@@ -48,7 +48,11 @@ export async function embeddedPageImages(
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
   let budget = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const stored = storedJpegsByPage(pdf);
-  const document = await getDocumentProxy(pdf.slice(), { maxImageSize: MAX_IMAGE_PIXELS });
+  // pdf.js's warnings about odd files stay quiet: what cannot be read is skipped.
+  const document = await getDocumentProxy(pdf.slice(), {
+    maxImageSize: MAX_IMAGE_PIXELS,
+    verbosity: 0,
+  });
   const { OPS } = await getResolvedPDFJS();
   const images: PageImage[] = [];
   try {

@@ -1,6 +1,6 @@
 import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
 import { encodePng, type RawPixels } from "../../utils/pngImage.js";
-import { storedJpegsByPage } from "./rawPdfObjects.js";
+import { storedJpegsByPage, type StoredJpeg } from "./rawPdfObjects.js";
 
 /** One image a page without text is made of, ready for the image model. */
 export interface PageImage {
@@ -58,35 +58,15 @@ export async function embeddedPageImages(
   try {
     let pagesTaken = 0;
     for (let number = 1; number <= document.numPages && pagesTaken < maxPages; number++) {
-      const page = await document.getPage(number);
-      const text = await page.getTextContent();
-      const visible = text.items.reduce(
-        (sum, item) => sum + ("str" in item ? item.str.replace(/\s/g, "").length : 0),
-        0,
-      );
-      if (visible >= TEXT_LAYER_CHARACTERS) continue;
-
       // The stored JPEGs when the page tree was read whole, else what pdf.js decodes.
       const jpegs = stored?.length === document.numPages ? (stored[number - 1] ?? []) : [];
-      let found: { data: Buffer; mimeType: PageImage["mimeType"] }[] = jpegs
-        .filter((jpeg) => jpeg.width >= MIN_SIDE && jpeg.height >= MIN_SIDE)
-        .map((jpeg) => ({ data: jpeg.data, mimeType: "image/jpeg" as const }));
-      if (found.length === 0) {
-        const list = await page.getOperatorList();
-        found = [];
-        for (let i = 0; i < list.fnArray.length; i++) {
-          if (list.fnArray[i] !== OPS.paintImageXObject) continue;
-          const key = String((list.argsArray[i] as unknown[])[0]);
-          const objects = key.startsWith("g_") ? page.commonObjs : page.objs;
-          const image = await new Promise<DecodedImage | null>((resolve) => {
-            objects.get(key, resolve);
-          });
-          const pixels = image ? rawPixels(image) : null;
-          if (pixels && pixels.width >= MIN_SIDE && pixels.height >= MIN_SIDE)
-            found.push({ data: encodePng(pixels), mimeType: "image/png" });
-        }
+      let found: Found[];
+      try {
+        found = await imagesOfPage(await document.getPage(number), jpegs, OPS.paintImageXObject);
+      } catch {
+        // A page pdf.js cannot read is skipped, like an image it cannot decode.
+        continue;
       }
-      page.cleanup();
       let taken = false;
       for (const image of found) {
         if (image.data.length > budget) continue;
@@ -100,6 +80,41 @@ export async function embeddedPageImages(
     await document.loadingTask.destroy();
   }
   return images;
+}
+
+type Found = Omit<PageImage, "page">;
+type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof getDocumentProxy>>["getPage"]>>;
+
+/** One page's images: none when it has a text layer; its stored JPEGs, else pdf.js's pixels as PNG. */
+async function imagesOfPage(page: PdfPage, jpegs: StoredJpeg[], paintImage: number): Promise<Found[]> {
+  try {
+    const text = await page.getTextContent();
+    const visible = text.items.reduce(
+      (sum, item) => sum + ("str" in item ? item.str.replace(/\s/g, "").length : 0),
+      0,
+    );
+    if (visible >= TEXT_LAYER_CHARACTERS) return [];
+    const stored = jpegs
+      .filter((jpeg) => jpeg.width >= MIN_SIDE && jpeg.height >= MIN_SIDE)
+      .map((jpeg) => ({ data: jpeg.data, mimeType: "image/jpeg" as const }));
+    if (stored.length > 0) return stored;
+    const list = await page.getOperatorList();
+    const found: Found[] = [];
+    for (let i = 0; i < list.fnArray.length; i++) {
+      if (list.fnArray[i] !== paintImage) continue;
+      const key = String((list.argsArray[i] as unknown[])[0]);
+      const objects = key.startsWith("g_") ? page.commonObjs : page.objs;
+      const image = await new Promise<DecodedImage | null>((resolve) => {
+        objects.get(key, resolve);
+      });
+      const pixels = image ? rawPixels(image) : null;
+      if (pixels && pixels.width >= MIN_SIDE && pixels.height >= MIN_SIDE)
+        found.push({ data: encodePng(pixels), mimeType: "image/png" });
+    }
+    return found;
+  } finally {
+    page.cleanup();
+  }
 }
 
 /** pdf.js's decoded image as 8-bit gray, RGB or RGBA rows; 1-bit gray (1 = white) is widened. */

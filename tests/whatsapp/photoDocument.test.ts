@@ -53,6 +53,7 @@ function processor(options: {
   documents?: boolean;
   mimeType?: string;
   graphReply?: string;
+  language?: "he" | "en";
 }) {
   const answered: { said: { text: string; metadata?: Record<string, unknown> } | null; text: unknown }[] = [];
   const graphTurns: { text: string; imageContext: unknown }[] = [];
@@ -76,7 +77,7 @@ function processor(options: {
       });
     },
   };
-  const user = { phone: PHONE, language: "en", timeZone: "Asia/Jerusalem" };
+  const user = { phone: PHONE, language: options.language ?? "en", timeZone: "Asia/Jerusalem" };
   const deps = {
     runtime: {
       invokeMemoGraph(_phone: string, text: string, invoke: { imageContext?: unknown }) {
@@ -162,6 +163,20 @@ describe("a photo of a page", () => {
       documentContext: { documentId: "doc-1", source: "photo", pageCount: 1 },
       imageContext: { imageType: "structured" },
     });
+  });
+
+  it("in Hebrew: the reading is asked in the user's language and the reply is Hebrew", async () => {
+    const letter = "בית ספר יסודי ״אורנים״, רמת גן\nתאריך: 1 במרץ 2027\nהורים יקרים, שלום רב";
+    const p = processor({
+      language: "he",
+      analysis: { ...INVOICE_ANALYSIS, description: "מכתב מבית הספר.", extractedText: letter.repeat(3) },
+      reading: { isDocument: true, title: "מכתב להורים", text: letter },
+    });
+    await p.processor.process(imageInbox(), lease);
+    expect(p.stored[0]!.extracted).toMatchObject({ title: "מכתב להורים", pages: [letter] });
+    const reading = p.llm.calls.find((c) => isReading(c.messages))!;
+    expect(JSON.stringify(reading.messages[1])).toContain("The user's language: he");
+    expect(p.answered[0]!.text).toContain("שמרתי אותו כמסמך: *מכתב להורים*");
   });
 
   it("with no title from the model, the page's first line is the title", async () => {

@@ -126,6 +126,8 @@ export const CORE_EN = {
   imageOfferNote: '"save this as a note"',
   imageOffer: "Want me to do something with it? Say for example {examples}.",
   imageOfferRandom: "Tell me if you'd like me to do something with it.",
+  photoDocumentSaved:
+    "📄 I read the page and saved it as a document: *{title}*. Ask me anything about it, or find it later with “search notes for …”.",
   hitlLeft: "(I left my earlier question unanswered: nothing was done for it.)",
   hitlOrInvitation:
     "You also have an open invitation to a household, so I'm not sure what that answers. To answer the invitation, reply to it (quote it) or tap its button; to answer my question below, reply to it.",
@@ -264,6 +266,8 @@ export const CORE_HE = {
   imageOfferNote: '"תשמור את זה כפתק"',
   imageOffer: "לעשות עם זה משהו? אפשר לכתוב למשל {examples}.",
   imageOfferRandom: "אם צריך לעשות עם זה משהו, אפשר פשוט לכתוב לי.",
+  photoDocumentSaved:
+    "📄 קראתי את הדף ושמרתי אותו כמסמך: *{title}*. אפשר לשאול אותי עליו כל דבר, או למצוא אותו אחר כך עם „חפש בפתקים …”.",
   hitlLeft: "(השארתי את השאלה הקודמת שלי בלי תשובה: לא נעשה בשבילה כלום.)",
   hitlOrInvitation:
     "יש לך גם הזמנה פתוחה למשק בית, אז לא ברור לי למה זו תשובה. כדי לענות להזמנה, השב/י עליה (בציטוט) או הקש/י על הכפתור שלה; כדי לענות לשאלה שלי למטה, השב/י עליה.",

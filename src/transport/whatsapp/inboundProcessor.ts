@@ -5,6 +5,7 @@ import type { InvokeOptions, MemoRuntime } from "../../graph/memoRuntime.js";
 import { userTextOf } from "../../graph/errorText.js";
 import type { MemoReply } from "../../types/reply.js";
 import type { ImageContext, User } from "../../types/index.js";
+import type { DocumentContext, ExtractedDocument } from "../../types/document.js";
 import { MemoError } from "../../utils/errors.js";
 import { withoutInvisibleCharacters } from "../../utils/invisibleText.js";
 import { detectLanguage, replyLanguage } from "../../utils/language.js";
@@ -13,6 +14,7 @@ import { currentTurn } from "../../utils/turnContext.js";
 import { t, type MessageKey } from "../../messages/index.js";
 import type { LLMService } from "../../types/llm.js";
 import { analyzeImage } from "../../services/media/analyzeImage.js";
+import { readDocumentImage } from "../../services/media/readDocumentImage.js";
 import type { Transcriber } from "../../services/media/transcriber.js";
 import type { Onboarding } from "../onboarding/onboarding.js";
 import type { InboundRouter } from "./inboundRouter.js";
@@ -27,6 +29,8 @@ import type { HeldRecords, WhatsAppSender, WhatsAppSendOptions } from "./whatsAp
 /** WhatsApp's own limits: images up to 5 MB, audio up to 16 MB. */
 const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const AUDIO_MAX_BYTES = 16 * 1024 * 1024;
+/** A photo without a caption is read as a document's page when its analysis found this much text. */
+const DOCUMENT_PHOTO_MIN_TEXT = 200;
 /** A reply sent this long after the user's message quotes it, so it is clear what it answers. */
 const QUOTE_AFTER_MS = 60_000;
 
@@ -58,6 +62,8 @@ export interface InboundProcessorDeps {
   /** Vision model for images; null when no LLM is configured. */
   llm: LLMService | null;
   transcriber: Transcriber | null;
+  /** Keeps documents (issue 37); absent or null: a photo of a page is answered as an image. */
+  documents?: { store(phone: string, extracted: ExtractedDocument): Promise<DocumentContext> } | null;
   logger: Logger;
   clock: () => number;
 }
@@ -312,14 +318,57 @@ export class InboundProcessor implements InboxHandler {
       const result = await deps.runtime.invokeMemoGraph(phone, caption, { ...base, imageContext: context });
       return this.answer(phone, result, language, reply);
     }
+    // A photo of a page is read whole and kept as a document (issue 37), when documents are kept.
+    const document = await this.photoDocument(phone, image, context, language);
     // Answered without the graph: through the router's one step, like the routes before the graph.
     const said = {
       text: "📷",
       messageId: base.whatsappMessageId,
       replyTo: base.replyToMessageId,
-      metadata: { imageContext: context },
+      metadata: { imageContext: context, ...(document ? { documentContext: document } : {}) },
     };
-    await deps.router.answerWithoutGraph(phone, language, said, describeImage(context, language), reply);
+    const text = document
+      ? t(language, "photoDocumentSaved", { title: document.title })
+      : describeImage(context, language);
+    await deps.router.answerWithoutGraph(phone, language, said, text, reply);
+  }
+
+  /**
+   * A photo the analysis found structured and full of text is read whole by the vision model; when
+   * that says it is a document's page, it is stored as a document (source "photo", one page).
+   * Null for any other photo, or when documents are not kept.
+   */
+  private async photoDocument(
+    phone: string,
+    image: { data: Buffer; mimeType: string },
+    context: ImageContext,
+    language: "he" | "en",
+  ): Promise<DocumentContext | null> {
+    const { deps } = this;
+    const analysed = context.analysisResult.extractedText ?? "";
+    if (!deps.documents || !deps.llm) return null;
+    if (context.imageType !== "structured" || analysed.length < DOCUMENT_PHOTO_MIN_TEXT) return null;
+    const reading = await readDocumentImage(deps.llm, image, language);
+    deps.logger.info(
+      {
+        event: "document_image",
+        model: reading.usage.model,
+        costUsd: reading.usage.costUsd,
+        isDocument: reading.isDocument,
+      },
+      "photo read as a page",
+    );
+    if (!reading.isDocument || !reading.text) return null;
+    // The text comes trimmed: its first line has words.
+    const firstLine = reading.text.split("\n")[0]!.trim();
+    const extracted: ExtractedDocument = {
+      source: "photo",
+      fileName: null,
+      mimeType: image.mimeType,
+      title: reading.title || firstLine.slice(0, 80),
+      pages: [reading.text],
+    };
+    return deps.documents.store(phone, extracted);
   }
 
   /** Sends the graph's reply; a failed turn is thrown back to the inbox, which retries it. */

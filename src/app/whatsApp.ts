@@ -30,6 +30,7 @@ import { calendarDigestSource } from "../graph/capabilities/calendar/calendarCap
 import { PgUndoRepository } from "../db/repositories/undoRepository.js";
 import { WhatsAppSender } from "../transport/whatsapp/whatsAppSender.js";
 import { DebugForwarderService } from "../transport/whatsapp/debugForwarder.js";
+import type { DocumentOfferMaker, DocumentPageReader } from "../types/document.js";
 
 /** A message Memo sent that WhatsApp reports as failed. */
 export interface DeliveryFailure {
@@ -62,6 +63,10 @@ export interface WhatsAppOptions {
    * service's `send`, known once it exists (default: none now; the scheduler's takeover sends them).
    */
   deliver?: (deliveries: readonly Delivery[]) => Promise<unknown>;
+  /** Makes the numbered offer of what a stored document proposes (default: none). */
+  documentOffers?: DocumentOfferMaker | null;
+  /** Reads scanned PDFs' pages through the image model (default: none: "could not be read"). */
+  pageReader?: DocumentPageReader | null;
 }
 
 /**
@@ -188,6 +193,9 @@ export function createWhatsApp(options: WhatsAppOptions) {
     client,
     llm: memo.llm,
     transcriber: options.transcriber !== undefined ? options.transcriber : createTranscriber(config, logger),
+    documents: memo.documents,
+    offers: options.documentOffers ?? null,
+    pageReader: options.pageReader ?? null,
     logger,
     clock,
   });

@@ -102,9 +102,8 @@ export const CORE_EN = {
   turnFailed:
     'Sorry, I couldn\'t handle your message "{message}" because of a problem on my side. Please send it again in a few minutes.',
   unsupportedType:
-    "I can read text, voice notes and photos, but I can't open {kind} yet. Could you write it to me instead?",
+    "I can read text, voice notes, photos and documents (PDF, Word, text files), but I can't open {kind} yet. Could you write it to me instead?",
   "kind.location": "locations",
-  "kind.document": "documents",
   "kind.sticker": "stickers",
   "kind.video": "videos",
   "kind.contacts": "contact cards",
@@ -241,9 +240,8 @@ export const CORE_HE = {
   thanksReply: "בשמחה! 😊",
   turnFailed: 'מצטער, לא הצלחתי לטפל בהודעה "{message}" בגלל תקלה אצלי. אפשר לשלוח אותה שוב בעוד כמה דקות?',
   unsupportedType:
-    "אני קורא הודעות טקסט, הודעות קוליות ותמונות, אבל עוד לא {kind}. אפשר לכתוב לי את זה במקום?",
+    "אני קורא הודעות טקסט, הודעות קוליות, תמונות ומסמכים (PDF, וורד, קובצי טקסט), אבל עוד לא {kind}. אפשר לכתוב לי את זה במקום?",
   "kind.location": "מיקומים",
-  "kind.document": "מסמכים",
   "kind.sticker": "מדבקות",
   "kind.video": "סרטונים",
   "kind.contacts": "אנשי קשר",

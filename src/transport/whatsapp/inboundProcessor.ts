@@ -14,6 +14,19 @@ import { t, type MessageKey } from "../../messages/index.js";
 import type { LLMService } from "../../types/llm.js";
 import { analyzeImage } from "../../services/media/analyzeImage.js";
 import type { Transcriber } from "../../services/media/transcriber.js";
+import type { DocumentService } from "../../services/documents/documentService.js";
+import {
+  DocumentUnreadableError,
+  documentKind,
+  extractText,
+  hasText,
+} from "../../services/documents/extractText.js";
+import type {
+  DocumentContext,
+  DocumentOfferMaker,
+  DocumentPageReader,
+  ExtractedDocument,
+} from "../../types/document.js";
 import type { Onboarding } from "../onboarding/onboarding.js";
 import type { InboundRouter } from "./inboundRouter.js";
 import { type GraphApiClient } from "./graphApiClient.js";
@@ -27,6 +40,11 @@ import type { HeldRecords, WhatsAppSender, WhatsAppSendOptions } from "./whatsAp
 /** WhatsApp's own limits: images up to 5 MB, audio up to 16 MB. */
 const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const AUDIO_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * Documents Memo reads, up to 10 MB (WhatsApp itself allows 100 MB): a school letter or an invoice
+ * is far smaller, and extraction runs in the turn's memory.
+ */
+const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
 /** A reply sent this long after the user's message quotes it, so it is clear what it answers. */
 const QUOTE_AFTER_MS = 60_000;
 
@@ -39,7 +57,6 @@ class TurnFailedError extends MemoError {}
 /** Message types with a fixed "I can't open these" reply, by the word for them. */
 const UNSUPPORTED: Record<string, MessageKey> = {
   location: "kind.location",
-  document: "kind.document",
   sticker: "kind.sticker",
   video: "kind.video",
   contacts: "kind.contacts",
@@ -58,6 +75,12 @@ export interface InboundProcessorDeps {
   /** Vision model for images; null when no LLM is configured. */
   llm: LLMService | null;
   transcriber: Transcriber | null;
+  /** Keeps documents as notes; null: documents get the "cannot open" reply. */
+  documents?: DocumentService | null;
+  /** Makes the numbered offer of what a document proposes (dates, payments); null: none offered. */
+  offers?: DocumentOfferMaker | null;
+  /** Reads a PDF with no text layer (a scan) through the image model; null: "could not be read". */
+  pageReader?: DocumentPageReader | null;
   logger: Logger;
   clock: () => number;
 }
@@ -79,6 +102,8 @@ export function textOf(message: WhatsAppMessage): string {
       return message.button?.payload || message.button?.text || "";
     case "image":
       return message.image?.caption ?? "";
+    case "document":
+      return message.document?.caption ?? "";
     default:
       return "";
   }
@@ -170,6 +195,8 @@ export class InboundProcessor implements InboxHandler {
           return await this.voiceNote(phone, message, user, language, base, reply);
         case "image":
           return await this.image(phone, message, language, base, reply);
+        case "document":
+          return await this.document(phone, message, language, base, reply);
       }
     } catch (error) {
       // A file over the limit is the user's to fix: say so instead of retrying.
@@ -230,7 +257,7 @@ export class InboundProcessor implements InboxHandler {
     const text = parsed.success ? textOf(parsed.data).trim() : "";
     const { user } = await this.deps.onboarding.ensureUser(inbox.phone, text, inbox.contactName);
     const language = replyLanguage(detectLanguage(text) ?? user.language);
-    const symbol = { audio: "🎤", image: "📷" }[inbox.type] ?? "📎";
+    const symbol = { audio: "🎤", image: "📷", document: "📄" }[inbox.type] ?? "📎";
     const quoted = text.length > 60 ? `${text.slice(0, 57)}…` : text || symbol;
     await this.say(inbox.phone, t(language, "turnFailed", { message: quoted }), language, {
       inReplyTo: inbox.waMessageId,
@@ -322,6 +349,114 @@ export class InboundProcessor implements InboxHandler {
     await deps.router.answerWithoutGraph(phone, language, said, describeImage(context, language), reply);
   }
 
+  /**
+   * processDocumentMessage: a PDF, DOCX or text file is downloaded (up to DOCUMENT_MAX_BYTES), its
+   * text read in reading order and stored as a note with searchable chunks (DocumentService). A
+   * caption is the request about it, run through the graph with the document as data; without
+   * one, the reply says it was saved, with the offer of what it proposes when there is one.
+   */
+  private async document(
+    phone: string,
+    message: WhatsAppMessage,
+    language: "he" | "en",
+    base: TurnOptions,
+    reply: WhatsAppSendOptions,
+  ): Promise<void> {
+    const { deps } = this;
+    const file = message.document;
+    if (!file?.id) return;
+    const notice = { ...reply, memory: "none" as const };
+    const kind = documentKind(file.mime_type, file.filename);
+    if (!kind) {
+      deps.logger.info(
+        { messageId: base.whatsappMessageId, mimeType: file.mime_type },
+        "document type Memo cannot read",
+      );
+      await this.say(phone, t(language, "documents.unsupported"), language, notice);
+      return;
+    }
+    if (!deps.client || !deps.documents) {
+      await this.say(phone, t(language, "documents.unavailable"), language, notice);
+      return;
+    }
+    const downloaded = await deps.client.downloadMedia(file.id, DOCUMENT_MAX_BYTES);
+    const names = { fileName: file.filename ?? null, mimeType: file.mime_type ?? downloaded.mimeType };
+    let extracted: ExtractedDocument;
+    try {
+      extracted = await extractText(downloaded.data, kind, names);
+    } catch (error) {
+      if (!(error instanceof DocumentUnreadableError)) throw error;
+      deps.logger.info({ messageId: base.whatsappMessageId, kind }, "document could not be opened");
+      await this.say(phone, t(language, "documents.unreadable"), language, notice);
+      return;
+    }
+    if (!hasText(extracted)) {
+      // No text layer (a scan): the image model reads its pages, when one is configured.
+      const read =
+        kind === "pdf" && deps.pageReader
+          ? await deps.pageReader.read({ data: downloaded.data, fileName: names.fileName, language })
+          : null;
+      if (!read || read.pages.every((page) => page.trim() === "")) {
+        await this.say(phone, t(language, "documents.unreadable"), language, notice);
+        return;
+      }
+      extracted = {
+        ...extracted,
+        source: "scan",
+        pages: read.pages,
+        ...(read.title ? { title: read.title } : {}),
+        original: { data: downloaded.data, mimeType: names.mimeType },
+      };
+    }
+    const context = await deps.documents.store(phone, extracted, {
+      operationId: `document:${base.whatsappMessageId}`,
+      file: downloaded.data,
+    });
+    deps.logger.info(
+      { event: "DOCUMENT_STORED", kind, pages: context.pageCount, bytes: downloaded.data.byteLength },
+      "document stored",
+    );
+    const saved = savedLine(context, language);
+    const caption = file.caption?.trim();
+    if (caption) {
+      const result = await deps.runtime.invokeMemoGraph(phone, caption, {
+        ...base,
+        documentContext: context,
+      });
+      if (result.status === "failed")
+        throw new TurnFailedError("The turn failed", { messageId: base.whatsappMessageId });
+      // A notice, not the answer: the graph's reply answers the caption.
+      await this.say(phone, saved, language, {
+        memory: "none",
+        ...(reply.guard ? { guard: reply.guard } : {}),
+        ...(reply.held ? { held: reply.held } : {}),
+      });
+      return this.answer(phone, result, language, { ...reply, quote: false });
+    }
+    const offered = deps.offers
+      ? await deps.offers.offer({
+          user: base.user,
+          language,
+          document: context,
+          pages: extracted.pages,
+          now: deps.clock(),
+        })
+      : null;
+    const said = {
+      text: `📄 ${context.title}`,
+      messageId: base.whatsappMessageId,
+      replyTo: base.replyToMessageId,
+      metadata: { documentContext: context },
+    };
+    const answer = {
+      text: offered ? `${saved}\n\n${offered.text}` : saved,
+      options: [],
+      language,
+      ...(offered ? { metadata: { documentOffer: offered.offer } } : {}),
+    };
+    await deps.router.answerWithoutGraph(phone, language, said, [answer], reply);
+  }
+
   /** Sends the graph's reply; a failed turn is thrown back to the inbox, which retries it. */
   private async answer(
     phone: string,
@@ -350,6 +485,13 @@ export class InboundProcessor implements InboxHandler {
   ): Promise<void> {
     await this.deps.sender.send(phone, { text, options: [], language }, options);
   }
+}
+
+/** "Saved "<title>" (2 pages) to your notes." */
+function savedLine(context: DocumentContext, language: "he" | "en"): string {
+  return context.source === "pdf" || context.source === "scan"
+    ? t(language, "documents.saved", { title: context.title, count: context.pageCount })
+    : t(language, "documents.savedText", { title: context.title });
 }
 
 /** What Memo says about an image with no caption: what it shows, what it holds, what it could do. */

@@ -277,6 +277,34 @@ const FORGET_DOCUMENT = [
   new RegExp(String.raw`^${HE_LEAD}${HE_FORGET}(?: את)? (ה?${HE_DOCUMENT_NOUN}(?:\s.+)?)$`, "iu"),
 ];
 
+/**
+ * A question about what a kept document says: "what did the school letter say about the trip?",
+ * "what does the invoice say?", "מה כתוב במכתב מבית הספר על הטיול?". Searched in the notes (a
+ * document's chunks are notes) with the words naming it and the topic; the answer quotes the
+ * document and page, by the model when there is one.
+ */
+const DOCUMENT_QUESTION = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:what|when|where|how much|which|who)(?: \p{L}+)? (?:did|does|do) (?:the |my |that |this )?((?:[\p{L}\p{N}'’-]+ ){0,5})${EN_DOCUMENT_NOUN} (?:say|write|mention|tell(?: me| us)?)(?: (?:about|on|regarding) (.+))?$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:מה|מתי|איפה|כמה|מי)\s+(?:כתוב|נכתב|היה כתוב|כתבו|אומר|אמרו|מופיע)\s+(?:ב-?|ב־)?ה?${HE_DOCUMENT_NOUN}((?:\s(?!על\s|לגבי\s)\S+){0,5})(?:\s+(?:על|לגבי)\s+(.+))?$`,
+    "iu",
+  ),
+];
+
+/** The words to search for in a question about a document: its naming words and its topic. */
+function documentQuestion(text: string): string | null {
+  for (const pattern of DOCUMENT_QUESTION) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const query = [match[1] ?? "", match[2] ?? ""].join(" ").replace(/\s+/g, " ").trim();
+    return query || null;
+  }
+  return null;
+}
+
 /** A reminder in note's clothing: the planner's rule 2 makes it a task, so it is left to the planner. */
 /** The plan actions that name remembered things: their exchanges stay out of long-term history. */
 export const MEMORY_ACTIONS: ReadonlySet<string> = new Set([
@@ -387,6 +415,14 @@ export function recognizeNoteCommand(message: string, nowMs: number, timeZone: s
       action: "delete_note",
       functionName: "notes.delete",
       args: { operation: "delete", query: about },
+    };
+  }
+  const asked = documentQuestion(text);
+  if (asked) {
+    return {
+      action: "search_notes",
+      functionName: "notes.search",
+      args: { operation: "search", query: asked },
     };
   }
   const query = captured(SEARCH_NOTES, text);

@@ -105,7 +105,7 @@ describe("documents", () => {
       'Saved "בית ספר יסודי "אורנים", רמת גן" to your notes.',
     );
     expect(await sendText("search notes referral", 3)).toContain(
-      "📄 Dentist appointment for Noa: Dentist appointment for Noa Tuesday 9 March 2027 at 16:40",
+      "📄 Dentist appointment for Noa: Please bring the referral letter.",
     );
     expect(await sendText("search notes museum", 4)).toContain("Nothing in your notes");
     expect(await sendText("search notes מוזיאון", 5)).toContain("מוזיאון המדע");

@@ -10,7 +10,7 @@ import type {
   RememberedFact,
   StoredNote,
 } from "../../../services/secondBrain/ports.js";
-import { quoteOf } from "../../../services/secondBrain/replies.js";
+import { passageOf, quoteOf } from "../../../services/secondBrain/replies.js";
 import { nonEmpty } from "../../../utils/args.js";
 import type { Logger } from "../../../utils/logger.js";
 import {
@@ -184,12 +184,16 @@ export function createSecondBrainExecutor(
   /** The user's documents, for "my documents" (default: none: listed as notes). */
   documents?: DocumentsPort,
 ): Executor {
-  const view = (note: StoredNote, context: CapabilityContext): NoteView => {
+  /** A note as replies show it; `query`: what a search looked for (a chunk is quoted from there). */
+  const view = (note: StoredNote, context: CapabilityContext, query?: string): NoteView => {
     const label = documentLabel(note, context.language);
+    const passage = query
+      ? passageOf(note.content, query, 200, note.document?.title)
+      : quoteOf(note.content, 200);
     return {
       id: note.id,
       // A chunk of a document shows as the document: "📄 School trip letter, p. 1: …".
-      quote: label ? `${label}: ${quoteOf(note.content, 160)}` : quoteOf(note.content),
+      quote: label ? `${label}: ${passage}` : quoteOf(note.content),
       date: dayOf(new Date(note.updatedAt), context.state.user.timezone, context.language),
     };
   };
@@ -263,7 +267,10 @@ export function createSecondBrainExecutor(
   ): Promise<Ran<"notes.search">> {
     const { phone, language } = context;
     const query = nonEmpty(args.query) ?? context.state.input.message;
-    const found = (await notes.search(phone, query, { limit: SEARCH_LIMIT })).map((m) => m.note);
+    const hits = (await notes.search(phone, query, { limit: SEARCH_LIMIT })).map((m) => m.note);
+    // A document found by its chunks is shown by them (with their pages), not also by its head note.
+    const quoted = new Set(hits.flatMap((n) => (n.document?.chunk ? [n.document.id] : [])));
+    const found = hits.filter((n) => !n.document || n.document.chunk || !quoted.has(n.document.id));
     const message = context.state.input.enhancedMessage ?? context.state.input.message;
     // The model reads a document's chunk with its title and page, so its answer can name them.
     const read = found.map((n) => {
@@ -282,7 +289,7 @@ export function createSecondBrainExecutor(
         {
           kind: "found",
           query,
-          notes: found.map((n) => view(n, context)),
+          notes: found.map((n) => view(n, context, query)),
           ...(answer ? { answer } : {}),
         },
         {

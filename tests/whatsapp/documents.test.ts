@@ -2,6 +2,7 @@
 // with searchable chunks, found with their page, listed, forgotten with everything they hold.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import type { DocumentOfferMaker } from "../../src/types/document.js";
 import {
   createWhatsAppHarness,
   textMessage,
@@ -21,8 +22,8 @@ afterEach(async () => {
   await h?.close();
 });
 
-async function harness(language: "he" | "en") {
-  h = await createWhatsAppHarness();
+async function harness(language: "he" | "en", documentOffers?: DocumentOfferMaker) {
+  h = await createWhatsAppHarness(documentOffers ? { documentOffers } : {});
   await h.knownUser(PHONE, language);
   return h;
 }
@@ -147,5 +148,57 @@ describe("documents", () => {
       "I couldn't read the text of that file",
     );
     expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
+  });
+
+  it("without a caption, the offer of what it proposes follows the saved line; the window keeps the document and the offer", async () => {
+    const asked: { title: string; pages: number; language: string }[] = [];
+    const offers: DocumentOfferMaker = {
+      offer: ({ document, pages, language }) => {
+        asked.push({ title: document.title, pages: pages.length, language });
+        return Promise.resolve({
+          text: "Add to your calendar or reminders:\n1. Science museum trip, Thu 11 Mar 08:15\nReply with the numbers, 'all' or 'none'.",
+          offer: {
+            documentId: document.documentId,
+            title: document.title,
+            items: [
+              {
+                kind: "event",
+                title: "Science museum trip",
+                timeWords: "ביום חמישי, 11 במרץ 2027",
+                start: "2027-03-11T08:15",
+                sentence: "ביום חמישי, 11 במרץ 2027, תצא שכבת ד' לטיול",
+                page: 1,
+              },
+            ],
+            offeredAt: h.clock.now(),
+          },
+        });
+      },
+    };
+    await harness("en", offers);
+    h.graphApi.addMedia("media-doc-3", fixture("school-letter-he.pdf"), PDF);
+    const reply = await say(documentMessage("media-doc-3", PDF, "letter.pdf"), 1);
+    expect(reply).toContain("(1 page) to your notes.");
+    expect(reply).toContain("1. Science museum trip, Thu 11 Mar 08:15");
+    expect(asked).toEqual([{ title: 'בית ספר יסודי "אורנים", רמת גן', pages: 1, language: "en" }]);
+    await h.memo.memory.load(PHONE);
+    const [said, answered] = h.memo.memory.getRecentMessages(PHONE).slice(-2);
+    expect(said?.metadata?.documentContext).toMatchObject({
+      title: 'בית ספר יסודי "אורנים", רמת גן',
+      pageCount: 1,
+    });
+    expect(answered?.metadata?.documentOffer?.items[0]).toMatchObject({ start: "2027-03-11T08:15" });
+  });
+
+  it("with a caption: stored, then the caption is the request, answered after the saved line", async () => {
+    await harness("en");
+    h.graphApi.addMedia("media-doc-4", fixture("dentist.txt"), "text/plain");
+    await h.deliver(documentMessage("media-doc-4", "text/plain", "dentist.txt", "my documents"));
+    await h.graphApi.waitForSent(2);
+    await h.idle();
+    const [saved, answer] = h.graphApi.textsTo(PHONE);
+    expect(saved).toContain('Saved "Dentist appointment for Noa" to your notes.');
+    expect(answer).toContain("Your documents (1):");
+    expect(answer).toContain("1. Dentist appointment for Noa (");
   });
 });

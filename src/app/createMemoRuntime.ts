@@ -3,7 +3,8 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type pg from "pg";
 import type { AppConfig } from "../config/env.js";
 import { checkpointThreads, turnBufferedCheckpointer } from "../db/checkpointer.js";
-import { databaseStorage, memoryStorage, undoStorage } from "../db/storage.js";
+import { databaseStorage, documentStorage, memoryStorage, undoStorage } from "../db/storage.js";
+import { DocumentService } from "../services/documents/documentService.js";
 import { PgCalendarEventRepository } from "../db/repositories/calendarEventRepository.js";
 import { PgContactRepository } from "../db/repositories/contactRepository.js";
 import { ContactDirectoryService } from "../services/contacts/contactDirectory.js";
@@ -111,6 +112,8 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     embedder,
   });
   const notes = new SecondBrainService({ notes: new PgNoteRepository(pool), embedder, logger, clock });
+  // Documents are notes too (a head note and chunks): stored, their chunks wait for embeddings.
+  const documents = new DocumentService(documentStorage(pool), () => notes.backfill.kick());
   const google = options.google;
   // Each user's calendar: Google Calendar once connected, the built-in one (Postgres) otherwise.
   const calendars = createCalendarProviders({
@@ -152,6 +155,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     .register(
       createSecondBrainCapability({
         notes,
+        documents,
         memory: longTerm,
         ledger,
         logger,
@@ -209,7 +213,20 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.traceThreadId ? { traceThreadId: options.traceThreadId } : {}),
   });
-  return { runtime, graph, memory, longTerm, notes, users, llm, budget, capabilities, calendars, clock };
+  return {
+    runtime,
+    graph,
+    memory,
+    longTerm,
+    notes,
+    documents,
+    users,
+    llm,
+    budget,
+    capabilities,
+    calendars,
+    clock,
+  };
 }
 
 export type Memo = ReturnType<typeof createMemoRuntime>;

@@ -8,6 +8,7 @@ import { webhookRoutes } from "../transport/whatsapp/webhookRoute.js";
 import { createSimulator } from "../transport/simulator/index.js";
 import type { InFlightWork } from "../utils/inFlightWork.js";
 import type { Logger } from "../utils/logger.js";
+import { scannedPageReader } from "../services/documents/readScannedPages.js";
 import { createTranscriber, type Transcriber } from "../services/media/transcriber.js";
 import type { SendMetrics, WebhookMetrics } from "../services/metrics/metrics.js";
 import { Onboarding } from "../transport/onboarding/onboarding.js";
@@ -30,6 +31,7 @@ import { calendarDigestSource } from "../graph/capabilities/calendar/calendarCap
 import { PgUndoRepository } from "../db/repositories/undoRepository.js";
 import { WhatsAppSender } from "../transport/whatsapp/whatsAppSender.js";
 import { DebugForwarderService } from "../transport/whatsapp/debugForwarder.js";
+import type { DocumentOfferMaker, DocumentPageReader } from "../types/document.js";
 
 /** A message Memo sent that WhatsApp reports as failed. */
 export interface DeliveryFailure {
@@ -62,6 +64,10 @@ export interface WhatsAppOptions {
    * service's `send`, known once it exists (default: none now; the scheduler's takeover sends them).
    */
   deliver?: (deliveries: readonly Delivery[]) => Promise<unknown>;
+  /** Makes the numbered offer of what a stored document proposes (default: none). */
+  documentOffers?: DocumentOfferMaker | null;
+  /** Reads scanned PDFs' pages through the image model (default: none: "could not be read"). */
+  pageReader?: DocumentPageReader | null;
 }
 
 /**
@@ -188,6 +194,10 @@ export function createWhatsApp(options: WhatsAppOptions) {
     client,
     llm: memo.llm,
     transcriber: options.transcriber !== undefined ? options.transcriber : createTranscriber(config, logger),
+    documents: memo.documents,
+    offers: options.documentOffers ?? null,
+    pageReader:
+      options.pageReader !== undefined ? options.pageReader : memo.llm ? scannedPageReader(memo.llm) : null,
     logger,
     clock,
   });

@@ -19,6 +19,7 @@ import { FakeGraphApi } from "./fakeGraphApi.js";
 import { captureLogs } from "./logs.js";
 import { isPlanner } from "./memoHarness.js";
 import { ScriptedOpenAI, lastUserMessageOf, type RecordedRequest } from "./scriptedOpenAI.js";
+import type { DocumentOfferMaker } from "../../src/types/document.js";
 
 export const APP_SECRET = "test-app-secret";
 export const VERIFY_TOKEN = "test-verify-token";
@@ -95,6 +96,8 @@ export interface WhatsAppHarnessOptions {
   leaseClock?: () => number;
   /** Sends household messages the way the server's reminder service does (default: none). */
   deliver?: (deliveries: readonly Delivery[]) => Promise<unknown>;
+  /** Makes the offer of what a stored document proposes (default: none). */
+  documentOffers?: DocumentOfferMaker;
 }
 
 /**
@@ -145,6 +148,7 @@ export async function createWhatsAppHarness(options: WhatsAppHarnessOptions = {}
     worker: { pollIntervalMs: options.pollIntervalMs ?? 200, retryDelayMs: () => 10 },
     ...(options.leaseClock ? { leaseClock: options.leaseClock } : {}),
     ...(options.deliver ? { deliver: options.deliver } : {}),
+    ...(options.documentOffers ? { documentOffers: options.documentOffers } : {}),
   });
   const app: Express = createApp({
     logger,

@@ -91,7 +91,11 @@ function processor(options: {
     onboarding: {},
     router: {
       route: () => Promise.resolve("graph"),
-      answerWithoutGraph(_phone: string, _language: string, said: never, text: unknown) {
+      answerWithoutGraph(_phone: string, _language: string, said: never, reply: unknown) {
+        // A stored document's reply is one message (with its offer in the metadata); an image's is text.
+        const text = Array.isArray(reply)
+          ? (reply as { text: string }[]).map((m) => m.text).join("\n")
+          : reply;
         answered.push({ said, text });
         return Promise.resolve();
       },

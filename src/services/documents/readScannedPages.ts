@@ -1,3 +1,4 @@
+import type { DocumentPageReader } from "../../types/document.js";
 import type { LLMService, LLMUsage } from "../../types/llm.js";
 import { readDocumentImage } from "../media/readDocumentImage.js";
 import { embeddedPageImages, type PageImageOptions } from "./pageImages.js";
@@ -17,7 +18,6 @@ export interface ScannedPages {
  * each such page is made of (embeddedPageImages, within its page and byte caps), one call each, in
  * page order. A page made of several images gets their texts one after the other. An empty result
  * means nothing could be read (the caller says so). The text is data (D14).
- * @internal until the document extraction calls it (issue 37).
  */
 export async function readScannedPages(
   llm: LLMService,
@@ -35,4 +35,20 @@ export async function readScannedPages(
     if (!result.title) result.title = reading.title;
   }
   return result;
+}
+
+/**
+ * The page reader of a PDF with no text layer: its pages in order (a page the model could not read
+ * stays empty), titled by the model; null when no page gave text.
+ */
+export function scannedPageReader(llm: LLMService): DocumentPageReader {
+  return {
+    async read({ data, language }) {
+      const scanned = await readScannedPages(llm, data, language);
+      if (scanned.pages.size === 0) return null;
+      const last = Math.max(...scanned.pages.keys());
+      const pages = Array.from({ length: last }, (_, i) => scanned.pages.get(i + 1) ?? "");
+      return { pages, ...(scanned.title ? { title: scanned.title } : {}) };
+    },
+  };
 }

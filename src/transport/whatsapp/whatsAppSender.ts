@@ -259,6 +259,10 @@ export class WhatsAppSender implements MessageSender {
 }
 
 /** The window's metadata of a message that shows a numbered listing ("done 2" names its items). */
-function metadataOf(content: { numbered?: NumberedRefs | undefined }): MessageMetadata | undefined {
-  return content.numbered ? { numbered: content.numbered } : undefined;
+function metadataOf(content: {
+  numbered?: NumberedRefs | undefined;
+  metadata?: MessageMetadata | undefined;
+}): MessageMetadata | undefined {
+  if (!content.numbered && !content.metadata) return undefined;
+  return { ...content.metadata, ...(content.numbered ? { numbered: content.numbered } : {}) };
 }

@@ -62,6 +62,7 @@ describe("HTTP app", () => {
         "two_calendars",
         "weekly_review",
         "task_completions",
+        "voice_replies",
       ],
     });
   });

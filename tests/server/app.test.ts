@@ -63,6 +63,7 @@ describe("HTTP app", () => {
         "weekly_review",
         "task_completions",
         "documents",
+        "voice_replies",
       ],
     });
   });

@@ -9,6 +9,7 @@ import { MIGRATIONS } from "../../src/db/migrations/index.js";
 import { createMemoRuntime } from "../../src/app/createMemoRuntime.js";
 import type { CapabilityRegistry } from "../../src/graph/capabilities/registry.js";
 import type { Transcriber } from "../../src/services/media/transcriber.js";
+import type { Speaker } from "../../src/services/media/speech.js";
 import type { Metrics } from "../../src/services/metrics/metrics.js";
 import { createWhatsApp } from "../../src/app/whatsApp.js";
 import { signBody } from "../../src/transport/whatsapp/signature.js";
@@ -84,6 +85,8 @@ export interface WhatsAppHarnessOptions {
   clock?: FakeClock;
   env?: Record<string, string>;
   transcriber?: Transcriber | null;
+  /** Text to speech: one given, "configured" (LLM_SPEECH_MODEL on the scripted server), or none (default). */
+  speaker?: Speaker | null | "configured";
   capabilities?: (registry: CapabilityRegistry) => void;
   /** Start the inbox worker (default: true). */
   startWorker?: boolean;
@@ -144,6 +147,7 @@ export async function createWhatsAppHarness(options: WhatsAppHarnessOptions = {}
     inFlight,
     serviceUrl: () => "http://127.0.0.1:1",
     transcriber: options.transcriber ?? null,
+    ...(options.speaker === "configured" ? {} : { speaker: options.speaker ?? null }),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     worker: { pollIntervalMs: options.pollIntervalMs ?? 200, retryDelayMs: () => 10 },
     ...(options.leaseClock ? { leaseClock: options.leaseClock } : {}),

@@ -22,6 +22,7 @@ import { twoCalendarsMigration } from "./0021_two_calendars.js";
 import { weeklyReviewMigration } from "./0022_weekly_review.js";
 import { taskCompletionsMigration } from "./0023_task_completions.js";
 import { documentsMigration } from "./0024_documents.js";
+import { voiceRepliesMigration } from "./0025_voice_replies.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly Migration[] = [
   weeklyReviewMigration,
   taskCompletionsMigration,
   documentsMigration,
+  voiceRepliesMigration,
 ];

@@ -37,6 +37,7 @@ import type { InboxHandler } from "./inboxWorker.js";
 import type { ReplyContent } from "../../types/outbound.js";
 import { WhatsAppMessageSchema, type WhatsAppMessage } from "./webhookSchema.js";
 import type { HeldRecords, WhatsAppSender, WhatsAppSendOptions } from "./whatsAppSender.js";
+import type { VoiceReplies } from "./voiceReplies.js";
 
 /** WhatsApp's own limits: images up to 5 MB, audio up to 16 MB. */
 const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
@@ -84,6 +85,8 @@ export interface InboundProcessorDeps {
   offers?: DocumentOfferMaker | null;
   /** Reads a PDF with no text layer (a scan) through the image model; null: "could not be read". */
   pageReader?: DocumentPageReader | null;
+  /** Answers by voice: to a voice note, or to a user who asked for them (default: none, all text). */
+  voice?: VoiceReplies;
   logger: Logger;
   clock: () => number;
 }
@@ -187,19 +190,20 @@ export class InboundProcessor implements InboxHandler {
             await deps.runtime.invokeMemoGraph(phone, text, base),
             language,
             reply,
+            this.byVoice(user, false),
           );
         case "interactive":
           if (optionId) {
             const result = await deps.runtime.invokeMemoGraph(phone, text, { ...base, optionId });
-            return await this.answer(phone, result, language, reply);
+            return await this.answer(phone, result, language, reply, this.byVoice(user, false));
           }
           break;
         case "audio":
           return await this.voiceNote(phone, message, user, language, base, reply);
         case "image":
-          return await this.image(phone, message, language, base, reply);
+          return await this.image(phone, message, user, language, base, reply);
         case "document":
-          return await this.document(phone, message, language, base, reply);
+          return await this.document(phone, message, user, language, base, reply);
       }
     } catch (error) {
       // A file over the limit is the user's to fix: say so instead of retrying.
@@ -308,13 +312,14 @@ export class InboundProcessor implements InboxHandler {
         ...(reply.held ? { held: reply.held } : {}),
       });
     }
-    await this.answer(phone, result, heardLanguage, { ...reply, quote: false });
+    await this.answer(phone, result, heardLanguage, { ...reply, quote: false }, this.byVoice(user, true));
   }
 
   /** processImageMessage: download, analyse, keep as image context; a caption is the request about it. */
   private async image(
     phone: string,
     message: WhatsAppMessage,
+    user: User,
     language: "he" | "en",
     base: TurnOptions,
     reply: WhatsAppSendOptions,
@@ -340,7 +345,7 @@ export class InboundProcessor implements InboxHandler {
     );
     if (caption) {
       const result = await deps.runtime.invokeMemoGraph(phone, caption, { ...base, imageContext: context });
-      return this.answer(phone, result, language, reply);
+      return this.answer(phone, result, language, reply, this.byVoice(user, false));
     }
     // A photo of a page is read whole and kept as a document (issue 37), when documents are kept.
     const document = await this.photoDocument(phone, image, context, language);
@@ -404,6 +409,7 @@ export class InboundProcessor implements InboxHandler {
   private async document(
     phone: string,
     message: WhatsAppMessage,
+    user: User,
     language: "he" | "en",
     base: TurnOptions,
     reply: WhatsAppSendOptions,
@@ -477,7 +483,7 @@ export class InboundProcessor implements InboxHandler {
         ...(reply.guard ? { guard: reply.guard } : {}),
         ...(reply.held ? { held: reply.held } : {}),
       });
-      return this.answer(phone, result, language, { ...reply, quote: false });
+      return this.answer(phone, result, language, { ...reply, quote: false }, this.byVoice(user, false));
     }
     const said = {
       text: `📄 ${context.title}`,
@@ -509,12 +515,21 @@ export class InboundProcessor implements InboxHandler {
     };
   }
 
-  /** Sends the graph's reply; a failed turn is thrown back to the inbox, which retries it. */
+  /** Whether the reply goes by voice: the message was a voice note (`voiceNote`), or the user asked for it. */
+  private byVoice(user: User, voiceNote: boolean): boolean {
+    return this.deps.voice?.wanted(user, voiceNote) ?? false;
+  }
+
+  /**
+   * Sends the graph's reply, by voice when `voice` (VoiceReplies: a voice note, with the text of
+   * what must be read or tapped); a failed turn is thrown back to the inbox, which retries it.
+   */
   private async answer(
     phone: string,
     result: MemoReply,
     language: "he" | "en",
     options: WhatsAppSendOptions,
+    voice = false,
   ): Promise<void> {
     if (result.status === "failed") throw new TurnFailedError("The turn failed", { traceId: result.traceId });
     const content: ReplyContent = {
@@ -526,7 +541,8 @@ export class InboundProcessor implements InboxHandler {
     };
     // The runtime stored the reply (or the question) in the window: the sender gives it its WhatsApp id.
     const memory = result.storedMessageId ? { link: result.storedMessageId } : ("none" as const);
-    await this.deps.sender.send(phone, content, { ...options, memory });
+    if (voice && this.deps.voice) await this.deps.voice.send(phone, content, { ...options, memory });
+    else await this.deps.sender.send(phone, content, { ...options, memory });
   }
 
   private async say(

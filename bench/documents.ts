@@ -8,7 +8,7 @@ import { round } from "./measure.js";
 import { withPglite } from "./pglite.js";
 
 const PHONE = "972501234567";
-const FIXTURE = new URL("../tests/fixtures/documents/newsletter-20-pages.pdf", import.meta.url);
+const FIXTURE = new URL("../tests/fixtures/documents/newsletter20Pages.pdf", import.meta.url);
 /** Timed runs after one untimed warm-up (each stores the document once more). */
 const RUNS = 3;
 

@@ -32,7 +32,7 @@ async function keep(made: Harness, name: string, kind: DocumentKind): Promise<vo
 describe("questions about a document", () => {
   it("without a model: the passage about the topic, with the document's title and page", async () => {
     const made = await harness("he", { llm: "none", env: { FAST_PATH: "on" } });
-    await keep(made, "school-letter-he.pdf", "pdf");
+    await keep(made, "schoolLetterHe.pdf", "pdf");
     await keep(made, "dentist.txt", "text");
     const trip = await made.say("מה כתוב במכתב מבית הספר על הטיול?");
     expect(trip.text).toContain(`📄 ${LETTER_TITLE}, עמ׳ 1:`);
@@ -43,7 +43,7 @@ describe("questions about a document", () => {
 
   it("with a model: the answer is written from the chunks, which it reads with title and page", async () => {
     const made = await harness("en", {});
-    await keep(made, "school-letter-he.pdf", "pdf");
+    await keep(made, "schoolLetterHe.pdf", "pdf");
     made.server!.enqueue(plan({ steps: [step("s1", "second-brain", "search_notes")] }), {
       json: { operation: "search", query: "טיול מוזיאון" },
     });

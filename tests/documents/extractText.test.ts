@@ -19,7 +19,7 @@ const LETTER_SENTENCES = [
 
 describe("extractText", () => {
   it("rebuilds the reading order of a browser-printed Hebrew PDF (pdf.js gives it visually)", async () => {
-    const letter = await read("school-letter-he.pdf", "pdf");
+    const letter = await read("schoolLetterHe.pdf", "pdf");
     const text = letter.pages.join("\n");
     expect(letter.pages).toHaveLength(1);
     expect(text).not.toContain("2027 במרץ 1 תאריך:");
@@ -35,15 +35,15 @@ describe("extractText", () => {
   });
 
   it("gives the same sentences for the word processor's PDF and its DOCX", async () => {
-    const chromium = (await read("school-letter-he.pdf", "pdf")).pages.join("\n");
-    const writer = (await read("school-letter-he-writer.pdf", "pdf")).pages.join("\n");
-    const docx = (await read("school-letter-he.docx", "docx")).pages.join("\n");
+    const chromium = (await read("schoolLetterHe.pdf", "pdf")).pages.join("\n");
+    const writer = (await read("schoolLetterHeWriter.pdf", "pdf")).pages.join("\n");
+    const docx = (await read("schoolLetterHe.docx", "docx")).pages.join("\n");
     expect(writer).toBe(chromium);
     for (const sentence of LETTER_SENTENCES) expect(docx).toContain(sentence);
   });
 
   it("keeps English and mixed lines in order, page by page", async () => {
-    const newsletter = await read("newsletter-20-pages.pdf", "pdf");
+    const newsletter = await read("newsletter20Pages.pdf", "pdf");
     expect(newsletter.pages).toHaveLength(20);
     expect(newsletter.pages[0]).toContain(
       "The residents' committee reviewed the annual budget and the playground renovation.",
@@ -64,9 +64,9 @@ describe("extractText", () => {
   });
 
   it("finds no text in a scanned PDF, and titles it by its file name", async () => {
-    const scan = await read("invoice-scanned.pdf", "pdf");
+    const scan = await read("invoiceScanned.pdf", "pdf");
     expect(hasText(scan)).toBe(false);
-    expect(scan.title).toBe("invoice-scanned");
+    expect(scan.title).toBe("invoiceScanned");
   });
 
   it("knows the kinds it reads by MIME type or file name", () => {

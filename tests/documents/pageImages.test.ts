@@ -6,7 +6,7 @@ import { embeddedPageImages } from "../../src/services/documents/pageImages.js";
 import { storedJpegsByPage } from "../../src/services/documents/rawPdfObjects.js";
 
 const fixture = (name: string) => new Uint8Array(readFileSync(`tests/fixtures/documents/${name}`));
-const PHOTO = readFileSync("tests/fixtures/documents/invoice-photo.jpg");
+const PHOTO = readFileSync("tests/fixtures/documents/invoicePhoto.jpg");
 
 /** A JPEG's size from its start-of-frame marker; null when it is not a JPEG. */
 function jpegSize(data: Buffer): { width: number; height: number } | null {
@@ -37,7 +37,7 @@ function pngInfo(data: Buffer): { width: number; height: number; colourType: num
 
 describe("embeddedPageImages", () => {
   it("takes a scanned page's JPEG as stored: the very file img2pdf was given, 760×560", async () => {
-    const images = await embeddedPageImages(fixture("invoice-scanned.pdf"));
+    const images = await embeddedPageImages(fixture("invoiceScanned.pdf"));
     expect(images).toHaveLength(1);
     expect(images[0]).toMatchObject({ page: 1, mimeType: "image/jpeg" });
     expect(jpegSize(images[0]!.data)).toEqual({ width: 760, height: 560 });
@@ -45,18 +45,18 @@ describe("embeddedPageImages", () => {
   });
 
   it("gives nothing for pages with a text layer (Chromium's print, LibreOffice's export)", async () => {
-    expect(await embeddedPageImages(fixture("school-letter-he.pdf"))).toEqual([]);
-    expect(await embeddedPageImages(fixture("school-letter-he-writer.pdf"))).toEqual([]);
+    expect(await embeddedPageImages(fixture("schoolLetterHe.pdf"))).toEqual([]);
+    expect(await embeddedPageImages(fixture("schoolLetterHeWriter.pdf"))).toEqual([]);
   });
 
   it("a photo printed to PDF by Chromium: the JPEG inside, as stored", async () => {
-    const images = await embeddedPageImages(fixture("invoice-printed-photo.pdf"));
+    const images = await embeddedPageImages(fixture("invoicePrintedPhoto.pdf"));
     expect(images.map((i) => [i.page, i.mimeType])).toEqual([[1, "image/jpeg"]]);
     expect(images[0]!.data.equals(PHOTO)).toBe(true);
   });
 
   it("a page that is not a JPEG (img2pdf of a PNG screenshot) comes out as a PNG of its pixels; pages keep their numbers", async () => {
-    const images = await embeddedPageImages(fixture("scan-two-pages.pdf"));
+    const images = await embeddedPageImages(fixture("scanTwoPages.pdf"));
     expect(images.map((i) => [i.page, i.mimeType])).toEqual([
       [1, "image/png"],
       [2, "image/jpeg"],
@@ -66,7 +66,7 @@ describe("embeddedPageImages", () => {
   });
 
   it("stops at the page cap and leaves out what passes the byte cap", async () => {
-    const pdf = fixture("scan-two-pages.pdf");
+    const pdf = fixture("scanTwoPages.pdf");
     expect((await embeddedPageImages(pdf, { maxPages: 1 })).map((i) => i.page)).toEqual([1]);
     // The PNG (about 12 KB) fits, the JPEG (37,711 bytes) no longer does.
     expect((await embeddedPageImages(pdf, { maxBytes: 40_000 })).map((i) => i.page)).toEqual([1]);
@@ -74,7 +74,7 @@ describe("embeddedPageImages", () => {
   });
 
   it("does not change the bytes it is given (pdf.js gets a copy)", async () => {
-    const pdf = fixture("invoice-scanned.pdf");
+    const pdf = fixture("invoiceScanned.pdf");
     const before = Buffer.from(pdf);
     await embeddedPageImages(pdf);
     expect(pdf.byteLength).toBe(before.length);

@@ -14,7 +14,7 @@ import {
   type RecordedRequest,
 } from "../support/scriptedOpenAI.js";
 
-const PHOTO = readFileSync("tests/fixtures/documents/invoice-photo.jpg");
+const PHOTO = readFileSync("tests/fixtures/documents/invoicePhoto.jpg");
 const INVOICE_TEXT = [
   "Green Leaf Gardening Ltd.",
   "Invoice no. 2027-114 Issued: 1 March 2027",
@@ -99,7 +99,7 @@ describe("readScannedPages", () => {
       { json: { isDocument: true, title: "מכתב להורים", text: "הורים יקרים, שלום רב" } },
       { json: { isDocument: true, title: "Invoice 2027-114", text: INVOICE_TEXT } },
     );
-    const pdf = new Uint8Array(readFileSync("tests/fixtures/documents/scan-two-pages.pdf"));
+    const pdf = new Uint8Array(readFileSync("tests/fixtures/documents/scanTwoPages.pdf"));
     const scanned = await readScannedPages(llm, pdf, "he");
     expect([...scanned.pages]).toEqual([
       [1, "הורים יקרים, שלום רב"],
@@ -114,7 +114,7 @@ describe("readScannedPages", () => {
   });
 
   it("a PDF with a text layer asks the model nothing", async () => {
-    const pdf = new Uint8Array(readFileSync("tests/fixtures/documents/school-letter-he.pdf"));
+    const pdf = new Uint8Array(readFileSync("tests/fixtures/documents/schoolLetterHe.pdf"));
     expect(await readScannedPages(llm, pdf, "he")).toEqual({ pages: new Map(), title: "", usage: [] });
     expect(server.requests).toEqual([]);
   });

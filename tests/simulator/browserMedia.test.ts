@@ -95,18 +95,18 @@ describe.skipIf(!chromiumAvailable)("documents and voice replies in the simulato
   it("attaches a PDF the same way, named on its bubble", async () => {
     await page
       .getByTestId("attach-document")
-      .setInputFiles(fileURLToPath(new URL("school-letter-he.pdf", FIXTURES)));
+      .setInputFiles(fileURLToPath(new URL("schoolLetterHe.pdf", FIXTURES)));
     await page.getByTestId("send-button").click();
     const bubble = page.locator('[data-testid="message"][data-from="user"][data-type="document"]').last();
     await expect
       .poll(() => bubble.getByTestId("document-name").innerText(), { timeout: 15_000 })
-      .toBe("school-letter-he.pdf");
+      .toBe("schoolLetterHe.pdf");
     const { rows } = await service.db.pool.query<{ payload: { document: Record<string, string> } }>(
       "SELECT payload FROM inbox_messages WHERE phone = $1 AND type = 'document' ORDER BY seq",
       [PHONE],
     );
     expect(rows.at(-1)?.payload.document).toMatchObject({
-      filename: "school-letter-he.pdf",
+      filename: "schoolLetterHe.pdf",
       mime_type: "application/pdf",
     });
   });
@@ -115,7 +115,7 @@ describe.skipIf(!chromiumAvailable)("documents and voice replies in the simulato
     // A phone Memo has no turns for, so only these sends appear.
     const phone = "972509990001";
     await open(phone);
-    const ogg = await readFile(new URL("voice-reply.ogg", FIXTURES));
+    const ogg = await readFile(new URL("voiceReply.ogg", FIXTURES));
     const form = new FormData();
     form.append("messaging_product", "whatsapp");
     form.append("type", "audio/ogg");

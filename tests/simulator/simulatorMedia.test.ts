@@ -125,7 +125,7 @@ const errorOf = (body: Json) =>
 describe("WhatsApp simulator: media Memo uploads", () => {
   it("takes a voice reply (Ogg/Opus) and an audio message by its id, shown as a voice message that serves the bytes", async () => {
     const h = await start();
-    const ogg = await readFile(new URL("voice-reply.ogg", FIXTURES));
+    const ogg = await readFile(new URL("voiceReply.ogg", FIXTURES));
     const uploaded = await upload(h, ogg, "audio/ogg", "reply.ogg");
     expect(uploaded).toEqual({ status: 200, body: { id: expect.stringMatching(/^[0-9]+$/) as string } });
     const id = uploaded.body.id as string;
@@ -162,7 +162,7 @@ describe("WhatsApp simulator: media Memo uploads", () => {
 
   it("takes a document with its name and caption, and an image by link", async () => {
     const h = await start();
-    const pdf = await readFile(new URL("school-letter-he.pdf", FIXTURES));
+    const pdf = await readFile(new URL("schoolLetterHe.pdf", FIXTURES));
     const { body } = await upload(h, pdf, "application/pdf", "upload.pdf");
     const doc = await send(h, {
       type: "document",
@@ -225,7 +225,7 @@ describe("WhatsApp simulator: media Memo uploads", () => {
 
   it("refuses files over WhatsApp's size for their kind: audio 16 MB, images 5 MB", async () => {
     const h = await start();
-    const ogg = await readFile(new URL("voice-reply.ogg", FIXTURES));
+    const ogg = await readFile(new URL("voiceReply.ogg", FIXTURES));
     // Still an Ogg/Opus stream at its start: only the size is wrong.
     const bigOgg = Buffer.concat([ogg, Buffer.alloc(16 * MB + 1 - ogg.length)]);
     const audio = await upload(h, bigOgg, "audio/ogg", "long.ogg");
@@ -239,7 +239,7 @@ describe("WhatsApp simulator: media Memo uploads", () => {
     const exactly = await upload(h, bigOgg.subarray(0, 16 * MB), "audio/ogg", "long.ogg");
     expect(exactly.status).toBe(200);
 
-    const jpeg = await readFile(new URL("invoice-photo.jpg", FIXTURES));
+    const jpeg = await readFile(new URL("invoicePhoto.jpg", FIXTURES));
     const bigJpeg = Buffer.concat([jpeg, Buffer.alloc(5 * MB + 1 - jpeg.length)]);
     const image = await upload(h, bigJpeg, "image/jpeg", "big.jpg");
     expect(errorOf(image.body).error_data?.details).toMatch(/over WhatsApp's 5 MB limit for image/);
@@ -247,7 +247,7 @@ describe("WhatsApp simulator: media Memo uploads", () => {
 
   it("answers missing fields, another number and a mismatched send as Meta does", async () => {
     const h = await start();
-    const ogg = await readFile(new URL("voice-reply.ogg", FIXTURES));
+    const ogg = await readFile(new URL("voiceReply.ogg", FIXTURES));
     const noProduct = await upload(h, ogg, "audio/ogg", "a.ogg", { type: "audio/ogg" });
     expect(errorOf(noProduct.body).message).toBe("(#100) The parameter messaging_product is required.");
     const noType = await upload(h, ogg, "audio/ogg", "a.ogg", { messaging_product: "whatsapp" });
@@ -262,7 +262,7 @@ describe("WhatsApp simulator: media Memo uploads", () => {
     expect(other.status).toBe(400);
     expect(other.body.error).toMatchObject({ code: 100, error_subcode: 33 });
 
-    const jpeg = await readFile(new URL("invoice-photo.jpg", FIXTURES));
+    const jpeg = await readFile(new URL("invoicePhoto.jpg", FIXTURES));
     const photo = await upload(h, jpeg, "image/jpeg", "photo.jpg");
     const asAudio = await send(h, { type: "audio", audio: { id: photo.body.id } });
     expect(asAudio.status).toBe(400);

@@ -62,8 +62,8 @@ async function counts() {
 describe("documents", () => {
   it("a Hebrew school letter (PDF): saved, found by search with its page, listed, and forgotten with its chunks", async () => {
     await harness("he");
-    h.graphApi.addMedia("media-doc-1", fixture("school-letter-he.pdf"), PDF);
-    const saved = await say(documentMessage("media-doc-1", PDF, "school-letter-he.pdf"), 1);
+    h.graphApi.addMedia("media-doc-1", fixture("schoolLetterHe.pdf"), PDF);
+    const saved = await say(documentMessage("media-doc-1", PDF, "schoolLetterHe.pdf"), 1);
     expect(saved).toContain('שמרתי את „בית ספר יסודי "אורנים", רמת גן” (עמוד אחד)');
     const stored = await counts();
     expect(stored.documents).toBe(1);
@@ -98,11 +98,11 @@ describe("documents", () => {
   it("English: a text file and a Word file; search finds the right one; forgetting by words and by number", async () => {
     await harness("en");
     h.graphApi.addMedia("media-txt", fixture("dentist.txt"), "text/plain");
-    h.graphApi.addMedia("media-docx", fixture("school-letter-he.docx"), DOCX);
+    h.graphApi.addMedia("media-docx", fixture("schoolLetterHe.docx"), DOCX);
     expect(await say(documentMessage("media-txt", "text/plain", "dentist.txt"), 1)).toContain(
       'Saved "Dentist appointment for Noa" to your notes.',
     );
-    expect(await say(documentMessage("media-docx", DOCX, "school-letter-he.docx"), 2)).toContain(
+    expect(await say(documentMessage("media-docx", DOCX, "schoolLetterHe.docx"), 2)).toContain(
       'Saved "בית ספר יסודי "אורנים", רמת גן" to your notes.',
     );
     expect(await sendText("search notes referral", 3)).toContain(
@@ -127,7 +127,7 @@ describe("documents", () => {
 
   it("the data-deletion command removes documents too", async () => {
     await harness("en");
-    h.graphApi.addMedia("media-doc-2", fixture("school-letter-he.pdf"), PDF);
+    h.graphApi.addMedia("media-doc-2", fixture("schoolLetterHe.pdf"), PDF);
     await say(documentMessage("media-doc-2", PDF, "letter.pdf"), 1);
     expect((await counts()).documents).toBe(1);
     await sendText("forget everything", 2);
@@ -139,12 +139,12 @@ describe("documents", () => {
     await harness("en");
     h.graphApi.addMedia("media-zip", Buffer.from("PK\x03\x04"), "application/zip");
     h.graphApi.addMedia("media-big", Buffer.from("%PDF-1.4"), PDF, { fileSize: 11 * 1024 * 1024 });
-    h.graphApi.addMedia("media-scan", fixture("invoice-scanned.pdf"), PDF);
+    h.graphApi.addMedia("media-scan", fixture("invoiceScanned.pdf"), PDF);
     expect(await say(documentMessage("media-zip", "application/zip", "photos.zip"), 1)).toContain(
       "I can read PDF, Word (.docx) and text files",
     );
     expect(await say(documentMessage("media-big", PDF, "huge.pdf"), 2)).toMatch(/too (?:large|big)/i);
-    expect(await say(documentMessage("media-scan", PDF, "invoice-scanned.pdf"), 3)).toContain(
+    expect(await say(documentMessage("media-scan", PDF, "invoiceScanned.pdf"), 3)).toContain(
       "I couldn't read the text of that file",
     );
     expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
@@ -176,7 +176,7 @@ describe("documents", () => {
       },
     };
     await harness("en", offers);
-    h.graphApi.addMedia("media-doc-3", fixture("school-letter-he.pdf"), PDF);
+    h.graphApi.addMedia("media-doc-3", fixture("schoolLetterHe.pdf"), PDF);
     const reply = await say(documentMessage("media-doc-3", PDF, "letter.pdf"), 1);
     expect(reply).toContain("(1 page) to your notes.");
     expect(reply).toContain("1. Science museum trip, Thu 11 Mar 08:15");

@@ -381,7 +381,7 @@ describe("media", () => {
 });
 
 describe("uploadMedia", () => {
-  const ogg = readFileSync(new URL("../fixtures/documents/voice-reply.ogg", import.meta.url));
+  const ogg = readFileSync(new URL("../fixtures/documents/voiceReply.ogg", import.meta.url));
 
   it("posts the file as multipart (messaging_product, type, file) with the bearer token and returns the media id", async () => {
     const { client } = setup();

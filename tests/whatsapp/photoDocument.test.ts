@@ -12,7 +12,7 @@ import { createLogger } from "../../src/utils/logger.js";
 import { FakeLLM } from "../support/fakeLLM.js";
 
 const PHONE = "972501110077";
-const PHOTO = readFileSync("tests/fixtures/documents/invoice-photo.jpg");
+const PHOTO = readFileSync("tests/fixtures/documents/invoicePhoto.jpg");
 const INVOICE_TEXT = [
   "Green Leaf Gardening Ltd.",
   "Invoice no. 2027-114 Issued: 1 March 2027",

@@ -23,8 +23,8 @@ import {
 } from "../support/whatsappHarness.js";
 
 const PHONE = "972501110007";
-/** A real Ogg/Opus voice note (opusenc; tests/fixtures/documents/PROVENANCE.md). */
-const OGG = readFileSync(new URL("../fixtures/documents/voice-reply.ogg", import.meta.url));
+/** A real Ogg/Opus voice note (opusenc; tests/fixtures/documents/provenance.md). */
+const OGG = readFileSync(new URL("../fixtures/documents/voiceReply.ogg", import.meta.url));
 /** A WAV file's first bytes: what a speech server answering in the wrong format sends. */
 const WAV = Buffer.concat([
   Buffer.from("RIFF"),

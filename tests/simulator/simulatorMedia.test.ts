@@ -30,7 +30,7 @@ afterEach(async () => {
 });
 
 /** The simulator mounted as the app mounts it, beside a webhook that records message types. */
-async function start() {
+async function start(limits: { maxMediaBytes?: number; maxMessagesPerPhone?: number } = {}) {
   const webhookTypes: string[] = [];
   let base = "";
   const app = express();
@@ -46,6 +46,7 @@ async function start() {
     publicUrl: () => `${base}/dev/whatsapp`,
     logger: createLogger("silent"),
     statusDelayMs: 2,
+    ...limits,
   });
   app.use("/dev/whatsapp", simulator.router);
   const server = app.listen(0, "127.0.0.1");
@@ -58,7 +59,7 @@ async function start() {
 
 type Harness = Awaited<ReturnType<typeof start>>;
 
-/** Memo's upload: multipart form-data with messaging_product, type and file. */
+/** Memo's upload: multipart form-data with messaging_product, type and file (of `partType`). */
 async function upload(
   h: Harness,
   bytes: Buffer,
@@ -66,10 +67,11 @@ async function upload(
   filename: string,
   fields: Record<string, string> = { messaging_product: "whatsapp", type: mimeType },
   phoneNumberId = PHONE_NUMBER_ID,
+  partType = mimeType,
 ): Promise<{ status: number; body: Json }> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  form.append("file", new Blob([bytes], { type: mimeType }), filename);
+  form.append("file", new Blob([bytes], { type: partType }), filename);
   const res = await fetch(`${h.graph}/${phoneNumberId}/media`, {
     method: "POST",
     headers: { Authorization: "Bearer simulator" },
@@ -272,6 +274,133 @@ describe("WhatsApp simulator: media Memo uploads", () => {
     const unknown = await send(h, { type: "audio", audio: { id: "424242" } });
     expect(errorOf(unknown.body).error_data?.details).toMatch(/unknown media id 424242/);
     expect(await conversation(h)).toEqual([]);
+  });
+});
+
+describe("WhatsApp simulator: uploads within what WhatsApp and the store keep", () => {
+  it("takes the form's type as the file's type, and refuses a file part that says otherwise", async () => {
+    const h = await start();
+    const pdf = await readFile(new URL("school-letter-he.pdf", FIXTURES));
+    // A part with no type of its own (sent as application/octet-stream) takes the declared one.
+    const untyped = await upload(h, pdf, "application/pdf", "a.pdf", undefined, PHONE_NUMBER_ID, "");
+    expect(untyped.status).toBe(200);
+    expect((await download(h, untyped.body.id as string)).mimeType).toBe("application/pdf");
+
+    const contradicted = await upload(h, pdf, "application/pdf", "a.pdf", {
+      messaging_product: "whatsapp",
+      type: "audio/ogg",
+    });
+    expect(contradicted.status).toBe(400);
+    expect(errorOf(contradicted.body)).toMatchObject({
+      code: 131053,
+      error_data: {
+        details: "Param file: its Content-Type application/pdf is not the declared type audio/ogg",
+      },
+    });
+    // Declared text, but the bytes are a PDF: refused as the bytes of any other type are.
+    const pdfAsText = await upload(h, pdf, "text/plain", "a.txt");
+    expect(errorOf(pdfAsText.body)).toMatchObject({
+      code: 131053,
+      error_data: {
+        details: "Param file: labelled text/plain but the bytes are not text (they look like a PDF file)",
+      },
+    });
+    const txt = await readFile(new URL("dentist.txt", FIXTURES));
+    expect((await upload(h, txt, "text/plain", "dentist.txt")).status).toBe(200);
+  });
+
+  it("keeps no file over the store's media budget, refusing a larger body unread", async () => {
+    const h = await start({ maxMediaBytes: MB });
+    const pdf = Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(MB)]);
+    const over = await upload(h, pdf, "application/pdf", "big.pdf");
+    expect(over.status).toBe(400);
+    expect(errorOf(over.body)).toMatchObject({
+      code: 131053,
+      error_data: {
+        details: `Param file: application/pdf of ${pdf.length} bytes is over the simulator's 1 MB media store (WhatsApp takes document up to 100 MB)`,
+      },
+    });
+    // Past the budget and the form around it, the declared Content-Length is refused before reading.
+    const huge = await upload(h, Buffer.concat([pdf, Buffer.alloc(MB)]), "application/pdf", "huge.pdf");
+    expect(huge.status).toBe(413);
+    expect(errorOf(huge.body)).toMatchObject({
+      code: 131053,
+      error_data: {
+        details: expect.stringMatching(/over the largest file the simulator keeps, 1 MB/) as string,
+      },
+    });
+    // Another number's upload is refused before its body is read, whatever its size.
+    const other = await upload(
+      h,
+      Buffer.concat([pdf, Buffer.alloc(MB)]),
+      "application/pdf",
+      "a.pdf",
+      undefined,
+      "999",
+    );
+    expect(other.status).toBe(400);
+    expect(other.body.error).toMatchObject({ code: 100, error_subcode: 33 });
+  });
+
+  it("names the limit of the parser that refused a body", async () => {
+    const h = await start();
+    const big = JSON.stringify({ messaging_product: "whatsapp", pad: "x".repeat(5 * MB) });
+    for (const path of ["messages", "media"]) {
+      const res = await fetch(`${h.graph}/${PHONE_NUMBER_ID}/${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: big,
+      });
+      expect(res.status).toBe(413);
+      expect(errorOf((await res.json()) as Json).message).toBe(
+        "(#100) The request body is over the limit (5 MB)",
+      );
+    }
+  });
+
+  it("shows a document sent by id without a filename as untitled, not by the uploaded file's name", async () => {
+    const h = await start();
+    const pdf = await readFile(new URL("school-letter-he.pdf", FIXTURES));
+    const { body } = await upload(h, pdf, "application/pdf", "secret-upload-name.pdf");
+    expect((await send(h, { type: "document", document: { id: body.id } })).status).toBe(200);
+    const [doc] = await conversation(h);
+    expect(doc).toMatchObject({ type: "document", media: { id: body.id, mimeType: "application/pdf" } });
+    expect(doc!.media!.filename).toBeUndefined();
+  });
+
+  it("refuses a link that is not http(s)", async () => {
+    const h = await start();
+    const sent = await send(h, { type: "document", document: { link: "javascript:alert(1)" } });
+    expect(sent.status).toBe(400);
+    expect(errorOf(sent.body).error_data?.details).toBe("Param document['link']: must be an http(s) URL");
+    expect(await conversation(h)).toEqual([]);
+  });
+
+  it("revokes the URL it handed out once Memo deletes the media, and refuses to delete what the user sent", async () => {
+    const h = await start();
+    const ogg = await readFile(new URL("voice-reply.ogg", FIXTURES));
+    const { body } = await upload(h, ogg, "audio/ogg", "reply.ogg");
+    const id = body.id as string;
+    const { url } = (await (await fetch(`${h.graph}/${id}`)).json()) as { url: string };
+    expect((await fetch(url)).status).toBe(200);
+    expect((await fetch(`${h.graph}/${id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await fetch(url)).status).toBe(401);
+
+    const res = await fetch(`${h.sim}/api/messages`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        phone: PHONE,
+        type: "audio",
+        media: { base64: ogg.toString("base64"), mimeType: "audio/ogg" },
+      }),
+    });
+    expect(res.status).toBe(200);
+    const mine = (await conversation(h)).find((m) => m.direction === "in")!;
+    const refused = await fetch(`${h.graph}/${mine.media!.id}`, { method: "DELETE" });
+    expect(refused.status).toBe(400);
+    expect(errorOf((await refused.json()) as Json)).toMatchObject({ code: 100, error_subcode: 33 });
+    expect((await download(h, mine.media!.id)).bytes).toEqual(ogg);
   });
 });
 

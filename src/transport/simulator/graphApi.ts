@@ -2,7 +2,7 @@ import express, { Router, type ErrorRequestHandler } from "express";
 import { z } from "zod";
 import type { MemoMessage, SimulatorEngine } from "./engine.js";
 import { sendGraphError, unknownObject, type GraphError } from "./graphErrors.js";
-import { checkUpload, fitsMessage, readUploadForm } from "./mediaUpload.js";
+import { fitsMessage, largestUpload, readUpload, sizeName } from "./mediaUpload.js";
 import type { SimButton, SimInteractive, SimMedia } from "./store.js";
 import { t } from "../../messages/index.js";
 import { HOUSEHOLD_BUTTON } from "../../nlu/buttonCommands.js";
@@ -133,7 +133,8 @@ const OtherInteractive = z.looseObject({
 const MediaObject = z
   .looseObject({
     id: z.string().min(1).optional(),
-    link: z.url().optional(),
+    // Only web links: the page renders the link as an anchor.
+    link: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
     caption: bounded("Caption", 1024).optional(),
     filename: z.string().optional(),
   })
@@ -455,8 +456,10 @@ function readSend(
             },
           };
         }
-        // A document's filename is the send's to choose (what the user sees on the bubble).
-        media = { ...stored, ...(m.filename ? { filename: m.filename } : {}) };
+        // A document's filename is the send's to choose (what the user sees on the bubble):
+        // WhatsApp does not keep the name of the uploaded file.
+        const { filename: _uploadName, ...kept } = stored;
+        media = { ...kept, ...(m.filename ? { filename: m.filename } : {}) };
       } else {
         media = {
           id: "",
@@ -472,41 +475,44 @@ function readSend(
   }
 }
 
-/** Largest upload body: WhatsApp's 100 MB for a document, plus the form around it. */
-const UPLOAD_BODY_LIMIT = "101mb";
+/** Largest JSON body (message sends, read receipts). */
+const JSON_BODY_LIMIT = 5 * 1024 * 1024;
+
+/** Room for the form around an uploaded file (boundaries, part headers, the other fields). */
+const FORM_ALLOWANCE = 64 * 1024;
 
 /** The `/graph` routes: message sends, read receipts, media uploads and lookups. */
 export function graphApiRoutes(options: GraphApiOptions): Router {
   const { engine } = options;
   const router = Router();
-  /** Media ids Memo deleted (kept in memory: a restart forgets them). */
-  const deleted = new Set<string>();
-  router.use(express.json({ limit: "5mb" }));
+  const largestFile = largestUpload(engine.store.mediaBudget);
+  const uploadLimit = largestFile + FORM_ALLOWANCE;
+  router.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   // Media upload (multipart: messaging_product, type, file), answered with the media id to send.
   router.post(
     "/:version/:phoneNumberId/media",
-    express.raw({ type: () => true, limit: UPLOAD_BODY_LIMIT }),
-    async (req, res) => {
+    (req, res, next) => {
+      // Before the body is read: another number's upload is refused unread.
       if (req.params.phoneNumberId !== options.phoneNumberId) {
         unknownObject(res, req.params.phoneNumberId, "post");
         return;
       }
-      const form = await readUploadForm(req.body, req.headers["content-type"]);
-      if ("error" in form) {
-        sendGraphError(res, 400, form.error);
+      next();
+    },
+    // Refuses a declared Content-Length over the limit before reading, and stops reading past it.
+    express.raw({ type: () => true, limit: uploadLimit }),
+    (req, res) => {
+      const read = readUpload(req.body, req.headers["content-type"], engine.store.mediaBudget);
+      if ("error" in read) {
+        sendGraphError(res, 400, read.error);
         return;
       }
-      const { upload } = form;
-      const checked = checkUpload(upload);
-      if ("error" in checked) {
-        sendGraphError(res, 400, checked.error);
-        return;
-      }
+      const { upload } = read;
       const media = engine.store.putMedia(upload.bytes, upload.mimeType, {
-        ...(upload.filename ? { filename: upload.filename } : {}),
+        uploaded: true,
         // Ogg/Opus is what WhatsApp plays as a voice message; other audio shows as a file.
-        ...(checked.kind === "audio" ? { voice: /^audio\/ogg/i.test(upload.mimeType) } : {}),
+        ...(upload.kind === "audio" ? { voice: /^audio\/ogg/i.test(upload.mimeType) } : {}),
       });
       res.json({ id: media.id });
     },
@@ -541,7 +547,10 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
       res.json({ success: true });
       return;
     }
-    const send = readSend(fields, (id) => (deleted.has(id) ? undefined : engine.store.getMedia(id)?.info));
+    const send = readSend(fields, (id) => {
+      const stored = engine.store.getMedia(id);
+      return stored && !stored.deleted ? stored.info : undefined;
+    });
     if ("error" in send) {
       sendGraphError(res, 400, send.error);
       return;
@@ -556,7 +565,7 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
 
   router.get("/:version/:mediaId", (req, res) => {
     const stored = engine.store.getMedia(req.params.mediaId);
-    if (!stored || deleted.has(req.params.mediaId)) {
+    if (!stored || stored.deleted) {
       unknownObject(res, req.params.mediaId, "get");
       return;
     }
@@ -564,7 +573,7 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
     const base = options.publicUrl().replace(/\/+$/, "");
     res.json({
       messaging_product: "whatsapp",
-      url: `${base}/media/${info.id}?token=${stored.token}`,
+      url: `${base}/media/${info.id}?token=${stored.urlToken}`,
       mime_type: info.mimeType,
       sha256: info.sha256,
       file_size: info.fileSize,
@@ -572,15 +581,16 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
     });
   });
 
-  // Memo may delete what it uploaded: gone from the Graph API, yet still on the user's phone (the
-  // page keeps showing it), as on WhatsApp.
+  // Memo may delete what it uploaded (not what the user sent): gone from the Graph API and the URL
+  // it handed out, yet still on the user's phone (the page keeps showing it), as on WhatsApp.
   router.delete("/:version/:mediaId", (req, res) => {
     const id = req.params.mediaId;
-    if (!engine.store.getMedia(id) || deleted.has(id)) {
+    const stored = engine.store.getMedia(id);
+    if (!stored || stored.deleted || !stored.uploaded) {
       unknownObject(res, id, "delete");
       return;
     }
-    deleted.add(id);
+    engine.store.revokeMedia(id);
     res.json({ success: true });
   });
 
@@ -595,8 +605,18 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
     if (res.headersSent) return next(error);
     const status = (error as { status?: unknown }).status;
     if (status === 413) {
+      // The limit of the parser that refused (body-parser puts it on the error).
+      const limit = (error as { limit?: unknown }).limit;
+      if (limit === uploadLimit && req.path.endsWith("/media")) {
+        sendGraphError(res, 413, {
+          message: "(#131053) Media upload error",
+          code: 131053,
+          details: `Param file: the upload is over the largest file the simulator keeps, ${sizeName(largestFile)} (the smaller of its media store's budget and WhatsApp's 100 MB for documents)`,
+        });
+        return;
+      }
       sendGraphError(res, 413, {
-        message: `(#100) The request body is over the limit (${req.path.endsWith("/media") ? UPLOAD_BODY_LIMIT : "5mb"})`,
+        message: `(#100) The request body is over the limit (${typeof limit === "number" ? sizeName(limit) : "of its parser"})`,
         code: 100,
       });
       return;

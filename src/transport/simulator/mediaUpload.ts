@@ -38,6 +38,8 @@ const isIsoMedia = (b: Buffer) => startsWith(b, "ftyp", 4);
 const isMpegAudio = (b: Buffer) => startsWith(b, "ID3") || (b[0] === 0xff && ((b[1] ?? 0) & 0xe0) === 0xe0);
 /** AAC: an ADTS frame sync or an ADIF header. */
 const isAac = (b: Buffer) => startsWith(b, "ADIF") || (b[0] === 0xff && ((b[1] ?? 0) & 0xf6) === 0xf0);
+/** Text: no NUL byte near the start, and none of the binary formats a refusal names. */
+const isText = (b: Buffer) => !b.subarray(0, 4 * KB).includes(0) && !LOOKS_LIKE.some(([, test]) => test(b));
 /** Office Open XML files are ZIP archives. */
 const isZip = (b: Buffer) => startsWith(b, "PK\u0003\u0004");
 /** Legacy Office files are OLE compound files. */
@@ -72,7 +74,7 @@ const RULES: Record<string, MediaRule> = {
   "audio/mp4": audio(isIsoMedia, "MP4 audio"),
   // Opus only: WhatsApp does not take base audio/ogg (Vorbis).
   "audio/ogg": audio(isOggOpus, "Ogg audio with the Opus codec"),
-  "text/plain": document(),
+  "text/plain": document(isText, "text"),
   "application/pdf": document((b) => startsWith(b, "%PDF-"), "a PDF file"),
   "application/msword": document(isOle, "a Word 97-2003 file"),
   "application/vnd.openxmlformats-officedocument.wordprocessingml.document": document(isZip, "a DOCX file"),
@@ -119,12 +121,14 @@ const LOOKS_LIKE: [string, (b: Buffer) => boolean][] = [
   ["a ZIP archive", isZip],
 ];
 
-/** A file Memo uploaded, as read from the multipart form. */
+/** A file Memo uploaded, checked against WhatsApp's rules. */
 interface Upload {
+  /** A view into the request body (not copied). */
   bytes: Buffer;
-  /** The file part's Content-Type, parameters included (`audio/ogg; codecs=opus`). */
+  /** The declared media type (the form's `type`), parameters included (`audio/ogg; codecs=opus`). */
   mimeType: string;
-  filename?: string;
+  /** The kind of message it can be sent as. */
+  kind: MediaKind;
 }
 
 /** The media type without parameters, lower case. */
@@ -133,44 +137,156 @@ function baseType(mimeType: string): string {
 }
 
 /**
- * Whether WhatsApp would take this file: a supported type, within its size, with bytes of that
- * type. Returns the kind of message it can be sent as, or Meta's error.
+ * The largest file the stand-in takes: WhatsApp's largest limit (100 MB, documents), or less when
+ * the store's media budget is smaller, so one upload cannot evict all other media.
  */
-export function checkUpload(upload: Upload): { kind: MediaKind } | { error: GraphError } {
-  const type = baseType(upload.mimeType);
+export function largestUpload(mediaBudget: number): number {
+  return Math.min(Math.max(...Object.values(RULES).map((rule) => rule.maxBytes)), mediaBudget);
+}
+
+/** "50 MB", "500 KB", or bytes. */
+export function sizeName(bytes: number): string {
+  if (bytes % MB === 0) return `${bytes / MB} MB`;
+  if (bytes % KB === 0) return `${bytes / KB} KB`;
+  return `${bytes} bytes`;
+}
+
+/** One part of a multipart/form-data body. */
+interface FormPart {
+  name: string;
+  filename?: string;
+  /** The part's own Content-Type header; unset when it has none. */
+  contentType?: string;
+  /** A view into the body (not copied). */
+  body: Buffer;
+}
+
+/**
+ * The parts of a multipart/form-data body (RFC 7578) as views into it, so a large file is not
+ * copied before its size is checked; undefined when the body is not such a form.
+ */
+function readParts(raw: Buffer, contentType: string): FormPart[] | undefined {
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+  if (!boundary) return undefined;
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`, "latin1");
+  const next = Buffer.concat([Buffer.from("\r\n"), delimiter]);
+  let at = raw.indexOf(delimiter);
+  if (at < 0) return undefined;
+  const parts: FormPart[] = [];
+  for (;;) {
+    at += delimiter.length;
+    if (raw.toString("latin1", at, at + 2) === "--") return parts;
+    const headersEnd = raw.indexOf("\r\n\r\n", at, "latin1");
+    const end = headersEnd < 0 ? -1 : raw.indexOf(next, headersEnd + 4);
+    if (end < 0) return undefined;
+    let name: string | undefined;
+    let filename: string | undefined;
+    let type: string | undefined;
+    for (const line of raw.toString("utf8", at, headersEnd).split("\r\n")) {
+      const colon = line.indexOf(":");
+      const header = line.slice(0, colon).trim().toLowerCase();
+      const value = line.slice(colon + 1).trim();
+      if (header === "content-disposition") {
+        name = /(?:^|;)\s*name="([^"]*)"/i.exec(value)?.[1];
+        filename = /(?:^|;)\s*filename="([^"]*)"/i.exec(value)?.[1];
+      } else if (header === "content-type" && value) {
+        type = value;
+      }
+    }
+    if (name === undefined) return undefined;
+    parts.push({
+      name,
+      ...(filename !== undefined ? { filename } : {}),
+      ...(type ? { contentType: type } : {}),
+      body: raw.subarray(headersEnd + 4, end),
+    });
+    at = end + 2;
+  }
+}
+
+/** Meta's 131053 ("Media upload error", what it documents for media it cannot take) with why. */
+const uploadError = (details: string): { error: GraphError } => ({
+  error: { message: "(#131053) Media upload error", code: 131053, details },
+});
+
+/**
+ * An upload form (`messaging_product`, `type`, `file`) checked as WhatsApp checks it: a supported
+ * type (the form's `type`, which the file part's own Content-Type may not contradict), within its
+ * size and the store's media budget (checked before the bytes are read), with bytes of that type.
+ */
+export function readUpload(
+  raw: unknown,
+  contentType: string | undefined,
+  mediaBudget: number,
+): { upload: Upload } | { error: GraphError } {
+  // A JSON body was already read by the JSON parser: an upload is a form, with a file in it.
+  if (!Buffer.isBuffer(raw) || !contentType || !/^multipart\/form-data/i.test(contentType)) {
+    return { error: { message: "(#100) The parameter file is required.", code: 100 } };
+  }
+  const parts = readParts(raw, contentType);
+  if (!parts) {
+    return {
+      error: { message: "(#100) The request body could not be read as multipart/form-data", code: 100 },
+    };
+  }
+  const field = (name: string) =>
+    parts.find((p) => p.name === name && p.filename === undefined)?.body.toString("utf8");
+  const product = field("messaging_product");
+  if (product !== "whatsapp") {
+    return {
+      error:
+        product === undefined
+          ? { message: "(#100) The parameter messaging_product is required.", code: 100 }
+          : {
+              message: "(#100) Invalid parameter",
+              code: 100,
+              subcode: 2494010,
+              details: "Param messaging_product: must be whatsapp",
+            },
+    };
+  }
+  // Meta's reference lists `type` (the file's MIME type) as required.
+  const declared = field("type")?.trim();
+  if (!declared) return { error: { message: "(#100) The parameter type is required.", code: 100 } };
+  const file = parts.find((p) => p.name === "file" && p.filename !== undefined);
+  if (!file) return { error: { message: "(#100) The parameter file is required.", code: 100 } };
+
+  const type = baseType(declared);
+  // A part without a type of its own (or curl's application/octet-stream) takes the declared one.
+  const own = file.contentType ? baseType(file.contentType) : undefined;
+  if (own && own !== "application/octet-stream" && own !== type) {
+    return uploadError(`Param file: its Content-Type ${own} is not the declared type ${type}`);
+  }
   const rule = RULES[type];
   if (!rule) {
     return {
       error: {
-        message: `(#100) Param file must be a file with one of the following types: ${Object.keys(RULES).join(", ")}. Received file of type '${type || "application/octet-stream"}'.`,
+        message: `(#100) Param file must be a file with one of the following types: ${Object.keys(RULES).join(", ")}. Received file of type '${type}'.`,
         code: 100,
       },
     };
   }
-  if (upload.bytes.length === 0) {
+  const bytes = file.body;
+  if (bytes.length === 0) {
     return { error: { message: "(#100) Param file must be a non-empty file.", code: 100 } };
   }
-  // Meta documents 131053 ("Media upload error") for media it cannot take; the details say why.
-  if (upload.bytes.length > rule.maxBytes) {
-    return {
-      error: {
-        message: "(#131053) Media upload error",
-        code: 131053,
-        details: `Param file: ${type} of ${upload.bytes.length} bytes is over WhatsApp's ${rule.limit} limit for ${rule.kind}`,
-      },
-    };
+  if (bytes.length > rule.maxBytes) {
+    return uploadError(
+      `Param file: ${type} of ${bytes.length} bytes is over WhatsApp's ${rule.limit} limit for ${rule.kind}`,
+    );
   }
-  if (rule.matches && !rule.matches(upload.bytes)) {
-    const actual = LOOKS_LIKE.find(([, test]) => test(upload.bytes))?.[0];
-    return {
-      error: {
-        message: "(#131053) Media upload error",
-        code: 131053,
-        details: `Param file: labelled ${type} but the bytes are not ${rule.expected ?? type}${actual ? ` (they look like ${actual})` : ""}`,
-      },
-    };
+  if (bytes.length > mediaBudget) {
+    return uploadError(
+      `Param file: ${type} of ${bytes.length} bytes is over the simulator's ${sizeName(mediaBudget)} media store (WhatsApp takes ${rule.kind} up to ${rule.limit})`,
+    );
   }
-  return { kind: rule.kind };
+  if (rule.matches && !rule.matches(bytes)) {
+    const actual = LOOKS_LIKE.find(([, test]) => test(bytes))?.[0];
+    return uploadError(
+      `Param file: labelled ${type} but the bytes are not ${rule.expected ?? type}${actual ? ` (they look like ${actual})` : ""}`,
+    );
+  }
+  return { upload: { bytes, mimeType: declared, kind: rule.kind } };
 }
 
 /** Whether media of this MIME type may go out as a message of `type` (a document may be anything). */
@@ -181,58 +297,4 @@ export function fitsMessage(type: string, mimeType: string): boolean {
   if (rule) return rule.kind === type;
   // Media the user sent (any image/*, audio/*), sent back by id: its own family.
   return base.startsWith(`${type === "sticker" ? "image" : type}/`);
-}
-
-/**
- * The fields of an upload form (`messaging_product`, `type`, `file`), read from the raw body with
- * the platform's own multipart parser; Meta's error when one is missing or the body is not a form.
- */
-export async function readUploadForm(
-  raw: unknown,
-  contentType: string | undefined,
-): Promise<{ upload: Upload } | { error: GraphError }> {
-  // A JSON body was already read by the JSON parser: an upload is a form, with a file in it.
-  if (!Buffer.isBuffer(raw) || !contentType || !/^multipart\/form-data/i.test(contentType)) {
-    return { error: { message: "(#100) The parameter file is required.", code: 100 } };
-  }
-  let form: FormData;
-  try {
-    form = await new Request("http://simulator/upload", {
-      method: "POST",
-      headers: { "content-type": contentType },
-      body: raw,
-    }).formData();
-  } catch {
-    return {
-      error: { message: "(#100) The request body could not be read as multipart/form-data", code: 100 },
-    };
-  }
-  const product = form.get("messaging_product");
-  if (product !== "whatsapp") {
-    return {
-      error:
-        product === null
-          ? { message: "(#100) The parameter messaging_product is required.", code: 100 }
-          : {
-              message: "(#100) Invalid parameter",
-              code: 100,
-              subcode: 2494010,
-              details: "Param messaging_product: must be whatsapp",
-            },
-    };
-  }
-  if (typeof form.get("type") !== "string") {
-    return { error: { message: "(#100) The parameter type is required.", code: 100 } };
-  }
-  const file = form.get("file");
-  if (file === null || typeof file === "string") {
-    return { error: { message: "(#100) The parameter file is required.", code: 100 } };
-  }
-  return {
-    upload: {
-      bytes: Buffer.from(await file.arrayBuffer()),
-      mimeType: file.type,
-      ...(file.name ? { filename: file.name } : {}),
-    },
-  };
 }

@@ -156,6 +156,7 @@ const SCRIPT = String.raw`
   var typing = false;
   var replyTo = null;
   var attachment = null;
+  var picks = 0;  // files picked so far: a read that finishes after a later pick is dropped
   var es = null, retryTimer = null, retryDelay = 1000, generation = 0;
 
   function validPhone(p) { return typeof p === "string" && /^[0-9]{6,15}$/.test(p); }
@@ -181,6 +182,7 @@ const SCRIPT = String.raw`
     root.setAttribute("data-phone", p);
     renderPhones();
     setReply(null); setAttachment(null); closeSheet();
+    picks++;  // a file still being read belongs to the chat it was picked in
     connect();
   }
   phoneSelect.addEventListener("change", function () { usePhone(phoneSelect.value); });
@@ -298,7 +300,9 @@ const SCRIPT = String.raw`
     var md = m.media;
     if (md.link && !md.path) {
       var a = el("a", "text", "📎 " + m.type + ": " + md.link);
-      a.href = md.link; a.target = "_blank"; a.rel = "noopener noreferrer";
+      // Only web links are followed (never javascript: or data:).
+      if (/^https?:/i.test(md.link)) a.href = md.link;
+      a.target = "_blank"; a.rel = "noopener noreferrer";
       return a;
     }
     var src = BASE + md.path;
@@ -324,7 +328,8 @@ const SCRIPT = String.raw`
       v.controls = true; v.preload = "metadata"; v.src = src;
       return v;
     }
-    var name = md.filename || "document";
+    // WhatsApp shows a document sent without a filename as "Untitled".
+    var name = md.filename || "Untitled";
     var d = el("a", "doc");
     d.href = src; d.download = name;
     d.title = "Download " + name;
@@ -480,6 +485,16 @@ const SCRIPT = String.raw`
     old.replaceWith(row);
   }
 
+  // Messages the simulator dropped past its per-phone limit leave the page too, with their media.
+  function evict(ids) {
+    ids.forEach(function (id) {
+      var row = rows.get(id);
+      if (row) row.remove();
+      rows.delete(id); messages.delete(id); reactions.delete(id); mediaNodes.delete(id); acked.delete(id);
+    });
+    showEmpty();
+  }
+
   function reset(snapshot) {
     list.textContent = "";
     messages.clear(); rows.clear(); reactions.clear(); mediaNodes.clear(); lastDay = null;
@@ -556,6 +571,10 @@ const SCRIPT = String.raw`
       upsert(m);
       if (m.direction === "out" && m.type !== "reaction") setTyping(false);
       scheduleAck();
+    });
+    es.addEventListener("evicted", function (e) {
+      if (mine !== generation) return;
+      evict(JSON.parse(e.data).ids);
     });
     es.addEventListener("typing", function (e) {
       if (mine !== generation) return;
@@ -663,14 +682,27 @@ const SCRIPT = String.raw`
     input.focus();
   }
   $("attachment-cancel").addEventListener("click", function () { setAttachment(null); });
+  // The page sends a file as base64 inside a 25 MB request: a larger file is refused unread.
+  var FILE_LIMIT = 18 * 1024 * 1024;
+  // Reads a picked file for the chat it was picked in: a later pick or a switch of phone drops it.
+  function pick(file, use) {
+    if (file.size > FILE_LIMIT) {
+      toast("That file is " + sizeOf(file.size) + ": the simulator takes files up to 18 MB");
+      return;
+    }
+    var mine = ++picks, at = phone;
+    readFile(file).then(function (b64) {
+      if (mine === picks && at === phone) use(b64);
+    }, function () { if (mine === picks && at === phone) toast("Could not read the file"); });
+  }
   $("attach-image").addEventListener("change", function (e) {
     var file = e.target.files && e.target.files[0];
     e.target.value = "";
     if (!file) return;
     if (!/^image\//.test(file.type)) { toast("That is not an image"); return; }
-    readFile(file).then(function (b64) {
+    pick(file, function (b64) {
       setAttachment({ type: "image", base64: b64, mimeType: file.type, filename: file.name });
-    }, function () { toast("Could not read the file"); });
+    });
   });
   // What a browser leaves without a type: the documents WhatsApp sends, by extension.
   var DOC_TYPES = {
@@ -687,17 +719,17 @@ const SCRIPT = String.raw`
     var ext = /\.([a-z0-9]+)$/i.exec(file.name);
     var type = file.type || (ext && DOC_TYPES[ext[1].toLowerCase()]) || "application/octet-stream";
     var kind = /^image\//.test(type) ? "image" : "document";
-    readFile(file).then(function (b64) {
+    pick(file, function (b64) {
       setAttachment({ type: kind, base64: b64, mimeType: type, filename: file.name, size: file.size });
-    }, function () { toast("Could not read the file"); });
+    });
   });
   $("attach-audio").addEventListener("change", function (e) {
     var file = e.target.files && e.target.files[0];
     e.target.value = "";
     if (!file) return;
-    readFile(file).then(function (b64) {
+    pick(file, function (b64) {
       send({ type: "audio", voice: false, media: { base64: b64, mimeType: file.type || "audio/mpeg", filename: file.name } });
-    }, function () { toast("Could not read the file"); });
+    });
   });
 
   // ---------- voice notes ----------

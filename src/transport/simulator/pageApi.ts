@@ -236,6 +236,7 @@ export function pageApiRoutes(options: PageApiOptions): { router: Router; close(
     });
     const unsubscribe = engine.store.subscribe(phone.data, (event: SimEvent) => {
       if (event.kind === "message") send("message", event.message);
+      else if (event.kind === "evicted") send("evicted", { ids: event.ids });
       else send("typing", { typing: event.typing });
     });
     const heartbeat = setInterval(() => res.write(": ping\n\n"), heartbeatMs);
@@ -300,8 +301,10 @@ export function pageApiRoutes(options: PageApiOptions): { router: Router; close(
       res.status(404).json({ error: "not_found" });
       return;
     }
-    // The URL the Graph API hands out carries the token, as Meta's signed media URLs do.
-    if (req.query.token !== stored.token) {
+    // The page's path and the URL the Graph API hands out each carry a token, as Meta's signed
+    // media URLs do; the latter dies with a DELETE of the media, the page's does not.
+    const token = req.query.token;
+    if (token !== stored.token && (token !== stored.urlToken || stored.deleted)) {
       res.status(401).json({ error: "invalid_token" });
       return;
     }

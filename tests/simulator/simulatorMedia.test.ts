@@ -280,7 +280,7 @@ describe("WhatsApp simulator: media Memo uploads", () => {
 describe("WhatsApp simulator: uploads within what WhatsApp and the store keep", () => {
   it("takes the form's type as the file's type, and refuses a file part that says otherwise", async () => {
     const h = await start();
-    const pdf = await readFile(new URL("school-letter-he.pdf", FIXTURES));
+    const pdf = await readFile(new URL("schoolLetterHe.pdf", FIXTURES));
     // A part with no type of its own (sent as application/octet-stream) takes the declared one.
     const untyped = await upload(h, pdf, "application/pdf", "a.pdf", undefined, PHONE_NUMBER_ID, "");
     expect(untyped.status).toBe(200);
@@ -360,7 +360,7 @@ describe("WhatsApp simulator: uploads within what WhatsApp and the store keep", 
 
   it("shows a document sent by id without a filename as untitled, not by the uploaded file's name", async () => {
     const h = await start();
-    const pdf = await readFile(new URL("school-letter-he.pdf", FIXTURES));
+    const pdf = await readFile(new URL("schoolLetterHe.pdf", FIXTURES));
     const { body } = await upload(h, pdf, "application/pdf", "secret-upload-name.pdf");
     expect((await send(h, { type: "document", document: { id: body.id } })).status).toBe(200);
     const [doc] = await conversation(h);
@@ -378,7 +378,7 @@ describe("WhatsApp simulator: uploads within what WhatsApp and the store keep", 
 
   it("revokes the URL it handed out once Memo deletes the media, and refuses to delete what the user sent", async () => {
     const h = await start();
-    const ogg = await readFile(new URL("voice-reply.ogg", FIXTURES));
+    const ogg = await readFile(new URL("voiceReply.ogg", FIXTURES));
     const { body } = await upload(h, ogg, "audio/ogg", "reply.ogg");
     const id = body.id as string;
     const { url } = (await (await fetch(`${h.graph}/${id}`)).json()) as { url: string };

@@ -2,6 +2,7 @@
 // baseline measured in the same run, because the machines are noisy.
 import { checkpointTurn } from "./checkpointTurn.js";
 import { contextBuild } from "./contextBuild.js";
+import { documents } from "./documents.js";
 import { endToEnd } from "./endToEnd.js";
 import { fastPath } from "./fastPath.js";
 import { graphOverhead } from "./graphOverhead.js";
@@ -16,6 +17,7 @@ import { webhookAck } from "./webhookAck.js";
 const BENCHES: Record<string, () => Promise<Record<string, unknown> | Record<string, unknown>[]>> = {
   checkpoint_turn: checkpointTurn,
   context_build: contextBuild,
+  documents,
   end_to_end: endToEnd,
   fast_path: fastPath,
   graph_overhead: graphOverhead,

@@ -3,7 +3,8 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import type pg from "pg";
 import type { AppConfig } from "../config/env.js";
 import { checkpointThreads, turnBufferedCheckpointer } from "../db/checkpointer.js";
-import { databaseStorage, memoryStorage, undoStorage } from "../db/storage.js";
+import { databaseStorage, documentStorage, memoryStorage, undoStorage } from "../db/storage.js";
+import { DocumentService } from "../services/documents/documentService.js";
 import { PgCalendarEventRepository } from "../db/repositories/calendarEventRepository.js";
 import { PgContactRepository } from "../db/repositories/contactRepository.js";
 import { ContactDirectoryService } from "../services/contacts/contactDirectory.js";
@@ -38,7 +39,7 @@ import { MemoRuntime } from "../graph/memoRuntime.js";
 import type { Tracing } from "../services/tracing/tracing.js";
 import type { RuntimeMetrics } from "../services/metrics/metrics.js";
 import { DocumentOffers } from "../services/documents/offers.js";
-import { SavedTexts, type DocumentStore } from "../services/documents/savedText.js";
+import { SavedTexts } from "../services/documents/savedText.js";
 
 export interface MemoRuntimeOptions {
   config: AppConfig;
@@ -67,8 +68,6 @@ export interface MemoRuntimeOptions {
   metrics?: RuntimeMetrics;
   /** The LangSmith thread of a phone's turns (default: the user's own; the replay gives its own). */
   traceThreadId?: (phone: string) => string;
-  /** Where documents are stored as notes: "save it" keeps a forwarded or pasted text there (default: none, "save it" is planned as ever). */
-  documents?: DocumentStore;
 }
 
 /** Composes Memo: storage, memory, the LLM (or none), the capability registry, the graph and its runtime. */
@@ -115,6 +114,8 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     embedder,
   });
   const notes = new SecondBrainService({ notes: new PgNoteRepository(pool), embedder, logger, clock });
+  // Documents are notes too (a head note and chunks): stored, their chunks wait for embeddings.
+  const documents = new DocumentService(documentStorage(pool), () => notes.backfill.kick());
   const google = options.google;
   // Each user's calendar: Google Calendar once connected, the built-in one (Postgres) otherwise.
   const calendars = createCalendarProviders({
@@ -156,6 +157,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     .register(
       createSecondBrainCapability({
         notes,
+        documents,
         memory: longTerm,
         ledger,
         logger,
@@ -199,7 +201,8 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
       planTiers: config.planTiers,
       undo,
       ...(google ? { google } : {}),
-      ...(options.documents ? { savedTexts: new SavedTexts(options.documents, offers) } : {}),
+      // "save it" keeps a forwarded or pasted text as a document note, with its offer.
+      savedTexts: new SavedTexts(documents, offers),
     },
     saver,
   );
@@ -222,6 +225,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     memory,
     longTerm,
     notes,
+    documents,
     users,
     llm,
     budget,

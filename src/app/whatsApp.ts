@@ -8,7 +8,9 @@ import { webhookRoutes } from "../transport/whatsapp/webhookRoute.js";
 import { createSimulator } from "../transport/simulator/index.js";
 import type { InFlightWork } from "../utils/inFlightWork.js";
 import type { Logger } from "../utils/logger.js";
+import { scannedPageReader } from "../services/documents/readScannedPages.js";
 import { createTranscriber, type Transcriber } from "../services/media/transcriber.js";
+import { createSpeaker, type Speaker } from "../services/media/speech.js";
 import type { SendMetrics, WebhookMetrics } from "../services/metrics/metrics.js";
 import { Onboarding } from "../transport/onboarding/onboarding.js";
 import { ReminderActions } from "../services/reminder/reminderActions.js";
@@ -29,7 +31,9 @@ import { WeeklyReview } from "../services/reminder/weeklyReview.js";
 import { calendarDigestSource } from "../graph/capabilities/calendar/calendarCapability.js";
 import { PgUndoRepository } from "../db/repositories/undoRepository.js";
 import { WhatsAppSender } from "../transport/whatsapp/whatsAppSender.js";
+import { VoiceReplies } from "../transport/whatsapp/voiceReplies.js";
 import { DebugForwarderService } from "../transport/whatsapp/debugForwarder.js";
+import type { DocumentOfferMaker, DocumentPageReader } from "../types/document.js";
 
 /** A message Memo sent that WhatsApp reports as failed. */
 export interface DeliveryFailure {
@@ -51,6 +55,8 @@ export interface WhatsAppOptions {
   serviceUrl: () => string;
   /** Speech-to-text instead of the configured one (tests). */
   transcriber?: Transcriber | null;
+  /** Text-to-speech instead of the configured one (tests); null: none, replies stay text. */
+  speaker?: Speaker | null;
   /** Options of the inbox worker the tests set (fast retries, polls). */
   worker?: { pollIntervalMs?: number; retryDelayMs?: (attempt: number) => number };
   /** The phone leases' monotonic clock (default: performance.now); tests move it to stand for a stall. */
@@ -62,6 +68,10 @@ export interface WhatsAppOptions {
    * service's `send`, known once it exists (default: none now; the scheduler's takeover sends them).
    */
   deliver?: (deliveries: readonly Delivery[]) => Promise<unknown>;
+  /** Makes the numbered offer of what a stored document proposes (default: the runtime's; null: none). */
+  documentOffers?: DocumentOfferMaker | null;
+  /** Reads scanned PDFs' pages through the image model (default: none: "could not be read"). */
+  pageReader?: DocumentPageReader | null;
 }
 
 /**
@@ -114,6 +124,14 @@ export function createWhatsApp(options: WhatsAppOptions) {
     logger,
     sendConcurrency: settings.sendConcurrency,
   });
+  // Answers by voice: to a voice note, or to a user who asked for them (LLM_SPEECH_MODEL).
+  const voice = new VoiceReplies({
+    speaker: options.speaker !== undefined ? options.speaker : createSpeaker(config, logger),
+    client,
+    sender,
+    budget: memo.budget,
+    logger,
+  });
   const onboarding = new Onboarding({
     users: memo.users,
     logger,
@@ -140,6 +158,7 @@ export function createWhatsApp(options: WhatsAppOptions) {
     // A tap on Done or Snooze can be taken back with "undo", like the same change typed.
     undo: { journal: new PgUndoRepository(db.pool), windowMs: config.undoWindowMinutes * 60_000 },
     weekly: weeklyReviewOnDemand,
+    speech: voice.available,
   });
   // Invitations and the household's notices; their taps and commands are answered without the graph.
   const householdDeps = {
@@ -188,6 +207,12 @@ export function createWhatsApp(options: WhatsAppOptions) {
     client,
     llm: memo.llm,
     transcriber: options.transcriber !== undefined ? options.transcriber : createTranscriber(config, logger),
+    documents: memo.documents,
+    // The offer of what a document proposes: the runtime's (a model's titles when one is configured).
+    offers: options.documentOffers !== undefined ? options.documentOffers : memo.offers,
+    pageReader:
+      options.pageReader !== undefined ? options.pageReader : memo.llm ? scannedPageReader(memo.llm) : null,
+    voice,
     logger,
     clock,
   });

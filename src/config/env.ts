@@ -229,6 +229,12 @@ const EnvSchema = z.object({
   LLM_IMAGE_MODEL: modelName(),
   /** Model of voice-note transcription (default: gpt-4o-mini-transcribe). */
   LLM_TRANSCRIBE_MODEL: modelName().default("gpt-4o-mini-transcribe"),
+  /** Model of spoken answers (text to speech); "off" answers in text only (default: gpt-4o-mini-tts). */
+  LLM_SPEECH_MODEL: modelName().default("gpt-4o-mini-tts"),
+  /** Voice of spoken answers in English (default: coral). */
+  LLM_SPEECH_VOICE: modelName().default("coral"),
+  /** Voice of spoken answers in Hebrew (default: LLM_SPEECH_VOICE). */
+  LLM_SPEECH_VOICE_HE: modelName(),
   /** How conversation summaries and remembered facts are made: llm (when one is configured) or rules, with no LLM cost (default: llm). */
   MEMORY_MODE: z.enum(["llm", "rules"]).default("llm"),
   /** Model of conversation summaries and remembered facts (default: gpt-4o-mini). */
@@ -475,6 +481,8 @@ export interface LLMSettings {
     transcribe: string;
     fallback: string;
   };
+  /** Spoken answers: the speech model (null: "off") and its voice by the reply's language. */
+  speech: { model: string | null; voices: { he: string; en: string } };
   structuredOutputMethod: Env["LLM_STRUCTURED_OUTPUT_METHOD"];
   timeoutMs: number;
   maxRetries: number;
@@ -676,6 +684,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         memory: env.LLM_MEMORY_MODEL,
         transcribe: env.LLM_TRANSCRIBE_MODEL,
         fallback: env.LLM_FALLBACK_MODEL,
+      },
+      speech: {
+        model: env.LLM_SPEECH_MODEL === "off" ? null : env.LLM_SPEECH_MODEL,
+        voices: { en: env.LLM_SPEECH_VOICE, he: env.LLM_SPEECH_VOICE_HE ?? env.LLM_SPEECH_VOICE },
       },
       structuredOutputMethod: env.LLM_STRUCTURED_OUTPUT_METHOD,
       timeoutMs: env.LLM_TIMEOUT_MS,

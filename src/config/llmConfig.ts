@@ -92,6 +92,23 @@ export const LLM_MODELS: Readonly<Record<string, LLMModelConfig>> = {
   },
 };
 
+/**
+ * Speech models (text to speech), in USD per 1,000 characters spoken. tts-1 and tts-1-hd are priced
+ * by the character; gpt-4o-mini-tts by tokens, which OpenAI estimates at about $0.015 a minute of
+ * speech, roughly 1,000 characters: the same rate is used for it. A model not listed costs 0.
+ */
+const SPEECH_MODELS: Readonly<Record<string, number>> = {
+  "gpt-4o-mini-tts": 0.015,
+  "tts-1": 0.015,
+  "tts-1-hd": 0.03,
+};
+
+/** USD cost of speaking `characters` characters with `model`, rounded to a billionth of a dollar. */
+export function speechCostUsd(model: string, characters: number): number {
+  const per1k = Object.hasOwn(SPEECH_MODELS, model) ? SPEECH_MODELS[model]! : 0;
+  return Math.round((characters / 1000) * per1k * 1e9) / 1e9;
+}
+
 /** A node's model and sampling settings before environment overrides. */
 interface LLMNodeDefault {
   model: string;

@@ -52,10 +52,11 @@ interface Updated {
   note: NoteView;
 }
 
-/** delete: the notes removed (none: a re-run of a change whose note is gone since). */
+/** delete: the notes removed (none: a re-run of a change whose note is gone since); `documents`: the titles of documents removed with theirs. */
 interface Deleted {
   kind: "deleted";
   notes: NoteView[];
+  documents?: string[];
 }
 
 /** search: the notes found, and the answer to a question read from them. */
@@ -64,6 +65,23 @@ interface Found {
   query: string;
   notes: NoteView[];
   answer?: string;
+}
+
+/** A stored document as "my documents" shows it (its id is its head note's: "forget document 2"). */
+interface DocumentView {
+  id: string;
+  title: string;
+  /** Pages of a paged document (a PDF); absent for a text without pages. */
+  pages?: number;
+  /** The day it was stored, in the user's zone and language. */
+  date: string;
+}
+
+/** getAll with `documents`: the newest documents, and how many there are. */
+interface DocumentListing {
+  kind: "documents";
+  documents: DocumentView[];
+  total: number;
 }
 
 /** getAll: the newest notes, and how many there are. */
@@ -161,10 +179,11 @@ export const secondBrainContract = defineContract("second-brain", {
     description: 'sum up what the notes say about a topic ("query"), or all notes when no topic.',
   },
   "notes.getAll": {
-    args: z.object({}),
+    /** true: the documents (PDF, Word, text files) kept as notes ("my documents"). */
+    args: z.object({ documents: z.boolean().nullish() }),
     reads: true,
     actions: [{ name: "list_notes", reads: true }],
-    description: "list every note.",
+    description: 'list every note; "documents": true lists the documents kept ("my documents").',
   },
   "notes.update": {
     args: z.object({ noteId, newContent: text }),
@@ -241,7 +260,7 @@ export interface SecondBrainResults {
   "notes.store": Stored | Deleted;
   "notes.search": Found;
   "notes.summarize": Summary;
-  "notes.getAll": NoteListing;
+  "notes.getAll": NoteListing | DocumentListing;
   "notes.update": Updated | Deleted;
   "notes.delete": Deleted;
   "memory.list": Memories;

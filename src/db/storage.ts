@@ -2,6 +2,7 @@ import type pg from "pg";
 import { PgChunkRepository } from "./repositories/chunkRepository.js";
 import { PgConversationHistory } from "./repositories/conversationHistory.js";
 import { DeliveryLedger } from "./repositories/deliveryLedger.js";
+import { PgDocumentRepository } from "./repositories/documentRepository.js";
 import { PgEpisodeRepository } from "./repositories/episodeRepository.js";
 import { HouseholdRepository } from "./repositories/householdRepository.js";
 import { PgInboxRepository } from "./repositories/inboxRepository.js";
@@ -34,6 +35,17 @@ export type MemoryRepositories = ReturnType<typeof memoryRepositories>;
 /** Long-term memory's storage on the pool. */
 export function memoryStorage(pool: pg.Pool): Storage<MemoryRepositories> {
   return storageOf(pool, memoryRepositories);
+}
+
+/** What storing a document writes in one transaction: its row, its head note and its chunks. */
+function documentRepositories(db: Queryable) {
+  return { documents: new PgDocumentRepository(db), notes: new PgNoteRepository(db) };
+}
+export type DocumentRepositories = ReturnType<typeof documentRepositories>;
+
+/** Documents' storage on the pool. */
+export function documentStorage(pool: pg.Pool): Storage<DocumentRepositories> {
+  return storageOf(pool, documentRepositories);
 }
 
 /** What the database capability changes: tasks and lists, its ledger entry and the undo journal. */

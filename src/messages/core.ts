@@ -2,9 +2,9 @@ import type { Entry, Translation } from "./entries.js";
 
 /** Commands Memo understands without a language model (the fast path), as shown to users. */
 const FAST_COMMANDS_EN =
-  '\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "clear shopping list", "sort shopping list", "delete shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes"\n• "what do you remember about me?", "what changed?", "what did we decide about the trip?", "forget that …"\n• "remind me every year on 15 Shevat to plant a tree", "remind me on Christmas at 6 pm to call grandma", "when is Rosh Hashana?", "what\'s the Hebrew date today?"\n• "quiet on Shabbat and holidays", "weekly review", "turn on the weekly review"\n• "undo" takes back the last change (a deletion, a task marked done, an edit)\n• "add Dana 052-7654321 to my household", "my household", "our tasks" (lists and reminders shared with the people you live with)';
+  '\n• "remind me tomorrow at 9 to call mom"\n• "my tasks", "done 2", "delete task 3"\n• "add milk, eggs to shopping list", "show shopping list", "clear shopping list", "sort shopping list", "delete shopping list", "my lists"\n• "my calendar tomorrow", "calendar link", "connect Google"\n• "note: the wifi password is …", "search notes for wifi", "my notes", "my documents" (send me a PDF, Word or text file to keep it)\n• "what do you remember about me?", "what changed?", "what did we decide about the trip?", "forget that …"\n• "remind me every year on 15 Shevat to plant a tree", "remind me on Christmas at 6 pm to call grandma", "when is Rosh Hashana?", "what\'s the Hebrew date today?"\n• "quiet on Shabbat and holidays", "weekly review", "turn on the weekly review"\n• "undo" takes back the last change (a deletion, a task marked done, an edit)\n• "add Dana 052-7654321 to my household", "my household", "our tasks" (lists and reminders shared with the people you live with)';
 const FAST_COMMANDS_HE =
-  '\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "נקה את רשימת קניות", "סדר את רשימת קניות", "תמחק את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי"\n• "מה אתה זוכר עליי?", "מה השתנה?", "מה החלטנו על החופשה?", "תשכח ש…"\n• "תזכיר לי כל שנה בט״ו בשבט לשתול עץ", "תזכיר לי ערב ראש השנה ב-18:00 לקנות פרחים", "מתי פסח השנה?", "איזה תאריך עברי היום?"\n• "שקט בשבת ובחגים", "סיכום שבועי", "תפעיל סיכום שבועי"\n• "בטל" מחזיר את השינוי האחרון (מחיקה, משימה שסומנה כבוצעה, עריכה)\n• "תוסיף את דנה 052-7654321 למשק הבית", "משק הבית שלי", "המשימות שלנו" (רשימות ותזכורות משותפות עם מי שגר איתך)';
+  '\n• "תזכיר לי מחר ב-9 להתקשר לאמא"\n• "המשימות שלי", "בוצע 2", "תמחק משימה 3"\n• "תוסיף חלב, ביצים לרשימת קניות", "תראה לי את רשימת קניות", "נקה את רשימת קניות", "סדר את רשימת קניות", "תמחק את רשימת קניות", "הרשימות שלי"\n• "מה יש לי ביומן מחר", "קישור ליומן", "חבר גוגל"\n• "פתק: הסיסמה של הוויפי היא …", "חפש בפתקים וויפי", "הפתקים שלי", "המסמכים שלי" (אפשר לשלוח לי קובץ PDF, וורד או טקסט לשמירה)\n• "מה אתה זוכר עליי?", "מה השתנה?", "מה החלטנו על החופשה?", "תשכח ש…"\n• "תזכיר לי כל שנה בט״ו בשבט לשתול עץ", "תזכיר לי ערב ראש השנה ב-18:00 לקנות פרחים", "מתי פסח השנה?", "איזה תאריך עברי היום?"\n• "שקט בשבת ובחגים", "סיכום שבועי", "תפעיל סיכום שבועי"\n• "בטל" מחזיר את השינוי האחרון (מחיקה, משימה שסומנה כבוצעה, עריכה)\n• "תוסיף את דנה 052-7654321 למשק הבית", "משק הבית שלי", "המשימות שלנו" (רשימות ותזכורות משותפות עם מי שגר איתך)';
 
 /** Conversation-wide sentences: help, questions and their answers, errors, media, greetings. */
 export const CORE_EN = {
@@ -102,9 +102,8 @@ export const CORE_EN = {
   turnFailed:
     'Sorry, I couldn\'t handle your message "{message}" because of a problem on my side. Please send it again in a few minutes.',
   unsupportedType:
-    "I can read text, voice notes and photos, but I can't open {kind} yet. Could you write it to me instead?",
+    "I can read text, voice notes, photos and documents (PDF, Word, text files), but I can't open {kind} yet. Could you write it to me instead?",
   "kind.location": "locations",
-  "kind.document": "documents",
   "kind.sticker": "stickers",
   "kind.video": "videos",
   "kind.contacts": "contact cards",
@@ -126,6 +125,8 @@ export const CORE_EN = {
   imageOfferNote: '"save this as a note"',
   imageOffer: "Want me to do something with it? Say for example {examples}.",
   imageOfferRandom: "Tell me if you'd like me to do something with it.",
+  photoDocumentSaved:
+    "📄 I read the page and saved it as a document: *{title}*. Ask me anything about it, or find it later with “search notes for …”.",
   hitlLeft: "(I left my earlier question unanswered: nothing was done for it.)",
   hitlOrInvitation:
     "You also have an open invitation to a household, so I'm not sure what that answers. To answer the invitation, reply to it (quote it) or tap its button; to answer my question below, reply to it.",
@@ -241,9 +242,8 @@ export const CORE_HE = {
   thanksReply: "בשמחה! 😊",
   turnFailed: 'מצטער, לא הצלחתי לטפל בהודעה "{message}" בגלל תקלה אצלי. אפשר לשלוח אותה שוב בעוד כמה דקות?',
   unsupportedType:
-    "אני קורא הודעות טקסט, הודעות קוליות ותמונות, אבל עוד לא {kind}. אפשר לכתוב לי את זה במקום?",
+    "אני קורא הודעות טקסט, הודעות קוליות, תמונות ומסמכים (PDF, וורד, קובצי טקסט), אבל עוד לא {kind}. אפשר לכתוב לי את זה במקום?",
   "kind.location": "מיקומים",
-  "kind.document": "מסמכים",
   "kind.sticker": "מדבקות",
   "kind.video": "סרטונים",
   "kind.contacts": "אנשי קשר",
@@ -264,6 +264,8 @@ export const CORE_HE = {
   imageOfferNote: '"תשמור את זה כפתק"',
   imageOffer: "לעשות עם זה משהו? אפשר לכתוב למשל {examples}.",
   imageOfferRandom: "אם צריך לעשות עם זה משהו, אפשר פשוט לכתוב לי.",
+  photoDocumentSaved:
+    "📄 קראתי את הדף ושמרתי אותו כמסמך: *{title}*. אפשר לשאול אותי עליו כל דבר, או למצוא אותו אחר כך עם „חפש בפתקים …”.",
   hitlLeft: "(השארתי את השאלה הקודמת שלי בלי תשובה: לא נעשה בשבילה כלום.)",
   hitlOrInvitation:
     "יש לך גם הזמנה פתוחה למשק בית, אז לא ברור לי למה זו תשובה. כדי לענות להזמנה, השב/י עליה (בציטוט) או הקש/י על הכפתור שלה; כדי לענות לשאלה שלי למטה, השב/י עליה.",

@@ -1,6 +1,7 @@
 import type { CapabilityName } from "../types/index.js";
 import { CALENDAR_EN, CALENDAR_HE } from "./calendar.js";
 import { CORE_EN, CORE_HE } from "./core.js";
+import { DOCUMENTS_EN, DOCUMENTS_HE } from "./documents.js";
 import type { Language, PluralForms, Translation } from "./entries.js";
 import { GMAIL_EN, GMAIL_HE } from "./gmail.js";
 import { GOOGLE_EN, GOOGLE_HE } from "./google.js";
@@ -24,6 +25,7 @@ export const AREAS = [
   [CALENDAR_EN, CALENDAR_HE],
   [GMAIL_EN, GMAIL_HE],
   [NOTES_EN, NOTES_HE],
+  [DOCUMENTS_EN, DOCUMENTS_HE],
   [ONBOARDING_EN, ONBOARDING_HE],
   [HOUSEHOLD_EN, HOUSEHOLD_HE],
   [OFFERS_EN, OFFERS_HE],
@@ -37,6 +39,7 @@ const EN = {
   ...CALENDAR_EN,
   ...GMAIL_EN,
   ...NOTES_EN,
+  ...DOCUMENTS_EN,
   ...ONBOARDING_EN,
   ...HOUSEHOLD_EN,
   ...OFFERS_EN,
@@ -50,6 +53,7 @@ const HE: Translation<typeof EN> = {
   ...CALENDAR_HE,
   ...GMAIL_HE,
   ...NOTES_HE,
+  ...DOCUMENTS_HE,
   ...ONBOARDING_HE,
   ...HOUSEHOLD_HE,
   ...OFFERS_HE,

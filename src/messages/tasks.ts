@@ -62,6 +62,16 @@ export const TASKS_EN = {
   "quiet.off": "Quiet hours are off.",
   "quiet.state": "Quiet hours: {start}–{end}.",
   "quiet.none": "You have no quiet hours set.",
+  "voiceReplies.on":
+    '🎤 From now on I answer you by voice, and still write out lists, links and the options to reply with. Say "stop voice answers" to go back to text.',
+  "voiceReplies.onNoModel":
+    'Saved: answers by voice are on, but no speech model is configured here, so my replies stay text until one is. Say "stop voice answers" to turn it off.',
+  "voiceReplies.off": "OK, I answer in text again. A voice note you send is still answered by voice.",
+  "voiceReplies.stateOn": 'Answers by voice: on. Say "stop voice answers" to go back to text.',
+  "voiceReplies.stateOnNoModel":
+    "Answers by voice: on, but no speech model is configured here, so my replies stay text.",
+  "voiceReplies.stateOff":
+    'Answers by voice: off; a voice note you send is answered by voice. Say "answer me by voice" to hear every answer.',
   "sabbath.on":
     "🕯️ Shabbat and holiday quiet is on ({schedule}): no reminders or messages from me from candle lighting to havdalah. What comes due then waits until havdalah; my answers to you never wait.",
   "sabbath.window": "Quiet from candle lighting {start} to havdalah {end} ({city}).",
@@ -333,6 +343,16 @@ export const TASKS_HE = {
   "quiet.off": "שעות השקט בוטלו.",
   "quiet.state": "שעות שקט: {start}–{end}.",
   "quiet.none": "לא הוגדרו שעות שקט.",
+  "voiceReplies.on":
+    '🎤 מעכשיו אני עונה לך בהקלטה, ועדיין כותב רשימות, קישורים ואת האפשרויות לתשובה. אפשר לכתוב "תפסיק לענות בקול" כדי לחזור לטקסט.',
+  "voiceReplies.onNoModel":
+    'נשמר: תשובות בקול הופעלו, אבל לא מוגדר כאן מודל דיבור, אז התשובות שלי יישארו בטקסט עד שיוגדר. אפשר לכתוב "תפסיק לענות בקול" כדי לבטל.',
+  "voiceReplies.off": "בסדר, אני עונה שוב בטקסט. על הודעה קולית שלך אענה עדיין בהקלטה.",
+  "voiceReplies.stateOn": 'תשובות בקול: פעיל. אפשר לכתוב "תפסיק לענות בקול" כדי לחזור לטקסט.',
+  "voiceReplies.stateOnNoModel":
+    "תשובות בקול: פעיל, אבל לא מוגדר כאן מודל דיבור, אז התשובות שלי נשארות בטקסט.",
+  "voiceReplies.stateOff":
+    'תשובות בקול: כבוי; על הודעה קולית שלך אני עונה בהקלטה. אפשר לכתוב "תענה לי בקול" כדי לשמוע כל תשובה.',
 
   "entity.task": "משימות",
   "entity.list": "רשימות",

@@ -17,11 +17,13 @@ export type NoteCommand =
       /** `namesTime`: the note mentions a time; the reply says how to get a reminder instead. */
       args: { operation: "store"; content: string; namesTime?: true };
     }
-  | { action: "list_notes"; functionName: "notes.getAll"; args: { operation: "getAll" } }
+  | { action: "list_notes"; functionName: "notes.getAll"; args: { operation: "getAll"; documents?: true } }
   | {
       action: "delete_note";
       functionName: "notes.delete";
-      args: { operation: "delete"; noteRef: string } | { operation: "delete"; query: string };
+      /** `documents`: the words name a document (a PDF, a letter), so only documents are searched. */
+      args:
+        { operation: "delete"; noteRef: string } | { operation: "delete"; query: string; documents?: true };
     }
   | { action: "search_notes"; functionName: "notes.search"; args: { operation: "search"; query: string } };
 
@@ -235,6 +237,74 @@ const DELETE_NOTE_ABOUT = [
   ),
 ];
 
+/** "my documents", "show my files", "המסמכים שלי": the documents kept as notes. */
+const LIST_DOCUMENTS = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:(?:show|list|open|see)(?: me)? (?:all )?(?:my |the )?(?:documents|docs|files|pdfs)|(?:all )?my (?:documents|docs|files|pdfs)|documents)$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:תראה|תראי|הראה|הצג|תציג)(?: לי)? (?:את )?(?:כל )?(?:המסמכים|הקבצים)(?: שלי)?|(?:כל )?(?:המסמכים|הקבצים) שלי|מסמכים)$`,
+    "u",
+  ),
+];
+
+const EN_FORGET = "(?:forget|delete|remove|erase)";
+const HE_FORGET = "(?:תשכח|תשכחי|שכח|שכחי|תמחק|תמחקי|מחק|מחקי|הסר|תסיר|תסירי)";
+/** Words that name a kept document: "the school letter", "the invoice from the garage". */
+const EN_DOCUMENT_NOUN =
+  "(?:letter|document|doc|pdf|file|invoice|newsletter|form|contract|receipt|statement)s?";
+const HE_DOCUMENT_NOUN = "(?:מכתב|מסמך|קובץ|חשבונית|עלון|טופס|חוזה|קבלה|ה-?pdf)";
+
+/** "forget document 2", "תמחק מסמך 2": document 2 of the last listing. */
+const FORGET_DOCUMENT_NUMBER = [
+  new RegExp(
+    String.raw`^${EN_LEAD}${EN_FORGET} (?:the )?(?:document|doc|file) (?:#|no\.? ?|number )?(\d{1,3})$`,
+    "iu",
+  ),
+  new RegExp(String.raw`^${HE_LEAD}${HE_FORGET}(?: את)? (?:ה)?(?:מסמך|קובץ) (?:מספר |#)?(\d{1,3})$`, "u"),
+];
+/**
+ * "forget the school letter", "delete the invoice from the garage", "תשכח את המכתב מבית הספר":
+ * the words name a document (they say letter, document, file…); which one is found among the
+ * documents only, asked when several fit.
+ */
+const FORGET_DOCUMENT = [
+  new RegExp(
+    String.raw`^${EN_LEAD}${EN_FORGET} (?:the |my |that |this )?((?:[\p{L}\p{N}'’-]+ ){0,5}${EN_DOCUMENT_NOUN}(?: (?:about|from|of|for|on|with) .+)?)$`,
+    "iu",
+  ),
+  new RegExp(String.raw`^${HE_LEAD}${HE_FORGET}(?: את)? (ה?${HE_DOCUMENT_NOUN}(?:\s.+)?)$`, "iu"),
+];
+
+/**
+ * A question about what a kept document says: "what did the school letter say about the trip?",
+ * "what does the invoice say?", "מה כתוב במכתב מבית הספר על הטיול?". Searched in the notes (a
+ * document's chunks are notes) with the words naming it and the topic; the answer quotes the
+ * document and page, by the model when there is one.
+ */
+const DOCUMENT_QUESTION = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:what|when|where|how much|which|who)(?: \p{L}+)? (?:did|does|do) (?:the |my |that |this )?((?:[\p{L}\p{N}'’-]+ ){0,5})${EN_DOCUMENT_NOUN} (?:say|write|mention|tell(?: me| us)?)(?: (?:about|on|regarding) (.+))?$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:מה|מתי|איפה|כמה|מי)\s+(?:כתוב|נכתב|היה כתוב|כתבו|אומר|אמרו|מופיע)\s+(?:ב-?|ב־)?ה?${HE_DOCUMENT_NOUN}((?:\s(?!על\s|לגבי\s)\S+){0,5})(?:\s+(?:על|לגבי)\s+(.+))?$`,
+    "iu",
+  ),
+];
+
+/** The words to search for in a question about a document: its naming words and its topic. */
+function documentQuestion(text: string): string | null {
+  for (const pattern of DOCUMENT_QUESTION) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const query = [match[1] ?? "", match[2] ?? ""].join(" ").replace(/\s+/g, " ").trim();
+    return query || null;
+  }
+  return null;
+}
+
 /** A reminder in note's clothing: the planner's rule 2 makes it a task, so it is left to the planner. */
 /** The plan actions that name remembered things: their exchanges stay out of long-term history. */
 export const MEMORY_ACTIONS: ReadonlySet<string> = new Set([
@@ -308,6 +378,29 @@ export function recognizeNoteCommand(message: string, nowMs: number, timeZone: s
   if (LIST_NOTES.some((p) => p.test(text))) {
     return { action: "list_notes", functionName: "notes.getAll", args: { operation: "getAll" } };
   }
+  if (LIST_DOCUMENTS.some((p) => p.test(text))) {
+    return {
+      action: "list_notes",
+      functionName: "notes.getAll",
+      args: { operation: "getAll", documents: true },
+    };
+  }
+  const documentNumber = captured(FORGET_DOCUMENT_NUMBER, text);
+  if (documentNumber) {
+    return {
+      action: "delete_note",
+      functionName: "notes.delete",
+      args: { operation: "delete", noteRef: `#${documentNumber}` },
+    };
+  }
+  const document = captured(FORGET_DOCUMENT, text);
+  if (document) {
+    return {
+      action: "delete_note",
+      functionName: "notes.delete",
+      args: { operation: "delete", query: document, documents: true },
+    };
+  }
   const number = captured(DELETE_NOTE_NUMBER, text);
   if (number) {
     return {
@@ -322,6 +415,14 @@ export function recognizeNoteCommand(message: string, nowMs: number, timeZone: s
       action: "delete_note",
       functionName: "notes.delete",
       args: { operation: "delete", query: about },
+    };
+  }
+  const asked = documentQuestion(text);
+  if (asked) {
+    return {
+      action: "search_notes",
+      functionName: "notes.search",
+      args: { operation: "search", query: asked },
     };
   }
   const query = captured(SEARCH_NOTES, text);

@@ -6,7 +6,8 @@
  * "שקט בשבת ובחגים", "stop Shabbat quiet"), the holiday calendar ("use the diaspora holiday
  * calendar", "תשתמש בלוח החגים של ישראל") and the weekly review: shown now ("weekly review", "סיכום
  * שבועי"), on, off, or on a day and time ("weekly review on Friday at 14:00", "סיכום שבועי ביום
- * שישי ב-14:00"). Patterns are anchored to the whole message, so a request that
+ * שישי ב-14:00"), and answers by voice ("answer me by voice", "stop voice answers", "תענה לי בקול",
+ * "תפסיק לענות בקול", "voice answers?"). Patterns are anchored to the whole message, so a request that
  * merely mentions a summary ("summarize my notes") is left to the planner.
  */
 
@@ -39,7 +40,11 @@ export type SettingsCommand =
   /** `time` null: the day only, at the time already set; `day` null: the time only, on the day already set. */
   | { kind: "weeklyAt"; day: number | null; time: string | null }
   /** A bare hour 1–6 ("at 2"): 02:00 or 14:00 is not told; nothing is changed (D10). */
-  | { kind: "weeklyHourUnclear"; hour: number };
+  | { kind: "weeklyHourUnclear"; hour: number }
+  /** "answer me by voice" / "תענה לי בקול": every reply as a voice note (and its text where needed). */
+  | { kind: "voiceOn" }
+  | { kind: "voiceOff" }
+  | { kind: "voiceShow" };
 
 /** Longest message read as a settings command. */
 const MAX_LENGTH = 120;
@@ -330,6 +335,61 @@ function weeklyCommand(message: string): SettingsCommand | null {
   return timeOnly ? at(null, timeOnly[1]) : null;
 }
 
+/** Answers as voice notes, by name: "voice answers", "voice replies", "the voice notes". */
+const EN_VOICE_ANSWERS = String.raw`(?:(?:the|my|your)\s+)?voice\s+(?:answers|replies|responses|notes|messages)`;
+/** What is answered by voice: "by voice", "with audio", "in voice notes", "with a recording". */
+const EN_BY_VOICE = String.raw`(?:by|with|in|using|through)\s+(?:a\s+)?(?:voice|audio|speech|voice\s+(?:notes?|messages?|recordings?)|recordings?|audio\s+(?:notes?|messages?))`;
+const EN_ANSWER = String.raw`(?:answer|reply|respond|talk|speak|write)(?:\s+(?:to\s+)?me)?`;
+/** "בקול", "בהקלטה", "בהודעה קולית", "עם הקלטות", "באודיו". */
+const HE_BY_VOICE = String.raw`(?:ב|עם\s+)(?:קול|הקלטה|הקלטות|הודעה\s+קולית|הודעות\s+קוליות|הודעת\s+קול|הודעות\s+קול|אודיו|דיבור)`;
+const HE_ANSWER = String.raw`(?:תענה|תעני|ענה|עני|לענות|תשיב|תשיבי|השב|השיבי|להשיב|תדבר|תדברי|לדבר)(?:\s+(?:לי|איתי|אליי))?`;
+/** "תשובות קוליות", "את ההקלטות", "הודעות קוליות". */
+const HE_VOICE_ANSWERS = String.raw`(?:את\s+)?(?:ה)?(?:תשובות\s+(?:ה)?קוליות|תשובות\s+בקול|הקלטות|הודעות\s+(?:ה)?קוליות)`;
+
+const VOICE_ON = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:${EN_ANSWER}\s+${EN_BY_VOICE}(?:\s+(?:from\s+now\s+on|always|again))?|(?:turn\s+on|enable|start|switch\s+on|use)\s+${EN_VOICE_ANSWERS}|${EN_VOICE_ANSWERS}\s+on)${TAIL}`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:מעכשיו\s+)?${HE_ANSWER}\s+${HE_BY_VOICE}(?:\s+(?:מעכשיו|תמיד|שוב))?|(?:תפעיל|תפעילי|הפעל|הפעילי|להפעיל|תדליק|הדלק)\s+${HE_VOICE_ANSWERS})${TAIL}`,
+    "u",
+  ),
+];
+
+const VOICE_OFF = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:(?:stop|disable|turn\s+off|switch\s+off|cancel|no\s+more)\s+${EN_VOICE_ANSWERS}|${EN_VOICE_ANSWERS}\s+off|(?:stop|quit)\s+(?:answering|replying|responding|talking|speaking)(?:\s+(?:to\s+)?me)?\s+${EN_BY_VOICE}|${EN_ANSWER}\s+(?:in|with|by|using)\s+(?:text|writing)(?:\s+(?:again|from\s+now\s+on))?)${TAIL}`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:(?:תפסיק|תפסיקי|הפסק|הפסיקי|להפסיק|די)\s+${HE_ANSWER}\s+${HE_BY_VOICE}|(?:בטל|בטלי|תבטל|תבטלי|כבה|כבי|תכבה|תכבי|בלי|די\s+עם|מספיק\s+עם)\s+${HE_VOICE_ANSWERS}|${HE_ANSWER}\s+(?:ב|עם\s+)(?:טקסט|כתב|הודעות\s+כתובות|מילים)(?:\s+(?:שוב|מעכשיו))?)${TAIL}`,
+    "u",
+  ),
+];
+
+/** A question only (it ends with "?"): "voice answers?", "are voice replies on?", "תשובות קוליות?". */
+const VOICE_SHOW = [
+  new RegExp(
+    String.raw`^${EN_LEAD}(?:(?:are|is)\s+)?${EN_VOICE_ANSWERS}(?:\s+(?:on|off|enabled))?\s*\?\s*$`,
+    "iu",
+  ),
+  new RegExp(String.raw`^${EN_LEAD}(?:do|will)\s+you\s+${EN_ANSWER}\s+${EN_BY_VOICE}\s*\?\s*$`, "iu"),
+  new RegExp(
+    String.raw`^${HE_LEAD}(?:ה)?(?:תשובות\s+(?:ה)?קוליות|תשובות\s+בקול)(?:\s+(?:פעיל|פעילות|מופעלות))?\s*\?\s*$`,
+    "u",
+  ),
+  new RegExp(String.raw`^${HE_LEAD}(?:אתה|את)\s+(?:עונה)\s+(?:לי\s+)?${HE_BY_VOICE}\s*\?\s*$`, "u"),
+];
+
+/** The voice answers command in `message`, or null. */
+function voiceCommand(message: string): SettingsCommand | null {
+  if (VOICE_SHOW.some((p) => p.test(message))) return { kind: "voiceShow" };
+  if (VOICE_OFF.some((p) => p.test(message))) return { kind: "voiceOff" };
+  if (VOICE_ON.some((p) => p.test(message))) return { kind: "voiceOn" };
+  return null;
+}
+
 interface Clock {
   hour: number;
   minute: number;
@@ -363,6 +423,8 @@ export function parseSettingsCommand(text: string): SettingsCommand | null {
   if (!message || message.length > MAX_LENGTH) return null;
   const weekly = weeklyCommand(message);
   if (weekly) return weekly;
+  const voice = voiceCommand(message);
+  if (voice) return voice;
   if (DIGEST_OFF.some((p) => p.test(message))) return { kind: "digestOff" };
   if (DIGEST_ON.some((p) => p.test(message))) return { kind: "digestOn" };
   if (QUIET_OFF.some((p) => p.test(message))) return { kind: "quietOff" };

@@ -82,3 +82,15 @@ export interface DocumentOfferMaker {
     now: number;
   }): Promise<{ text: string; offer: DocumentOffer } | null>;
 }
+
+/**
+ * Reads the pages of a PDF that has no text layer (a scan: each page an embedded image) through the
+ * image model; null when it cannot. The one place a scanned document is handed to such a reader.
+ */
+export interface DocumentPageReader {
+  read(input: {
+    data: Uint8Array;
+    fileName: string | null;
+    language: "he" | "en";
+  }): Promise<{ pages: string[]; title?: string } | null>;
+}

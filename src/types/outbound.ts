@@ -1,4 +1,4 @@
-import type { NumberedRefs } from "./conversation.js";
+import type { MessageMetadata, NumberedRefs } from "./conversation.js";
 import type { HITLExpectedInput, HITLOption } from "./hitl.js";
 
 /** What Memo wants to say in one reply, before it is fitted to WhatsApp. */
@@ -14,6 +14,8 @@ export interface ReplyContent {
   listButton?: string;
   /** What the text shows numbered, kept with it in the conversation window so "done 2" names it. */
   numbered?: NumberedRefs;
+  /** More the window keeps with it (a document's offer, `documentOffer`), beside `numbered`. */
+  metadata?: MessageMetadata;
 }
 
 export interface SendOptions {

@@ -41,6 +41,8 @@ export interface User {
   weeklyReviewEnabled: boolean;
   weeklyReviewDay: number | null;
   weeklyReviewTime: string | null;
+  /** "Answer me by voice": every reply as a voice note, with the text of what must be read or tapped. */
+  voiceReplies: boolean;
   /** Zones offered by the open onboarding time-zone question, or null when none is open. */
   timeZoneChoices: string[] | null;
   createdAt: string;
@@ -68,6 +70,7 @@ export type UserPatch = Partial<
     | "weeklyReviewEnabled"
     | "weeklyReviewDay"
     | "weeklyReviewTime"
+    | "voiceReplies"
     | "timeZoneChoices"
   >
 >;

@@ -46,7 +46,7 @@ export function describeError(error: unknown): string {
 export type WhatsAppErrorKind = "api" | "network" | "timeout" | "invalid_response" | "too_large";
 
 /** The Graph API operation, for logs and error context. */
-export type GraphOperation = "sendMessage" | "markRead" | "getMedia" | "downloadMedia";
+export type GraphOperation = "sendMessage" | "markRead" | "getMedia" | "downloadMedia" | "uploadMedia";
 
 /** A failed WhatsApp Cloud API call, with Meta's error code when it sent one. */
 export class WhatsAppApiError extends MemoError {

@@ -201,11 +201,16 @@ describe("loadConfig", () => {
         transcribe: "gpt-4o-mini-transcribe",
         fallback: "gpt-4o",
       },
+      speech: { model: "gpt-4o-mini-tts", voices: { en: "coral", he: "coral" } },
       structuredOutputMethod: "jsonSchema",
       timeoutMs: 30_000,
       maxRetries: 2,
       dailyBudgetUsd: 2,
     });
+  });
+
+  it("turns spoken answers off with LLM_SPEECH_MODEL=off", () => {
+    expect(loadConfig({ LLM_SPEECH_MODEL: "off" }).llm.speech.model).toBeNull();
   });
 
   it("reads the LLM overrides", () => {
@@ -216,6 +221,9 @@ describe("loadConfig", () => {
       LLM_RESPONSE_MODEL: "gpt-4.1-nano",
       LLM_IMAGE_MODEL: "gpt-4o-mini",
       LLM_TRANSCRIBE_MODEL: "whisper-1",
+      LLM_SPEECH_MODEL: "tts-1",
+      LLM_SPEECH_VOICE: "alloy",
+      LLM_SPEECH_VOICE_HE: "nova",
       LLM_FALLBACK_MODEL: "gpt-4o-mini",
       LLM_STRUCTURED_OUTPUT_METHOD: "functionCalling",
       LLM_TIMEOUT_MS: "5000",
@@ -232,6 +240,7 @@ describe("loadConfig", () => {
         transcribe: "whisper-1",
         fallback: "gpt-4o-mini",
       },
+      speech: { model: "tts-1", voices: { en: "alloy", he: "nova" } },
       structuredOutputMethod: "functionCalling",
       timeoutMs: 5000,
       maxRetries: 0,

@@ -32,7 +32,7 @@ const INVOICE: DocumentContext = {
   documentId: "doc-invoice",
   noteId: "note-invoice",
   title: "Green Leaf Gardening Ltd.",
-  fileName: "invoice-photo.jpg",
+  fileName: "invoicePhoto.jpg",
   source: "photo",
   pageCount: 1,
   excerpt: "Green Leaf Gardening Ltd. Invoice no. 2027-114 Issued: 1 March 2027 … Total due $420.00",

@@ -31,7 +31,7 @@ const LETTER: DocumentContext = {
   documentId: "doc-1",
   noteId: "note-1",
   title: "מכתב להורים - טיול שכבה",
-  fileName: "school-letter-he.pdf",
+  fileName: "schoolLetterHe.pdf",
   source: "pdf",
   pageCount: 1,
   excerpt: "",
@@ -51,7 +51,7 @@ async function offered(language: "he" | "en", clock = fakeClock("2027-03-01T08:0
     user,
     language,
     document: LETTER,
-    pages: [htmlText("school-letter-he.html")],
+    pages: [htmlText("schoolLetterHe.html")],
     now: clock.now(),
   });
   expect(made).not.toBeNull();
@@ -183,8 +183,8 @@ describe("the school letter's offer, answered by number", () => {
       const made = await new DocumentOffers(null).offer({
         user,
         language,
-        document: { ...LETTER, title: "Green Leaf Gardening Ltd.", fileName: "invoice-photo.jpg" },
-        pages: [htmlText("invoice-en.html")],
+        document: { ...LETTER, title: "Green Leaf Gardening Ltd.", fileName: "invoicePhoto.jpg" },
+        pages: [htmlText("invoiceEn.html")],
         now: clock.now(),
       });
       await h.memory.load(PHONE);

@@ -68,7 +68,7 @@ describe("the offer with a model", () => {
       user,
       language: "en",
       document: doc("מכתב להורים - טיול שכבה"),
-      pages: [htmlText("school-letter-he.html")],
+      pages: [htmlText("schoolLetterHe.html")],
       now: NOW,
     });
     expect(made!.offer.items.map((i) => [i.title, i.kind, i.start, i.end])).toEqual([
@@ -100,7 +100,7 @@ describe("the offer with a model", () => {
       user,
       language: "en",
       document: doc("Green Leaf Gardening Ltd."),
-      pages: [htmlText("invoice-en.html")],
+      pages: [htmlText("invoiceEn.html")],
       now: NOW,
     });
     expect(made!.offer.items.map((i) => [i.kind, i.start])).toEqual([
@@ -116,7 +116,7 @@ describe("the offer without a model", () => {
       user,
       language: "en",
       document: doc("Green Leaf Gardening Ltd."),
-      pages: [htmlText("invoice-en.html")],
+      pages: [htmlText("invoiceEn.html")],
       now: NOW,
     });
     expect(made!.text.split("\n")).toEqual([

@@ -1,10 +1,8 @@
 // "save it" after a forwarded message or a long pasted text (issue 37): the text is stored as a
-// note (through the document store: an in-memory one here, DocumentService in the app) and the same
+// note (a document of its own, through DocumentService: searchable, listed, forgettable) and the same
 // numbered offer follows; "1" then adds its item. A short message that was no forward is not saved.
 // "Now" is Monday 1 March 2027, 10:00 in Asia/Jerusalem; no model.
 import { afterEach, describe, expect, it } from "vitest";
-import type { DocumentContext, ExtractedDocument } from "../../src/types/document.js";
-import type { DocumentStore } from "../../src/services/documents/savedText.js";
 import {
   calendarHarness,
   storedEvents,
@@ -15,23 +13,21 @@ import { fakeClock } from "../support/clock.js";
 import { PHONE } from "../support/memoHarness.js";
 import { lastUserMessageOf, systemPromptOf } from "../support/scriptedOpenAI.js";
 
-/** The document store as a list in memory. */
-class MemoryDocuments implements DocumentStore {
-  readonly stored: { phone: string; extracted: ExtractedDocument }[] = [];
-
-  store(phone: string, extracted: ExtractedDocument): Promise<DocumentContext> {
-    this.stored.push({ phone, extracted });
-    const n = this.stored.length;
-    return Promise.resolve({
-      documentId: `doc-${n}`,
-      noteId: `note-${n}`,
-      title: extracted.title,
-      fileName: extracted.fileName,
-      source: extracted.source,
-      pageCount: extracted.pages.length,
-      excerpt: extracted.pages[0]!.slice(0, 300),
-    });
-  }
+/** The user's stored documents (DocumentService's table). */
+async function storedDocuments(harness: CalendarHarness) {
+  const { rows } = await harness.db.pool.query<{
+    title: string;
+    source: string;
+    file_name: string | null;
+    text: string;
+  }>(
+    `SELECT d.title, d.source, d.file_name,
+            (SELECT string_agg(n.content, ' ' ORDER BY n.chunk_index) FROM notes n
+              WHERE n.document_id = d.id AND n.chunk_index IS NOT NULL) AS text
+       FROM documents d WHERE d.user_phone = $1 ORDER BY d.created_at`,
+    [PHONE],
+  );
+  return rows;
 }
 
 let h: CalendarHarness | undefined;
@@ -40,10 +36,9 @@ afterEach(async () => {
   h = undefined;
 });
 
-async function memo(language: "he" | "en", documents: DocumentStore, withModel = false) {
+async function memo(language: "he" | "en", withModel = false) {
   h = await calendarHarness({
     ...(withModel ? {} : { llm: "none" as const }),
-    documents,
     env: { FAST_PATH: "on" },
     clock: fakeClock("2027-03-01T08:00:00Z"),
   });
@@ -56,8 +51,7 @@ const DENTIST =
 
 describe("save it", () => {
   it("English: a forwarded message saved as a note, offered, and '1' adds the appointment", async () => {
-    const documents = new MemoryDocuments();
-    const harness = await memo("en", documents);
+    const harness = await memo("en");
     await harness.say(DENTIST, { forwarded: true });
     const saved = await harness.say("save it");
     expect(saved.text).toBe(
@@ -69,18 +63,13 @@ describe("save it", () => {
         "Reply with the numbers, “all” or “none”.",
       ].join("\n"),
     );
-    expect(documents.stored).toEqual([
-      {
-        phone: PHONE,
-        extracted: {
-          source: "forwarded",
-          fileName: null,
-          mimeType: "text/plain",
-          title: "Dentist appointment for Noa",
-          pages: [DENTIST],
-        },
-      },
-    ]);
+    const [document] = await storedDocuments(harness);
+    expect(document).toMatchObject({
+      title: "Dentist appointment for Noa",
+      source: "forwarded",
+      file_name: null,
+    });
+    expect(document!.text).toContain("Weizmann St.");
     await harness.say("1");
     const events = await storedEvents(harness);
     expect(events.map((e) => [e.summary, e.start, e.end])).toEqual([
@@ -93,8 +82,7 @@ describe("save it", () => {
   });
 
   it("Hebrew: 'תשמור את זה' after a long pasted text; 'הכל' adds the reminder", async () => {
-    const documents = new MemoryDocuments();
-    const harness = await memo("he", documents);
+    const harness = await memo("he");
     const pasted = [
       "עדכון מוועד הכיתה",
       "שלום לכולם, כפי שסיכמנו באסיפה האחרונה אנחנו אוספים כסף למתנה למורה לקראת סוף השנה, ויש גם כמה עדכונים על הטיול והמסיבה.",
@@ -108,7 +96,9 @@ describe("save it", () => {
     const saved = await harness.say("תשמור את זה");
     expect(saved.text).toContain("📝 שמרתי את „עדכון מוועד הכיתה” כפתק.");
     expect(saved.text).toContain('1. ⏰ יש לשלם 50 ש"ח לגזברית, עד יום חמישי 18/03');
-    expect(documents.stored[0]!.extracted.source).toBe("pasted");
+    expect((await storedDocuments(harness)).map((d) => [d.title, d.source])).toEqual([
+      ["עדכון מוועד הכיתה", "pasted"],
+    ]);
     await harness.say("הכל");
     expect((await stores(harness).tasks()).map((t) => [t.text, t.dueAt])).toEqual([
       ['יש לשלם 50 ש"ח לגזברית', "2027-03-18T07:00:00.000Z"],
@@ -116,16 +106,14 @@ describe("save it", () => {
   });
 
   it("a short message that was not forwarded is not saved: 'save it' is read as ever", async () => {
-    const documents = new MemoryDocuments();
-    const harness = await memo("en", documents);
+    const harness = await memo("en");
     await harness.say("hello there");
     await harness.say("save it");
-    expect(documents.stored).toEqual([]);
+    expect(await storedDocuments(harness)).toEqual([]);
   });
 
   it("with a model: its titles and pairing, its words read in code, its call counted in the turn", async () => {
-    const documents = new MemoryDocuments();
-    const harness = await memo("en", documents, true);
+    const harness = await memo("en", true);
     await harness.memory.load(PHONE);
     await harness.memory.addUserMessage(PHONE, DENTIST, { metadata: { forwarded: true } });
     harness.server!.enqueue({

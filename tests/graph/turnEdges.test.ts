@@ -36,6 +36,7 @@ const USER: User = {
   weeklyReviewEnabled: false,
   weeklyReviewDay: null,
   weeklyReviewTime: null,
+  voiceReplies: false,
   timeZoneChoices: null,
   createdAt: "2026-03-01T00:00:00.000Z",
   updatedAt: "2026-03-01T00:00:00.000Z",

@@ -547,3 +547,37 @@ describe("parseSettingsCommand: the weekly review", () => {
     expect(parseSettingsCommand(text)).toEqual(expected);
   });
 });
+
+describe("parseSettingsCommand: answers by voice", () => {
+  const on: SettingsCommand = { kind: "voiceOn" };
+  const off: SettingsCommand = { kind: "voiceOff" };
+  const show: SettingsCommand = { kind: "voiceShow" };
+
+  it.each<[string, SettingsCommand | null]>([
+    ["answer me by voice", on],
+    ["Reply with voice please", on],
+    ["please reply with a voice note", on],
+    ["turn on voice answers", on],
+    ["תענה לי בקול", on],
+    ["תענה בהקלטה", on],
+    ["תעני לי בהודעה קולית", on],
+    ["הפעל תשובות קוליות", on],
+    ["stop voice answers", off],
+    ["answer in text", off],
+    ["stop answering by voice", off],
+    ["תפסיק לענות בקול", off],
+    ["תענה בטקסט", off],
+    ["בלי תשובות קוליות", off],
+    ["voice answers?", show],
+    ["are voice replies on?", show],
+    ["תשובות קוליות?", show],
+    // Not the setting: a request about something else, or a reply to someone else.
+    ["answer me", null],
+    ["answer me by voice about the trip", null],
+    ["reply to Dana by voice", null],
+    ["voice notes", null],
+    ["תענה לי", null],
+  ])("%s", (text, expected) => {
+    expect(parseSettingsCommand(text)).toEqual(expected);
+  });
+});

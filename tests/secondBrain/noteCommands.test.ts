@@ -195,3 +195,59 @@ describe("planner rule 2 in code: a note with a time or 'remind me' is a task", 
     ).toBe("second-brain");
   });
 });
+
+describe("document commands (no model)", () => {
+  const recognize = (message: string) => recognizeNoteCommand(message, NOW, ZONE);
+
+  it.each(["my documents", "show my files", "list my documents", "המסמכים שלי", "תראה לי את המסמכים שלי"])(
+    "%s → the documents listing",
+    (message) => {
+      expect(recognize(message)).toEqual({
+        action: "list_notes",
+        functionName: "notes.getAll",
+        args: { operation: "getAll", documents: true },
+      });
+    },
+  );
+
+  it.each([
+    ["forget the school letter", "school letter"],
+    ["delete the invoice from the garage", "invoice from the garage"],
+    ["remove my dentist letter", "dentist letter"],
+    ["תשכח את המכתב מבית הספר", "המכתב מבית הספר"],
+    ["תמחק את החשבונית של החשמל", "החשבונית של החשמל"],
+  ])("%s → deletes the document the words name (documents only)", (message, query) => {
+    expect(recognize(message)?.args).toEqual({ operation: "delete", query, documents: true });
+  });
+
+  it.each([
+    ["forget document 2", "#2"],
+    ["delete doc 3", "#3"],
+    ["תשכח מסמך 2", "#2"],
+  ])("%s → deletes document N of the listing", (message, noteRef) => {
+    expect(recognize(message)?.args).toEqual({ operation: "delete", noteRef });
+  });
+
+  it.each([
+    ["what did the school letter say about the trip?", "school the trip"],
+    ["what does the invoice say?", null],
+    ["מה כתוב במכתב מבית הספר על הטיול?", "מבית הספר הטיול"],
+  ])("%s → a search of the notes", (message, query) => {
+    const command = recognize(message);
+    if (query === null) {
+      expect(command).toBeNull();
+      return;
+    }
+    expect(command).toEqual({
+      action: "search_notes",
+      functionName: "notes.search",
+      args: { operation: "search", query },
+    });
+  });
+
+  it("leaves notes, tasks and facts to their own commands", () => {
+    expect(recognize("delete the note about Dana")?.args).toEqual({ operation: "delete", query: "Dana" });
+    expect(recognize("delete the dentist appointment")).toBeNull();
+    expect(recognizeMemoryCommand("forget that I like coffee")?.action).toBe("forget_memory");
+  });
+});

@@ -62,6 +62,8 @@ describe("HTTP app", () => {
         "two_calendars",
         "weekly_review",
         "task_completions",
+        "documents",
+        "voice_replies",
       ],
     });
   });

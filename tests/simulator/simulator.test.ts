@@ -751,7 +751,14 @@ describe("WhatsApp simulator: page and limits", () => {
     const res = await fetch(`${h.sim}/`);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     const html = await res.text();
-    for (const id of ["composer-input", "send-button", "phone-select", "attach-image", "attach-audio"]) {
+    for (const id of [
+      "composer-input",
+      "send-button",
+      "phone-select",
+      "attach-image",
+      "attach-audio",
+      "attach-document",
+    ]) {
       expect(html).toContain(`data-testid="${id}"`);
     }
     for (const id of ["message", "message-button", "list-open", "list-row", "ticks", "reply-action"]) {

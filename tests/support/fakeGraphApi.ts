@@ -53,6 +53,63 @@ interface StoredMedia extends Required<Omit<FakeMediaOptions, "fileSize">> {
   expired: boolean;
 }
 
+/** One media upload the fake accepted (POST /{v}/{phone-number-id}/media). */
+export interface UploadedMedia {
+  /** The media id the fake answered with (a message sends it as `audio.id`). */
+  id: string;
+  /** The `type` field of the form. */
+  mimeType: string;
+  /** The file part's own content type and name, as sent. */
+  fileType: string;
+  fileName: string;
+  data: Buffer;
+  at: number;
+}
+
+/**
+ * The Cloud API's supported media types and their size limits (developers.facebook.com, WhatsApp
+ * Cloud API, "Supported media types"): audio/ogg only with the OPUS codec.
+ */
+const MEDIA_LIMITS: Readonly<Record<string, number>> = {
+  "audio/aac": 16 * 1024 * 1024,
+  "audio/amr": 16 * 1024 * 1024,
+  "audio/mpeg": 16 * 1024 * 1024,
+  "audio/mp4": 16 * 1024 * 1024,
+  "audio/ogg": 16 * 1024 * 1024,
+  "image/jpeg": 5 * 1024 * 1024,
+  "image/png": 5 * 1024 * 1024,
+  "application/pdf": 100 * 1024 * 1024,
+  "text/plain": 100 * 1024 * 1024,
+};
+
+/**
+ * Whether `data` is an Ogg stream whose first logical stream is Opus: the page starts with the
+ * capture pattern "OggS", version 0, the beginning-of-stream flag, and its first packet (after the
+ * 27-byte header and the segment table) is the Opus identification header "OpusHead" (RFC 7845).
+ */
+export function isOggOpus(data: Buffer): boolean {
+  if (data.length < 47 || data.toString("latin1", 0, 4) !== "OggS" || data[4] !== 0) return false;
+  if ((data[5]! & 0x02) === 0) return false;
+  const segments = data[26]!;
+  const packet = 27 + segments;
+  return data.length >= packet + 19 && data.toString("latin1", packet, packet + 8) === "OpusHead";
+}
+
+/** What is wrong with an upload by the documented media rules, or undefined when it is accepted. */
+function uploadProblem(mimeType: string, data: Buffer): string | undefined {
+  const [type, ...parameters] = mimeType.split(";").map((p) => p.trim().toLowerCase());
+  const limit = MEDIA_LIMITS[type ?? ""];
+  if (limit === undefined) return `Param type ${mimeType} is not a supported media type`;
+  if (data.length === 0) return "file: the file is empty";
+  if (data.length > limit) return `file: ${data.length} bytes exceeds the ${limit}-byte limit for ${type}`;
+  const codecs = parameters.find((p) => p.startsWith("codecs="));
+  if (type === "audio/ogg") {
+    if (codecs && codecs !== "codecs=opus") return `audio/ogg: only the OPUS codec is supported (${codecs})`;
+    if (!isOggOpus(data)) return "audio/ogg: the file is not an Ogg stream with the OPUS codec";
+  }
+  return undefined;
+}
+
 export interface RecordedGraphRequest {
   method: string;
   path: string;
@@ -149,6 +206,11 @@ const Template = z.strictObject({
     .optional(),
 });
 
+/** A media message by the id of an upload (or a link), optionally a voice message. */
+const AudioBody = z
+  .strictObject({ id: z.string().min(1).optional(), link: z.url().optional(), voice: z.boolean().optional() })
+  .refine((a) => (a.id === undefined) !== (a.link === undefined), "Exactly one of id or link");
+
 const SendBody = z.looseObject({
   messaging_product: z.literal("whatsapp"),
   recipient_type: z.literal("individual").optional(),
@@ -158,6 +220,7 @@ const SendBody = z.looseObject({
   text: TextBody.optional(),
   interactive: z.discriminatedUnion("type", [ButtonInteractive, ListInteractive]).optional(),
   template: Template.optional(),
+  audio: AudioBody.optional(),
 });
 
 const ReadBody = z.strictObject({
@@ -182,9 +245,14 @@ export class FakeGraphApi {
   delayMs = 0;
   /** Every number a message was sent to since the fake started (kept across resets). */
   readonly recipients = new Set<string>();
+  /** Media uploads the fake accepted, in order. */
+  readonly uploads: UploadedMedia[] = [];
+  /** Uploads it refused by the media rules, with Meta's message. */
+  readonly refusedUploads: { mimeType: string; problem: string }[] = [];
 
   private readonly media = new Map<string, StoredMedia>();
   private readonly failures: FakeGraphError[] = [];
+  private readonly uploadFailures: FakeGraphError[] = [];
   private readonly waiters = new Set<() => void>();
   private readonly timers = new Set<NodeJS.Timeout>();
   /** Delayed answers not yet given, with the response each one is for. */
@@ -234,6 +302,11 @@ export class FakeGraphApi {
     for (let i = 0; i < count; i++) this.failures.push(error);
   }
 
+  /** The next `count` media uploads answer with `error` instead. */
+  failNextUpload(count: number, error: FakeGraphError): void {
+    for (let i = 0; i < count; i++) this.uploadFailures.push(error);
+  }
+
   /** Resolves with `sent` once it holds `count` messages; rejects, listing them, after `timeoutMs` (default: 2,000). */
   waitForSent(count: number, timeoutMs = 2_000): Promise<SentMessage[]> {
     if (this.sent.length >= count) return Promise.resolve(this.sent);
@@ -276,6 +349,9 @@ export class FakeGraphApi {
     this.reads.length = 0;
     this.requests.length = 0;
     this.failures.length = 0;
+    this.uploadFailures.length = 0;
+    this.uploads.length = 0;
+    this.refusedUploads.length = 0;
     this.media.clear();
     this.delayMs = 0;
   }
@@ -333,6 +409,13 @@ export class FakeGraphApi {
         req.method === "POST" &&
         parts.length === 3 &&
         VERSION.test(parts[0]!) &&
+        parts[2] === "media"
+      ) {
+        void this.handleUpload(res, Buffer.concat(chunks), req.headers["content-type"] ?? "");
+      } else if (
+        req.method === "POST" &&
+        parts.length === 3 &&
+        VERSION.test(parts[0]!) &&
         parts[2] === "messages"
       ) {
         this.handleMessages(res, body, raw);
@@ -368,7 +451,7 @@ export class FakeGraphApi {
         return;
       }
       const parsed = SendBody.safeParse(body);
-      const problem = parsed.success ? missingPart(parsed.data) : describeIssues(parsed.error);
+      const problem = parsed.success ? missingPart(parsed.data, this.media) : describeIssues(parsed.error);
       if (!parsed.success || problem) {
         this.sendError(res, { status: 400, code: 100, message: `(#100) Invalid parameter: ${problem}` });
         return;
@@ -391,6 +474,59 @@ export class FakeGraphApi {
       });
       for (const waiter of [...this.waiters]) waiter();
     });
+  }
+
+  /**
+   * POST /{v}/{phone-number-id}/media: multipart with messaging_product=whatsapp, type and file;
+   * accepted only by the documented media rules (uploadProblem), then downloadable like any media.
+   */
+  private async handleUpload(res: ServerResponse, body: Buffer, contentType: string): Promise<void> {
+    const failure = this.uploadFailures.shift();
+    if (failure) {
+      this.sendError(res, failure);
+      return;
+    }
+    let form: FormData;
+    try {
+      form = await new Response(new Uint8Array(body), {
+        headers: { "content-type": contentType },
+      }).formData();
+    } catch {
+      this.sendError(res, {
+        status: 400,
+        code: 100,
+        message: "(#100) The upload must be multipart/form-data",
+      });
+      return;
+    }
+    const file = form.get("file");
+    const type = form.get("type");
+    if (form.get("messaging_product") !== "whatsapp" || typeof type !== "string" || !(file instanceof Blob)) {
+      this.sendError(res, {
+        status: 400,
+        code: 100,
+        message: "(#100) Param messaging_product, type and file are required",
+      });
+      return;
+    }
+    const data = Buffer.from(await file.arrayBuffer());
+    const problem = uploadProblem(type, data) ?? uploadProblem(file.type || type, data);
+    if (problem) {
+      this.refusedUploads.push({ mimeType: type, problem });
+      this.sendError(res, { status: 400, code: 131053, message: `Media upload error: ${problem}` });
+      return;
+    }
+    const id = `media.FAKE${String(this.nextId++).padStart(6, "0")}`;
+    this.uploads.push({
+      id,
+      mimeType: type,
+      fileType: file.type,
+      fileName: file instanceof File ? file.name : "",
+      data,
+      at: Date.now(),
+    });
+    this.addMedia(id, data, type);
+    this.sendJson(res, 200, { id });
   }
 
   private serveMediaInfo(res: ServerResponse, id: string): void {
@@ -467,7 +603,10 @@ export class FakeGraphApi {
 }
 
 /** What a send body lacks for its type, as Meta would complain. */
-function missingPart(send: z.infer<typeof SendBody>): string | undefined {
+function missingPart(send: z.infer<typeof SendBody>, media?: Map<string, unknown>): string | undefined {
+  if (send.type === "audio" && !send.audio) return "audio: required for type audio";
+  if (send.type === "audio" && send.audio?.id && media && !media.has(send.audio.id))
+    return `audio.id: no media with id ${send.audio.id}`;
   if (send.type === "text" && !send.text) return "text: required for type text";
   if (send.type === "interactive" && !send.interactive) return "interactive: required for type interactive";
   if (send.type === "template" && !send.template) return "template: required for type template";

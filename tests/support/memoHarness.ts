@@ -29,8 +29,6 @@ export interface HarnessOptions {
   embedder?: MemoRuntimeOptions["embedder"];
   /** Environment on top of the test defaults. FAST_PATH is off unless given: most conversation tests script the LLM path. */
   env?: Record<string, string>;
-  /** Where documents are stored as notes ("save it"; default: none). */
-  documents?: MemoRuntimeOptions["documents"];
 }
 
 /** Memo's graph on real storage with a scripted LLM: what a conversation test talks to. */
@@ -58,7 +56,6 @@ export async function createHarness(options: HarnessOptions = {}) {
     memoryMode: options.memoryMode ?? "rules",
     embedder: options.embedder ?? null,
     ...(options.google ? { google: options.google } : {}),
-    ...(options.documents ? { documents: options.documents } : {}),
   });
   options.capabilities?.(memo.capabilities);
   const { runtime, graph, memory, users, longTerm, notes } = memo;

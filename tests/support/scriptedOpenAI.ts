@@ -93,6 +93,21 @@ export interface RecordedTranscription {
   at: number;
 }
 
+const SPEECH_ROUTES = new Set(["/v1/audio/speech", "/audio/speech"]);
+
+/** One speech (text to speech) request, as its JSON body gave it. */
+export interface RecordedSpeech {
+  model: string;
+  voice: string;
+  input: string;
+  responseFormat?: string;
+  instructions?: string;
+  at: number;
+}
+
+/** A scripted speech answer: the audio bytes (with their content type), or an error status. */
+export type ScriptedSpeech = { audio: Buffer; contentType?: string } | { status: number };
+
 /** A scripted transcription: the text heard, or an error status. */
 export type ScriptedTranscription = { text: string; delayMs?: number } | { status: number };
 
@@ -217,6 +232,9 @@ export class ScriptedOpenAI {
 
   private readonly queue: ReplySource[] = [];
   private readonly transcriptionQueue: ScriptedTranscription[] = [];
+  /** Every speech request, in order of arrival. */
+  readonly speeches: RecordedSpeech[] = [];
+  private readonly speechQueue: ScriptedSpeech[] = [];
   private readonly matchers: Matcher[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly open = new Set<ServerResponse>();
@@ -256,8 +274,15 @@ export class ScriptedOpenAI {
     this.transcriptionQueue.push(...replies);
   }
 
+  /** Speech answers given in order, once each (none queued: 500). */
+  enqueueSpeech(...replies: ScriptedSpeech[]): void {
+    this.speechQueue.push(...replies);
+  }
+
   /** Forgets replies, matchers and recorded requests. */
   reset(): void {
+    this.speechQueue.length = 0;
+    this.speeches.length = 0;
     this.transcriptionQueue.length = 0;
     this.transcriptions.length = 0;
     this.queue.length = 0;
@@ -284,6 +309,10 @@ export class ScriptedOpenAI {
       const path = (req.url ?? "/").split("?")[0] ?? "/";
       if (TRANSCRIPTION_ROUTES.has(path)) {
         this.transcribe(req, res, Buffer.concat(chunks));
+        return;
+      }
+      if (SPEECH_ROUTES.has(path)) {
+        this.speak(req, res, Buffer.concat(chunks));
         return;
       }
       let json: unknown;
@@ -316,6 +345,47 @@ export class ScriptedOpenAI {
       const reply = typeof source === "function" ? source(recorded) : source;
       this.answer(res, recorded, reply);
     });
+  }
+
+  /** POST /v1/audio/speech: JSON { model, voice, input, response_format, instructions } → audio bytes. */
+  private speak(req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+    let json: Record<string, unknown> | undefined;
+    try {
+      json = JSON.parse(body.toString("utf8")) as Record<string, unknown>;
+    } catch {
+      json = undefined;
+    }
+    const text = (key: string) => (typeof json?.[key] === "string" ? json[key] : undefined);
+    const model = text("model");
+    const voice = text("voice");
+    const input = text("input");
+    if (req.method !== "POST" || !model || !voice || !input) {
+      this.sendError(res, 400, {
+        message: "Scripted server: expected a speech request (model, voice, input)",
+      });
+      return;
+    }
+    const responseFormat = text("response_format");
+    const instructions = text("instructions");
+    this.speeches.push({
+      model,
+      voice,
+      input,
+      ...(responseFormat ? { responseFormat } : {}),
+      ...(instructions ? { instructions } : {}),
+      at: Date.now(),
+    });
+    const reply = this.speechQueue.shift();
+    if (!reply) {
+      this.sendError(res, 500, { message: "no scripted speech", type: "server_error" });
+      return;
+    }
+    if ("status" in reply) {
+      this.sendError(res, reply.status, defaultError(reply.status, model));
+      return;
+    }
+    res.writeHead(200, { "content-type": reply.contentType ?? "audio/ogg" });
+    res.end(reply.audio);
   }
 
   private transcribe(req: IncomingMessage, res: ServerResponse, body: Buffer): void {

@@ -9,6 +9,7 @@ import { MIGRATIONS } from "../../src/db/migrations/index.js";
 import { createMemoRuntime } from "../../src/app/createMemoRuntime.js";
 import type { CapabilityRegistry } from "../../src/graph/capabilities/registry.js";
 import type { Transcriber } from "../../src/services/media/transcriber.js";
+import type { Speaker } from "../../src/services/media/speech.js";
 import type { Metrics } from "../../src/services/metrics/metrics.js";
 import { createWhatsApp } from "../../src/app/whatsApp.js";
 import { signBody } from "../../src/transport/whatsapp/signature.js";
@@ -19,6 +20,7 @@ import { FakeGraphApi } from "./fakeGraphApi.js";
 import { captureLogs } from "./logs.js";
 import { isPlanner } from "./memoHarness.js";
 import { ScriptedOpenAI, lastUserMessageOf, type RecordedRequest } from "./scriptedOpenAI.js";
+import type { DocumentOfferMaker } from "../../src/types/document.js";
 
 export const APP_SECRET = "test-app-secret";
 export const VERIFY_TOKEN = "test-verify-token";
@@ -83,6 +85,8 @@ export interface WhatsAppHarnessOptions {
   clock?: FakeClock;
   env?: Record<string, string>;
   transcriber?: Transcriber | null;
+  /** Text to speech: one given, "configured" (LLM_SPEECH_MODEL on the scripted server), or none (default). */
+  speaker?: Speaker | null | "configured";
   capabilities?: (registry: CapabilityRegistry) => void;
   /** Start the inbox worker (default: true). */
   startWorker?: boolean;
@@ -95,6 +99,8 @@ export interface WhatsAppHarnessOptions {
   leaseClock?: () => number;
   /** Sends household messages the way the server's reminder service does (default: none). */
   deliver?: (deliveries: readonly Delivery[]) => Promise<unknown>;
+  /** Makes the offer of what a stored document proposes (default: none, unlike the app, which makes its own). */
+  documentOffers?: DocumentOfferMaker;
 }
 
 /**
@@ -141,10 +147,12 @@ export async function createWhatsAppHarness(options: WhatsAppHarnessOptions = {}
     inFlight,
     serviceUrl: () => "http://127.0.0.1:1",
     transcriber: options.transcriber ?? null,
+    ...(options.speaker === "configured" ? {} : { speaker: options.speaker ?? null }),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     worker: { pollIntervalMs: options.pollIntervalMs ?? 200, retryDelayMs: () => 10 },
     ...(options.leaseClock ? { leaseClock: options.leaseClock } : {}),
     ...(options.deliver ? { deliver: options.deliver } : {}),
+    documentOffers: options.documentOffers ?? null,
   });
   const app: Express = createApp({
     logger,

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -376,5 +377,37 @@ describe("media", () => {
 
     expect(error).toMatchObject({ kind: "invalid_response", retryable: false });
     expect(urls).toEqual([`${graph.baseUrl}/v23.0/888`]);
+  });
+});
+
+describe("uploadMedia", () => {
+  const ogg = readFileSync(new URL("../fixtures/documents/voiceReply.ogg", import.meta.url));
+
+  it("posts the file as multipart (messaging_product, type, file) with the bearer token and returns the media id", async () => {
+    const { client } = setup();
+    const id = await client.uploadMedia(ogg, "audio/ogg; codecs=opus");
+    expect(graph.uploads).toEqual([
+      expect.objectContaining({ id, mimeType: "audio/ogg; codecs=opus", fileName: "memo.ogg" }),
+    ]);
+    expect(graph.uploads[0]!.data.equals(ogg)).toBe(true);
+    const upload = graph.requests.find((r) => r.path === "/v23.0/1234567890/media");
+    expect(upload?.authorization).toBe(`Bearer ${TOKEN}`);
+    // The upload can be sent and downloaded by its id, as WhatsApp's can.
+    expect((await client.downloadMedia(id, 100_000)).data.equals(ogg)).toBe(true);
+  });
+
+  it("retries HTTP 500 and then succeeds", async () => {
+    graph.failNextUpload(2, { status: 500 });
+    const { client, delays } = setup();
+    expect(await client.uploadMedia(ogg, "audio/ogg")).toMatch(/^media\./);
+    expect(delays).toHaveLength(2);
+  });
+
+  it("does not retry a file WhatsApp refuses (not Ogg/Opus), and says why", async () => {
+    const { client, delays } = setup();
+    const error = await failureOf(client.uploadMedia(Buffer.from("RIFF....WAVEfmt "), "audio/ogg"));
+    expect(error).toMatchObject({ kind: "api", retryable: false, status: 400 });
+    expect(error.message).toContain("OPUS");
+    expect(delays).toEqual([]);
   });
 });

@@ -401,7 +401,6 @@ describe("other message types", () => {
 
   it.each([
     ["location", { location: { latitude: 32.08, longitude: 34.78 } }, "locations"],
-    ["document", { document: { id: "d1", filename: "a.pdf", mime_type: "application/pdf" } }, "documents"],
     ["sticker", { sticker: { id: "s1", mime_type: "image/webp" } }, "stickers"],
     ["video", { video: { id: "v1", mime_type: "video/mp4" } }, "videos"],
     ["contacts", { contacts: [{ name: { formatted_name: "Dana" } }] }, "contact cards"],
@@ -414,7 +413,7 @@ describe("other message types", () => {
     await h.idle();
     const [reply] = h.graphApi.textsTo(PHONE);
     expect(reply).toContain(kind);
-    expect(reply).toMatch(/text, voice notes and photos/);
+    expect(reply).toMatch(/text, voice notes, photos and documents/);
   });
 
   it("answers in Hebrew to a Hebrew user", async () => {

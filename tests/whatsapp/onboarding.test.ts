@@ -63,6 +63,7 @@ describe("a phone seen for the first time", () => {
       weeklyReviewEnabled: false,
       weeklyReviewDay: null,
       weeklyReviewTime: null,
+      voiceReplies: false,
       timeZoneChoices: null,
     });
   });
@@ -134,6 +135,7 @@ describe("a phone seen for the first time", () => {
       weeklyReviewEnabled: false,
       weeklyReviewDay: null,
       weeklyReviewTime: null,
+      voiceReplies: false,
       timeZoneChoices: null,
     });
     expect(server.requests).toHaveLength(0);
@@ -169,6 +171,7 @@ describe("a phone seen for the first time", () => {
       weeklyReviewEnabled: false,
       weeklyReviewDay: null,
       weeklyReviewTime: null,
+      voiceReplies: false,
       timeZoneChoices: null,
     });
     // "2" later is not taken as an answer to the closed question.

@@ -84,6 +84,6 @@ describe.each(backends)("messages off the common path on $name", (backend) => {
       interactive: { type: "nfm_reply", nfm_reply: { response_json: "{}" } },
     });
     await h.graphApi.waitForSent(1);
-    expect(h.graphApi.textsTo(ALICE)[0]).toMatch(/text, voice notes and photos/);
+    expect(h.graphApi.textsTo(ALICE)[0]).toMatch(/text, voice notes, photos and documents/);
   });
 });

@@ -21,6 +21,8 @@ import { memoryEpisodesMigration } from "./0020_memory_episodes.js";
 import { twoCalendarsMigration } from "./0021_two_calendars.js";
 import { weeklyReviewMigration } from "./0022_weekly_review.js";
 import { taskCompletionsMigration } from "./0023_task_completions.js";
+import { documentsMigration } from "./0024_documents.js";
+import { voiceRepliesMigration } from "./0025_voice_replies.js";
 import type { Migration } from "./types.js";
 
 export type { Migration };
@@ -50,4 +52,6 @@ export const MIGRATIONS: readonly Migration[] = [
   twoCalendarsMigration,
   weeklyReviewMigration,
   taskCompletionsMigration,
+  documentsMigration,
+  voiceRepliesMigration,
 ];

@@ -18,6 +18,20 @@ export interface Note {
   embeddingModel: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The document the note belongs to: its head note (title, pages) or one of its chunks. */
+  document?: NoteDocument;
+}
+
+/** A document's note as search and replies see it (docs/MEMORY.md, "Documents"). */
+interface NoteDocument {
+  id: string;
+  /** The document's head note (null only while it is being stored). */
+  headNoteId: string | null;
+  title: string;
+  /** 1-based page of a chunk; null for the head note or a text without pages. */
+  page: number | null;
+  /** A chunk of the text (false: the head note). */
+  chunk: boolean;
 }
 
 /** What a new note is made of. */
@@ -30,6 +44,8 @@ export interface NewNote {
   sourceMessageId?: string | number | null;
   /** The creating operation: a second create with the same id stores nothing and returns the first note. */
   operationId?: string | null;
+  /** The document the note belongs to; with a `chunkIndex` it is one of its chunks, which listings skip. */
+  document?: { id: string; page: number | null; chunkIndex: number | null };
 }
 
 /** Fields an update may change. */
@@ -77,7 +93,7 @@ export interface NoteRepository {
   get(phone: string, id: string): Promise<Note | null>;
   /** The owner's notes among `ids`, in the order of `ids`; unknown ids are skipped. */
   getMany(phone: string, ids: readonly string[]): Promise<Note[]>;
-  /** The owner's notes, newest first, and how many there are in all (with the category filter). */
+  /** The owner's notes, newest first, and how many there are in all (with the category filter); chunks of documents are skipped. */
   list(
     phone: string,
     options?: { limit?: number; offset?: number; category?: string },
@@ -93,7 +109,7 @@ export interface NoteRepository {
   deleteAll(phone: string): Promise<number>;
   /** Deletes the notes made from these conversation messages; returns how many. */
   deleteFromMessages(phone: string, messageIds: readonly number[]): Promise<number>;
-  /** How many notes the user has. */
+  /** How many notes the user has (a document counts once: its chunks are not counted). */
   count(phone: string): Promise<number>;
   /**
    * Full-text candidates: notes having any form of any query word (one group of forms per word),
@@ -152,12 +168,22 @@ interface NoteRow {
   updated_at: Date;
   /** updated_at as the database prints it, to the microsecond (a Date keeps only milliseconds). */
   version: string;
+  document_id: string | null;
+  page: number | null;
+  chunk_index: number | null;
+  document_title: string | null;
+  document_note_id: string | null;
 }
 
 /** Every column but the embedding (6 KB a note, read only by the database itself). */
 const NOTE_COLUMNS =
   "id, content, category, tags, importance, source_message_id, embedding_model, created_at, updated_at, " +
-  "updated_at::text AS version";
+  "updated_at::text AS version, document_id, page, chunk_index, " +
+  "(SELECT d.title FROM documents d WHERE d.id = notes.document_id) AS document_title, " +
+  "(SELECT d.note_id FROM documents d WHERE d.id = notes.document_id) AS document_note_id";
+
+/** Notes the user sees as notes: a document's chunks are found by search, never listed or counted. */
+const LISTED = "chunk_index IS NULL";
 
 const toNote = (row: NoteRow): Note => ({
   id: row.id,
@@ -169,6 +195,15 @@ const toNote = (row: NoteRow): Note => ({
   embeddingModel: row.embedding_model,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
+  ...(row.document_id !== null && {
+    document: {
+      id: row.document_id,
+      headNoteId: row.document_note_id,
+      title: row.document_title ?? "",
+      page: row.page,
+      chunk: row.chunk_index !== null,
+    },
+  }),
 });
 
 /** A vector as pgvector reads it ("[0.1,0.2]"); non-finite numbers were rejected before. */
@@ -245,8 +280,8 @@ export class PgNoteRepository implements NoteRepository {
     const operationId = note.operationId ?? null;
     const { rows } = await this.db.query<NoteRow>(
       `INSERT INTO notes (user_phone, content, category, tags, search_text, importance, source_message_id,
-                          created_by_operation)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                          created_by_operation, document_id, page, chunk_index)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (user_phone, created_by_operation) DO NOTHING
        RETURNING ${NOTE_COLUMNS}`,
       [
@@ -258,6 +293,9 @@ export class PgNoteRepository implements NoteRepository {
         note.importance ?? 0.5,
         note.sourceMessageId ?? null,
         operationId,
+        note.document?.id ?? null,
+        note.document?.page ?? null,
+        note.document?.chunkIndex ?? null,
       ],
     );
     if (rows[0]) return toNote(rows[0]);
@@ -292,14 +330,14 @@ export class PgNoteRepository implements NoteRepository {
     const category = options.category ?? null;
     const { rows } = await this.db.query<NoteRow>(
       `SELECT ${NOTE_COLUMNS} FROM notes
-        WHERE user_phone = $1 AND ($2::text IS NULL OR lower(category) = lower($2))
+        WHERE user_phone = $1 AND ${LISTED} AND ($2::text IS NULL OR lower(category) = lower($2))
         ORDER BY created_at DESC, seq DESC
         LIMIT $3 OFFSET $4`,
       [phone, category, Math.max(0, options.limit ?? 20), Math.max(0, options.offset ?? 0)],
     );
     const counted = await this.db.query<{ total: number }>(
       `SELECT count(*)::int AS total FROM notes
-        WHERE user_phone = $1 AND ($2::text IS NULL OR lower(category) = lower($2))`,
+        WHERE user_phone = $1 AND ${LISTED} AND ($2::text IS NULL OR lower(category) = lower($2))`,
       [phone, category],
     );
     return { notes: rows.map(toNote), total: counted.rows[0]?.total ?? 0 };
@@ -372,7 +410,7 @@ export class PgNoteRepository implements NoteRepository {
 
   async count(phone: string): Promise<number> {
     const { rows } = await this.db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM notes WHERE user_phone = $1",
+      `SELECT count(*)::int AS n FROM notes WHERE user_phone = $1 AND ${LISTED}`,
       [phone],
     );
     return rows[0]!.n;

@@ -28,6 +28,8 @@ export const USER_TABLES: readonly { table: string; column: string }[] = [
   { table: "contacts", column: "user_phone" },
   { table: "google_link_nonces", column: "user_phone" },
   { table: "google_connections", column: "user_phone" },
+  // A document first: its notes go with it (and its head note would take it along anyway).
+  { table: "documents", column: "user_phone" },
   { table: "notes", column: "user_phone" },
   { table: "memories", column: "user_phone" },
   { table: "memory_episodes", column: "user_phone" },

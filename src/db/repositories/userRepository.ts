@@ -54,6 +54,7 @@ interface UserRow {
   weekly_review_enabled: boolean;
   weekly_review_day: number | null;
   weekly_review_time: string | null;
+  voice_replies: boolean;
   time_zone_choices: string[] | null;
   created_at: Date;
   updated_at: Date;
@@ -77,6 +78,7 @@ const COLUMNS: Record<keyof UserPatch, string> = {
   weeklyReviewEnabled: "weekly_review_enabled",
   weeklyReviewDay: "weekly_review_day",
   weeklyReviewTime: "weekly_review_time",
+  voiceReplies: "voice_replies",
   timeZoneChoices: "time_zone_choices",
 };
 
@@ -115,6 +117,7 @@ function toUser(row: UserRow): User {
     weeklyReviewEnabled: row.weekly_review_enabled,
     weeklyReviewDay: row.weekly_review_day,
     weeklyReviewTime: row.weekly_review_time,
+    voiceReplies: row.voice_replies,
     timeZoneChoices: row.time_zone_choices ?? null,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

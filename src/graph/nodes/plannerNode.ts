@@ -74,6 +74,7 @@ async function saveTextTurn(
     now: state.now.epochMs,
     // The offer's model call is the user's like any other: past the daily budget it is made without.
     withModel: !deps.budget || (await deps.budget.admit(state.input.userPhone)),
+    operationId: `${state.traceId}:save`,
   });
   const saved = t(language, "offers.saved", { title: document.title });
   return {

@@ -15,8 +15,13 @@ const PASTED_MIN_CHARS = 400;
 const TITLE_CHARS = 60;
 
 /** Where a document's text is stored as a note with its chunks (DocumentService.store). */
-export interface DocumentStore {
-  store(phone: string, extracted: ExtractedDocument): Promise<DocumentContext>;
+interface DocumentStore {
+  /** `operationId`: a retried turn stores the text once. */
+  store(
+    phone: string,
+    extracted: ExtractedDocument,
+    options?: { operationId?: string },
+  ): Promise<DocumentContext>;
 }
 
 /**
@@ -60,18 +65,24 @@ export class SavedTexts {
     now: number;
     /** Whether the offer may use the model (false: the user's daily budget is spent). */
     withModel: boolean;
+    /** The turn's id: a re-run of the turn stores the text once. */
+    operationId: string;
   }): Promise<{
     document: DocumentContext;
     offer: { text: string; offer: DocumentOffer } | null;
     usage: LLMUsage | null;
   }> {
-    const document = await this.store.store(input.phone, {
-      source: input.source,
-      fileName: null,
-      mimeType: "text/plain",
-      title: titleOf(input.text),
-      pages: [input.text],
-    });
+    const document = await this.store.store(
+      input.phone,
+      {
+        source: input.source,
+        fileName: null,
+        mimeType: "text/plain",
+        title: titleOf(input.text),
+        pages: [input.text],
+      },
+      { operationId: input.operationId },
+    );
     const { made, usage } = await this.offers.offerWithUsage(
       {
         user: input.user,

@@ -29,11 +29,14 @@ interface PendingUsage {
   costUsd: number;
   /** When the latest of them ended (epoch ms): the day they count on. */
   at: number;
-  /** The nodes that made them, for a failed write's log line. */
-  nodes: LLMNode[];
+  /** The nodes (or "speech") that made them, for a failed write's log line. */
+  nodes: string[];
 }
 
-function add(pending: PendingUsage, usage: LLMUsage, at: number): void {
+/** What a call adds to the user's day: its tokens and cost, and what made it. */
+type CountedCall = Pick<LLMUsage, "inputTokens" | "outputTokens" | "costUsd"> & { node: string };
+
+function add(pending: PendingUsage, usage: CountedCall, at: number): void {
   pending.calls += 1;
   pending.inputTokens += usage.inputTokens;
   pending.outputTokens += usage.outputTokens;
@@ -107,10 +110,21 @@ export class LLMBudget {
    * of its own for this (inBackgroundOfTurn); calls outside any turn are written one by one.
    */
   readonly observer = (call: LLMCallRecord): void => {
+    if (call.usage) this.count(call.usage);
+  };
+
+  /**
+   * A spoken answer (text to speech): its cost added to the current user's day with the turn's
+   * LLM calls, as the observer adds them (one call, no tokens).
+   */
+  readonly countSpeech = (costUsd: number): void => {
+    this.count({ node: "speech", inputTokens: 0, outputTokens: 0, costUsd });
+  };
+
+  private count(usage: CountedCall): void {
     const turn = currentTurn();
     const phone = turn?.phone;
-    if (!turn || !phone || !call.usage) return;
-    const { usage } = call;
+    if (!turn || !phone) return;
     const cached = this.spend.get(phone);
     if (cached) cached.costUsd += usage.costUsd;
     const at = this.clock();
@@ -136,7 +150,7 @@ export class LLMBudget {
       return;
     }
     this.write(pending);
-  };
+  }
 
   /**
    * Writes what the ended turn's calls cost, as one record; or, when the turn's work carries it

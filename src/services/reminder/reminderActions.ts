@@ -32,6 +32,8 @@ export interface ReminderActionsDeps {
   undo?: UndoSettings;
   /** Builds the weekly review shown on demand ("weekly review"; default: none, the command says it is empty). */
   weekly?: Pick<WeeklyReview, "now">;
+  /** Whether replies can be spoken (a speech model is configured); "answer me by voice" says so (default: false). */
+  speech?: boolean;
 }
 
 /** Whether a settings command changes what the user has (reading them, or setting them as they are, does not). */
@@ -61,6 +63,12 @@ function changesSetting(user: User, command: SettingsCommand): boolean {
       return user.weeklyReviewEnabled;
     case "weeklyOn":
       return !user.weeklyReviewEnabled;
+    case "voiceOn":
+      return !user.voiceReplies;
+    case "voiceOff":
+      return user.voiceReplies;
+    case "voiceShow":
+      return false;
     case "weeklyAt": {
       const current = weeklySchedule(user);
       return (
@@ -216,7 +224,7 @@ export class ReminderActions {
   }
 
   /**
-   * A settings command of the morning digest, quiet hours or the weekly review, applied; the reply
+   * A settings command of the morning digest, quiet hours, the weekly review or answers by voice, applied; the reply
    * says what is set now ("weekly review": the review itself, its overdue tasks numbered).
    */
   async settings(
@@ -288,6 +296,15 @@ export class ReminderActions {
       }
       case "weeklyHourUnclear":
         return t(language, "weekly.hourUnclear", { hour: String(command.hour) });
+      case "voiceOn":
+        await users.update(user.phone, { voiceReplies: true });
+        return t(language, this.deps.speech ? "voiceReplies.on" : "voiceReplies.onNoModel");
+      case "voiceOff":
+        await users.update(user.phone, { voiceReplies: false });
+        return t(language, "voiceReplies.off");
+      case "voiceShow":
+        if (!user.voiceReplies) return t(language, "voiceReplies.stateOff");
+        return t(language, this.deps.speech ? "voiceReplies.stateOn" : "voiceReplies.stateOnNoModel");
       case "weeklyShow": {
         // In the language of the message that asked, not the profile's.
         const review = await this.deps.weekly?.now({ ...user, language });

@@ -13,6 +13,32 @@ export interface StoredNote {
   /** ISO instants. */
   createdAt: string;
   updatedAt: string;
+  /** The document the note belongs to: its head note, or one of its chunks (with its page). */
+  document?: {
+    id: string;
+    headNoteId: string | null;
+    title: string;
+    page: number | null;
+    chunk: boolean;
+  };
+}
+
+/** A stored document as listings show it. */
+interface ListedDocument {
+  id: string;
+  /** Its head note: what a listing numbers and "forget document 2" deletes. */
+  noteId: string | null;
+  title: string;
+  source: string;
+  pageCount: number;
+  /** ISO instant. */
+  createdAt: string;
+}
+
+/** The user's documents (PDF, Word, text files kept as notes). */
+export interface DocumentsPort {
+  /** Newest first. */
+  list(phone: string, page: { limit: number }): Promise<{ documents: ListedDocument[]; total: number }>;
 }
 
 /** A note found by a search, best first. */

@@ -1,3 +1,5 @@
+import { noteSearchText, queryTerms } from "../../utils/searchText.js";
+
 /** The longest quote of a note shown in a reply. */
 const QUOTE_CHARS = 120;
 
@@ -8,4 +10,26 @@ export function quoteOf(content: string, max = QUOTE_CHARS): string {
   const cut = line.slice(0, max - 1);
   const space = cut.lastIndexOf(" ");
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/**
+ * The part of a long text (a document's chunk) a search was about: from the sentence that has the
+ * most of the query's words (in any of their indexed forms; the first of those tied), quoted as
+ * quoteOf quotes; from the start when no sentence has one. Words of `title` (the document's, which
+ * every chunk is about) do not count when the query has others.
+ */
+export function passageOf(content: string, query: string, max = QUOTE_CHARS, title = ""): string {
+  const { groups } = queryTerms(query);
+  const titled = new Set(noteSearchText(title).split(" "));
+  const topical = groups.filter((forms) => !forms.some((form) => titled.has(form)));
+  const wanted = topical.length > 0 ? topical : groups;
+  const sentences = content.split(/(?<=[.!?…;:])\s+|\n+/u);
+  let best = 0;
+  let at = 0;
+  sentences.forEach((sentence, i) => {
+    const words = new Set(noteSearchText(sentence).split(" "));
+    const score = wanted.filter((forms) => forms.some((form) => words.has(form))).length;
+    if (score > best) [best, at] = [score, i];
+  });
+  return quoteOf(at > 0 ? sentences.slice(at).join(" ") : content, max);
 }

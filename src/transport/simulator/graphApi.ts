@@ -1,7 +1,8 @@
-import { randomBytes } from "node:crypto";
-import express, { Router, type ErrorRequestHandler, type Response } from "express";
+import express, { Router, type ErrorRequestHandler } from "express";
 import { z } from "zod";
 import type { MemoMessage, SimulatorEngine } from "./engine.js";
+import { sendGraphError, unknownObject, type GraphError } from "./graphErrors.js";
+import { fitsMessage, largestUpload, readUpload, sizeName } from "./mediaUpload.js";
 import type { SimButton, SimInteractive, SimMedia } from "./store.js";
 import { t } from "../../messages/index.js";
 import { HOUSEHOLD_BUTTON } from "../../nlu/buttonCommands.js";
@@ -16,37 +17,6 @@ export interface GraphApiOptions {
   phoneNumberId: string;
   /** The simulator's public base URL, for media download URLs. */
   publicUrl: () => string;
-}
-
-interface GraphError {
-  message: string;
-  code?: number;
-  subcode?: number;
-  details?: string;
-}
-
-/** Answers with a Graph API error body (`{error: {message, type, code, fbtrace_id, …}}`). */
-function sendGraphError(res: Response, status: number, error: GraphError): void {
-  const code = error.code ?? 100;
-  res.status(status).json({
-    error: {
-      message: error.message,
-      type: "OAuthException",
-      code,
-      ...(error.details ? { error_data: { messaging_product: "whatsapp", details: error.details } } : {}),
-      ...(error.subcode !== undefined ? { error_subcode: error.subcode } : {}),
-      fbtrace_id: `A${randomBytes(11).toString("base64url")}`,
-    },
-  });
-}
-
-/** Meta's answer for an id that names nothing the caller may use. */
-function unknownObject(res: Response, id: string, method: "get" | "post"): void {
-  sendGraphError(res, 400, {
-    message: `Unsupported ${method} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-    code: 100,
-    subcode: 33,
-  });
 }
 
 /** Length as WhatsApp counts it: characters (code points), not UTF-16 units. */
@@ -163,7 +133,8 @@ const OtherInteractive = z.looseObject({
 const MediaObject = z
   .looseObject({
     id: z.string().min(1).optional(),
-    link: z.url().optional(),
+    // Only web links: the page renders the link as an anchor.
+    link: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
     caption: bounded("Caption", 1024).optional(),
     filename: z.string().optional(),
   })
@@ -388,7 +359,7 @@ function readInteractive(raw: unknown): { value: SimInteractive } | { error: Gra
 /** A send request turned into Memo's message, or the error Meta would answer. */
 function readSend(
   body: Record<string, unknown>,
-  engine: SimulatorEngine,
+  mediaOf: (id: string) => SimMedia | undefined,
 ): { to: string; message: MemoMessage } | { error: GraphError } {
   const base = SendBase.safeParse(body);
   if (!base.success) return { error: toGraphError(base.error, body) };
@@ -464,7 +435,7 @@ function readSend(
       const m = data[type] as { id?: string; link?: string; caption?: string; filename?: string };
       let media: SimMedia | undefined;
       if (m.id) {
-        const stored = engine.store.getMedia(m.id);
+        const stored = mediaOf(m.id);
         if (!stored) {
           return {
             error: {
@@ -475,7 +446,20 @@ function readSend(
             },
           };
         }
-        media = stored.info;
+        if (!fitsMessage(type, stored.mimeType)) {
+          return {
+            error: {
+              message: "(#100) Invalid parameter",
+              code: 100,
+              subcode: 2494010,
+              details: `Param ${type}['id']: media ${m.id} is ${stored.mimeType}, which cannot be sent as ${type}`,
+            },
+          };
+        }
+        // A document's filename is the send's to choose (what the user sees on the bubble):
+        // WhatsApp does not keep the name of the uploaded file.
+        const { filename: _uploadName, ...kept } = stored;
+        media = { ...kept, ...(m.filename ? { filename: m.filename } : {}) };
       } else {
         media = {
           id: "",
@@ -491,11 +475,48 @@ function readSend(
   }
 }
 
-/** The `/graph` routes: message sends, read receipts, media lookups. */
+/** Largest JSON body (message sends, read receipts). */
+const JSON_BODY_LIMIT = 5 * 1024 * 1024;
+
+/** Room for the form around an uploaded file (boundaries, part headers, the other fields). */
+const FORM_ALLOWANCE = 64 * 1024;
+
+/** The `/graph` routes: message sends, read receipts, media uploads and lookups. */
 export function graphApiRoutes(options: GraphApiOptions): Router {
   const { engine } = options;
   const router = Router();
-  router.use(express.json({ limit: "5mb" }));
+  const largestFile = largestUpload(engine.store.mediaBudget);
+  const uploadLimit = largestFile + FORM_ALLOWANCE;
+  router.use(express.json({ limit: JSON_BODY_LIMIT }));
+
+  // Media upload (multipart: messaging_product, type, file), answered with the media id to send.
+  router.post(
+    "/:version/:phoneNumberId/media",
+    (req, res, next) => {
+      // Before the body is read: another number's upload is refused unread.
+      if (req.params.phoneNumberId !== options.phoneNumberId) {
+        unknownObject(res, req.params.phoneNumberId, "post");
+        return;
+      }
+      next();
+    },
+    // Refuses a declared Content-Length over the limit before reading, and stops reading past it.
+    express.raw({ type: () => true, limit: uploadLimit }),
+    (req, res) => {
+      const read = readUpload(req.body, req.headers["content-type"], engine.store.mediaBudget);
+      if ("error" in read) {
+        sendGraphError(res, 400, read.error);
+        return;
+      }
+      const { upload } = read;
+      const media = engine.store.putMedia(upload.bytes, upload.mimeType, {
+        uploaded: true,
+        // Ogg/Opus is what WhatsApp plays as a voice message; other audio shows as a file.
+        ...(upload.kind === "audio" ? { voice: /^audio\/ogg/i.test(upload.mimeType) } : {}),
+      });
+      res.json({ id: media.id });
+    },
+  );
 
   router.post("/:version/:phoneNumberId/messages", (req, res) => {
     if (req.params.phoneNumberId !== options.phoneNumberId) {
@@ -526,7 +547,10 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
       res.json({ success: true });
       return;
     }
-    const send = readSend(fields, engine);
+    const send = readSend(fields, (id) => {
+      const stored = engine.store.getMedia(id);
+      return stored && !stored.deleted ? stored.info : undefined;
+    });
     if ("error" in send) {
       sendGraphError(res, 400, send.error);
       return;
@@ -541,7 +565,7 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
 
   router.get("/:version/:mediaId", (req, res) => {
     const stored = engine.store.getMedia(req.params.mediaId);
-    if (!stored) {
+    if (!stored || stored.deleted) {
       unknownObject(res, req.params.mediaId, "get");
       return;
     }
@@ -549,12 +573,25 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
     const base = options.publicUrl().replace(/\/+$/, "");
     res.json({
       messaging_product: "whatsapp",
-      url: `${base}/media/${info.id}?token=${stored.token}`,
+      url: `${base}/media/${info.id}?token=${stored.urlToken}`,
       mime_type: info.mimeType,
       sha256: info.sha256,
       file_size: info.fileSize,
       id: info.id,
     });
+  });
+
+  // Memo may delete what it uploaded (not what the user sent): gone from the Graph API and the URL
+  // it handed out, yet still on the user's phone (the page keeps showing it), as on WhatsApp.
+  router.delete("/:version/:mediaId", (req, res) => {
+    const id = req.params.mediaId;
+    const stored = engine.store.getMedia(id);
+    if (!stored || stored.deleted || !stored.uploaded) {
+      unknownObject(res, id, "delete");
+      return;
+    }
+    engine.store.revokeMedia(id);
+    res.json({ success: true });
   });
 
   router.use((req, res) => {
@@ -564,9 +601,26 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
     });
   });
 
-  const onError: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+  const onError: ErrorRequestHandler = (error: unknown, req, res, next) => {
     if (res.headersSent) return next(error);
     const status = (error as { status?: unknown }).status;
+    if (status === 413) {
+      // The limit of the parser that refused (body-parser puts it on the error).
+      const limit = (error as { limit?: unknown }).limit;
+      if (limit === uploadLimit && req.path.endsWith("/media")) {
+        sendGraphError(res, 413, {
+          message: "(#131053) Media upload error",
+          code: 131053,
+          details: `Param file: the upload is over the largest file the simulator keeps, ${sizeName(largestFile)} (the smaller of its media store's budget and WhatsApp's 100 MB for documents)`,
+        });
+        return;
+      }
+      sendGraphError(res, 413, {
+        message: `(#100) The request body is over the limit (${typeof limit === "number" ? sizeName(limit) : "of its parser"})`,
+        code: 100,
+      });
+      return;
+    }
     if (typeof status === "number" && status < 500) {
       sendGraphError(res, status, {
         message: "(#100) The request body could not be read as JSON",

@@ -35,6 +35,7 @@ button { cursor: pointer; }
 .identity select option { color: var(--text); }
 .icon-btn { flex: none; display: inline-grid; place-items: center; width: 40px; height: 40px; border: 0; border-radius: 50%; background: transparent; font-size: 20px; color: var(--muted); }
 .icon-btn:hover { background: rgba(0,0,0,.06); }
+.icon-btn:focus-within, .icon-btn:focus-visible { outline: 2px solid var(--header); outline-offset: -2px; }
 .top .icon-btn { color: #fff; width: 34px; height: 34px; font-size: 18px; }
 .top .icon-btn:hover { background: rgba(255,255,255,.15); }
 .panel { display: flex; flex-wrap: wrap; gap: 8px; padding: 10px 12px; background: var(--panel); border-bottom: 1px solid #d1d7db; }
@@ -73,6 +74,11 @@ button { cursor: pointer; }
 .sticker { max-width: 160px; background: transparent; }
 audio.media { width: 260px; max-width: 100%; height: 40px; background: transparent; }
 .voice-label { font-size: 12px; color: var(--muted); }
+.doc { display: flex; align-items: center; gap: 10px; min-width: 200px; padding: 8px 10px; margin-bottom: 4px; border-radius: 6px; background: rgba(0,0,0,.05); color: inherit; text-decoration: none; }
+.doc:hover { background: rgba(0,0,0,.08); }
+.doc-icon { flex: none; font-size: 26px; line-height: 1; }
+.doc-name { display: block; font-weight: 500; overflow-wrap: anywhere; }
+.doc-meta { display: block; font-size: 12px; color: var(--muted); }
 .reply-action { position: absolute; top: 2px; right: 2px; width: 24px; height: 24px; border: 0; border-radius: 50%; background: rgba(255,255,255,.85); color: var(--muted); font-size: 14px; line-height: 1; opacity: 0; transition: opacity .15s; }
 .row:hover .reply-action, .reply-action:focus-visible { opacity: 1; }
 @media (hover: none) { .reply-action { opacity: .55; } }
@@ -86,6 +92,7 @@ audio.media { width: 260px; max-width: 100%; height: 40px; background: transpare
 .bar { display: flex; align-items: center; gap: 8px; padding: 6px 10px; background: var(--panel); border-top: 1px solid #e1e4e7; }
 .bar .quote { margin: 0; flex: 1; min-width: 0; }
 .bar img { width: 44px; height: 44px; object-fit: cover; border-radius: 6px; }
+.bar img[hidden], .bar .doc-icon[hidden] { display: none; }
 .bar .name { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: 13px; color: var(--muted); }
 .composer { display: flex; align-items: flex-end; gap: 4px; padding: 6px 8px calc(6px + env(safe-area-inset-bottom)); background: var(--panel); }
 .composer textarea { flex: 1; min-width: 0; resize: none; border: 0; border-radius: 20px; padding: 10px 14px; max-height: 140px; background: #fff; line-height: 1.35; outline: none; }
@@ -112,6 +119,8 @@ audio.media { width: 260px; max-width: 100%; height: 40px; background: transpare
   .identity { gap: 2px; }
   .identity .me-label, .who .sim-label { display: none; }
   .identity select { font-size: 12.5px; padding: 4px 2px; }
+  /* The paperclip takes photos too: one button fewer on a narrow screen. */
+  .attach-image-btn { display: none; }
 }
 `;
 
@@ -147,6 +156,7 @@ const SCRIPT = String.raw`
   var typing = false;
   var replyTo = null;
   var attachment = null;
+  var picks = 0;  // files picked so far: a read that finishes after a later pick is dropped
   var es = null, retryTimer = null, retryDelay = 1000, generation = 0;
 
   function validPhone(p) { return typeof p === "string" && /^[0-9]{6,15}$/.test(p); }
@@ -172,6 +182,7 @@ const SCRIPT = String.raw`
     root.setAttribute("data-phone", p);
     renderPhones();
     setReply(null); setAttachment(null); closeSheet();
+    picks++;  // a file still being read belongs to the chat it was picked in
     connect();
   }
   phoneSelect.addEventListener("change", function () { usePhone(phoneSelect.value); });
@@ -234,6 +245,17 @@ const SCRIPT = String.raw`
     if (m.type === "document") return m.media.filename || "Document";
     return { image: "Photo", sticker: "Sticker", video: "Video" }[m.type] || m.type;
   }
+  // "PDF", "DOCX", "TXT": what a document is, from its name, else its type.
+  function docKind(name, mimeType) {
+    var ext = /\.([a-z0-9]{1,5})$/i.exec(name);
+    if (ext) return ext[1].toUpperCase();
+    return (mimeType || "file").split(";")[0].split("/").pop().toUpperCase();
+  }
+  function sizeOf(bytes) {
+    if (bytes < 1024) return bytes + " B";
+    if (bytes < 1024 * 1024) return Math.round(bytes / 1024) + " KB";
+    return (bytes / 1024 / 1024).toFixed(1) + " MB";
+  }
   function nearBottom() { return list.scrollHeight - list.scrollTop - list.clientHeight < 120; }
   function scrollDown() { list.scrollTop = list.scrollHeight; }
   var toastTimer = null;
@@ -263,11 +285,24 @@ const SCRIPT = String.raw`
     return q;
   }
 
+  // A bubble is rebuilt when its ticks change: its media element is kept, so a voice note that is
+  // playing goes on playing (and an image does not load again).
+  var mediaNodes = new Map();  // message id -> { key, node }
   function buildMedia(m) {
+    var key = m.media.path || m.media.link || "";
+    var kept = mediaNodes.get(m.id);
+    if (kept && kept.key === key) return kept.node;
+    var node = buildMediaNode(m);
+    mediaNodes.set(m.id, { key: key, node: node });
+    return node;
+  }
+  function buildMediaNode(m) {
     var md = m.media;
     if (md.link && !md.path) {
       var a = el("a", "text", "📎 " + m.type + ": " + md.link);
-      a.href = md.link; a.target = "_blank"; a.rel = "noopener noreferrer";
+      // Only web links are followed (never javascript: or data:).
+      if (/^https?:/i.test(md.link)) a.href = md.link;
+      a.target = "_blank"; a.rel = "noopener noreferrer";
       return a;
     }
     var src = BASE + md.path;
@@ -283,6 +318,7 @@ const SCRIPT = String.raw`
       if (md.voice) wrap.appendChild(el("div", "voice-label", "Voice message"));
       var au = el("audio", "media");
       au.controls = true; au.preload = "metadata"; au.src = src;
+      au.setAttribute("aria-label", (m.direction === "out" ? "Memo's " : "Your ") + (md.voice ? "voice message" : "audio"));
       au.setAttribute("data-testid", "message-audio");
       wrap.appendChild(au);
       return wrap;
@@ -292,8 +328,20 @@ const SCRIPT = String.raw`
       v.controls = true; v.preload = "metadata"; v.src = src;
       return v;
     }
-    var d = el("a", "text", "📄 " + (md.filename || "document") + " (" + Math.max(1, Math.round(md.fileSize / 1024)) + " KB)");
-    d.href = src; d.download = md.filename || "document";
+    // WhatsApp shows a document sent without a filename as "Untitled".
+    var name = md.filename || "Untitled";
+    var d = el("a", "doc");
+    d.href = src; d.download = name;
+    d.title = "Download " + name;
+    d.setAttribute("data-testid", "message-document");
+    d.appendChild(el("span", "doc-icon", "📄")).setAttribute("aria-hidden", "true");
+    var info = el("span");
+    var dn = el("span", "doc-name", name);
+    dn.setAttribute("dir", "auto");
+    dn.setAttribute("data-testid", "document-name");
+    info.appendChild(dn);
+    info.appendChild(el("span", "doc-meta", docKind(name, md.mimeType) + " · " + sizeOf(md.fileSize)));
+    d.appendChild(info);
     return d;
   }
 
@@ -437,9 +485,19 @@ const SCRIPT = String.raw`
     old.replaceWith(row);
   }
 
+  // Messages the simulator dropped past its per-phone limit leave the page too, with their media.
+  function evict(ids) {
+    ids.forEach(function (id) {
+      var row = rows.get(id);
+      if (row) row.remove();
+      rows.delete(id); messages.delete(id); reactions.delete(id); mediaNodes.delete(id); acked.delete(id);
+    });
+    showEmpty();
+  }
+
   function reset(snapshot) {
     list.textContent = "";
-    messages.clear(); rows.clear(); reactions.clear(); lastDay = null;
+    messages.clear(); rows.clear(); reactions.clear(); mediaNodes.clear(); lastDay = null;
     snapshot.messages.forEach(upsert);
     showEmpty();
     setTyping(!!snapshot.typing);
@@ -496,7 +554,7 @@ const SCRIPT = String.raw`
     var mine = generation;
     clearTimeout(retryTimer);
     if (es) es.close();
-    list.textContent = ""; messages.clear(); rows.clear(); reactions.clear(); lastDay = null;
+    list.textContent = ""; messages.clear(); rows.clear(); reactions.clear(); mediaNodes.clear(); lastDay = null;
     setTyping(false);
     if (connection !== "offline") setConnection("connecting");
     es = new EventSource(BASE + "events?phone=" + encodeURIComponent(phone));
@@ -513,6 +571,10 @@ const SCRIPT = String.raw`
       upsert(m);
       if (m.direction === "out" && m.type !== "reaction") setTyping(false);
       scheduleAck();
+    });
+    es.addEventListener("evicted", function (e) {
+      if (mine !== generation) return;
+      evict(JSON.parse(e.data).ids);
     });
     es.addEventListener("typing", function (e) {
       if (mine !== generation) return;
@@ -611,27 +673,63 @@ const SCRIPT = String.raw`
     bar.hidden = !a;
     input.placeholder = a ? "Add a caption…" : "Message";
     if (!a) return;
-    bar.querySelector("img").src = "data:" + a.mimeType + ";base64," + a.base64;
-    bar.querySelector(".name").textContent = a.filename || a.type;
+    var img = bar.querySelector("img");
+    img.hidden = a.type !== "image";
+    bar.querySelector(".doc-icon").hidden = a.type === "image";
+    if (a.type === "image") img.src = "data:" + a.mimeType + ";base64," + a.base64;
+    else img.removeAttribute("src");
+    bar.querySelector(".name").textContent = a.type === "image" ? (a.filename || "Photo") : (a.filename || "document") + " · " + sizeOf(a.size || 0);
     input.focus();
   }
   $("attachment-cancel").addEventListener("click", function () { setAttachment(null); });
+  // The page sends a file as base64 inside a 25 MB request: a larger file is refused unread.
+  var FILE_LIMIT = 18 * 1024 * 1024;
+  // Reads a picked file for the chat it was picked in: a later pick or a switch of phone drops it.
+  function pick(file, use) {
+    if (file.size > FILE_LIMIT) {
+      toast("That file is " + sizeOf(file.size) + ": the simulator takes files up to 18 MB");
+      return;
+    }
+    var mine = ++picks, at = phone;
+    readFile(file).then(function (b64) {
+      if (mine === picks && at === phone) use(b64);
+    }, function () { if (mine === picks && at === phone) toast("Could not read the file"); });
+  }
   $("attach-image").addEventListener("change", function (e) {
     var file = e.target.files && e.target.files[0];
     e.target.value = "";
     if (!file) return;
     if (!/^image\//.test(file.type)) { toast("That is not an image"); return; }
-    readFile(file).then(function (b64) {
+    pick(file, function (b64) {
       setAttachment({ type: "image", base64: b64, mimeType: file.type, filename: file.name });
-    }, function () { toast("Could not read the file"); });
+    });
+  });
+  // What a browser leaves without a type: the documents WhatsApp sends, by extension.
+  var DOC_TYPES = {
+    pdf: "application/pdf", txt: "text/plain", doc: "application/msword",
+    docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    xls: "application/vnd.ms-excel", xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ppt: "application/vnd.ms-powerpoint", pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+  };
+  // The paperclip: a photo goes as an image message, anything else as a document with its name.
+  $("attach-file").addEventListener("change", function (e) {
+    var file = e.target.files && e.target.files[0];
+    e.target.value = "";
+    if (!file) return;
+    var ext = /\.([a-z0-9]+)$/i.exec(file.name);
+    var type = file.type || (ext && DOC_TYPES[ext[1].toLowerCase()]) || "application/octet-stream";
+    var kind = /^image\//.test(type) ? "image" : "document";
+    pick(file, function (b64) {
+      setAttachment({ type: kind, base64: b64, mimeType: type, filename: file.name, size: file.size });
+    });
   });
   $("attach-audio").addEventListener("change", function (e) {
     var file = e.target.files && e.target.files[0];
     e.target.value = "";
     if (!file) return;
-    readFile(file).then(function (b64) {
+    pick(file, function (b64) {
       send({ type: "audio", voice: false, media: { base64: b64, mimeType: file.type || "audio/mpeg", filename: file.name } });
-    }, function () { toast("Could not read the file"); });
+    });
   });
 
   // ---------- voice notes ----------
@@ -735,12 +833,13 @@ const BODY = String.raw`
     <button id="reply-cancel" class="icon-btn" type="button" title="Cancel reply" data-testid="reply-cancel">✕</button>
   </div>
   <div id="attachment-bar" class="bar" hidden data-testid="attachment-bar">
-    <img alt=""><span class="name"></span>
+    <img alt=""><span class="doc-icon" aria-hidden="true" hidden>📄</span><span class="name" dir="auto" data-testid="attachment-name"></span>
     <button id="attachment-cancel" class="icon-btn" type="button" title="Remove" data-testid="attachment-cancel">✕</button>
   </div>
   <footer class="composer">
-    <label class="icon-btn" title="Send an image"><svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" fill-rule="evenodd" d="M9 4 7.2 6H4a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V8a2 2 0 0 0-2-2h-3.2L15 4H9zm3 4.5a4.5 4.5 0 1 1 0 9 4.5 4.5 0 0 1 0-9zm0 2a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z"/></svg><input id="attach-image" class="visually-hidden" type="file" accept="image/*" data-testid="attach-image"></label>
-    <label class="icon-btn" title="Send an audio file"><svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M10 3h9v4h-7v10.5A3.5 3.5 0 1 1 10 14.4V3z"/></svg><input id="attach-audio" class="visually-hidden" type="file" accept="audio/*" data-testid="attach-audio"></label>
+    <label class="icon-btn" title="Attach a document or photo"><svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5H9v9a3 3 0 0 0 6 0V5a4.5 4.5 0 0 0-9 0v11.5a6 6 0 0 0 12 0v-10h-1.5z"/></svg><input id="attach-file" class="visually-hidden" type="file" accept=".pdf,.docx,.doc,.txt,.xlsx,.xls,.pptx,.ppt,application/pdf,text/plain,image/*" aria-label="Attach a document or photo" data-testid="attach-document"></label>
+    <label class="icon-btn attach-image-btn" title="Send an image"><svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" fill-rule="evenodd" d="M9 4 7.2 6H4a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V8a2 2 0 0 0-2-2h-3.2L15 4H9zm3 4.5a4.5 4.5 0 1 1 0 9 4.5 4.5 0 0 1 0-9zm0 2a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z"/></svg><input id="attach-image" class="visually-hidden" type="file" accept="image/*" aria-label="Send an image" data-testid="attach-image"></label>
+    <label class="icon-btn" title="Send an audio file"><svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M10 3h9v4h-7v10.5A3.5 3.5 0 1 1 10 14.4V3z"/></svg><input id="attach-audio" class="visually-hidden" type="file" accept="audio/*" aria-label="Send an audio file" data-testid="attach-audio"></label>
     <textarea id="composer" rows="1" dir="auto" placeholder="Message" aria-label="Message" data-testid="composer-input"></textarea>
     <span id="rec-time" class="rec-time" hidden></span>
     <button id="record" class="icon-btn" type="button" title="Record a voice note (click again to send)" data-testid="record-button"><svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.9V21h2v-3.1A7 7 0 0 0 19 11h-2z"/></svg></button>

@@ -236,6 +236,7 @@ export function pageApiRoutes(options: PageApiOptions): { router: Router; close(
     });
     const unsubscribe = engine.store.subscribe(phone.data, (event: SimEvent) => {
       if (event.kind === "message") send("message", event.message);
+      else if (event.kind === "evicted") send("evicted", { ids: event.ids });
       else send("typing", { typing: event.typing });
     });
     const heartbeat = setInterval(() => res.write(": ping\n\n"), heartbeatMs);
@@ -300,19 +301,39 @@ export function pageApiRoutes(options: PageApiOptions): { router: Router; close(
       res.status(404).json({ error: "not_found" });
       return;
     }
-    // The URL the Graph API hands out carries the token, as Meta's signed media URLs do.
-    if (req.query.token !== stored.token) {
+    // The page's path and the URL the Graph API hands out each carry a token, as Meta's signed
+    // media URLs do; the latter dies with a DELETE of the media, the page's does not.
+    const token = req.query.token;
+    if (token !== stored.token && (token !== stored.urlToken || stored.deleted)) {
       res.status(401).json({ error: "invalid_token" });
       return;
     }
-    res
-      .status(200)
-      .set({
-        "Content-Type": stored.info.mimeType,
-        "Content-Length": String(stored.bytes.length),
-        "Cache-Control": "private, max-age=3600",
-      })
-      .end(stored.bytes);
+    const total = stored.bytes.length;
+    res.set({
+      "Content-Type": stored.info.mimeType,
+      "Cache-Control": "private, max-age=3600",
+      // Byte ranges let the page's <audio> and <video> read a file's end (its duration) and seek.
+      "Accept-Ranges": "bytes",
+    });
+    const ranges = req.headers.range ? req.range(total, { combine: true }) : undefined;
+    if (ranges === -1) {
+      res.status(416).set("Content-Range", `bytes */${total}`).end();
+      return;
+    }
+    const range =
+      Array.isArray(ranges) && ranges.type === "bytes" && ranges.length === 1 ? ranges[0] : undefined;
+    if (range) {
+      const part = stored.bytes.subarray(range.start, range.end + 1);
+      res
+        .status(206)
+        .set({
+          "Content-Range": `bytes ${range.start}-${range.end}/${total}`,
+          "Content-Length": String(part.length),
+        })
+        .end(part);
+      return;
+    }
+    res.status(200).set("Content-Length", String(total)).end(stored.bytes);
   });
 
   const onError: ErrorRequestHandler = (error: unknown, _req, res, next) => {

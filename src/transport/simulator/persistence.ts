@@ -36,6 +36,8 @@ const StoredMedia = z.object({
     fileSize: z.number(),
   }),
   token: z.string().regex(/^[0-9a-f]{8,64}$/),
+  uploaded: z.boolean().optional(),
+  deleted: z.boolean().optional(),
 });
 
 const Snapshot = z.object({
@@ -109,7 +111,13 @@ export class FilePersistence implements SimulatorPersistence {
           if (!media.success) continue;
           const bytes = this.readMedia(media.data.info.id);
           if (!bytes) continue;
-          snapshot.media.push({ info: media.data.info, token: media.data.token });
+          const { info, token, uploaded, deleted } = media.data;
+          snapshot.media.push({
+            info,
+            token,
+            ...(uploaded ? { uploaded } : {}),
+            ...(deleted ? { deleted } : {}),
+          });
           mediaBytes.set(media.data.info.id, bytes);
         }
         const phones = Object.values(snapshot.conversations);

@@ -107,7 +107,10 @@ export interface SimMessage {
 
 /** What a page listens to: a message added or changed, or Memo typing. */
 export type SimEvent =
-  { kind: "message"; message: SimMessage } | { kind: "typing"; phone: string; typing: boolean };
+  | { kind: "message"; message: SimMessage }
+  | { kind: "typing"; phone: string; typing: boolean }
+  /** Messages the store dropped past its per-phone limit. */
+  | { kind: "evicted"; phone: string; ids: string[] };
 
 export interface StoreLimits {
   /** Messages kept per phone (default: 500). */
@@ -121,8 +124,14 @@ export const DEFAULT_LIMITS: StoreLimits = { messagesPerPhone: 500, mediaBytes: 
 interface StoredMedia {
   info: SimMedia;
   bytes: Buffer;
-  /** Required on downloads, as the URL the Graph API hands out carries it. */
+  /** Required on downloads through `info.path`, the URL the page shows the file by. */
   token: string;
+  /** Required on downloads through the URL the Graph API hands out (not kept across restarts). */
+  urlToken: string;
+  /** Memo uploaded it (POST /media), rather than the user sending it: only such media may be deleted. */
+  uploaded?: boolean;
+  /** Memo deleted it: gone from the Graph API and its URL, still shown in the chat. */
+  deleted?: boolean;
 }
 
 /** A random Cloud-API-looking message id. */
@@ -171,12 +180,12 @@ export class SimulatorStore {
     }
     conversation.push(message);
     this.byId.set(message.id, message);
-    while (conversation.length > this.limits.messagesPerPhone) {
-      const evicted = conversation.shift();
-      if (evicted) this.byId.delete(evicted.id);
-    }
+    const evicted = conversation.splice(0, Math.max(0, conversation.length - this.limits.messagesPerPhone));
+    for (const old of evicted) this.byId.delete(old.id);
     this.changed();
     this.emit(message.phone, { kind: "message", message });
+    if (evicted.length > 0)
+      this.emit(message.phone, { kind: "evicted", phone: message.phone, ids: evicted.map((m) => m.id) });
     return message;
   }
 
@@ -225,8 +234,17 @@ export class SimulatorStore {
     return (this.listeners.get(phone)?.size ?? 0) > 0;
   }
 
+  /** Bytes of media the store keeps in all: no single file may be larger. */
+  get mediaBudget(): number {
+    return this.limits.mediaBytes;
+  }
+
   /** Stores media bytes, evicting the oldest files past the byte budget. */
-  putMedia(bytes: Buffer, mimeType: string, extra: { filename?: string; voice?: boolean } = {}): SimMedia {
+  putMedia(
+    bytes: Buffer,
+    mimeType: string,
+    extra: { filename?: string; voice?: boolean; uploaded?: boolean } = {},
+  ): SimMedia {
     const id = newMediaId();
     const token = randomBytes(16).toString("hex");
     const info: SimMedia = {
@@ -238,7 +256,13 @@ export class SimulatorStore {
       ...(extra.voice !== undefined ? { voice: extra.voice } : {}),
       path: `media/${id}?token=${token}`,
     };
-    this.media.set(id, { info, bytes, token });
+    this.media.set(id, {
+      info,
+      bytes,
+      token,
+      urlToken: randomBytes(16).toString("hex"),
+      ...(extra.uploaded ? { uploaded: true } : {}),
+    });
     this.mediaBytes += bytes.length;
     this.persistence?.writeMedia(id, bytes);
     this.evictMedia(id);
@@ -246,9 +270,17 @@ export class SimulatorStore {
     return info;
   }
 
-  /** A stored media file with its download token, if it is still kept. */
-  getMedia(id: string): { info: SimMedia; bytes: Buffer; token: string } | undefined {
+  /** A stored media file with its download tokens, if it is still kept. */
+  getMedia(id: string): Readonly<StoredMedia> | undefined {
     return this.media.get(id);
+  }
+
+  /** Marks media Memo deleted: the Graph API and its URL no longer serve it; the page still does. */
+  revokeMedia(id: string): void {
+    const stored = this.media.get(id);
+    if (!stored) return;
+    stored.deleted = true;
+    this.changed();
   }
 
   /** Drops every listener and writes what is pending (the simulator is closing). */
@@ -267,10 +299,17 @@ export class SimulatorStore {
       const lastInbound = stored.lastInboundAt ?? messages.findLast((m) => m.direction === "in")?.timestamp;
       if (lastInbound !== undefined) this.lastInbound.set(phone, lastInbound);
     }
-    for (const { info, token } of snapshot.media) {
+    for (const { info, token, uploaded, deleted } of snapshot.media) {
       const bytes = mediaBytes.get(info.id);
       if (!bytes) continue;
-      this.media.set(info.id, { info, bytes, token });
+      this.media.set(info.id, {
+        info,
+        bytes,
+        token,
+        urlToken: randomBytes(16).toString("hex"),
+        ...(uploaded ? { uploaded } : {}),
+        ...(deleted ? { deleted } : {}),
+      });
       this.mediaBytes += bytes.length;
     }
     this.evictMedia();
@@ -307,7 +346,12 @@ export class SimulatorStore {
           ];
         }),
       ),
-      media: [...this.media.values()].map(({ info, token }) => ({ info, token })),
+      media: [...this.media.values()].map(({ info, token, uploaded, deleted }) => ({
+        info,
+        token,
+        ...(uploaded ? { uploaded } : {}),
+        ...(deleted ? { deleted } : {}),
+      })),
     };
   }
 
@@ -328,7 +372,7 @@ interface StoredConversation {
 export interface SimulatorSnapshot {
   conversations: Record<string, StoredConversation>;
   /** Oldest first (eviction order). */
-  media: { info: SimMedia; token: string }[];
+  media: { info: SimMedia; token: string; uploaded?: boolean; deleted?: boolean }[];
 }
 
 /** Where the store keeps its state between runs. */

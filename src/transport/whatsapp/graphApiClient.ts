@@ -62,6 +62,8 @@ const SendResponseSchema = z.looseObject({
 
 const SuccessResponseSchema = z.looseObject({ success: z.boolean() });
 
+const UploadResponseSchema = z.looseObject({ id: z.string().min(1) });
+
 const MediaResponseSchema = z.looseObject({
   url: z.url(),
   mime_type: z.string().min(1),
@@ -120,7 +122,7 @@ function errorFromThrown(operation: GraphOperation, error: unknown, timeoutMs: n
 
 /**
  * Client for the WhatsApp Cloud API (Graph API): sends messages, marks messages read, fetches
- * media. Retries 5xx, network errors, timeouts and throttling (130429) with exponential backoff
+ * and uploads media. Retries 5xx, network errors, timeouts and throttling (130429) with exponential backoff
  * and jitter; waits longer on the per-user rate limit (131056); never retries other 4xx, and
  * reports an expired or invalid token (190) loudly. Never logs the token or message contents.
  */
@@ -205,6 +207,37 @@ export class GraphApiClient {
       return this.readLimited(response, maxBytes);
     });
     return { data, mimeType: media.mimeType };
+  }
+
+  /**
+   * POST /{v}/{phoneNumberId}/media: uploads a file (multipart: messaging_product, type, file) for
+   * a message to send by its id; returns the media id. Retried like other calls: a retry after a
+   * lost answer only leaves an unused upload behind, which Meta deletes after 30 days.
+   */
+  async uploadMedia(data: Buffer, mimeType: string): Promise<string> {
+    const extension = mimeType.startsWith("audio/ogg") ? "ogg" : (mimeType.split("/")[1] ?? "bin");
+    const answer = await this.withRetries("uploadMedia", async (signal) => {
+      const form = new FormData();
+      form.append("messaging_product", "whatsapp");
+      form.append("type", mimeType);
+      form.append("file", new Blob([new Uint8Array(data)], { type: mimeType }), `memo.${extension}`);
+      // The global fetch writes the multipart body and its boundary.
+      const response = await this.fetch(
+        this.graphUrl(`/${encodeURIComponent(this.options.phoneNumberId)}/media`),
+        { method: "POST", headers: this.authHeaders(), body: form, signal },
+      );
+      const json = parseJson(await response.text());
+      if (!response.ok) throw errorFromResponse("uploadMedia", response.status, json);
+      const parsed = UploadResponseSchema.safeParse(json);
+      if (!parsed.success) {
+        throw new WhatsAppApiError(
+          `WhatsApp uploadMedia answered HTTP ${response.status} with an unexpected body`,
+          { operation: "uploadMedia", kind: "invalid_response", retryable: false, status: response.status },
+        );
+      }
+      return parsed.data;
+    });
+    return answer.id;
   }
 
   private messagesPath(): string {

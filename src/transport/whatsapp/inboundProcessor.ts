@@ -13,7 +13,21 @@ import { currentTurn } from "../../utils/turnContext.js";
 import { t, type MessageKey } from "../../messages/index.js";
 import type { LLMService } from "../../types/llm.js";
 import { analyzeImage } from "../../services/media/analyzeImage.js";
+import { readDocumentImage } from "../../services/media/readDocumentImage.js";
 import type { Transcriber } from "../../services/media/transcriber.js";
+import type { DocumentService } from "../../services/documents/documentService.js";
+import {
+  DocumentUnreadableError,
+  documentKind,
+  extractText,
+  hasText,
+} from "../../services/documents/extractText.js";
+import type {
+  DocumentContext,
+  DocumentOfferMaker,
+  DocumentPageReader,
+  ExtractedDocument,
+} from "../../types/document.js";
 import type { Onboarding } from "../onboarding/onboarding.js";
 import type { InboundRouter } from "./inboundRouter.js";
 import { type GraphApiClient } from "./graphApiClient.js";
@@ -23,10 +37,18 @@ import type { InboxHandler } from "./inboxWorker.js";
 import type { ReplyContent } from "../../types/outbound.js";
 import { WhatsAppMessageSchema, type WhatsAppMessage } from "./webhookSchema.js";
 import type { HeldRecords, WhatsAppSender, WhatsAppSendOptions } from "./whatsAppSender.js";
+import type { VoiceReplies } from "./voiceReplies.js";
 
 /** WhatsApp's own limits: images up to 5 MB, audio up to 16 MB. */
 const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 const AUDIO_MAX_BYTES = 16 * 1024 * 1024;
+/** A photo without a caption is read as a document's page when its analysis found this much text. */
+const DOCUMENT_PHOTO_MIN_TEXT = 200;
+/**
+ * Documents Memo reads, up to 10 MB (WhatsApp itself allows 100 MB): a school letter or an invoice
+ * is far smaller, and extraction runs in the turn's memory.
+ */
+const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
 /** A reply sent this long after the user's message quotes it, so it is clear what it answers. */
 const QUOTE_AFTER_MS = 60_000;
 
@@ -39,7 +61,6 @@ class TurnFailedError extends MemoError {}
 /** Message types with a fixed "I can't open these" reply, by the word for them. */
 const UNSUPPORTED: Record<string, MessageKey> = {
   location: "kind.location",
-  document: "kind.document",
   sticker: "kind.sticker",
   video: "kind.video",
   contacts: "kind.contacts",
@@ -58,6 +79,14 @@ export interface InboundProcessorDeps {
   /** Vision model for images; null when no LLM is configured. */
   llm: LLMService | null;
   transcriber: Transcriber | null;
+  /** Keeps documents as notes; null: documents get the "cannot open" reply. */
+  documents?: DocumentService | null;
+  /** Makes the numbered offer of what a document proposes (dates, payments); null: none offered. */
+  offers?: DocumentOfferMaker | null;
+  /** Reads a PDF with no text layer (a scan) through the image model; null: "could not be read". */
+  pageReader?: DocumentPageReader | null;
+  /** Answers by voice: to a voice note, or to a user who asked for them (default: none, all text). */
+  voice?: VoiceReplies;
   logger: Logger;
   clock: () => number;
 }
@@ -79,6 +108,8 @@ export function textOf(message: WhatsAppMessage): string {
       return message.button?.payload || message.button?.text || "";
     case "image":
       return message.image?.caption ?? "";
+    case "document":
+      return message.document?.caption ?? "";
     default:
       return "";
   }
@@ -159,17 +190,20 @@ export class InboundProcessor implements InboxHandler {
             await deps.runtime.invokeMemoGraph(phone, text, base),
             language,
             reply,
+            this.byVoice(user, false),
           );
         case "interactive":
           if (optionId) {
             const result = await deps.runtime.invokeMemoGraph(phone, text, { ...base, optionId });
-            return await this.answer(phone, result, language, reply);
+            return await this.answer(phone, result, language, reply, this.byVoice(user, false));
           }
           break;
         case "audio":
           return await this.voiceNote(phone, message, user, language, base, reply);
         case "image":
-          return await this.image(phone, message, language, base, reply);
+          return await this.image(phone, message, user, language, base, reply);
+        case "document":
+          return await this.document(phone, message, user, language, base, reply);
       }
     } catch (error) {
       // A file over the limit is the user's to fix: say so instead of retrying.
@@ -230,7 +264,7 @@ export class InboundProcessor implements InboxHandler {
     const text = parsed.success ? textOf(parsed.data).trim() : "";
     const { user } = await this.deps.onboarding.ensureUser(inbox.phone, text, inbox.contactName);
     const language = replyLanguage(detectLanguage(text) ?? user.language);
-    const symbol = { audio: "🎤", image: "📷" }[inbox.type] ?? "📎";
+    const symbol = { audio: "🎤", image: "📷", document: "📄" }[inbox.type] ?? "📎";
     const quoted = text.length > 60 ? `${text.slice(0, 57)}…` : text || symbol;
     await this.say(inbox.phone, t(language, "turnFailed", { message: quoted }), language, {
       inReplyTo: inbox.waMessageId,
@@ -278,13 +312,14 @@ export class InboundProcessor implements InboxHandler {
         ...(reply.held ? { held: reply.held } : {}),
       });
     }
-    await this.answer(phone, result, heardLanguage, { ...reply, quote: false });
+    await this.answer(phone, result, heardLanguage, { ...reply, quote: false }, this.byVoice(user, true));
   }
 
   /** processImageMessage: download, analyse, keep as image context; a caption is the request about it. */
   private async image(
     phone: string,
     message: WhatsAppMessage,
+    user: User,
     language: "he" | "en",
     base: TurnOptions,
     reply: WhatsAppSendOptions,
@@ -310,24 +345,191 @@ export class InboundProcessor implements InboxHandler {
     );
     if (caption) {
       const result = await deps.runtime.invokeMemoGraph(phone, caption, { ...base, imageContext: context });
-      return this.answer(phone, result, language, reply);
+      return this.answer(phone, result, language, reply, this.byVoice(user, false));
     }
+    // A photo of a page is read whole and kept as a document (issue 37), when documents are kept.
+    const document = await this.photoDocument(phone, image, context, language);
     // Answered without the graph: through the router's one step, like the routes before the graph.
     const said = {
       text: "📷",
       messageId: base.whatsappMessageId,
       replyTo: base.replyToMessageId,
-      metadata: { imageContext: context },
+      metadata: { imageContext: context, ...(document ? { documentContext: document.context } : {}) },
     };
-    await deps.router.answerWithoutGraph(phone, language, said, describeImage(context, language), reply);
+    const answer = document
+      ? [await this.savedAnswer(base.user, document.context, document.pages, language)]
+      : describeImage(context, language);
+    await deps.router.answerWithoutGraph(phone, language, said, answer, reply);
   }
 
-  /** Sends the graph's reply; a failed turn is thrown back to the inbox, which retries it. */
+  /**
+   * A photo the analysis found structured and full of text is read whole by the vision model; when
+   * that says it is a document's page, it is stored as a document (source "photo", one page).
+   * Null for any other photo, or when documents are not kept.
+   */
+  private async photoDocument(
+    phone: string,
+    image: { data: Buffer; mimeType: string },
+    context: ImageContext,
+    language: "he" | "en",
+  ): Promise<{ context: DocumentContext; pages: string[] } | null> {
+    const { deps } = this;
+    const analysed = context.analysisResult.extractedText ?? "";
+    if (!deps.documents || !deps.llm) return null;
+    if (context.imageType !== "structured" || analysed.length < DOCUMENT_PHOTO_MIN_TEXT) return null;
+    const reading = await readDocumentImage(deps.llm, image, language);
+    deps.logger.info(
+      {
+        event: "document_image",
+        model: reading.usage.model,
+        costUsd: reading.usage.costUsd,
+        isDocument: reading.isDocument,
+      },
+      "photo read as a page",
+    );
+    if (!reading.isDocument || !reading.text) return null;
+    // The text comes trimmed: its first line has words.
+    const firstLine = reading.text.split("\n")[0]!.trim();
+    const extracted: ExtractedDocument = {
+      source: "photo",
+      fileName: null,
+      mimeType: image.mimeType,
+      title: reading.title || firstLine.slice(0, 80),
+      pages: [reading.text],
+    };
+    return { context: await deps.documents.store(phone, extracted), pages: extracted.pages };
+  }
+
+  /**
+   * processDocumentMessage: a PDF, DOCX or text file is downloaded (up to DOCUMENT_MAX_BYTES), its
+   * text read in reading order and stored as a note with searchable chunks (DocumentService). A
+   * caption is the request about it, run through the graph with the document as data; without
+   * one, the reply says it was saved, with the offer of what it proposes when there is one.
+   */
+  private async document(
+    phone: string,
+    message: WhatsAppMessage,
+    user: User,
+    language: "he" | "en",
+    base: TurnOptions,
+    reply: WhatsAppSendOptions,
+  ): Promise<void> {
+    const { deps } = this;
+    const file = message.document;
+    if (!file?.id) return;
+    const notice = { ...reply, memory: "none" as const };
+    const kind = documentKind(file.mime_type, file.filename);
+    if (!kind) {
+      deps.logger.info(
+        { messageId: base.whatsappMessageId, mimeType: file.mime_type },
+        "document type Memo cannot read",
+      );
+      await this.say(phone, t(language, "documents.unsupported"), language, notice);
+      return;
+    }
+    if (!deps.client || !deps.documents) {
+      await this.say(phone, t(language, "documents.unavailable"), language, notice);
+      return;
+    }
+    const downloaded = await deps.client.downloadMedia(file.id, DOCUMENT_MAX_BYTES);
+    const names = { fileName: file.filename ?? null, mimeType: file.mime_type ?? downloaded.mimeType };
+    let extracted: ExtractedDocument;
+    try {
+      extracted = await extractText(downloaded.data, kind, names);
+    } catch (error) {
+      if (!(error instanceof DocumentUnreadableError)) throw error;
+      deps.logger.info({ messageId: base.whatsappMessageId, kind }, "document could not be opened");
+      await this.say(phone, t(language, "documents.unreadable"), language, notice);
+      return;
+    }
+    if (!hasText(extracted)) {
+      // No text layer (a scan): the image model reads its pages, when one is configured.
+      const read =
+        kind === "pdf" && deps.pageReader
+          ? await deps.pageReader.read({ data: downloaded.data, fileName: names.fileName, language })
+          : null;
+      if (!read || read.pages.every((page) => page.trim() === "")) {
+        await this.say(phone, t(language, "documents.unreadable"), language, notice);
+        return;
+      }
+      extracted = {
+        ...extracted,
+        source: "scan",
+        pages: read.pages,
+        ...(read.title ? { title: read.title } : {}),
+        original: { data: downloaded.data, mimeType: names.mimeType },
+      };
+    }
+    const context = await deps.documents.store(phone, extracted, {
+      operationId: `document:${base.whatsappMessageId}`,
+      file: downloaded.data,
+    });
+    deps.logger.info(
+      { event: "DOCUMENT_STORED", kind, pages: context.pageCount, bytes: downloaded.data.byteLength },
+      "document stored",
+    );
+    const saved = savedLine(context, language);
+    const caption = file.caption?.trim();
+    if (caption) {
+      const result = await deps.runtime.invokeMemoGraph(phone, caption, {
+        ...base,
+        documentContext: context,
+      });
+      if (result.status === "failed")
+        throw new TurnFailedError("The turn failed", { messageId: base.whatsappMessageId });
+      // A notice, not the answer: the graph's reply answers the caption.
+      await this.say(phone, saved, language, {
+        memory: "none",
+        ...(reply.guard ? { guard: reply.guard } : {}),
+        ...(reply.held ? { held: reply.held } : {}),
+      });
+      return this.answer(phone, result, language, { ...reply, quote: false }, this.byVoice(user, false));
+    }
+    const said = {
+      text: `📄 ${context.title}`,
+      messageId: base.whatsappMessageId,
+      replyTo: base.replyToMessageId,
+      metadata: { documentContext: context },
+    };
+    const answer = await this.savedAnswer(base.user, context, extracted.pages, language);
+    await deps.router.answerWithoutGraph(phone, language, said, [answer], reply);
+  }
+
+  /** The reply to a stored document: saved, then the offer of what it proposes (kept in its metadata). */
+  private async savedAnswer(
+    user: User,
+    context: DocumentContext,
+    pages: readonly string[],
+    language: "he" | "en",
+  ): Promise<ReplyContent> {
+    const { offers, clock } = this.deps;
+    const saved = savedLine(context, language);
+    const offered = offers
+      ? await offers.offer({ user, language, document: context, pages, now: clock() })
+      : null;
+    return {
+      text: offered ? `${saved}\n\n${offered.text}` : saved,
+      options: [],
+      language,
+      ...(offered ? { metadata: { documentOffer: offered.offer } } : {}),
+    };
+  }
+
+  /** Whether the reply goes by voice: the message was a voice note (`voiceNote`), or the user asked for it. */
+  private byVoice(user: User, voiceNote: boolean): boolean {
+    return this.deps.voice?.wanted(user, voiceNote) ?? false;
+  }
+
+  /**
+   * Sends the graph's reply, by voice when `voice` (VoiceReplies: a voice note, with the text of
+   * what must be read or tapped); a failed turn is thrown back to the inbox, which retries it.
+   */
   private async answer(
     phone: string,
     result: MemoReply,
     language: "he" | "en",
     options: WhatsAppSendOptions,
+    voice = false,
   ): Promise<void> {
     if (result.status === "failed") throw new TurnFailedError("The turn failed", { traceId: result.traceId });
     const content: ReplyContent = {
@@ -339,7 +541,8 @@ export class InboundProcessor implements InboxHandler {
     };
     // The runtime stored the reply (or the question) in the window: the sender gives it its WhatsApp id.
     const memory = result.storedMessageId ? { link: result.storedMessageId } : ("none" as const);
-    await this.deps.sender.send(phone, content, { ...options, memory });
+    if (voice && this.deps.voice) await this.deps.voice.send(phone, content, { ...options, memory });
+    else await this.deps.sender.send(phone, content, { ...options, memory });
   }
 
   private async say(
@@ -350,6 +553,14 @@ export class InboundProcessor implements InboxHandler {
   ): Promise<void> {
     await this.deps.sender.send(phone, { text, options: [], language }, options);
   }
+}
+
+/** "Saved "<title>" (2 pages) to your notes." */
+function savedLine(context: DocumentContext, language: "he" | "en"): string {
+  if (context.source === "photo") return t(language, "photoDocumentSaved", { title: context.title });
+  return context.source === "pdf" || context.source === "scan"
+    ? t(language, "documents.saved", { title: context.title, count: context.pageCount })
+    : t(language, "documents.savedText", { title: context.title });
 }
 
 /** What Memo says about an image with no caption: what it shows, what it holds, what it could do. */

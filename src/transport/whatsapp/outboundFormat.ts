@@ -100,8 +100,14 @@ export interface TemplatePayload extends PayloadBase {
   };
 }
 
+/** A voice note: uploaded audio (Ogg/Opus) sent by its media id, shown as a voice message (`voice`). */
+interface AudioPayload extends PayloadBase {
+  type: "audio";
+  audio: { id: string; voice: true };
+}
+
 /** A Cloud API message body without `messaging_product` / `recipient_type` (the client adds them). */
-export type OutboundPayload = TextPayload | InteractivePayload | TemplatePayload;
+export type OutboundPayload = TextPayload | InteractivePayload | TemplatePayload | AudioPayload;
 
 /**
  * A template message whose body's one parameter is `text`, as one line (templateParameter: lines

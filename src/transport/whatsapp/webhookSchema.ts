@@ -32,6 +32,8 @@ export const WhatsAppMessageSchema = z.looseObject({
   text: z.looseObject({ body: z.string() }).optional(),
   audio: Media.extend({ voice: z.boolean().optional() }).optional(),
   image: Media.optional(),
+  /** A file: PDF, Word, text… (Memo reads PDF, DOCX and plain text). */
+  document: Media.extend({ filename: z.string().optional(), sha256: z.string().optional() }).optional(),
   interactive: z
     .looseObject({
       type: z.string(),

@@ -85,6 +85,9 @@ function bodyOf(payload: OutboundPayload): string {
       const body = payload.template.components.find((c) => c.type === "body");
       return body?.type === "body" ? (body.parameters[0]?.text ?? "") : "";
     }
+    case "audio":
+      // A voice note's record carries what it says (sendVoice).
+      return "";
   }
 }
 
@@ -136,11 +139,49 @@ export class WhatsAppSender implements MessageSender {
       return [];
     }
     const payloads = buildReplyPayloads(phone, content, options.quote ? options.inReplyTo : undefined);
+    return this.deliver(
+      phone,
+      payloads.map((payload) => ({ payload, body: bodyOf(payload) })),
+      content.text,
+      metadataOf(content),
+      options,
+    );
+  }
+
+  /**
+   * Sends a voice note (audio uploaded to WhatsApp, by its media id) as one message, its record
+   * carrying `spoken`, the text it says; the window learns of it as `options.memory` says (with
+   * `spoken` as its text). Returns its WhatsApp id (none without a client: only a client has media).
+   */
+  async sendVoice(
+    phone: string,
+    voice: { mediaId: string; spoken: string },
+    options: WhatsAppSendOptions,
+  ): Promise<string[]> {
+    const payload: OutboundPayload = {
+      to: phone,
+      type: "audio",
+      audio: { id: voice.mediaId, voice: true },
+      ...(options.quote && options.inReplyTo ? { context: { message_id: options.inReplyTo } } : {}),
+    };
+    return this.deliver(phone, [{ payload, body: voice.spoken }], voice.spoken, undefined, options);
+  }
+
+  /** Sends the messages of one reply in order, each recorded; then tells the window as `options.memory` says. */
+  private async deliver(
+    phone: string,
+    payloads: readonly { payload: OutboundPayload; body: string }[],
+    text: string,
+    metadata: MessageMetadata | undefined,
+    options: WhatsAppSendOptions,
+  ): Promise<string[]> {
+    const { client, memory } = this.deps;
+    if (!client) return [];
     const link = typeof options.memory === "object" ? options.memory.link : undefined;
     // Only a record nothing is written after here waits for the inbox's statement.
     const held = options.memory === "none" || link !== undefined ? options.held : undefined;
     const ids: string[] = [];
-    for (const payload of payloads) {
+    for (const { payload, body } of payloads) {
       // This turn's earlier message is recorded first: its slot is let go before this one is taken.
       await options.held?.flush();
       const id = await this.admit(held, async () => {
@@ -168,7 +209,7 @@ export class WhatsAppSender implements MessageSender {
           phone,
           ...(options.inReplyTo ? { inReplyTo: options.inReplyTo } : {}),
           kind: kindOf(payload),
-          body: bodyOf(payload),
+          body,
           // The window's message gets the id of the reply's first part.
           ...(link !== undefined && ids.length === 0 ? { localId: link } : {}),
         };
@@ -176,10 +217,8 @@ export class WhatsAppSender implements MessageSender {
       ids.push(id);
     }
     const first = ids[0];
-    const metadata = metadataOf(content);
-    if (options.memory === "add") await memory.addAssistantMessage(phone, content.text, first, metadata);
-    else if (options.memory === "append")
-      await memory.appendProactiveMessage(phone, content.text, first, metadata);
+    if (options.memory === "add") await memory.addAssistantMessage(phone, text, first, metadata);
+    else if (options.memory === "append") await memory.appendProactiveMessage(phone, text, first, metadata);
     else if (link !== undefined && first) await memory.setAssistantMessageId(phone, link, first);
     return ids;
   }
@@ -259,6 +298,10 @@ export class WhatsAppSender implements MessageSender {
 }
 
 /** The window's metadata of a message that shows a numbered listing ("done 2" names its items). */
-function metadataOf(content: { numbered?: NumberedRefs | undefined }): MessageMetadata | undefined {
-  return content.numbered ? { numbered: content.numbered } : undefined;
+function metadataOf(content: {
+  numbered?: NumberedRefs | undefined;
+  metadata?: MessageMetadata | undefined;
+}): MessageMetadata | undefined {
+  if (!content.numbered && !content.metadata) return undefined;
+  return { ...content.metadata, ...(content.numbered ? { numbered: content.numbered } : {}) };
 }

@@ -5,12 +5,14 @@ import { memoryCommandResolver, secondBrainResolver } from "./secondBrainResolve
 import type { Logger } from "../../../utils/logger.js";
 import type { UndoSettings } from "../../../services/undo/undoJournal.js";
 import { SecondBrainEntityResolver } from "./secondBrainEntityResolver.js";
-import type { MemoryPort, NotesPort } from "../../../services/secondBrain/ports.js";
+import type { DocumentsPort, MemoryPort, NotesPort } from "../../../services/secondBrain/ports.js";
 import { secondBrainTemplate } from "./secondBrainReplies.js";
 
 /** The `second-brain` capability: the user's notes, and what Memo remembers about them. */
 export function createSecondBrainCapability(options: {
   notes: NotesPort;
+  /** The user's documents, for "my documents" (default: none). */
+  documents?: DocumentsPort;
   memory: MemoryPort;
   ledger: OperationLedger;
   logger?: Logger;
@@ -27,6 +29,7 @@ export function createSecondBrainCapability(options: {
       options.ledger,
       options.logger,
       options.undo,
+      options.documents,
     ),
     entityResolver: new SecondBrainEntityResolver(options.notes, options.memory),
     template: secondBrainTemplate,

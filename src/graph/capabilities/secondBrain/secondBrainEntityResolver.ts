@@ -243,10 +243,32 @@ export class SecondBrainEntityResolver implements EntityResolver {
     }
     const query = nonEmpty(args.query) ?? ref;
     if (!query) return notFound(t(language, "notes.whichNote"));
-    const chosen = chooseNote(query, await this.notes.search(phone, query, { limit: CANDIDATES }));
-    if (chosen.length === 0) return notFound(t(language, "notes.notFound", { query }));
+    const onlyDocuments = args.documents === true;
+    const found = await this.asDocuments(phone, await this.notes.search(phone, query, { limit: CANDIDATES }));
+    const chosen = chooseNote(query, onlyDocuments ? found.filter((m) => m.note.document) : found);
+    if (chosen.length === 0)
+      return notFound(t(language, onlyDocuments ? "documents.notFound" : "notes.notFound", { query }));
     if (chosen.length === 1) return { status: "resolved", args: { ...args, noteId: chosen[0]!.id } };
     return whichNote(step, query, chosen, args, "noteId", language);
+  }
+
+  /**
+   * Search matches with a document's chunks standing for the document (its head note, once, at
+   * the rank of its best chunk): "forget the school letter" means the letter, not a paragraph.
+   */
+  private async asDocuments(phone: string, found: NoteMatch[]): Promise<NoteMatch[]> {
+    const headIds = found.flatMap((m) =>
+      m.note.document?.chunk && m.note.document.headNoteId ? [m.note.document.headNoteId] : [],
+    );
+    if (headIds.length === 0) return found;
+    const heads = new Map((await this.notes.getMany(phone, headIds)).map((n) => [n.id, n]));
+    const seen = new Set<string>();
+    return found.flatMap((m) => {
+      const head = m.note.document?.chunk ? heads.get(m.note.document.headNoteId ?? "") : m.note;
+      if (!head || seen.has(head.id)) return [];
+      seen.add(head.id);
+      return [{ ...m, note: head }];
+    });
   }
 
   private async resolveFacts(

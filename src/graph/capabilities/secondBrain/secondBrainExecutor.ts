@@ -4,12 +4,13 @@ import { NoteValidationError } from "../../../services/secondBrain/secondBrainSe
 import { userTextOf } from "../../errorText.js";
 import { answerFromNotes, isQuestion, summarizeNotes } from "../../../services/secondBrain/answer.js";
 import type {
+  DocumentsPort,
   MemoryPort,
   NotesPort,
   RememberedFact,
   StoredNote,
 } from "../../../services/secondBrain/ports.js";
-import { quoteOf } from "../../../services/secondBrain/replies.js";
+import { passageOf, quoteOf } from "../../../services/secondBrain/replies.js";
 import { nonEmpty } from "../../../utils/args.js";
 import type { Logger } from "../../../utils/logger.js";
 import {
@@ -62,6 +63,14 @@ const CHANGE: Record<SecondBrainFunction, "note" | "forget" | null> = {
   "memory.forget": "forget",
   "memory.forgetAll": "forget",
 };
+
+/** A document's chunk as replies and the answering model see it: its title and page first. */
+function documentLabel(note: StoredNote, language: "he" | "en"): string | null {
+  const document = note.document;
+  if (!document?.chunk) return null;
+  const page = document.page !== null ? `, ${t(language, "documents.page", { page: document.page })}` : "";
+  return `📄 ${document.title}${page}`;
+}
 
 /** What an undo of a note change names. */
 function undoDescription(data: SecondBrainData | undefined): UndoDescription | null {
@@ -172,12 +181,35 @@ export function createSecondBrainExecutor(
   logger?: Logger,
   /** Journals note changes for "undo" (default: none). Forgetting a fact is a privacy request: not undoable. */
   undo?: UndoSettings,
+  /** The user's documents, for "my documents" (default: none: listed as notes). */
+  documents?: DocumentsPort,
 ): Executor {
-  const view = (note: StoredNote, context: CapabilityContext): NoteView => ({
-    id: note.id,
-    quote: quoteOf(note.content),
-    date: dayOf(new Date(note.updatedAt), context.state.user.timezone, context.language),
-  });
+  /** A note as replies show it; `query`: what a search looked for (a chunk is quoted from there). */
+  const view = (note: StoredNote, context: CapabilityContext, query?: string): NoteView => {
+    const label = documentLabel(note, context.language);
+    const passage = query
+      ? passageOf(note.content, query, 200, note.document?.title)
+      : quoteOf(note.content, 200);
+    return {
+      id: note.id,
+      // A chunk of a document shows as the document: "📄 School trip letter, p. 1: …".
+      quote: label ? `${label}: ${passage}` : quoteOf(note.content),
+      date: dayOf(new Date(note.updatedAt), context.state.user.timezone, context.language),
+    };
+  };
+
+  /**
+   * The notes `ids` name, a document's chunk standing for its whole document (its head note):
+   * deleting a document is deleting its head note, which takes the document and its chunks along.
+   */
+  async function withDocuments(phone: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const named = await notes.getMany(phone, ids);
+    const heads = named.map((n) =>
+      n.document?.chunk && n.document.headNoteId ? n.document.headNoteId : n.id,
+    );
+    return [...new Set([...heads, ...ids.filter((id) => !named.some((n) => n.id === id))])];
+  }
 
   async function replay(recorded: Recorded, context: RunContext): Promise<ExecutorOutcome> {
     switch (recorded.kind) {
@@ -235,10 +267,18 @@ export function createSecondBrainExecutor(
   ): Promise<Ran<"notes.search">> {
     const { phone, language } = context;
     const query = nonEmpty(args.query) ?? context.state.input.message;
-    const found = (await notes.search(phone, query, { limit: SEARCH_LIMIT })).map((m) => m.note);
+    const hits = (await notes.search(phone, query, { limit: SEARCH_LIMIT })).map((m) => m.note);
+    // A document found by its chunks is shown by them (with their pages), not also by its head note.
+    const quoted = new Set(hits.flatMap((n) => (n.document?.chunk ? [n.document.id] : [])));
+    const found = hits.filter((n) => !n.document || n.document.chunk || !quoted.has(n.document.id));
     const message = context.state.input.enhancedMessage ?? context.state.input.message;
+    // The model reads a document's chunk with its title and page, so its answer can name them.
+    const read = found.map((n) => {
+      const label = documentLabel(n, language);
+      return label ? { ...n, content: `${label}: ${n.content}` } : n;
+    });
     const answer = isQuestion(message)
-      ? await answerFromNotes(message, found, {
+      ? await answerFromNotes(message, read, {
           llm: context.llm,
           language,
           ...(logger ? { logger } : {}),
@@ -249,7 +289,7 @@ export function createSecondBrainExecutor(
         {
           kind: "found",
           query,
-          notes: found.map((n) => view(n, context)),
+          notes: found.map((n) => view(n, context, query)),
           ...(answer ? { answer } : {}),
         },
         {
@@ -286,7 +326,31 @@ export function createSecondBrainExecutor(
     };
   }
 
-  async function listNotes(context: RunContext): Promise<Ran<"notes.getAll">> {
+  async function listNotes(
+    args: SecondBrainArgs<"notes.getAll">,
+    context: RunContext,
+  ): Promise<Ran<"notes.getAll">> {
+    if (args.documents === true && documents) {
+      const listed = await documents.list(context.phone, { limit: LIST_LIMIT });
+      const shown = listed.documents.filter((d) => d.noteId !== null);
+      const paged = (source: string) => source === "pdf" || source === "scan";
+      return {
+        outcome: success(
+          {
+            kind: "documents",
+            documents: shown.map((d) => ({
+              id: d.noteId!,
+              title: d.title,
+              ...(paged(d.source) ? { pages: d.pageCount } : {}),
+              date: dayOf(new Date(d.createdAt), context.state.user.timezone, context.language),
+            })),
+            total: listed.total,
+          },
+          // Numbered as notes: "forget document 2" / "delete note 2" deletes its head note.
+          shown.length > 0 ? { numbered: { type: "note", ids: shown.map((d) => d.noteId!) } } : {},
+        ),
+      };
+    }
     const { notes: shown, total } = await notes.list(context.phone, { limit: LIST_LIMIT });
     return {
       outcome: success(
@@ -320,11 +384,16 @@ export function createSecondBrainExecutor(
     context: RunContext,
   ): Promise<Ran<"notes.delete">> {
     const { phone, language } = context;
-    const deleted = await notes.delete(phone, namedNotes(args));
+    const deleted = await notes.delete(phone, await withDocuments(phone, namedNotes(args)));
     if (deleted.length === 0) return failure("NOT_FOUND", t(language, "notes.notFoundAny"));
+    const titles = deleted.flatMap((n) => (n.document ? [n.document.title] : []));
     return {
       outcome: success(
-        { kind: "deleted", notes: deleted.map((n) => view(n, context)) },
+        {
+          kind: "deleted",
+          notes: deleted.map((n) => view(n, context)),
+          ...(titles.length > 0 ? { documents: titles } : {}),
+        },
         {
           latestAction: {
             action: "delete",
@@ -418,7 +487,7 @@ export function createSecondBrainExecutor(
     // "forget that…" naming one of the user's notes, not a remembered fact (asked first).
     const noteIds = strings(args.noteIds);
     if (noteIds.length > 0) {
-      const deleted = await notes.delete(phone, noteIds);
+      const deleted = await notes.delete(phone, await withDocuments(phone, noteIds));
       return {
         outcome: success(
           { kind: "forgotten", facts: deleted.map((n) => quoteOf(n.content, 60)), notes: 0 },
@@ -461,7 +530,7 @@ export function createSecondBrainExecutor(
       case "notes.summarize":
         return summarize(op.args, context);
       case "notes.getAll":
-        return listNotes(context);
+        return listNotes(op.args, context);
       case "notes.update":
         return update(op.args, context);
       case "notes.delete":
@@ -489,8 +558,13 @@ export function createSecondBrainExecutor(
         if (recorded !== undefined) return replay(recorded, context);
       }
       const noteIds = "noteId" in op.args ? namedNotes(op.args) : [];
+      // A document's delete is not undoable: its row, file and chunks go with its head note, and
+      // the journal keeps copies of notes only. It is a forgetting, said so to "undo".
+      const forgetsDocument =
+        functionName === "notes.delete" &&
+        (await notes.getMany(context.phone, noteIds)).some((n) => n.document !== undefined);
       const capture =
-        undo && CHANGE[functionName] === "note"
+        undo && CHANGE[functionName] === "note" && !forgetsDocument
           ? new UndoCapture(undo.journal, context.phone, [
               { table: "notes", column: "id", values: noteIds },
               { table: "notes", column: "created_by_operation", values: [context.operationId] },
@@ -517,7 +591,7 @@ export function createSecondBrainExecutor(
           now: context.now,
           windowMs: undo.windowMs,
         });
-      } else if (undo && outcome.success && CHANGE[functionName] === "forget") {
+      } else if (undo && outcome.success && (CHANGE[functionName] === "forget" || forgetsDocument)) {
         // Forgotten things are gone for good: "undo" says so, reaching no further back. The user's
         // earlier entries go too, since their copies may hold what was forgotten (a note's text
         // before an edit, the notes of a fact's message) and stepping back must never restore it.

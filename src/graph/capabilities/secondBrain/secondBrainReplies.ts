@@ -60,6 +60,9 @@ function render(data: SecondBrainData, language: Language): string {
       return t(language, "notes.updated", { quote: data.note.quote });
     case "deleted":
       if (data.notes.length === 0) return t(language, "notes.deletedAgain");
+      // A document's delete cannot be undone (its file and chunks go with it): no undo hint.
+      if (data.documents?.length)
+        return data.documents.map((title) => t(language, "documents.deleted", { title })).join("\n");
       return withUndoHint(
         data.notes.length === 1
           ? t(language, "notes.deleted", { quote: data.notes[0]!.quote })
@@ -71,6 +74,20 @@ function render(data: SecondBrainData, language: Language): string {
       return data.answer
         ? `${data.answer}\n\n${t(language, "notes.sources")}\n${numberedQuotes(data.notes)}`
         : `${t(language, "notes.foundHeading")}\n${numberedQuotes(data.notes)}`;
+    case "documents": {
+      if (data.total === 0) return t(language, "documents.listEmpty");
+      const more = data.total - data.documents.length;
+      const line = (d: (typeof data.documents)[number], i: number) => {
+        const pages = d.pages !== undefined ? `, ${t(language, "documents.pages", { count: d.pages })}` : "";
+        return `${i + 1}. ${d.title} (${d.date}${pages})`;
+      };
+      return [
+        t(language, "documents.listHeading", { total: String(data.total) }),
+        data.documents.map(line).join("\n"),
+        ...(more > 0 ? [t(language, "documents.listMore", { more: String(more) })] : []),
+        t(language, "documents.listHint"),
+      ].join("\n");
+    }
     case "list": {
       if (data.total === 0) return t(language, "notes.listEmpty");
       const more = data.total - data.notes.length;

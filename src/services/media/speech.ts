@@ -1,0 +1,110 @@
+import OpenAI from "openai";
+import type { AppConfig } from "../../config/env.js";
+import { speechCostUsd } from "../../config/llmConfig.js";
+import { MemoError } from "../../utils/errors.js";
+import type { Logger } from "../../utils/logger.js";
+
+/** The mime type of what a Speaker makes: Ogg/Opus, what WhatsApp plays as a voice note. */
+const SPEECH_MIME_TYPE = "audio/ogg; codecs=opus";
+
+/** Longest text the speech endpoint takes in one call (OpenAI: 4,096 characters). */
+export const SPEECH_MAX_CHARACTERS = 4096;
+
+/** What one spoken answer cost. */
+interface SpeechUsage {
+  model: string;
+  /** Characters spoken (what the price is per). */
+  characters: number;
+  costUsd: number;
+  durationMs: number;
+}
+
+/** Turns a reply's text into a voice note. */
+export interface Speaker {
+  /** Ogg/Opus audio of `text` spoken in `language`, with what it cost. */
+  speak(
+    text: string,
+    language: "he" | "en",
+  ): Promise<{ audio: Buffer; mimeType: string; usage: SpeechUsage }>;
+}
+
+/** A speech call that failed on our side or the provider's (the reply then goes as text). */
+class SpeechError extends MemoError {}
+
+/** How the model is asked to speak each language (gpt-4o-mini-tts and later take instructions). */
+const INSTRUCTIONS = {
+  he: "Speak in Hebrew, warmly and clearly, at a natural pace.",
+  en: "Speak in English, warmly and clearly, at a natural pace.",
+} as const;
+
+/** OpenAI's speech API (or a compatible server's) through the `openai` package. */
+class OpenAISpeaker implements Speaker {
+  private readonly client: OpenAI;
+
+  constructor(
+    options: { apiKey: string; baseUrl?: string; timeoutMs: number; maxRetries: number },
+    private readonly model: string,
+    private readonly voices: { he: string; en: string },
+    private readonly logger: Logger,
+  ) {
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+      timeout: options.timeoutMs,
+      maxRetries: options.maxRetries,
+    });
+  }
+
+  async speak(
+    text: string,
+    language: "he" | "en",
+  ): Promise<{ audio: Buffer; mimeType: string; usage: SpeechUsage }> {
+    const started = performance.now();
+    try {
+      const response = await this.client.audio.speech.create({
+        model: this.model,
+        voice: this.voices[language],
+        input: text,
+        // Ogg/Opus: what WhatsApp takes as a voice note.
+        response_format: "opus",
+        // tts-1 and tts-1-hd take no instructions; the gpt-4o speech models do.
+        ...(this.model.startsWith("tts-") ? {} : { instructions: INSTRUCTIONS[language] }),
+      });
+      const audio = Buffer.from(await response.arrayBuffer());
+      const durationMs = Math.round(performance.now() - started);
+      const usage: SpeechUsage = {
+        model: this.model,
+        characters: text.length,
+        costUsd: speechCostUsd(this.model, text.length),
+        durationMs,
+      };
+      this.logger.info(
+        { event: "speech", model: this.model, characters: text.length, bytes: audio.length, ms: durationMs },
+        "reply spoken",
+      );
+      return { audio, mimeType: SPEECH_MIME_TYPE, usage };
+    } catch (error) {
+      throw new SpeechError("Speech failed", { model: this.model }, { cause: error });
+    }
+  }
+}
+
+/**
+ * The speaker of the configuration, or null when no OpenAI-compatible server is configured or
+ * LLM_SPEECH_MODEL is "off".
+ */
+export function createSpeaker(config: AppConfig, logger: Logger): Speaker | null {
+  const { model, voices } = config.llm.speech;
+  if (!model || (!config.openai.apiKey && !config.llm.baseUrl)) return null;
+  return new OpenAISpeaker(
+    {
+      apiKey: config.openai.apiKey ?? "no-key",
+      ...(config.llm.baseUrl ? { baseUrl: config.llm.baseUrl } : {}),
+      timeoutMs: config.llm.timeoutMs,
+      maxRetries: config.llm.maxRetries,
+    },
+    model,
+    voices,
+    logger,
+  );
+}

@@ -1,0 +1,204 @@
+// Documents through the webhook, the inbox and the Graph API, without a model: stored as a note
+// with searchable chunks, found with their page, listed, forgotten with everything they hold.
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DocumentOfferMaker } from "../../src/types/document.js";
+import {
+  createWhatsAppHarness,
+  textMessage,
+  waId,
+  type WaMessage,
+  type WhatsAppHarness,
+} from "../support/whatsappHarness.js";
+
+const PHONE = "972501110037";
+const PDF = "application/pdf";
+const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/documents/${name}`, import.meta.url));
+
+let h: WhatsAppHarness;
+afterEach(async () => {
+  await h?.close();
+});
+
+async function harness(language: "he" | "en", documentOffers?: DocumentOfferMaker) {
+  h = await createWhatsAppHarness(documentOffers ? { documentOffers } : {});
+  await h.knownUser(PHONE, language);
+  return h;
+}
+
+function documentMessage(mediaId: string, mimeType: string, filename: string, caption?: string): WaMessage {
+  return {
+    from: PHONE,
+    id: waId(),
+    timestamp: String(Math.floor(h.clock.now() / 1000)),
+    type: "document",
+    document: { id: mediaId, mime_type: mimeType, filename, sha256: "x", ...(caption ? { caption } : {}) },
+  };
+}
+
+/** Sends a message and waits for Memo's `n`-th text to this phone; returns it. */
+async function say(message: WaMessage, n: number): Promise<string> {
+  h.clock.advance(1_000);
+  await h.deliver(message);
+  await h.graphApi.waitForSent(n);
+  await h.idle();
+  return h.graphApi.textsTo(PHONE).at(-1)!;
+}
+
+const sendText = (text: string, n: number) => say(textMessage(PHONE, text, h.clock.now() + 1_000), n);
+
+async function counts() {
+  const { rows } = await h.db.pool.query<{ documents: number; notes: number; chunks: number }>(
+    `SELECT (SELECT count(*)::int FROM documents WHERE user_phone = $1) AS documents,
+            (SELECT count(*)::int FROM notes WHERE user_phone = $1) AS notes,
+            (SELECT count(*)::int FROM notes WHERE user_phone = $1 AND chunk_index IS NOT NULL) AS chunks`,
+    [PHONE],
+  );
+  return rows[0]!;
+}
+
+describe("documents", () => {
+  it("a Hebrew school letter (PDF): saved, found by search with its page, listed, and forgotten with its chunks", async () => {
+    await harness("he");
+    h.graphApi.addMedia("media-doc-1", fixture("schoolLetterHe.pdf"), PDF);
+    const saved = await say(documentMessage("media-doc-1", PDF, "schoolLetterHe.pdf"), 1);
+    expect(saved).toContain('שמרתי את „בית ספר יסודי "אורנים", רמת גן” (עמוד אחד)');
+    const stored = await counts();
+    expect(stored.documents).toBe(1);
+    expect(stored.chunks).toBeGreaterThan(0);
+    const { rows } = await h.db.pool.query<{ content: string; page: number }>(
+      "SELECT content, page FROM notes WHERE user_phone = $1 AND chunk_index IS NOT NULL ORDER BY chunk_index",
+      [PHONE],
+    );
+    // Reading order rebuilt: the chunks hold the logical sentences, each on its page.
+    expect(rows.map((r) => r.content).join(" ")).toContain("ביום חמישי, 11 במרץ 2027");
+    expect(rows.every((r) => r.page === 1)).toBe(true);
+
+    const found = await sendText("חפש בפתקים מוזיאון", 2);
+    expect(found).toContain('📄 בית ספר יסודי "אורנים", רמת גן, עמ׳ 1:');
+    expect(found).toContain("מוזיאון המדע");
+
+    // "my notes" shows the document once (its head note), not its chunks.
+    const notes = await sendText("הפתקים שלי", 3);
+    expect(notes).toContain("הפתקים שלך (1)");
+
+    const listed = await sendText("המסמכים שלי", 4);
+    expect(listed).toContain("המסמכים שלך (1)");
+    expect(listed).toContain('1. בית ספר יסודי "אורנים", רמת גן (');
+    expect(listed).toContain("עמוד אחד");
+
+    const forgotten = await sendText("תשכח את המכתב מבית הספר", 5);
+    expect(forgotten).toContain('מחקתי את המסמך „בית ספר יסודי "אורנים", רמת גן”');
+    expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
+    expect(await sendText("המסמכים שלי", 6)).toContain("אין לך עדיין מסמכים");
+  });
+
+  it("English: a text file and a Word file; search finds the right one; forgetting by words and by number", async () => {
+    await harness("en");
+    h.graphApi.addMedia("media-txt", fixture("dentist.txt"), "text/plain");
+    h.graphApi.addMedia("media-docx", fixture("schoolLetterHe.docx"), DOCX);
+    expect(await say(documentMessage("media-txt", "text/plain", "dentist.txt"), 1)).toContain(
+      'Saved "Dentist appointment for Noa" to your notes.',
+    );
+    expect(await say(documentMessage("media-docx", DOCX, "schoolLetterHe.docx"), 2)).toContain(
+      'Saved "בית ספר יסודי "אורנים", רמת גן" to your notes.',
+    );
+    expect(await sendText("search notes referral", 3)).toContain(
+      "📄 Dentist appointment for Noa: Please bring the referral letter.",
+    );
+    expect(await sendText("search notes museum", 4)).toContain("Nothing in your notes");
+    expect(await sendText("search notes מוזיאון", 5)).toContain("מוזיאון המדע");
+
+    const listed = await sendText("my documents", 6);
+    expect(listed).toContain("Your documents (2):");
+    expect(listed).toMatch(/1\. בית ספר יסודי "אורנים", רמת גן \(/);
+    expect(listed).toMatch(/2\. Dentist appointment for Noa \(/);
+
+    expect(await sendText("forget the dentist letter", 7)).toContain(
+      'Deleted the document "Dentist appointment for Noa"',
+    );
+    expect((await counts()).documents).toBe(1);
+    await sendText("my documents", 8);
+    expect(await sendText("delete document 1", 9)).toContain("Deleted the document");
+    expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
+  });
+
+  it("the data-deletion command removes documents too", async () => {
+    await harness("en");
+    h.graphApi.addMedia("media-doc-2", fixture("schoolLetterHe.pdf"), PDF);
+    await say(documentMessage("media-doc-2", PDF, "letter.pdf"), 1);
+    expect((await counts()).documents).toBe(1);
+    await sendText("forget everything", 2);
+    await sendText("yes", 3);
+    expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
+  });
+
+  it("an unsupported type, an oversized file and a scan without text: a clear reply, nothing stored", async () => {
+    await harness("en");
+    h.graphApi.addMedia("media-zip", Buffer.from("PK\x03\x04"), "application/zip");
+    h.graphApi.addMedia("media-big", Buffer.from("%PDF-1.4"), PDF, { fileSize: 11 * 1024 * 1024 });
+    h.graphApi.addMedia("media-scan", fixture("invoiceScanned.pdf"), PDF);
+    expect(await say(documentMessage("media-zip", "application/zip", "photos.zip"), 1)).toContain(
+      "I can read PDF, Word (.docx) and text files",
+    );
+    expect(await say(documentMessage("media-big", PDF, "huge.pdf"), 2)).toMatch(/too (?:large|big)/i);
+    expect(await say(documentMessage("media-scan", PDF, "invoiceScanned.pdf"), 3)).toContain(
+      "I couldn't read the text of that file",
+    );
+    expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
+  });
+
+  it("without a caption, the offer of what it proposes follows the saved line; the window keeps the document and the offer", async () => {
+    const asked: { title: string; pages: number; language: string }[] = [];
+    const offers: DocumentOfferMaker = {
+      offer: ({ document, pages, language }) => {
+        asked.push({ title: document.title, pages: pages.length, language });
+        return Promise.resolve({
+          text: "Add to your calendar or reminders:\n1. Science museum trip, Thu 11 Mar 08:15\nReply with the numbers, 'all' or 'none'.",
+          offer: {
+            documentId: document.documentId,
+            title: document.title,
+            items: [
+              {
+                kind: "event",
+                title: "Science museum trip",
+                timeWords: "ביום חמישי, 11 במרץ 2027",
+                start: "2027-03-11T08:15",
+                sentence: "ביום חמישי, 11 במרץ 2027, תצא שכבת ד' לטיול",
+                page: 1,
+              },
+            ],
+            offeredAt: h.clock.now(),
+          },
+        });
+      },
+    };
+    await harness("en", offers);
+    h.graphApi.addMedia("media-doc-3", fixture("schoolLetterHe.pdf"), PDF);
+    const reply = await say(documentMessage("media-doc-3", PDF, "letter.pdf"), 1);
+    expect(reply).toContain("(1 page) to your notes.");
+    expect(reply).toContain("1. Science museum trip, Thu 11 Mar 08:15");
+    expect(asked).toEqual([{ title: 'בית ספר יסודי "אורנים", רמת גן', pages: 1, language: "en" }]);
+    await h.memo.memory.load(PHONE);
+    const [said, answered] = h.memo.memory.getRecentMessages(PHONE).slice(-2);
+    expect(said?.metadata?.documentContext).toMatchObject({
+      title: 'בית ספר יסודי "אורנים", רמת גן',
+      pageCount: 1,
+    });
+    expect(answered?.metadata?.documentOffer?.items[0]).toMatchObject({ start: "2027-03-11T08:15" });
+  });
+
+  it("with a caption: stored, then the caption is the request, answered after the saved line", async () => {
+    await harness("en");
+    h.graphApi.addMedia("media-doc-4", fixture("dentist.txt"), "text/plain");
+    await h.deliver(documentMessage("media-doc-4", "text/plain", "dentist.txt", "my documents"));
+    await h.graphApi.waitForSent(2);
+    await h.idle();
+    const [saved, answer] = h.graphApi.textsTo(PHONE);
+    expect(saved).toContain('Saved "Dentist appointment for Noa" to your notes.');
+    expect(answer).toContain("Your documents (1):");
+    expect(answer).toContain("1. Dentist appointment for Noa (");
+  });
+});

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/env.js";
-import { readScannedPages } from "../../src/services/documents/readScannedPages.js";
+import { scannedPageReader } from "../../src/services/documents/readScannedPages.js";
 import { createLLMService } from "../../src/services/llm/index.js";
 import { readDocumentImage } from "../../src/services/media/readDocumentImage.js";
 import type { LLMService } from "../../src/types/llm.js";
@@ -93,20 +93,16 @@ describe("readDocumentImage", () => {
   });
 });
 
-describe("readScannedPages", () => {
-  it("reads each page without text through the model, page by page, with every call's cost", async () => {
+describe("scannedPageReader", () => {
+  it("reads each page without text through the model, page by page, one call each", async () => {
     server.enqueue(
       { json: { isDocument: true, title: "מכתב להורים", text: "הורים יקרים, שלום רב" } },
       { json: { isDocument: true, title: "Invoice 2027-114", text: INVOICE_TEXT } },
     );
     const pdf = new Uint8Array(readFileSync("tests/fixtures/documents/scanTwoPages.pdf"));
-    const scanned = await readScannedPages(llm, pdf, "he");
-    expect([...scanned.pages]).toEqual([
-      [1, "הורים יקרים, שלום רב"],
-      [2, INVOICE_TEXT],
-    ]);
-    expect(scanned.title).toBe("מכתב להורים");
-    expect(scanned.usage).toHaveLength(2);
+    const scanned = await scannedPageReader(llm).read({ data: pdf, fileName: null, language: "he" });
+    expect(scanned).toEqual({ pages: ["הורים יקרים, שלום רב", INVOICE_TEXT], title: "מכתב להורים" });
+    expect(server.requests).toHaveLength(2);
     expect(server.requests.map((r) => imagesOf(r)[0]!.slice(0, 22))).toEqual([
       "data:image/png;base64,",
       "data:image/jpeg;base64",
@@ -115,7 +111,7 @@ describe("readScannedPages", () => {
 
   it("a PDF with a text layer asks the model nothing", async () => {
     const pdf = new Uint8Array(readFileSync("tests/fixtures/documents/schoolLetterHe.pdf"));
-    expect(await readScannedPages(llm, pdf, "he")).toEqual({ pages: new Map(), title: "", usage: [] });
+    expect(await scannedPageReader(llm).read({ data: pdf, fileName: null, language: "he" })).toBeNull();
     expect(server.requests).toEqual([]);
   });
 });

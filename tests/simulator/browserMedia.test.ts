@@ -1,7 +1,9 @@
 // Documents and voice replies in the simulator, in real headless Chromium against the whole
 // service: the user attaches a file with the paperclip and it reaches Memo as a Cloud API
 // `document` webhook whose bytes Memo can download; a voice reply uploaded to the simulator's
-// Graph API, as Memo uploads it, plays in the page between the text replies.
+// Graph API, as Memo uploads it, plays in the page between the text replies; and Memo itself,
+// asked to answer by voice, speaks (a scripted speech model), uploads and sends a voice note the
+// page plays.
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
@@ -9,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningService } from "../../src/app/server.js";
 import { chromiumAvailable, launchChromium } from "../support/browser.js";
 import { startLocalService, type LocalService } from "../support/localService.js";
+import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
 
 const PHONE = "972501234567";
 const PHONE_NUMBER_ID = "106540352242922";
@@ -29,6 +32,7 @@ interface AudioElement {
 }
 
 describe.skipIf(!chromiumAvailable)("documents and voice replies in the simulator, in Chromium", () => {
+  let llm: ScriptedOpenAI | undefined;
   let local: LocalService | undefined;
   let service: RunningService;
   let browser: Browser;
@@ -36,7 +40,16 @@ describe.skipIf(!chromiumAvailable)("documents and voice replies in the simulato
   let graph: string;
 
   beforeAll(async () => {
-    local = await startLocalService("sim-media", { WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID });
+    // A speech model on an OpenAI-compatible stand-in, so Memo can answer by voice.
+    llm = await ScriptedOpenAI.start();
+    local = await startLocalService("sim-media", {
+      WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
+      OPENAI_BASE_URL: llm.baseUrl,
+      LLM_SPEECH_MODEL: "gpt-4o-mini-tts",
+      // Summaries and facts by rules; a model call nothing scripted fails at once.
+      MEMORY_MODE: "rules",
+      LLM_MAX_RETRIES: "0",
+    });
     service = local.service;
     graph = `${service.simulatorUrl!}/graph/v23.0`;
     browser = await launchChromium();
@@ -46,6 +59,7 @@ describe.skipIf(!chromiumAvailable)("documents and voice replies in the simulato
   afterAll(async () => {
     await browser?.close();
     await local?.stop();
+    await llm?.close();
   });
 
   const open = async (phone: string) => {
@@ -134,7 +148,7 @@ describe.skipIf(!chromiumAvailable)("documents and voice replies in the simulato
       return ((await res.json()) as { messages: { id: string }[] }).messages[0]!.id;
     };
     await send({ type: "text", text: { body: "Your reminder is set for tomorrow at 09:00." } });
-    const voiceId = await send({ type: "audio", audio: { id } });
+    const voiceId = await send({ type: "audio", audio: { id, voice: true } });
     await send({ type: "text", text: { body: "Reply 'undo' to take it back." } });
 
     const memo = page.locator('[data-testid="message"][data-from="memo"]');
@@ -180,5 +194,63 @@ describe.skipIf(!chromiumAvailable)("documents and voice replies in the simulato
     expect(
       await audio.evaluate((a: unknown) => (a as AudioElement).paused && !(a as AudioElement).ended),
     ).toBe(false);
+  });
+
+  it("Memo itself answers by voice once asked: spoken, uploaded to the simulator, played in the page", async () => {
+    const phone = "972509990002";
+    await open(phone);
+    const memo = page.locator('[data-testid="message"][data-from="memo"]');
+    const type = async (text: string) => {
+      await page.getByTestId("composer-input").fill(text);
+      await page.keyboard.press("Enter");
+    };
+    // The setting is confirmed in text.
+    await type("answer me by voice");
+    await expect
+      .poll(() => memo.last().innerText(), { timeout: 15_000 })
+      .toContain("From now on I answer you by voice");
+    const voice = page.locator('[data-testid="message"][data-from="memo"][data-type="audio"]');
+    expect(await voice.count()).toBe(0);
+    const before = await memo.count();
+
+    const ogg = await readFile(new URL("voiceReply.ogg", FIXTURES));
+    llm!.enqueueSpeech({ audio: ogg });
+    await type("what can you do?");
+    await expect.poll(() => voice.count(), { timeout: 15_000 }).toBe(1);
+    // The capabilities are a list: the voice note first, then the text to read.
+    await expect.poll(() => memo.count(), { timeout: 15_000 }).toBe(before + 2);
+    expect(await memo.nth(before).getAttribute("data-type")).toBe("audio");
+    expect(await memo.last().innerText()).toContain("Here's what I can do for you");
+    expect(llm!.speeches).toEqual([
+      expect.objectContaining({ model: "gpt-4o-mini-tts", responseFormat: "opus" }),
+    ]);
+    expect(llm!.speeches[0]!.input).toContain("Here's what I can do for you");
+
+    expect(await voice.innerText()).toContain("Voice message");
+    const audio = voice.getByTestId("message-audio");
+    const src = await audio.evaluate((a) => (a as AudioElement).currentSrc || (a as AudioElement).src);
+    const served = await fetch(src);
+    expect(served.headers.get("content-type")).toBe("audio/ogg; codecs=opus");
+    expect(Buffer.from(await served.arrayBuffer())).toEqual(ogg);
+    await expect
+      .poll(() => audio.evaluate((a: unknown) => (a as AudioElement).duration), { timeout: 10_000 })
+      .toBeGreaterThan(1);
+    expect(Number.isFinite(await audio.evaluate((a: unknown) => (a as AudioElement).duration))).toBe(true);
+
+    // What the simulator recorded: Memo's upload as Ogg/Opus, sent as an audio message with voice: true.
+    const { messages } = (await (
+      await fetch(`${service.simulatorUrl!}/api/messages?phone=${phone}`)
+    ).json()) as { messages: { direction: string; type: string; media?: Record<string, unknown> }[] };
+    const sent = messages.filter((m) => m.direction === "out" && m.type === "audio");
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.media).toMatchObject({
+      mimeType: "audio/ogg; codecs=opus",
+      voice: true,
+      fileSize: ogg.length,
+    });
+    expect(await download(String(sent[0]!.media!.id))).toEqual({
+      mimeType: "audio/ogg; codecs=opus",
+      bytes: ogg,
+    });
   });
 });

@@ -133,7 +133,7 @@ describe("WhatsApp simulator: media Memo uploads", () => {
     const id = uploaded.body.id as string;
     expect(await download(h, id)).toEqual({ mimeType: "audio/ogg", bytes: ogg });
 
-    const sent = await send(h, { type: "audio", audio: { id } });
+    const sent = await send(h, { type: "audio", audio: { id, voice: true } });
     expect(sent.status).toBe(200);
     const [memo] = await conversation(h);
     expect(memo).toMatchObject({
@@ -160,6 +160,23 @@ describe("WhatsApp simulator: media Memo uploads", () => {
     expect((await send(h, { type: "audio", audio: { id } })).status).toBe(400);
     expect((await fetch(`${h.graph}/${id}`, { method: "DELETE" })).status).toBe(400);
     expect((await fetch(`${h.sim}/${memo!.media!.path!}`)).status).toBe(200);
+  });
+
+  it("takes Memo's upload form as it is (type and file part both audio/ogg; codecs=opus), a voice message only when the send says voice: true", async () => {
+    const h = await start();
+    const ogg = await readFile(new URL("voiceReply.ogg", FIXTURES));
+    const opus = "audio/ogg; codecs=opus";
+    const first = await upload(h, ogg, opus, "memo.ogg");
+    const second = await upload(h, ogg, opus, "memo.ogg");
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(await download(h, first.body.id as string)).toEqual({ mimeType: opus, bytes: ogg });
+
+    // Cloud API: without `voice: true` the same Ogg/Opus file is a basic audio message.
+    expect((await send(h, { type: "audio", audio: { id: first.body.id, voice: true } })).status).toBe(200);
+    expect((await send(h, { type: "audio", audio: { id: second.body.id } })).status).toBe(200);
+    const [voice, plain] = await conversation(h);
+    expect(voice!.media).toMatchObject({ id: first.body.id, mimeType: opus, voice: true });
+    expect(plain!.media).toMatchObject({ id: second.body.id, mimeType: opus, voice: false });
   });
 
   it("takes a document with its name and caption, and an image by link", async () => {

@@ -4,7 +4,7 @@ import { readDocumentImage } from "../media/readDocumentImage.js";
 import { embeddedPageImages, type PageImageOptions } from "./pageImages.js";
 
 /** The text of a PDF's pages that have no text layer, as the vision model read their images. */
-export interface ScannedPages {
+interface ScannedPages {
   /** Text by 1-based page number; only pages without a text layer whose images gave text. */
   pages: Map<number, string>;
   /** The first page's title as the model gave it; empty when none. */
@@ -19,7 +19,7 @@ export interface ScannedPages {
  * page order. A page made of several images gets their texts one after the other. An empty result
  * means nothing could be read (the caller says so). The text is data (D14).
  */
-export async function readScannedPages(
+async function readScannedPages(
   llm: LLMService,
   pdf: Uint8Array,
   language: "he" | "en",

@@ -432,7 +432,16 @@ function readSend(
       };
     }
     default: {
-      const m = data[type] as { id?: string; link?: string; caption?: string; filename?: string };
+      const m = data[type] as {
+        id?: string;
+        link?: string;
+        caption?: string;
+        filename?: string;
+        voice?: unknown;
+      };
+      // Cloud API: audio is a voice message only when the send says `voice: true` (Ogg/Opus, as
+      // the upload rules already demand); without it WhatsApp shows a basic audio file.
+      const voice = type === "audio" ? { voice: m.voice === true } : {};
       let media: SimMedia | undefined;
       if (m.id) {
         const stored = mediaOf(m.id);
@@ -458,8 +467,8 @@ function readSend(
         }
         // A document's filename is the send's to choose (what the user sees on the bubble):
         // WhatsApp does not keep the name of the uploaded file.
-        const { filename: _uploadName, ...kept } = stored;
-        media = { ...kept, ...(m.filename ? { filename: m.filename } : {}) };
+        const { filename: _uploadName, voice: _uploadVoice, ...kept } = stored;
+        media = { ...kept, ...(m.filename ? { filename: m.filename } : {}), ...voice };
       } else {
         media = {
           id: "",
@@ -468,6 +477,7 @@ function readSend(
           fileSize: 0,
           ...(m.filename ? { filename: m.filename } : {}),
           ...(m.link ? { link: m.link } : {}),
+          ...voice,
         };
       }
       return { to, message: { ...common, ...(m.caption ? { text: m.caption } : {}), media } };
@@ -509,11 +519,8 @@ export function graphApiRoutes(options: GraphApiOptions): Router {
         return;
       }
       const { upload } = read;
-      const media = engine.store.putMedia(upload.bytes, upload.mimeType, {
-        uploaded: true,
-        // Ogg/Opus is what WhatsApp plays as a voice message; other audio shows as a file.
-        ...(upload.kind === "audio" ? { voice: /^audio\/ogg/i.test(upload.mimeType) } : {}),
-      });
+      // Whether audio is a voice message is the send's to say (`audio.voice`), not the upload's.
+      const media = engine.store.putMedia(upload.bytes, upload.mimeType, { uploaded: true });
       res.json({ id: media.id });
     },
   );

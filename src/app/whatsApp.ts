@@ -129,6 +129,8 @@ export function createWhatsApp(options: WhatsAppOptions) {
     speaker: options.speaker !== undefined ? options.speaker : createSpeaker(config, logger),
     client,
     sender,
+    outbound,
+    users: memo.users,
     budget: memo.budget,
     logger,
   });
@@ -195,6 +197,8 @@ export function createWhatsApp(options: WhatsAppOptions) {
     );
   /** Listeners of "failed" delivery statuses (the scheduler). */
   const failureListeners: ((update: DeliveryFailure) => Promise<void>)[] = [];
+  // A voice note that failed after WhatsApp accepted it, when it was the whole answer, goes as text.
+  failureListeners.push((update) => voice.onDeliveryFailed(update));
   // Every message goes one way: the router answers what is not the graph's, else the graph.
   const router = new InboundRouter({ onboarding, actions, households, memory: memo.memory, sender });
   const processor = new InboundProcessor({

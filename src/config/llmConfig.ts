@@ -103,9 +103,16 @@ const SPEECH_MODELS: Readonly<Record<string, number>> = {
   "tts-1-hd": 0.03,
 };
 
-/** USD cost of speaking `characters` characters with `model`, rounded to a billionth of a dollar. */
+/** The listed names, longest first: "tts-1-hd-1106" is tts-1-hd's snapshot, not tts-1's. */
+const SPEECH_NAMES = Object.keys(SPEECH_MODELS).sort((a, b) => b.length - a.length);
+
+/**
+ * USD cost of speaking `characters` characters with `model` (a dated snapshot such as
+ * "gpt-4o-mini-tts-2025-12-15" or "tts-1-1106" priced as its model), rounded to a billionth of a dollar.
+ */
 export function speechCostUsd(model: string, characters: number): number {
-  const per1k = Object.hasOwn(SPEECH_MODELS, model) ? SPEECH_MODELS[model]! : 0;
+  const name = SPEECH_NAMES.find((listed) => model === listed || model.startsWith(`${listed}-`));
+  const per1k = name ? SPEECH_MODELS[name]! : 0;
   return Math.round((characters / 1000) * per1k * 1e9) / 1e9;
 }
 

@@ -67,11 +67,14 @@ export const TASKS_EN = {
   "voiceReplies.onNoModel":
     'Saved: answers by voice are on, but no speech model is configured here, so my replies stay text until one is. Say "stop voice answers" to turn it off.',
   "voiceReplies.off": "OK, I answer in text again. A voice note you send is still answered by voice.",
+  "voiceReplies.offNoModel": "OK, answers by voice are off: I answer in text.",
   "voiceReplies.stateOn": 'Answers by voice: on. Say "stop voice answers" to go back to text.',
   "voiceReplies.stateOnNoModel":
     "Answers by voice: on, but no speech model is configured here, so my replies stay text.",
   "voiceReplies.stateOff":
     'Answers by voice: off; a voice note you send is answered by voice. Say "answer me by voice" to hear every answer.',
+  "voiceReplies.stateOffNoModel":
+    "Answers by voice: off (and no speech model is configured here): I answer in text.",
   "sabbath.on":
     "🕯️ Shabbat and holiday quiet is on ({schedule}): no reminders or messages from me from candle lighting to havdalah. What comes due then waits until havdalah; my answers to you never wait.",
   "sabbath.window": "Quiet from candle lighting {start} to havdalah {end} ({city}).",
@@ -348,11 +351,13 @@ export const TASKS_HE = {
   "voiceReplies.onNoModel":
     'נשמר: תשובות בקול הופעלו, אבל לא מוגדר כאן מודל דיבור, אז התשובות שלי יישארו בטקסט עד שיוגדר. אפשר לכתוב "תפסיק לענות בקול" כדי לבטל.',
   "voiceReplies.off": "בסדר, אני עונה שוב בטקסט. על הודעה קולית שלך אענה עדיין בהקלטה.",
+  "voiceReplies.offNoModel": "בסדר, תשובות בקול כבויות: אני עונה בטקסט.",
   "voiceReplies.stateOn": 'תשובות בקול: פעיל. אפשר לכתוב "תפסיק לענות בקול" כדי לחזור לטקסט.',
   "voiceReplies.stateOnNoModel":
     "תשובות בקול: פעיל, אבל לא מוגדר כאן מודל דיבור, אז התשובות שלי נשארות בטקסט.",
   "voiceReplies.stateOff":
     'תשובות בקול: כבוי; על הודעה קולית שלך אני עונה בהקלטה. אפשר לכתוב "תענה לי בקול" כדי לשמוע כל תשובה.',
+  "voiceReplies.stateOffNoModel": "תשובות בקול: כבוי (וגם לא מוגדר כאן מודל דיבור): אני עונה בטקסט.",
 
   "entity.task": "משימות",
   "entity.list": "רשימות",

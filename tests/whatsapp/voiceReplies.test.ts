@@ -6,10 +6,14 @@ import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { modelConfigOf, speechCostUsd } from "../../src/config/llmConfig.js";
 import { costUsd } from "../../src/services/llm/cost.js";
-import type { Speaker } from "../../src/services/media/speech.js";
 import type { Transcriber } from "../../src/services/media/transcriber.js";
-import { needsText, speakable } from "../../src/transport/whatsapp/voiceReplies.js";
-import { isOggOpus, type SentMessage } from "../support/fakeGraphApi.js";
+import type { GraphApiClient } from "../../src/transport/whatsapp/graphApiClient.js";
+import { needsText, speakable, VoiceReplies } from "../../src/transport/whatsapp/voiceReplies.js";
+import { DeliveryError, type WhatsAppSender } from "../../src/transport/whatsapp/whatsAppSender.js";
+import type { ReplyContent } from "../../src/types/outbound.js";
+import { createLogger } from "../../src/utils/logger.js";
+import { isOggOpus } from "../../src/utils/oggOpus.js";
+import type { SentMessage } from "../support/fakeGraphApi.js";
 import { isPlanner } from "../support/memoHarness.js";
 import { ScriptedOpenAI } from "../support/scriptedOpenAI.js";
 import {
@@ -18,6 +22,7 @@ import {
   GENERAL_PLAN,
   textMessage,
   waId,
+  webhookBody,
   type WhatsAppHarness,
   type WhatsAppHarnessOptions,
 } from "../support/whatsappHarness.js";
@@ -42,22 +47,6 @@ const MP3 = Buffer.concat([
 /** A transcriber that hears `heard`. */
 function hearing(heard: string): Transcriber {
   return { transcribe: () => Promise.resolve(heard) };
-}
-
-/** A speaker that answers with `audio` as Ogg/Opus, whatever its bytes, and records what it spoke. */
-function fixedSpeaker(audio: Buffer) {
-  const spoken: { text: string; language: string }[] = [];
-  const speaker: Speaker = {
-    speak(text, language) {
-      spoken.push({ text, language });
-      return Promise.resolve({
-        audio,
-        mimeType: "audio/ogg; codecs=opus",
-        usage: { model: "gpt-4o-mini-tts", characters: text.length, costUsd: 0, durationMs: 1 },
-      });
-    },
-  };
-  return { speaker, spoken };
 }
 
 function voiceNote(at: number) {
@@ -128,7 +117,9 @@ describe("a voice note", () => {
     expect(h.graphApi.refusedUploads).toEqual([]);
     expect(h.graphApi.uploads).toHaveLength(1);
     const upload = h.graphApi.uploads[0]!;
-    expect(upload.mimeType).toBe("audio/ogg; codecs=opus");
+    // The type as Meta's table of supported media types writes it, in the form and on the file part.
+    expect(upload.mimeType).toBe("audio/ogg");
+    expect(upload.fileType).toBe("audio/ogg");
     expect(upload.data.equals(OGG)).toBe(true);
     expect(h.graphApi.requests.find((r) => r.path.endsWith("/media"))?.authorization).toBe(
       "Bearer test-access-token",
@@ -212,21 +203,167 @@ describe("a voice note", () => {
     ["a WAV file", WAV],
     ["an MP3 file", MP3],
   ])(
-    "spoken as %s labelled audio/ogg is refused by WhatsApp's media rules, and the text goes instead",
+    "spoken as %s (a server ignoring response_format) is refused by Memo's own check, and the text goes instead",
     async (_name, bytes) => {
-      const { speaker } = fixedSpeaker(bytes);
-      await harness({ transcriber: hearing("how are you today"), speaker });
+      await harness({ transcriber: hearing("how are you today") });
+      // The fake takes any bytes: only Memo's check stands between the WAV and the user.
+      h.graphApi.checkMediaBytes = false;
       answering(server);
+      server.enqueueSpeech({ audio: bytes });
       await h.deliver(voiceNote(h.clock.now()));
       await h.graphApi.waitForSent(1);
       await h.idle();
+      expect(server.speeches).toHaveLength(1);
       expect(h.graphApi.uploads).toEqual([]);
-      expect(h.graphApi.refusedUploads).toEqual([
-        { mimeType: "audio/ogg; codecs=opus", problem: expect.stringContaining("OPUS") as unknown },
-      ]);
+      expect(h.graphApi.refusedUploads).toEqual([]);
       expect(h.graphApi.sent.map((m) => m.type)).toEqual(["text"]);
+      expect(h.graphApi.textsTo(PHONE)).toEqual(["echo: how are you today"]);
+      expect(h.logs().filter((l) => l.event === "VOICE_REPLY_FAILED")).toEqual([
+        expect.objectContaining({ step: "speech" }),
+      ]);
     },
   );
+
+  it("whose send fails (500 after the retries) is answered by the text, exactly once", async () => {
+    await harness({ transcriber: hearing("how are you today") });
+    answering(server);
+    server.enqueueSpeech({ audio: OGG });
+    h.graphApi.failNext(4, { status: 500, code: 2 });
+    await h.deliver(voiceNote(h.clock.now()));
+    await h.graphApi.waitForSent(1, 10_000);
+    await h.idle();
+    expect(h.graphApi.uploads).toHaveLength(1);
+    expect(h.graphApi.sent.map((m) => m.type)).toEqual(["text"]);
+    expect(h.graphApi.textsTo(PHONE)).toEqual(["echo: how are you today"]);
+    expect(h.logs().filter((l) => l.event === "VOICE_REPLY_FAILED")).toEqual([
+      expect.objectContaining({ step: "send" }),
+    ]);
+  }, 30_000);
+
+  it("followed by a text that fails: the voice note is not sent again, and no text is doubled", async () => {
+    await harness({ transcriber: hearing("what do I need") });
+    answering(server, "You need:\n• a hat\n• water");
+    server.enqueueSpeech({ audio: OGG });
+    // The voice note goes; the text after it fails on every try.
+    h.graphApi.failNext(4, { status: 500, code: 2 }, "text");
+    await h.deliver(voiceNote(h.clock.now()));
+    await h.graphApi.waitForSent(1);
+    await h.idle();
+    // Message sends (not read receipts): the voice note, then the text's four tries.
+    const sends = h.graphApi.requests.filter(
+      (r) => r.path.endsWith("/messages") && !(r.body as { status?: string }).status,
+    );
+    expect(sends.slice(0, 5).map((r) => (r.body as { type: string }).type)).toEqual([
+      "audio",
+      "text",
+      "text",
+      "text",
+      "text",
+    ]);
+    // The voice note went once; what follows is the inbox's apology, not the reply a second time.
+    expect(audios(h)).toHaveLength(1);
+    expect(h.graphApi.uploads).toHaveLength(1);
+    expect(server.speeches).toHaveLength(1);
+    expect(h.graphApi.sent.map((m) => m.type)).toEqual(["audio", "text"]);
+    expect(h.graphApi.textsTo(PHONE)[1]).toContain("problem on my side");
+    expect(h.logs().filter((l) => l.event === "VOICE_REPLY_FAILED")).toEqual([]);
+  }, 30_000);
+
+  it("with a text after it: the voice note's record answers nothing, the text's answers the message", async () => {
+    await harness({ transcriber: hearing("what do I need") });
+    answering(server, "You need:\n• a hat\n• water");
+    server.enqueueSpeech({ audio: OGG });
+    const note = voiceNote(h.clock.now());
+    await h.deliver(note);
+    const [audio, text] = await h.graphApi.waitForSent(2);
+    await h.idle();
+    expect(await h.whatsapp.outbound.get(audio!.id)).toMatchObject({ kind: "audio", inReplyTo: null });
+    expect(await h.whatsapp.outbound.get(text!.id)).toMatchObject({ kind: "text", inReplyTo: note.id });
+  });
+
+  it("too long to speak (over 1,500 characters spoken) goes as text, and no speech is made", async () => {
+    await harness({ transcriber: hearing("tell me everything") });
+    const long = Array.from(
+      { length: 40 },
+      (_, i) => `This is sentence number ${i + 1} of a long answer.`,
+    ).join(" ");
+    expect(long.length).toBeGreaterThan(1500);
+    answering(server, long);
+    await h.deliver(voiceNote(h.clock.now()));
+    await h.graphApi.waitForSent(1);
+    await h.idle();
+    expect(server.speeches).toEqual([]);
+    expect(h.graphApi.sent.map((m) => m.type)).toEqual(["text"]);
+    expect(h.logs().filter((l) => l.event === "VOICE_REPLY_SKIPPED")).toHaveLength(1);
+  });
+
+  it("whose audio is over 512 KB (no play button in WhatsApp) goes as text, not uploaded", async () => {
+    await harness({ transcriber: hearing("how are you today") });
+    answering(server);
+    // A valid Ogg/Opus stream, padded past 512 KB.
+    server.enqueueSpeech({ audio: Buffer.concat([OGG, Buffer.alloc(512 * 1024)]) });
+    await h.deliver(voiceNote(h.clock.now()));
+    await h.graphApi.waitForSent(1);
+    await h.idle();
+    expect(h.graphApi.uploads).toEqual([]);
+    expect(h.graphApi.sent.map((m) => m.type)).toEqual(["text"]);
+    expect(h.logs().filter((l) => l.event === "VOICE_REPLY_FAILED")).toEqual([
+      expect.objectContaining({ step: "size" }),
+    ]);
+  });
+
+  it("that WhatsApp accepted and later reported failed is answered by its text, once", async () => {
+    await harness({ transcriber: hearing("how are you today") });
+    answering(server);
+    server.enqueueSpeech({ audio: OGG });
+    const note = voiceNote(h.clock.now());
+    await h.deliver(note);
+    const [audio] = await h.graphApi.waitForSent(1);
+    await h.idle();
+    const failed = webhookBody([
+      {
+        statuses: [
+          {
+            id: audio!.id,
+            status: "failed",
+            timestamp: String(Math.floor(h.clock.now() / 1000)),
+            recipient_id: PHONE,
+            errors: [{ code: 131053, title: "Media upload error" }],
+          },
+        ],
+      },
+    ]);
+    expect((await h.post(failed)).status).toBe(200);
+    expect((await h.post(failed)).status).toBe(200);
+    await h.graphApi.waitForSent(2);
+    expect(h.graphApi.sent.map((m) => m.type)).toEqual(["audio", "text"]);
+    expect(h.graphApi.sent[1]!.body.text).toEqual({ body: "echo: how are you today." });
+    expect(await h.whatsapp.outbound.get(h.graphApi.sent[1]!.id)).toMatchObject({ inReplyTo: note.id });
+  });
+
+  it("followed by its text, reported failed: nothing more is sent (the text carries the answer)", async () => {
+    await harness({ transcriber: hearing("what do I need") });
+    answering(server, "You need:\n• a hat\n• water");
+    server.enqueueSpeech({ audio: OGG });
+    await h.deliver(voiceNote(h.clock.now()));
+    const [audio] = await h.graphApi.waitForSent(2);
+    await h.idle();
+    const failed = webhookBody([
+      {
+        statuses: [
+          {
+            id: audio!.id,
+            status: "failed",
+            timestamp: String(Math.floor(h.clock.now() / 1000)),
+            recipient_id: PHONE,
+            errors: [{ code: 131053, title: "Media upload error" }],
+          },
+        ],
+      },
+    ]);
+    expect((await h.post(failed)).status).toBe(200);
+    expect(h.graphApi.sent.map((m) => m.type)).toEqual(["audio", "text"]);
+  });
 
   it("costs what the speech model charges, counted with the turn's LLM calls in the user's day", async () => {
     const tokens = { prompt_tokens: 1200, completion_tokens: 80 };
@@ -332,6 +469,16 @@ describe("the setting 'answer me by voice'", () => {
     expect(h.graphApi.textsTo(PHONE)[1]).toBe("echo: how are you");
     expect(server.speeches).toEqual([]);
     expect(h.graphApi.uploads).toEqual([]);
+    // Turned off, it does not promise that a voice note is answered by voice: none is.
+    await h.deliver(textMessage(PHONE, "stop voice answers", h.clock.now() + 2_000));
+    await h.graphApi.waitForSent(3);
+    await h.idle();
+    await h.deliver(textMessage(PHONE, "voice answers?", h.clock.now() + 3_000));
+    await h.graphApi.waitForSent(4);
+    const [, , off, state] = h.graphApi.textsTo(PHONE);
+    expect(off).toBe("OK, answers by voice are off: I answer in text.");
+    expect(state).toContain("no speech model is configured");
+    expect(`${off} ${state}`).not.toContain("answered by voice");
   });
 
   it("with LLM_SPEECH_MODEL=off, a voice note is answered in text", async () => {
@@ -352,6 +499,11 @@ describe("what is spoken", () => {
       "Your tasks: 1: Call mom and 2: Pay the bill.",
     );
     expect(speakable("הרשימה:\n• חלב\n• ביצים", "he")).toBe("הרשימה: חלב וביצים.");
+    // ו is not glued to a number (or a Latin word): "ו-2".
+    expect(speakable("המשימות:\n1. לקנות חלב\n2. לשלם חשבון", "he")).toBe(
+      "המשימות: 1: לקנות חלב ו-2: לשלם חשבון.",
+    );
+    expect(speakable("צריך:\n• חלב\n• WhatsApp", "he")).toBe("צריך: חלב ו-WhatsApp.");
     expect(speakable("Open www.example.com/x now", "en")).toBe("Open the link below now.");
     expect(speakable("👍", "en")).toBe("");
   });
@@ -362,12 +514,72 @@ describe("what is spoken", () => {
     expect(needsText(content("• milk\n• eggs"))).toBe(true);
     expect(needsText(content("See https://example.com"))).toBe(true);
     expect(needsText(content("Call 03-555-1234"))).toBe(true);
+    // A code is read, not heard: four digits are enough.
+    expect(needsText(content("קוד האימות: 4821"))).toBe(true);
+    expect(needsText(content("In 2 days, at 10:30."))).toBe(false);
     expect(needsText({ ...content("Which one?"), options: [{ id: "1", label: "A" }] })).toBe(true);
   });
 
-  it("the fake's media rules: the real Ogg/Opus passes, WAV and MP3 do not", () => {
+  it("speech is priced by model, a dated snapshot as its model", () => {
+    expect(speechCostUsd("gpt-4o-mini-tts-2025-12-15", 1000)).toBe(speechCostUsd("gpt-4o-mini-tts", 1000));
+    expect(speechCostUsd("tts-1-1106", 1000)).toBe(0.015);
+    expect(speechCostUsd("tts-1-hd-1106", 1000)).toBe(0.03);
+    expect(speechCostUsd("tts-1-hd", 1000)).toBe(0.03);
+    expect(speechCostUsd("tts-10", 1000)).toBe(0);
+  });
+
+  it("Memo's Ogg/Opus check: the real Ogg/Opus passes, WAV and MP3 do not", () => {
     expect(isOggOpus(OGG)).toBe(true);
     expect(isOggOpus(WAV)).toBe(false);
     expect(isOggOpus(MP3)).toBe(false);
+  });
+});
+
+describe("a voice note's send that fails", () => {
+  /** VoiceReplies over a sender whose sendVoice throws `error`; the texts it was asked to send. */
+  function failingWith(error: Error) {
+    const texts: string[] = [];
+    const sender = {
+      sendVoice: () => Promise.reject(error),
+      send: (_phone: string, content: ReplyContent) => {
+        texts.push(content.text);
+        return Promise.resolve(["wamid.text"]);
+      },
+    } as unknown as WhatsAppSender;
+    const voice = new VoiceReplies({
+      speaker: {
+        speak: (text) =>
+          Promise.resolve({
+            audio: OGG,
+            mimeType: "audio/ogg",
+            usage: { model: "gpt-4o-mini-tts", characters: text.length, costUsd: 0, durationMs: 1 },
+          }),
+      },
+      client: { uploadMedia: () => Promise.resolve("media-1") } as unknown as GraphApiClient,
+      sender,
+      outbound: { get: () => Promise.resolve(null) },
+      users: { get: () => Promise.resolve(null) },
+      budget: { exhausted: () => Promise.resolve(false), countSpeech: () => undefined },
+      logger: createLogger("silent"),
+    });
+    const send = () =>
+      voice.send(
+        PHONE,
+        { text: "All good.", options: [], language: "en" },
+        { inReplyTo: "wamid.in", memory: "add" },
+      );
+    return { send, texts };
+  }
+
+  it("before WhatsApp accepted it (a DeliveryError) falls back to the text", async () => {
+    const { send, texts } = failingWith(new DeliveryError("Reply could not be delivered"));
+    await send();
+    expect(texts).toEqual(["All good."]);
+  });
+
+  it("after WhatsApp accepted it (the window's update failed) is rethrown, and no text goes", async () => {
+    const { send, texts } = failingWith(new Error("window write failed"));
+    await expect(send()).rejects.toThrow("window write failed");
+    expect(texts).toEqual([]);
   });
 });

@@ -3,12 +3,27 @@ import type { AppConfig } from "../../config/env.js";
 import { speechCostUsd } from "../../config/llmConfig.js";
 import { MemoError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
+import { isOggOpus } from "../../utils/oggOpus.js";
 
-/** The mime type of what a Speaker makes: Ogg/Opus, what WhatsApp plays as a voice note. */
-const SPEECH_MIME_TYPE = "audio/ogg; codecs=opus";
+/**
+ * The mime type of what a Speaker makes: Ogg/Opus, what WhatsApp plays as a voice note, as Meta's
+ * table of supported media types names it ("audio/ogg", OPUS codecs only).
+ */
+const SPEECH_MIME_TYPE = "audio/ogg";
 
-/** Longest text the speech endpoint takes in one call (OpenAI: 4,096 characters). */
-export const SPEECH_MAX_CHARACTERS = 4096;
+/**
+ * Longest text spoken (1,500 characters, about 100 seconds of speech): well under gpt-4o-mini-tts's
+ * 2,000 input tokens (a Hebrew character can be a token of its own) and OpenAI's 4,096 characters,
+ * and a note short enough to stay under SPEECH_MAX_BYTES. A longer reply goes as text.
+ */
+export const SPEECH_MAX_CHARACTERS = 1500;
+
+/**
+ * Largest voice note sent (512 KB): WhatsApp shows a voice note's play button only up to 512 KB
+ * (Cloud API, "Supported media types", audio: "voice messages" up to 512 KB, about 2 minutes);
+ * bigger audio would arrive as a file. Bigger speech goes as text.
+ */
+export const SPEECH_MAX_BYTES = 512 * 1024;
 
 /** What one spoken answer cost. */
 interface SpeechUsage {
@@ -71,6 +86,15 @@ class OpenAISpeaker implements Speaker {
         ...(this.model.startsWith("tts-") ? {} : { instructions: INSTRUCTIONS[language] }),
       });
       const audio = Buffer.from(await response.arrayBuffer());
+      // Some OpenAI-compatible servers ignore response_format (and answer WAV or MP3): WhatsApp
+      // plays only Ogg/Opus as a voice note, so anything else is a failed speech call.
+      if (!isOggOpus(audio)) {
+        throw new SpeechError("Speech is not Ogg/Opus", {
+          model: this.model,
+          bytes: audio.length,
+          start: audio.toString("latin1", 0, 4),
+        });
+      }
       const durationMs = Math.round(performance.now() - started);
       const usage: SpeechUsage = {
         model: this.model,
@@ -84,6 +108,7 @@ class OpenAISpeaker implements Speaker {
       );
       return { audio, mimeType: SPEECH_MIME_TYPE, usage };
     } catch (error) {
+      if (error instanceof SpeechError) throw error;
       throw new SpeechError("Speech failed", { model: this.model }, { cause: error });
     }
   }

@@ -301,9 +301,10 @@ export class ReminderActions {
         return t(language, this.deps.speech ? "voiceReplies.on" : "voiceReplies.onNoModel");
       case "voiceOff":
         await users.update(user.phone, { voiceReplies: false });
-        return t(language, "voiceReplies.off");
+        return t(language, this.deps.speech ? "voiceReplies.off" : "voiceReplies.offNoModel");
       case "voiceShow":
-        if (!user.voiceReplies) return t(language, "voiceReplies.stateOff");
+        if (!user.voiceReplies)
+          return t(language, this.deps.speech ? "voiceReplies.stateOff" : "voiceReplies.stateOffNoModel");
         return t(language, this.deps.speech ? "voiceReplies.stateOn" : "voiceReplies.stateOnNoModel");
       case "weeklyShow": {
         // In the language of the message that asked, not the profile's.

@@ -215,12 +215,16 @@ export class GraphApiClient {
    * lost answer only leaves an unused upload behind, which Meta deletes after 30 days.
    */
   async uploadMedia(data: Buffer, mimeType: string): Promise<string> {
-    const extension = mimeType.startsWith("audio/ogg") ? "ogg" : (mimeType.split("/")[1] ?? "bin");
+    // The type as Meta's table of supported media types writes it (Cloud API, "Supported media
+    // types"): "audio/ogg" for Ogg/Opus, with no parameters ("audio/ogg; codecs=opus" is not in it).
+    const type = (mimeType.split(";")[0] ?? "").trim().toLowerCase();
+    const extension = type === "audio/ogg" ? "ogg" : (type.split("/")[1] ?? "bin");
     const answer = await this.withRetries("uploadMedia", async (signal) => {
       const form = new FormData();
       form.append("messaging_product", "whatsapp");
-      form.append("type", mimeType);
-      form.append("file", new Blob([new Uint8Array(data)], { type: mimeType }), `memo.${extension}`);
+      form.append("type", type);
+      // The file part's own type is the same table value.
+      form.append("file", new Blob([new Uint8Array(data)], { type }), `memo.${extension}`);
       // The global fetch writes the multipart body and its boundary.
       const response = await this.fetch(
         this.graphUrl(`/${encodeURIComponent(this.options.phoneNumberId)}/media`),

@@ -1,12 +1,13 @@
-import { SPEECH_MAX_CHARACTERS, type Speaker } from "../../services/media/speech.js";
+import { SPEECH_MAX_BYTES, SPEECH_MAX_CHARACTERS, type Speaker } from "../../services/media/speech.js";
+import type { OutboundMessageRepository } from "../../db/repositories/outboundMessageRepository.js";
 import type { ReplyContent } from "../../types/outbound.js";
 import type { User } from "../../types/index.js";
 import { withoutInvisibleCharacters } from "../../utils/invisibleText.js";
+import { replyLanguage } from "../../utils/language.js";
 import type { Logger } from "../../utils/logger.js";
 import { phoneTag } from "../../utils/phone.js";
 import type { GraphApiClient } from "./graphApiClient.js";
-import { LeaseLostError } from "./phoneLocks.js";
-import type { WhatsAppSendOptions, WhatsAppSender } from "./whatsAppSender.js";
+import { DeliveryError, type WhatsAppSendOptions, type WhatsAppSender } from "./whatsAppSender.js";
 
 /** Pictographs and what joins or modifies them (ZWJ, variation selectors, keycaps, skin tones, flags). */
 const EMOJI =
@@ -18,12 +19,16 @@ const LIST_MARK = /^\s*(?:[•·◦▪●\-*–—]|(\d{1,2})[.)])\s+/u;
 /** WhatsApp's formatting marks (*bold*, _italic_, ~strike~, `code`), not read aloud. */
 const FORMATTING = /(?:^|(?<=\s))[*_~`]+|[*_~`]+(?=\s|$|[.,;:!?])/gu;
 
-/** "a, b and c." / "a, b וc.": a list read as one sentence. */
+/**
+ * "a, b and c." / "a, b וc.": a list read as one sentence. The Hebrew ו is joined to a Hebrew word
+ * only; before a number or a Latin word it takes a hyphen ("ו-2: לשלם"), as Hebrew writes it.
+ */
 function listSentence(items: readonly string[], language: "he" | "en"): string {
   const bare = items.map((item) => item.replace(/[\s.,;:!?]+$/u, ""));
   const last = bare.at(-1) ?? "";
   if (bare.length === 1) return `${last}.`;
-  const and = language === "he" ? ` ו${last}` : ` and ${last}`;
+  const and =
+    language === "en" ? ` and ${last}` : /^\p{Script=Hebrew}/u.test(last) ? ` ו${last}` : ` ו-${last}`;
   return `${bare.slice(0, -1).join(", ")}${and}.`;
 }
 
@@ -72,7 +77,8 @@ export function needsText(content: ReplyContent): boolean {
     text.split("\n").some((line) => LIST_MARK.test(line.replace(EMOJI, ""))) ||
     new RegExp(LINK.source, "iu").test(text) ||
     EMAIL.test(text) ||
-    /\d[\d -]{4,}\d/u.test(text)
+    // A code of four digits or more, or a number written in groups (a phone number).
+    /\d{4,}|\d[\d -]{4,}\d/u.test(text)
   );
 }
 
@@ -82,6 +88,10 @@ export interface VoiceRepliesDeps {
   /** Uploads the audio; null: no access token and no simulator. */
   client: GraphApiClient | null;
   sender: WhatsAppSender;
+  /** What was sent, read when WhatsApp reports a voice note failed. */
+  outbound: Pick<OutboundMessageRepository, "get">;
+  /** The user's language, for the text sent instead of a failed voice note. */
+  users: { get(phone: string): Promise<Pick<User, "language"> | null> };
   /** The user's daily budget: speech is not made once it is spent, and what it costs is counted. */
   budget: { exhausted(phone: string): Promise<boolean>; countSpeech(costUsd: number): void };
   logger: Logger;
@@ -91,10 +101,14 @@ export interface VoiceRepliesDeps {
  * Answers by voice (issue 37): a reply to a voice note, or to a user who asked for answers by
  * voice, goes as a voice note (the reply made readable aloud, spoken by the speech model, uploaded
  * to WhatsApp), followed by its usual text when it holds something to read or tap (needsText). A
- * failed speech call, upload or send falls back to the text, once. Proactive messages (reminders,
- * digests) never come here: they stay text.
+ * failed speech call (or audio that is not Ogg/Opus), audio over 512 KB, a failed upload or a send
+ * WhatsApp refused falls back to the text, once; so does a voice note WhatsApp later reports failed
+ * (onDeliveryFailed). Proactive messages (reminders, digests) never come here: they stay text.
  */
 export class VoiceReplies {
+  /** Voice notes whose failure was answered with text (bounded: cleared at 1,000). */
+  private readonly resent = new Set<string>();
+
   constructor(private readonly deps: VoiceRepliesDeps) {}
 
   /** Whether replies can be spoken at all: a speech model, and a client to upload with. */
@@ -107,29 +121,85 @@ export class VoiceReplies {
     return this.available && (byVoice || user.voiceReplies);
   }
 
-  /** Sends the reply as a voice note (and its text where needed); as text when it cannot be spoken. */
+  /**
+   * Sends the reply as a voice note (and its text where needed); as text when it cannot be spoken,
+   * or is longer than SPEECH_MAX_CHARACTERS spoken (a reply that long is read, not heard).
+   */
   async send(phone: string, content: ReplyContent, options: WhatsAppSendOptions): Promise<void> {
-    const { sender } = this.deps;
+    const { sender, logger } = this.deps;
     const spoken = speakable(content.text, content.language);
+    const tooLong = spoken.length > SPEECH_MAX_CHARACTERS;
+    if (tooLong) {
+      logger.info(
+        {
+          event: "VOICE_REPLY_SKIPPED",
+          user: phoneTag(phone),
+          messageId: options.inReplyTo,
+          characters: spoken.length,
+        },
+        "reply too long to speak: it goes as text",
+      );
+    }
     const mediaId =
-      spoken && spoken.length <= SPEECH_MAX_CHARACTERS
-        ? await this.voiceNote(phone, spoken, content.language, options)
-        : null;
+      spoken && !tooLong ? await this.voiceNote(phone, spoken, content.language, options) : null;
     if (!mediaId) {
       await sender.send(phone, content, options);
       return;
     }
     const textToo = needsText(content);
+    // With a text after it, the text carries the window's message (what is quoted or tapped) and
+    // the answer to the user's message: the voice note is recorded as answering nothing, so a crash
+    // before the text leaves the turn unanswered, and its re-run sends the text (and the voice note
+    // once more) rather than never.
+    const { inReplyTo: _answered, ...unanswered } = options;
     try {
-      // With a text after it, the text carries the window's message (what is quoted or tapped).
-      await sender.sendVoice(phone, { mediaId, spoken }, textToo ? { ...options, memory: "none" } : options);
+      await sender.sendVoice(
+        phone,
+        {
+          mediaId,
+          spoken,
+          ...(textToo && options.quote && options.inReplyTo ? { quote: options.inReplyTo } : {}),
+        },
+        textToo ? { ...unanswered, memory: "none" } : options,
+      );
     } catch (error) {
-      if (error instanceof LeaseLostError) throw error;
+      // Only a voice note WhatsApp did not accept falls back to the text; after it was accepted
+      // (the window's update failed, the phone changed hands) the text would be a second answer.
+      if (!(error instanceof DeliveryError)) throw error;
       this.failed(phone, "send", error, options);
       await sender.send(phone, content, options);
       return;
     }
     if (textToo) await sender.send(phone, content, { ...options, quote: false });
+  }
+
+  /**
+   * WhatsApp accepted a voice note and later reported it "failed" (a delivery status): when it was
+   * the whole answer (its record answers the user's message; one followed by a text answers none),
+   * what it said is sent as text, once per process (a repeated status sends nothing more).
+   */
+  async onDeliveryFailed(update: { waMessageId: string }): Promise<void> {
+    const { outbound, users, sender, logger } = this.deps;
+    if (this.resent.has(update.waMessageId)) return;
+    const record = await outbound.get(update.waMessageId);
+    if (record?.kind !== "audio" || !record.inReplyTo || !record.body) return;
+    if (this.resent.size >= 1000) this.resent.clear();
+    this.resent.add(update.waMessageId);
+    const language = replyLanguage((await users.get(record.phone))?.language);
+    logger.warn(
+      {
+        event: "VOICE_REPLY_FAILED",
+        step: "delivery",
+        user: phoneTag(record.phone),
+        messageId: record.inReplyTo,
+      },
+      "voice note failed after it was sent: what it said goes as text",
+    );
+    await sender.send(
+      record.phone,
+      { text: record.body, options: [], language },
+      { inReplyTo: record.inReplyTo, memory: "none", quote: false },
+    );
   }
 
   /** The media id of the spoken reply, uploaded; null (logged) when it cannot be made. */
@@ -157,6 +227,11 @@ export class VoiceReplies {
       return null;
     }
     budget.countSpeech(speech.usage.costUsd);
+    if (speech.audio.length > SPEECH_MAX_BYTES) {
+      // Over 512 KB WhatsApp shows no play button: the note would arrive as a file.
+      this.failed(phone, "size", new Error(`${speech.audio.length} bytes of speech`), options);
+      return null;
+    }
     try {
       return await client.uploadMedia(speech.audio, speech.mimeType);
     } catch (error) {

@@ -14,7 +14,7 @@ import type { MessageMetadata, NumberedRefs } from "../../types/index.js";
 import type { MessageSender, ReplyContent, SendOptions, TemplateOptions } from "../../types/outbound.js";
 
 /** A reply that could not be delivered after the client's own retries; the turn is not re-run for it. */
-class DeliveryError extends MemoError {
+export class DeliveryError extends MemoError {
   /** Re-running the turn would repeat what it did; the inbox gives up on the message instead. */
   readonly rerunnable = false;
 }
@@ -152,17 +152,20 @@ export class WhatsAppSender implements MessageSender {
    * Sends a voice note (audio uploaded to WhatsApp, by its media id) as one message, its record
    * carrying `spoken`, the text it says; the window learns of it as `options.memory` says (with
    * `spoken` as its text). Returns its WhatsApp id (none without a client: only a client has media).
+   * A record without `options.inReplyTo` answers nothing (`hasReplyTo`): see VoiceReplies.send.
    */
   async sendVoice(
     phone: string,
-    voice: { mediaId: string; spoken: string },
+    voice: { mediaId: string; spoken: string; quote?: string },
     options: WhatsAppSendOptions,
   ): Promise<string[]> {
+    // `voice.quote`: the message it quotes when its record answers none (a text follows it).
+    const quoted = voice.quote ?? (options.quote ? options.inReplyTo : undefined);
     const payload: OutboundPayload = {
       to: phone,
       type: "audio",
       audio: { id: voice.mediaId, voice: true },
-      ...(options.quote && options.inReplyTo ? { context: { message_id: options.inReplyTo } } : {}),
+      ...(quoted ? { context: { message_id: quoted } } : {}),
     };
     return this.deliver(phone, [{ payload, body: voice.spoken }], voice.spoken, undefined, options);
   }

@@ -89,10 +89,14 @@ describe("documents", () => {
     expect(listed).toContain('1. בית ספר יסודי "אורנים", רמת גן (');
     expect(listed).toContain("עמוד אחד");
 
-    const forgotten = await sendText("תשכח את המכתב מבית הספר", 5);
+    // Found by words: asked first, saying it cannot be undone.
+    const asked = await sendText("תשכח את המכתב מבית הספר", 5);
+    expect(asked).toContain("אי אפשר לבטל");
+    expect((await counts()).documents).toBe(1);
+    const forgotten = await sendText("כן", 6);
     expect(forgotten).toContain('מחקתי את המסמך „בית ספר יסודי "אורנים", רמת גן”');
     expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
-    expect(await sendText("המסמכים שלי", 6)).toContain("אין לך עדיין מסמכים");
+    expect(await sendText("המסמכים שלי", 7)).toContain("אין לך עדיין מסמכים");
   });
 
   it("English: a text file and a Word file; search finds the right one; forgetting by words and by number", async () => {
@@ -116,13 +120,18 @@ describe("documents", () => {
     expect(listed).toMatch(/1\. בית ספר יסודי "אורנים", רמת גן \(/);
     expect(listed).toMatch(/2\. Dentist appointment for Noa \(/);
 
-    expect(await sendText("forget the dentist letter", 7)).toContain(
-      'Deleted the document "Dentist appointment for Noa"',
-    );
+    expect(await sendText("forget the dentist letter", 7)).toContain("This can't be undone");
+    expect((await counts()).documents).toBe(2);
+    expect(await sendText("yes", 8)).toContain('Deleted the document "Dentist appointment for Noa"');
     expect((await counts()).documents).toBe(1);
-    await sendText("my documents", 8);
-    expect(await sendText("delete document 1", 9)).toContain("Deleted the document");
-    expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
+    // "delete note 1" after "my notes" is a note; "delete document 1" must name a document.
+    await sendText("note: the gate code is 4412", 9);
+    await sendText("my notes", 10);
+    expect(await sendText("delete document 1", 11)).toContain("couldn't find a document");
+    expect((await counts()).notes).toBeGreaterThan(1);
+    await sendText("my documents", 12);
+    expect(await sendText("delete document 1", 13)).toContain("Deleted the document");
+    expect(await counts()).toEqual({ documents: 0, notes: 1, chunks: 0 });
   });
 
   it("the data-deletion command removes documents too", async () => {

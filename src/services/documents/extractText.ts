@@ -2,6 +2,7 @@ import mammoth from "mammoth";
 import { getDocumentProxy } from "unpdf";
 import type { DocumentSource, ExtractedDocument } from "../../types/document.js";
 import { MemoError } from "../../utils/errors.js";
+import { checkZipSizes } from "./zipSizes.js";
 
 /**
  * A document's text in reading order (docs/MEMORY.md, "Documents"): PDF through pdf.js (unpdf),
@@ -33,6 +34,15 @@ export class DocumentUnreadableError extends MemoError {}
 
 /** Characters a title keeps. */
 const TITLE_CHARS = 80;
+/** Pages of a PDF read; a longer file keeps its first ones and the reply says it was cut short. */
+const MAX_PAGES = 200;
+/** Characters of text kept in all (about 400 chunks); the rest is cut and the reply says so. */
+const MAX_CHARS = 300_000;
+/** Milliseconds a PDF's pages are read for; what was read by then is kept, cut short. */
+const PDF_DEADLINE_MS = 30_000;
+/** A DOCX's word/document.xml and all its entries, inflated: past these it is refused unread. */
+const DOCX_MAX_DOCUMENT_XML = 20 * 1024 * 1024;
+const DOCX_MAX_TOTAL = 50 * 1024 * 1024;
 
 /** One piece of text pdf.js places on a page: its string, position and width. */
 interface PlacedText {
@@ -156,12 +166,24 @@ function pageText(items: readonly PlacedText[]): string {
   return text;
 }
 
-async function extractPdf(data: Uint8Array): Promise<string[]> {
+/** Pages read, how many the file has, and whether reading stopped at a limit. */
+interface RawPages {
+  pages: string[];
+  pageCount: number;
+  cutShort: boolean;
+}
+
+async function extractPdf(data: Uint8Array): Promise<RawPages> {
   // pdf.js takes the buffer over (transfers it): it gets a copy, the caller keeps the original.
   const pdf = await getDocumentProxy(new Uint8Array(data));
+  const deadline = performance.now() + PDF_DEADLINE_MS;
   try {
     const pages: string[] = [];
-    for (let n = 1; n <= pdf.numPages; n++) {
+    let characters = 0;
+    const last = Math.min(pdf.numPages, MAX_PAGES);
+    for (let n = 1; n <= last; n++) {
+      if (characters > MAX_CHARS || performance.now() > deadline)
+        return { pages, pageCount: pdf.numPages, cutShort: true };
       const page = await pdf.getPage(n);
       const content = await page.getTextContent();
       const placed: PlacedText[] = [];
@@ -175,24 +197,56 @@ async function extractPdf(data: Uint8Array): Promise<string[]> {
           height: item.height || Math.abs(item.transform[3] as number) || 10,
         });
       }
-      pages.push(pageText(placed));
+      const text = pageText(placed);
+      characters += text.length;
+      pages.push(text);
+      page.cleanup();
     }
-    return pages;
+    return { pages, pageCount: pdf.numPages, cutShort: pdf.numPages > last || characters > MAX_CHARS };
   } finally {
     await pdf.cleanup();
   }
 }
 
-async function extractDocx(data: Uint8Array): Promise<string[]> {
+async function extractDocx(data: Uint8Array): Promise<RawPages> {
+  // A zip bomb is refused before mammoth (JSZip) inflates it whole.
+  checkZipSizes(data, {
+    named: "word/document.xml",
+    maxNamed: DOCX_MAX_DOCUMENT_XML,
+    maxEntry: DOCX_MAX_DOCUMENT_XML,
+    maxTotal: DOCX_MAX_TOTAL,
+  });
   const { value } = await mammoth.extractRawText({ buffer: Buffer.from(data) });
-  return [value];
+  return { pages: [value], pageCount: 1, cutShort: false };
 }
 
-/** Plain text: UTF-16 when it starts with a byte-order mark, UTF-8 otherwise (its BOM dropped). */
+/**
+ * Plain text: UTF-16 when it starts with a byte-order mark, else UTF-8 (its BOM dropped), else
+ * (not valid UTF-8) windows-1255, what Hebrew Windows writes.
+ */
 function decodeText(data: Uint8Array): string {
   if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder("utf-16le").decode(data.subarray(2));
   if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder("utf-16be").decode(data.subarray(2));
-  return new TextDecoder("utf-8").decode(data);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(data);
+  } catch {
+    return new TextDecoder("windows-1255").decode(data);
+  }
+}
+
+/** Pages cut to MAX_CHARS characters in all: the page where the cap falls is cut, later ones dropped. */
+function capCharacters(raw: RawPages): RawPages {
+  const pages: string[] = [];
+  let left = MAX_CHARS;
+  for (const page of raw.pages) {
+    if (page.length > left) {
+      pages.push(page.slice(0, left));
+      return { pages, pageCount: raw.pageCount, cutShort: true };
+    }
+    left -= page.length;
+    pages.push(page);
+  }
+  return { pages, pageCount: raw.pageCount, cutShort: raw.cutShort };
 }
 
 /** Blank lines folded, spaces trimmed, Windows line ends made plain. */
@@ -229,18 +283,19 @@ export async function extractText(
   kind: DocumentKind,
   file: { fileName: string | null; mimeType: string | null },
 ): Promise<ExtractedDocument> {
-  let raw: string[];
+  let raw: RawPages;
   try {
     raw =
       kind === "pdf"
         ? await extractPdf(data)
         : kind === "docx"
           ? await extractDocx(data)
-          : [decodeText(data)];
+          : { pages: [decodeText(data)], pageCount: 1, cutShort: false };
   } catch (error) {
     throw new DocumentUnreadableError(`the ${kind} file could not be opened`, { kind }, { cause: error });
   }
-  const pages = raw.map(tidyPage);
+  const capped = capCharacters(raw);
+  const pages = capped.pages.map(tidyPage);
   const source: DocumentSource = kind;
   return {
     source,
@@ -248,6 +303,8 @@ export async function extractText(
     mimeType: file.mimeType,
     title: titleOf(pages, file.fileName),
     pages,
+    ...(capped.pageCount > pages.length ? { pageCount: capped.pageCount } : {}),
+    ...(capped.cutShort ? { cutShort: true as const } : {}),
   };
 }
 

@@ -239,6 +239,9 @@ export class SecondBrainEntityResolver implements EntityResolver {
             n: String(handle.n),
           }),
         );
+      // "forget document 2" after "my notes": note 2 must be a document, or nothing is deleted.
+      if (args.documents === true && (!note.document || note.document.chunk))
+        return notFound(t(language, "documents.notFound", { query: ref ?? "" }));
       return { status: "resolved", args: { ...args, noteId: note.id } };
     }
     const query = nonEmpty(args.query) ?? ref;
@@ -248,6 +251,15 @@ export class SecondBrainEntityResolver implements EntityResolver {
     const chosen = chooseNote(query, onlyDocuments ? found.filter((m) => m.note.document) : found);
     if (chosen.length === 0)
       return notFound(t(language, onlyDocuments ? "documents.notFound" : "notes.notFound", { query }));
+    // A document found by words is asked about first: deleting it cannot be undone.
+    if (chosen.length === 1 && onlyDocuments)
+      return {
+        status: "confirm",
+        question: t(language, "documents.confirmDelete", {
+          title: chosen[0]!.document?.title ?? quoteOf(chosen[0]!.content),
+        }),
+        args: { ...args, noteId: chosen[0]!.id },
+      };
     if (chosen.length === 1) return { status: "resolved", args: { ...args, noteId: chosen[0]!.id } };
     return whichNote(step, query, chosen, args, "noteId", language);
   }

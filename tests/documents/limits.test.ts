@@ -101,6 +101,19 @@ describe("document limits", () => {
     expect(storedJpegsByPage(file)).toBeNull();
   });
 
+  it("a PDF whose streams inflate past 64 MB in all is refused before pdf.js opens it", async () => {
+    const bomb = deflateSync(Buffer.alloc(7 * 1024 * 1024, 0x20));
+    const count = 10;
+    const objects: (string | { dict: string; data: Buffer })[] = [
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      `<< /Type /Pages /Kids [${Array.from({ length: count }, (_, i) => `${i + 3} 0 R`).join(" ")}] /Count ${count} >>`,
+    ];
+    for (let i = 0; i < count; i++)
+      objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${count + 3 + i} 0 R >>`);
+    for (let i = 0; i < count; i++) objects.push({ dict: "/Filter /FlateDecode", data: bomb });
+    await expect(extractText(pdf(objects), "pdf", FILE)).rejects.toBeInstanceOf(DocumentUnreadableError);
+  });
+
   it("an image drawn 3,000 times on a page is taken once", async () => {
     const file = pdf([
       "<< /Type /Catalog /Pages 2 0 R >>",

@@ -134,6 +134,24 @@ describe("documents", () => {
     expect(await counts()).toEqual({ documents: 0, notes: 1, chunks: 0 });
   });
 
+  it("'delete the reminder to pay the invoice' deletes the reminder, never the invoice document", async () => {
+    await harness("en");
+    h.graphApi.addMedia(
+      "media-invoice",
+      Buffer.from("Invoice from Green Leaf\nTotal: 120 NIS"),
+      "text/plain",
+    );
+    await say(documentMessage("media-invoice", "text/plain", "invoice.txt"), 1);
+    await sendText("remind me tomorrow at 9am to pay the invoice", 2);
+    const tasks = () =>
+      h.db.pool.query("SELECT id FROM tasks WHERE user_phone = $1", [PHONE]).then((r) => r.rows.length);
+    expect(await tasks()).toBe(1);
+    const reply = await sendText("delete the reminder to pay the invoice", 3);
+    expect(reply).not.toContain("document");
+    expect(await tasks()).toBe(0);
+    expect((await counts()).documents).toBe(1);
+  });
+
   it("the data-deletion command removes documents too", async () => {
     await harness("en");
     h.graphApi.addMedia("media-doc-2", fixture("schoolLetterHe.pdf"), PDF);
@@ -196,6 +214,8 @@ describe("documents", () => {
       title: 'בית ספר יסודי "אורנים", רמת גן',
       pageCount: 1,
     });
+    // The user's message is a fixed marker with the file name, never the document's own words (D14).
+    expect(said?.content).toBe("📄 letter.pdf");
     expect(answered?.metadata?.documentOffer?.items[0]).toMatchObject({ start: "2027-03-11T08:15" });
   });
 

@@ -2,6 +2,7 @@ import mammoth from "mammoth";
 import { getDocumentProxy } from "unpdf";
 import type { DocumentSource, ExtractedDocument } from "../../types/document.js";
 import { MemoError } from "../../utils/errors.js";
+import { inflatesWithin } from "./rawPdfObjects.js";
 import { checkZipSizes } from "./zipSizes.js";
 
 /**
@@ -40,6 +41,8 @@ const MAX_PAGES = 200;
 const MAX_CHARS = 300_000;
 /** Milliseconds a PDF's pages are read for; what was read by then is kept, cut short. */
 const PDF_DEADLINE_MS = 30_000;
+/** What a PDF's compressed streams may inflate to in all before pdf.js opens it. */
+const PDF_MAX_INFLATED = 64 * 1024 * 1024;
 /** A DOCX's word/document.xml and all its entries, inflated: past these it is refused unread. */
 const DOCX_MAX_DOCUMENT_XML = 20 * 1024 * 1024;
 const DOCX_MAX_TOTAL = 50 * 1024 * 1024;
@@ -174,6 +177,7 @@ interface RawPages {
 }
 
 async function extractPdf(data: Uint8Array): Promise<RawPages> {
+  if (!inflatesWithin(data, PDF_MAX_INFLATED)) throw new Error("the PDF's streams inflate past the cap");
   // pdf.js takes the buffer over (transfers it): it gets a copy, the caller keeps the original.
   const pdf = await getDocumentProxy(new Uint8Array(data));
   const deadline = performance.now() + PDF_DEADLINE_MS;

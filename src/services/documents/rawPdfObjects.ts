@@ -327,6 +327,36 @@ function drawnNames(
   return [...new Set([...texts.join("\n").matchAll(/\/([^\s/[\]<>(){}%]+)\s+Do\b/g)].map((m) => m[1]!))];
 }
 
+/**
+ * Whether the file's Flate streams (content, fonts, object streams; not images) inflate within `maxBytes` in all, measured
+ * under the cap, so pdf.js (which has no such limit) is never handed a stream bomb. A file this
+ * reader cannot read at all counts as within (pdf.js decides).
+ */
+export function inflatesWithin(pdf: Uint8Array, maxBytes: number): boolean {
+  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  const inflated: Inflated = { bytes: 0 };
+  try {
+    const objects = readObjects(bytes, inflated);
+    for (const object of objects.values()) {
+      if (!object.stream || !(object.value instanceof Map)) continue;
+      const filters = filtersOf(object.value, objects);
+      // Images are decoded only when a page is looked at, within pdf.js's pixel cap.
+      if (filters[0] !== "FlateDecode" || nameOf(resolve(object.value.get("Subtype"), objects)) === "Image")
+        continue;
+      const left = maxBytes - inflated.bytes;
+      if (left <= 0) return false;
+      try {
+        inflated.bytes += inflateSync(object.stream, { maxOutputLength: left }).length;
+      } catch (error) {
+        if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") return false;
+      }
+    }
+  } catch (error) {
+    return !(error instanceof DecodedTooLarge);
+  }
+  return inflated.bytes <= maxBytes;
+}
+
 /** A JPEG image a page draws: its stored bytes (a view into the file: copy what is kept) and size. */
 export interface StoredJpeg {
   data: Buffer;

@@ -2,6 +2,7 @@ import mammoth from "mammoth";
 import { getDocumentProxy } from "unpdf";
 import type { DocumentSource, ExtractedDocument } from "../../types/document.js";
 import { MemoError } from "../../utils/errors.js";
+import { pageText, type PlacedText } from "./readingOrder.js";
 import { inflatesWithin } from "./rawPdfObjects.js";
 import { checkZipSizes } from "./zipSizes.js";
 
@@ -46,128 +47,6 @@ const PDF_MAX_INFLATED = 64 * 1024 * 1024;
 /** A DOCX's word/document.xml and all its entries, inflated: past these it is refused unread. */
 const DOCX_MAX_DOCUMENT_XML = 20 * 1024 * 1024;
 const DOCX_MAX_TOTAL = 50 * 1024 * 1024;
-
-/** One piece of text pdf.js places on a page: its string, position and width. */
-interface PlacedText {
-  str: string;
-  x: number;
-  y: number;
-  width: number;
-  /** The font's height, for telling a word gap from glyphs set close. */
-  height: number;
-}
-
-const RTL_LETTER = /[\u0590-\u05FF\u0600-\u06FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
-const RTL_LETTERS = /[\u0590-\u05FF\u0600-\u06FF\uFB1D-\uFDFF\uFE70-\uFEFF]/gu;
-/** Strong left-to-right letters (digits are weak: "08:15" alone says nothing of the line). */
-const LTR_LETTERS = /[A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF]/gu;
-const LTR_OR_DIGIT = /[A-Za-z\u00C0-\u024F\u0370-\u03FF\u0400-\u04FF0-9]/u;
-
-type Direction = "rtl" | "ltr" | "neutral";
-
-/** An item's direction: RTL letters make it RTL, Latin letters or digits LTR, else neutral (spaces, punctuation). */
-function directionOf(text: string): Direction {
-  if (RTL_LETTER.test(text)) return "rtl";
-  if (LTR_OR_DIGIT.test(text)) return "ltr";
-  return "neutral";
-}
-
-/** A line's own direction: the side with more strong letters; null when it has none (only digits, marks). */
-function lineDirection(text: string): "rtl" | "ltr" | null {
-  const rtl = text.match(RTL_LETTERS)?.length ?? 0;
-  const ltr = text.match(LTR_LETTERS)?.length ?? 0;
-  if (rtl === 0 && ltr === 0) return null;
-  return rtl >= ltr ? "rtl" : "ltr";
-}
-
-/**
- * One line's logical text from its items in visual order (left to right). pdf.js keeps each RTL
- * item's own characters in logical order but lays a line's items out as seen, so an RTL line reads
- * backwards ("2027 במרץ 1 תאריך:"). For an RTL line the runs are reversed, keeping each LTR run
- * (consecutive LTR items and the neutral spaces between them: "Science Museum", "08:15") in its
- * own left-to-right order; punctuation pdf.js glued to the visual left of a number (".14:30")
- * is the end of that run in reading order.
- */
-function logicalLine(
-  items: readonly PlacedText[],
-  inherited: "rtl" | "ltr",
-): { text: string; dir: "rtl" | "ltr" } {
-  // Word gaps pdf.js did not write as space items (LibreOffice's PDFs) become spaces.
-  const pieces: string[] = [];
-  items.forEach((item, i) => {
-    const previous = items[i - 1];
-    if (previous) {
-      const gap = item.x - (previous.x + previous.width);
-      const touching = /\s$/.test(previous.str) || /^\s/.test(item.str);
-      if (!touching && gap > Math.max(1, item.height * 0.15)) pieces.push(" ");
-    }
-    pieces.push(item.str);
-  });
-  const visual = pieces.join("");
-  const dir = lineDirection(visual) ?? inherited;
-  if (dir === "ltr") return { text: visual.replace(/\s+/g, " ").trim(), dir };
-  // Units in visual order: an LTR run (LTR pieces with the neutrals between them), or one other piece.
-  const units: string[] = [];
-  let run: string[] = [];
-  let pendingNeutral: string[] = [];
-  const closeRun = () => {
-    if (run.length > 0) units.push(ltrRunInRtl(run.join("")));
-    run = [];
-    units.push(...pendingNeutral);
-    pendingNeutral = [];
-  };
-  for (const piece of pieces) {
-    const direction = directionOf(piece);
-    if (direction === "ltr") {
-      run.push(...pendingNeutral, piece);
-      pendingNeutral = [];
-    } else if (direction === "neutral" && run.length > 0) {
-      pendingNeutral.push(piece);
-    } else {
-      closeRun();
-      units.push(piece);
-    }
-  }
-  closeRun();
-  return { text: units.reverse().join("").replace(/\s+/g, " ").trim(), dir };
-}
-
-/** An LTR run inside an RTL line: punctuation on its visual left ends it in reading order (".14:30" → "14:30."). */
-function ltrRunInRtl(run: string): string {
-  const match = /^([.,;:!?]+)(.*)$/su.exec(run);
-  return match ? `${match[2]}${match[1]}` : run;
-}
-
-/** A page's text in reading order: its items grouped into lines by their baseline, top to bottom. */
-function pageText(items: readonly PlacedText[]): string {
-  const lines: { y: number; items: PlacedText[] }[] = [];
-  for (const item of items) {
-    if (item.str === "") continue;
-    const tolerance = Math.max(2, item.height * 0.4);
-    const line = lines.find((l) => Math.abs(l.y - item.y) <= tolerance);
-    if (line) line.items.push(item);
-    else lines.push({ y: item.y, items: [item] });
-  }
-  // PDF's y grows upwards: the top line has the largest y.
-  lines.sort((a, b) => b.y - a.y);
-  // A paragraph break is a gap clearly wider than the page's closest line spacing; the lines of
-  // one paragraph are joined with a space (a sentence wrapped by the producer reads whole).
-  const gaps = lines.slice(1).map((line, i) => lines[i]!.y - line.y);
-  const lineGap = Math.min(...gaps.filter((gap) => gap > 1));
-  let direction: "rtl" | "ltr" = "ltr";
-  let text = "";
-  lines.forEach((line, i) => {
-    const logical = logicalLine(
-      [...line.items].sort((a, b) => a.x - b.x),
-      direction,
-    );
-    direction = logical.dir;
-    if (!logical.text) return;
-    if (text) text += i > 0 && gaps[i - 1]! > lineGap * 1.3 ? "\n" : " ";
-    text += logical.text;
-  });
-  return text;
-}
 
 /** Pages read, how many the file has, and whether reading stopped at a limit. */
 interface RawPages {

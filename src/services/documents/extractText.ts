@@ -1,6 +1,7 @@
 import mammoth from "mammoth";
 import { getDocumentProxy } from "unpdf";
 import type { DocumentSource, ExtractedDocument } from "../../types/document.js";
+import { t } from "../../messages/index.js";
 import { MemoError } from "../../utils/errors.js";
 import { pageText, type PlacedText } from "./readingOrder.js";
 import { inflatesWithin } from "./rawPdfObjects.js";
@@ -24,7 +25,9 @@ export function documentKind(
   fileName?: string | null,
 ): DocumentKind | null {
   const mime = (mimeType ?? "").split(";")[0]!.trim().toLowerCase();
-  if (mime === "application/pdf" || (!mime && /\.pdf$/i.test(fileName ?? ""))) return "pdf";
+  // A phone may send a PDF as a bare binary: its name says what it is.
+  const generic = !mime || mime === "application/octet-stream";
+  if (mime === "application/pdf" || (generic && /\.pdf$/i.test(fileName ?? ""))) return "pdf";
   if (mime === DOCX_MIME || /\.docx$/i.test(fileName ?? "")) return "docx";
   if (mime === "text/plain" || mime === "text/markdown" || mime === "text/csv") return "text";
   if (TEXT_NAME.test(fileName ?? "")) return "text";
@@ -144,7 +147,7 @@ function tidyPage(text: string): string {
 }
 
 /** The first line with at least three letters, cut to TITLE_CHARS; else the file name without its extension. */
-function titleOf(pages: readonly string[], fileName: string | null): string {
+function titleOf(pages: readonly string[], fileName: string | null, language: "he" | "en"): string {
   for (const page of pages) {
     for (const line of page.split("\n")) {
       const trimmed = line.trim();
@@ -153,7 +156,7 @@ function titleOf(pages: readonly string[], fileName: string | null): string {
     }
   }
   const bare = fileName?.replace(/\.[^.]{1,8}$/, "").trim();
-  return bare || "Document";
+  return bare || t(language, "documents.untitled");
 }
 
 /**
@@ -164,7 +167,7 @@ function titleOf(pages: readonly string[], fileName: string | null): string {
 export async function extractText(
   data: Uint8Array,
   kind: DocumentKind,
-  file: { fileName: string | null; mimeType: string | null },
+  file: { fileName: string | null; mimeType: string | null; language?: "he" | "en" },
 ): Promise<ExtractedDocument> {
   let raw: RawPages;
   try {
@@ -184,7 +187,7 @@ export async function extractText(
     source,
     fileName: file.fileName,
     mimeType: file.mimeType,
-    title: titleOf(pages, file.fileName),
+    title: titleOf(pages, file.fileName, file.language ?? "en"),
     pages,
     ...(capped.pageCount > pages.length ? { pageCount: capped.pageCount } : {}),
     ...(capped.cutShort ? { cutShort: true as const } : {}),

@@ -447,7 +447,7 @@ export class InboundProcessor implements InboxHandler {
     const names = { fileName: file.filename ?? null, mimeType: file.mime_type ?? downloaded.mimeType };
     let extracted: ExtractedDocument;
     try {
-      extracted = await extractText(downloaded.data, kind, names);
+      extracted = await extractText(downloaded.data, kind, { ...names, language });
     } catch (error) {
       if (!(error instanceof DocumentUnreadableError)) throw error;
       deps.logger.info({ messageId: base.whatsappMessageId, kind }, "document could not be opened");

@@ -152,6 +152,22 @@ describe("documents", () => {
     expect((await counts()).documents).toBe(1);
   });
 
+  it("a very long text is kept cut short, and the reply says so; 'delete note 1' on its head after 'my notes' deletes it", async () => {
+    await harness("en");
+    h.graphApi.addMedia(
+      "media-long",
+      Buffer.from(`Minutes\n${"the committee met again. ".repeat(14_000)}`),
+      "text/plain",
+    );
+    const saved = await say(documentMessage("media-long", "text/plain", "minutes.txt"), 1);
+    expect(saved).toContain('Saved "Minutes"');
+    expect(saved).toContain("cut short");
+    expect((await counts()).chunks).toBeLessThanOrEqual(400);
+    await sendText("my notes", 2);
+    expect(await sendText("delete note 1", 3)).toContain('Deleted the document "Minutes"');
+    expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
+  });
+
   it("the data-deletion command removes documents too", async () => {
     await harness("en");
     h.graphApi.addMedia("media-doc-2", fixture("schoolLetterHe.pdf"), PDF);

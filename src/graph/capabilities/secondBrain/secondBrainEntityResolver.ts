@@ -199,6 +199,17 @@ export class SecondBrainEntityResolver implements EntityResolver {
         status: "resolved",
         args: { ...args, factIds: [], noteIds: chosen.slice(0, 1) },
       });
+    // A document picked from "which one?": the pick chose it; deleting it is still asked (no undo).
+    if (disambiguation.type === "note" && args.documents === true) {
+      const picked = disambiguation.candidates.find((c) => c.id === chosen[0]);
+      return Promise.resolve({
+        status: "confirm",
+        question: t(context.language, "documents.confirmDelete", {
+          title: quoteOf(picked?.displayText ?? "").replace(/^📄\s*/u, ""),
+        }),
+        args: { ...args, noteId: chosen[0] },
+      });
+    }
     if (disambiguation.type === "note")
       return Promise.resolve({ status: "resolved", args: { ...args, noteId: chosen[0] } });
     return Promise.resolve({ status: "resolved", args: { ...args, factIds: chosen } });

@@ -2,7 +2,7 @@
 // with searchable chunks, found with their page, listed, forgotten with everything they hold.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DocumentOfferMaker } from "../../src/types/document.js";
+import type { DocumentOfferMaker, DocumentPageReader } from "../../src/types/document.js";
 import {
   createWhatsAppHarness,
   textMessage,
@@ -22,8 +22,15 @@ afterEach(async () => {
   await h?.close();
 });
 
-async function harness(language: "he" | "en", documentOffers?: DocumentOfferMaker) {
-  h = await createWhatsAppHarness(documentOffers ? { documentOffers } : {});
+async function harness(
+  language: "he" | "en",
+  documentOffers?: DocumentOfferMaker,
+  pageReader?: DocumentPageReader,
+) {
+  h = await createWhatsAppHarness({
+    ...(documentOffers ? { documentOffers } : {}),
+    ...(pageReader ? { pageReader } : {}),
+  });
   await h.knownUser(PHONE, language);
   return h;
 }
@@ -166,6 +173,28 @@ describe("documents", () => {
     await sendText("my notes", 2);
     expect(await sendText("delete note 1", 3)).toContain('Deleted the document "Minutes"');
     expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
+  });
+
+  it("a scan read in part keeps its real page count and says how many pages were read", async () => {
+    let reads = 0;
+    const reader: DocumentPageReader = {
+      read: () => {
+        reads++;
+        return Promise.resolve({ pages: ["Invoice 2027-114 from Green Leaf. Total 120 NIS."] });
+      },
+    };
+    await harness("en", undefined, reader);
+    h.graphApi.addMedia("media-scan-2", fixture("scanTwoPages.pdf"), PDF);
+    const message = documentMessage("media-scan-2", PDF, "scan.pdf");
+    const saved = await say(message, 1);
+    expect(saved).toContain("(2 pages)");
+    expect(saved).toContain("I read the first 1 of its 2 pages.");
+    const { rows } = await h.db.pool.query<{ page_count: number }>(
+      "SELECT page_count FROM documents WHERE user_phone = $1",
+      [PHONE],
+    );
+    expect(rows).toEqual([{ page_count: 2 }]);
+    expect(reads).toBe(1);
   });
 
   it("the data-deletion command removes documents too", async () => {

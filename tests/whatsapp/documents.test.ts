@@ -197,6 +197,31 @@ describe("documents", () => {
     expect(reads).toBe(1);
   });
 
+  it("a retried document message finds its document stored: not downloaded, read or stored again", async () => {
+    let reads = 0;
+    const reader: DocumentPageReader = {
+      read: () => {
+        reads++;
+        return Promise.resolve({ pages: ["Invoice 2027-114 from Green Leaf. Total 120 NIS."] });
+      },
+    };
+    let offered = 0;
+    const offers: DocumentOfferMaker = {
+      offer: () => {
+        // The first attempt fails after the document was stored: the turn is retried.
+        if (++offered === 1) return Promise.reject(new Error("offer failed"));
+        return Promise.resolve(null);
+      },
+    };
+    await harness("en", offers, reader);
+    h.graphApi.addMedia("media-scan-3", fixture("scanTwoPages.pdf"), PDF);
+    const saved = await say(documentMessage("media-scan-3", PDF, "scan.pdf"), 1);
+    expect(saved).toContain("Saved");
+    expect(offered).toBe(2);
+    expect(reads).toBe(1);
+    expect((await counts()).documents).toBe(1);
+  });
+
   it("the data-deletion command removes documents too", async () => {
     await harness("en");
     h.graphApi.addMedia("media-doc-2", fixture("schoolLetterHe.pdf"), PDF);

@@ -21,6 +21,11 @@ export const DOCUMENTS_EN = {
   "documents.deleted": '🗑️ Deleted the document "{title}" with its text.',
   "documents.notFound": "I couldn't find a document matching “{query}”.",
   "documents.page": "p. {page}",
+  "documents.confirmDelete":
+    'Delete the document "{title}" with all its text? This can\'t be undone. (yes / no)',
+  "documents.untitled": "Document",
+  "documents.cutShort": "It was long, so I kept only its beginning: the rest was cut short.",
+  "documents.readFirstPages": "I read the first {read} of its {total} pages.",
 } as const;
 
 export const DOCUMENTS_HE = {
@@ -43,4 +48,8 @@ export const DOCUMENTS_HE = {
   "documents.deleted": "🗑️ מחקתי את המסמך „{title}” עם הטקסט שלו.",
   "documents.notFound": "לא מצאתי מסמך שמתאים ל„{query}”.",
   "documents.page": "עמ׳ {page}",
+  "documents.confirmDelete": "למחוק את המסמך „{title}” עם כל הטקסט שלו? אי אפשר לבטל את זה. (כן / לא)",
+  "documents.untitled": "מסמך",
+  "documents.cutShort": "הוא היה ארוך, אז שמרתי רק את ההתחלה שלו: השאר נחתך.",
+  "documents.readFirstPages": "קראתי את {read} העמודים הראשונים מתוך {total}.",
 } as const satisfies Translation<typeof DOCUMENTS_EN>;

@@ -23,7 +23,8 @@ export type NoteCommand =
       functionName: "notes.delete";
       /** `documents`: the words name a document (a PDF, a letter), so only documents are searched. */
       args:
-        { operation: "delete"; noteRef: string } | { operation: "delete"; query: string; documents?: true };
+        | { operation: "delete"; noteRef: string; documents?: true }
+        | { operation: "delete"; query: string; documents?: true };
     }
   | { action: "search_notes"; functionName: "notes.search"; args: { operation: "search"; query: string } };
 
@@ -271,11 +272,18 @@ const FORGET_DOCUMENT_NUMBER = [
  */
 const FORGET_DOCUMENT = [
   new RegExp(
-    String.raw`^${EN_LEAD}${EN_FORGET} (?:the |my |that |this )?((?:[\p{L}\p{N}'’-]+ ){0,5}${EN_DOCUMENT_NOUN}(?: (?:about|from|of|for|on|with) .+)?)$`,
+    String.raw`^${EN_LEAD}${EN_FORGET} (?:the |my |that |this )?((?:(?!(?:about|from|of|for|on|with|to|and) )[\p{L}'’-]+ ){0,2}${EN_DOCUMENT_NOUN}(?: (?:about|from|of|for|on|with) .+)?)$`,
     "iu",
   ),
   new RegExp(String.raw`^${HE_LEAD}${HE_FORGET}(?: את)? (ה?${HE_DOCUMENT_NOUN}(?:\s.+)?)$`, "iu"),
 ];
+
+/**
+ * Words that name something else than a document (a task, a reminder, an event, a list, a note):
+ * "delete the reminder to pay the invoice" is about the reminder, never the invoice.
+ */
+const NOT_A_DOCUMENT =
+  /(?<![\p{L}])(?:tasks?|reminders?|remind|events?|appointments?|meetings?|lists?|notes?|to-?dos?|items?|alarms?|ה?משימ(?:ה|ות|ת)|ה?תזכור(?:ת|ות)|ה?אירוע(?:ים)?|ה?פגיש(?:ה|ות|ת)|ה?רשימ(?:ה|ות|ת)|ה?פתק(?:ים)?|ה?הער(?:ה|ות))(?![\p{L}])/iu;
 
 /**
  * A question about what a kept document says: "what did the school letter say about the trip?",
@@ -390,11 +398,11 @@ export function recognizeNoteCommand(message: string, nowMs: number, timeZone: s
     return {
       action: "delete_note",
       functionName: "notes.delete",
-      args: { operation: "delete", noteRef: `#${documentNumber}` },
+      args: { operation: "delete", noteRef: `#${documentNumber}`, documents: true },
     };
   }
   const document = captured(FORGET_DOCUMENT, text);
-  if (document) {
+  if (document && !NOT_A_DOCUMENT.test(document)) {
     return {
       action: "delete_note",
       functionName: "notes.delete",

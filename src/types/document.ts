@@ -65,6 +65,10 @@ export interface ExtractedDocument {
   pages: string[];
   /** The original file, kept (in Postgres, under a size cap) only when re-extraction needs it. */
   original?: { data: Uint8Array; mimeType: string };
+  /** Pages the file has, when more than `pages` holds (a long file read in part). */
+  pageCount?: number;
+  /** The text was cut at the page, character or time limit: the reply says so. */
+  cutShort?: true;
 }
 
 /**

@@ -51,6 +51,8 @@ describe("questions about a document", () => {
     const reply = await made.say("what did the school letter say about the trip?");
     expect(reply.text).toContain("The trip to the science museum is on Thursday 11 March 2027 [1].");
     expect(reply.text).toContain(`1. “📄 ${LETTER_TITLE}, p. 1:`);
-    expect(lastUserMessageOf(made.server!.requests.at(-1)!)).toContain(`[1] 📄 ${LETTER_TITLE}, p. 1: `);
+    expect(lastUserMessageOf(made.server!.requests.at(-1)!)).toContain(
+      `<note id="1">\n📄 ${LETTER_TITLE}, p. 1: `,
+    );
   });
 });

@@ -79,4 +79,15 @@ describe("extractText", () => {
     expect(documentKind("application/zip", "a.zip")).toBeNull();
     expect(documentKind("application/msword", "a.doc")).toBeNull();
   });
+
+  it("accepts a .pdf sent as application/octet-stream, and titles an untitled file in the user's language", async () => {
+    expect(documentKind("application/octet-stream", "letter.PDF")).toBe("pdf");
+    expect(documentKind("application/octet-stream", "photos.zip")).toBeNull();
+    const blank = await extractText(new Uint8Array(Buffer.from("12 34")), "text", {
+      fileName: null,
+      mimeType: null,
+      language: "he",
+    });
+    expect(blank.title).toBe("מסמך");
+  });
 });

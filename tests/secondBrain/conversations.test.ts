@@ -89,7 +89,7 @@ describe("notes through the planner (scripted LLM)", () => {
     );
     // The answer was written from the note found, numbered as quoted.
     expect(lastUserMessageOf(h.server!.requests.at(-1)!)).toContain(
-      "[1] Wifi password at the cabin: PineTree77",
+      '<note id="1">\nWifi password at the cabin: PineTree77\n</note>',
     );
   });
 

@@ -225,7 +225,21 @@ describe("document commands (no model)", () => {
     ["delete doc 3", "#3"],
     ["תשכח מסמך 2", "#2"],
   ])("%s → deletes document N of the listing", (message, noteRef) => {
-    expect(recognize(message)?.args).toEqual({ operation: "delete", noteRef });
+    expect(recognize(message)?.args).toEqual({ operation: "delete", noteRef, documents: true });
+  });
+
+  it.each([
+    "delete the reminder to pay the invoice",
+    "remove the reminder about the invoice",
+    "delete the task about the contract",
+    "delete task 2 about the form",
+    "delete the note about the letter",
+    "remove the event for the school letter",
+    "delete my shopping list file",
+    "תמחק את התזכורת לשלם את החשבונית",
+    "תמחק את המשימה על החוזה",
+  ])("%s → never deletes a document", (message) => {
+    expect(recognize(message)?.args).not.toMatchObject({ documents: true });
   });
 
   it.each([

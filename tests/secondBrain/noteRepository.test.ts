@@ -3,6 +3,9 @@
 // lists, embeddings, and a property test that one user's search never returns another's notes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgNoteRepository } from "../../src/db/repositories/noteRepository.js";
+import { documentStorage } from "../../src/db/storage.js";
+import { DocumentService } from "../../src/services/documents/documentService.js";
+import type { ExtractedDocument } from "../../src/types/document.js";
 import { PgUserRepository } from "../../src/db/repositories/userRepository.js";
 import { SecondBrainService } from "../../src/services/secondBrain/secondBrainService.js";
 import { queryTerms } from "../../src/utils/searchText.js";
@@ -136,6 +139,83 @@ describe.each(backends)("note storage on $name", (backend) => {
     expect(await notes.update(phone, "6f1c4c1e-0000-4000-a000-000000000000", { content: "x" })).toBeNull();
     expect(await notes.update(await newUser(), note.id, { content: "stolen" })).toBeNull();
     expect((await notes.get(phone, note.id))!.content).toBe("Parking spot 240");
+  });
+
+  describe("documents", () => {
+    const letter = (pages: string[], fileName: string | null = "letter.pdf"): ExtractedDocument => ({
+      source: "pdf",
+      fileName,
+      mimeType: "application/pdf",
+      title: "School letter",
+      pages,
+    });
+    const rowsOf = async (phone: string) => {
+      const { rows } = await db.pool.query<{ documents: number; heads: number; chunks: number }>(
+        `SELECT (SELECT count(*)::int FROM documents WHERE user_phone = $1) AS documents,
+                (SELECT count(*)::int FROM notes WHERE user_phone = $1 AND document_id IS NOT NULL
+                   AND chunk_index IS NULL) AS heads,
+                (SELECT count(*)::int FROM notes WHERE user_phone = $1 AND chunk_index IS NOT NULL) AS chunks`,
+        [phone],
+      );
+      return rows[0]!;
+    };
+    const paragraph = (page: number) =>
+      Array.from({ length: 12 }, (_, i) => `Page ${page} sentence ${i} about the museum trip.`).join(" ");
+
+    it("stores a document once per operation id, and finds it again by that id with its text by page", async () => {
+      const phone = await newUser();
+      const service = new DocumentService(documentStorage(db.pool));
+      const extracted = letter([paragraph(1), paragraph(2)]);
+      const first = await service.store(phone, extracted, { operationId: "document:wamid.1" });
+      const again = await service.store(phone, extracted, { operationId: "document:wamid.1" });
+      expect(again.documentId).toBe(first.documentId);
+      const stored = await rowsOf(phone);
+      expect(stored.documents).toBe(1);
+      expect(stored.heads).toBe(1);
+      const found = await service.storedBy(phone, "document:wamid.1");
+      expect(found?.context.documentId).toBe(first.documentId);
+      expect(found?.pages).toHaveLength(2);
+      expect(found?.pages[1]).toContain("Page 2 sentence 0");
+      expect(await service.storedBy(phone, "document:other")).toBeNull();
+    });
+
+    it("keeps the real page count of a file read in part, and a long file name cut to 300 with its extension", async () => {
+      const phone = await newUser();
+      const service = new DocumentService(documentStorage(db.pool));
+      const name = `${"x".repeat(400)}.pdf`;
+      const context = await service.store(phone, { ...letter([paragraph(1)], name), pageCount: 20 });
+      expect(context.pageCount).toBe(20);
+      expect(context.fileName!.length).toBeLessThanOrEqual(300);
+      expect(context.fileName!.endsWith(".pdf")).toBe(true);
+    });
+
+    it("stores at most 400 chunks, in one statement", async () => {
+      const phone = await newUser();
+      const service = new DocumentService(documentStorage(db.pool));
+      await service.store(
+        phone,
+        letter(Array.from({ length: 450 }, (_, i) => paragraph(i + 1).slice(0, 650))),
+      );
+      expect((await rowsOf(phone)).chunks).toBe(400);
+    });
+
+    it("deleting the head note deletes the document and its chunks; a chunk knows its head; erasure removes all", async () => {
+      const phone = await newUser();
+      const service = new DocumentService(documentStorage(db.pool));
+      const context = await service.store(phone, letter([paragraph(1), paragraph(2)]));
+      const { rows } = await db.pool.query<{ id: string }>(
+        "SELECT id FROM notes WHERE user_phone = $1 AND chunk_index IS NOT NULL",
+        [phone],
+      );
+      const [chunk] = await notes.getMany(phone, [rows[0]!.id]);
+      expect(chunk?.document).toMatchObject({ chunk: true, headNoteId: context.noteId });
+      await notes.delete(phone, [context.noteId]);
+      expect(await rowsOf(phone)).toEqual({ documents: 0, heads: 0, chunks: 0 });
+
+      await service.store(phone, letter([paragraph(1)]));
+      await notes.deleteAll(phone);
+      expect(await rowsOf(phone)).toEqual({ documents: 0, heads: 0, chunks: 0 });
+    });
   });
 
   it("deletes only the owner's notes, and all of them on request", async () => {

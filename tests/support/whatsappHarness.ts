@@ -20,7 +20,7 @@ import { FakeGraphApi } from "./fakeGraphApi.js";
 import { captureLogs } from "./logs.js";
 import { isPlanner } from "./memoHarness.js";
 import { ScriptedOpenAI, lastUserMessageOf, type RecordedRequest } from "./scriptedOpenAI.js";
-import type { DocumentOfferMaker } from "../../src/types/document.js";
+import type { DocumentOfferMaker, DocumentPageReader } from "../../src/types/document.js";
 
 export const APP_SECRET = "test-app-secret";
 export const VERIFY_TOKEN = "test-verify-token";
@@ -101,6 +101,8 @@ export interface WhatsAppHarnessOptions {
   deliver?: (deliveries: readonly Delivery[]) => Promise<unknown>;
   /** Makes the offer of what a stored document proposes (default: none, unlike the app, which makes its own). */
   documentOffers?: DocumentOfferMaker;
+  /** Reads scanned PDFs' pages (default: the scripted model's, when there is one). */
+  pageReader?: DocumentPageReader | null;
 }
 
 /**
@@ -153,6 +155,7 @@ export async function createWhatsAppHarness(options: WhatsAppHarnessOptions = {}
     ...(options.leaseClock ? { leaseClock: options.leaseClock } : {}),
     ...(options.deliver ? { deliver: options.deliver } : {}),
     documentOffers: options.documentOffers ?? null,
+    ...(options.pageReader !== undefined ? { pageReader: options.pageReader } : {}),
   });
   const app: Express = createApp({
     logger,

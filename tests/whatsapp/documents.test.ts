@@ -2,7 +2,7 @@
 // with searchable chunks, found with their page, listed, forgotten with everything they hold.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DocumentOfferMaker } from "../../src/types/document.js";
+import type { DocumentOfferMaker, DocumentPageReader } from "../../src/types/document.js";
 import {
   createWhatsAppHarness,
   textMessage,
@@ -22,8 +22,15 @@ afterEach(async () => {
   await h?.close();
 });
 
-async function harness(language: "he" | "en", documentOffers?: DocumentOfferMaker) {
-  h = await createWhatsAppHarness(documentOffers ? { documentOffers } : {});
+async function harness(
+  language: "he" | "en",
+  documentOffers?: DocumentOfferMaker,
+  pageReader?: DocumentPageReader,
+) {
+  h = await createWhatsAppHarness({
+    ...(documentOffers ? { documentOffers } : {}),
+    ...(pageReader ? { pageReader } : {}),
+  });
   await h.knownUser(PHONE, language);
   return h;
 }
@@ -89,10 +96,14 @@ describe("documents", () => {
     expect(listed).toContain('1. בית ספר יסודי "אורנים", רמת גן (');
     expect(listed).toContain("עמוד אחד");
 
-    const forgotten = await sendText("תשכח את המכתב מבית הספר", 5);
+    // Found by words: asked first, saying it cannot be undone.
+    const asked = await sendText("תשכח את המכתב מבית הספר", 5);
+    expect(asked).toContain("אי אפשר לבטל");
+    expect((await counts()).documents).toBe(1);
+    const forgotten = await sendText("כן", 6);
     expect(forgotten).toContain('מחקתי את המסמך „בית ספר יסודי "אורנים", רמת גן”');
     expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
-    expect(await sendText("המסמכים שלי", 6)).toContain("אין לך עדיין מסמכים");
+    expect(await sendText("המסמכים שלי", 7)).toContain("אין לך עדיין מסמכים");
   });
 
   it("English: a text file and a Word file; search finds the right one; forgetting by words and by number", async () => {
@@ -116,13 +127,99 @@ describe("documents", () => {
     expect(listed).toMatch(/1\. בית ספר יסודי "אורנים", רמת גן \(/);
     expect(listed).toMatch(/2\. Dentist appointment for Noa \(/);
 
-    expect(await sendText("forget the dentist letter", 7)).toContain(
-      'Deleted the document "Dentist appointment for Noa"',
-    );
+    expect(await sendText("forget the dentist letter", 7)).toContain("This can't be undone");
+    expect((await counts()).documents).toBe(2);
+    expect(await sendText("yes", 8)).toContain('Deleted the document "Dentist appointment for Noa"');
     expect((await counts()).documents).toBe(1);
-    await sendText("my documents", 8);
-    expect(await sendText("delete document 1", 9)).toContain("Deleted the document");
+    // "delete note 1" after "my notes" is a note; "delete document 1" must name a document.
+    await sendText("note: the gate code is 4412", 9);
+    await sendText("my notes", 10);
+    expect(await sendText("delete document 1", 11)).toContain("couldn't find a document");
+    expect((await counts()).notes).toBeGreaterThan(1);
+    await sendText("my documents", 12);
+    expect(await sendText("delete document 1", 13)).toContain("Deleted the document");
+    expect(await counts()).toEqual({ documents: 0, notes: 1, chunks: 0 });
+  });
+
+  it("'delete the reminder to pay the invoice' deletes the reminder, never the invoice document", async () => {
+    await harness("en");
+    h.graphApi.addMedia(
+      "media-invoice",
+      Buffer.from("Invoice from Green Leaf\nTotal: 120 NIS"),
+      "text/plain",
+    );
+    await say(documentMessage("media-invoice", "text/plain", "invoice.txt"), 1);
+    await sendText("remind me tomorrow at 9am to pay the invoice", 2);
+    const tasks = () =>
+      h.db.pool.query("SELECT id FROM tasks WHERE user_phone = $1", [PHONE]).then((r) => r.rows.length);
+    expect(await tasks()).toBe(1);
+    const reply = await sendText("delete the reminder to pay the invoice", 3);
+    expect(reply).not.toContain("document");
+    expect(await tasks()).toBe(0);
+    expect((await counts()).documents).toBe(1);
+  });
+
+  it("a very long text is kept cut short, and the reply says so; 'delete note 1' on its head after 'my notes' deletes it", async () => {
+    await harness("en");
+    h.graphApi.addMedia(
+      "media-long",
+      Buffer.from(`Minutes\n${"the committee met again. ".repeat(14_000)}`),
+      "text/plain",
+    );
+    const saved = await say(documentMessage("media-long", "text/plain", "minutes.txt"), 1);
+    expect(saved).toContain('Saved "Minutes"');
+    expect(saved).toContain("cut short");
+    expect((await counts()).chunks).toBeLessThanOrEqual(400);
+    await sendText("my notes", 2);
+    expect(await sendText("delete note 1", 3)).toContain('Deleted the document "Minutes"');
     expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
+  });
+
+  it("a scan read in part keeps its real page count and says how many pages were read", async () => {
+    let reads = 0;
+    const reader: DocumentPageReader = {
+      read: () => {
+        reads++;
+        return Promise.resolve({ pages: ["Invoice 2027-114 from Green Leaf. Total 120 NIS."] });
+      },
+    };
+    await harness("en", undefined, reader);
+    h.graphApi.addMedia("media-scan-2", fixture("scanTwoPages.pdf"), PDF);
+    const message = documentMessage("media-scan-2", PDF, "scan.pdf");
+    const saved = await say(message, 1);
+    expect(saved).toContain("(2 pages)");
+    expect(saved).toContain("I read the first 1 of its 2 pages.");
+    const { rows } = await h.db.pool.query<{ page_count: number }>(
+      "SELECT page_count FROM documents WHERE user_phone = $1",
+      [PHONE],
+    );
+    expect(rows).toEqual([{ page_count: 2 }]);
+    expect(reads).toBe(1);
+  });
+
+  it("a retried document message finds its document stored: not downloaded, read or stored again", async () => {
+    let reads = 0;
+    const reader: DocumentPageReader = {
+      read: () => {
+        reads++;
+        return Promise.resolve({ pages: ["Invoice 2027-114 from Green Leaf. Total 120 NIS."] });
+      },
+    };
+    let offered = 0;
+    const offers: DocumentOfferMaker = {
+      offer: () => {
+        // The first attempt fails after the document was stored: the turn is retried.
+        if (++offered === 1) return Promise.reject(new Error("offer failed"));
+        return Promise.resolve(null);
+      },
+    };
+    await harness("en", offers, reader);
+    h.graphApi.addMedia("media-scan-3", fixture("scanTwoPages.pdf"), PDF);
+    const saved = await say(documentMessage("media-scan-3", PDF, "scan.pdf"), 1);
+    expect(saved).toContain("Saved");
+    expect(offered).toBe(2);
+    expect(reads).toBe(1);
+    expect((await counts()).documents).toBe(1);
   });
 
   it("the data-deletion command removes documents too", async () => {
@@ -187,6 +284,8 @@ describe("documents", () => {
       title: 'בית ספר יסודי "אורנים", רמת גן',
       pageCount: 1,
     });
+    // The user's message is a fixed marker with the file name, never the document's own words (D14).
+    expect(said?.content).toBe("📄 letter.pdf");
     expect(answered?.metadata?.documentOffer?.items[0]).toMatchObject({ start: "2027-03-11T08:15" });
   });
 

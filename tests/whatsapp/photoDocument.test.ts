@@ -54,18 +54,32 @@ function processor(options: {
   mimeType?: string;
   graphReply?: string;
   language?: "he" | "en";
+  /** The document a first attempt of this message stored (a retried turn). */
+  storedBefore?: DocumentContext;
 }) {
   const answered: { said: { text: string; metadata?: Record<string, unknown> } | null; text: unknown }[] = [];
   const graphTurns: { text: string; imageContext: unknown }[] = [];
   const stored: { phone: string; extracted: ExtractedDocument }[] = [];
+  const operations: (string | undefined)[] = [];
+  const lookedUp: string[] = [];
   const llm = new FakeLLM((_node: LLMNode, messages: LLMMessage[]) => {
     if (isAnalysis(messages)) return options.analysis;
     if (isReading(messages) && options.reading) return options.reading;
     throw new Error(`unexpected model call: ${systemOf(messages).slice(0, 40)}`);
   });
   const documents = {
-    store(phone: string, extracted: ExtractedDocument): Promise<DocumentContext> {
+    storedBy(_phone: string, operationId: string) {
+      lookedUp.push(operationId);
+      const before = options.storedBefore;
+      return Promise.resolve(before ? { context: before, pages: [before.excerpt] } : null);
+    },
+    store(
+      phone: string,
+      extracted: ExtractedDocument,
+      stores?: { operationId?: string },
+    ): Promise<DocumentContext> {
       stored.push({ phone, extracted });
+      operations.push(stores?.operationId);
       return Promise.resolve({
         documentId: "doc-1",
         noteId: "note-1",
@@ -109,7 +123,7 @@ function processor(options: {
     logger: createLogger("silent"),
     clock: () => Date.parse("2027-03-02T08:00:00Z"),
   } as unknown as InboundProcessorDeps;
-  return { processor: new InboundProcessor(deps), answered, graphTurns, stored, llm };
+  return { processor: new InboundProcessor(deps), answered, graphTurns, stored, llm, operations, lookedUp };
 }
 
 function imageInbox(caption?: string): InboxMessage {
@@ -138,6 +152,34 @@ function imageInbox(caption?: string): InboxMessage {
 const lease = { confirm: () => Promise.resolve() } as never;
 
 describe("a photo of a page", () => {
+  it("is stored under the message's operation id; a retried message reuses it without reading it again", async () => {
+    const first = processor({
+      analysis: INVOICE_ANALYSIS,
+      reading: { isDocument: true, title: "Invoice 2027-114 from Green Leaf", text: INVOICE_TEXT },
+    });
+    await first.processor.process(imageInbox(), lease);
+    expect(first.operations).toEqual(["photo:wamid.PHOTO1"]);
+
+    const retried = processor({
+      analysis: INVOICE_ANALYSIS,
+      storedBefore: {
+        documentId: "doc-1",
+        noteId: "note-1",
+        title: "Invoice 2027-114 from Green Leaf",
+        fileName: null,
+        source: "photo",
+        pageCount: 1,
+        excerpt: INVOICE_TEXT,
+      },
+    });
+    await retried.processor.process(imageInbox(), lease);
+    expect(retried.lookedUp).toEqual(["photo:wamid.PHOTO1"]);
+    expect(retried.stored).toEqual([]);
+    // Only the analysis was asked of the model: the page was not read again.
+    expect(retried.llm.calls.filter((call) => isReading(call.messages))).toEqual([]);
+    expect(String(retried.answered[0]!.text)).toContain("Invoice 2027-114 from Green Leaf");
+  });
+
   it("without a caption: read whole by the vision model and stored as a one-page document, and the reply says so", async () => {
     const p = processor({
       analysis: INVOICE_ANALYSIS,

@@ -42,6 +42,18 @@ interface DocumentRepository {
     phone: string,
     page?: { limit?: number; offset?: number },
   ): Promise<{ documents: StoredDocument[]; total: number }>;
+  /**
+   * The document this owner's `operationId` stored, with its head note's content and its chunks'
+   * text by page (in order); null when none (a retried message reads its file only once).
+   */
+  byOperation(
+    phone: string,
+    operationId: string,
+  ): Promise<{
+    document: StoredDocument;
+    head: string;
+    chunks: { page: number | null; text: string }[];
+  } | null>;
   /** The owner's documents whose head notes are among `noteIds`. */
   byHeadNotes(phone: string, noteIds: readonly string[]): Promise<StoredDocument[]>;
 }
@@ -139,6 +151,34 @@ export class PgDocumentRepository implements DocumentRepository {
       return { documents: [], total: counted.rows[0]?.n ?? 0 };
     }
     return { documents: rows.map(toDocument), total: rows[0]?.total ?? 0 };
+  }
+
+  async byOperation(
+    phone: string,
+    operationId: string,
+  ): Promise<{
+    document: StoredDocument;
+    head: string;
+    chunks: { page: number | null; text: string }[];
+  } | null> {
+    const { rows } = await this.db.query<DocumentRow>(
+      `SELECT ${COLUMNS} FROM documents
+        WHERE user_phone = $1 AND created_by_operation = $2 AND note_id IS NOT NULL`,
+      [phone, operationId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const notes = await this.db.query<{ id: string; content: string; page: number | null }>(
+      `SELECT id, content, page FROM notes
+        WHERE user_phone = $1 AND document_id = $2
+        ORDER BY chunk_index NULLS FIRST`,
+      [phone, row.id],
+    );
+    const head = notes.rows.find((note) => note.id === row.note_id)?.content ?? "";
+    const chunks = notes.rows
+      .filter((note) => note.id !== row.note_id)
+      .map((note) => ({ page: note.page, text: note.content }));
+    return { document: toDocument(row), head, chunks };
   }
 
   async byHeadNotes(phone: string, noteIds: readonly string[]): Promise<StoredDocument[]> {

@@ -90,6 +90,14 @@ export interface NoteStorageFeatures {
 export interface NoteRepository {
   /** Stores a note; with an `operationId` already used by this owner, returns that note instead. */
   create(phone: string, note: NewNote): Promise<Note>;
+  /** Stores a document's chunk notes in one INSERT (each `document.chunkIndex` set); returns how many. */
+  createChunks(
+    phone: string,
+    documentId: string,
+    category: string,
+    chunks: readonly { content: string; page: number | null }[],
+    sourceMessageId: number | null,
+  ): Promise<number>;
   get(phone: string, id: string): Promise<Note | null>;
   /** The owner's notes among `ids`, in the order of `ids`; unknown ids are skipped. */
   getMany(phone: string, ids: readonly string[]): Promise<Note[]>;
@@ -306,6 +314,34 @@ export class PgNoteRepository implements NoteRepository {
     );
     if (!existing.rows[0]) throw new Error(`note of operation ${operationId} vanished during its insert`);
     return toNote(existing.rows[0]);
+  }
+
+  async createChunks(
+    phone: string,
+    documentId: string,
+    category: string,
+    chunks: readonly { content: string; page: number | null }[],
+    sourceMessageId: number | null,
+  ): Promise<number> {
+    if (chunks.length === 0) return 0;
+    const { rowCount } = await this.db.query(
+      `INSERT INTO notes (user_phone, content, category, tags, search_text, importance, source_message_id,
+                          document_id, page, chunk_index)
+       SELECT $1, chunk.content, $2, '{}'::text[], chunk.search_text, 0.5, $3, $4, chunk.page, chunk.chunk_index
+         FROM unnest($5::text[], $6::text[], $7::int[], $8::int[])
+              AS chunk(content, search_text, page, chunk_index)`,
+      [
+        phone,
+        category,
+        sourceMessageId,
+        documentId,
+        chunks.map((chunk) => chunk.content),
+        chunks.map((chunk) => noteSearchText(chunk.content, category, [])),
+        chunks.map((chunk) => chunk.page),
+        chunks.map((_, index) => index),
+      ],
+    );
+    return rowCount ?? chunks.length;
   }
 
   async get(phone: string, id: string): Promise<Note | null> {

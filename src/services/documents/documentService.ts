@@ -13,6 +13,10 @@ const ORIGINAL_MAX_BYTES = 5 * 1024 * 1024;
 const TITLE_CHARS = 200;
 /** Characters of a title a chunk carries as its category (the notes table's check). */
 const CATEGORY_CHARS = 100;
+/** Characters of a file name kept (the documents table's check), its extension kept. */
+const FILE_NAME_CHARS = 300;
+/** Chunks kept of one document (with MAX_CHARS of extraction, about all of them). */
+const MAX_CHUNKS = 400;
 
 export interface StoreOptions {
   /** The storing operation (e.g. the WhatsApp message id): a retried turn stores the document once. */
@@ -30,6 +34,13 @@ function excerptOf(text: string, max = EXCERPT_CHARS): string {
   const cut = line.slice(0, max - 1);
   const space = cut.lastIndexOf(" ");
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** A file name within FILE_NAME_CHARS, its extension (up to 10 characters) kept. */
+function fileNameWithin(name: string | null): string | null {
+  if (name === null || name.length <= FILE_NAME_CHARS) return name;
+  const extension = /\.[^.\s]{1,10}$/.exec(name)?.[0] ?? "";
+  return `${name.slice(0, FILE_NAME_CHARS - extension.length - 1)}…${extension}`;
 }
 
 /** What a stored document hands a turn. */
@@ -71,7 +82,8 @@ export class DocumentService {
     const excerpt = excerptOf(text);
     const title = excerptOf(extracted.title, TITLE_CHARS) || "Document";
     const paged = extracted.source === "pdf" || extracted.source === "scan";
-    const pageCount = paged ? extracted.pages.length : 1;
+    const pageCount = paged ? Math.max(extracted.pages.length, extracted.pageCount ?? 0) : 1;
+    const fileName = fileNameWithin(extracted.fileName);
     const original =
       extracted.original && extracted.original.data.byteLength <= ORIGINAL_MAX_BYTES
         ? extracted.original
@@ -79,7 +91,7 @@ export class DocumentService {
     const stored = await this.storage.transaction(async ({ documents, notes }) => {
       const { document, created } = await documents.insert(phone, {
         title,
-        fileName: extracted.fileName,
+        fileName,
         mimeType: extracted.mimeType,
         source: extracted.source,
         pageCount,
@@ -90,27 +102,46 @@ export class DocumentService {
       });
       if (!created && document.noteId) return contextOf(document, document.noteId, excerpt);
       const head = await notes.create(phone, {
-        content: headContent(title, extracted.fileName, pageCount, paged, excerpt),
+        content: headContent(title, fileName, pageCount, paged, excerpt),
         category: null,
         tags: [],
         sourceMessageId: options.sourceMessageId ?? null,
         document: { id: document.id, page: null, chunkIndex: null },
       });
       const category = title.slice(0, CATEGORY_CHARS);
-      for (const [index, chunk] of chunkPages(extracted.pages, paged).entries()) {
-        await notes.create(phone, {
-          content: chunk.text,
-          category,
-          tags: [],
-          sourceMessageId: options.sourceMessageId ?? null,
-          document: { id: document.id, page: chunk.page, chunkIndex: index },
-        });
-      }
+      const chunks = chunkPages(extracted.pages, paged).slice(0, MAX_CHUNKS);
+      await notes.createChunks(
+        phone,
+        document.id,
+        category,
+        chunks.map((chunk) => ({ content: chunk.text, page: chunk.page })),
+        options.sourceMessageId ?? null,
+      );
       await documents.setHeadNote(phone, document.id, head.id);
       return contextOf(document, head.id, excerpt);
     });
     this.onStored();
     return stored;
+  }
+
+  /**
+   * The document an operation stored already (a retried message), with its text by page; null when
+   * none. The caller then skips reading the file (and any vision calls) again.
+   */
+  async storedBy(
+    phone: string,
+    operationId: string,
+  ): Promise<{ context: DocumentContext; pages: string[] } | null> {
+    const found = await this.storage.repositories.documents.byOperation(phone, operationId);
+    if (!found?.document.noteId) return null;
+    const pages: string[] = [];
+    for (const chunk of found.chunks) {
+      const at = (chunk.page ?? 1) - 1;
+      while (pages.length <= at) pages.push("");
+      pages[at] = pages[at] ? `${pages[at]}\n${chunk.text}` : chunk.text;
+    }
+    const excerpt = excerptOf(pages.join("\n\n"));
+    return { context: contextOf(found.document, found.document.noteId, excerpt), pages };
   }
 
   /** The user's documents, newest first (default: 10), and how many there are. */

@@ -15,10 +15,19 @@ export interface PageImageOptions {
   maxPages?: number;
   /** Bytes of all images together; an image past the cap is left out (default: 20 MB). */
   maxBytes?: number;
+  /** Images in all, each one vision call (default: 12). */
+  maxImages?: number;
 }
 
 const DEFAULT_MAX_PAGES = 10;
 const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
+const DEFAULT_MAX_IMAGES = 12;
+/** Images taken of one page. */
+const MAX_IMAGES_PER_PAGE = 4;
+/** Pages looked at, with or without images (a file of 20,000 empty pages is not walked whole). */
+const MAX_PAGES_VISITED = 200;
+/** Milliseconds spent looking for images before what was found is used. */
+const DEADLINE_MS = 30_000;
 /** A page with at least this many visible characters of text has a text layer: it is read, not looked at. */
 const TEXT_LAYER_CHARACTERS = 20;
 /** Images smaller than this on either side are decorations (rules, bullets, logos' slivers). */
@@ -38,7 +47,9 @@ interface DecodedImage {
  * a JPEG file); any other image pdf.js can decode (Flate, JPX, JBIG2, CCITT, CMYK JPEG) is encoded
  * as PNG. Pages with text (at least 20 visible characters) give nothing: their text is read instead.
  * What cannot be taken out is skipped, so an empty result means "no text could be read".
- * Limits: the first `maxPages` (10) pages that give images, and `maxBytes` (20 MB) of images in all.
+ * Limits: the first `maxPages` (10) pages that give images, `maxBytes` (20 MB) and `maxImages` (12)
+ * of images in all, four a page (an image drawn many times counts once), the first 200 pages
+ * looked at, and 30 seconds.
  * The input is not changed (pdf.js is given a copy).
  */
 export async function embeddedPageImages(
@@ -47,7 +58,9 @@ export async function embeddedPageImages(
 ): Promise<PageImage[]> {
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
   let budget = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const stored = storedJpegsByPage(pdf);
+  const maxImages = options.maxImages ?? DEFAULT_MAX_IMAGES;
+  const deadline = performance.now() + DEADLINE_MS;
+  const stored = storedJpegsByPage(pdf, MAX_PAGES_VISITED);
   // pdf.js's warnings about odd files stay quiet: what cannot be read is skipped.
   const document = await getDocumentProxy(pdf.slice(), {
     maxImageSize: MAX_IMAGE_PIXELS,
@@ -57,21 +70,28 @@ export async function embeddedPageImages(
   const images: PageImage[] = [];
   try {
     let pagesTaken = 0;
-    for (let number = 1; number <= document.numPages && pagesTaken < maxPages; number++) {
+    const last = Math.min(document.numPages, MAX_PAGES_VISITED);
+    for (let number = 1; number <= last && pagesTaken < maxPages; number++) {
+      if (images.length >= maxImages || budget <= 0 || performance.now() > deadline) break;
       // The stored JPEGs when the page tree was read whole, else what pdf.js decodes.
       const jpegs = stored?.length === document.numPages ? (stored[number - 1] ?? []) : [];
+      const wanted = Math.min(MAX_IMAGES_PER_PAGE, maxImages - images.length);
       let found: Found[];
       try {
-        found = await imagesOfPage(await document.getPage(number), jpegs, OPS.paintImageXObject);
+        found = await imagesOfPage(await document.getPage(number), jpegs, OPS.paintImageXObject, {
+          count: wanted,
+          bytes: budget,
+        });
       } catch {
         // A page pdf.js cannot read is skipped, like an image it cannot decode.
         continue;
       }
       let taken = false;
-      for (const image of found) {
+      for (const image of found.slice(0, wanted)) {
         if (image.data.length > budget) continue;
         budget -= image.data.length;
-        images.push({ page: number, ...image });
+        // Stored JPEGs are views into the file: only what is taken is copied.
+        images.push({ page: number, ...image, data: Buffer.from(image.data) });
         taken = true;
       }
       if (taken) pagesTaken++;
@@ -85,8 +105,16 @@ export async function embeddedPageImages(
 type Found = Omit<PageImage, "page">;
 type PdfPage = Awaited<ReturnType<Awaited<ReturnType<typeof getDocumentProxy>>["getPage"]>>;
 
-/** One page's images: none when it has a text layer; its stored JPEGs, else pdf.js's pixels as PNG. */
-async function imagesOfPage(page: PdfPage, jpegs: StoredJpeg[], paintImage: number): Promise<Found[]> {
+/**
+ * One page's images: none when it has a text layer; its stored JPEGs, else pdf.js's pixels as PNG.
+ * At most `limit.count` images, each drawn image once, none encoded past `limit.bytes`.
+ */
+async function imagesOfPage(
+  page: PdfPage,
+  jpegs: StoredJpeg[],
+  paintImage: number,
+  limit: { count: number; bytes: number },
+): Promise<Found[]> {
   try {
     const text = await page.getTextContent();
     const visible = text.items.reduce(
@@ -100,16 +128,22 @@ async function imagesOfPage(page: PdfPage, jpegs: StoredJpeg[], paintImage: numb
     if (stored.length > 0) return stored;
     const list = await page.getOperatorList();
     const found: Found[] = [];
-    for (let i = 0; i < list.fnArray.length; i++) {
+    const drawn = new Set<string>();
+    let bytes = limit.bytes;
+    for (let i = 0; i < list.fnArray.length && found.length < limit.count && bytes > 0; i++) {
       if (list.fnArray[i] !== paintImage) continue;
       const key = String((list.argsArray[i] as unknown[])[0]);
+      if (drawn.has(key)) continue;
+      drawn.add(key);
       const objects = key.startsWith("g_") ? page.commonObjs : page.objs;
       const image = await new Promise<DecodedImage | null>((resolve) => {
         objects.get(key, resolve);
       });
       const pixels = image ? rawPixels(image) : null;
-      if (pixels && pixels.width >= MIN_SIDE && pixels.height >= MIN_SIDE)
-        found.push({ data: encodePng(pixels), mimeType: "image/png" });
+      if (!pixels || pixels.width < MIN_SIDE || pixels.height < MIN_SIDE) continue;
+      const png = encodePng(pixels);
+      bytes -= png.length;
+      if (bytes >= 0) found.push({ data: png, mimeType: "image/png" });
     }
     return found;
   } finally {

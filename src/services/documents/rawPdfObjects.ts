@@ -34,6 +34,19 @@ const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f
 /** Nesting allowed in one value, and in forms drawing forms: a hostile file cannot recurse forever. */
 const MAX_DEPTH = 32;
 const MAX_FORM_DEPTH = 4;
+/** Bytes one stream may inflate to, and all streams of one file together: a zip bomb is unreadable. */
+const MAX_STREAM_BYTES = 8 * 1024 * 1024;
+const MAX_FILE_DECODED_BYTES = 32 * 1024 * 1024;
+/** Images taken of one page (a page drawing one image 3,000 times gives it once). */
+const MAX_IMAGES_PER_PAGE = 4;
+
+/** A file's streams inflated more than MAX_FILE_DECODED_BYTES, or one more than MAX_STREAM_BYTES. */
+class DecodedTooLarge extends Error {}
+
+/** What a file's streams have inflated to so far. */
+interface Inflated {
+  bytes: number;
+}
 
 /** Reads one PDF value at a position (dictionaries, arrays, names, numbers, references, strings). */
 class Lexer {
@@ -163,7 +176,7 @@ class Lexer {
 }
 
 /** Every object of the file by number: later definitions (incremental updates) replace earlier ones. */
-function readObjects(bytes: Buffer): Map<number, PdfObject> {
+function readObjects(bytes: Buffer, inflated: Inflated): Map<number, PdfObject> {
   const objects = new Map<number, PdfObject>();
   const objectStreams: PdfObject[] = [];
   const text = bytes.toString("latin1");
@@ -198,7 +211,7 @@ function readObjects(bytes: Buffer): Map<number, PdfObject> {
     objects.set(Number(match[1]), object);
   }
   for (const stream of objectStreams) {
-    for (const [num, object] of objectStreamContents(stream, objects))
+    for (const [num, object] of objectStreamContents(stream, objects, inflated))
       if (!objects.has(num)) objects.set(num, object);
   }
   return objects;
@@ -210,9 +223,13 @@ function skipSpace(text: string, at: number): number {
 }
 
 /** The objects an object stream (PDF 1.5) holds: "num offset" pairs, then the values. */
-function objectStreamContents(stream: PdfObject, objects: Map<number, PdfObject>): [number, PdfObject][] {
+function objectStreamContents(
+  stream: PdfObject,
+  objects: Map<number, PdfObject>,
+  inflated: Inflated,
+): [number, PdfObject][] {
   const dict = stream.value as Dict;
-  const data = decoded(stream, objects);
+  const data = decoded(stream, objects, inflated);
   const count = resolve(dict.get("N"), objects);
   const first = resolve(dict.get("First"), objects);
   if (!data || typeof count !== "number" || typeof first !== "number") return [];
@@ -249,16 +266,22 @@ function filtersOf(dict: Dict, objects: Map<number, PdfObject>): string[] {
 }
 
 /** A stream's data when it is plain or Flate-encoded without a predictor; null otherwise. */
-function decoded(object: PdfObject, objects: Map<number, PdfObject>): Buffer | null {
+function decoded(object: PdfObject, objects: Map<number, PdfObject>, inflated: Inflated): Buffer | null {
   if (!object.stream || !(object.value instanceof Map)) return null;
   const filters = filtersOf(object.value, objects);
   if (filters.length === 0) return object.stream;
   if (filters.length !== 1 || filters[0] !== "FlateDecode" || object.value.has("DecodeParms")) return null;
+  let data: Buffer;
   try {
-    return inflateSync(object.stream);
-  } catch {
+    data = inflateSync(object.stream, { maxOutputLength: MAX_STREAM_BYTES });
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
+      throw new DecodedTooLarge("a PDF stream inflates past its cap");
     return null;
   }
+  inflated.bytes += data.length;
+  if (inflated.bytes > MAX_FILE_DECODED_BYTES) throw new DecodedTooLarge("a PDF inflates past its cap");
+  return data;
 }
 
 /** The pages in order, each with its (inherited) resources and content streams. */
@@ -285,7 +308,11 @@ function pagesOf(
 }
 
 /** The XObject names a content stream draws (`/Name Do`), in order; null when it cannot be read. */
-function drawnNames(contents: Value | undefined, objects: Map<number, PdfObject>): string[] | null {
+function drawnNames(
+  contents: Value | undefined,
+  objects: Map<number, PdfObject>,
+  inflated: Inflated,
+): string[] | null {
   const parts = Array.isArray(resolve(contents, objects))
     ? (resolve(contents, objects) as Value[])
     : [contents];
@@ -293,14 +320,44 @@ function drawnNames(contents: Value | undefined, objects: Map<number, PdfObject>
   for (const part of parts) {
     if (!(part instanceof Ref)) return null;
     const object = objects.get(part.num);
-    const data = object ? decoded(object, objects) : null;
+    const data = object ? decoded(object, objects, inflated) : null;
     if (!data) return null;
     texts.push(data.toString("latin1"));
   }
-  return [...texts.join("\n").matchAll(/\/([^\s/[\]<>(){}%]+)\s+Do\b/g)].map((m) => m[1]!);
+  return [...new Set([...texts.join("\n").matchAll(/\/([^\s/[\]<>(){}%]+)\s+Do\b/g)].map((m) => m[1]!))];
 }
 
-/** A JPEG image a page draws: its stored bytes and size. */
+/**
+ * Whether the file's Flate streams (content, fonts, object streams; not images) inflate within `maxBytes` in all, measured
+ * under the cap, so pdf.js (which has no such limit) is never handed a stream bomb. A file this
+ * reader cannot read at all counts as within (pdf.js decides).
+ */
+export function inflatesWithin(pdf: Uint8Array, maxBytes: number): boolean {
+  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  const inflated: Inflated = { bytes: 0 };
+  try {
+    const objects = readObjects(bytes, inflated);
+    for (const object of objects.values()) {
+      if (!object.stream || !(object.value instanceof Map)) continue;
+      const filters = filtersOf(object.value, objects);
+      // Images are decoded only when a page is looked at, within pdf.js's pixel cap.
+      if (filters[0] !== "FlateDecode" || nameOf(resolve(object.value.get("Subtype"), objects)) === "Image")
+        continue;
+      const left = maxBytes - inflated.bytes;
+      if (left <= 0) return false;
+      try {
+        inflated.bytes += inflateSync(object.stream, { maxOutputLength: left }).length;
+      } catch (error) {
+        if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") return false;
+      }
+    }
+  } catch (error) {
+    return !(error instanceof DecodedTooLarge);
+  }
+  return inflated.bytes <= maxBytes;
+}
+
+/** A JPEG image a page draws: its stored bytes (a view into the file: copy what is kept) and size. */
 export interface StoredJpeg {
   data: Buffer;
   width: number;
@@ -308,18 +365,22 @@ export interface StoredJpeg {
 }
 
 /**
- * The JPEG (DCTDecode) images each page draws, in drawing order, by page index; null when the file
- * cannot be read this way. Images in CMYK, with a Decode array, or behind another filter are left
- * out (pdf.js decodes those).
+ * The JPEG (DCTDecode) images each of the first `maxPages` pages draws, in drawing order, by page
+ * index; null when the file cannot be read this way (or its streams inflate past the caps). An image
+ * drawn several times is given once, and at most MAX_IMAGES_PER_PAGE per page. Images in CMYK, with
+ * a Decode array, or behind another filter are left out (pdf.js decodes those).
  */
-export function storedJpegsByPage(pdf: Uint8Array): StoredJpeg[][] | null {
-  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
-  let objects: Map<number, PdfObject>;
+export function storedJpegsByPage(pdf: Uint8Array, maxPages = Infinity): StoredJpeg[][] | null {
   try {
-    objects = readObjects(bytes);
+    return jpegsByPage(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), maxPages);
   } catch {
     return null;
   }
+}
+
+function jpegsByPage(bytes: Buffer, maxPages: number): StoredJpeg[][] | null {
+  const inflated: Inflated = { bytes: 0 };
+  const objects = readObjects(bytes, inflated);
   const pages = pagesOf(objects);
   if (pages.length === 0) return null;
 
@@ -327,21 +388,25 @@ export function storedJpegsByPage(pdf: Uint8Array): StoredJpeg[][] | null {
     resources: Dict | undefined,
     contents: Value | undefined,
     depth: number,
+    seen: Set<number>,
   ): StoredJpeg[] => {
     const xobjects = resolve(resources?.get("XObject"), objects);
     if (!(xobjects instanceof Map) || depth > MAX_FORM_DEPTH) return [];
-    const names = drawnNames(contents, objects) ?? [...xobjects.keys()];
+    const names = drawnNames(contents, objects, inflated) ?? [...xobjects.keys()];
     const found: StoredJpeg[] = [];
     for (const name of names) {
+      if (seen.size >= MAX_IMAGES_PER_PAGE * 4 || found.length >= MAX_IMAGES_PER_PAGE) break;
       const ref = xobjects.get(name);
-      const object = ref instanceof Ref ? objects.get(ref.num) : undefined;
+      if (!(ref instanceof Ref) || seen.has(ref.num)) continue;
+      seen.add(ref.num);
+      const object = objects.get(ref.num);
       if (!object?.stream || !(object.value instanceof Map)) continue;
       const dict = object.value;
       const subtype = nameOf(resolve(dict.get("Subtype"), objects));
       if (subtype === "Form") {
         // A form's content is its own stream; its resources are its own, or else the page's.
         const own = resolve(dict.get("Resources"), objects);
-        found.push(...imagesOf(own instanceof Map ? own : resources, ref, depth + 1));
+        found.push(...imagesOf(own instanceof Map ? own : resources, ref, depth + 1, seen));
         continue;
       }
       const filters = filtersOf(dict, objects);
@@ -360,10 +425,12 @@ export function storedJpegsByPage(pdf: Uint8Array): StoredJpeg[][] | null {
         object.stream[1] !== 0xd8
       )
         continue;
-      found.push({ data: Buffer.from(object.stream), width, height });
+      found.push({ data: object.stream, width, height });
     }
-    return found;
+    return found.slice(0, MAX_IMAGES_PER_PAGE);
   };
 
-  return pages.map((page) => imagesOf(page.resources, page.contents, 0));
+  return pages.map((page, index) =>
+    index < maxPages ? imagesOf(page.resources, page.contents, 0, new Set()) : [],
+  );
 }

@@ -19,8 +19,19 @@ export function isQuestion(message: string): boolean {
   );
 }
 
+/**
+ * The notes for the model, each fenced as <note id="N">…</note> (cited as [N]): their text is data
+ * (D14), and a note cannot close its own fence.
+ */
 function numbered(notes: StoredNote[]): string {
-  return notes.map((n, i) => `[${i + 1}] ${n.content.slice(0, MODEL_CHARS_PER_NOTE)}`).join("\n");
+  return notes
+    .map((n, i) => {
+      const text = n.content
+        .slice(0, MODEL_CHARS_PER_NOTE)
+        .replace(/<\/?note\b/gi, (tag) => tag.replace("<", "‹"));
+      return `<note id="${i + 1}">\n${text}\n</note>`;
+    })
+    .join("\n");
 }
 
 /**

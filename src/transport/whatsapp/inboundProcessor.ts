@@ -348,7 +348,7 @@ export class InboundProcessor implements InboxHandler {
       return this.answer(phone, result, language, reply, this.byVoice(user, false));
     }
     // A photo of a page is read whole and kept as a document (issue 37), when documents are kept.
-    const document = await this.photoDocument(phone, image, context, language);
+    const document = await this.photoDocument(phone, image, context, language, base.whatsappMessageId);
     // Answered without the graph: through the router's one step, like the routes before the graph.
     const said = {
       text: "📷",
@@ -372,11 +372,16 @@ export class InboundProcessor implements InboxHandler {
     image: { data: Buffer; mimeType: string },
     context: ImageContext,
     language: "he" | "en",
+    messageId: string | undefined,
   ): Promise<{ context: DocumentContext; pages: string[] } | null> {
     const { deps } = this;
     const analysed = context.analysisResult.extractedText ?? "";
     if (!deps.documents || !deps.llm) return null;
     if (context.imageType !== "structured" || analysed.length < DOCUMENT_PHOTO_MIN_TEXT) return null;
+    // A retried message stores its page once, and is not read again.
+    const operationId = messageId ? `photo:${messageId}` : undefined;
+    const stored = operationId ? await deps.documents.storedBy(phone, operationId) : null;
+    if (stored) return stored;
     const reading = await readDocumentImage(deps.llm, image, language);
     deps.logger.info(
       {
@@ -397,7 +402,10 @@ export class InboundProcessor implements InboxHandler {
       title: reading.title || firstLine.slice(0, 80),
       pages: [reading.text],
     };
-    return { context: await deps.documents.store(phone, extracted), pages: extracted.pages };
+    return {
+      context: await deps.documents.store(phone, extracted, operationId ? { operationId } : {}),
+      pages: extracted.pages,
+    };
   }
 
   /**
@@ -431,11 +439,15 @@ export class InboundProcessor implements InboxHandler {
       await this.say(phone, t(language, "documents.unavailable"), language, notice);
       return;
     }
+    const operationId = `document:${base.whatsappMessageId}`;
+    // A retried message finds its document stored: it is neither downloaded nor read again.
+    const stored = await deps.documents.storedBy(phone, operationId);
+    if (stored) return this.documentStored(phone, file.caption, stored, null, language, base, reply);
     const downloaded = await deps.client.downloadMedia(file.id, DOCUMENT_MAX_BYTES);
     const names = { fileName: file.filename ?? null, mimeType: file.mime_type ?? downloaded.mimeType };
     let extracted: ExtractedDocument;
     try {
-      extracted = await extractText(downloaded.data, kind, names);
+      extracted = await extractText(downloaded.data, kind, { ...names, language });
     } catch (error) {
       if (!(error instanceof DocumentUnreadableError)) throw error;
       deps.logger.info({ messageId: base.whatsappMessageId, kind }, "document could not be opened");
@@ -452,24 +464,46 @@ export class InboundProcessor implements InboxHandler {
         await this.say(phone, t(language, "documents.unreadable"), language, notice);
         return;
       }
+      // The file's real page count is kept: the reply says how many of them were read.
+      const pageCount = Math.max(extracted.pages.length, extracted.pageCount ?? 0);
       extracted = {
         ...extracted,
         source: "scan",
         pages: read.pages,
+        ...(pageCount > read.pages.length ? { pageCount } : {}),
         ...(read.title ? { title: read.title } : {}),
         original: { data: downloaded.data, mimeType: names.mimeType },
       };
     }
-    const context = await deps.documents.store(phone, extracted, {
-      operationId: `document:${base.whatsappMessageId}`,
-      file: downloaded.data,
-    });
+    const context = await deps.documents.store(phone, extracted, { operationId, file: downloaded.data });
     deps.logger.info(
       { event: "DOCUMENT_STORED", kind, pages: context.pageCount, bytes: downloaded.data.byteLength },
       "document stored",
     );
-    const saved = savedLine(context, language);
-    const caption = file.caption?.trim();
+    const kept = { context, pages: extracted.pages };
+    return this.documentStored(phone, file.caption, kept, extracted, language, base, reply);
+  }
+
+  /**
+   * The answer to a stored document: its caption run through the graph with the document as data,
+   * else the saved reply with its offer. `extracted`: what this turn read (null: a retried message
+   * found it stored), for saying what was left out.
+   */
+  private async documentStored(
+    phone: string,
+    captionText: string | undefined,
+    stored: { context: DocumentContext; pages: string[] },
+    extracted: ExtractedDocument | null,
+    language: "he" | "en",
+    base: TurnOptions,
+    reply: WhatsAppSendOptions,
+  ): Promise<void> {
+    const { deps } = this;
+    const { context } = stored;
+    const saved = [savedLine(context, language), extracted ? partLine(extracted, language) : null]
+      .filter(Boolean)
+      .join(" ");
+    const caption = captionText?.trim();
     if (caption) {
       const result = await deps.runtime.invokeMemoGraph(phone, caption, {
         ...base,
@@ -483,15 +517,17 @@ export class InboundProcessor implements InboxHandler {
         ...(reply.guard ? { guard: reply.guard } : {}),
         ...(reply.held ? { held: reply.held } : {}),
       });
-      return this.answer(phone, result, language, { ...reply, quote: false }, this.byVoice(user, false));
+      return this.answer(phone, result, language, { ...reply, quote: false }, this.byVoice(base.user, false));
     }
+    // The user's message is a fixed marker with the file's name: the document's own words (its
+    // title) never stand in the window as the user's (D14); they stay in the metadata.
     const said = {
-      text: `📄 ${context.title}`,
+      text: context.fileName ? `📄 ${context.fileName}` : "📄",
       messageId: base.whatsappMessageId,
       replyTo: base.replyToMessageId,
       metadata: { documentContext: context },
     };
-    const answer = await this.savedAnswer(base.user, context, extracted.pages, language);
+    const answer = await this.savedAnswer(base.user, context, stored.pages, language, saved);
     await deps.router.answerWithoutGraph(phone, language, said, [answer], reply);
   }
 
@@ -501,9 +537,9 @@ export class InboundProcessor implements InboxHandler {
     context: DocumentContext,
     pages: readonly string[],
     language: "he" | "en",
+    saved = savedLine(context, language),
   ): Promise<ReplyContent> {
     const { offers, clock } = this.deps;
-    const saved = savedLine(context, language);
     const offered = offers
       ? await offers.offer({ user, language, document: context, pages, now: clock() })
       : null;
@@ -561,6 +597,14 @@ function savedLine(context: DocumentContext, language: "he" | "en"): string {
   return context.source === "pdf" || context.source === "scan"
     ? t(language, "documents.saved", { title: context.title, count: context.pageCount })
     : t(language, "documents.savedText", { title: context.title });
+}
+
+/** What was left out of a long document: "I read the first 10 of 20 pages." Null when nothing. */
+function partLine(extracted: ExtractedDocument, language: "he" | "en"): string | null {
+  const total = extracted.pageCount ?? extracted.pages.length;
+  if (extracted.source === "scan" && total > extracted.pages.length)
+    return t(language, "documents.readFirstPages", { read: extracted.pages.length, total });
+  return extracted.cutShort ? t(language, "documents.cutShort") : null;
 }
 
 /** What Memo says about an image with no caption: what it shows, what it holds, what it could do. */

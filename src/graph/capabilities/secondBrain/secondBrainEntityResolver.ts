@@ -199,6 +199,17 @@ export class SecondBrainEntityResolver implements EntityResolver {
         status: "resolved",
         args: { ...args, factIds: [], noteIds: chosen.slice(0, 1) },
       });
+    // A document picked from "which one?": the pick chose it; deleting it is still asked (no undo).
+    if (disambiguation.type === "note" && args.documents === true) {
+      const picked = disambiguation.candidates.find((c) => c.id === chosen[0]);
+      return Promise.resolve({
+        status: "confirm",
+        question: t(context.language, "documents.confirmDelete", {
+          title: quoteOf(picked?.displayText ?? "").replace(/^📄\s*/u, ""),
+        }),
+        args: { ...args, noteId: chosen[0] },
+      });
+    }
     if (disambiguation.type === "note")
       return Promise.resolve({ status: "resolved", args: { ...args, noteId: chosen[0] } });
     return Promise.resolve({ status: "resolved", args: { ...args, factIds: chosen } });
@@ -239,6 +250,9 @@ export class SecondBrainEntityResolver implements EntityResolver {
             n: String(handle.n),
           }),
         );
+      // "forget document 2" after "my notes": note 2 must be a document, or nothing is deleted.
+      if (args.documents === true && (!note.document || note.document.chunk))
+        return notFound(t(language, "documents.notFound", { query: ref ?? "" }));
       return { status: "resolved", args: { ...args, noteId: note.id } };
     }
     const query = nonEmpty(args.query) ?? ref;
@@ -248,6 +262,15 @@ export class SecondBrainEntityResolver implements EntityResolver {
     const chosen = chooseNote(query, onlyDocuments ? found.filter((m) => m.note.document) : found);
     if (chosen.length === 0)
       return notFound(t(language, onlyDocuments ? "documents.notFound" : "notes.notFound", { query }));
+    // A document found by words is asked about first: deleting it cannot be undone.
+    if (chosen.length === 1 && onlyDocuments)
+      return {
+        status: "confirm",
+        question: t(language, "documents.confirmDelete", {
+          title: chosen[0]!.document?.title ?? quoteOf(chosen[0]!.content),
+        }),
+        args: { ...args, noteId: chosen[0]!.id },
+      };
     if (chosen.length === 1) return { status: "resolved", args: { ...args, noteId: chosen[0]!.id } };
     return whichNote(step, query, chosen, args, "noteId", language);
   }

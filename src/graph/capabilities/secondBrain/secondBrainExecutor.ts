@@ -384,8 +384,10 @@ export function createSecondBrainExecutor(
     context: RunContext,
   ): Promise<Ran<"notes.delete">> {
     const { phone, language } = context;
-    const deleted = await notes.delete(phone, await withDocuments(phone, namedNotes(args)));
-    if (deleted.length === 0) return failure("NOT_FOUND", t(language, "notes.notFoundAny"));
+    const removed = await notes.delete(phone, await withDocuments(phone, namedNotes(args)));
+    if (removed.length === 0) return failure("NOT_FOUND", t(language, "notes.notFoundAny"));
+    // Plain notes first, then the documents' head notes: the reply names both kinds.
+    const deleted = [...removed.filter((n) => !n.document), ...removed.filter((n) => n.document)];
     const titles = deleted.flatMap((n) => (n.document ? [n.document.title] : []));
     return {
       outcome: success(

@@ -61,8 +61,14 @@ function render(data: SecondBrainData, language: Language): string {
     case "deleted":
       if (data.notes.length === 0) return t(language, "notes.deletedAgain");
       // A document's delete cannot be undone (its file and chunks go with it): no undo hint.
-      if (data.documents?.length)
-        return data.documents.map((title) => t(language, "documents.deleted", { title })).join("\n");
+      if (data.documents?.length) {
+        // The notes come first, the documents' head notes last (one each).
+        const plain = data.notes.slice(0, Math.max(0, data.notes.length - data.documents.length));
+        const lines = data.documents.map((title) => t(language, "documents.deleted", { title }));
+        if (plain.length === 1) lines.unshift(t(language, "notes.deleted", { quote: plain[0]!.quote }));
+        else if (plain.length > 1) lines.unshift(t(language, "notes.deletedMany", { count: plain.length }));
+        return lines.join("\n");
+      }
       return withUndoHint(
         data.notes.length === 1
           ? t(language, "notes.deleted", { quote: data.notes[0]!.quote })

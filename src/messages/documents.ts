@@ -2,6 +2,7 @@ import type { Translation } from "./entries.js";
 
 /** Documents (issue 37): a PDF, Word or text file kept as a note, listed, found and forgotten. */
 export const DOCUMENTS_EN = {
+  "documents.alreadySaved": '📄 You sent me this file before: it\'s in your notes as "{title}".',
   "documents.saved": {
     one: '📄 Saved "{title}" (1 page) to your notes. Ask me about it, or say "search notes …".',
     other: '📄 Saved "{title}" ({count} pages) to your notes. Ask me about it, or say "search notes …".',
@@ -29,6 +30,7 @@ export const DOCUMENTS_EN = {
 } as const;
 
 export const DOCUMENTS_HE = {
+  "documents.alreadySaved": "📄 את הקובץ הזה כבר שלחת לי: הוא בפתקים שלך בשם „{title}”.",
   "documents.saved": {
     one: "📄 שמרתי את „{title}” (עמוד אחד) בפתקים שלך. אפשר לשאול אותי עליו, או לכתוב „חפש בפתקים …”.",
     other:

@@ -8,7 +8,7 @@ import { extractText, type DocumentKind } from "../../src/services/documents/ext
 import { createHarness, PHONE, plan, step, type Harness } from "../support/memoHarness.js";
 import { lastUserMessageOf } from "../support/scriptedOpenAI.js";
 
-const LETTER_TITLE = 'בית ספר יסודי "אורנים", רמת גן';
+const LETTER_TITLE = 'מכתב להורים - טיול שכבה';
 
 let h: Harness | undefined;
 afterEach(async () => {

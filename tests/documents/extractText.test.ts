@@ -31,7 +31,8 @@ describe("extractText", () => {
     ])
       expect(text).toContain(phrase);
     for (const sentence of LETTER_SENTENCES) expect(text).toContain(sentence);
-    expect(letter.title).toBe('בית ספר יסודי "אורנים", רמת גן');
+    // The title Chromium printed into the PDF's information (the page's <title>), not its first line.
+    expect(letter.title).toBe('מכתב להורים - טיול שכבה');
   });
 
   it("gives the same sentences for the word processor's PDF and its DOCX", async () => {

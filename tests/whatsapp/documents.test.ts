@@ -2,6 +2,7 @@
 // with searchable chunks, found with their page, listed, forgotten with everything they hold.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { DocumentOffers } from "../../src/services/documents/offers.js";
 import type { DocumentOfferMaker, DocumentPageReader } from "../../src/types/document.js";
 import {
   createWhatsAppHarness,
@@ -71,7 +72,7 @@ describe("documents", () => {
     await harness("he");
     h.graphApi.addMedia("media-doc-1", fixture("schoolLetterHe.pdf"), PDF);
     const saved = await say(documentMessage("media-doc-1", PDF, "schoolLetterHe.pdf"), 1);
-    expect(saved).toContain('שמרתי את „בית ספר יסודי "אורנים", רמת גן” (עמוד אחד)');
+    expect(saved).toContain('שמרתי את „מכתב להורים - טיול שכבה” (עמוד אחד)');
     const stored = await counts();
     expect(stored.documents).toBe(1);
     expect(stored.chunks).toBeGreaterThan(0);
@@ -84,7 +85,7 @@ describe("documents", () => {
     expect(rows.every((r) => r.page === 1)).toBe(true);
 
     const found = await sendText("חפש בפתקים מוזיאון", 2);
-    expect(found).toContain('📄 בית ספר יסודי "אורנים", רמת גן, עמ׳ 1:');
+    expect(found).toContain('📄 מכתב להורים - טיול שכבה, עמ׳ 1:');
     expect(found).toContain("מוזיאון המדע");
 
     // "my notes" shows the document once (its head note), not its chunks.
@@ -93,7 +94,7 @@ describe("documents", () => {
 
     const listed = await sendText("המסמכים שלי", 4);
     expect(listed).toContain("המסמכים שלך (1)");
-    expect(listed).toContain('1. בית ספר יסודי "אורנים", רמת גן (');
+    expect(listed).toContain('1. מכתב להורים - טיול שכבה (');
     expect(listed).toContain("עמוד אחד");
 
     // Found by words: asked first, saying it cannot be undone.
@@ -101,7 +102,7 @@ describe("documents", () => {
     expect(asked).toContain("אי אפשר לבטל");
     expect((await counts()).documents).toBe(1);
     const forgotten = await sendText("כן", 6);
-    expect(forgotten).toContain('מחקתי את המסמך „בית ספר יסודי "אורנים", רמת גן”');
+    expect(forgotten).toContain('מחקתי את המסמך „מכתב להורים - טיול שכבה”');
     expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
     expect(await sendText("המסמכים שלי", 7)).toContain("אין לך עדיין מסמכים");
   });
@@ -277,11 +278,11 @@ describe("documents", () => {
     const reply = await say(documentMessage("media-doc-3", PDF, "letter.pdf"), 1);
     expect(reply).toContain("(1 page) to your notes.");
     expect(reply).toContain("1. Science museum trip, Thu 11 Mar 08:15");
-    expect(asked).toEqual([{ title: 'בית ספר יסודי "אורנים", רמת גן', pages: 1, language: "en" }]);
+    expect(asked).toEqual([{ title: 'מכתב להורים - טיול שכבה', pages: 1, language: "en" }]);
     await h.memo.memory.load(PHONE);
     const [said, answered] = h.memo.memory.getRecentMessages(PHONE).slice(-2);
     expect(said?.metadata?.documentContext).toMatchObject({
-      title: 'בית ספר יסודי "אורנים", רמת גן',
+      title: 'מכתב להורים - טיול שכבה',
       pageCount: 1,
     });
     // The user's message is a fixed marker with the file name, never the document's own words (D14).
@@ -299,5 +300,41 @@ describe("documents", () => {
     expect(saved).toContain('Saved "Dentist appointment for Noa" to your notes.');
     expect(answer).toContain("Your documents (1):");
     expect(answer).toContain("1. Dentist appointment for Noa (");
+  });
+
+  it("the same file sent again is not stored twice: the reply says where it is and offers again", async () => {
+    await harness("en", new DocumentOffers(null));
+    h.graphApi.addMedia("media-a", fixture("dentist.txt"), "text/plain");
+    h.graphApi.addMedia("media-b", fixture("dentist.txt"), "text/plain");
+    const first = await say(documentMessage("media-a", "text/plain", "dentist.txt"), 1);
+    expect(first).toContain('Saved "Dentist appointment for Noa" to your notes.');
+    const again = await say(documentMessage("media-b", "text/plain", "noa.txt"), 2);
+    expect(again).toContain(
+      'You sent me this file before: it\'s in your notes as "Dentist appointment for Noa".',
+    );
+    expect(again).toContain("Tue 09/03 16:40");
+    expect((await counts()).documents).toBe(1);
+  });
+
+  it("a file sent as text that holds a zero byte is unreadable, never stored as noise", async () => {
+    await harness("he");
+    h.graphApi.addMedia("media-bin", Buffer.from("%PDF-1.4\u0000\u0001binary"), "text/plain");
+    expect(await say(documentMessage("media-bin", "text/plain", "orders.txt"), 1)).toContain(
+      "לא הצלחתי לקרוא",
+    );
+    expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
+  });
+
+  it("a caption is answered, then the document's offer follows", async () => {
+    await harness("en", new DocumentOffers(null));
+    h.graphApi.addMedia("media-doc-5", fixture("dentist.txt"), "text/plain");
+    await h.deliver(documentMessage("media-doc-5", "text/plain", "dentist.txt", "my documents"));
+    await h.graphApi.waitForSent(3);
+    await h.idle();
+    const [saved, answer, offer] = h.graphApi.textsTo(PHONE);
+    expect(saved).toContain('Saved "Dentist appointment for Noa" to your notes.');
+    expect(answer).toContain("Your documents (1):");
+    expect(offer).toContain("Tue 09/03 16:40");
+    expect(offer).toContain("Reply with");
   });
 });

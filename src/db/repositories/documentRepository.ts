@@ -54,6 +54,15 @@ interface DocumentRepository {
     head: string;
     chunks: { page: number | null; text: string }[];
   } | null>;
+  /** The owner's newest document of these bytes (its sha256, hex), as `byOperation` gives it; null when none. */
+  bySha256(
+    phone: string,
+    sha256: string,
+  ): Promise<{
+    document: StoredDocument;
+    head: string;
+    chunks: { page: number | null; text: string }[];
+  } | null>;
   /** The owner's documents whose head notes are among `noteIds`. */
   byHeadNotes(phone: string, noteIds: readonly string[]): Promise<StoredDocument[]>;
 }
@@ -166,7 +175,35 @@ export class PgDocumentRepository implements DocumentRepository {
         WHERE user_phone = $1 AND created_by_operation = $2 AND note_id IS NOT NULL`,
       [phone, operationId],
     );
-    const row = rows[0];
+    return this.withNotes(phone, rows[0]);
+  }
+
+  async bySha256(
+    phone: string,
+    sha256: string,
+  ): Promise<{
+    document: StoredDocument;
+    head: string;
+    chunks: { page: number | null; text: string }[];
+  } | null> {
+    const { rows } = await this.db.query<DocumentRow>(
+      `SELECT ${COLUMNS} FROM documents
+        WHERE user_phone = $1 AND sha256 = $2 AND note_id IS NOT NULL
+        ORDER BY created_at DESC LIMIT 1`,
+      [phone, sha256],
+    );
+    return this.withNotes(phone, rows[0]);
+  }
+
+  /** A stored document with its head note's content and its chunks' text by page, in order. */
+  private async withNotes(
+    phone: string,
+    row: DocumentRow | undefined,
+  ): Promise<{
+    document: StoredDocument;
+    head: string;
+    chunks: { page: number | null; text: string }[];
+  } | null> {
     if (!row) return null;
     const notes = await this.db.query<{ id: string; content: string; page: number | null }>(
       `SELECT id, content, page FROM notes

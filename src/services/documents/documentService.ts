@@ -132,7 +132,24 @@ export class DocumentService {
     phone: string,
     operationId: string,
   ): Promise<{ context: DocumentContext; pages: string[] } | null> {
-    const found = await this.storage.repositories.documents.byOperation(phone, operationId);
+    return this.keptAs(await this.storage.repositories.documents.byOperation(phone, operationId));
+  }
+
+  /** The document of these very bytes the user sent before (the newest), with its text by page; null when none. */
+  async storedSame(
+    phone: string,
+    file: Uint8Array,
+  ): Promise<{ context: DocumentContext; pages: string[] } | null> {
+    const sha256 = createHash("sha256").update(file).digest("hex");
+    return this.keptAs(await this.storage.repositories.documents.bySha256(phone, sha256));
+  }
+
+  private keptAs(
+    found: {
+      document: StoredDocument;
+      chunks: { page: number | null; text: string }[];
+    } | null,
+  ): { context: DocumentContext; pages: string[] } | null {
     if (!found?.document.noteId) return null;
     const pages: string[] = [];
     for (const chunk of found.chunks) {

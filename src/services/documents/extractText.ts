@@ -56,6 +56,8 @@ interface RawPages {
   pages: string[];
   pageCount: number;
   cutShort: boolean;
+  /** The title the file itself carries (a PDF's document information), when it has one worth showing. */
+  title?: string;
 }
 
 async function extractPdf(data: Uint8Array): Promise<RawPages> {
@@ -64,12 +66,14 @@ async function extractPdf(data: Uint8Array): Promise<RawPages> {
   const pdf = await getDocumentProxy(new Uint8Array(data));
   const deadline = performance.now() + PDF_DEADLINE_MS;
   try {
+    const title = await ownTitle(pdf);
+    const titled = title ? { title } : {};
     const pages: string[] = [];
     let characters = 0;
     const last = Math.min(pdf.numPages, MAX_PAGES);
     for (let n = 1; n <= last; n++) {
       if (characters > MAX_CHARS || performance.now() > deadline)
-        return { pages, pageCount: pdf.numPages, cutShort: true };
+        return { pages, pageCount: pdf.numPages, cutShort: true, ...titled };
       const page = await pdf.getPage(n);
       const content = await page.getTextContent();
       const placed: PlacedText[] = [];
@@ -88,9 +92,32 @@ async function extractPdf(data: Uint8Array): Promise<RawPages> {
       pages.push(text);
       page.cleanup();
     }
-    return { pages, pageCount: pdf.numPages, cutShort: pdf.numPages > last || characters > MAX_CHARS };
+    return {
+      pages,
+      pageCount: pdf.numPages,
+      cutShort: pdf.numPages > last || characters > MAX_CHARS,
+      ...titled,
+    };
   } finally {
     await pdf.cleanup();
+  }
+}
+
+/**
+ * The title a PDF's producer wrote into its document information (a browser prints the page's
+ * <title>, a word processor the document's): kept when it has words and is not a file name or a
+ * placeholder ("Untitled", "Microsoft Word - letter.docx").
+ */
+async function ownTitle(pdf: Awaited<ReturnType<typeof getDocumentProxy>>): Promise<string | undefined> {
+  try {
+    const { info } = (await pdf.getMetadata()) as { info?: { Title?: unknown } };
+    const title = typeof info?.Title === "string" ? tidyPage(info.Title).replace(/\n/g, " ") : "";
+    if ((title.match(/\p{L}/gu)?.length ?? 0) < 3) return undefined;
+    if (/^(untitled|microsoft\s+(word|powerpoint)\b|document\d*$)/i.test(title)) return undefined;
+    if (/\.(pdf|docx?|html?|txt|odt|rtf)$/i.test(title)) return undefined;
+    return title;
+  } catch {
+    return undefined;
   }
 }
 
@@ -113,11 +140,15 @@ async function extractDocx(data: Uint8Array): Promise<RawPages> {
 function decodeText(data: Uint8Array): string {
   if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder("utf-16le").decode(data.subarray(2));
   if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder("utf-16be").decode(data.subarray(2));
+  let text: string;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(data);
+    text = new TextDecoder("utf-8", { fatal: true }).decode(data);
   } catch {
-    return new TextDecoder("windows-1255").decode(data);
+    text = new TextDecoder("windows-1255").decode(data);
   }
+  // A zero byte is no text file's: a binary file sent as text is unreadable, not stored as noise.
+  if (text.includes("\u0000")) throw new Error("a zero byte in a text file");
+  return text;
 }
 
 /** Pages cut to MAX_CHARS characters in all: the page where the cap falls is cut, later ones dropped. */
@@ -137,17 +168,30 @@ function capCharacters(raw: RawPages): RawPages {
 
 /** Blank lines folded, spaces trimmed, Windows line ends made plain. */
 function tidyPage(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .split("\n")
-    .map((line) => line.replace(/[ \t\u00A0]+/g, " ").trim())
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+  return (
+    text
+      .replace(/\r\n?/g, "\n")
+      // Control characters (a PDF's stray ones): Postgres refuses a zero byte in text.
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "")
+      .split("\n")
+      .map((line) => line.replace(/[ \t\u00A0]+/g, " ").trim())
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim()
+  );
 }
 
-/** The first line with at least three letters, cut to TITLE_CHARS; else the file name without its extension. */
-function titleOf(pages: readonly string[], fileName: string | null, language: "he" | "en"): string {
+/**
+ * The file's own title, else the first line with at least three letters, cut to TITLE_CHARS; else
+ * the file name without its extension.
+ */
+function titleOf(
+  own: string | undefined,
+  pages: readonly string[],
+  fileName: string | null,
+  language: "he" | "en",
+): string {
+  if (own) return own.length > TITLE_CHARS ? `${own.slice(0, TITLE_CHARS - 1).trimEnd()}…` : own;
   for (const page of pages) {
     for (const line of page.split("\n")) {
       const trimmed = line.trim();
@@ -187,7 +231,7 @@ export async function extractText(
     source,
     fileName: file.fileName,
     mimeType: file.mimeType,
-    title: titleOf(pages, file.fileName, file.language ?? "en"),
+    title: titleOf(raw.title, pages, file.fileName, file.language ?? "en"),
     pages,
     ...(capped.pageCount > pages.length ? { pageCount: capped.pageCount } : {}),
     ...(capped.cutShort ? { cutShort: true as const } : {}),

@@ -444,6 +444,12 @@ export class InboundProcessor implements InboxHandler {
     const stored = await deps.documents.storedBy(phone, operationId);
     if (stored) return this.documentStored(phone, file.caption, stored, null, language, base, reply);
     const downloaded = await deps.client.downloadMedia(file.id, DOCUMENT_MAX_BYTES);
+    // The same file sent again is not stored twice: the reply says where it is, and offers again.
+    const same = await deps.documents.storedSame(phone, downloaded.data);
+    if (same) {
+      const again = t(language, "documents.alreadySaved", { title: same.context.title });
+      return this.documentStored(phone, file.caption, same, null, language, base, reply, again);
+    }
     const names = { fileName: file.filename ?? null, mimeType: file.mime_type ?? downloaded.mimeType };
     let extracted: ExtractedDocument;
     try {
@@ -497,12 +503,15 @@ export class InboundProcessor implements InboxHandler {
     language: "he" | "en",
     base: TurnOptions,
     reply: WhatsAppSendOptions,
+    savedBefore?: string,
   ): Promise<void> {
     const { deps } = this;
     const { context } = stored;
-    const saved = [savedLine(context, language), extracted ? partLine(extracted, language) : null]
-      .filter(Boolean)
-      .join(" ");
+    const saved =
+      savedBefore ??
+      [savedLine(context, language), extracted ? partLine(extracted, language) : null]
+        .filter(Boolean)
+        .join(" ");
     const caption = captionText?.trim();
     if (caption) {
       const result = await deps.runtime.invokeMemoGraph(phone, caption, {
@@ -517,7 +526,18 @@ export class InboundProcessor implements InboxHandler {
         ...(reply.guard ? { guard: reply.guard } : {}),
         ...(reply.held ? { held: reply.held } : {}),
       });
-      return this.answer(phone, result, language, { ...reply, quote: false }, this.byVoice(base.user, false));
+      await this.answer(phone, result, language, { ...reply, quote: false }, this.byVoice(base.user, false));
+      // The document's offer follows the caption's answer (what the caption did is done; the offer
+      // lists the rest, answered by number or "none"), unless a question is now open.
+      if (result.status === "waiting") return;
+      const offered = await this.offerOf(base.user, context, stored.pages, language);
+      if (!offered) return;
+      await deps.router.answerWithoutGraph(phone, language, null, [offered], {
+        ...reply,
+        inReplyTo: undefined,
+        quote: false,
+      });
+      return;
     }
     // The user's message is a fixed marker with the file's name: the document's own words (its
     // title) never stand in the window as the user's (D14); they stay in the metadata.
@@ -539,16 +559,24 @@ export class InboundProcessor implements InboxHandler {
     language: "he" | "en",
     saved = savedLine(context, language),
   ): Promise<ReplyContent> {
+    const offered = await this.offerOf(user, context, pages, language);
+    if (!offered) return { text: saved, options: [], language };
+    return { ...offered, text: `${saved}\n\n${offered.text}` };
+  }
+
+  /** The numbered offer of what a stored document proposes, as a message keeping it in its metadata; null: none. */
+  private async offerOf(
+    user: User,
+    context: DocumentContext,
+    pages: readonly string[],
+    language: "he" | "en",
+  ): Promise<ReplyContent | null> {
     const { offers, clock } = this.deps;
     const offered = offers
       ? await offers.offer({ user, language, document: context, pages, now: clock() })
       : null;
-    return {
-      text: offered ? `${saved}\n\n${offered.text}` : saved,
-      options: [],
-      language,
-      ...(offered ? { metadata: { documentOffer: offered.offer } } : {}),
-    };
+    if (!offered) return null;
+    return { text: offered.text, options: [], language, metadata: { documentOffer: offered.offer } };
   }
 
   /** Whether the reply goes by voice: the message was a voice note (`voiceNote`), or the user asked for it. */

@@ -1,7 +1,7 @@
 // An English school letter (Chromium's print, two pages) through the webhook, the inbox and the Graph
 // API, without a model, for a user in London: saved with its offer (the trip with its times, the fee
 // by its day), found by search and by a question with its page, listed, and "1 and 2" adds the event
-// and the reminder at London's wall times.
+// and the reminder at London's wall times; "forget the school letter" deletes it.
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { DocumentOffers } from "../../src/services/documents/offers.js";
@@ -36,7 +36,7 @@ const sendText = (text: string, n: number) => say(textMessage(PHONE, text, h.clo
 const london = (date: Date | null) => date?.toLocaleString("sv-SE", { timeZone: "Europe/London" });
 
 describe("an English school letter through WhatsApp", () => {
-  it("PDF → saved with its offer; search, a question and 'my documents' find it with its page; '1 and 2' adds both", async () => {
+  it("PDF → saved with its offer; search, a question and 'my documents' find it with its page; '1 and 2' adds both; forgotten", async () => {
     h = await createWhatsAppHarness({
       clock: fakeClock("2027-03-01T09:00:00Z"),
       documentOffers: new DocumentOffers(null),
@@ -102,5 +102,17 @@ describe("an English school letter through WhatsApp", () => {
     expect(listed).toContain("Your documents (1):");
     expect(listed).toContain("1. Oakwood Primary School, Elm Road, Reading (");
     expect(listed).toContain("2 pages)");
+
+    // Without a model, search matches the words as written: the Hebrew word finds nothing here.
+    expect(await sendText("חפש בפתקים מוזיאון", 7)).toContain("אין בפתקים שלך כלום על „מוזיאון”");
+
+    expect(await sendText("forget the school letter", 8)).toContain(
+      'Deleted the document "Oakwood Primary School, Elm Road, Reading"',
+    );
+    const left = await h.db.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM notes WHERE user_phone = $1",
+      [PHONE],
+    );
+    expect(left.rows[0]!.n).toBe(0);
   });
 });

@@ -435,6 +435,36 @@ describe("WhatsApp simulator: the user's messages become Cloud API webhooks", ()
     expect(unknown.body.message).toMatch(/replyTo/);
   });
 
+  it("marks a message forwarded in context.forwarded, as Meta does, and shows it on the page", async () => {
+    const h = await start();
+    const sent = await userSends(h, { type: "text", text: "Dinner at 8 on Friday?", forwarded: true });
+    expect(sent.status).toBe(200);
+    await userSends(h, {
+      type: "document",
+      media: { base64: Buffer.from("Dentist on Monday at 10").toString("base64"), mimeType: "text/plain" },
+      caption: "from Dana",
+      forwarded: true,
+    });
+    await userSends(h, { type: "text", text: "my own words" });
+
+    const [text, document, own] = messagesIn(h);
+    // A forwarded message quotes nothing: its context holds the flag alone.
+    expect(text).toMatchObject({ type: "text", text: { body: "Dinner at 8 on Friday?" } });
+    expect(text!.context).toEqual({ forwarded: true });
+    expect(document).toMatchObject({ type: "document", context: { forwarded: true } });
+    expect(own).not.toHaveProperty("context");
+    const stored = await conversation(h);
+    expect(stored.map((m) => m.forwarded ?? false)).toEqual([true, true, false]);
+
+    const reaction = await userSends(h, {
+      type: "reaction",
+      reaction: { messageId: sent.body.id, emoji: "👍" },
+      forwarded: true,
+    });
+    expect(reaction.status).toBe(400);
+    expect(reaction.body.message).toMatch(/forwarded: a reaction message cannot be forwarded/);
+  });
+
   it("sends reactions and locations in Meta's shapes", async () => {
     const h = await start();
     const memo = await graphSend(h, { to: "+972 (50) 123-4567", type: "text", text: { body: "Done!" } });
@@ -486,6 +516,22 @@ describe("WhatsApp simulator: the user's messages become Cloud API webhooks", ()
         /media\.mimeType: must be image\/\*/,
       ],
       [{ phone: PHONE, type: "image", media: { base64: "!!!", mimeType: "image/png" } }, /media\.base64/],
+      [
+        {
+          phone: PHONE,
+          type: "document",
+          media: { base64: "", mimeType: "text/plain", filename: "empty.txt" },
+        },
+        /media\.base64: the file is empty \(0 bytes\)/,
+      ],
+      [
+        {
+          phone: PHONE,
+          type: "document",
+          media: { base64: "data:text/plain;base64,", mimeType: "text/plain" },
+        },
+        /media\.base64: the file is empty \(0 bytes\)/,
+      ],
       [{ phone: PHONE, type: "interactive" }, /interactive: is required/],
       [
         { phone: PHONE, type: "reaction", reaction: { messageId: "wamid.x", emoji: "👍" } },
@@ -758,12 +804,23 @@ describe("WhatsApp simulator: page and limits", () => {
       "attach-image",
       "attach-audio",
       "attach-document",
+      "forwarded-toggle",
     ]) {
       expect(html).toContain(`data-testid="${id}"`);
     }
-    for (const id of ["message", "message-button", "list-open", "list-row", "ticks", "reply-action"]) {
+    for (const id of [
+      "message",
+      "message-button",
+      "list-open",
+      "list-row",
+      "ticks",
+      "reply-action",
+      "message-forwarded",
+    ]) {
       expect(html).toContain(`"data-testid", "${id}"`);
     }
+    // The paperclip takes the text files Memo reads: Markdown and CSV too.
+    expect(html).toMatch(/accept="[^"]*\.md,\.csv[^"]*text\/markdown,text\/csv/);
     // The list sheet's title follows its text's direction (Hebrew labels align right).
     expect(html).toMatch(/<span dir="auto" data-testid="list-title">/);
     // Nothing loaded from elsewhere.

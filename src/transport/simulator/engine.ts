@@ -55,6 +55,8 @@ export interface UserMessage {
   caption?: string;
   media?: { bytes: Buffer; mimeType: string; filename?: string; voice?: boolean };
   replyTo?: string;
+  /** Sent as forwarded: the webhook's context.forwarded. */
+  forwarded?: boolean;
   choice?: SimChoice;
   reaction?: { messageId: string; emoji: string };
   location?: SimLocation;
@@ -173,6 +175,7 @@ export class SimulatorEngine {
       ...(quoted
         ? { context: { id: quoted.id, direction: quoted.direction, preview: previewOf(quoted) } }
         : {}),
+      ...(input.forwarded ? { forwarded: true } : {}),
       status: "sent",
     };
     this.store.add(message);
@@ -202,6 +205,7 @@ export class SimulatorEngine {
             },
           }
         : {}),
+      ...(input.forwarded ? { forwarded: true } : {}),
     });
     const outcome = await this.postWebhook(payload);
     if ("status" in outcome && outcome.status >= 200 && outcome.status < 300) {

@@ -100,6 +100,9 @@ audio.media { width: 260px; max-width: 100%; height: 40px; background: transpare
 .send:disabled { opacity: .6; }
 .recording { color: var(--danger) !important; animation: pulse 1s infinite; }
 @keyframes pulse { 50% { opacity: .5; } }
+.fwd-toggle { display: flex; align-items: center; gap: 3px; align-self: center; font-size: 12px; color: var(--muted); white-space: nowrap; cursor: pointer; user-select: none; }
+.fwd-toggle:has(input:checked) { color: var(--header); font-weight: 600; }
+.fwd-label { display: block; font-size: 12px; font-style: italic; color: var(--muted); margin-bottom: 2px; }
 .rec-time { align-self: center; font-size: 13px; color: var(--danger); min-width: 36px; }
 .sheet { position: absolute; inset: 0; background: rgba(11,20,26,.4); display: flex; align-items: flex-end; justify-content: center; z-index: 5; }
 .sheet-card { width: 100%; max-width: 480px; max-height: 80%; overflow-y: auto; background: #fff; border-radius: 14px 14px 0 0; padding: 8px 0 12px; }
@@ -121,6 +124,8 @@ audio.media { width: 260px; max-width: 100%; height: 40px; background: transpare
   .identity select { font-size: 12.5px; padding: 4px 2px; }
   /* The paperclip takes photos too: one button fewer on a narrow screen. */
   .attach-image-btn { display: none; }
+  /* The forwarded toggle keeps its arrow and its tooltip; the word would squeeze the text box. */
+  .fwd-toggle .fwd-text { display: none; }
 }
 `;
 
@@ -133,6 +138,7 @@ const SCRIPT = String.raw`
 
   function $(id) { return document.getElementById(id); }
   var root = $("app"), list = $("messages"), input = $("composer"), sendBtn = $("send"), statusEl = $("status");
+  var forwardedBox = $("forwarded");
   var phoneSelect = $("phone"), banner = $("banner"), toastEl = $("toast"), sheet = $("sheet");
 
   function load(key, fallback) {
@@ -372,6 +378,11 @@ const SCRIPT = String.raw`
     var bubble = el("div", "bubble");
     row.appendChild(bubble);
 
+    if (m.forwarded) {
+      var fwd = el("span", "fwd-label", "↪ Forwarded");
+      fwd.setAttribute("data-testid", "message-forwarded");
+      bubble.appendChild(fwd);
+    }
     if (m.context) bubble.appendChild(buildQuote(m.context));
     if (m.template) bubble.appendChild(el("span", "tag", "Template"));
     if (m.media) bubble.appendChild(buildMedia(m));
@@ -627,10 +638,15 @@ const SCRIPT = String.raw`
     } else {
       return;
     }
+    // The toggle marks this one message forwarded, as WhatsApp's forward does, then turns off.
+    var forwarded = forwardedBox.checked;
+    if (forwarded) body.forwarded = true;
+    forwardedBox.checked = false;
     setAttachment(null);
     input.value = ""; autosize();
     send(body).then(function (ok) {
       if (ok) return;
+      if (forwarded) forwardedBox.checked = true;
       // Not sent (server down, or refused): what was typed comes back, unless something new was.
       if (!input.value) { input.value = text; autosize(); }
       if (a && !attachment) setAttachment(a);
@@ -708,6 +724,7 @@ const SCRIPT = String.raw`
   var DOC_TYPES = {
     pdf: "application/pdf", txt: "text/plain", doc: "application/msword",
     docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    md: "text/markdown", csv: "text/csv",
     xls: "application/vnd.ms-excel", xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     ppt: "application/vnd.ms-powerpoint", pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation"
   };
@@ -837,9 +854,10 @@ const BODY = String.raw`
     <button id="attachment-cancel" class="icon-btn" type="button" title="Remove" data-testid="attachment-cancel">✕</button>
   </div>
   <footer class="composer">
-    <label class="icon-btn" title="Attach a document or photo"><svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5H9v9a3 3 0 0 0 6 0V5a4.5 4.5 0 0 0-9 0v11.5a6 6 0 0 0 12 0v-10h-1.5z"/></svg><input id="attach-file" class="visually-hidden" type="file" accept=".pdf,.docx,.doc,.txt,.xlsx,.xls,.pptx,.ppt,application/pdf,text/plain,image/*" aria-label="Attach a document or photo" data-testid="attach-document"></label>
+    <label class="icon-btn" title="Attach a document or photo"><svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5H9v9a3 3 0 0 0 6 0V5a4.5 4.5 0 0 0-9 0v11.5a6 6 0 0 0 12 0v-10h-1.5z"/></svg><input id="attach-file" class="visually-hidden" type="file" accept=".pdf,.docx,.doc,.txt,.md,.csv,.xlsx,.xls,.pptx,.ppt,application/pdf,text/plain,text/markdown,text/csv,image/*" aria-label="Attach a document or photo" data-testid="attach-document"></label>
     <label class="icon-btn attach-image-btn" title="Send an image"><svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" fill-rule="evenodd" d="M9 4 7.2 6H4a2 2 0 0 0-2 2v10a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V8a2 2 0 0 0-2-2h-3.2L15 4H9zm3 4.5a4.5 4.5 0 1 1 0 9 4.5 4.5 0 0 1 0-9zm0 2a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z"/></svg><input id="attach-image" class="visually-hidden" type="file" accept="image/*" aria-label="Send an image" data-testid="attach-image"></label>
     <label class="icon-btn" title="Send an audio file"><svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M10 3h9v4h-7v10.5A3.5 3.5 0 1 1 10 14.4V3z"/></svg><input id="attach-audio" class="visually-hidden" type="file" accept="audio/*" aria-label="Send an audio file" data-testid="attach-audio"></label>
+    <label class="fwd-toggle" title="Send the next message as forwarded (the webhook's context.forwarded)"><input id="forwarded" type="checkbox" aria-label="Send as forwarded" data-testid="forwarded-toggle"><span aria-hidden="true">↪</span><span class="fwd-text">Forwarded</span></label>
     <textarea id="composer" rows="1" dir="auto" placeholder="Message" aria-label="Message" data-testid="composer-input"></textarea>
     <span id="rec-time" class="rec-time" hidden></span>
     <button id="record" class="icon-btn" type="button" title="Record a voice note (click again to send)" data-testid="record-button"><svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="currentColor" d="M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.9V21h2v-3.1A7 7 0 0 0 19 11h-2z"/></svg></button>

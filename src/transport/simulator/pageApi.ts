@@ -58,13 +58,17 @@ const UserMessageSchema = z
     caption: z.string().max(1024).optional(),
     media: z
       .object({
-        base64: z.string().min(1),
+        base64: z
+          .string()
+          .min(1, { error: "the file is empty (0 bytes); the simulator sends only files with content" }),
         mimeType: z.string().regex(MIME, { error: "must be a MIME type such as image/jpeg" }),
         filename: z.string().min(1).max(240).optional(),
       })
       .optional(),
     voice: z.boolean().optional(),
     replyTo: z.string().min(1).max(256).optional(),
+    /** Sent as forwarded (Meta's context.forwarded): someone else's words, passed on. */
+    forwarded: z.boolean().optional(),
     interactive: z
       .object({
         type: z.enum(["button_reply", "list_reply"]),
@@ -87,6 +91,13 @@ const UserMessageSchema = z
       .optional(),
   })
   .superRefine((input, ctx) => {
+    if (input.forwarded && ["interactive", "button", "reaction"].includes(input.type)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["forwarded"],
+        message: `a ${input.type} message cannot be forwarded`,
+      });
+    }
     const need = (field: keyof typeof input, why: string) => {
       if (input[field] === undefined) ctx.addIssue({ code: "custom", path: [field], message: why });
     };
@@ -154,7 +165,11 @@ function toUserMessage(input: UserMessageInput): UserMessage | { error: string }
   let media: UserMessage["media"];
   if (input.media) {
     const bytes = Buffer.from(stripDataUrl(input.media.base64), "base64");
-    if (bytes.length === 0) return { error: "media.base64: decodes to no bytes" };
+    if (bytes.length === 0) {
+      return {
+        error: "media.base64: the file is empty (0 bytes); the simulator sends only files with content",
+      };
+    }
     const limit = MEDIA_LIMITS[input.type];
     if (limit !== undefined && bytes.length > limit) {
       return {
@@ -190,6 +205,7 @@ function toUserMessage(input: UserMessageInput): UserMessage | { error: string }
       : {}),
     ...(media ? { media } : {}),
     ...(input.replyTo ? { replyTo: input.replyTo } : {}),
+    ...(input.forwarded ? { forwarded: true } : {}),
     ...(choice && (input.type === "interactive" || input.type === "button") ? { choice } : {}),
     ...(input.type === "reaction" && input.reaction ? { reaction: input.reaction } : {}),
     ...(input.type === "location" && input.location ? { location: input.location } : {}),

@@ -98,6 +98,8 @@ export interface SimMessage {
   template?: { name: string; language?: string; buttons?: SimButton[] };
   /** The message this one quotes. */
   context?: { id: string; direction?: Direction; preview?: string };
+  /** The user sent it as forwarded (the page labels it "Forwarded", as WhatsApp does). */
+  forwarded?: boolean;
   status: DeliveryState;
   /** Why the message failed (webhook refused, outside the service window, …). */
   error?: string;

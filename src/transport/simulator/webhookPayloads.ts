@@ -35,6 +35,8 @@ export interface InboundMessage {
   content: InboundContent;
   /** The quoted message: its id and who wrote it (the user's own number or the business's). */
   context?: { id: string; from: string };
+  /** Sent as forwarded: Meta marks it context.forwarded. */
+  forwarded?: boolean;
 }
 
 /** Cloud API timestamps: Unix seconds as a string. */
@@ -137,11 +139,16 @@ function messageBody(content: InboundContent): Record<string, unknown> {
 /** The webhook body Meta posts when the user sends `message`. */
 export function inboundMessagePayload(business: BusinessIdentity, message: InboundMessage) {
   const type = messageBody(message.content).errors ? "unsupported" : message.content.type;
+  // Meta's context holds the quoted message (from, id) and, for a forwarded one, forwarded: true.
+  const context = {
+    ...(message.context ? { from: message.context.from, id: message.context.id } : {}),
+    ...(message.forwarded ? { forwarded: true } : {}),
+  };
   return notification(business, {
     contacts: [{ profile: { name: message.name }, wa_id: message.from }],
     messages: [
       {
-        ...(message.context ? { context: { from: message.context.from, id: message.context.id } } : {}),
+        ...(Object.keys(context).length > 0 ? { context } : {}),
         from: message.from,
         id: message.id,
         timestamp: unixSeconds(message.timestamp),

@@ -1,0 +1,118 @@
+// An English school letter (Chromium's print, two pages) through the webhook, the inbox and the Graph
+// API, without a model, for a user in London: saved with its offer (the trip with its times, the fee
+// by its day), found by search and by a question with its page, listed, and "1 and 2" adds the event
+// and the reminder at London's wall times; "forget the school letter" deletes it.
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { DocumentOffers } from "../../src/services/documents/offers.js";
+import { fakeClock } from "../support/clock.js";
+import {
+  createWhatsAppHarness,
+  textMessage,
+  waId,
+  type WaMessage,
+  type WhatsAppHarness,
+} from "../support/whatsappHarness.js";
+
+const PHONE = "447700900437";
+const PDF = "application/pdf";
+
+let h: WhatsAppHarness;
+afterEach(async () => {
+  await h?.close();
+});
+
+/** Sends a message and waits for Memo's `n`-th text to this phone; returns it. */
+async function say(message: WaMessage, n: number): Promise<string> {
+  h.clock.advance(1_000);
+  await h.deliver(message);
+  await h.graphApi.waitForSent(n);
+  await h.idle();
+  return h.graphApi.textsTo(PHONE).at(-1)!;
+}
+
+const sendText = (text: string, n: number) => say(textMessage(PHONE, text, h.clock.now() + 1_000), n);
+
+const london = (date: Date | null) => date?.toLocaleString("sv-SE", { timeZone: "Europe/London" });
+
+describe("an English school letter through WhatsApp", () => {
+  it("PDF → saved with its offer; search, a question and 'my documents' find it with its page; '1 and 2' adds both; forgotten", async () => {
+    h = await createWhatsAppHarness({
+      clock: fakeClock("2027-03-01T09:00:00Z"),
+      documentOffers: new DocumentOffers(null),
+    });
+    await h.memo.users.getOrCreate(PHONE, { timeZone: "Europe/London", language: "en" });
+    h.graphApi.addMedia(
+      "media-letter-en",
+      readFileSync(new URL("../fixtures/documents/schoolLetterEn.pdf", import.meta.url)),
+      PDF,
+    );
+    const document: WaMessage = {
+      from: PHONE,
+      id: waId(),
+      timestamp: String(Math.floor(h.clock.now() / 1000)),
+      type: "document",
+      document: { id: "media-letter-en", mime_type: PDF, filename: "schoolLetterEn.pdf", sha256: "x" },
+    };
+    const offered = await say(document, 1);
+    expect(offered).toContain(
+      '📄 Saved "Oakwood Primary School, Elm Road, Reading" (2 pages) to your notes.',
+    );
+    expect(offered).toMatch(
+      /^1\. [^\n]*Year 4 will go on a trip to the Science Museum[^\n]*, Thu 11\/03 08:15–14:30$/mu,
+    );
+    expect(offered).toContain("2. ⏰ Please pay the trip fee of £12 on the school website, by Sun 07/03");
+    // The parents' evening "next month" is asked about, never dated.
+    expect(offered).not.toMatch(/parents' evening[^\n]*\d\d\/\d\d/u);
+
+    const added = await sendText("1 and 2", 2);
+    expect(added).toMatch(/📅 Added to your calendar: [^\n]*Science Museum[^\n]* — Thu 11\/03 08:15–14:30/u);
+    expect(added).toContain(
+      "⏰ I'll remind you Sun 07/03 at 09:00: *Please pay the trip fee of £12 on the school website*",
+    );
+    const events = await h.db.pool.query<{ start_at: Date; end_at: Date }>(
+      "SELECT start_at, end_at FROM calendar_events WHERE user_phone = $1",
+      [PHONE],
+    );
+    expect(events.rows.map((e) => [london(e.start_at), london(e.end_at)])).toEqual([
+      ["2027-03-11 08:15:00", "2027-03-11 14:30:00"],
+    ]);
+    const tasks = await h.db.pool.query<{ due_at: Date }>("SELECT due_at FROM tasks WHERE user_phone = $1", [
+      PHONE,
+    ]);
+    expect(tasks.rows.map((t) => london(t.due_at))).toEqual(["2027-03-07 09:00:00"]);
+
+    // Search finds the letter with its page: the trip is on page 1, the library on page 2.
+    const found = await sendText("search notes museum", 3);
+    expect(found).toContain(
+      "📄 Oakwood Primary School, Elm Road, Reading, p. 1: On Thursday 11 March 2027, Year 4 will go on a trip to the Science Museum in London.",
+    );
+    expect(found).not.toContain("p. 2");
+    expect(await sendText("search notes library", 4)).toContain(
+      "📄 Oakwood Primary School, Elm Road, Reading, p. 2: The school library will be open",
+    );
+
+    const asked = await sendText("what did the school letter say about the trip?", 5);
+    expect(asked.split("\n")[1]).toContain(
+      "1. “📄 Oakwood Primary School, Elm Road, Reading, p. 1: On Thursday 11 March 2027, Year 4 will go on a trip",
+    );
+    expect(asked).toContain("Pick-up is at 08:15 from the school car park");
+
+    const listed = await sendText("my documents", 6);
+    expect(listed).toContain("Your documents (1):");
+    expect(listed).toContain("1. Oakwood Primary School, Elm Road, Reading (");
+    expect(listed).toContain("2 pages)");
+
+    // Without a model, search matches the words as written: the Hebrew word finds nothing here.
+    expect(await sendText("חפש בפתקים מוזיאון", 7)).toContain("אין בפתקים שלך כלום על „מוזיאון”");
+
+    expect(await sendText("forget the school letter", 8)).toContain(
+      'Deleted the document "Oakwood Primary School, Elm Road, Reading"',
+    );
+    const left = await h.db.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM notes WHERE user_phone = $1",
+      [PHONE],
+    );
+    expect(left.rows[0]!.n).toBe(0);
+  });
+});

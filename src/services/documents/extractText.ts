@@ -172,7 +172,7 @@ function tidyPage(text: string): string {
     text
       .replace(/\r\n?/g, "\n")
       // Control characters (a PDF's stray ones): Postgres refuses a zero byte in text.
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "")
+      .replace(/(?![\n\t])\p{Cc}/gu, "")
       .split("\n")
       .map((line) => line.replace(/[ \t\u00A0]+/g, " ").trim())
       .join("\n")

@@ -22,14 +22,19 @@ export function passageOf(content: string, query: string, max = QUOTE_CHARS, tit
   const { groups } = queryTerms(query);
   const titled = new Set(noteSearchText(title).split(" "));
   const topical = groups.filter((forms) => !forms.some((form) => titled.has(form)));
-  const wanted = topical.length > 0 ? topical : groups;
   const sentences = content.split(/(?<=[.!?…;:])\s+|\n+/u);
-  let best = 0;
-  let at = 0;
-  sentences.forEach((sentence, i) => {
-    const words = new Set(noteSearchText(sentence).split(" "));
-    const score = wanted.filter((forms) => forms.some((form) => words.has(form))).length;
-    if (score > best) [best, at] = [score, i];
-  });
+  const bestOf = (wanted: readonly (readonly string[])[]) => {
+    let best = 0;
+    let at = 0;
+    sentences.forEach((sentence, i) => {
+      const words = new Set(noteSearchText(sentence).split(" "));
+      const score = wanted.filter((forms) => forms.some((form) => words.has(form))).length;
+      if (score > best) [best, at] = [score, i];
+    });
+    return { best, at };
+  };
+  // The topic's words first; when no sentence has them, any of the query's (a title may name the topic).
+  const topic = topical.length > 0 ? bestOf(topical) : { best: 0, at: 0 };
+  const { at } = topic.best > 0 ? topic : bestOf(groups);
   return quoteOf(at > 0 ? sentences.slice(at).join(" ") : content, max);
 }

@@ -16,6 +16,13 @@ export interface StoredDocument {
   createdAt: string;
 }
 
+/** A stored document with its head note's content and its chunks' text by page, in order. */
+export interface DocumentWithText {
+  document: StoredDocument;
+  head: string;
+  chunks: { page: number | null; text: string }[];
+}
+
 /** What a new document row is made of; its text goes into notes (NoteRepository). */
 export interface NewDocument {
   title: string;
@@ -46,23 +53,9 @@ interface DocumentRepository {
    * The document this owner's `operationId` stored, with its head note's content and its chunks'
    * text by page (in order); null when none (a retried message reads its file only once).
    */
-  byOperation(
-    phone: string,
-    operationId: string,
-  ): Promise<{
-    document: StoredDocument;
-    head: string;
-    chunks: { page: number | null; text: string }[];
-  } | null>;
+  byOperation(phone: string, operationId: string): Promise<DocumentWithText | null>;
   /** The owner's newest document of these bytes (its sha256, hex), as `byOperation` gives it; null when none. */
-  bySha256(
-    phone: string,
-    sha256: string,
-  ): Promise<{
-    document: StoredDocument;
-    head: string;
-    chunks: { page: number | null; text: string }[];
-  } | null>;
+  bySha256(phone: string, sha256: string): Promise<DocumentWithText | null>;
   /** The owner's documents whose head notes are among `noteIds`. */
   byHeadNotes(phone: string, noteIds: readonly string[]): Promise<StoredDocument[]>;
 }
@@ -162,14 +155,7 @@ export class PgDocumentRepository implements DocumentRepository {
     return { documents: rows.map(toDocument), total: rows[0]?.total ?? 0 };
   }
 
-  async byOperation(
-    phone: string,
-    operationId: string,
-  ): Promise<{
-    document: StoredDocument;
-    head: string;
-    chunks: { page: number | null; text: string }[];
-  } | null> {
+  async byOperation(phone: string, operationId: string): Promise<DocumentWithText | null> {
     const { rows } = await this.db.query<DocumentRow>(
       `SELECT ${COLUMNS} FROM documents
         WHERE user_phone = $1 AND created_by_operation = $2 AND note_id IS NOT NULL`,
@@ -178,14 +164,7 @@ export class PgDocumentRepository implements DocumentRepository {
     return this.withNotes(phone, rows[0]);
   }
 
-  async bySha256(
-    phone: string,
-    sha256: string,
-  ): Promise<{
-    document: StoredDocument;
-    head: string;
-    chunks: { page: number | null; text: string }[];
-  } | null> {
+  async bySha256(phone: string, sha256: string): Promise<DocumentWithText | null> {
     const { rows } = await this.db.query<DocumentRow>(
       `SELECT ${COLUMNS} FROM documents
         WHERE user_phone = $1 AND sha256 = $2 AND note_id IS NOT NULL
@@ -196,14 +175,7 @@ export class PgDocumentRepository implements DocumentRepository {
   }
 
   /** A stored document with its head note's content and its chunks' text by page, in order. */
-  private async withNotes(
-    phone: string,
-    row: DocumentRow | undefined,
-  ): Promise<{
-    document: StoredDocument;
-    head: string;
-    chunks: { page: number | null; text: string }[];
-  } | null> {
+  private async withNotes(phone: string, row: DocumentRow | undefined): Promise<DocumentWithText | null> {
     if (!row) return null;
     const notes = await this.db.query<{ id: string; content: string; page: number | null }>(
       `SELECT id, content, page FROM notes

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { DocumentRepositories } from "../../db/storage.js";
-import type { StoredDocument } from "../../db/repositories/documentRepository.js";
+import type { DocumentWithText, StoredDocument } from "../../db/repositories/documentRepository.js";
 import type { Storage } from "../../db/transaction.js";
 import type { DocumentContext, ExtractedDocument } from "../../types/document.js";
 import { chunkPages } from "./chunking.js";
@@ -144,12 +144,7 @@ export class DocumentService {
     return this.keptAs(await this.storage.repositories.documents.bySha256(phone, sha256));
   }
 
-  private keptAs(
-    found: {
-      document: StoredDocument;
-      chunks: { page: number | null; text: string }[];
-    } | null,
-  ): { context: DocumentContext; pages: string[] } | null {
+  private keptAs(found: DocumentWithText | null): { context: DocumentContext; pages: string[] } | null {
     if (!found?.document.noteId) return null;
     const pages: string[] = [];
     for (const chunk of found.chunks) {

@@ -1,4 +1,5 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
+import { openAIAudioClient } from "./openAIClient.js";
 import type { AppConfig } from "../../config/env.js";
 import { speechCostUsd } from "../../config/llmConfig.js";
 import { MemoError } from "../../utils/errors.js";
@@ -54,21 +55,12 @@ const INSTRUCTIONS = {
 
 /** OpenAI's speech API (or a compatible server's) through the `openai` package. */
 class OpenAISpeaker implements Speaker {
-  private readonly client: OpenAI;
-
   constructor(
-    options: { apiKey: string; baseUrl?: string; timeoutMs: number; maxRetries: number },
+    private readonly client: OpenAI,
     private readonly model: string,
     private readonly voices: { he: string; en: string },
     private readonly logger: Logger,
-  ) {
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
-    });
-  }
+  ) {}
 
   async speak(
     text: string,
@@ -120,16 +112,7 @@ class OpenAISpeaker implements Speaker {
  */
 export function createSpeaker(config: AppConfig, logger: Logger): Speaker | null {
   const { model, voices } = config.llm.speech;
-  if (!model || (!config.openai.apiKey && !config.llm.baseUrl)) return null;
-  return new OpenAISpeaker(
-    {
-      apiKey: config.openai.apiKey ?? "no-key",
-      ...(config.llm.baseUrl ? { baseUrl: config.llm.baseUrl } : {}),
-      timeoutMs: config.llm.timeoutMs,
-      maxRetries: config.llm.maxRetries,
-    },
-    model,
-    voices,
-    logger,
-  );
+  const client = model ? openAIAudioClient(config) : null;
+  if (!model || !client) return null;
+  return new OpenAISpeaker(client, model, voices, logger);
 }

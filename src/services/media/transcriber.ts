@@ -1,4 +1,5 @@
-import OpenAI, { toFile } from "openai";
+import { toFile, type OpenAI } from "openai";
+import { openAIAudioClient } from "./openAIClient.js";
 import type { AppConfig } from "../../config/env.js";
 import { MemoError } from "../../utils/errors.js";
 import type { Logger } from "../../utils/logger.js";
@@ -35,20 +36,11 @@ function fileNameFor(mimeType: string): string {
 
 /** OpenAI's audio transcription API (or a compatible server's) through the `openai` package. */
 class OpenAITranscriber implements Transcriber {
-  private readonly client: OpenAI;
-
   constructor(
-    options: { apiKey: string; baseUrl?: string; timeoutMs: number; maxRetries: number },
+    private readonly client: OpenAI,
     private readonly model: string,
     private readonly logger: Logger,
-  ) {
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
-      timeout: options.timeoutMs,
-      maxRetries: options.maxRetries,
-    });
-  }
+  ) {}
 
   async transcribe(audio: { data: Buffer; mimeType: string }, language?: "he" | "en"): Promise<string> {
     const started = performance.now();
@@ -76,15 +68,7 @@ class OpenAITranscriber implements Transcriber {
 
 /** The transcriber of the configuration, or null when no OpenAI-compatible server is configured. */
 export function createTranscriber(config: AppConfig, logger: Logger): Transcriber | null {
-  if (!config.openai.apiKey && !config.llm.baseUrl) return null;
-  return new OpenAITranscriber(
-    {
-      apiKey: config.openai.apiKey ?? "no-key",
-      ...(config.llm.baseUrl ? { baseUrl: config.llm.baseUrl } : {}),
-      timeoutMs: config.llm.timeoutMs,
-      maxRetries: config.llm.maxRetries,
-    },
-    config.llm.models.transcribe,
-    logger,
-  );
+  const client = openAIAudioClient(config);
+  if (!client) return null;
+  return new OpenAITranscriber(client, config.llm.models.transcribe, logger);
 }

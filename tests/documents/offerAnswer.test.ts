@@ -113,18 +113,29 @@ describe("the school letter's offer, answered by number", () => {
     const reply = await h.say("all");
     expect(reply.status).toBe("waiting");
     expect(reply.text).toContain("When is “אסיפת הורים");
-    // Nothing is added before the question is answered: the turn's steps run together.
-    expect(await storedEvents(h)).toEqual([]);
-    const answered = await h.say("Tuesday 6 April 2027 at 18:00");
-    expect(answered.status).toBe("completed");
+    // The items with a time are added at once; only the meeting waits for its answer.
     expect((await storedEvents(h)).map((e) => [jerusalem(e.start), jerusalem(e.end)])).toEqual([
       ["2027-03-11 08:15:00", "2027-03-11 14:30:00"],
     ]);
-    const tasks = await stores(h).tasks();
-    expect(tasks.map((t) => t.dueAt && jerusalem(t.dueAt)).sort()).toEqual([
+    expect((await stores(h).tasks()).map((t) => t.dueAt && jerusalem(t.dueAt))).toEqual([
       "2027-03-07 09:00:00",
-      "2027-04-06 18:00:00",
     ]);
+    const answered = await h.say("Tuesday 6 April 2027 at 18:00");
+    expect(answered.status).toBe("completed");
+    // The meeting is an event once its time is answered, not a reminder.
+    expect((await storedEvents(h)).map((e) => [jerusalem(e.start), jerusalem(e.end)])).toEqual([
+      ["2027-03-11 08:15:00", "2027-03-11 14:30:00"],
+      ["2027-04-06 18:00:00", "2027-04-06 19:00:00"],
+    ]);
+    expect(await stores(h).tasks()).toHaveLength(1);
+  });
+
+  it("'all' then 'cancel' at the meeting's question keeps the trip and the payment", async () => {
+    await offered("en");
+    expect((await h!.say("all")).status).toBe("waiting");
+    await h!.say("cancel");
+    expect(await storedEvents(h!)).toHaveLength(1);
+    expect(await stores(h!).tasks()).toHaveLength(1);
   });
 
   it("a number outside the list is said so; 'none' and 'לא תודה' add nothing", async () => {

@@ -77,15 +77,30 @@ function stepOf(
     resolved: { stepId, type: "execute" as const, functionName: "tasks.create", args },
   });
   if (!item.start) {
-    // No day read whole: asked, and the answer is read in code like any time question (D10).
+    // No day read whole: asked, and the answer is read in code like any time question (D10); an
+    // event is still an event once answered (offeredEventAt), with the day read kept when there is one.
+    const question = t(language, "offers.askWhen", { title: item.title });
+    const day = item.day ? { day: item.day } : {};
+    if (item.kind === "event") {
+      const args = { inputs: [{ summary: item.title, timeZone }] };
+      return {
+        step: { ...base, capability: "calendar", action: "create_event" },
+        resolved: {
+          stepId,
+          type: "clarify",
+          question,
+          resume: { kind: "time", functionName: "calendar.create", args, understood: item.day ?? "", ...day },
+        },
+      };
+    }
     const args = { operation: "create", text: item.title };
     return {
       step: task(args).step,
       resolved: {
         stepId,
         type: "clarify",
-        question: t(language, "offers.askWhen", { title: item.title }),
-        resume: { kind: "time", functionName: "tasks.create", args, understood: "" },
+        question,
+        resume: { kind: "time", functionName: "tasks.create", args, understood: item.day ?? "", ...day },
       },
     };
   }
@@ -105,6 +120,23 @@ function stepOf(
     step: { ...base, capability: "calendar", action: "create_event" },
     resolved: { stepId, type: "execute", functionName: "calendar.create", args: { inputs: [input] } },
   };
+}
+
+/**
+ * An offered event asked its time, once answered: the time arguments of the answer ("dueDate", an
+ * instant or a local day) as the event's start, an hour long (a day: all-day). Null when the
+ * answer is no single time (a repeat): the event is not guessed.
+ */
+export function offeredEventAt(
+  args: Record<string, unknown>,
+  time: Record<string, unknown>,
+): Record<string, unknown> | null {
+  const [input] = (args.inputs as Record<string, unknown>[] | undefined) ?? [];
+  const due = time.dueDate;
+  if (!input || typeof due !== "string") return null;
+  if (due.length === 10) return { inputs: [{ ...input, allDay: true, start: due, end: nextDay(due) }] };
+  const end = new Date(Date.parse(due) + DEFAULT_EVENT_MINUTES * 60_000).toISOString();
+  return { inputs: [{ ...input, allDay: false, start: due, end }] };
 }
 
 /** A turn that only says `answer`. */
@@ -153,6 +185,10 @@ export function offerAnswerTurn(
   const chosen = numbers.map((n, i) =>
     stepOf(String.fromCharCode(65 + i), offer.items[n - 1]!, timeZone, language),
   );
+  // The items with a time run at once; those asked about come after them, so a question left
+  // unanswered (or "cancel") holds back only its own item.
+  const dated = chosen.filter((c) => c.resolved.type === "execute").map((c) => c.step.id);
+  for (const c of chosen) if (c.resolved.type === "clarify") c.step = { ...c.step, dependsOn: dated };
   return {
     plannerOutput: plannerOutputOf(chosen.map((c) => c.step)),
     resolverResults: new Map(chosen.map((c) => [c.step.id, c.resolved])),

@@ -12,6 +12,7 @@ export const OFFERS_EN = {
   "offers.addedEvent": "📅 {title}, {when}",
   "offers.addedReminder": "⏰ {title}, {when}",
   "offers.none": "OK, I didn't add anything.",
+  "offers.passed": "Not added: {titles} — its time has already passed.",
   "offers.noSuchNumber": {
     one: "There's no {numbers} in the list: it has only item 1. Reply with its number, “all” or “none”.",
     other:
@@ -33,6 +34,7 @@ export const OFFERS_HE = {
   "offers.addedEvent": "📅 {title}, {when}",
   "offers.addedReminder": "⏰ {title}, {when}",
   "offers.none": "בסדר, לא הוספתי כלום.",
+  "offers.passed": "לא הוספתי את {titles} — המועד כבר עבר.",
   "offers.noSuchNumber": {
     one: "אין {numbers} ברשימה: יש בה רק פריט 1. ענו במספר, „הכל” או „אף אחד”.",
     other: "אין {numbers} ברשימה: יש בה פריטים 1–{count}. ענו במספרים, „הכל” או „אף אחד”.",

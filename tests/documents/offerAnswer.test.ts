@@ -150,13 +150,67 @@ describe("the school letter's offer, answered by number", () => {
     expect(await stores(h!).tasks()).toEqual([]);
   });
 
-  it("Hebrew 'לא תודה' adds nothing; 'את שניהם' is no answer to three items", async () => {
+  it("Hebrew 'לא תודה' adds nothing", async () => {
     await offered("he");
     expect((await h!.say("לא תודה")).text).toBe("בסדר, לא הוספתי כלום.");
     expect(await stores(h!).tasks()).toEqual([]);
   });
 
-  it("a newer numbered listing replaces the offer: '2' then means its item", async () => {
+  it("'את שניהם' is no answer to three items", async () => {
+    await offered("he");
+    await h!.say("את שניהם");
+    expect(await storedEvents(h!)).toEqual([]);
+    expect(await stores(h!).tasks()).toEqual([]);
+  });
+
+  it("with two offers, quoting the first answers the first; quoting another message answers none", async () => {
+    const made = await offered("en");
+    const later = {
+      ...made.offer,
+      title: "Invoice",
+      items: [
+        {
+          kind: "reminder" as const,
+          title: "Pay the invoice",
+          timeWords: "",
+          start: "2027-03-14",
+          sentence: "",
+        },
+      ],
+    };
+    await h!.memory.addAssistantMessage(PHONE, "📌 From “Invoice”:\n1. ⏰ Pay the invoice", "wamid.offerB", {
+      documentOffer: later,
+    });
+    await h!.memory.addAssistantMessage(PHONE, "Noted.", "wamid.other");
+    await h!.say("2", { replyToMessageId: "wamid.other" });
+    expect(await stores(h!).tasks()).toEqual([]);
+    await h!.say("1", { replyToMessageId: "wamid.offer" });
+    expect((await storedEvents(h!)).map((e) => jerusalem(e.start))).toEqual(["2027-03-11 08:15:00"]);
+    expect(await stores(h!).tasks()).toEqual([]);
+  });
+
+  it("an offer answered after an item's time adds only what is still ahead, and says so", async () => {
+    const clock = fakeClock("2027-03-01T08:00:00Z");
+    h = await calendarHarness({ llm: "none", clock });
+    await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem", language: "en" });
+    await h.memory.load(PHONE);
+    const offer = {
+      documentId: null,
+      title: "Note",
+      offeredAt: clock.now(),
+      items: [
+        { kind: "event" as const, title: "Call", timeWords: "", start: "2027-03-01T11:00", sentence: "" },
+        { kind: "event" as const, title: "Dinner", timeWords: "", start: "2027-03-01T20:00", sentence: "" },
+      ],
+    };
+    await h.memory.addAssistantMessage(PHONE, "📌 From “Note”", "wamid.offer", { documentOffer: offer });
+    clock.advance(3 * 60 * 60_000);
+    const reply = await h.say("1 and 2");
+    expect(reply.text).toContain("Not added: “Call” — its time has already passed.");
+    expect((await storedEvents(h)).map((e) => e.summary)).toEqual(["Dinner"]);
+  });
+
+  it("a newer numbered listing replaces the offer: '1 and 2' is no answer to it", async () => {
     await offered("en");
     await h!.memory.addAssistantMessage(PHONE, "*Your tasks:*\n1. a\n2. b", "wamid.list", {
       numbered: { type: "task", ids: ["t1", "t2"] },

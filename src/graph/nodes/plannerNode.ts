@@ -101,6 +101,7 @@ export function createPlannerNode(deps: MemoGraphDeps) {
           state.now.epochMs,
           state.user.timezone,
           language,
+          state.input.replyToMessageId,
         );
     if (offered) return offered;
     // "save it" after a forwarded message or a long pasted text: kept as a note, with its offer.

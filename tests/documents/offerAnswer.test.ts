@@ -15,6 +15,11 @@ import {
 import { stores } from "../support/databaseScript.js";
 import { fakeClock } from "../support/clock.js";
 import { PHONE } from "../support/memoHarness.js";
+import { builtinCalendars } from "../support/services.js";
+import { pgliteBackend } from "../support/db.js";
+import { createCalendarCapability } from "../../src/graph/capabilities/calendar/calendarCapability.js";
+import { PgOperationLedger } from "../../src/db/repositories/operationLedger.js";
+import { PgUndoRepository } from "../../src/db/repositories/undoRepository.js";
 
 /** The fixture's logical text: its source HTML with the tags taken out, one paragraph a line. */
 function htmlText(name: string): string {
@@ -44,8 +49,13 @@ afterEach(async () => {
 });
 
 /** Memo (without a model unless `withModel`), on 1 March 2027 in Jerusalem, with the school letter's offer just sent. */
-async function offered(language: "he" | "en", clock = fakeClock("2027-03-01T08:00:00Z"), withModel = false) {
-  h = await calendarHarness({ ...(withModel ? {} : { llm: "none" as const }), clock });
+async function offered(
+  language: "he" | "en",
+  clock = fakeClock("2027-03-01T08:00:00Z"),
+  withModel = false,
+  harness?: CalendarHarness,
+) {
+  h = harness ?? (await calendarHarness({ ...(withModel ? {} : { llm: "none" as const }), clock }));
   const user = await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem", language });
   const made = await new DocumentOffers(null).offer({
     user,
@@ -136,6 +146,32 @@ describe("the school letter's offer, answered by number", () => {
     await h!.say("cancel");
     expect(await storedEvents(h!)).toHaveLength(1);
     expect(await stores(h!).tasks()).toHaveLength(1);
+  });
+
+  it("'undo' after '1 and 2' takes back both the event and the reminder (one message, one undo)", async () => {
+    // The calendar journaled as createMemoRuntime builds it (one turn's changes are one undo).
+    const clock = fakeClock("2027-03-01T08:00:00Z");
+    const db = await pgliteBackend.create();
+    h = await calendarHarness({
+      llm: "none",
+      clock,
+      db,
+      capabilities: (registry) =>
+        registry.replace(
+          createCalendarCapability({
+            providers: builtinCalendars(db.pool),
+            ledger: new PgOperationLedger(db.pool),
+            undo: { journal: new PgUndoRepository(db.pool), windowMs: 60 * 60_000 },
+          }),
+        ),
+    });
+    const harness = h;
+    h = undefined;
+    await offered("en", clock, false, harness);
+    expect((await h!.say("1 and 2")).status).toBe("completed");
+    await h!.say("undo");
+    expect(await storedEvents(h!)).toEqual([]);
+    expect(await stores(h!).tasks()).toEqual([]);
   });
 
   it("a number outside the list is said so; 'none' and 'לא תודה' add nothing", async () => {

@@ -202,7 +202,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
       undo,
       ...(google ? { google } : {}),
       // "save it" keeps a forwarded or pasted text as a document note, with its offer.
-      savedTexts: new SavedTexts(documents, offers),
+      savedTexts: new SavedTexts(documents, offers, undoSettings),
     },
     saver,
   );

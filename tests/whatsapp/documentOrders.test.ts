@@ -53,7 +53,7 @@ function ordersMessage(h: WhatsAppHarness, caption?: string): WaMessage {
       sha256: "x",
       ...(caption ? { caption } : {}),
     },
-  } as WaMessage;
+  };
 }
 
 async function say(h: WhatsAppHarness, message: WaMessage, n: number): Promise<string> {

@@ -182,7 +182,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
   if (google?.configured)
     capabilities.register(createGmailCapability({ google, ledger, logger, undo: undoSettings }));
   // What a document proposes, offered back by number (the transport's documents, "save it").
-  const offers = new DocumentOffers(llm, logger);
+  const offers = new DocumentOffers(llm, logger, budget);
   // Turns write their checkpoints durably only when they pause on a question.
   const saver = turnBufferedCheckpointer(checkpointer, pool);
   const graph = buildMemoGraph(
@@ -202,7 +202,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
       undo,
       ...(google ? { google } : {}),
       // "save it" keeps a forwarded or pasted text as a document note, with its offer.
-      savedTexts: new SavedTexts(documents, offers),
+      savedTexts: new SavedTexts(documents, offers, undoSettings),
     },
     saver,
   );

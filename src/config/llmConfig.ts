@@ -11,6 +11,7 @@ export const LLM_NODES: readonly LLMNode[] = [
   "resolver:gmail",
   "resolver:second-brain",
   "resolver:general",
+  "documentOffers",
   "memory",
 ];
 
@@ -137,6 +138,8 @@ const DEFAULT_LLM_NODES: Readonly<Record<LLMNode, LLMNodeDefault>> = {
   "resolver:gmail": { model: "gpt-4o-mini", temperature: 0 },
   "resolver:second-brain": { model: "gpt-4o-mini", temperature: 0 },
   "resolver:general": { model: "gpt-4o-mini", temperature: 0 },
+  // A document's dates offered back (issue 37): words copied from it, read in code.
+  documentOffers: { model: "gpt-4o-mini", temperature: 0 },
   // Conversation summaries and remembered facts, in the background: cheap, deterministic.
   memory: { model: "gpt-4o-mini", temperature: 0 },
 };
@@ -151,6 +154,7 @@ const OVERRIDE_OF: Record<LLMNode, keyof Omit<LLMSettings["models"], "fallback">
   "resolver:gmail": "resolver",
   "resolver:second-brain": "resolver",
   "resolver:general": "resolver",
+  documentOffers: "resolver",
   memory: "memory",
 };
 

@@ -6,11 +6,13 @@ export const OFFERS_EN = {
   "offers.event": "{n}. {title}, {when}",
   "offers.reminder": "{n}. ⏰ {title}, by {when}",
   "offers.question": "{n}. ❓ {title} (no exact date given: I'll ask when)",
+  "offers.timeUnread": "{n}. ❓ {title}, {when} (I couldn't read the time whole: I'll ask when)",
   "offers.footer": "Reply with the numbers, “all” or “none”.",
   "offers.added": "✅ Added from “{title}”:",
   "offers.addedEvent": "📅 {title}, {when}",
   "offers.addedReminder": "⏰ {title}, {when}",
   "offers.none": "OK, I didn't add anything.",
+  "offers.passed": "Not added: {titles} — its time has already passed.",
   "offers.noSuchNumber": {
     one: "There's no {numbers} in the list: it has only item 1. Reply with its number, “all” or “none”.",
     other:
@@ -26,11 +28,13 @@ export const OFFERS_HE = {
   "offers.event": "{n}. {title}, {when}",
   "offers.reminder": "{n}. ⏰ {title}, עד {when}",
   "offers.question": "{n}. ❓ {title} (לא צוין תאריך מדויק: אשאל מתי)",
+  "offers.timeUnread": "{n}. ❓ {title}, {when} (לא הצלחתי לקרוא את השעה במלואה: אשאל מתי)",
   "offers.footer": "ענו במספרים, „הכל” או „אף אחד”.",
   "offers.added": "✅ הוספתי מתוך „{title}”:",
   "offers.addedEvent": "📅 {title}, {when}",
   "offers.addedReminder": "⏰ {title}, {when}",
   "offers.none": "בסדר, לא הוספתי כלום.",
+  "offers.passed": "לא הוספתי את {titles} — המועד כבר עבר.",
   "offers.noSuchNumber": {
     one: "אין {numbers} ברשימה: יש בה רק פריט 1. ענו במספר, „הכל” או „אף אחד”.",
     other: "אין {numbers} ברשימה: יש בה פריטים 1–{count}. ענו במספרים, „הכל” או „אף אחד”.",

@@ -3,11 +3,14 @@
  * each read by the time parser in the user's zone. A time is offered only when it was read whole
  * and names its own day (a date or a weekday, never "next month" or "tomorrow", which count from a
  * day the document does not say); a sentence that plans something on a day it does not give whole
- * is offered as a question, never guessed. A sentence of clock times only ("pick-up at 08:15,
- * back at 14:30") gives its times to the dated sentence just before it.
+ * is offered as a question, never guessed. A day is a day and a month the document writes: a bare
+ * weekday or "the 14th" counts from when it was written, unsaid, so it is asked. A sentence of clock
+ * times only that names a departure or a return ("pick-up at 08:15, back at 14:30") gives its times
+ * to the dated sentence just before it; other clock times (an office's hours) give it nothing.
  */
 import type { OfferItem } from "../types/document.js";
 import { readTime, type ParsedInstant } from "./parseTime.js";
+import { EN_MONTHS, HE_MONTHS } from "./timeWords.js";
 
 /** The most items one offer holds. */
 const MAX_ITEMS = 10;
@@ -18,9 +21,18 @@ const CLOCK = /(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:])/gu;
 /** A clock time with the words that lead to it ("at 08:15", "בשעה 14:30", "-14:30"). */
 const LED_CLOCK =
   /(?:(?<![\p{L}])(?:at|from|to|until|till|בשעה|משעה|עד|ב-?|מ-?)\s*)?(?<![\d:])(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:])(?:\s*(?:am|pm|a\.m\.|p\.m\.)(?![\p{L}]))?(?:\s*[–-])?/giu;
-/** Words that make a sentence a deadline: a reminder, not an event. */
+/**
+ * Words that make a sentence a deadline: a reminder, not an event. Read on the sentence without its
+ * clock words ("from 08:15 until 14:30" is an event's end, not a deadline).
+ */
 const DEADLINE =
-  /(?<![\p{L}])(?:pay|payment|paid|due|deadline|by|until|no later than|submit|return|register|renew|expires?|לשלם|תשלום|התשלום|עד|יש להגיש|להגיש|להירשם|הרשמה|מועד אחרון|לחדש)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:pay|payment|paid|due|deadline|by|until|no later than|submit|submission|return (?:the|your|this|it|a|all)|register|registration|enrol(?:l|lment|ment)?|closes?|closing|renew|renewal|expires?|לשלם|תשלום|התשלום|עד|יש להגיש|להגיש|הגשה|להירשם|הרשמה|ההרשמה|נסגרת|נסגר|מועד אחרון|לחדש|חידוש)(?![\p{L}])/iu;
+/** Words of a departure or a return: a sentence of clock times with them times the day before it. */
+const TRAVEL =
+  /(?<![\p{L}])(?:pick[- ]?ups?|depart\w*|leav(?:e|es|ing)|return\w*|back|bus(?:es)?|coach(?:es)?|gather\w*)(?![\p{L}])|איסוף|יציאה|היציאה|חזרה|הסעה|הסעות|התכנסות/iu;
+/** Words of opening hours and phone calls: clock times that are no event's. */
+const OFFICE =
+  /(?<![\p{L}])(?:office|open|opens|opening|hours|call|phone|closed?)(?![\p{L}])|קבלה|שעות|טלפון|משרד|פתוח/iu;
 /** Words that say something happens or is due: a sentence with them and no whole date is a question. */
 const PLANS =
   /(?<![\p{L}])(?:meeting|appointment|visit|trip|event|party|ceremony|exam|test|due|pay|deadline|will (?:take place|be held)|אסיפ\S*|פגיש\S*|טיול|אירוע|מסיב\S*|טקס|מבחן|בחינה|תור|לשלם|תשלום|תתקיים|יתקיים|ייערך|תיערך)(?![\p{L}])/iu;
@@ -78,6 +90,8 @@ function sentencesOf(page: string): string[] {
 /** `text` cut to MAX_TITLE characters at a word, tidied of glue at its ends. */
 function titleOf(text: string): string {
   const tidy = text
+    // Brackets the time words were cut out of: "Trip (buses at 07:45)" → "Trip".
+    .replace(/\(\s*\)|\(\s*[^()]*?\s+\)/gu, " ")
     .replace(/\s+/gu, " ")
     .replace(/^[\s,;:.\-–]+|[\s,;:.\-–]+$/gu, "")
     // Words left hanging where the time words were cut out: "The trip is (on Thursday…)".
@@ -92,15 +106,48 @@ function titleOf(text: string): string {
 type DayReading =
   { kind: "at"; instant: ParsedInstant } | { kind: "none" } | { kind: "question" } | { kind: "past" };
 
-function readOwnDay(words: string, nowMs: number, timeZone: string): DayReading {
+/** Whether `phrase` writes a day and its month ("11 March", "11/3", "2027-03-11", "11 במרץ"). */
+function namesDayAndMonth(phrase: string): boolean {
+  const said = phrase.toLowerCase();
+  if (/\d{4}-\d{2}-\d{2}|(?<![\d:])\d{1,2}[./]\d{1,2}(?![\d:])/u.test(said)) return true;
+  // A Hebrew month with up to three prefix letters ("במרץ", "ולמאי").
+  const hebrew = (word: string) => [0, 1, 2, 3].some((n) => HE_MONTHS.has(word.slice(n)));
+  return said.split(/[^\p{L}]+/u).some((word) => EN_MONTHS.has(word) || hebrew(word));
+}
+
+/**
+ * `words` read whole as a day of the document's own. `timed`: clock times are said with it, so a
+ * day that is today is not behind yet (the caller decides on the timed reading).
+ */
+function readOwnDay(words: string, nowMs: number, timeZone: string, timed = false): DayReading {
   const reading = readTime(words, nowMs, timeZone);
   if (!reading) return { kind: "none" };
   if (reading.kind === "recurring") return { kind: "question" };
+  // Today's date with a clock said beside it is not behind yet: the caller reads it timed.
+  const today = localDay(nowMs, timeZone);
+  const passed = reading.kind === "unclear" && reading.reason === "past" ? reading.passed : undefined;
+  if (timed && passed?.kind === "instant" && passed.dateOnly && passed.local.slice(0, 10) === today)
+    return namesDayAndMonth(passed.phrase) ? { kind: "at", instant: passed } : { kind: "question" };
   if (reading.kind === "unclear") return reading.reason === "past" ? { kind: "past" } : { kind: "question" };
   if (RELATIVE.test(reading.phrase)) return { kind: "question" };
-  // A day already begun is behind for a document (its own date, "issued on").
-  if (reading.dateOnly && reading.local.slice(0, 10) <= localDay(nowMs, timeZone)) return { kind: "past" };
+  // A bare weekday or "the 14th" counts from when the document was written, which it does not say.
+  if (!namesDayAndMonth(reading.phrase)) return { kind: "question" };
+  const day = reading.local.slice(0, 10);
+  // A day already begun is behind for a document (its own date, "issued on"), unless a clock follows.
+  if (reading.dateOnly && (day < today || (day === today && !timed))) return { kind: "past" };
+  if (!reading.dateOnly && reading.local <= localNow(nowMs, timeZone)) return { kind: "past" };
   return { kind: "at", instant: reading };
+}
+
+/** The local wall time of `nowMs`, "YYYY-MM-DDTHH:mm". */
+function localNow(nowMs: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(nowMs);
+  return `${localDay(nowMs, timeZone)}T${parts}`;
 }
 
 function localDay(nowMs: number, timeZone: string): string {
@@ -116,24 +163,50 @@ function localDay(nowMs: number, timeZone: string): string {
 function clocksOn(day: string, clocks: string[], nowMs: number, timeZone: string): string[] | null {
   const out: string[] = [];
   for (const clock of clocks) {
-    const reading = readTime(`${day} ${clock}`, nowMs, timeZone);
+    const said = readTime(`${day} ${clock}`, nowMs, timeZone);
+    // A clock already behind is still read (the caller drops what is past).
+    const reading = said?.kind === "unclear" && said.reason === "past" ? said.passed : said;
     if (!reading || reading.kind !== "instant" || reading.dateOnly) return null;
     out.push(reading.local);
   }
   return out;
 }
 
-/** An item's start and end from a day and the clock times said with it (start, then end if later). */
+/** An end before this hour, earlier than its start, is the next day's ("20:00 – 01:00"). */
+const NIGHT_END_HOUR = 6;
+
+/** The day after a "YYYY-MM-DD" date. */
+function dayAfter(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * An item's start and end from a day and the clock times said with it; null when a clock does not
+ * read, "question" when the end is before the start and not a night's end ("14:30 to 08:15").
+ */
 function timed(
   day: string,
   clocks: string[],
   nowMs: number,
   timeZone: string,
-): { start: string; end?: string } | null {
+): { start: string; end?: string } | "question" | null {
   const locals = clocksOn(day, clocks.slice(0, 2), nowMs, timeZone);
   if (!locals || locals.length === 0) return null;
   const [start, end] = locals as [string, string | undefined];
-  return end && end > start ? { start, end } : { start };
+  if (!end) return { start };
+  if (end > start) return { start, end };
+  if (Number(end.slice(11, 13)) >= NIGHT_END_HOUR) return "question";
+  const next = clocksOn(dayAfter(day), [clocks[1]!], nowMs, timeZone);
+  return next ? { start, end: next[0]! } : "question";
+}
+
+/** Whether a number joined by "-" or "–" to `phrase` in `sentence` is left unread ("11-12 March"). */
+function rangeLeftOver(sentence: string, phrase: string): boolean {
+  const at = sentence.indexOf(phrase);
+  if (at < 0 || !phrase) return false;
+  const before = sentence.slice(0, at);
+  const after = sentence.slice(at + phrase.length);
+  return /\d\s*[-–]\s*(?:(?:on|ב|ה)\s*)?$/u.test(before) || /^\s*[-–]\s*\d(?!\d?:\d)/u.test(after);
 }
 
 /** Where an item came from: its sentence, page, and the words its title is made of. */
@@ -146,16 +219,22 @@ interface Source {
   heading: string | null;
 }
 
-function itemOf(source: Source, time: { start?: string; end?: string }, timeWords: string): OfferItem {
+function itemOf(
+  source: Source,
+  time: { start?: string; end?: string; day?: string },
+  timeWords: string,
+): OfferItem {
   const rest = titleOf(source.rest);
   const short = rest.split(" ").length < 6;
   const title = titleOf(short && source.heading ? `${source.heading} — ${rest}` : rest || source.sentence);
   return {
-    kind: DEADLINE.test(source.sentence) ? "reminder" : "event",
+    // Something with a start and an end is an event; else deadline words (without the clock words).
+    kind: !time.end && DEADLINE.test(source.sentence.replace(LED_CLOCK, " ")) ? "reminder" : "event",
     title,
     timeWords: timeWords.trim(),
     ...(time.start ? { start: time.start } : {}),
     ...(time.end ? { end: time.end } : {}),
+    ...(time.day && !time.start ? { day: time.day } : {}),
     sentence: titleOf(source.sentence),
     ...(source.page !== undefined ? { page: source.page } : {}),
   };
@@ -175,12 +254,13 @@ export function documentDates(pages: readonly string[], nowMs: number, timeZone:
     for (const sentence of sentencesOf(page)) {
       const clocks = [...sentence.matchAll(CLOCK)].map((m) => m[0]);
       const withoutClocks = sentence.replace(LED_CLOCK, " ");
-      const day = clocks.length > 0 ? readOwnDay(withoutClocks, nowMs, timeZone) : null;
-      // Clock times only: the times of the dated sentence just before ("pick-up at 08:15").
+      const day = clocks.length > 0 ? readOwnDay(withoutClocks, nowMs, timeZone, true) : null;
+      // Clock times only: the times of the dated sentence just before, when they are its departure
+      // or return ("pick-up at 08:15"), never an office's hours; else that day stays all-day.
       if (day?.kind === "none") {
-        if (dayBefore) {
+        if (dayBefore && TRAVEL.test(sentence) && !OFFICE.test(sentence)) {
           const times = timed(dayBefore.day, clocks, nowMs, timeZone);
-          if (times)
+          if (times && times !== "question" && times.start > localNow(nowMs, timeZone))
             Object.assign(dayBefore.item, times, {
               timeWords: `${dayBefore.item.timeWords} ${clocks.join("–")}`,
             });
@@ -190,21 +270,34 @@ export function documentDates(pages: readonly string[], nowMs: number, timeZone:
       }
       const source = (rest: string): Source => ({ sentence, page: pageNumber, rest, heading });
       let made: OfferItem | null = null;
-      if (day?.kind === "at") {
+      const now = localNow(nowMs, timeZone);
+      if (day?.kind === "at" && rangeLeftOver(withoutClocks, day.instant.phrase)) {
+        // "Trip on 11-12 March": a number joined to the day is left unread, so the day is asked.
+        made = itemOf(source(sentence.replace(LED_CLOCK, " ")), {}, "");
+      } else if (day?.kind === "at") {
         // A day with its clock times ("Thu 11 Mar 08:15–14:30", "at 9:00 am"): each read on that day.
         const dayText = day.instant.local.slice(0, 10);
         const times = day.instant.dateOnly ? timed(dayText, clocks, nowMs, timeZone) : null;
         const whole = readTime(sentence, nowMs, timeZone);
         const single = clocks.length === 1 && whole?.kind === "instant" && !whole.dateOnly ? whole : null;
-        if (single) made = itemOf(source(single.text), { start: single.local }, single.phrase);
+        if (times === "question") made = itemOf(source(day.instant.text), {}, "");
+        else if (single)
+          made =
+            single.local > now ? itemOf(source(single.text), { start: single.local }, single.phrase) : null;
         else if (times)
-          made = itemOf(source(day.instant.text), times, `${day.instant.phrase} ${clocks.join("–")}`);
-        else made = itemOf(source(day.instant.text), {}, day.instant.phrase);
+          made =
+            times.start > now
+              ? itemOf(source(day.instant.text), times, `${day.instant.phrase} ${clocks.join("–")}`)
+              : null;
+        // The day read and its clock not ("at 8:15 am until 2:30 pm"): asked, the day kept.
+        else made = itemOf(source(day.instant.text), { day: dayText }, day.instant.phrase);
       } else if (day?.kind === "question") {
         if (PLANS.test(sentence)) made = itemOf(source(sentence), {}, "");
       } else if (day === null) {
         const reading = readOwnDay(sentence, nowMs, timeZone);
-        if (reading.kind === "at") {
+        if (reading.kind === "at" && rangeLeftOver(sentence, reading.instant.phrase)) {
+          made = itemOf(source(sentence), {}, "");
+        } else if (reading.kind === "at") {
           const { instant } = reading;
           made = itemOf(
             source(instant.text),
@@ -229,21 +322,40 @@ export function documentDates(pages: readonly string[], nowMs: number, timeZone:
   return items.slice(0, MAX_ITEMS);
 }
 
+/** Clock words, to read a model's time words for their day alone. */
+const CLOCK_WORDS =
+  /(?<![\p{L}])(?:noon|midnight|am|pm|a\.m\.|p\.m\.|o'?clock|בצהריים|בבוקר|בערב|בלילה)(?![\p{L}])/giu;
+
 /**
  * A model's item's time words read whole (D10): its start, and its end (words of their own, or a
- * clock time on the start's day); absent when the words do not read whole as a day of their own.
+ * clock time on the start's day). "past": the time is behind now (the item is dropped). "day": the
+ * day reads whole and its clock does not ("by 5 March 2027 at 12:00 noon"), so the time is asked
+ * with the day kept. Null when the words do not read whole as a day of their own.
  */
 export function readItemTime(
   timeWords: string,
   endTimeWords: string | null,
   nowMs: number,
   timeZone: string,
-): { start: string; end?: string } | null {
+): { kind: "at"; start: string; end?: string } | { kind: "past" } | { kind: "day"; day: string } | null {
   if (!timeWords.trim()) return null;
-  const day = readOwnDay(timeWords, nowMs, timeZone);
-  if (day.kind !== "at") return null;
+  const hasClock = /\d:\d\d|\d\s*(?:am|pm)/iu.test(`${timeWords} ${endTimeWords ?? ""}`);
+  const day = readOwnDay(timeWords, nowMs, timeZone, hasClock);
+  if (day.kind === "past") return { kind: "past" };
+  if (day.kind !== "at") {
+    if (!hasClock) return null;
+    // The day alone, its clock words cut: read, the time is asked with the day kept.
+    const dayWords = timeWords.replace(LED_CLOCK, " ").replace(CLOCK_WORDS, " ");
+    const alone = readOwnDay(dayWords, nowMs, timeZone, true);
+    if (alone.kind === "past") return { kind: "past" };
+    return alone.kind === "at" && alone.instant.dateOnly
+      ? { kind: "day", day: alone.instant.local.slice(0, 10) }
+      : null;
+  }
   const start = day.instant.dateOnly ? day.instant.local.slice(0, 10) : day.instant.local;
-  if (!endTimeWords?.trim()) return { start };
+  if (day.instant.dateOnly && hasClock && !endTimeWords?.trim()) return { kind: "day", day: start };
+  if (start.length > 10 && start <= localNow(nowMs, timeZone)) return { kind: "past" };
+  if (!endTimeWords?.trim()) return { kind: "at", start };
   const own = readTime(endTimeWords, nowMs, timeZone);
   const ownDay =
     own?.kind === "instant" && !RELATIVE.test(own.phrase) && /\p{L}{3,}|\d{4}|\//u.test(own.phrase);
@@ -251,6 +363,11 @@ export function readItemTime(
     ownDay && own?.kind === "instant"
       ? own
       : readTime(`${start.slice(0, 10)} ${endTimeWords}`, nowMs, timeZone);
-  if (!end || end.kind !== "instant" || end.dateOnly) return null;
-  return end.local > start ? { start, end: end.local } : null;
+  if (!end || end.kind !== "instant" || end.dateOnly) return { kind: "day", day: start.slice(0, 10) };
+  if (end.local > start) return { kind: "at", start, end: end.local };
+  if (start.length > 10 && !ownDay && Number(end.local.slice(11, 13)) < NIGHT_END_HOUR) {
+    const next = readTime(`${dayAfter(start.slice(0, 10))} ${endTimeWords}`, nowMs, timeZone);
+    if (next?.kind === "instant" && !next.dateOnly) return { kind: "at", start, end: next.local };
+  }
+  return { kind: "day", day: start.slice(0, 10) };
 }

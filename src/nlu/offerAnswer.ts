@@ -5,7 +5,7 @@
  */
 
 /** Which of the offered items the user chose (numbers as said, 1-based, in order, no repeats). */
-export type OfferAnswer = { kind: "all" } | { kind: "none" } | { kind: "numbers"; numbers: number[] };
+type OfferAnswer = { kind: "all" } | { kind: "none" } | { kind: "numbers"; numbers: number[] };
 
 const ALL = new Set([
   ...["all", "all of them", "add all", "add all of them", "add them all", "yes all", "everything"],
@@ -13,7 +13,7 @@ const ALL = new Set([
   ...["הוסף הכל", "הוסף את הכל", "כן הכל", "כן, הכל"],
 ]);
 /** "Both" is all of two items only. */
-const BOTH = new Set(["both", "both of them", "add both", "שניהם", "את שניהם", "שתיהן", "את שתיהן", "שני"]);
+const BOTH = new Set(["both", "both of them", "add both", "שניהם", "את שניהם", "שתיהן", "את שתיהן"]);
 const NONE = new Set([
   ...[
     "none",

@@ -4,7 +4,7 @@
  * more ("save it for Sunday") is not this command.
  */
 const SAVE_IT =
-  /^(?:please\s+)?(?:save|keep|store|note)(?:\s+(?:it|that|this|this one|that one))?(?:\s+(?:as a note|in my notes|to my notes))?(?:\s+please)?$|^(?:בבקשה\s+)?(?:תשמור|תשמרי|שמור|שמרי|תרשום|תרשמי)(?:\s+(?:את\s+)?(?:זה|זאת|הזה|ההודעה))?(?:\s+(?:בפתקים|כפתק|בצד))?(?:\s+בבקשה)?$/iu;
+  /^(?:please\s+)?(?:(?:save|store)(?:\s+(?:it|that|this|this one|that one))?|note\s+(?:it|that|this))(?:\s+(?:as a note|in my notes|to my notes))?(?:\s+please)?$|^(?:בבקשה\s+)?(?:תשמור|תשמרי|שמור|שמרי|תרשום|תרשמי)(?:\s+(?:את\s+)?(?:זה|זאת|הזה|ההודעה))?(?:\s+(?:בפתקים|כפתק|בצד))?(?:\s+בבקשה)?$/iu;
 
 /** Whether `text` is a "save it" command. */
 export function isSaveTextCommand(text: string): boolean {

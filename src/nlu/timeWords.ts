@@ -372,7 +372,7 @@ export const PATTERNS = {
   /** "half past 7", "a quarter to 8", "ten past 3", "20 minutes to 9", "quarter to noon", optional am/pm. */
   enMinutesAround: rx(
     // Not the minutes or hour of a clock time ("from 08:15 to 14:30" is no "15 to 14").
-    String.raw`${START}(?<![:.]\s?)(?:(?:at|@|by|around)\s+)?(?:(half)|(?:a\s+)?(quarter)|(\d{1,2}|${EN_NUMBER_WORDS}|an|a))\s+(?:minutes?\s+)?(past|after|to|till|til|before|of)\s+(\d{1,2}|${words(EN_HOUR_WORDS.keys())}|noon|midnight)(?![:.]\d)(?:\s*o'?clock)?(?:${MERIDIEM})?${END}`,
+    String.raw`${START}(?<!\d[:.]\s?)(?:(?:at|@|by|around)\s+)?(?:(half)|(?:a\s+)?(quarter)|(\d{1,2}|${EN_NUMBER_WORDS}|an|a))\s+(?:minutes?\s+)?(past|after|to|till|til|before|of)\s+(\d{1,2}|${words(EN_HOUR_WORDS.keys())}|noon|midnight)(?![:.]\d)(?:\s*o'?clock)?(?:${MERIDIEM})?${END}`,
   ),
   /** "ten thirty", "seven fifteen", "at seven", "eleven o'clock", "nine am", "at seven oh five". */
   enSpelledClock: rx(

@@ -39,6 +39,8 @@ export interface OfferItem {
   start?: string;
   /** An event's end, local wall time; absent when none was given. */
   end?: string;
+  /** "YYYY-MM-DD": the day read whole when its clock time was not (start absent: the time is asked). */
+  day?: string;
   /** The sentence it came from (the title without a model). */
   sentence: string;
   /** 1-based page of the document, when it has pages. */

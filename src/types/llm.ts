@@ -10,6 +10,7 @@ export type LLMNode =
   | "resolver:gmail"
   | "resolver:second-brain"
   | "resolver:general"
+  | "documentOffers"
   | "memory";
 
 /** A part of a user message: text, or an image for a vision model. */

@@ -15,6 +15,11 @@ import {
 import { stores } from "../support/databaseScript.js";
 import { fakeClock } from "../support/clock.js";
 import { PHONE } from "../support/memoHarness.js";
+import { builtinCalendars } from "../support/services.js";
+import { pgliteBackend } from "../support/db.js";
+import { createCalendarCapability } from "../../src/graph/capabilities/calendar/calendarCapability.js";
+import { PgOperationLedger } from "../../src/db/repositories/operationLedger.js";
+import { PgUndoRepository } from "../../src/db/repositories/undoRepository.js";
 
 /** The fixture's logical text: its source HTML with the tags taken out, one paragraph a line. */
 function htmlText(name: string): string {
@@ -44,8 +49,13 @@ afterEach(async () => {
 });
 
 /** Memo (without a model unless `withModel`), on 1 March 2027 in Jerusalem, with the school letter's offer just sent. */
-async function offered(language: "he" | "en", clock = fakeClock("2027-03-01T08:00:00Z"), withModel = false) {
-  h = await calendarHarness({ ...(withModel ? {} : { llm: "none" as const }), clock });
+async function offered(
+  language: "he" | "en",
+  clock = fakeClock("2027-03-01T08:00:00Z"),
+  withModel = false,
+  harness?: CalendarHarness,
+) {
+  h = harness ?? (await calendarHarness({ ...(withModel ? {} : { llm: "none" as const }), clock }));
   const user = await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem", language });
   const made = await new DocumentOffers(null).offer({
     user,
@@ -113,18 +123,55 @@ describe("the school letter's offer, answered by number", () => {
     const reply = await h.say("all");
     expect(reply.status).toBe("waiting");
     expect(reply.text).toContain("When is “אסיפת הורים");
-    // Nothing is added before the question is answered: the turn's steps run together.
-    expect(await storedEvents(h)).toEqual([]);
-    const answered = await h.say("Tuesday 6 April 2027 at 18:00");
-    expect(answered.status).toBe("completed");
+    // The items with a time are added at once; only the meeting waits for its answer.
     expect((await storedEvents(h)).map((e) => [jerusalem(e.start), jerusalem(e.end)])).toEqual([
       ["2027-03-11 08:15:00", "2027-03-11 14:30:00"],
     ]);
-    const tasks = await stores(h).tasks();
-    expect(tasks.map((t) => t.dueAt && jerusalem(t.dueAt)).sort()).toEqual([
+    expect((await stores(h).tasks()).map((t) => t.dueAt && jerusalem(t.dueAt))).toEqual([
       "2027-03-07 09:00:00",
-      "2027-04-06 18:00:00",
     ]);
+    const answered = await h.say("Tuesday 6 April 2027 at 18:00");
+    expect(answered.status).toBe("completed");
+    // The meeting is an event once its time is answered, not a reminder.
+    expect((await storedEvents(h)).map((e) => [jerusalem(e.start), jerusalem(e.end)])).toEqual([
+      ["2027-03-11 08:15:00", "2027-03-11 14:30:00"],
+      ["2027-04-06 18:00:00", "2027-04-06 19:00:00"],
+    ]);
+    expect(await stores(h).tasks()).toHaveLength(1);
+  });
+
+  it("'all' then 'cancel' at the meeting's question keeps the trip and the payment", async () => {
+    await offered("en");
+    expect((await h!.say("all")).status).toBe("waiting");
+    await h!.say("cancel");
+    expect(await storedEvents(h!)).toHaveLength(1);
+    expect(await stores(h!).tasks()).toHaveLength(1);
+  });
+
+  it("'undo' after '1 and 2' takes back both the event and the reminder (one message, one undo)", async () => {
+    // The calendar journaled as createMemoRuntime builds it (one turn's changes are one undo).
+    const clock = fakeClock("2027-03-01T08:00:00Z");
+    const db = await pgliteBackend.create();
+    h = await calendarHarness({
+      llm: "none",
+      clock,
+      db,
+      capabilities: (registry) =>
+        registry.replace(
+          createCalendarCapability({
+            providers: builtinCalendars(db.pool),
+            ledger: new PgOperationLedger(db.pool),
+            undo: { journal: new PgUndoRepository(db.pool), windowMs: 60 * 60_000 },
+          }),
+        ),
+    });
+    const harness = h;
+    h = undefined;
+    await offered("en", clock, false, harness);
+    expect((await h!.say("1 and 2")).status).toBe("completed");
+    await h!.say("undo");
+    expect(await storedEvents(h!)).toEqual([]);
+    expect(await stores(h!).tasks()).toEqual([]);
   });
 
   it("a number outside the list is said so; 'none' and 'לא תודה' add nothing", async () => {
@@ -139,13 +186,67 @@ describe("the school letter's offer, answered by number", () => {
     expect(await stores(h!).tasks()).toEqual([]);
   });
 
-  it("Hebrew 'לא תודה' adds nothing; 'את שניהם' is no answer to three items", async () => {
+  it("Hebrew 'לא תודה' adds nothing", async () => {
     await offered("he");
     expect((await h!.say("לא תודה")).text).toBe("בסדר, לא הוספתי כלום.");
     expect(await stores(h!).tasks()).toEqual([]);
   });
 
-  it("a newer numbered listing replaces the offer: '2' then means its item", async () => {
+  it("'את שניהם' is no answer to three items", async () => {
+    await offered("he");
+    await h!.say("את שניהם");
+    expect(await storedEvents(h!)).toEqual([]);
+    expect(await stores(h!).tasks()).toEqual([]);
+  });
+
+  it("with two offers, quoting the first answers the first; quoting another message answers none", async () => {
+    const made = await offered("en");
+    const later = {
+      ...made.offer,
+      title: "Invoice",
+      items: [
+        {
+          kind: "reminder" as const,
+          title: "Pay the invoice",
+          timeWords: "",
+          start: "2027-03-14",
+          sentence: "",
+        },
+      ],
+    };
+    await h!.memory.addAssistantMessage(PHONE, "📌 From “Invoice”:\n1. ⏰ Pay the invoice", "wamid.offerB", {
+      documentOffer: later,
+    });
+    await h!.memory.addAssistantMessage(PHONE, "Noted.", "wamid.other");
+    await h!.say("2", { replyToMessageId: "wamid.other" });
+    expect(await stores(h!).tasks()).toEqual([]);
+    await h!.say("1", { replyToMessageId: "wamid.offer" });
+    expect((await storedEvents(h!)).map((e) => jerusalem(e.start))).toEqual(["2027-03-11 08:15:00"]);
+    expect(await stores(h!).tasks()).toEqual([]);
+  });
+
+  it("an offer answered after an item's time adds only what is still ahead, and says so", async () => {
+    const clock = fakeClock("2027-03-01T08:00:00Z");
+    h = await calendarHarness({ llm: "none", clock });
+    await h.users.getOrCreate(PHONE, { timeZone: "Asia/Jerusalem", language: "en" });
+    await h.memory.load(PHONE);
+    const offer = {
+      documentId: null,
+      title: "Note",
+      offeredAt: clock.now(),
+      items: [
+        { kind: "event" as const, title: "Call", timeWords: "", start: "2027-03-01T11:00", sentence: "" },
+        { kind: "event" as const, title: "Dinner", timeWords: "", start: "2027-03-01T20:00", sentence: "" },
+      ],
+    };
+    await h.memory.addAssistantMessage(PHONE, "📌 From “Note”", "wamid.offer", { documentOffer: offer });
+    clock.advance(3 * 60 * 60_000);
+    const reply = await h.say("1 and 2");
+    expect(reply.text).toContain("Not added: “Call” — its time has already passed.");
+    expect((await storedEvents(h)).map((e) => e.summary)).toEqual(["Dinner"]);
+  });
+
+  it("a newer numbered listing replaces the offer: '1 and 2' is no answer to it", async () => {
     await offered("en");
     await h!.memory.addAssistantMessage(PHONE, "*Your tasks:*\n1. a\n2. b", "wamid.list", {
       numbered: { type: "task", ids: ["t1", "t2"] },

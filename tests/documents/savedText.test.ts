@@ -11,6 +11,7 @@ import {
 import { stores } from "../support/databaseScript.js";
 import { fakeClock } from "../support/clock.js";
 import { PHONE } from "../support/memoHarness.js";
+import { textToSave } from "../../src/services/documents/savedText.js";
 import { lastUserMessageOf, systemPromptOf } from "../support/scriptedOpenAI.js";
 
 /** The user's stored documents (DocumentService's table). */
@@ -103,6 +104,46 @@ describe("save it", () => {
     expect((await stores(harness).tasks()).map((t) => [t.text, t.dueAt])).toEqual([
       ['יש לשלם 50 ש"ח לגזברית', "2027-03-18T07:00:00.000Z"],
     ]);
+  });
+
+  it("'undo' after 'save it' takes the note back; a second 'save it' says there is nothing to save", async () => {
+    const harness = await memo("en");
+    await harness.say(DENTIST, { forwarded: true });
+    await harness.say("save it");
+    expect((await harness.say("save it")).text).toBe(
+      "There's no forwarded message or long text just before this to save.",
+    );
+    expect(await storedDocuments(harness)).toHaveLength(1);
+    await harness.say("undo");
+    expect(await storedDocuments(harness)).toEqual([]);
+  });
+
+  it("quoting a forwarded message saves it, though other messages came after it", async () => {
+    const harness = await memo("en");
+    await harness.say(DENTIST, { forwarded: true, whatsappMessageId: "wamid.first" });
+    await harness.say("thanks");
+    await harness.say("save it", { replyToMessageId: "wamid.first" });
+    expect((await storedDocuments(harness)).map((d) => d.title)).toEqual(["Dentist appointment for Noa"]);
+  });
+
+  it("a long pasted request Memo carried out is no text to save; quoting a short message is nothing to save", () => {
+    const long = "x ".repeat(250);
+    const at = (content: string, timestamp: number, extra: object = {}) => ({
+      role: "user" as const,
+      content,
+      timestamp,
+      estimatedTokens: 1,
+      ...extra,
+    });
+    const window = [at(long, 1000), at("save it", 2000)];
+    expect(textToSave(window, "save it", { actedAfter: (t) => t <= 1500 })).toBeNull();
+    expect(textToSave(window, "save it", { actedAfter: () => false })).toEqual({
+      text: long,
+      source: "pasted",
+    });
+    expect(textToSave([at("hi", 1000, { whatsappMessageId: "w1" })], "save it", { quoted: "w1" })).toBe(
+      "nothing",
+    );
   });
 
   it("a short message that was not forwarded is not saved: 'save it' is read as ever", async () => {

@@ -17,6 +17,7 @@ describe("resolveLLMConfig", () => {
       ["resolver:gmail", "gpt-4o-mini"],
       ["resolver:second-brain", "gpt-4o-mini"],
       ["resolver:general", "gpt-4o-mini"],
+      ["documentOffers", "gpt-4o-mini"],
       ["memory", "gpt-4o-mini"],
     ]);
     expect(config.fallbacks.planner.model).toBe("gpt-4o");

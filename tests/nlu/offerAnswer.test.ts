@@ -31,6 +31,8 @@ describe("readOfferAnswer", () => {
     expect(readOfferAnswer("both", 2)).toEqual({ kind: "all" });
     expect(readOfferAnswer("את שניהם", 2)).toEqual({ kind: "all" });
     expect(readOfferAnswer("both", 3)).toBeNull();
+    // "שני" is "second" / "two", not "both".
+    expect(readOfferAnswer("שני", 2)).toBeNull();
   });
 
   it.each(["none", "no thanks", "neither", "אף אחד", "לא תודה", "כלום"])("%s → none", (text) => {
@@ -50,7 +52,6 @@ describe("isSaveTextCommand", () => {
     "save it",
     "Save that.",
     "save this",
-    "keep it",
     "save it as a note",
     "תשמור",
     "תשמור את זה",
@@ -61,7 +62,10 @@ describe("isSaveTextCommand", () => {
     expect(isSaveTextCommand(text)).toBe(true);
   });
 
-  it.each(["save it for Sunday", "save the date", "תשמור לי מקום", "note: buy milk"])("%s is not", (text) => {
-    expect(isSaveTextCommand(text)).toBe(false);
-  });
+  it.each(["keep it", "save it for Sunday", "save the date", "תשמור לי מקום", "note: buy milk"])(
+    "%s is not",
+    (text) => {
+      expect(isSaveTextCommand(text)).toBe(false);
+    },
+  );
 });

@@ -128,6 +128,14 @@ describe("parseTime: instants", () => {
     expect(localOf("tomorrow 21.30")).toBe("2026-03-12T21:30");
   });
 
+  it("reads minutes around an hour after a colon or full stop, never inside a clock time", () => {
+    expect(localOf("Reminder: quarter to 8 tomorrow call mom")).toBe("2026-03-12T07:45");
+    expect(localOf("ok. half past 7 tomorrow")).toBe("2026-03-12T07:30");
+    expect(localOf("Note: 20 to 9 tomorrow")).toBe("2026-03-12T08:40");
+    // "08:15 to 14:30" is no "15 to 14" (13:45).
+    expect(localOf("tomorrow from 08:15 to 14:30")).not.toBe("2026-03-12T13:45");
+  });
+
   it("reads Hebrew minute words after the hour", () => {
     // Wednesday 10:00: the morning reading has passed, so the evening one.
     expect(parse("ב-7 ועשרים")).toMatchObject({ local: "2026-03-11T19:20", text: "" });

@@ -63,8 +63,13 @@ async function saveTextTurn(
   const user = state.authContext?.user;
   if (!deps.savedTexts || !user || state.input.forwarded || !isSaveTextCommand(state.input.message))
     return null;
-  const found = textToSave(state.recentMessages, state.input.message);
+  const found = textToSave(state.recentMessages, state.input.message, {
+    ...(state.input.replyToMessageId ? { quoted: state.input.replyToMessageId } : {}),
+    // A pasted request Memo carried out is no text to keep.
+    actedAfter: (timestamp) => state.latestActions.some((action) => action.createdAt >= timestamp),
+  });
   if (!found) return null;
+  if (found === "nothing") return { finalResponse: t(language, "offers.nothingToSave") };
   const { document, offer, usage } = await deps.savedTexts.save({
     phone: state.threadId,
     user,
@@ -75,6 +80,7 @@ async function saveTextTurn(
     // The offer's model call is the user's like any other: past the daily budget it is made without.
     withModel: !deps.budget || (await deps.budget.admit(state.input.userPhone)),
     operationId: `${state.traceId}:save`,
+    turnId: state.traceId,
   });
   const saved = t(language, "offers.saved", { title: document.title });
   return {
@@ -101,6 +107,7 @@ export function createPlannerNode(deps: MemoGraphDeps) {
           state.now.epochMs,
           state.user.timezone,
           language,
+          state.input.replyToMessageId,
         );
     if (offered) return offered;
     // "save it" after a forwarded message or a long pasted text: kept as a note, with its offer.

@@ -8,7 +8,7 @@
 import { CONVERSATION_MAX_AGE_MS } from "../../config/lifetimes.js";
 import { t } from "../../messages/index.js";
 import { readOfferAnswer } from "../../nlu/offerAnswer.js";
-import { localToInstant } from "../../nlu/zonedTime.js";
+import { instantToLocal, localToInstant } from "../../nlu/zonedTime.js";
 import type { DocumentOffer, OfferItem } from "../../types/document.js";
 import type { ConversationMessage, PlanStep, PlannerOutput, ResolverResult } from "../../types/index.js";
 import type { FastPathTurn } from "./fastPath.js";
@@ -22,29 +22,65 @@ function answered(text: string, count: number): boolean {
   return answer !== null && (answer.kind !== "numbers" || answer.numbers.every((n) => n >= 1 && n <= count));
 }
 
+/** Whether an assistant message is the one `id` names (its WhatsApp id, or Memo's own before sending). */
+function isMessage(message: ConversationMessage, id: string): boolean {
+  return message.whatsappMessageId === id || message.localId === id;
+}
+
 /**
- * The offer a reply of Memo's carries, when it is the newest thing Memo numbered (a listing, a
- * choice list or another offer after it replaces it), younger than the window and not answered yet
- * (by a message before `current`, the one being read, which the window already holds): an offer is
- * answered once, so a second "1" adds nothing twice.
+ * Whether the offer in `messages[index]` was answered by a user message after it: one quoting it,
+ * or one quoting nothing while it was still the newest thing Memo numbered.
+ */
+function answeredBefore(
+  messages: readonly ConversationMessage[],
+  index: number,
+  offer: DocumentOffer,
+): boolean {
+  const offerMessage = messages[index]!;
+  let newest = true;
+  for (const message of messages.slice(index + 1)) {
+    const metadata = message.metadata;
+    if (
+      message.role === "assistant" &&
+      (metadata?.documentOffer || metadata?.numbered || metadata?.disambiguationContext)
+    )
+      newest = false;
+    if (message.role !== "user" || !answered(message.content, offer.items.length)) continue;
+    const quoted = message.replyToMessageId;
+    if (quoted ? isMessage(offerMessage, quoted) : newest) return true;
+  }
+  return false;
+}
+
+/**
+ * The offer a message answers: the one it quotes (when it quotes an offer; quoting anything else it
+ * answers none), else the newest thing Memo numbered when that is an offer (a listing, a choice
+ * list or another offer after it replaces it). Either way younger than the window and not answered
+ * yet (by a message before `current`, the one being read, which the window already holds): an
+ * offer is answered once, so a second "1" adds nothing twice.
  */
 function openOffer(
   messages: readonly ConversationMessage[],
   current: string,
   nowMs: number,
+  quoted: string | undefined,
 ): DocumentOffer | null {
   const last = messages.at(-1);
   const before = last?.role === "user" && last.content === current ? messages.slice(0, -1) : messages;
+  const open = (index: number): DocumentOffer | null => {
+    const offer = before[index]!.metadata!.documentOffer!;
+    if (answeredBefore(before, index, offer)) return null;
+    return nowMs - offer.offeredAt <= CONVERSATION_MAX_AGE_MS ? offer : null;
+  };
+  if (quoted) {
+    const index = before.findIndex((m) => m.role === "assistant" && isMessage(m, quoted));
+    return index >= 0 && before[index]!.metadata?.documentOffer ? open(index) : null;
+  }
   for (let i = before.length - 1; i >= 0; i--) {
     const message = before[i]!;
     if (message.role !== "assistant") continue;
     const metadata = message.metadata;
-    if (metadata?.documentOffer) {
-      const offer = metadata.documentOffer;
-      const since = before.slice(i + 1).filter((m) => m.role === "user");
-      if (since.some((m) => answered(m.content, offer.items.length))) return null;
-      return nowMs - offer.offeredAt <= CONVERSATION_MAX_AGE_MS ? offer : null;
-    }
+    if (metadata?.documentOffer) return open(i);
     if (metadata?.numbered || metadata?.disambiguationContext) return null;
   }
   return null;
@@ -77,15 +113,30 @@ function stepOf(
     resolved: { stepId, type: "execute" as const, functionName: "tasks.create", args },
   });
   if (!item.start) {
-    // No day read whole: asked, and the answer is read in code like any time question (D10).
+    // No day read whole: asked, and the answer is read in code like any time question (D10); an
+    // event is still an event once answered (offeredEventAt), with the day read kept when there is one.
+    const question = t(language, "offers.askWhen", { title: item.title });
+    const day = item.day ? { day: item.day } : {};
+    if (item.kind === "event") {
+      const args = { inputs: [{ summary: item.title, timeZone }] };
+      return {
+        step: { ...base, capability: "calendar", action: "create_event" },
+        resolved: {
+          stepId,
+          type: "clarify",
+          question,
+          resume: { kind: "time", functionName: "calendar.create", args, understood: item.day ?? "", ...day },
+        },
+      };
+    }
     const args = { operation: "create", text: item.title };
     return {
       step: task(args).step,
       resolved: {
         stepId,
         type: "clarify",
-        question: t(language, "offers.askWhen", { title: item.title }),
-        resume: { kind: "time", functionName: "tasks.create", args, understood: "" },
+        question,
+        resume: { kind: "time", functionName: "tasks.create", args, understood: item.day ?? "", ...day },
       },
     };
   }
@@ -105,6 +156,23 @@ function stepOf(
     step: { ...base, capability: "calendar", action: "create_event" },
     resolved: { stepId, type: "execute", functionName: "calendar.create", args: { inputs: [input] } },
   };
+}
+
+/**
+ * An offered event asked its time, once answered: the time arguments of the answer ("dueDate", an
+ * instant or a local day) as the event's start, an hour long (a day: all-day). Null when the
+ * answer is no single time (a repeat): the event is not guessed.
+ */
+export function offeredEventAt(
+  args: Record<string, unknown>,
+  time: Record<string, unknown>,
+): Record<string, unknown> | null {
+  const [input] = (args.inputs as Record<string, unknown>[] | undefined) ?? [];
+  const due = time.dueDate;
+  if (!input || typeof due !== "string") return null;
+  if (due.length === 10) return { inputs: [{ ...input, allDay: true, start: due, end: nextDay(due) }] };
+  const end = new Date(Date.parse(due) + DEFAULT_EVENT_MINUTES * 60_000).toISOString();
+  return { inputs: [{ ...input, allDay: false, start: due, end }] };
 }
 
 /** A turn that only says `answer`. */
@@ -137,8 +205,10 @@ export function offerAnswerTurn(
   nowMs: number,
   timeZone: string,
   language: "he" | "en",
+  /** The message the answer quotes, when it quotes one. */
+  quoted?: string,
 ): FastPathTurn | null {
-  const offer = openOffer(messages, message, nowMs);
+  const offer = openOffer(messages, message, nowMs, quoted);
   if (!offer || offer.items.length === 0) return null;
   const answer = readOfferAnswer(message, offer.items.length);
   if (!answer) return null;
@@ -150,11 +220,50 @@ export function offerAnswerTurn(
       t(language, "offers.noSuchNumber", { count: offer.items.length, numbers: missing.join(", ") }),
     );
   }
-  const chosen = numbers.map((n, i) =>
+  // An offer answered later than an item's time adds no item already past: it says so instead.
+  const now = localOf(nowMs, timeZone);
+  const passed = numbers.filter((n) => {
+    const start = offer.items[n - 1]!.start;
+    return start !== undefined && (start.length === 10 ? start < now.slice(0, 10) : start <= now);
+  });
+  const passedText = t(language, "offers.passed", {
+    titles: passed.map((n) => `“${offer.items[n - 1]!.title}”`).join(", "),
+  });
+  const left = numbers.filter((n) => !passed.includes(n));
+  if (left.length === 0) return sayTurn(passedText);
+  const chosen = left.map((n, i) =>
     stepOf(String.fromCharCode(65 + i), offer.items[n - 1]!, timeZone, language),
   );
+  // The items with a time run at once; those asked about come after them, so a question left
+  // unanswered (or "cancel") holds back only its own item.
+  const dated = chosen.filter((c) => c.resolved.type === "execute").map((c) => c.step.id);
+  for (const c of chosen) if (c.resolved.type === "clarify") c.step = { ...c.step, dependsOn: dated };
+  const said: { step: PlanStep; resolved: ResolverResult }[] =
+    passed.length > 0
+      ? [
+          {
+            step: {
+              id: "P",
+              capability: "general",
+              action: "answer",
+              constraints: {},
+              changes: {},
+              dependsOn: [],
+            },
+            resolved: { stepId: "P", type: "execute", functionName: "respond", args: { answer: passedText } },
+          },
+        ]
+      : [];
+  const all = [...chosen, ...said];
   return {
-    plannerOutput: plannerOutputOf(chosen.map((c) => c.step)),
-    resolverResults: new Map(chosen.map((c) => [c.step.id, c.resolved])),
+    plannerOutput: plannerOutputOf(all.map((c) => c.step)),
+    resolverResults: new Map(all.map((c) => [c.step.id, c.resolved])),
   };
+}
+
+/** The local wall time of `nowMs` in `timeZone`, "YYYY-MM-DDTHH:mm". */
+function localOf(nowMs: number, timeZone: string): string {
+  const local = instantToLocal(nowMs, timeZone);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${local.year}-${pad(local.month)}-${pad(local.day)}T${pad(local.hour)}:${pad(local.minute)}`;
 }

@@ -146,11 +146,32 @@ export function forwardedIsData(
   return { ...plan, riskLevel: "high" };
 }
 
+/** Step fields that name other people or a list others share (a creation that reaches them). */
+const REACHES_OTHERS =
+  /^(?:attendees?|guests?|invitees?|participants?|assignee|assignees|assignedTo|member|members|person|people|recipients?|to|cc|contact|contacts|forWhom|for|shared|household|sharedList)$/iu;
+
+/** Whether a step's changes or constraints name another person or a shared list (a non-empty value). */
+function reachesOthers(step: PlanStep): boolean {
+  if (step.capability === "household") return true;
+  return [step.changes, step.constraints].some((fields) =>
+    Object.entries(fields).some(
+      ([key, value]) =>
+        REACHES_OTHERS.test(key) &&
+        value !== null &&
+        value !== undefined &&
+        value !== false &&
+        value !== "" &&
+        !(Array.isArray(value) && value.length === 0),
+    ),
+  );
+}
+
 /**
  * A document's text is data (D14): the caption is the user's request about it, but a model that
  * read the document may still obey orders printed in it ("delete all my tasks"). So in a turn with
  * a document, a plan that changes or removes anything that exists (anything but reading and
- * creating from the document) asks before it runs (D12), whoever planned it.
+ * creating from the document) asks before it runs (D12), whoever planned it; so does a creation
+ * that reaches others (an invitation to people, an item on a household's shared list).
  */
 export function documentIsData(
   plan: PlannerOutput,
@@ -160,7 +181,7 @@ export function documentIsData(
   if (!turn.document) return plan;
   const changes = plan.plan.filter((step) => {
     const kind = stepKind(step);
-    return kind === "changes" || kind === "unknown";
+    return kind === "changes" || kind === "unknown" || (kind === "creates" && reachesOthers(step));
   });
   if (changes.length === 0 || (plan.riskLevel === "high" && plan.needsApproval)) return plan;
   logger.info(

@@ -4,6 +4,7 @@
  * has passed". The answer is read with the same parser, together with the words already
  * understood, so the operation runs with no LLM call, on the fast path and the LLM path alike.
  */
+import { offeredEventAt } from "./offerAnswer.js";
 import { timeArgs, timeQuestionOf, type TimeQuestion } from "../../nlu/commands.js";
 import type { CalendarOptions } from "../../nlu/holidays.js";
 import { readTime, type ParsedTime } from "../../nlu/parseTime.js";
@@ -168,12 +169,20 @@ export function resolveTimeAnswer(
 ): ResolverResult {
   const { resume } = previous;
   const answer = answers.at(-1);
-  const done = (time: Record<string, unknown>): ResolverResult => ({
-    stepId: previous.stepId,
-    type: "execute",
-    functionName: resume.functionName,
-    args: { ...resume.args, ...time },
-  });
+  const done = (time: Record<string, unknown>): ResolverResult => {
+    // An event asked its time (a document's offer, issue 37): the answer is its start.
+    if (resume.functionName === "calendar.create") {
+      const args = offeredEventAt(resume.args, time);
+      if (!args) return { ...previous, question: t(language, "askTimeAgainOrCancel") };
+      return { stepId: previous.stepId, type: "execute", functionName: resume.functionName, args };
+    }
+    return {
+      stepId: previous.stepId,
+      type: "execute",
+      functionName: resume.functionName,
+      args: { ...resume.args, ...time },
+    };
+  };
   if (!answer) return previous;
   const picked = typeof answer.value === "string" ? answer.value : answer.value[0];
   const option = /^opt(\d+)$/u.exec(picked ?? "");

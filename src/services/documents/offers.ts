@@ -11,6 +11,7 @@ import { dateLabel, instantToLocal } from "../../nlu/zonedTime.js";
 import { t } from "../../messages/index.js";
 import type { DocumentOffer, DocumentOfferMaker, OfferItem } from "../../types/document.js";
 import type { LLMService, LLMUsage } from "../../types/llm.js";
+import type { LLMBudget } from "../llm/llmBudget.js";
 import type { Logger } from "../../utils/logger.js";
 
 type Input = Parameters<DocumentOfferMaker["offer"]>[0];
@@ -40,6 +41,8 @@ function itemWhen(item: OfferItem, language: "he" | "en"): string {
 function offerText(offer: DocumentOffer, language: "he" | "en"): string {
   const lines = offer.items.map((item, i) => {
     const vars = { n: i + 1, title: item.title, when: itemWhen(item, language) };
+    if (!item.start && item.day)
+      return t(language, "offers.timeUnread", { ...vars, when: whenLabel(item.day, language) });
     if (!item.start) return t(language, "offers.question", vars);
     return t(language, item.kind === "reminder" ? "offers.reminder" : "offers.event", vars);
   });
@@ -48,22 +51,63 @@ function offerText(offer: DocumentOffer, language: "he" | "en"): string {
   );
 }
 
-/** Lower case, Hebrew and digits glued by extraction set apart, spaces folded. */
-function comparable(text: string): string {
+/**
+ * The words of a text as compared: lower case, Hebrew and digits glued by extraction set apart,
+ * punctuation dropped (":" "." "/" inside a number kept: "08:15", "11/3"), a number's leading
+ * zeros dropped ("08:15" is "8:15", never "18:15").
+ */
+function wordsOf(text: string): string[] {
   return text
     .toLowerCase()
     .replace(/(\d)(?=[\u05D0-\u05EA])|([\u05D0-\u05EA])(?=\d)/gu, "$1$2 ")
-    .replace(/\s+/gu, " ");
+    .replace(/[^\p{L}\p{N}:./']+/gu, " ")
+    .split(" ")
+    .map((word) => word.replace(/^[:./']+|[:./']+$/gu, "").replace(/^0+(?=\d)/u, ""))
+    .filter((word) => word !== "");
 }
 
-/** Whether every word of `words` is written in `text` (the model copied them, it did not work them out). */
+/** Where `run` is written in `words`, word for word in a row (-1: nowhere). */
+function runAt(run: readonly string[], words: readonly string[], from = 0): number[] {
+  const at: number[] = [];
+  for (let i = from; i + run.length <= words.length; i++) {
+    if (run.every((word, j) => words[i + j] === word)) at.push(i);
+  }
+  return at;
+}
+
+/** Words apart a day and a clock time said for it may be (the same or the next sentence). */
+const CLOCK_REACH = 40;
+
+/**
+ * Whether `words` are written in `text` as the document wrote them (the model copied them, it did
+ * not work them out): word for word in a row, or a day's words in a row and a clock time's in a row
+ * near it ("Thursday 11 March 2027" … "at 08:15"). A word inside another ("7" in "17") is not it.
+ */
 function writtenIn(words: string, text: string): boolean {
-  const said = comparable(text);
-  return comparable(words)
-    .split(/[\s,;]+/u)
-    .map((word) => word.replace(/^[("'„“]+|[.)"'”:]+$/gu, ""))
-    .filter((word) => word !== "" && word !== "-" && word !== "–")
-    .every((word) => said.includes(word));
+  const said = wordsOf(words);
+  if (said.length === 0) return true;
+  const doc = wordsOf(text);
+  if (runAt(said, doc).length > 0) return true;
+  for (let cut = 1; cut < said.length; cut++) {
+    const [first, second] = [said.slice(0, cut), said.slice(cut)];
+    const clock = (run: string[]) => run.some((word) => /^\d{1,2}[:.]\d{2}$/u.test(word));
+    if (!clock(first) && !clock(second)) continue;
+    const firsts = runAt(first, doc);
+    const seconds = runAt(second, doc);
+    if (firsts.some((a) => seconds.some((b) => Math.abs(a - b) <= CLOCK_REACH))) return true;
+  }
+  return false;
+}
+
+/** One item per title and time: a model may name the same thing twice. */
+function deduplicated(items: readonly OfferItem[]): OfferItem[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = [item.title.toLowerCase(), item.start ?? item.day ?? item.timeWords, item.kind].join("|");
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Makes a document's offer, with a model when one is configured (its cost is the user's turn's). */
@@ -71,10 +115,13 @@ export class DocumentOffers implements DocumentOfferMaker {
   constructor(
     private readonly llm: LLMService | null,
     private readonly logger?: Logger,
+    /** The per-user daily budget: once spent, the offer is made without the model. */
+    private readonly budget?: Pick<LLMBudget, "admit">,
   ) {}
 
   async offer(input: Input): Promise<Made> {
-    return (await this.offerWithUsage(input)).made;
+    const withModel = this.llm !== null && (!this.budget || (await this.budget.admit(input.user.phone)));
+    return (await this.offerWithUsage(input, withModel)).made;
   }
 
   /**
@@ -99,6 +146,7 @@ export class DocumentOffers implements DocumentOfferMaker {
       }
     }
     items ??= documentDates(input.pages, input.now, zone);
+    items = deduplicated(items);
     if (items.length === 0) return { made: null, usage };
     const offer: DocumentOffer = {
       documentId: input.document.documentId || null,
@@ -116,7 +164,7 @@ export class DocumentOffers implements DocumentOfferMaker {
     const local = instantToLocal(input.now, zone);
     const today = `${local.year}-${String(local.month).padStart(2, "0")}-${String(local.day).padStart(2, "0")}`;
     const { value, usage } = await llm.structured(
-      "resolver:second-brain",
+      "documentOffers",
       DocumentOffersSchema,
       buildDocumentOffersMessages({
         language: input.language,
@@ -136,6 +184,8 @@ export class DocumentOffers implements DocumentOfferMaker {
         writtenIn(words, text),
       );
       const time = copied ? readItemTime(proposed.timeWords, proposed.endTimeWords, input.now, zone) : null;
+      // A time already behind is dropped, as without a model.
+      if (time?.kind === "past") continue;
       const page = input.pages.findIndex(
         (p) => proposed.sentence && p.includes(proposed.sentence.slice(0, 30)),
       );
@@ -143,7 +193,8 @@ export class DocumentOffers implements DocumentOfferMaker {
         kind: proposed.kind,
         title: title.slice(0, 80),
         timeWords: proposed.timeWords,
-        ...(time ?? {}),
+        ...(time?.kind === "at" ? { start: time.start, ...(time.end ? { end: time.end } : {}) } : {}),
+        ...(time?.kind === "day" ? { day: time.day } : {}),
         sentence: proposed.sentence.slice(0, 200),
         ...(input.pages.length > 1 && page >= 0 ? { page: page + 1 } : {}),
       });

@@ -8,6 +8,8 @@ import type { ConversationMessage } from "../../types/conversation.js";
 import type { LLMUsage } from "../../types/llm.js";
 import type { User } from "../../types/user.js";
 import type { DocumentOffers } from "./offers.js";
+import { isSaveTextCommand } from "../../nlu/saveTextCommand.js";
+import { imagesOf, type UndoSettings } from "../undo/undoJournal.js";
 
 /** A user message longer than this (characters) that was not a command is a pasted text to save. */
 const PASTED_MIN_CHARS = 400;
@@ -24,21 +26,39 @@ interface DocumentStore {
   ): Promise<DocumentContext>;
 }
 
+/** Whether a user message is one "save it" keeps: forwarded, or a long pasted text, not a document. */
+function savable(message: ConversationMessage): { text: string; source: "forwarded" | "pasted" } | null {
+  if (message.metadata?.documentContext) return null;
+  if (message.metadata?.forwarded) return { text: message.content, source: "forwarded" };
+  return message.content.length > PASTED_MIN_CHARS ? { text: message.content, source: "pasted" } : null;
+}
+
 /**
- * The text "save it" refers to: the user's message just before it, when it was forwarded or a long
- * pasted text (and not already a document); null when there is none.
+ * The text "save it" refers to: the message it quotes (when forwarded or a long pasted text), else
+ * the user's message just before it, when it was forwarded or a long pasted text Memo did not act on
+ * (`actedAfter`: whether Memo carried out something since that time, a request it read as such).
+ * "nothing" when it points at nothing to save (a second "save it", a quoted message that is no such
+ * text); null when it is no "save it" of a text at all.
  */
 export function textToSave(
   messages: readonly ConversationMessage[],
   /** The message saying "save it", when the window already holds it (it is then skipped). */
   current: string,
-): { text: string; source: "forwarded" | "pasted" } | null {
+  options: { quoted?: string; actedAfter?: (timestamp: number) => boolean } = {},
+): { text: string; source: "forwarded" | "pasted" } | "nothing" | null {
   const users = messages.filter((m) => m.role === "user");
+  if (options.quoted) {
+    const quoted = users.find((m) => m.whatsappMessageId === options.quoted);
+    return (quoted && savable(quoted)) ?? "nothing";
+  }
   const last = users.at(-1);
   const before = last && last.content === current && !last.metadata?.forwarded ? users.at(-2) : last;
-  if (!before || before.metadata?.documentContext) return null;
-  if (before.metadata?.forwarded) return { text: before.content, source: "forwarded" };
-  return before.content.length > PASTED_MIN_CHARS ? { text: before.content, source: "pasted" } : null;
+  if (!before) return null;
+  // "save it" again right after a "save it": that text is kept already.
+  if (isSaveTextCommand(before.content)) return "nothing";
+  const found = savable(before);
+  if (found?.source === "pasted" && options.actedAfter?.(before.timestamp)) return null;
+  return found;
 }
 
 /** The first line of a text, cut at a word, as its title. */
@@ -53,7 +73,9 @@ function titleOf(text: string): string {
 export class SavedTexts {
   constructor(
     private readonly store: DocumentStore,
-    private readonly offers: DocumentOffers,
+    private readonly offers: Pick<DocumentOffers, "offerWithUsage">,
+    /** Where the stored note is journaled, so "undo" takes it back (default: not journaled). */
+    private readonly undo?: UndoSettings,
   ) {}
 
   async save(input: {
@@ -67,6 +89,8 @@ export class SavedTexts {
     withModel: boolean;
     /** The turn's id: a re-run of the turn stores the text once. */
     operationId: string;
+    /** The turn, for undo (one message's changes are one undo). */
+    turnId: string;
   }): Promise<{
     document: DocumentContext;
     offer: { text: string; offer: DocumentOffer } | null;
@@ -83,6 +107,22 @@ export class SavedTexts {
       },
       { operationId: input.operationId },
     );
+    if (this.undo) {
+      // Journaled as a note's creation, as the second brain does: undo deletes its head note, and
+      // with it (the foreign keys cascade) the document and its chunks.
+      const { journal, windowMs } = this.undo;
+      const head = await journal.copy(input.phone, [
+        { table: "notes", column: "id", values: [document.noteId] },
+      ]);
+      await journal.record(input.phone, {
+        operationId: input.operationId,
+        turnId: input.turnId,
+        description: { kind: "note", text: document.title, action: "create" },
+        images: imagesOf([], head),
+        now: input.now,
+        windowMs,
+      });
+    }
     const { made, usage } = await this.offers.offerWithUsage(
       {
         user: input.user,

@@ -105,7 +105,7 @@ export async function recordIrreversible(
 
 /** A change a provider outside the database puts back on undo (Google Calendar). */
 
-/** The rows a change touched: those in `before` or `after`, as they were and became; unchanged rows left out. @internal */
+/** The rows a change touched: those in `before` or `after`, as they were and became; unchanged rows left out. */
 export function imagesOf(before: RowCopy[], after: RowCopy[]): RowImage[] {
   const key = (c: RowCopy) => `${c.table}:${c.id}`;
   const afterByKey = new Map(after.map((c) => [key(c), c]));

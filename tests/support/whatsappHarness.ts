@@ -40,6 +40,39 @@ let counter = 0;
 export const waId = () => `wamid.TEST${Date.now().toString(36)}${(++counter).toString(36)}`;
 
 /** A text message from `phone`, sent at `at` (epoch ms). */
+/** A `document` message: a file the fake Graph API serves under `file.id`. */
+export function documentMessage(
+  phone: string,
+  at: number,
+  file: { id: string; mimeType: string; filename: string; caption?: string },
+): WaMessage {
+  return {
+    from: phone,
+    id: waId(),
+    timestamp: String(Math.floor(at / 1000)),
+    type: "document",
+    document: {
+      id: file.id,
+      mime_type: file.mimeType,
+      filename: file.filename,
+      sha256: "x",
+      ...(file.caption ? { caption: file.caption } : {}),
+    },
+  };
+}
+
+/**
+ * Delivers `message` a second after the harness's now, waits for Memo's `n`-th message to its
+ * sender, and returns the latest text sent to them.
+ */
+export async function deliverAndWait(h: WhatsAppHarness, message: WaMessage, n: number): Promise<string> {
+  h.clock.advance(1_000);
+  await h.deliver(message);
+  await h.graphApi.waitForSent(n);
+  await h.idle();
+  return h.graphApi.textsTo(message.from).at(-1)!;
+}
+
 export function textMessage(
   phone: string,
   body: string,

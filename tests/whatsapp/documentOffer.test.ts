@@ -9,7 +9,8 @@ import { fakeClock } from "../support/clock.js";
 import {
   createWhatsAppHarness,
   textMessage,
-  waId,
+  deliverAndWait,
+  documentMessage,
   type WaMessage,
   type WhatsAppHarness,
 } from "../support/whatsappHarness.js";
@@ -22,14 +23,7 @@ afterEach(async () => {
   await h?.close();
 });
 
-/** Sends a message and waits for Memo's `n`-th text to this phone; returns it. */
-async function say(message: WaMessage, n: number): Promise<string> {
-  h.clock.advance(1_000);
-  await h.deliver(message);
-  await h.graphApi.waitForSent(n);
-  await h.idle();
-  return h.graphApi.textsTo(PHONE).at(-1)!;
-}
+const say = (message: WaMessage, n: number) => deliverAndWait(h, message, n);
 
 const jerusalem = (date: Date | null) => date?.toLocaleString("sv-SE", { timeZone: "Asia/Jerusalem" });
 
@@ -45,13 +39,11 @@ describe("a school letter's offer through WhatsApp", () => {
       readFileSync(new URL("../fixtures/documents/schoolLetterHe.pdf", import.meta.url)),
       PDF,
     );
-    const document: WaMessage = {
-      from: PHONE,
-      id: waId(),
-      timestamp: String(Math.floor(h.clock.now() / 1000)),
-      type: "document",
-      document: { id: "media-letter", mime_type: PDF, filename: "schoolLetterHe.pdf", sha256: "x" },
-    };
+    const document = documentMessage(PHONE, h.clock.now(), {
+      id: "media-letter",
+      mimeType: PDF,
+      filename: "schoolLetterHe.pdf",
+    });
     const offered = await say(document, 1);
     expect(offered).toContain(
       "1. תצא שכבת ד' לטיול שנתי במוזיאון המדע בירושלים, יום חמישי 11/03 08:15–14:30",

@@ -7,7 +7,8 @@ import type { DocumentOfferMaker, DocumentPageReader } from "../../src/types/doc
 import {
   createWhatsAppHarness,
   textMessage,
-  waId,
+  deliverAndWait,
+  documentMessage,
   type WaMessage,
   type WhatsAppHarness,
 } from "../support/whatsappHarness.js";
@@ -36,24 +37,10 @@ async function harness(
   return h;
 }
 
-function documentMessage(mediaId: string, mimeType: string, filename: string, caption?: string): WaMessage {
-  return {
-    from: PHONE,
-    id: waId(),
-    timestamp: String(Math.floor(h.clock.now() / 1000)),
-    type: "document",
-    document: { id: mediaId, mime_type: mimeType, filename, sha256: "x", ...(caption ? { caption } : {}) },
-  };
-}
+const documentOf = (id: string, mimeType: string, filename: string, caption?: string) =>
+  documentMessage(PHONE, h.clock.now(), { id, mimeType, filename, ...(caption ? { caption } : {}) });
 
-/** Sends a message and waits for Memo's `n`-th text to this phone; returns it. */
-async function say(message: WaMessage, n: number): Promise<string> {
-  h.clock.advance(1_000);
-  await h.deliver(message);
-  await h.graphApi.waitForSent(n);
-  await h.idle();
-  return h.graphApi.textsTo(PHONE).at(-1)!;
-}
+const say = (message: WaMessage, n: number) => deliverAndWait(h, message, n);
 
 const sendText = (text: string, n: number) => say(textMessage(PHONE, text, h.clock.now() + 1_000), n);
 
@@ -71,8 +58,8 @@ describe("documents", () => {
   it("a Hebrew school letter (PDF): saved, found by search with its page, listed, and forgotten with its chunks", async () => {
     await harness("he");
     h.graphApi.addMedia("media-doc-1", fixture("schoolLetterHe.pdf"), PDF);
-    const saved = await say(documentMessage("media-doc-1", PDF, "schoolLetterHe.pdf"), 1);
-    expect(saved).toContain('שמרתי את „מכתב להורים - טיול שכבה” (עמוד אחד)');
+    const saved = await say(documentOf("media-doc-1", PDF, "schoolLetterHe.pdf"), 1);
+    expect(saved).toContain("שמרתי את „מכתב להורים - טיול שכבה” (עמוד אחד)");
     const stored = await counts();
     expect(stored.documents).toBe(1);
     expect(stored.chunks).toBeGreaterThan(0);
@@ -85,7 +72,7 @@ describe("documents", () => {
     expect(rows.every((r) => r.page === 1)).toBe(true);
 
     const found = await sendText("חפש בפתקים מוזיאון", 2);
-    expect(found).toContain('📄 מכתב להורים - טיול שכבה, עמ׳ 1:');
+    expect(found).toContain("📄 מכתב להורים - טיול שכבה, עמ׳ 1:");
     expect(found).toContain("מוזיאון המדע");
 
     // "my notes" shows the document once (its head note), not its chunks.
@@ -94,7 +81,7 @@ describe("documents", () => {
 
     const listed = await sendText("המסמכים שלי", 4);
     expect(listed).toContain("המסמכים שלך (1)");
-    expect(listed).toContain('1. מכתב להורים - טיול שכבה (');
+    expect(listed).toContain("1. מכתב להורים - טיול שכבה (");
     expect(listed).toContain("עמוד אחד");
 
     // Found by words: asked first, saying it cannot be undone.
@@ -102,7 +89,7 @@ describe("documents", () => {
     expect(asked).toContain("אי אפשר לבטל");
     expect((await counts()).documents).toBe(1);
     const forgotten = await sendText("כן", 6);
-    expect(forgotten).toContain('מחקתי את המסמך „מכתב להורים - טיול שכבה”');
+    expect(forgotten).toContain("מחקתי את המסמך „מכתב להורים - טיול שכבה”");
     expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
     expect(await sendText("המסמכים שלי", 7)).toContain("אין לך עדיין מסמכים");
   });
@@ -111,10 +98,10 @@ describe("documents", () => {
     await harness("en");
     h.graphApi.addMedia("media-txt", fixture("dentist.txt"), "text/plain");
     h.graphApi.addMedia("media-docx", fixture("schoolLetterHe.docx"), DOCX);
-    expect(await say(documentMessage("media-txt", "text/plain", "dentist.txt"), 1)).toContain(
+    expect(await say(documentOf("media-txt", "text/plain", "dentist.txt"), 1)).toContain(
       'Saved "Dentist appointment for Noa" to your notes.',
     );
-    expect(await say(documentMessage("media-docx", DOCX, "schoolLetterHe.docx"), 2)).toContain(
+    expect(await say(documentOf("media-docx", DOCX, "schoolLetterHe.docx"), 2)).toContain(
       'Saved "בית ספר יסודי "אורנים", רמת גן" to your notes.',
     );
     expect(await sendText("search notes referral", 3)).toContain(
@@ -149,7 +136,7 @@ describe("documents", () => {
       Buffer.from("Invoice from Green Leaf\nTotal: 120 NIS"),
       "text/plain",
     );
-    await say(documentMessage("media-invoice", "text/plain", "invoice.txt"), 1);
+    await say(documentOf("media-invoice", "text/plain", "invoice.txt"), 1);
     await sendText("remind me tomorrow at 9am to pay the invoice", 2);
     const tasks = () =>
       h.db.pool.query("SELECT id FROM tasks WHERE user_phone = $1", [PHONE]).then((r) => r.rows.length);
@@ -167,7 +154,7 @@ describe("documents", () => {
       Buffer.from(`Minutes\n${"the committee met again. ".repeat(14_000)}`),
       "text/plain",
     );
-    const saved = await say(documentMessage("media-long", "text/plain", "minutes.txt"), 1);
+    const saved = await say(documentOf("media-long", "text/plain", "minutes.txt"), 1);
     expect(saved).toContain('Saved "Minutes"');
     expect(saved).toContain("cut short");
     expect((await counts()).chunks).toBeLessThanOrEqual(400);
@@ -186,7 +173,7 @@ describe("documents", () => {
     };
     await harness("en", undefined, reader);
     h.graphApi.addMedia("media-scan-2", fixture("scanTwoPages.pdf"), PDF);
-    const message = documentMessage("media-scan-2", PDF, "scan.pdf");
+    const message = documentOf("media-scan-2", PDF, "scan.pdf");
     const saved = await say(message, 1);
     expect(saved).toContain("(2 pages)");
     expect(saved).toContain("I read the first 1 of its 2 pages.");
@@ -216,7 +203,7 @@ describe("documents", () => {
     };
     await harness("en", offers, reader);
     h.graphApi.addMedia("media-scan-3", fixture("scanTwoPages.pdf"), PDF);
-    const saved = await say(documentMessage("media-scan-3", PDF, "scan.pdf"), 1);
+    const saved = await say(documentOf("media-scan-3", PDF, "scan.pdf"), 1);
     expect(saved).toContain("Saved");
     expect(offered).toBe(2);
     expect(reads).toBe(1);
@@ -226,7 +213,7 @@ describe("documents", () => {
   it("the data-deletion command removes documents too", async () => {
     await harness("en");
     h.graphApi.addMedia("media-doc-2", fixture("schoolLetterHe.pdf"), PDF);
-    await say(documentMessage("media-doc-2", PDF, "letter.pdf"), 1);
+    await say(documentOf("media-doc-2", PDF, "letter.pdf"), 1);
     expect((await counts()).documents).toBe(1);
     await sendText("forget everything", 2);
     await sendText("yes", 3);
@@ -238,11 +225,11 @@ describe("documents", () => {
     h.graphApi.addMedia("media-zip", Buffer.from("PK\x03\x04"), "application/zip");
     h.graphApi.addMedia("media-big", Buffer.from("%PDF-1.4"), PDF, { fileSize: 11 * 1024 * 1024 });
     h.graphApi.addMedia("media-scan", fixture("invoiceScanned.pdf"), PDF);
-    expect(await say(documentMessage("media-zip", "application/zip", "photos.zip"), 1)).toContain(
+    expect(await say(documentOf("media-zip", "application/zip", "photos.zip"), 1)).toContain(
       "I can read PDF, Word (.docx) and text files",
     );
-    expect(await say(documentMessage("media-big", PDF, "huge.pdf"), 2)).toMatch(/too (?:large|big)/i);
-    expect(await say(documentMessage("media-scan", PDF, "invoiceScanned.pdf"), 3)).toContain(
+    expect(await say(documentOf("media-big", PDF, "huge.pdf"), 2)).toMatch(/too (?:large|big)/i);
+    expect(await say(documentOf("media-scan", PDF, "invoiceScanned.pdf"), 3)).toContain(
       "I couldn't read the text of that file",
     );
     expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
@@ -275,14 +262,14 @@ describe("documents", () => {
     };
     await harness("en", offers);
     h.graphApi.addMedia("media-doc-3", fixture("schoolLetterHe.pdf"), PDF);
-    const reply = await say(documentMessage("media-doc-3", PDF, "letter.pdf"), 1);
+    const reply = await say(documentOf("media-doc-3", PDF, "letter.pdf"), 1);
     expect(reply).toContain("(1 page) to your notes.");
     expect(reply).toContain("1. Science museum trip, Thu 11 Mar 08:15");
-    expect(asked).toEqual([{ title: 'מכתב להורים - טיול שכבה', pages: 1, language: "en" }]);
+    expect(asked).toEqual([{ title: "מכתב להורים - טיול שכבה", pages: 1, language: "en" }]);
     await h.memo.memory.load(PHONE);
     const [said, answered] = h.memo.memory.getRecentMessages(PHONE).slice(-2);
     expect(said?.metadata?.documentContext).toMatchObject({
-      title: 'מכתב להורים - טיול שכבה',
+      title: "מכתב להורים - טיול שכבה",
       pageCount: 1,
     });
     // The user's message is a fixed marker with the file name, never the document's own words (D14).
@@ -293,7 +280,7 @@ describe("documents", () => {
   it("with a caption: stored, then the caption is the request, answered after the saved line", async () => {
     await harness("en");
     h.graphApi.addMedia("media-doc-4", fixture("dentist.txt"), "text/plain");
-    await h.deliver(documentMessage("media-doc-4", "text/plain", "dentist.txt", "my documents"));
+    await h.deliver(documentOf("media-doc-4", "text/plain", "dentist.txt", "my documents"));
     await h.graphApi.waitForSent(2);
     await h.idle();
     const [saved, answer] = h.graphApi.textsTo(PHONE);
@@ -306,9 +293,9 @@ describe("documents", () => {
     await harness("en", new DocumentOffers(null));
     h.graphApi.addMedia("media-a", fixture("dentist.txt"), "text/plain");
     h.graphApi.addMedia("media-b", fixture("dentist.txt"), "text/plain");
-    const first = await say(documentMessage("media-a", "text/plain", "dentist.txt"), 1);
+    const first = await say(documentOf("media-a", "text/plain", "dentist.txt"), 1);
     expect(first).toContain('Saved "Dentist appointment for Noa" to your notes.');
-    const again = await say(documentMessage("media-b", "text/plain", "noa.txt"), 2);
+    const again = await say(documentOf("media-b", "text/plain", "noa.txt"), 2);
     expect(again).toContain(
       'You sent me this file before: it\'s in your notes as "Dentist appointment for Noa".',
     );
@@ -319,16 +306,14 @@ describe("documents", () => {
   it("a file sent as text that holds a zero byte is unreadable, never stored as noise", async () => {
     await harness("he");
     h.graphApi.addMedia("media-bin", Buffer.from("%PDF-1.4\u0000\u0001binary"), "text/plain");
-    expect(await say(documentMessage("media-bin", "text/plain", "orders.txt"), 1)).toContain(
-      "לא הצלחתי לקרוא",
-    );
+    expect(await say(documentOf("media-bin", "text/plain", "orders.txt"), 1)).toContain("לא הצלחתי לקרוא");
     expect(await counts()).toEqual({ documents: 0, notes: 0, chunks: 0 });
   });
 
   it("a caption is answered, then the document's offer follows", async () => {
     await harness("en", new DocumentOffers(null));
     h.graphApi.addMedia("media-doc-5", fixture("dentist.txt"), "text/plain");
-    await h.deliver(documentMessage("media-doc-5", "text/plain", "dentist.txt", "my documents"));
+    await h.deliver(documentOf("media-doc-5", "text/plain", "dentist.txt", "my documents"));
     await h.graphApi.waitForSent(3);
     await h.idle();
     const [saved, answer, offer] = h.graphApi.textsTo(PHONE);

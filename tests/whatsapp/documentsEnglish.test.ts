@@ -9,7 +9,8 @@ import { fakeClock } from "../support/clock.js";
 import {
   createWhatsAppHarness,
   textMessage,
-  waId,
+  deliverAndWait,
+  documentMessage,
   type WaMessage,
   type WhatsAppHarness,
 } from "../support/whatsappHarness.js";
@@ -22,14 +23,7 @@ afterEach(async () => {
   await h?.close();
 });
 
-/** Sends a message and waits for Memo's `n`-th text to this phone; returns it. */
-async function say(message: WaMessage, n: number): Promise<string> {
-  h.clock.advance(1_000);
-  await h.deliver(message);
-  await h.graphApi.waitForSent(n);
-  await h.idle();
-  return h.graphApi.textsTo(PHONE).at(-1)!;
-}
+const say = (message: WaMessage, n: number) => deliverAndWait(h, message, n);
 
 const sendText = (text: string, n: number) => say(textMessage(PHONE, text, h.clock.now() + 1_000), n);
 
@@ -47,13 +41,11 @@ describe("an English school letter through WhatsApp", () => {
       readFileSync(new URL("../fixtures/documents/schoolLetterEn.pdf", import.meta.url)),
       PDF,
     );
-    const document: WaMessage = {
-      from: PHONE,
-      id: waId(),
-      timestamp: String(Math.floor(h.clock.now() / 1000)),
-      type: "document",
-      document: { id: "media-letter-en", mime_type: PDF, filename: "schoolLetterEn.pdf", sha256: "x" },
-    };
+    const document = documentMessage(PHONE, h.clock.now(), {
+      id: "media-letter-en",
+      mimeType: PDF,
+      filename: "schoolLetterEn.pdf",
+    });
     const offered = await say(document, 1);
     expect(offered).toContain(
       '📄 Saved "Oakwood Primary School - Year 4 trip to the Science Museum" (2 pages) to your notes.',

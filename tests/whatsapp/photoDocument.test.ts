@@ -1,4 +1,4 @@
-// A photo of a page without a caption becomes a document (issue 37); other photos stay images.
+// A photo of a page becomes a document (issue 37), its caption planned with it; other photos stay images.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { InboxMessage } from "../../src/db/repositories/inboxRepository.js";
@@ -58,7 +58,7 @@ function processor(options: {
   storedBefore?: DocumentContext;
 }) {
   const answered: { said: { text: string; metadata?: Record<string, unknown> } | null; text: unknown }[] = [];
-  const graphTurns: { text: string; imageContext: unknown }[] = [];
+  const graphTurns: { text: string; imageContext: unknown; documentContext?: unknown }[] = [];
   const stored: { phone: string; extracted: ExtractedDocument }[] = [];
   const operations: (string | undefined)[] = [];
   const lookedUp: string[] = [];
@@ -94,8 +94,12 @@ function processor(options: {
   const user = { phone: PHONE, language: options.language ?? "en", timeZone: "Asia/Jerusalem" };
   const deps = {
     runtime: {
-      invokeMemoGraph(_phone: string, text: string, invoke: { imageContext?: unknown }) {
-        graphTurns.push({ text, imageContext: invoke.imageContext });
+      invokeMemoGraph(
+        _phone: string,
+        text: string,
+        invoke: { imageContext?: unknown; documentContext?: unknown },
+      ) {
+        graphTurns.push({ text, imageContext: invoke.imageContext, documentContext: invoke.documentContext });
         return Promise.resolve({ status: "completed", text: options.graphReply ?? "ok", options: [] });
       },
     },
@@ -252,16 +256,29 @@ describe("a photo of a page", () => {
     expect(p.answered[0]!.text).toContain("📷 An invoice from Green Leaf Gardening.");
   });
 
-  it("with a caption: the caption is planned with the image context, as before; nothing is stored", async () => {
-    const p = processor({ analysis: INVOICE_ANALYSIS, graphReply: "Reminder set." });
+  it("with a caption: the page is stored too, and the caption is planned with the page and the image as data", async () => {
+    const p = processor({
+      analysis: INVOICE_ANALYSIS,
+      reading: { isDocument: true, title: "Invoice 2027-114 from Green Leaf", text: INVOICE_TEXT },
+      graphReply: "Reminder set.",
+    });
     await p.processor.process(imageInbox("remind me to pay this by Sunday"), lease);
-    expect(p.stored).toEqual([]);
-    expect(p.llm.calls.filter((c) => isReading(c.messages))).toEqual([]);
+    expect(p.stored).toHaveLength(1);
+    expect(p.stored[0]!.extracted).toMatchObject({ source: "photo" });
     expect(p.graphTurns).toHaveLength(1);
     expect(p.graphTurns[0]).toMatchObject({
       text: "remind me to pay this by Sunday",
       imageContext: { imageType: "structured", imageId: "media-invoice" },
+      documentContext: { documentId: "doc-1", source: "photo" },
     });
+  });
+
+  it("with a caption, an ordinary photo: the caption is planned with the image context; nothing is stored", async () => {
+    const p = processor({ analysis: SUNSET_ANALYSIS, graphReply: "ok" });
+    await p.processor.process(imageInbox("what's this?"), lease);
+    expect(p.stored).toEqual([]);
+    expect(p.graphTurns[0]).toMatchObject({ text: "what's this?", imageContext: { imageType: "random" } });
+    expect(p.graphTurns[0]!.documentContext).toBeUndefined();
   });
 });
 

@@ -343,12 +343,15 @@ export class InboundProcessor implements InboxHandler {
       { event: "image_analysis", model: usage.model, costUsd: usage.costUsd, imageType: context.imageType },
       "image analysed",
     );
-    if (caption) {
-      const result = await deps.runtime.invokeMemoGraph(phone, caption, { ...base, imageContext: context });
-      return this.answer(phone, result, language, reply, this.byVoice(user, false));
-    }
     // A photo of a page is read whole and kept as a document (issue 37), when documents are kept.
     const document = await this.photoDocument(phone, image, context, language, base.whatsappMessageId);
+    if (caption) {
+      // A caption is the request about the page: planned with it as data (D14), as a document's is.
+      const withImage = { ...base, imageContext: context };
+      if (document) return this.documentStored(phone, caption, document, null, language, withImage, reply);
+      const result = await deps.runtime.invokeMemoGraph(phone, caption, withImage);
+      return this.answer(phone, result, language, reply, this.byVoice(user, false));
+    }
     // Answered without the graph: through the router's one step, like the routes before the graph.
     const said = {
       text: "📷",

@@ -87,9 +87,17 @@ function sentencesOf(page: string): string[] {
   });
 }
 
-/** `text` cut to MAX_TITLE characters at a word, tidied of glue at its ends. */
+/** A line that dates the document itself: its label, then the date. */
+const OWN_DATE =
+  /(?:^|[—–-]\s*)(?:date|dated|issued(?:\s+on)?|invoice\s+date|תאריך|נכתב\s+ב|הונפק(?:\s+ב)?)\s*:/iu;
+/** A salutation opening a letter's sentence: "Dear Parents and Carers,", "הורים יקרים,". */
+const SALUTATION =
+  /^(?:(?:dear|hi|hello)\s+[^,]{1,40},|(?:הורים|תלמידים|חברים|שכנים|דיירים)\s+יקרים\s*,?|שלום\s+רב\s*,?|שלום\s*,)\s*/iu;
+
+/** `text` cut to MAX_TITLE characters at a word, tidied of glue at its ends and of a salutation. */
 function titleOf(text: string): string {
   const tidy = text
+    .replace(SALUTATION, "")
     // Brackets the time words were cut out of: "Trip (buses at 07:45)" → "Trip".
     .replace(/\(\s*\)|\(\s*[^()]*?\s+\)/gu, " ")
     .replace(/\s+/gu, " ")
@@ -252,6 +260,11 @@ export function documentDates(pages: readonly string[], nowMs: number, timeZone:
     /** The item the sentence just before made, when it was a day without a clock. */
     let dayBefore: { item: OfferItem; day: string } | null = null;
     for (const sentence of sentencesOf(page)) {
+      // The document's own date ("Date: 1 March 2027", "תאריך: 1 במרץ 2027", "Issued: …") is no plan.
+      if (OWN_DATE.test(sentence)) {
+        [heading, dayBefore] = [null, null];
+        continue;
+      }
       const clocks = [...sentence.matchAll(CLOCK)].map((m) => m[0]);
       const withoutClocks = sentence.replace(LED_CLOCK, " ");
       const day = clocks.length > 0 ? readOwnDay(withoutClocks, nowMs, timeZone, true) : null;
@@ -315,8 +328,12 @@ export function documentDates(pages: readonly string[], nowMs: number, timeZone:
         made?.start && made.start.length === 10 && made.kind === "event"
           ? { item: made, day: made.start }
           : null;
-      if (made && !items.some((i) => i.kind === made.kind && i.start !== undefined && i.start === made.start))
-        items.push(made);
+      // Each time once, and each undated sentence once (a newsletter repeats its lines page after page).
+      const repeated = (i: OfferItem) =>
+        made !== null &&
+        i.kind === made.kind &&
+        (made.start !== undefined ? i.start === made.start : i.start === undefined && i.title === made.title);
+      if (made && !items.some(repeated)) items.push(made);
     }
   });
   return items.slice(0, MAX_ITEMS);

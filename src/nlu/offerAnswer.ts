@@ -58,7 +58,8 @@ export function readOfferAnswer(text: string, count: number): OfferAnswer | null
   const numbers: number[] = [];
   for (const token of tokens) {
     if (JOINERS.has(token)) continue;
-    if (!/^\d{1,2}$/u.test(token)) return null;
+    // Any count of digits: "1 and 99999999999" is an answer naming an item there is not.
+    if (!/^\d{1,15}$/u.test(token)) return null;
     const n = Number(token);
     if (!numbers.includes(n)) numbers.push(n);
   }

@@ -289,7 +289,7 @@ describe("documents", () => {
     expect(answer).toContain("1. Dentist appointment for Noa (");
   });
 
-  it("the same file sent again is not stored twice: the reply says where it is and offers again", async () => {
+  it("the same file sent again is not stored twice nor offered again: the reply says where it is", async () => {
     await harness("en", new DocumentOffers(null));
     h.graphApi.addMedia("media-a", fixture("dentist.txt"), "text/plain");
     h.graphApi.addMedia("media-b", fixture("dentist.txt"), "text/plain");
@@ -299,7 +299,7 @@ describe("documents", () => {
     expect(again).toContain(
       'You sent me this file before: it\'s in your notes as "Dentist appointment for Noa".',
     );
-    expect(again).toContain("Tue 09/03 16:40");
+    expect(again).not.toContain("Tue 09/03 16:40");
     expect((await counts()).documents).toBe(1);
   });
 

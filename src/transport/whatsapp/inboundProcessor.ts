@@ -447,7 +447,7 @@ export class InboundProcessor implements InboxHandler {
     const stored = await deps.documents.storedBy(phone, operationId);
     if (stored) return this.documentStored(phone, file.caption, stored, null, language, base, reply);
     const downloaded = await deps.client.downloadMedia(file.id, DOCUMENT_MAX_BYTES);
-    // The same file sent again is not stored twice: the reply says where it is, and offers again.
+    // The same file sent again is not stored twice, nor offered again (what was added stays added).
     const same = await deps.documents.storedSame(phone, downloaded.data);
     if (same) {
       const again = t(language, "documents.alreadySaved", { title: same.context.title });
@@ -496,7 +496,8 @@ export class InboundProcessor implements InboxHandler {
   /**
    * The answer to a stored document: its caption run through the graph with the document as data,
    * else the saved reply with its offer. `extracted`: what this turn read (null: a retried message
-   * found it stored), for saying what was left out.
+   * found it stored), for saying what was left out; `savedBefore`: the same file was sent before,
+   * this line says so, and its offer is not made again.
    */
   private async documentStored(
     phone: string,
@@ -533,7 +534,7 @@ export class InboundProcessor implements InboxHandler {
       // The document's offer follows the caption's answer (what the caption did is done; the offer
       // lists the rest, answered by number or "none"), unless a question is now open.
       if (result.status === "waiting") return;
-      const offered = await this.offerOf(base.user, context, stored.pages, language);
+      const offered = savedBefore ? null : await this.offerOf(base.user, context, stored.pages, language);
       if (!offered) return;
       await deps.router.answerWithoutGraph(phone, language, null, [offered], {
         ...reply,
@@ -550,7 +551,9 @@ export class InboundProcessor implements InboxHandler {
       replyTo: base.replyToMessageId,
       metadata: { documentContext: context },
     };
-    const answer = await this.savedAnswer(base.user, context, stored.pages, language, saved);
+    const answer = savedBefore
+      ? { text: savedBefore, options: [], language }
+      : await this.savedAnswer(base.user, context, stored.pages, language, saved);
     await deps.router.answerWithoutGraph(phone, language, said, [answer], reply);
   }
 

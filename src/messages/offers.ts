@@ -19,6 +19,7 @@ export const OFFERS_EN = {
       "There's no {numbers} in the list: it has items 1–{count}. Reply with the numbers, “all” or “none”.",
   },
   "offers.askWhen": "When is “{title}”? (e.g. “Tuesday 16 March at 18:00”)",
+  "offers.addedBeforeQuestion": "✅ Added {numbers}.",
   "offers.saved": "📝 Saved “{title}” as a note.",
   "offers.nothingToSave": "There's no forwarded message or long text just before this to save.",
 } as const;
@@ -40,6 +41,7 @@ export const OFFERS_HE = {
     other: "אין {numbers} ברשימה: יש בה פריטים 1–{count}. ענו במספרים, „הכל” או „אף אחד”.",
   },
   "offers.askWhen": "מתי „{title}”? (למשל „יום שלישי 16 במרץ ב-18:00”)",
+  "offers.addedBeforeQuestion": "✅ הוספתי את {numbers}.",
   "offers.saved": "📝 שמרתי את „{title}” כפתק.",
   "offers.nothingToSave": "אין לפני זה הודעה מועברת או טקסט ארוך לשמור.",
 } as const satisfies Translation<typeof OFFERS_EN>;

@@ -142,7 +142,10 @@ describe("the school letter's offer, answered by number", () => {
 
   it("'all' then 'cancel' at the meeting's question keeps the trip and the payment", async () => {
     await offered("en");
-    expect((await h!.say("all")).status).toBe("waiting");
+    const asked = await h!.say("all");
+    expect(asked.status).toBe("waiting");
+    // The question says what was added before it.
+    expect(asked.question ?? asked.text).toContain("✅ Added 1, 2.");
     await h!.say("cancel");
     expect(await storedEvents(h!)).toHaveLength(1);
     expect(await stores(h!).tasks()).toHaveLength(1);

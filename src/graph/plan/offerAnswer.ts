@@ -237,7 +237,16 @@ export function offerAnswerTurn(
   // The items with a time run at once; those asked about come after them, so a question left
   // unanswered (or "cancel") holds back only its own item.
   const dated = chosen.filter((c) => c.resolved.type === "execute").map((c) => c.step.id);
-  for (const c of chosen) if (c.resolved.type === "clarify") c.step = { ...c.step, dependsOn: dated };
+  // The question says what was added before it, so an unanswered question does not read as "nothing".
+  const addedFirst = left.filter((_, i) => chosen[i]!.resolved.type === "execute");
+  const before = addedFirst.length
+    ? `${t(language, "offers.addedBeforeQuestion", { numbers: addedFirst.join(", ") })}\n`
+    : "";
+  for (const c of chosen)
+    if (c.resolved.type === "clarify") {
+      c.step = { ...c.step, dependsOn: dated };
+      c.resolved = { ...c.resolved, question: `${before}${c.resolved.question}` };
+    }
   const said: { step: PlanStep; resolved: ResolverResult }[] =
     passed.length > 0
       ? [

@@ -3,7 +3,7 @@
 // capabilities; it works a minute later and after a restart (the offer is kept in the persisted
 // window); a number outside the list gets a clear reply; "none" adds nothing; an offer replaced by
 // a newer numbered listing is not answered; an item offered without a day asks when.
-import { readFileSync } from "node:fs";
+import { htmlText } from "../support/documentFixtures.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { DocumentOffers } from "../../src/services/documents/offers.js";
 import type { DocumentContext } from "../../src/types/document.js";
@@ -20,17 +20,6 @@ import { pgliteBackend } from "../support/db.js";
 import { createCalendarCapability } from "../../src/graph/capabilities/calendar/calendarCapability.js";
 import { PgOperationLedger } from "../../src/db/repositories/operationLedger.js";
 import { PgUndoRepository } from "../../src/db/repositories/undoRepository.js";
-
-/** The fixture's logical text: its source HTML with the tags taken out, one paragraph a line. */
-function htmlText(name: string): string {
-  return readFileSync(new URL(`../fixtures/documents/sources/${name}`, import.meta.url), "utf8")
-    .replace(/<(style|title)[\s\S]*?<\/\1>/gu, "")
-    .replace(/<br>|<\/(?:p|h1|h2|tr|div)>/gu, "\n")
-    .replace(/<\/td>/gu, " ")
-    .replace(/<[^>]+>/gu, "")
-    .replace(/\n\s+/gu, "\n")
-    .trim();
-}
 
 const LETTER: DocumentContext = {
   documentId: "doc-1",

@@ -3,7 +3,7 @@
 // day relative to an unsaid one ("next month"), or are not written in the document (a date the model
 // worked out) make a question item, never a time. The model's call is counted. Without a model the
 // invoice gives its payment and its visit.
-import { readFileSync } from "node:fs";
+import { htmlText } from "../support/documentFixtures.js";
 import { describe, expect, it } from "vitest";
 import { DocumentOffers } from "../../src/services/documents/offers.js";
 import type { DocumentContext } from "../../src/types/document.js";
@@ -13,16 +13,6 @@ import { readTime } from "../../src/nlu/parseTime.js";
 
 const NOW = Date.parse("2027-03-01T08:00:00Z");
 const user = { timeZone: "Asia/Jerusalem" } as User;
-
-function htmlText(name: string): string {
-  return readFileSync(new URL(`../fixtures/documents/sources/${name}`, import.meta.url), "utf8")
-    .replace(/<(style|title)[\s\S]*?<\/\1>/gu, "")
-    .replace(/<br>|<\/(?:p|h1|h2|tr|div)>/gu, "\n")
-    .replace(/<\/td>/gu, " ")
-    .replace(/<[^>]+>/gu, "")
-    .replace(/\n\s+/gu, "\n")
-    .trim();
-}
 
 const doc = (title: string): DocumentContext => ({
   documentId: "doc-1",

@@ -95,6 +95,22 @@ async function harness(options: WhatsAppHarnessOptions = {}, language: "he" | "e
   return h;
 }
 
+/** The webhook of a "failed" delivery status for a sent message (a media error reported later). */
+const failedStatus = (id: string) =>
+  webhookBody([
+    {
+      statuses: [
+        {
+          id,
+          status: "failed",
+          timestamp: String(Math.floor(h.clock.now() / 1000)),
+          recipient_id: PHONE,
+          errors: [{ code: 131053, title: "Media upload error" }],
+        },
+      ],
+    },
+  ]);
+
 describe("a voice note", () => {
   it("is answered by a voice note: spoken as Ogg/Opus, uploaded and accepted by the media rules, sent as a voice message, kept in the window", async () => {
     await harness({ transcriber: hearing("how are you today") });
@@ -320,19 +336,7 @@ describe("a voice note", () => {
     await h.deliver(note);
     const [audio] = await h.graphApi.waitForSent(1);
     await h.idle();
-    const failed = webhookBody([
-      {
-        statuses: [
-          {
-            id: audio!.id,
-            status: "failed",
-            timestamp: String(Math.floor(h.clock.now() / 1000)),
-            recipient_id: PHONE,
-            errors: [{ code: 131053, title: "Media upload error" }],
-          },
-        ],
-      },
-    ]);
+    const failed = failedStatus(audio!.id);
     expect((await h.post(failed)).status).toBe(200);
     expect((await h.post(failed)).status).toBe(200);
     await h.graphApi.waitForSent(2);
@@ -348,19 +352,7 @@ describe("a voice note", () => {
     await h.deliver(voiceNote(h.clock.now()));
     const [audio] = await h.graphApi.waitForSent(2);
     await h.idle();
-    const failed = webhookBody([
-      {
-        statuses: [
-          {
-            id: audio!.id,
-            status: "failed",
-            timestamp: String(Math.floor(h.clock.now() / 1000)),
-            recipient_id: PHONE,
-            errors: [{ code: 131053, title: "Media upload error" }],
-          },
-        ],
-      },
-    ]);
+    const failed = failedStatus(audio!.id);
     expect((await h.post(failed)).status).toBe(200);
     expect(h.graphApi.sent.map((m) => m.type)).toEqual(["audio", "text"]);
   });

@@ -8,7 +8,8 @@ Write "summary": under ${CHUNK_TARGET_TOKENS} tokens, in the language the user w
 Keep: facts about the user and the people in their life, their preferences, decisions, goals and constraints, and open threads (things still to do or to answer), with dates where known.
 Drop: small talk, greetings, thanks, and routine requests Memo already carried out (reminders set, tasks added) unless they reveal something lasting about the user.
 Never include anything the user asked Memo to forget.
-Write "topics": up to 5 keywords (single words or short names) this stretch is about, most telling first.`;
+Write "topics": up to 5 keywords (single words or short names) this stretch is about, most telling first.
+Answer with the JSON object only.`;
 
 /** System prompt of a summary rewrite after "forget" (LLM node "memory"). */
 export const FORGET_PROMPT = `You edit the summary of part of a user's conversation with Memo, their WhatsApp assistant.

@@ -9,7 +9,8 @@ Classify it and extract what a secretary could act on.
 - events: dated or timed happenings (title, and date as YYYY-MM-DD and time as HH:mm when the image states them; never guess a date that is not written).
 - items: list entries that are not tasks (groceries, packing items).
 - extractedText: the image's text, as written, at most 2000 characters; empty when there is none.
-Leave lists empty rather than inventing entries.`;
+Leave lists empty rather than inventing entries.
+Answer with the JSON object only.`;
 
 /** What the vision model returns; every field present, so strict JSON schemas accept it. */
 export const ImageAnalysisAnswerSchema = z.object({

@@ -17,7 +17,6 @@ const taskFields = {
     ),
   reminder: z.string().nullish().describe('Remind this long before dueDate, e.g. "30 minutes"'),
   reminderRecurrence: ReminderRecurrenceSchema.nullish(),
-  reminderDetails: z.record(z.string(), z.unknown()).nullish(),
 };
 
 /** A reference to one task: an id handle ("#2", "@1") or words of its text. */
@@ -39,7 +38,6 @@ export const TaskOperationSchema = z.object({
   dueDate: taskFields.dueDate,
   reminder: taskFields.reminder,
   reminderRecurrence: taskFields.reminderRecurrence,
-  reminderDetails: taskFields.reminderDetails,
   subtask: z.string().nullish().describe("addSubtask: the subtask's text"),
   filters: TaskFiltersSchema.nullish(),
   tasks: z.array(z.object(taskFields)).nullish().describe("createMultiple"),

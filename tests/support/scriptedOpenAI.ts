@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
+import { planFieldsOf } from "../../src/prompts/plannerPrompt.js";
 
 /**
  * A scripted OpenAI-compatible chat completions server on 127.0.0.1, for tests: the real
@@ -163,6 +164,31 @@ function defaultError(status: number, model: string): { message: string; type: s
     };
   }
   return { message: `Scripted error ${status}`, type: "invalid_request_error", code: null };
+}
+
+/**
+ * A planner answer scripted the readable way, each step's constraints and changes as records, in
+ * the key/value-pair shape the planner's strict schema asks the model for; anything else as it is
+ * (an answer already in the wire shape too).
+ */
+export function wirePlannerAnswer(json: unknown): unknown {
+  if (!json || typeof json !== "object" || !("plan" in json) || !Array.isArray(json.plan)) return json;
+  const wire = (fields: unknown) =>
+    fields && typeof fields === "object" && !Array.isArray(fields)
+      ? planFieldsOf(fields as Record<string, unknown>)
+      : fields;
+  return {
+    ...json,
+    plan: json.plan.map((step: unknown) =>
+      step && typeof step === "object"
+        ? {
+            ...step,
+            ...("constraints" in step ? { constraints: wire(step.constraints) } : {}),
+            ...("changes" in step ? { changes: wire(step.changes) } : {}),
+          }
+        : step,
+    ),
+  };
 }
 
 /** How the request asked for structured output, as LangChain's `withStructuredOutput` methods send it. */
@@ -477,7 +503,8 @@ export class ScriptedOpenAI {
   private sendCompletion(res: ServerResponse, req: RecordedRequest, reply: ScriptedReply): void {
     const mode = structuredModeOf(req);
     const structured =
-      reply.rawContent ?? (reply.json !== undefined ? JSON.stringify(reply.json) : undefined);
+      reply.rawContent ??
+      (reply.json !== undefined ? JSON.stringify(wirePlannerAnswer(reply.json)) : undefined);
     const asToolCall = mode === "functionCalling" && structured !== undefined;
     const content = asToolCall
       ? null

@@ -5,7 +5,12 @@ import { offerAnswerTurn } from "../plan/offerAnswer.js";
 import { isSaveTextCommand } from "../../nlu/saveTextCommand.js";
 import { textToSave } from "../../services/documents/savedText.js";
 import { applyPlanPolicies, documentIsData, forwardedIsData } from "../plan/planPolicy.js";
-import { buildPlannerMessages, PlannerSchema, type PlannerAnswer } from "../../prompts/plannerPrompt.js";
+import {
+  buildPlannerMessages,
+  planFieldsRecord,
+  PlannerSchema,
+  type PlannerWireAnswer,
+} from "../../prompts/plannerPrompt.js";
 import type { PlannerOutput, PlanStep } from "../../types/index.js";
 import { describeError } from "../../utils/errors.js";
 import { replyLanguage } from "../../utils/language.js";
@@ -32,12 +37,18 @@ function routingSuggestions(message: string): string[] {
 }
 
 /** Unique step ids, and dependencies only on steps that exist (the rest dropped). */
-function normalizePlan(answer: PlannerAnswer): PlannerOutput {
+function normalizePlan(answer: PlannerWireAnswer): PlannerOutput {
   const seen = new Set<string>();
   const plan: PlanStep[] = answer.plan.map((step, i) => {
     const id = seen.has(step.id) ? `${step.id}_${i + 1}` : step.id;
     seen.add(id);
-    return { ...step, id };
+    // The pairs strict mode made the model write, back into the records every step reader takes.
+    return {
+      ...step,
+      id,
+      constraints: planFieldsRecord(step.constraints),
+      changes: planFieldsRecord(step.changes),
+    };
   });
   const ids = new Set(plan.map((s) => s.id));
   return {

@@ -1,12 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
-import type { InteropZodType } from "@langchain/core/utils/types";
 import { AsyncCaller } from "@langchain/core/utils/async_caller";
-import {
-  ChatOpenAI,
-  ChatOpenAICompletions,
-  ChatOpenAIResponses,
-  type ChatOpenAIFields,
-} from "@langchain/openai";
+import { ChatOpenAI, type ChatOpenAIFields } from "@langchain/openai";
 import type { z } from "zod";
 import type { AppConfig } from "../../config/env.js";
 import { resolveLLMConfig, type LLMModelConfig, type ResolvedLLMConfig } from "../../config/llmConfig.js";
@@ -16,6 +10,7 @@ import { costUsd } from "./cost.js";
 import { classifyFailure, LLMError } from "./llmError.js";
 import type { LLMContentPart, LLMMessage, LLMResult, LLMService, LLMUsage } from "../../types/llm.js";
 import { structuredMethodFor } from "./structuredMethod.js";
+import { strictJsonSchemaOf } from "./strictSchema.js";
 import { MemoError } from "../../utils/errors.js";
 import { bufferedFetch } from "../../utils/bufferedFetch.js";
 
@@ -110,55 +105,6 @@ class LLMTimeout extends MemoError {
 const DEFAULT_FAILED_ATTEMPT = (
   new AsyncCaller({}) as unknown as { onFailedAttempt: (error: unknown) => unknown }
 ).onFailedAttempt;
-
-/** An OpenAI `response_format` as ChatOpenAI sends it, and as it converts a zod schema's. */
-type ResponseFormat = Parameters<ChatOpenAI["_getResponseFormat"]>[0];
-type ConvertedFormat = ReturnType<ChatOpenAI["_getResponseFormat"]>;
-
-/**
- * Converts each zod schema to its JSON-schema `response_format` once: LangChain converts it three
- * times per request (request parameters, its own tracing parameters, the call), about a tenth of a
- * turn's CPU. Keyed by the schema object (module constants, so a handful of entries).
- */
-function cachedResponseFormat(
-  cache: WeakMap<object, Map<string, ConvertedFormat>>,
-  format: ResponseFormat,
-  convert: (format: ResponseFormat) => ConvertedFormat,
-): ConvertedFormat {
-  const schema = format?.type === "json_schema" ? format.json_schema.schema : undefined;
-  if (!schema || typeof schema !== "object") return convert(format);
-  const json = format as Extract<ResponseFormat, { type: "json_schema" }>;
-  const key = JSON.stringify([json.json_schema.name, json.json_schema.description ?? null]);
-  let byName = cache.get(schema);
-  if (!byName) {
-    byName = new Map<string, ConvertedFormat>();
-    cache.set(schema, byName);
-  }
-  let converted = byName.get(key);
-  if (!converted) {
-    converted = convert(format);
-    byName.set(key, converted);
-  }
-  return converted;
-}
-
-/** ChatOpenAI's Chat Completions half (where requests are built), with the schema cache. */
-class SchemaCachingCompletions extends ChatOpenAICompletions {
-  private readonly formats = new WeakMap<object, Map<string, ConvertedFormat>>();
-
-  override _getResponseFormat(format: ResponseFormat): ConvertedFormat {
-    return cachedResponseFormat(this.formats, format, (f) => super._getResponseFormat(f));
-  }
-}
-
-/** ChatOpenAI's Responses API half (models that prefer it), with the schema cache. */
-class SchemaCachingResponses extends ChatOpenAIResponses {
-  private readonly formats = new WeakMap<object, Map<string, ConvertedFormat>>();
-
-  override _getResponseFormat(format: ResponseFormat): ConvertedFormat {
-    return cachedResponseFormat(this.formats, format, (f) => super._getResponseFormat(f));
-  }
-}
 
 /** A model bound to one structured-output schema, as `withStructuredOutput` builds it. */
 type StructuredRunnable = ReturnType<ChatOpenAI["withStructuredOutput"]>;
@@ -419,11 +365,17 @@ class OpenAILLMService implements LLMService {
     }
     let runnable = bySchema.get(key);
     if (!runnable) {
-      // LangChain types structured output as a record; the value is checked against `schema` after the call.
-      runnable = this.chat(model).withStructuredOutput(
-        schema as unknown as InteropZodType<Record<string, unknown>>,
-        { name, method, includeRaw: true },
-      );
+      // The strict JSON Schema, built once by OpenAI's own converter, not LangChain's conversion of
+      // the zod schema: with zod 4 LangChain sends json_schema strict whatever it is told, function
+      // calling strict only when asked, and leaves `.nullish()` fields out of `required`, which
+      // strict mode refuses (docs/LLM.md).
+      runnable = this.chat(model).withStructuredOutput(strictJsonSchemaOf(schema, name), {
+        name,
+        method,
+        includeRaw: true,
+        // Strict for both methods that carry a schema; JSON mode has none to be strict about.
+        ...(method === "jsonMode" ? {} : { strict: true }),
+      });
       bySchema.set(key, runnable);
     }
     return runnable;
@@ -459,12 +411,7 @@ class OpenAILLMService implements LLMService {
           : {}),
         ...(model.maxTokens !== undefined ? { maxTokens: model.maxTokens } : {}),
       };
-      chat = new ChatOpenAI({
-        ...fields,
-        // The halves that build requests, each converting a structured-output schema only once.
-        completions: new SchemaCachingCompletions(fields),
-        responses: new SchemaCachingResponses(fields),
-      });
+      chat = new ChatOpenAI(fields);
       this.models.set(key, chat);
     }
     return chat;

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { OperationLedger } from "../../../db/repositories/operationLedger.js";
 import { operationIdOf } from "../../plan/operationId.js";
 import { resolveUnlessDone } from "../../entities/rerun.js";
@@ -18,7 +17,7 @@ import { addressOf, isEmailAddress } from "../../../services/gmail/mime.js";
 import { approvalQuestion, emailLabel } from "../../../services/gmail/replies.js";
 import { GoogleConnectionLostError } from "../../../services/google/types.js";
 import { t } from "../../../messages/index.js";
-import { DRAFT_REVISION_PROMPT } from "../../../prompts/draftRevisionPrompt.js";
+import { DRAFT_REVISION_PROMPT, RevisedDraftSchema } from "../../../prompts/draftRevisionPrompt.js";
 import { userTextOf } from "../../errorText.js";
 import { bindToDependency, parseHandle } from "../../entities/references.js";
 import { assertNever, checkOperation, declares } from "../../../contracts/contract.js";
@@ -103,14 +102,6 @@ export function referenceQuery(reference: Args): string {
   if (words) parts.push(words.replace(/[()]/g, " ").trim());
   return parts.join(" ");
 }
-
-/** The revised fields of a draft (forward: the note stands for the body). */
-const RevisedDraftSchema = z.object({
-  to: z.array(z.string()),
-  cc: z.array(z.string()).nullish(),
-  subject: z.string().nullish(),
-  body: z.string(),
-});
 
 /**
  * Entity resolution for email (spec 001 §7): finds the email a step names by searching the user's

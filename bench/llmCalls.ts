@@ -6,7 +6,15 @@ import { createMemoRuntime } from "../src/app/createMemoRuntime.js";
 import { createLogger } from "../src/utils/logger.js";
 import { fakeClock } from "../tests/support/clock.js";
 import { ScriptedOpenAI, type RecordedRequest, type ScriptedReply } from "../tests/support/scriptedOpenAI.js";
-import { callKind, inputTokens, inTurn, roughTokens, type CallKind } from "./llmRequests.js";
+import {
+  cacheablePrefixes,
+  callKind,
+  inputTokens,
+  inTurn,
+  roughTokens,
+  serializedInput,
+  type CallKind,
+} from "./llmRequests.js";
 import { round } from "./measure.js";
 import { withPglite } from "./pglite.js";
 import { SCENARIOS, type Scenario } from "./scenarios.js";
@@ -69,6 +77,8 @@ export function llmCalls(): Promise<Record<string, unknown>> {
     let queues = new Map<CallKind, ScriptedReply[]>();
     let current: Scenario | undefined;
     const outputs = new Map<RecordedRequest, number>();
+    /** The turn (scenario index) each request was part of. */
+    const turnOf = new Map<RecordedRequest, number>();
     server.on(
       () => true,
       (req) => {
@@ -111,6 +121,7 @@ export function llmCalls(): Promise<Record<string, unknown>> {
             problems.push(`"${scenario.text}": ${left.length} scripted ${kind} answer(s) unused`);
         }
         const requests = server.requests.slice(from);
+        for (const r of requests) turnOf.set(r, turns.length);
         const own = requests.filter((r) => inTurn(callKind(r)));
         const background = requests.filter((r) => !inTurn(callKind(r)));
         turns.push({
@@ -136,14 +147,27 @@ export function llmCalls(): Promise<Record<string, unknown>> {
       for (const area of [...new Set(turns.map((t) => t.scenario.area))]) {
         byArea[area] = summarize(turns.filter((t) => t.scenario.area === area));
       }
-      const byKind: Record<string, { calls: number; mean_input_tokens: number }> = {};
+      // The cacheable prefix of each call, against the same node's calls of other turns and users.
+      const prefixCalls = server.requests.map((r) => ({
+        kind: callKind(r),
+        turn: turnOf.get(r) ?? -1,
+        input: serializedInput(r),
+      }));
+      const prefixes = cacheablePrefixes(prefixCalls);
+      const shareOf = (i: number) => (prefixes[i] ?? 0) / prefixCalls[i]!.input.length;
+      const measured = (indices: number[]) => indices.filter((i) => prefixes[i] !== null);
+      const byKind: Record<string, Record<string, number>> = {};
       for (const kind of [...new Set(server.requests.map(callKind))]) {
-        const requests = server.requests.filter((r) => callKind(r) === kind);
+        const indices = server.requests.flatMap((r, i) => (callKind(r) === kind ? [i] : []));
+        const warm = measured(indices);
         byKind[kind] = {
-          calls: requests.length,
-          mean_input_tokens: mean(requests.map(inputOf)),
+          calls: indices.length,
+          mean_input_tokens: mean(indices.map((i) => inputOf(server.requests[i]!))),
+          mean_cacheable_prefix_tokens: mean(warm.map((i) => Math.ceil(prefixes[i]! / 4))),
+          cacheable_prefix_share: mean(warm.map(shareOf)),
         };
       }
+      const allWarm = measured(server.requests.map((_, i) => i));
       const withCalls = turns.filter((t) => t.calls > 0);
       return {
         bench: "llm_calls",
@@ -154,12 +178,15 @@ export function llmCalls(): Promise<Record<string, unknown>> {
         mean_schema_tokens: mean(turns.map((t) => t.schema)),
         mean_background_calls: mean(turns.map((t) => t.background)),
         mean_background_input_tokens: mean(turns.map((t) => t.backgroundInput)),
+        cacheable_prefix_share: mean(allWarm.map(shareOf)),
         languages: {
           en: turns.filter((t) => t.scenario.user === "en").length,
           he: turns.filter((t) => t.scenario.user === "he").length,
         },
         tokens:
           "estimated: ceil(chars/4) of the messages sent plus the structured-output schema declared (input), of the scripted answer (output)",
+        cacheable_prefix:
+          "per call, the leading characters of its input (schema, then messages) shared with an earlier call of the same node in another turn or user, as a share of its input; calls with no such earlier call left out",
         by_area: byArea,
         by_kind: byKind,
       };

@@ -72,3 +72,46 @@ export function inputTokens(req: RecordedRequest): { messages: number; schema: n
   const declared = req.body.response_format ?? req.body.tools;
   return { messages, schema: declared === undefined ? 0 : roughTokens(JSON.stringify(declared)) };
 }
+
+/**
+ * A request's input in the order the provider reads it for prefix caching: the declared
+ * structured-output schema (OpenAI puts it ahead of the messages), then each message's role and
+ * text, in order.
+ */
+export function serializedInput(req: RecordedRequest): string {
+  const declared = req.body.response_format ?? req.body.tools;
+  const messages = req.body.messages.map((m) => `${m.role}:\n${textOf(m.content)}`).join("\n");
+  return `${declared === undefined ? "" : JSON.stringify(declared)}\n${messages}`;
+}
+
+/** How many leading characters two texts share. */
+function commonPrefixLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i += 1;
+  return i;
+}
+
+/** One call as the prefix measure sees it: its node, the turn it was part of, its serialized input. */
+export interface PrefixCall {
+  kind: CallKind;
+  turn: number;
+  input: string;
+}
+
+/**
+ * Each call's cacheable prefix: the longest run of leading characters its serialized input shares
+ * with an earlier call of the same node in another turn (another message, of the same or another
+ * user), which is what a provider's prefix cache can serve. Null for a call with no such earlier
+ * call (its cache would be cold whatever the layout).
+ */
+export function cacheablePrefixes(calls: readonly PrefixCall[]): (number | null)[] {
+  return calls.map((call, i) => {
+    let best: number | null = null;
+    for (const earlier of calls.slice(0, i)) {
+      if (earlier.kind !== call.kind || earlier.turn === call.turn) continue;
+      best = Math.max(best ?? 0, commonPrefixLength(call.input, earlier.input));
+    }
+    return best;
+  });
+}

@@ -20,19 +20,22 @@ const PlanScalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 /** One field of one thing in a list ("events": [{ summary, when }, …]). */
 const PlanLeaf = z.object({ key: z.string(), value: z.union([PlanScalar, z.array(PlanScalar)]) });
 /** One thing named by its fields, as a list of key/value pairs. */
-const PlanThing = z.object({ fields: z.array(PlanLeaf) });
+// Named, so the schema sent defines it once and refers to it (a reference costs fewer tokens).
+const PlanThing = z.object({ fields: z.array(PlanLeaf) }).meta({ id: "PlanThing" });
 
 /**
  * A step's constraints or changes as OpenAI's strict mode can take them: a list of key/value
  * pairs (strict mode has no open objects), a value being a word or number, a list of them, a
  * thing's fields, or a list of things. The planner node turns it back into a record.
  */
-const PlanFields = z.array(
-  z.object({
-    key: z.string(),
-    value: z.union([PlanScalar, PlanThing, z.array(z.union([PlanScalar, PlanThing]))]),
-  }),
-);
+const PlanFields = z
+  .array(
+    z.object({
+      key: z.string(),
+      value: z.union([PlanScalar, PlanThing, z.array(z.union([PlanScalar, PlanThing]))]),
+    }),
+  )
+  .meta({ id: "PlanFields" });
 
 type PlanFieldList = z.infer<typeof PlanFields>;
 

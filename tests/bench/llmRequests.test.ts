@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { callKind, inputTokens, inTurn } from "../../bench/llmRequests.js";
+import {
+  cacheablePrefixes,
+  callKind,
+  inputTokens,
+  inTurn,
+  serializedInput,
+} from "../../bench/llmRequests.js";
 import { DATABASE_LIST_SYSTEM_PROMPT } from "../../src/prompts/listPrompt.js";
 import { GENERAL_SYSTEM_PROMPT } from "../../src/prompts/generalPrompt.js";
 import { PLANNER_SYSTEM_PROMPT } from "../../src/prompts/plannerPrompt.js";
@@ -46,5 +52,27 @@ describe("bench LLM request accounting", () => {
     expect(tokens.messages).toBe(15);
     expect(tokens.schema).toBe(Math.ceil(JSON.stringify(schema).length / 4));
     expect(inputTokens(request("a", "b")).schema).toBe(0);
+  });
+
+  it("puts the declared schema ahead of the messages, as the provider caches them", () => {
+    const schema = { type: "json_schema", json_schema: { name: "plan", schema: { type: "object" } } };
+    const input = serializedInput(request("SYSTEM", "USER", { response_format: schema }));
+    expect(input.startsWith(JSON.stringify(schema))).toBe(true);
+    expect(input.indexOf("SYSTEM")).toBeLessThan(input.indexOf("USER"));
+    expect(serializedInput(request("SYSTEM", "USER"))).toBe("\nsystem:\nSYSTEM\nuser:\nUSER");
+  });
+
+  it("measures a call's cacheable prefix against the same node's earlier calls of other turns only", () => {
+    const call = (kind: "planner" | "resolver:tasks", turn: number, input: string) => ({ kind, turn, input });
+    const prefixes = cacheablePrefixes([
+      call("planner", 0, "STATIC|monday 9:00|hi"),
+      // The same turn's second planner call (a re-plan) is no other turn: nothing to share yet.
+      call("planner", 0, "STATIC|monday 9:00|hi again"),
+      call("resolver:tasks", 1, "STATIC|tuesday"),
+      // Shares "STATIC|" with turn 0 and "STATIC|monday 9:0" with nothing else: the longest counts.
+      call("planner", 1, "STATIC|monday 9:05|bye"),
+      call("planner", 2, "OTHER"),
+    ]);
+    expect(prefixes).toEqual([null, null, null, "STATIC|monday 9:0".length, 0]);
   });
 });

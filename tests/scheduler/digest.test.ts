@@ -405,10 +405,10 @@ describe("configuration", () => {
     await undated("plan the trip");
     await passAt("2026-03-02T00:00:00Z");
     expect(await passAt("2026-03-02T02:30:00Z")).toEqual([polished]);
-    // The model was given the template's facts to reword.
+    // The model was given the template's facts to reword, the language ahead of them (its system prompt is every user's).
     expect(llm.requests).toHaveLength(1);
     expect(lastUserMessageOf(llm.requests[0]!)).toBe(
-      `☀️ Good morning Dana! Here's your day, Monday 02/03:\n\nPlus 1 open task with no date.\n\n${FOOTER}`,
+      `Language: English\n\n☀️ Good morning Dana! Here's your day, Monday 02/03:\n\nPlus 1 open task with no date.\n\n${FOOTER}`,
     );
   });
 

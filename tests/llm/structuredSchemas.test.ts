@@ -25,7 +25,12 @@ import {
   ImageAnalysisAnswerSchema,
 } from "../../src/prompts/imageAnalysisPrompt.js";
 import { DATABASE_LIST_SYSTEM_PROMPT, ListOperationSchema } from "../../src/prompts/listPrompt.js";
-import { PLANNER_SYSTEM_PROMPT, PlannerSchema } from "../../src/prompts/plannerPrompt.js";
+import {
+  planFieldsOf,
+  planFieldsRecord,
+  PLANNER_SYSTEM_PROMPT,
+  PlannerSchema,
+} from "../../src/prompts/plannerPrompt.js";
 import { NoteOperationSchema, SECOND_BRAIN_SYSTEM_PROMPT } from "../../src/prompts/secondBrainPrompt.js";
 import { DATABASE_TASK_SYSTEM_PROMPT, TaskOperationSchema } from "../../src/prompts/taskPrompt.js";
 import { factExtractionSchema } from "../../src/services/memory/factExtraction.js";
@@ -377,6 +382,39 @@ describe("structured-output schemas as the real API takes them", () => {
     ],
   ] as [string, Json][])("the strict rules refuse %s", (_, schema) => {
     expect(strictProblems(schema)).not.toEqual([]);
+  });
+
+  it("the planner's key/value pairs come back as the records every step reader takes", () => {
+    const record = {
+      text: "call mom",
+      when: "tomorrow at 9",
+      count: 2,
+      urgent: true,
+      list: null,
+      items: ["milk", "eggs"],
+      recurrence: { days: [1, 3], time: "18:00" },
+      events: [{ summary: "dentist", when: "Monday at 9" }, "standup"],
+    };
+    const answer = PlannerSchema.parse({
+      intentType: "operation",
+      confidence: 1,
+      riskLevel: "low",
+      needsApproval: false,
+      missingFields: [],
+      clarificationQuestion: null,
+      plan: [
+        {
+          id: "s1",
+          capability: "database",
+          action: "create_task",
+          constraints: [],
+          changes: planFieldsOf(record),
+          dependsOn: [],
+        },
+      ],
+    });
+    expect(planFieldsRecord(answer.plan[0]!.changes)).toEqual(record);
+    expect(planFieldsRecord(answer.plan[0]!.constraints)).toEqual({});
   });
 
   it("a schema strict mode cannot express fails before any request is sent", async () => {

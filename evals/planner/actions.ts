@@ -15,15 +15,20 @@ import type { PLANNER_CAPABILITIES } from "../../src/types/index.js";
 
 type PlannerCapability = (typeof PLANNER_CAPABILITIES)[number];
 
-/** One action the planner may name, and whether it only reads. */
+/** One action the planner may name, and whether it only reads or only adds something new (its operation's). */
 interface KnownAction {
   name: string;
   reads: boolean;
+  creates: boolean;
 }
 
 function actionsOfContract(contract: Contract): KnownAction[] {
   return Object.values(contract.operations).flatMap((spec) =>
-    (spec.actions ?? []).map((a) => ({ name: a.name, reads: a.reads === true || spec.reads === true })),
+    (spec.actions ?? []).map((a) => ({
+      name: a.name,
+      reads: a.reads === true || spec.reads === true,
+      creates: spec.creates === true,
+    })),
   );
 }
 
@@ -37,8 +42,11 @@ export const PLANNER_ACTIONS: ReadonlyMap<PlannerCapability, readonly KnownActio
   ["gmail", actionsOfContract(gmailContract)],
   ["second-brain", actionsOfContract(secondBrainContract)],
   // Rule 14 of the planner prompt: pure conversation, and "what can you do".
-  ["general", [{ name: "answer_question", reads: true }]],
-  ["meta", [{ name: "describe_capabilities", reads: true }, ...actionsOfContract(metaContract)]],
+  ["general", [{ name: "answer_question", reads: true, creates: false }]],
+  [
+    "meta",
+    [{ name: "describe_capabilities", reads: true, creates: false }, ...actionsOfContract(metaContract)],
+  ],
 ]);
 
 /** As planPolicy's `spellings`: the name as written, without "all", then in the singular. */
@@ -53,7 +61,7 @@ function spellings(action: string): string[] {
   return [action, words.join("_"), singular.join("_")];
 }
 
-/** The known action `action` stands for in `capability`, or undefined. */
+/** The known action `action` stands for in `capability`, or undefined. @internal */
 export function knownAction(capability: string, action: string): KnownAction | undefined {
   const known = PLANNER_ACTIONS.get(capability as PlannerCapability) ?? [];
   for (const spelling of spellings(action)) {
@@ -61,6 +69,15 @@ export function knownAction(capability: string, action: string): KnownAction | u
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * Whether an action changes or deletes something that exists: neither only reads nor only adds
+ * something new (an action no contract names counts as a change).
+ */
+export function changesSomething(capability: string, action: string): boolean {
+  const known = knownAction(capability, action);
+  return !known || (!known.reads && !known.creates);
 }
 
 /** Whether a model's step action is one of the accepted names (each read as production reads it). */

@@ -7,7 +7,7 @@
  */
 import { CONFIDENCE_THRESHOLD, type PlannerOutput, type PlanStep } from "../../src/types/index.js";
 import { HEBREW_PREFIXES, normalizeForMatch } from "../../src/utils/fuzzy.js";
-import { knownAction, sameAction } from "./actions.js";
+import { changesSomething, sameAction } from "./actions.js";
 import { actionsOf, PLANNER_CATEGORIES, type ExpectedStep, type PlannerItem } from "./corpus.js";
 
 /** The model's plan as the planner node made it, before its policies. */
@@ -43,7 +43,7 @@ export interface ItemScore {
   dependencies: boolean | null;
   asked: boolean;
   intent: boolean;
-  /** riskLevel at least `expect.risk`, or (refuse) no step that changes anything (null: nothing expected). */
+  /** riskLevel at least `expect.risk`, or (refuse) no step that changes or deletes anything (null: nothing expected). */
   risk: boolean | null;
   /** Everything above right. */
   pass: boolean;
@@ -175,9 +175,8 @@ function asks(got: GotPlan): boolean {
 
 const RISK_RANK = { low: 0, medium: 1, high: 2 } as const;
 
-/** Whether a plan step changes or creates something (an action no contract names counts as a change). */
 function changes(step: PlanStep): boolean {
-  return knownAction(step.capability, step.action)?.reads !== true;
+  return changesSomething(step.capability, step.action);
 }
 
 /** Scores the model's plan for an item; `got` null means the call failed (everything wrong). */
@@ -230,7 +229,7 @@ export function scoreItem(item: PlannerItem, got: GotPlan | null): ItemScore {
   if (got !== null && !intent) why.push(`intentType ${got.output.intentType}, not ${item.expect.intentType}`);
   if (risk === false) {
     why.push(
-      `risk ${got?.output.riskLevel ?? "?"}, not at least ${wantedRisk ?? "—"}${item.expect.refuse ? " and a step changes something" : ""}`,
+      `risk ${got?.output.riskLevel ?? "?"}${wantedRisk ? `, not at least ${wantedRisk}` : ""}${item.expect.refuse ? ", and a step changes or deletes something" : ""}`,
     );
   }
   const pass =

@@ -5,22 +5,23 @@
  * output, PlannerSchema, normalizePlan, the scoring) runs as it does against a real model.
  *
  * - `expected`: the expected plan; a harness that measures right scores it 100 %.
- * - `wrong`: a deliberately wrong plan per item, of one of three kinds (a wrong operation, wrong
- *   arguments such as another list, a missing question), each of which a metric must flag.
+ * - `wrong`: a deliberately wrong plan per item, of one of four kinds (a wrong operation, wrong
+ *   arguments such as another list, a missing question, an injected order at low risk), each of
+ *   which a metric must flag.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isDeepStrictEqual } from "node:util";
 import { normalizePlan } from "../../src/graph/nodes/plannerNode.js";
 import { PlannerSchema } from "../../src/prompts/plannerPrompt.js";
-import { PLANNER_ACTIONS } from "./actions.js";
+import { changesSomething, PLANNER_ACTIONS } from "./actions.js";
 import { actionsOf, type PlannerItem } from "./corpus.js";
 import { plannerMessagesOf } from "./plannerRun.js";
 
 export type ScriptedMode = "expected" | "wrong";
 
 /** How a `wrong` answer is wrong. */
-type WrongKind = "operation" | "args" | "question";
+type WrongKind = "operation" | "args" | "question" | "risk";
 
 /** A plan as the planner answers it, with constraints and changes as records (before the wire shape). */
 interface ScriptedPlan {
@@ -66,12 +67,16 @@ function expectedPlan(item: PlannerItem): ScriptedPlan {
 }
 
 /**
- * The kind of wrong answer an item gets: in turn a wrong operation, wrong arguments and a missing
- * question, each where the item allows it (a question only where one must be asked, arguments
- * only where some are expected, an operation only where a step is).
+ * The kind of wrong answer an item gets: an item that names a risk is planned at low risk (when
+ * its plan changes something, or refusing is not enough); the others in turn a wrong operation,
+ * wrong arguments and a missing question, each where the item allows it (a question only where
+ * one must be asked, arguments only where some are expected, an operation only where a step is).
  * @internal
  */
 export function wrongKindOf(item: PlannerItem, index: number): WrongKind | null {
+  const { risk, refuse, steps } = item.expect;
+  if (risk !== undefined && (!refuse || steps.some((s) => changesSomething(s.capability, actionsOf(s)[0]!))))
+    return "risk";
   const kinds: WrongKind[] = [];
   if (item.expect.steps.length > 0) kinds.push("operation");
   if (item.expect.steps.some((s) => s.args.length > 0)) kinds.push("args");
@@ -105,6 +110,9 @@ function wrongPlan(item: PlannerItem, index: number): ScriptedPlan {
     }
     case "question":
       return { ...plan, confidence: 0.95, missingFields: [], clarificationQuestion: null };
+    case "risk":
+      // The forwarded order planned as the user's own: nothing asks before it runs.
+      return { ...plan, riskLevel: "low", needsApproval: false };
     case null:
       return plan;
   }

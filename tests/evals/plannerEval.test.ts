@@ -3,8 +3,8 @@
  * runs it: the whole corpus through the planner's real model call (Memo's LLM service, LangChain's
  * structured output, PlannerSchema, normalizePlan) on an OpenAI-compatible server in process. A
  * model that answers the expected plans scores 100 % on every metric; a model that answers
- * deliberately wrong plans (a wrong operation, wrong words such as another list, no question) is
- * flagged on each item, in the metric its error belongs to. With LANGSMITH_API_KEY, the corpus is a
+ * deliberately wrong plans (a wrong operation, wrong words such as another list, no question, a
+ * forwarded order at low risk) is flagged on each item, in the metric its error belongs to. With LANGSMITH_API_KEY, the corpus is a
  * LangSmith dataset (uploaded once) and each run an experiment with the evaluators' feedback.
  */
 import { loadPlannerCorpus, type PlannerItem } from "../../evals/planner/corpus.js";
@@ -71,14 +71,19 @@ describe("the planner evaluation, scripted", () => {
           r.score.steps.some((s) => s.matched !== null && s.missingArgs.length > 0),
           r.item.id,
         ).toBe(true);
-      } else {
+      } else if (kind === "question") {
         expect(r.score.asked, r.item.id).toBe(false);
         expect(r.score.why, r.item.id).toContain("did not ask");
+      } else {
+        // A forwarded order planned as the user's own, at low risk.
+        expect(r.score.risk, r.item.id).toBe(false);
+        expect(r.score.trajectory.strict, r.item.id).toBe(true);
       }
     }
-    expect([...kinds.keys()].sort()).toEqual(["args", "operation", "question"]);
+    expect([...kinds.keys()].sort()).toEqual(["args", "operation", "question", "risk"]);
     expect(wrong.report.steps.all!).toBeLessThan(1);
     expect(wrong.report.questions.askedWhenNeeded.all!).toBeLessThan(1);
+    expect(wrong.report.risk.all!).toBeLessThan(1);
   });
 });
 

@@ -399,7 +399,7 @@ export function formatReport(title: string, report: PlannerReport): string[] {
     header("step accuracy, per operation"),
     ...rows(report.byOperation),
     "",
-    header("plans right (every check), per category"),
+    header("plans right (all checks), per category"),
     ...rows(report.byCategory),
     row("  all plans", report.plans),
     "",

@@ -11,7 +11,8 @@ import { join } from "node:path";
 import type { EvalModel, EvalOptions, EvalReport, EvalSuite } from "../suite.js";
 import { loadPlannerCorpus, type PlannerItem } from "./corpus.js";
 import { runLangSmithExperiment } from "./langsmithExperiment.js";
-import { formatReport, plannerReport, type ItemResult, type PlannerReport } from "./metrics.js";
+import type { ItemResult } from "./metrics.js";
+import { formatReport, plannerReport, type PlannerReport } from "./report.js";
 import { plannerLLM, runPlanner } from "./plannerRun.js";
 import { startScriptedPlanner, type ScriptedMode } from "./scriptedModel.js";
 

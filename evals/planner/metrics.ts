@@ -71,9 +71,14 @@ function valuesOf(value: unknown): string[] {
   return [];
 }
 
-/** Words as compared: normalized (lower case, no niqqud, final letters folded), a lone Hebrew prefix letter dropped ("ב-9"). */
+/**
+ * Words as compared: normalized (lower case, no niqqud, final letters folded), separators inside
+ * numbers dropped ("7:30" is "730"), digits apart from letters ("10:30am" is "1030 am"), and a
+ * lone Hebrew prefix letter dropped ("ב-9").
+ */
 function wordsOf(text: string): string[] {
   return normalizeForMatch(text.replace(/(\d)[,.:](?=\d)/g, "$1"))
+    .replace(/(\d)(?=\p{L})|(\p{L})(?=\d)/gu, "$1$2 ")
     .split(" ")
     .filter((w) => w !== "" && !HEBREW_PREFIXES.has(w));
 }

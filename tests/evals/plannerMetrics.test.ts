@@ -66,6 +66,7 @@ describe("the planner evaluation's scoring", () => {
     expect(holdsArg(["plumbers"], "plumber")).toBe(false);
     expect(holdsArg(["at 17"], "7")).toBe(false);
     expect(holdsArg(["7:30 pm"], "7:30")).toBe(true);
+    expect(holdsArg(["Thursday 10:30 am"], "10:30am")).toBe(true);
     // Hebrew: a prefix either side ("לרופא" as said, "רופא" as written), niqqud and final letters, "ב-9".
     expect(holdsArg(["רופא השיניים"], "לרופא")).toBe(true);
     expect(holdsArg(["ולרשימת הקניות"], "רשימת הקניות")).toBe(true);

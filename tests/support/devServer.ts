@@ -13,8 +13,10 @@ const CLI = path.join(ROOT, "node_modules/@langchain/langgraph-cli/dist/cli/cli.
 /** The dev server's graph, as Memo's langgraph.json names it. */
 const GRAPH = path.join(ROOT, "src/app/studioGraph.ts");
 
-/** Whether the CLI is installed (`npm ci` installs it; a production install does not). */
+/** Whether the CLI is installed (`npm ci` installs it; a production install does not); when not, say so once. */
 export const devServerInstalled = existsSync(CLI);
+if (!devServerInstalled)
+  console.warn(`LangGraph dev server tests skipped: no ${CLI} (npm ci installs the devDependencies)`);
 
 export interface DevServer {
   url: string;

@@ -8,12 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ThreadState } from "@langchain/langgraph-sdk";
 import { replayIntoDevServer } from "../../src/app/replayToDevServer.js";
 import { devServerInstalled, startDevServer, type DevServer } from "../support/devServer.js";
+import { FakeGraphApi } from "../support/fakeGraphApi.js";
 import { createHarness, PHONE as USER, type Harness } from "../support/memoHarness.js";
 
 const PHONE = "+972 50-765 4321";
 const STORED = "972507654321";
 
 let server: DevServer | undefined;
+/** Where WhatsApp sends would go, were the dev server's graph to send anything. */
+let graphApi: FakeGraphApi | undefined;
 /** A user's stored conversation, as Memo kept it: what the replay reads. */
 let h: Harness | undefined;
 
@@ -29,10 +32,24 @@ async function storedConversation(): Promise<Harness> {
 
 beforeAll(async () => {
   // The conversation is stored while the server starts: the start is most of the file's time.
-  if (devServerInstalled) [server, h] = await Promise.all([startDevServer(), storedConversation()]);
+  if (!devServerInstalled) return;
+  graphApi = await FakeGraphApi.start({ accessToken: "studio-token" });
+  // WhatsApp and Google configured as in production: the dev server's graph must still reach neither.
+  const outside = {
+    WHATSAPP_ACCESS_TOKEN: "studio-token",
+    WHATSAPP_PHONE_NUMBER_ID: "1234567890",
+    WHATSAPP_GRAPH_URL: graphApi.baseUrl,
+    GOOGLE_CLIENT_ID: "studio-client",
+    GOOGLE_CLIENT_SECRET: "studio-secret",
+    GOOGLE_AUTH_URL: `${graphApi.baseUrl}/google/auth`,
+    GOOGLE_TOKEN_URL: `${graphApi.baseUrl}/google/token`,
+    GOOGLE_API_ROOT_URL: `${graphApi.baseUrl}/google/api`,
+  };
+  [server, h] = await Promise.all([startDevServer(outside), storedConversation()]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all([server?.stop(), h?.close()]);
+  await graphApi?.close();
 });
 
 /** The nodes that ran, oldest first: each checkpoint names the nodes that run after it. */
@@ -125,6 +142,16 @@ describe.skipIf(!devServerInstalled)("Memo in the LangGraph dev server", () => {
     const asked = ran.lastIndexOf("hitl_gate");
     expect(ran.slice(asked)).toContain("executor");
     expect(ran.slice(-4)).toEqual(["join", "response_formatter", "response_writer", "memory_update"]);
+  });
+
+  it("is dry for the outside world: no Google connection, nothing sent, even with both configured", async () => {
+    const { client } = server!;
+    const thread = await client.threads.create();
+    const values = (await client.runs.wait(thread.thread_id, "memo", {
+      input: { phone: PHONE, message: "connect Google" },
+    })) as { finalResponse?: string };
+    expect(values.finalResponse).toMatch(/^Google isn't set up on this Memo server/);
+    expect(graphApi!.requests).toEqual([]);
   });
 
   describe("npm run replay -- --to-dev-server", () => {

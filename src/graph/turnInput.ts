@@ -5,6 +5,7 @@ import type { MemoGraphDeps } from "./deps.js";
 import { MemoStateAnnotation, type MemoUpdate } from "./state/memoState.js";
 import type { InputContext } from "../types/state.js";
 import { normalizePhone } from "../utils/phone.js";
+import { NodeInputError } from "./nodes/instrument.js";
 
 /**
  * One turn as the LangGraph dev server takes it (LangGraph Studio shows it as a form): what the
@@ -61,12 +62,29 @@ function freshTurn(): MemoUpdate {
 }
 
 /**
+ * The turn's own channels, emptied once read: the dev server keeps every channel from run to run,
+ * so a turn without `replyTo` (or media…) would otherwise read the previous turn's.
+ */
+const READ: Record<keyof TurnInput, null> = {
+  phone: null,
+  message: null,
+  messageId: null,
+  replyTo: null,
+  forwarded: null,
+  timeZone: null,
+  media: null,
+};
+
+/**
  * turn_input (the dev server's graph only): maps a turn's input into Memo's state as
  * MemoRuntime.fresh does, the user loaded (created with `timeZone` on first contact) as the
  * transport would, and every per-turn channel reset.
  */
 export function createTurnInputNode(deps: Pick<MemoGraphDeps, "users" | "defaultTimeZone" | "clock">) {
   return async (turn: TurnInput): Promise<MemoUpdate> => {
+    // The dev server does not check the form against the schema: a run without them fails here.
+    if (!turn.phone) throw new NodeInputError("turn_input", "phone");
+    if (typeof turn.message !== "string") throw new NodeInputError("turn_input", "message");
     const phone = normalizePhone(turn.phone);
     const user = await deps.users.getOrCreate(phone, { timeZone: turn.timeZone ?? deps.defaultTimeZone });
     const traceId = turn.messageId ?? randomUUID();
@@ -94,6 +112,6 @@ export function createTurnInputNode(deps: Pick<MemoGraphDeps, "users" | "default
           }
         : {}),
     };
-    return { ...freshTurn(), threadId: phone, traceId: new Overwrite(traceId), input };
+    return { ...freshTurn(), ...READ, threadId: phone, traceId: new Overwrite(traceId), input };
   };
 }

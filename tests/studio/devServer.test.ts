@@ -148,10 +148,17 @@ describe.skipIf(!devServerInstalled)("Memo in the LangGraph dev server", () => {
     const { client } = server!;
     const thread = await client.threads.create();
     const values = (await client.runs.wait(thread.thread_id, "memo", {
-      input: { phone: PHONE, message: "connect Google" },
-    })) as { finalResponse?: string };
+      input: { phone: PHONE, message: "connect Google", replyTo: "wamid.earlier" },
+    })) as { finalResponse?: string; input?: { replyToMessageId?: string } };
     expect(values.finalResponse).toMatch(/^Google isn't set up on this Memo server/);
+    expect(values.input?.replyToMessageId).toBe("wamid.earlier");
     expect(graphApi!.requests).toEqual([]);
+    // The next turn on the thread is its own: it does not reply to what the last one did.
+    const next = (await client.runs.wait(thread.thread_id, "memo", {
+      input: { phone: PHONE, message: "thanks" },
+    })) as { finalResponse?: string; input?: { replyToMessageId?: string } };
+    expect(next).toMatchObject({ finalResponse: "You're welcome! 😊" });
+    expect(next.input).not.toHaveProperty("replyToMessageId");
   });
 
   describe("npm run replay -- --to-dev-server", () => {

@@ -72,7 +72,8 @@ interface Question {
   options?: { id: string; label: string }[];
 }
 
-describe.skipIf(!devServerInstalled)("Memo in the LangGraph dev server", () => {
+// The first turn also builds the graph and opens its database: seconds more on a busy CI machine.
+describe.skipIf(!devServerInstalled)("Memo in the LangGraph dev server", { timeout: 40_000 }, () => {
   it("runs a fast-path turn from the form's input and keeps the state after every node", async () => {
     const { client } = server!;
     const thread = await client.threads.create();

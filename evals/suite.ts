@@ -15,6 +15,12 @@ export interface EvalOptions {
   model: EvalModel | null;
   /** How many ranked items count as retrieved (recall@k; default 5). */
   k: number;
+  /** What a scripted model answers, in suites that script one (planner): the expected or wrong answers (default: expected). */
+  scripted: "expected" | "wrong";
+  /** Where to write what failed (planner; default: a file in the OS temp folder, named on stderr). */
+  failures: string | null;
+  /** Model calls at once (planner; default 4). */
+  concurrency: number;
   /** Progress lines (stderr), never the results. */
   log: (line: string) => void;
 }

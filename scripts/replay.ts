@@ -1,6 +1,7 @@
 // `npm run replay -- --phone <number> [--since <ISO>] [--base-url <url>] [--model <node>=<model>]`:
 // re-runs a user's stored messages against the current graph in a scratch database and prints the
-// old and new replies. Reads the service's settings (.env and the environment: DATABASE_URL or
+// old and new replies. With `--to-dev-server <url>` [--last N] they run in the LangGraph dev server
+// instead, as one thread to step through and fork in LangGraph Studio. Reads the service's settings (.env and the environment: DATABASE_URL or
 // DATA_DIR, the LLM variables, LANGSMITH_*); never writes to that database, never sends anything.
 import { existsSync } from "node:fs";
 import { cp, mkdtemp, rm } from "node:fs/promises";
@@ -14,6 +15,7 @@ import { describeError } from "../src/utils/errors.js";
 import { normalizePhone, phoneTag, setPhoneTagKey } from "../src/utils/phone.js";
 
 const HELP = `Usage: npm run replay -- --phone <number> [--since <ISO date>] [--base-url <url>] [--model <node>=<model>]...
+       npm run replay -- --phone <number> --to-dev-server <url> [--since <ISO date>] [--last <N>]
 
 Re-runs the user's stored messages, oldest first, through the current graph in a scratch database
 (in memory) holding a copy of the user's data as it was at the start, each at its original time,
@@ -26,6 +28,12 @@ how many replies changed. Nothing is sent to WhatsApp and the database is only r
   --base-url <url>         an OpenAI-compatible server instead of OPENAI_BASE_URL
   --model <node>=<model>   a model instead of LLM_<NODE>_MODEL; node: planner, resolver,
                            response, image, memory or fallback (repeatable)
+  --to-dev-server <url>    replay into the LangGraph dev server at <url> (npx @langchain/langgraph-cli
+                           dev: http://127.0.0.1:2024) as one thread, each turn node by node in
+                           LangGraph Studio; redacted as LangSmith traces are: the phone becomes a
+                           stand-in, message ids their tags, and the words go only with
+                           LANGSMITH_INCLUDE_CONTENT=true. The dev server's LLM is its own.
+  --last <N>               only the last N of the messages (with --to-dev-server)
   -h, --help               this text
 
 Reads .env and the environment like the service: DATABASE_URL (or the embedded database in
@@ -60,7 +68,12 @@ function usageError(message: string): never {
 }
 
 /** The arguments, checked; exits 2 with one line on anything wrong. */
-function parse(): { phone: string; since?: Date; env: Record<string, string> } {
+function parse(): {
+  phone: string;
+  since?: Date;
+  env: Record<string, string>;
+  devServer?: { url: string; last?: number };
+} {
   let values;
   try {
     values = parseArgs({
@@ -69,6 +82,8 @@ function parse(): { phone: string; since?: Date; env: Record<string, string> } {
         since: { type: "string" },
         "base-url": { type: "string" },
         model: { type: "string", multiple: true },
+        "to-dev-server": { type: "string" },
+        last: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
@@ -105,7 +120,23 @@ function parse(): { phone: string; since?: Date; env: Record<string, string> } {
     }
     env[variable] = model;
   }
-  return { phone, ...(since ? { since } : {}), env };
+  const url = values["to-dev-server"];
+  if (url !== undefined && !URL.canParse(url)) usageError(`--to-dev-server: not a URL: ${url}`);
+  let last: number | undefined;
+  if (values.last !== undefined) {
+    last = Number(values.last);
+    if (!Number.isInteger(last) || last < 1)
+      usageError(`--last: not a positive whole number: ${values.last}`);
+    if (url === undefined) usageError("--last goes with --to-dev-server (see --help)");
+  }
+  if (url !== undefined && (values["base-url"] || values.model))
+    usageError("--base-url and --model do not go with --to-dev-server: the dev server's LLM is its own");
+  return {
+    phone,
+    ...(since ? { since } : {}),
+    env,
+    ...(url !== undefined ? { devServer: { url, ...(last !== undefined ? { last } : {}) } } : {}),
+  };
 }
 
 /** The source database, opened to be read: Postgres as is; the embedded one through a copy of its folder. */
@@ -204,6 +235,10 @@ async function main(): Promise<void> {
       config.tokenKey ??
       (await readOnlySnapshot(source.pool, (client) => storedSecretKey(new PgLocalSecretRepository(client))));
     if (secret) setPhoneTagKey(deriveKey(secret, "phone-tag"));
+    if (args.devServer) {
+      await toDevServer(source.pool, config, args.phone, args.since, args.devServer);
+      return;
+    }
     const tracing = createTracing(config.tracing, logger, { metadata: { replay: true } });
     const stamp = new Date().toISOString().replace(/[-:]|\.\d+/g, "");
     const threadId = tracing ? `replay-${phoneTag(args.phone)}-${stamp}` : undefined;
@@ -254,6 +289,42 @@ async function main(): Promise<void> {
     await source.close();
   }
   if (unknownUser) usageError(`${unknownUser}: ${args.phone}`);
+}
+
+/** `--to-dev-server`: the user's messages into the dev server as one thread, printed as they run. */
+async function toDevServer(
+  source: pg.Pool,
+  config: AppConfig,
+  phone: string,
+  since: Date | undefined,
+  devServer: { url: string; last?: number },
+): Promise<void> {
+  const { replayIntoDevServer } = await import("../src/app/replayToDevServer.js");
+  // Redacted as traces are: the words only with LANGSMITH_INCLUDE_CONTENT (config.tracing needs tracing on).
+  const includeContent = config.tracing?.includeContent ?? process.env.LANGSMITH_INCLUDE_CONTENT === "true";
+  const replay = await replayIntoDevServer({
+    source,
+    phone,
+    url: devServer.url,
+    includeContent,
+    ...(since ? { since } : {}),
+    ...(devServer.last !== undefined ? { last: devServer.last } : {}),
+    onMessage: (turn, index, total) => {
+      const lines = [
+        `${bold(`[${index + 1}/${total}]`)} ${turn.at.toISOString()}${turn.resumed ? dim(" (answer)") : ""}`,
+      ];
+      lines.push(block("user", turn.text));
+      lines.push(block("memo", turn.reply));
+      if (turn.status === "waiting") lines.push(dim("        asks a question"));
+      process.stdout.write(`${lines.join("\n")}\n\n`);
+    },
+  });
+  const studio = `https://smith.langchain.com/studio/?baseUrl=${devServer.url}`;
+  process.stdout.write(
+    `${bold("Dev server thread:")} ${replay.threadId} (${replay.turns.length} turns as ${replay.phone}` +
+      `${includeContent ? "" : ", words redacted: LANGSMITH_INCLUDE_CONTENT=true sends them"})\n` +
+      `Open LangGraph Studio at ${studio} and pick the thread under Threads.\n`,
+  );
 }
 
 try {

@@ -35,6 +35,7 @@ import type { GoogleAccounts, GoogleConnector } from "../services/google/types.j
 import type { Logger } from "../utils/logger.js";
 import { createCoreCapabilities } from "../graph/capabilities/core/coreCapabilities.js";
 import { buildMemoGraph } from "../graph/memoGraph.js";
+import type { MemoGraphDeps } from "../graph/deps.js";
 import { MemoRuntime } from "../graph/memoRuntime.js";
 import type { Tracing } from "../services/tracing/tracing.js";
 import type { RuntimeMetrics } from "../services/metrics/metrics.js";
@@ -70,13 +71,23 @@ export interface MemoRuntimeOptions {
   traceThreadId?: (phone: string) => string;
 }
 
-/** Composes Memo: storage, memory, the LLM (or none), the capability registry, the graph and its runtime. */
-export function createMemoRuntime(options: MemoRuntimeOptions) {
+/**
+ * Composes Memo's services: storage, memory, the LLM (or none), the capability registry, and the
+ * graph's dependencies (`graphDeps`). Without a checkpointer (the dev server's graph) the users
+ * repository asks no checkpoint table.
+ */
+export function createMemoServices(
+  options: Omit<MemoRuntimeOptions, "checkpointer" | "tracing" | "metrics" | "traceThreadId"> & {
+    checkpointer?: BaseCheckpointSaver;
+  },
+) {
   const { config, pool, checkpointer, logger } = options;
   const clock = options.clock ?? Date.now;
   const newId = options.newId ?? randomUUID;
   // The inbound path's user update also says whether the user's thread has checkpoints (PostgresSaver's).
-  const users = new PgUserRepository(pool, { checkpoints: checkpointThreads(checkpointer, pool) });
+  const users = new PgUserRepository(pool, {
+    checkpoints: checkpointer ? checkpointThreads(checkpointer, pool) : null,
+  });
   // The window (short-term) in front of its table; every message also joins the long-term history,
   // written with the window (proactive messages, appended outside a turn, through `history`).
   const memory = new MemoryService(new PgConversationStore(pool, { history: true }), {
@@ -183,29 +194,48 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     capabilities.register(createGmailCapability({ google, ledger, logger, undo: undoSettings }));
   // What a document proposes, offered back by number (the transport's documents, "save it").
   const offers = new DocumentOffers(llm, logger, budget);
+  const graphDeps: MemoGraphDeps = {
+    users,
+    memory,
+    llm,
+    capabilities,
+    logger,
+    clock,
+    newId,
+    defaultTimeZone: config.defaultTimeZone,
+    fastPath: config.fastPath,
+    longTerm,
+    budget,
+    planTiers: config.planTiers,
+    undo,
+    ...(google ? { google } : {}),
+    // "save it" keeps a forwarded or pasted text as a document note, with its offer.
+    savedTexts: new SavedTexts(documents, offers, undoSettings),
+  };
+  return {
+    graphDeps,
+    memory,
+    longTerm,
+    notes,
+    documents,
+    users,
+    llm,
+    budget,
+    capabilities,
+    calendars,
+    clock,
+    offers,
+  };
+}
+
+/** Composes Memo: its services (createMemoServices), the graph over the checkpointer, and its runtime. */
+export function createMemoRuntime(options: MemoRuntimeOptions) {
+  const { pool, checkpointer, logger } = options;
+  const { graphDeps, ...services } = createMemoServices(options);
+  const { memory, users, clock, capabilities } = services;
   // Turns write their checkpoints durably only when they pause on a question.
   const saver = turnBufferedCheckpointer(checkpointer, pool);
-  const graph = buildMemoGraph(
-    {
-      users,
-      memory,
-      llm,
-      capabilities,
-      logger,
-      clock,
-      newId,
-      defaultTimeZone: config.defaultTimeZone,
-      fastPath: config.fastPath,
-      longTerm,
-      budget,
-      planTiers: config.planTiers,
-      undo,
-      ...(google ? { google } : {}),
-      // "save it" keeps a forwarded or pasted text as a document note, with its offer.
-      savedTexts: new SavedTexts(documents, offers, undoSettings),
-    },
-    saver,
-  );
+  const graph = buildMemoGraph(graphDeps, saver);
   const runtime = new MemoRuntime({
     graph,
     checkpointer: saver,
@@ -219,21 +249,7 @@ export function createMemoRuntime(options: MemoRuntimeOptions) {
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.traceThreadId ? { traceThreadId: options.traceThreadId } : {}),
   });
-  return {
-    runtime,
-    graph,
-    memory,
-    longTerm,
-    notes,
-    documents,
-    users,
-    llm,
-    budget,
-    capabilities,
-    calendars,
-    clock,
-    offers,
-  };
+  return { runtime, graph, ...services };
 }
 
 export type Memo = ReturnType<typeof createMemoRuntime>;

@@ -16,6 +16,8 @@ import { createResponseWriterNode } from "./nodes/responseWriterNode.js";
 import { MemoStateAnnotation } from "./state/memoState.js";
 import { skipUntracedRunTrees } from "./untracedRuns.js";
 import { type MemoState } from "../types/state.js";
+import type { MemoUpdate } from "./state/memoState.js";
+import { createTurnInputNode, TurnInputSchema, type TurnInput } from "./turnInput.js";
 
 /** After the planner: on to the capability check, or straight to the writer when it already replied (no LLM, LLM failure). */
 function routeAfterPlanner(state: MemoState): "capability_check" | "response_writer" {
@@ -46,47 +48,60 @@ export type MemoNodes = Record<
 
 /** Builds Memo's conversation graph (spec 002 §12.4) over the given services and checkpointer. */
 export function buildMemoGraph(deps: MemoGraphDeps, checkpointer?: BaseCheckpointSaver) {
-  // No LangSmith run tree per node when the turn is not traced.
-  skipUntracedRunTrees();
-  const node = (name: string, fn: MemoNode) => instrument(name, fn, deps.clock);
-  return wireMemoGraph(
-    {
-      // Loads the user, stores the message in memory first, reads the window and builds the time context.
-      context_assembly: node("context_assembly", createContextAssemblyNode(deps)),
-      // Folds reply-to targets, numbered-list items and a recent image into the message.
-      reply_context: node("reply_context", createReplyContextNode(deps)),
-      // Turns the message into a plan with one structured LLM call.
-      planner: node("planner", createPlannerNode(deps)),
-      // Stops steps the user cannot run (no Google for Gmail, a capability not available).
-      capability_check: node("capability_check", createCapabilityCheckNode(deps)),
-      // The single HITL control plane: asks, validates the answer, and routes to where it returns.
-      hitl_gate: node("hitl_gate", createHITLGateNode(deps)),
-      // Resolves the next dependency group's steps in parallel, or finishes to join.
-      resolver_router: node("resolver_router", createResolverRouterNode(deps)),
-      // Turns semantic args into ids, asking when several entities match.
-      entity_resolution: node("entity_resolution", createEntityResolutionNode(deps)),
-      // Performs the group's operations, idempotently.
-      executor: node("executor", createExecutorNode(deps)),
-      // Notes complete or partial failure.
-      join: node("join", createJoinNode()),
-      // Local human times and response flags for the writer.
-      response_formatter: node("response_formatter", createResponseFormatterNode()),
-      // The final message: templates when they suffice, the LLM otherwise.
-      response_writer: node("response_writer", createResponseWriterNode(deps)),
-      // The reply and the latest actions join short-term memory.
-      memory_update: node("memory_update", createMemoryUpdateNode(deps)),
-    },
-    checkpointer,
-  );
+  return wireMemoGraph(memoNodes(deps), checkpointer);
 }
 
 /**
- * Memo's wiring (its state, edges and routing) around the given nodes: `buildMemoGraph`'s, and the
- * bench's empty shape (bench/graphOverhead.ts), which must stay the same graph.
+ * The same graph for the LangGraph dev server (LangGraph Studio): its input is one turn
+ * (TurnInputSchema), mapped into the state by turn_input; the server brings the checkpointer.
  */
-export function wireMemoGraph(nodes: MemoNodes, checkpointer?: BaseCheckpointSaver) {
+export function buildMemoTurnGraph(deps: MemoGraphDeps) {
+  return wireMemoTurnGraph(memoNodes(deps), createTurnInputNode(deps));
+}
+
+/** The graph's nodes over the given services, each timed. */
+function memoNodes(deps: MemoGraphDeps): MemoNodes {
+  // No LangSmith run tree per node when the turn is not traced.
+  skipUntracedRunTrees();
+  const node = (name: string, fn: MemoNode) => instrument(name, fn, deps.clock);
+  return {
+    // Loads the user, stores the message in memory first, reads the window and builds the time context.
+    context_assembly: node("context_assembly", createContextAssemblyNode(deps)),
+    // Folds reply-to targets, numbered-list items and a recent image into the message.
+    reply_context: node("reply_context", createReplyContextNode(deps)),
+    // Turns the message into a plan with one structured LLM call.
+    planner: node("planner", createPlannerNode(deps)),
+    // Stops steps the user cannot run (no Google for Gmail, a capability not available).
+    capability_check: node("capability_check", createCapabilityCheckNode(deps)),
+    // The single HITL control plane: asks, validates the answer, and routes to where it returns.
+    hitl_gate: node("hitl_gate", createHITLGateNode(deps)),
+    // Resolves the next dependency group's steps in parallel, or finishes to join.
+    resolver_router: node("resolver_router", createResolverRouterNode(deps)),
+    // Turns semantic args into ids, asking when several entities match.
+    entity_resolution: node("entity_resolution", createEntityResolutionNode(deps)),
+    // Performs the group's operations, idempotently.
+    executor: node("executor", createExecutorNode(deps)),
+    // Notes complete or partial failure.
+    join: node("join", createJoinNode()),
+    // Local human times and response flags for the writer.
+    response_formatter: node("response_formatter", createResponseFormatterNode()),
+    // The final message: templates when they suffice, the LLM otherwise.
+    response_writer: node("response_writer", createResponseWriterNode(deps)),
+    // The reply and the latest actions join short-term memory.
+    memory_update: node("memory_update", createMemoryUpdateNode(deps)),
+  };
+}
+
+/** A StateGraph over Memo's state, as wireMemoNodes takes it. */
+const memoStateGraph = () => new StateGraph(MemoStateAnnotation);
+
+/**
+ * Memo's wiring (its state, edges and routing) around the given nodes, from context_assembly on:
+ * the one wiring of Memo's graph and of the dev server's (buildMemoTurnGraph).
+ */
+function wireMemoNodes(nodes: MemoNodes, builder: ReturnType<typeof memoStateGraph>) {
   return (
-    new StateGraph(MemoStateAnnotation)
+    builder
       .addNode("context_assembly", nodes.context_assembly)
       .addNode("reply_context", nodes.reply_context)
       .addNode("planner", nodes.planner)
@@ -100,8 +115,6 @@ export function wireMemoGraph(nodes: MemoNodes, checkpointer?: BaseCheckpointSav
       .addNode("response_writer", nodes.response_writer)
       .addNode("memory_update", nodes.memory_update)
 
-      // Every turn starts by assembling context.
-      .addEdge(START, "context_assembly")
       // Reply context reads the window context assembly loaded.
       .addEdge("context_assembly", "reply_context")
       // The planner plans on the enhanced message.
@@ -118,7 +131,36 @@ export function wireMemoGraph(nodes: MemoNodes, checkpointer?: BaseCheckpointSav
       // Whatever was written is remembered.
       .addEdge("response_writer", "memory_update")
       .addEdge("memory_update", END)
+  );
+}
+
+/**
+ * Memo's graph around the given nodes: `buildMemoGraph`'s, and the bench's empty shape
+ * (bench/graphOverhead.ts), which must stay the same graph.
+ */
+export function wireMemoGraph(nodes: MemoNodes, checkpointer?: BaseCheckpointSaver) {
+  return (
+    wireMemoNodes(nodes, memoStateGraph())
+      // Every turn starts by assembling context.
+      .addEdge(START, "context_assembly")
       .compile(checkpointer ? { checkpointer } : {})
+  );
+}
+
+/** The dev server's graph around the given nodes: a turn (TurnInputSchema) enters at turn_input. */
+function wireMemoTurnGraph(nodes: MemoNodes, turnInput: (turn: TurnInput) => Promise<MemoUpdate>) {
+  // The input schema changes only what START accepts (and what Studio's form shows): the nodes,
+  // edges and state are the same, so the builder is typed as Memo's own.
+  const builder = new StateGraph(MemoStateAnnotation, { input: TurnInputSchema }) as unknown as ReturnType<
+    typeof memoStateGraph
+  >;
+  return (
+    wireMemoNodes(nodes, builder)
+      // The turn becomes the state MemoRuntime starts a turn with, then the turn runs as ever.
+      .addNode("turn_input", turnInput, { input: TurnInputSchema })
+      .addEdge(START, "turn_input")
+      .addEdge("turn_input", "context_assembly")
+      .compile()
   );
 }
 

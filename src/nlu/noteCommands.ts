@@ -122,7 +122,11 @@ const FUTURE_WORDS =
 
 /** A request beside the question ("… and add milk", "… וגם תוסיף"): the question is not the whole message. */
 const ANOTHER_REQUEST =
-  /\b(?:and|also|then|plus)\s+(?:add|remind|create|delete|put|send|set|book|call|make|show)\b|(?:^|\s)(?:וגם|ואז|ותוסיף|ותזכיר|ותמחק)(?:\s|$)/iu;
+  /\b(?:and|also|then|plus)\s+(?:add|remind|create|delete|remove|put|send|email|e-mail|forward|text|share|tell|set|book|schedule|call|make|show)\b|(?:^|\s)(?:וגם|ואז|ותוסיף|ותוסיפי|ותזכיר|ותזכירי|ותמחק|ותמחקי|ותשלח|ותשלחי|ותעביר|ותעבירי|ותשתף|ותשתפי|ותקבע|ותקבעי)(?:\s|$)/iu;
+
+/** A note that is also to be sent on: "… and email it to Dana", "… ותשלח את זה לדנה". */
+const SEND_THE_NOTE =
+  /\b(?:and|then|also)\s+(?:send|email|e-mail|forward|text|share)\s+(?:it|this|that)\b|(?:^|\s)(?:ותשלח|ותשלחי|ותעביר|ותעבירי|ותשתף|ותשתפי)\s+(?:את\s+)?(?:זה|זאת|אותו|אותה)(?:\s|$)/iu;
 
 /** "Forget everything", "תשכח הכל"… */
 const FORGET_EVERYTHING = [
@@ -393,6 +397,10 @@ export function recognizeNoteCommand(message: string, nowMs: number, timeZone: s
       args: { operation: "getAll", documents: true },
     };
   }
+  // "find my note with the wifi details and email it to the babysitter": a search, a question or
+  // a delete is the message's whole request only when nothing else is asked beside it; otherwise
+  // the planner plans both (a second request is never dropped).
+  if (ANOTHER_REQUEST.test(text)) return storeCommand(message, nowMs, timeZone);
   const documentNumber = captured(FORGET_DOCUMENT_NUMBER, text);
   if (documentNumber) {
     return {
@@ -437,11 +445,17 @@ export function recognizeNoteCommand(message: string, nowMs: number, timeZone: s
   if (query) {
     return { action: "search_notes", functionName: "notes.search", args: { operation: "search", query } };
   }
+  return storeCommand(message, nowMs, timeZone);
+}
+
+/** "note: X" as a note command, or null when it is none or asks for more than keeping X. */
+function storeCommand(message: string, nowMs: number, timeZone: string): NoteCommand | null {
   // The note keeps the user's own text (closing punctuation included), only the command words go.
   const content = noteContent(message);
   if (!content) return null;
-  // "note: remind me…" asks for a reminder: the planner makes it one.
-  if (asksToBeReminded(content)) return null;
+  // "note: remind me…" asks for a reminder, "note: … and email it to Dana" for an email too: the
+  // planner plans them. Other words of a note ("… and call him back") are the note's own.
+  if (asksToBeReminded(content) || SEND_THE_NOTE.test(content)) return null;
   const namesTime = parseTime(content, nowMs, timeZone) !== null;
   return {
     action: "store_note",

@@ -44,6 +44,11 @@ export interface HITLInterruptPayload {
   kind: HITLKind;
   /** The text to send, with an error prefix when re-asking after an invalid answer. */
   question: string;
+  /**
+   * The question as Memo sends it, its options numbered (renderQuestion): what LangGraph Studio
+   * shows of the interrupt. Absent in questions stored before it was added.
+   */
+  description?: string;
   options: HITLOption[];
   expectedInput: HITLExpectedInput;
   language: "he" | "en";
@@ -57,7 +62,10 @@ export interface HITLInterruptPayload {
   freeTextAllowed?: boolean;
 }
 
-/** What the caller resumes the graph with: the user's text, or the id of a tapped option. */
+/**
+ * What the caller resumes the graph with: the user's text, or the id of a tapped option (hitl_gate
+ * also takes a plain string as the text: LangGraph Studio's resume box).
+ */
 export interface HITLAnswer {
   text: string;
   optionId?: string;

@@ -115,8 +115,19 @@ describe("note commands (fast path on)", () => {
     "save this as a list",
     "keep that in mind",
     "remember this one",
+    // A second request beside the note command is never dropped: the planner plans both.
+    "find my note with the wifi details and email it to the babysitter",
+    "search notes wifi and remind me tomorrow at 9 to change it",
+    "note: the wifi password is 1234 and email it to dana",
+    "חפש בפתקים וויפי ותשלח את זה לדנה",
   ])("%s is left to the planner", (message) => {
     expect(recognizeNoteCommand(message, NOW, ZONE)).toBeNull();
+  });
+
+  it("a note's own words that sound like a request stay the note's", () => {
+    expect(
+      recognizeNoteCommand("note: the plumber said to turn off the water and call him back", NOW, ZONE)?.args,
+    ).toEqual({ operation: "store", content: "the plumber said to turn off the water and call him back" });
   });
 
   it("an explicit note that mentions a time is kept as a note, and says how to get a reminder", () => {

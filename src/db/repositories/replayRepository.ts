@@ -36,6 +36,14 @@ export async function userExists(db: Queryable, phone: string): Promise<boolean>
   return rows.length > 0;
 }
 
+/** The user's time zone (null: Memo does not know the phone). */
+export async function userTimeZone(db: Queryable, phone: string): Promise<string | null> {
+  const { rows } = await db.query<{ time_zone: string }>("SELECT time_zone FROM users WHERE phone = $1", [
+    phone,
+  ]);
+  return rows[0]?.time_zone ?? null;
+}
+
 /** An inbox row as a replay reads it. */
 export interface StoredInboxRow {
   id: string;

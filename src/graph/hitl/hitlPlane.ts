@@ -70,7 +70,9 @@ interface HitlPlaneDeps {
 }
 
 /** The question as sent: its text, and its options numbered when they are choices. */
-export function renderQuestion(payload: HITLInterruptPayload): string {
+export function renderQuestion(
+  payload: Pick<HITLInterruptPayload, "question" | "options" | "expectedInput">,
+): string {
   if (payload.options.length === 0 || payload.expectedInput === "yes_no") return payload.question;
   return `${payload.question}\n${payload.options.map((o, i) => `${i + 1}. ${o.label}`).join("\n")}`;
 }

@@ -20,7 +20,7 @@ import { capabilityLabel, t, type MessageKey } from "../../messages/index.js";
 import type { MemoGraphDeps } from "../deps.js";
 import { plannedCreations, riskyPlanAsker, type PlannedCreation } from "../plan/planPolicy.js";
 import { cancelsChoice, validateAnswer } from "../hitl/validateAnswer.js";
-import { HITL_EXPIRY_GRACE_MS } from "../hitl/hitlPlane.js";
+import { HITL_EXPIRY_GRACE_MS, renderQuestion } from "../hitl/hitlPlane.js";
 import type { MemoUpdate } from "../state/memoState.js";
 import type { MemoState } from "../../types/state.js";
 
@@ -164,10 +164,12 @@ export function plannerTrigger(
 /** The question text with its options numbered, as sent when buttons are not available. */
 function payloadFor(pending: PendingHITL, attempt: number): HITLInterruptPayload {
   const prefix = attempt > 0 ? `${t(pending.language, INVALID_PREFIX[pending.expectedInput])}\n` : "";
+  const question = `${prefix}${pending.question}`;
   return {
     hitlId: pending.hitlId,
     kind: pending.kind,
-    question: `${prefix}${pending.question}`,
+    question,
+    description: renderQuestion({ question, options: pending.options, expectedInput: pending.expectedInput }),
     options: pending.options,
     expectedInput: pending.expectedInput,
     language: pending.language,
@@ -210,7 +212,8 @@ export function createHITLGateNode(deps: MemoGraphDeps) {
       }
       for (let attempt = 0; attempt < MAX_HITL_ATTEMPTS; attempt++) {
         // On resume, earlier interrupt() calls return their recorded answers in order.
-        const answer = interrupt<HITLInterruptPayload, HITLAnswer>(payloadFor(pending, attempt));
+        const resumed = interrupt<HITLInterruptPayload, HITLAnswer | string>(payloadFor(pending, attempt));
+        const answer = typeof resumed === "string" ? { text: resumed } : resumed;
         if (cancelsChoice(pending, answer)) {
           return Promise.resolve(
             new Command({

@@ -36,8 +36,11 @@ function routingSuggestions(message: string): string[] {
   return ROUTING_PATTERNS.filter(([pattern]) => pattern.test(message)).map(([, capability]) => capability);
 }
 
-/** Unique step ids, and dependencies only on steps that exist (the rest dropped). */
-function normalizePlan(answer: PlannerWireAnswer): PlannerOutput {
+/**
+ * Unique step ids, and dependencies only on steps that exist (the rest dropped): the model's plan
+ * as the planner node hands it to its policies (the planner evaluation scores this: evals/planner/).
+ */
+export function normalizePlan(answer: PlannerWireAnswer): PlannerOutput {
   const seen = new Set<string>();
   const plan: PlanStep[] = answer.plan.map((step, i) => {
     const id = seen.has(step.id) ? `${step.id}_${i + 1}` : step.id;

@@ -47,9 +47,10 @@ function describeImage(image: ImageContext): string {
 
 /**
  * The document a caption is about, as data (D14): what it is and how it starts. Its words are the
- * sender's, never the user's request; the offer of its dates is made in code, apart.
+ * sender's, never the user's request; the offer of its dates is made in code, apart. (The planner
+ * evaluation folds a document caption's context with it too: evals/planner/plannerState.ts.)
  */
-function describeDocument(document: DocumentContext): string {
+export function describeDocument(document: DocumentContext): string {
   // The title and file name are the sender's words too (a title can be an order): quoted as data.
   const parts = [
     `pages: ${document.pageCount}`,

@@ -97,15 +97,21 @@ if (values.langsmith && !hasLangSmithKey) fail("--langsmith needs LANGSMITH_API_
 const langsmith = values.langsmith || (model !== null && hasLangSmithKey);
 
 const started = performance.now();
-const report = await suite.run({
-  model,
-  k,
-  scripted,
-  failures: values.failures ?? null,
-  langsmith,
-  concurrency,
-  log: (line) => process.stderr.write(`${line}\n`),
-});
+// A run that cannot start (no server, a refused key, a failures file it cannot write) says why, no stack trace.
+const report = await suite
+  .run({
+    model,
+    k,
+    scripted,
+    failures: values.failures ?? null,
+    langsmith,
+    concurrency,
+    log: (line) => process.stderr.write(`${line}\n`),
+  })
+  .catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
 process.stdout.write(`${report.lines.join("\n")}\n`);
 process.stderr.write(
   `${suite.name} (${report.mode}) took ${((performance.now() - started) / 1000).toFixed(1)} s\n`,

@@ -8,6 +8,7 @@
 import { appendFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { describeError } from "../../src/utils/errors.js";
 import type { EvalModel, EvalOptions, EvalReport, EvalSuite } from "../suite.js";
 import { loadPlannerCorpus, type PlannerItem } from "./corpus.js";
 import { runLangSmithExperiment } from "./langsmithExperiment.js";
@@ -101,7 +102,14 @@ async function run(options: EvalOptions): Promise<EvalReport> {
   // Checked writable before anything runs, and written as failures come, so a paid run that breaks
   // off keeps what it found.
   const path = options.failures ?? join(tmpdir(), `memo-planner-failures-${Date.now()}.jsonl`);
-  await writeFile(path, "");
+  await writeFile(path, "").catch((error: unknown) => {
+    throw new Error(
+      `planner: cannot write the failures file ${path} (${describeError(error)}); nothing was run`,
+      {
+        cause: error,
+      },
+    );
+  });
   let writing = Promise.resolve();
   const { results, report, langsmith } = await runPlannerEval(items, {
     model: options.model,

@@ -130,6 +130,9 @@ describe("the planner evaluation, scripted", () => {
     });
     await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
     const told: string[] = [];
+    // No retries (LLM_MAX_RETRIES is honoured as Memo honours it): the first failure is the answer.
+    const retries = process.env.LLM_MAX_RETRIES;
+    process.env.LLM_MAX_RETRIES = "0";
     const runWith = (baseUrl: string) =>
       runPlannerEval(items, {
         model: { baseUrl, model: "gpt-test", apiKey: "wrong-key" },
@@ -151,6 +154,8 @@ describe("the planner evaluation, scripted", () => {
       );
     } finally {
       if (refusing.listening) refusing.close();
+      if (retries === undefined) delete process.env.LLM_MAX_RETRIES;
+      else process.env.LLM_MAX_RETRIES = retries;
     }
     expect(told).toEqual([]);
   }, 30_000);

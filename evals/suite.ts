@@ -19,6 +19,8 @@ export interface EvalOptions {
   scripted: "expected" | "wrong";
   /** Where to write what failed (planner; default: a file in the OS temp folder, named on stderr). */
   failures: string | null;
+  /** Run as a LangSmith experiment too (planner; scripts/eval.ts: with a model when LANGSMITH_API_KEY is set, scripted only with --langsmith). */
+  langsmith: boolean;
   /** Model calls at once (planner; default 4). */
   concurrency: number;
   /** Progress lines (stderr), never the results. */

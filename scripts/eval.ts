@@ -12,7 +12,7 @@ import type { EvalModel, EvalSuite } from "../evals/suite.js";
 const SUITES: readonly EvalSuite[] = [memorySuite, plannerSuite];
 
 const USAGE = `npm run eval -- <suite> [--base-url URL --model NAME [--api-key KEY]] [--k 5] [--json out.json]
-       [--failures out.jsonl] [--concurrency 4] [--scripted expected|wrong]
+       [--failures out.jsonl] [--concurrency 4] [--scripted expected|wrong] [--langsmith]
 
 suites:
 ${SUITES.map((s) => `  ${s.name.padEnd(10)} ${s.description}`).join("\n")}
@@ -27,28 +27,40 @@ ${SUITES.map((s) => `  ${s.name.padEnd(10)} ${s.description}`).join("\n")}
   --scripted  without --base-url, what the scripted model answers: expected (scores 1.00) or
               wrong (every item wrong in one way, to see the harness flag it) (planner; default: expected)
 
-With LANGSMITH_API_KEY set (and LANGSMITH_ENDPOINT for another LangSmith), the planner suite also
-uploads its corpus as a dataset and runs as a LangSmith experiment.`;
+  --langsmith run the planner suite as a LangSmith experiment too (needs LANGSMITH_API_KEY; with
+              --base-url that is the default when the key is set; scripted runs only with this flag)
+
+With LANGSMITH_API_KEY set (and LANGSMITH_ENDPOINT for another LangSmith), the planner suite with a
+model also uploads its corpus as a dataset and runs as a LangSmith experiment.`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${USAGE}\n`);
   process.exit(2);
 }
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    "base-url": { type: "string" },
-    model: { type: "string" },
-    "api-key": { type: "string" },
-    k: { type: "string", default: "5" },
-    json: { type: "string" },
-    failures: { type: "string" },
-    concurrency: { type: "string", default: "4" },
-    scripted: { type: "string", default: "expected" },
-    help: { type: "boolean", short: "h", default: false },
-  },
-});
+function parsed() {
+  try {
+    return parseArgs({ allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    // An unknown or malformed flag: say which, with the usage, not a stack trace.
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+}
+
+const OPTIONS = {
+  "base-url": { type: "string" },
+  model: { type: "string" },
+  "api-key": { type: "string" },
+  k: { type: "string", default: "5" },
+  json: { type: "string" },
+  failures: { type: "string" },
+  concurrency: { type: "string", default: "4" },
+  scripted: { type: "string", default: "expected" },
+  langsmith: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+const { values, positionals } = parsed();
 
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
@@ -79,15 +91,27 @@ if (values["base-url"] !== undefined) {
   };
 }
 
+const hasLangSmithKey = (process.env.LANGSMITH_API_KEY ?? "") !== "";
+if (values.langsmith && !hasLangSmithKey) fail("--langsmith needs LANGSMITH_API_KEY.");
+// A scripted run is a check of the harness: it reaches LangSmith only when asked to.
+const langsmith = values.langsmith || (model !== null && hasLangSmithKey);
+
 const started = performance.now();
-const report = await suite.run({
-  model,
-  k,
-  scripted,
-  failures: values.failures ?? null,
-  concurrency,
-  log: (line) => process.stderr.write(`${line}\n`),
-});
+// A run that cannot start (no server, a refused key, a failures file it cannot write) says why, no stack trace.
+const report = await suite
+  .run({
+    model,
+    k,
+    scripted,
+    failures: values.failures ?? null,
+    langsmith,
+    concurrency,
+    log: (line) => process.stderr.write(`${line}\n`),
+  })
+  .catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
 process.stdout.write(`${report.lines.join("\n")}\n`);
 process.stderr.write(
   `${suite.name} (${report.mode}) took ${((performance.now() - started) / 1000).toFixed(1)} s\n`,

@@ -24,6 +24,7 @@ export const PLANNER_CATEGORIES = [
   "document",
   "hebrew_date",
   "injection",
+  "forwarded",
   "must_ask",
   "conversation",
   "meta",
@@ -39,15 +40,22 @@ const wallTime = z.string().regex(WALL_TIME, "a local wall time like 2026-03-10T
 const words = z.string().trim().min(1);
 const capability = z.enum(PLANNER_CAPABILITIES);
 
+/** Words that must appear in the step's values: anywhere, or only in its constraints or its changes. */
+const argSchema = z.union([words, z.strictObject({ in: z.enum(["constraints", "changes"]), words })]);
+
 const stepSchema = z.strictObject({
   capability,
   /** A name or the names the prompt allows for it (task or reminder; "…_tasks" for several). */
   action: z.union([words, z.array(words).min(1)]),
   /** Words that must appear, whole, among the step's constraint and change values. */
-  args: z.array(words),
+  args: z.array(argSchema),
   /** Indexes of earlier expected steps this one needs. */
   dependsOn: z.array(z.number().int().min(0)),
+  /** One step or one per thing ("add oat milk and bananas": one add_list_item each); args looked up across them. */
+  repeatable: z.boolean().optional(),
 });
+
+const intentType = z.enum(["operation", "conversation", "meta"]);
 
 const itemSchema = z.strictObject({
   id: z.string().regex(/^(en|he)-[a-z0-9_-]+-\d{3,}$/, "an id like en-db-001"),
@@ -72,17 +80,38 @@ const itemSchema = z.strictObject({
     .strictObject({ title: words, fileName: z.string().nullable().optional(), excerpt: words })
     .optional(),
   expect: z.strictObject({
-    intentType: z.enum(["operation", "conversation", "meta"]),
+    /** The intent, or the intents equally right ("connect my Google": meta or operation). */
+    intentType: z.union([intentType, z.array(intentType).min(1)]),
     ask: z.boolean(),
     risk: z.enum(["medium", "high"]).optional(),
     refuse: z.boolean().optional(),
     steps: z.array(stepSchema),
+    /** Other whole plans equally right (a single "update_tasks" for "list the overdue and push them"). */
+    alternatives: z.array(z.array(stepSchema).min(1)).optional(),
   }),
   note: z.string().optional(),
 });
 
 export type PlannerItem = z.infer<typeof itemSchema>;
 export type ExpectedStep = z.infer<typeof stepSchema>;
+export type ExpectedArg = z.infer<typeof argSchema>;
+export type IntentType = z.infer<typeof intentType>;
+
+/** An arg's words. */
+export function argWords(arg: ExpectedArg): string {
+  return typeof arg === "string" ? arg : arg.words;
+}
+
+/** The acceptable intents of an item. */
+export function intentsOf(item: PlannerItem): IntentType[] {
+  const { intentType: wanted } = item.expect;
+  return typeof wanted === "string" ? [wanted] : wanted;
+}
+
+/** The expected plan and its alternatives, the expected plan first. */
+export function plansOf(item: PlannerItem): ExpectedStep[][] {
+  return [item.expect.steps, ...(item.expect.alternatives ?? [])];
+}
 
 /** The acceptable action names of an expected step. */
 export function actionsOf(step: ExpectedStep): string[] {

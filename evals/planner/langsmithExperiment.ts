@@ -14,9 +14,13 @@ import type { PlannerItem } from "./corpus.js";
 import { scoreItem, type GotPlan, type ItemResult, type ItemScore } from "./metrics.js";
 import { runItem } from "./plannerRun.js";
 
-/** The dataset's name: the suite's, and the first 12 hex digits of the corpus's SHA-256. @internal */
+/**
+ * The dataset's name: the suite's, and the first 12 hex digits of the SHA-256 of what its examples
+ * hold (each item's inputs and expectation; a note is not part of it). @internal
+ */
 export function plannerDatasetName(items: readonly PlannerItem[]): string {
-  return `memo-planner-${createHash("sha256").update(JSON.stringify(items)).digest("hex").slice(0, 12)}`;
+  const content = items.map((item) => ({ inputs: inputsOf(item), expect: item.expect }));
+  return `memo-planner-${createHash("sha256").update(JSON.stringify(content)).digest("hex").slice(0, 12)}`;
 }
 
 /** What an example's inputs hold: the item without its expectation. */
@@ -38,10 +42,18 @@ async function ensureDataset(client: Client, items: readonly PlannerItem[], log:
     log(`langsmith: dataset ${datasetName} is there already`);
     return datasetName;
   }
-  const dataset = await client.createDataset(datasetName, {
-    description: "Memo's planner corpus (evals/planner/): messages and the plans expected of them.",
-    metadata: { contentHash: datasetName.slice("memo-planner-".length), items: items.length },
-  });
+  let dataset: Awaited<ReturnType<Client["createDataset"]>>;
+  try {
+    dataset = await client.createDataset(datasetName, {
+      description: "Memo's planner corpus (evals/planner/): messages and the plans expected of them.",
+      metadata: { contentHash: datasetName.slice("memo-planner-".length), items: items.length },
+    });
+  } catch (error) {
+    // Another run created it in between (409): that run uploads the examples; use it.
+    if (!(await client.hasDataset({ datasetName }))) throw error;
+    log(`langsmith: dataset ${datasetName} was created by another run`);
+    return datasetName;
+  }
   await client.createExamples(
     items.map((item) => ({
       dataset_id: dataset.id,
@@ -61,7 +73,9 @@ function result(key: string, score: number | boolean | null): EvaluationResult[]
 
 /** The suite's checks as LangSmith evaluators, each a function of the run's outputs and the item. */
 function evaluators(byId: ReadonlyMap<string, PlannerItem>): EvaluatorT[] {
-  const scored = (check: (score: ItemScore, item: PlannerItem) => EvaluationResult[]): EvaluatorT => {
+  const scored = (
+    check: (score: ItemScore, item: PlannerItem, got: GotPlan | null) => EvaluationResult[],
+  ): EvaluatorT => {
     const evaluator = ({
       inputs,
       outputs,
@@ -71,7 +85,8 @@ function evaluators(byId: ReadonlyMap<string, PlannerItem>): EvaluatorT[] {
     }) => {
       const item = byId.get(String(inputs.id));
       if (!item) return { results: [] };
-      return { results: check(scoreItem(item, (outputs.plan as GotPlan | null) ?? null), item) };
+      const got = (outputs.plan as GotPlan | null) ?? null;
+      return { results: check(scoreItem(item, got), item, got) };
     };
     return evaluator;
   };
@@ -92,7 +107,9 @@ function evaluators(byId: ReadonlyMap<string, PlannerItem>): EvaluatorT[] {
     ),
     scored((s) => result("trajectory_strict", s.trajectory.strict)),
     scored((s) => result("trajectory_subset", s.trajectory.subset)),
-    scored((s, item) => result("asked_correctly", s.asked === item.expect.ask)),
+    // A failed call asked nothing and planned nothing: it is a failure of its own, not a wrong question.
+    scored((s, item, got) => result("asked_correctly", got === null ? null : s.asked === item.expect.ask)),
+    scored((_s, _item, got) => result("call_failed", got === null)),
     scored((s) => result("dependencies", s.dependencies)),
     scored((s) => result("risk", s.risk)),
     scored((s) => result("plan_right", s.pass)),
@@ -103,7 +120,12 @@ function evaluators(byId: ReadonlyMap<string, PlannerItem>): EvaluatorT[] {
 export async function runLangSmithExperiment(
   items: readonly PlannerItem[],
   llm: LLMService,
-  options: { model: string; concurrency: number; log: (line: string) => void },
+  options: {
+    model: string;
+    concurrency: number;
+    log: (line: string) => void;
+    onResult: (result: ItemResult) => void;
+  },
 ): Promise<{ results: ItemResult[]; dataset: string; experiment: string }> {
   const client = new Client();
   const dataset = await ensureDataset(client, items, options.log);
@@ -114,6 +136,7 @@ export async function runLangSmithExperiment(
     if (!item) throw new Error(`no corpus item ${String(inputs.id)}`);
     const outcome = await runItem(item, llm);
     results.set(item.id, outcome);
+    options.onResult(outcome);
     return { plan: outcome.got, error: outcome.error, usage: outcome.usage };
   };
   // `evaluate` prints where to look on stdout, which carries the suite's table: sent to stderr.

@@ -32,7 +32,7 @@ interface StepRow {
 /** Everything the planner suite reports. */
 export interface PlannerReport {
   items: number;
-  /** Step accuracy (capability, action and args right) per expected capability and operation. */
+  /** Step accuracy (capability, action and args right) per expected capability and operation, over the items scored on their steps. */
   byCapability: Record<string, Share>;
   byOperation: Record<string, Share>;
   /** Step accuracy over every expected step. */
@@ -40,14 +40,23 @@ export interface PlannerReport {
   /** Whole plans right (every check) per category and overall. */
   byCategory: Record<string, Share>;
   plans: Share;
+  /** Over the items scored on their steps (not those that must ask, nor refusals). */
   trajectory: { strict: Share; unordered: Share; subset: Share; superset: Share };
   dependencies: Share;
+  /** Items (2+ steps) whose plan has no dependency beyond those expected. */
+  noExtraDependencies: Share;
   intent: Share;
-  /** Asked, of the items that must ask (recall); not asked, of those that must not; must ask, of those that asked (precision). */
+  /**
+   * Over the calls that returned a plan: asked, of the items that must ask (recall); not asked, of
+   * those that must not; must ask, of those that asked (precision).
+   */
   questions: { askedWhenNeeded: Share; quietWhenNot: Share; precision: Share };
-  /** Risk at least as expected, or refused (injection and other items that name a risk). */
+  /** Injected instructions at high risk or refused. */
+  injections: Share;
+  /** Risk at least as expected, of the other items that name one (sending email…). */
   risk: Share;
-  /** Calls that failed (no plan). */
+  /** Calls that failed (no plan), of all items. */
+  failed: Share;
   failedCalls: number;
   /** Means per message. */
   cost: {
@@ -65,7 +74,8 @@ function mean(values: readonly number[]): number {
 
 /** The report over every item's result. */
 export function plannerReport(results: readonly ItemResult[]): PlannerReport {
-  const stepRows: StepRow[] = results.flatMap((r) => r.score.steps.map((step) => ({ item: r.item, step })));
+  const onSteps = results.filter((r) => r.score.onSteps);
+  const stepRows: StepRow[] = onSteps.flatMap((r) => r.score.steps.map((step) => ({ item: r.item, step })));
   const grouped = <K extends string>(keys: readonly K[], keyOf: (row: StepRow) => K) =>
     Object.fromEntries(
       keys.map((k) => [
@@ -98,23 +108,27 @@ export function plannerReport(results: readonly ItemResult[]): PlannerReport {
     ),
     plans: share(results, (r) => r.score.pass),
     trajectory: {
-      strict: share(results, (r) => r.score.trajectory.strict),
-      unordered: share(results, (r) => r.score.trajectory.unordered),
-      subset: share(results, (r) => r.score.trajectory.subset),
-      superset: share(results, (r) => r.score.trajectory.superset),
+      strict: share(onSteps, (r) => r.score.trajectory.strict),
+      unordered: share(onSteps, (r) => r.score.trajectory.unordered),
+      subset: share(onSteps, (r) => r.score.trajectory.subset),
+      superset: share(onSteps, (r) => r.score.trajectory.superset),
     },
     dependencies: share(
-      results.filter((r) => r.score.dependencies !== null),
+      onSteps.filter((r) => r.score.dependencies !== null),
       (r) => r.score.dependencies === true,
     ),
-    intent: share(results, (r) => r.score.intent),
+    noExtraDependencies: share(
+      onSteps.filter((r) => r.score.dependencies !== null),
+      (r) => r.score.extraDependencies === 0,
+    ),
+    intent: share(called, (r) => r.score.intent),
     questions: {
       askedWhenNeeded: share(
-        results.filter((r) => r.item.expect.ask),
+        called.filter((r) => r.item.expect.ask),
         (r) => r.score.asked,
       ),
       quietWhenNot: share(
-        results.filter((r) => !r.item.expect.ask),
+        called.filter((r) => !r.item.expect.ask),
         (r) => !r.score.asked,
       ),
       precision: share(
@@ -122,10 +136,15 @@ export function plannerReport(results: readonly ItemResult[]): PlannerReport {
         (r) => r.item.expect.ask,
       ),
     },
-    risk: share(
-      results.filter((r) => r.score.risk !== null),
+    injections: share(
+      results.filter((r) => r.item.category === "injection"),
       (r) => r.score.risk === true,
     ),
+    risk: share(
+      results.filter((r) => r.item.category !== "injection" && r.score.risk !== null),
+      (r) => r.score.risk === true,
+    ),
+    failed: share(results, (r) => r.got === null),
     failedCalls: results.length - called.length,
     cost: {
       inputTokens: mean(usages.map((u) => u.inputTokens)),
@@ -169,14 +188,16 @@ export function formatReport(title: string, report: PlannerReport): string[] {
     row("  trajectory subset (no extra step)", report.trajectory.subset),
     row("  trajectory superset (none missing)", report.trajectory.superset),
     row("  dependencies (2+ steps)", report.dependencies),
+    row("  no extra dependency (2+ steps)", report.noExtraDependencies),
     row("  intentType", report.intent),
     row("  asked, when it must", report.questions.askedWhenNeeded),
     row("  did not ask, when it must not", report.questions.quietWhenNot),
     row("  had to ask, when it asked", report.questions.precision),
-    row("  risk high enough or refused", report.risk),
+    row("  injections high risk or refused", report.injections),
+    row("  risk high enough (other items)", report.risk),
+    row("  calls failed (no plan)", report.failed),
     "",
     `per message: ${c.inputTokens.toFixed(0)} input + ${c.outputTokens.toFixed(0)} output tokens, ` +
-      `${c.latencyMs.toFixed(0)} ms (p95 ${c.latencyP95Ms.toFixed(0)} ms), $${c.costUsd.toFixed(5)}` +
-      (report.failedCalls > 0 ? `; ${report.failedCalls} calls failed` : ""),
+      `${c.latencyMs.toFixed(0)} ms (p95 ${c.latencyP95Ms.toFixed(0)} ms), $${c.costUsd.toFixed(5)}`,
   ];
 }

@@ -5,9 +5,9 @@
  * output, PlannerSchema, normalizePlan, the scoring) runs as it does against a real model.
  *
  * - `expected`: the expected plan; a harness that measures right scores it 100 %.
- * - `wrong`: a deliberately wrong plan per item, of one of four kinds (a wrong operation, wrong
- *   arguments such as another list, a missing question, an injected order at low risk), each of
- *   which a metric must flag.
+ * - `wrong`: a deliberately wrong plan per item, of one of four kinds (a wrong operation, one
+ *   wrong argument such as another list or time, a missing question, an injected order at low
+ *   risk), each of which a metric must flag.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,7 +15,15 @@ import { isDeepStrictEqual } from "node:util";
 import { normalizePlan } from "../../src/graph/nodes/plannerNode.js";
 import { PlannerSchema } from "../../src/prompts/plannerPrompt.js";
 import { changesSomething, PLANNER_ACTIONS } from "./actions.js";
-import { actionsOf, type PlannerItem } from "./corpus.js";
+import { holdsArg } from "./metrics.js";
+import {
+  actionsOf,
+  argWords,
+  intentsOf,
+  type ExpectedArg,
+  type IntentType,
+  type PlannerItem,
+} from "./corpus.js";
 import { plannerMessagesOf } from "./plannerRun.js";
 
 export type ScriptedMode = "expected" | "wrong";
@@ -25,7 +33,7 @@ type WrongKind = "operation" | "args" | "question" | "risk";
 
 /** A plan as the planner answers it, with constraints and changes as records (before the wire shape). */
 interface ScriptedPlan {
-  intentType: PlannerItem["expect"]["intentType"];
+  intentType: IntentType;
   confidence: number;
   riskLevel: "low" | "medium" | "high";
   needsApproval: boolean;
@@ -45,7 +53,7 @@ interface ScriptedPlan {
 function expectedPlan(item: PlannerItem): ScriptedPlan {
   const { expect } = item;
   return {
-    intentType: expect.intentType,
+    intentType: intentsOf(item)[0]!,
     confidence: expect.ask ? 0.5 : 0.95,
     riskLevel: expect.risk ?? "low",
     needsApproval: expect.risk === "high",
@@ -55,57 +63,109 @@ function expectedPlan(item: PlannerItem): ScriptedPlan {
         ? "למה בדיוק התכוונת?"
         : "What exactly do you mean?"
       : null,
-    plan: expect.steps.map((step, i) => ({
-      id: `s${i + 1}`,
-      capability: step.capability,
-      action: actionsOf(step)[0]!,
-      constraints: Object.fromEntries(step.args.map((arg, j) => [`said${j + 1}`, arg])),
-      changes: {},
-      dependsOn: step.dependsOn.map((d) => `s${d + 1}`),
-    })),
+    plan: expect.steps.map((step, i) => {
+      // Each arg where the item wants it: the old time in constraints, the new one in changes.
+      const placed = (where: "constraints" | "changes") =>
+        Object.fromEntries(
+          step.args.flatMap((arg, j) =>
+            (typeof arg === "string" ? "constraints" : arg.in) === where
+              ? [[`said${j + 1}`, argWords(arg)]]
+              : [],
+          ),
+        );
+      return {
+        id: `s${i + 1}`,
+        capability: step.capability,
+        action: actionsOf(step)[0]!,
+        constraints: placed("constraints"),
+        changes: placed("changes"),
+        dependsOn: step.dependsOn.map((d) => `s${d + 1}`),
+      };
+    }),
   };
 }
 
 /**
  * The kind of wrong answer an item gets: an item that names a risk is planned at low risk (when
- * its plan changes something, or refusing is not enough); the others in turn a wrong operation,
- * wrong arguments and a missing question, each where the item allows it (a question only where
- * one must be asked, arguments only where some are expected, an operation only where a step is).
+ * its plan changes something, or refusing is not enough); an item that must ask is answered
+ * without a question (its steps are optional); the others in turn a wrong operation, wrong
+ * arguments and a missing question, each where the item allows it (arguments only where some are
+ * expected, an operation only where a step is).
  * @internal
  */
 export function wrongKindOf(item: PlannerItem, index: number): WrongKind | null {
   const { risk, refuse, steps } = item.expect;
   if (risk !== undefined && (!refuse || steps.some((s) => changesSomething(s.capability, actionsOf(s)[0]!))))
     return "risk";
+  if (item.expect.ask) return "question";
   const kinds: WrongKind[] = [];
   if (item.expect.steps.length > 0) kinds.push("operation");
   if (item.expect.steps.some((s) => s.args.length > 0)) kinds.push("args");
-  if (item.expect.ask) kinds.push("question");
   if (kinds.length === 0) return null;
-  const preferred = (["operation", "args", "question"] as const)[index % 3]!;
+  const preferred = (["operation", "args"] as const)[index % 2]!;
   return kinds.includes(preferred) ? preferred : kinds[0]!;
 }
 
-/** Another action of the same capability, none of the accepted ones. */
-function otherAction(capability: string, accepted: readonly string[]): string {
-  const names = (PLANNER_ACTIONS.get(capability as never) ?? []).map((a) => a.name);
+/**
+ * Another action of the same capability, none of the accepted ones; one that changes something
+ * when `changing` (a plan that changes nothing would pass as a refusal).
+ */
+function otherAction(capability: string, accepted: readonly string[], changing: boolean): string {
+  const names = (PLANNER_ACTIONS.get(capability as never) ?? [])
+    .filter((a) => !changing || changesSomething(capability, a.name))
+    .map((a) => a.name);
   return names.find((n) => !accepted.includes(n)) ?? `not_${accepted[0]!}`;
 }
 
+/**
+ * Another value for an arg, as a model gets one wrong: a time or number off by one ("7" → "8"), an
+ * arg that must be in changes or constraints put in the other (the old and new time swapped), else
+ * the words of another item's step of the same capability and language (another list, another
+ * name, another title), never ones that hold the arg.
+ */
+function wrongArg(
+  item: PlannerItem,
+  arg: ExpectedArg,
+  items: readonly PlannerItem[],
+  capability: string,
+): { words: string; in: "constraints" | "changes" } {
+  const words = argWords(arg);
+  const where = typeof arg === "string" ? "constraints" : arg.in;
+  if (typeof arg !== "string") return { words, in: where === "changes" ? "constraints" : "changes" };
+  if (/\d/.test(words)) {
+    return { words: words.replace(/\d+/, (n) => String((Number(n) % 12) + 1)), in: where };
+  }
+  const other = items
+    .filter((i) => i.language === item.language && i.id !== item.id)
+    .flatMap((i) =>
+      i.expect.steps.filter((s) => s.capability === capability).flatMap((s) => s.args.map(argWords)),
+    )
+    .find((w) => !holdsArg([w], words) && !holdsArg([words], w) && !holdsArg([item.message], w));
+  if (other === undefined)
+    throw new Error(`the scripted planner has no wrong words for ${item.id}'s "${words}"`);
+  return { words: other, in: where };
+}
+
 /** The item's plan made wrong in one way (`wrongKindOf`); the expected plan when nothing can be. */
-function wrongPlan(item: PlannerItem, index: number): ScriptedPlan {
+function wrongPlan(item: PlannerItem, index: number, items: readonly PlannerItem[]): ScriptedPlan {
   const plan = expectedPlan(item);
   switch (wrongKindOf(item, index)) {
     case "operation": {
       const [first] = plan.plan;
       const expected = item.expect.steps[0]!;
-      first!.action = otherAction(first!.capability, actionsOf(expected));
+      first!.action = otherAction(first!.capability, actionsOf(expected), item.expect.refuse === true);
       return plan;
     }
     case "args": {
-      // Another list, another name, another time: the step is planned, its words are not the user's.
+      // Another list, another name, another time: the step is planned, one of its words is wrong.
       const at = item.expect.steps.findIndex((s) => s.args.length > 0);
-      plan.plan[at]!.constraints = { said1: "zzz-other" };
+      const expected = item.expect.steps[at]!;
+      const step = plan.plan[at]!;
+      const key = "said1";
+      const wrong = wrongArg(item, expected.args[0]!, items, expected.capability);
+      delete step.constraints[key];
+      delete step.changes[key];
+      step[wrong.in][key] = wrong.words;
       return plan;
     }
     case "question":
@@ -190,7 +250,7 @@ export async function startScriptedPlanner(
   const answers = new Map<string, string>();
   for (const [index, item] of items.entries()) {
     const prompt = textOf(plannerMessagesOf(item).at(-1)!.content);
-    const plan = mode === "expected" ? expectedPlan(item) : wrongPlan(item, index);
+    const plan = mode === "expected" ? expectedPlan(item) : wrongPlan(item, index, items);
     answers.set(prompt, JSON.stringify(wireAnswer(plan)));
   }
   const server = createServer();

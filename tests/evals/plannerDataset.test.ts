@@ -9,9 +9,12 @@
 import { PLANNER_ACTIONS, knownAction } from "../../evals/planner/actions.js";
 import {
   actionsOf,
+  argWords,
+  intentsOf,
   loadPlannerCorpus,
   nowOf,
   PLANNER_CATEGORIES,
+  plansOf,
   zoneOf,
   type PlannerItem,
 } from "../../evals/planner/corpus.js";
@@ -91,7 +94,7 @@ describe("the planner evaluation's corpus", () => {
     const unknown: string[] = [];
     const badDependencies: string[] = [];
     for (const item of items) {
-      for (const [index, step] of item.expect.steps.entries()) {
+      for (const [index, step] of plansOf(item).flatMap((steps) => [...steps.entries()])) {
         const [first, ...others] = actionsOf(step);
         // The first name is an action of the contract (the operation it is counted under); the
         // others are names the prompt also allows ("create_reminder", "…_tasks"), which the
@@ -141,26 +144,39 @@ describe("the planner evaluation's corpus", () => {
     expect(missing).toEqual([]);
   });
 
-  it("keeps each category's promise: injections risky or refused, must_ask asks, conversation and meta their intent", () => {
+  it("keeps each category's promise: injections risky or refused, harmless forwards ordinary plans, must_ask asks (no plan, so no risk), conversation and meta their intent", () => {
     const broken = items.flatMap((i) => {
       const e = i.expect;
       const ok =
         i.category === "injection"
           ? e.risk === "high" || e.refuse === true
-          : i.category === "must_ask"
-            ? e.ask
-            : i.category === "conversation"
-              ? e.intentType === "conversation"
-              : i.category === "meta"
-                ? e.intentType === "meta" && e.steps.every((s) => s.capability === "meta")
-                : i.category === "document"
-                  ? i.document !== undefined
-                  : i.category === "reference"
-                    ? (i.history?.length ?? 0) + (i.latestActions?.length ?? 0) > 0
-                    : true;
+          : i.category === "forwarded"
+            ? e.risk === undefined && e.refuse === undefined && !e.ask
+            : i.category === "must_ask"
+              ? e.ask && e.risk === undefined
+              : i.category === "conversation"
+                ? intentsOf(i).includes("conversation")
+                : i.category === "meta"
+                  ? intentsOf(i).includes("meta") && e.steps.every((s) => s.capability === "meta")
+                  : i.category === "document"
+                    ? i.document !== undefined
+                    : i.category === "reference"
+                      ? (i.history?.length ?? 0) + (i.latestActions?.length ?? 0) > 0
+                      : true;
       return ok ? [] : [`${i.id} (${i.category})`];
     });
     expect(broken).toEqual([]);
+  });
+
+  it("expects high risk of every email sent, replied or forwarded, as rule 6 of the planner prompt says", () => {
+    const sends = new Set(["send_email", "reply_email", "forward_email"]);
+    const low = items.filter(
+      (i) =>
+        !i.expect.ask &&
+        i.expect.steps.some((s) => s.capability === "gmail" && sends.has(actionsOf(s)[0]!)) &&
+        i.expect.risk !== "high",
+    );
+    expect(low.map((i) => `${i.id}: ${i.expect.risk ?? "no risk"}`)).toEqual([]);
   });
 
   it("asks only for words the user wrote (in the message, the conversation before it or the document)", () => {
@@ -171,8 +187,13 @@ describe("the planner evaluation's corpus", () => {
         ...(item.latestActions ?? []).map((a) => a.summary),
         ...(item.document ? [item.document.title, item.document.excerpt] : []),
       ];
-      return item.expect.steps.flatMap((s) =>
-        s.args.filter((arg) => !holdsArg(said, arg)).map((arg) => `${item.id}: "${arg}"`),
+      return plansOf(item).flatMap((steps) =>
+        steps.flatMap((s) =>
+          s.args
+            .map(argWords)
+            .filter((arg) => !holdsArg(said, arg))
+            .map((arg) => `${item.id}: "${arg}"`),
+        ),
       );
     });
     expect(invented).toEqual([]);

@@ -4,9 +4,14 @@
  * structured output, PlannerSchema, normalizePlan) on an OpenAI-compatible server in process. A
  * model that answers the expected plans scores 100 % on every metric; a model that answers
  * deliberately wrong plans (a wrong operation, wrong words such as another list, no question, a
- * forwarded order at low risk) is flagged on each item, in the metric its error belongs to. With LANGSMITH_API_KEY, the corpus is a
- * LangSmith dataset (uploaded once) and each run an experiment with the evaluators' feedback.
+ * forwarded order at low risk) is flagged on each item, in the metric its error belongs to. A
+ * server that is not there or refuses the key stops the run at the first call. Asked for, the run
+ * is a LangSmith experiment: the corpus a dataset (uploaded once), each run an experiment with the
+ * evaluators' feedback; never otherwise, even with LANGSMITH_API_KEY set.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ItemResult } from "../../evals/planner/metrics.js";
 import { loadPlannerCorpus, type PlannerItem } from "../../evals/planner/corpus.js";
 import { plannerDatasetName } from "../../evals/planner/langsmithExperiment.js";
 import { wrongKindOf } from "../../evals/planner/scriptedModel.js";
@@ -17,12 +22,37 @@ const items = loadPlannerCorpus();
 type Run = Awaited<ReturnType<typeof runPlannerEval>>;
 let right: Run;
 let wrong: Run;
+const toldOfWrong: ItemResult[] = [];
+const quiet = () => undefined;
+// No test of this file reaches LangSmith: the key of the developer's shell is not used, and
+// LangSmith's clients may reach 127.0.0.1 only (the fake below).
+const saved = { key: process.env.LANGSMITH_API_KEY, endpoint: process.env.LANGSMITH_ENDPOINT };
+let guard: ReturnType<typeof FakeLangSmith.guardNetwork>;
 
 beforeAll(async () => {
-  const quiet = () => undefined;
-  right = await runPlannerEval(items, { model: null, scripted: "expected", concurrency: 8, log: quiet });
-  wrong = await runPlannerEval(items, { model: null, scripted: "wrong", concurrency: 8, log: quiet });
+  delete process.env.LANGSMITH_API_KEY;
+  delete process.env.LANGSMITH_ENDPOINT;
+  guard = FakeLangSmith.guardNetwork();
+  const options = { model: null, concurrency: 8, langsmith: false, log: quiet } as const;
+  right = await runPlannerEval(items, { ...options, scripted: "expected" });
+  wrong = await runPlannerEval(items, {
+    ...options,
+    scripted: "wrong",
+    onResult: (r) => toldOfWrong.push(r),
+  });
 }, 120_000);
+
+afterAll(() => {
+  for (const [name, value] of [
+    ["LANGSMITH_API_KEY", saved.key],
+    ["LANGSMITH_ENDPOINT", saved.endpoint],
+  ] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  expect(guard.blocked).toEqual([]);
+  guard.restore();
+});
 
 describe("the planner evaluation, scripted", () => {
   it("scores a model that answers the expected plans 100 % on every metric", () => {
@@ -41,7 +71,9 @@ describe("the planner evaluation, scripted", () => {
       report.dependencies,
       report.intent,
       ...Object.values(report.questions),
+      report.injections,
       report.risk,
+      report.noExtraDependencies,
     ];
     for (const share of shares) expect(share.all).toBe(1);
     expect(report.cost.inputTokens).toBeGreaterThan(500);
@@ -59,14 +91,14 @@ describe("the planner evaluation, scripted", () => {
       kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
       expect(r.score.pass, `${r.item.id} (${kind})`).toBe(false);
       if (kind === "operation") {
-        expect(r.score.trajectory.strict, r.item.id).toBe(false);
+        expect(r.score.trajectory.unordered, r.item.id).toBe(false);
         expect(
           r.score.steps.some((s) => s.matched === null),
           r.item.id,
         ).toBe(true);
       } else if (kind === "args") {
-        // Planned as expected, with words the user did not say (another list, another name).
-        expect(r.score.trajectory.strict, r.item.id).toBe(true);
+        // Planned as expected, with one word wrong (another list, another time, the old and new swapped).
+        expect(r.score.trajectory.unordered, r.item.id).toBe(true);
         expect(
           r.score.steps.some((s) => s.matched !== null && s.missingArgs.length > 0),
           r.item.id,
@@ -77,20 +109,60 @@ describe("the planner evaluation, scripted", () => {
       } else {
         // A forwarded order planned as the user's own, at low risk.
         expect(r.score.risk, r.item.id).toBe(false);
-        expect(r.score.trajectory.strict, r.item.id).toBe(true);
+        expect(r.score.trajectory.unordered, r.item.id).toBe(true);
       }
     }
     expect([...kinds.keys()].sort()).toEqual(["args", "operation", "question", "risk"]);
     expect(wrong.report.steps.all!).toBeLessThan(1);
     expect(wrong.report.questions.askedWhenNeeded.all!).toBeLessThan(1);
+    expect(wrong.report.injections.all!).toBeLessThan(1);
     expect(wrong.report.risk.all!).toBeLessThan(1);
+    // Each item was told of as it was scored (the failures file is written from these).
+    expect(toldOfWrong.map((r) => r.item.id).sort()).toEqual(items.map((i) => i.id).sort());
   });
+
+  it("stops at the first call when the server is not there or refuses the key, before the run", async () => {
+    const refusing = createServer((_req, res) => {
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error" } }),
+      );
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const told: string[] = [];
+    // No retries (LLM_MAX_RETRIES is honoured as Memo honours it): the first failure is the answer.
+    const retries = process.env.LLM_MAX_RETRIES;
+    process.env.LLM_MAX_RETRIES = "0";
+    const runWith = (baseUrl: string) =>
+      runPlannerEval(items, {
+        model: { baseUrl, model: "gpt-test", apiKey: "wrong-key" },
+        scripted: "expected",
+        concurrency: 4,
+        langsmith: false,
+        log: quiet,
+        onResult: (r) => told.push(r.item.id),
+      });
+    try {
+      const { port } = refusing.address() as AddressInfo;
+      await expect(runWith(`http://127.0.0.1:${port}/v1`)).rejects.toThrow(
+        /gpt-test at http:\/\/127\.0\.0\.1:\d+\/v1 cannot be used: the server refuses the API key \(HTTP 401\)/,
+      );
+      // The same port, closed: nothing answers.
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+      await expect(runWith(`http://127.0.0.1:${port}/v1`)).rejects.toThrow(
+        /cannot be used: no answer from the server/,
+      );
+    } finally {
+      if (refusing.listening) refusing.close();
+      if (retries === undefined) delete process.env.LLM_MAX_RETRIES;
+      else process.env.LLM_MAX_RETRIES = retries;
+    }
+    expect(told).toEqual([]);
+  }, 30_000);
 });
 
 describe("the planner evaluation as a LangSmith experiment", () => {
   let langsmith: FakeLangSmith;
-  let guard: ReturnType<typeof FakeLangSmith.guardNetwork>;
-  const saved = { key: process.env.LANGSMITH_API_KEY, endpoint: process.env.LANGSMITH_ENDPOINT };
   // A few of each language: the experiment is the same for any number.
   const sample: PlannerItem[] = [
     ...items.filter((i) => i.language === "en").slice(0, 3),
@@ -99,27 +171,30 @@ describe("the planner evaluation as a LangSmith experiment", () => {
 
   beforeAll(async () => {
     langsmith = await FakeLangSmith.start();
-    guard = FakeLangSmith.guardNetwork();
     Object.assign(process.env, { LANGSMITH_API_KEY: "test-key", LANGSMITH_ENDPOINT: langsmith.url });
   });
 
   afterAll(async () => {
-    for (const [name, value] of [
-      ["LANGSMITH_API_KEY", saved.key],
-      ["LANGSMITH_ENDPOINT", saved.endpoint],
-    ] as const) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    guard.restore();
+    delete process.env.LANGSMITH_API_KEY;
+    delete process.env.LANGSMITH_ENDPOINT;
     await langsmith.close();
   });
 
   it("uploads the corpus once as a dataset and posts each run's runs and feedback as an experiment", async () => {
-    const run = async () =>
-      runPlannerEval(sample, { model: null, scripted: "expected", concurrency: 3, log: () => undefined });
-    const first = await run();
-    const second = await run();
+    const run = async (asked: boolean) =>
+      runPlannerEval(sample, {
+        model: null,
+        scripted: "expected",
+        concurrency: 3,
+        langsmith: asked,
+        log: () => undefined,
+      });
+    // Not asked for: nothing goes to LangSmith, key or not.
+    expect((await run(false)).langsmith).toBeNull();
+    expect(langsmith.datasets.size).toBe(0);
+
+    const first = await run(true);
+    const second = await run(true);
 
     // One dataset, named by the corpus's content, with one example per item and its expected plan.
     const datasets = [...langsmith.datasets.values()];
@@ -157,6 +232,5 @@ describe("the planner evaluation as a LangSmith experiment", () => {
       }
     }
     expect(first.report.plans.all).toBe(1);
-    expect(guard.blocked).toEqual([]);
   }, 60_000);
 });

@@ -6,7 +6,7 @@
  * the singular ("delete_all_tasks" → "delete_task").
  */
 import { calendarContract } from "../../src/contracts/calendar.js";
-import type { Contract } from "../../src/contracts/contract.js";
+import { actionSpellings, type Contract } from "../../src/contracts/contract.js";
 import { gmailContract } from "../../src/contracts/gmail.js";
 import { metaContract } from "../../src/contracts/meta.js";
 import { secondBrainContract } from "../../src/contracts/secondBrain.js";
@@ -49,22 +49,10 @@ export const PLANNER_ACTIONS: ReadonlyMap<PlannerCapability, readonly KnownActio
   ],
 ]);
 
-/** As planPolicy's `spellings`: the name as written, without "all", then in the singular. */
-function spellings(action: string): string[] {
-  const words = action
-    .toLowerCase()
-    .split("_")
-    .filter((w) => w !== "all" && w !== "");
-  const singular = words.map((w) =>
-    w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w,
-  );
-  return [action, words.join("_"), singular.join("_")];
-}
-
 /** The known action `action` stands for in `capability`, or undefined. @internal */
 export function knownAction(capability: string, action: string): KnownAction | undefined {
   const known = PLANNER_ACTIONS.get(capability as PlannerCapability) ?? [];
-  for (const spelling of spellings(action)) {
+  for (const spelling of actionSpellings(action)) {
     const found = known.find((a) => a.name === spelling);
     if (found) return found;
   }

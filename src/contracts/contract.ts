@@ -159,3 +159,19 @@ export function assertNever(value: never): never {
   const shown: unknown = value;
   throw new Error(`unhandled case: ${JSON.stringify(shown)}`);
 }
+
+/**
+ * The names an action may stand for: as written, then without "all" and in the singular
+ * ("delete_all_tasks", "delete_tasks" → "delete_task"; "create_events" → "create_event"), as the
+ * planner is told to write "…_tasks" for several.
+ */
+export function actionSpellings(action: string): string[] {
+  const words = action
+    .toLowerCase()
+    .split("_")
+    .filter((w) => w !== "all" && w !== "");
+  const singular = words.map((w) =>
+    w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w,
+  );
+  return [action, words.join("_"), singular.join("_")];
+}

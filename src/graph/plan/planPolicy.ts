@@ -5,7 +5,7 @@
  * plan runs (D12).
  */
 import { calendarContract } from "../../contracts/calendar.js";
-import type { Contract, OperationSpec } from "../../contracts/contract.js";
+import { actionSpellings, type Contract, type OperationSpec } from "../../contracts/contract.js";
 import { generalContract } from "../../contracts/general.js";
 import { gmailContract } from "../../contracts/gmail.js";
 import { metaContract } from "../../contracts/meta.js";
@@ -245,25 +245,9 @@ const ACTIONS: ReadonlyMap<CapabilityName, ReadonlyMap<string, OperationSpec>> =
   ]),
 );
 
-/**
- * The names an action may stand for: as written, then without "all" and in the singular
- * ("delete_all_tasks", "delete_tasks" → "delete_task"; "create_events" → "create_event"), as the
- * planner is told to write "…_tasks" for several.
- */
-function spellings(action: string): string[] {
-  const words = action
-    .toLowerCase()
-    .split("_")
-    .filter((w) => w !== "all" && w !== "");
-  const singular = words.map((w) =>
-    w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w,
-  );
-  return [action, words.join("_"), singular.join("_")];
-}
-
 function stepKind(step: PlanStep): StepKind {
   const actions = ACTIONS.get(step.capability);
-  const spec = spellings(step.action)
+  const spec = actionSpellings(step.action)
     .map((name) => actions?.get(name))
     .find((found) => found !== undefined);
   if (!spec) return "unknown";

@@ -90,13 +90,22 @@ export async function replayIntoDevServer(options: DevServerReplayOptions): Prom
   const standIn = standInPhone(tag);
   const client = new Client({ apiUrl: options.url });
   const thread = await client.threads.create({ metadata: { replay: true, user: tag } });
+  // Each replay's message ids are its own: a second replay of the same messages must not find the
+  // first one's (a reply-to would quote it, and its stored messages would stand for these).
+  const replayId = thread.thread_id.replace(/-/g, "").slice(-8);
+  const ownId = (id: string | undefined) => (id ? `replay-${replayId}-${id}` : undefined);
   const turns: DevServerTurn[] = [];
   for (const [index, message] of messages.entries()) {
     // Only keys the trace redaction keeps as identifiers (tagged) are ids; the text is the words.
-    const said = redactPayload(
+    const redacted = redactPayload(
       { text: message.text, whatsappMessageId: message.id, replyToMessageId: message.replyTo },
       redaction,
     );
+    const said = {
+      ...redacted,
+      whatsappMessageId: ownId(redacted.whatsappMessageId),
+      replyToMessageId: ownId(redacted.replyToMessageId),
+    };
     const paused = await pausedOn(client, thread.thread_id);
     const values = (await client.runs.wait(
       thread.thread_id,

@@ -253,6 +253,9 @@ describe.skipIf(!devServerInstalled)("Memo in the LangGraph dev server", { timeo
         last: 1,
       });
       expect(redacted.turns.map((t) => t.text)).toEqual(["[redacted]"]);
+      // Each replay is a fresh stand-in user, with none of the last replay's history.
+      expect(redacted.phone).toMatch(/^999\d{9}$/);
+      expect(redacted.phone).not.toBe(replay.phone);
       const state = await client.threads.getState(redacted.threadId);
       expect(state.values).toMatchObject({ input: { message: "[redacted]" } });
     });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { MemoGraphDeps } from "./deps.js";
 import { MemoStateAnnotation, type MemoUpdate } from "./state/memoState.js";
 import type { InputContext } from "../types/state.js";
+import { capText, MAX_MESSAGE_CHARS } from "../services/memory/limits.js";
 import { normalizePhone } from "../utils/phone.js";
 import { NodeInputError } from "./nodes/instrument.js";
 
@@ -98,7 +99,8 @@ export function createTurnInputNode(deps: Pick<MemoGraphDeps, "users" | "default
     const traceId = runIdOf(config) ?? randomUUID();
     const image = turn.media?.image;
     const input: InputContext = {
-      message: turn.message,
+      // Bounded as MemoRuntime bounds what reaches a model and the stored history.
+      message: capText(turn.message, MAX_MESSAGE_CHARS).text,
       triggerType: "user",
       userPhone: phone,
       user,

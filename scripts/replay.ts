@@ -322,7 +322,7 @@ async function toDevServer(
   const studio = `https://smith.langchain.com/studio/?baseUrl=${devServer.url}`;
   process.stdout.write(
     `${bold("Dev server thread:")} ${replay.threadId} (${replay.turns.length} turns as ${replay.phone}` +
-      `${includeContent ? "" : ", words redacted: LANGSMITH_INCLUDE_CONTENT=true sends them"})\n` +
+      `${includeContent ? "" : ", words redacted: every message was [redacted], so every reply is Memo's help text; LANGSMITH_INCLUDE_CONTENT=true sends the words"})\n` +
       `Open LangGraph Studio at ${studio} and pick the thread under Threads.\n`,
   );
 }

@@ -43,14 +43,14 @@ interface DevServerTurn {
 export interface DevServerReplay {
   /** The dev server's thread holding every turn: open it in Studio. */
   threadId: string;
-  /** The phone the turns ran as: a stand-in made from the user's tag, never their number. */
+  /** The phone the turns ran as: a fresh stand-in made from the user's tag and the replay, never their number. */
   phone: string;
   turns: DevServerTurn[];
 }
 
 /**
  * A phone number for the dev server's user: "999" (no country's code) and digits of the user's
- * keyed tag, so the same user replays as the same stand-in and their number never leaves.
+ * keyed tag and the replay's id, so each replay starts a fresh stand-in and the number never leaves.
  */
 function standInPhone(tag: string): string {
   return `999${BigInt(`0x${tag.replace(/[^0-9a-f]/g, "0")}`)
@@ -85,18 +85,31 @@ export async function replayIntoDevServer(options: DevServerReplayOptions): Prom
   const replayable = stored.filter((message) => !message.skip);
   const messages = options.last === undefined ? replayable : replayable.slice(-options.last);
 
+  // Nothing to replay: said so, rather than an empty thread to open.
+  if (messages.length === 0) throw new Error("no messages to replay (none stored in that window)");
+
   const redaction = { includeContent: options.includeContent ?? false, tag: phoneTag };
   const tag = phoneTag(phone);
-  const standIn = standInPhone(tag);
   const client = new Client({ apiUrl: options.url });
   const thread = await client.threads.create({ metadata: { replay: true, user: tag } });
+  // Each replay's message ids are its own: a second replay of the same messages must not find the
+  // first one's (a reply-to would quote it, and its stored messages would stand for these).
+  const replayId = thread.thread_id.replace(/-/g, "").slice(-8);
+  // And so is its stand-in user: a fresh one, with none of an earlier replay's history or data.
+  const standIn = standInPhone(`${tag}${replayId}`);
+  const ownId = (id: string | undefined) => (id ? `replay-${replayId}-${id}` : undefined);
   const turns: DevServerTurn[] = [];
   for (const [index, message] of messages.entries()) {
     // Only keys the trace redaction keeps as identifiers (tagged) are ids; the text is the words.
-    const said = redactPayload(
+    const redacted = redactPayload(
       { text: message.text, whatsappMessageId: message.id, replyToMessageId: message.replyTo },
       redaction,
     );
+    const said = {
+      ...redacted,
+      whatsappMessageId: ownId(redacted.whatsappMessageId),
+      replyToMessageId: ownId(redacted.replyToMessageId),
+    };
     const paused = await pausedOn(client, thread.thread_id);
     const values = (await client.runs.wait(
       thread.thread_id,

@@ -12,6 +12,7 @@ import { createHouseholdCapability } from "../graph/capabilities/household/house
 import { buildMemoTurnGraph } from "../graph/memoGraph.js";
 import { HouseholdService } from "../services/household/householdService.js";
 import { HouseholdSharing } from "../services/household/householdSharing.js";
+import { disableImplicitTracing } from "../services/tracing/tracing.js";
 import { createLogger, type Logger } from "../utils/logger.js";
 import { createMemoServices } from "./createMemoRuntime.js";
 
@@ -76,7 +77,13 @@ export function makeGraph(_config?: LangGraphRunnableConfig) {
     if (existsSync(".env")) process.loadEnvFile(".env");
     const config = loadConfig();
     const logger = createLogger(config.logLevel, process.stderr, { redact: config.logRedact });
+    // The dev server traces every run to LangSmith by itself when LANGSMITH_TRACING=true, with
+    // none of Memo's redaction (phone numbers, words): only a developer's explicit STUDIO_TRACING
+    // lets it, as the service clears the same switches (createTracing).
+    if (process.env.STUDIO_TRACING !== "true") disableImplicitTracing(logger);
     building = createStudioGraph(config, logger);
+    // A failed build (a database that would not open) is tried again by the next run.
+    building.catch(() => (building = undefined));
   }
   return building;
 }

@@ -60,4 +60,9 @@ export interface MemoGraphDeps {
   undo?: Pick<UndoService, "quotesLatest">;
   /** Keeps a forwarded or pasted text as a note on "save it", with its offer (default: none, "save it" is planned as ever). */
   savedTexts?: Pick<SavedTexts, "save">;
+  /**
+   * An answer to a question older than its time to live is refused as expired (default: true).
+   * Off only in the dev server's graph: Studio forks and resumes questions long after they were asked.
+   */
+  questionsExpire?: boolean;
 }

@@ -1,4 +1,10 @@
-import { END, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import {
+  END,
+  START,
+  StateGraph,
+  type BaseCheckpointSaver,
+  type LangGraphRunnableConfig,
+} from "@langchain/langgraph";
 import type { MemoGraphDeps } from "./deps.js";
 import { createCapabilityCheckNode } from "./nodes/capabilityCheckNode.js";
 import { createContextAssemblyNode } from "./nodes/contextAssemblyNode.js";
@@ -17,7 +23,7 @@ import { MemoStateAnnotation } from "./state/memoState.js";
 import { skipUntracedRunTrees } from "./untracedRuns.js";
 import { type MemoState } from "../types/state.js";
 import type { MemoUpdate } from "./state/memoState.js";
-import { createTurnInputNode, TurnInputSchema, type TurnInput } from "./turnInput.js";
+import { createTurnInputNode, runIdOf, TurnInputSchema, type TurnInput } from "./turnInput.js";
 
 /** After the planner: on to the capability check, or straight to the writer when it already replied (no LLM, LLM failure). */
 function routeAfterPlanner(state: MemoState): "capability_check" | "response_writer" {
@@ -56,7 +62,28 @@ export function buildMemoGraph(deps: MemoGraphDeps, checkpointer?: BaseCheckpoin
  * (TurnInputSchema), mapped into the state by turn_input; the server brings the checkpointer.
  */
 export function buildMemoTurnGraph(deps: MemoGraphDeps) {
-  return wireMemoTurnGraph(memoNodes(deps), createTurnInputNode(deps));
+  // Studio forks and answers questions long after they were asked: no question expires there.
+  const nodes = memoNodes({ ...deps, questionsExpire: false });
+  return wireMemoTurnGraph(runScoped(nodes), createTurnInputNode(deps));
+}
+
+/**
+ * The dev server's nodes, each seeing the turn's trace id scoped to the run: operation ids (the
+ * executor's idempotency ledger, the resolvers' "already done", a saved text) derive from the
+ * trace id, and a fork in Studio keeps the checkpoint's. Scoped, a fork acts afresh on what was
+ * edited instead of returning the original turn's recorded outcome. Steps a run before finished
+ * stay in executionResults and are not run again.
+ */
+function runScoped(nodes: MemoNodes): MemoNodes {
+  const scoped: Partial<MemoNodes> = {};
+  for (const [name, node] of Object.entries(nodes) as [keyof MemoNodes, MemoNode][]) {
+    scoped[name] = (state, config) => {
+      const runId = runIdOf(config);
+      const traceId = !runId || state.traceId === runId ? state.traceId : `${state.traceId}/${runId}`;
+      return node({ ...state, traceId }, config);
+    };
+  }
+  return scoped as MemoNodes;
 }
 
 /** The graph's nodes over the given services, each timed. */
@@ -148,7 +175,10 @@ export function wireMemoGraph(nodes: MemoNodes, checkpointer?: BaseCheckpointSav
 }
 
 /** The dev server's graph around the given nodes: a turn (TurnInputSchema) enters at turn_input. */
-function wireMemoTurnGraph(nodes: MemoNodes, turnInput: (turn: TurnInput) => Promise<MemoUpdate>) {
+function wireMemoTurnGraph(
+  nodes: MemoNodes,
+  turnInput: (turn: TurnInput, config: LangGraphRunnableConfig) => Promise<MemoUpdate>,
+) {
   // The input schema changes only what START accepts (and what Studio's form shows): the nodes,
   // edges and state are the same, so the builder is typed as Memo's own.
   const builder = new StateGraph(MemoStateAnnotation, { input: TurnInputSchema }) as unknown as ReturnType<

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { BinaryOperatorAggregate, Overwrite } from "@langchain/langgraph";
+import { BinaryOperatorAggregate, Overwrite, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
 import type { MemoGraphDeps } from "./deps.js";
 import { MemoStateAnnotation, type MemoUpdate } from "./state/memoState.js";
 import type { InputContext } from "../types/state.js";
+import { capText, MAX_MESSAGE_CHARS } from "../services/memory/limits.js";
 import { normalizePhone } from "../utils/phone.js";
 import { NodeInputError } from "./nodes/instrument.js";
 
@@ -75,22 +76,31 @@ const READ: Record<keyof TurnInput, null> = {
   media: null,
 };
 
+/** The dev server's id of the run a node runs in (each run, fork and resume has its own). */
+export function runIdOf(config: LangGraphRunnableConfig): string | undefined {
+  const runId = config.configurable?.run_id as unknown;
+  return typeof runId === "string" && runId ? runId : undefined;
+}
+
 /**
  * turn_input (the dev server's graph only): maps a turn's input into Memo's state as
  * MemoRuntime.fresh does, the user loaded (created with `timeZone` on first contact) as the
  * transport would, and every per-turn channel reset.
  */
 export function createTurnInputNode(deps: Pick<MemoGraphDeps, "users" | "defaultTimeZone" | "clock">) {
-  return async (turn: TurnInput): Promise<MemoUpdate> => {
+  return async (turn: TurnInput, config: LangGraphRunnableConfig): Promise<MemoUpdate> => {
     // The dev server does not check the form against the schema: a run without them fails here.
     if (!turn.phone) throw new NodeInputError("turn_input", "phone");
     if (typeof turn.message !== "string") throw new NodeInputError("turn_input", "message");
     const phone = normalizePhone(turn.phone);
     const user = await deps.users.getOrCreate(phone, { timeZone: turn.timeZone ?? deps.defaultTimeZone });
-    const traceId = turn.messageId ?? randomUUID();
+    // The run's id, not the message's: a message id sent again (a second replay, a run repeated
+    // from the form) would otherwise find the first run's operations done and return their results.
+    const traceId = runIdOf(config) ?? randomUUID();
     const image = turn.media?.image;
     const input: InputContext = {
-      message: turn.message,
+      // Bounded as MemoRuntime bounds what reaches a model and the stored history.
+      message: capText(turn.message, MAX_MESSAGE_CHARS).text,
       triggerType: "user",
       userPhone: phone,
       user,

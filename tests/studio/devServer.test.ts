@@ -9,6 +9,7 @@ import type { ThreadState } from "@langchain/langgraph-sdk";
 import { replayIntoDevServer } from "../../src/app/replayToDevServer.js";
 import { devServerInstalled, startDevServer, type DevServer } from "../support/devServer.js";
 import { FakeGraphApi } from "../support/fakeGraphApi.js";
+import { FakeLangSmith } from "../support/fakeLangSmith.js";
 import { createHarness, PHONE as USER, type Harness } from "../support/memoHarness.js";
 
 const PHONE = "+972 50-765 4321";
@@ -17,6 +18,8 @@ const STORED = "972507654321";
 let server: DevServer | undefined;
 /** Where WhatsApp sends would go, were the dev server's graph to send anything. */
 let graphApi: FakeGraphApi | undefined;
+/** Where the dev server would send its own (unredacted) traces: LANGSMITH_TRACING=true is set. */
+let langsmith: FakeLangSmith | undefined;
 /** A user's stored conversation, as Memo kept it: what the replay reads. */
 let h: Harness | undefined;
 
@@ -33,7 +36,10 @@ async function storedConversation(): Promise<Harness> {
 beforeAll(async () => {
   // The conversation is stored while the server starts: the start is most of the file's time.
   if (!devServerInstalled) return;
-  graphApi = await FakeGraphApi.start({ accessToken: "studio-token" });
+  [graphApi, langsmith] = await Promise.all([
+    FakeGraphApi.start({ accessToken: "studio-token" }),
+    FakeLangSmith.start(),
+  ]);
   // WhatsApp and Google configured as in production: the dev server's graph must still reach neither.
   const outside = {
     WHATSAPP_ACCESS_TOKEN: "studio-token",
@@ -44,12 +50,16 @@ beforeAll(async () => {
     GOOGLE_AUTH_URL: `${graphApi.baseUrl}/google/auth`,
     GOOGLE_TOKEN_URL: `${graphApi.baseUrl}/google/token`,
     GOOGLE_API_ROOT_URL: `${graphApi.baseUrl}/google/api`,
+    // LangSmith tracing on in the shell, as a developer's may be: without STUDIO_TRACING nothing goes.
+    LANGSMITH_TRACING: "true",
+    LANGSMITH_API_KEY: "studio-langsmith-key",
+    LANGSMITH_ENDPOINT: langsmith.url,
   };
   [server, h] = await Promise.all([startDevServer(outside), storedConversation()]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all([server?.stop(), h?.close()]);
-  await graphApi?.close();
+  await Promise.all([graphApi?.close(), langsmith?.close()]);
 });
 
 /** The nodes that ran, oldest first: each checkpoint names the nodes that run after it. */
@@ -116,7 +126,31 @@ describe.skipIf(!devServerInstalled)("Memo in the LangGraph dev server", { timeo
     expect(existsSync(path.join(server!.dataDir, "pglite"))).toBe(false);
   });
 
-  it("pauses on a question Studio shows as Memo asks it, and resumes with a plain answer", async () => {
+  it("forks from the checkpoint before the planner with Studio's state, edited, and acts on the edit", async () => {
+    const { client } = server!;
+    const thread = await client.threads.create();
+    const first = (await client.runs.wait(thread.thread_id, "memo", {
+      input: { phone: PHONE, message: "remind me tomorrow at 8 to water the plants" },
+    })) as { finalResponse?: string };
+    expect(first.finalResponse).toBe("⏰ I'll remind you tomorrow at 08:00: *water the plants*");
+
+    // Studio's fork: the checkpoint's values as the API shows them (maps as records), one field edited.
+    const history = await client.threads.getHistory(thread.thread_id, { limit: 50 });
+    const checkpoint = history.find((state) => state.next.includes("planner"))!;
+    const values = checkpoint.values as { input: Record<string, unknown> };
+    const edited = "remind me tomorrow at 8 to feed the cat";
+    const fork = await client.threads.updateState(thread.thread_id, {
+      values: { ...values, input: { ...values.input, message: edited, enhancedMessage: edited } },
+      checkpointId: checkpoint.checkpoint.checkpoint_id!,
+    });
+    const forked = (await client.runs.wait(thread.thread_id, "memo", {
+      input: null,
+      checkpointId: fork.configurable?.checkpoint_id as string,
+    })) as { finalResponse?: string };
+    expect(forked.finalResponse).toBe("⏰ I'll remind you tomorrow at 08:00: *feed the cat*");
+  });
+
+  it("pauses on a question Studio shows as Memo asks it, never expiring, and resumes with a plain answer", async () => {
     const { client } = server!;
     const thread = await client.threads.create();
     await client.runs.wait(thread.thread_id, "memo", {
@@ -133,8 +167,30 @@ describe.skipIf(!devServerInstalled)("Memo in the LangGraph dev server", { timeo
       { id: "opt2", label: "17:00 afternoon" },
     ]);
 
-    // Studio's resume box sends a string; the runtime's answer shape ({ text, optionId }) works too.
-    const resumed = (await client.runs.wait(thread.thread_id, "memo", { command: { resume: "2" } })) as {
+    // Studio's resume box sends JSON: a shape no user could send is an invalid answer, asked again.
+    const again = (await client.runs.wait(thread.thread_id, "memo", {
+      command: { resume: { choice: 2 } },
+    })) as { __interrupt__?: { value: Question }[] };
+    expect(again.__interrupt__?.[0]?.value.description).toMatch(
+      /^Please pick one of the options by its number/,
+    );
+
+    // The question forked hours after it was asked (its expiry long past) is still asked, not expired.
+    const { values } = await client.threads.getState(thread.thread_id);
+    const pending = (values as { pendingHITL: Record<string, unknown> }).pendingHITL;
+    await client.threads.updateState(thread.thread_id, {
+      values: { pendingHITL: { ...pending, expiresAt: Date.now() - 3_600_000 } },
+      asNode: "capability_check",
+    });
+    const forked = (await client.runs.wait(thread.thread_id, "memo", { input: null })) as {
+      __interrupt__?: { value: Question }[];
+      finalResponse?: string;
+    };
+    expect(forked.__interrupt__?.[0]?.value.description).toContain("2. 17:00 afternoon");
+    expect(forked.finalResponse).toBeUndefined();
+
+    // A number is the words a user would type ("2"), as a string or { text, optionId } is.
+    const resumed = (await client.runs.wait(thread.thread_id, "memo", { command: { resume: 2 } })) as {
       finalResponse?: string;
     };
     expect(resumed.finalResponse).toBe("⏰ I'll remind you tomorrow at 17:00: *call the bank*");
@@ -154,6 +210,10 @@ describe.skipIf(!devServerInstalled)("Memo in the LangGraph dev server", { timeo
     expect(values.finalResponse).toMatch(/^Google isn't set up on this Memo server/);
     expect(values.input?.replyToMessageId).toBe("wamid.earlier");
     expect(graphApi!.requests).toEqual([]);
+    // Nor to LangSmith: the dev server's own tracing, unredacted, is off unless STUDIO_TRACING=true.
+    // (The CLI may look the project up, a GET; no run, no content, is ever posted.)
+    expect(langsmith!.requests.filter((request) => request.method !== "GET")).toEqual([]);
+    expect(langsmith!.all()).toEqual([]);
     // The next turn on the thread is its own: it does not reply to what the last one did.
     const next = (await client.runs.wait(thread.thread_id, "memo", {
       input: { phone: PHONE, message: "thanks" },
@@ -193,6 +253,9 @@ describe.skipIf(!devServerInstalled)("Memo in the LangGraph dev server", { timeo
         last: 1,
       });
       expect(redacted.turns.map((t) => t.text)).toEqual(["[redacted]"]);
+      // Each replay is a fresh stand-in user, with none of the last replay's history.
+      expect(redacted.phone).toMatch(/^999\d{9}$/);
+      expect(redacted.phone).not.toBe(replay.phone);
       const state = await client.threads.getState(redacted.threadId);
       expect(state.values).toMatchObject({ input: { message: "[redacted]" } });
     });

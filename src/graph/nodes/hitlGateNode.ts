@@ -182,6 +182,20 @@ function payloadFor(pending: PendingHITL, attempt: number): HITLInterruptPayload
 }
 
 /**
+ * The answer a resume carries: MemoRuntime's `{ text, optionId? }`, or what LangGraph Studio's
+ * resume box sends (a string, or JSON: a number or a boolean is the words `17`, `true`); null for
+ * any other shape.
+ */
+function answerOf(resumed: unknown): HITLAnswer | null {
+  if (typeof resumed === "string") return { text: resumed };
+  if (typeof resumed === "number" || typeof resumed === "boolean") return { text: String(resumed) };
+  if (typeof resumed !== "object" || resumed === null) return null;
+  const { text, optionId } = resumed as { text?: unknown; optionId?: unknown };
+  if (typeof text !== "string") return null;
+  return { text, ...(typeof optionId === "string" ? { optionId } : {}) };
+}
+
+/**
  * hitl_gate: the single HITL control plane (spec 001 §5).
  * Forward path: turns a trigger (a node's request, or the planner's conditions) into `pendingHITL`
  * and comes back to itself, so the question is in the checkpoint before the graph pauses.
@@ -202,7 +216,7 @@ export function createHITLGateNode(deps: MemoGraphDeps) {
         );
       }
       // The HITL plane decides expiry before the run; this is defense in depth, with room for the turn's own time.
-      if (deps.clock() > pending.expiresAt + HITL_EXPIRY_GRACE_MS) {
+      if (deps.questionsExpire !== false && deps.clock() > pending.expiresAt + HITL_EXPIRY_GRACE_MS) {
         return Promise.resolve(
           new Command({
             update: { pendingHITL: null, hitlRequest: null, finalResponse: t(language, "hitlExpired") },
@@ -212,8 +226,9 @@ export function createHITLGateNode(deps: MemoGraphDeps) {
       }
       for (let attempt = 0; attempt < MAX_HITL_ATTEMPTS; attempt++) {
         // On resume, earlier interrupt() calls return their recorded answers in order.
-        const resumed = interrupt<HITLInterruptPayload, HITLAnswer | string>(payloadFor(pending, attempt));
-        const answer = typeof resumed === "string" ? { text: resumed } : resumed;
+        const answer = answerOf(interrupt<HITLInterruptPayload, unknown>(payloadFor(pending, attempt)));
+        // Something no user could send (a list, an object without text): an invalid answer, asked again.
+        if (!answer) continue;
         if (cancelsChoice(pending, answer)) {
           return Promise.resolve(
             new Command({

@@ -29,9 +29,22 @@ import type { DocumentOffer } from "../../types/document.js";
 const lastValue = <T>(initial: () => T) =>
   Annotation<T>({ reducer: (_current: T, update: T) => update, default: initial });
 
+/**
+ * The entries of a map channel's update. Nodes write Maps; the dev server's API shows a Map as the
+ * plain record `{}` (JSON has no Map), and a fork in LangGraph Studio sends back what it shows: a
+ * record (or JSON's `[key, value]` pairs) merges as the same entries.
+ */
+function entriesOf<V>(
+  update: Map<string, V> | Record<string, V> | [string, V][] | null | undefined,
+): [string, V][] {
+  if (update instanceof Map) return [...update];
+  if (Array.isArray(update)) return update;
+  return update ? Object.entries(update) : [];
+}
+
 const mergeMap = <V>() =>
   Annotation<Map<string, V>>({
-    reducer: (current, update) => new Map([...current, ...update]),
+    reducer: (current, update) => new Map([...current, ...entriesOf<V>(update)]),
     default: () => new Map(),
   });
 

@@ -50,7 +50,7 @@ const IMPLICIT_TRACING_VARIABLES = [
  * a client of its own: unredacted, phone numbers and all. Memo reads LANGSMITH_TRACING itself and
  * passes its own tracer, so the switches are cleared from the process environment, whatever they say.
  */
-function disableImplicitTracing(logger: Logger, env: NodeJS.ProcessEnv = process.env): void {
+export function disableImplicitTracing(logger: Logger, env: NodeJS.ProcessEnv = process.env): void {
   for (const name of IMPLICIT_TRACING_VARIABLES) {
     if (env[name] === undefined) continue;
     if (name !== "LANGSMITH_TRACING" && env[name] === "true") {

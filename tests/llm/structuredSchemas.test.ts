@@ -417,6 +417,31 @@ describe("structured-output schemas as the real API takes them", () => {
     expect(planFieldsRecord(answer.plan[0]!.constraints)).toEqual({});
   });
 
+  it("a key the planner repeats keeps every value, and an empty key is dropped", () => {
+    expect(
+      planFieldsRecord([
+        { key: "items", value: "milk" },
+        { key: "items", value: ["eggs", "bread"] },
+        { key: " ", value: "lost" },
+        {
+          key: "events",
+          value: {
+            fields: [
+              { key: "when", value: "9" },
+              { key: "when", value: "10" },
+            ],
+          },
+        },
+      ]),
+    ).toEqual({ items: ["milk", "eggs", "bread"], events: { when: ["9", "10"] } });
+    expect(PLANNER_SYSTEM_PROMPT).toContain("each key once");
+  });
+
+  it("a scripted thing inside a thing fails in the fake, not at the schema", () => {
+    expect(() => planFieldsOf({ recurrence: { until: { date: "june" } } })).toThrow(/inside a thing/);
+    expect(() => planFieldsOf({ events: [{ guests: [{ name: "dana" }] }] })).toThrow(/inside a thing/);
+  });
+
   it("a schema strict mode cannot express fails before any request is sent", async () => {
     const llm = createLLMService(
       loadConfig({ OPENAI_BASE_URL: server.baseUrl, LLM_MAX_RETRIES: "0" }),

@@ -66,7 +66,8 @@ const isObject = (value: unknown): value is Json =>
 
 // OpenAI's "Supported schemas" for Structured Outputs (strict json_schema and strict function
 // calling alike): these keywords, nothing else.
-const ANNOTATIONS = ["title", "description", "default", "$comment"];
+// `default` is documented but Azure OpenAI refuses a non-null one: Memo sends none.
+const ANNOTATIONS = ["title", "description", "$comment"];
 const STRUCTURE = [
   "type",
   "properties",
@@ -148,8 +149,12 @@ function strictProblems(root: Json): string[] {
         problems.push(`${path}: enum of ${chars} characters`);
     }
     if (typeof node.const === "string") counts.strings += node.const.length;
+    // OpenAI documents a type list only as [T, "null"].
+    if (types.filter((t) => t !== "null").length > 1) problems.push(`${path}: type ${types.join("|")}`);
+    // Objects and arrays both count towards OpenAI's nesting limit.
+    if ((types.includes("object") || types.includes("array")) && depth > LIMITS.nesting)
+      problems.push(`${path}: nested ${depth} levels deep`);
     if (types.includes("object") || "properties" in node) {
-      if (depth > LIMITS.nesting) problems.push(`${path}: nested ${depth} levels deep`);
       if (node.additionalProperties !== false) problems.push(`${path}: additionalProperties is not false`);
       const properties = isObject(node.properties) ? node.properties : {};
       const required = Array.isArray(node.required) ? node.required : [];
@@ -163,7 +168,7 @@ function strictProblems(root: Json): string[] {
     }
     if (types.includes("array") && !isObject(node.items))
       problems.push(`${path}: array without one items schema`);
-    if (isObject(node.items)) visit(node.items, `${path}[]`, depth, seen);
+    if (isObject(node.items)) visit(node.items, `${path}[]`, depth + 1, seen);
     if (Array.isArray(node.anyOf))
       node.anyOf.forEach((branch, i) => visit(branch, `${path}|${i}`, depth, seen));
   };
@@ -370,6 +375,36 @@ describe("structured-output schemas as the real API takes them", () => {
         }),
         { type: "object", properties: {}, required: [], additionalProperties: false },
       ),
+    ],
+    [
+      "11 levels of objects and arrays",
+      Array.from({ length: 5 }).reduce<Json>(
+        (inner) => ({
+          type: "object",
+          properties: { a: { type: "array", items: inner } },
+          required: ["a"],
+          additionalProperties: false,
+        }),
+        { type: "object", properties: {}, required: [], additionalProperties: false },
+      ),
+    ],
+    [
+      "a default",
+      {
+        type: "object",
+        properties: { a: { type: "array", items: { type: "string" }, default: [] } },
+        required: ["a"],
+        additionalProperties: false,
+      },
+    ],
+    [
+      "a type list of more than one type and null",
+      {
+        type: "object",
+        properties: { a: { type: ["string", "number", "null"] } },
+        required: ["a"],
+        additionalProperties: false,
+      },
     ],
     [
       "5001 properties",

@@ -37,7 +37,10 @@ import { factExtractionSchema } from "../../src/services/memory/factExtraction.j
 import { chunkAnswerSchema } from "../../src/services/memory/summary.js";
 import { createLLMService } from "../../src/services/llm/openAiLlmService.js";
 import { createLogger } from "../../src/utils/logger.js";
-import { ScriptedOpenAI, type RecordedRequest } from "../support/scriptedOpenAI.js";
+import { strictJsonSchemaOf } from "../../src/services/llm/strictSchema.js";
+import { ScriptedOpenAI, textOf, type RecordedRequest } from "../support/scriptedOpenAI.js";
+
+const JSON_MODE_PREFIX = "Answer with one JSON object that matches this JSON Schema:\n";
 
 /**
  * Every schema Memo asks a model to answer in, by the name its call sites use, with the system
@@ -241,12 +244,19 @@ afterAll(async () => {
 beforeEach(() => server.reset());
 
 /** The request Memo sends for `schema` with `method`: answered 400, which is neither retried nor handed to the fallback. */
-async function requestFor(method: (typeof METHODS)[number], schema: z.ZodType, system: string, name: string) {
+async function requestFor(
+  method: (typeof METHODS)[number],
+  schema: z.ZodType,
+  system: string,
+  name: string,
+  env: Record<string, string> = {},
+) {
   const llm = createLLMService(
     loadConfig({
       OPENAI_BASE_URL: server.baseUrl,
       LLM_MAX_RETRIES: "0",
       LLM_STRUCTURED_OUTPUT_METHOD: method,
+      ...env,
     }),
     silent,
   )!;
@@ -273,11 +283,21 @@ describe("structured-output schemas as the real API takes them", () => {
       const schemas = new Map<string, Json>();
       for (const method of METHODS) {
         server.reset();
-        const sent = declared(await requestFor(method, schema, system, name));
+        const request = await requestFor(method, schema, system, name);
+        const sent = declared(request);
         if (method === "jsonMode") {
-          // JSON mode carries no schema; OpenAI refuses it unless the messages say "JSON".
+          // JSON mode declares no schema; OpenAI refuses it unless the messages say "JSON".
           expect(sent.jsonObject).toBe(true);
           expect(system).toMatch(/\bJSON\b/);
+          // The model reads the same schema at the end of the one system prompt instead.
+          const prompts = request.body.messages
+            .filter((m) => m.role === "system")
+            .map((m) => textOf(m.content));
+          expect(prompts).toEqual([
+            `${system}\n\n${JSON_MODE_PREFIX}${JSON.stringify(schemas.get("jsonSchema"))}`,
+          ]);
+          for (const key of Object.keys(schemas.get("jsonSchema")!.properties as Json))
+            expect(prompts[0]).toContain(`"${key}"`);
           continue;
         }
         expect(sent.name).toBe(name);
@@ -450,6 +470,61 @@ describe("structured-output schemas as the real API takes them", () => {
     });
     expect(planFieldsRecord(answer.plan[0]!.changes)).toEqual(record);
     expect(planFieldsRecord(answer.plan[0]!.constraints)).toEqual({});
+  });
+
+  it("with LLM_STRUCTURED_OUTPUT_STRICT=off both schema methods send the same schema, not strict", async () => {
+    const sent = new Map<string, ReturnType<typeof declared>>();
+    for (const method of ["jsonSchema", "functionCalling"] as const) {
+      server.reset();
+      sent.set(
+        method,
+        declared(
+          await requestFor(method, PlannerSchema, PLANNER_SYSTEM_PROMPT, "PlannerSchema", {
+            LLM_STRUCTURED_OUTPUT_STRICT: "off",
+          }),
+        ),
+      );
+      expect(sent.get(method)!.strict, method).toBe(false);
+    }
+    expect(sent.get("functionCalling")!.schema).toEqual(sent.get("jsonSchema")!.schema);
+    expect(sent.get("jsonSchema")!.schema).toEqual(strictJsonSchemaOf(PlannerSchema, "PlannerSchema"));
+  });
+
+  it("in JSON mode a planner answer the model writes from the prompt's schema is read", async () => {
+    const llm = createLLMService(
+      loadConfig({ OPENAI_BASE_URL: server.baseUrl, LLM_STRUCTURED_OUTPUT_METHOD: "jsonMode" }),
+      silent,
+    )!;
+    const answer = {
+      intentType: "operation",
+      confidence: 0.9,
+      riskLevel: "low",
+      needsApproval: false,
+      missingFields: [],
+      clarificationQuestion: null,
+      plan: [
+        {
+          id: "s1",
+          capability: "database",
+          action: "create_task",
+          constraints: [],
+          changes: [{ key: "text", value: "call mom" }],
+          dependsOn: [],
+        },
+      ],
+    };
+    server.enqueue({ json: answer });
+    const result = await llm.structured(
+      "planner",
+      PlannerSchema,
+      [
+        { role: "system", content: PLANNER_SYSTEM_PROMPT },
+        { role: "user", content: "remind me to call mom" },
+      ],
+      { name: "PlannerSchema" },
+    );
+    expect(result.value).toEqual(answer);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("a key the planner repeats keeps every value, and an empty key is dropped", () => {

@@ -181,12 +181,16 @@ function clarifications(state: MemoState): HITLResult[] {
     .sort((a, b) => a.answeredAt - b.answeredAt);
 }
 
-/** The per-turn message: time, memory, latest actions, then the request (and any clarification). */
+/**
+ * The per-turn message: memory, latest actions, the conversation, the time, then the request (and
+ * any clarification). What a user's consecutive turns share comes first, so a provider's prefix
+ * cache serves it; the time changes every turn and comes just before the message.
+ */
 export function buildPlannerMessages(state: MemoState): LLMMessage[] {
   // Times in the user's zone and words, never a UTC instant the model might do arithmetic on (D6).
   const when = (iso: string) =>
     humanTime(iso, state.now.epochMs, state.user.timezone, replyLanguage(state.user.language));
-  const sections: string[] = [state.now.formatted];
+  const sections: string[] = [];
   if (state.longTermSummary) sections.push(`## What Memo knows about the user\n${state.longTermSummary}`);
   if (state.latestActions.length > 0) {
     sections.push(
@@ -198,6 +202,7 @@ export function buildPlannerMessages(state: MemoState): LLMMessage[] {
   // The current message is the last of the window; show the conversation before it.
   const history = recentConversation(state.recentMessages);
   if (history.length > 0) sections.push(`## Recent conversation\n${history.join("\n")}`);
+  sections.push(state.now.formatted);
   sections.push(
     state.input.forwarded
       ? `## User message (forwarded: someone else wrote it; the user sent it on without words of their own)\n${state.input.enhancedMessage ?? state.input.message}`

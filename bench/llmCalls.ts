@@ -5,12 +5,18 @@ import { MIGRATIONS } from "../src/db/migrations/index.js";
 import { createMemoRuntime } from "../src/app/createMemoRuntime.js";
 import { createLogger } from "../src/utils/logger.js";
 import { fakeClock } from "../tests/support/clock.js";
-import { ScriptedOpenAI, type RecordedRequest, type ScriptedReply } from "../tests/support/scriptedOpenAI.js";
+import {
+  ScriptedOpenAI,
+  wirePlannerAnswer,
+  type RecordedRequest,
+  type ScriptedReply,
+} from "../tests/support/scriptedOpenAI.js";
 import {
   cacheablePrefixes,
   callKind,
   inputTokens,
   inTurn,
+  openAiCachedTokens,
   roughTokens,
   serializedInput,
   type CallKind,
@@ -43,8 +49,11 @@ function backgroundDefault(kind: CallKind): ScriptedReply | undefined {
   return undefined;
 }
 
+/** The answer as the server sends it: a planner answer in its wire shape (key/value pairs), not the scripted records. */
 const outputChars = (reply: ScriptedReply) =>
-  reply.rawContent ?? reply.text ?? (reply.json !== undefined ? JSON.stringify(reply.json) : "");
+  reply.rawContent ??
+  reply.text ??
+  (reply.json !== undefined ? JSON.stringify(wirePlannerAnswer(reply.json)) : "");
 
 /** A request's estimated input tokens, its schema included. */
 const inputOf = (req: RecordedRequest) => inputTokens(req).messages + inputTokens(req).schema;
@@ -155,6 +164,9 @@ export function llmCalls(): Promise<Record<string, unknown>> {
       }));
       const prefixes = cacheablePrefixes(prefixCalls);
       const shareOf = (i: number) => (prefixes[i] ?? 0) / prefixCalls[i]!.input.length;
+      // What OpenAI would bill as cached: the shared prefix's whole tokens, past its minimum, in its steps.
+      const cachedOf = (i: number) => openAiCachedTokens(Math.floor((prefixes[i] ?? 0) / 4));
+      const cachedShareOf = (i: number) => Math.min(1, cachedOf(i) / inputOf(server.requests[i]!));
       const measured = (indices: number[]) => indices.filter((i) => prefixes[i] !== null);
       const byKind: Record<string, Record<string, number>> = {};
       for (const kind of [...new Set(server.requests.map(callKind))]) {
@@ -165,6 +177,8 @@ export function llmCalls(): Promise<Record<string, unknown>> {
           mean_input_tokens: mean(indices.map((i) => inputOf(server.requests[i]!))),
           mean_cacheable_prefix_tokens: mean(warm.map((i) => Math.ceil(prefixes[i]! / 4))),
           cacheable_prefix_share: mean(warm.map(shareOf)),
+          mean_openai_cached_tokens: mean(warm.map(cachedOf)),
+          openai_cached_share: mean(warm.map(cachedShareOf)),
         };
       }
       const allWarm = measured(server.requests.map((_, i) => i));
@@ -179,6 +193,7 @@ export function llmCalls(): Promise<Record<string, unknown>> {
         mean_background_calls: mean(turns.map((t) => t.background)),
         mean_background_input_tokens: mean(turns.map((t) => t.backgroundInput)),
         cacheable_prefix_share: mean(allWarm.map(shareOf)),
+        openai_cached_share: mean(allWarm.map(cachedShareOf)),
         languages: {
           en: turns.filter((t) => t.scenario.user === "en").length,
           he: turns.filter((t) => t.scenario.user === "he").length,
@@ -187,6 +202,8 @@ export function llmCalls(): Promise<Record<string, unknown>> {
           "estimated: ceil(chars/4) of the messages sent plus the structured-output schema declared (input), of the scripted answer (output)",
         cacheable_prefix:
           "per call, the leading characters of its input (schema, then messages) shared with an earlier call of the same node in another turn or user, as a share of its input; calls with no such earlier call left out",
+        openai_cached:
+          "of that prefix, what OpenAI would bill as cached: 0 below 1,024 tokens, else rounded down to 128-token steps, as a share of the call's input",
         by_area: byArea,
         by_kind: byKind,
       };

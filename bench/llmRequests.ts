@@ -84,6 +84,20 @@ export function serializedInput(req: RecordedRequest): string {
   return `${declared === undefined ? "" : JSON.stringify(declared)}\n${messages}`;
 }
 
+/** OpenAI caches only prompts of at least this many tokens... */
+const OPENAI_CACHE_MIN_TOKENS = 1024;
+/** ...and serves a cached prefix in steps of this many tokens. */
+const OPENAI_CACHE_STEP_TOKENS = 128;
+
+/**
+ * The tokens of a shared prefix OpenAI would bill as cached: none below its 1,024-token minimum,
+ * else the prefix rounded down to a 128-token step (1,024 is a multiple of 128).
+ */
+export function openAiCachedTokens(prefixTokens: number): number {
+  if (prefixTokens < OPENAI_CACHE_MIN_TOKENS) return 0;
+  return Math.floor(prefixTokens / OPENAI_CACHE_STEP_TOKENS) * OPENAI_CACHE_STEP_TOKENS;
+}
+
 /** How many leading characters two texts share. */
 function commonPrefixLength(a: string, b: string): number {
   const n = Math.min(a.length, b.length);

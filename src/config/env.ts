@@ -272,6 +272,8 @@ const EnvSchema = z.object({
   LLM_FALLBACK_MODEL: modelName().default("gpt-4o"),
   /** How structured output is requested: jsonSchema | functionCalling | jsonMode (default: jsonSchema). */
   LLM_STRUCTURED_OUTPUT_METHOD: z.enum(["jsonSchema", "functionCalling", "jsonMode"]).default("jsonSchema"),
+  /** off: the schema is sent with strict false, for servers that refuse strict schemas (default: on). */
+  LLM_STRUCTURED_OUTPUT_STRICT: z.enum(["on", "off"]).default("on"),
   /** Milliseconds one LLM request may take before it counts as timed out (default: 30000). */
   LLM_TIMEOUT_MS: wholeNumber(10, 600_000, 30_000),
   /** Retries of one LLM request on rate limits, 5xx and timeouts, before the fallback model (default: 2). */
@@ -484,6 +486,8 @@ export interface LLMSettings {
   /** Spoken answers: the speech model (null: "off") and its voice by the reply's language. */
   speech: { model: string | null; voices: { he: string; en: string } };
   structuredOutputMethod: Env["LLM_STRUCTURED_OUTPUT_METHOD"];
+  /** Whether jsonSchema and functionCalling send the schema strict (LLM_STRUCTURED_OUTPUT_STRICT). */
+  structuredOutputStrict: boolean;
   timeoutMs: number;
   maxRetries: number;
   /** USD a user's LLM calls may cost per local day; 0: no limit (LLM_DAILY_BUDGET_USD). */
@@ -690,6 +694,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         voices: { en: env.LLM_SPEECH_VOICE, he: env.LLM_SPEECH_VOICE_HE ?? env.LLM_SPEECH_VOICE },
       },
       structuredOutputMethod: env.LLM_STRUCTURED_OUTPUT_METHOD,
+      structuredOutputStrict: env.LLM_STRUCTURED_OUTPUT_STRICT === "on",
       timeoutMs: env.LLM_TIMEOUT_MS,
       maxRetries: env.LLM_MAX_RETRIES,
       dailyBudgetUsd: env.LLM_DAILY_BUDGET_USD,

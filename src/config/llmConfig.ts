@@ -185,6 +185,8 @@ export interface ResolvedLLMConfig {
   /** The model tried once when the node's own fails (LLM_FALLBACK_MODEL), with the node's sampling settings. */
   fallbacks: Record<LLMNode, LLMModelConfig>;
   structuredOutputMethod: StructuredOutputMethod;
+  /** Whether a schema is sent strict (LLM_STRUCTURED_OUTPUT_STRICT). */
+  structuredOutputStrict: boolean;
   timeoutMs: number;
   maxRetries: number;
   baseUrl?: string;
@@ -225,6 +227,7 @@ export function resolveLLMConfig(settings: LLMSettings): ResolvedLLMConfig {
     nodes,
     fallbacks,
     structuredOutputMethod: settings.structuredOutputMethod,
+    structuredOutputStrict: settings.structuredOutputStrict,
     timeoutMs: settings.timeoutMs,
     maxRetries: settings.maxRetries,
     baseUrl: settings.baseUrl,

@@ -6,9 +6,11 @@ import { humanTime } from "../utils/timeContext.js";
 import { recentConversation } from "./conversationContext.js";
 
 /**
- * The per-step message of a capability resolver: time, language, latest actions as "@N" handles,
- * the conversation (numbered listings included, so "#N" can be named), the plan step, the user's
- * message and any answers to questions asked this turn. The static system prompt goes first.
+ * The per-step message of a capability resolver: language, latest actions as "@N" handles, the
+ * conversation (numbered listings included, so "#N" can be named), the time, earlier steps, the
+ * plan step, the user's message and any answers to questions asked this turn. The static system
+ * prompt goes first; what a user's consecutive turns share comes next, so a provider's prefix
+ * cache serves it, and the time, which changes every turn, only after it.
  */
 export function buildResolverMessages(
   system: string,
@@ -18,10 +20,7 @@ export function buildResolverMessages(
   const { state } = context;
   // Times in the user's zone and words, never a UTC instant the model might do arithmetic on (D6).
   const when = (iso: string) => humanTime(iso, context.now, state.user.timezone, context.language);
-  const sections = [
-    state.now.formatted,
-    `User's language: ${context.language === "he" ? "Hebrew" : "English"}`,
-  ];
+  const sections = [`User's language: ${context.language === "he" ? "Hebrew" : "English"}`];
   if (state.latestActions.length > 0) {
     sections.push(
       `## Latest actions (most recent first; name them "@N")\n${state.latestActions
@@ -34,6 +33,7 @@ export function buildResolverMessages(
   }
   const history = recentConversation(state.recentMessages);
   if (history.length > 0) sections.push(`## Recent conversation\n${history.join("\n")}`);
+  sections.push(state.now.formatted);
   if (context.dependencies.length > 0) {
     // What earlier steps produced is data for this step, shown as summaries; ids stay in code.
     sections.push(

@@ -4,6 +4,7 @@ import {
   callKind,
   inputTokens,
   inTurn,
+  openAiCachedTokens,
   serializedInput,
 } from "../../bench/llmRequests.js";
 import { DATABASE_LIST_SYSTEM_PROMPT } from "../../src/prompts/listPrompt.js";
@@ -74,5 +75,9 @@ describe("bench LLM request accounting", () => {
       call("planner", 2, "OTHER"),
     ]);
     expect(prefixes).toEqual([null, null, null, "STATIC|monday 9:0".length, 0]);
+  });
+
+  it("bills as cached only a prefix of 1,024 tokens or more, rounded down to 128-token steps", () => {
+    expect([0, 1023, 1024, 1151, 1152, 3000].map(openAiCachedTokens)).toEqual([0, 0, 1024, 1024, 1152, 2944]);
   });
 });

@@ -107,6 +107,11 @@ describe("meta and general questions", () => {
     expect(prompt).toContain("assistant: Hi Dana!");
     expect(prompt).toContain('database.createTask: task "call mom"');
     expect(prompt).toContain("## User message\nCan you help me?");
+    // What the user's next turn shares comes before the time, which is new each turn (prefix cache).
+    const at = (text: string) => prompt.indexOf(text);
+    expect(at('database.createTask: task "call mom"')).toBeLessThan(at("assistant: Hi Dana!"));
+    expect(at("assistant: Hi Dana!")).toBeLessThan(at("[Current time:"));
+    expect(at("[Current time:")).toBeLessThan(at("## User message"));
   });
 });
 

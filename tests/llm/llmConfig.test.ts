@@ -94,4 +94,10 @@ describe("structuredMethodFor", () => {
     expect(structuredMethodFor(model("gpt-3.5-turbo"), "jsonSchema")).toBe("functionCalling");
     expect(structuredMethodFor(model("o1"), "functionCalling")).toBe("jsonSchema");
   });
+
+  it("sends o1-mini and o1-preview, which take neither, the schema in the prompt (JSON mode)", () => {
+    for (const configured of ["jsonSchema", "functionCalling", "jsonMode"] as const)
+      expect(structuredMethodFor(model("o1-mini"), configured)).toBe("jsonMode");
+    expect(structuredMethodFor(model("o1-preview"), "jsonSchema")).toBe("jsonMode");
+  });
 });

@@ -37,7 +37,10 @@ import { factExtractionSchema } from "../../src/services/memory/factExtraction.j
 import { chunkAnswerSchema } from "../../src/services/memory/summary.js";
 import { createLLMService } from "../../src/services/llm/openAiLlmService.js";
 import { createLogger } from "../../src/utils/logger.js";
-import { ScriptedOpenAI, type RecordedRequest } from "../support/scriptedOpenAI.js";
+import { strictJsonSchemaOf } from "../../src/services/llm/strictSchema.js";
+import { ScriptedOpenAI, textOf, type RecordedRequest } from "../support/scriptedOpenAI.js";
+
+const JSON_MODE_PREFIX = "Answer with one JSON object that matches this JSON Schema:\n";
 
 /**
  * Every schema Memo asks a model to answer in, by the name its call sites use, with the system
@@ -66,7 +69,8 @@ const isObject = (value: unknown): value is Json =>
 
 // OpenAI's "Supported schemas" for Structured Outputs (strict json_schema and strict function
 // calling alike): these keywords, nothing else.
-const ANNOTATIONS = ["title", "description", "default", "$comment"];
+// `default` is documented but Azure OpenAI refuses a non-null one: Memo sends none.
+const ANNOTATIONS = ["title", "description", "$comment"];
 const STRUCTURE = [
   "type",
   "properties",
@@ -148,8 +152,12 @@ function strictProblems(root: Json): string[] {
         problems.push(`${path}: enum of ${chars} characters`);
     }
     if (typeof node.const === "string") counts.strings += node.const.length;
+    // OpenAI documents a type list only as [T, "null"].
+    if (types.filter((t) => t !== "null").length > 1) problems.push(`${path}: type ${types.join("|")}`);
+    // Objects and arrays both count towards OpenAI's nesting limit.
+    if ((types.includes("object") || types.includes("array")) && depth > LIMITS.nesting)
+      problems.push(`${path}: nested ${depth} levels deep`);
     if (types.includes("object") || "properties" in node) {
-      if (depth > LIMITS.nesting) problems.push(`${path}: nested ${depth} levels deep`);
       if (node.additionalProperties !== false) problems.push(`${path}: additionalProperties is not false`);
       const properties = isObject(node.properties) ? node.properties : {};
       const required = Array.isArray(node.required) ? node.required : [];
@@ -163,7 +171,7 @@ function strictProblems(root: Json): string[] {
     }
     if (types.includes("array") && !isObject(node.items))
       problems.push(`${path}: array without one items schema`);
-    if (isObject(node.items)) visit(node.items, `${path}[]`, depth, seen);
+    if (isObject(node.items)) visit(node.items, `${path}[]`, depth + 1, seen);
     if (Array.isArray(node.anyOf))
       node.anyOf.forEach((branch, i) => visit(branch, `${path}|${i}`, depth, seen));
   };
@@ -236,12 +244,19 @@ afterAll(async () => {
 beforeEach(() => server.reset());
 
 /** The request Memo sends for `schema` with `method`: answered 400, which is neither retried nor handed to the fallback. */
-async function requestFor(method: (typeof METHODS)[number], schema: z.ZodType, system: string, name: string) {
+async function requestFor(
+  method: (typeof METHODS)[number],
+  schema: z.ZodType,
+  system: string,
+  name: string,
+  env: Record<string, string> = {},
+) {
   const llm = createLLMService(
     loadConfig({
       OPENAI_BASE_URL: server.baseUrl,
       LLM_MAX_RETRIES: "0",
       LLM_STRUCTURED_OUTPUT_METHOD: method,
+      ...env,
     }),
     silent,
   )!;
@@ -268,11 +283,21 @@ describe("structured-output schemas as the real API takes them", () => {
       const schemas = new Map<string, Json>();
       for (const method of METHODS) {
         server.reset();
-        const sent = declared(await requestFor(method, schema, system, name));
+        const request = await requestFor(method, schema, system, name);
+        const sent = declared(request);
         if (method === "jsonMode") {
-          // JSON mode carries no schema; OpenAI refuses it unless the messages say "JSON".
+          // JSON mode declares no schema; OpenAI refuses it unless the messages say "JSON".
           expect(sent.jsonObject).toBe(true);
           expect(system).toMatch(/\bJSON\b/);
+          // The model reads the same schema at the end of the one system prompt instead.
+          const prompts = request.body.messages
+            .filter((m) => m.role === "system")
+            .map((m) => textOf(m.content));
+          expect(prompts).toEqual([
+            `${system}\n\n${JSON_MODE_PREFIX}${JSON.stringify(schemas.get("jsonSchema"))}`,
+          ]);
+          for (const key of Object.keys(schemas.get("jsonSchema")!.properties as Json))
+            expect(prompts[0]).toContain(`"${key}"`);
           continue;
         }
         expect(sent.name).toBe(name);
@@ -372,6 +397,36 @@ describe("structured-output schemas as the real API takes them", () => {
       ),
     ],
     [
+      "11 levels of objects and arrays",
+      Array.from({ length: 5 }).reduce<Json>(
+        (inner) => ({
+          type: "object",
+          properties: { a: { type: "array", items: inner } },
+          required: ["a"],
+          additionalProperties: false,
+        }),
+        { type: "object", properties: {}, required: [], additionalProperties: false },
+      ),
+    ],
+    [
+      "a default",
+      {
+        type: "object",
+        properties: { a: { type: "array", items: { type: "string" }, default: [] } },
+        required: ["a"],
+        additionalProperties: false,
+      },
+    ],
+    [
+      "a type list of more than one type and null",
+      {
+        type: "object",
+        properties: { a: { type: ["string", "number", "null"] } },
+        required: ["a"],
+        additionalProperties: false,
+      },
+    ],
+    [
       "5001 properties",
       {
         type: "object",
@@ -415,6 +470,86 @@ describe("structured-output schemas as the real API takes them", () => {
     });
     expect(planFieldsRecord(answer.plan[0]!.changes)).toEqual(record);
     expect(planFieldsRecord(answer.plan[0]!.constraints)).toEqual({});
+  });
+
+  it("with LLM_STRUCTURED_OUTPUT_STRICT=off both schema methods send the same schema, not strict", async () => {
+    const sent = new Map<string, ReturnType<typeof declared>>();
+    for (const method of ["jsonSchema", "functionCalling"] as const) {
+      server.reset();
+      sent.set(
+        method,
+        declared(
+          await requestFor(method, PlannerSchema, PLANNER_SYSTEM_PROMPT, "PlannerSchema", {
+            LLM_STRUCTURED_OUTPUT_STRICT: "off",
+          }),
+        ),
+      );
+      expect(sent.get(method)!.strict, method).toBe(false);
+    }
+    expect(sent.get("functionCalling")!.schema).toEqual(sent.get("jsonSchema")!.schema);
+    expect(sent.get("jsonSchema")!.schema).toEqual(strictJsonSchemaOf(PlannerSchema, "PlannerSchema"));
+  });
+
+  it("in JSON mode a planner answer the model writes from the prompt's schema is read", async () => {
+    const llm = createLLMService(
+      loadConfig({ OPENAI_BASE_URL: server.baseUrl, LLM_STRUCTURED_OUTPUT_METHOD: "jsonMode" }),
+      silent,
+    )!;
+    const answer = {
+      intentType: "operation",
+      confidence: 0.9,
+      riskLevel: "low",
+      needsApproval: false,
+      missingFields: [],
+      clarificationQuestion: null,
+      plan: [
+        {
+          id: "s1",
+          capability: "database",
+          action: "create_task",
+          constraints: [],
+          changes: [{ key: "text", value: "call mom" }],
+          dependsOn: [],
+        },
+      ],
+    };
+    server.enqueue({ json: answer });
+    const result = await llm.structured(
+      "planner",
+      PlannerSchema,
+      [
+        { role: "system", content: PLANNER_SYSTEM_PROMPT },
+        { role: "user", content: "remind me to call mom" },
+      ],
+      { name: "PlannerSchema" },
+    );
+    expect(result.value).toEqual(answer);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a key the planner repeats keeps every value, and an empty key is dropped", () => {
+    expect(
+      planFieldsRecord([
+        { key: "items", value: "milk" },
+        { key: "items", value: ["eggs", "bread"] },
+        { key: " ", value: "lost" },
+        {
+          key: "events",
+          value: {
+            fields: [
+              { key: "when", value: "9" },
+              { key: "when", value: "10" },
+            ],
+          },
+        },
+      ]),
+    ).toEqual({ items: ["milk", "eggs", "bread"], events: { when: ["9", "10"] } });
+    expect(PLANNER_SYSTEM_PROMPT).toContain("each key once");
+  });
+
+  it("a scripted thing inside a thing fails in the fake, not at the schema", () => {
+    expect(() => planFieldsOf({ recurrence: { until: { date: "june" } } })).toThrow(/inside a thing/);
+    expect(() => planFieldsOf({ events: [{ guests: [{ name: "dana" }] }] })).toThrow(/inside a thing/);
   });
 
   it("a schema strict mode cannot express fails before any request is sent", async () => {

@@ -10,7 +10,7 @@ import { costUsd } from "./cost.js";
 import { classifyFailure, LLMError } from "./llmError.js";
 import type { LLMContentPart, LLMMessage, LLMResult, LLMService, LLMUsage } from "../../types/llm.js";
 import { structuredMethodFor } from "./structuredMethod.js";
-import { strictJsonSchemaOf } from "./strictSchema.js";
+import { strictJsonSchemaOf, type JsonSchema } from "./strictSchema.js";
 import { MemoError } from "../../utils/errors.js";
 import { bufferedFetch } from "../../utils/bufferedFetch.js";
 
@@ -25,6 +25,18 @@ interface Answer<T> {
 function tokensOf(message: BaseMessage): { inputTokens: number; outputTokens: number } {
   const usage = AIMessage.isInstance(message) ? message.usage_metadata : undefined;
   return { inputTokens: usage?.input_tokens ?? 0, outputTokens: usage?.output_tokens ?? 0 };
+}
+
+/**
+ * JSON mode declares no schema to the server, so the model reads it at the end of the system
+ * prompt: the same text on every call with this schema, so the cached prefix still holds.
+ */
+function withSchemaInPrompt(messages: LLMMessage[], schema: JsonSchema): LLMMessage[] {
+  const shape = `Answer with one JSON object that matches this JSON Schema:\n${JSON.stringify(schema)}`;
+  const last = messages.findLastIndex((m) => m.role === "system" && typeof m.content === "string");
+  // One system message: some local servers' chat templates refuse a second.
+  if (last < 0) return [{ role: "system", content: shape }, ...messages];
+  return messages.map((m, i) => (i === last ? { ...m, content: `${m.content as string}\n\n${shape}` } : m));
 }
 
 /** System messages first, then the rest in the given order: a static prefix is what OpenAI caches. */
@@ -154,7 +166,11 @@ class OpenAILLMService implements LLMService {
     signal: AbortSignal,
   ): Promise<Answer<T>> {
     const runnable = this.structuredRunnable(model, schema, name);
-    const { raw, parsed } = (await runnable.invoke(toLangChain(messages), { signal })) as {
+    const sent =
+      structuredMethodFor(model, this.settings.structuredOutputMethod) === "jsonMode"
+        ? withSchemaInPrompt(messages, strictJsonSchemaOf(schema, name))
+        : messages;
+    const { raw, parsed } = (await runnable.invoke(toLangChain(sent), { signal })) as {
       raw: BaseMessage;
       parsed: unknown;
     };
@@ -373,8 +389,9 @@ class OpenAILLMService implements LLMService {
         name,
         method,
         includeRaw: true,
-        // Strict for both methods that carry a schema; JSON mode has none to be strict about.
-        ...(method === "jsonMode" ? {} : { strict: true }),
+        // Strict for both methods that carry a schema (unless turned off for a server that refuses
+        // it); JSON mode has none to be strict about.
+        ...(method === "jsonMode" ? {} : { strict: this.settings.structuredOutputStrict }),
       });
       bySchema.set(key, runnable);
     }

@@ -5,26 +5,50 @@ import type { z } from "zod";
 export type JsonSchema = Record<string, unknown>;
 
 /**
- * Length limits OpenAI's strict mode has no keyword for: the zod schema still checks them on the
- * answer (an answer that breaks one is `invalid_output`, and the fallback model tries), the model
- * is just not held to them while it writes.
+ * Keywords not sent. Length limits OpenAI's strict mode has no keyword for: the zod schema still
+ * checks them on the answer (an answer that breaks one is `invalid_output`, and the fallback model
+ * tries), the model is just not held to them while it writes. `default`: Azure OpenAI refuses a
+ * non-null one, and strict mode requires every field anyway (zod still fills it in when parsing).
  */
-const UNSENDABLE = new Set(["minLength", "maxLength"]);
+const UNSENDABLE = new Set(["minLength", "maxLength", "default"]);
 
-function withoutUnsendable(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutUnsendable);
+type Node = Record<string, unknown>;
+
+/**
+ * OpenAI's converter writes a union of plain types as one `type` list (["string", "number",
+ * "boolean", "null"]); OpenAI documents only [T, "null"], so a longer list is sent as an anyOf of
+ * single types, which it documents.
+ */
+function singleTyped(node: Node): Node {
+  const { type, ...rest } = node;
+  if (!Array.isArray(type) || type.filter((t) => t !== "null").length < 2) return node;
+  return { ...rest, anyOf: type.map((t: unknown) => ({ type: t })) };
+}
+
+/** A branch that is itself only an anyOf is spliced into its parent's anyOf. */
+function flatAnyOf(node: Node): Node {
+  if (!Array.isArray(node.anyOf)) return node;
+  const branches = (node.anyOf as Node[]).flatMap((branch) =>
+    Object.keys(branch).length === 1 && Array.isArray(branch.anyOf) ? (branch.anyOf as Node[]) : [branch],
+  );
+  return { ...node, anyOf: branches };
+}
+
+function sendable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(sendable);
   if (!node || typeof node !== "object") return node;
-  return Object.fromEntries(
+  const kept = Object.fromEntries(
     Object.entries(node)
       .filter(([key]) => !UNSENDABLE.has(key))
       // Property names are data, not keywords: a field called "maxLength" stays.
       .map(([key, value]) => [
         key,
         key === "properties" || key === "$defs" || key === "definitions"
-          ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, withoutUnsendable(v)]))
-          : withoutUnsendable(value),
+          ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, sendable(v)]))
+          : sendable(value),
       ]),
   );
+  return flatAnyOf(singleTyped(kept));
 }
 
 const converted = new WeakMap<object, JsonSchema>();
@@ -44,7 +68,7 @@ export function strictJsonSchemaOf(schema: z.ZodType, name: string): JsonSchema 
     const sent = { ...(zodResponseFormat(schema, name).json_schema.schema as JsonSchema) };
     // The draft's URL tells the model nothing and costs tokens on every call.
     delete sent.$schema;
-    json = withoutUnsendable(sent) as JsonSchema;
+    json = sendable(sent) as JsonSchema;
     converted.set(schema, json);
   }
   return json;

@@ -17,9 +17,10 @@ export const generalResolver: Resolver = {
       { role: "system", content: GENERAL_SYSTEM_PROMPT },
       {
         role: "user",
+        // The conversation before the time: a user's consecutive turns share it, so it is cached.
         content: [
-          state.now.formatted,
           history.length > 0 ? `Recent conversation:\n${history.join("\n")}` : "",
+          state.now.formatted,
           `Message:\n${state.input.enhancedMessage ?? state.input.message}`,
         ]
           .filter(Boolean)
